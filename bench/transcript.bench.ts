@@ -1,0 +1,126 @@
+/**
+ * Transcript import throughput: parseTranscript on the two ~3 MB Claude Code sessions, parseTrajectory
+ * on the largest mini-swe-agent run, and a synthetic 50 MB JSONL built by repeating real lines (MB/s
+ * and heap growth / input size), each beside a naive baseline (`split('\n').map(JSON.parse)` + filter).
+ *
+ * Standalone: `npx tsx bench/transcript.bench.ts` (add `--expose-gc` through NODE_OPTIONS for steadier
+ * heap figures).
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseTrajectory, parseTranscript } from '../lib/transcript/index';
+import { type BenchResult, type BenchSuite, measure, readText, round, sharedDataDir } from './harness';
+
+const SESSIONS = ['258c7280-ae70-4798-800f-63464d01a85d.jsonl', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl'];
+const MINI = 'psf__requests-1142.traj.json';
+const SYNTHETIC_BYTES = 50e6;
+
+/** The naive way: split, parse every line, keep user/assistant events. */
+function naive(text: string): unknown[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { type?: string; isSidechain?: boolean })
+    .filter((e) => (e.type === 'user' || e.type === 'assistant') && !e.isSidechain);
+}
+
+function bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Heap growth while `fn`'s result is alive, after a GC when one is exposed. */
+function heapGrowth(fn: () => unknown): { grew: number; kept: unknown } {
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const kept = fn();
+  gc?.();
+  const after = process.memoryUsage().heapUsed;
+  return { grew: after - before, kept };
+}
+
+const suite = {
+  name: 'transcript',
+  async run(): Promise<BenchResult[]> {
+    const dir = sharedDataDir();
+    if (!dir) {
+      console.warn('transcript bench: ../shared/data is absent, nothing to measure');
+      return [];
+    }
+    const results: BenchResult[] = [];
+    const lines: string[] = [];
+    for (const file of SESSIONS) {
+      const text = readText(join(dir, 'claude-code-jsonl', file));
+      const size = bytes(text);
+      const ours = await measure(
+        `parseTranscript/claude-code-${file.slice(0, 8)}`,
+        () => parseTranscript(text),
+        {
+          bytes: size,
+        },
+      );
+      const base = await measure(`naive-split-parse/claude-code-${file.slice(0, 8)}`, () => naive(text), {
+        bytes: size,
+      });
+      ours.messages = parseTranscript(text).messages.length;
+      ours.vsNaive = round(ours.mbPerSec! / base.mbPerSec!, 2);
+      results.push(ours, base);
+      for (const l of text.split('\n')) if (l.trim()) lines.push(l);
+    }
+
+    const mini = readText(join(dir, 'mini-swe-agent', MINI));
+    const miniSize = bytes(mini);
+    const traj = await measure('parseTrajectory/mini-swe-agent-requests-1142', () => parseTrajectory(mini), {
+      bytes: miniSize,
+    });
+    const miniBase = await measure('naive-json-parse/mini-swe-agent-requests-1142', () => JSON.parse(mini), {
+      bytes: miniSize,
+    });
+    traj.steps = parseTrajectory(mini).steps.length;
+    traj.vsNaive = round(traj.mbPerSec! / miniBase.mbPerSec!, 2);
+    results.push(traj, miniBase);
+
+    // Synthetic 50 MB: real lines repeated until the size is reached, one join (no concatenation loop).
+    const parts: string[] = [];
+    let total = 0;
+    for (let i = 0; total < SYNTHETIC_BYTES; i++) {
+      const line = lines[i % lines.length]!;
+      parts.push(line);
+      total += line.length + 1;
+    }
+    let big: string | undefined = parts.join('\n');
+    parts.length = 0;
+    const bigSize = big.length; // the lines are ASCII-escaped JSON, so characters ≈ bytes
+    const text = big;
+    const syn = await measure('parseTranscript/synthetic-50MB', () => parseTranscript(text), {
+      bytes: bigSize,
+      minRuns: 3,
+      budgetMs: 4000,
+    });
+    const synBase = await measure('naive-split-parse/synthetic-50MB', () => naive(text), {
+      bytes: bigSize,
+      minRuns: 3,
+      budgetMs: 4000,
+    });
+    const ours = heapGrowth(() => parseTranscript(text));
+    const theirs = heapGrowth(() => naive(text));
+    syn.inputMB = round(bigSize / 1e6, 1);
+    syn.messages = (ours.kept as { messages: unknown[] }).messages.length;
+    syn.heapGrowthMB = round(ours.grew / 1e6, 1);
+    syn.heapPerInput = round(ours.grew / bigSize, 2);
+    syn.gcExposed = gc !== undefined;
+    syn.vsNaive = round(syn.mbPerSec! / synBase.mbPerSec!, 2);
+    synBase.heapGrowthMB = round(theirs.grew / 1e6, 1);
+    synBase.heapPerInput = round(theirs.grew / bigSize, 2);
+    results.push(syn, synBase);
+    big = undefined;
+    return results;
+  },
+} satisfies BenchSuite;
+
+export default suite;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify(await suite.run(), null, 2));
+}

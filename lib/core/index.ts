@@ -1,0 +1,24 @@
+/**
+ * `rearview/core`: the primitives every other module builds on — the error hierarchy, robust JSON
+ * extraction, token estimation, UTF-8 truncation, SHA-256 and Python-compatible canonical JSON.
+ *
+ * @module
+ */
+export { canonicalJson, compareCodePoints } from './canonical.js';
+export {
+  ConfigError,
+  formatLocation,
+  type InputLocation,
+  type Issue,
+  isRearviewError,
+  LlmError,
+  RearviewError,
+  type RearviewErrorOptions,
+  StoreError,
+  TranscriptError,
+  ValidationError,
+} from './errors.js';
+export { sha256Hex, toHex } from './hash.js';
+export { extractJson } from './json.js';
+export { countTokens, estimateTokens, type TokenCounter } from './tokens.js';
+export { truncateUtf8, utf8ByteLength } from './utf8.js';

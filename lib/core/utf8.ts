@@ -1,0 +1,68 @@
+/**
+ * UTF-8 aware truncation without encoding the whole string: byte lengths are computed from UTF-16
+ * code units as we go, so cutting a 10 MB string to 200 bytes costs 200 steps, not 10 MB.
+ */
+
+/**
+ * Returns the longest prefix of `text` whose UTF-8 encoding is at most `maxBytes` bytes, never
+ * splitting a code point (the behaviour of Rust's `floor_char_boundary` in seed 004).
+ * A lone surrogate counts as 3 bytes, as `TextEncoder` writes it (U+FFFD). Never throws.
+ *
+ * @example
+ * ```ts
+ * truncateUtf8('café', 4);     // 'caf'  (é is 2 bytes)
+ * truncateUtf8('😀😁😂', 5);    // '😀'
+ * truncateUtf8('hello', 10);  // 'hello'
+ * ```
+ */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  if (typeof text !== 'string') return '';
+  if (!(maxBytes > 0)) return '';
+  // Fast path: even at 3 bytes per unit the whole string fits.
+  if (text.length * 3 <= maxBytes) return text;
+  let bytes = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    let width: number;
+    let units = 1;
+    if (c < 0x80) width = 1;
+    else if (c < 0x800) width = 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        width = 4;
+        units = 2;
+      } else width = 3;
+    } else width = 3;
+    if (bytes + width > maxBytes) break;
+    bytes += width;
+    i += units;
+  }
+  return i === text.length ? text : text.slice(0, i);
+}
+
+/**
+ * The number of bytes `text` takes in UTF-8, without allocating the encoding.
+ *
+ * @example
+ * ```ts
+ * utf8ByteLength('café'); // 5
+ * ```
+ */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}

@@ -1,0 +1,12 @@
+/**
+ * rearview: agents that learn from what they just did. The root entry re-exports every module;
+ * import a subpath (`rearview/core`, …) to keep bundles minimal.
+ *
+ * @module
+ */
+export * from './core/index.js';
+export * from './llm/index.js';
+export * from './transcript/index.js';
+
+/** The package version, kept in step with package.json by a unit test. */
+export const VERSION = '0.1.0';

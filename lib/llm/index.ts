@@ -1,0 +1,23 @@
+/**
+ * `rearview/llm`: a small provider-neutral client interface, the Anthropic implementation on the
+ * official SDK (loaded lazily), retries with backoff, and offline fixture replay and recording.
+ *
+ * @module
+ */
+export {
+  type AnthropicClientOptions,
+  anthropicClient,
+  DEFAULT_ANTHROPIC_MODEL,
+  STREAM_THRESHOLD_TOKENS,
+} from './anthropic.js';
+export {
+  type FixtureClientOptions,
+  fixtureClient,
+  fixturesToJsonl,
+  type LlmFixture,
+  parseFixturesJsonl,
+  recordingClient,
+  requestKey,
+} from './fixtures.js';
+export { abortableSleep, isRetryableStatus, type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
+export type { LlmClient, LlmMessage, LlmRequest, LlmResponse, LlmUsage } from './types.js';

@@ -1,0 +1,262 @@
+/**
+ * Format detection. Cheap and linear: JSON inputs are classified by the keys of their items (all
+ * items are looked at for the Anthropic/OpenAI distinction, at most 20 lines for JSONL), text inputs
+ * by the prefixes of their first 64 KB of lines.
+ */
+import { firstLine, type Prepared, parseWholeJson, prepareInput, tryJson } from './input.js';
+import { firstNonSpace, isBlank } from './lines.js';
+import { isRecord } from './sink.js';
+import type { SourceRef, TranscriptFormat } from './types.js';
+
+/** Lines of JSONL sampled to tell Claude Code events from plain message lines. */
+const JSONL_SAMPLE = 20;
+/** Characters of text scanned for console or plain-text markers. */
+const TEXT_WINDOW = 64 * 1024;
+
+/** Detection result: the format, or why none fits; `value` is the parsed JSON when the text was JSON. */
+export interface Detection {
+  format?: TranscriptFormat;
+  /** The whole input parsed as JSON, kept so it is not parsed twice. */
+  value?: unknown;
+  reason?: string;
+  at?: SourceRef;
+}
+
+/**
+ * Guesses the transcript format of `input` (text, bytes or a parsed value). Returns undefined when
+ * no format fits, or for empty or binary input. Never throws.
+ *
+ * @example
+ * ```ts
+ * detectFormat('User: hi\nAssistant: hello');          // 'plain'
+ * detectFormat({ conversations: [{ from: 'human', value: 'hi' }] }); // 'sharegpt'
+ * detectFormat('{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1"}'); // 'claude-code-jsonl'
+ * ```
+ */
+export function detectFormat(input: unknown): TranscriptFormat | undefined {
+  try {
+    return detectPrepared(prepareInput(input, 'auto')).format;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Detection on a prepared input.
+ *
+ * @example
+ * ```ts
+ * detectPrepared({ kind: 'text', text: 'Human: hi' }).format; // 'plain'
+ * ```
+ */
+export function detectPrepared(prepared: Prepared): Detection {
+  if (prepared.kind === 'value') return detectValue(prepared.value);
+  const text = prepared.text;
+  const whole = parseWholeJson(text);
+  if (whole?.ok) return { ...detectValue(whole.value), value: whole.value };
+  const start = text.charCodeAt(firstNonSpace(text));
+  if (whole && start === 0x7b) return detectJsonl(text, whole.message);
+  const fromText = detectText(text);
+  if (fromText.format || !whole) return fromText;
+  return { reason: `Input is not valid JSON: ${whole.message}`, at: { line: 1 } };
+}
+
+/**
+ * Classifies a parsed JSON value.
+ *
+ * @example
+ * ```ts
+ * detectValue([{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'ok' }] }]).format; // 'anthropic'
+ * ```
+ */
+export function detectValue(value: unknown): Detection {
+  if (Array.isArray(value)) return detectArray(value);
+  if (!isRecord(value))
+    return { reason: `Expected an array or an object, got ${value === null ? 'null' : typeof value}` };
+  if (Array.isArray(value.conversations)) return { format: 'sharegpt' };
+  const wrapped = Array.isArray(value.messages)
+    ? value.messages
+    : Array.isArray(value.history)
+      ? value.history
+      : undefined;
+  if (wrapped) {
+    if (wrapped.length === 0) return { reason: 'The messages array is empty' };
+    const inner = detectArray(wrapped);
+    if (inner.format === 'openai' && value.system !== undefined && !hasOpenAiMarkers(wrapped)) {
+      return { format: 'anthropic' };
+    }
+    if (inner.format === 'anthropic' || inner.format === 'openai') return inner;
+    return { reason: 'The messages array holds no role-based messages', at: { index: 0 } };
+  }
+  if (isClaudeEvent(value)) return { format: 'claude-code-jsonl' };
+  if ('role' in value || ('from' in value && 'value' in value)) return { format: 'jsonl' };
+  return {
+    reason: 'The object has none of the keys of a known format (messages, conversations, role, type)',
+  };
+}
+
+function detectArray(items: unknown[]): Detection {
+  if (items.length === 0) return { reason: 'The array is empty' };
+  const first = items.find(isRecord);
+  if (!first) return { reason: 'The array holds no objects', at: { index: 0 } };
+  if (Array.isArray(first.conversations)) return { format: 'sharegpt' };
+  if ('from' in first && 'value' in first) return { format: 'sharegpt' };
+  if (isClaudeEvent(first)) return { format: 'claude-code-jsonl' };
+  if (!('role' in first)) {
+    return {
+      reason: 'Array items have none of the keys of a known format (role, from, conversations, type)',
+      at: { index: items.indexOf(first) },
+    };
+  }
+  if (hasAnthropicMarkers(items)) return { format: 'anthropic' };
+  return { format: 'openai' };
+}
+
+const ANTHROPIC_BLOCKS = new Set([
+  'tool_use',
+  'tool_result',
+  'thinking',
+  'redacted_thinking',
+  'image',
+  'document',
+]);
+
+function hasAnthropicMarkers(items: unknown[]): boolean {
+  for (const item of items) {
+    if (!isRecord(item) || !Array.isArray(item.content)) continue;
+    for (const block of item.content) {
+      if (isRecord(block) && typeof block.type === 'string' && ANTHROPIC_BLOCKS.has(block.type)) return true;
+    }
+  }
+  return false;
+}
+
+function hasOpenAiMarkers(items: unknown[]): boolean {
+  for (const item of items) {
+    if (!isRecord(item)) continue;
+    if (item.tool_calls !== undefined || item.function_call !== undefined || item.tool_call_id !== undefined)
+      return true;
+    if (
+      item.role === 'system' ||
+      item.role === 'developer' ||
+      item.role === 'tool' ||
+      item.role === 'function'
+    )
+      return true;
+  }
+  return false;
+}
+
+const CLAUDE_EVENT_TYPES = new Set([
+  'user',
+  'assistant',
+  'progress',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'result',
+]);
+
+/**
+ * True for a Claude Code session event: a known `type` with a `uuid`/`sessionId`, or a user or
+ * assistant event with a `message` object.
+ *
+ * @example
+ * ```ts
+ * isClaudeEvent({ type: 'progress', uuid: 'u1' }); // true
+ * ```
+ */
+export function isClaudeEvent(obj: Record<string, unknown>): boolean {
+  const type = obj.type;
+  if (typeof type !== 'string' || 'role' in obj) return false;
+  if (typeof obj.uuid === 'string' || typeof obj.sessionId === 'string' || 'isSidechain' in obj) return true;
+  if ((type === 'user' || type === 'assistant') && isRecord(obj.message)) return true;
+  return CLAUDE_EVENT_TYPES.has(type) && type !== 'user' && type !== 'assistant';
+}
+
+function detectJsonl(text: string, wholeMessage: string): Detection {
+  const first = firstLine(text);
+  if (!first) return { reason: 'Input is empty', at: { line: 1 } };
+  const parsed = tryJson(first.line);
+  if (!parsed.ok) {
+    return { reason: `Input is neither JSON nor JSONL: ${wholeMessage}`, at: { line: first.lineNumber } };
+  }
+  let start = 0;
+  let sampled = 0;
+  let messageLike = false;
+  while (start < text.length && sampled < JSONL_SAMPLE) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (isBlank(line)) continue;
+    sampled++;
+    const r = tryJson(line);
+    if (!r.ok || !isRecord(r.value)) continue;
+    if (isClaudeEvent(r.value)) return { format: 'claude-code-jsonl' };
+    if ('role' in r.value || ('from' in r.value && 'value' in r.value)) messageLike = true;
+  }
+  if (messageLike) return { format: 'jsonl' };
+  return {
+    reason: 'JSONL lines are neither messages ({role, content} / {from, value}) nor Claude Code events',
+    at: { line: first.lineNumber },
+  };
+}
+
+const PLAIN_PREFIX =
+  /^[ \t]{0,3}(?:\*\*)?(user|human|assistant|ai|claude|chatgpt|gpt|bot|model|system|tool)(?:\*\*)?[ \t]*:(?:\*\*)?/i;
+
+/**
+ * The role prefix of a plain-text line (`User:`, `**Assistant:**`…), with the offset where the text
+ * starts, or undefined.
+ *
+ * @example
+ * ```ts
+ * plainPrefix('Human: hi'); // { speaker: 'human', end: 6 }
+ * ```
+ */
+export function plainPrefix(line: string): { speaker: string; end: number } | undefined {
+  // Cheap reject before the (anchored, bounded) regular expression.
+  if (line.length === 0 || line.indexOf(':') < 0) return undefined;
+  const m = PLAIN_PREFIX.exec(line);
+  if (!m) return undefined;
+  return { speaker: m[1]!.toLowerCase(), end: m[0].length };
+}
+
+function detectText(text: string): Detection {
+  const end = Math.min(text.length, TEXT_WINDOW);
+  let start = 0;
+  let firstContent = true;
+  let prefixed = 0;
+  const speakers = new Set<string>();
+  let firstIsPrefixed = false;
+  while (start < end) {
+    let stop = text.indexOf('\n', start);
+    if (stop < 0) stop = text.length;
+    const line = text.slice(start, stop);
+    start = stop + 1;
+    if (isBlank(line)) continue;
+    const c = line.charCodeAt(0);
+    if (
+      c === 0x23fa /* ⏺ */ ||
+      line.includes('Welcome to Claude Code') ||
+      line.trimStart().startsWith('\u23bf')
+    ) {
+      return { format: 'claude-code-console' };
+    }
+    const prefix = plainPrefix(line);
+    if (prefix) {
+      prefixed++;
+      speakers.add(prefix.speaker);
+      if (firstContent) firstIsPrefixed = true;
+    }
+    firstContent = false;
+  }
+  if (firstIsPrefixed || (prefixed >= 2 && speakers.size >= 2)) return { format: 'plain' };
+  return {
+    reason:
+      'Could not detect the format: no JSON, no Claude Code console markers (⏺, ⎿) and no "User:" / "Assistant:" prefixes',
+    at: { line: 1 },
+  };
+}

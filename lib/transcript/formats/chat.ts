@@ -1,0 +1,76 @@
+/**
+ * Anthropic Messages and OpenAI chat arrays, bare or wrapped in `{messages}` / `{system, messages}`
+ * (and SWE-agent's `{history}`). Both share one converter: a message may carry Anthropic content
+ * blocks or OpenAI `tool_calls`, so mixed logs read correctly whichever name they were given.
+ */
+
+import type { Prepared } from '../input.js';
+import { isRecord, typeName } from '../sink.js';
+import { convertRoleMessage, message } from './convert.js';
+import { forEachObject } from './items.js';
+import { commit, newItemOut, type ParseState } from './result.js';
+
+/**
+ * Parses a chat-message array or wrapper into `state`.
+ *
+ * @example
+ * ```ts
+ * parseChat({ kind: 'value', value: [{ role: 'user', content: 'hi' }] }, state);
+ * ```
+ */
+export function parseChat(prepared: Prepared, state: ParseState): void {
+  if (prepared.kind !== 'value') throw state.sink.error('Expected a JSON array of messages', { line: 1 });
+  let items = prepared.value;
+  if (isRecord(items)) {
+    const wrapped = Array.isArray(items.messages)
+      ? items.messages
+      : Array.isArray(items.history)
+        ? items.history
+        : undefined;
+    if (!wrapped)
+      throw state.sink.error('Expected an array of messages or an object with a "messages" array');
+    const system = items.system;
+    if (system !== undefined && system !== null) pushSystem(system, state);
+    items = wrapped;
+  }
+  if (!Array.isArray(items)) throw state.sink.error(`Expected an array of messages, got ${typeName(items)}`);
+  if (items.length === 0)
+    throw state.sink.error('The messages array is empty', {}, undefined, 'transcript_empty');
+  forEachObject({ kind: 'value', value: items }, state.sink, (obj, at) => {
+    const out = newItemOut();
+    convertRoleMessage(obj, { id: `m${at.index}`, source: at, ...timestamp(obj) }, state.tools, out);
+    commit(state, out);
+  });
+}
+
+function pushSystem(system: unknown, state: ParseState): void {
+  const out = newItemOut();
+  if (typeof system === 'string') {
+    out.messages.push(message({ id: 'system', source: {} }, 'system', system));
+  } else {
+    // Anthropic's system may be an array of text blocks.
+    try {
+      convertRoleMessage({ role: 'system', content: system }, { id: 'system', source: {} }, state.tools, out);
+    } catch (err) {
+      state.sink.invalid(
+        `The system prompt is invalid: ${err instanceof Error ? err.message : String(err)}`,
+        {},
+      );
+      return;
+    }
+  }
+  commit(state, out);
+}
+
+/**
+ * The item's timestamp (`timestamp`, `ts` or `created_at` as a string), as a spreadable object.
+ *
+ * @example
+ * ```ts
+ * timestamp({ timestamp: '2025-01-01T00:00:00Z' }); // { ts: '2025-01-01T00:00:00Z' }
+ * ```
+ */
+export function timestamp(obj: Record<string, unknown>): { ts?: string } {
+  const ts = obj.timestamp ?? obj.ts ?? obj.created_at;
+  return typeof ts === 'string' ? { ts } : {};
+}

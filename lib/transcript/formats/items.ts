@@ -1,0 +1,79 @@
+/**
+ * Iterates the items of a JSONL text (one object per line) or of an already parsed array, reporting
+ * invalid lines through the sink. Each line is parsed and handed on at once, so only the text, the
+ * current line's object and the results are alive at any time.
+ */
+import { type Prepared, tryJson } from '../input.js';
+import { firstNonSpace, forEachLine, isBlank } from '../lines.js';
+import { ItemError, isRecord, type Sink, typeName } from '../sink.js';
+import type { SourceRef } from '../types.js';
+
+/**
+ * Calls `fn(obj, at)` for every object item. For text, `at` is `{ line }` and blank lines are
+ * skipped; for an array `{ index }`; a single object is one item at index 0. `fn` may throw
+ * {@link ItemError} to reject its item.
+ *
+ * @example
+ * ```ts
+ * forEachObject({ kind: 'text', text: '{"a":1}\n{"a":2}' }, sink, (obj, at) => console.log(at.line, obj));
+ * ```
+ */
+export function forEachObject(
+  prepared: Prepared,
+  sink: Sink,
+  fn: (obj: Record<string, unknown>, at: SourceRef) => void,
+): void {
+  if (prepared.kind === 'text' && prepared.text.charCodeAt(firstNonSpace(prepared.text)) === 0x5b /* [ */) {
+    // A JSON array of items rather than JSONL.
+    const whole = tryJson(prepared.text);
+    if (!whole.ok) throw sink.error(`Input is not valid JSON: ${whole.message}`, { line: 1 });
+    prepared = { kind: 'value', value: whole.value };
+  }
+  if (prepared.kind === 'text') {
+    forEachLine(prepared.text, (line, lineNumber) => {
+      if (isBlank(line)) return undefined;
+      const at = { line: lineNumber };
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (err) {
+        sink.invalid(`Line is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, at);
+        return undefined;
+      }
+      if (!isRecord(value)) {
+        sink.invalid(`Line is not a JSON object, got ${typeName(value)}`, at);
+        return undefined;
+      }
+      run(sink, at, value, fn);
+      return undefined;
+    });
+    return;
+  }
+  const value = prepared.value;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const item = value[index];
+      const at = { index };
+      if (!isRecord(item)) sink.invalid(`Item is not an object, got ${typeName(item)}`, at);
+      else run(sink, at, item, fn);
+    }
+  } else if (isRecord(value)) {
+    run(sink, { index: 0 }, value, fn);
+  } else {
+    throw sink.error(`Expected JSONL text, an array or an object, got ${typeName(value)}`);
+  }
+}
+
+function run(
+  sink: Sink,
+  at: SourceRef,
+  obj: Record<string, unknown>,
+  fn: (obj: Record<string, unknown>, at: SourceRef) => void,
+): void {
+  try {
+    fn(obj, at);
+  } catch (err) {
+    if (err instanceof ItemError) sink.invalid(err.message, at);
+    else throw err;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * `rearview/transcript`: import conversations and agent trajectories from the formats people
+ * actually have — Anthropic and OpenAI message arrays, ShareGPT, Claude Code session JSONL and
+ * console transcripts, pasted plain text, generic JSONL, SWE-agent and mini-swe-agent trajectories —
+ * into one flat shape. Linear time, no dependencies beyond `rearview/core`, every runtime.
+ *
+ * @module
+ */
+export { detectFormat } from './detect.js';
+export { detectTrajectoryFormat, parseTrajectory, safeParseTrajectory } from './trajectory/index.js';
+export { parseTranscript, safeParseTranscript } from './transcript.js';
+export type {
+  Message,
+  Outcome,
+  ParseTrajectoryOptions,
+  ParseTranscriptOptions,
+  Role,
+  SafeResult,
+  SkippedItem,
+  SourceRef,
+  Step,
+  Trajectory,
+  TrajectoryFormat,
+  Transcript,
+  TranscriptFormat,
+} from './types.js';

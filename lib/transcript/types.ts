@@ -1,0 +1,227 @@
+/**
+ * The shapes `rearview/transcript` produces: a flat list of messages for conversations, a list of
+ * steps for agent trajectories.
+ */
+import type { TranscriptError } from '../core/errors.js';
+
+/**
+ * Conversation formats {@link parseTranscript} reads.
+ *
+ * @example
+ * ```ts
+ * const format: TranscriptFormat = 'claude-code-jsonl';
+ * ```
+ */
+export type TranscriptFormat =
+  | 'anthropic'
+  | 'openai'
+  | 'sharegpt'
+  | 'claude-code-jsonl'
+  | 'claude-code-console'
+  | 'plain'
+  | 'jsonl';
+
+/**
+ * Agent-run formats {@link parseTrajectory} reads.
+ *
+ * @example
+ * ```ts
+ * const format: TrajectoryFormat = 'mini-swe-agent';
+ * ```
+ */
+export type TrajectoryFormat = 'swe-agent' | 'mini-swe-agent' | 'claude-code-jsonl';
+
+/**
+ * Who spoke. Tool calls are `assistant` messages with a `toolName`; tool outputs are `tool` messages.
+ *
+ * @example
+ * ```ts
+ * const role: Role = 'tool';
+ * ```
+ */
+export type Role = 'user' | 'assistant' | 'system' | 'tool';
+
+/**
+ * Where an item came from in the input: a 1-based `line` for text and JSONL, a 0-based `index` for
+ * arrays (both for a JSON array that sits on one line of JSONL, never in practice).
+ *
+ * @example
+ * ```ts
+ * const at: SourceRef = { line: 12 };
+ * ```
+ */
+export interface SourceRef {
+  /** 1-based line number in a text or JSONL input. */
+  line?: number;
+  /** 0-based index in a JSON array input. */
+  index?: number;
+}
+
+/**
+ * One message of a transcript.
+ *
+ * @example
+ * ```ts
+ * const call: Message = {
+ *   id: 'toolu_1', role: 'assistant', content: '{"command":"ls"}', toolName: 'Bash', toolUseId: 'toolu_1',
+ *   source: { line: 4 },
+ * };
+ * ```
+ */
+export interface Message {
+  /** Stable for the same input: the event uuid where the format has one, else `m{index}` / `m{line}`. */
+  id: string;
+  role: Role;
+  /** The text. For a tool call, the call's input as JSON (or the raw arguments string). */
+  content: string;
+  /** ISO timestamp when the format records one. */
+  ts?: string;
+  /** Tool name, on tool calls and (when known) on tool results. */
+  toolName?: string;
+  /** Pairs a tool call with its result. */
+  toolUseId?: string;
+  /** True on a tool result the format marks as failed. */
+  isError?: boolean;
+  source: SourceRef;
+}
+
+/**
+ * An input item that was invalid and left out in lenient mode.
+ *
+ * @example
+ * ```ts
+ * const bad: SkippedItem = { line: 7, reason: 'not valid JSON: Unexpected token' };
+ * ```
+ */
+export interface SkippedItem extends SourceRef {
+  /** Why the item was rejected, in the words the error would have used. */
+  reason: string;
+}
+
+/**
+ * A parsed conversation.
+ *
+ * - `skipped`: invalid items left out in lenient mode (always empty in strict mode, which throws).
+ * - `ignored` / `ignoredKinds`: valid items that are not conversation messages by design (progress
+ *   events, sidechains, thinking blocks, images, the console welcome box…). They are not problems.
+ *
+ * @example
+ * ```ts
+ * const t: Transcript = parseTranscript('User: hi\nAssistant: hello');
+ * t.messages.length; // 2
+ * ```
+ */
+export interface Transcript {
+  format: TranscriptFormat;
+  messages: Message[];
+  skipped: SkippedItem[];
+  /** Total of `ignoredKinds`. */
+  ignored: number;
+  /** Counts of ignored items by kind, e.g. `{ progress: 1083, sidechain: 4, thinking: 39 }`. */
+  ignoredKinds: Record<string, number>;
+}
+
+/**
+ * Options of {@link parseTranscript}.
+ *
+ * @example
+ * ```ts
+ * const options: ParseTranscriptOptions = { format: 'jsonl', lenient: true };
+ * ```
+ */
+export interface ParseTranscriptOptions {
+  /** Skip detection and read the input as this format. */
+  format?: TranscriptFormat;
+  /** Keep the good items and report each bad one in `skipped` instead of throwing. */
+  lenient?: boolean;
+  /** Claude Code JSONL: keep `isSidechain: true` events (subagent files) instead of ignoring them. */
+  includeSidechains?: boolean;
+}
+
+/**
+ * One action of an agent and what came back.
+ *
+ * @example
+ * ```ts
+ * const step: Step = { index: 0, thought: 'List files', action: 'ls', tool: 'bash', observation: 'a.py', exitCode: 0, source: { index: 2 } };
+ * ```
+ */
+export interface Step {
+  /** 0-based position in `steps`. */
+  index: number;
+  thought?: string;
+  /** The command or the tool input (JSON for tool calls). */
+  action?: string;
+  /** Tool or command name. */
+  tool?: string;
+  observation?: string;
+  /** Set when the step failed: the error text (output of a non-zero exit, an is_error result…). */
+  error?: string;
+  exitCode?: number;
+  source: SourceRef;
+}
+
+/**
+ * How a run ended. `failed` is always set; see the README for each format's rule.
+ *
+ * @example
+ * ```ts
+ * const outcome: Outcome = { status: 'Submitted', submission: 'diff --git …', failed: false };
+ * ```
+ */
+export interface Outcome {
+  /** The format's own exit status, e.g. `submitted`, `Submitted`, `exit_cost`. */
+  status?: string;
+  /** Whether the task was solved, when the caller knows (e.g. from a SWE-bench results file). */
+  resolved?: boolean;
+  submission?: string;
+  failed: boolean;
+}
+
+/**
+ * A parsed agent run.
+ *
+ * @example
+ * ```ts
+ * const traj: Trajectory = parseTrajectory(text);
+ * traj.steps.filter((s) => s.error).length; // failed tool calls
+ * ```
+ */
+export interface Trajectory {
+  id: string;
+  format: TrajectoryFormat;
+  steps: Step[];
+  outcome?: Outcome;
+  /** Invalid items left out in lenient mode. */
+  skipped: SkippedItem[];
+  /** Items that are not steps by design (progress events, sidechains, prompts…). */
+  ignored: number;
+}
+
+/**
+ * Options of {@link parseTrajectory}.
+ *
+ * @example
+ * ```ts
+ * const options: ParseTrajectoryOptions = { format: 'mini-swe-agent', resolved: true };
+ * ```
+ */
+export interface ParseTrajectoryOptions {
+  format?: TrajectoryFormat;
+  /** Overrides the id found in the input (instance_id, sessionId) or derived from its content. */
+  id?: string;
+  lenient?: boolean;
+  /** Whether the run solved its task, known from outside the file; sets `outcome.resolved` and `failed`. */
+  resolved?: boolean;
+}
+
+/**
+ * Result of the never-throwing variants.
+ *
+ * @example
+ * ```ts
+ * const r: SafeResult<Transcript> = safeParseTranscript(text);
+ * if (!r.ok) console.error(r.error.message);
+ * ```
+ */
+export type SafeResult<T> = { ok: true; value: T } | { ok: false; error: TranscriptError };

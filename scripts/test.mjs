@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// `npm test`: everything, in order — typecheck, lint, library build, unit + browser + runtime-matrix
+// tests (vitest), playground build, end-to-end tests (Playwright). Stops at the first failing step
+// and ends with one summary line: "rearview: N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = (name) => join(root, 'node_modules/.bin', name);
+mkdirSync(join(root, '.cache'), { recursive: true });
+const vitestJson = join(root, '.cache/vitest-results.json');
+const e2eJson = join(root, '.cache/e2e-results.json');
+const env = { ...process.env, REARVIEW_DIST_FRESH: '1', DENO_NO_UPDATE_CHECK: '1', E2E_JSON: e2eJson };
+
+const steps = [
+  ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+  ['typecheck tests', bin('tsc'), ['-p', 'tsconfig.test.json', '--noEmit']],
+  ['lint', bin('biome'), ['check', '.']],
+  ['build library', process.execPath, ['scripts/build-lib.mjs']],
+  [
+    'unit, browser and runtime-matrix tests',
+    bin('vitest'),
+    [
+      'run',
+      '--config',
+      'vitest.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${vitestJson}`,
+    ],
+  ],
+  ['build playground', bin('vite'), ['build', '--logLevel', 'warn']],
+  ['end-to-end tests', bin('playwright'), ['test', '-c', 'e2e/playwright.config.ts']],
+];
+
+const only = process.argv.slice(2);
+let failedStep;
+for (const [name, cmd, args] of steps) {
+  if (only.length && !only.some((o) => name.includes(o))) continue;
+  console.log(`\n▶ ${name}`);
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  const secs = ((performance.now() - t0) / 1000).toFixed(1);
+  if (r.status !== 0) {
+    console.log(`✗ ${name} failed after ${secs} s`);
+    failedStep = name;
+    break;
+  }
+  console.log(`✓ ${name} (${secs} s)`);
+}
+
+let passed = 0;
+let failed = 0;
+if (existsSync(vitestJson)) {
+  const v = JSON.parse(readFileSync(vitestJson, 'utf8'));
+  passed += v.numPassedTests ?? 0;
+  failed += v.numFailedTests ?? 0;
+}
+if (existsSync(e2eJson)) {
+  const p = JSON.parse(readFileSync(e2eJson, 'utf8'));
+  passed += p.stats?.expected ?? 0;
+  failed += (p.stats?.unexpected ?? 0) + (p.stats?.flaky ?? 0);
+}
+if (failedStep && failed === 0) failed = 1; // a failed typecheck or lint counts as a failure too
+console.log(`\nrearview: ${passed} passed, ${failed} failed`);
+process.exit(failedStep ? 1 : 0);

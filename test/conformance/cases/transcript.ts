@@ -1,0 +1,141 @@
+import { isRearviewError } from 'rearview/core';
+import { detectFormat, parseTrajectory, parseTranscript, safeParseTranscript } from 'rearview/transcript';
+import { check, checkEqual } from '../check';
+import type { ConformanceCase } from '../suite';
+
+const claudeJsonl = [
+  '{"type":"progress","uuid":"p1","sessionId":"s1","isSidechain":false}',
+  '{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"run the tests"}}',
+  '{"type":"assistant","uuid":"a1","sessionId":"s1","message":{"role":"assistant","content":[{"type":"text","text":"Running them."},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"npm test"}}]}}',
+  '{"type":"user","uuid":"u2","sessionId":"s1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"1 failed","is_error":true}]}}',
+  '{"type":"assistant","uuid":"x1","sessionId":"s1","isSidechain":true,"message":{"role":"assistant","content":"side"}}',
+].join('\n');
+
+/** Transcript and trajectory import: outputs are plain JSON, identical in every runtime. */
+export const transcriptCases: ConformanceCase[] = [
+  {
+    name: 'transcript/every format, detected',
+    run() {
+      const inputs: unknown[] = [
+        [
+          { role: 'user', content: 'ls' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'bash', input: { c: 'ls' } }] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 't', content: 'denied', is_error: true }],
+          },
+        ],
+        JSON.stringify([
+          { role: 'system', content: 'be brief' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'c', content: 'ok' },
+        ]),
+        {
+          conversations: [
+            { from: 'human', value: 'hi' },
+            { from: 'gpt', value: 'hello' },
+          ],
+        },
+        claudeJsonl,
+        '> fix it\n  please\n\n⏺ Read(file_path: "a.md")…\n  ⎿  # A\n     body\n\n⏺ Done — caf\u00e9 \u{1F600}',
+        'User: hi\nthere\nAssistant: hello',
+        '{"role":"user","content":"a"}\n{"from":"gpt","value":"b"}',
+      ];
+      const out = inputs.map((input) => {
+        const t = parseTranscript(input);
+        return { detected: detectFormat(input) ?? null, ...t };
+      });
+      checkEqual(
+        out.map((t) => t.format),
+        ['anthropic', 'openai', 'sharegpt', 'claude-code-jsonl', 'claude-code-console', 'plain', 'jsonl'],
+        'formats',
+      );
+      check(
+        out[0]!.messages[2]!.isError === true && out[0]!.messages[2]!.toolName === 'bash',
+        'tool_result paired',
+      );
+      checkEqual(out[3]!.ignoredKinds, { progress: 1, sidechain: 1 }, 'claude code ignored kinds');
+      return out;
+    },
+  },
+  {
+    name: 'transcript/lenient mode and errors',
+    run() {
+      const lenient = parseTranscript(
+        '{"role":"user","content":"a"}\nnot json\n{"content":"b"}\n{"role":"assistant","content":"c"}',
+        {
+          lenient: true,
+        },
+      );
+      checkEqual(
+        lenient.skipped.map((s) => s.line),
+        [2, 3],
+        'skipped lines',
+      );
+      const errors = [
+        '',
+        'plain prose only',
+        '\u0000\u0001\u0002',
+        '[{"content":"x"}]',
+        '{"role":"user"}\n{"role":1}',
+      ].map((input) => {
+        const r = safeParseTranscript(input);
+        check(!r.ok && isRearviewError(r.error), 'safe parse returns a rearview error');
+        // Engine-specific JSON.parse wording never appears in these messages.
+        return r.ok ? null : { code: r.error.code, message: r.error.message };
+      });
+      checkEqual(errors[0], { code: 'transcript_empty', message: '[auto] Input is empty (line 1)' }, 'empty');
+      return {
+        messages: lenient.messages.map((m) => m.content),
+        skipped: lenient.skipped.map((s) => s.line),
+        errors,
+      };
+    },
+  },
+  {
+    name: 'transcript/trajectories of each format',
+    run() {
+      const swe = parseTrajectory({
+        environment: 'swe_main',
+        trajectory: [
+          { action: 'ls\n', observation: 'a.py', thought: 'Look around', response: '', state: '{}' },
+          { action: 'submit\n', observation: 'diff', thought: 'Done', response: '', state: '{}' },
+        ],
+        info: { exit_status: 'submitted', submission: 'diff' },
+      });
+      const mini = parseTrajectory(
+        JSON.stringify({
+          trajectory_format: 'mini-swe-agent-1',
+          instance_id: 'demo__demo-1',
+          info: { exit_status: 'Submitted', submission: 'diff' },
+          messages: [
+            { role: 'system', content: 'sys' },
+            { role: 'user', content: 'task' },
+            { role: 'assistant', content: 'THOUGHT: run\n\n```bash\npytest -q\n```' },
+            { role: 'user', content: '<returncode>1</returncode>\n<output>\n1 failed\n</output>' },
+            {
+              role: 'assistant',
+              content: 'THOUGHT: submit\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```',
+            },
+            { role: 'user', content: 'diff' },
+          ],
+        }),
+        { resolved: false },
+      );
+      const claude = parseTrajectory(claudeJsonl);
+      checkEqual(
+        [swe.format, mini.format, claude.format],
+        ['swe-agent', 'mini-swe-agent', 'claude-code-jsonl'],
+        'trajectory formats',
+      );
+      checkEqual(mini.steps[0]!.error, '1 failed\n', 'non-zero return code is an error');
+      checkEqual(claude.steps[0]!.error, '1 failed', 'is_error tool result is an error');
+      check(mini.outcome?.failed === true && swe.outcome?.failed === false, 'outcomes');
+      return [swe, mini, claude];
+    },
+  },
+];

@@ -1,0 +1,54 @@
+/**
+ * The conformance suite: one list of cases, written only against the public entries, run unchanged
+ * in Node, Chromium, workerd, the Vercel edge runtime, Deno and Bun. Each case checks its own
+ * expectations and returns its output; the canonical JSON of the outputs is hashed into a digest that
+ * every runtime must reproduce byte for byte.
+ */
+import { canonicalJson, sha256Hex } from 'rearview/core';
+import { coreCases } from './cases/core';
+import { llmCases } from './cases/llm';
+import { transcriptCases } from './cases/transcript';
+
+export interface ConformanceCase {
+  name: string;
+  /** Returns the case's output (hashed into the digest) and throws when a check fails. */
+  run(): unknown;
+}
+
+export interface CaseResult {
+  name: string;
+  ok: boolean;
+  error?: string;
+  /** SHA-256 of the canonical output. */
+  digest?: string;
+}
+
+export interface ConformanceReport {
+  runtime: string;
+  passed: number;
+  failed: number;
+  /** SHA-256 over every case's name and output digest, in order. */
+  digest: string;
+  results: CaseResult[];
+}
+
+export const cases: ConformanceCase[] = [...coreCases, ...llmCases, ...transcriptCases];
+
+export async function runConformance(runtime: string): Promise<ConformanceReport> {
+  const results: CaseResult[] = [];
+  for (const c of cases) {
+    try {
+      const output = await c.run();
+      results.push({ name: c.name, ok: true, digest: await sha256Hex(canonicalJson(output ?? null)) });
+    } catch (err) {
+      results.push({
+        name: c.name,
+        ok: false,
+        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      });
+    }
+  }
+  const digest = await sha256Hex(results.map((r) => `${r.name}\t${r.digest ?? 'FAILED'}`).join('\n'));
+  const passed = results.filter((r) => r.ok).length;
+  return { runtime, passed, failed: results.length - passed, digest, results };
+}

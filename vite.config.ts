@@ -1,0 +1,27 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import solid from 'vite-plugin-solid';
+
+// The playground: a Solid app in playground/, static files in public/, built to dist/playground.
+// It imports the SDK from lib/ sources through the same `rearview/*` names users write.
+export default defineConfig({
+  root: fileURLToPath(new URL('./playground', import.meta.url)),
+  publicDir: fileURLToPath(new URL('./public', import.meta.url)),
+  plugins: [solid()],
+  resolve: {
+    alias: [
+      { find: /^rearview$/, replacement: fileURLToPath(new URL('./lib/index.ts', import.meta.url)) },
+      {
+        find: /^rearview\/(.+)$/,
+        replacement: `${fileURLToPath(new URL('./lib/', import.meta.url))}$1/index.ts`,
+      },
+    ],
+  },
+  server: { host: '127.0.0.1', port: 5173 },
+  preview: { host: '127.0.0.1', port: 4173 },
+  build: {
+    outDir: fileURLToPath(new URL('./dist/playground', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+});

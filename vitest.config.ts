@@ -1,0 +1,58 @@
+import { fileURLToPath } from 'node:url';
+import { playwright } from '@vitest/browser-playwright';
+import { defineConfig } from 'vitest/config';
+import { chromiumLaunchOptions } from './test/chromium.ts';
+
+// Public entries resolve to the sources, so tests exercise exactly what `import 'rearview/…'` gives.
+const alias = [
+  { find: /^rearview$/, replacement: fileURLToPath(new URL('./lib/index.ts', import.meta.url)) },
+  {
+    find: /^rearview\/(.+)$/,
+    replacement: `${fileURLToPath(new URL('./lib/', import.meta.url))}$1/index.ts`,
+  },
+];
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['test/unit/**/*.test.ts', 'test/conformance/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts', 'test/conformance/**/*.test.ts'],
+          globalSetup: ['test/browser/global-setup.ts'],
+          testTimeout: 30_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: chromiumLaunchOptions }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'runtime',
+          environment: 'node',
+          include: ['test/runtime/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          // The matrix spawns whole runtimes; running its files one at a time keeps the 2-core box calm.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
