@@ -6,6 +6,11 @@
  */
 export * from './core/index.js';
 export * from './llm/index.js';
+export * from './loop/index.js';
+export * from './playbook/index.js';
+export * from './redact/index.js';
+export * from './snapshot/index.js';
+export * from './store/index.js';
 export * from './transcript/index.js';
 
 /** The package version, kept in step with package.json by a unit test. */

@@ -1,5 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { LlmError } from '../core/errors.js';
+import type { RedactOptions } from '../redact/index.js';
+import { redactRequest } from './redacting.js';
 import { type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './types.js';
 
@@ -39,6 +41,12 @@ export interface AnthropicClientOptions {
   headers?: Record<string, string>;
   /** A `fetch` implementation for the SDK (default: the global one). */
   fetch?: typeof fetch;
+  /**
+   * Redact secrets and personal data (API keys, tokens, private keys, email addresses, …) from the
+   * system prompt and messages before they are sent. Default `true`; `false` sends text as given;
+   * an object tunes `rearview/redact`.
+   */
+  redact?: boolean | RedactOptions;
 }
 
 /**
@@ -48,7 +56,8 @@ export interface AnthropicClientOptions {
  * Retries: up to `maxRetries` (default 3) with exponential backoff from 2 s plus jitter, honouring
  * `retry-after-ms` / `retry-after`; 408, 409, 429, 5xx, 529 and connection errors are retried, other
  * 4xx never. The SDK's own retries are disabled per request, so attempts are never multiplied. A
- * caller's `AbortSignal` cancels at once, also during a backoff wait.
+ * caller's `AbortSignal` cancels at once, also during a backoff wait. Requests are redacted before
+ * they leave (option `redact`, on by default).
  *
  * @throws {LlmError} with `code` `llm_auth`, `llm_bad_request`, `llm_not_found`, `llm_rate_limited`,
  * `llm_overloaded`, `llm_server`, `llm_connection`, `llm_timeout`, `llm_aborted` or `llm_invalid_response`.
@@ -91,8 +100,11 @@ export function anthropicClient(options: AnthropicClientOptions = {}): LlmClient
   };
 
   return {
-    async complete(request: LlmRequest): Promise<LlmResponse> {
+    async complete(original: LlmRequest): Promise<LlmResponse> {
       const started = Date.now();
+      const redaction = options.redact ?? true;
+      const request =
+        redaction === false ? original : redactRequest(original, redaction === true ? undefined : redaction);
       const client = await getSdk().catch((err: unknown) => {
         throw new LlmError('llm_unavailable', `Could not load @anthropic-ai/sdk: ${String(err)}`, {
           cause: err,

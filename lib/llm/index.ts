@@ -19,5 +19,6 @@ export {
   recordingClient,
   requestKey,
 } from './fixtures.js';
+export { redactingClient, redactRequest } from './redacting.js';
 export { abortableSleep, isRetryableStatus, type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
 export type { LlmClient, LlmMessage, LlmRequest, LlmResponse, LlmUsage } from './types.js';

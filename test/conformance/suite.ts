@@ -7,6 +7,10 @@
 import { canonicalJson, sha256Hex } from 'rearview/core';
 import { coreCases } from './cases/core';
 import { llmCases } from './cases/llm';
+import { loopCases } from './cases/loop';
+import { redactCases } from './cases/redact';
+import { snapshotCases } from './cases/snapshot';
+import { storeCases } from './cases/store';
 import { transcriptCases } from './cases/transcript';
 
 export interface ConformanceCase {
@@ -32,7 +36,15 @@ export interface ConformanceReport {
   results: CaseResult[];
 }
 
-export const cases: ConformanceCase[] = [...coreCases, ...llmCases, ...transcriptCases];
+export const cases: ConformanceCase[] = [
+  ...coreCases,
+  ...llmCases,
+  ...transcriptCases,
+  ...redactCases,
+  ...snapshotCases,
+  ...storeCases,
+  ...loopCases,
+];
 
 export async function runConformance(runtime: string): Promise<ConformanceReport> {
   const results: CaseResult[] = [];

@@ -76,7 +76,10 @@ describe('dist/ imported directly, without a bundler', () => {
       runtime === 'node'
         ? [process.execPath, [file]]
         : runtime === 'deno'
-          ? [join(root, 'node_modules/.bin/deno'), ['run', '--quiet', '--allow-read', file]]
+          ? [
+              join(root, 'node_modules/.bin/deno'),
+              ['run', '--quiet', '--allow-read', '--node-modules-dir=manual', file],
+            ]
           : [join(root, 'node_modules/.bin/bun'), [file]];
     const result = await run(cmd[0] as string, cmd[1] as string[], {
       env: { DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(root, '.cache/deno'), NO_COLOR: '1' },

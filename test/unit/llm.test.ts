@@ -12,6 +12,7 @@ import {
   type LlmRequest,
   parseFixturesJsonl,
   recordingClient,
+  redactingClient,
   requestKey,
   retryAfterMs,
 } from '../../lib/llm/index';
@@ -285,6 +286,57 @@ describe('anthropicClient against the local Messages API', () => {
     const err = await codeOf(llm.complete(request));
     expect(err.attempts).toBe(2);
     expect(mock.requests).toHaveLength(2);
+  });
+});
+
+describe('redaction before anything leaves', () => {
+  const secretRequest: LlmRequest = {
+    system: 'Notes for jane.doe@example.com',
+    messages: [
+      {
+        role: 'user',
+        content: 'My key is sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 and mail jane.doe@example.com',
+      },
+      { role: 'assistant', content: 'I will write to jane.doe@example.com.' },
+    ],
+    maxTokens: 32,
+  };
+
+  it('redacts the system prompt and every message by default, with one placeholder per value', async () => {
+    mock.script([{ kind: 'echo' }]);
+    await anthropicClient({ apiKey: 'k', baseURL: mock.url }).complete(secretRequest);
+    const sent = JSON.stringify(mock.requests[0]!.body);
+    expect(sent).not.toContain('jane.doe@example.com');
+    expect(sent).not.toContain('sk-ant-api03');
+    const body = mock.requests[0]!.body as { system: string; messages: { content: string }[] };
+    expect(body.system).toBe('Notes for [email-1]');
+    expect(body.messages[0]!.content).toBe('My key is [anthropic-key-1] and mail [email-1]');
+    expect(body.messages[1]!.content).toBe('I will write to [email-1].');
+  });
+
+  it('sends text as given with redact: false, and honours redact options', async () => {
+    mock.script([{ kind: 'echo' }]);
+    await anthropicClient({ apiKey: 'k', baseURL: mock.url, redact: false }).complete(secretRequest);
+    expect(JSON.stringify(mock.requests[0]!.body)).toContain('jane.doe@example.com');
+    mock.script([{ kind: 'echo' }]);
+    await anthropicClient({ apiKey: 'k', baseURL: mock.url, redact: { kinds: { email: false } } }).complete(
+      secretRequest,
+    );
+    const sent = JSON.stringify(mock.requests[0]!.body);
+    expect(sent).toContain('jane.doe@example.com');
+    expect(sent).not.toContain('sk-ant-api03');
+  });
+
+  it('redactingClient wraps any provider', async () => {
+    const seen: LlmRequest[] = [];
+    const inner = {
+      async complete(req: LlmRequest) {
+        seen.push(req);
+        return { text: '', usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, model: 'x' };
+      },
+    };
+    await redactingClient(inner).complete(secretRequest);
+    expect(JSON.stringify(seen[0])).not.toContain('jane.doe@example.com');
   });
 });
 

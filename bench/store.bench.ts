@@ -1,0 +1,168 @@
+/**
+ * Storage: load and save a 10,000-key-point playbook; 1,000 applyTags calls one transaction each
+ * versus all 1,000 tags batched into one applyTags call (one transaction). Run on memoryStore and on
+ * IndexedDB — fake-indexeddb in Node, and the real thing in Chromium (driven with playwright-core
+ * against a bundle built from dist/, like the multi-tab test).
+ *
+ * Standalone: `npx tsx bench/store.bench.ts` prints the results as JSON.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { IDBFactory } from 'fake-indexeddb';
+import { emptyPlaybook, type Playbook } from '../lib/playbook/index.js';
+import { idbStore, type KeyValueStore, memoryStore, playbookStore } from '../lib/store/index.js';
+import { type BenchResult, type BenchSuite, round } from './harness.js';
+
+const SIZE = 10_000;
+const CALLS = 1_000;
+const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+
+function bigPlaybook(size: number): Playbook {
+  const pb = emptyPlaybook();
+  const sections = Object.keys(pb.sections) as (keyof Playbook['sections'])[];
+  const slugs = ['pat', 'mis', 'pref', 'ctx', 'oth'];
+  const next = [0, 0, 0, 0, 0];
+  for (let i = 0; i < size; i++) {
+    const s = i % 5;
+    next[s]! += 1;
+    pb.sections[sections[s]!].push({
+      name: `${slugs[s]}-${String(next[s]).padStart(3, '0')}`,
+      text: `Key point ${i}: prefer small, typed functions and test the edge cases before refactoring.`,
+      helpful: i % 7,
+      harmful: i % 3,
+    });
+  }
+  return pb;
+}
+
+async function median(runs: number, step: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await step();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+interface Figures {
+  saveMs: number;
+  loadMs: number;
+  oneByOneMs: number;
+  batchedMs: number;
+  bigOneByOneMs: number;
+  bigBatchedMs: number;
+  total: number;
+}
+
+/** Same procedure as runStoreBench in test/browser/store-bench.entry.ts (the Chromium side). */
+async function measureStore(kv: KeyValueStore): Promise<Figures> {
+  const store = playbookStore(kv, { broadcast: false, onWarning: () => {} });
+  const pb = bigPlaybook(SIZE);
+  let version = 0;
+  const saveMs = await median(3, async () => {
+    pb.sections.OTHERS[0]!.text = `changed ${++version}`;
+    await store.save('big', pb);
+  });
+  const loadMs = await median(3, () => store.load('big'));
+  const names = Object.values(pb.sections)
+    .flat()
+    .map((k) => k.name);
+  const tags = Array.from({ length: CALLS }, (_, i) => ({
+    name: names[(i * 37) % names.length]!,
+    tag: 'helpful',
+  }));
+  await store.applyDelta('small', [{ type: 'ADD', section: 'OTHERS', text: 'x' }]);
+  const smallTags = tags.map(() => ({ name: 'oth-001', tag: 'helpful' }));
+  const t0 = performance.now();
+  for (const t of smallTags) await store.applyTags('small', [t]);
+  const oneByOneMs = performance.now() - t0;
+  const t1 = performance.now();
+  await store.applyTags('small', smallTags);
+  const batchedMs = performance.now() - t1;
+  const t2 = performance.now();
+  for (const t of tags.slice(0, 200)) await store.applyTags('big', [t]);
+  const bigOneByOneMs = (performance.now() - t2) * (CALLS / 200);
+  const t3 = performance.now();
+  await store.applyTags('big', tags);
+  const bigBatchedMs = performance.now() - t3;
+  const total = (await store.load('small')).sections.OTHERS[0]!.helpful;
+  return { saveMs, loadMs, oneByOneMs, batchedMs, bigOneByOneMs, bigBatchedMs, total };
+}
+
+function report(backend: string, f: Figures): BenchResult[] {
+  if (f.total !== 2 * CALLS) throw new Error(`${backend}: expected ${2 * CALLS} increments, got ${f.total}`);
+  const calls = (name: string, ms: number, batched: boolean): BenchResult => ({
+    name: `store/${backend}/${name}`,
+    medianMs: round(ms),
+    runs: 1,
+    calls: CALLS,
+    transactions: batched ? 1 : CALLS,
+    opsPerSec: Math.round(CALLS / (ms / 1000)),
+    usPerCall: round((ms * 1000) / CALLS, 1),
+  });
+  return [
+    { name: `store/${backend}/save-${SIZE}`, medianMs: round(f.saveMs), runs: 3, keyPoints: SIZE },
+    { name: `store/${backend}/load-${SIZE}`, medianMs: round(f.loadMs), runs: 3, keyPoints: SIZE },
+    calls(`applyTags-${CALLS}x1-one-tx-each`, f.oneByOneMs, false),
+    calls(`applyTags-1x${CALLS}-batched-one-tx`, f.batchedMs, true),
+    calls(`applyTags-${CALLS}x1-on-${SIZE}-playbook`, f.bigOneByOneMs, false),
+    calls(`applyTags-1x${CALLS}-batched-on-${SIZE}-playbook`, f.bigBatchedMs, true),
+  ];
+}
+
+async function chromium(): Promise<BenchResult[]> {
+  if (!existsSync(join(root, 'dist/lib/store/index.js'))) {
+    const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
+    await buildLib({ quiet: true });
+  }
+  const { bundleAgainstDist, conformanceDir } = await import(join(root, 'scripts/build-conformance.mjs'));
+  await bundleAgainstDist({
+    entry: join(root, 'test/browser/store-bench.entry.ts'),
+    fileName: 'store-browser.mjs',
+    format: 'es',
+  });
+  const { serveDir } = await import('../test/runtime/runtimes.js');
+  const { chromiumLaunchOptions } = await import('../test/chromium.js');
+  const { chromium: launcher } = await import('playwright-core');
+  const { url, server } = await serveDir(conformanceDir as string);
+  const browser = await launcher.launch(chromiumLaunchOptions);
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${url}/`);
+    const f = await page.evaluate<Figures>(
+      `import(${JSON.stringify(`${url}/store-browser.mjs`)}).then((m) => m.runStoreBench('indexeddb', ${SIZE}, ${CALLS}))`,
+    );
+    return report('chromium-indexeddb', f);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+const suite: BenchSuite = {
+  name: 'store',
+  async run() {
+    const out: BenchResult[] = [];
+    out.push(...report('node-memory', await measureStore(memoryStore())));
+    out.push(
+      ...report(
+        'node-fake-indexeddb',
+        await measureStore(idbStore('bench', 'kv', { indexedDB: new IDBFactory() })),
+      ),
+    );
+    try {
+      out.push(...(await chromium()));
+    } catch (err) {
+      out.push({ name: 'store/chromium-indexeddb/skipped', medianMs: 0, runs: 0, reason: String(err) });
+    }
+    return out;
+  },
+};
+
+export default suite;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await suite.run(), null, 2));
+}

@@ -1,0 +1,229 @@
+/**
+ * The built-in kinds of secret and personal data, as regular-expression sources.
+ *
+ * Every repetition is bounded: V8's regexp engine keeps backtracking state for each repeated step of a
+ * successful match, and an unbounded run of tens of megabytes overflows it (a `RangeError`). Real keys
+ * are far shorter than the bounds; a longer run is redacted up to the bound.
+ *
+ * Every source is linear: each quantified run is a single character class followed by something the
+ * class cannot match, so a failed attempt gives back at most one run, and every kind that begins with
+ * a letter or digit also refuses to start inside a run of its own characters (a lookbehind added by
+ * the scanner), so a long run is attempted once, not once per character.
+ */
+
+/**
+ * Names of the built-in kinds, in the order they are tried when two could start at the same place.
+ *
+ * @example
+ * ```ts
+ * BUILTIN_KINDS.includes('email'); // true
+ * ```
+ */
+export const BUILTIN_KINDS = [
+  'private-key',
+  'aws-secret-key',
+  'bearer-token',
+  'slack-webhook',
+  'anthropic-key',
+  'openai-key',
+  'github-token',
+  'slack-token',
+  'aws-access-key',
+  'jwt',
+  'email',
+] as const;
+
+/**
+ * One of {@link BUILTIN_KINDS}.
+ *
+ * @example
+ * ```ts
+ * const off: Partial<Record<BuiltinKind, boolean>> = { email: false };
+ * ```
+ */
+export type BuiltinKind = (typeof BUILTIN_KINDS)[number];
+
+/** @internal How the scanner builds one built-in kind into its combined regular expression. */
+export interface KindSpec {
+  kind: BuiltinKind;
+  /** Pattern source without its left-boundary lookbehind. Capturing groups: none, or one (`secret`). */
+  source: string;
+  /** Negative lookbehind that keeps the kind from starting inside a run of its own characters. */
+  lookbehind: string;
+  /** The source's one capturing group is the secret; the rest of the match is context kept as is. */
+  secretGroup: boolean;
+}
+
+const PEM_LABEL = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/.source;
+const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/.source;
+// A complete block: the body never holds five dashes or a bracket (so never a placeholder), at most 16 KiB.
+const PEM_BODY = /(?:[^-[\]]|-(?!----)){0,16384}/.source;
+// A block cut short (no END line): the base64 lines that follow, separated by real or escaped newlines.
+// Repetitions of groups are bounded: each one costs the regexp engine backtracking stack.
+const PEM_LINES = /(?:[ \t]*(?:\r?\n|\\r?\\n)[ \t]*[A-Za-z0-9+/=]{16,16384}){1,1024}/.source;
+
+/** `AWS_SECRET_ACCESS_KEY`, `aws_secret_access_key`, `SecretAccessKey`, `secret-access-key`, any case. */
+const AWS_SECRET_NAME = `(?:${ci('aws')}[_-]?)?${ci('secret')}[_-]?${ci('access')}[_-]?${ci('key')}`;
+const AWS_SECRET_SEP = /(?:\\?["'])?[ \t]{0,16}[:=]>?[ \t]{0,16}(?:\\?["'])?/.source;
+
+/**
+ * File extensions that are not top-level domains, so `logo@2x.png` or `app@1.2.js` is not an address.
+ * Real country codes that double as extensions (`.py`, `.md`, `.sh`, `.rs`, `.so`) stay addresses.
+ */
+const NOT_TLDS = [
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'svg',
+  'webp',
+  'ico',
+  'bmp',
+  'tif',
+  'tiff',
+  'js',
+  'mjs',
+  'cjs',
+  'jsx',
+  'ts',
+  'tsx',
+  'mts',
+  'cts',
+  'json',
+  'jsonl',
+  'yaml',
+  'yml',
+  'toml',
+  'lock',
+  'txt',
+  'html',
+  'htm',
+  'css',
+  'scss',
+  'sass',
+  'less',
+  'wasm',
+  'pyc',
+  'pyi',
+  'ipynb',
+  'tgz',
+  'whl',
+  'exe',
+  'dll',
+  'dylib',
+  'vue',
+  'svelte',
+  'java',
+  'kt',
+  'rb',
+  'cpp',
+  'hpp',
+];
+
+const EMAIL_DOMAIN =
+  /@(?:[A-Za-z0-9-]{1,63}\.){1,16}/.source +
+  `(?!(?:${NOT_TLDS.map(ci).join('|')})(?![A-Za-z]))` +
+  /[A-Za-z]{2,63}(?![A-Za-z0-9])/.source;
+
+/** Letters, digits, `_` and `-`: the characters keys and tokens are made of. */
+const WORD_DASH = /(?<![A-Za-z0-9_-])/.source;
+const ALNUM = /(?<![A-Za-z0-9])/.source;
+
+/** @internal The built-in kinds, in {@link BUILTIN_KINDS} order. */
+export const KIND_SPECS: readonly KindSpec[] = [
+  {
+    kind: 'private-key',
+    source: `${PEM_LABEL}(?:${PEM_BODY}${PEM_END}|${PEM_LINES})`,
+    lookbehind: '',
+    secretGroup: false,
+  },
+  {
+    kind: 'aws-secret-key',
+    source: `${AWS_SECRET_NAME}${AWS_SECRET_SEP}[ \\t]{0,16}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
+    lookbehind: ALNUM,
+    secretGroup: true,
+  },
+  {
+    kind: 'bearer-token',
+    // At least 16 characters and one digit: `Bearer authentication` or `Bearer YOUR_TOKEN` is prose.
+    source: /(?:[Bb]earer|BEARER)[ \t]{1,16}((?=[A-Za-z._~+/-]{0,8192}[0-9])[A-Za-z0-9._~+/-]{16,8192}={0,2})/
+      .source,
+    lookbehind: WORD_DASH,
+    secretGroup: true,
+  },
+  {
+    kind: 'slack-webhook',
+    source: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{8,1024}/.source,
+    lookbehind: WORD_DASH,
+    secretGroup: false,
+  },
+  {
+    kind: 'anthropic-key',
+    source: /sk-ant-[A-Za-z0-9_-]{20,1024}/.source,
+    lookbehind: WORD_DASH,
+    secretGroup: false,
+  },
+  {
+    kind: 'openai-key',
+    // Project/service keys may hold `-` and `_`; legacy keys are alphanumeric and, unlike a word such as
+    // `sk-internationalization`, hold an upper-case letter or a digit.
+    source:
+      /sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,1024}|(?=[A-Za-z0-9]{0,1024}[A-Z0-9])[A-Za-z0-9]{20,1024})/
+        .source,
+    lookbehind: WORD_DASH,
+    secretGroup: false,
+  },
+  {
+    kind: 'github-token',
+    source: /(?:gh[pousr]_[A-Za-z0-9]{36,1024}|github_pat_[A-Za-z0-9_]{22,1024})/.source,
+    lookbehind: WORD_DASH,
+    secretGroup: false,
+  },
+  {
+    kind: 'slack-token',
+    source: /(?:xox[abeoprs]-[A-Za-z0-9-]{10,1024}|xapp-[0-9]{1,8}-[A-Za-z0-9-]{10,1024})/.source,
+    lookbehind: WORD_DASH,
+    secretGroup: false,
+  },
+  {
+    kind: 'aws-access-key',
+    source: /(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/.source,
+    lookbehind: ALNUM,
+    secretGroup: false,
+  },
+  {
+    kind: 'jwt',
+    source: /eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,65536}\.[A-Za-z0-9_-]{0,8192}/.source,
+    lookbehind: WORD_DASH,
+    secretGroup: false,
+  },
+  {
+    // Only the `@domain` part is matched; the scanner walks back over the local part itself, so a long
+    // run of local-part characters is never re-scanned from each of its positions.
+    kind: 'email',
+    source: EMAIL_DOMAIN,
+    lookbehind: '',
+    secretGroup: false,
+  },
+];
+
+/** Characters of an email local part (RFC 5322 "atext" minus the rarely seen symbols). */
+export function isLocalChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || // a-z
+    (code >= 65 && code <= 90) || // A-Z
+    (code >= 48 && code <= 57) || // 0-9
+    code === 46 || // .
+    code === 95 || // _
+    code === 37 || // %
+    code === 43 || // +
+    code === 45 // -
+  );
+}
+
+/** Case-insensitive source for a lower-case ASCII word: `key` → `[kK][eE][yY]`. */
+function ci(word: string): string {
+  let out = '';
+  for (const ch of word) out += `[${ch}${ch.toUpperCase()}]`;
+  return out;
+}

@@ -1,0 +1,432 @@
+import { type Issue, ValidationError } from '../core/errors.js';
+import { BUILTIN_KINDS, type BuiltinKind } from './kinds.js';
+import { type CompiledRules, type CustomRule, compileRules, findPlaceholders, scan } from './scanner.js';
+
+/**
+ * A caller-supplied pattern. A string is matched literally (every occurrence); a `RegExp` is used with
+ * its own flags plus `g` (a non-global expression still replaces every occurrence). Empty matches are
+ * ignored.
+ *
+ * @example
+ * ```ts
+ * const patterns: RedactPattern[] = [
+ *   { kind: 'ticket', pattern: /TCK-\d+/ },
+ *   { kind: 'codename', pattern: 'Project Bluebird' },
+ * ];
+ * ```
+ */
+export interface RedactPattern {
+  /** Kind name used in placeholders: lower-case letters, digits, `-` and `_`, starting with a letter. */
+  kind: string;
+  pattern: string | RegExp;
+}
+
+/**
+ * Values never redacted: exact strings (addresses compared case-insensitively), regular expressions
+ * that must match the whole value, or a predicate.
+ *
+ * @example
+ * ```ts
+ * const allow: RedactAllow = ['noreply@anthropic.com', /.*@example\.com/];
+ * const onlyExternal: RedactAllow = (value, kind) => kind === 'email' && value.endsWith('@corp.io');
+ * ```
+ */
+export type RedactAllow = readonly (string | RegExp)[] | ((value: string, kind: string) => boolean);
+
+/**
+ * Options for {@link redact}, {@link createRedactor} and friends.
+ *
+ * @example
+ * ```ts
+ * const options: RedactOptions = {
+ *   kinds: { email: false },
+ *   patterns: [{ kind: 'ticket', pattern: /TCK-\d+/ }],
+ *   allow: ['noreply@anthropic.com'],
+ * };
+ * ```
+ */
+export interface RedactOptions {
+  /**
+   * Turn built-in kinds off (`{ email: false }`) — or back on. Every built-in kind is on by default.
+   */
+  kinds?: Partial<Record<BuiltinKind, boolean>>;
+  /** Extra patterns, tried beside the built-in kinds; at the same position they win, in order. */
+  patterns?: readonly RedactPattern[];
+  /** Values to leave as they are, e.g. `['noreply@anthropic.com']`. */
+  allow?: RedactAllow;
+  /**
+   * Put each redacted value in its finding's `original` (default `false`). The values stay in memory
+   * only — for a "show what was redacted" view; never persist or send a result built with this on.
+   */
+  includeOriginals?: boolean;
+}
+
+/**
+ * One distinct redacted value.
+ *
+ * @example
+ * ```ts
+ * redact('a@x.io b@x.io a@x.io').findings[0]; // { kind: 'email', placeholder: '[email-1]', count: 2 }
+ * ```
+ */
+export interface RedactFinding {
+  /** The kind, e.g. `email`, `anthropic-key` or a custom pattern's kind. */
+  kind: string;
+  /** What replaced the value, e.g. `[email-1]`. */
+  placeholder: string;
+  /** How many times it was replaced (in this call; across all calls for `Redactor.findings()`). */
+  count: number;
+  /** The value itself — only with `includeOriginals: true`. */
+  original?: string;
+}
+
+/**
+ * What {@link redact} returns.
+ *
+ * @example
+ * ```ts
+ * const { text, findings, count } = redact('mail jane@corp.io');
+ * // text 'mail [email-1]', findings [{ kind: 'email', placeholder: '[email-1]', count: 1 }], count 1
+ * ```
+ */
+export interface RedactResult {
+  /** The text with every finding replaced by its placeholder. */
+  text: string;
+  /** One entry per distinct value, in order of first appearance in this text. */
+  findings: RedactFinding[];
+  /** Total number of replacements. */
+  count: number;
+}
+
+/**
+ * A message whose `content` is a string, or an array of blocks whose `text` strings are redacted.
+ *
+ * @example
+ * ```ts
+ * const m: RedactableMessage = { content: [{ type: 'text', text: 'mail jane@corp.io' }] };
+ * ```
+ */
+export interface RedactableMessage {
+  content: string | readonly unknown[];
+}
+
+/**
+ * A redactor that keeps one placeholder map across calls: `[email-1]` is the same address in every
+ * message it redacts. Not safe to share between unrelated documents (placeholders would correlate).
+ *
+ * @example
+ * ```ts
+ * const r: Redactor = createRedactor();
+ * r.redactText('jane@corp.io'); // '[email-1]'
+ * r.count; // 1
+ * ```
+ */
+export interface Redactor {
+  /** Redacts one text; findings and counts cover this call only. */
+  redact(text: string): RedactResult;
+  /** Redacts one text and returns only the new text. */
+  redactText(text: string): string;
+  /** Returns new message objects with redacted `content`; the inputs are not modified. */
+  redactMessages<T extends RedactableMessage>(messages: readonly T[]): T[];
+  /** Every distinct value seen so far, in order of first appearance, with counts over all calls. */
+  findings(): RedactFinding[];
+  /** Total replacements over all calls. */
+  readonly count: number;
+}
+
+interface Entry {
+  kind: string;
+  placeholder: string;
+  value: string;
+  count: number;
+}
+
+const KIND_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+
+/** Placeholder map and numbering shared by the calls of one redactor. */
+class State {
+  readonly byValue = new Map<string, Entry>();
+  readonly order: Entry[] = [];
+  readonly nextNumber = new Map<string, number>();
+  readonly reserved = new Map<string, Set<number>>();
+  total = 0;
+
+  reserve(kind: string, n: number): void {
+    const set = this.reserved.get(kind);
+    if (set) set.add(n);
+    else this.reserved.set(kind, new Set([n]));
+  }
+
+  entryFor(kind: string, value: string): Entry {
+    const existing = this.byValue.get(value);
+    if (existing) return existing;
+    const taken = this.reserved.get(kind);
+    let n = this.nextNumber.get(kind) ?? 1;
+    while (taken?.has(n)) n++;
+    this.nextNumber.set(kind, n + 1);
+    const entry: Entry = { kind, placeholder: `[${kind}-${n}]`, value, count: 0 };
+    this.byValue.set(value, entry);
+    this.order.push(entry);
+    return entry;
+  }
+}
+
+interface Config {
+  rules: CompiledRules;
+  isAllowed: ((value: string, kind: string) => boolean) | undefined;
+  includeOriginals: boolean;
+}
+
+function configure(options: RedactOptions | undefined): Config {
+  const issues: Issue[] = [];
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new ValidationError([{ path: '', message: 'must be an object' }], { subject: 'Redact options' });
+  }
+  const { kinds, patterns = [], allow, includeOriginals = false } = options ?? {};
+  const enabled = new Set<string>(BUILTIN_KINDS);
+  if (kinds !== undefined) {
+    if (typeof kinds !== 'object' || kinds === null)
+      issues.push({ path: 'kinds', message: 'must be an object' });
+    else {
+      for (const [name, on] of Object.entries(kinds)) {
+        if (!(BUILTIN_KINDS as readonly string[]).includes(name)) {
+          issues.push({
+            path: `kinds.${name}`,
+            message: `unknown kind; built-in kinds: ${BUILTIN_KINDS.join(', ')}`,
+          });
+        } else if (on === false) enabled.delete(name);
+        else if (on !== true && on !== undefined)
+          issues.push({ path: `kinds.${name}`, message: 'must be a boolean' });
+      }
+    }
+  }
+  const custom: CustomRule[] = [];
+  if (!Array.isArray(patterns)) issues.push({ path: 'patterns', message: 'must be an array' });
+  else {
+    patterns.forEach((p: RedactPattern, i) => {
+      const path = `patterns[${i}]`;
+      if (typeof p !== 'object' || p === null) {
+        issues.push({ path, message: 'must be an object { kind, pattern }' });
+        return;
+      }
+      if (typeof p.kind !== 'string' || !KIND_NAME.test(p.kind)) {
+        issues.push({
+          path: `${path}.kind`,
+          message: 'must be lower-case letters, digits, "-" or "_", starting with a letter (at most 64)',
+        });
+      }
+      let regex: RegExp | undefined;
+      if (typeof p.pattern === 'string') {
+        if (p.pattern === '') issues.push({ path: `${path}.pattern`, message: 'must not be empty' });
+        else regex = new RegExp(escapeRegExp(p.pattern), 'g');
+      } else if (p.pattern instanceof RegExp) {
+        regex = new RegExp(p.pattern.source, `${p.pattern.flags.replace(/[gy]/g, '')}g`);
+      } else issues.push({ path: `${path}.pattern`, message: 'must be a string or a RegExp' });
+      if (regex && typeof p.kind === 'string') custom.push({ kind: p.kind, regex });
+    });
+  }
+  let isAllowed: Config['isAllowed'];
+  if (typeof allow === 'function') isAllowed = allow;
+  else if (Array.isArray(allow)) {
+    const exact = new Set<string>();
+    const lower = new Set<string>();
+    const regexes: RegExp[] = [];
+    allow.forEach((a: unknown, i) => {
+      if (typeof a === 'string') {
+        exact.add(a);
+        lower.add(a.toLowerCase());
+      } else if (a instanceof RegExp)
+        regexes.push(new RegExp(`^(?:${a.source})$`, a.flags.replace(/[gy]/g, '')));
+      else issues.push({ path: `allow[${i}]`, message: 'must be a string or a RegExp' });
+    });
+    isAllowed = (value, kind) =>
+      exact.has(value) ||
+      (kind === 'email' && lower.has(value.toLowerCase())) ||
+      regexes.some((r) => r.test(value));
+  } else if (allow !== undefined) {
+    issues.push({ path: 'allow', message: 'must be an array of strings and RegExps, or a function' });
+  }
+  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Redact options' });
+  const known = [...BUILTIN_KINDS, ...custom.map((c) => c.kind)];
+  return {
+    rules: compileRules(enabled, custom, known),
+    isAllowed,
+    includeOriginals: includeOriginals === true,
+  };
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** The compiled default configuration, built on first use (nothing runs at import time). */
+let defaultConfig: Config | undefined;
+let defaultConfigWithOriginals: Config | undefined;
+
+function configFor(options: RedactOptions | undefined): Config {
+  const onlyOriginals =
+    options === undefined ||
+    (options !== null &&
+      typeof options === 'object' &&
+      Object.keys(options).every(
+        (k) => k === 'includeOriginals' || options[k as keyof RedactOptions] === undefined,
+      ));
+  if (!onlyOriginals) return configure(options);
+  if (options?.includeOriginals === true) {
+    defaultConfigWithOriginals ??= configure(options);
+    return defaultConfigWithOriginals;
+  }
+  defaultConfig ??= configure(undefined);
+  return defaultConfig;
+}
+
+function run(state: State, config: Config, text: string): RedactResult {
+  if (typeof text !== 'string') {
+    throw new ValidationError([{ path: '', message: `must be a string, got ${typeof text}` }], {
+      subject: 'Text to redact',
+    });
+  }
+  const { rules, isAllowed } = config;
+  // Placeholders already in the text reserve their numbers, and no caller pattern may match into them.
+  const existing: number[] = [];
+  findPlaceholders(text, rules.knownKinds, (kind, n, start, end) => {
+    state.reserve(kind, n);
+    existing.push(start, end);
+  });
+  const parts: string[] = [];
+  const seen = new Map<Entry, number>();
+  let last = 0;
+  let count = 0;
+  scan(text, rules, existing, (span) => {
+    const value = text.slice(span.valueStart, span.end);
+    if (isAllowed?.(value, span.kind)) return;
+    const entry = state.entryFor(span.kind, value);
+    parts.push(text.slice(last, span.valueStart), entry.placeholder);
+    last = span.end;
+    entry.count++;
+    seen.set(entry, (seen.get(entry) ?? 0) + 1);
+    count++;
+  });
+  state.total += count;
+  if (count === 0) return { text, findings: [], count: 0 };
+  parts.push(text.slice(last));
+  const findings: RedactFinding[] = [];
+  for (const [entry, n] of seen) findings.push(finding(entry, n, config.includeOriginals));
+  return { text: parts.join(''), findings, count };
+}
+
+function finding(entry: Entry, count: number, includeOriginals: boolean): RedactFinding {
+  const f: RedactFinding = { kind: entry.kind, placeholder: entry.placeholder, count };
+  if (includeOriginals) f.original = entry.value;
+  return f;
+}
+
+function redactContent(redactor: Redactor, content: unknown): unknown {
+  if (typeof content === 'string') return redactor.redactText(content);
+  if (!Array.isArray(content)) return content;
+  return content.map((block: unknown) => {
+    if (typeof block === 'string') return redactor.redactText(block);
+    if (typeof block !== 'object' || block === null) return block;
+    const text = (block as { text?: unknown }).text;
+    return typeof text === 'string' ? { ...block, text: redactor.redactText(text) } : block;
+  });
+}
+
+/**
+ * Creates a redactor whose placeholders stay stable across calls, so every message of one transcript
+ * shares them: `[email-1]` is the same address everywhere. Options are checked and compiled once.
+ *
+ * @throws {ValidationError} code `validation_failed` when an option is malformed (unknown kind, bad
+ * kind name, a pattern that is neither a string nor a RegExp, …).
+ *
+ * @example
+ * ```ts
+ * const r = createRedactor({ allow: ['noreply@anthropic.com'] });
+ * r.redactText('mail jane@corp.io');      // 'mail [email-1]'
+ * r.redactText('cc jane@corp.io, bob@x.dev'); // 'cc [email-1], [email-2]'
+ * r.findings(); // [{ kind: 'email', placeholder: '[email-1]', count: 2 }, { …'[email-2]', count: 1 }]
+ * ```
+ */
+export function createRedactor(options?: RedactOptions): Redactor {
+  const config = configFor(options);
+  const state = new State();
+  const redactor: Redactor = {
+    redact: (text) => run(state, config, text),
+    redactText: (text) => run(state, config, text).text,
+    redactMessages<T extends RedactableMessage>(messages: readonly T[]): T[] {
+      if (!Array.isArray(messages)) {
+        throw new ValidationError([{ path: '', message: 'must be an array of messages' }], {
+          subject: 'Messages to redact',
+        });
+      }
+      return messages.map((m) =>
+        typeof m === 'object' && m !== null
+          ? ({ ...m, content: redactContent(redactor, m.content) } as T)
+          : m,
+      );
+    },
+    findings: () => state.order.map((e) => finding(e, e.count, config.includeOriginals)),
+    get count() {
+      return state.total;
+    },
+  };
+  return redactor;
+}
+
+/**
+ * Replaces secrets and personal data in `text` with numbered placeholders (`[email-1]`,
+ * `[anthropic-key-1]`, …): API keys (Anthropic, OpenAI, AWS, GitHub, Slack), Slack webhooks, bearer
+ * tokens, JWTs, PEM private keys, email addresses and any `patterns` you add. The same value always
+ * gets the same placeholder; numbers are per kind, by first appearance, and skip any placeholder the
+ * text already holds. One linear pass. The original values are not in the result unless
+ * `includeOriginals` is set.
+ *
+ * @throws {ValidationError} code `validation_failed` when `text` is not a string or an option is malformed.
+ *
+ * @example
+ * ```ts
+ * const { text, findings, count } = redact('key sk-ant-api03-abcdefghijklmnopqrstuv, mail jane@corp.io');
+ * // text: 'key [anthropic-key-1], mail [email-1]'
+ * // findings: [{ kind: 'anthropic-key', placeholder: '[anthropic-key-1]', count: 1 },
+ * //            { kind: 'email', placeholder: '[email-1]', count: 1 }]
+ * // count: 2
+ * redact('ticket TCK-42', { patterns: [{ kind: 'ticket', pattern: /TCK-\d+/ }] }).text; // 'ticket [ticket-1]'
+ * ```
+ */
+export function redact(text: string, options?: RedactOptions): RedactResult {
+  return run(new State(), configFor(options), text);
+}
+
+/**
+ * {@link redact}, returning only the redacted text.
+ *
+ * @example
+ * ```ts
+ * redactText('Authorization: Bearer abc123def456ghi789'); // 'Authorization: Bearer [bearer-token-1]'
+ * redactText('jane@corp.io', { kinds: { email: false } }); // 'jane@corp.io'
+ * ```
+ */
+export function redactText(text: string, options?: RedactOptions): string {
+  return run(new State(), configFor(options), text).text;
+}
+
+/**
+ * Redacts an array of messages with one shared placeholder map (see {@link createRedactor}) and returns
+ * new message objects; the inputs are not modified. `content` may be a string or an array of content
+ * blocks, whose string `text` fields (and bare strings) are redacted; anything else is kept as is.
+ *
+ * @example
+ * ```ts
+ * redactMessages([
+ *   { role: 'user', content: 'I am jane@corp.io' },
+ *   { role: 'assistant', content: 'Hello jane@corp.io' },
+ * ]);
+ * // [{ role: 'user', content: 'I am [email-1]' }, { role: 'assistant', content: 'Hello [email-1]' }]
+ * ```
+ */
+export function redactMessages<T extends RedactableMessage>(
+  messages: readonly T[],
+  options?: RedactOptions,
+): T[] {
+  return createRedactor(options).redactMessages(messages);
+}

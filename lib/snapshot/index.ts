@@ -1,0 +1,72 @@
+/**
+ * `rearview/snapshot`: trajectory reduction. The active-context snapshot an agent carries across
+ * iterations — deterministic, or reflected by a model behind the seed's gates — and step compression
+ * for agents that keep one growing context: AgentDiet with a model, or a deterministic compactor.
+ *
+ * @module
+ */
+export { classify, scopeCategory, taskCategory } from './classify.js';
+export {
+  type CompactDiagnostics,
+  type CompactedStep,
+  type CompactionMarker,
+  type CompactionRule,
+  type CompactOptions,
+  type CompactResult,
+  compactTrajectory,
+  isErrorLine,
+  renderStep,
+  viewedFile,
+} from './compact.js';
+export {
+  CATEGORIES,
+  deterministicSnapshot,
+  deterministicSnapshotWithTrace,
+  MAX_CATEGORY_ITEMS,
+  MAX_TEXT_LENGTH,
+  NEAR_DUPLICATE_THRESHOLD,
+} from './deterministic.js';
+export {
+  buildCompressionPrompt,
+  REFLECTION_MARKER,
+  type ReduceOptions,
+  type ReduceResult,
+  type ReduceStatus,
+  type ReduceStepDiagnostics,
+  reduceTrajectory,
+} from './diet.js';
+export {
+  computeRetirements,
+  computeTrajectoryReduction,
+  MIN_SAVINGS_TOKENS,
+  MIN_SNAPSHOT_TOKENS,
+  snapshotJson,
+} from './reduction.js';
+export {
+  buildReflectionPrompt,
+  indexSources,
+  type ParsedReflection,
+  type ParseOutcome,
+  parseReflection,
+  type ReflectedItem,
+  type Rejection,
+  type SourceIndex,
+  validateReflection,
+} from './reflect.js';
+export { clip, comparableKey, findLinks } from './text.js';
+export type {
+  ActiveContextSnapshot,
+  DroppedItem,
+  MemoryEntry,
+  ReflectionSkippedReason,
+  RetiredTrajectoryRecord,
+  SnapshotCategory,
+  SnapshotInput,
+  SnapshotOptions,
+  SnapshotTask,
+  SnapshotTrace,
+  TracedItem,
+  TrajectoryReduction,
+  TrajectoryReductionDiagnostics,
+  TrajectoryReductionOptions,
+} from './types.js';

@@ -1,0 +1,161 @@
+/**
+ * Small text helpers shared by the snapshot and the reducers. Everything is locale-independent
+ * (`toLowerCase`, plain code-unit comparisons), so outputs are byte-identical in every runtime.
+ */
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+/** Whitespace collapsed to single spaces, trimmed. */
+export function squash(text: string): string {
+  return NEEDS_SQUASH.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+}
+const NEEDS_SQUASH = /\s\s|[^\S ]|^\s|\s$/;
+
+/**
+ * The key two items compare equal by: lower case, letters and digits only, single spaces.
+ *
+ * @example
+ * ```ts
+ * comparableKey('CI is RED!'); // 'ci is red'
+ * ```
+ */
+export function comparableKey(text: string): string {
+  return words(text).join(' ').replace(/'/g, ' ');
+}
+
+/**
+ * Lower-cased words (letters and digits, with contractions such as `isn't` kept whole). ASCII text
+ * takes a character loop; anything else the Unicode regex.
+ */
+export function words(text: string): string[] {
+  const lower = text.toLowerCase();
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (c >= 0x80) return wordsUnicode(lower);
+    const alnum = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
+    if (alnum) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (c === 0x27) {
+        const n = lower.charCodeAt(i + 1);
+        if (n >= 0x61 && n <= 0x7a) continue; // isn't, can't
+      }
+      out.push(lower.slice(start, i));
+      start = -1;
+    }
+  }
+  if (start >= 0) out.push(lower.slice(start));
+  return out;
+}
+
+function wordsUnicode(lower: string): string[] {
+  const m = lower.match(WORD);
+  if (!m) return [];
+  for (let i = 0; i < m.length; i++) if (m[i]!.includes('’')) m[i] = m[i]!.replace('’', "'");
+  return m;
+}
+
+const STOP = new Set(
+  (
+    'a an and are as at be been being but by for from had has have i if in into is it its of on or our so ' +
+    'that the their then there these this those to was we were will with you your he she they them me my ' +
+    'do does did just also than too very can could should would may might must shall about after before ' +
+    'again all any some such only own same other more most over under up down out off now here when where ' +
+    'which who whom what why how while because since'
+  ).split(' '),
+);
+
+/** A cheap, deterministic stem: drops -ing, -ed, -es, -s so "failing", "failed" and "fails" meet. */
+export function stem(word: string): string {
+  const n = word.length;
+  if (n > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (n > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (n > 4 && word.endsWith('es') && !word.endsWith('ses')) return word.slice(0, -2);
+  if (n > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
+  return word;
+}
+
+/** Stemmed content words (stop words dropped), duplicates removed, in first-seen order. */
+export function contentTerms(ws: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const w of ws) {
+    if (STOP.has(w)) continue;
+    const s = stem(w);
+    if (!out.includes(s)) out.push(s);
+  }
+  return out;
+}
+
+/**
+ * Cuts `text` to at most `max` UTF-16 units, ending with `…` when cut, never splitting a surrogate pair.
+ *
+ * @example
+ * ```ts
+ * clip('abcdef', 4); // 'abc…'
+ * ```
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return '';
+  let end = max - 1;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+/** FNV-1a over UTF-16 units: a fast 32-bit string hash, identical in every runtime. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Plain code-unit order, the same in every runtime (no locale). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const HAS_EXTENSION = /\.[A-Za-z]/;
+const LINK =
+  /\bhttps?:\/\/[^\s<>"'`)\]}]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+
+/**
+ * URLs and file paths mentioned in `text`, in order, without trailing punctuation. A path needs a
+ * slash with a file name or two slashes (`lib/a.ts`, `./x/y`, `/etc/hosts`), or a known extension
+ * (`setup.py:12`), so `and/or` is not a path.
+ *
+ * @example
+ * ```ts
+ * findLinks('see https://x.dev/a and lib/core/json.ts:12'); // ['https://x.dev/a', 'lib/core/json.ts:12']
+ * ```
+ */
+export function findLinks(text: string): string[] {
+  if (text.indexOf('/') < 0 && !HAS_EXTENSION.test(text)) return [];
+  const out: string[] = [];
+  for (const m of text.matchAll(LINK)) {
+    let link = m[0].replace(/[.,;:!?]+$/, '');
+    if (link.startsWith('http')) {
+      out.push(link);
+      continue;
+    }
+    const slashes = link.split('/').length - 1;
+    const last = link.slice(link.lastIndexOf('/') + 1);
+    const pathLike =
+      slashes === 0 ||
+      link.startsWith('/') ||
+      link.startsWith('./') ||
+      link.startsWith('../') ||
+      link.startsWith('~/') ||
+      slashes >= 2 ||
+      /\.[A-Za-z][\w]*(?::\d+)*$/.test(last);
+    if (!pathLike) continue;
+    if (link.endsWith('/') && slashes === 1) link = link.slice(0, -1);
+    if (link.length > 1) out.push(link);
+  }
+  return out;
+}

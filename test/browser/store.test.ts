@@ -1,0 +1,52 @@
+// rearview/store in real Chromium: the shared contract on IndexedDB, playbooks on IndexedDB, and
+// change notifications between PlaybookStore objects through BroadcastChannel.
+import { emptyPlaybook } from 'rearview/playbook';
+import { idbStore, memoryStore, openBestStore, type PlaybookChange, playbookStore } from 'rearview/store';
+import { describe, expect, it } from 'vitest';
+import { runKeyValueStoreContract } from '../store/vitest-contract';
+
+let n = 0;
+const dbName = () => `browser-store-${Date.now()}-${++n}`;
+
+runKeyValueStoreContract('idbStore in Chromium', () => idbStore(dbName(), 'kv'));
+runKeyValueStoreContract('memoryStore in Chromium', () => memoryStore());
+
+describe('playbooks on IndexedDB in Chromium', () => {
+  it('opens IndexedDB as the best store here', async () => {
+    const { persistent, store } = await openBestStore({ dbName: dbName() });
+    expect(persistent).toBe(true);
+    expect(store.kind).toBe('indexeddb');
+  });
+
+  it('applies 200 concurrent applyTags from two store objects without losing one', async () => {
+    const db = dbName();
+    const a = playbookStore(idbStore(db, 'kv'), { broadcast: false });
+    const b = playbookStore(idbStore(db, 'kv'), { broadcast: false });
+    await a.applyDelta('p', [{ type: 'ADD', section: 'OTHERS', text: 'x' }]);
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        (i % 2 ? a : b).applyTags('p', [{ name: 'oth-001', tag: 'helpful' }]),
+      ),
+    );
+    expect((await a.load('p')).sections.OTHERS[0]!.helpful).toBe(200);
+  });
+
+  it('subscribe hears changes made by another PlaybookStore object through BroadcastChannel', async () => {
+    const db = dbName();
+    const channel = `test-${db}`;
+    const writer = playbookStore(idbStore(db, 'kv'), { broadcast: channel });
+    const reader = playbookStore(idbStore(db, 'kv'), { broadcast: channel });
+    const seen: PlaybookChange[] = [];
+    const off = reader.subscribe('p', (c) => seen.push(c));
+    await writer.save('p', emptyPlaybook());
+    await writer.applyDelta('p', [{ type: 'ADD', section: 'OTHERS', text: 'x' }]);
+    await expect.poll(() => seen.length).toBe(2);
+    expect(seen.map((c) => [c.kind, c.version, c.origin])).toEqual([
+      ['save', 1, 'remote'],
+      ['delta', 2, 'remote'],
+    ]);
+    off();
+    writer.close();
+    reader.close();
+  });
+});

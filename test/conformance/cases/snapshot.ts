@@ -1,0 +1,135 @@
+import { fixtureClient, requestKey } from 'rearview/llm';
+import {
+  buildReflectionPrompt,
+  compactTrajectory,
+  computeTrajectoryReduction,
+  deterministicSnapshot,
+  deterministicSnapshotWithTrace,
+  type SnapshotInput,
+} from 'rearview/snapshot';
+import { check, checkEqual } from '../check';
+import type { ConformanceCase } from '../suite';
+
+const input: SnapshotInput = {
+  objective: 'Fix the failing retry tests — café ☕ edition',
+  entries: [
+    {
+      scope: 'notes',
+      key: 'a',
+      value: 'CI is red: 3 retry tests failing in test/retry.test.ts',
+      sourceIteration: 2,
+    },
+    { scope: 'notes', key: 'b', value: 'no error found in lib/llm/anthropic.ts', sourceIteration: 3 },
+    { scope: 'notes', key: 'c', value: 'the flaky websocket test is fixed', sourceIteration: 3 },
+    { scope: 'notes', key: 'd', value: 'maybe the jitter is not pinned to 0', sourceIteration: 4 },
+    { scope: 'notes', key: 'e', value: 'Should 529 be retried like 503?', sourceIteration: 4 },
+    { scope: 'notes', key: 'f', value: 'Run the retry suite with the jitter pinned', sourceIteration: 5 },
+    {
+      scope: 'notes',
+      key: 'g',
+      value: '3 retry tests failing in test/retry.test.ts again',
+      sourceIteration: 5,
+    },
+    { scope: 'notes', key: 'h', value: 'Zürich 🚀 deploy blocked by quota', sourceIteration: 5 },
+  ],
+  tasks: [{ id: 'T1', title: 'Release 0.2', status: 'blocked' }],
+  previous: {
+    currentObjective: 'Fix the failing retry tests',
+    openHypotheses: [],
+    blockers: ['websocket test flaky'],
+    nextActions: [],
+    unresolvedQuestions: [],
+    requiredEvidenceLinks: [],
+  },
+};
+
+/** Trajectory reduction: deterministic snapshot, compactor and the reflected path over fixtures. */
+export const snapshotCases: ConformanceCase[] = [
+  {
+    name: 'snapshot/deterministicSnapshot',
+    run() {
+      const s = deterministicSnapshot(input);
+      const t = deterministicSnapshotWithTrace(input);
+      checkEqual(s, t.snapshot, 'trace gives the same snapshot');
+      check(!s.blockers.some((b) => b.includes('no error')), 'negated problem is not a blocker');
+      check(s.requiredEvidenceLinks.includes('test/retry.test.ts'), 'paths go to evidence');
+      return { snapshot: s, kept: t.kept, dropped: t.dropped, consolidated: t.consolidatedCount };
+    },
+  },
+  {
+    name: 'snapshot/compactTrajectory',
+    run() {
+      const rows = Array.from({ length: 80 }, (_, i) => `row ${i} é`).join('\n');
+      const code = Array.from(
+        { length: 12 },
+        (_, i) => `${String(i + 1).padStart(6)}\tline_${i} = ${i}`,
+      ).join('\n');
+      const steps = [
+        { index: 0, action: 'nl -ba m.py', observation: code, source: { index: 0 } },
+        { index: 1, action: 'ls -R', observation: `${rows}\nValueError: boom`, source: { index: 1 } },
+        { index: 2, action: 'ls -R', observation: `${rows}\nValueError: boom`, source: { index: 2 } },
+        {
+          index: 3,
+          action: 'nl -ba m.py',
+          observation: code.replace('line_4 = 4', 'line_4 = 44'),
+          source: { index: 3 },
+        },
+        { index: 4, action: 'echo done', observation: 'done', source: { index: 4 } },
+        { index: 5, action: 'echo done', observation: 'done', source: { index: 5 } },
+      ];
+      const r = compactTrajectory(steps);
+      check(r.steps[0]!.observation!.includes('line_4 = 4'), 'the changed line survives');
+      check(r.steps[1]!.observation!.includes('ValueError: boom'), 'error line survives');
+      return r;
+    },
+  },
+  {
+    name: 'snapshot/computeTrajectoryReduction over fixtures',
+    async run() {
+      const reply = {
+        current_objective: 'Fix the failing retry tests',
+        open_hypotheses: ['maybe the jitter is not pinned to 0'],
+        blockers: [{ text: 'CI red: 3 retry tests failing', sources: ['m1', 'm7'] }, 'Release 0.2'],
+        next_actions: ['Run the retry suite with the jitter pinned'],
+        unresolved_questions: ['Should 529 be retried like 503?'],
+        required_evidence_links: ['test/retry.test.ts'],
+        dropped: [{ value: 'the flaky websocket test is fixed', reason: 'resolved' }],
+      };
+      const request = {
+        messages: [{ role: 'user' as const, content: buildReflectionPrompt(input) }],
+        maxTokens: 2048,
+        temperature: 0,
+      };
+      const key = await requestKey(request, 'claude-haiku-4-5');
+      const llm = fixtureClient(
+        [{ key, text: JSON.stringify(reply), usage: { inputTokens: 900, outputTokens: 120 } }],
+        {
+          model: 'claude-haiku-4-5',
+        },
+      );
+      let t = 0;
+      const now = () => (t += 7);
+      const used = await computeTrajectoryReduction(input, {
+        llm,
+        now,
+        minSnapshotTokens: 0,
+        minSavingsTokens: 0,
+      });
+      checkEqual(used.diagnostics.reflectionUsed, true, 'reflection adopted');
+      const skipped = await computeTrajectoryReduction(input, { llm, now });
+      checkEqual(skipped.diagnostics.reflectionSkippedReason, 'below_threshold', 'small snapshot skips');
+      const hallucinated = fixtureClient(
+        [{ key, text: JSON.stringify({ ...reply, blockers: ['The database is down'] }) }],
+        { model: 'claude-haiku-4-5' },
+      );
+      const rejected = await computeTrajectoryReduction(input, {
+        llm: hallucinated,
+        now,
+        minSnapshotTokens: 0,
+        minSavingsTokens: -1000,
+      });
+      checkEqual(rejected.diagnostics.reflectionSkippedReason, 'validation_failed', 'hallucination rejected');
+      return { used, skipped, rejected };
+    },
+  },
+];

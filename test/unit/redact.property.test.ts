@@ -1,0 +1,166 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createRedactor, type RedactFinding, redact } from '../../lib/redact/index';
+import { makeFakes, pem } from '../fixtures/redact/fakes';
+
+const f = makeFakes(11);
+
+/** Pieces that sit on the edges of every rule, glued together in random orders. */
+const fragments = [
+  f.anthropic,
+  f.openaiLegacy,
+  f.openaiProject,
+  f.awsAccess,
+  `aws_secret_access_key=${f.awsSecret}`,
+  f.ghp,
+  f.githubPat,
+  f.slackBot,
+  f.slackWebhook,
+  `Bearer ${f.bearer}`,
+  f.jwt,
+  pem('PRIVATE KEY', f.pemBody),
+  pem('RSA PRIVATE KEY', f.pemBody, '\\n'),
+  '-----BEGIN PRIVATE KEY-----',
+  '-----END PRIVATE KEY-----',
+  '-----',
+  'jane@corp.io',
+  'o.brien+x@mail.example.co.uk',
+  'git@github.com:',
+  '@pytest.fixture',
+  '@',
+  '.',
+  '-',
+  '_',
+  '\\',
+  '\\n',
+  '\n',
+  ' ',
+  '[',
+  ']',
+  '[email-1]',
+  '[email-',
+  '[jwt-2]',
+  'sk-',
+  'sk-ant-',
+  'ghp_',
+  'eyJ',
+  'AKIA',
+  'Bearer ',
+  'xoxb-',
+  'com',
+  'io',
+  'png',
+];
+
+const text = fc
+  .array(
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...fragments) },
+      { weight: 2, arbitrary: fc.stringMatching(/^[A-Za-z0-9._%+-]{0,24}$/) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+      { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }) },
+    ),
+    { maxLength: 24 },
+  )
+  .map((parts) => parts.join(''));
+
+/** Undoes the redaction with the placeholder map; placeholders that were already in the text stay. */
+function restore(redacted: string, findings: RedactFinding[]): string {
+  const map = new Map(findings.map((x) => [x.placeholder, x.original!]));
+  return redacted.replace(/\[[a-z][a-z0-9_-]*-[1-9][0-9]*\]/g, (p) => map.get(p) ?? p);
+}
+
+describe('redact properties', () => {
+  it('never throws on arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), text), (s) => {
+        redact(s);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('is idempotent: a second pass changes nothing', () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        const once = redact(s).text;
+        const twice = redact(once);
+        expect(twice.text).toBe(once);
+        expect(twice.count).toBe(0);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('maps placeholders consistently and reversibly', () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        const result = redact(s, { includeOriginals: true });
+        const placeholders = result.findings.map((x) => x.placeholder);
+        const originals = result.findings.map((x) => x.original);
+        // One placeholder per value and one value per placeholder.
+        expect(new Set(placeholders).size).toBe(placeholders.length);
+        expect(new Set(originals).size).toBe(originals.length);
+        for (const x of result.findings) {
+          expect(x.placeholder).toMatch(new RegExp(`^\\[${x.kind}-[1-9][0-9]*\\]$`));
+          // New placeholders never collide with text already in the input.
+          expect(s.includes(x.placeholder)).toBe(false);
+          expect(result.text.split(x.placeholder).length - 1).toBe(x.count);
+        }
+        expect(result.findings.reduce((n, x) => n + x.count, 0)).toBe(result.count);
+        // Everything outside the redactions is unchanged.
+        expect(restore(result.text, result.findings)).toBe(s);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('a redactor gives a value the same placeholder in every call', () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 5 }), (texts) => {
+        const r = createRedactor({ includeOriginals: true });
+        const byValue = new Map<string, string>();
+        for (const t of texts) {
+          const result = r.redact(t);
+          for (const x of result.findings) {
+            const seen = byValue.get(x.original!);
+            if (seen !== undefined) expect(x.placeholder).toBe(seen);
+            byValue.set(x.original!, x.placeholder);
+          }
+          expect(restore(result.text, result.findings)).toBe(t);
+        }
+        const all = r.findings();
+        expect(all.length).toBe(byValue.size);
+        expect(new Set(all.map((x) => x.placeholder)).size).toBe(all.length);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('caller patterns never touch a placeholder', () => {
+    // Full idempotence is a property of the built-in kinds only: a caller's match can sit where an
+    // address's boundary check looks (`jane@x.io0` with a `/[0-9]+/` pattern), so a second pass may find
+    // more. What must hold is that no placeholder is ever rewritten.
+    const placeholder = /\[[a-z][a-z0-9_-]*-[1-9][0-9]*\]/g;
+    fc.assert(
+      fc.property(text, (s) => {
+        const options = {
+          patterns: [
+            { kind: 'num', pattern: /[0-9]+/ },
+            { kind: 'io', pattern: 'io' },
+          ],
+        };
+        const once = redact(s, options).text;
+        const twice = redact(once, options).text;
+        const count = (t: string) => {
+          const n = new Map<string, number>();
+          for (const m of t.matchAll(placeholder)) n.set(m[0], (n.get(m[0]) ?? 0) + 1);
+          return n;
+        };
+        const after = count(twice);
+        for (const [p, n] of count(once)) expect(after.get(p) ?? 0).toBeGreaterThanOrEqual(n);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,377 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BUILTIN_KINDS,
+  createRedactor,
+  type RedactResult,
+  redact,
+  redactMessages,
+  redactText,
+} from '../../lib/redact/index';
+import { makeFakes, pem } from '../fixtures/redact/fakes';
+
+const f = makeFakes(7);
+
+/** The single placeholder a one-secret text yields, and the check that the secret is gone. */
+function only(result: RedactResult, kind: string, secret: string): string {
+  expect(result.findings.map((x) => x.kind)).toEqual([kind]);
+  expect(result.text).not.toContain(secret);
+  return result.findings[0]!.placeholder;
+}
+
+describe('built-in kinds', () => {
+  const cases: [string, string, string][] = [
+    ['anthropic-key', f.anthropic, `export ANTHROPIC_API_KEY=${f.anthropic}`],
+    ['anthropic-key', f.anthropicAdmin, `admin key: "${f.anthropicAdmin}"`],
+    ['openai-key', f.openaiProject, `OPENAI_API_KEY='${f.openaiProject}'`],
+    ['openai-key', f.openaiLegacy, `openai.api_key = "${f.openaiLegacy}"`],
+    ['aws-access-key', f.awsAccess, `aws_access_key_id = ${f.awsAccess}`],
+    ['aws-access-key', f.awsSession, `"AccessKeyId": "${f.awsSession}",`],
+    ['github-token', f.ghp, `git clone https://${f.ghp}@github.com/org/repo`],
+    ['github-token', f.gho, `token ${f.gho}`],
+    ['github-token', f.ghu, `(${f.ghu})`],
+    ['github-token', f.ghs, `GITHUB_TOKEN=${f.ghs}`],
+    ['github-token', f.ghr, `refresh=${f.ghr};`],
+    ['github-token', f.githubPat, `gh auth login --with-token <<< ${f.githubPat}`],
+    ['slack-token', f.slackBot, `SLACK_BOT_TOKEN=${f.slackBot}`],
+    ['slack-token', f.slackUser, `token: ${f.slackUser}`],
+    ['slack-token', f.slackApp, `${f.slackApp}`],
+    ['slack-token', f.slackRefresh, `refresh ${f.slackRefresh}.`],
+    ['slack-token', f.slackAppLevel, `app-level ${f.slackAppLevel}`],
+    ['slack-webhook', f.slackWebhook, `curl -X POST ${f.slackWebhook} -d '{"text":"hi"}'`],
+    ['jwt', f.jwt, `cookie: session=${f.jwt}; Path=/`],
+    ['email', 'jane.doe+work@mail.example.co.uk', 'From: Jane <jane.doe+work@mail.example.co.uk>'],
+    ['email', 'o.brien@uni-example.edu', 'contact o.brien@uni-example.edu.'],
+  ];
+  for (const [kind, secret, text] of cases) {
+    it(`${kind}: ${text.slice(0, 24)}…`, () => {
+      const result = redact(text);
+      const placeholder = only(result, kind, secret);
+      expect(placeholder).toBe(`[${kind}-1]`);
+      expect(result.text).toBe(text.replace(secret, placeholder));
+      expect(result.count).toBe(1);
+    });
+  }
+
+  it('AWS secret keys only in context, keeping the context', () => {
+    const lines = [
+      `aws_secret_access_key = ${f.awsSecret}`,
+      `AWS_SECRET_ACCESS_KEY=${f.awsSecret}`,
+      `"SecretAccessKey": "${f.awsSecret}"`,
+      `{\\"aws_secret_access_key\\": \\"${f.awsSecret}\\"}`,
+      `secret-access-key: '${f.awsSecret}'`,
+    ];
+    for (const line of lines) {
+      const result = redact(line);
+      expect(only(result, 'aws-secret-key', f.awsSecret)).toBe('[aws-secret-key-1]');
+      expect(result.text).toBe(line.replace(f.awsSecret, '[aws-secret-key-1]'));
+    }
+    // The same 40 characters without the context are not a finding (they could be any hash).
+    expect(redact(`checksum ${f.awsSecret}`).count).toBe(0);
+  });
+
+  it('bearer tokens keep the scheme and take a more specific kind when they have one', () => {
+    expect(redactText(`Authorization: Bearer ${f.bearer}`)).toBe('Authorization: Bearer [bearer-token-1]');
+    expect(redactText(`authorization: bearer ${f.bearer}`)).toBe('authorization: bearer [bearer-token-1]');
+    expect(redactText(`-H "Authorization: Bearer ${f.bearer}"`)).toBe(
+      '-H "Authorization: Bearer [bearer-token-1]"',
+    );
+    expect(redactText(`Bearer ${f.anthropic}`)).toBe('Bearer [anthropic-key-1]');
+    expect(redactText(`Bearer ${f.jwt}`)).toBe('Bearer [jwt-1]');
+    // With the specific kind off, the bearer rule still catches it.
+    expect(redactText(`Bearer ${f.jwt}`, { kinds: { jwt: false } })).toBe('Bearer [bearer-token-1]');
+  });
+
+  it('PEM private keys: complete, encrypted, escaped and truncated blocks', () => {
+    const blocks = [
+      pem('RSA PRIVATE KEY', f.pemBody),
+      pem('PRIVATE KEY', f.pemBody),
+      pem('EC PRIVATE KEY', f.pemBody),
+      pem('OPENSSH PRIVATE KEY', f.pemBody),
+      pem('ENCRYPTED PRIVATE KEY', f.pemBody),
+      pem(
+        'RSA PRIVATE KEY',
+        `Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\n${f.pemBody}`,
+      ),
+      pem('PGP PRIVATE KEY BLOCK', f.pemBody),
+      pem('PRIVATE KEY', f.pemBody, '\\n'), // inside a JSON string
+      pem('PRIVATE KEY', f.pemBody, '\r\n'),
+    ];
+    for (const block of blocks) {
+      const text = `key:\n${block}\nend`;
+      const result = redact(text);
+      expect(result.text).toBe('key:\n[private-key-1]\nend');
+      expect(result.findings).toEqual([{ kind: 'private-key', placeholder: '[private-key-1]', count: 1 }]);
+    }
+    // Cut short (no END line): the header and the base64 lines that follow are still removed.
+    const truncated = `-----BEGIN RSA PRIVATE KEY-----\n${f.pemBody}\n... (output truncated)`;
+    expect(redactText(truncated)).toBe('[private-key-1]\n... (output truncated)');
+    // Public keys and certificates are not secrets.
+    const pub = pem('PUBLIC KEY', f.pemBody);
+    const cert = pem('CERTIFICATE', f.pemBody);
+    expect(redactText(`${pub}\n${cert}`)).toBe(`${pub}\n${cert}`);
+  });
+
+  it('addresses inside escaped text lose only the escape letter', () => {
+    expect(redactText('"line one\\njane@corp.io\\tbob@corp.io"')).toBe('"line one\\n[email-1]\\t[email-2]"');
+    // An escaped backslash does not start an escape: `\\n` then `njane`.
+    expect(redactText('C:\\\\njane@corp.io')).toBe('C:\\\\[email-1]');
+  });
+
+  it('lists every built-in kind', () => {
+    expect([...BUILTIN_KINDS].sort()).toEqual(
+      [
+        'anthropic-key',
+        'aws-access-key',
+        'aws-secret-key',
+        'bearer-token',
+        'email',
+        'github-token',
+        'jwt',
+        'openai-key',
+        'private-key',
+        'slack-token',
+        'slack-webhook',
+      ].sort(),
+    );
+  });
+});
+
+describe('things that are not secrets', () => {
+  const negatives = [
+    '@pytest.fixture\ndef client():',
+    '"\\n@pytest.mark.parametrize(\\"x\\", [1])\\n@app.route(\\"/\\")"',
+    "import Anthropic from '@anthropic-ai/sdk';",
+    'npm i @anthropic-ai/sdk@0.30.1 lodash@4.17.21 react@latest',
+    'git clone git@github.com:anthropics/anthropic-sdk-python.git',
+    'ssh -T git@gitlab.com',
+    'user@localhost and admin@example (no TLD) and root@127.0.0.1',
+    'assets/logo@2x.png, icon@3x.webp, bundle@1.2.js',
+    'pip install scikit-learn sklearn; sk-learn; sk-internationalization; sk-1234',
+    'risk-assessment-framework-2024-v1234567, task-abcdefghijklmnopqrstuvwxyz0123',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, literally
+    'Bearer token, Bearer <token>, Bearer ${TOKEN}, Bearer YOUR_API_KEY_HERE, "Bearer " + token',
+    'version 1.2.3-beta.4, commit 3f2a1c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39',
+    '/home/user/project/src/index.ts:42:7 and C:\\Users\\dev\\app.py',
+    'AKIA1234 is too short; eyJhbGciOiJIUzI1NiJ9 alone is not a JWT',
+    'ghp_short xoxb-short github_pat_short https://hooks.slack.com/services/',
+    '-----BEGIN PRIVATE KEY----- (the header alone carries no secret)',
+    'y = a @ b.T; z = x@w',
+    'Already redacted: [email-1], [anthropic-key-2], [private-key-1].',
+  ];
+  for (const text of negatives) {
+    it(text.slice(0, 40), () => {
+      const result = redact(text);
+      expect(result.findings).toEqual([]);
+      expect(result.text).toBe(text);
+    });
+  }
+});
+
+describe('placeholders', () => {
+  it('numbers per kind by first appearance; the same value keeps its placeholder', () => {
+    const text = `b@x.io a@x.io ${f.ghp} b@x.io ${f.gho} a@x.io`;
+    const result = redact(text);
+    expect(result.text).toBe('[email-1] [email-2] [github-token-1] [email-1] [github-token-2] [email-2]');
+    expect(result.findings).toEqual([
+      { kind: 'email', placeholder: '[email-1]', count: 2 },
+      { kind: 'email', placeholder: '[email-2]', count: 2 },
+      { kind: 'github-token', placeholder: '[github-token-1]', count: 1 },
+      { kind: 'github-token', placeholder: '[github-token-2]', count: 1 },
+    ]);
+    expect(result.count).toBe(6);
+  });
+
+  it('keeps originals out of the result unless asked', () => {
+    const text = `mail jane@corp.io with ${f.anthropic}`;
+    const plain = redact(text);
+    expect(JSON.stringify(plain)).not.toContain('jane@corp.io');
+    expect(JSON.stringify(plain)).not.toContain(f.anthropic);
+    const withOriginals = redact(text, { includeOriginals: true });
+    expect(withOriginals.findings.map((x) => x.original)).toEqual(['jane@corp.io', f.anthropic]);
+  });
+
+  it('never collides with placeholders already in the text', () => {
+    const result = redact('see [email-1] and [email-3]; new: a@x.io b@x.io c@x.io');
+    expect(result.text).toBe('see [email-1] and [email-3]; new: [email-2] [email-4] [email-5]');
+  });
+
+  it('does not touch placeholders, even for caller patterns that would match them', () => {
+    const patterns = [{ kind: 'number', pattern: /\d+/ }];
+    const result = redact('[email-1] 42 [number-7] [ticket-3]', { patterns });
+    expect(result.text).toBe('[email-1] [number-1] [number-7] [ticket-[number-2]]');
+  });
+
+  it('is idempotent', () => {
+    const text = `jane@corp.io ${f.anthropic} Bearer ${f.bearer}\n${pem('PRIVATE KEY', f.pemBody)}`;
+    const once = redactText(text);
+    expect(redactText(once)).toBe(once);
+  });
+});
+
+describe('createRedactor and redactMessages', () => {
+  it('shares placeholders across calls', () => {
+    const r = createRedactor();
+    expect(r.redactText('from jane@corp.io')).toBe('from [email-1]');
+    const second = r.redact(`to bob@corp.io, cc jane@corp.io, key ${f.ghp}`);
+    expect(second.text).toBe('to [email-2], cc [email-1], key [github-token-1]');
+    // Per-call findings cover this call only; the redactor's cover every call.
+    expect(second.findings.map((x) => [x.placeholder, x.count])).toEqual([
+      ['[email-2]', 1],
+      ['[email-1]', 1],
+      ['[github-token-1]', 1],
+    ]);
+    expect(r.findings()).toEqual([
+      { kind: 'email', placeholder: '[email-1]', count: 2 },
+      { kind: 'email', placeholder: '[email-2]', count: 1 },
+      { kind: 'github-token', placeholder: '[github-token-1]', count: 1 },
+    ]);
+    expect(r.count).toBe(4);
+  });
+
+  it('reserves numbers seen in any call', () => {
+    const r = createRedactor();
+    expect(r.redactText('earlier output mentions [email-1]')).toBe('earlier output mentions [email-1]');
+    expect(r.redactText('a@x.io')).toBe('[email-2]');
+  });
+
+  it('redactMessages returns new objects with shared placeholders', () => {
+    const messages = [
+      { role: 'user', content: 'I am jane@corp.io' },
+      { role: 'assistant', content: `Hello jane@corp.io, your key is ${f.openaiProject}` },
+      {
+        role: 'user',
+        content: [{ type: 'text', text: 'mail bob@corp.io' }, { type: 'image', source: {} }, 'jane@corp.io'],
+      },
+    ];
+    const copy = structuredClone(messages);
+    const out = redactMessages(messages);
+    expect(out).toEqual([
+      { role: 'user', content: 'I am [email-1]' },
+      { role: 'assistant', content: 'Hello [email-1], your key is [openai-key-1]' },
+      {
+        role: 'user',
+        content: [{ type: 'text', text: 'mail [email-2]' }, { type: 'image', source: {} }, '[email-1]'],
+      },
+    ]);
+    expect(messages).toEqual(copy);
+    expect(out[0]).not.toBe(messages[0]);
+  });
+});
+
+describe('options', () => {
+  it('custom patterns: strings and RegExps, global or not, with their own flags', () => {
+    const text = 'TCK-1, tck-22 and TCK-1; codename Bluebird; Bluebird again';
+    const result = redact(text, {
+      patterns: [
+        { kind: 'ticket', pattern: /TCK-\d+/i },
+        { kind: 'codename', pattern: 'Bluebird' },
+      ],
+    });
+    expect(result.text).toBe(
+      '[ticket-1], [ticket-2] and [ticket-1]; codename [codename-1]; [codename-1] again',
+    );
+    expect(result.count).toBe(5);
+  });
+
+  it('custom patterns win ties with built-in kinds and may reuse a built-in kind name', () => {
+    const patterns = [{ kind: 'staff', pattern: /[a-z]+@corp\.io/ }];
+    expect(redactText('jane@corp.io bob@else.io', { patterns })).toBe('[staff-1] [email-1]');
+    const shared = [{ kind: 'email', pattern: /\b[a-z]+ at corp dot io\b/ }];
+    expect(redactText('jane@corp.io or jane at corp dot io', { patterns: shared })).toBe(
+      '[email-1] or [email-2]',
+    );
+  });
+
+  it('custom patterns do not reuse a stateful RegExp the caller passed', () => {
+    const re = /X\d/g;
+    re.lastIndex = 5;
+    expect(redactText('X1 X2', { patterns: [{ kind: 'x', pattern: re }] })).toBe('[x-1] [x-2]');
+    expect(re.lastIndex).toBe(5);
+  });
+
+  it('empty custom matches are ignored', () => {
+    expect(redactText('abc', { patterns: [{ kind: 'nothing', pattern: /x*/ }] })).toBe('abc');
+  });
+
+  it('disables built-in kinds', () => {
+    const text = `jane@corp.io ${f.ghp}`;
+    expect(redactText(text, { kinds: { email: false } })).toBe('jane@corp.io [github-token-1]');
+    expect(redactText(text, { kinds: { email: false, 'github-token': false } })).toBe(text);
+    const allOff = Object.fromEntries(BUILTIN_KINDS.map((k) => [k, false]));
+    expect(redactText(text, { kinds: allOff, patterns: [{ kind: 'j', pattern: 'jane' }] })).toBe(
+      `[j-1]@corp.io ${f.ghp}`,
+    );
+  });
+
+  it('allowlist: exact strings (addresses case-insensitive), RegExps and predicates', () => {
+    const text =
+      'Co-Authored-By: Claude <noreply@anthropic.com>; NoReply@Anthropic.com; jane@corp.io; ci@build.io';
+    expect(redactText(text, { allow: ['noreply@anthropic.com', /ci@.*/] })).toBe(
+      'Co-Authored-By: Claude <noreply@anthropic.com>; NoReply@Anthropic.com; [email-1]; ci@build.io',
+    );
+    expect(redactText(text, { allow: (value, kind) => kind === 'email' && value.endsWith('.com') })).toBe(
+      'Co-Authored-By: Claude <noreply@anthropic.com>; NoReply@Anthropic.com; [email-1]; [email-2]',
+    );
+  });
+
+  it('rejects malformed options with every problem listed', () => {
+    const bad = {
+      kinds: { emails: false },
+      patterns: [{ kind: 'Bad Kind', pattern: 3 }],
+      allow: [42],
+    } as never;
+    let err: unknown;
+    try {
+      redact('x', bad);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: 'validation_failed' });
+    expect((err as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual([
+      'kinds.emails',
+      'patterns[0].kind',
+      'patterns[0].pattern',
+      'allow[0]',
+    ]);
+    expect(() => redact(42 as never)).toThrow(/must be a string/);
+  });
+});
+
+describe('linear time on adversarial input', () => {
+  const inputs: [string, (n: number) => string][] = [
+    ['a@ repeated', (n) => 'a@'.repeat(n / 2)],
+    ['sk- repeated', (n) => 'sk-'.repeat(n / 3)],
+    ['sk-ant- repeated', (n) => 'sk-ant-'.repeat(n / 7)],
+    ['base64 run', (n) => `eyJ${'A'.repeat(n)}`],
+    ['JWT-like segments', (n) => 'eyJaaaaaaaaaa.'.repeat(n / 14)],
+    ['BEGIN without END', (n) => '-----BEGIN PRIVATE KEY-----\n'.repeat(n / 28)],
+    ['one BEGIN, long tail', (n) => `-----BEGIN RSA PRIVATE KEY-----\n${'A'.repeat(n)}`],
+    ['long dotted domain', (n) => `x@${'a.'.repeat(n / 2)}1`],
+    ['local-part run', (n) => `${'a.'.repeat(n / 2)}@x.io`],
+    ['Bearer repeated', (n) => 'Bearer '.repeat(n / 7)],
+    ['backslashes', (n) => `${'\\'.repeat(n)}njane@x.io`],
+    ['addresses back to back', (n) => 'x@y.co'.repeat(n / 6)],
+  ];
+  for (const [name, make] of inputs) {
+    it(name, () => {
+      const time = (n: number) => {
+        const text = make(n);
+        const t0 = performance.now();
+        redact(text);
+        return performance.now() - t0;
+      };
+      time(1e5); // warm-up
+      const small = time(1e6);
+      const large = time(4e6);
+      // Linear is ~4x; a quadratic scan of 4 MB would take minutes. Generous bounds for a busy CI box.
+      expect(large).toBeLessThan(3000);
+      expect(large / Math.max(small, 5)).toBeLessThan(12);
+    });
+  }
+
+  it('32 MB runs do not overflow the regexp backtracking stack', () => {
+    for (const text of [`sk-ant-${'a'.repeat(32e6)}`, `eyJ${'A'.repeat(32e6)}`, `x@${'a.'.repeat(16e6)}io`]) {
+      expect(() => redact(text)).not.toThrow();
+    }
+  });
+});

@@ -1,0 +1,538 @@
+/**
+ * The active-context snapshot: the deterministic categorizer (negation, resolution, links,
+ * duplicates, near duplicates, ranking, caps) and every step, invariant and fallback of the seed's
+ * reflection flow — through the real @anthropic-ai/sdk against the local Messages API and through
+ * recorded fixtures.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { anthropicClient, fixtureClient, type LlmClient, requestKey } from '../../lib/llm/index';
+import {
+  buildReflectionPrompt,
+  computeRetirements,
+  computeTrajectoryReduction,
+  deterministicSnapshot,
+  deterministicSnapshotWithTrace,
+  findLinks,
+  MAX_CATEGORY_ITEMS,
+  MAX_TEXT_LENGTH,
+  type MemoryEntry,
+  parseReflection,
+  type SnapshotInput,
+} from '../../lib/snapshot/index';
+import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+
+const e = (value: string, sourceIteration = 1, scope = 'notes', key = 'k'): MemoryEntry => ({
+  scope,
+  key,
+  value,
+  sourceIteration,
+});
+
+describe('deterministicSnapshot: categorization', () => {
+  it('does not take negated or resolved problems for blockers', () => {
+    const s = deterministicSnapshot({
+      objective: 'Fix the retry test',
+      entries: [
+        e('no error found in the retry module'),
+        e('the flaky test is fixed'),
+        e('not blocked anymore'),
+        e('tests no longer fail on CI'),
+        e('all checks are green'),
+        e('CI is red: retry test failing'),
+        e('still failing after the fix to the backoff'),
+      ],
+    });
+    expect(s.blockers.sort()).toEqual([
+      'CI is red: retry test failing',
+      'still failing after the fix to the backoff',
+    ]);
+  });
+
+  it('puts hypotheses, questions and actions where they belong', () => {
+    const s = deterministicSnapshot({
+      objective: 'ship',
+      entries: [
+        e('maybe the cache key ignores the locale'),
+        e('Should we retry on 529?'),
+        e('Run the integration suite again'),
+        e('need to update the changelog'),
+        e('The sky is blue'),
+      ],
+    });
+    expect(s.openHypotheses).toEqual(['maybe the cache key ignores the locale']);
+    expect(s.unresolvedQuestions).toEqual(['Should we retry on 529?']);
+    expect(s.nextActions.sort()).toEqual(['Run the integration suite again', 'need to update the changelog']);
+    expect(s.blockers).toEqual([]);
+  });
+
+  it('sends links and file paths to evidence, keeping the entry in its own category', () => {
+    const s = deterministicSnapshot({
+      objective: 'fix',
+      entries: [
+        e('Build fails in lib/core/json.ts:42, see https://ci.example.com/run/7.'),
+        e('and/or is not a path; setup.py is'),
+        e('ci-run-1234 log', 1, 'evidence'),
+      ],
+    });
+    expect(s.blockers).toEqual(['Build fails in lib/core/json.ts:42, see https://ci.example.com/run/7.']);
+    expect(s.requiredEvidenceLinks.sort()).toEqual(
+      ['ci-run-1234 log', 'https://ci.example.com/run/7', 'lib/core/json.ts:42', 'setup.py'].sort(),
+    );
+    expect(findLinks('and/or')).toEqual([]);
+  });
+
+  it('scopes named after a category force it; tasks give blockers and next actions', () => {
+    const s = deterministicSnapshot({
+      objective: 'x',
+      entries: [e('the flag parser', 1, 'blockers'), e('not blocked anymore', 1, 'blockers')],
+      tasks: [
+        { id: 'T1', title: 'Wire the retry policy', status: 'in_progress' },
+        { id: 'T2', title: 'Publish docs', status: 'blocked' },
+        { id: 'T3', title: 'Write tests', status: 'done' },
+      ],
+    });
+    expect(s.blockers.sort()).toEqual(['Publish docs', 'the flag parser']);
+    expect(s.nextActions).toEqual(['Wire the retry policy']);
+  });
+});
+
+describe('deterministicSnapshot: duplicates, ranking, caps', () => {
+  it('collapses duplicates by comparable key, keeping the most recent wording and every source', () => {
+    const t = deterministicSnapshotWithTrace({
+      objective: 'fix',
+      entries: [e('CI is red!', 1), e('ci is RED', 3), e('CI   is red.', 2)],
+    });
+    expect(t.snapshot.blockers).toEqual(['ci is RED']);
+    expect(t.kept[0]!.sources.sort()).toEqual(['m1', 'm2', 'm3']);
+    expect(t.consolidatedCount).toBe(2);
+  });
+
+  it('consolidates near duplicates (not all pairs) and records where they went', () => {
+    const t = deterministicSnapshotWithTrace({
+      objective: 'fix the integration tests',
+      entries: [
+        e('3 integration tests failing on main after the merge', 1),
+        e('3 integration tests failing on main after merge', 2),
+        e('integration tests failing on main after the merge again', 3),
+        e('disk quota exceeded on the build runner, cannot upload artifacts', 2),
+      ],
+    });
+    expect(t.snapshot.blockers).toHaveLength(2);
+    const near = t.dropped.filter((d) => d.reason === 'near_duplicate');
+    expect(near.length).toBe(2);
+    expect(near.every((d) => t.snapshot.blockers.includes(d.into!))).toBe(true);
+  });
+
+  it('ranks by relevance to the objective, then recency', () => {
+    const s = deterministicSnapshot({
+      objective: 'Fix the websocket reconnect bug',
+      entries: [
+        e('Check the websocket reconnect backoff', 1),
+        e('Update the changelog', 9),
+        e('Run the linter', 5),
+      ],
+    });
+    expect(s.nextActions).toEqual([
+      'Check the websocket reconnect backoff',
+      'Update the changelog',
+      'Run the linter',
+    ]);
+  });
+
+  it('caps 25 items per category and 260 characters per item (exported defaults)', () => {
+    expect([MAX_CATEGORY_ITEMS, MAX_TEXT_LENGTH]).toEqual([25, 260]);
+    const entries = Array.from({ length: 60 }, (_, i) =>
+      e(`Run benchmark ${i} ${'x'.repeat(i)} ${'word'.repeat(80)}`, i),
+    );
+    const s = deterministicSnapshot({ objective: 'o', entries });
+    expect(s.nextActions).toHaveLength(25);
+    expect(Math.max(...s.nextActions.map((x) => x.length))).toBe(260);
+    expect(s.nextActions[0]!.endsWith('…')).toBe(true);
+  });
+
+  it('is byte-identical across runs and input copies', () => {
+    const input: SnapshotInput = {
+      objective: 'Fix CI',
+      entries: Array.from({ length: 200 }, (_, i) =>
+        e(`Fix test ${i % 37} failing in lib/m${i % 11}.ts`, i % 13),
+      ),
+    };
+    expect(JSON.stringify(deterministicSnapshot(input))).toBe(
+      JSON.stringify(deterministicSnapshot(structuredClone(input))),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The reflection flow.
+
+/** A realistic iteration: enough entries for a deterministic snapshot well above 400 tokens. */
+function bigInput(): SnapshotInput {
+  const entries: MemoryEntry[] = [
+    e('CI is red on main since the retry refactor', 3),
+    e('3 tests failing in test/retry.test.ts after the refactor', 4),
+    e('test suite broken: retry backoff assertions fail', 4),
+    e('no error found in lib/llm/anthropic.ts', 4),
+    e('the flaky websocket test is fixed', 5),
+    e('maybe the jitter is not pinned to 0 in the failing tests', 5),
+    e('perhaps retry-after is read in seconds instead of milliseconds', 5),
+    e('Should the 529 status be retried like 503?', 5),
+    e('Run the retry suite with the jitter pinned to 0', 6),
+    e('Update the retry docs in lib/llm/README.md', 6),
+    e('Check the retry-after header parsing in lib/llm/retry.ts', 6),
+  ];
+  const more = [
+    'Investigate backoff assertion in test/retry.test.ts: expected 2000 ms, got 333 ms',
+    'Compare the jitter formula with the AWS architecture blog post',
+    'Bisect the commits between v0.1.3 and main to find the regression',
+    'Add a unit test for retry-after-ms parsing with fractional values',
+    'Log every attempt number and computed delay while debugging',
+    'Ask the reviewer whether exponential growth should cap at 30 seconds',
+    'Replace setTimeout with the injectable sleep in withRetries',
+    'Document the retry classification table for 408, 409, 429 and 5xx statuses',
+    'Verify the SDK retries stay disabled per request so attempts never multiply',
+    'probably the mock server returns retry-after in seconds while the client expects milliseconds',
+    'Measure how long the full retry suite takes on the 2-core runner',
+    'Read the Anthropic SDK changelog for changes to timeout semantics',
+    'Pin fast-check seeds for the property tests that generate status sequences',
+    'Rename retryAfterMs to retryAfterHintMs for clarity in the public API',
+    'Is the 60 second per-attempt timeout too generous for reflection calls?',
+    'Try the browser project once the node suite passes, Chromium may order timers differently',
+    'Suspect the abortable sleep leaks a listener when the signal fires during backoff',
+    'Profile memory of the fixture replayer with ten thousand recorded completions',
+    'What happens when the server sends both retry-after and retry-after-ms headers?',
+    'Write a changelog entry describing the new backoff defaults and jitter',
+  ];
+  for (const m of more) entries.push(e(m, 6));
+  return {
+    objective: 'Fix the failing retry tests after the retry refactor',
+    entries,
+    tasks: [
+      { id: 'T1', title: 'Pin jitter in retry tests', status: 'in_progress' },
+      { id: 'T2', title: 'Release 0.2', status: 'blocked' },
+    ],
+    previous: {
+      currentObjective: 'Fix the failing retry tests',
+      openHypotheses: [],
+      blockers: ['websocket test flaky', 'CI is red on main since the retry refactor'],
+      nextActions: ['Write the release notes'],
+      unresolvedQuestions: [],
+      requiredEvidenceLinks: [],
+    },
+    iteration: 6,
+  };
+}
+
+const GOOD_REPLY = {
+  current_objective: 'Fix the failing retry tests after the retry refactor',
+  open_hypotheses: ['maybe the jitter is not pinned to 0 in the failing tests'],
+  blockers: [
+    {
+      text: 'CI red: 3 tests failing in test/retry.test.ts, backoff assertions fail',
+      sources: ['m1', 'm2', 'm3'],
+    },
+    'Release 0.2',
+  ],
+  next_actions: ['Run the retry suite with the jitter pinned to 0', 'Pin jitter in retry tests'],
+  unresolved_questions: ['Should the 529 status be retried like 503?'],
+  required_evidence_links: ['test/retry.test.ts', 'lib/llm/retry.ts'],
+  dropped: [
+    { value: 'no error found in lib/llm/anthropic.ts', reason: 'resolved' },
+    { value: 'the flaky websocket test is fixed', reason: 'resolved' },
+  ],
+};
+
+/** A client that answers every request with `text` and counts calls. */
+function scripted(
+  text: string,
+  usage = { inputTokens: 1500, outputTokens: 200 },
+): LlmClient & { calls: number } {
+  const c = {
+    calls: 0,
+    async complete() {
+      c.calls++;
+      return { text, usage, latencyMs: 5, model: 'scripted' };
+    },
+  };
+  return c;
+}
+
+/** A clock that advances 250 ms per reading. */
+function clock() {
+  let t = 1000;
+  return () => {
+    t += 250;
+    return t;
+  };
+}
+
+describe('computeTrajectoryReduction: the seed flow with a scripted model', () => {
+  it('step 4: skips reflection below minSnapshotTokens, without calling the model', async () => {
+    const llm = scripted(JSON.stringify(GOOD_REPLY));
+    const r = await computeTrajectoryReduction({ objective: 'x', entries: [e('Run it')] }, { llm });
+    expect(r.diagnostics.reflectionSkippedReason).toBe('below_threshold');
+    expect(r.diagnostics.reflectionInvoked).toBe(false);
+    expect(llm.calls).toBe(0);
+    expect(r.snapshot).toEqual(deterministicSnapshot({ objective: 'x', entries: [e('Run it')] }));
+  });
+
+  it('without a client, returns the deterministic snapshot with reason no_llm', async () => {
+    const r = await computeTrajectoryReduction(bigInput());
+    expect(r.diagnostics.deterministicTokens).toBeGreaterThanOrEqual(400);
+    expect(r.diagnostics).toMatchObject({
+      reflectionUsed: false,
+      reflectionSkippedReason: 'no_llm',
+      path: 'deterministic',
+    });
+    expect(r.snapshot).toEqual(deterministicSnapshot(bigInput()));
+  });
+
+  it('steps 5–10: prompt, call, parse, gate, validate, caps, retirements and diagnostics', async () => {
+    const llm = scripted(`Here is the snapshot:\n\`\`\`json\n${JSON.stringify(GOOD_REPLY, null, 2)}\n\`\`\``);
+    const r = await computeTrajectoryReduction(bigInput(), { llm, now: clock() });
+    const d = r.diagnostics;
+    expect(d).toMatchObject({
+      path: 'reflected',
+      reflectionUsed: true,
+      reflectionInvoked: true,
+      reflectionInputTokens: 1500,
+      reflectionOutputTokens: 200,
+      reflectionLatencyMs: 250,
+      reflectionSkippedReason: null,
+    });
+    expect(d.savingsTokens).toBeGreaterThanOrEqual(100);
+    expect(d.dropped).toEqual([
+      { text: 'no error found in lib/llm/anthropic.ts', reason: 'resolved' },
+      { text: 'the flaky websocket test is fixed', reason: 'resolved' },
+    ]);
+    expect(r.snapshot.blockers[0]).toBe(
+      'CI red: 3 tests failing in test/retry.test.ts, backoff assertions fail',
+    );
+    expect(r.kept.find((k) => k.text.startsWith('CI red'))!.sources).toEqual(['m1', 'm2', 'm3']);
+    // Retirements against the previous snapshot: the websocket blocker was resolved by m5.
+    expect(r.retired).toEqual([
+      {
+        category: 'blockers',
+        text: 'websocket test flaky',
+        reason: 'resolved',
+        iteration: 6,
+        resolvedBy: ['m5'],
+      },
+      {
+        category: 'blockers',
+        text: 'CI is red on main since the retry refactor',
+        reason: 'superseded',
+        iteration: 6,
+      },
+      { category: 'nextActions', text: 'Write the release notes', reason: 'superseded', iteration: 6 },
+    ]);
+    expect(d.logLine).toMatch(
+      /^\[TRAJECTORY\] reflection=used snapshot_tokens=\d+ .*latency_ms=250 retired=3$/,
+    );
+  });
+
+  it('step 5 builds the seed prompt with ids, previous snapshot and tasks', () => {
+    const p = buildReflectionPrompt(bigInput());
+    expect(p).toContain('## Current Objective\nFix the failing retry tests after the retry refactor');
+    expect(p).toContain(
+      '## Previous Snapshot (iteration 5)\n{"current_objective":"Fix the failing retry tests"',
+    );
+    expect(p).toContain(
+      '"id":"m1","scope":"notes","key":"k","value":"CI is red on main since the retry refactor","sourceIteration":3',
+    );
+    expect(p).toContain('{"id":"task:T2","title":"Release 0.2","status":"blocked"}');
+    expect(p).toContain('5. Do NOT invent information not present in the entries.');
+    expect(p).toContain('"dropped": [{"value": "string", "reason": "string"}, ...]');
+  });
+
+  it('step 7: parse_error and invalid_schema fall back', async () => {
+    for (const [reply, reason] of [
+      ['I could not do it, sorry.', 'parse_error'],
+      ['{"blockers": "CI is red"}', 'invalid_schema'],
+      ['[1, 2]', 'invalid_schema'],
+      ['{"blockers": [42]}', 'invalid_schema'],
+    ] as const) {
+      const r = await computeTrajectoryReduction(bigInput(), { llm: scripted(reply) });
+      expect(r.diagnostics.reflectionSkippedReason).toBe(reason);
+      expect(r.diagnostics.reflectionInvoked).toBe(true);
+      expect(r.snapshot).toEqual(deterministicSnapshot(bigInput()));
+    }
+  });
+
+  it('step 8: insufficient savings falls back', async () => {
+    const det = deterministicSnapshot(bigInput());
+    const copy = {
+      current_objective: det.currentObjective,
+      open_hypotheses: det.openHypotheses,
+      blockers: det.blockers,
+      next_actions: det.nextActions.slice(0, -1),
+      unresolved_questions: det.unresolvedQuestions,
+      required_evidence_links: det.requiredEvidenceLinks,
+    };
+    const r = await computeTrajectoryReduction(bigInput(), { llm: scripted(JSON.stringify(copy)) });
+    expect(r.diagnostics.reflectionSkippedReason).toBe('insufficient_savings');
+    expect(r.diagnostics.savingsTokens).toBeLessThan(100);
+    expect(r.diagnostics.reflectedTokens).not.toBeNull();
+  });
+
+  it('step 9: rejects hallucinated items, unnamed consolidations and unknown sources', async () => {
+    const cases: [unknown, string][] = [
+      ['The database migration is stuck', 'not a substring'],
+      ['CI failing: 3 test failures on main and test suite broken', 'consolidations must name their sources'],
+      [{ text: 'CI red: 3 tests failing', sources: ['m1', 'm99'] }, 'unknown sources: m99'],
+      [{ text: 'CI red: 3 tests failing because of the database', sources: ['m1', 'm2'] }, 'database'],
+      [{ text: 'CI red, see lib/db/migrate.ts', sources: ['m1', 'm2'] }, 'link not in its sources'],
+    ];
+    for (const [item, why] of cases) {
+      const reply = { ...GOOD_REPLY, blockers: [...GOOD_REPLY.blockers, item] };
+      const r = await computeTrajectoryReduction(bigInput(), { llm: scripted(JSON.stringify(reply)) });
+      expect(r.diagnostics.reflectionSkippedReason).toBe('validation_failed');
+      expect(r.diagnostics.rejectedItems).toHaveLength(1);
+      expect(r.diagnostics.rejectedItems[0]!.why).toContain(why);
+      expect(r.snapshot).toEqual(deterministicSnapshot(bigInput()));
+    }
+    const objective = { ...GOOD_REPLY, current_objective: 'Migrate the database to Postgres' };
+    const r = await computeTrajectoryReduction(bigInput(), { llm: scripted(JSON.stringify(objective)) });
+    expect(r.diagnostics.rejectedItems[0]!.category).toBe('current_objective');
+  });
+
+  it('step 9: enforces the caps after reflection', async () => {
+    const reply = {
+      ...GOOD_REPLY,
+      next_actions: bigInput()
+        .entries.slice(11)
+        .map((x) => x.value),
+      blockers: [],
+    };
+    const r = await computeTrajectoryReduction(bigInput(), {
+      llm: scripted(JSON.stringify(reply)),
+      maxCategoryItems: 5,
+      maxTextLength: 40,
+      minSnapshotTokens: 0, // this test is about the caps, not the gates
+      minSavingsTokens: Number.NEGATIVE_INFINITY,
+    });
+    expect(r.diagnostics.reflectionSkippedReason).toBe(null);
+    expect(r.snapshot.nextActions).toHaveLength(5);
+    expect(r.snapshot.nextActions.every((x) => x.length <= 40)).toBe(true);
+    expect(r.diagnostics.cappedItems).toBeGreaterThanOrEqual(9 + 5);
+  });
+
+  it('api errors and thrown non-errors fall back and never reject', async () => {
+    const boom: LlmClient = {
+      complete: async () => {
+        throw 'not even an Error';
+      },
+    };
+    const r = await computeTrajectoryReduction(bigInput(), { llm: boom, now: clock() });
+    expect(r.diagnostics).toMatchObject({ reflectionSkippedReason: 'api_error', reflectionLatencyMs: 250 });
+    expect(r.diagnostics.reflectionInputTokens).toBeGreaterThan(500);
+  });
+
+  it('times out and honours an aborted signal', async () => {
+    const never: LlmClient = { complete: () => new Promise(() => {}) };
+    const t = await computeTrajectoryReduction(bigInput(), { llm: never, timeoutMs: 20 });
+    expect(t.diagnostics.reflectionSkippedReason).toBe('timeout');
+    const controller = new AbortController();
+    controller.abort();
+    const a = await computeTrajectoryReduction(bigInput(), {
+      llm: scripted('{}'),
+      signal: controller.signal,
+    });
+    expect(a.diagnostics.reflectionSkippedReason).toBe('aborted');
+  });
+
+  it('uses an exact counter for the gates when given', async () => {
+    const r = await computeTrajectoryReduction(bigInput(), {
+      llm: scripted(JSON.stringify(GOOD_REPLY)),
+      countTokens: async () => 10,
+    });
+    expect(r.diagnostics).toMatchObject({
+      deterministicTokens: 10,
+      reflectionSkippedReason: 'below_threshold',
+    });
+  });
+
+  it('parses camelCase replies and string dropped entries', () => {
+    const p = parseReflection('{"nextActions": ["a"], "dropped": ["x"]}');
+    expect(p.ok && p.value.lists.nextActions).toEqual([{ text: 'a', sources: null }]);
+    expect(p.ok && p.value.dropped).toEqual([{ text: 'x', reason: '' }]);
+  });
+
+  it('retirements do not depend on the path (invariant 4)', () => {
+    const input = bigInput();
+    const current = deterministicSnapshot(input);
+    expect(computeRetirements(input.previous!, current, input).map((x) => x.text)).toEqual([
+      'websocket test flaky',
+      'Write the release notes',
+    ]);
+    expect(computeRetirements(null, current, input)).toEqual([]);
+  });
+});
+
+describe('computeTrajectoryReduction through the real SDK and fixtures', () => {
+  let mock: MockAnthropic;
+  beforeAll(async () => {
+    mock = await startMockAnthropic();
+  });
+  afterAll(() => mock.close());
+  beforeEach(() => mock.reset());
+
+  const client = () =>
+    anthropicClient({ apiKey: 'sk-ant-test', baseURL: mock.url, maxRetries: 0, model: 'claude-haiku-4-5' });
+
+  it('adopts a valid reply from the Messages API and reports its usage', async () => {
+    mock.script([
+      { kind: 'json', text: JSON.stringify(GOOD_REPLY), usage: { input_tokens: 2100, output_tokens: 310 } },
+    ]);
+    const r = await computeTrajectoryReduction(bigInput(), { llm: client() });
+    expect(r.diagnostics).toMatchObject({
+      reflectionUsed: true,
+      reflectionInputTokens: 2100,
+      reflectionOutputTokens: 310,
+    });
+    const body = mock.requests[0]!.body as {
+      model: string;
+      max_tokens: number;
+      temperature: number;
+      messages: { content: string }[];
+    };
+    expect(body).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 2048, temperature: 0 });
+    expect(body.messages[0]!.content).toBe(buildReflectionPrompt(bigInput()));
+  });
+
+  it('falls back on a 500, a dropped connection and a malformed body', async () => {
+    for (const step of [{ kind: 'status', status: 500 }, { kind: 'drop' }, { kind: 'malformed' }] as const) {
+      mock.script([step]);
+      const r = await computeTrajectoryReduction(bigInput(), { llm: client() });
+      expect(r.diagnostics.reflectionSkippedReason).toBe('api_error');
+      expect(r.diagnostics.reflectionError).toMatch(/^llm_/);
+      expect(r.snapshot).toEqual(deterministicSnapshot(bigInput()));
+    }
+  });
+
+  it('times out on a slow server', async () => {
+    mock.script([{ kind: 'json', text: '{}', delayMs: 400 }]);
+    const r = await computeTrajectoryReduction(bigInput(), { llm: client(), timeoutMs: 50 });
+    expect(r.diagnostics.reflectionSkippedReason).toBe('timeout');
+  });
+
+  it('replays a recorded fixture exactly (request key of the real request)', async () => {
+    const request = {
+      messages: [{ role: 'user' as const, content: buildReflectionPrompt(bigInput()) }],
+      maxTokens: 2048,
+      temperature: 0,
+    };
+    const key = await requestKey(request, 'claude-haiku-4-5');
+    const llm = fixtureClient(
+      [{ key, text: JSON.stringify(GOOD_REPLY), usage: { inputTokens: 2100, outputTokens: 310 } }],
+      {
+        model: 'claude-haiku-4-5',
+      },
+    );
+    const r = await computeTrajectoryReduction(bigInput(), { llm });
+    expect(r.diagnostics.reflectionUsed).toBe(true);
+    const missing = await computeTrajectoryReduction({ ...bigInput(), objective: 'other' }, { llm });
+    expect(missing.diagnostics.reflectionSkippedReason).toBe('api_error');
+    expect(missing.diagnostics.reflectionError).toMatch(/^llm_fixture_missing/);
+  });
+});
