@@ -19,6 +19,13 @@ export {
   recordingClient,
   requestKey,
 } from './fixtures.js';
-export { redactingClient, redactRequest } from './redacting.js';
+export {
+  type RedactedRequest,
+  type RedactingClientOptions,
+  redactForRequest,
+  redactingClient,
+  redactRequest,
+  withRedaction,
+} from './redacting.js';
 export { abortableSleep, isRetryableStatus, type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
 export type { LlmClient, LlmMessage, LlmRequest, LlmResponse, LlmUsage } from './types.js';

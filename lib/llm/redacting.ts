@@ -1,34 +1,103 @@
 import { createRedactor, type RedactOptions } from '../redact/index.js';
 import type { LlmClient, LlmRequest } from './types.js';
 
+/** A redacted request and the way back from its placeholders. */
+export interface RedactedRequest {
+  request: LlmRequest;
+  /** Puts the original values back wherever the reply repeats a placeholder of this request. */
+  restore(text: string): string;
+  /** How many values were replaced. */
+  count: number;
+}
+
 /**
  * Redacts a request before it leaves: the system prompt and every message go through one redactor,
- * so a value gets the same placeholder (`[email-1]`) wherever it appears in the request.
+ * so a value gets the same placeholder (`[email-1]`) wherever it appears in the request. The originals
+ * stay in memory only, for {@link RedactedRequest.restore}.
  *
  * @example
  * ```ts
- * const safe = redactRequest({ messages: [{ role: 'user', content: 'mail me: jane@example.com' }], maxTokens: 50 });
- * safe.messages[0].content; // 'mail me: [email-1]'
+ * const { request, restore } = redactForRequest({
+ *   messages: [{ role: 'user', content: 'mail me: jane@example.com' }],
+ *   maxTokens: 50,
+ * });
+ * request.messages[0].content;          // 'mail me: [email-1]'
+ * restore('Sent to [email-1].');         // 'Sent to jane@example.com.'
  * ```
  */
-export function redactRequest(request: LlmRequest, options?: RedactOptions): LlmRequest {
-  const redactor = createRedactor(options);
-  return {
+export function redactForRequest(request: LlmRequest, options?: RedactOptions): RedactedRequest {
+  const redactor = createRedactor({ ...options, includeOriginals: true });
+  const redacted: LlmRequest = {
     ...request,
     ...(request.system !== undefined ? { system: redactor.redactText(request.system) } : {}),
     messages: request.messages.map((m) => ({ ...m, content: redactor.redactText(m.content) })),
   };
+  const originals = new Map<string, string>();
+  for (const f of redactor.findings()) if (f.original !== undefined) originals.set(f.placeholder, f.original);
+  const pattern =
+    originals.size === 0
+      ? undefined
+      : new RegExp([...originals.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  return {
+    request: redacted,
+    count: redactor.count,
+    restore: (text) => (pattern ? text.replace(pattern, (p) => originals.get(p) ?? p) : text),
+  };
 }
 
 /**
- * Wraps any {@link LlmClient} so every request is redacted before it reaches `inner`. Use it with
- * providers other than Anthropic; {@link anthropicClient} already redacts by default.
+ * Redacts a request (see {@link redactForRequest}) and returns only the redacted request.
+ *
+ * @example
+ * ```ts
+ * redactRequest({ messages: [{ role: 'user', content: 'jane@example.com' }], maxTokens: 5 }).messages[0].content;
+ * // '[email-1]'
+ * ```
+ */
+export function redactRequest(request: LlmRequest, options?: RedactOptions): LlmRequest {
+  return redactForRequest(request, options).request;
+}
+
+/** Options of {@link redactingClient}. */
+export interface RedactingClientOptions extends RedactOptions {
+  /**
+   * Put the original values back where the reply repeats a placeholder, so callers that check the
+   * reply against their own (unredacted) inputs still match. Default `true`.
+   */
+  restore?: boolean;
+}
+
+/**
+ * Wraps any {@link LlmClient} so every request is redacted before it reaches `inner`. rearview's
+ * LLM-calling functions wrap the client they are given this way unless told `redact: false`, so even a
+ * custom provider never receives the secrets; {@link anthropicClient} also redacts on its own.
  *
  * @example
  * ```ts
  * const llm = redactingClient(myOpenAiClient, { kinds: { email: false } });
  * ```
  */
-export function redactingClient(inner: LlmClient, options?: RedactOptions): LlmClient {
-  return { complete: (request) => inner.complete(redactRequest(request, options)) };
+export function redactingClient(inner: LlmClient, options: RedactingClientOptions = {}): LlmClient {
+  const { restore = true, ...redactOptions } = options;
+  return {
+    async complete(request) {
+      const redacted = redactForRequest(request, redactOptions);
+      const response = await inner.complete(redacted.request);
+      return restore ? { ...response, text: redacted.restore(response.text) } : response;
+    },
+  };
+}
+
+/**
+ * The client an LLM-calling function should use given its `redact` option: wrapped by
+ * {@link redactingClient} unless `redact` is `false`.
+ *
+ * @example
+ * ```ts
+ * const safe = withRedaction(options.llm, options.redact);
+ * ```
+ */
+export function withRedaction(llm: LlmClient, redact: boolean | RedactOptions | undefined): LlmClient {
+  if (redact === false) return llm;
+  return redactingClient(llm, redact === true || redact === undefined ? {} : redact);
 }

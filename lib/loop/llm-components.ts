@@ -7,7 +7,9 @@
 import * as v from 'valibot';
 import { ValidationError } from '../core/errors.js';
 import { extractJson } from '../core/json.js';
+import { withRedaction } from '../llm/redacting.js';
 import type { LlmClient, LlmMessage, LlmRequest, LlmResponse } from '../llm/types.js';
+import type { RedactOptions } from '../redact/index.js';
 import type { Candidate, Critique, StepContext } from './types.js';
 
 /** Options shared by the three LLM components. */
@@ -20,6 +22,11 @@ export interface LlmComponentOptions {
   temperature?: number;
   /** Overrides the client's model. */
   model?: string;
+  /**
+   * Redact secrets and personal data from every request (placeholders in the reply are restored).
+   * Default `true`; `false` sends text as given; an object tunes `rearview/redact`.
+   */
+  redact?: boolean | RedactOptions;
 }
 
 export interface LlmJsonComponentOptions extends LlmComponentOptions {
@@ -271,8 +278,9 @@ function parseReply<S extends v.GenericSchema>(schema: S, text: string): Parsed<
   };
 }
 
+/** The component's client, redacting requests unless the caller opted out. */
 function llm(options: LlmComponentOptions): LlmClient {
-  return options.llm;
+  return withRedaction(options.llm, options.redact);
 }
 
 function user(content: string): LlmMessage {

@@ -5,7 +5,9 @@
  */
 import { isRearviewError } from '../core/errors.js';
 import { countTokens, type TokenCounter } from '../core/tokens.js';
+import { withRedaction } from '../llm/redacting.js';
 import type { LlmClient } from '../llm/types.js';
+import type { RedactOptions } from '../redact/index.js';
 import type { Step } from '../transcript/types.js';
 import { type CompactedStep, isErrorLine, renderStep } from './compact.js';
 
@@ -31,6 +33,11 @@ export interface ReduceOptions {
   model?: string;
   /** Output budget per call. Default 4096. */
   maxTokens?: number;
+  /**
+   * Redact secrets and personal data from every request (placeholders in the reply are restored).
+   * Default `true`; `false` sends text as given; an object tunes `rearview/redact`.
+   */
+  redact?: boolean | RedactOptions;
 }
 
 /** Why a step was or was not compressed. */
@@ -123,6 +130,7 @@ export async function reduceTrajectory(
   const a = options.a ?? 2;
   const b = options.b ?? 1;
   const theta = options.theta ?? 500;
+  const client = withRedaction(options.llm, options.redact);
   const count = (text: string) => countTokens(text, options.countTokens);
   const out: CompactedStep[] = steps.map((s) => ({ ...s }));
   const diag: ReduceStepDiagnostics[] = [];
@@ -150,7 +158,7 @@ export async function reduceTrajectory(
     let text: string;
     try {
       calls++;
-      const res = await options.llm.complete({
+      const res = await client.complete({
         system: prompt.system,
         messages: [{ role: 'user', content: prompt.user }],
         maxTokens: options.maxTokens ?? 4096,

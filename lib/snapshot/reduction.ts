@@ -5,6 +5,7 @@
  */
 import { isRearviewError, RearviewError } from '../core/errors.js';
 import { countTokens } from '../core/tokens.js';
+import { withRedaction } from '../llm/redacting.js';
 import type { LlmResponse } from '../llm/types.js';
 import { classify } from './classify.js';
 import {
@@ -131,7 +132,7 @@ export async function computeTrajectoryReduction(
   if (deterministicTokens < minSnapshotTokens) {
     return fallback('below_threshold', `${deterministicTokens} < ${minSnapshotTokens} tokens`);
   }
-  const llm = options.llm;
+  const llm = options.llm ? withRedaction(options.llm, options.redact) : undefined;
   if (!llm) return fallback('no_llm');
 
   // Step 5: prompt. Step 6: one call, timed.

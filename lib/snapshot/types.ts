@@ -3,6 +3,7 @@
  */
 import type { TokenCounter } from '../core/tokens.js';
 import type { LlmClient } from '../llm/types.js';
+import type { RedactOptions } from '../redact/index.js';
 
 /**
  * One remembered fact of an agent run.
@@ -251,6 +252,11 @@ export interface TrajectoryReductionDiagnostics {
 export interface TrajectoryReductionOptions extends SnapshotOptions {
   /** The reflection model. Without one the deterministic snapshot is returned (`no_llm`). */
   llm?: LlmClient;
+  /**
+   * Redact secrets and personal data from the request (placeholders in the reply are restored before
+   * validation). Default `true`; `false` sends text as given; an object tunes `rearview/redact`.
+   */
+  redact?: boolean | RedactOptions;
   /** Skip reflection when the deterministic snapshot has fewer tokens. Default 400. */
   minSnapshotTokens?: number;
   /** Adopt the reflection only when it saves at least this many tokens. Default 100. */
