@@ -9,6 +9,7 @@ import { coreCases } from './cases/core';
 import { llmCases } from './cases/llm';
 import { loopCases } from './cases/loop';
 import { redactCases } from './cases/redact';
+import { reflectCases } from './cases/reflect';
 import { snapshotCases } from './cases/snapshot';
 import { storeCases } from './cases/store';
 import { transcriptCases } from './cases/transcript';
@@ -44,6 +45,7 @@ export const cases: ConformanceCase[] = [
   ...snapshotCases,
   ...storeCases,
   ...loopCases,
+  ...reflectCases,
 ];
 
 export async function runConformance(runtime: string): Promise<ConformanceReport> {

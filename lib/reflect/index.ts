@@ -1,0 +1,73 @@
+/**
+ * `rearview/reflect`: deterministic, gated post-turn reflection (seed 002). A validated config,
+ * a rule-based summariser and a fixtures-only LLM backend, a bit-exact deterministic embedding,
+ * time and write budgets, memory entries in a `rearview/store` MemoryEntryStore, and
+ * `t3_reflection.jsonl` records; byte-identical in every runtime. Off by default, invisible when off.
+ * See lib/reflect/README.md.
+ *
+ * @module
+ */
+export {
+  defaultReflectionConfig,
+  fromSeedConfig,
+  type ReflectionBackend,
+  type ReflectionConfig,
+  type ReflectionConfigInput,
+  ReflectionConfigSchema,
+  type SafeReflectionConfigResult,
+  safeValidateReflectionConfig,
+  validateReflectionConfig,
+} from './config.js';
+export { deterministicEmbedding, EMBEDDING_DIM } from './embedding.js';
+export {
+  buildReflectSummaryPrompt,
+  type FetchLike,
+  FixtureMissingError,
+  type GenerateOptions,
+  loadReflectionFixtures,
+  parseReflectionFixtures,
+  type ReflectionFixture,
+  type ReflectionLlmAdapter,
+  type ReflectionPrompt,
+  type ReflectionPromptInput,
+  reflectionFixtureAdapter,
+  reflectionFixturesToJsonl,
+  reflectionPromptHash,
+  reflectionPromptJson,
+} from './llm-fixtures.js';
+export {
+  compareReflectionLogRecords,
+  type LineWriter,
+  REFLECTION_LOG_FILE,
+  REFLECTION_LOG_PREFIX,
+  REFLECTION_LOG_STAGE_ORD,
+  type ReflectionLogRecord,
+  type ReflectionLogSink,
+  type ReflectionMicrobench,
+  readReflectionLog,
+  reflectionLogKey,
+  reflectionLogLine,
+  reflectionMicrobench,
+  writeReflectionLog,
+} from './log.js';
+export {
+  type ReflectionMemoryEntry,
+  ReflectionMemoryEntrySchema,
+  type ReflectionMemoryStoreOptions,
+  reflectionMemoryStore,
+} from './memory.js';
+export { rulebasedSummary } from './rulebased.js';
+export {
+  coerceReflectionFlag,
+  planRequestsReflection,
+  type ReflectionBundle,
+  type ReflectionMetrics,
+  type ReflectionResult,
+  type ReflectionSkip,
+  type ReflectOptions,
+  reflect,
+  reflectBatch,
+  reflectionGate,
+  sanitizePlanReflection,
+} from './step.js';
+export { countWhitespaceTokens, normalizeText, splitWhitespace, truncateTokens } from './text.js';

@@ -1,0 +1,264 @@
+/**
+ * The fixtures-only LLM backend of seed 002: the canonical prompt, its hash and fixture key, the
+ * fixture file format (`{"prompt_hash", "completion"}` JSONL) and an adapter that replays it.
+ * No network: a fixture source is inline JSONL text, or a URL fetched once with a `fetch` you choose.
+ */
+import { canonicalJson } from '../core/canonical.js';
+import { RearviewError, ValidationError } from '../core/errors.js';
+import { sha256Hex } from '../core/hash.js';
+import type { ReflectionConfig } from './config.js';
+import { normalizeText } from './text.js';
+
+/** What the prompt is built from (a subset of the reflection bundle). */
+export interface ReflectionPromptInput {
+  /** Agent id; default `unknown`. */
+  agent?: string;
+  /** Turn number; default 0. */
+  turn?: number;
+  /** The final user-facing utterance. */
+  utter?: string;
+  /** Retrieval snippets; the first `topkSnippets` are used. */
+  snippets?: readonly string[];
+  /** The plan's own reflection flag (`plan.reflection`), as a boolean. */
+  planReflection?: boolean;
+}
+
+/** The seed's canonical prompt object (section 4.2), keys in the order they are serialized. */
+export interface ReflectionPrompt {
+  agent: string;
+  plan_reflection: boolean;
+  snippets: string[];
+  summary_tokens: number;
+  task: 'reflect_summary';
+  turn: number;
+  utter: string;
+  version: 1;
+}
+
+/**
+ * Builds the canonical prompt object: `utter` and the first `topk` snippets with whitespace
+ * collapsed (punctuation and case kept), `agent` (default `unknown`), `turn` (default 0),
+ * `summary_tokens`, `plan_reflection`, `task: "reflect_summary"`, `version: 1`.
+ *
+ * @example
+ * ```ts
+ * buildReflectSummaryPrompt({ utter: 'hi  there', snippets: ['a'] }, { summaryTokens: 128, topkSnippets: 3 });
+ * ```
+ */
+export function buildReflectSummaryPrompt(
+  input: ReflectionPromptInput,
+  options: { summaryTokens: number; topkSnippets: number },
+): ReflectionPrompt {
+  const snippets = (input.snippets ?? []).slice(0, Math.max(0, options.topkSnippets));
+  return {
+    agent: input.agent === undefined || input.agent === '' ? 'unknown' : String(input.agent),
+    plan_reflection: input.planReflection === true,
+    snippets: snippets.map((s) => normalizeText(String(s ?? ''), { keepPunct: true })),
+    summary_tokens: options.summaryTokens,
+    task: 'reflect_summary',
+    turn: Math.trunc(Number(input.turn ?? 0)) || 0,
+    utter: normalizeText(String(input.utter ?? ''), { keepPunct: true }),
+    version: 1,
+  };
+}
+
+/**
+ * The prompt as Python's `json.dumps(prompt, sort_keys=True, separators=(",", ":"))` writes it.
+ *
+ * @example
+ * ```ts
+ * reflectionPromptJson(prompt); // '{"agent":"unknown","plan_reflection":false,…,"version":1}'
+ * ```
+ */
+export function reflectionPromptJson(prompt: ReflectionPrompt): string {
+  return canonicalJson(prompt);
+}
+
+/**
+ * SHA-256 (hex) of the prompt JSON and the fixture key: its first 12 hex characters.
+ *
+ * @example
+ * ```ts
+ * const { promptHash, fixtureKey } = await reflectionPromptHash(json); // fixtureKey: '3482df95edf6'
+ * ```
+ */
+export async function reflectionPromptHash(
+  promptJson: string,
+): Promise<{ promptHash: string; fixtureKey: string }> {
+  const promptHash = await sha256Hex(promptJson);
+  return { promptHash, fixtureKey: promptHash.slice(0, 12) };
+}
+
+/** One line of a fixtures file: the prompt's SHA-256 (full 64 hex, or at least the 12-hex key) and the completion. */
+export interface ReflectionFixture {
+  prompt_hash: string;
+  completion: string;
+}
+
+/**
+ * A fixture is missing, unreadable, empty, or the adapter failed. The step records it as
+ * `reason: "reflect_error:FixtureMissingError"` and writes nothing.
+ */
+export class FixtureMissingError extends RearviewError {
+  readonly fixtureKey: string | undefined;
+
+  constructor(message: string, options: { fixtureKey?: string; cause?: unknown } = {}) {
+    super('reflect_fixture_missing', message, { cause: options.cause });
+    this.name = 'FixtureMissingError';
+    this.fixtureKey = options.fixtureKey;
+  }
+}
+
+const HASH = /^[0-9a-f]{12,64}$/;
+
+/**
+ * Parses fixtures JSONL: one `{"prompt_hash": "<sha256 hex>", "completion": "<text>"}` per line;
+ * blank lines are skipped; other keys are ignored. `prompt_hash` is lowercase hex, the full digest or
+ * a prefix of at least 12 characters (the fixture key).
+ *
+ * @throws {ValidationError} listing every bad line (`line 3: …`).
+ *
+ * @example
+ * ```ts
+ * parseReflectionFixtures('{"prompt_hash":"3482df95edf6","completion":"ok"}\n');
+ * ```
+ */
+export function parseReflectionFixtures(text: string): ReflectionFixture[] {
+  const out: ReflectionFixture[] = [];
+  const issues: { path: string; message: string }[] = [];
+  const lines = String(text).split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (!line) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      issues.push({ path: `line ${i + 1}`, message: 'is not valid JSON' });
+      continue;
+    }
+    const f = value as Partial<ReflectionFixture> | null;
+    if (typeof f !== 'object' || f === null || Array.isArray(f)) {
+      issues.push({ path: `line ${i + 1}`, message: 'must be a JSON object' });
+    } else if (typeof f.prompt_hash !== 'string' || !HASH.test(f.prompt_hash)) {
+      issues.push({
+        path: `line ${i + 1}.prompt_hash`,
+        message: 'must be 12 to 64 lowercase hex characters',
+      });
+    } else if (typeof f.completion !== 'string') {
+      issues.push({ path: `line ${i + 1}.completion`, message: 'must be a string' });
+    } else {
+      out.push({ prompt_hash: f.prompt_hash, completion: f.completion });
+    }
+  }
+  if (issues.length) throw new ValidationError(issues, { subject: 'Reflection fixtures' });
+  return out;
+}
+
+/**
+ * Serializes fixtures as JSONL (one canonical line each, in the order given).
+ *
+ * @example
+ * ```ts
+ * const jsonl = reflectionFixturesToJsonl([{ prompt_hash: hash, completion: 'ok' }]);
+ * ```
+ */
+export function reflectionFixturesToJsonl(fixtures: readonly ReflectionFixture[]): string {
+  return fixtures
+    .map((f) => `${canonicalJson({ completion: f.completion, prompt_hash: f.prompt_hash })}\n`)
+    .join('');
+}
+
+/** Options of {@link ReflectionLlmAdapter.generate} (the seed's `max_tokens`, `temperature=0.0`). */
+export interface GenerateOptions {
+  maxTokens: number;
+  temperature: 0;
+  /** SHA-256 of the prompt JSON. */
+  promptHash: string;
+  /** First 12 hex characters of `promptHash`. */
+  fixtureKey: string;
+}
+
+/** What the `llm` backend calls: returns the completion of a canonical prompt. Any error is fail-soft. */
+export interface ReflectionLlmAdapter {
+  generate(promptJson: string, options: GenerateOptions): string | Promise<string>;
+}
+
+/**
+ * A {@link ReflectionLlmAdapter} that replays fixtures (the seed's `FixtureLLMAdapter`): the fixture
+ * whose `prompt_hash` matches the prompt's SHA-256 (in full, or as a prefix of at least 12 hex
+ * characters). The first matching line wins.
+ *
+ * @throws {ValidationError} when `source` is malformed JSONL (see {@link parseReflectionFixtures}).
+ *
+ * @example
+ * ```ts
+ * const adapter = reflectionFixtureAdapter(jsonlText);
+ * await reflect(bundle, config, { fixtures: adapter });
+ * ```
+ */
+export function reflectionFixtureAdapter(
+  source: string | readonly ReflectionFixture[],
+): ReflectionLlmAdapter & { size: number } {
+  const fixtures = typeof source === 'string' ? parseReflectionFixtures(source) : [...source];
+  const byKey = new Map<string, ReflectionFixture[]>();
+  for (const f of fixtures) {
+    const key = f.prompt_hash.slice(0, 12);
+    const list = byKey.get(key);
+    if (list) list.push(f);
+    else byKey.set(key, [f]);
+  }
+  return {
+    size: fixtures.length,
+    generate(_promptJson, options) {
+      const found = byKey.get(options.fixtureKey)?.find((f) => options.promptHash.startsWith(f.prompt_hash));
+      if (!found) {
+        throw new FixtureMissingError(`No reflection fixture for key ${options.fixtureKey}`, {
+          fixtureKey: options.fixtureKey,
+        });
+      }
+      return found.completion;
+    },
+  };
+}
+
+/** A `fetch`-like function: only `(url) => Promise<{ ok, status, text() }>` is used. */
+export type FetchLike = (url: string) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+
+/**
+ * Loads the fixtures a config names: inline `llm.fixtures.jsonl`, or `llm.fixtures.path` fetched as a
+ * URL with `options.fetch` (default: the runtime's `fetch`, looked up when called; a relative path is
+ * resolved against `options.baseUrl` when given). In Node, read the file yourself and pass the text to
+ * {@link reflectionFixtureAdapter} instead.
+ *
+ * @throws {FixtureMissingError} when fixtures are disabled, no source is configured, or the fetch fails.
+ * @throws {ValidationError} when the JSONL is malformed.
+ *
+ * @example
+ * ```ts
+ * const fixtures = await loadReflectionFixtures(config, { fetch: (u) => fetch(u) });
+ * ```
+ */
+export async function loadReflectionFixtures(
+  config: Pick<ReflectionConfig, 'llm'>,
+  options: { fetch?: FetchLike; baseUrl?: string } = {},
+): Promise<ReflectionLlmAdapter & { size: number }> {
+  const f = config.llm.fixtures;
+  if (!f.enabled) throw new FixtureMissingError('LLM fixtures are not enabled (llm.fixtures.enabled)');
+  if (f.jsonl !== undefined) return reflectionFixtureAdapter(f.jsonl);
+  if (f.path === undefined) throw new FixtureMissingError('No fixture source configured (llm.fixtures.path)');
+  const fetchFn =
+    options.fetch ?? ((globalThis as { fetch?: unknown }).fetch as FetchLike | undefined)?.bind(globalThis);
+  if (!fetchFn) throw new FixtureMissingError('No fetch available to load reflection fixtures');
+  const url = options.baseUrl === undefined ? f.path : new URL(f.path, options.baseUrl).href;
+  let response: Awaited<ReturnType<FetchLike>>;
+  try {
+    response = await fetchFn(url);
+  } catch (err) {
+    throw new FixtureMissingError(`Could not fetch reflection fixtures from ${url}`, { cause: err });
+  }
+  if (!response.ok) {
+    throw new FixtureMissingError(`Fetching reflection fixtures from ${url} gave HTTP ${response.status}`);
+  }
+  return reflectionFixtureAdapter(await response.text());
+}

@@ -1,0 +1,512 @@
+/**
+ * The post-turn reflection step (seed 002): gate, summarise (rule-based or fixture-replayed LLM),
+ * embed, write memory entries under the budgets, and log. Deterministic and fail-soft: the same
+ * inputs give byte-identical results and log lines in every runtime, and no error escapes except an
+ * invalid config.
+ */
+import * as v from 'valibot';
+import { compareCodePoints } from '../core/canonical.js';
+import { ValidationError } from '../core/errors.js';
+import type { MemoryEntryStore } from '../store/memory-entries.js';
+import { type ReflectionBackend, type ReflectionConfig, validateReflectionConfig } from './config.js';
+import { deterministicEmbedding, EMBEDDING_DIM } from './embedding.js';
+import {
+  buildReflectSummaryPrompt,
+  type FetchLike,
+  FixtureMissingError,
+  loadReflectionFixtures,
+  type ReflectionLlmAdapter,
+  reflectionFixtureAdapter,
+  reflectionPromptHash,
+  reflectionPromptJson,
+} from './llm-fixtures.js';
+import { type ReflectionLogRecord, type ReflectionLogSink, writeReflectionLog } from './log.js';
+import type { ReflectionMemoryEntry } from './memory.js';
+import { rulebasedSummary } from './rulebased.js';
+import { countWhitespaceTokens, normalizeText, truncateTokens } from './text.js';
+
+/** What reflection sees of a finished turn (seed 002, section 4.1). */
+export interface ReflectionBundle {
+  /** Agent id; `unknown` when absent. */
+  agent?: string;
+  /** Turn number (integer ≥ 0); 0 when absent. */
+  turn?: number;
+  /** The turn's fixed clock as an ISO string, stamped on entries (`ts`); `0000-00-00T00:00:00Z` when absent. */
+  nowIso?: string;
+  /** The final user-facing utterance. */
+  utter: string;
+  /** Top-K retrieval snippets, best first. */
+  snippets?: readonly string[];
+  /** The executed plan; `plan.reflection` asks for reflection (booleans, `"true"`, `1`, … accepted). */
+  plan?: { reflection?: unknown } | null;
+  /** Planner policy state; an LLM planner stashes its reflection flag here (`policyState.reflection`). */
+  policyState?: { reflection?: unknown } | null;
+}
+
+/** Why reflection did not run: gate off, plan did not ask, or a dry run. */
+export type ReflectionSkip = 'disabled' | 'not_requested' | 'dry_run';
+
+/** Metrics of one reflection (section 4.2, camelCase). */
+export interface ReflectionMetrics {
+  backend: ReflectionBackend;
+  /** Whitespace tokens in the summary. */
+  summaryLen: number;
+  embed: boolean;
+  /** Memory entries written (≤ `budgets.opsReflection`). */
+  opsWritten: number;
+  /** LLM backend only: first 12 hex characters of the prompt's SHA-256. */
+  fixtureKey?: string;
+  /** Milliseconds spent; 0 when `options.ci`. */
+  ms: number;
+  /**
+   * `null` on success; `reflection_timeout` (nothing written); `reflect_error:<Type>` (nothing
+   * written, e.g. `reflect_error:FixtureMissingError`); `embed_error:<Type>` (entry written without a
+   * vector); `log_error:<Type>` (the log sink failed; result only).
+   */
+  reason: string | null;
+}
+
+/** What {@link reflect} returns. */
+export interface ReflectionResult {
+  /** Whether the step ran (gate open, plan asked, not a dry run). */
+  ran: boolean;
+  /** Why it did not run. */
+  skipped?: ReflectionSkip;
+  /** Normalized summary, at most `summaryTokens` whitespace tokens. */
+  summary: string;
+  /** The entries written (or, without `options.memory`, to be written), at most `opsReflection`. */
+  memoryEntries: ReflectionMemoryEntry[];
+  metrics: ReflectionMetrics;
+  /** The `t3_reflection.jsonl` record (written when `reflection.log` is on and `options.log` is given). */
+  log?: ReflectionLogRecord;
+}
+
+/** Options of {@link reflect} and {@link reflectBatch}. */
+export interface ReflectOptions {
+  /** Where entries go: one store, or one per agent. Omit to only return them. */
+  memory?:
+    | MemoryEntryStore<ReflectionMemoryEntry>
+    | ((agent: string) => MemoryEntryStore<ReflectionMemoryEntry>);
+  /** Where log records go (an array of lines, a `{ write(line) }` stream, or a KeyValueStore). */
+  log?: ReflectionLogSink;
+  /**
+   * LLM backend: the fixtures, as an adapter (see `reflectionFixtureAdapter`, `loadReflectionFixtures`)
+   * or JSONL text. Default: loaded from `config.llm.fixtures` (inline `jsonl`, or `path` fetched).
+   */
+  fixtures?: ReflectionLlmAdapter | string;
+  /** `fetch` used to load `llm.fixtures.path` when `fixtures` is not given. Default: the runtime's. */
+  fetch?: FetchLike;
+  /** Base URL a relative `llm.fixtures.path` is resolved against. */
+  baseUrl?: string;
+  /** Replaces the deterministic embedding (must return finite numbers). */
+  embedder?: (text: string) => readonly number[] | Promise<readonly number[]>;
+  /**
+   * Milliseconds clock for the time budget and `ms`. Default `performance.now`. When given, the budget
+   * is checked only between steps (deterministic); otherwise a timer also bounds slow adapters.
+   */
+  clock?: () => number;
+  /** Running in CI: `ms` is normalized to 0 (lib/ never reads the environment; pass it in). */
+  ci?: boolean;
+  /** The orchestrator's dry run: reflection is skipped. */
+  dryRun?: boolean;
+}
+
+const DEFAULT_TS = '0000-00-00T00:00:00Z';
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'on']);
+
+/**
+ * The planner flag sanitizer: `true`, non-zero finite numbers and the strings `true`, `1`, `yes`,
+ * `y`, `on` (any case, trimmed) are `true`; everything else is `false`.
+ *
+ * @example
+ * ```ts
+ * coerceReflectionFlag('True'); // true
+ * coerceReflectionFlag(0); // false
+ * ```
+ */
+export function coerceReflectionFlag(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) && value !== 0;
+  if (typeof value === 'string') return TRUE_WORDS.has(value.trim().toLowerCase());
+  return false;
+}
+
+/**
+ * A plan with its `reflection` flag coerced to a boolean (planner output sanitizer).
+ *
+ * @example
+ * ```ts
+ * sanitizePlanReflection({ speak: 'hi', reflection: 'yes' }); // { speak: 'hi', reflection: true }
+ * ```
+ */
+export function sanitizePlanReflection<T extends object>(
+  plan: T,
+): Omit<T, 'reflection'> & { reflection: boolean } {
+  return { ...plan, reflection: coerceReflectionFlag((plan as { reflection?: unknown }).reflection) };
+}
+
+/**
+ * Whether the planner asked for reflection: `plan.reflection`, or the flag an LLM planner stashed in
+ * `policyState.reflection`.
+ *
+ * @example
+ * ```ts
+ * planRequestsReflection({ plan: { reflection: false }, policyState: { reflection: 'true' } }); // true
+ * ```
+ */
+export function planRequestsReflection(bundle: Pick<ReflectionBundle, 'plan' | 'policyState'>): boolean {
+  return (
+    coerceReflectionFlag(bundle?.plan?.reflection) || coerceReflectionFlag(bundle?.policyState?.reflection)
+  );
+}
+
+/**
+ * The gate (section 2): runs only when `allowReflection` is on, the planner asks, and it is not a dry run.
+ *
+ * @example
+ * ```ts
+ * reflectionGate(config, bundle, { dryRun: false }); // { run: true }
+ * ```
+ */
+export function reflectionGate(
+  config: Pick<ReflectionConfig, 'allowReflection'>,
+  bundle: Pick<ReflectionBundle, 'plan' | 'policyState'>,
+  options: { dryRun?: boolean } = {},
+): { run: true } | { run: false; skipped: ReflectionSkip } {
+  if (config.allowReflection !== true) return { run: false, skipped: 'disabled' };
+  if (!planRequestsReflection(bundle)) return { run: false, skipped: 'not_requested' };
+  if (options.dryRun === true) return { run: false, skipped: 'dry_run' };
+  return { run: true };
+}
+
+/**
+ * Runs the post-turn reflection step. When the gate is closed it returns at once (`ran: false`),
+ * reading no store and writing nothing, not even a log record. Otherwise it summarises the turn
+ * (`rulebased`, or `llm` replayed from fixtures), embeds the summary when `reflection.embed`, writes
+ * at most `opsReflection` entries to `options.memory` in one transaction, and writes one log record.
+ * Every failure is fail-soft and recorded in `metrics.reason`; on a timeout or an error nothing is
+ * written to memory (the log record is still written).
+ *
+ * @throws {ConfigError} when `config` is invalid (validate it once at startup with `validateReflectionConfig`).
+ *
+ * @example
+ * ```ts
+ * const lines: string[] = [];
+ * const result = await reflect(
+ *   { agent: 'AgentA', turn: 1, nowIso: '2025-01-01T00:00:00Z', utter: 'Done: fixed the parser.', snippets, plan: { reflection: true } },
+ *   { allowReflection: true },
+ *   { memory: reflectionMemoryStore(memoryStore()), log: lines, ci: true },
+ * );
+ * ```
+ */
+export async function reflect(
+  bundle: ReflectionBundle,
+  config: ReflectionConfig | Record<string, unknown>,
+  options: ReflectOptions = {},
+): Promise<ReflectionResult> {
+  const [result] = await reflectBatch([bundle], config, options);
+  return result!;
+}
+
+/**
+ * Reflects several agents' turns as one batch (M9 parallel batches): summaries are computed
+ * concurrently; memory writes and log records are then applied in a deterministic order (turn, then
+ * agent id in code point order, then position), so stores and logs are identical however the work
+ * interleaves. Results come back in input order.
+ *
+ * @throws {ConfigError} when `config` is invalid.
+ *
+ * @example
+ * ```ts
+ * const results = await reflectBatch([bundleB, bundleA], config, { memory, log: lines, ci: true });
+ * ```
+ */
+export async function reflectBatch(
+  bundles: readonly ReflectionBundle[],
+  config: ReflectionConfig | Record<string, unknown>,
+  options: ReflectOptions = {},
+): Promise<ReflectionResult[]> {
+  const cfg = validateReflectionConfig(config);
+  const clock = options.clock ?? defaultClock();
+  const results: ReflectionResult[] = new Array(bundles.length);
+  const running: number[] = [];
+  for (let i = 0; i < bundles.length; i++) {
+    const gate = reflectionGate(cfg, bundles[i]!, options);
+    if (gate.run) running.push(i);
+    else results[i] = skippedResult(cfg, gate.skipped);
+  }
+  if (!running.length) return results;
+
+  const adapter = cfg.reflection.backend === 'llm' ? lazyAdapter(cfg, options) : undefined;
+  const prepared = await Promise.all(
+    running.map((i) => prepare(i, bundles[i]!, cfg, options, clock, adapter)),
+  );
+  prepared.sort((a, b) => a.turn - b.turn || compareCodePoints(a.agent, b.agent) || a.index - b.index);
+
+  const records: ReflectionLogRecord[] = [];
+  for (const p of prepared) {
+    const result = await commit(p, cfg, options, clock);
+    results[p.index] = result;
+    if (cfg.reflection.log && options.log !== undefined) records.push(result.log!);
+  }
+  if (records.length) {
+    try {
+      await writeReflectionLog(options.log!, records);
+    } catch (err) {
+      for (const p of prepared) {
+        const m = results[p.index]!.metrics;
+        if (m.reason === null) m.reason = `log_error:${errorName(err)}`;
+      }
+    }
+  }
+  return results;
+}
+
+/** One reflection computed but not yet written. */
+interface Prepared {
+  index: number;
+  agent: string;
+  turn: number;
+  start: number;
+  summary: string;
+  entries: ReflectionMemoryEntry[];
+  fixtureKey?: string;
+  reason: string | null;
+}
+
+class ReflectionTimeout extends Error {}
+
+const BundleSchema = v.object({
+  agent: v.optional(v.string()),
+  turn: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  nowIso: v.optional(v.string()),
+  utter: v.string(),
+  snippets: v.optional(v.array(v.string())),
+});
+
+async function prepare(
+  index: number,
+  bundle: ReflectionBundle,
+  cfg: ReflectionConfig,
+  options: ReflectOptions,
+  clock: () => number,
+  adapter: (() => Promise<ReflectionLlmAdapter>) | undefined,
+): Promise<Prepared> {
+  const start = clock();
+  const agent = typeof bundle?.agent === 'string' && bundle.agent !== '' ? bundle.agent : 'unknown';
+  const turn = Number.isInteger(bundle?.turn) && bundle.turn! >= 0 ? bundle.turn! : 0;
+  const out: Prepared = { index, agent, turn, start, summary: '', entries: [], reason: null };
+  // The work may outlive a real-timer timeout: it returns its outcome instead of touching `out`.
+  let fixtureKey: string | undefined;
+  const { summaryTokens, topkSnippets, backend } = cfg.reflection;
+  const budget = cfg.budgets.timeMsReflection;
+  const checkpoint = () => {
+    if (clock() - start > budget) throw new ReflectionTimeout();
+  };
+
+  const work = async (): Promise<Pick<Prepared, 'summary' | 'entries' | 'reason'>> => {
+    const parsed = v.safeParse(BundleSchema, bundle);
+    if (!parsed.success) {
+      throw new ValidationError(
+        parsed.issues.map((i) => ({ path: v.getDotPath(i) ?? '', message: i.message })),
+        { subject: 'Reflection bundle' },
+      );
+    }
+    const snippets = bundle.snippets ?? [];
+    let summary: string;
+    if (backend === 'rulebased') {
+      summary = rulebasedSummary(bundle.utter, snippets, { summaryTokens, topkSnippets });
+    } else {
+      const prompt = buildReflectSummaryPrompt(
+        {
+          agent,
+          turn,
+          utter: bundle.utter,
+          snippets,
+          planReflection: coerceReflectionFlag(bundle.plan?.reflection),
+        },
+        { summaryTokens, topkSnippets },
+      );
+      const json = reflectionPromptJson(prompt);
+      const { promptHash, fixtureKey: key } = await reflectionPromptHash(json);
+      fixtureKey = key;
+      let completion: unknown;
+      try {
+        const a = await adapter!();
+        completion = await a.generate(json, {
+          maxTokens: summaryTokens,
+          temperature: 0,
+          promptHash,
+          fixtureKey: key,
+        });
+      } catch (err) {
+        if (err instanceof ReflectionTimeout || err instanceof FixtureMissingError) throw err;
+        throw new FixtureMissingError(`Reflection fixture lookup failed for key ${key}`, {
+          fixtureKey: key,
+          cause: err,
+        });
+      }
+      const text = typeof completion === 'string' ? normalizeText(completion, { keepPunct: true }) : '';
+      if (!text)
+        throw new FixtureMissingError(`Empty reflection fixture for key ${key}`, { fixtureKey: key });
+      summary = truncateTokens(text, summaryTokens);
+    }
+    checkpoint();
+
+    const entries: ReflectionMemoryEntry[] = [];
+    let reason: string | null = null;
+    if (summary !== '' && cfg.budgets.opsReflection > 0) {
+      const entry: ReflectionMemoryEntry = {
+        owner: agent,
+        ts: typeof bundle.nowIso === 'string' ? bundle.nowIso : DEFAULT_TS,
+        text: summary,
+        tags: ['reflection'],
+        kind: 'summary',
+      };
+      if (cfg.reflection.embed) {
+        try {
+          entry.vecFull = await embed(summary, options);
+        } catch (err) {
+          if (err instanceof ReflectionTimeout) throw err;
+          reason = `embed_error:${errorName(err)}`;
+        }
+      }
+      entries.push(entry);
+    }
+    checkpoint();
+    return { summary, entries: entries.slice(0, cfg.budgets.opsReflection), reason };
+  };
+
+  try {
+    Object.assign(out, await raceBudget(work(), budget, options.clock === undefined));
+  } catch (err) {
+    out.reason = err instanceof ReflectionTimeout ? 'reflection_timeout' : `reflect_error:${errorName(err)}`;
+  }
+  if (fixtureKey !== undefined) out.fixtureKey = fixtureKey;
+  return out;
+}
+
+async function commit(
+  p: Prepared,
+  cfg: ReflectionConfig,
+  options: ReflectOptions,
+  clock: () => number,
+): Promise<ReflectionResult> {
+  let { entries, reason, summary } = p;
+  if (entries.length && clock() - p.start > cfg.budgets.timeMsReflection) {
+    entries = [];
+    summary = '';
+    reason = 'reflection_timeout';
+  }
+  if (entries.length && options.memory !== undefined) {
+    try {
+      const store = typeof options.memory === 'function' ? options.memory(p.agent) : options.memory;
+      await store.append(entries);
+    } catch (err) {
+      entries = [];
+      reason = `reflect_error:${errorName(err)}`;
+    }
+  }
+  const ms = options.ci ? 0 : Math.round((clock() - p.start) * 1000) / 1000;
+  const summaryLen = countWhitespaceTokens(summary);
+  const metrics: ReflectionMetrics = {
+    backend: cfg.reflection.backend,
+    summaryLen,
+    embed: cfg.reflection.embed,
+    opsWritten: entries.length,
+    ms,
+    reason,
+  };
+  const log: ReflectionLogRecord = {
+    turn: p.turn,
+    agent: p.agent,
+    backend: cfg.reflection.backend,
+    summary_len: summaryLen,
+    ops_written: entries.length,
+    embed: cfg.reflection.embed,
+    ms,
+    reason,
+  };
+  if (p.fixtureKey !== undefined) {
+    metrics.fixtureKey = p.fixtureKey;
+    log.fixture_key = p.fixtureKey;
+  }
+  return { ran: true, summary, memoryEntries: entries, metrics, log };
+}
+
+function skippedResult(cfg: ReflectionConfig, skipped: ReflectionSkip): ReflectionResult {
+  return {
+    ran: false,
+    skipped,
+    summary: '',
+    memoryEntries: [],
+    metrics: {
+      backend: cfg.reflection.backend,
+      summaryLen: 0,
+      embed: cfg.reflection.embed,
+      opsWritten: 0,
+      ms: 0,
+      reason: null,
+    },
+  };
+}
+
+async function embed(text: string, options: ReflectOptions): Promise<number[]> {
+  if (!options.embedder) return deterministicEmbedding(text, EMBEDDING_DIM);
+  const vec = await options.embedder(text);
+  if (!Array.isArray(vec) || !vec.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    throw new ValidationError([{ path: '', message: 'must be an array of finite numbers' }], {
+      subject: 'Embedding',
+    });
+  }
+  return [...vec];
+}
+
+/** Loads the fixture adapter at most once per batch, only when an `llm` reflection needs it. */
+function lazyAdapter(cfg: ReflectionConfig, options: ReflectOptions): () => Promise<ReflectionLlmAdapter> {
+  let loading: Promise<ReflectionLlmAdapter> | undefined;
+  return () => {
+    loading ??= (async () => {
+      const f = options.fixtures;
+      if (typeof f === 'string') return reflectionFixtureAdapter(f);
+      if (f !== undefined) return f;
+      return loadReflectionFixtures(cfg, {
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      });
+    })();
+    return loading;
+  };
+}
+
+/**
+ * Bounds `work` by the time budget with a real timer, only when the clock is the real one (an
+ * injected clock is checked at step boundaries, which keeps tests exact).
+ */
+async function raceBudget<T>(work: Promise<T>, budgetMs: number, realTimer: boolean): Promise<T> {
+  const g = globalThis as {
+    setTimeout?: (fn: () => void, ms: number) => unknown;
+    clearTimeout?: (id: unknown) => void;
+  };
+  if (!realTimer || typeof g.setTimeout !== 'function') return work;
+  let id: unknown;
+  const timer = new Promise<never>((_, reject) => {
+    id = g.setTimeout!(() => reject(new ReflectionTimeout()), budgetMs + 1);
+  });
+  try {
+    return await Promise.race([work, timer]);
+  } finally {
+    g.clearTimeout?.(id);
+  }
+}
+
+function errorName(err: unknown): string {
+  const name = (err as { name?: unknown } | null)?.name;
+  const s = typeof name === 'string' && name ? name : 'Error';
+  return s.replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+function defaultClock(): () => number {
+  const perf = (globalThis as { performance?: { now(): number } }).performance;
+  return perf && typeof perf.now === 'function' ? () => perf.now() : Date.now;
+}
