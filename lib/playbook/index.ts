@@ -1,10 +1,49 @@
 /**
- * `rearview/playbook`: the playbook data model (seed 001) — sections, key points with grow-only
- * helpful/harmful counters, reflector bullet tags and curator delta operations. Persistence lives in
- * `rearview/store` (`playbookStore`).
+ * `rearview/playbook`: ACE playbooks (seed 001) — sections, key points with grow-only helpful/harmful
+ * counters, citation extraction, prompt formatting, the Reflector (tags by evidence) and the Curator
+ * (delta operations), near-duplicate merging, a hard token budget, relevance selection, ACE text and
+ * JSON import/export, and the one-call `reflectSession`. Persistence lives in `rearview/store`.
  *
  * @module
  */
+export {
+  type BudgetOptions,
+  type BudgetResult,
+  type Eviction,
+  enforceBudget,
+  recentlyChanged,
+} from './budget.js';
+export { CITATION_PATTERN, type CitableMessage, extractCitedIds } from './citations.js';
+export {
+  buildCuratorPrompt,
+  type CuratorDiagnostic,
+  type CuratorOptions,
+  type CuratorResult,
+  normalizeCuratorOperations,
+  runCurator,
+} from './curator.js';
+export {
+  DEDUP_THRESHOLD,
+  type DedupOptions,
+  type DedupResult,
+  type DuplicateGroup,
+  deduplicate,
+  EMBEDDING_THRESHOLD,
+  type EmbeddingDedupOptions,
+  findDuplicates,
+  findDuplicatesAllPairs,
+  findDuplicatesWithEmbeddings,
+  mergeOperations,
+} from './dedup.js';
+export { type FormatOptions, formatKeyPointLine, formatKeyPoints, formatPlaybook } from './format.js';
+export {
+  type AceParseResult,
+  type AceTextOptions,
+  parseAceText,
+  playbookFromJson,
+  playbookToJson,
+  toAceText,
+} from './io.js';
 export {
   type AddOperation,
   type AppliedOperation,
@@ -29,6 +68,8 @@ export {
   type MergeOperation,
   type Playbook,
   PlaybookSchema,
+  type Provenance,
+  ProvenanceSchema,
   parseKeyPointId,
   type RemoveOperation,
   SECTION_NAMES,
@@ -40,3 +81,24 @@ export {
   tallyBulletTags,
   type UpdateOperation,
 } from './model.js';
+export {
+  buildReflectorPrompt,
+  formatTranscript,
+  type ParsedReflectorReply,
+  parseReflectorReply,
+  type ReflectableMessage,
+  type ReflectorDiagnostic,
+  type ReflectorOptions,
+  type ReflectorResult,
+  runReflector,
+} from './reflector.js';
+export {
+  MAX_KEY_POINT_BYTES,
+  type SanitizeOptions,
+  sanitizeKeyPointText,
+  sanitizeProvenance,
+} from './sanitize.js';
+export { compareForEviction, compareNames, keyPointConfidence, WILSON_Z, wilsonLowerBound } from './score.js';
+export { type Selection, type SelectOptions, selectForPrompt } from './select.js';
+export { type ReflectSessionOptions, type ReflectSessionResult, reflectSession } from './session.js';
+export { CURATOR_TEMPLATE, fillTemplate, PLAYBOOK_TEMPLATE, REFLECTOR_TEMPLATE } from './templates.js';

@@ -255,6 +255,11 @@ export interface TagTally {
 export function tallyBulletTags(known: ReadonlySet<string>, tags: readonly BulletTag[]): TagTally {
   const increments = new Map<string, { helpful: number; harmful: number }>();
   const skipped: TagTally['skipped'] = [];
+  // Model output is untrusted: anything but an array is one skipped entry, never an exception.
+  if (!Array.isArray(tags)) {
+    skipped.push({ tag: tags as unknown as BulletTag, reason: 'bullet tags are not an array' });
+    return { increments, skipped };
+  }
   for (const tag of tags) {
     const name = (tag as { name?: unknown })?.name;
     const value = (tag as { tag?: unknown })?.tag;
@@ -307,18 +312,28 @@ export function applyBulletTags(
   return playbook;
 }
 
+/** Where a key point's current text came from: the session and the traces that produced it. */
+export interface Provenance {
+  session?: string;
+  traceRefs?: string[];
+}
+
 /** Adds a key point to a section; its id is allocated unless `name` is given. */
 export interface AddOperation {
   type: 'ADD';
   section: SectionName;
   text: string;
   name?: string;
+  /** Provenance recorded on the new key point (`KeyPoint.source`). */
+  source?: Provenance;
 }
 /** Replaces the text of a key point; its counters stay. */
 export interface UpdateOperation {
   type: 'UPDATE';
   name: string;
   text: string;
+  /** Provenance of the new text; replaces the key point's `source` when given. */
+  source?: Provenance;
 }
 /** Merges two or more key points into one (`into`, default the first), summing their counters. */
 export interface MergeOperation {
@@ -326,6 +341,8 @@ export interface MergeOperation {
   names: string[];
   text: string;
   into?: string;
+  /** Provenance of the merged text; replaces the survivor's `source` when given. */
+  source?: Provenance;
 }
 /** Removes a key point. Its id is never reused. */
 export interface RemoveOperation {
@@ -334,6 +351,19 @@ export interface RemoveOperation {
 }
 /** One curator operation on a playbook. */
 export type DeltaOperation = AddOperation | UpdateOperation | MergeOperation | RemoveOperation;
+
+/**
+ * valibot schema of a {@link Provenance}.
+ *
+ * @example
+ * ```ts
+ * v.parse(ProvenanceSchema, { session: 'sess-1', traceRefs: ['trace-9'] });
+ * ```
+ */
+export const ProvenanceSchema = v.object({
+  session: v.optional(v.string()),
+  traceRefs: v.optional(v.array(v.string())),
+});
 
 /**
  * valibot schema of a {@link DeltaOperation}.
@@ -349,13 +379,20 @@ export const DeltaOperationSchema = v.variant('type', [
     section: v.picklist(SECTION_NAMES),
     text: v.pipe(v.string(), v.minLength(1)),
     name: v.optional(v.string()),
+    source: v.optional(ProvenanceSchema),
   }),
-  v.object({ type: v.literal('UPDATE'), name: v.string(), text: v.pipe(v.string(), v.minLength(1)) }),
+  v.object({
+    type: v.literal('UPDATE'),
+    name: v.string(),
+    text: v.pipe(v.string(), v.minLength(1)),
+    source: v.optional(ProvenanceSchema),
+  }),
   v.object({
     type: v.literal('MERGE'),
     names: v.pipe(v.array(v.string()), v.minLength(2)),
     text: v.pipe(v.string(), v.minLength(1)),
     into: v.optional(v.string()),
+    source: v.optional(ProvenanceSchema),
   }),
   v.object({ type: v.literal('REMOVE'), name: v.string() }),
 ]);
@@ -459,6 +496,7 @@ export function applyDelta(
           harmful: 0,
           createdAt: at,
           updatedAt: at,
+          ...(op.source ? { source: cloneJson(op.source) } : {}),
         });
         applied.push({ ...op, name });
         break;
@@ -472,6 +510,7 @@ export function applyDelta(
         const kp = out.sections[at.section][at.index]!;
         kp.text = op.text;
         kp.updatedAt = now();
+        if (op.source) kp.source = cloneJson(op.source);
         applied.push(op);
         break;
       }
@@ -502,6 +541,7 @@ export function applyDelta(
         }
         kp.text = op.text;
         kp.updatedAt = now();
+        if (op.source) kp.source = cloneJson(op.source);
         applied.push({ ...op, into });
         break;
       }

@@ -8,6 +8,7 @@ import { canonicalJson, sha256Hex } from 'rearview/core';
 import { coreCases } from './cases/core';
 import { llmCases } from './cases/llm';
 import { loopCases } from './cases/loop';
+import { playbookCases } from './cases/playbook';
 import { redactCases } from './cases/redact';
 import { reflectCases } from './cases/reflect';
 import { snapshotCases } from './cases/snapshot';
@@ -46,6 +47,7 @@ export const cases: ConformanceCase[] = [
   ...storeCases,
   ...loopCases,
   ...reflectCases,
+  ...playbookCases,
 ];
 
 export async function runConformance(runtime: string): Promise<ConformanceReport> {

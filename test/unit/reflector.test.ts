@@ -47,7 +47,12 @@ const messages = [
 
 function typeHintsPlaybook(): Playbook {
   const pb = emptyPlaybook();
-  pb.sections['PATTERNS & APPROACHES'].push({ name: 'pat-001', text: 'use type hints', helpful: 3, harmful: 0 });
+  pb.sections['PATTERNS & APPROACHES'].push({
+    name: 'pat-001',
+    text: 'use type hints',
+    helpful: 3,
+    harmful: 0,
+  });
   return pb;
 }
 
@@ -97,7 +102,12 @@ describe('runReflector through the real SDK (seed 001)', () => {
   });
 
   it('SCN-REFL-003-03: empty playbook → empty bullet tags, analysis kept', async () => {
-    mock.script([{ kind: 'json', text: '{"analysis": "The user asked for a refactor; it went smoothly.", "bullet_tags": []}' }]);
+    mock.script([
+      {
+        kind: 'json',
+        text: '{"analysis": "The user asked for a refactor; it went smoothly.", "bullet_tags": []}',
+      },
+    ]);
     const { llm } = client();
     const out = await runReflector(messages, emptyPlaybook(), [], { llm });
     expect(out).toEqual({ analysis: 'The user asked for a refactor; it went smoothly.', bulletTags: [] });
@@ -110,7 +120,9 @@ describe('runReflector through the real SDK (seed 001)', () => {
       { name: 'mis-001', tag: 'harmful', rationale: 'Led to incorrect approach' },
       { name: 'pref-001', tag: 'neutral', rationale: 'Not relevant to this session' },
     ];
-    mock.script([{ kind: 'json', text: JSON.stringify({ analysis: 'Session had mixed results...', bullet_tags: tags }) }]);
+    mock.script([
+      { kind: 'json', text: JSON.stringify({ analysis: 'Session had mixed results...', bullet_tags: tags }) },
+    ]);
     const { llm } = client();
     const out = await runReflector(messages, typeHintsPlaybook(), ['pat-001'], { llm });
     expect(out.bulletTags).toEqual(tags);
@@ -140,17 +152,20 @@ describe('runReflector through the real SDK (seed 001)', () => {
     mock.script([{ kind: 'status', status: 500 }]);
     const a = client();
     const d1: ReflectorDiagnostic[] = [];
-    expect(await runReflector(messages, typeHintsPlaybook(), [], { llm: a.llm, onDiagnostic: (d) => d1.push(d) })).toEqual(
-      { analysis: '', bulletTags: [] },
-    );
+    expect(
+      await runReflector(messages, typeHintsPlaybook(), [], { llm: a.llm, onDiagnostic: (d) => d1.push(d) }),
+    ).toEqual({ analysis: '', bulletTags: [] });
     expect(mock.requests).toHaveLength(4);
     expect(d1[0]).toMatchObject({ stage: 'llm', code: 'llm_server' });
 
     mock.script([{ kind: 'status', status: 401 }]);
     const d2: ReflectorDiagnostic[] = [];
-    expect(await runReflector(messages, typeHintsPlaybook(), [], { llm: client().llm, onDiagnostic: (d) => d2.push(d) })).toEqual(
-      { analysis: '', bulletTags: [] },
-    );
+    expect(
+      await runReflector(messages, typeHintsPlaybook(), [], {
+        llm: client().llm,
+        onDiagnostic: (d) => d2.push(d),
+      }),
+    ).toEqual({ analysis: '', bulletTags: [] });
     expect(mock.requests).toHaveLength(1);
     expect(d2[0]!.code).toBe('llm_auth');
 
@@ -168,7 +183,11 @@ describe('runReflector through the real SDK (seed 001)', () => {
   });
 
   it('SCN-REFL-005-02: unparseable replies (prose, malformed JSON) → empty result and a parse diagnostic', async () => {
-    for (const text of ['I think the session went fine overall.', '{"analysis": "cut off', '```json\n{"analysis": \n```']) {
+    for (const text of [
+      'I think the session went fine overall.',
+      '{"analysis": "cut off',
+      '```json\n{"analysis": \n```',
+    ]) {
       mock.script([{ kind: 'json', text }]);
       const diagnostics: ReflectorDiagnostic[] = [];
       const out = await runReflector(messages, typeHintsPlaybook(), [], {
@@ -202,14 +221,21 @@ describe('runReflector through the real SDK (seed 001)', () => {
       bulletTags: [],
     });
     mock.script([{ kind: 'sse', text, chunks: 7 }]);
-    expect(await runReflector(messages, typeHintsPlaybook(), [], { llm: client({ stream: true }).llm })).toEqual({
+    expect(
+      await runReflector(messages, typeHintsPlaybook(), [], { llm: client({ stream: true }).llm }),
+    ).toEqual({
       analysis: 'No significant observations.',
       bulletTags: [],
     });
   });
 
   it('REQ-REFL-008: partial JSON is accepted with defaults and reported', async () => {
-    mock.script([{ kind: 'json', text: '{"bullet_tags": [{"name": "pat-001", "tag": "Helpful"}, {"tag": "harmful"}, 7]}' }]);
+    mock.script([
+      {
+        kind: 'json',
+        text: '{"bullet_tags": [{"name": "pat-001", "tag": "Helpful"}, {"tag": "harmful"}, 7]}',
+      },
+    ]);
     const diagnostics: ReflectorDiagnostic[] = [];
     const out = await runReflector(messages, typeHintsPlaybook(), [], {
       llm: client().llm,
@@ -218,12 +244,18 @@ describe('runReflector through the real SDK (seed 001)', () => {
     expect(out).toEqual({ analysis: '', bulletTags: [{ name: 'pat-001', tag: 'helpful', rationale: '' }] });
     expect(diagnostics[0]).toMatchObject({ stage: 'shape', code: 'reply_partial' });
     expect(diagnostics[0]!.message).toContain('2 bullet tag(s)');
-    expect(parseReflectorReply('{"analysis": "only analysis"}').result).toEqual({ analysis: 'only analysis', bulletTags: [] });
+    expect(parseReflectorReply('{"analysis": "only analysis"}').result).toEqual({
+      analysis: 'only analysis',
+      bulletTags: [],
+    });
   });
 
   it('redacts the transcript before it is sent, with stable placeholders (and honours redact: false)', async () => {
     const secretive = [
-      { role: 'user', content: 'My key is sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123 and mail jane@corp.io' },
+      {
+        role: 'user',
+        content: 'My key is sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123 and mail jane@corp.io',
+      },
       { role: 'assistant', content: 'I will email jane@corp.io now.' },
     ];
     // A client that does not redact (like a non-Anthropic client): the Reflector's own redaction must hold.
@@ -261,7 +293,10 @@ describe('runReflector through the real SDK (seed 001)', () => {
       ['pat-001'],
     );
     expect(prompt).toContain('[assistant] literal {playbook} and {cited_ids}');
-    const many = Array.from({ length: 400 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i} ${'word '.repeat(50)}` }));
+    const many = Array.from({ length: 400 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: `message ${i} ${'word '.repeat(50)}`,
+    }));
     const text = formatTranscript(many, { maxTokens: 2000 });
     expect(text.startsWith('[user] message 0 ')).toBe(true);
     expect(text).toContain('message 399 ');
@@ -274,7 +309,12 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
   const scripted = (reply: { throws: boolean; value: unknown }): LlmClient => ({
     async complete() {
       if (reply.throws) throw reply.value;
-      return { text: reply.value as string, usage: { inputTokens: 0, outputTokens: 0 }, latencyMs: 0, model: 'x' };
+      return {
+        text: reply.value as string,
+        usage: { inputTokens: 0, outputTokens: 0 },
+        latencyMs: 0,
+        model: 'x',
+      };
     },
   });
   const tagLike = fc.record(
@@ -289,7 +329,10 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
     fc.string(),
     fc.json(),
     fc
-      .record({ analysis: fc.anything(), bullet_tags: fc.oneof(fc.array(tagLike), fc.anything()) }, { requiredKeys: [] })
+      .record(
+        { analysis: fc.anything(), bullet_tags: fc.oneof(fc.array(tagLike), fc.anything()) },
+        { requiredKeys: [] },
+      )
       .map((o) => {
         try {
           return `Sure:\n\`\`\`json\n${JSON.stringify(o)}\n\`\`\``;
@@ -302,7 +345,12 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
   function seeded(): Playbook {
     const pb = emptyPlaybook();
     pb.sections['PATTERNS & APPROACHES'].push({ name: 'pat-001', text: 'use types', helpful: 3, harmful: 1 });
-    pb.sections['MISTAKES TO AVOID'].push({ name: 'mis-001', text: 'no broad excepts', helpful: 0, harmful: 2 });
+    pb.sections['MISTAKES TO AVOID'].push({
+      name: 'mis-001',
+      text: 'no broad excepts',
+      helpful: 0,
+      harmful: 2,
+    });
     pb.sections.OTHERS.push({ name: 'oth-001', text: 'legacy tip', helpful: 0, harmful: 0 });
     return pb;
   }
@@ -318,12 +366,12 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
         fc.anything(),
         async (reply, cited) => {
           const pb = seeded();
-          const out = await runReflector(
-            [{ role: 'assistant', content: 'x' }],
-            pb,
-            cited as string[],
-            { llm: scripted(reply), onDiagnostic: () => { throw new Error('sink failure'); } },
-          );
+          const out = await runReflector([{ role: 'assistant', content: 'x' }], pb, cited as string[], {
+            llm: scripted(reply),
+            onDiagnostic: () => {
+              throw new Error('sink failure');
+            },
+          });
           expect(typeof out.analysis).toBe('string');
           expect(Array.isArray(out.bulletTags)).toBe(true);
           for (const t of out.bulletTags) {
@@ -357,6 +405,9 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
       }),
       { numRuns: 200 },
     );
-    expect(await runReflector([], emptyPlaybook(), [], undefined as never)).toEqual({ analysis: '', bulletTags: [] });
+    expect(await runReflector([], emptyPlaybook(), [], undefined as never)).toEqual({
+      analysis: '',
+      bulletTags: [],
+    });
   });
 });

@@ -1,0 +1,283 @@
+/**
+ * The Curator (ACE's third role): turns a Reflector result into delta operations (ADD, UPDATE, MERGE,
+ * REMOVE). The model proposes; {@link normalizeCuratorOperations} validates and sanitizes; `applyDelta`
+ * applies deterministically and rejects any operation whose target does not exist — a missing or
+ * unknown target is never guessed or redirected.
+ *
+ * @module
+ */
+import { extractJson } from '../core/json.js';
+import { truncateUtf8 } from '../core/utf8.js';
+import type { LlmClient } from '../llm/types.js';
+import { formatKeyPoints } from './format.js';
+import {
+  type DeltaOperation,
+  type Playbook,
+  type Provenance,
+  SECTION_NAMES,
+  SECTION_SLUGS,
+  type SectionName,
+} from './model.js';
+import type { ReflectorResult } from './reflector.js';
+import { type SanitizeOptions, sanitizeKeyPointText, sanitizeProvenance } from './sanitize.js';
+import { CURATOR_TEMPLATE, fillTemplate } from './templates.js';
+
+/** A Curator diagnostic: an absorbed failure or a repaired reply. */
+export interface CuratorDiagnostic {
+  stage: 'llm' | 'parse' | 'shape' | 'internal';
+  code: string;
+  message: string;
+  error?: unknown;
+  reply?: string;
+}
+
+/** Options of {@link runCurator}. */
+export interface CuratorOptions {
+  llm: LlmClient;
+  signal?: AbortSignal;
+  onDiagnostic?: (diagnostic: CuratorDiagnostic) => void;
+  /** Most operations accepted from one reply (the rest are rejected). Default 10. */
+  maxOperations?: number;
+  /** Provenance stamped on added, updated and merged key points. */
+  source?: Provenance;
+  /** Bound on key point text. */
+  sanitize?: SanitizeOptions;
+  /** Output token cap. Default 2048. */
+  maxTokens?: number;
+  model?: string;
+  /** Default 0. */
+  temperature?: number;
+  /** Replaces {@link CURATOR_TEMPLATE} (same placeholders). */
+  template?: string;
+}
+
+/** What {@link runCurator} returns. */
+export interface CuratorResult {
+  /** Validated, sanitized operations, ready for `applyDelta` / `PlaybookStore.applyDelta`. */
+  operations: DeltaOperation[];
+  /** Proposals refused before application, with the reason. */
+  rejected: { op: unknown; reason: string }[];
+  /** The model's reasoning ('' when absent). */
+  reasoning: string;
+  /** False when no model call was made (nothing to curate). */
+  called: boolean;
+}
+
+/**
+ * Asks the model for delta operations that fold a Reflector result into the playbook. Skips the call
+ * (`called: false`) when the reflection is empty — the Reflector failed or found nothing. Never rejects:
+ * failures give no operations and a diagnostic.
+ *
+ * @example
+ * ```ts
+ * const reflection = await runReflector(messages, pb, cited, { llm });
+ * const { operations } = await runCurator(reflection, pb, { llm, source: { session: 'sess-42' } });
+ * const { playbook, rejected } = applyDelta(pb, operations);
+ * ```
+ */
+export async function runCurator(
+  reflection: ReflectorResult,
+  playbook: Playbook,
+  options: CuratorOptions,
+): Promise<CuratorResult> {
+  const empty = (called: boolean): CuratorResult => ({ operations: [], rejected: [], reasoning: '', called });
+  const report = (d: CuratorDiagnostic) => {
+    try {
+      options?.onDiagnostic?.(d);
+    } catch {
+      // ignored: diagnostics must not break the flow
+    }
+  };
+  const analysis = typeof reflection?.analysis === 'string' ? reflection.analysis : '';
+  const tags = Array.isArray(reflection?.bulletTags) ? reflection.bulletTags : [];
+  if (!analysis.trim() && !tags.length) return empty(false);
+  let reply: string;
+  try {
+    const prompt = buildCuratorPrompt(reflection, playbook, options);
+    const response = await options.llm.complete({
+      messages: [{ role: 'user', content: prompt }],
+      maxTokens: options.maxTokens ?? 2048,
+      temperature: options.temperature ?? 0,
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    reply = typeof response?.text === 'string' ? response.text : '';
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code;
+    const llm = typeof code === 'string' && code.startsWith('llm_');
+    report({
+      stage: llm ? 'llm' : 'internal',
+      code: llm ? code : 'internal_error',
+      message: `Curator call failed: ${(error as Error)?.message ?? String(error)}`,
+      error,
+    });
+    return empty(true);
+  }
+  try {
+    const json = extractJson(reply);
+    const obj = json as { operations?: unknown; reasoning?: unknown } | undefined;
+    const list = Array.isArray(json) ? json : obj?.operations;
+    if (!Array.isArray(list)) {
+      report({
+        stage: json === undefined ? 'parse' : 'shape',
+        code: 'reply_unparseable',
+        message: 'Curator reply holds no list of operations',
+        reply: truncateUtf8(reply, 2000),
+      });
+      return empty(true);
+    }
+    const { operations, rejected } = normalizeCuratorOperations(list, options);
+    if (rejected.length) {
+      report({
+        stage: 'shape',
+        code: 'reply_partial',
+        message: `Curator proposals refused: ${rejected.map((r) => r.reason).join('; ')}`,
+        reply: truncateUtf8(reply, 2000),
+      });
+    }
+    const reasoning =
+      !Array.isArray(json) && typeof obj?.reasoning === 'string' ? truncateUtf8(obj.reasoning, 8000) : '';
+    return { operations, rejected, reasoning, called: true };
+  } catch (error) {
+    report({ stage: 'internal', code: 'internal_error', message: String(error), error });
+    return empty(true);
+  }
+}
+
+/**
+ * The Curator prompt: {@link CURATOR_TEMPLATE} with the playbook (ids and counts), the analysis and the
+ * tags.
+ *
+ * @example
+ * ```ts
+ * const prompt = buildCuratorPrompt(reflection, pb);
+ * ```
+ */
+export function buildCuratorPrompt(
+  reflection: ReflectorResult,
+  playbook: Playbook,
+  options: Pick<CuratorOptions, 'template' | 'maxOperations'> = {},
+): string {
+  const tags = (Array.isArray(reflection?.bulletTags) ? reflection.bulletTags : []).map(
+    (t) => `- ${t.name}: ${t.tag}${t.rationale ? ` — ${sanitizeKeyPointText(t.rationale)}` : ''}`,
+  );
+  return fillTemplate(options.template ?? CURATOR_TEMPLATE, {
+    playbook: formatKeyPoints(playbook, { counts: true, empty: '(the playbook is empty)' }),
+    analysis:
+      typeof reflection?.analysis === 'string' && reflection.analysis.trim() ? reflection.analysis : '(none)',
+    bullet_tags: tags.length ? tags.join('\n') : '(none)',
+    sections: SECTION_NAMES.map((s) => JSON.stringify(s)).join(', '),
+    max_operations: String(options.maxOperations ?? 10),
+  });
+}
+
+/** A section from its name (any case) or slug. */
+function sectionFor(key: unknown): SectionName | undefined {
+  if (typeof key !== 'string') return undefined;
+  const k = key.trim().toLowerCase();
+  return SECTION_NAMES.find((s) => s.toLowerCase() === k || SECTION_SLUGS[s] === k);
+}
+
+/**
+ * Validates and cleans proposed operations: the type is matched case-insensitively; an ADD's section
+ * may be given by name (any case) or slug and any `name` it proposes is dropped (ids are allocated, not
+ * chosen by the model); texts are sanitized and bounded; UPDATE and REMOVE need an explicit `name`,
+ * MERGE at least two distinct `names` — a missing target is rejected, never guessed. Provenance from
+ * `options.source` is attached to ADD, UPDATE and MERGE. At most `maxOperations` are kept.
+ *
+ * @example
+ * ```ts
+ * normalizeCuratorOperations([{ type: 'update', text: 'x' }]).rejected[0].reason; // 'UPDATE without a target name'
+ * ```
+ */
+export function normalizeCuratorOperations(
+  list: readonly unknown[],
+  options: Pick<CuratorOptions, 'maxOperations' | 'source' | 'sanitize'> = {},
+): { operations: DeltaOperation[]; rejected: { op: unknown; reason: string }[] } {
+  const max = options.maxOperations ?? 10;
+  const source = sanitizeProvenance(options.source);
+  const operations: DeltaOperation[] = [];
+  const rejected: { op: unknown; reason: string }[] = [];
+  const text = (t: unknown) => sanitizeKeyPointText(t, options.sanitize);
+  const target = (n: unknown) => (typeof n === 'string' ? n.trim().replace(/^\[(.*)\]$/, '$1') : '');
+  for (const raw of Array.isArray(list) ? list : []) {
+    const reject = (reason: string) => rejected.push({ op: raw, reason });
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      reject('not an operation object');
+      continue;
+    }
+    if (operations.length >= max) {
+      reject(`over the limit of ${max} operations`);
+      continue;
+    }
+    const o = raw as Record<string, unknown>;
+    const type = typeof o.type === 'string' ? o.type.trim().toUpperCase() : '';
+    switch (type) {
+      case 'ADD': {
+        const section = sectionFor(o.section);
+        if (!section) {
+          reject(`ADD with unknown section ${JSON.stringify(o.section)}`);
+          break;
+        }
+        const t = text(o.text);
+        if (!t) {
+          reject('ADD without text');
+          break;
+        }
+        operations.push({ type: 'ADD', section, text: t, ...(source ? { source } : {}) });
+        break;
+      }
+      case 'UPDATE': {
+        const name = target(o.name);
+        if (!name) {
+          reject('UPDATE without a target name');
+          break;
+        }
+        const t = text(o.text);
+        if (!t) {
+          reject(`UPDATE of ${name} without text`);
+          break;
+        }
+        operations.push({ type: 'UPDATE', name, text: t, ...(source ? { source } : {}) });
+        break;
+      }
+      case 'MERGE': {
+        const names = Array.isArray(o.names) ? o.names.map(target).filter(Boolean) : [];
+        if (names.length < 2 || new Set(names).size !== names.length) {
+          reject('MERGE needs at least two distinct target names');
+          break;
+        }
+        const t = text(o.text);
+        if (!t) {
+          reject('MERGE without text');
+          break;
+        }
+        const into = o.into === undefined ? undefined : target(o.into);
+        if (o.into !== undefined && !into) {
+          reject('MERGE with an empty "into"');
+          break;
+        }
+        operations.push({
+          type: 'MERGE',
+          names,
+          text: t,
+          ...(into ? { into } : {}),
+          ...(source ? { source } : {}),
+        });
+        break;
+      }
+      case 'REMOVE': {
+        const name = target(o.name);
+        if (!name) {
+          reject('REMOVE without a target name');
+          break;
+        }
+        operations.push({ type: 'REMOVE', name });
+        break;
+      }
+      default:
+        reject(`unknown operation type ${JSON.stringify(o.type)}`);
+    }
+  }
+  return { operations, rejected };
+}
