@@ -6,6 +6,7 @@
  */
 import { canonicalJson, sha256Hex } from 'rearview/core';
 import { coreCases } from './cases/core';
+import { heuristicCases } from './cases/heuristic';
 import { llmCases } from './cases/llm';
 import { loopCases } from './cases/loop';
 import { playbookCases } from './cases/playbook';
@@ -48,6 +49,7 @@ export const cases: ConformanceCase[] = [
   ...loopCases,
   ...reflectCases,
   ...playbookCases,
+  ...heuristicCases,
 ];
 
 export async function runConformance(runtime: string): Promise<ConformanceReport> {

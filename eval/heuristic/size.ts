@@ -1,0 +1,80 @@
+/**
+ * Minified + gzipped size of `rearview/heuristic`, built with Vite's API (the same bundler
+ * applications use): a bundle importing only `heuristicReflect`, and one keeping the whole entry.
+ * Used by the size-budget test and the benchmark.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Rolldown } from 'vite';
+
+const ENTRY = fileURLToPath(new URL('../../lib/heuristic/index.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface BundleSize {
+  minified: number;
+  gzipped: number;
+  /** Modules the bundle still imports (an LLM SDK or valibot would show here). */
+  imports: string[];
+}
+
+async function bundle(code: string): Promise<BundleSize> {
+  const dir = mkdtempSync(join(tmpdir(), 'rearview-heuristic-size-'));
+  const entry = join(dir, 'entry.ts');
+  writeFileSync(entry, code);
+  let out: Rolldown.RolldownOutput[] | Rolldown.RolldownOutput;
+  try {
+    out = (await build({
+      configFile: false,
+      root: ROOT,
+      logLevel: 'silent',
+      publicDir: false,
+      build: {
+        write: false,
+        minify: true,
+        target: 'es2022',
+        lib: { entry, formats: ['es'], fileName: 'bundle' },
+        // Vite keeps whitespace in ES library builds; an application's bundle would not: minify fully.
+        rolldownOptions: {
+          external: (dep) => /^(valibot|@anthropic-ai\/sdk)(\/|$)/.test(dep),
+          output: { minify: true },
+        },
+      },
+    })) as Rolldown.RolldownOutput[] | Rolldown.RolldownOutput;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const outputs = Array.isArray(out) ? out : [out];
+  let js = '';
+  const imports: string[] = [];
+  for (const o of outputs) {
+    for (const chunk of o.output) {
+      if (chunk.type !== 'chunk') continue;
+      js += chunk.code;
+      imports.push(...chunk.imports);
+    }
+  }
+  return { minified: Buffer.byteLength(js), gzipped: gzipSync(js, { level: 9 }).length, imports };
+}
+
+export interface HeuristicSizes {
+  /** `import { heuristicReflect } from 'rearview/heuristic'`. */
+  heuristicReflect: BundleSize;
+  /** Every export of the entry, LLM half included. */
+  wholeEntry: BundleSize;
+}
+
+export async function heuristicSizes(): Promise<HeuristicSizes> {
+  return {
+    heuristicReflect: await bundle(
+      `import { heuristicReflect } from ${JSON.stringify(ENTRY)}; export const keep = heuristicReflect;`,
+    ),
+    wholeEntry: await bundle(`export * from ${JSON.stringify(ENTRY)};`),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await heuristicSizes(), null, 2));
+}

@@ -1,0 +1,560 @@
+/**
+ * The detector: one left-to-right pass over a turn's characters. Words are hashed as they are read
+ * (FNV-1a over lower-cased ASCII, apostrophes skipped) and looked up in an open-addressing table of the
+ * marker vocabulary, so a word that no marker uses costs a few integer operations and no allocation.
+ * Each sentence's token ids go into a reused buffer that is matched once, at the sentence's end, against
+ * the patterns indexed by their first word: the cost does not grow with the number of markers.
+ *
+ * Context is tracked in the same pass: code fences and inline code, double-quoted spans, `>` quoted
+ * lines and pasted code or log lines (classified when the line ends, from counts kept on the way, and
+ * then rolled back) are never matched; questions are known when their sentence ends.
+ */
+import type { MarkerSet } from './markers.js';
+
+/** Signal bits returned by {@link scanTurn}. */
+export const CORRECTION = 1;
+export const CHALLENGE = 2;
+export const PREFERENCE = 4;
+export const POSITIVE = 8;
+export const FRICTION = 16;
+
+const UNKNOWN = 0;
+const COMMA = 1;
+const GAP = -1;
+const MAX_GAP = 3;
+const MAX_SENTENCE = 512;
+const MAX_WORD = 24;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+const FILLERS =
+  'ok okay oh ah well so and but hmm hm ugh wow yes yeah yep hey hi sorry btw please just now then also ' +
+  'hello whoa um uh alright';
+const NEGATORS =
+  'not no never dont doesnt didnt isnt arent wasnt werent cant cannot wont wouldnt shouldnt couldnt ' +
+  'hardly nothing nobody without neither nor';
+
+interface Pattern {
+  toks: number[];
+  bits: number;
+  start: boolean;
+  end: boolean;
+  question: boolean;
+  statement: boolean;
+  more: boolean;
+}
+
+/**
+ * Marker lists compiled for {@link scanTurn}: reuse one across calls (compiling takes well under a
+ * millisecond, but a 64 MB transcript has a million turns).
+ */
+export interface CompiledMarkers {
+  readonly markers: MarkerSet;
+  /** @internal */ keys: Int32Array;
+  /** @internal */ ids: Int32Array;
+  /** @internal */ mask: number;
+  /** @internal */ words: string[];
+  /** @internal */ byFirst: (Pattern[] | undefined)[];
+  /** @internal */ filler: Uint8Array;
+  /** @internal */ negator: Uint8Array;
+  /** @internal */ buf: Int32Array;
+  /** @internal */ anchor: Uint8Array;
+  /** @internal */ pending: number;
+  /** @internal */ but: number;
+}
+
+function hashWord(word: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+function isWordCode(c: number): boolean {
+  if (c < 0x80) {
+    return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+  }
+  return (
+    (c >= 0xc0 && c < 0x2000 && c !== 0xd7 && c !== 0xf7) ||
+    (c >= 0x2c00 && c < 0x2e00) ||
+    (c >= 0x3040 && c < 0xd800) ||
+    (c >= 0xf900 && c < 0xfe00) ||
+    (c >= 0xff10 && c < 0xfff0)
+  );
+}
+
+function isApostrophe(c: number): boolean {
+  return c === 0x27 || c === 0x2019;
+}
+
+/** Splits a marker into lower-case words, `,` (clause break) and `*` (gap) tokens. */
+function markerTokens(src: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  const flush = () => {
+    if (word) out.push(word);
+    word = '';
+  };
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (isWordCode(c)) word += src[i]!.toLowerCase();
+    else if (isApostrophe(c) && word) continue;
+    else {
+      flush();
+      if (c === 0x2c || c === 0x3b || c === 0x3a) {
+        if (out.length && out[out.length - 1] !== ',') out.push(',');
+      } else if (c === 0x2a) out.push('*');
+    }
+  }
+  flush();
+  while (out[0] === '*') out.shift();
+  while (out[out.length - 1] === '*') out.pop();
+  return out;
+}
+
+/**
+ * Compiles marker lists for {@link scanTurn}. Lists that are missing or hold non-strings are tolerated.
+ *
+ * @example
+ * ```ts
+ * const compiled = compileMarkers({ ...DEFAULT_MARKERS, correction: [...DEFAULT_MARKERS.correction, 'scrap that'] });
+ * heuristicReflect(messages, { markers: compiled });
+ * ```
+ */
+export function compileMarkers(markers: MarkerSet): CompiledMarkers {
+  const vocab = new Map<string, number>();
+  const words: string[] = ['', ','];
+  const idOf = (w: string): number => {
+    if (w === ',') return COMMA;
+    let id = vocab.get(w);
+    if (id === undefined) {
+      id = words.length;
+      words.push(w);
+      vocab.set(w, id);
+    }
+    return id;
+  };
+  const byFirst: (Pattern[] | undefined)[] = [];
+  const lists: [readonly string[] | undefined, number][] = [
+    [markers?.correction, CORRECTION],
+    [markers?.challenge, CHALLENGE],
+    [markers?.preference, PREFERENCE],
+    [markers?.positive, POSITIVE | PREFERENCE],
+    [markers?.friction, FRICTION],
+  ];
+  for (const [list, bits] of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const raw of list) {
+      if (typeof raw !== 'string') continue;
+      let src = raw.trim();
+      const start = src.startsWith('^');
+      if (start) src = src.slice(1);
+      const p: Pattern = {
+        toks: [],
+        bits,
+        start,
+        end: false,
+        question: false,
+        statement: false,
+        more: false,
+      };
+      for (;;) {
+        const last = src[src.length - 1];
+        if (last === '$') p.end = true;
+        else if (last === '?') p.question = true;
+        else if (last === '!') p.statement = true;
+        else if (last === '+') p.more = true;
+        else break;
+        src = src.slice(0, -1).trimEnd();
+      }
+      const toks = markerTokens(src);
+      if (toks.length === 0 || toks[0] === ',') continue;
+      p.toks = toks.map((t) => (t === '*' ? GAP : idOf(t)));
+      const first = p.toks[0]!;
+      const list = byFirst[first];
+      if (list) list.push(p);
+      else byFirst[first] = [p];
+    }
+  }
+  const filler = FILLERS.split(' ').map(idOf);
+  const negator = NEGATORS.split(' ').map(idOf);
+  let size = 64;
+  while (size < words.length * 4) size *= 2;
+  const keys = new Int32Array(size);
+  const ids = new Int32Array(size);
+  for (let id = 2; id < words.length; id++) {
+    const h = hashWord(words[id]!);
+    let slot = h & (size - 1);
+    while (ids[slot] !== 0) slot = (slot + 1) & (size - 1);
+    keys[slot] = h;
+    ids[slot] = id;
+  }
+  const flags = (list: number[]) => {
+    const a = new Uint8Array(words.length);
+    for (const id of list) a[id] = 1;
+    return a;
+  };
+  return {
+    markers,
+    keys,
+    ids,
+    mask: size - 1,
+    words,
+    byFirst,
+    filler: flags(filler),
+    negator: flags(negator),
+    buf: new Int32Array(MAX_SENTENCE),
+    anchor: new Uint8Array(MAX_SENTENCE),
+    pending: 0,
+    but: idOf('but'),
+  };
+}
+
+/** The vocabulary id of text[start, end) (lower-cased, apostrophes skipped), or UNKNOWN. */
+function lookup(c: CompiledMarkers, h: number, text: string, start: number, end: number): number {
+  let slot = h & c.mask;
+  for (;;) {
+    const id = c.ids[slot]!;
+    if (id === 0) return UNKNOWN;
+    if (c.keys[slot] === h) {
+      const w = c.words[id]!;
+      let k = 0;
+      let ok = true;
+      for (let i = start; i < end; i++) {
+        let ch = text.charCodeAt(i);
+        if (isApostrophe(ch)) continue;
+        if (ch >= 0x41 && ch <= 0x5a) ch += 32;
+        if (w.charCodeAt(k++) !== ch) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok && k === w.length) return id;
+    }
+    slot = (slot + 1) & c.mask;
+  }
+}
+
+function matchFrom(toks: number[], k: number, buf: Int32Array, j: number, n: number): number {
+  for (; k < toks.length; k++) {
+    const t = toks[k]!;
+    if (t === GAP) {
+      for (let g = 0; g <= MAX_GAP && j + g <= n; g++) {
+        if (g > 0 && buf[j + g - 1] === COMMA) break;
+        const r = matchFrom(toks, k + 1, buf, j + g, n);
+        if (r >= 0) return r;
+      }
+      return -1;
+    }
+    if (j >= n || buf[j] !== t) return -1;
+    j++;
+  }
+  return j;
+}
+
+/** Matches one sentence; returns its signal bits and leaves `+` matches in `c.pending`. */
+function matchSentence(c: CompiledMarkers, n: number, question: boolean): number {
+  const { buf, anchor, byFirst, filler, negator } = c;
+  let clauseStart = true;
+  for (let k = 0; k < n; k++) {
+    const t = buf[k]!;
+    if (clauseStart) {
+      anchor[k] = 1;
+      const vocative = t === UNKNOWN && k + 1 < n && buf[k + 1] === COMMA;
+      if (!(t === COMMA || filler[t] === 1 || vocative)) clauseStart = false;
+    } else {
+      anchor[k] = 0;
+      if (t === COMMA) clauseStart = true;
+    }
+  }
+  let bits = 0;
+  let pending = 0;
+  for (let i = 0; i < n; i++) {
+    const list = byFirst[buf[i]!];
+    if (list === undefined) continue;
+    for (let q = 0; q < list.length; q++) {
+      const p = list[q]!;
+      if (p.question ? !question : p.statement && question) continue;
+      if (p.start && anchor[i] === 0) continue;
+      if (((p.more ? pending : bits) & p.bits) === p.bits) continue;
+      const end = matchFrom(p.toks, 1, buf, i + 1, n);
+      if (end < 0) continue;
+      if (p.end && end < n && buf[end] !== COMMA) continue;
+      // Approval hedged with a "but" ("this is good, but …") is not approval.
+      if (p.bits & POSITIVE && end + 1 < n && buf[end] === COMMA && buf[end + 1] === c.but) continue;
+      let negated = false;
+      for (let k = i - 1; k >= 0 && k >= i - 3; k--) {
+        const t = buf[k]!;
+        if (t === COMMA) break;
+        if (negator[t] === 1) {
+          negated = true;
+          break;
+        }
+      }
+      if (negated) continue;
+      if (p.more) {
+        if (i === 0) pending |= p.bits;
+      } else bits |= p.bits;
+    }
+  }
+  c.pending = pending;
+  return bits;
+}
+
+/** Characters that are common in code and logs and rare in prose. */
+function isSymbol(ch: number): boolean {
+  switch (ch) {
+    case 0x7b: // {
+    case 0x7d: // }
+    case 0x28: // (
+    case 0x29: // )
+    case 0x5b: // [
+    case 0x5d: // ]
+    case 0x3c: // <
+    case 0x3e: // >
+    case 0x3d: // =
+    case 0x3b: // ;
+    case 0x3a: // :
+    case 0x7c: // |
+    case 0x5c: // \
+    case 0x2f: // /
+    case 0x24: // $
+    case 0x23: // #
+    case 0x40: // @
+    case 0x25: // %
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x2b: // +
+    case 0x7e: // ~
+    case 0x5e: // ^
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A line starting with one of these is pasted output or code, not prose. */
+function isPasteLead(ch: number): boolean {
+  return (
+    ch === 0x24 || // $
+    ch === 0x25 || // %
+    ch === 0x2b || // +
+    ch === 0x7c || // |
+    ch === 0x3c || // <
+    ch === 0x7b || // {
+    ch === 0x7d || // }
+    ch === 0x5b || // [
+    ch === 0x5d || // ]
+    ch === 0x23 || // #
+    ch === 0x3e // >
+  );
+}
+
+function isHex(ch: number): boolean {
+  return (ch >= 0x30 && ch <= 0x39) || (ch >= 0x61 && ch <= 0x66) || (ch >= 0x41 && ch <= 0x46);
+}
+
+/**
+ * Scans one user turn and returns its signal bits ({@link CORRECTION}, {@link CHALLENGE},
+ * {@link PREFERENCE}, {@link POSITIVE}, {@link FRICTION}). Linear in the text; never throws.
+ */
+export function scanTurn(text: string, c: CompiledMarkers): number {
+  if (typeof text !== 'string') return 0;
+  const len = text.length;
+  let i = 0;
+  while (i < len && text.charCodeAt(i) <= 0x20) i++;
+  // A slash command (`/cost`, `/model opus …`) is addressed to the tool, not to the assistant.
+  if (i + 1 < len && text.charCodeAt(i) === 0x2f && isWordCode(text.charCodeAt(i + 1))) return 0;
+
+  const buf = c.buf;
+  let n = 0;
+  let lineStartN = 0;
+  let hits = 0;
+  let lineHits = 0;
+  let pending = 0;
+  // Per-line counts, for telling pasted code and logs from prose.
+  let nonSpace = 0;
+  let letters = 0;
+  let symbols = 0;
+  let lineWords = 0;
+  let indent = 0;
+  let first = 0;
+  let hexLead = false;
+  let prevPasted = false;
+
+  for (; i <= len; i++) {
+    const ch = i < len ? text.charCodeAt(i) : 0x0a;
+    if (isWordCode(ch)) {
+      // Read the whole word in a tight loop: hash it (lower-cased, apostrophes skipped) as we go.
+      const wStart = i;
+      let h = FNV_OFFSET;
+      let wLen = 0;
+      let digits = 0;
+      let odd = false;
+      let cc = ch;
+      for (;;) {
+        if (cc >= 0x61 && cc <= 0x7a) h = Math.imul(h ^ cc, FNV_PRIME);
+        else if (cc >= 0x41 && cc <= 0x5a) h = Math.imul(h ^ (cc + 32), FNV_PRIME);
+        else if ((cc >= 0x30 && cc <= 0x39) || cc === 0x5f) {
+          h = Math.imul(h ^ cc, FNV_PRIME);
+          digits++;
+        } else if (isApostrophe(cc)) wLen--;
+        else odd = true;
+        wLen++;
+        if (i + 1 >= len) break;
+        const nx = text.charCodeAt(i + 1);
+        if (isWordCode(nx) || (isApostrophe(nx) && i + 2 < len && isWordCode(text.charCodeAt(i + 2)))) {
+          i++;
+          cc = nx;
+          continue;
+        }
+        break;
+      }
+      if (nonSpace === 0) first = ch;
+      nonSpace += i - wStart + 1;
+      letters += wLen - digits;
+      if (lineWords === 0 && digits > 0 && wLen >= 7) {
+        let hex = true;
+        for (let k = wStart; k <= i && hex; k++) hex = isHex(text.charCodeAt(k));
+        hexLead = hex;
+      }
+      lineWords++;
+      const id = odd || wLen > MAX_WORD ? UNKNOWN : lookup(c, h, text, wStart, i + 1);
+      if (pending !== 0) {
+        lineHits |= pending;
+        pending = 0;
+      }
+      if (n === MAX_SENTENCE) {
+        lineHits |= matchSentence(c, n, false);
+        pending |= c.pending;
+        n = 0;
+        lineStartN = 0;
+      }
+      buf[n++] = id;
+      continue;
+    }
+    if (ch === 0x0a) {
+      // End of line: keep its matches if it reads as prose, roll them back if it was pasted.
+      let pasted = false;
+      if (nonSpace > 0) {
+        pasted =
+          isPasteLead(first) ||
+          indent >= 4 ||
+          hexLead ||
+          (symbols >= 3 && symbols * 5 > nonSpace) ||
+          (nonSpace >= 12 && letters * 2 < nonSpace) ||
+          (prevPasted && !(lineWords >= 3 && letters * 10 >= nonSpace * 7));
+      }
+      if (pasted) {
+        lineHits = 0;
+        if (n > lineStartN) n = lineStartN;
+      } else {
+        hits |= lineHits;
+        lineHits = 0;
+      }
+      prevPasted = pasted;
+      // A newline ends the sentence unless the next line continues it (lower-case start).
+      let j = i + 1;
+      while (j < len && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++;
+      const next = j < len ? text.charCodeAt(j) : 0x0a;
+      if (n > 0 && !(next >= 0x61 && next <= 0x7a)) {
+        hits |= matchSentence(c, n, false);
+        pending |= c.pending;
+        n = 0;
+      }
+      nonSpace = 0;
+      letters = 0;
+      symbols = 0;
+      lineWords = 0;
+      indent = 0;
+      first = 0;
+      hexLead = false;
+      lineStartN = n;
+      continue;
+    }
+    if (ch === 0x20 || ch === 0x09 || ch === 0x0d || ch === 0xa0) {
+      if (nonSpace === 0) indent += ch === 0x09 ? 4 : ch === 0x0d ? 0 : 1;
+      continue;
+    }
+    if (nonSpace === 0) first = ch;
+    nonSpace++;
+    if (ch === 0x2e || ch === 0x21 || ch === 0x3f) {
+      // . ! ? end a sentence unless a word follows at once (file.py, 3.13, ?query=).
+      if (i + 1 < len && isWordCode(text.charCodeAt(i + 1))) continue;
+      let question = ch === 0x3f;
+      while (i + 1 < len) {
+        const d = text.charCodeAt(i + 1);
+        if (d !== 0x2e && d !== 0x21 && d !== 0x3f) break;
+        if (d === 0x3f) question = true;
+        i++;
+      }
+      if (n > 0) {
+        lineHits |= matchSentence(c, n, question);
+        pending |= c.pending;
+        n = 0;
+        lineStartN = 0;
+      }
+      continue;
+    }
+    if (ch === 0x2c || ch === 0x3b || ch === 0x3a) {
+      if (ch !== 0x2c) symbols++;
+      if (n > 0 && n < MAX_SENTENCE && buf[n - 1] !== COMMA) buf[n++] = COMMA;
+      continue;
+    }
+    if (ch === 0x60) {
+      if (text.startsWith('```', i)) {
+        // A code fence, possibly opened mid-line: skip to the closing fence (or the end).
+        if (n > 0) {
+          lineHits |= matchSentence(c, n, false);
+          pending |= c.pending;
+          n = 0;
+          lineStartN = 0;
+        }
+        const close = text.indexOf('```', i + 3);
+        i = close < 0 ? len - 1 : close + 2;
+        continue;
+      }
+      let k = i + 1;
+      while (k < len && text.charCodeAt(k) !== 0x60 && text.charCodeAt(k) !== 0x0a) k++;
+      if (k < len && text.charCodeAt(k) === 0x60) {
+        if (n < MAX_SENTENCE) buf[n++] = UNKNOWN;
+        i = k;
+      }
+      continue;
+    }
+    if (ch === 0x22 || ch === 0x201c || ch === 0x201d) {
+      // A quoted span on one line stands for one unknown word: quoted words are not the user's.
+      // Spans may wrap onto the next line (terminal transcripts wrap long prompts), not past a blank line.
+      let k = i + 1;
+      const limit = Math.min(len, i + 600);
+      for (; k < limit; k++) {
+        const d = text.charCodeAt(k);
+        if (d === 0x22 || d === 0x201c || d === 0x201d) break;
+        if (
+          d === 0x0a &&
+          k + 1 < len &&
+          (text.charCodeAt(k + 1) === 0x0a || text.charCodeAt(k + 1) === 0x0d)
+        ) {
+          k = limit;
+          break;
+        }
+      }
+      if (k < limit) {
+        if (n < MAX_SENTENCE) buf[n++] = UNKNOWN;
+        i = k;
+      }
+      continue;
+    }
+    if (
+      ch === 0x2013 ||
+      ch === 0x2014 ||
+      (ch === 0x2d && (text.charCodeAt(i + 1) === 0x2d || text.charCodeAt(i + 1) === 0x20))
+    ) {
+      // Dashes between words (` - `, `--`, `–`, `—`) break clauses like commas.
+      if (n > 0 && n < MAX_SENTENCE && buf[n - 1] !== COMMA) buf[n++] = COMMA;
+      if (ch === 0x2d) i++;
+      continue;
+    }
+    if (isSymbol(ch)) symbols++;
+  }
+  return hits;
+}

@@ -1,0 +1,57 @@
+/**
+ * Shapes of `rearview/heuristic`: reflection insights (seed 004's `ReflectionInsight`, camel-cased) and
+ * the message shape the detector reads.
+ */
+
+/** What kind of lesson an insight records. */
+export type InsightCategory = 'correction' | 'anti_pattern' | 'gotcha' | 'preference' | 'friction';
+
+/** How sure the producer is. */
+export type InsightConfidence = 'high' | 'medium' | 'low';
+
+/**
+ * A lesson learned from a conversation or a trajectory.
+ *
+ * @example
+ * ```ts
+ * const insight: ReflectionInsight = {
+ *   fact: 'User correction: No, not GraphQL. I said REST endpoint.',
+ *   recommendation: 'Apply the user\'s correction.',
+ *   category: 'correction',
+ *   confidence: 'high',
+ *   tags: ['user_feedback', 'correction'],
+ *   traceRefs: ['message:m3', 'message:m1', 'message:m2'],
+ * };
+ * ```
+ */
+export interface ReflectionInsight {
+  /** What was learned. */
+  fact: string;
+  /** Actionable recommendation. */
+  recommendation: string;
+  category: InsightCategory;
+  confidence: InsightConfidence;
+  /** Tags for retrieval. */
+  tags: string[];
+  /**
+   * Raw references back to the source: `message:{id}` for conversation turns,
+   * `trajectory:{id}:event:{index}` for trajectory steps. Kept verbatim so a caller can replay the trace.
+   */
+  traceRefs: string[];
+}
+
+/**
+ * Any chat message: rearview's `Message` from `rearview/transcript`, or a bare `{ role, content }`.
+ * `content` may be a string or Anthropic-style blocks (`[{ type: 'text', text }]`); other shapes are skipped.
+ *
+ * @example
+ * ```ts
+ * const m: MessageLike = { role: 'user', content: 'No, use REST.' };
+ * ```
+ */
+export interface MessageLike {
+  role: string;
+  content: unknown;
+  /** Stable id, e.g. `Message.id`; when absent the message's index in the array (`m{index}`) is used. */
+  id?: string;
+}

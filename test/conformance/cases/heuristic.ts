@@ -1,0 +1,149 @@
+import {
+  classifyTurn,
+  heuristicReflect,
+  insightMetadata,
+  parseReflectionResponse,
+  reflectFromTrajectories,
+  reflectionPrompt,
+} from 'rearview/heuristic';
+import { parseTrajectory, parseTranscript } from 'rearview/transcript';
+import { check, checkEqual } from '../check';
+import type { ConformanceCase } from '../suite';
+
+const NOW = '2025-06-01T12:00:00.000Z';
+
+const SESSION = [
+  'User: Add a REST endpoint for books',
+  'Assistant: I will add a GraphQL mutation.',
+  'User: No, not GraphQL. I said REST endpoint. As I mentioned, use PostgreSQL not SQLite.',
+  'Assistant: Done, using REST.',
+  "User: Shouldn't that be using a fixture?",
+  'Assistant: Fixed.',
+  'User: Perfect! From now on, always use fixtures in specs.',
+  'Assistant: Noted.',
+  'User: Here is the log:\n```\nno, connection refused — revert\n```\nwhat is it? Is 49 a perfect square? Try again later.',
+  'User: café ☕ '.repeat(1) + 'No. Rewind. ' + 'é'.repeat(120),
+].join('\n');
+
+/** rearview/heuristic: identical insights, references and provenance in every runtime. */
+export const heuristicCases: ConformanceCase[] = [
+  {
+    name: 'heuristic/heuristicReflect on a plain transcript',
+    run() {
+      const { messages } = parseTranscript(SESSION, { format: 'plain' });
+      const insights = heuristicReflect(messages);
+      checkEqual(
+        insights.map((i) => i.category),
+        ['correction', 'friction', 'correction', 'preference', 'correction'],
+        'categories',
+      );
+      check(
+        insights[0]!.traceRefs.length === 3,
+        'a correction references the turn, the previous user turn and the reply',
+      );
+      check(insights[4]!.fact.length > 0 && !insights[4]!.fact.includes('\ufffd'), 'UTF-8 safe truncation');
+      return { insights, again: heuristicReflect(messages) };
+    },
+  },
+  {
+    name: 'heuristic/classifyTurn context rules',
+    run() {
+      const texts = [
+        'try again later',
+        'Is 49 a perfect square?',
+        'Log:\n```\nno, actually, revert\n```\nok?',
+        'git log:\n3f2a1b9c Revert "x"',
+        'No. Rewind.',
+        "Shouldn't that be using a fixture?",
+        'still doesnt work',
+        'You did it again!',
+        'Perfect!',
+        'It is not perfect.',
+      ];
+      const out = texts.map((t) => classifyTurn(t));
+      check(
+        !out[0]!.friction && !out[1]!.preference && !out[2]!.correction && !out[3]!.correction,
+        'negatives',
+      );
+      check(out[4]!.correction && out[5]!.challenge && out[6]!.correction && out[7]!.friction, 'positives');
+      check(out[8]!.positive && !out[9]!.preference, 'approval and negation');
+      return out;
+    },
+  },
+  {
+    name: 'heuristic/reflectFromTrajectories mini-swe-agent and Claude Code',
+    run() {
+      const mini = JSON.stringify({
+        instance_id: 'demo__demo-1',
+        info: { exit_status: 'Submitted', submission: '' },
+        messages: [
+          { role: 'system', content: 'You are a helpful assistant.' },
+          { role: 'user', content: 'Fix the bug.' },
+          { role: 'assistant', content: 'THOUGHT: list\n```bash\nls\n```' },
+          { role: 'user', content: '<returncode>0</returncode>\n<output>\na.py\n</output>' },
+          { role: 'assistant', content: 'THOUGHT: run\n```bash\npython a.py\n```' },
+          {
+            role: 'user',
+            content: '<returncode>1</returncode>\n<output>\nTraceback: café ☕ error\n</output>',
+          },
+        ],
+      });
+      const cc = [
+        { type: 'user', uuid: 'u1', sessionId: 'sess-1', message: { role: 'user', content: 'test' } },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          sessionId: 'sess-1',
+          message: {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'x' } }],
+          },
+        },
+        {
+          type: 'user',
+          uuid: 'u2',
+          sessionId: 'sess-1',
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content: 'boom' }],
+          },
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n');
+      const failed = reflectFromTrajectories([
+        parseTrajectory(mini, { resolved: false }),
+        parseTrajectory(cc, { resolved: false }),
+      ]);
+      const solved = reflectFromTrajectories([parseTrajectory(mini, { resolved: true })]);
+      checkEqual(
+        failed.map((i) => i.traceRefs[0]),
+        ['trajectory:demo__demo-1:event:1', 'trajectory:sess-1:event:0'],
+        'event references',
+      );
+      checkEqual(solved, [], 'nothing from a solved run');
+      return failed;
+    },
+  },
+  {
+    name: 'heuristic/insightMetadata and the model half',
+    run() {
+      const insights = parseReflectionResponse(
+        'Here:\n```json\n{"insights":[{"fact":"f","recommendation":"r","category":"preference","trace_refs":["message:m1"]},{"fact":""}]}\n```',
+      );
+      checkEqual(insights.length, 1, 'malformed items skipped');
+      const meta = insightMetadata(insights[0]!, NOW);
+      checkEqual(
+        meta.provenance[1],
+        { source: 'trace', reference: 'message:m1', date: NOW },
+        'trace provenance',
+      );
+      const prompt = reflectionPrompt([
+        { role: 'user', content: 'No, use REST.', id: 'm1' },
+        { role: 'assistant', content: 'OK' },
+      ]);
+      check(prompt.includes('[message:m1] user: No, use REST.'), 'prompt lists references');
+      return { insights, meta, prompt };
+    },
+  },
+];
