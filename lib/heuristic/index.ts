@@ -16,7 +16,7 @@ export {
   reflectionPrompt,
 } from './llm.js';
 export { DEFAULT_MARKERS, type MarkerSet, SEED_MARKERS } from './markers.js';
-export { type FactMetadata, insightMetadata, type InsightProvenance } from './metadata.js';
+export { type FactMetadata, type InsightProvenance, insightMetadata } from './metadata.js';
 export {
   classifyTurn,
   extractRecommendation,

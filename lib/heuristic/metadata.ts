@@ -39,7 +39,9 @@ export function insightMetadata(
   now: Date | string | number = new Date(),
 ): FactMetadata {
   const date = (now instanceof Date ? now : new Date(now)).toISOString();
-  const provenance: InsightProvenance[] = [{ source: 'reflection', reference: 'conversation analysis', date }];
+  const provenance: InsightProvenance[] = [
+    { source: 'reflection', reference: 'conversation analysis', date },
+  ];
   for (const ref of Array.isArray(insight.traceRefs) ? insight.traceRefs : []) {
     provenance.push({ source: 'trace', reference: ref, date });
   }

@@ -22,7 +22,7 @@ const SESSION = [
   'User: Perfect! From now on, always use fixtures in specs.',
   'Assistant: Noted.',
   'User: Here is the log:\n```\nno, connection refused — revert\n```\nwhat is it? Is 49 a perfect square? Try again later.',
-  'User: café ☕ '.repeat(1) + 'No. Rewind. ' + 'é'.repeat(120),
+  `${'User: café ☕ '.repeat(1)}No. Rewind. ${'é'.repeat(120)}`,
 ].join('\n');
 
 /** rearview/heuristic: identical insights, references and provenance in every runtime. */
