@@ -4,6 +4,7 @@
 // and ends with one summary line: "rearview: N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -11,7 +12,23 @@ const bin = (name) => join(root, 'node_modules/.bin', name);
 mkdirSync(join(root, '.cache'), { recursive: true });
 const vitestJson = join(root, '.cache/vitest-results.json');
 const e2eJson = join(root, '.cache/e2e-results.json');
-const env = { ...process.env, REARVIEW_DIST_FRESH: '1', DENO_NO_UPDATE_CHECK: '1', E2E_JSON: e2eJson };
+/** A free port on 127.0.0.1 for the e2e server, so a playground left running elsewhere cannot collide. */
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+const env = {
+  ...process.env,
+  REARVIEW_DIST_FRESH: '1',
+  DENO_NO_UPDATE_CHECK: '1',
+  E2E_JSON: e2eJson,
+  E2E_PORT: process.env.E2E_PORT ?? String(await freePort()),
+};
 
 const steps = [
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
