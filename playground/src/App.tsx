@@ -1,47 +1,140 @@
 import { VERSION } from 'rearview';
-import { createSignal } from 'solid-js';
+import { createSignal, For, lazy, Match, onMount, Show, Suspense, Switch } from 'solid-js';
+import { InputPanel } from './components/InputPanel';
+import { InsightsPanel } from './components/InsightsPanel';
+import { SnapshotPanel } from './components/SnapshotPanel';
+import { TunePanel } from './components/TunePanel';
+import { createAppState, type SampleMeta } from './state';
 
-/**
- * The playground shell. Later issues fill the workspace: transcript import, heuristic insights,
- * snapshot comparison, trajectory reduction and the playbook.
- */
+// Panels that are not needed for the first paint load on demand.
+const PlaybookPanel = lazy(() => import('./components/PlaybookPanel'));
+const ReductionPanel = lazy(() => import('./components/ReductionPanel'));
+const AboutPanel = lazy(() => import('./components/AboutPanel'));
+
+const TABS = [
+  { id: 'insights', label: 'Insights' },
+  { id: 'snapshots', label: 'Snapshots' },
+  { id: 'reduction', label: 'Trajectory reduction' },
+  { id: 'playbook', label: 'Playbook' },
+] as const;
+
 export function App() {
-  const [text, setText] = createSignal('');
+  const app = createAppState();
+  const [about, setAbout] = createSignal(false);
+
+  onMount(async () => {
+    try {
+      const res = await fetch(`${import.meta.env.BASE_URL}samples/manifest.json`);
+      const { samples } = (await res.json()) as { samples: SampleMeta[] };
+      app.setSamples(samples);
+      // The first visit opens a sample, so there is something to look at; a shared URL picks its own.
+      if (!app.text()) await app.loadSample(app.initialSample ?? 'console');
+    } catch {
+      /* offline file:// use: the editor still works */
+    }
+  });
+
+  const onTabKey = (e: KeyboardEvent) => {
+    const i = TABS.findIndex((t) => t.id === app.tab());
+    const next =
+      e.key === 'ArrowRight'
+        ? i + 1
+        : e.key === 'ArrowLeft'
+          ? i - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? TABS.length - 1
+              : -2;
+    if (next === -2) return;
+    e.preventDefault();
+    const t = TABS[(next + TABS.length) % TABS.length]!;
+    app.setTab(t.id);
+    document.getElementById(`tab-${t.id}`)?.focus();
+  };
+
   return (
     <div class="app">
       <header class="app-header">
-        <h1>
-          <span class="logo" aria-hidden="true">
-            ◐
-          </span>{' '}
-          rearview{' '}
-          <span class="version" data-testid="version">
-            v{VERSION}
-          </span>
-        </h1>
-        <p class="tagline">Agents that learn from what they just did.</p>
-      </header>
-      <main class="workspace" data-testid="workspace">
-        <section class="panel" aria-labelledby="input-title">
-          <h2 id="input-title">Transcript</h2>
-          <label class="sr-only" for="transcript-input">
-            Transcript text
-          </label>
-          <textarea
-            id="transcript-input"
-            placeholder="Paste a transcript or an agent trajectory here."
-            value={text()}
-            onInput={(e) => setText(e.currentTarget.value)}
-          />
-          <p class="hint" data-testid="char-count">
-            {text().length.toLocaleString('en-US')} characters
+        <div>
+          <h1>
+            <span class="logo" aria-hidden="true">
+              ◐
+            </span>{' '}
+            rearview{' '}
+            <span class="version" data-testid="version">
+              v{VERSION}
+            </span>
+          </h1>
+          <p class="tagline">
+            Agents that learn from what they just did. Paste a transcript, tune the thresholds, and watch the
+            deterministic and reflected snapshots diverge.
           </p>
-        </section>
-        <section class="panel empty" aria-labelledby="results-title">
-          <h2 id="results-title">Reflection</h2>
-          <p>Insights, snapshots and the playbook will appear here.</p>
+        </div>
+        <button type="button" class="ghost" aria-expanded={about()} onClick={() => setAbout(!about())}>
+          About &amp; licences
+        </button>
+      </header>
+      <Show when={about()}>
+        <Suspense fallback={<p class="hint">Loading…</p>}>
+          <AboutPanel samples={app.samples()} onClose={() => setAbout(false)} />
+        </Suspense>
+      </Show>
+      <main class="workspace" data-testid="workspace">
+        <div class="left">
+          <InputPanel app={app} />
+          <TunePanel app={app} />
+        </div>
+        <section class="panel right" aria-label="Results">
+          <div class="tabs" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
+            <For each={TABS}>
+              {(t) => (
+                <button
+                  type="button"
+                  role="tab"
+                  id={`tab-${t.id}`}
+                  aria-selected={app.tab() === t.id}
+                  aria-controls={`panel-${t.id}`}
+                  tabIndex={app.tab() === t.id ? 0 : -1}
+                  onClick={() => app.setTab(t.id)}
+                >
+                  {t.label}
+                  <Show when={t.id === 'insights' && app.view()}>
+                    <span class="count">{app.view()!.insights.length}</span>
+                  </Show>
+                </button>
+              )}
+            </For>
+          </div>
+          <div
+            role="tabpanel"
+            id={`panel-${app.tab()}`}
+            aria-labelledby={`tab-${app.tab()}`}
+            class="tabpanel"
+          >
+            <Suspense fallback={<p class="hint">Loading…</p>}>
+              <Switch>
+                <Match when={app.tab() === 'insights'}>
+                  <InsightsPanel app={app} />
+                </Match>
+                <Match when={app.tab() === 'snapshots'}>
+                  <SnapshotPanel app={app} />
+                </Match>
+                <Match when={app.tab() === 'reduction'}>
+                  <ReductionPanel app={app} />
+                </Match>
+                <Match when={app.tab() === 'playbook'}>
+                  <PlaybookPanel app={app} />
+                </Match>
+              </Switch>
+            </Suspense>
+          </div>
         </section>
       </main>
+      <footer class="footer">
+        Everything runs in this page: transcripts never leave it unless you run Anthropic mode, and then only
+        after redaction.
+      </footer>
     </div>
   );
 }

@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { openSample, SHOTS, trackErrors } from './helpers';
+
+test('a slider changes the deterministic snapshot at once, and the URL carries it', async ({
+  page,
+}, info) => {
+  const errors = trackErrors(page);
+  await openSample(page, 'console');
+  await page.getByRole('tab', { name: 'Snapshots' }).click();
+  const det = page.getByTestId('deterministic-snapshot');
+  await expect(det.locator('li').first()).toBeVisible();
+  const before = await det.locator('li').count();
+
+  // Time from the slider's input event to the updated DOM (Solid updates synchronously).
+  const ms = await page.evaluate(() => {
+    const range = document.getElementById('set-maxCategoryItems') as HTMLInputElement;
+    const t0 = performance.now();
+    range.value = '2';
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+    const items = document.querySelectorAll('[data-testid="deterministic-snapshot"] li').length;
+    return { ms: performance.now() - t0, items };
+  });
+  info.annotations.push({ type: 'slider-to-dom-ms', description: ms.ms.toFixed(1) });
+  console.log(`slider → deterministic snapshot updated in ${ms.ms.toFixed(1)} ms`);
+  expect(ms.items).toBeLessThan(before);
+  expect(ms.ms).toBeLessThan(100);
+  await expect(page).toHaveURL(/items=2/);
+  await expect(page).toHaveURL(/sample=console/);
+
+  // The shared URL restores the threshold and the sample.
+  await page.goto(page.url());
+  await expect(page.getByLabel('Items per category (cap) value')).toHaveValue('2');
+  await expect(page.getByTestId('detected-format')).toHaveText('Claude Code console');
+  expect(errors).toEqual([]);
+});
+
+test('the offline reflection shows the diff, the diagnostics and the token savings', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await openSample(page, 'console');
+  await page.getByRole('tab', { name: 'Snapshots' }).click();
+  // The samples were redacted before bundling: nothing left to replace.
+  await expect(page.getByTestId('redaction-preview')).toContainText('0 values replaced');
+  await page.getByTestId('run-reflection').click();
+  const diag = page.getByTestId('diagnostics');
+  await expect(diag).toBeVisible();
+  await expect(diag).toContainText('used');
+  await expect(diag).toContainText('recorded answer');
+  await expect(diag).toContainText('tokens in / out');
+  await expect(diag).toContainText('latency');
+  const refl = page.getByTestId('reflected-snapshot');
+  await expect(refl.locator('[data-mark="consolidated"]').first()).toBeVisible();
+  await expect(
+    page.getByTestId('deterministic-snapshot').locator('[data-mark="dropped"]').first(),
+  ).toBeVisible();
+  await expect(page.getByTestId('token-chart')).toContainText('saves');
+  await expect(page.getByTestId('retired').first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/snapshots-light.png`, fullPage: true });
+
+  // Raising minSavingsTokens past the savings keeps the deterministic snapshot, and says why.
+  await page.getByLabel('minSavingsTokens value').fill('1000');
+  await page.getByLabel('minSavingsTokens value').press('Enter');
+  await page.getByTestId('run-reflection').click();
+  await expect(page.getByTestId('skipped-reason')).toContainText('insufficient_savings');
+
+  // Pasted text has no recording: offline mode says so in plain words.
+  await page
+    .getByLabel('Transcript text')
+    .fill('User: Fix the login bug reported by jane.doe@corp.io.\nAssistant: Looking at auth.ts now.');
+  const redaction = page.getByTestId('redaction-preview');
+  await expect(redaction).toContainText('1 value replaced');
+  await redaction.locator('summary').click();
+  await expect(redaction).toContainText('[email-1]');
+  await expect(redaction).toContainText('jane.doe@corp.io');
+  await page.getByTestId('run-reflection').click();
+  await expect(page.getByTestId('skipped-reason')).toContainText('below_threshold');
+  await page.getByLabel('minSnapshotTokens value').fill('0');
+  await page.getByLabel('minSnapshotTokens value').press('Enter');
+  await page.getByTestId('run-reflection').click();
+  await expect(page.getByTestId('llm-error')).toContainText('No recording for this input');
+  await expect(page.getByTestId('llm-error')).toContainText('Anthropic mode');
+  expect(errors).toEqual([]);
+});

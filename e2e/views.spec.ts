@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { openSample, SHOTS, trackErrors } from './helpers';
+
+test('trajectory reduction step by step: deterministic compaction and offline AgentDiet', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await openSample(page, 'mini-swe-agent', '&theta=100');
+  await expect(page.getByTestId('detected-format')).toHaveText('mini-swe-agent trajectory (.traj.json)');
+  await page.getByRole('tab', { name: 'Trajectory reduction' }).click();
+  await expect(page.getByTestId('compaction-summary')).toContainText('tokens');
+  const rows = page.getByTestId('reduction-steps').locator('tbody tr');
+  await expect(rows).toHaveCount(10);
+  await page.getByTestId('run-diet').click();
+  await expect(page.getByTestId('diet-summary')).toContainText('step(s) accepted');
+  await expect(page.getByTestId('diet-summary')).not.toContainText(' 0 step(s) accepted');
+  await expect(page.getByTestId('reduction-steps')).toContainText('accepted');
+  await page.getByTestId('reduction-steps').locator('details summary').first().click();
+  await page.screenshot({ path: `${SHOTS}/reduction-light.png`, fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('dark mode, a narrow screen and keyboard navigation', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openSample(page, 'console');
+  await page.screenshot({ path: `${SHOTS}/insights-dark.png` });
+  await page.getByRole('tab', { name: 'Snapshots' }).click();
+  await page.getByTestId('run-reflection').click();
+  await expect(page.getByTestId('diagnostics')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/snapshots-dark.png`, fullPage: true });
+
+  // Keyboard: arrow keys move between tabs.
+  await page.getByRole('tab', { name: 'Snapshots' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Trajectory reduction' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(page.getByRole('tab', { name: 'Trajectory reduction' })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Playbook' })).toBeFocused();
+
+  await page.getByRole('button', { name: 'About & licences' }).click();
+  await expect(page.getByTestId('about')).toContainText('MIT License');
+  await expect(page.getByTestId('about')).toContainText('palimondo/BookMinder');
+  await expect(page.getByTestId('about')).toContainText('rearview/redact');
+  await page.screenshot({ path: `${SHOTS}/about-dark.png` });
+
+  // Narrow screen: one column, nothing wider than the viewport.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('tab', { name: 'Insights' }).click();
+  await page.screenshot({ path: `${SHOTS}/narrow-light.png`, fullPage: true });
+  // No horizontal scrolling of the page (the tab strip scrolls on its own).
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,57 @@
+import { For } from 'solid-js';
+import type { SampleMeta } from '../state';
+
+export default function AboutPanel(props: { samples: SampleMeta[]; onClose: () => void }) {
+  return (
+    <section class="panel about" aria-labelledby="about-title" data-testid="about">
+      <div class="panel-head">
+        <h2 id="about-title">About the playground &amp; licences</h2>
+        <button type="button" class="ghost" onClick={() => props.onClose()}>
+          Close
+        </button>
+      </div>
+      <p>
+        rearview turns what an agent just did into lessons: heuristic insights (no model), an active-context
+        snapshot (deterministic, or reflected by a model behind token gates), AgentDiet-style trajectory
+        reduction and an ACE playbook. This page runs all of it in your browser.
+      </p>
+      <ul class="hint">
+        <li>
+          The samples are small excerpts of real public data. They were run through{' '}
+          <code>rearview/redact</code> before being bundled: email addresses and tokens are replaced by
+          placeholders such as <code>[email-1]</code>.
+        </li>
+        <li>
+          Offline mode replays recorded, scripted sample answers: a program standing in for the model wrote
+          them, recorded under the real request keys. They show how the diff and the gates behave, not a
+          model's quality.
+        </li>
+        <li>
+          Large inputs (over 200,000 characters) are processed in a Web Worker so the page stays responsive.
+        </li>
+      </ul>
+      <table class="licences">
+        <thead>
+          <tr>
+            <th scope="col">Sample</th>
+            <th scope="col">Source</th>
+            <th scope="col">Licence</th>
+            <th scope="col">Redacted</th>
+          </tr>
+        </thead>
+        <tbody>
+          <For each={props.samples}>
+            {(s) => (
+              <tr>
+                <td>{s.title}</td>
+                <td>{s.source}</td>
+                <td>{s.licence}</td>
+                <td>{s.redactions}</td>
+              </tr>
+            )}
+          </For>
+        </tbody>
+      </table>
+    </section>
+  );
+}

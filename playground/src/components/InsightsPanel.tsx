@@ -1,0 +1,160 @@
+import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
+import type { Insight } from '../heuristics';
+import type { AppState } from '../state';
+
+const WINDOW = 150;
+const INSIGHTS_SHOWN = 60;
+
+const CATEGORY: Record<string, string> = {
+  correction: 'Correction',
+  preference: 'Preference',
+  friction: 'Friction',
+  anti_pattern: 'Failed tool call',
+  gotcha: 'Gotcha',
+};
+
+export const categoryLabel = (i: Insight) =>
+  i.tags.includes('tool_failure') ? 'Failed tool call' : (CATEGORY[i.category] ?? i.category);
+
+export function InsightsPanel(props: { app: AppState }) {
+  const app = props.app;
+  const [status, setStatus] = createSignal('');
+  const turns = () => app.view()?.turns ?? [];
+  const byRef = createMemo(() => new Map(turns().map((t) => [t.ref, t])));
+  const [allInsights, setAllInsights] = createSignal(false);
+  const insights = createMemo(() => {
+    const list = app.view()?.insights ?? [];
+    return allInsights() ? list : list.slice(0, INSIGHTS_SHOWN);
+  });
+  const index = createMemo(() => {
+    const h = app.highlight();
+    return h && byRef().has(h) ? turns().findIndex((t) => t.ref === h) : -1;
+  });
+  const [start, setStart] = createSignal(0);
+  const shown = createMemo(() => turns().slice(start(), start() + WINDOW));
+
+  createEffect(
+    on(index, (i) => {
+      if (i < 0) return;
+      if (i < start() || i >= start() + WINDOW) setStart(Math.max(0, i - 20));
+      queueMicrotask(() => {
+        const el = document.querySelector<HTMLElement>(`[data-ref="${CSS.escape(app.highlight() ?? '')}"]`);
+        el?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+        el?.focus({ preventScroll: true });
+      });
+    }),
+  );
+
+  async function addToPlaybook(list: Insight[]) {
+    const pb = await import('../playbook-store');
+    const r = await pb.applyOperations(list.map(pb.insightOperation));
+    setStatus(
+      `Added ${r.applied.length} key point${r.applied.length === 1 ? '' : 's'} to the playbook (version ${r.version}).`,
+    );
+  }
+
+  const counts = createMemo(() => {
+    const c: Record<string, number> = {};
+    for (const i of app.view()?.insights ?? []) c[categoryLabel(i)] = (c[categoryLabel(i)] ?? 0) + 1;
+    return Object.entries(c);
+  });
+
+  return (
+    <div class="insights">
+      <Show when={app.view()} fallback={<p class="hint">Load a transcript to see insights.</p>}>
+        {(v) => (
+          <>
+            <div class="panel-head">
+              <p class="hint">
+                Heuristic reflection: no model, no cost. {v().insights.length} insight
+                {v().insights.length === 1 ? '' : 's'}
+                <For each={counts()}>{([k, n]) => <span class="chip">{`${k}: ${n}`}</span>}</For>
+              </p>
+              <Show when={v().insights.length}>
+                <button type="button" onClick={() => void addToPlaybook(v().insights)}>
+                  Add all to playbook
+                </button>
+              </Show>
+            </div>
+            <p class="hint" role="status" data-testid="insight-status">
+              {status()}
+            </p>
+            <Show
+              when={v().insights.length}
+              fallback={
+                <p class="empty-note" data-testid="no-insights">
+                  No corrections, preferences, friction or failed tool calls found. Try adding a marker in
+                  Tune → Heuristic markers.
+                </p>
+              }
+            >
+              <ul class="insight-list" data-testid="insights">
+                <For each={insights()}>
+                  {(ins) => (
+                    <li class={`insight cat-${ins.tags.includes('tool_failure') ? 'tool' : ins.category}`}>
+                      <div class="insight-head">
+                        <span class="badge">{categoryLabel(ins)}</span>
+                        <span class="hint">{ins.confidence} confidence</span>
+                      </div>
+                      <p class="fact">{ins.fact}</p>
+                      <p class="rec">{ins.recommendation}</p>
+                      <div class="row">
+                        <For each={ins.traceRefs.filter((r) => byRef().has(r)).slice(0, 2)}>
+                          {(ref, i) => (
+                            <button type="button" class="link" onClick={() => app.goTo(ref)}>
+                              {i() === 0 ? 'Go to turn' : 'Go to the turn before'} (
+                              {byRef().get(ref)?.where || ref})
+                            </button>
+                          )}
+                        </For>
+                        <button type="button" class="link" onClick={() => void addToPlaybook([ins])}>
+                          Add to playbook
+                        </button>
+                      </div>
+                    </li>
+                  )}
+                </For>
+              </ul>
+              <Show when={!allInsights() && v().insights.length > INSIGHTS_SHOWN}>
+                <button type="button" class="ghost" onClick={() => setAllInsights(true)}>
+                  Show all {v().insights.length} insights
+                </button>
+              </Show>
+            </Show>
+            <h3>
+              {v().kind === 'trajectory' ? 'Steps' : 'Turns'} ({turns().length})
+            </h3>
+            <Show when={start() > 0}>
+              <button type="button" class="ghost" onClick={() => setStart(Math.max(0, start() - WINDOW))}>
+                Show earlier
+              </button>
+            </Show>
+            <ol class="turns" data-testid="turns">
+              <For each={shown()}>
+                {(t) => (
+                  <li
+                    data-ref={t.ref}
+                    tabIndex={-1}
+                    class={`turn role-${t.role}`}
+                    classList={{ highlighted: app.highlight() === t.ref, error: t.isError }}
+                  >
+                    <div class="turn-head">
+                      <span class="role">{t.label}</span>
+                      <span class="hint">{t.where}</span>
+                    </div>
+                    <pre>{t.preview}</pre>
+                  </li>
+                )}
+              </For>
+            </ol>
+            <Show when={start() + WINDOW < turns().length}>
+              <button type="button" class="ghost" onClick={() => setStart(start() + WINDOW)}>
+                Show later
+              </button>
+            </Show>
+          </>
+        )}
+      </Show>
+    </div>
+  );
+}

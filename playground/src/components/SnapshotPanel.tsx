@@ -1,0 +1,463 @@
+import {
+  type ActiveContextSnapshot,
+  CATEGORIES,
+  comparableKey,
+  type SnapshotCategory,
+  type TrajectoryReduction,
+} from 'rearview/snapshot';
+import { createMemo, createSignal, For, onMount, Show } from 'solid-js';
+import type { View } from '../analyze';
+import { currentMode, mode } from '../llm-state';
+import type { AppState } from '../state';
+import { LlmSettings } from './LlmSettings';
+
+const TITLES: Record<SnapshotCategory, string> = {
+  openHypotheses: 'Open hypotheses',
+  blockers: 'Blockers',
+  nextActions: 'Next actions',
+  unresolvedQuestions: 'Unresolved questions',
+  requiredEvidenceLinks: 'Evidence links',
+};
+
+type Reflect = typeof import('../reflect');
+
+interface RunResult {
+  result: TrajectoryReduction;
+  input: View['input'];
+  errorCode: string | null;
+  message: string | null;
+  mode: 'offline' | 'anthropic';
+}
+
+export function SnapshotPanel(props: { app: AppState }) {
+  const app = props.app;
+  const [mod, setMod] = createSignal<Reflect | null>(null);
+  const [running, setRunning] = createSignal(false);
+  const [retry, setRetry] = createSignal('');
+  const [run, setRun] = createSignal<RunResult | null>(null);
+  const [failure, setFailure] = createSignal<string | null>(null);
+
+  onMount(async () => setMod(await import('../reflect')));
+
+  const redactions = createMemo(() => {
+    const m = mod();
+    const v = app.view();
+    return m && v ? m.redactionPreview(v.input) : [];
+  });
+
+  async function reflect() {
+    const v = app.view();
+    if (!v) return;
+    setRunning(true);
+    setRetry('');
+    setFailure(null);
+    try {
+      const m = mod() ?? (await import('../reflect'));
+      const client = await m.makeClient(currentMode(), {
+        onRetry: ({ delayMs, code }) =>
+          setRetry(
+            `${code === 'llm_rate_limited' ? 'Rate limited' : 'The request failed'}, retrying in ${Math.max(1, Math.round(delayMs / 1000))} s…`,
+          ),
+      });
+      const result = await m.reflectSnapshot(v.input, app.settings(), client);
+      const err = client.lastError;
+      const skipped = result.diagnostics.reflectionSkippedReason;
+      setRun({
+        result,
+        input: v.input,
+        errorCode: skipped === 'api_error' || skipped === 'timeout' ? (err?.code ?? null) : null,
+        message:
+          skipped === 'api_error' || skipped === 'timeout'
+            ? m.explainLlmError(err?.code, result.diagnostics.reflectionError ?? '')
+            : null,
+        mode: mode(),
+      });
+    } catch (err) {
+      setFailure(String((err as Error)?.message ?? err));
+    } finally {
+      setRunning(false);
+      setRetry('');
+    }
+  }
+
+  const det = () => app.view()?.snapshot;
+  const reflected = () => run()?.result;
+  const stale = () => run() && run()!.input !== app.view()?.input;
+
+  /** Where each deterministic item came from (text → sources). */
+  const detSources = createMemo(() => new Map((det()?.trace.kept ?? []).map((k) => [k.text, k.sources])));
+
+  function markReflected(c: SnapshotCategory, text: string): { mark: string; note: string } {
+    const d = det()?.trace.snapshot[c] ?? [];
+    const key = comparableKey(text);
+    const kept = reflected()?.kept.find((k) => k.category === c && k.text === text);
+    const same = d.find((x) => comparableKey(x) === key);
+    const detCount = same ? (detSources().get(same)?.length ?? 1) : 0;
+    if (kept && c !== 'requiredEvidenceLinks' && kept.sources.length > Math.max(1, detCount))
+      return { mark: 'consolidated', note: `from ${kept.sources.join(', ')}` };
+    if (same) return { mark: 'kept', note: '' };
+    const d2 = d.find((x) => comparableKey(x).includes(key) || key.includes(comparableKey(x)));
+    if (d2) return { mark: 'shortened', note: '' };
+    return { mark: 'added', note: kept?.sources.length ? `from ${kept.sources.join(', ')}` : '' };
+  }
+
+  function markDeterministic(c: SnapshotCategory, text: string): { mark: string; note: string } {
+    const r = reflected();
+    if (!r) return { mark: '', note: '' };
+    const key = comparableKey(text);
+    const items = r.snapshot[c];
+    if (items.some((x) => comparableKey(x) === key)) return { mark: 'kept', note: '' };
+    if (c !== 'requiredEvidenceLinks') {
+      if (items.some((x) => key.includes(comparableKey(x)) && comparableKey(x).length > 8))
+        return { mark: 'shortened', note: '' };
+      const sources = detSources().get(text) ?? [];
+      const into = r.kept.find((k) => k.category === c && k.sources.some((s) => sources.includes(s)));
+      if (into) return { mark: 'consolidated', note: `into “${into.text}”` };
+    }
+    const dropped = r.diagnostics.dropped.find((d) => {
+      const dk = comparableKey(d.text);
+      return dk.length > 6 && (key.includes(dk) || dk.includes(key));
+    });
+    return {
+      mark: 'dropped',
+      note: dropped ? `reason: ${dropped.reason}` : 'reason: not kept by the reflection',
+    };
+  }
+
+  const chart = createMemo(() => {
+    const v = app.view();
+    const r = reflected();
+    if (!v) return null;
+    const dt = v.snapshot.tokens;
+    const rt = r?.diagnostics.reflectedTokens ?? null;
+    return { transcript: v.counts.tokens, det: dt, refl: rt, max: Math.max(dt, rt ?? 0, 1) };
+  });
+
+  return (
+    <div class="snapshots">
+      <Show when={app.view()} fallback={<p class="hint">Load a transcript to build its snapshots.</p>}>
+        {(v) => (
+          <>
+            <LlmSettings />
+            <div class="row">
+              <button
+                type="button"
+                class="primary"
+                data-testid="run-reflection"
+                disabled={running()}
+                onClick={() => void reflect()}
+              >
+                {running()
+                  ? 'Reflecting…'
+                  : mode() === 'offline'
+                    ? 'Run offline reflection'
+                    : 'Reflect with Anthropic'}
+              </button>
+              <span class="hint" role="status" data-testid="retry-status">
+                {retry()}
+              </span>
+              <Show when={stale()}>
+                <span class="hint">The input changed since this run: run it again.</span>
+              </Show>
+            </div>
+            <details class="redaction" data-testid="redaction-preview">
+              <summary>
+                Redaction: {redactions().length} value{redactions().length === 1 ? '' : 's'} replaced before
+                anything is sent
+              </summary>
+              <Show
+                when={redactions().length}
+                fallback={<p class="hint">Nothing to redact in this input.</p>}
+              >
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Kind</th>
+                      <th scope="col">Sent as</th>
+                      <th scope="col">Original (only in this page)</th>
+                      <th scope="col">Times</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    <For each={redactions()}>
+                      {(f) => (
+                        <tr>
+                          <td>{f.kind}</td>
+                          <td>
+                            <code>{f.placeholder}</code>
+                          </td>
+                          <td>
+                            <code>{f.original}</code>
+                          </td>
+                          <td>{f.count}</td>
+                        </tr>
+                      )}
+                    </For>
+                  </tbody>
+                </table>
+              </Show>
+            </details>
+            <Show when={failure()}>
+              <div class="error" role="alert">
+                {failure()}
+              </div>
+            </Show>
+            <Show when={run()?.message}>
+              <div class="error" role="alert" data-testid="llm-error">
+                <strong>
+                  {run()!.errorCode === 'llm_fixture_missing'
+                    ? 'No recording for this input.'
+                    : 'The reflection failed.'}
+                </strong>
+                <p>{run()!.message}</p>
+              </div>
+            </Show>
+            <p class="hint">
+              Objective: <em>{v().objective}</em>
+            </p>
+            <div class="compare">
+              <div class="side" data-testid="deterministic-snapshot">
+                <h3>
+                  Deterministic <span class="hint">(live, {v().snapshot.tokens} tokens)</span>
+                </h3>
+                <SnapshotLists snapshot={v().snapshot.trace.snapshot} mark={markDeterministic} />
+                <Retired list={v().snapshot.retired} />
+              </div>
+              <div class="side" data-testid="reflected-snapshot">
+                <h3>
+                  Reflected{' '}
+                  <Show when={reflected()}>
+                    <span class="hint">
+                      ({reflected()!.diagnostics.reflectionUsed ? 'used' : 'not adopted'},{' '}
+                      {reflected()!.diagnostics.snapshotTokens} tokens)
+                    </span>
+                  </Show>
+                </h3>
+                <Show
+                  when={reflected()}
+                  fallback={
+                    <p class="hint">Run a reflection to compare. The deterministic side needs no model.</p>
+                  }
+                >
+                  {(r) => (
+                    <>
+                      <Show when={!r().diagnostics.reflectionUsed}>
+                        <p class="notice" data-testid="skipped-reason">
+                          Reflection skipped: <strong>{r().diagnostics.reflectionSkippedReason}</strong>
+                          {skipText(r())}
+                        </p>
+                      </Show>
+                      <SnapshotLists snapshot={r().snapshot} mark={markReflected} />
+                      <Retired list={r().retired} />
+                    </>
+                  )}
+                </Show>
+              </div>
+            </div>
+            <Show when={chart()}>
+              {(c) => (
+                <figure class="chart" data-testid="token-chart">
+                  <figcaption>Token savings</figcaption>
+                  <svg
+                    viewBox="0 0 400 84"
+                    role="img"
+                    aria-label={`Deterministic ${c().det} tokens, reflected ${c().refl ?? 'not run'} tokens`}
+                  >
+                    <text x="0" y="16" class="chart-label">
+                      deterministic
+                    </text>
+                    <rect
+                      x="100"
+                      y="4"
+                      height="16"
+                      rx="3"
+                      width={(c().det / c().max) * 240}
+                      class="bar det"
+                    />
+                    <text x={106 + (c().det / c().max) * 240} y="16" class="chart-label">
+                      {c().det}
+                    </text>
+                    <text x="0" y="44" class="chart-label">
+                      reflected
+                    </text>
+                    <Show when={c().refl != null}>
+                      <rect
+                        x="100"
+                        y="32"
+                        height="16"
+                        rx="3"
+                        width={((c().refl ?? 0) / c().max) * 240}
+                        class="bar refl"
+                      />
+                      <text x={106 + ((c().refl ?? 0) / c().max) * 240} y="44" class="chart-label">
+                        {c().refl}
+                      </text>
+                    </Show>
+                    <text x="0" y="74" class="chart-label muted">
+                      {c().refl != null
+                        ? `saves ${c().det - (c().refl ?? 0)} tokens (${Math.round(((c().det - (c().refl ?? 0)) / c().det) * 100)}%); transcript ≈ ${c().transcript.toLocaleString('en-US')} tokens`
+                        : `transcript ≈ ${c().transcript.toLocaleString('en-US')} tokens → snapshot ${c().det}`}
+                    </text>
+                  </svg>
+                </figure>
+              )}
+            </Show>
+            <Show when={reflected()}>{(r) => <Diagnostics r={r()} mode={run()!.mode} />}</Show>
+            <details class="adapter">
+              <summary>How the snapshot input is built from a transcript</summary>
+              <p class="hint">
+                Each user or assistant message contributes up to three sentences as memory entries (scope =
+                role, sourceIteration = the message's position); each failed tool result its first error line;
+                each tool call the files and URLs it names. Trajectories contribute each step's thought
+                sentences and its first error line. The first user message (or the issue statement) is the
+                objective. The "previous run" is the deterministic snapshot of the first half of the entries,
+                which is what "retired" compares against. {v().input.entries.length} entries here.
+              </p>
+            </details>
+          </>
+        )}
+      </Show>
+    </div>
+  );
+}
+
+function skipText(r: TrajectoryReduction): string {
+  const d = r.diagnostics;
+  switch (d.reflectionSkippedReason) {
+    case 'below_threshold':
+      return ` — the deterministic snapshot has ${d.deterministicTokens} tokens, under minSnapshotTokens. Lower it in Tune to reflect anyway.`;
+    case 'insufficient_savings':
+      return ` — the reflection saves ${d.savingsTokens} tokens, under minSavingsTokens. Lower it in Tune to adopt it.`;
+    case 'validation_failed':
+      return ` — ${d.rejectedItems.length} item(s) did not trace back to an entry.`;
+    case 'no_llm':
+      return ' — no model.';
+    default:
+      return d.reflectionError ? ` — ${d.reflectionError}` : '';
+  }
+}
+
+function SnapshotLists(props: {
+  snapshot: ActiveContextSnapshot;
+  mark: (c: SnapshotCategory, text: string) => { mark: string; note: string };
+}) {
+  return (
+    <For each={CATEGORIES}>
+      {(c) => (
+        <Show when={props.snapshot[c].length}>
+          <h4>
+            {TITLES[c]} <span class="hint">({props.snapshot[c].length})</span>
+          </h4>
+          <ul class="items">
+            <For each={props.snapshot[c]}>
+              {(text) => {
+                const m = createMemo(() => props.mark(c, text));
+                return (
+                  <li class={`item mark-${m().mark}`} data-mark={m().mark}>
+                    <Show when={m().mark && m().mark !== 'kept'}>
+                      <span class="mark">{m().mark}</span>
+                    </Show>
+                    <span class="text">{text}</span>
+                    <Show when={m().note}>
+                      <span class="note">{m().note}</span>
+                    </Show>
+                  </li>
+                );
+              }}
+            </For>
+          </ul>
+        </Show>
+      )}
+    </For>
+  );
+}
+
+function Retired(props: { list: { category: SnapshotCategory; text: string; reason: string }[] }) {
+  return (
+    <Show when={props.list.length}>
+      <h4>
+        Retired since the previous run <span class="hint">({props.list.length})</span>
+      </h4>
+      <ul class="items retired" data-testid="retired">
+        <For each={props.list}>
+          {(r) => (
+            <li class="item mark-retired">
+              <span class="mark">{r.reason}</span>
+              <span class="text">{r.text}</span>
+              <span class="note">{TITLES[r.category]}</span>
+            </li>
+          )}
+        </For>
+      </ul>
+    </Show>
+  );
+}
+
+function Diagnostics(props: { r: TrajectoryReduction; mode: string }) {
+  const d = () => props.r.diagnostics;
+  const row = (k: string, v: unknown) => (
+    <tr>
+      <th scope="row">{k}</th>
+      <td>{v == null ? '—' : String(v)}</td>
+    </tr>
+  );
+  return (
+    <section class="diagnostics" data-testid="diagnostics" aria-label="Diagnostics of the reflected path">
+      <h3>Diagnostics</h3>
+      <table>
+        <tbody>
+          {row('reflection', d().reflectionUsed ? 'used' : `skipped (${d().reflectionSkippedReason})`)}
+          {row(
+            'model called',
+            d().reflectionInvoked
+              ? `yes (${props.mode === 'offline' ? 'recorded answer' : 'Anthropic'})`
+              : 'no',
+          )}
+          {row(
+            'tokens in / out',
+            d().reflectionInvoked
+              ? `${d().reflectionInputTokens ?? '—'} / ${d().reflectionOutputTokens ?? '—'}`
+              : null,
+          )}
+          {row(
+            'latency',
+            d().reflectionLatencyMs != null ? `${Math.round(d().reflectionLatencyMs!)} ms` : null,
+          )}
+          {row('deterministic tokens', d().deterministicTokens)}
+          {row('reflected tokens', d().reflectedTokens)}
+          {row('savings', d().savingsTokens != null ? `${d().savingsTokens} tokens` : null)}
+          {row('rejected items', d().rejectedItems.length)}
+          {row('items cut by caps', d().cappedItems)}
+          {row('error', d().reflectionError)}
+        </tbody>
+      </table>
+      <Show when={d().rejectedItems.length}>
+        <ul class="items">
+          <For each={d().rejectedItems}>
+            {(x) => (
+              <li class="item mark-dropped">
+                <span class="mark">rejected</span>
+                <span class="text">{x.text}</span>
+                <span class="note">{x.why}</span>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+      <Show when={d().dropped.length}>
+        <h4>Dropped by the model</h4>
+        <ul class="items">
+          <For each={d().dropped}>
+            {(x) => (
+              <li class="item mark-dropped">
+                <span class="mark">{x.reason}</span>
+                <span class="text">{x.text}</span>
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+      <pre class="logline">{d().logLine}</pre>
+    </section>
+  );
+}
