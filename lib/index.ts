@@ -11,6 +11,7 @@ export * from './loop/index.js';
 export * from './playbook/index.js';
 export * from './redact/index.js';
 export * from './reflect/index.js';
+export * from './session/index.js';
 export * from './snapshot/index.js';
 export * from './store/index.js';
 export * from './transcript/index.js';

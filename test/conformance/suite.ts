@@ -12,6 +12,7 @@ import { loopCases } from './cases/loop';
 import { playbookCases } from './cases/playbook';
 import { redactCases } from './cases/redact';
 import { reflectCases } from './cases/reflect';
+import { sessionCases } from './cases/session';
 import { snapshotCases } from './cases/snapshot';
 import { storeCases } from './cases/store';
 import { transcriptCases } from './cases/transcript';
@@ -50,6 +51,7 @@ export const cases: ConformanceCase[] = [
   ...reflectCases,
   ...playbookCases,
   ...heuristicCases,
+  ...sessionCases,
 ];
 
 export async function runConformance(runtime: string): Promise<ConformanceReport> {

@@ -1,0 +1,19 @@
+/**
+ * `rearview/session`: the drop-in facade. `createRearview({ store, llm?, redact?, budgets? })` gives
+ * `observe(messages)` (heuristic, incremental), `endSession({ signal })` (heuristic key points, then
+ * the Reflector and Curator when a model is configured; never rejects), `systemPrompt({ query,
+ * tokenBudget })` (the playbook section for the next system prompt) and `on('change', listener)`.
+ * Works with `idbStore` in browsers and `workersKvStore` or `memoryStore` at the edge.
+ *
+ * @module
+ */
+export {
+  createRearview,
+  type ObserveResult,
+  type ProposedKeyPoint,
+  type Rearview,
+  type RearviewBudgets,
+  type RearviewOptions,
+  type SessionError,
+  type SessionSummary,
+} from './session.js';

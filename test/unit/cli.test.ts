@@ -1,0 +1,294 @@
+/**
+ * The CLI (cli/rearview.mjs, Node only, on the built dist/lib): every shared data file in-process
+ * through the exported main() (fast), and the real binary spawned for stdin, exit codes, usage errors,
+ * --json, --reduce, --llm against the local Messages API, --fixtures and the progress bar.
+ */
+import { spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+
+const root = join(import.meta.dirname, '../..');
+const CLI = join(root, 'cli/rearview.mjs');
+const DATA = join(root, '../shared/data');
+const hasData = existsSync(DATA);
+
+type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
+let main: Main;
+let mock: MockAnthropic;
+let tmp: string;
+
+beforeAll(async () => {
+  if (
+    !existsSync(join(root, 'dist/lib/index.js')) ||
+    !existsSync(join(root, 'dist/lib/heuristic/index.js'))
+  ) {
+    const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
+    await buildLib({ quiet: true });
+  }
+  main = ((await import(CLI)) as { main: Main }).main;
+  mock = await startMockAnthropic();
+  tmp = mkdtempSync(join(tmpdir(), 'rearview-cli-'));
+}, 120_000);
+
+afterAll(async () => {
+  await mock?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Runs main() in-process with captured streams. */
+async function inProcess(argv: string[], env: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s), isTTY: false },
+    env,
+  });
+  return { code, stdout, stderr };
+}
+
+/** Spawns the real binary. */
+function runCli(args: string[], opts: { input?: string; env?: Record<string, string>; cli?: string } = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const env: Record<string, string | undefined> = { ...process.env, ...opts.env };
+    if (!opts.env?.ANTHROPIC_API_KEY) delete env.ANTHROPIC_API_KEY;
+    const child = spawn(process.execPath, [opts.cli ?? CLI, ...args], {
+      cwd: root,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((e) => (statSync(join(dir, e)).isDirectory() ? walk(join(dir, e)) : [join(dir, e)]));
+}
+
+/** Files of the shared data that are not transcripts or trajectories (licences, notes, summaries). */
+const NOT_A_TRANSCRIPT =
+  /(?:LICENSE(?:\.md)?|SOURCE\.txt|README\.md|results_summary\.json|gemini-summary-.*\.md|day-001\.md)$/;
+
+describe.skipIf(!hasData)('every shared data file (in-process)', () => {
+  it('transcripts and trajectories exit 0 with insights and a snapshot; other files exit 1, located', async () => {
+    const files = walk(DATA);
+    expect(files.length).toBeGreaterThan(300);
+    const failures: string[] = [];
+    let ok = 0;
+    for (const file of files) {
+      const r = await inProcess(['reflect', file, '--json']);
+      if (NOT_A_TRANSCRIPT.test(file)) {
+        // Text is located by line; a JSON value of no known shape is named by its keys.
+        const located = file.endsWith('.json')
+          ? /^rearview: .+: \[auto\] The object has none of the keys of a known format .+\n$/
+          : /^rearview: .+: \[\w+\] .+\(line \d+\)\n$/;
+        if (r.code !== 1 || !located.test(r.stderr)) {
+          failures.push(`${file}: expected a located input error, got ${r.code} ${r.stderr.slice(0, 200)}`);
+        }
+        continue;
+      }
+      if (r.code !== 0) {
+        failures.push(`${file}: exit ${r.code}: ${r.stderr.slice(0, 300)}`);
+        continue;
+      }
+      const out = JSON.parse(r.stdout);
+      if (!Array.isArray(out.insights) || typeof out.snapshot?.currentObjective !== 'string' || !out.format) {
+        failures.push(`${file}: incomplete output`);
+      }
+      ok++;
+    }
+    expect(failures).toEqual([]);
+    expect(ok).toBeGreaterThan(300);
+  });
+
+  it('prints a readable report, and the reduction report with --reduce', async () => {
+    const traj = walk(join(DATA, 'mini-swe-agent')).find((f) => f.endsWith('.traj.json'))!;
+    const r = await inProcess(['reflect', traj, '--reduce']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/: mini-swe-agent trajectory · \d+ messages · \d+ steps/);
+    expect(r.stdout).toContain('Insights (');
+    expect(r.stdout).toContain('Snapshot (deterministic');
+    expect(r.stdout).toMatch(/Reduction\n {2}reflection: skipped \(\w+\)/);
+    expect(r.stdout).toMatch(/step compaction: \d+ → \d+ tokens/);
+    const j = JSON.parse((await inProcess(['reflect', traj, '--reduce', '--json'])).stdout);
+    expect(j.reduction.diagnostics.reflectionUsed).toBe(false);
+    expect(j.reduction.compaction.tokensAfter).toBeLessThanOrEqual(j.reduction.compaction.tokensBefore);
+    const console = join(DATA, 'claude-code-console/day-002.md');
+    const c = JSON.parse((await inProcess(['reflect', console, '--json'])).stdout);
+    expect(c.format).toBe('claude-code-console');
+    expect(c.insights.some((i: { category: string }) => i.category === 'correction')).toBe(true);
+  });
+});
+
+describe('the binary', () => {
+  const chat = JSON.stringify([
+    { role: 'user', content: 'How do I install the dependencies?' },
+    { role: 'assistant', content: 'Run npm install.' },
+    { role: 'user', content: 'No, use pnpm instead of npm.' },
+  ]);
+
+  it('reads stdin (piped or -) and prints JSON', async () => {
+    for (const args of [
+      ['reflect', '--json'],
+      ['reflect', '-', '--json'],
+    ]) {
+      const r = await runCli(args, { input: chat });
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out).toMatchObject({ file: '<stdin>', kind: 'transcript' });
+      expect(['anthropic', 'openai']).toContain(out.format);
+      expect(out.insights[0]).toMatchObject({
+        category: 'correction',
+        recommendation: 'use pnpm instead of npm',
+      });
+    }
+  });
+
+  it('exit 1 with a located message on bad input', async () => {
+    const bad = join(tmp, 'bad.jsonl');
+    writeFileSync(bad, '{"role":"user","content":"hi"}\n{"role": "assistant", "content": \n');
+    const r = await runCli(['reflect', bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^rearview: ${bad}: \\[jsonl\\] .*\\(line 2\\)\\n$`));
+    const missing = await runCli(['reflect', join(tmp, 'nope.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('cannot read the file (ENOENT)');
+    const empty = await runCli(['reflect', '-'], { input: '   ' });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/^rearview: <stdin>: /);
+    const binary = join(tmp, 'bin.dat');
+    writeFileSync(binary, Buffer.from([0, 1, 2, 3, 0, 0, 255, 254]));
+    expect((await runCli(['reflect', binary])).code).toBe(1);
+    expect((await runCli(['reflect', tmp])).stderr).toContain('is a directory');
+  });
+
+  it('exit 2 on usage errors, 0 for --help and --version', async () => {
+    const cases: [string[], RegExp][] = [
+      [[], /missing command/],
+      [['frobnicate', 'x'], /unknown command frobnicate/],
+      [['reflect', 'x', '--wat'], /unknown option --wat/],
+      [['reflect', 'a', 'b'], /unexpected argument b/],
+      [['reflect', 'x', '--fixtures'], /--fixtures needs a value/],
+      [['reflect', 'x', '--llm', '--fixtures', 'f'], /either --llm or --fixtures/],
+      [['reflect', '-', '--llm'], /--llm needs ANTHROPIC_API_KEY/],
+      [['reflect', '-', '--fixtures', join(tmp, 'none.jsonl')], /cannot read the file/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await inProcess(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toContain('Usage: rearview reflect');
+    }
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes: 0 ok, 1 input error');
+    expect((await runCli(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('tells to build the library when dist/ is missing (exit 2)', async () => {
+    const dir = join(tmp, 'nodist/cli');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(CLI, join(dir, 'rearview.mjs'));
+    const r = await runCli(['reflect', '-'], { input: chat, cli: join(dir, 'rearview.mjs') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('run `npm run build:lib` first');
+  });
+
+  it('--llm reflects through the Messages API with ANTHROPIC_API_KEY', async () => {
+    mock.script([
+      {
+        kind: 'json',
+        text: JSON.stringify({
+          insights: [
+            {
+              fact: 'The project uses pnpm.',
+              recommendation: 'Use pnpm for installs.',
+              category: 'preference',
+              confidence: 'high',
+              tags: ['tooling'],
+              trace_refs: ['message:m2'],
+            },
+          ],
+        }),
+      },
+    ]);
+    const r = await runCli(['reflect', '-', '--llm', '--json'], {
+      input: chat,
+      env: { ANTHROPIC_API_KEY: 'sk-ant-cli-test', ANTHROPIC_BASE_URL: mock.url },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.llm).toEqual({ used: true });
+    expect(out.insights.map((i: { fact: string }) => i.fact)).toContain('The project uses pnpm.');
+    expect(mock.requests).toHaveLength(1);
+    expect(JSON.stringify(mock.requests[0]!.headers)).toContain('sk-ant-cli-test');
+  });
+
+  it('--fixtures replays recorded replies; a missing recording falls back to the heuristics', async () => {
+    const { recordingClient, fixturesToJsonl } = await import(join(root, 'dist/lib/llm/index.js'));
+    const { llmReflect } = await import(join(root, 'dist/lib/heuristic/index.js'));
+    const { parseTranscript } = await import(join(root, 'dist/lib/transcript/index.js'));
+    const reply = JSON.stringify({
+      insights: [{ fact: 'Recorded fact.', recommendation: 'Recorded advice.', category: 'gotcha' }],
+    });
+    const rec = recordingClient({
+      complete: async () => ({
+        text: reply,
+        usage: { inputTokens: 1, outputTokens: 1 },
+        latencyMs: 1,
+        model: 'm',
+      }),
+    });
+    await llmReflect(parseTranscript(chat).messages, { llm: rec });
+    const fixtures = join(tmp, 'fixtures.jsonl');
+    writeFileSync(fixtures, fixturesToJsonl(rec.fixtures()));
+    const r = await runCli(['reflect', '-', '--fixtures', fixtures, '--json'], { input: chat });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.llm).toEqual({ used: true });
+    expect(out.insights[0]).toMatchObject({ fact: 'Recorded fact.', category: 'gotcha' });
+
+    const other = await runCli(['reflect', '-', '--fixtures', fixtures], {
+      input: JSON.stringify([{ role: 'user', content: 'No, use yarn instead.' }]),
+    });
+    expect(other.code).toBe(0);
+    expect(other.stdout).toMatch(/LLM reflection failed \(llm_fixture_missing/);
+    expect(other.stdout).toContain('[correction, high]');
+  });
+
+  it('shows a progress bar for files over 4 MB when asked (or on a terminal), never otherwise', async () => {
+    const big = join(tmp, 'big.txt');
+    const turn = `User: ${'please check the build output again '.repeat(20)}\nAssistant: ${'the build passes on my side '.repeat(20)}\n`;
+    writeFileSync(big, turn.repeat(Math.ceil((5 * 1024 * 1024) / turn.length)));
+    const r = await runCli(['reflect', big, '--progress', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/\r\[#{30}\] 100% \d+\.\d\/\d+\.\d MB/);
+    expect(JSON.parse(r.stdout).format).toBe('plain');
+    const quiet = await runCli(['reflect', big, '--json']);
+    expect(quiet.stderr).toBe('');
+  });
+});
