@@ -171,3 +171,107 @@ export function taskCategory(status: string): SnapshotCategory | undefined {
     return undefined;
   return 'nextActions';
 }
+
+// Word flags for {@link classifyFlags}: the KIND bits above, then the words `classify` names.
+const W_LONGER = 1 << 9;
+const W_NO = 1 << 10;
+const W_COULD = 1 << 11;
+const W_BE = 1 << 12;
+const W_I = 1 << 13;
+const W_THINK = 1 << 14; // think, suspect
+const W_NOT = 1 << 15;
+const W_SURE = 1 << 16;
+const W_FREE = 1 << 17; // free, none
+const W_IMPERATIVE = 1 << 18;
+const W_TODO = 1 << 19;
+const W_NEXT = 1 << 20;
+const W_NEED = 1 << 21;
+const W_TO = 1 << 22;
+const W_QUESTION_START = 1 << 23;
+
+/** What {@link classifyFlags} needs to know of one lower-cased word, computed once per word. */
+export function wordFlags(w: string): number {
+  let f = KIND.get(w) ?? 0;
+  if (w === 'longer') f |= W_LONGER;
+  if (w === 'no') f |= W_NO;
+  if (w === 'could') f |= W_COULD;
+  if (w === 'be') f |= W_BE;
+  if (w === 'i') f |= W_I;
+  if (w === 'think' || w === 'suspect') f |= W_THINK;
+  if (w === 'not') f |= W_NOT;
+  if (w === 'sure') f |= W_SURE;
+  if (w === 'free' || w === 'none') f |= W_FREE;
+  if (IMPERATIVE.has(w)) f |= W_IMPERATIVE;
+  if (w === 'todo') f |= W_TODO;
+  if (w === 'next') f |= W_NEXT;
+  if (w === 'need') f |= W_NEED;
+  if (w === 'to') f |= W_TO;
+  if (QUESTION_START.has(w)) f |= W_QUESTION_START;
+  return f;
+}
+
+/** {@link classifyFlags}: no category, not resolved. */
+export const NO_CATEGORY = -1;
+/** {@link classifyFlags}: resolved (so no category). */
+export const RESOLVED_CODE = 4;
+
+/**
+ * {@link classify} without a forced category, from the {@link wordFlags} of the words (`flagsOf[ids[i]]`):
+ * the category's index in snapshot order (openHypotheses 0, blockers 1, nextActions 2,
+ * unresolvedQuestions 3), {@link RESOLVED_CODE} or {@link NO_CATEGORY}. The same decisions, step by step.
+ */
+export function classifyFlags(ids: readonly number[], flagsOf: readonly number[], raw: string): number {
+  let problem = false;
+  let stillProblem = false;
+  let negatedProblem = false;
+  let resolvedWord = false;
+  let passingWord = false;
+  let hypothesis = false;
+  let questionWord = false;
+  let actionWord = false;
+  const n = ids.length;
+  for (let i = 0; i < n; i++) {
+    const f = flagsOf[ids[i]!]!;
+    const next = i + 1 < n ? flagsOf[ids[i + 1]!]! : 0;
+    if (f & W_LONGER && i > 0 && flagsOf[ids[i - 1]!]! & W_NO) resolvedWord = true;
+    if (f & W_COULD && next & W_BE) hypothesis = true;
+    const kind = f & 0x1ff;
+    if (kind === 0) {
+      if (f & W_I && next & W_THINK) hypothesis = true;
+      continue;
+    }
+    if (kind & B) {
+      let negated = false;
+      for (let j = Math.max(0, i - 3); j < i; j++) if (flagsOf[ids[j]!]! & N) negated = true;
+      if (negated || next & W_FREE) negatedProblem = true;
+      else {
+        problem = true;
+        if ((i > 0 && flagsOf[ids[i - 1]!]! & ST) || (i > 1 && flagsOf[ids[i - 2]!]! & ST))
+          stillProblem = true;
+      }
+    } else if (kind & (R | P)) {
+      let real = true;
+      for (let j = Math.max(0, i - 3); j < i; j++) if (flagsOf[ids[j]!]! & (N | IR | ST)) real = false;
+      if (real) {
+        if (kind & R) resolvedWord = true;
+        else passingWord = true;
+      }
+    } else if (kind & H) hypothesis = true;
+    else if (kind & QW) questionWord = true;
+    else if (kind & AW) actionWord = true;
+    if (f & W_NOT && next & W_SURE) questionWord = true;
+  }
+  const resolved =
+    !stillProblem && (resolvedWord || (passingWord && !problem) || (negatedProblem && !problem));
+  if (resolved) return RESOLVED_CODE;
+  const question = raw.trimEnd().endsWith('?');
+  const first = n > 0 ? flagsOf[ids[0]!]! : 0;
+  if (question || (questionWord && !problem)) return 3;
+  if (hypothesis) return 0;
+  if (first & (W_IMPERATIVE | W_TODO | W_NEXT) || (first & W_NEED && n > 1 && flagsOf[ids[1]!]! & W_TO))
+    return 2;
+  if (problem) return 1;
+  if (first & W_QUESTION_START && question) return 3;
+  if (actionWord) return 2;
+  return NO_CATEGORY;
+}

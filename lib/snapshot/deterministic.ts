@@ -4,8 +4,8 @@
  * consolidated through MinHash-LSH buckets (never all pairs), items ranked by relevance to the
  * objective and recency, capped per category and per item.
  */
-import { classify, scopeCategory, taskCategory } from './classify.js';
-import { clip, comparableKey, contentTerms, findLinks, hash32, squash, words } from './text.js';
+import { classify, classifyFlags, RESOLVED_CODE, scopeCategory, taskCategory } from './classify.js';
+import { clip, comparableKey, contentTerms, findLinks, squash, words } from './text.js';
 import type {
   ActiveContextSnapshot,
   DroppedItem,
@@ -15,6 +15,7 @@ import type {
   SnapshotTrace,
   TracedItem,
 } from './types.js';
+import { keyHash, MINHASHES, scanWords, Vocabulary } from './vocab.js';
 
 /** Default cap on items per category (the seed's `MAX_CATEGORY_ITEMS`). */
 export const MAX_CATEGORY_ITEMS = 25;
@@ -44,65 +45,120 @@ const CATEGORY_INDEX: Record<SnapshotCategory, number> = {
 interface Candidate {
   cat: number;
   text: string;
-  key: string;
-  terms: string[];
+  /** The comparable key (the link itself for evidence), built only when a key hash is shared. */
+  key: string | null;
+  /** Another candidate of the category whose key has the same hash. */
+  sameHash: Candidate | null;
+  /** Its content terms, as vocabulary ids. */
+  terms: number[];
   sources: string[];
+  /** Membership of `sources` once it grows (merges can make it long): keeps additions linear. */
+  sourceSet: Set<string> | null;
+  /** `terms` as a set, built the first time a long representative is compared. */
+  termSet: Set<number> | null;
   iteration: number;
   order: number;
   score: number;
+}
+
+/**
+ * What one distinct entry text says, computed once per build however often the text repeats (memory
+ * entries often do): the squashed text, its links, words, classification, key and terms.
+ */
+interface Analysis {
+  text: string;
+  links: string[];
+  /** The candidate each link became, once it did. */
+  linkCands: (Candidate | null)[] | null;
+  /** Whether the words were read (only when the text needs them). */
+  read: boolean;
+  /** Whether there are none. */
+  empty: boolean;
+  /** The words' ids in the vocabulary (ASCII text), else null. */
+  ids: number[] | null;
+  /** `words(text)` when not ASCII, else null. */
+  ws: string[] | null;
+  /** {@link keyHash} of the comparable key. */
+  keyHash: number;
+  /** The category without a forcing scope (`undefined` when uncategorized or resolved). */
+  category: SnapshotCategory | undefined;
+  resolved: boolean;
+  key: string | null;
+  terms: number[] | null;
+  /** The candidate this text became (in category `candCat`), so a repeat skips the key look-up. */
+  cand: Candidate | null;
+  candCat: number;
+}
+
+/** The sources of every candidate when there is no trace to show them (never written). */
+const NO_SOURCES: string[] = [];
+
+/** Adds `source` to `c.sources` unless present, in constant time once the list is long. */
+function addSource(c: Candidate, source: string): void {
+  const sources = c.sources;
+  let set = c.sourceSet;
+  if (set === null) {
+    if (sources.length < 16) {
+      if (!sources.includes(source)) sources.push(source);
+      return;
+    }
+    set = c.sourceSet = new Set(sources);
+  }
+  if (!set.has(source)) {
+    set.add(source);
+    sources.push(source);
+  }
 }
 
 // MinHash-LSH: 8 hash functions in 4 bands of 2. P(candidate) = 1 − (1 − J²)⁴: 0.83 at J = 0.6,
 // 0.99 at J = 0.8. Candidates are verified with the exact Jaccard, so the LSH only prunes pairs.
 const BANDS = 4;
 const ROWS = 2;
-const SEEDS_A = [
-  0x9e3779b1, 0x85ebca77, 0xc2b2ae3d, 0x27d4eb2f, 0x165667b1, 0xd3a2646c, 0xfd7046c5, 0xb55a4f09,
-];
-const SEEDS_B = [
-  0x7f4a7c15, 0x2545f491, 0x4f1bbcdd, 0x68e31da4, 0x5a17c3c1, 0x1b873593, 0xcc9e2d51, 0xe6546b64,
-];
 /** Representatives compared per bucket: bounds the work when many dissimilar items share a bucket. */
 const BUCKET_PROBE_LIMIT = 8;
 
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-function signature(terms: readonly string[], out: number[]): void {
-  for (let k = 0; k < BANDS * ROWS; k++) out[k] = 0xffffffff;
-  for (const t of terms) {
-    const h = hash32(t);
+/**
+ * The MinHash signature of a term set: per hash function, the least of its terms' values. Values are
+ * held with the top bit flipped (see {@link Vocabulary.minhashes}), so the least is the signed least.
+ */
+function signature(terms: readonly number[], minhashes: Int32Array, out: Int32Array): void {
+  for (let k = 0; k < BANDS * ROWS; k++) out[k] = 0x7fffffff; // 0xffffffff, flipped
+  for (let i = 0; i < terms.length; i++) {
+    const base = terms[i]! * MINHASHES;
     for (let k = 0; k < BANDS * ROWS; k++) {
-      const v = mix((Math.imul(h, SEEDS_A[k]!) + SEEDS_B[k]!) >>> 0);
+      const v = minhashes[base + k]!;
       if (v < out[k]!) out[k] = v;
     }
   }
 }
 
-function jaccard(a: readonly string[], b: readonly string[]): number {
+/**
+ * Jaccard similarity of two candidates' terms (each list free of repeats, so the intersection is the
+ * same whichever side is looked up). A long representative keeps its terms as a set across probes.
+ */
+function jaccard(c: Candidate, rep: Candidate): number {
+  const a = c.terms;
+  const b = rep.terms;
   if (a.length === 0 || b.length === 0) return 0;
-  const [small, large] = a.length <= b.length ? [a, b] : [b, a];
   let inter = 0;
-  if (large.length > 8) {
-    const s = new Set(large);
-    for (const t of small) if (s.has(t)) inter++;
+  if (b.length > 8) {
+    let s = rep.termSet;
+    if (s === null) s = rep.termSet = new Set(b);
+    for (let i = 0; i < a.length; i++) if (s.has(a[i]!)) inter++;
   } else {
-    for (const t of small) if (large.includes(t)) inter++;
+    for (let i = 0; i < a.length; i++) if (b.includes(a[i]!)) inter++;
   }
   return inter / (a.length + b.length - inter);
 }
 
-/** Relevance to the objective (share of its terms present) weighed with recency. */
-function scoreOf(terms: readonly string[], objective: ReadonlySet<string>, recency: number): number {
+/**
+ * Relevance to the objective (share of its terms present) weighed with recency. The objective's
+ * terms were the first the vocabulary met: they are the ids below `objective`, their count.
+ */
+function scoreOf(terms: readonly number[], objective: number, recency: number): number {
   let hits = 0;
-  if (objective.size > 0) for (const t of terms) if (objective.has(t)) hits++;
-  const relevance = objective.size > 0 ? Math.min(1, hits / Math.min(objective.size, 3)) : 0;
+  if (objective > 0) for (let i = 0; i < terms.length; i++) if (terms[i]! < objective) hits++;
+  const relevance = objective > 0 ? Math.min(1, hits / Math.min(objective, 3)) : 0;
   return Math.round((0.7 * relevance + 0.3 * recency) * 1e6) / 1e6;
 }
 
@@ -157,6 +213,98 @@ export function deterministicSnapshotWithTrace(
   return build(input, options, true);
 }
 
+/**
+ * The candidates in {@link byRank} order. With finite scores and iterations (always, short of an
+ * infinite `sourceIteration`) they are grouped by score and iteration, each group already in input
+ * order, so only the distinct keys are sorted: the same order as the full sort, in linear time.
+ */
+function rank(candidates: Candidate[]): Candidate[] {
+  const byScore = new Map<number, Map<number, Candidate[]>>();
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i]!;
+    if (!Number.isFinite(c.score) || !Number.isFinite(c.iteration)) return candidates.sort(byRank);
+    let byIteration = byScore.get(c.score);
+    if (byIteration === undefined) {
+      byIteration = new Map();
+      byScore.set(c.score, byIteration);
+    }
+    const group = byIteration.get(c.iteration);
+    if (group === undefined) byIteration.set(c.iteration, [c]);
+    else group.push(c);
+  }
+  const out: Candidate[] = [];
+  const scores = [...byScore.keys()].sort(descending);
+  for (const score of scores) {
+    const byIteration = byScore.get(score)!;
+    const iterations = [...byIteration.keys()].sort(descending);
+    for (const it of iterations) for (const c of byIteration.get(it)!) out.push(c);
+  }
+  return out;
+}
+
+function descending(a: number, b: number): number {
+  return b - a;
+}
+
+const NO_LINKS: string[] = [];
+
+/**
+ * The analysis of an entry's text. ASCII text that needs no squashing is read in one pass (words,
+ * key hash, whether it may hold links) and classified at once; other text is squashed, and read when
+ * its words are needed.
+ */
+function analyze(raw: string, vocab: Vocabulary): Analysis {
+  const ids = scanWords(raw, vocab);
+  const text = ids !== null ? raw : squash(raw);
+  const a: Analysis = {
+    text,
+    links:
+      ids !== null ? (vocab.linkish ? findLinks(text) : NO_LINKS) : text === '' ? NO_LINKS : findLinks(text),
+    linkCands: null,
+    read: false,
+    empty: false,
+    ids: null,
+    ws: null,
+    keyHash: 0,
+    category: undefined,
+    resolved: false,
+    key: null,
+    terms: null,
+    cand: null,
+    candCat: -1,
+  };
+  if (ids !== null) readIds(a, ids, vocab);
+  return a;
+}
+
+function readIds(a: Analysis, ids: number[], vocab: Vocabulary): void {
+  a.read = true;
+  a.ids = ids;
+  a.empty = ids.length === 0;
+  a.keyHash = vocab.keyHash;
+  const code = classifyFlags(ids, vocab.flags, a.text);
+  a.category = code >= 0 && code < 4 ? CATEGORIES[code] : undefined;
+  a.resolved = code === RESOLVED_CODE;
+}
+
+/** Words, ids and key hash of `a` (squashed text), then its unforced classification. */
+function read(a: Analysis, vocab: Vocabulary): void {
+  const ids = scanWords(a.text, vocab);
+  if (ids !== null) {
+    readIds(a, ids, vocab);
+    return;
+  }
+  a.read = true;
+  const ws = words(a.text);
+  a.ws = ws;
+  a.empty = ws.length === 0;
+  a.key = keyOf(ws);
+  a.keyHash = keyHash(a.key);
+  const k = classify(ws, a.text, undefined);
+  a.category = k.category;
+  a.resolved = k.resolved;
+}
+
 function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): SnapshotTrace {
   const maxItems = options.maxCategoryItems ?? MAX_CATEGORY_ITEMS;
   const maxText = options.maxTextLength ?? MAX_TEXT_LENGTH;
@@ -165,12 +313,16 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   const tasks = input.tasks ?? [];
   const dropped: DroppedItem[] = [];
   const objectiveText = squash(String(input.objective ?? ''));
-  const objectiveTerms = new Set(contentTerms(words(objectiveText)));
+  const vocab = new Vocabulary();
+  // Distinct terms (contentTerms drops repeats): their ids are 0 … objectiveTerms − 1.
+  const objectiveTerms = vocab.termIdsOf(contentTerms(words(objectiveText))).length;
 
   let minIter = Number.POSITIVE_INFINITY;
   let maxIter = Number.NEGATIVE_INFINITY;
-  for (const e of entries) {
-    const it = Number(e.sourceIteration) || 0;
+  const iterations = new Float64Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const it = Number(entries[i]!.sourceIteration) || 0;
+    iterations[i] = it;
     if (it < minIter) minIter = it;
     if (it > maxIter) maxIter = it;
   }
@@ -182,79 +334,170 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   const recencyOf = (it: number) => (span > 0 ? (it - minIter) / span : 1);
 
   // 1. Categorize, and collapse exact duplicates (same category, same comparable key) on the way.
-  const byKey = CATEGORIES.map(() => new Map<string, Candidate>());
+  // Evidence is keyed by the link itself; the other categories by the hash of the comparable key,
+  // the keys themselves compared only when two hashes meet.
+  const links = new Map<string, Candidate>();
+  const byHash = CATEGORIES.map(() => new Map<number, Candidate>());
   const candidates: Candidate[] = [];
   let candidateCount = 0;
   let consolidatedCount = 0;
+  /**
+   * `a`: the analysis `text` comes from (its words give key and terms), null for links and tasks.
+   * `entrySource`: an entry's own id, which can only already be the last source of a candidate.
+   */
   const add = (
-    cat: SnapshotCategory,
+    ci: number,
     text: string,
     source: string,
     iteration: number,
-    ws: string[] | null,
-  ) => {
-    const key = cat === 'requiredEvidenceLinks' ? text : ws ? keyOf(ws) : comparableKey(text);
-    if (key === '') return;
+    a: Analysis | null,
+    entrySource: boolean,
+    known: Candidate | null,
+  ): Candidate | null => {
+    let existing: Candidate | null = known;
+    let key: string | null = null;
+    let h = 0;
+    if (existing !== null) {
+      // the candidate this link became before
+    } else if (a !== null && a.candCat === ci) existing = a.cand;
+    else if (ci === 4) {
+      key = text;
+      if (key === '') return null;
+      existing = links.get(key) ?? null;
+    } else {
+      if (a !== null) {
+        if (a.empty) return null;
+        h = a.keyHash;
+        key = a.key;
+      } else {
+        key = comparableKey(text);
+        if (key === '') return null;
+        h = keyHash(key);
+      }
+      let c: Candidate | null | undefined = byHash[ci]!.get(h);
+      for (; c !== undefined && c !== null; c = c.sameHash) {
+        if (key === null) {
+          key = vocab.keyOf(a!.ids!);
+          a!.key = key;
+        }
+        // Every wording of a candidate has its key: any of them gives it.
+        c.key ??= comparableKey(c.text);
+        if (c.key === key) {
+          existing = c;
+          break;
+        }
+      }
+      if (a !== null && existing !== null && a.candCat < 0) {
+        a.cand = existing;
+        a.candCat = ci;
+      }
+    }
     candidateCount++;
-    const ci = CATEGORY_INDEX[cat];
-    const existing = byKey[ci]!.get(key);
-    if (existing) {
+    if (existing !== null) {
       consolidatedCount++;
-      if (!existing.sources.includes(source)) existing.sources.push(source);
+      if (!trace) {
+        if (iteration > existing.iteration) {
+          existing.iteration = iteration;
+          existing.text = text; // the most recent wording wins
+        }
+        return existing;
+      }
+      if (entrySource) {
+        const s = existing.sources;
+        if (s[s.length - 1] !== source) {
+          s.push(source);
+          existing.sourceSet?.add(source);
+        }
+      } else addSource(existing, source);
       if (iteration > existing.iteration) {
         existing.iteration = iteration;
         existing.text = text; // the most recent wording wins
       }
-      if (trace) dropped.push({ text, reason: 'duplicate', sources: [source], category: cat });
-      return;
+      dropped.push({ text, reason: 'duplicate', sources: [source], category: CATEGORIES[ci]! });
+      return existing;
     }
-    const terms = contentTerms(ws ?? words(text));
+    let terms: number[];
+    if (a === null) {
+      const ids = scanWords(text, vocab);
+      terms = ids !== null ? vocab.termsOfWords(ids) : vocab.termIdsOf(contentTerms(words(text)));
+    } else if (a.terms !== null) terms = a.terms;
+    else terms = a.terms = a.ids ? vocab.termsOfWords(a.ids) : vocab.termIdsOf(contentTerms(a.ws!));
     const c: Candidate = {
       cat: ci,
       text,
       key,
+      sameHash: null,
       terms,
-      sources: [source],
+      sources: trace ? [source] : NO_SOURCES,
+      sourceSet: null,
+      termSet: null,
       iteration,
       order: candidates.length,
       score: 0,
     };
-    byKey[ci]!.set(key, c);
+    if (ci === 4) links.set(text, c);
+    else {
+      const map = byHash[ci]!;
+      c.sameHash = map.get(h) ?? null;
+      map.set(h, c);
+    }
+    if (a !== null && a.candCat < 0) {
+      a.cand = c;
+      a.candCat = ci;
+    }
     candidates.push(c);
+    return c;
   };
 
+  const memo = new Map<string, Analysis>();
+  const forcedByScope = new Map<string, SnapshotCategory | null>();
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
-    const source = `m${i + 1}`;
-    const text = squash(String(e.value ?? ''));
+    const raw = String(e.value ?? '');
+    let a = memo.get(raw);
+    if (a === undefined) {
+      a = analyze(raw, vocab);
+      memo.set(raw, a);
+    }
+    const text = a.text;
     if (text === '') continue;
-    const iteration = Number(e.sourceIteration) || 0;
-    const forced = scopeCategory(String(e.scope ?? ''));
-    const links = findLinks(text);
-    for (const link of links) add('requiredEvidenceLinks', link, source, iteration, null);
+    // Sources only show in the trace: without one, no id is built or kept.
+    const source = trace ? `m${i + 1}` : '';
+    const iteration = iterations[i]!;
+    const scope = String(e.scope ?? '');
+    let forced = forcedByScope.get(scope);
+    if (forced === undefined) {
+      forced = scopeCategory(scope) ?? null;
+      forcedByScope.set(scope, forced);
+    }
+    const found = a.links;
+    if (found.length > 0) {
+      a.linkCands ??= new Array<Candidate | null>(found.length).fill(null);
+      const known = a.linkCands;
+      for (let l = 0; l < found.length; l++)
+        known[l] = add(4, found[l]!, source, iteration, null, true, known[l]!);
+    }
     if (forced === 'requiredEvidenceLinks') {
-      if (links.length === 0) add('requiredEvidenceLinks', text, source, iteration, null);
+      if (found.length === 0) add(4, text, source, iteration, null, true, null);
       continue;
     }
-    const ws = words(text);
-    const { category } = classify(ws, text, forced);
-    if (category) add(category, text, source, iteration, ws);
-    else if (trace) {
-      const { resolved } = classify(ws, text, undefined);
-      dropped.push({ text, reason: resolved ? 'resolved' : 'uncategorized', sources: [source] });
-    }
+    if (!a.read) read(a, vocab);
+    const category = forced ? (a.resolved && forced === 'blockers' ? undefined : forced) : a.category;
+    if (category) add(CATEGORY_INDEX[category], text, source, iteration, a, true, null);
+    else if (trace)
+      dropped.push({ text, reason: a.resolved ? 'resolved' : 'uncategorized', sources: [source] });
   }
   for (const t of tasks) {
     const cat = taskCategory(String(t.status ?? ''));
     const title = squash(String(t.title ?? ''));
-    const source = `task:${t.id}`;
-    if (cat && title) add(cat, title, source, maxIter, null);
+    const source = trace ? `task:${t.id}` : '';
+    if (cat && title) add(CATEGORY_INDEX[cat], title, source, maxIter, null, false, null);
     else if (trace && title) dropped.push({ text: title, reason: 'resolved', sources: [source] });
   }
 
   // 2. Rank by relevance to the objective and recency.
   for (const c of candidates) c.score = scoreOf(c.terms, objectiveTerms, recencyOf(c.iteration));
-  candidates.sort(byRank);
+  const ranked = rank(candidates);
 
   // 3. Consolidate near duplicates in rank order: each item is compared only with representatives
   // that share an LSH bucket, so the work is linear. The best-ranked member keeps its wording.
@@ -263,25 +506,28 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     { length: CATEGORIES.length * BANDS },
     () => new Map(),
   );
-  const sig: number[] = new Array(BANDS * ROWS).fill(0);
+  const sig = new Int32Array(BANDS * ROWS);
   const keys: number[] = new Array(BANDS).fill(0);
   const lists: Candidate[][] = CATEGORIES.map(() => []);
   const mergedInto = new Map<Candidate, Candidate>();
-  for (const c of candidates) {
+  for (const c of ranked) {
     // Without a trace, an item of a full category can change nothing in the output: skip its hashing.
     if (!trace && lists[c.cat]!.length >= maxItems) continue;
     let rep: Candidate | undefined;
     const hashed = c.cat !== 4 && c.terms.length >= 2;
     if (hashed) {
-      signature(c.terms, sig);
+      signature(c.terms, vocab.minhashes, sig);
       for (let b = 0; b < BANDS; b++) {
-        const k = (sig[b * ROWS]! ^ Math.imul(sig[b * ROWS + 1]!, 0x9e3779b1)) & 0x3fffffff;
+        // The signature's values unflipped (as int32, which is all `^` and `Math.imul` read).
+        const lo = sig[b * ROWS]! ^ 0x80000000;
+        const hi = sig[b * ROWS + 1]! ^ 0x80000000;
+        const k = (lo ^ Math.imul(hi, 0x9e3779b1)) & 0x3fffffff;
         keys[b] = k;
         if (rep) continue;
         const bucket = buckets[c.cat * BANDS + b]!.get(k);
         if (!bucket) continue;
         for (let j = 0; j < bucket.length && j < BUCKET_PROBE_LIMIT; j++) {
-          if (jaccard(c.terms, bucket[j]!.terms) >= threshold) {
+          if (jaccard(c, bucket[j]!) >= threshold) {
             rep = bucket[j]!;
             break;
           }
@@ -290,8 +536,10 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     }
     if (rep) {
       consolidatedCount++;
-      for (const s of c.sources) if (!rep.sources.includes(s)) rep.sources.push(s);
-      if (trace) mergedInto.set(c, rep);
+      if (trace) {
+        for (const s of c.sources) addSource(rep, s);
+        mergedInto.set(c, rep);
+      }
       continue;
     }
     if (hashed) {

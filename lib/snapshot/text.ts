@@ -7,9 +7,24 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
 /** Whitespace collapsed to single spaces, trimmed. */
 export function squash(text: string): string {
-  return NEEDS_SQUASH.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+  return needsSquash(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 const NEEDS_SQUASH = /\s\s|[^\S ]|^\s|\s$/;
+
+/** `NEEDS_SQUASH.test(text)`: a character loop for ASCII text (whose only spaces are 9–13 and 32). */
+function needsSquash(text: string): boolean {
+  let space = true; // at the start, a space is leading
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) {
+      if (space) return true;
+      space = true;
+    } else if (c >= 0x80) return NEEDS_SQUASH.test(text);
+    else if (c <= 0x0d && c >= 0x09) return true;
+    else space = false;
+  }
+  return space && text.length > 0;
+}
 
 /**
  * The key two items compare equal by: lower case, letters and digits only, single spaces.
@@ -137,14 +152,24 @@ const LINK =
 export function findLinks(text: string): string[] {
   if (text.indexOf('/') < 0 && !HAS_EXTENSION.test(text)) return [];
   const out: string[] = [];
-  for (const m of text.matchAll(LINK)) {
-    let link = m[0].replace(/[.,;:!?]+$/, '');
+  // An exec loop over the module's own regex (always left at lastIndex 0), as `matchAll` would.
+  LINK.lastIndex = 0;
+  for (let m = LINK.exec(text); m !== null; m = LINK.exec(text)) {
+    let link = m[0];
+    if (link === '') {
+      LINK.lastIndex++;
+      continue;
+    }
+    // Trailing punctuation off (`[.,;:!?]+$`).
+    let end = link.length;
+    while (end > 0 && isTrailingPunctuation(link.charCodeAt(end - 1))) end--;
+    if (end < link.length) link = link.slice(0, end);
     if (link.startsWith('http')) {
       out.push(link);
       continue;
     }
-    const slashes = link.split('/').length - 1;
-    const last = link.slice(link.lastIndexOf('/') + 1);
+    let slashes = 0;
+    for (let i = link.indexOf('/'); i >= 0; i = link.indexOf('/', i + 1)) slashes++;
     const pathLike =
       slashes === 0 ||
       link.startsWith('/') ||
@@ -152,10 +177,16 @@ export function findLinks(text: string): string[] {
       link.startsWith('../') ||
       link.startsWith('~/') ||
       slashes >= 2 ||
-      /\.[A-Za-z][\w]*(?::\d+)*$/.test(last);
+      /\.[A-Za-z][\w]*(?::\d+)*$/.test(link.slice(link.lastIndexOf('/') + 1));
     if (!pathLike) continue;
     if (link.endsWith('/') && slashes === 1) link = link.slice(0, -1);
     if (link.length > 1) out.push(link);
   }
+  LINK.lastIndex = 0;
   return out;
+}
+
+function isTrailingPunctuation(c: number): boolean {
+  // . , ; : ! ?
+  return c === 0x2e || c === 0x2c || c === 0x3b || c === 0x3a || c === 0x21 || c === 0x3f;
 }
