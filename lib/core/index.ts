@@ -19,6 +19,7 @@ export {
   ValidationError,
 } from './errors.js';
 export { sha256Hex, toHex } from './hash.js';
+export { FNV_OFFSET, FNV_PRIME, fmix32, fnv1a32, fnv1a32Bytes } from './hash32.js';
 export { extractJson } from './json.js';
 export { countTokens, estimateTokens, type TokenCounter } from './tokens.js';
 export { truncateUtf8, utf8ByteLength } from './utf8.js';

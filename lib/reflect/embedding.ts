@@ -4,7 +4,9 @@
  * work is one L2 normalization made of `+`, `*`, `/` and `Math.sqrt`, each correctly rounded by
  * IEEE 754.
  */
+
 import { ValidationError } from '../core/errors.js';
+import { fmix32, fnv1a32Bytes } from '../core/hash32.js';
 import { splitWhitespace } from './text.js';
 
 /** Default dimension (seed 002: `DeterministicEmbeddingAdapter(dim=32)`). */
@@ -12,8 +14,6 @@ export const EMBEDDING_DIM = 32;
 
 /** Hash features per token; several spread each token over the vector. */
 const FEATURES = 4;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 const GOLDEN = 0x9e3779b9;
 
 /**
@@ -42,7 +42,7 @@ export function deterministicEmbedding(text: string, dim: number = EMBEDDING_DIM
   const counts = new Int32Array(dim);
   const encoder = new TextEncoder();
   for (const token of splitWhitespace(String(text))) {
-    const h = fnv1a(encoder.encode(token));
+    const h = fnv1a32Bytes(encoder.encode(token));
     for (let k = 0; k < FEATURES; k++) {
       const x = fmix32((h ^ Math.imul(k + 1, GOLDEN)) >>> 0);
       const index = x % dim;
@@ -57,21 +57,4 @@ export function deterministicEmbedding(text: string, dim: number = EMBEDDING_DIM
   const norm = Math.sqrt(sumSquares);
   for (let i = 0; i < dim; i++) out[i] = counts[i]! / norm;
   return out;
-}
-
-/** FNV-1a, 32 bit, of bytes; an unsigned integer. */
-function fnv1a(bytes: Uint8Array): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i]!, FNV_PRIME);
-  return h >>> 0;
-}
-
-/** MurmurHash3's 32-bit finalizer; an unsigned integer. */
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }

@@ -2,6 +2,7 @@
  * Small text helpers shared by the snapshot and the reducers. Everything is locale-independent
  * (`toLowerCase`, plain code-unit comparisons), so outputs are byte-identical in every runtime.
  */
+import { fnv1a32 } from '../core/hash32.js';
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
@@ -121,14 +122,7 @@ export function clip(text: string, max: number): string {
 }
 
 /** FNV-1a over UTF-16 units: a fast 32-bit string hash, identical in every runtime. */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+export const hash32: (text: string) => number = fnv1a32;
 
 /** Plain code-unit order, the same in every runtime (no locale). */
 export function compareStrings(a: string, b: string): number {

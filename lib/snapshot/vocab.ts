@@ -5,19 +5,15 @@
  * Everything here is an accelerator: {@link scanWords} gives the words `words` gives, and
  * {@link keyHash} hashes the key `comparableKey` builds.
  */
+import { FNV_OFFSET, FNV_PRIME, fmix32, fnv1a32 } from '../core/hash32.js';
 import { wordFlags } from './classify.js';
 import { contentTerms, hash32 } from './text.js';
 
 /** Hashes are kept to small integers (Smis), cheap as map keys. */
 const MASK = 0x3fffffff;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-
 /** The hash of a comparable key: FNV-1a over its UTF-16 units (as `hash32`), masked. */
 export function keyHash(key: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), FNV_PRIME);
-  return h & MASK;
+  return fnv1a32(key) & MASK;
 }
 
 // MinHash: 8 hash functions (used in 4 bands of 2 by the snapshot).
@@ -29,14 +25,7 @@ const SEEDS_B = [
   0x7f4a7c15, 0x2545f491, 0x4f1bbcdd, 0x68e31da4, 0x5a17c3c1, 0x1b873593, 0xcc9e2d51, 0xe6546b64,
 ];
 
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+const mix = fmix32;
 
 /**
  * The distinct words and content terms met while building one snapshot. A term (a stemmed content
