@@ -1,8 +1,9 @@
 /**
  * Playbooks: formatPlaybook of 10,000 key points; applyBulletTags with 1,000 tags on 10,000 key points;
  * near-duplicate detection (prefix-filtered index) at 1,000, 10,000 and 50,000 key points with its
- * growth, against the all-pairs scan in the same run at the sizes it can afford (1,000 and 5,000), with
- * ratios. Also selectForPrompt and enforceBudget on 10,000 key points.
+ * growth (10k/1k and 50k/10k against the size ratios, and µs per key point), against the all-pairs scan
+ * in the same run at the sizes it can afford (1,000 and 5,000), with ratios. Also selectForPrompt and
+ * enforceBudget on 10,000 key points.
  *
  * Key points are generated from a seeded pseudo-random vocabulary with a Zipf-like skew (common words
  * are shared by many key points) from a few sentence templates; about 10% are near-duplicate rewrites
@@ -113,14 +114,19 @@ const suite: BenchSuite = {
       tags: 1000,
     });
 
-    // Dedup: indexed at 1k / 10k / 50k, all-pairs at 1k / 5k.
+    // Dedup: indexed at 1k / 10k / 50k, all-pairs at 1k / 5k. Near-linear growth means growthVsPrevious
+    // close to sizeRatioVsPrevious (10 for 10k/1k, 5 for 50k/10k) and a flat usPerKeyPoint.
     const indexed = new Map<number, number>();
-    for (const size of [1_000, 10_000, 50_000]) {
+    const sizes = [1_000, 10_000, 50_000];
+    for (let s = 0; s < sizes.length; s++) {
+      const size = sizes[s]!;
+      const previous = sizes[s - 1];
       const pb = syntheticPlaybook(size);
       const groups = findDuplicates(pb);
       const r = await measure(`dedup/indexed/${size}`, () => findDuplicates(pb), {
-        minRuns: size >= 50_000 ? 3 : 5,
-        budgetMs: size >= 50_000 ? 3000 : 1500,
+        minRuns: size >= 50_000 ? 5 : size >= 10_000 ? 7 : 15,
+        budgetMs: size >= 50_000 ? 4000 : 1500,
+        warmup: size >= 50_000 ? 1 : 3,
       });
       indexed.set(size, r.medianMs);
       out.push({
@@ -128,8 +134,15 @@ const suite: BenchSuite = {
         keyPoints: size,
         groups: groups.length,
         merged: groups.reduce((a, g) => a + g.names.length - 1, 0),
+        usPerKeyPoint: round((r.medianMs * 1000) / size, 2),
         growthVs1k: round(r.medianMs / Math.max(indexed.get(1_000)!, 1e-6), 2),
         sizeRatioVs1k: size / 1_000,
+        ...(previous === undefined
+          ? {}
+          : {
+              growthVsPrevious: round(r.medianMs / Math.max(indexed.get(previous)!, 1e-6), 2),
+              sizeRatioVsPrevious: size / previous,
+            }),
       });
     }
     const allPairs = new Map<number, number>();
@@ -150,7 +163,9 @@ const suite: BenchSuite = {
         sameGroupsAsIndexed: same,
         indexedMs: round(idx),
         allPairsOverIndexed: round(r.medianMs / Math.max(idx, 1e-6), 1),
+        usPerKeyPoint: round((r.medianMs * 1000) / size, 2),
         growthVs1k: round(r.medianMs / Math.max(allPairs.get(1_000)!, 1e-6), 2),
+        sizeRatioVs1k: size / 1_000,
       });
     }
 

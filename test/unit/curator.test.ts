@@ -268,6 +268,48 @@ describe('near-duplicate merging', () => {
     );
   });
 
+  it('equals the all-pairs oracle on larger playbooks: many distinct word pairs, repeats, rewrites (property)', () => {
+    // Hundreds of key points over 1,000 words, ten of them common: thousands of distinct adjacent pairs
+    // (more than the index's pair table is first sized for), words repeated inside a text, verbatim
+    // copies and one-word rewrites of earlier key points.
+    const row = fc.tuple(
+      fc.constantFrom(...SECTION_NAMES),
+      fc.array(fc.oneof(fc.nat(9), fc.integer({ min: 10, max: 999 })), {
+        minLength: 12,
+        maxLength: 30,
+        size: 'max',
+      }),
+      fc.nat(5),
+      fc.nat(5),
+      fc.option(fc.tuple(fc.nat(), fc.nat(20), fc.nat(999)), { freq: 3 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 200, maxLength: 500 }),
+        fc.constantFrom(0.3, 0.6, 0.8, 1),
+        fc.boolean(),
+        (rows, threshold, sameSection) => {
+          const pb = emptyPlaybook();
+          const texts: string[][] = [];
+          rows.forEach(([s, ws, h, x, rewrite], i) => {
+            let words = ws.map((w) => `w${w}`);
+            if (rewrite && i > 0) {
+              const [from, at, w] = rewrite;
+              words = [...texts[from % i]!];
+              if (words.length && at % 3) words[at % words.length] = `w${w}`;
+            }
+            texts.push(words);
+            pb.sections[s].push({ name: `kpt_${i}`, text: words.join(' '), helpful: h, harmful: x });
+          });
+          expect(findDuplicates(pb, { threshold, sameSection })).toEqual(
+            findDuplicatesAllPairs(pb, { threshold, sameSection }),
+          );
+        },
+      ),
+      { numRuns: 12, endOnFailure: true },
+    );
+  });
+
   it('an embedding function catches paraphrases the lexical index proposes as candidates', async () => {
     const pb = fixture();
     const calls: string[][] = [];
