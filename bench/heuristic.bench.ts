@@ -2,8 +2,11 @@
  * rearview/heuristic throughput: heuristicReflect over the user turns of the shared data (console
  * transcripts, Claude Code sessions, ShareGPT) and over a synthetic transcript of real user turns
  * repeated to 1, 4, 16 and 64 MB, each beside a naive port of seed 004 (lower-case, then `includes` for
- * every marker) in the same run; MB/s counts UTF-8 bytes of user-turn text. Also the minified+gzipped
- * size of the entry.
+ * every marker) in the same run; MB/s counts UTF-8 bytes of user-turn text. The two are timed
+ * alternately, run after run, so that on a shared box both see the same load; `vsNaive` is the ratio of
+ * wall-clock medians, `vsNaiveCpu` of CPU-time medians (steadier when other processes compete).
+ * `timeVs1MB` is each synthetic run's time over the 1 MB run's (64 at 64 MB means linear). Also the
+ * minified+gzipped size of the entry.
  *
  * Standalone: `npx tsx bench/heuristic.bench.ts`.
  */
@@ -14,7 +17,7 @@ import { naiveSeedReflect } from '../eval/heuristic/seed-naive';
 import { heuristicSizes } from '../eval/heuristic/size';
 import { heuristicReflect } from '../lib/heuristic/index';
 import { parseTranscript } from '../lib/transcript/index';
-import { type BenchResult, type BenchSuite, measure, readText, round, sharedDataDir } from './harness';
+import { type BenchResult, type BenchSuite, readText, round, sharedDataDir } from './harness';
 
 interface Turn {
   role: string;
@@ -60,6 +63,54 @@ function synthetic(base: readonly Turn[], target: number): { turns: Turn[]; byte
   return { turns, bytes };
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** Times rearview and the naive port alternately; returns one result for each. */
+function versus(
+  label: string,
+  turns: readonly Turn[],
+  bytes: number,
+  minRounds: number,
+  budgetMs: number,
+): [BenchResult, BenchResult] {
+  const fns = [() => heuristicReflect(turns), () => naiveSeedReflect(turns)];
+  const found: unknown[] = fns.map((fn) => fn());
+  const wall: number[][] = [[], []];
+  const cpu: number[][] = [[], []];
+  const started = performance.now();
+  for (let r = 0; r < minRounds || (performance.now() - started < budgetMs && r < 500); r++) {
+    for (let k = 0; k < 2; k++) {
+      const w = performance.now();
+      const c = cpuMs();
+      found[k] = fns[k]!();
+      cpu[k]!.push(cpuMs() - c);
+      wall[k]!.push(performance.now() - w);
+    }
+  }
+  const [ours, naive] = ['heuristicReflect', 'naive-seed'].map((name, k) => {
+    const ms = median(wall[k]!);
+    const cpuMedian = median(cpu[k]!);
+    return {
+      name: `${name}/${label}`,
+      medianMs: round(ms),
+      runs: wall[k]!.length,
+      mbPerSec: round(bytes / 1e3 / ms),
+      cpuMs: round(cpuMedian),
+      mbPerCpuSec: round(bytes / 1e3 / cpuMedian),
+    } as BenchResult;
+  }) as [BenchResult, BenchResult];
+  ours.inputMB = round(bytes / 1e6, 2);
+  ours.insights = (found[0] as unknown[]).length;
+  naive.found = found[1];
+  ours.vsNaive = round(naive.medianMs / ours.medianMs, 2);
+  ours.vsNaiveCpu = round((naive.cpuMs as number) / (ours.cpuMs as number), 2);
+  return [ours, naive];
+}
+
 const suite = {
   name: 'heuristic',
   async run(): Promise<BenchResult[]> {
@@ -71,42 +122,19 @@ const suite = {
     }
     const turns = userTurns(dir);
     const size = bytesOf(turns);
-    const ours = await measure('heuristicReflect/shared-user-turns', () => heuristicReflect(turns), {
-      bytes: size,
-    });
-    const naive = await measure('naive-seed/shared-user-turns', () => naiveSeedReflect(turns), {
-      bytes: size,
-    });
+    const [ours, naive] = versus('shared-user-turns', turns, size, 20, 3000);
     ours.turns = turns.length;
-    ours.inputMB = round(size / 1e6, 2);
-    ours.vsNaive = round(ours.mbPerSec! / naive.mbPerSec!, 2);
     results.push(ours, naive);
 
-    const scaling: BenchResult[] = [];
+    // Synthetic transcripts of real user turns, each size beside the naive port in the same run.
+    let base: BenchResult | undefined;
     for (const mb of [1, 4, 16, 64]) {
       const syn = synthetic(turns, mb * 1e6);
-      const r = await measure(`heuristicReflect/synthetic-${mb}MB`, () => heuristicReflect(syn.turns), {
-        bytes: syn.bytes,
-        minRuns: mb >= 16 ? 3 : 5,
-        budgetMs: mb >= 16 ? 1 : 1500,
-      });
-      const inputMB = round(syn.bytes / 1e6, 1);
-      r.inputMB = inputMB;
-      if (scaling.length > 0) {
-        // Time per MB relative to the 1 MB run: 1.0 means perfectly linear.
-        const base = scaling[0]!;
-        r.timePerMBvs1MB = round(r.medianMs / inputMB / (base.medianMs / (base.inputMB as number)), 2);
-      }
-      if (mb === 64) {
-        const n = await measure('naive-seed/synthetic-64MB', () => naiveSeedReflect(syn.turns), {
-          bytes: syn.bytes,
-          minRuns: 3,
-          budgetMs: 1,
-        });
-        r.vsNaive = round(r.mbPerSec! / n.mbPerSec!, 2);
-        scaling.push(r);
-        results.push(...scaling, n);
-      } else scaling.push(r);
+      const [r, n] = versus(`synthetic-${mb}MB`, syn.turns, syn.bytes, mb >= 16 ? 3 : 7, mb >= 16 ? 1 : 3000);
+      base ??= r;
+      r.timeVs1MB = round(r.medianMs / base.medianMs, 1);
+      r.cpuTimeVs1MB = round((r.cpuMs as number) / (base.cpuMs as number), 1);
+      results.push(r, n);
     }
 
     const sizes = await heuristicSizes();

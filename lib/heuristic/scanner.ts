@@ -36,6 +36,8 @@ const NEGATORS =
 
 interface Pattern {
   toks: number[];
+  /** The second token, when it is a word or a clause break: checked before matching. */
+  next: number;
   bits: number;
   start: boolean;
   end: boolean;
@@ -58,7 +60,6 @@ export interface CompiledMarkers {
   /** @internal */ filler: Uint8Array;
   /** @internal */ negator: Uint8Array;
   /** @internal */ buf: Int32Array;
-  /** @internal */ anchor: Uint8Array;
   /** @internal */ pending: number;
   /** @internal */ but: number;
 }
@@ -150,6 +151,7 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
       if (start) src = src.slice(1);
       const p: Pattern = {
         toks: [],
+        next: GAP,
         bits,
         start,
         end: false,
@@ -169,6 +171,7 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
       const toks = markerTokens(src);
       if (toks.length === 0 || toks[0] === ',') continue;
       p.toks = toks.map((t) => (t === '*' ? GAP : idOf(t)));
+      p.next = p.toks[1] ?? GAP;
       const first = p.toks[0]!;
       const list = byFirst[first];
       if (list) list.push(p);
@@ -203,20 +206,26 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
     filler: flags(filler),
     negator: flags(negator),
     buf: new Int32Array(MAX_SENTENCE),
-    anchor: new Uint8Array(MAX_SENTENCE),
     pending: 0,
     but: idOf('but'),
   };
 }
 
 /** The vocabulary id of text[start, end) (lower-cased, apostrophes skipped), or UNKNOWN. */
-function lookup(c: CompiledMarkers, h: number, text: string, start: number, end: number): number {
+function lookup(
+  c: CompiledMarkers,
+  h: number,
+  text: string,
+  start: number,
+  end: number,
+  wLen: number,
+): number {
   let slot = h & c.mask;
   for (;;) {
     const id = c.ids[slot]!;
     if (id === 0) return UNKNOWN;
-    if (c.keys[slot] === h) {
-      const w = c.words[id]!;
+    const w = c.words[id]!;
+    if (c.keys[slot] === h && w.length === wLen) {
       let k = 0;
       let ok = true;
       for (let i = start; i < end; i++) {
@@ -253,28 +262,25 @@ function matchFrom(toks: number[], k: number, buf: Int32Array, j: number, n: num
 
 /** Matches one sentence; returns its signal bits and leaves `+` matches in `c.pending`. */
 function matchSentence(c: CompiledMarkers, n: number, question: boolean): number {
-  const { buf, anchor, byFirst, filler, negator } = c;
+  const { buf, byFirst, filler, negator } = c;
   let clauseStart = true;
-  for (let k = 0; k < n; k++) {
-    const t = buf[k]!;
-    if (clauseStart) {
-      anchor[k] = 1;
-      const vocative = t === UNKNOWN && k + 1 < n && buf[k + 1] === COMMA;
-      if (!(t === COMMA || filler[t] === 1 || vocative)) clauseStart = false;
-    } else {
-      anchor[k] = 0;
-      if (t === COMMA) clauseStart = true;
-    }
-  }
   let bits = 0;
   let pending = 0;
   for (let i = 0; i < n; i++) {
-    const list = byFirst[buf[i]!];
+    const t = buf[i]!;
+    // A token is anchored when only fillers, a vocative or clause breaks precede it in its clause.
+    const anchored = clauseStart;
+    if (clauseStart) {
+      const vocative = t === UNKNOWN && i + 1 < n && buf[i + 1] === COMMA;
+      if (!(t === COMMA || filler[t] === 1 || vocative)) clauseStart = false;
+    } else if (t === COMMA) clauseStart = true;
+    const list = byFirst[t];
     if (list === undefined) continue;
     for (let q = 0; q < list.length; q++) {
       const p = list[q]!;
+      if (p.next !== GAP && (i + 1 >= n || buf[i + 1] !== p.next)) continue;
       if (p.question ? !question : p.statement && question) continue;
-      if (p.start && anchor[i] === 0) continue;
+      if (p.start && !anchored) continue;
       if (((p.more ? pending : bits) & p.bits) === p.bits) continue;
       const end = matchFrom(p.toks, 1, buf, i + 1, n);
       if (end < 0) continue;
@@ -383,32 +389,36 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
 
   for (; i <= len; i++) {
     const ch = i < len ? text.charCodeAt(i) : 0x0a;
+    if (ch === 0x20) {
+      // The most common character first.
+      if (nonSpace === 0) indent++;
+      continue;
+    }
     if (isWordCode(ch)) {
       // Read the whole word in a tight loop: hash it (lower-cased, apostrophes skipped) as we go.
       const wStart = i;
       let h = FNV_OFFSET;
-      let wLen = 0;
+      let apostrophes = 0;
       let digits = 0;
       let odd = false;
       let cc = ch;
       for (;;) {
-        if (cc >= 0x61 && cc <= 0x7a) h = Math.imul(h ^ cc, FNV_PRIME);
-        else if (cc >= 0x41 && cc <= 0x5a) h = Math.imul(h ^ (cc + 32), FNV_PRIME);
+        const lc = cc | 0x20;
+        if (lc >= 0x61 && lc <= 0x7a) h = Math.imul(h ^ lc, FNV_PRIME);
         else if ((cc >= 0x30 && cc <= 0x39) || cc === 0x5f) {
           h = Math.imul(h ^ cc, FNV_PRIME);
           digits++;
-        } else if (isApostrophe(cc)) wLen--;
-        else odd = true;
-        wLen++;
-        if (i + 1 >= len) break;
-        const nx = text.charCodeAt(i + 1);
-        if (isWordCode(nx) || (isApostrophe(nx) && i + 2 < len && isWordCode(text.charCodeAt(i + 2)))) {
-          i++;
-          cc = nx;
-          continue;
-        }
-        break;
+        } else if (cc === 0x27 || cc === 0x2019) {
+          // An apostrophe joins two word characters, else it ends the word.
+          if (i + 1 < len && isWordCode(text.charCodeAt(i + 1))) apostrophes++;
+          else break;
+        } else if (cc > 0x7f && isWordCode(cc)) odd = true;
+        else break;
+        if (++i >= len) break;
+        cc = text.charCodeAt(i);
       }
+      i--;
+      const wLen = i - wStart + 1 - apostrophes;
       if (nonSpace === 0) first = ch;
       nonSpace += i - wStart + 1;
       letters += wLen - digits;
@@ -418,7 +428,7 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
         hexLead = hex;
       }
       lineWords++;
-      const id = odd || wLen > MAX_WORD ? UNKNOWN : lookup(c, h, text, wStart, i + 1);
+      const id = odd || wLen > MAX_WORD ? UNKNOWN : lookup(c, h, text, wStart, i + 1, wLen);
       if (pending !== 0) {
         lineHits |= pending;
         pending = 0;

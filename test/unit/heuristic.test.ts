@@ -322,6 +322,26 @@ describe('marker lists are data', () => {
     expect(SEED_MARKERS.correction).toContain('no, ');
   });
 
+  it('apostrophes join words only between word characters; a pattern ends where its sentence does', () => {
+    const only = {
+      correction: ['^scrap that $', 'you * again'],
+      challenge: [],
+      preference: [],
+      positive: [],
+      friction: [],
+    };
+    for (const text of ["Don't do that.", 'Don’t do that.', "Do'nt do that.", 'dont do that']) {
+      expect(classifyTurn(text).correction, text).toBe(true);
+    }
+    expect(classifyTurn("Don' t do that.").correction).toBe(false);
+    expect(classifyTurn('Scrap that', only).correction).toBe(true);
+    expect(classifyTurn('Scrap', only).correction).toBe(false);
+    expect(classifyTurn('Scrap. That.', only).correction).toBe(false);
+    expect(classifyTurn('Scrap that thing', only).correction).toBe(false);
+    expect(classifyTurn('you did it all again', only).correction).toBe(true);
+    expect(classifyTurn("you'", only).correction).toBe(false);
+  });
+
   it('tolerates malformed lists', () => {
     const junk = { correction: [1, null, '', '*', ',', 'ok'], preference: 'x' } as never;
     expect(() => classifyTurn('ok then', junk)).not.toThrow();
