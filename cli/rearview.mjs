@@ -188,85 +188,8 @@ function decode(buf) {
 // ---------------------------------------------------------------------------------------------------
 // The snapshot adapter: messages or steps → memory entries (as the playground documents it).
 
-const SENTENCE = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])/;
-
-function sentences(text, max) {
-  const out = [];
-  let fence = false;
-  for (const raw of String(text ?? '').split(SENTENCE)) {
-    const line = raw.trim();
-    if (line.startsWith('```')) {
-      fence = !fence;
-      continue;
-    }
-    if (fence || line.length < 12) continue;
-    out.push(line.length > 300 ? line.slice(0, 300).replace(/\s\S*$/, '') : line);
-    if (out.length >= max) break;
-  }
-  return out;
-}
-
-function objectiveOf(text) {
-  const pr = /<pr_description>\s*([\s\S]*?)<\/pr_description>/.exec(text);
-  const issue = /ISSUE:\s*([\s\S]*?)(?:\n\s*\n|INSTRUCTIONS:|$)/.exec(text);
-  const body = (pr?.[1] ?? issue?.[1] ?? text).replace(/\s+/g, ' ').trim();
-  return body.length <= 240 ? body : body.slice(0, 240).replace(/\s\S*$/, '');
-}
-
-function firstErrorLine(text, isErrorLine) {
-  const lines = String(text).split('\n');
-  return (lines.find((l) => isErrorLine(l)) ?? lines.find((l) => l.trim()))?.trim().slice(0, 300);
-}
-
-function entriesFromMessages(messages, snapshot) {
-  const entries = [];
-  let objective = '';
-  messages.forEach((m, i) => {
-    if (m.role === 'tool') {
-      if (m.isError) {
-        const line = firstErrorLine(m.content, snapshot.isErrorLine);
-        if (line) entries.push({ scope: 'observation', key: `${m.id}.err`, value: line, sourceIteration: i });
-      }
-      return;
-    }
-    if (m.toolName) {
-      snapshot
-        .findLinks(m.content)
-        .slice(0, 3)
-        .forEach((link, j) => {
-          entries.push({ scope: 'evidence', key: `${m.id}.l${j}`, value: link, sourceIteration: i });
-        });
-      return;
-    }
-    if (m.role !== 'user' && m.role !== 'assistant') return;
-    if (m.role === 'user' && !objective && m.content.trim().length > 8) objective = objectiveOf(m.content);
-    sentences(m.content, 3).forEach((value, j) => {
-      entries.push({ scope: m.role, key: `${m.id}.${j}`, value, sourceIteration: i });
-    });
-  });
-  return { objective, entries };
-}
-
-function entriesFromSteps(steps, snapshot) {
-  const entries = [];
-  for (const s of steps) {
-    sentences(s.thought ?? '', 3).forEach((value, j) => {
-      entries.push({ scope: 'thought', key: `s${s.index}.t${j}`, value, sourceIteration: s.index });
-    });
-    const err = s.error ? firstErrorLine(s.error, snapshot.isErrorLine) : undefined;
-    if (err)
-      entries.push({ scope: 'observation', key: `s${s.index}.err`, value: err, sourceIteration: s.index });
-  }
-  return entries;
-}
-
-/** The previous snapshot is the deterministic snapshot of the first half of the entries. */
-function snapshotInput(objective, entries, snapshot) {
-  const last = entries.reduce((m, e) => Math.max(m, e.sourceIteration), 0);
-  const early = entries.filter((e) => e.sourceIteration < last / 2);
-  const previous = early.length ? snapshot.deterministicSnapshot({ objective, entries: early }) : null;
-  return { objective: objective || '(no objective found)', entries, previous, iteration: last + 1 };
-}
+// Shared with the playground: rearview/snapshot's entriesFromMessages, entriesFromSteps,
+// objectiveFromText and snapshotInputFrom (the previous snapshot is that of the first half).
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -284,13 +207,13 @@ function parseInput(text, lib) {
         transcript = null;
       }
       const firstUser = transcript?.messages.find((m) => m.role === 'user' && m.content.trim().length > 8);
-      const objective = firstUser ? objectiveOf(firstUser.content) : trajectory.id;
+      const objective = firstUser ? S.objectiveFromText(firstUser.content) : trajectory.id;
       return {
         kind: 'trajectory',
         format: trajectory.format,
         transcript,
         trajectory,
-        input: snapshotInput(objective, entriesFromSteps(trajectory.steps, S), S),
+        input: S.snapshotInputFrom(objective, S.entriesFromSteps(trajectory.steps)),
       };
     }
     const transcript = T.parseTranscript(text);
@@ -302,13 +225,13 @@ function parseInput(text, lib) {
         trajectory = null;
       }
     }
-    const { objective, entries } = entriesFromMessages(transcript.messages, S);
+    const { objective, entries } = S.entriesFromMessages(transcript.messages);
     return {
       kind: 'transcript',
       format: transcript.format,
       transcript,
       trajectory,
-      input: snapshotInput(objective, entries, S),
+      input: S.snapshotInputFrom(objective, entries),
     };
   } catch (err) {
     if (lib.core.isRearviewError?.(err) || err?.name === 'TranscriptError') {

@@ -18,18 +18,14 @@ import {
   SECTION_SLUGS,
   type SectionName,
 } from './model.js';
+import { type PlaybookDiagnostic, replyOrReport, safeReporter } from './model-call.js';
 import type { ReflectorResult } from './reflector.js';
 import { type SanitizeOptions, sanitizeKeyPointText, sanitizeProvenance } from './sanitize.js';
 import { CURATOR_TEMPLATE, fillTemplate } from './templates.js';
 
 /** A Curator diagnostic: an absorbed failure or a repaired reply. */
-export interface CuratorDiagnostic {
-  stage: 'llm' | 'parse' | 'shape' | 'internal';
-  code: string;
-  message: string;
-  error?: unknown;
-  reply?: string;
-}
+/** A diagnostic of {@link runCurator}: see {@link PlaybookDiagnostic}. */
+export type CuratorDiagnostic = PlaybookDiagnostic;
 
 /** Options of {@link runCurator}. */
 export interface CuratorOptions {
@@ -81,38 +77,17 @@ export async function runCurator(
   options: CuratorOptions,
 ): Promise<CuratorResult> {
   const empty = (called: boolean): CuratorResult => ({ operations: [], rejected: [], reasoning: '', called });
-  const report = (d: CuratorDiagnostic) => {
-    try {
-      options?.onDiagnostic?.(d);
-    } catch {
-      // ignored: diagnostics must not break the flow
-    }
-  };
+  const report = safeReporter(options?.onDiagnostic);
   const analysis = typeof reflection?.analysis === 'string' ? reflection.analysis : '';
   const tags = Array.isArray(reflection?.bulletTags) ? reflection.bulletTags : [];
   if (!analysis.trim() && !tags.length) return empty(false);
-  let reply: string;
-  try {
-    const prompt = buildCuratorPrompt(reflection, playbook, options);
-    const response = await options.llm.complete({
-      messages: [{ role: 'user', content: prompt }],
-      maxTokens: options.maxTokens ?? 2048,
-      temperature: options.temperature ?? 0,
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    reply = typeof response?.text === 'string' ? response.text : '';
-  } catch (error) {
-    const code = (error as { code?: unknown })?.code;
-    const llm = typeof code === 'string' && code.startsWith('llm_');
-    report({
-      stage: llm ? 'llm' : 'internal',
-      code: llm ? code : 'internal_error',
-      message: `Curator call failed: ${(error as Error)?.message ?? String(error)}`,
-      error,
-    });
-    return empty(true);
-  }
+  const reply = await replyOrReport(
+    options,
+    () => buildCuratorPrompt(reflection, playbook, options),
+    report,
+    'Curator',
+  );
+  if (reply === undefined) return empty(true);
   try {
     const json = extractJson(reply);
     const obj = json as { operations?: unknown; reasoning?: unknown } | undefined;

@@ -81,6 +81,7 @@ export {
   tallyBulletTags,
   type UpdateOperation,
 } from './model.js';
+export type { ModelCallOptions, PlaybookDiagnostic } from './model-call.js';
 export {
   buildReflectorPrompt,
   formatTranscript,

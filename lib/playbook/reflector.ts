@@ -12,6 +12,7 @@ import type { LlmClient } from '../llm/types.js';
 import { createRedactor, type RedactOptions, type Redactor } from '../redact/index.js';
 import { formatKeyPoints } from './format.js';
 import type { BulletTag, Playbook } from './model.js';
+import { type PlaybookDiagnostic, replyOrReport, safeReporter } from './model-call.js';
 import { sanitizeKeyPointText } from './sanitize.js';
 import { fillTemplate, REFLECTOR_TEMPLATE } from './templates.js';
 
@@ -24,18 +25,8 @@ export interface ReflectorResult {
 }
 
 /** Something the Reflector wants the caller to know: a failure it absorbed, or a reply it repaired. */
-export interface ReflectorDiagnostic {
-  /** `llm`: the call failed (after the client's retries); `parse`: no JSON in the reply; `shape`: JSON of
-   * the wrong shape, partly used; `internal`: anything else. */
-  stage: 'llm' | 'parse' | 'shape' | 'internal';
-  /** Stable code: the LlmError code for `llm`, else `reply_unparseable`, `reply_partial`, `internal_error`. */
-  code: string;
-  message: string;
-  /** The underlying error, for `llm` and `internal`. */
-  error?: unknown;
-  /** The model's reply (first 2,000 bytes), for `parse` and `shape`. */
-  reply?: string;
-}
+/** A diagnostic of {@link runReflector}: see {@link PlaybookDiagnostic}. */
+export type ReflectorDiagnostic = PlaybookDiagnostic;
 
 /** A transcript message as the Reflector reads it (rearview's `Message`, an Anthropic/OpenAI message…). */
 export interface ReflectableMessage {
@@ -101,35 +92,14 @@ export async function runReflector(
   citedIds: readonly string[],
   options: ReflectorOptions,
 ): Promise<ReflectorResult> {
-  const report = (d: ReflectorDiagnostic) => {
-    try {
-      options?.onDiagnostic?.(d);
-    } catch {
-      // A throwing diagnostic sink must not break the never-rejects contract.
-    }
-  };
-  let reply: string;
-  try {
-    const prompt = buildReflectorPrompt(messages, playbook, citedIds, options);
-    const response = await options.llm.complete({
-      messages: [{ role: 'user', content: prompt }],
-      maxTokens: options.maxTokens ?? 2048,
-      temperature: options.temperature ?? 0,
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    reply = typeof response?.text === 'string' ? response.text : '';
-  } catch (error) {
-    const code = (error as { code?: unknown })?.code;
-    const llmFailure = typeof code === 'string' && code.startsWith('llm_');
-    report({
-      stage: llmFailure ? 'llm' : 'internal',
-      code: llmFailure ? code : 'internal_error',
-      message: `Reflector call failed: ${(error as Error)?.message ?? String(error)}`,
-      error,
-    });
-    return EMPTY();
-  }
+  const report = safeReporter(options?.onDiagnostic);
+  const reply = await replyOrReport(
+    options,
+    () => buildReflectorPrompt(messages, playbook, citedIds, options),
+    report,
+    'Reflector',
+  );
+  if (reply === undefined) return EMPTY();
   try {
     const { result, problems, parsed } = parseReflectorReply(reply);
     if (!parsed) {

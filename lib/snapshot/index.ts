@@ -5,6 +5,8 @@
  *
  * @module
  */
+
+export { entriesFromMessages, entriesFromSteps, objectiveFromText, snapshotInputFrom } from './adapters.js';
 export { classify, scopeCategory, taskCategory } from './classify.js';
 export {
   type CompactDiagnostics,

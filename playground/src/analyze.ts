@@ -12,22 +12,21 @@ import {
   type ActiveContextSnapshot,
   compactTrajectory,
   computeRetirements,
-  deterministicSnapshot,
   deterministicSnapshotWithTrace,
-  findLinks,
-  isErrorLine,
+  entriesFromMessages,
+  entriesFromSteps,
   type MemoryEntry,
+  objectiveFromText,
   type RetiredTrajectoryRecord,
   type SnapshotInput,
   type SnapshotTrace,
+  snapshotInputFrom,
   snapshotJson,
 } from 'rearview/snapshot';
 import {
   detectTrajectoryFormat,
-  type Message,
   parseTrajectory,
   parseTranscript,
-  type Step,
   type Trajectory,
   type Transcript,
 } from 'rearview/transcript';
@@ -171,101 +170,12 @@ function failure(err: unknown): ParseFailure {
   };
 }
 
-const SENTENCE = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])/;
+/** The transcript → snapshot adapters live in rearview/snapshot, shared with the CLI. */
+export { entriesFromMessages, entriesFromSteps };
+/** The previous snapshot is the deterministic snapshot of the first half of the entries. */
+export const toSnapshotInput: (objective: string, entries: MemoryEntry[]) => SnapshotInput =
+  snapshotInputFrom;
 
-function sentences(text: string, max: number): string[] {
-  const out: string[] = [];
-  let fence = false;
-  for (const raw of text.split(SENTENCE)) {
-    const line = raw.trim();
-    if (line.startsWith('```')) {
-      fence = !fence;
-      continue;
-    }
-    if (fence || line.length < 12) continue;
-    out.push(line.length > 300 ? `${line.slice(0, 300).replace(/\s\S*$/, '')}` : line);
-    if (out.length >= max) break;
-  }
-  return out;
-}
-
-function objectiveOf(text: string): string {
-  const pr = /<pr_description>\s*([\s\S]*?)<\/pr_description>/.exec(text);
-  const issue = /ISSUE:\s*([\s\S]*?)(?:\n\s*\n|INSTRUCTIONS:|$)/.exec(text);
-  const body = (pr?.[1] ?? issue?.[1] ?? text).replace(/\s+/g, ' ').trim();
-  return body.length <= 240 ? body : body.slice(0, 240).replace(/\s\S*$/, '');
-}
-
-function firstErrorLine(text: string): string | undefined {
-  const lines = text.split('\n');
-  return (lines.find((l) => isErrorLine(l)) ?? lines.find((l) => l.trim()))?.trim().slice(0, 300);
-}
-
-/**
- * The adapter: transcript messages → memory entries. Each user or assistant message gives up to three
- * sentences (scope = its role, sourceIteration = the message's position), each failed tool result its
- * first error line (scope `observation`), each tool call the files and URLs it names (scope
- * `evidence`). The first user message is the objective.
- */
-export function entriesFromMessages(messages: readonly Message[]): {
-  objective: string;
-  entries: MemoryEntry[];
-} {
-  const entries: MemoryEntry[] = [];
-  let objective = '';
-  messages.forEach((m, i) => {
-    if (m.role === 'tool') {
-      if (m.isError) {
-        const line = firstErrorLine(m.content);
-        if (line) entries.push({ scope: 'observation', key: `${m.id}.err`, value: line, sourceIteration: i });
-      }
-      return;
-    }
-    if (m.toolName) {
-      findLinks(m.content)
-        .slice(0, 3)
-        .forEach((link, j) => {
-          entries.push({ scope: 'evidence', key: `${m.id}.l${j}`, value: link, sourceIteration: i });
-        });
-      return;
-    }
-    if (m.role !== 'user' && m.role !== 'assistant') return;
-    if (m.role === 'user' && !objective && m.content.trim().length > 8) objective = objectiveOf(m.content);
-    sentences(m.content, 3).forEach((value, j) => {
-      entries.push({ scope: m.role, key: `${m.id}.${j}`, value, sourceIteration: i });
-    });
-  });
-  return { objective, entries };
-}
-
-/** The adapter for trajectories: each step's thought sentences and its first error line. */
-export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
-  const entries: MemoryEntry[] = [];
-  for (const s of steps) {
-    sentences(s.thought ?? '', 3).forEach((value, j) => {
-      entries.push({ scope: 'thought', key: `s${s.index}.t${j}`, value, sourceIteration: s.index });
-    });
-    const err = s.error ? firstErrorLine(s.error) : undefined;
-    if (err)
-      entries.push({ scope: 'observation', key: `s${s.index}.err`, value: err, sourceIteration: s.index });
-  }
-  return entries;
-}
-
-/**
- * Builds the snapshot input. The previous snapshot (for "retired since the previous run") is the
- * deterministic snapshot of the first half of the entries with default options: the state at the
- * previous iteration boundary. It never depends on the sliders, so recorded answers stay valid.
- */
-export function toSnapshotInput(objective: string, entries: MemoryEntry[]): SnapshotInput {
-  const last = entries.reduce((m, e) => Math.max(m, e.sourceIteration), 0);
-  const half = last / 2;
-  const early = entries.filter((e) => e.sourceIteration < half);
-  const previous = early.length ? deterministicSnapshot({ objective, entries: early }) : null;
-  return { objective: objective || '(no objective found)', entries, previous, iteration: last + 1 };
-}
-
-/** Detects and parses; trajectories (SWE-agent, mini-swe-agent) are also read as conversations. */
 export function parseInput(text: string): ParseOutcome {
   if (!text.trim()) return { ok: false, error: { message: 'The input is empty.', code: 'transcript_empty' } };
   let trajFormat: string | undefined;
@@ -284,7 +194,7 @@ export function parseInput(text: string): ParseOutcome {
         transcript = null;
       }
       const firstUser = transcript?.messages.find((m) => m.role === 'user' && m.content.trim().length > 8);
-      const objective = firstUser ? objectiveOf(firstUser.content) : trajectory.id;
+      const objective = firstUser ? objectiveFromText(firstUser.content) : trajectory.id;
       const input = toSnapshotInput(objective, entriesFromSteps(trajectory.steps));
       return {
         ok: true,

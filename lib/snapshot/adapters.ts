@@ -1,0 +1,133 @@
+/**
+ * Adapters from what `rearview/transcript` reads to what the snapshot needs: memory entries, an
+ * objective and a previous snapshot. The playground and the CLI both use them, so the same transcript
+ * gives the same snapshot everywhere.
+ */
+import type { Message, Step } from '../transcript/types.js';
+import { isErrorLine } from './compact.js';
+import { deterministicSnapshot } from './deterministic.js';
+import { findLinks } from './text.js';
+import type { MemoryEntry, SnapshotInput } from './types.js';
+
+const SENTENCE = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])/;
+
+/** Up to `max` sentences of at least 12 characters, outside code fences, each at most ~300 characters. */
+function sentences(text: string, max: number): string[] {
+  const out: string[] = [];
+  let fence = false;
+  for (const raw of String(text ?? '').split(SENTENCE)) {
+    const line = raw.trim();
+    if (line.startsWith('```')) {
+      fence = !fence;
+      continue;
+    }
+    if (fence || line.length < 12) continue;
+    out.push(line.length > 300 ? line.slice(0, 300).replace(/\s\S*$/, '') : line);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/**
+ * The objective in a task message: a `<pr_description>` or an `ISSUE:` block when there is one (SWE-agent
+ * and mini-swe-agent tasks), else the text itself; whitespace squashed, at most ~240 characters.
+ *
+ * @example
+ * ```ts
+ * objectiveFromText('<pr_description>Fix the retry queue</pr_description> …'); // 'Fix the retry queue'
+ * ```
+ */
+export function objectiveFromText(text: string): string {
+  const pr = /<pr_description>\s*([\s\S]*?)<\/pr_description>/.exec(text);
+  const issue = /ISSUE:\s*([\s\S]*?)(?:\n\s*\n|INSTRUCTIONS:|$)/.exec(text);
+  const body = (pr?.[1] ?? issue?.[1] ?? text).replace(/\s+/g, ' ').trim();
+  return body.length <= 240 ? body : body.slice(0, 240).replace(/\s\S*$/, '');
+}
+
+function firstErrorLine(text: string): string | undefined {
+  const lines = String(text).split('\n');
+  return (lines.find((l) => isErrorLine(l)) ?? lines.find((l) => l.trim()))?.trim().slice(0, 300);
+}
+
+/**
+ * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
+ * (scope = its role, sourceIteration = the message's position), each failed tool result its first error
+ * line (scope `observation`), each tool call the files and URLs it names (scope `evidence`). The first
+ * user message longer than a few characters is the objective.
+ *
+ * @example
+ * ```ts
+ * const { objective, entries } = entriesFromMessages(parseTranscript(text).messages);
+ * const snapshot = deterministicSnapshot(snapshotInputFrom(objective, entries));
+ * ```
+ */
+export function entriesFromMessages(messages: readonly Message[]): {
+  objective: string;
+  entries: MemoryEntry[];
+} {
+  const entries: MemoryEntry[] = [];
+  let objective = '';
+  messages.forEach((m, i) => {
+    if (m.role === 'tool') {
+      if (m.isError) {
+        const line = firstErrorLine(m.content);
+        if (line) entries.push({ scope: 'observation', key: `${m.id}.err`, value: line, sourceIteration: i });
+      }
+      return;
+    }
+    if (m.toolName) {
+      findLinks(m.content)
+        .slice(0, 3)
+        .forEach((link, j) => {
+          entries.push({ scope: 'evidence', key: `${m.id}.l${j}`, value: link, sourceIteration: i });
+        });
+      return;
+    }
+    if (m.role !== 'user' && m.role !== 'assistant') return;
+    if (m.role === 'user' && !objective && m.content.trim().length > 8)
+      objective = objectiveFromText(m.content);
+    sentences(m.content, 3).forEach((value, j) => {
+      entries.push({ scope: m.role, key: `${m.id}.${j}`, value, sourceIteration: i });
+    });
+  });
+  return { objective, entries };
+}
+
+/**
+ * Trajectory steps → memory entries: each step's thought (up to three sentences, scope `thought`) and
+ * the first error line of a failed step (scope `observation`), with sourceIteration = the step index.
+ *
+ * @example
+ * ```ts
+ * const entries = entriesFromSteps(parseTrajectory(text).steps);
+ * ```
+ */
+export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
+  const entries: MemoryEntry[] = [];
+  for (const s of steps) {
+    sentences(s.thought ?? '', 3).forEach((value, j) => {
+      entries.push({ scope: 'thought', key: `s${s.index}.t${j}`, value, sourceIteration: s.index });
+    });
+    const err = s.error ? firstErrorLine(s.error) : undefined;
+    if (err)
+      entries.push({ scope: 'observation', key: `s${s.index}.err`, value: err, sourceIteration: s.index });
+  }
+  return entries;
+}
+
+/**
+ * A snapshot input whose previous snapshot is the deterministic snapshot of the first half of the
+ * entries (by sourceIteration), so retirements "since the previous run" can be shown for one transcript.
+ *
+ * @example
+ * ```ts
+ * const input = snapshotInputFrom('Fix the flaky test', entries);
+ * computeTrajectoryReduction(input, { llm });
+ * ```
+ */
+export function snapshotInputFrom(objective: string, entries: MemoryEntry[]): SnapshotInput {
+  const last = entries.reduce((m, e) => Math.max(m, e.sourceIteration), 0);
+  const early = entries.filter((e) => e.sourceIteration < last / 2);
+  const previous = early.length ? deterministicSnapshot({ objective, entries: early }) : null;
+  return { objective: objective || '(no objective found)', entries, previous, iteration: last + 1 };
+}
