@@ -612,24 +612,7 @@ export function createRearview(options: RearviewOptions): Rearview {
       if (opts?.messages) observe(opts.messages);
       const signal = opts?.signal;
       const s = state;
-      const summary: SessionSummary = {
-        sessionId: s.id,
-        playbookId,
-        messages: s.history.length,
-        insights: s.insights.slice(),
-        added: [],
-        duplicates: [],
-        tags: { applied: 0, skipped: 0, by: 'none' },
-        applied: [],
-        rejected: [],
-        evicted: [],
-        llm: false,
-        analysis: '',
-        version: 0,
-        changed: false,
-        aborted: false,
-        errors: [],
-      };
+      const summary = emptySummary(s.id, playbookId, s.history.length, s.insights.slice());
       if (signal?.aborted) {
         summary.aborted = true;
         summary.errors.push({ stage: 'aborted', message: 'endSession was aborted before it started' });
@@ -651,24 +634,9 @@ export function createRearview(options: RearviewOptions): Rearview {
       return await next;
     } catch (err) {
       // Unreachable in practice (run catches everything); kept for the never-rejects contract.
-      return {
-        sessionId: state.id,
-        playbookId,
-        messages: 0,
-        insights: [],
-        added: [],
-        duplicates: [],
-        tags: { applied: 0, skipped: 0, by: 'none' },
-        applied: [],
-        rejected: [],
-        evicted: [],
-        llm: false,
-        analysis: '',
-        version: 0,
-        changed: false,
-        aborted: false,
-        errors: [errorOf('internal', err)],
-      };
+      const summary = emptySummary(state.id, playbookId, 0, []);
+      summary.errors.push(errorOf('internal', err));
+      return summary;
     }
   }
 
@@ -718,5 +686,32 @@ export function createRearview(options: RearviewOptions): Rearview {
       for (const off of [...unsubscribers]) off();
       if (ownsStore) store.close();
     },
+  };
+}
+
+/** A summary in which nothing has happened yet; endSession fills it in as it goes. */
+function emptySummary(
+  sessionId: string,
+  playbookId: string,
+  messages: number,
+  insights: SessionSummary['insights'],
+): SessionSummary {
+  return {
+    sessionId,
+    playbookId,
+    messages,
+    insights,
+    added: [],
+    duplicates: [],
+    tags: { applied: 0, skipped: 0, by: 'none' },
+    applied: [],
+    rejected: [],
+    evicted: [],
+    llm: false,
+    analysis: '',
+    version: 0,
+    changed: false,
+    aborted: false,
+    errors: [],
   };
 }

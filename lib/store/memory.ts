@@ -13,7 +13,7 @@ export interface MemoryStoreOptions {
  * on the way in and out (JSON data only, as Workers KV stores it: functions, Dates, Maps, NaN are
  * refused with `store_invalid_value`), so callers can never mutate stored state by accident.
  * Every read-modify-write runs synchronously between its read and its write, so it is atomic for
- * every user of this object (`scope: 'shared'`). Contents vanish with the process.
+ * every user of this object (`scope: 'shared'`). Contents vanish when the program ends.
  *
  * @example
  * ```ts
