@@ -9,89 +9,21 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
-import { emptyPlaybook, type Playbook } from '../lib/playbook/index.js';
+import { emptyPlaybook } from '../lib/playbook/index.js';
 import { idbStore, type KeyValueStore, memoryStore, playbookStore } from '../lib/store/index.js';
 import { type BenchResult, type BenchSuite, round } from './harness.js';
+import { runStoreProcedure, type StoreFigures } from './store-procedure.js';
 
 const SIZE = 10_000;
 const CALLS = 1_000;
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 
-function bigPlaybook(size: number): Playbook {
-  const pb = emptyPlaybook();
-  const sections = Object.keys(pb.sections) as (keyof Playbook['sections'])[];
-  const slugs = ['pat', 'mis', 'pref', 'ctx', 'oth'];
-  const next = [0, 0, 0, 0, 0];
-  for (let i = 0; i < size; i++) {
-    const s = i % 5;
-    next[s]! += 1;
-    pb.sections[sections[s]!].push({
-      name: `${slugs[s]}-${String(next[s]).padStart(3, '0')}`,
-      text: `Key point ${i}: prefer small, typed functions and test the edge cases before refactoring.`,
-      helpful: i % 7,
-      harmful: i % 3,
-    });
-  }
-  return pb;
+/** The procedure shared with the Chromium side (bench/store-procedure.ts). */
+function measureStore(kv: KeyValueStore): Promise<StoreFigures> {
+  return runStoreProcedure({ playbookStore, emptyPlaybook }, kv, SIZE, CALLS);
 }
 
-async function median(runs: number, step: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await step();
-    times.push(performance.now() - t0);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
-
-interface Figures {
-  saveMs: number;
-  loadMs: number;
-  oneByOneMs: number;
-  batchedMs: number;
-  bigOneByOneMs: number;
-  bigBatchedMs: number;
-  total: number;
-}
-
-/** Same procedure as runStoreBench in test/browser/store-bench.entry.ts (the Chromium side). */
-async function measureStore(kv: KeyValueStore): Promise<Figures> {
-  const store = playbookStore(kv, { broadcast: false, onWarning: () => {} });
-  const pb = bigPlaybook(SIZE);
-  let version = 0;
-  const saveMs = await median(3, async () => {
-    pb.sections.OTHERS[0]!.text = `changed ${++version}`;
-    await store.save('big', pb);
-  });
-  const loadMs = await median(3, () => store.load('big'));
-  const names = Object.values(pb.sections)
-    .flat()
-    .map((k) => k.name);
-  const tags = Array.from({ length: CALLS }, (_, i) => ({
-    name: names[(i * 37) % names.length]!,
-    tag: 'helpful',
-  }));
-  await store.applyDelta('small', [{ type: 'ADD', section: 'OTHERS', text: 'x' }]);
-  const smallTags = tags.map(() => ({ name: 'oth-001', tag: 'helpful' }));
-  const t0 = performance.now();
-  for (const t of smallTags) await store.applyTags('small', [t]);
-  const oneByOneMs = performance.now() - t0;
-  const t1 = performance.now();
-  await store.applyTags('small', smallTags);
-  const batchedMs = performance.now() - t1;
-  const t2 = performance.now();
-  for (const t of tags.slice(0, 200)) await store.applyTags('big', [t]);
-  const bigOneByOneMs = (performance.now() - t2) * (CALLS / 200);
-  const t3 = performance.now();
-  await store.applyTags('big', tags);
-  const bigBatchedMs = performance.now() - t3;
-  const total = (await store.load('small')).sections.OTHERS[0]!.helpful;
-  return { saveMs, loadMs, oneByOneMs, batchedMs, bigOneByOneMs, bigBatchedMs, total };
-}
-
-function report(backend: string, f: Figures): BenchResult[] {
+function report(backend: string, f: StoreFigures): BenchResult[] {
   if (f.total !== 2 * CALLS) throw new Error(`${backend}: expected ${2 * CALLS} increments, got ${f.total}`);
   const calls = (name: string, ms: number, batched: boolean): BenchResult => ({
     name: `store/${backend}/${name}`,
@@ -107,7 +39,10 @@ function report(backend: string, f: Figures): BenchResult[] {
     { name: `store/${backend}/load-${SIZE}`, medianMs: round(f.loadMs), runs: 3, keyPoints: SIZE },
     calls(`applyTags-${CALLS}x1-one-tx-each`, f.oneByOneMs, false),
     calls(`applyTags-1x${CALLS}-batched-one-tx`, f.batchedMs, true),
-    calls(`applyTags-${CALLS}x1-on-${SIZE}-playbook`, f.bigOneByOneMs, false),
+    {
+      ...calls(`applyTags-${CALLS}x1-on-${SIZE}-playbook`, f.bigOneByOneMs, false),
+      sampledCalls: f.sampledCalls,
+    },
     calls(`applyTags-1x${CALLS}-batched-on-${SIZE}-playbook`, f.bigBatchedMs, true),
   ];
 }
@@ -131,7 +66,7 @@ async function chromium(): Promise<BenchResult[]> {
   try {
     const page = await browser.newPage();
     await page.goto(`${url}/`);
-    const f = await page.evaluate<Figures>(
+    const f = await page.evaluate<StoreFigures>(
       `import(${JSON.stringify(`${url}/store-browser.mjs`)}).then((m) => m.runStoreBench('indexeddb', ${SIZE}, ${CALLS}))`,
     );
     return report('chromium-indexeddb', f);
