@@ -65,7 +65,17 @@ export interface InputLocation {
   path?: string;
 }
 
-/** Formats a location for an error message, e.g. ` (line 3)` or ` at reflection.backend`. */
+/**
+ * Formats a location as a suffix for an error message: path, line and index in that order, in
+ * parentheses with a leading space; `''` when nothing is known.
+ *
+ * @example
+ * ```ts
+ * formatLocation({ line: 3 }); // ' (line 3)'
+ * formatLocation({ path: 'reflection.backend' }); // ' (at reflection.backend)'
+ * formatLocation(undefined); // ''
+ * ```
+ */
 export function formatLocation(location: InputLocation | undefined): string {
   if (!location) return '';
   const parts: string[] = [];

@@ -3,9 +3,26 @@
  * MinHash). Integer-only arithmetic (`Math.imul`, `>>>`), so every runtime gives the same bits.
  */
 
-/** FNV-1a's 32-bit offset basis, for callers that hash while they scan. */
+/**
+ * FNV-1a's 32-bit offset basis (`0x811c9dc5`), for callers that hash while they scan.
+ *
+ * @example
+ * ```ts
+ * let h = FNV_OFFSET;
+ * for (const ch of 'abc') h = Math.imul(h ^ ch.charCodeAt(0), FNV_PRIME);
+ * h >>> 0; // 440920331, the same as fnv1a32('abc')
+ * ```
+ */
 export const FNV_OFFSET = 0x811c9dc5;
-/** FNV-1a's 32-bit prime. */
+/**
+ * FNV-1a's 32-bit prime (`0x01000193`); multiply with `Math.imul` to stay in 32 bits.
+ *
+ * @example
+ * ```ts
+ * const step = (h: number, code: number) => Math.imul(h ^ code, FNV_PRIME);
+ * step(FNV_OFFSET, 'a'.charCodeAt(0)) >>> 0; // fnv1a32('a')
+ * ```
+ */
 export const FNV_PRIME = 0x01000193;
 
 /**

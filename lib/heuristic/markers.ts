@@ -35,6 +35,12 @@ export interface MarkerSet {
  * Seed 004's marker lists, verbatim (substring markers; the seed looked them up in lower-cased text, so
  * its `"I said"` and `"I meant"` never matched). Run through this module's word-aware matcher they
  * behave as whole-word phrases.
+ *
+ * @example
+ * ```ts
+ * classifyTurn('16 is a perfect square.', SEED_MARKERS).preference; // true: the seed's bare `perfect`
+ * classifyTurn('16 is a perfect square.').preference; // false with DEFAULT_MARKERS
+ * ```
  */
 export const SEED_MARKERS: MarkerSet = {
   correction: [
@@ -85,7 +91,14 @@ export const SEED_MARKERS: MarkerSet = {
 /**
  * The default lists: the seed's markers, each kept as a whole-word phrase or narrowed by context (its
  * bare `perfect`, `again` and `revert` misfire on "perfect square", "try again later" and pasted
- * commit messages), plus what the seed misses in real corrections.
+ * commit messages), plus what the seed misses in real corrections. Used when no `markers` option is
+ * given.
+ *
+ * @example
+ * ```ts
+ * const markers: MarkerSet = { ...DEFAULT_MARKERS, friction: [...DEFAULT_MARKERS.friction, 'ffs'] };
+ * heuristicReflect(messages, { markers });
+ * ```
  */
 export const DEFAULT_MARKERS: MarkerSet = {
   correction: [

@@ -8,10 +8,25 @@ import type { LlmClient, LlmRequest, LlmResponse } from './types.js';
 /**
  * The default model: a current Haiku-class model, fast and cheap enough for reflection.
  * Pass `model` to use another (for example `claude-sonnet-4-5`).
+ *
+ * @example
+ * ```ts
+ * const llm = anthropicClient({ apiKey }); // uses DEFAULT_ANTHROPIC_MODEL
+ * const sonnet = anthropicClient({ apiKey, model: 'claude-sonnet-4-5' });
+ * ```
  */
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-haiku-4-5';
 
-/** Replies asking for at least this many output tokens are streamed unless `stream` says otherwise. */
+/**
+ * Replies asking for at least this many output tokens (8192) are streamed unless the client's or the
+ * request's `stream` says otherwise.
+ *
+ * @example
+ * ```ts
+ * // Streamed by default: maxTokens >= STREAM_THRESHOLD_TOKENS.
+ * await llm.complete({ messages, maxTokens: STREAM_THRESHOLD_TOKENS });
+ * ```
+ */
 export const STREAM_THRESHOLD_TOKENS = 8192;
 
 /** Options of {@link anthropicClient}. Durations in milliseconds. */

@@ -80,7 +80,17 @@ export function retryAfterMs(
 /** Failures without an HTTP status that are worth another try. */
 const RETRYABLE_CODES = new Set(['llm_connection', 'llm_timeout', 'llm_invalid_response']);
 
-/** Status codes worth another try: timeouts, conflicts, rate limits, server errors, overload. */
+/**
+ * True for HTTP status codes worth another try: 408 (timeout), 409 (conflict), 429 (rate limit) and
+ * every 5xx (server error, overload).
+ *
+ * @example
+ * ```ts
+ * isRetryableStatus(429); // true
+ * isRetryableStatus(503); // true
+ * isRetryableStatus(400); // false
+ * ```
+ */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }

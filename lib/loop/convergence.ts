@@ -20,8 +20,35 @@ export interface ConvergenceOptions {
   maxIterations?: number;
 }
 
+/**
+ * Default {@link ConvergenceOptions.convergenceThreshold}: an improvement below 0.1 over the previous
+ * candidate is a score plateau.
+ *
+ * @example
+ * ```ts
+ * improvementScore({ score: 0.6 }, { score: 0.65 }) < DEFAULT_CONVERGENCE_THRESHOLD; // true: plateau
+ * ```
+ */
 export const DEFAULT_CONVERGENCE_THRESHOLD = 0.1;
+/**
+ * Default {@link ConvergenceOptions.severityThreshold}: a critique of severity 0.1 or less converges.
+ *
+ * @example
+ * ```ts
+ * const strict = { severityThreshold: DEFAULT_SEVERITY_THRESHOLD / 2 };
+ * checkConvergence(undefined, { candidate, critique }, strict);
+ * ```
+ */
 export const DEFAULT_SEVERITY_THRESHOLD = 0.1;
+/**
+ * Default {@link ConvergenceOptions.minChange}: a revision changing less than 2% of the normalized
+ * content converges.
+ *
+ * @example
+ * ```ts
+ * contentChange(candidate.content, revision.content) < DEFAULT_MIN_CHANGE; // true: minimal change
+ * ```
+ */
 export const DEFAULT_MIN_CHANGE = 0.02;
 
 /** The outcome of {@link checkConvergence}. `reason` is set whenever the loop should stop. */

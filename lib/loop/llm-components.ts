@@ -29,6 +29,7 @@ export interface LlmComponentOptions {
   redact?: boolean | RedactOptions;
 }
 
+/** Options of {@link llmCritiquer} and {@link llmReviser}, which ask for JSON replies. */
 export interface LlmJsonComponentOptions extends LlmComponentOptions {
   /** Repair requests after a reply of the wrong shape. Default 1. */
   maxRepairs?: number;
@@ -56,10 +57,27 @@ export async function meteredComplete(
   return res;
 }
 
+/**
+ * The default system prompt of {@link llmGenerator}; pass `system` to replace it.
+ *
+ * @example
+ * ```ts
+ * const generator = llmGenerator({ llm, system: `${GENERATOR_SYSTEM} Answer in French.` });
+ * ```
+ */
 export const GENERATOR_SYSTEM =
   'You are a careful expert. Answer the task directly and completely. When lessons from earlier ' +
   'attempts are given, apply them: do not repeat the mistakes they describe.';
 
+/**
+ * The default system prompt of {@link llmCritiquer}: asks for a JSON object matching
+ * {@link CritiqueReplySchema}. A replacement `system` must ask for the same shape.
+ *
+ * @example
+ * ```ts
+ * const critiquer = llmCritiquer({ llm, system: `${CRITIQUER_SYSTEM}\nBe especially strict about SQL.` });
+ * ```
+ */
 export const CRITIQUER_SYSTEM =
   'You are a strict reviewer. Judge the answer to the task: list every concrete problem (errors, ' +
   'omissions, unclear parts). Reply with only a JSON object, no prose:\n' +
@@ -67,6 +85,15 @@ export const CRITIQUER_SYSTEM =
   'severity is in [0, 1]: 0 means nothing to fix, 1 means wrong or unusable. score is in [0, 1], ' +
   'higher is better. feedback says how to fix the issues. Use an empty issues list when the answer is right.';
 
+/**
+ * The default system prompt of {@link llmReviser}: asks for a JSON object matching
+ * {@link RevisionReplySchema}. A replacement `system` must ask for the same shape.
+ *
+ * @example
+ * ```ts
+ * const reviser = llmReviser({ llm, system: `${REVISER_SYSTEM}\nKeep the answer under 200 words.` });
+ * ```
+ */
 export const REVISER_SYSTEM =
   'You revise answers. Fix every issue the critique lists and keep everything that is correct. Reply ' +
   'with only a JSON object, no prose:\n' +
@@ -133,7 +160,18 @@ const issueText = v.union([
   ),
 ]);
 
-/** valibot schema of a critiquer reply. Severity may also be a word (`low`, `medium`, `high`, …). */
+/**
+ * valibot schema of a critiquer reply: `issues` (strings, or objects with a description), `severity`
+ * in [0, 1] or a word (`low` 0.25, `medium` 0.5, `high` 0.75, `critical` 1, …), optional `score` and
+ * `feedback`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ *
+ * v.parse(CritiqueReplySchema, { issues: ['off by one'], severity: 'high' }).severity; // 0.75
+ * ```
+ */
 export const CritiqueReplySchema = v.object({
   issues: v.array(issueText),
   severity: v.union([
@@ -149,7 +187,17 @@ export const CritiqueReplySchema = v.object({
   feedback: v.nullish(v.string()),
 });
 
-/** valibot schema of a reviser reply. */
+/**
+ * valibot schema of a reviser reply: a non-empty `content` and optional `changes` (a string or a list
+ * of strings).
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ *
+ * v.safeParse(RevisionReplySchema, { content: 'SELECT 1', changes: ['fixed the join'] }).success; // true
+ * ```
+ */
 export const RevisionReplySchema = v.object({
   content: v.pipe(
     v.string(),

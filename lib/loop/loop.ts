@@ -48,6 +48,10 @@ export interface LessonSource {
   improvement: number;
 }
 
+/**
+ * Options of {@link runReflectionLoop}: the prompt, the components (`generator` is required unless
+ * `initialCandidate` is given), memory, budget and the {@link ConvergenceOptions} thresholds.
+ */
 export interface ReflectionLoopOptions extends Omit<ConvergenceOptions, 'maxIterations'> {
   prompt: string;
   /** Where to start; without it, `generator` makes the first candidate. */

@@ -48,6 +48,7 @@ export interface EmbeddingSimilarity {
   threshold?: number;
 }
 
+/** Options of the {@link ReflexionMemory} constructor. Every field is optional. */
 export interface ReflexionMemoryOptions {
   /** Entries kept; past this, the oldest are evicted. Default 1000. */
   maxEntries?: number;
@@ -63,6 +64,7 @@ export interface ReflexionMemoryOptions {
   embedding?: EmbeddingSimilarity;
 }
 
+/** Options of {@link ReflexionMemory.retrieveSimilar}. */
 export interface RetrieveOptions {
   /** Most entries returned. Default 5. */
   limit?: number;
@@ -79,7 +81,26 @@ export interface LoadReport {
   evicted: number;
 }
 
+/**
+ * Default {@link ReflexionMemoryOptions.maxEntries}: past 1000 entries, the oldest are evicted.
+ *
+ * @example
+ * ```ts
+ * const memory = new ReflexionMemory({ maxEntries: DEFAULT_MAX_ENTRIES * 10 });
+ * ```
+ */
 export const DEFAULT_MAX_ENTRIES = 1000;
+/**
+ * Default {@link ReflexionMemoryOptions.similarityThreshold}: a keyword Jaccard similarity of at least
+ * 0.7 counts as a match.
+ *
+ * @example
+ * ```ts
+ * const memory = new ReflexionMemory({ similarityThreshold: DEFAULT_SIMILARITY_THRESHOLD });
+ * const similarity = jaccard(keywords('sort users by age'), keywords('sort the users by age'));
+ * similarity >= DEFAULT_SIMILARITY_THRESHOLD; // true: a match
+ * ```
+ */
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.7;
 
 // ---------------------------------------------------------------------------------------------
@@ -209,7 +230,19 @@ function isDigit(c: number): boolean {
 // ---------------------------------------------------------------------------------------------
 // Persistence format
 
-/** valibot schema of one stored document (`reflexion:{namespace}:entry:{seq}:{hash prefix}`). */
+/**
+ * valibot schema of one stored document (`reflexion:{namespace}:entry:{seq}:{hash prefix}`); documents
+ * that fail it are skipped by {@link ReflexionMemory.load} and reported in `skipped`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ *
+ * const keys = await store.keys('reflexion:default:entry:');
+ * const doc = v.parse(StoredEntrySchema, await store.get(keys[0]!));
+ * console.log(doc.seq, doc.mistake, doc.correction);
+ * ```
+ */
 export const StoredEntrySchema = v.object({
   v: v.literal(1),
   seq: v.pipe(v.number(), v.integer(), v.minValue(0)),

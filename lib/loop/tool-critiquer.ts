@@ -18,12 +18,17 @@ export type ToolOutcome =
   | readonly ToolIssue[]
   | { issues: readonly ToolIssue[]; score?: number; feedback?: string };
 
+/**
+ * The check {@link toolCritiquer} wraps: receives the candidate's content (and the candidate and step
+ * context) and returns a {@link ToolOutcome}, synchronously or as a promise.
+ */
 export type ToolCheck = (
   content: string,
   candidate: Candidate,
   ctx: StepContext | undefined,
 ) => ToolOutcome | Promise<ToolOutcome>;
 
+/** Options of {@link toolCritiquer}. Every field is optional. */
 export interface ToolCritiquerOptions {
   /** Severity of an issue that does not give its own. Default 0.5. */
   issueSeverity?: number;
@@ -45,7 +50,18 @@ const issueSchema = v.union([
   }),
 ]);
 
-/** valibot schema of a tool's outcome. */
+/**
+ * valibot schema of a tool's outcome ({@link ToolOutcome}); {@link toolCritiquer} rejects anything else
+ * with a `RearviewError` of code `component_invalid`.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ *
+ * v.is(ToolOutcomeSchema, [{ message: 'missing semicolon', severity: 0.2 }]); // true
+ * v.is(ToolOutcomeSchema, { issues: [], score: 2 }); // false: score must be in [0, 1]
+ * ```
+ */
 export const ToolOutcomeSchema = v.union([
   v.boolean(),
   v.array(issueSchema),

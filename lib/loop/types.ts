@@ -35,7 +35,14 @@ export type StopReason =
   | 'budget_exhausted'
   | 'error';
 
-/** The reasons that count as convergence (`result.converged === true`). */
+/**
+ * The reasons that count as convergence (`result.converged === true`).
+ *
+ * @example
+ * ```ts
+ * CONVERGED_REASONS.includes(result.reason); // same as result.converged
+ * ```
+ */
 export const CONVERGED_REASONS: readonly StopReason[] = ['low_severity', 'minimal_change', 'score_plateau'];
 
 /** LLM usage accumulated over a run. */
@@ -111,19 +118,24 @@ export type ReviseFn = (
   ctx: StepContext,
 ) => CandidateInput | Promise<CandidateInput>;
 
+/** A generator component as an object, such as {@link llmGenerator} returns. */
 export interface Generator {
   generate: GenerateFn;
 }
+/** A critiquer component as an object, such as {@link llmCritiquer} and {@link toolCritiquer} return. */
 export interface Critiquer {
   critique: CritiqueFn;
 }
+/** A reviser component as an object, such as {@link llmReviser} returns. */
 export interface Reviser {
   revise: ReviseFn;
 }
 
 /** Components may be objects with the method or plain functions. */
 export type GeneratorLike = Generator | GenerateFn;
+/** A critiquer: an object with `critique()` or a plain {@link CritiqueFn}. */
 export type CritiquerLike = Critiquer | CritiqueFn;
+/** A reviser: an object with `revise()` or a plain {@link ReviseFn}. */
 export type ReviserLike = Reviser | ReviseFn;
 
 /** One iteration: the candidate judged, its critique, and the revision made from it (if any). */

@@ -25,10 +25,29 @@ import {
 import { compareNames, keyPointConfidence } from './score.js';
 import { contentWords, shingles } from './text.js';
 
-/** Default Jaccard threshold of word shingles above which two key points are near-duplicates. */
+/**
+ * Default Jaccard threshold (0.6) of word shingles at or above which two key points are
+ * near-duplicates.
+ *
+ * @example
+ * ```ts
+ * const groups = findDuplicates(playbook, { threshold: DEDUP_THRESHOLD }); // same as the default
+ * const looser = findDuplicates(playbook, { threshold: DEDUP_THRESHOLD - 0.1 });
+ * ```
+ */
 export const DEDUP_THRESHOLD = 0.6;
 
-/** Default cosine threshold for {@link findDuplicatesWithEmbeddings}. */
+/**
+ * Default cosine threshold (0.9) for {@link findDuplicatesWithEmbeddings}.
+ *
+ * @example
+ * ```ts
+ * const groups = await findDuplicatesWithEmbeddings(playbook, {
+ *   embed: (texts) => texts.map((t) => deterministicEmbedding(t)),
+ *   embeddingThreshold: EMBEDDING_THRESHOLD,
+ * });
+ * ```
+ */
 export const EMBEDDING_THRESHOLD = 0.9;
 
 /** Options of {@link findDuplicates}. */

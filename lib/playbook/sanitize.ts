@@ -7,7 +7,15 @@
 import { truncateUtf8 } from '../core/utf8.js';
 import type { Provenance } from './model.js';
 
-/** Default bound on a key point's text, in UTF-8 bytes (about 150–250 English words). */
+/**
+ * Default bound on a key point's text: 1000 UTF-8 bytes (about 150–250 English words).
+ *
+ * @example
+ * ```ts
+ * utf8ByteLength(sanitizeKeyPointText('x'.repeat(5000))); // 1000 (MAX_KEY_POINT_BYTES)
+ * sanitizeKeyPointText(text, { maxBytes: MAX_KEY_POINT_BYTES / 2 });
+ * ```
+ */
 export const MAX_KEY_POINT_BYTES = 1000;
 
 /** Bounds on provenance: session id length, number of trace refs and length of each. */

@@ -8,6 +8,12 @@ import { type KeyPoint, parseKeyPointId } from './model.js';
 /**
  * The z of {@link wilsonLowerBound}: 1.96, the two-sided 95% normal quantile. With it a key point
  * needs about 4 helpful and no harmful verdicts to reach 0.5, and 1 helpful / 1 harmful scores 0.09.
+ *
+ * @example
+ * ```ts
+ * wilsonLowerBound(10, 0, WILSON_Z); // ≈ 0.722, the default
+ * wilsonLowerBound(10, 0, 1.645);    // ≈ 0.787 with a 90% quantile: less cautious
+ * ```
  */
 export const WILSON_Z = 1.96;
 

@@ -63,6 +63,14 @@ const NonEmptyString = v.pipe(
  * valibot schema of the reflection config input, with the seed's defaults. Unknown keys are
  * rejected at every level. Cross-key rules (fixtures-only LLM backend, a fixture source when
  * fixtures are enabled) are checked by {@link validateReflectionConfig}.
+ *
+ * @example
+ * ```ts
+ * import * as v from 'valibot';
+ *
+ * v.parse(ReflectionConfigSchema, {}).reflection.summaryTokens; // 128
+ * v.safeParse(ReflectionConfigSchema, { allowReflection: true, extra: 1 }).success; // false: unknown key
+ * ```
  */
 export const ReflectionConfigSchema = v.strictObject({
   allowReflection: v.optional(Bool, false),

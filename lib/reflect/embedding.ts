@@ -9,7 +9,16 @@ import { ValidationError } from '../core/errors.js';
 import { fmix32, fnv1a32Bytes } from '../core/hash32.js';
 import { splitWhitespace } from './text.js';
 
-/** Default dimension (seed 002: `DeterministicEmbeddingAdapter(dim=32)`). */
+/**
+ * Default dimension of {@link deterministicEmbedding}: 32 (seed 002:
+ * `DeterministicEmbeddingAdapter(dim=32)`).
+ *
+ * @example
+ * ```ts
+ * deterministicEmbedding('summary of the turn').length; // 32 (EMBEDDING_DIM)
+ * deterministicEmbedding('summary of the turn', EMBEDDING_DIM * 2).length; // 64
+ * ```
+ */
 export const EMBEDDING_DIM = 32;
 
 /** Hash features per token; several spread each token over the vector. */

@@ -97,7 +97,17 @@ export interface ReflectionFixture {
 
 /**
  * A fixture is missing, unreadable, empty, or the adapter failed. The step records it as
- * `reason: "reflect_error:FixtureMissingError"` and writes nothing.
+ * `reason: "reflect_error:FixtureMissingError"` and writes nothing. Its `code` is
+ * `reflect_fixture_missing`; `fixtureKey` names the missing key when there is one.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await adapter.generate(promptJson, options);
+ * } catch (err) {
+ *   if (err instanceof FixtureMissingError) console.warn(`record a fixture for ${err.fixtureKey}`);
+ * }
+ * ```
  */
 export class FixtureMissingError extends RearviewError {
   readonly fixtureKey: string | undefined;

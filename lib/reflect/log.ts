@@ -6,11 +6,35 @@ import { canonicalJson, compareCodePoints } from '../core/canonical.js';
 import type { KeyValueStore } from '../store/types.js';
 import type { ReflectionBackend, ReflectionConfig } from './config.js';
 
-/** The seed's log file name. */
+/**
+ * The seed's log file name, `t3_reflection.jsonl`.
+ *
+ * @example
+ * ```ts
+ * const lines: string[] = [];
+ * await reflect(bundle, config, { log: lines });
+ * await writeFile(REFLECTION_LOG_FILE, lines.map((l) => `${l}\n`).join(''));
+ * ```
+ */
 export const REFLECTION_LOG_FILE = 't3_reflection.jsonl';
-/** The seed's stage ordinal (`STAGE_ORD["t3_reflection.jsonl"] = 10`), for orchestrators that stage logs. */
+/**
+ * The seed's stage ordinal (`STAGE_ORD["t3_reflection.jsonl"] = 10`), for orchestrators that stage logs.
+ *
+ * @example
+ * ```ts
+ * const stages = [{ file: REFLECTION_LOG_FILE, ord: REFLECTION_LOG_STAGE_ORD }, ...otherStages];
+ * stages.sort((a, b) => a.ord - b.ord);
+ * ```
+ */
 export const REFLECTION_LOG_STAGE_ORD = 10;
-/** Key prefix of records written to a {@link KeyValueStore} sink. */
+/**
+ * Key prefix (`log:t3_reflection:`) of records written to a {@link KeyValueStore} sink.
+ *
+ * @example
+ * ```ts
+ * const keys = await kv.keys(REFLECTION_LOG_PREFIX); // every stored record, in flush order
+ * ```
+ */
 export const REFLECTION_LOG_PREFIX = 'log:t3_reflection:';
 
 /** One `t3_reflection.jsonl` record (section 5.1). Not an identity log. */
@@ -70,7 +94,15 @@ export function compareReflectionLogRecords(a: ReflectionLogRecord, b: Reflectio
   return a.turn - b.turn || compareCodePoints(a.agent, b.agent);
 }
 
-/** The key a {@link KeyValueStore} sink stores `record` under. */
+/**
+ * The key a {@link KeyValueStore} sink stores `record` under: {@link REFLECTION_LOG_PREFIX}, the turn
+ * zero-padded to 12 digits, `:`, then the URI-encoded agent.
+ *
+ * @example
+ * ```ts
+ * reflectionLogKey({ turn: 7, agent: 'Agent A' }); // 'log:t3_reflection:000000000007:Agent%20A'
+ * ```
+ */
 export function reflectionLogKey(record: Pick<ReflectionLogRecord, 'turn' | 'agent'>): string {
   return `${REFLECTION_LOG_PREFIX}${String(record.turn).padStart(12, '0')}:${encodeURIComponent(record.agent)}`;
 }

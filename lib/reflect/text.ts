@@ -63,7 +63,15 @@ export function truncateTokens(text: string, maxTokens: number): string {
   return splitWhitespace(text).slice(0, maxTokens).join(' ');
 }
 
-/** Number of whitespace tokens (Python's `len(text.split())`). */
+/**
+ * Number of whitespace tokens (Python's `len(text.split())`).
+ *
+ * @example
+ * ```ts
+ * countWhitespaceTokens('  a b\tc\n'); // 3
+ * countWhitespaceTokens(''); // 0
+ * ```
+ */
 export function countWhitespaceTokens(text: string): number {
   return splitWhitespace(text).length;
 }
