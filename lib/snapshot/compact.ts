@@ -119,7 +119,17 @@ const VIEW_CMD =
   /^\s*(?:cat(?:\s+-n)?|nl(?:\s+-\w+)*|head(?:\s+-n\s*\d+|\s+-\d+)?|tail(?:\s+-n\s*\+?\d+|\s+-\d+)?|sed\s+-n\s+(?:'[^']*'|"[^"]*"|\S+))\s+([^\s|;&<>]+)\s*(?:\|\s*(?:sed\s+-n\s+(?:'[^']*'|"[^"]*")|head(?:\s+-n)?\s*-?\d+|tail(?:\s+-n)?\s*[-+]?\d+)\s*)?$/;
 const WRITE_CMD = /^\s*cat\s+<<-?\s*['"]?(\w+)['"]?\s*>\s*([^\s|;&]+)\s*\n([\s\S]*?)\n\1\s*$/;
 
-/** The file a step views (cat, nl, sed -n, head, tail, Read), or undefined. */
+/**
+ * The file a step views (a single-line `cat`, `nl`, `sed -n`, `head` or `tail` command, or a `Read`
+ * tool call), or undefined.
+ *
+ * @example
+ * ```ts
+ * viewedFile({ index: 0, action: 'cat -n src/app.ts', source }); // 'src/app.ts'
+ * viewedFile({ index: 1, tool: 'Read', action: '{"file_path":"/repo/a.ts"}', source }); // '/repo/a.ts'
+ * viewedFile({ index: 2, action: 'ls', source }); // undefined
+ * ```
+ */
 export function viewedFile(step: Step): string | undefined {
   const action = step.action;
   if (!action) return undefined;

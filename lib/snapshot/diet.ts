@@ -72,7 +72,15 @@ export interface ReduceResult {
   };
 }
 
-/** Marker prefixed to every compressed observation. */
+/**
+ * Marker line prefixed to every compressed observation (followed by a newline and the rewrite).
+ *
+ * @example
+ * ```ts
+ * const { steps } = await reduceTrajectory(traj.steps, { llm });
+ * const compressed = steps.filter((s) => s.observation?.startsWith(REFLECTION_MARKER));
+ * ```
+ */
 export const REFLECTION_MARKER = '[rearview: compressed by reflection]';
 
 const SYSTEM = `You compress one step of a coding agent's trajectory so the agent's context stays small.

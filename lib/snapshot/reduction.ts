@@ -34,12 +34,35 @@ import type {
   TrajectoryReductionOptions,
 } from './types.js';
 
-/** Default of `minSnapshotTokens` (the seed's `MIN_SNAPSHOT_TOKENS`). */
+/**
+ * Default of `minSnapshotTokens`: 400 tokens (the seed's `MIN_SNAPSHOT_TOKENS`). A smaller
+ * deterministic snapshot is kept as is, with reason `below_threshold`.
+ *
+ * @example
+ * ```ts
+ * await computeTrajectoryReduction(input, { llm, minSnapshotTokens: MIN_SNAPSHOT_TOKENS * 2 });
+ * ```
+ */
 export const MIN_SNAPSHOT_TOKENS = 400;
-/** Default of `minSavingsTokens` (the seed's `MIN_SAVINGS_TOKENS`). */
+/**
+ * Default of `minSavingsTokens`: 100 tokens (the seed's `MIN_SAVINGS_TOKENS`). A reflection saving
+ * less is rejected with reason `insufficient_savings`.
+ *
+ * @example
+ * ```ts
+ * await computeTrajectoryReduction(input, { llm, minSavingsTokens: MIN_SAVINGS_TOKENS / 2 });
+ * ```
+ */
 export const MIN_SAVINGS_TOKENS = 100;
 
-/** How a snapshot is serialized for token counts: compact JSON, fields in their fixed order. */
+/**
+ * How a snapshot is serialized for token counts: compact JSON, fields in their fixed order.
+ *
+ * @example
+ * ```ts
+ * estimateTokens(snapshotJson(deterministicSnapshot(input))); // what the gates compare by default
+ * ```
+ */
 export function snapshotJson(s: ActiveContextSnapshot): string {
   return JSON.stringify({
     currentObjective: s.currentObjective,

@@ -202,7 +202,17 @@ export interface SourceIndex {
   all: Set<string>;
 }
 
-/** Builds the {@link SourceIndex} of an input. */
+/**
+ * Builds the {@link SourceIndex} of an input: memory entries get ids `m1`, `m2`, … in order, tasks
+ * `task:<id>`; the objective only contributes words.
+ *
+ * @example
+ * ```ts
+ * const tasks = [{ id: 't1', title: 'Add a test', status: 'open' }];
+ * const idx = indexSources({ objective: 'Fix login', entries, tasks });
+ * idx.ids; // ['m1', …, 'task:t1']
+ * ```
+ */
 export function indexSources(input: SnapshotInput): SourceIndex {
   const idx: SourceIndex = { ids: [], raw: new Map(), keys: new Map(), terms: new Map(), all: new Set() };
   const put = (id: string, text: string) => {
