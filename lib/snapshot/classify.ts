@@ -210,6 +210,14 @@ export function wordFlags(w: string): number {
   return f;
 }
 
+/** The length of the longest keyword made of digits (`404`): a longer number has no {@link wordFlags}. */
+export const MAX_DIGIT_KEYWORD = Math.max(
+  0,
+  ...[...KIND.keys(), ...IMPERATIVE, ...QUESTION_START]
+    .filter((w) => /^[0-9]+$/.test(w))
+    .map((w) => w.length),
+);
+
 /** {@link classifyFlags}: no category, not resolved. */
 export const NO_CATEGORY = -1;
 /** {@link classifyFlags}: resolved (so no category). */
@@ -264,7 +272,9 @@ export function classifyFlags(ids: readonly number[], flagsOf: readonly number[]
   const resolved =
     !stillProblem && (resolvedWord || (passingWord && !problem) || (negatedProblem && !problem));
   if (resolved) return RESOLVED_CODE;
-  const question = raw.trimEnd().endsWith('?');
+  // raw.trimEnd().endsWith('?'), without trimming when the last character is no space.
+  const last = raw.charCodeAt(raw.length - 1);
+  const question = last === 0x3f || ((last <= 0x20 || last >= 0x80) && raw.trimEnd().endsWith('?'));
   const first = n > 0 ? flagsOf[ids[0]!]! : 0;
   if (question || (questionWord && !problem)) return 3;
   if (hypothesis) return 0;

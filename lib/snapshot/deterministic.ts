@@ -5,7 +5,7 @@
  * objective and recency, capped per category and per item.
  */
 import { classify, classifyFlags, RESOLVED_CODE, scopeCategory, taskCategory } from './classify.js';
-import { clip, comparableKey, contentTerms, findLinks, squash, words } from './text.js';
+import { clip, comparableKey, contentTerms, findLinks, findLinksFrom, squash, words } from './text.js';
 import type {
   ActiveContextSnapshot,
   DroppedItem,
@@ -54,8 +54,6 @@ interface Candidate {
   sources: string[];
   /** Membership of `sources` once it grows (merges can make it long): keeps additions linear. */
   sourceSet: Set<string> | null;
-  /** `terms` as a set, built the first time a long representative is compared. */
-  termSet: Set<number> | null;
   iteration: number;
   order: number;
   score: number;
@@ -122,33 +120,54 @@ const BUCKET_PROBE_LIMIT = 8;
  * held with the top bit flipped (see {@link Vocabulary.minhashes}), so the least is the signed least.
  */
 function signature(terms: readonly number[], minhashes: Int32Array, out: Int32Array): void {
-  for (let k = 0; k < BANDS * ROWS; k++) out[k] = 0x7fffffff; // 0xffffffff, flipped
+  // BANDS * ROWS = MINHASHES = 8 values, kept in locals.
+  let m0 = 0x7fffffff; // 0xffffffff, flipped
+  let m1 = m0;
+  let m2 = m0;
+  let m3 = m0;
+  let m4 = m0;
+  let m5 = m0;
+  let m6 = m0;
+  let m7 = m0;
   for (let i = 0; i < terms.length; i++) {
     const base = terms[i]! * MINHASHES;
-    for (let k = 0; k < BANDS * ROWS; k++) {
-      const v = minhashes[base + k]!;
-      if (v < out[k]!) out[k] = v;
-    }
+    let v = minhashes[base]!;
+    if (v < m0) m0 = v;
+    v = minhashes[base + 1]!;
+    if (v < m1) m1 = v;
+    v = minhashes[base + 2]!;
+    if (v < m2) m2 = v;
+    v = minhashes[base + 3]!;
+    if (v < m3) m3 = v;
+    v = minhashes[base + 4]!;
+    if (v < m4) m4 = v;
+    v = minhashes[base + 5]!;
+    if (v < m5) m5 = v;
+    v = minhashes[base + 6]!;
+    if (v < m6) m6 = v;
+    v = minhashes[base + 7]!;
+    if (v < m7) m7 = v;
   }
+  out[0] = m0;
+  out[1] = m1;
+  out[2] = m2;
+  out[3] = m3;
+  out[4] = m4;
+  out[5] = m5;
+  out[6] = m6;
+  out[7] = m7;
 }
 
 /**
- * Jaccard similarity of two candidates' terms (each list free of repeats, so the intersection is the
- * same whichever side is looked up). A long representative keeps its terms as a set across probes.
+ * Jaccard similarity of a candidate's terms, marked with `stamp` in `seen`, and a representative's
+ * (each list free of repeats, so the intersection is the same whichever side is looked up).
  */
-function jaccard(c: Candidate, rep: Candidate): number {
-  const a = c.terms;
+function jaccard(terms: readonly number[], seen: Int32Array, stamp: number, rep: Candidate): number {
   const b = rep.terms;
-  if (a.length === 0 || b.length === 0) return 0;
+  if (terms.length === 0 || b.length === 0) return 0;
   let inter = 0;
-  if (b.length > 8) {
-    let s = rep.termSet;
-    if (s === null) s = rep.termSet = new Set(b);
-    for (let i = 0; i < a.length; i++) if (s.has(a[i]!)) inter++;
-  } else {
-    for (let i = 0; i < a.length; i++) if (b.includes(a[i]!)) inter++;
-  }
-  return inter / (a.length + b.length - inter);
+  for (let i = 0; i < b.length; i++) if (seen[b[i]!] === stamp) inter++;
+  return inter / (terms.length + b.length - inter);
 }
 
 /**
@@ -259,7 +278,13 @@ function analyze(raw: string, vocab: Vocabulary): Analysis {
   const a: Analysis = {
     text,
     links:
-      ids !== null ? (vocab.linkish ? findLinks(text) : NO_LINKS) : text === '' ? NO_LINKS : findLinks(text),
+      ids !== null
+        ? vocab.linkish
+          ? findLinksFrom(text, vocab.linkFrom)
+          : NO_LINKS
+        : text === ''
+          ? NO_LINKS
+          : findLinks(text),
     linkCands: null,
     read: false,
     empty: false,
@@ -430,7 +455,6 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       terms,
       sources: trace ? [source] : NO_SOURCES,
       sourceSet: null,
-      termSet: null,
       iteration,
       order: candidates.length,
       score: 0,
@@ -451,9 +475,13 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
 
   const memo = new Map<string, Analysis>();
   const forcedByScope = new Map<string, SnapshotCategory | null>();
+  // Entries in a row often share their scope.
+  let lastScope: string | null = null;
+  let lastForced: SnapshotCategory | null = null;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
-    const raw = String(e.value ?? '');
+    const v = e.value;
+    const raw = typeof v === 'string' ? v : String(v ?? '');
     let a = memo.get(raw);
     if (a === undefined) {
       a = analyze(raw, vocab);
@@ -464,11 +492,18 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // Sources only show in the trace: without one, no id is built or kept.
     const source = trace ? `m${i + 1}` : '';
     const iteration = iterations[i]!;
-    const scope = String(e.scope ?? '');
-    let forced = forcedByScope.get(scope);
-    if (forced === undefined) {
-      forced = scopeCategory(scope) ?? null;
-      forcedByScope.set(scope, forced);
+    const sv = e.scope;
+    const scope = typeof sv === 'string' ? sv : String(sv ?? '');
+    let forced: SnapshotCategory | null | undefined;
+    if (scope === lastScope) forced = lastForced;
+    else {
+      forced = forcedByScope.get(scope);
+      if (forced === undefined) {
+        forced = scopeCategory(scope) ?? null;
+        forcedByScope.set(scope, forced);
+      }
+      lastScope = scope;
+      lastForced = forced;
     }
     const found = a.links;
     if (found.length > 0) {
@@ -510,7 +545,12 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   const keys: number[] = new Array(BANDS).fill(0);
   const lists: Candidate[][] = CATEGORIES.map(() => []);
   const mergedInto = new Map<Candidate, Candidate>();
+  // The terms of the item being placed, marked once for all its comparisons.
+  const seen = new Int32Array(vocab.terms.length);
+  let stamp = 0;
+  let marked = 0;
   for (const c of ranked) {
+    stamp++;
     // Without a trace, an item of a full category can change nothing in the output: skip its hashing.
     if (!trace && lists[c.cat]!.length >= maxItems) continue;
     let rep: Candidate | undefined;
@@ -527,7 +567,11 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
         const bucket = buckets[c.cat * BANDS + b]!.get(k);
         if (!bucket) continue;
         for (let j = 0; j < bucket.length && j < BUCKET_PROBE_LIMIT; j++) {
-          if (jaccard(c, bucket[j]!) >= threshold) {
+          if (marked !== stamp) {
+            for (let i = 0; i < c.terms.length; i++) seen[c.terms[i]!] = stamp;
+            marked = stamp;
+          }
+          if (jaccard(c.terms, seen, stamp, bucket[j]!) >= threshold) {
             rep = bucket[j]!;
             break;
           }

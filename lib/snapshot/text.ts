@@ -83,6 +83,11 @@ const STOP = new Set(
   ).split(' '),
 );
 
+/** Whether `contentTerms` drops the lower-cased word `w`. */
+export function isStopWord(w: string): boolean {
+  return STOP.has(w);
+}
+
 /** A cheap, deterministic stem: drops -ing, -ed, -es, -s so "failing", "failed" and "fails" meet. */
 export function stem(word: string): string {
   const n = word.length;
@@ -129,7 +134,6 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-const HAS_EXTENSION = /\.[A-Za-z]/;
 const LINK =
   /\bhttps?:\/\/[^\s<>"'`)\]}]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
 
@@ -144,24 +148,42 @@ const LINK =
  * ```
  */
 export function findLinks(text: string): string[] {
-  if (text.indexOf('/') < 0 && !HAS_EXTENSION.test(text)) return [];
+  return findLinksFrom(text, linkStretch(text, 0));
+}
+
+/**
+ * {@link findLinks} when no link starts before `from` (-1: there is none), which must be the start of
+ * the text or follow ASCII whitespace, or be where {@link linkStretch} points.
+ */
+export function findLinksFrom(text: string, from: number): string[] {
+  // A match holds no whitespace, and a `/` or a `.` before a (lower-case) letter: the regex only
+  // runs from the first stretch between spaces that has one, and again after each match. The
+  // skipped stretches cannot hold a match, so the matches are the same as an exec loop from 0.
+  if (from < 0) return [];
   const out: string[] = [];
-  // An exec loop over the module's own regex (always left at lastIndex 0), as `matchAll` would.
+  for (;;) {
+    LINK.lastIndex = from;
+    const m = LINK.exec(text);
+    if (m === null) break;
+    const link = m[0];
+    let next = LINK.lastIndex;
+    if (link === '') next++;
+    else pushLink(out, link);
+    from = linkStretch(text, next);
+    if (from < 0) break;
+  }
   LINK.lastIndex = 0;
-  for (let m = LINK.exec(text); m !== null; m = LINK.exec(text)) {
-    let link = m[0];
-    if (link === '') {
-      LINK.lastIndex++;
-      continue;
-    }
-    // Trailing punctuation off (`[.,;:!?]+$`).
-    let end = link.length;
-    while (end > 0 && isTrailingPunctuation(link.charCodeAt(end - 1))) end--;
-    if (end < link.length) link = link.slice(0, end);
-    if (link.startsWith('http')) {
-      out.push(link);
-      continue;
-    }
+  return out;
+}
+
+/** Adds a match of `LINK` to `out` as `findLinks` keeps it, if it does. */
+function pushLink(out: string[], link: string): void {
+  // Trailing punctuation off (`[.,;:!?]+$`).
+  let end = link.length;
+  while (end > 0 && isTrailingPunctuation(link.charCodeAt(end - 1))) end--;
+  if (end < link.length) link = link.slice(0, end);
+  if (link.startsWith('http')) out.push(link);
+  else {
     let slashes = 0;
     for (let i = link.indexOf('/'); i >= 0; i = link.indexOf('/', i + 1)) slashes++;
     const pathLike =
@@ -172,12 +194,32 @@ export function findLinks(text: string): string[] {
       link.startsWith('~/') ||
       slashes >= 2 ||
       /\.[A-Za-z][\w]*(?::\d+)*$/.test(link.slice(link.lastIndexOf('/') + 1));
-    if (!pathLike) continue;
-    if (link.endsWith('/') && slashes === 1) link = link.slice(0, -1);
-    if (link.length > 1) out.push(link);
+    if (pathLike) {
+      if (link.endsWith('/') && slashes === 1) link = link.slice(0, -1);
+      if (link.length > 1) out.push(link);
+    }
   }
-  LINK.lastIndex = 0;
-  return out;
+}
+
+/**
+ * The start of the first stretch of `text` from `from` on (cut at ASCII whitespace) that holds a `/`
+ * or a `.` before a letter, or -1. No match of `LINK` starts before it.
+ */
+function linkStretch(text: string, from: number): number {
+  let start = from;
+  let found = false;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2f) found = true;
+    else if (c === 0x2e) {
+      const d = text.charCodeAt(i + 1) | 0x20;
+      if (d >= 0x61 && d <= 0x7a) found = true;
+    } else if (c === 0x20 || (c <= 0x0d && c >= 0x09)) {
+      if (found) return start;
+      start = i + 1;
+    }
+  }
+  return found ? start : -1;
 }
 
 function isTrailingPunctuation(c: number): boolean {

@@ -5,16 +5,32 @@
  * Everything here is an accelerator: {@link scanWords} gives the words `words` gives, and
  * {@link keyHash} hashes the key `comparableKey` builds.
  */
-import { FNV_OFFSET, FNV_PRIME, fmix32, fnv1a32 } from '../core/hash32.js';
-import { wordFlags } from './classify.js';
-import { contentTerms, hash32 } from './text.js';
+import { FNV_OFFSET, FNV_PRIME, fmix32 } from '../core/hash32.js';
+import { MAX_DIGIT_KEYWORD, wordFlags } from './classify.js';
+import { isStopWord, stem } from './text.js';
 
 /** Hashes are kept to small integers (Smis), cheap as map keys. */
 const MASK = 0x3fffffff;
-/** The hash of a comparable key: FNV-1a over its UTF-16 units (as `hash32`), masked. */
+/** The multiplier that chains the hashes of a key's space-separated tokens. */
+const KEY_MUL = 0x9e3779b1 | 0;
+
+/**
+ * The hash of a comparable key: per space-separated token its FNV-1a (over UTF-16 units), chained
+ * as `h * KEY_MUL + token`, masked. Chained per token so that a scan can add a word's share at once.
+ */
 export function keyHash(key: string): number {
-  return fnv1a32(key) & MASK;
+  let h = 0;
+  let t = FNV_OFFSET | 0;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 0x20) {
+      h = (Math.imul(h, KEY_MUL) + t) | 0;
+      t = FNV_OFFSET | 0;
+    } else t = Math.imul(t ^ c, FNV_PRIME);
+  }
+  return ((Math.imul(h, KEY_MUL) + t) | 0) & MASK;
 }
+const EMPTY_KEY_HASH = keyHash('');
 
 // MinHash: 8 hash functions (used in 4 bands of 2 by the snapshot).
 export const MINHASHES = 8;
@@ -26,6 +42,13 @@ const SEEDS_B = [
 ];
 
 const mix = fmix32;
+
+/** FNV-1a of a string as int32 (`hash32(s) | 0`). */
+function fnv(s: string): number {
+  let h = FNV_OFFSET | 0;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
 
 /**
  * The distinct words and content terms met while building one snapshot. A term (a stemmed content
@@ -42,15 +65,29 @@ export class Vocabulary {
   keyHash = 0;
   /** Whether the text of the last {@link scanWords} may hold a link (a `/`, or `.` and a letter). */
   linkish = false;
+  /** When `linkish`: where the stretch between spaces that made it so starts (see `findLinksFrom`). */
+  linkFrom = 0;
   /** Scratch ids of the text being scanned. */
-  private readonly scratch: number[] = [];
-  /** The word's hash by id. */
-  private readonly hashes: number[] = [];
-  /** Open addressing on the hash: id + 1 per slot, 0 when free. */
-  private table = new Int32Array(1024);
-  /** Term strings by id, and ids by string. */
+  readonly scratch: number[] = [];
+  /** Per word id: FNV-1a of the word (int32), its length, and where its characters start in `chars`. */
+  private hashes = new Int32Array(1024);
+  private lens = new Int32Array(1024);
+  private offs = new Int32Array(1024);
+  /** The lower-cased characters of the text being scanned, at their positions. */
+  buf = new Uint8Array(1024);
+  /** The words' lower-cased characters, one after the other. */
+  private chars = new Uint8Array(8192);
+  private charsUsed = 0;
+  /** Per word id: its share of a key hash, `h * keyMul + keyAdd`. */
+  keyMul = new Int32Array(1024);
+  keyAdd = new Int32Array(1024);
+  /** Open addressing on the word hash: id + 1 per slot, 0 when free. */
+  private table = new Int32Array(2048);
+  /** Term strings by id. */
   readonly terms: string[] = [];
-  private readonly termIds = new Map<string, number>();
+  /** Open addressing on the term hash: id + 1 per slot, 0 when free. */
+  private termTable = new Int32Array(2048);
+  private termHashes = new Int32Array(1024);
   /**
    * `MINHASHES` values per term, `mix(hash32(term) * A[k] + B[k])`, stored with the top bit flipped as
    * int32 so that signed comparisons order them as the unsigned values.
@@ -59,21 +96,41 @@ export class Vocabulary {
 
   /** The id of term `t`. */
   termId(t: string): number {
-    let id = this.termIds.get(t);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.terms.push(t);
-      this.termIds.set(t, id);
-      const h = hash32(t);
-      let mh = this.minhashes;
-      if ((id + 1) * MINHASHES > mh.length) {
-        mh = new Int32Array(mh.length * 2);
-        mh.set(this.minhashes);
-        this.minhashes = mh;
-      }
-      for (let k = 0; k < MINHASHES; k++)
-        mh[id * MINHASHES + k] = mix((Math.imul(h, SEEDS_A[k]!) + SEEDS_B[k]!) >>> 0) ^ 0x80000000;
+    return this.termIdHashed(t, fnv(t));
+  }
+
+  /** The id of term `t`, whose FNV-1a hash (int32) is `h`. */
+  private termIdHashed(t: string, h: number): number {
+    let table = this.termTable;
+    let mask = table.length - 1;
+    let slot = h & mask;
+    for (let e = table[slot]!; e !== 0; e = table[slot]!) {
+      if (this.termHashes[e - 1] === h && this.terms[e - 1] === t) return e - 1;
+      slot = (slot + 1) & mask;
     }
+    const id = this.terms.length;
+    this.terms.push(t);
+    if (id >= this.termHashes.length) this.termHashes = grown(this.termHashes);
+    this.termHashes[id] = h;
+    table[slot] = id + 1;
+    if ((id + 1) * 2 > table.length) {
+      table = new Int32Array(table.length * 2);
+      mask = table.length - 1;
+      for (let j = 0; j <= id; j++) {
+        let s = this.termHashes[j]! & mask;
+        while (table[s] !== 0) s = (s + 1) & mask;
+        table[s] = j + 1;
+      }
+      this.termTable = table;
+    }
+    let mh = this.minhashes;
+    if ((id + 1) * MINHASHES > mh.length) {
+      mh = new Int32Array(mh.length * 2);
+      mh.set(this.minhashes);
+      this.minhashes = mh;
+    }
+    for (let k = 0; k < MINHASHES; k++)
+      mh[id * MINHASHES + k] = mix((Math.imul(h, SEEDS_A[k]!) + SEEDS_B[k]!) >>> 0) ^ 0x80000000;
     return id;
   }
 
@@ -85,48 +142,91 @@ export class Vocabulary {
   }
 
   /**
-   * The id of `text.slice(start, end)` lower-cased (`upper`: it has capitals), whose FNV-1a hash
-   * (masked) is `h`.
+   * The id of `text.slice(start, end)` lower-cased, whose FNV-1a hash (int32) is `h`; the lower-cased
+   * characters are in `buf` at the same positions.
    */
-  id(text: string, start: number, end: number, h: number, upper: boolean): number {
+  id(text: string, start: number, end: number, h: number): number {
     const len = end - start;
     const table = this.table;
     const mask = table.length - 1;
+    const chars = this.chars;
     let slot = h & mask;
     for (let e = table[slot]!; e !== 0; e = table[slot]!) {
       const id = e - 1;
-      if (this.hashes[id] === h) {
-        const w = this.words[id]!;
-        if (w.length === len) {
-          let k = 0;
-          if (upper) {
-            for (; k < len; k++) {
-              let d = text.charCodeAt(start + k);
-              if (d >= 0x41 && d <= 0x5a) d |= 0x20;
-              if (w.charCodeAt(k) !== d) break;
-            }
-          } else while (k < len && w.charCodeAt(k) === text.charCodeAt(start + k)) k++;
-          if (k === len) return id;
-        }
+      if (this.hashes[id] === h && this.lens[id] === len) {
+        const off = this.offs[id]! - start;
+        const buf = this.buf;
+        let k = start;
+        while (k < end && chars[off + k] === buf[k]) k++;
+        if (k === end) return id;
       }
       slot = (slot + 1) & mask;
+    }
+    return this.add(text, start, end, h, slot);
+  }
+
+  private add(text: string, start: number, end: number, h: number, slot: number): number {
+    const len = end - start;
+    const buf = this.buf;
+    let upper = false;
+    let letters = false;
+    for (let k = start; k < end; k++) {
+      const c = buf[k]!;
+      if (c !== text.charCodeAt(k)) upper = true;
+      if (c >= 0x61 && c <= 0x7a) letters = true;
     }
     const word = upper ? text.slice(start, end).toLowerCase() : text.slice(start, end);
     const nid = this.words.length;
     this.words.push(word);
-    this.hashes.push(h);
-    const terms = contentTerms([word]);
-    this.wordTerm.push(terms.length > 0 ? this.termId(terms[0]!) : -1);
-    this.flags.push(wordFlags(word));
-    table[slot] = nid + 1;
-    if ((nid + 1) * 2 > table.length) this.grow();
+    if (nid >= this.hashes.length) {
+      this.hashes = grown(this.hashes);
+      this.lens = grown(this.lens);
+      this.offs = grown(this.offs);
+      this.keyMul = grown(this.keyMul);
+      this.keyAdd = grown(this.keyAdd);
+    }
+    this.hashes[nid] = h;
+    this.lens[nid] = len;
+    if (this.charsUsed + len > this.chars.length) {
+      const c = new Uint8Array(Math.max(this.chars.length * 2, this.charsUsed + len));
+      c.set(this.chars);
+      this.chars = c;
+    }
+    const off = this.charsUsed;
+    this.offs[nid] = off;
+    for (let k = 0; k < len; k++) this.chars[off + k] = word.charCodeAt(k);
+    this.charsUsed = off + len;
+    if (!letters) {
+      // Digits only: not a stop word, no suffix to stem (some are keywords: `404`, `0`).
+      this.wordTerm.push(this.termIdHashed(word, h));
+      this.flags.push(len > MAX_DIGIT_KEYWORD ? 0 : wordFlags(word));
+      this.keyMul[nid] = KEY_MUL;
+      this.keyAdd[nid] = h;
+    } else {
+      if (isStopWord(word)) this.wordTerm.push(-1);
+      else {
+        const t = stem(word);
+        this.wordTerm.push(this.termIdHashed(t, t === word ? h : fnv(t)));
+      }
+      this.flags.push(wordFlags(word));
+      if (word.indexOf("'") < 0) {
+        this.keyMul[nid] = KEY_MUL;
+        this.keyAdd[nid] = h;
+      } else {
+        // The key reads the apostrophe as a space: one token per part.
+        let m = 1;
+        let a = 0;
+        for (const part of word.split("'")) {
+          m = Math.imul(m, KEY_MUL);
+          a = (Math.imul(a, KEY_MUL) + fnv(part)) | 0;
+        }
+        this.keyMul[nid] = m;
+        this.keyAdd[nid] = a;
+      }
+    }
+    this.table[slot] = nid + 1;
+    if ((nid + 1) * 2 > this.table.length) this.grow();
     return nid;
-  }
-
-  /** The scratch id list, emptied. */
-  scratchIds(): number[] {
-    this.scratch.length = 0;
-    return this.scratch;
   }
 
   private grow(): void {
@@ -150,12 +250,50 @@ export class Vocabulary {
   /** Term ids of `contentTerms` of the words with these ids. */
   termsOfWords(ids: readonly number[]): number[] {
     const out: number[] = [];
+    const stamp = ++this.stamp;
+    let seen = this.seen;
+    if (seen.length < this.terms.length) seen = this.seen = new Int32Array(this.terms.length * 2);
     for (let i = 0; i < ids.length; i++) {
       const t = this.wordTerm[ids[i]!]!;
-      if (t >= 0 && !out.includes(t)) out.push(t);
+      if (t >= 0 && seen[t] !== stamp) {
+        seen[t] = stamp;
+        out.push(t);
+      }
     }
     return out;
   }
+  /** Per term id: the {@link termsOfWords} call that last met it. */
+  private seen = new Int32Array(1024);
+  private stamp = 0;
+}
+
+function grown(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+// Character classes of ASCII for scanWords.
+const LOWER = 1; // a-z
+const UPPER = 2; // A-Z
+const DIGIT = 4; // 0-9
+const SPACE = 8; // ' '
+const CONTROL = 16; // \t \n \v \f \r: squash would change the text
+const SLASH = 32;
+const DOT = 64;
+const APOSTROPHE = 128;
+const CLASS = new Uint8Array(128);
+for (let c = 0x61; c <= 0x7a; c++) CLASS[c] = LOWER;
+for (let c = 0x41; c <= 0x5a; c++) CLASS[c] = UPPER;
+for (let c = 0x30; c <= 0x39; c++) CLASS[c] = DIGIT;
+CLASS[0x20] = SPACE;
+for (let c = 0x09; c <= 0x0d; c++) CLASS[c] = CONTROL;
+CLASS[0x2f] = SLASH;
+CLASS[0x2e] = DOT;
+CLASS[0x27] = APOSTROPHE;
+
+function isLetter(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 }
 
 /**
@@ -165,56 +303,61 @@ export class Vocabulary {
  * apostrophes as spaces, and `vocab.linkish`.
  */
 export function scanWords(text: string, vocab: Vocabulary): number[] | null {
-  const ids = vocab.scratchIds();
+  const ids = vocab.scratch;
+  let n = 0;
   let start = -1;
-  let upper = false;
-  let wh = FNV_OFFSET;
-  let kh = FNV_OFFSET;
-  let space = true; // a space here would be leading (or doubled): squash would change the text
+  let wh = 0;
+  let kh = 0;
+  let lastSpace = -1; // a space right after it would be leading (or doubled): squash would change the text
   let linkish = false;
-  let prev = 0;
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
+  const len = text.length;
+  if (len > vocab.buf.length) vocab.buf = new Uint8Array(Math.max(len, vocab.buf.length * 2));
+  const buf = vocab.buf;
+  for (let i = 0; i < len; i++) {
+    const c = text.charCodeAt(i);
     if (c >= 0x80) return null;
-    if (c === 0x20) {
-      if (space) return null;
-      space = true;
-    } else if (c <= 0x0d && c >= 0x09) return null;
-    else space = false;
-    if (c === 0x2f) linkish = true;
-    else if (prev === 0x2e && ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a))) linkish = true;
-    prev = c;
-    if (c >= 0x41 && c <= 0x5a) {
-      c |= 0x20;
-      upper = true;
-    }
-    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
+    const k = CLASS[c]!;
+    if (k & (LOWER | UPPER | DIGIT)) {
       if (start < 0) {
         start = i;
-        wh = FNV_OFFSET;
-        if (ids.length > 0) kh = Math.imul(kh ^ 0x20, FNV_PRIME);
+        wh = FNV_OFFSET | 0;
       }
-      wh = Math.imul(wh ^ c, FNV_PRIME);
-      kh = Math.imul(kh ^ c, FNV_PRIME);
-    } else if (start >= 0) {
-      if (c === 0x27) {
-        let n = text.charCodeAt(i + 1);
-        if (n >= 0x41 && n <= 0x5a) n |= 0x20;
-        if (n >= 0x61 && n <= 0x7a) {
-          // isn't, can't: one word; the key reads the apostrophe as a space
-          wh = Math.imul(wh ^ 0x27, FNV_PRIME);
-          kh = Math.imul(kh ^ 0x20, FNV_PRIME);
-          continue;
+      const l = c | ((k & UPPER) << 4);
+      buf[i] = l;
+      wh = Math.imul(wh ^ l, FNV_PRIME);
+      continue;
+    }
+    if (k !== 0) {
+      if (k === SPACE) {
+        if (lastSpace === i - 1) return null;
+        lastSpace = i;
+      } else if (k === CONTROL) return null;
+      else if (k === SLASH || (k === DOT && isLetter(text.charCodeAt(i + 1)))) {
+        if (!linkish) {
+          linkish = true;
+          vocab.linkFrom = lastSpace + 1;
         }
+      } else if (k === APOSTROPHE && start >= 0 && isLetter(text.charCodeAt(i + 1))) {
+        // isn't, can't: one word; the key reads the apostrophe as a space
+        wh = Math.imul(wh ^ 0x27, FNV_PRIME);
+        buf[i] = 0x27;
+        continue;
       }
-      ids.push(vocab.id(text, start, i, wh & MASK, upper));
+    }
+    if (start >= 0) {
+      const id = vocab.id(text, start, i, wh);
+      ids[n++] = id;
+      kh = (Math.imul(kh, vocab.keyMul[id]!) + vocab.keyAdd[id]!) | 0;
       start = -1;
-      upper = false;
     }
   }
-  if (space && text.length > 0) return null; // a trailing space
-  if (start >= 0) ids.push(vocab.id(text, start, text.length, wh & MASK, upper));
-  vocab.keyHash = kh & MASK;
+  if (lastSpace === len - 1 && len > 0) return null; // a trailing space
+  if (start >= 0) {
+    const id = vocab.id(text, start, len, wh);
+    ids[n++] = id;
+    kh = (Math.imul(kh, vocab.keyMul[id]!) + vocab.keyAdd[id]!) | 0;
+  }
+  vocab.keyHash = n > 0 ? kh & MASK : EMPTY_KEY_HASH;
   vocab.linkish = linkish;
-  return ids.slice();
+  return ids.slice(0, n);
 }

@@ -4,9 +4,22 @@
  * deterministic snapshot is the same whether entries repeat, differ in case or need squashing.
  */
 import { describe, expect, it } from 'vitest';
-import { classify, classifyFlags, RESOLVED_CODE } from '../../lib/snapshot/classify';
+import {
+  classify,
+  classifyFlags,
+  MAX_DIGIT_KEYWORD,
+  RESOLVED_CODE,
+  wordFlags,
+} from '../../lib/snapshot/classify';
 import { CATEGORIES, deterministicSnapshotWithTrace } from '../../lib/snapshot/deterministic';
-import { comparableKey, squash, words } from '../../lib/snapshot/text';
+import {
+  comparableKey,
+  contentTerms,
+  findLinks,
+  findLinksFrom,
+  squash,
+  words,
+} from '../../lib/snapshot/text';
 import { keyHash, scanWords, Vocabulary } from '../../lib/snapshot/vocab';
 
 const TEXTS = [
@@ -70,5 +83,149 @@ describe('snapshot word scan', () => {
     const t = deterministicSnapshotWithTrace({ objective: 'red', entries });
     expect(t.snapshot.blockers).toEqual(['zürich IS red', 'CI is red', 'isn t it']);
     expect(t.dropped.filter((d) => d.reason === 'duplicate')).toHaveLength(5);
+  });
+});
+
+/** A small deterministic generator of texts mixing words, keywords, numbers, links and punctuation. */
+function fuzzTexts(count: number, seed: number): string[] {
+  let s = seed >>> 0;
+  const rnd = () => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return s / 4294967296;
+  };
+  const pieces = [
+    'CI',
+    'is',
+    'red',
+    "isn't",
+    "can't",
+    "it's",
+    "o'clock",
+    "x'",
+    "'y",
+    'Fixed',
+    'no',
+    'longer',
+    'errors',
+    'none',
+    '0',
+    '404',
+    '500',
+    '12345',
+    '4040',
+    'TODO',
+    'next',
+    'need',
+    'to',
+    'I',
+    'think',
+    'could',
+    'be',
+    'not',
+    'sure',
+    'lib/a.ts',
+    'lib/x/y.ts:12',
+    './x/y',
+    '../up/file.py',
+    '~/cfg/a.toml',
+    '/etc/hosts',
+    'and/or',
+    'setup.py:12:3',
+    'README.md',
+    'https://x.dev/a?b=1',
+    'http://h.io/(p)',
+    'a.b.c',
+    'v1.2',
+    'e.g.',
+    'foo.json,',
+    'x/',
+    'x/y/',
+    '(lib/p.ts)',
+    '`src/m.rs`',
+    '"q/r.go"',
+    '=k/v.cs',
+    'mod.TS',
+    'a.cs-x',
+    'b.tsx',
+    'c.c:3',
+    '.',
+    ',',
+    ':',
+    '?',
+    '!',
+    "'",
+    '/',
+    '//',
+    '-',
+    '_',
+    '@',
+    '~',
+  ];
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const n = 1 + Math.floor(rnd() * 10);
+    let t = '';
+    for (let j = 0; j < n; j++) {
+      t += pieces[Math.floor(rnd() * pieces.length)]!;
+      if (j < n - 1) t += rnd() < 0.8 ? ' ' : '';
+    }
+    out.push(t);
+  }
+  return out;
+}
+
+/** `findLinks` as first written: an exec loop over the whole text with the same regex. */
+const LINK_REFERENCE =
+  /\bhttps?:\/\/[^\s<>"'`)\]}]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+function findLinksReference(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(LINK_REFERENCE)) {
+    let link = m[0].replace(/[.,;:!?]+$/, '');
+    if (link.startsWith('http')) {
+      out.push(link);
+      continue;
+    }
+    const slashes = link.split('/').length - 1;
+    const pathLike =
+      slashes === 0 ||
+      /^(?:\/|\.\/|\.\.\/|~\/)/.test(link) ||
+      slashes >= 2 ||
+      /\.[A-Za-z][\w]*(?::\d+)*$/.test(link.slice(link.lastIndexOf('/') + 1));
+    if (!pathLike) continue;
+    if (link.endsWith('/') && slashes === 1) link = link.slice(0, -1);
+    if (link.length > 1) out.push(link);
+  }
+  return out;
+}
+
+describe('snapshot scan accelerators on generated text', () => {
+  const texts = [...fuzzTexts(3000, 7), ...TEXTS, "isn't  it", "a'b'c d", 'x.Py', 'K\u212a', 'tab\tlib/a.ts'];
+
+  it('scans words, key hashes, flags and link starts as the plain helpers do', () => {
+    const vocab = new Vocabulary();
+    for (const t of texts) {
+      const ids = scanWords(t, vocab);
+      if (ids === null) {
+        expect(/[^\x20-\x7e]|^ | $| {2}/.test(t)).toBe(true);
+        continue;
+      }
+      expect(ids.map((id) => vocab.words[id])).toEqual(words(t));
+      expect(vocab.keyHash).toBe(keyHash(comparableKey(t)));
+      for (const id of ids) expect(vocab.flags[id]).toBe(wordFlags(vocab.words[id]!));
+      expect(vocab.termsOfWords(ids).map((x) => vocab.terms[x])).toEqual(contentTerms(words(t)));
+      const links = findLinks(t);
+      expect(vocab.linkish ? findLinksFrom(t, vocab.linkFrom) : []).toEqual(links);
+    }
+  });
+
+  it('finds the links of an exec loop over the whole text', () => {
+    for (const t of texts) expect(findLinks(t)).toEqual(findLinksReference(t));
+  });
+
+  it('gives flags to no number longer than the longest numeric keyword', () => {
+    expect(MAX_DIGIT_KEYWORD).toBe(3);
+    expect(wordFlags('404')).not.toBe(0);
+    expect(wordFlags('0')).not.toBe(0);
+    expect(wordFlags('4040')).toBe(0);
   });
 });
