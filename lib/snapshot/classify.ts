@@ -38,7 +38,16 @@ const IMPERATIVE = set(
 );
 const ACTION_WORD = set('next todo to-do plan planned follow followup should must need needs going');
 
-/** The category an entry's scope forces, if its name is one. */
+/**
+ * The category an entry's scope forces, if its name is one (`blockers`, `nextActions`, `evidence`, …);
+ * otherwise the entry is categorized by its text.
+ *
+ * @example
+ * ```ts
+ * scopeCategory('blockers'); // 'blockers'
+ * scopeCategory('notes');    // undefined
+ * ```
+ */
 export function scopeCategory(scope: string): SnapshotCategory | undefined {
   const s = scope.toLowerCase();
   if (s.startsWith('blocker') || s === 'blocked' || s === 'issues') return 'blockers';
@@ -156,7 +165,15 @@ export function classify(ws: readonly string[], raw: string, forced?: SnapshotCa
   return { category: undefined, resolved };
 }
 
-/** The category a task's status gives: blocked → blockers; open → next actions; done → none. */
+/**
+ * The category a task's status gives: blocked → blockers; open → next actions; done → none.
+ *
+ * @example
+ * ```ts
+ * taskCategory('blocked'); // 'blockers'
+ * taskCategory('done');    // undefined
+ * ```
+ */
 export function taskCategory(status: string): SnapshotCategory | undefined {
   const s = status.toLowerCase().replace(/[\s-]+/g, '_');
   if (s === 'blocked' || s === 'failed' || s === 'failing') return 'blockers';

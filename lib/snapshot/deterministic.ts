@@ -17,14 +17,42 @@ import type {
 } from './types.js';
 import { keyHash, MINHASHES, scanWords, Vocabulary } from './vocab.js';
 
-/** Default cap on items per category (the seed's `MAX_CATEGORY_ITEMS`). */
+/**
+ * Default cap on items per category (the seed's `MAX_CATEGORY_ITEMS`).
+ *
+ * @example
+ * ```ts
+ * deterministicSnapshot(input, { maxCategoryItems: MAX_CATEGORY_ITEMS / 5 }); // a tighter snapshot
+ * ```
+ */
 export const MAX_CATEGORY_ITEMS = 25;
-/** Default cap on characters per item (the seed's `MAX_TEXT_LENGTH`). */
+/**
+ * Default cap on characters per item (the seed's `MAX_TEXT_LENGTH`); longer items end with `…`.
+ *
+ * @example
+ * ```ts
+ * deterministicSnapshot(input, { maxTextLength: MAX_TEXT_LENGTH * 2 });
+ * ```
+ */
 export const MAX_TEXT_LENGTH = 260;
-/** Default Jaccard similarity (of stemmed content words) from which near duplicates are consolidated. */
+/**
+ * Default Jaccard similarity (of stemmed content words) from which near duplicates are consolidated.
+ *
+ * @example
+ * ```ts
+ * deterministicSnapshot(input, { nearDuplicateThreshold: NEAR_DUPLICATE_THRESHOLD + 0.2 }); // merge less
+ * ```
+ */
 export const NEAR_DUPLICATE_THRESHOLD = 0.6;
 
-/** The list fields in output order. */
+/**
+ * The list fields of an {@link ActiveContextSnapshot}, in output order.
+ *
+ * @example
+ * ```ts
+ * for (const category of CATEGORIES) console.log(category, snapshot[category].length);
+ * ```
+ */
 export const CATEGORIES: readonly SnapshotCategory[] = [
   'openHypotheses',
   'blockers',
