@@ -299,6 +299,25 @@ describe('word-aware and context-aware matching', () => {
   it('slash commands are not read', () => {
     expect(c('/model no, not that one').correction).toBe(false);
   });
+
+  it('repetition, rhetorical questions, reversals and redirects are corrections', () => {
+    for (const t of [
+      'We already talked about why the config lives in one file.',
+      'I never asked for a CLI. Change it back to the way it was.',
+      "Doesn't the standard library have a parser for this?",
+      'How is this not a breaking change:',
+      'Actually this returns a list, not a dict.',
+      'Instead of a new class, extend the existing one.',
+      "It's still missing the header.",
+      'You were supposed to edit only the tests.',
+    ]) {
+      expect(c(t).correction, t).toBe(true);
+    }
+    expect(c('We already talked about why the config lives in one file.').friction).toBe(true);
+    expect(c("Now we're cooking!").preference).toBe(true);
+    expect(c('Change the background to blue.').correction).toBe(false);
+    expect(c('Does the library have a parser?').correction).toBe(false);
+  });
 });
 
 describe('marker lists are data', () => {
