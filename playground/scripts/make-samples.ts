@@ -8,21 +8,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { redact } from 'rearview/redact';
+import type { SampleMeta } from '../src/state';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = resolve(ROOT, '../shared/data');
 const OUT = join(ROOT, 'public/samples');
-
-export interface SampleMeta {
-  id: string;
-  title: string;
-  format: string;
-  file: string;
-  description: string;
-  source: string;
-  licence: string;
-  redactions: number;
-}
 
 const samples: SampleMeta[] = [];
 

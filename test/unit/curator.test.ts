@@ -35,8 +35,8 @@ import {
 } from 'rearview/playbook';
 import { memoryStore, playbookStore } from 'rearview/store';
 import * as v from 'valibot';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+import { describe, expect, it } from 'vitest';
+import { useMockAnthropic } from '../llm/use-mock';
 
 const fixture = (): Playbook =>
   JSON.parse(
@@ -48,12 +48,7 @@ const find = (pb: Playbook, name: string): KeyPoint | undefined => {
 };
 const names = (pb: Playbook) => SECTION_NAMES.flatMap((s) => pb.sections[s].map((k) => k.name));
 
-let mock: MockAnthropic;
-beforeAll(async () => {
-  mock = await startMockAnthropic();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+const mock = useMockAnthropic();
 const llm = (): LlmClient =>
   anthropicClient({ apiKey: 'k', baseURL: mock.url, retry: { random: () => 0, sleep: async () => {} } });
 

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { truncateUtf8 } from '../../lib/core/index';
 import {
   classifyTurn,
@@ -25,7 +25,7 @@ import {
 } from '../../lib/heuristic/index';
 import { anthropicClient, fixtureClient, type LlmRequest, requestKey } from '../../lib/llm/index';
 import { type Message, parseTrajectory, parseTranscript, type Trajectory } from '../../lib/transcript/index';
-import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+import { useMockAnthropic } from '../llm/use-mock';
 
 /** The seed's `conv(speaker, text)` helper: one message per turn, ids in order. */
 function conv(turns: [string, string][]): Message[] {
@@ -586,12 +586,7 @@ describe('heuristicReflect never throws', () => {
 });
 
 describe('the model half', () => {
-  let mock: MockAnthropic;
-  beforeAll(async () => {
-    mock = await startMockAnthropic();
-  });
-  afterAll(() => mock.close());
-  beforeEach(() => mock.reset());
+  const mock = useMockAnthropic();
 
   const messages = conv([
     ['user', 'Add a REST endpoint'],

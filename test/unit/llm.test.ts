@@ -3,7 +3,7 @@
  * streaming replies, the fault script (429 + retry-after, 500, 529, dropped connection, malformed
  * body, slow response), exact attempt counts and waits, cancellation, fixtures.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isRearviewError, type LlmError } from '../../lib/core/index';
 import {
   anthropicClient,
@@ -16,15 +16,10 @@ import {
   requestKey,
   retryAfterMs,
 } from '../../lib/llm/index';
-import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+import { useMockAnthropic } from '../llm/use-mock';
 import { freePort } from '../runtime/runtimes';
 
-let mock: MockAnthropic;
-beforeAll(async () => {
-  mock = await startMockAnthropic();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+const mock = useMockAnthropic();
 
 const request: LlmRequest = {
   system: 'You are terse.',

@@ -3,11 +3,11 @@
  * gates, the error-line guard, the marker, and failures — through the real SDK against the local
  * Messages API and through recorded fixtures.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropicClient, fixtureClient, type LlmClient, requestKey } from '../../lib/llm/index';
 import { buildCompressionPrompt, REFLECTION_MARKER, reduceTrajectory } from '../../lib/snapshot/index';
 import type { Step } from '../../lib/transcript/index';
-import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+import { useMockAnthropic } from '../llm/use-mock';
 
 const long = (tag: string, n = 300) =>
   Array.from({ length: n }, (_, i) => `${tag} listing entry number ${i} with some padding words`).join('\n');
@@ -96,12 +96,7 @@ describe('reduceTrajectory', () => {
 });
 
 describe('reduceTrajectory through the real SDK and fixtures', () => {
-  let mock: MockAnthropic;
-  beforeAll(async () => {
-    mock = await startMockAnthropic();
-  });
-  afterAll(() => mock.close());
-  beforeEach(() => mock.reset());
+  const mock = useMockAnthropic();
 
   it('talks to the Messages API and survives a 500', async () => {
     mock.script([

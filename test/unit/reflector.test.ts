@@ -16,16 +16,11 @@ import {
   type ReflectorDiagnostic,
   runReflector,
 } from 'rearview/playbook';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+import { describe, expect, it } from 'vitest';
+import { useMockAnthropic } from '../llm/use-mock';
 import { freePort } from '../runtime/runtimes';
 
-let mock: MockAnthropic;
-beforeAll(async () => {
-  mock = await startMockAnthropic();
-});
-afterAll(() => mock.close());
-beforeEach(() => mock.reset());
+const mock = useMockAnthropic();
 
 /** The real client against the mock; backoff waits recorded, not slept. */
 function client(options: Parameters<typeof anthropicClient>[0] = {}) {

@@ -4,7 +4,7 @@
  * reflection flow — through the real @anthropic-ai/sdk against the local Messages API and through
  * recorded fixtures.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropicClient, fixtureClient, type LlmClient, requestKey } from '../../lib/llm/index';
 import {
   buildReflectionPrompt,
@@ -19,7 +19,7 @@ import {
   parseReflection,
   type SnapshotInput,
 } from '../../lib/snapshot/index';
-import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+import { useMockAnthropic } from '../llm/use-mock';
 
 const e = (value: string, sourceIteration = 1, scope = 'notes', key = 'k'): MemoryEntry => ({
   scope,
@@ -470,12 +470,7 @@ describe('computeTrajectoryReduction: the seed flow with a scripted model', () =
 });
 
 describe('computeTrajectoryReduction through the real SDK and fixtures', () => {
-  let mock: MockAnthropic;
-  beforeAll(async () => {
-    mock = await startMockAnthropic();
-  });
-  afterAll(() => mock.close());
-  beforeEach(() => mock.reset());
+  const mock = useMockAnthropic();
 
   const client = () =>
     anthropicClient({ apiKey: 'sk-ant-test', baseURL: mock.url, maxRetries: 0, model: 'claude-haiku-4-5' });
