@@ -5,19 +5,19 @@
  * the rules were tuned on) and `all` are secondary. Prints one JSON document; `--table` adds a text table
  * on stderr, `--errors` lists the detector's misses and false alarms on the tune split.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyTurn } from '../../lib/heuristic/index';
 import { seedClassify } from './seed-naive';
 
 type Category = 'correction' | 'preference' | 'friction';
 const CATEGORIES: Category[] = ['correction', 'preference', 'friction'];
-type Split = 'test' | 'tune' | 'all';
+type Split = 'fresh' | 'test' | 'tune' | 'all';
 
 interface Row {
   n: number;
   source: string;
-  split: 'tune' | 'test';
+  split: 'tune' | 'test' | 'fresh';
   labels: Category[];
   text: string;
 }
@@ -51,20 +51,40 @@ function score(rows: Row[], predict: (r: Row) => Record<Category, boolean>, cat:
   return { tp, fp, fn, precision: round(precision), recall: round(recall), f1: round(f1), support: tp + fn };
 }
 
-export function loadRows(): Row[] {
-  const file = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'labelled-turns.jsonl');
+function readRows(name: string): Row[] {
+  const file = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, name);
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Row);
 }
 
-export function evaluate(rows: Row[] = loadRows()) {
+/** The first set (460 turns, splits `tune` and `test`). */
+export function loadRows(): Row[] {
+  return readRows('labelled-turns.jsonl');
+}
+
+/** Every labelled set in this folder. */
+export function loadLabelledSets(): Row[] {
+  const dir = import.meta.dirname ?? new URL('.', import.meta.url).pathname;
+  return readdirSync(dir)
+    .filter((f) => /^labelled-turns.*\.jsonl$/.test(f))
+    .sort()
+    .flatMap(readRows);
+}
+
+/** The fresh held-out set (240 turns, split `fresh`), labelled blind after the detector was built. */
+export function loadFreshRows(): Row[] {
+  return readRows('labelled-turns-fresh.jsonl');
+}
+
+export function evaluate(rows: Row[] = [...loadRows(), ...loadFreshRows()]) {
   const detectors = {
     seed: (r: Row) => seedClassify(r.text),
     rearview: (r: Row) => classifyTurn(r.text),
   };
   const splits: Record<Split, Row[]> = {
+    fresh: rows.filter((r) => r.split === 'fresh'),
     test: rows.filter((r) => r.split === 'test'),
     tune: rows.filter((r) => r.split === 'tune'),
     all: rows,
@@ -76,7 +96,7 @@ export function evaluate(rows: Row[] = loadRows()) {
       results[split]![name] = Object.fromEntries(CATEGORIES.map((c) => [c, score(subset, predict, c)]));
     }
   }
-  const test = results.test!.rearview!;
+  const test = results.fresh!.rearview!;
   const targets = {
     correctionF1AtLeast0_8: test.correction!.f1 >= 0.8,
     precisionAtLeast0_85: CATEGORIES.every((c) => test[c]!.precision >= 0.85),
@@ -112,7 +132,7 @@ function table(report: ReturnType<typeof evaluate>): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = loadRows();
+  const rows = [...loadRows(), ...loadFreshRows()];
   const report = evaluate(rows);
   console.log(JSON.stringify(report, null, 2));
   if (process.argv.includes('--table')) console.error(table(report));

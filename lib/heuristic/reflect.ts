@@ -106,13 +106,7 @@ export function defaultRef(message: MessageLike, index: number): string {
   return `message:${typeof id === 'string' && id !== '' ? id : `m${index}`}`;
 }
 
-const RECOMMENDATION_MARKERS = [
-  /(?<![a-z])instead,/i,
-  /(?<![a-z])actually,/i,
-  /(?<![a-z])please /i,
-  /(?<![a-z])use /i,
-  /(?<![a-z])don['’]t /i,
-];
+const RECOMMENDATION_MARKERS = ['instead,', 'actually,', 'please ', 'use ', "don['’]t "];
 
 /**
  * The actionable part of a correction, as in the seed: from the first of `instead,`, `actually,`,
@@ -127,7 +121,7 @@ const RECOMMENDATION_MARKERS = [
 export function extractRecommendation(text: string): string {
   if (typeof text === 'string') {
     for (const marker of RECOMMENDATION_MARKERS) {
-      const found = marker.exec(text);
+      const found = new RegExp(`(?<![a-z])${marker}`, 'i').exec(text);
       if (!found) continue;
       const rest = text.slice(found.index);
       const dot = rest.indexOf('.');

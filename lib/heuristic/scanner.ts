@@ -27,6 +27,13 @@ const MAX_WORD = 24;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
 
+/** Characters that are common in code and logs and rare in prose. */
+const SYMBOLS = '{}()[]<>=;:|\\/$#@%&*+~^';
+/** A line starting with one of these is pasted output or code, not prose. */
+const PASTE_LEADS = '$%+|<{}[]#>';
+const SYMBOL = 1;
+const PASTE_LEAD = 2;
+
 const FILLERS =
   'ok okay oh ah well so and but hmm hm ugh wow yes yeah yep hey hi sorry btw please just now then also ' +
   'hello whoa um uh alright';
@@ -59,6 +66,7 @@ export interface CompiledMarkers {
   /** @internal */ byFirst: (Pattern[] | undefined)[];
   /** @internal */ filler: Uint8Array;
   /** @internal */ negator: Uint8Array;
+  /** @internal ASCII classes: {@link SYMBOL}, {@link PASTE_LEAD}. */ cls: Uint8Array;
   /** @internal */ buf: Int32Array;
   /** @internal */ pending: number;
   /** @internal */ but: number;
@@ -196,8 +204,12 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
     for (const id of list) a[id] = 1;
     return a;
   };
+  const cls = new Uint8Array(128);
+  for (const ch of SYMBOLS) cls[ch.charCodeAt(0)]! |= SYMBOL;
+  for (const ch of PASTE_LEADS) cls[ch.charCodeAt(0)]! |= PASTE_LEAD;
   return {
     markers,
+    cls,
     keys,
     ids,
     mask: size - 1,
@@ -306,55 +318,6 @@ function matchSentence(c: CompiledMarkers, n: number, question: boolean): number
   return bits;
 }
 
-/** Characters that are common in code and logs and rare in prose. */
-function isSymbol(ch: number): boolean {
-  switch (ch) {
-    case 0x7b: // {
-    case 0x7d: // }
-    case 0x28: // (
-    case 0x29: // )
-    case 0x5b: // [
-    case 0x5d: // ]
-    case 0x3c: // <
-    case 0x3e: // >
-    case 0x3d: // =
-    case 0x3b: // ;
-    case 0x3a: // :
-    case 0x7c: // |
-    case 0x5c: // \
-    case 0x2f: // /
-    case 0x24: // $
-    case 0x23: // #
-    case 0x40: // @
-    case 0x25: // %
-    case 0x26: // &
-    case 0x2a: // *
-    case 0x2b: // +
-    case 0x7e: // ~
-    case 0x5e: // ^
-      return true;
-    default:
-      return false;
-  }
-}
-
-/** A line starting with one of these is pasted output or code, not prose. */
-function isPasteLead(ch: number): boolean {
-  return (
-    ch === 0x24 || // $
-    ch === 0x25 || // %
-    ch === 0x2b || // +
-    ch === 0x7c || // |
-    ch === 0x3c || // <
-    ch === 0x7b || // {
-    ch === 0x7d || // }
-    ch === 0x5b || // [
-    ch === 0x5d || // ]
-    ch === 0x23 || // #
-    ch === 0x3e // >
-  );
-}
-
 function isHex(ch: number): boolean {
   return (ch >= 0x30 && ch <= 0x39) || (ch >= 0x61 && ch <= 0x66) || (ch >= 0x41 && ch <= 0x46);
 }
@@ -371,7 +334,7 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
   // A slash command (`/cost`, `/model opus …`) is addressed to the tool, not to the assistant.
   if (i + 1 < len && text.charCodeAt(i) === 0x2f && isWordCode(text.charCodeAt(i + 1))) return 0;
 
-  const buf = c.buf;
+  const { buf, cls } = c;
   let n = 0;
   let lineStartN = 0;
   let hits = 0;
@@ -447,7 +410,7 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
       let pasted = false;
       if (nonSpace > 0) {
         pasted =
-          isPasteLead(first) ||
+          (first < 0x80 && (cls[first]! & PASTE_LEAD) !== 0) ||
           indent >= 4 ||
           hexLead ||
           (symbols >= 3 && symbols * 5 > nonSpace) ||
@@ -554,6 +517,23 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
       }
       continue;
     }
+    if (ch === 0x3c) {
+      // `<name>…</name>` wraps quoted rules or pasted material (`<code_style>NEVER add…</code_style>`):
+      // the span, or a lone tag, stands for one unknown word.
+      let k = i + 1;
+      while (k < len && k - i <= 40) {
+        const d = text.charCodeAt(k) | 0x20;
+        if (!((d >= 0x61 && d <= 0x7a) || d === 0x7f || (d === 0x2d && k > i + 1))) break;
+        k++;
+      }
+      if (k > i + 1 && k < len && text.charCodeAt(k) === 0x3e) {
+        const close = text.indexOf(`</${text.slice(i + 1, k)}>`, k);
+        i = close >= 0 && close - k <= 4000 ? close + k - i + 1 : k;
+        if (n < MAX_SENTENCE) buf[n++] = UNKNOWN;
+        symbols++;
+        continue;
+      }
+    }
     if (
       ch === 0x2013 ||
       ch === 0x2014 ||
@@ -564,7 +544,7 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
       if (ch === 0x2d) i++;
       continue;
     }
-    if (isSymbol(ch)) symbols++;
+    if (ch < 0x80 && (cls[ch]! & SYMBOL) !== 0) symbols++;
   }
   return hits;
 }

@@ -318,6 +318,50 @@ describe('word-aware and context-aware matching', () => {
     expect(c('Change the background to blue.').correction).toBe(false);
     expect(c('Does the library have a parser?').correction).toBe(false);
   });
+
+  it('warnings, hedged approval, broken agreements and repeated mistakes (second labelled set)', () => {
+    for (const t of [
+      'careful, the diary folder is alive and well!',
+      "not yet, let's orient ourselves first.",
+      "What's the point of adding RecentBook when we have Book?",
+      'Where did that come from?',
+      'Why `--fix=lf` instead of `--fix=yes`?',
+      'I haven’t seen you running coverage... did you?',
+      'Better but the first line is meaningless',
+      'So, we have not followed the code style!',
+      'not AVEVA Plantstream, but plantstream the japanese software',
+      'Same mistake as before.',
+      'Um... you stopped. Are you okay?',
+      'Did you revert that change we agreed not to do?',
+    ]) {
+      expect(c(t).correction, t).toBe(true);
+    }
+    expect(c('Same mistake as before.').friction).toBe(true);
+    expect(c('this source activation is getting on my nerves').friction).toBe(true);
+    expect(c('yes, all batches LGTM').preference).toBe(true);
+    // Statements only: asking how to revert is not asking to revert.
+    expect(c('Revert the last commit.').correction).toBe(true);
+    expect(c('How do I revert a commit in git?').correction).toBe(false);
+    // A request to look again is not friction; "you … again" only opens a complaint.
+    expect(c('can you review the class again and explain where').friction).toBe(false);
+    expect(c('You broke the build again!').friction).toBe(true);
+    // "Remember, …" reminds of a fact, "remember this code" files material: neither is a lasting rule.
+    expect(c("Remember, I'm unfamiliar with modern Python.").preference).toBe(false);
+    expect(c('remember this flutter code as part 5').preference).toBe(false);
+    expect(c('Remember to run the specs before pushing.').preference).toBe(true);
+  });
+
+  it('tag-wrapped spans are quoted material', () => {
+    expect(
+      c('So <code_style>- **NEVER add redundant comments** that restate the code</code_style> applies here.')
+        .preference,
+    ).toBe(false);
+    expect(c('see <git_workflow>!').correction).toBe(false);
+    // An unclosed tag hides only itself.
+    expect(c('<br> No, that is wrong.').correction).toBe(false); // the line starts with `<`: pasted
+    expect(c('That is <b> wrong!').correction).toBe(true);
+    expect(c('x <tag>wrong!</tag> fine').correction).toBe(false);
+  });
 });
 
 describe('marker lists are data', () => {

@@ -1,0 +1,117 @@
+/**
+ * Draws a further held-out sample (see LABELLING.md): turns in none of the labelled sets already in this
+ * folder (neither the same message nor the same text), same sources and strata, seeded shuffle
+ * (mulberry32). Writes unlabelled rows to stdout; labels were added by a reader who saw only the rules,
+ * the earlier labels and the turns, never the detector.
+ *
+ * `npx tsx eval/heuristic/sample-fresh.ts <seed> <first n> <split> <console> <followup> <uniform> > rows.jsonl`
+ * (the fresh set: `4005 1000 fresh 130 70 40`; the final set: `4006 2000 final 110 60 30`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseTranscript } from '../../lib/transcript/index';
+import { loadLabelledSets } from './run';
+
+const data = join(import.meta.dirname, '../../../shared/data');
+
+function mulberry32(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(xs: T[], rnd: () => number): T[] {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+interface Candidate {
+  source: string;
+  line?: number;
+  conversation?: string;
+  turn?: number;
+  messageId: string;
+  firstUserTurn: boolean;
+  text: string;
+}
+
+const [seed, firstN, split, nConsole, nFollowup, nUniform] = process.argv.slice(2);
+const seen = loadLabelledSets();
+const seenKeys = new Set(seen.map((r) => `${r.source}#${(r as unknown as { messageId: string }).messageId}`));
+const seenTexts = new Set(seen.map((r) => r.text));
+
+const consoleTurns: Candidate[] = [];
+for (const f of readdirSync(join(data, 'claude-code-console'))
+  .filter((f) => /^day-\d+\.md$/.test(f))
+  .sort()) {
+  const { messages } = parseTranscript(readFileSync(join(data, 'claude-code-console', f), 'utf8'), {
+    format: 'claude-code-console',
+    lenient: true,
+  });
+  for (const m of messages) {
+    if (m.role !== 'user' || m.content.trim() === '') continue;
+    const line = (m.source as { line?: number } | undefined)?.line;
+    consoleTurns.push({
+      source: `claude-code-console/${f}`,
+      ...(line !== undefined ? { line } : {}),
+      messageId: m.id,
+      firstUserTurn: false,
+      text: m.content.trim().slice(0, 600),
+    });
+  }
+}
+const shareTurns: Candidate[] = [];
+const convDir = join(data, 'sharegpt/conversations');
+for (const f of readdirSync(convDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
+  const { messages } = parseTranscript(readFileSync(join(convDir, f), 'utf8'), { lenient: true });
+  let first = true;
+  messages.forEach((m, i) => {
+    if (m.role !== 'user' || m.content.trim() === '') return;
+    shareTurns.push({
+      source: `sharegpt/conversations/${f}`,
+      conversation: f.replace(/\.json$/, ''),
+      turn: i,
+      messageId: m.id,
+      firstUserTurn: first,
+      text: m.content.trim().slice(0, 600),
+    });
+    first = false;
+  });
+}
+const fresh = (c: Candidate) => !seenKeys.has(`${c.source}#${c.messageId}`) && !seenTexts.has(c.text);
+const rnd = mulberry32(Number(seed));
+const taken = new Set<string>();
+const draw = (pool: Candidate[], k: number, stratum: string) =>
+  shuffle(pool.filter(fresh), rnd)
+    .filter((c) => {
+      const key = c.text;
+      if (taken.has(key)) return false;
+      taken.add(key);
+      return true;
+    })
+    .slice(0, k)
+    .map((c) => ({ ...c, stratum }));
+const rows = [
+  ...draw(consoleTurns, Number(nConsole), 'console-uniform'),
+  ...draw(
+    shareTurns.filter((c) => !c.firstUserTurn && c.text.length < 400),
+    Number(nFollowup),
+    'sharegpt-followup',
+  ),
+];
+rows.push(...draw(shareTurns, Number(nUniform), 'sharegpt-uniform'));
+let n = Number(firstN);
+for (const { firstUserTurn: _f, ...r } of rows) {
+  console.log(JSON.stringify({ n: n++, ...r, split }));
+}
