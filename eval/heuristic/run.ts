@@ -1,9 +1,11 @@
 /**
  * `npm run eval:heuristic` (`npx tsx eval/heuristic/run.ts`): precision, recall and F1 per category of
  * (a) the seed's substring markers and (b) rearview's detector on the labelled real user turns in
- * labelled-turns.jsonl (see LABELLING.md). The headline is the held-out `test` split; `tune` (the split
- * the rules were tuned on) and `all` are secondary. Prints one JSON document; `--table` adds a text table
- * on stderr, `--errors` lists the detector's misses and false alarms on the tune split.
+ * labelled-turns*.jsonl (see LABELLING.md). The headline is the `final` set: labelled blind by a reader
+ * who never saw the detector, and never used for tuning. `fresh`, `test` and `tune` were tuned on (in
+ * that order of spending) and are secondary, `all` is every set. Prints one JSON document; `--table`
+ * adds a text table on stderr, `--errors` lists the detector's misses and false alarms on the sets it
+ * was tuned on (never on `final`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,12 +14,12 @@ import { seedClassify } from './seed-naive';
 
 type Category = 'correction' | 'preference' | 'friction';
 const CATEGORIES: Category[] = ['correction', 'preference', 'friction'];
-type Split = 'fresh' | 'test' | 'tune' | 'all';
+type Split = 'final' | 'fresh' | 'test' | 'tune' | 'all';
 
 interface Row {
   n: number;
   source: string;
-  split: 'tune' | 'test' | 'fresh';
+  split: 'tune' | 'test' | 'fresh' | 'final';
   labels: Category[];
   text: string;
 }
@@ -78,12 +80,13 @@ export function loadFreshRows(): Row[] {
   return readRows('labelled-turns-fresh.jsonl');
 }
 
-export function evaluate(rows: Row[] = [...loadRows(), ...loadFreshRows()]) {
+export function evaluate(rows: Row[] = loadLabelledSets()) {
   const detectors = {
     seed: (r: Row) => seedClassify(r.text),
     rearview: (r: Row) => classifyTurn(r.text),
   };
   const splits: Record<Split, Row[]> = {
+    final: rows.filter((r) => r.split === 'final'),
     fresh: rows.filter((r) => r.split === 'fresh'),
     test: rows.filter((r) => r.split === 'test'),
     tune: rows.filter((r) => r.split === 'tune'),
@@ -96,7 +99,7 @@ export function evaluate(rows: Row[] = [...loadRows(), ...loadFreshRows()]) {
       results[split]![name] = Object.fromEntries(CATEGORIES.map((c) => [c, score(subset, predict, c)]));
     }
   }
-  const test = results.fresh!.rearview!;
+  const test = results.final!.rearview!;
   const targets = {
     correctionF1AtLeast0_8: test.correction!.f1 >= 0.8,
     precisionAtLeast0_85: CATEGORIES.every((c) => test[c]!.precision >= 0.85),
@@ -132,12 +135,12 @@ function table(report: ReturnType<typeof evaluate>): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = [...loadRows(), ...loadFreshRows()];
+  const rows = loadLabelledSets();
   const report = evaluate(rows);
   console.log(JSON.stringify(report, null, 2));
   if (process.argv.includes('--table')) console.error(table(report));
   if (process.argv.includes('--errors')) {
-    for (const r of rows.filter((x) => x.split === 'tune')) {
+    for (const r of rows.filter((x) => x.split !== 'final')) {
       const got = classifyTurn(r.text);
       for (const c of CATEGORIES) {
         const truth = r.labels.includes(c);
