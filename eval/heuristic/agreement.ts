@@ -7,18 +7,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadRows } from './run';
 
 const CATEGORIES = ['correction', 'preference', 'friction'] as const;
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 export function agreement() {
   const dir = import.meta.dirname ?? new URL('.', import.meta.url).pathname;
-  const second = readFileSync(join(dir, 'second-reader.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as { n: number; labels: string[] });
-  const first = new Map(loadRows().map((r) => [r.n, r.labels as string[]]));
+  const read = (name: string) =>
+    readFileSync(join(dir, name), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { n: number; labels: string[] });
+  const second = read('second-reader.jsonl');
+  const first = new Map(read('labelled-turns.jsonl').map((r) => [r.n, r.labels]));
   const out: Record<string, unknown> = { turns: second.length };
   for (const cat of CATEGORIES) {
     let a = 0; // both

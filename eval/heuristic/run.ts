@@ -10,6 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyTurn } from '../../lib/heuristic/index';
+import { agreement } from './agreement';
 import { seedClassify } from './seed-naive';
 
 type Category = 'correction' | 'preference' | 'friction';
@@ -137,7 +138,8 @@ function table(report: ReturnType<typeof evaluate>): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = loadLabelledSets();
   const report = evaluate(rows);
-  console.log(JSON.stringify(report, null, 2));
+  // How far two human readers agree on 200 of the same turns: the ceiling for the figures above.
+  console.log(JSON.stringify({ ...report, humanAgreement: agreement() }, null, 2));
   if (process.argv.includes('--table')) console.error(table(report));
   if (process.argv.includes('--errors')) {
     for (const r of rows.filter((x) => x.split !== 'final')) {
