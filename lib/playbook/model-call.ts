@@ -74,14 +74,27 @@ export async function replyOrReport(
     });
     return typeof response?.text === 'string' ? response.text : '';
   } catch (error) {
-    const code = (error as { code?: unknown })?.code;
-    const llmFailure = typeof code === 'string' && code.startsWith('llm_');
+    const [code, text] = describeThrown(error);
+    const llmFailure = code !== undefined && code.startsWith('llm_');
     report({
       stage: llmFailure ? 'llm' : 'internal',
       code: llmFailure ? code : 'internal_error',
-      message: `${who} call failed: ${(error as Error)?.message ?? String(error)}`,
+      message: `${who} call failed: ${text}`,
       error,
     });
     return undefined;
+  }
+}
+
+/** The code and message of anything a client threw, without throwing: `{ toString: 0 }` cannot be printed. */
+function describeThrown(error: unknown): [string | undefined, string] {
+  try {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    return [
+      typeof code === 'string' ? code : undefined,
+      typeof message === 'string' ? message : String(error),
+    ];
+  } catch {
+    return [undefined, 'a value that cannot be printed'];
   }
 }

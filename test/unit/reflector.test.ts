@@ -389,6 +389,23 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
     );
   });
 
+  it('a client that throws a value which cannot be printed is reported, not rethrown (found by fast-check)', async () => {
+    for (const thrown of [
+      { toString: 0 },
+      Object.create(null),
+      { code: 'llm_rate_limit', message: 'slow down' },
+    ]) {
+      const seen: { code: string; message: string }[] = [];
+      const out = await runReflector([{ role: 'assistant', content: 'x' }], seeded(), [], {
+        llm: scripted({ throws: true, value: thrown }),
+        onDiagnostic: (d) => seen.push(d),
+      });
+      expect(out.bulletTags).toEqual([]);
+      expect(seen.length).toBe(1);
+      expect(seen[0]!.message).toMatch(/^Reflector call failed: /);
+    }
+  });
+
   it('runReflector never rejects on malformed inputs (messages, playbook, options)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.anything(), fc.anything(), async (msgs, pb) => {
