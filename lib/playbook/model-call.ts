@@ -75,10 +75,10 @@ export async function replyOrReport(
     return typeof response?.text === 'string' ? response.text : '';
   } catch (error) {
     const [code, text] = describeThrown(error);
-    const llmFailure = code !== undefined && code.startsWith('llm_');
+    const llmCode = code?.startsWith('llm_') ? code : undefined;
     report({
-      stage: llmFailure ? 'llm' : 'internal',
-      code: llmFailure ? code : 'internal_error',
+      stage: llmCode ? 'llm' : 'internal',
+      code: llmCode ?? 'internal_error',
       message: `${who} call failed: ${text}`,
       error,
     });
