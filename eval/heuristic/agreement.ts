@@ -5,21 +5,15 @@
  * (Python `random.Random(4007)`). Per category: the second reader scored against the first as if it were
  * a detector (P/R/F1), and Cohen's kappa. Prints JSON.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readRows } from './rows';
 
 const CATEGORIES = ['correction', 'preference', 'friction'] as const;
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 export function agreement() {
-  const dir = import.meta.dirname ?? new URL('.', import.meta.url).pathname;
-  const read = (name: string) =>
-    readFileSync(join(dir, name), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { n: number; labels: string[] });
-  const second = read('second-reader.jsonl');
-  const first = new Map(read('labelled-turns.jsonl').map((r) => [r.n, r.labels]));
+  type Labels = { n: number; labels: string[] };
+  const second = readRows<Labels>('second-reader.jsonl');
+  const first = new Map(readRows<Labels>('labelled-turns.jsonl').map((r) => [r.n, r.labels]));
   const out: Record<string, unknown> = { turns: second.length };
   for (const cat of CATEGORIES) {
     let a = 0; // both

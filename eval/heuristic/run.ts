@@ -7,10 +7,10 @@
  * adds a text table on stderr, `--errors` lists the detector's misses and false alarms on the sets it
  * was tuned on (never on `final`).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { classifyTurn } from '../../lib/heuristic/index';
 import { agreement } from './agreement';
+import { readRows } from './rows';
 import { seedClassify } from './seed-naive';
 
 type Category = 'correction' | 'preference' | 'friction';
@@ -54,14 +54,6 @@ function score(rows: Row[], predict: (r: Row) => Record<Category, boolean>, cat:
   return { tp, fp, fn, precision: round(precision), recall: round(recall), f1: round(f1), support: tp + fn };
 }
 
-function readRows(name: string): Row[] {
-  const file = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, name);
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Row);
-}
-
 /** The first set (460 turns, splits `tune` and `test`). */
 export function loadRows(): Row[] {
   return readRows('labelled-turns.jsonl');
@@ -73,7 +65,7 @@ export function loadLabelledSets(): Row[] {
   return readdirSync(dir)
     .filter((f) => /^labelled-turns.*\.jsonl$/.test(f))
     .sort()
-    .flatMap(readRows);
+    .flatMap((f) => readRows<Row>(f));
 }
 
 /** The fresh held-out set (240 turns, split `fresh`), labelled blind after the detector was built. */
@@ -138,6 +130,7 @@ function table(report: ReturnType<typeof evaluate>): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = loadLabelledSets();
   const report = evaluate(rows);
+  // How far two human readers agree on 200 of the same turns: the ceiling for the figures above.
   // How far two human readers agree on 200 of the same turns: the ceiling for the figures above.
   console.log(JSON.stringify({ ...report, humanAgreement: agreement() }, null, 2));
   if (process.argv.includes('--table')) console.error(table(report));
