@@ -15,23 +15,12 @@
  * Standalone: `npx tsx bench/loop.bench.ts` prints the results as JSON.
  */
 import { jaccard, keywords, ReflexionMemory } from '../lib/loop/index.js';
+import { mulberry32 } from '../test/random';
 import { type BenchResult, type BenchSuite, measure, round } from './harness.js';
 
 const SIZES = [1_000, 10_000, 100_000];
 const RELATED = 200;
 const QUERIES = 64;
-
-/** mulberry32: a tiny seeded PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = [
   'ka',
@@ -58,7 +47,7 @@ const SYLLABLES = [
 
 /** `size` distinct pseudo-words (3–4 syllables), all with the given prefix letter. */
 function vocabulary(size: number, seed: number, prefix: string): string[] {
-  const next = rng(seed);
+  const next = mulberry32(seed);
   const words = new Set<string>();
   while (words.size < size) {
     let w = prefix;
@@ -90,7 +79,7 @@ interface Corpus {
 
 function zipfCorpus(size: number): Corpus {
   const vocab = vocabulary(20_000, 7, 'a');
-  const next = rng(1000 + size);
+  const next = mulberry32(1000 + size);
   const prompts = Array.from({ length: size }, () => prompt(vocab, next));
   const queries = Array.from({ length: QUERIES }, (_, i) =>
     i % 2 === 0 ? mutate(prompts[Math.floor(next() * size)]!, vocab, next) : prompt(vocab, next),
@@ -101,9 +90,9 @@ function zipfCorpus(size: number): Corpus {
 function disjointCorpus(size: number): Corpus {
   const near = vocabulary(2_000, 11, 'a');
   const far = vocabulary(20_000, 13, 'z');
-  const next = rng(2000);
+  const next = mulberry32(2000);
   const related = Array.from({ length: RELATED }, () => prompt(near, next));
-  const farNext = rng(3000 + size);
+  const farNext = mulberry32(3000 + size);
   const others = Array.from({ length: size - RELATED }, () => prompt(far, farNext));
   const queries = Array.from({ length: QUERIES }, (_, i) =>
     i % 2 === 0 ? mutate(related[Math.floor(next() * RELATED)]!, near, next) : prompt(near, next),

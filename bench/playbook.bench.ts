@@ -24,19 +24,8 @@ import {
   SECTION_SLUGS,
   selectForPrompt,
 } from '../lib/playbook/index.js';
+import { mulberry32 } from '../test/random';
 import { type BenchResult, type BenchSuite, measure, round } from './harness.js';
-
-/** mulberry32: a tiny seeded PRNG. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = 'ka lo mi ru te sa no vi de po ga li mu re ta si ne bo fi ze'.split(' ');
 const TEMPLATES = [
@@ -49,7 +38,7 @@ const TEMPLATES = [
 ];
 
 export function syntheticPlaybook(size: number, seed = 42): Playbook {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const vocab: string[] = [];
   for (let i = 0; i < 20_000; i++) {
     let w = '';
@@ -99,7 +88,7 @@ const suite: BenchSuite = {
     });
 
     const names = SECTION_NAMES.flatMap((s) => pb10k.sections[s].map((k) => k.name));
-    const rand = rng(7);
+    const rand = mulberry32(7);
     const tags: BulletTag[] = Array.from({ length: 1000 }, (_, i) => ({
       name: i % 50 === 0 ? `pat-9${i}99` : names[Math.floor(rand() * names.length)]!,
       tag: ['helpful', 'harmful', 'neutral'][i % 3]!,

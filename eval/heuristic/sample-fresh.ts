@@ -10,20 +10,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTranscript } from '../../lib/transcript/index';
+import { mulberry32 } from '../../test/random';
 import { loadLabelledSets } from './run';
 
 const data = join(import.meta.dirname, '../../../shared/data');
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffle<T>(xs: T[], rnd: () => number): T[] {
   const a = [...xs];

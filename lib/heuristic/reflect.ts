@@ -107,6 +107,8 @@ export function defaultRef(message: MessageLike, index: number): string {
 }
 
 const RECOMMENDATION_MARKERS = ['instead,', 'actually,', 'please ', 'use ', "don['’]t "];
+/** Compiled on first use (not at module scope), then reused for every insight. */
+let recommendationRes: RegExp[] | undefined;
 
 /**
  * The actionable part of a correction, as in the seed: from the first of `instead,`, `actually,`,
@@ -120,8 +122,9 @@ const RECOMMENDATION_MARKERS = ['instead,', 'actually,', 'please ', 'use ', "don
  */
 export function extractRecommendation(text: string): string {
   if (typeof text === 'string') {
-    for (const marker of RECOMMENDATION_MARKERS) {
-      const found = new RegExp(`(?<![a-z])${marker}`, 'i').exec(text);
+    recommendationRes ??= RECOMMENDATION_MARKERS.map((m) => new RegExp(`(?<![a-z])${m}`, 'i'));
+    for (const marker of recommendationRes) {
+      const found = marker.exec(text);
       if (!found) continue;
       const rest = text.slice(found.index);
       const dot = rest.indexOf('.');
