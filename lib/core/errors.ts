@@ -47,12 +47,56 @@ export class RearviewError extends Error {
  * ```
  */
 export function isRearviewError(value: unknown): value is RearviewError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[MARKER] === true &&
-    typeof (value as { code?: unknown }).code === 'string'
-  );
+  try {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[MARKER] === true &&
+      typeof (value as { code?: unknown }).code === 'string'
+    );
+  } catch {
+    // A Proxy whose traps throw is not one of ours.
+    return false;
+  }
+}
+
+/**
+ * The message of anything thrown, for a report: `error.message` when it is a string, else
+ * `String(value)`. Never throws, whatever a caller's code threw: `String({ toString: 0 })` and a
+ * throwing `message` getter give `'a value that cannot be printed'`.
+ *
+ * @example
+ * ```ts
+ * describeError(new TypeError('bad input')); // 'bad input'
+ * describeError({ toString: 0 });            // 'a value that cannot be printed'
+ * ```
+ */
+export function describeError(value: unknown): string {
+  try {
+    const message = (value as { message?: unknown } | null | undefined)?.message;
+    return typeof message === 'string' ? message : String(value);
+  } catch {
+    return 'a value that cannot be printed';
+  }
+}
+
+/**
+ * The string `code` of anything thrown (an {@link RearviewError}, a Node-style error), or undefined.
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * errorCode(new LlmError('llm_timeout', 'slow')); // 'llm_timeout'
+ * errorCode({ toString: 0 });                     // undefined
+ * ```
+ */
+export function errorCode(value: unknown): string | undefined {
+  try {
+    const code = (value as { code?: unknown } | null | undefined)?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where in an input a problem was found. All fields are optional; messages include what is known. */

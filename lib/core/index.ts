@@ -7,6 +7,8 @@
 export { canonicalJson, compareCodePoints } from './canonical.js';
 export {
   ConfigError,
+  describeError,
+  errorCode,
   formatLocation,
   type InputLocation,
   type Issue,

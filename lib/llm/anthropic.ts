@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { LlmError } from '../core/errors.js';
+import { describeError, LlmError } from '../core/errors.js';
 import type { RedactOptions } from '../redact/index.js';
 import { redactRequest } from './redacting.js';
 import { type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
@@ -121,7 +121,7 @@ export function anthropicClient(options: AnthropicClientOptions = {}): LlmClient
       const request =
         redaction === false ? original : redactRequest(original, redaction === true ? undefined : redaction);
       const client = await getSdk().catch((err: unknown) => {
-        throw new LlmError('llm_unavailable', `Could not load @anthropic-ai/sdk: ${String(err)}`, {
+        throw new LlmError('llm_unavailable', `Could not load @anthropic-ai/sdk: ${describeError(err)}`, {
           cause: err,
         });
       });
@@ -220,16 +220,12 @@ function toLlmError(err: unknown): LlmError {
     });
   }
   if (name === 'APIConnectionError' || err instanceof TypeError) {
-    return new LlmError('llm_connection', `Could not reach the Messages API: ${e?.message ?? String(err)}`, {
+    return new LlmError('llm_connection', `Could not reach the Messages API: ${describeError(err)}`, {
       cause: err,
     });
   }
   // A body that is not the JSON or event stream it should be: often a proxy hiccup, so it is retried.
-  return new LlmError(
-    'llm_invalid_response',
-    `Messages API reply could not be read: ${e?.message ?? String(err)}`,
-    {
-      cause: err,
-    },
-  );
+  return new LlmError('llm_invalid_response', `Messages API reply could not be read: ${describeError(err)}`, {
+    cause: err,
+  });
 }

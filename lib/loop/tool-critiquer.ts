@@ -3,7 +3,7 @@
  * linter. Its output is validated (never trusted) and turned into a {@link Critique}.
  */
 import * as v from 'valibot';
-import { isRearviewError, RearviewError } from '../core/errors.js';
+import { describeError, isRearviewError, RearviewError } from '../core/errors.js';
 import type { Candidate, Critique, StepContext } from './types.js';
 
 /** One problem a tool found: a message, or a message with a severity in [0, 1] and a location. */
@@ -115,7 +115,7 @@ export function toolCritiquer(
         raw = await check(candidate.content, candidate, ctx);
       } catch (err) {
         if (!errorsAsIssues || ctx?.signal?.aborted || isAbort(err)) throw err;
-        raw = [{ message: `check failed: ${err instanceof Error ? err.message : String(err)}`, severity: 1 }];
+        raw = [{ message: `check failed: ${describeError(err)}`, severity: 1 }];
       }
       const parsed = v.safeParse(ToolOutcomeSchema, raw);
       if (!parsed.success) {
@@ -157,7 +157,11 @@ export function toolCritiquer(
 
 function isAbort(err: unknown): boolean {
   if (isRearviewError(err)) return err.code === 'aborted' || err.code === 'llm_aborted';
-  return (err as { name?: unknown })?.name === 'AbortError';
+  try {
+    return (err as { name?: unknown })?.name === 'AbortError';
+  } catch {
+    return false;
+  }
 }
 
 function describeValue(value: unknown): string {

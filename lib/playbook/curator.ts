@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { describeError } from '../core/errors.js';
 import { extractJson } from '../core/json.js';
 import { truncateUtf8 } from '../core/utf8.js';
 import type { LlmClient } from '../llm/types.js';
@@ -114,7 +115,7 @@ export async function runCurator(
       !Array.isArray(json) && typeof obj?.reasoning === 'string' ? truncateUtf8(obj.reasoning, 8000) : '';
     return { operations, rejected, reasoning, called: true };
   } catch (error) {
-    report({ stage: 'internal', code: 'internal_error', message: String(error), error });
+    report({ stage: 'internal', code: 'internal_error', message: describeError(error), error });
     return empty(true);
   }
 }

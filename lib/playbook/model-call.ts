@@ -1,3 +1,4 @@
+import { describeError, errorCode } from '../core/errors.js';
 import type { LlmClient } from '../llm/types.js';
 
 /**
@@ -74,7 +75,8 @@ export async function replyOrReport(
     });
     return typeof response?.text === 'string' ? response.text : '';
   } catch (error) {
-    const [code, text] = describeThrown(error);
+    const code = errorCode(error);
+    const text = describeError(error);
     const llmCode = code?.startsWith('llm_') ? code : undefined;
     report({
       stage: llmCode ? 'llm' : 'internal',
@@ -83,18 +85,5 @@ export async function replyOrReport(
       error,
     });
     return undefined;
-  }
-}
-
-/** The code and message of anything a client threw, without throwing: `{ toString: 0 }` cannot be printed. */
-function describeThrown(error: unknown): [string | undefined, string] {
-  try {
-    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-    return [
-      typeof code === 'string' ? code : undefined,
-      typeof message === 'string' ? message : String(error),
-    ];
-  } catch {
-    return [undefined, 'a value that cannot be printed'];
   }
 }

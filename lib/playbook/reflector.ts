@@ -5,6 +5,7 @@
  * @module
  */
 
+import { describeError } from '../core/errors.js';
 import { extractJson } from '../core/json.js';
 import { estimateTokens } from '../core/tokens.js';
 import { truncateUtf8 } from '../core/utf8.js';
@@ -121,7 +122,7 @@ export async function runReflector(
     }
     return result;
   } catch (error) {
-    report({ stage: 'internal', code: 'internal_error', message: String(error), error });
+    report({ stage: 'internal', code: 'internal_error', message: describeError(error), error });
     return EMPTY();
   }
 }

@@ -142,10 +142,14 @@ interface Entry {
 }
 
 const KIND_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+/** Kind of a placeholder that was already in a text when an earlier call had handed it out. */
+const LITERAL_KIND = 'placeholder';
 
 /** Placeholder map and numbering shared by the calls of one redactor. */
 class State {
   readonly byValue = new Map<string, Entry>();
+  /** Placeholders handed out so far, for spotting them when a later text already holds one. */
+  readonly assigned = new Set<string>();
   readonly order: Entry[] = [];
   readonly nextNumber = new Map<string, number>();
   readonly reserved = new Map<string, Set<number>>();
@@ -166,6 +170,7 @@ class State {
     this.nextNumber.set(kind, n + 1);
     const entry: Entry = { kind, placeholder: `[${kind}-${n}]`, value, count: 0 };
     this.byValue.set(value, entry);
+    this.assigned.add(entry.placeholder);
     this.order.push(entry);
     return entry;
   }
@@ -247,7 +252,7 @@ function configure(options: RedactOptions | undefined): Config {
     issues.push({ path: 'allow', message: 'must be an array of strings and RegExps, or a function' });
   }
   if (issues.length > 0) throw new ValidationError(issues, { subject: 'Redact options' });
-  const known = [...BUILTIN_KINDS, ...custom.map((c) => c.kind)];
+  const known = [...BUILTIN_KINDS, ...custom.map((c) => c.kind), LITERAL_KIND];
   return {
     rules: compileRules(enabled, custom, known),
     isAllowed,
@@ -288,25 +293,42 @@ function run(state: State, config: Config, text: string): RedactResult {
   }
   const { rules, isAllowed } = config;
   // Placeholders already in the text reserve their numbers, and no caller pattern may match into them.
+  // One that an earlier call of this redactor handed out (`[email-1]` pasted back in) would be restored
+  // to that call's value: it is replaced too, as a value of kind `placeholder`.
   const existing: number[] = [];
+  const literals: number[] = [];
   findPlaceholders(text, rules.knownKinds, (kind, n, start, end) => {
     state.reserve(kind, n);
     existing.push(start, end);
+    if (state.assigned.has(text.slice(start, end))) literals.push(start, end);
   });
   const parts: string[] = [];
   const seen = new Map<Entry, number>();
   let last = 0;
   let count = 0;
-  scan(text, rules, existing, (span) => {
-    const value = text.slice(span.valueStart, span.end);
-    if (isAllowed?.(value, span.kind)) return;
-    const entry = state.entryFor(span.kind, value);
-    parts.push(text.slice(last, span.valueStart), entry.placeholder);
-    last = span.end;
+  let nextLiteral = 0;
+  const replace = (start: number, end: number, entry: Entry) => {
+    parts.push(text.slice(last, start), entry.placeholder);
+    last = end;
     entry.count++;
     seen.set(entry, (seen.get(entry) ?? 0) + 1);
     count++;
+  };
+  // Literal placeholders before `upTo`, in order (they never overlap a scanned span).
+  const flushLiterals = (upTo: number) => {
+    while (nextLiteral < literals.length && literals[nextLiteral]! < upTo) {
+      const start = literals[nextLiteral++]!;
+      const end = literals[nextLiteral++]!;
+      replace(start, end, state.entryFor(LITERAL_KIND, text.slice(start, end)));
+    }
+  };
+  scan(text, rules, existing, (span) => {
+    const value = text.slice(span.valueStart, span.end);
+    if (isAllowed?.(value, span.kind)) return;
+    flushLiterals(span.valueStart);
+    replace(span.valueStart, span.end, state.entryFor(span.kind, value));
   });
+  flushLiterals(text.length);
   state.total += count;
   if (count === 0) return { text, findings: [], count: 0 };
   parts.push(text.slice(last));
@@ -335,6 +357,8 @@ function redactContent(redactor: Redactor, content: unknown): unknown {
 /**
  * Creates a redactor whose placeholders stay stable across calls, so every message of one transcript
  * shares them: `[email-1]` is the same address everywhere. Options are checked and compiled once.
+ * A later text that already holds one of the placeholders handed out (a redacted reply pasted back
+ * in) gets `[placeholder-1]` for it, so restoring a reply cannot turn that literal text into the value.
  *
  * @throws {ValidationError} code `validation_failed` when an option is malformed (unknown kind, bad
  * kind name, a pattern that is neither a string nor a RegExp, …).
@@ -345,6 +369,7 @@ function redactContent(redactor: Redactor, content: unknown): unknown {
  * r.redactText('mail jane@corp.io');      // 'mail [email-1]'
  * r.redactText('cc jane@corp.io, bob@x.dev'); // 'cc [email-1], [email-2]'
  * r.findings(); // [{ kind: 'email', placeholder: '[email-1]', count: 2 }, { …'[email-2]', count: 1 }]
+ * r.redactText('you wrote [email-1]');    // 'you wrote [placeholder-1]'
  * ```
  */
 export function createRedactor(options?: RedactOptions): Redactor {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { describeError, errorCode } from '../core/errors.js';
 import { truncateUtf8 } from '../core/utf8.js';
 import type { MarkerSet } from '../heuristic/markers.js';
 import { contentText, defaultRef, type HeuristicOptions, heuristicReflect } from '../heuristic/reflect.js';
@@ -317,12 +318,8 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 }
 
 function errorOf(stage: SessionError['stage'], err: unknown): SessionError {
-  const e = err as { message?: unknown; code?: unknown };
-  return {
-    stage,
-    message: typeof e?.message === 'string' ? e.message : String(err),
-    ...(typeof e?.code === 'string' ? { code: e.code } : {}),
-  };
+  const code = errorCode(err);
+  return { stage, message: describeError(err), ...(code !== undefined ? { code } : {}) };
 }
 
 /**

@@ -3,7 +3,7 @@
  * context. At step s the reflection model rewrites step s − a, seeing b steps before it and a after;
  * the rewrite is used only when the step has at least θ tokens and the rewrite saves at least θ.
  */
-import { isRearviewError } from '../core/errors.js';
+import { describeError, isRearviewError } from '../core/errors.js';
 import { countTokens, type TokenCounter } from '../core/tokens.js';
 import { withRedaction } from '../llm/redacting.js';
 import type { LlmClient } from '../llm/types.js';
@@ -182,7 +182,7 @@ export async function reduceTrajectory(
         d.status = 'aborted';
       } else {
         d.status = 'api_error';
-        d.error = `${code}: ${err instanceof Error ? err.message : String(err)}`;
+        d.error = `${code}: ${describeError(err)}`;
       }
       continue;
     }

@@ -3,7 +3,7 @@
  * deterministic snapshot is always computed; the reflected one replaces it only when every gate
  * passes. Never rejects: every failure falls back to the deterministic snapshot with its reason.
  */
-import { isRearviewError, RearviewError } from '../core/errors.js';
+import { describeError, isRearviewError, RearviewError } from '../core/errors.js';
 import { countTokens } from '../core/tokens.js';
 import { withRedaction } from '../llm/redacting.js';
 import type { LlmResponse } from '../llm/types.js';
@@ -180,7 +180,7 @@ export async function computeTrajectoryReduction(
     d.reflectionLatencyMs = now() - started;
     d.reflectionInputTokens = await count(prompt);
     const code = isRearviewError(err) ? err.code : err instanceof Error ? err.name : 'error';
-    const message = err instanceof Error ? err.message : String(err);
+    const message = describeError(err);
     const reason: ReflectionSkippedReason =
       code === 'reflection_timeout' || code === 'llm_timeout'
         ? 'timeout'

@@ -1,4 +1,4 @@
-import { isRearviewError } from '../core/errors.js';
+import { describeError, isRearviewError } from '../core/errors.js';
 import { idbStore } from './idb.js';
 import { memoryStore } from './memory.js';
 import type { KeyValueStore } from './types.js';
@@ -102,7 +102,7 @@ export async function openBestStore(
     await idb.get('meta:probe');
     return { store: idb, persistent: true };
   } catch (err) {
-    const reason = isRearviewError(err) ? `${err.code}: ${err.message}` : String(err);
+    const reason = isRearviewError(err) ? `${err.code}: ${err.message}` : describeError(err);
     (options.onWarning ?? ((m: string) => console.warn(m)))(
       `IndexedDB is not usable (${reason}); keeping data in memory only`,
     );

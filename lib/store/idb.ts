@@ -1,5 +1,5 @@
 import { del, get, getMany, promisifyRequest, set, type UseStore, update } from 'idb-keyval';
-import { StoreError } from '../core/errors.js';
+import { describeError, StoreError } from '../core/errors.js';
 import type { KeyValueStore, TransactResult } from './types.js';
 
 /** Options of {@link idbStore}. */
@@ -303,7 +303,7 @@ export function toStoreError(err: unknown, what: string, key: string | undefined
   if (err instanceof StoreError) return err;
   if (err === null || err === undefined) err = abortError(); // an abort without an error attached
   const name = (err as { name?: string })?.name ?? '';
-  const message = (err as { message?: string })?.message ?? String(err);
+  const message = describeError(err);
   const opts = { cause: err, ...(key !== undefined ? { key } : {}) };
   if (name === 'QuotaExceededError') {
     return new StoreError('store_quota', `IndexedDB ${what} exceeded the storage quota`, opts);

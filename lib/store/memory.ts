@@ -1,4 +1,4 @@
-import { StoreError } from '../core/errors.js';
+import { describeError, StoreError } from '../core/errors.js';
 import { cloneJson } from '../playbook/model.js';
 import type { KeyValueStore, TransactResult } from './types.js';
 
@@ -87,7 +87,7 @@ function clone(value: unknown, key: string): unknown {
   try {
     return cloneJson(value);
   } catch (err) {
-    throw new StoreError('store_invalid_value', `Value cannot be stored: ${(err as Error).message}`, {
+    throw new StoreError('store_invalid_value', `Value cannot be stored: ${describeError(err)}`, {
       key,
       cause: err,
     });

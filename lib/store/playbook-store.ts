@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { StoreError, ValidationError } from '../core/errors.js';
+import { describeError, StoreError, ValidationError } from '../core/errors.js';
 import {
   type AppliedOperation,
   applyDelta as applyDeltaPure,
@@ -297,7 +297,7 @@ export function playbookStore(kv: KeyValueStore, options: PlaybookStoreOptions =
       try {
         l(change);
       } catch (err) {
-        warn(`playbook subscriber threw: ${String(err)}`);
+        warn(`playbook subscriber threw: ${describeError(err)}`);
       }
     }
   };
@@ -439,7 +439,7 @@ export function playbookStore(kv: KeyValueStore, options: PlaybookStoreOptions =
     } catch (err) {
       const error = corrupt(
         docKey(id),
-        `Playbook document of schema ${schema} cannot be migrated: ${messageOf(err)}`,
+        `Playbook document of schema ${schema} cannot be migrated: ${describeError(err)}`,
         err,
       );
       diagnostics.push(error);
@@ -1117,10 +1117,6 @@ function validationFrom(issues: readonly v.BaseIssue<unknown>[], subject: string
     issues.map((i) => ({ path: v.getDotPath(i) ?? '', message: i.message })),
     { subject },
   );
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { StoreError } from '../core/errors.js';
+import { describeError, StoreError } from '../core/errors.js';
 import type { KeyValueStore, TransactResult } from './types.js';
 
 /** The part of a Cloudflare Workers KV binding that {@link workersKvStore} uses. */
@@ -57,7 +57,10 @@ export function workersKvStore(namespace: KvNamespaceLike): KeyValueStore {
     try {
       text = await namespace.get(key, 'text');
     } catch (err) {
-      throw new StoreError('store_failed', `Workers KV get failed: ${String(err)}`, { key, cause: err });
+      throw new StoreError('store_failed', `Workers KV get failed: ${describeError(err)}`, {
+        key,
+        cause: err,
+      });
     }
     if (text === null) return undefined;
     try {
@@ -72,7 +75,7 @@ export function workersKvStore(namespace: KvNamespaceLike): KeyValueStore {
     try {
       await namespace.put(key, text);
     } catch (err) {
-      const message = String((err as Error)?.message ?? err);
+      const message = describeError(err);
       const code = /limit|quota|too large/i.test(message) ? 'store_quota' : 'store_failed';
       throw new StoreError(code, `Workers KV put failed: ${message}`, { key, cause: err });
     }
@@ -82,7 +85,10 @@ export function workersKvStore(namespace: KvNamespaceLike): KeyValueStore {
     try {
       await namespace.delete(key);
     } catch (err) {
-      throw new StoreError('store_failed', `Workers KV delete failed: ${String(err)}`, { key, cause: err });
+      throw new StoreError('store_failed', `Workers KV delete failed: ${describeError(err)}`, {
+        key,
+        cause: err,
+      });
     }
   };
 
@@ -100,7 +106,9 @@ export function workersKvStore(namespace: KvNamespaceLike): KeyValueStore {
         try {
           page = await namespace.list({ prefix, ...(cursor ? { cursor } : {}) });
         } catch (err) {
-          throw new StoreError('store_failed', `Workers KV list failed: ${String(err)}`, { cause: err });
+          throw new StoreError('store_failed', `Workers KV list failed: ${describeError(err)}`, {
+            cause: err,
+          });
         }
         for (const k of page.keys) out.push(k.name);
         cursor = page.list_complete ? undefined : page.cursor;
@@ -153,14 +161,10 @@ function toText(key: string, value: unknown): string {
       return v;
     });
   } catch (err) {
-    throw new StoreError(
-      'store_invalid_value',
-      `Value cannot be stored: ${String((err as Error)?.message ?? err)}`,
-      {
-        key,
-        cause: err,
-      },
-    );
+    throw new StoreError('store_invalid_value', `Value cannot be stored: ${describeError(err)}`, {
+      key,
+      cause: err,
+    });
   }
   if (text === undefined)
     throw new StoreError('store_invalid_value', 'Value cannot be stored: undefined', { key });

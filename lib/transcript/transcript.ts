@@ -1,5 +1,5 @@
 /** `parseTranscript` and `safeParseTranscript`: detection, dispatch and the never-throwing wrapper. */
-import { isRearviewError, TranscriptError } from '../core/errors.js';
+import { describeError, isRearviewError, TranscriptError } from '../core/errors.js';
 import { detectPrepared } from './detect.js';
 import { parseChat } from './formats/chat.js';
 import { parseConsole } from './formats/console.js';
@@ -140,7 +140,7 @@ export function toTranscriptError(err: unknown, format: string | undefined): Tra
   if (err instanceof TranscriptError) return err;
   if (isRearviewError(err) && (err as { name?: unknown }).name === 'TranscriptError')
     return err as TranscriptError;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = describeError(err);
   return transcriptError(format ?? 'auto', `Could not read the input: ${message}`, {}, err);
 }
 

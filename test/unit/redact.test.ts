@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { redactForRequest } from '../../lib/llm/index';
 import {
   BUILTIN_KINDS,
   createRedactor,
@@ -232,6 +233,43 @@ describe('createRedactor and redactMessages', () => {
     const r = createRedactor();
     expect(r.redactText('earlier output mentions [email-1]')).toBe('earlier output mentions [email-1]');
     expect(r.redactText('a@x.io')).toBe('[email-2]');
+  });
+
+  it('a placeholder handed out earlier and pasted back in is replaced, so restoring keeps it literal', () => {
+    // Found by the property test: 'jane@corp.io' then 'jane@corp.io[email-1]' restored to jane twice.
+    const r = createRedactor({ includeOriginals: true });
+    expect(r.redactText('jane@corp.io')).toBe('[email-1]');
+    const second = r.redact('jane@corp.io[email-1], see [placeholder-1]');
+    expect(second.text).toBe('[email-1][placeholder-2], see [placeholder-1]');
+    expect(second.findings).toEqual([
+      { kind: 'email', placeholder: '[email-1]', count: 1, original: 'jane@corp.io' },
+      { kind: 'placeholder', placeholder: '[placeholder-2]', count: 1, original: '[email-1]' },
+    ]);
+    // The same literal keeps its placeholder; an unassigned one ([placeholder-1]) stays as it is.
+    expect(r.redactText('[placeholder-1] [email-1] [email-9]')).toBe(
+      '[placeholder-1] [placeholder-2] [email-9]',
+    );
+    // A single call never needs this: its own placeholders are numbered around the ones in the text.
+    expect(redact('[email-1] jane@corp.io').text).toBe('[email-1] [email-2]');
+  });
+
+  it('redactForRequest restores a pasted-back placeholder as the literal text it was', () => {
+    const { request, restore } = redactForRequest({
+      maxTokens: 256,
+      messages: [
+        { role: 'user', content: 'Mail jane@corp.io about the deploy.' },
+        { role: 'assistant', content: 'Done.' },
+        { role: 'user', content: 'The log says "sent to [email-1]": what is that?' },
+      ],
+    });
+    expect(request.messages.map((m) => m.content)).toEqual([
+      'Mail [email-1] about the deploy.',
+      'Done.',
+      'The log says "sent to [placeholder-1]": what is that?',
+    ]);
+    expect(restore('I mailed [email-1]; the log line "sent to [placeholder-1]" is redacted output.')).toBe(
+      'I mailed jane@corp.io; the log line "sent to [email-1]" is redacted output.',
+    );
   });
 
   it('redactMessages returns new objects with shared placeholders', () => {
