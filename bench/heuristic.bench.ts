@@ -6,7 +6,8 @@
  * alternately, run after run, so that on a shared box both see the same load; `vsNaive` is the ratio of
  * wall-clock medians, `vsNaiveCpu` of CPU-time medians (steadier when other processes compete).
  * `timeVs1MB` is each synthetic run's time over the 1 MB run's (64 at 64 MB means linear). Also the
- * minified+gzipped size of the entry.
+ * minified+gzipped size of the entry, and two floors (see {@link floors}) that bound what any detector
+ * reading every word can reach against the naive port.
  *
  * Standalone: `npx tsx bench/heuristic.bench.ts`.
  */
@@ -111,6 +112,63 @@ function versus(
   return [ours, naive];
 }
 
+/**
+ * Lower bounds for any detector that reads words, timed against the naive port in the same run: a bare
+ * loop that only finds and hashes every word (FNV-1a, no lookup, no matching, no context), and native
+ * lower-case + `split` + `Set` lookups. The first bounds the 5× target: at about 5× the naive port
+ * itself, it leaves no time for matching.
+ */
+function floors(turns: readonly Turn[], bytes: number): BenchResult[] {
+  const texts = turns.map((t) => t.content);
+  const hashWords = () => {
+    let sink = 0;
+    for (const t of texts) {
+      const len = t.length;
+      for (let i = 0; i < len; i++) {
+        let lc = t.charCodeAt(i) | 0x20;
+        if (lc < 0x61 || lc > 0x7a) continue;
+        let h = 0x811c9dc5 | 0;
+        do {
+          h = Math.imul(h ^ lc, 16777619);
+          if (++i >= len) break;
+          lc = t.charCodeAt(i) | 0x20;
+        } while (lc >= 0x61 && lc <= 0x7a);
+        sink += h & 1;
+      }
+    }
+    return sink;
+  };
+  const vocab = new Set(['no', 'not', 'wrong', 'again', 'instead', 'prefer', 'always', 'never', 'stop']);
+  const sep = /[^a-z0-9_']+/;
+  const splitSet = () => {
+    let sink = 0;
+    for (const t of texts) for (const w of t.toLowerCase().split(sep)) if (vocab.has(w)) sink++;
+    return sink;
+  };
+  const fns = [() => naiveSeedReflect(turns), hashWords, splitSet];
+  const wall: number[][] = fns.map(() => []);
+  for (const fn of fns) fn();
+  for (let r = 0; r < 30; r++) {
+    fns.forEach((fn, k) => {
+      const t = performance.now();
+      fn();
+      wall[k]!.push(performance.now() - t);
+    });
+  }
+  const naiveMs = median(wall[0]!);
+  return ['floor/word-hash-loop', 'floor/lowercase-split-set'].map((name, k) => {
+    const ms = median(wall[k + 1]!);
+    return {
+      name,
+      medianMs: round(ms),
+      runs: wall[k + 1]!.length,
+      mbPerSec: round(bytes / 1e3 / ms),
+      naiveMbPerSec: round(bytes / 1e3 / naiveMs),
+      vsNaive: round(naiveMs / ms, 2),
+    };
+  });
+}
+
 const suite = {
   name: 'heuristic',
   async run(): Promise<BenchResult[]> {
@@ -124,7 +182,7 @@ const suite = {
     const size = bytesOf(turns);
     const [ours, naive] = versus('shared-user-turns', turns, size, 20, 3000);
     ours.turns = turns.length;
-    results.push(ours, naive);
+    results.push(ours, naive, ...floors(turns, size));
 
     // Synthetic transcripts of real user turns, each size beside the naive port in the same run.
     let base: BenchResult | undefined;
