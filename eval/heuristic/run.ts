@@ -13,11 +13,11 @@ import { agreement } from './agreement';
 import { readRows } from './rows';
 import { seedClassify } from './seed-naive';
 
-type Category = 'correction' | 'preference' | 'friction';
-const CATEGORIES: Category[] = ['correction', 'preference', 'friction'];
+export type Category = 'correction' | 'preference' | 'friction';
+export const CATEGORIES: Category[] = ['correction', 'preference', 'friction'];
 type Split = 'final' | 'fresh' | 'test' | 'tune' | 'all';
 
-interface Row {
+export interface Row {
   n: number;
   source: string;
   split: 'tune' | 'test' | 'fresh' | 'final';
@@ -37,7 +37,7 @@ interface Scores {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-function score(rows: Row[], predict: (r: Row) => Record<Category, boolean>, cat: Category): Scores {
+export function score(rows: Row[], predict: (r: Row) => Record<Category, boolean>, cat: Category): Scores {
   let tp = 0;
   let fp = 0;
   let fn = 0;
@@ -130,7 +130,6 @@ function table(report: ReturnType<typeof evaluate>): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = loadLabelledSets();
   const report = evaluate(rows);
-  // How far two human readers agree on 200 of the same turns: the ceiling for the figures above.
   // How far two human readers agree on 200 of the same turns: the ceiling for the figures above.
   console.log(JSON.stringify({ ...report, humanAgreement: agreement() }, null, 2));
   if (process.argv.includes('--table')) console.error(table(report));
