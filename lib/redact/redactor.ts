@@ -302,39 +302,50 @@ function run(state: State, config: Config, text: string): RedactResult {
     existing.push(start, end);
     if (state.assigned.has(text.slice(start, end))) literals.push(start, end);
   });
-  const parts: string[] = [];
-  const seen = new Map<Entry, number>();
-  let last = 0;
-  let count = 0;
+  const out = new Output(text);
   let nextLiteral = 0;
-  const replace = (start: number, end: number, entry: Entry) => {
-    parts.push(text.slice(last, start), entry.placeholder);
-    last = end;
-    entry.count++;
-    seen.set(entry, (seen.get(entry) ?? 0) + 1);
-    count++;
-  };
-  // Literal placeholders before `upTo`, in order (they never overlap a scanned span).
-  const flushLiterals = (upTo: number) => {
-    while (nextLiteral < literals.length && literals[nextLiteral]! < upTo) {
-      const start = literals[nextLiteral++]!;
-      const end = literals[nextLiteral++]!;
-      replace(start, end, state.entryFor(LITERAL_KIND, text.slice(start, end)));
-    }
-  };
   scan(text, rules, existing, (span) => {
     const value = text.slice(span.valueStart, span.end);
     if (isAllowed?.(value, span.kind)) return;
-    flushLiterals(span.valueStart);
-    replace(span.valueStart, span.end, state.entryFor(span.kind, value));
+    // Literal placeholders before this span first, in order (they never overlap a span).
+    while (nextLiteral < literals.length && literals[nextLiteral]! < span.valueStart) {
+      nextLiteral = out.literal(literals, nextLiteral, state);
+    }
+    out.replace(span.valueStart, span.end, state.entryFor(span.kind, value));
   });
-  flushLiterals(text.length);
-  state.total += count;
-  if (count === 0) return { text, findings: [], count: 0 };
-  parts.push(text.slice(last));
+  while (nextLiteral < literals.length) nextLiteral = out.literal(literals, nextLiteral, state);
+  state.total += out.count;
+  if (out.count === 0) return { text, findings: [], count: 0 };
+  out.parts.push(text.slice(out.last));
   const findings: RedactFinding[] = [];
-  for (const [entry, n] of seen) findings.push(finding(entry, n, config.includeOriginals));
-  return { text: parts.join(''), findings, count };
+  for (const [entry, n] of out.seen) findings.push(finding(entry, n, config.includeOriginals));
+  return { text: out.parts.join(''), findings, count: out.count };
+}
+
+/** The redacted text as it is built, and what one call replaced. */
+class Output {
+  readonly parts: string[] = [];
+  readonly seen = new Map<Entry, number>();
+  last = 0;
+  count = 0;
+  constructor(readonly text: string) {}
+
+  /** Replaces text[start, end) (after everything replaced so far) by `entry`'s placeholder. */
+  replace(start: number, end: number, entry: Entry): void {
+    this.parts.push(this.text.slice(this.last, start), entry.placeholder);
+    this.last = end;
+    entry.count++;
+    this.seen.set(entry, (this.seen.get(entry) ?? 0) + 1);
+    this.count++;
+  }
+
+  /** Replaces the literal placeholder at `literals[i]` (start, end); returns the next index. */
+  literal(literals: readonly number[], i: number, state: State): number {
+    const start = literals[i]!;
+    const end = literals[i + 1]!;
+    this.replace(start, end, state.entryFor(LITERAL_KIND, this.text.slice(start, end)));
+    return i + 2;
+  }
 }
 
 function finding(entry: Entry, count: number, includeOriginals: boolean): RedactFinding {
