@@ -1,14 +1,15 @@
 /**
  * Redaction throughput: `redact` over each shared data set (files concatenated) and over all of them,
  * against a naive baseline in the same run — one `String.replace` pass per kind, one after another — and
- * the adversarial inputs at 1 MB and 4 MB (the time ratio is ~4 when the scan is linear).
+ * the adversarial inputs at 1 MB and 4 MB (the time ratio is ~4 when the scan is linear); also all the
+ * data one line per call on one redactor, where per-call overhead shows.
  *
  * Standalone: `npx tsx bench/redact.bench.ts` prints JSON.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { redact } from '../lib/redact/index';
+import { createRedactor, redact } from '../lib/redact/index';
 import {
   type BenchResult,
   type BenchSuite,
@@ -95,6 +96,31 @@ const suite = {
           speedupOverNaive: round(naive.medianMs / fast.medianMs, 2),
         });
       }
+      // Many short calls on one redactor, as redactMessages and every LLM request make them: per-call
+      // overhead shows here and not on whole files.
+      const lines = all.join('\n').split('\n');
+      const bytes = byteLength(all.join('\n'));
+      const perCall = await measure(
+        'redact/all-one-call-per-line',
+        () => {
+          const r = createRedactor();
+          for (const line of lines) r.redactText(line);
+        },
+        { bytes, budgetMs: 1000 },
+      );
+      const naivePerCall = await measure(
+        'naive/all-one-call-per-line',
+        () => {
+          for (const line of lines) naiveRedact(line);
+        },
+        { bytes, budgetMs: 1000 },
+      );
+      results.push({
+        ...perCall,
+        calls: lines.length,
+        naiveMbPerSec: naivePerCall.mbPerSec,
+        speedupOverNaive: round(naivePerCall.medianMs / perCall.medianMs, 2),
+      });
     } else {
       results.push({ name: 'redact/shared-data', medianMs: 0, runs: 0, skipped: 'shared data absent' });
     }
