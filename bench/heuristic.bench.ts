@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { naiveSeedReflect } from '../eval/heuristic/seed-naive';
 import { heuristicSizes } from '../eval/heuristic/size';
-import { heuristicReflect } from '../lib/heuristic/index';
+import { FNV_OFFSET, FNV_PRIME } from '../lib/core/hash32';
+import { compileMarkers, DEFAULT_MARKERS, heuristicReflect } from '../lib/heuristic/index';
 import { parseTranscript } from '../lib/transcript/index';
 import { type BenchResult, type BenchSuite, readText, round, sharedDataDir } from './harness';
 
@@ -120,6 +121,9 @@ function versus(
  */
 function floors(turns: readonly Turn[], bytes: number): BenchResult[] {
   const texts = turns.map((t) => t.content);
+  // Local copies: V8 folds them into the loop, as the detector's own module constants are.
+  const offset = FNV_OFFSET | 0;
+  const prime = FNV_PRIME;
   const hashWords = () => {
     let sink = 0;
     for (const t of texts) {
@@ -127,9 +131,9 @@ function floors(turns: readonly Turn[], bytes: number): BenchResult[] {
       for (let i = 0; i < len; i++) {
         let lc = t.charCodeAt(i) | 0x20;
         if (lc < 0x61 || lc > 0x7a) continue;
-        let h = 0x811c9dc5 | 0;
+        let h = offset;
         do {
-          h = Math.imul(h ^ lc, 16777619);
+          h = Math.imul(h ^ lc, prime);
           if (++i >= len) break;
           lc = t.charCodeAt(i) | 0x20;
         } while (lc >= 0x61 && lc <= 0x7a);
@@ -138,7 +142,8 @@ function floors(turns: readonly Turn[], bytes: number): BenchResult[] {
     }
     return sink;
   };
-  const vocab = new Set(['no', 'not', 'wrong', 'again', 'instead', 'prefer', 'always', 'never', 'stop']);
+  // The detector's own vocabulary (every word of every default marker).
+  const vocab = new Set(compileMarkers(DEFAULT_MARKERS).words);
   const sep = /[^a-z0-9_']+/;
   const splitSet = () => {
     let sink = 0;

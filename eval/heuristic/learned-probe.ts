@@ -11,6 +11,7 @@
  * second variant: the markers were fitted to the training turns, so the model learns to trust their
  * signals more than they deserve on new text.
  */
+import { fnv1a32 } from '../../lib/core/hash32';
 import { classifyTurn } from '../../lib/heuristic/index';
 import { CATEGORIES, type Category, loadLabelledSets, type Row, score } from './run';
 
@@ -18,9 +19,7 @@ const BUCKETS = 1 << 14;
 const THRESHOLD = 0.3;
 
 function bucket(feature: string): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = 0; i < feature.length; i++) h = Math.imul(h ^ feature.charCodeAt(i), 16777619);
-  return (h >>> 0) % BUCKETS;
+  return fnv1a32(feature) % BUCKETS;
 }
 
 /** The user's own prose: no code, inline code, double-quoted spans, quoted or pasted lines. */

@@ -57,10 +57,7 @@ export function workersKvStore(namespace: KvNamespaceLike): KeyValueStore {
     try {
       text = await namespace.get(key, 'text');
     } catch (err) {
-      throw new StoreError('store_failed', `Workers KV get failed: ${describeError(err)}`, {
-        key,
-        cause: err,
-      });
+      throw kvFailure('get', err, key);
     }
     if (text === null) return undefined;
     try {
@@ -75,9 +72,7 @@ export function workersKvStore(namespace: KvNamespaceLike): KeyValueStore {
     try {
       await namespace.put(key, text);
     } catch (err) {
-      const message = describeError(err);
-      const code = /limit|quota|too large/i.test(message) ? 'store_quota' : 'store_failed';
-      throw new StoreError(code, `Workers KV put failed: ${message}`, { key, cause: err });
+      throw kvFailure('put', err, key);
     }
   };
 
@@ -85,10 +80,7 @@ export function workersKvStore(namespace: KvNamespaceLike): KeyValueStore {
     try {
       await namespace.delete(key);
     } catch (err) {
-      throw new StoreError('store_failed', `Workers KV delete failed: ${describeError(err)}`, {
-        key,
-        cause: err,
-      });
+      throw kvFailure('delete', err, key);
     }
   };
 
@@ -106,9 +98,7 @@ export function workersKvStore(namespace: KvNamespaceLike): KeyValueStore {
         try {
           page = await namespace.list({ prefix, ...(cursor ? { cursor } : {}) });
         } catch (err) {
-          throw new StoreError('store_failed', `Workers KV list failed: ${describeError(err)}`, {
-            cause: err,
-          });
+          throw kvFailure('list', err);
         }
         for (const k of page.keys) out.push(k.name);
         cursor = page.list_complete ? undefined : page.cursor;
@@ -149,6 +139,19 @@ export function workersKvStore(namespace: KvNamespaceLike): KeyValueStore {
       }),
   };
   return store;
+}
+
+/**
+ * A failed KV call as a {@link StoreError}: `store_quota` when a put's message says a limit was hit
+ * (value too large, write quota), else `store_failed`. Never throws, whatever the binding threw.
+ */
+function kvFailure(op: 'get' | 'put' | 'delete' | 'list', err: unknown, key?: string): StoreError {
+  const message = describeError(err);
+  const quota = op === 'put' && /limit|quota|too large/i.test(message);
+  return new StoreError(quota ? 'store_quota' : 'store_failed', `Workers KV ${op} failed: ${message}`, {
+    cause: err,
+    ...(key !== undefined ? { key } : {}),
+  });
 }
 
 /** JSON text of `value`, refusing what JSON would silently drop or change (functions, symbols, NaN). */

@@ -8,6 +8,7 @@ import {
   openBestStore,
   playbookStore,
   withFallback,
+  workersKvStore,
 } from 'rearview/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -149,5 +150,36 @@ describe('fallback chosen by the caller', () => {
     expect(warn).toHaveBeenCalledOnce();
     const best = await openBestStore({ dbName: 'best', indexedDB: new IDBFactory() });
     expect(best).toMatchObject({ persistent: true, store: { kind: 'indexeddb' } });
+  });
+});
+
+describe('Workers KV failures', () => {
+  it('a put over a limit is store_quota; every other failure store_failed, naming the call and key', async () => {
+    const fail = (message: string) => () => Promise.reject(new Error(message));
+    const kv = workersKvStore({
+      get: fail('network down'),
+      put: fail('Value length limit exceeded'),
+      delete: fail('rate limit'),
+      list: fail('network down'),
+    });
+    await expect(kv.set('big', 'x')).rejects.toMatchObject({
+      code: 'store_quota',
+      key: 'big',
+      message: 'Workers KV put failed: Value length limit exceeded (key big)',
+    });
+    // "limit" in a delete's message is not about storage: only a put can exceed a quota.
+    await expect(kv.delete('k')).rejects.toMatchObject({ code: 'store_failed', key: 'k' });
+    await expect(kv.get('k')).rejects.toMatchObject({
+      code: 'store_failed',
+      message: 'Workers KV get failed: network down (key k)',
+    });
+    await expect(kv.keys()).rejects.toMatchObject({ code: 'store_failed' });
+    const other = workersKvStore({
+      get: fail(''),
+      put: fail('socket hang up'),
+      delete: fail(''),
+      list: fail(''),
+    });
+    await expect(other.set('k', 1)).rejects.toMatchObject({ code: 'store_failed', key: 'k' });
   });
 });
