@@ -18,7 +18,7 @@ import {
   reflectionPromptHash,
   reflectionPromptJson,
   validateReflectionConfig,
-} from '../lib/reflect/index.js';
+} from '../lib/post-turn/index.js';
 import { memoryStore } from '../lib/store/index.js';
 import { type BenchResult, type BenchSuite, measure } from './harness.js';
 

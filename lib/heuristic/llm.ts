@@ -3,10 +3,9 @@
  * which merges the model's insights with the heuristic ones. Only `import type` from `rearview/llm`:
  * the client is passed in, so importing `heuristicReflect` alone never pulls this code or an SDK.
  */
-import { extractJson } from '../core/json.js';
-import { truncateUtf8 } from '../core/utf8.js';
-import type { LlmClient } from '../llm/types.js';
-import { contentText, defaultRef, type HeuristicOptions, heuristicReflect } from './reflect.js';
+import { contentText, defaultRef, extractJson, truncateUtf8 } from '../core/index.js';
+import type { LlmClient } from '../llm/index.js';
+import { type HeuristicOptions, heuristicReflect } from './reflect.js';
 import type { InsightCategory, InsightConfidence, MessageLike, ReflectionInsight } from './types.js';
 
 /**

@@ -2,7 +2,7 @@
  * `heuristicReflect`: seed 004's `heuristic_reflect` on rearview messages, with the word- and
  * context-aware detector of `scanner.ts` in place of substring markers.
  */
-import { truncateUtf8 } from '../core/utf8.js';
+import { contentText, defaultRef, truncateUtf8 } from '../core/index.js';
 import { DEFAULT_MARKERS, type MarkerSet } from './markers.js';
 import {
   CHALLENGE,
@@ -81,29 +81,6 @@ export function classifyTurn(text: string, markers?: MarkerSet | CompiledMarkers
     positive: (bits & POSITIVE) !== 0,
     friction: (bits & FRICTION) !== 0,
   };
-}
-
-/** The text of a message's content: a string, or the text blocks of an Anthropic-style block array. */
-export function contentText(content: unknown): string | undefined {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return undefined;
-  let text: string | undefined;
-  for (const block of content) {
-    const t =
-      typeof block === 'string'
-        ? block
-        : block !== null && typeof block === 'object' && (block as { type?: unknown }).type === 'text'
-          ? (block as { text?: unknown }).text
-          : undefined;
-    if (typeof t === 'string') text = text === undefined ? t : `${text}\n${t}`;
-  }
-  return text;
-}
-
-/** `message:{id}` for a message, `message:m{index}` when it has no string id. */
-export function defaultRef(message: MessageLike, index: number): string {
-  const id = (message as { id?: unknown }).id;
-  return `message:${typeof id === 'string' && id !== '' ? id : `m${index}`}`;
 }
 
 const RECOMMENDATION_MARKERS = ['instead,', 'actually,', 'please ', 'use ', "don['’]t "];

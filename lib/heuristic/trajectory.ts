@@ -2,7 +2,7 @@
  * `reflectFromTrajectories`: seed 004's `reflect_from_trajectories` on the trajectories
  * `rearview/transcript` reads (SWE-agent, mini-swe-agent, Claude Code).
  */
-import { truncateUtf8 } from '../core/utf8.js';
+import { truncateUtf8 } from '../core/index.js';
 import type { ReflectionInsight } from './types.js';
 
 /** The parts of a `Trajectory` (from `rearview/transcript`) that reflection reads. */

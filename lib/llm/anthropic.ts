@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { describeError, LlmError } from '../core/errors.js';
+import { describeError, LlmError } from '../core/index.js';
 import type { RedactOptions } from '../redact/index.js';
 import { redactRequest } from './redacting.js';
 import { type RetryPolicy, retryAfterMs, withRetries } from './retry.js';

@@ -1,6 +1,4 @@
-import { canonicalJson } from '../core/canonical.js';
-import { LlmError } from '../core/errors.js';
-import { sha256Hex } from '../core/hash.js';
+import { canonicalJson, LlmError, sha256Hex } from '../core/index.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './types.js';
 
 /** One recorded completion, keyed by {@link requestKey}. */

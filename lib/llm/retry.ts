@@ -1,4 +1,4 @@
-import { describeError, LlmError } from '../core/errors.js';
+import { describeError, LlmError } from '../core/index.js';
 
 /**
  * Retry policy for model calls (seed 001, REQ-REFL-003: 3 retries, exponential backoff from 2 s

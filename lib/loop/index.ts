@@ -4,6 +4,9 @@
  *
  * @module
  */
+
+// One Jaccard for the whole library (core); re-exported here because this entry always offered it.
+export { jaccard } from '../core/index.js';
 export {
   type ConvergenceCheck,
   type ConvergenceInput,
@@ -44,7 +47,6 @@ export {
   DEFAULT_SIMILARITY_THRESHOLD,
   type EmbeddingSimilarity,
   formatLessons,
-  jaccard,
   keywords,
   type LoadReport,
   normalizePrompt,

@@ -5,10 +5,14 @@
  * signal and reports its usage to the run's meter, so budgets see it.
  */
 import * as v from 'valibot';
-import { ValidationError } from '../core/errors.js';
-import { extractJson } from '../core/json.js';
-import { withRedaction } from '../llm/redacting.js';
-import type { LlmClient, LlmMessage, LlmRequest, LlmResponse } from '../llm/types.js';
+import { extractJson, ValidationError } from '../core/index.js';
+import {
+  type LlmClient,
+  type LlmMessage,
+  type LlmRequest,
+  type LlmResponse,
+  withRedaction,
+} from '../llm/index.js';
 import type { RedactOptions } from '../redact/index.js';
 import type { Candidate, Critique, StepContext } from './types.js';
 

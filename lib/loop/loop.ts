@@ -2,8 +2,8 @@
  * The reflection loop (seed 003, step 4.3.1): generate, then critique and revise until convergence,
  * keeping the full history and returning the best judged candidate.
  */
-import { ConfigError, isRearviewError, RearviewError } from '../core/errors.js';
-import type { LlmUsage } from '../llm/types.js';
+import { ConfigError, isRearviewError, RearviewError } from '../core/index.js';
+import type { LlmUsage } from '../llm/index.js';
 import {
   type ConvergenceOptions,
   checkConvergence,

@@ -11,9 +11,8 @@
  * document per entry, so a later session or another worker can {@link ReflexionMemory.load} it.
  */
 import * as v from 'valibot';
-import { ConfigError, ValidationError } from '../core/errors.js';
-import { sha256Hex } from '../core/hash.js';
-import type { KeyValueStore } from '../store/types.js';
+import { ConfigError, sha256Hex, ValidationError } from '../core/index.js';
+import type { KeyValueStore } from '../kv/index.js';
 import type { MemoryLesson } from './types.js';
 
 /** One remembered lesson, as in the seed. `timestamp` is in milliseconds since the epoch. */
@@ -146,23 +145,6 @@ export function keywords(text: string): string[] {
     out.add(word);
   }
   return [...out];
-}
-
-/**
- * Jaccard similarity of two keyword lists (treated as sets): |A ∩ B| / |A ∪ B|, 0 when both are empty.
- *
- * @example
- * ```ts
- * jaccard(['sort', 'user'], ['sort', 'user', 'age']); // 0.666…
- * ```
- */
-export function jaccard(a: readonly string[], b: readonly string[]): number {
-  const sa = new Set(a);
-  const sb = new Set(b);
-  if (sa.size === 0 && sb.size === 0) return 0;
-  let inter = 0;
-  for (const x of sa) if (sb.has(x)) inter++;
-  return inter / (sa.size + sb.size - inter);
 }
 
 /**

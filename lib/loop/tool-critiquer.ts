@@ -3,7 +3,7 @@
  * linter. Its output is validated (never trusted) and turned into a {@link Critique}.
  */
 import * as v from 'valibot';
-import { describeError, isRearviewError, RearviewError } from '../core/errors.js';
+import { describeError, isRearviewError, RearviewError } from '../core/index.js';
 import type { Candidate, Critique, StepContext } from './types.js';
 
 /** One problem a tool found: a message, or a message with a severity in [0, 1] and a location. */

@@ -1,4 +1,4 @@
-import type { LlmUsage } from '../llm/types.js';
+import type { LlmUsage } from '../llm/index.js';
 
 /**
  * One answer under refinement. `score` is in [0, 1] (higher is better); the loop sets it from the

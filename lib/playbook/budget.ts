@@ -5,10 +5,9 @@
  *
  * @module
  */
-import { estimateTokens } from '../core/tokens.js';
+import { cloneJson, estimateTokens } from '../core/index.js';
 import { type FormatOptions, formatKeyPointLine, formatPlaybook } from './format.js';
 import {
-  cloneJson,
   type KeyPoint,
   type Playbook,
   type RemoveOperation,

@@ -6,10 +6,8 @@
  *
  * @module
  */
-import { describeError } from '../core/errors.js';
-import { extractJson } from '../core/json.js';
-import { truncateUtf8 } from '../core/utf8.js';
-import type { LlmClient } from '../llm/types.js';
+import { describeError, extractJson, truncateUtf8 } from '../core/index.js';
+import type { LlmClient } from '../llm/index.js';
 import { formatKeyPoints } from './format.js';
 import {
   type DeltaOperation,

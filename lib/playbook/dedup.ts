@@ -12,6 +12,8 @@
  *
  * @module
  */
+
+import { contentWords, shingles } from '../core/index.js';
 import {
   type ApplyDeltaOptions,
   applyDelta,
@@ -23,7 +25,6 @@ import {
   type SectionName,
 } from './model.js';
 import { compareNames, keyPointConfidence } from './score.js';
-import { contentWords, shingles } from './text.js';
 
 /**
  * Default Jaccard threshold (0.6) of word shingles at or above which two key points are

@@ -6,6 +6,9 @@
  *
  * @module
  */
+
+// cloneJson moved to rearview/core; re-exported so that existing imports keep working.
+export { cloneJson } from '../core/index.js';
 export {
   type BudgetOptions,
   type BudgetResult,
@@ -53,7 +56,6 @@ export {
   applyDelta,
   type BulletTag,
   BulletTagSchema,
-  cloneJson,
   type DeltaOperation,
   DeltaOperationSchema,
   type DeltaResult,
@@ -101,5 +103,4 @@ export {
 } from './sanitize.js';
 export { compareForEviction, compareNames, keyPointConfidence, WILSON_Z, wilsonLowerBound } from './score.js';
 export { type Selection, type SelectOptions, selectForPrompt } from './select.js';
-export { type ReflectSessionOptions, type ReflectSessionResult, reflectSession } from './session.js';
 export { CURATOR_TEMPLATE, fillTemplate, PLAYBOOK_TEMPLATE, REFLECTOR_TEMPLATE } from './templates.js';

@@ -9,8 +9,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { ValidationError } from '../core/errors.js';
-import { parseJsonLocated } from '../store/json-parse.js';
+import { parseJsonLocated, ValidationError } from '../core/index.js';
 import {
   emptyPlaybook,
   type KeyPoint,

@@ -1,5 +1,5 @@
-import { describeError, errorCode } from '../core/errors.js';
-import type { LlmClient } from '../llm/types.js';
+import { describeError, errorCode } from '../core/index.js';
+import type { LlmClient } from '../llm/index.js';
 
 /**
  * What went wrong (or was only partly usable) in a Reflector or Curator call. Both never reject;

@@ -5,11 +5,8 @@
  * @module
  */
 
-import { describeError } from '../core/errors.js';
-import { extractJson } from '../core/json.js';
-import { estimateTokens } from '../core/tokens.js';
-import { truncateUtf8 } from '../core/utf8.js';
-import type { LlmClient } from '../llm/types.js';
+import { describeError, estimateTokens, extractJson, truncateUtf8 } from '../core/index.js';
+import type { LlmClient } from '../llm/index.js';
 import { createRedactor, type RedactOptions, type Redactor } from '../redact/index.js';
 import { formatKeyPoints } from './format.js';
 import type { BulletTag, Playbook } from './model.js';

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { truncateUtf8 } from '../core/utf8.js';
+import { truncateUtf8 } from '../core/index.js';
 import type { Provenance } from './model.js';
 
 /**

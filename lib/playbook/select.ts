@@ -4,11 +4,10 @@
  *
  * @module
  */
-import { estimateTokens } from '../core/tokens.js';
+import { contentWords, estimateTokens } from '../core/index.js';
 import { type FormatOptions, formatKeyPointLine, formatPlaybook } from './format.js';
 import { emptyPlaybook, type KeyPoint, type Playbook, SECTION_NAMES, type SectionName } from './model.js';
 import { compareNames, keyPointConfidence } from './score.js';
-import { contentWords } from './text.js';
 
 /** Options of {@link selectForPrompt}. */
 export interface SelectOptions {

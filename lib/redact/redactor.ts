@@ -1,4 +1,4 @@
-import { type Issue, ValidationError } from '../core/errors.js';
+import { type Issue, ValidationError } from '../core/index.js';
 import { BUILTIN_KINDS, type BuiltinKind } from './kinds.js';
 import { type CompiledRules, type CustomRule, compileRules, findPlaceholders, scan } from './scanner.js';
 

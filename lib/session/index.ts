@@ -7,6 +7,8 @@
  *
  * @module
  */
+
+export { type ReflectSessionOptions, type ReflectSessionResult, reflectSession } from './reflect-session.js';
 export {
   createRearview,
   type ObserveResult,

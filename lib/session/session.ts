@@ -6,37 +6,48 @@
  *
  * @module
  */
-import { describeError, errorCode } from '../core/errors.js';
-import { truncateUtf8 } from '../core/utf8.js';
-import type { MarkerSet } from '../heuristic/markers.js';
-import { contentText, defaultRef, type HeuristicOptions, heuristicReflect } from '../heuristic/reflect.js';
-import type { CompiledMarkers } from '../heuristic/scanner.js';
-import type { MessageLike, ReflectionInsight } from '../heuristic/types.js';
-import type { LlmClient } from '../llm/types.js';
-import { enforceBudget } from '../playbook/budget.js';
-import { extractCitedIds } from '../playbook/citations.js';
-import { DEDUP_THRESHOLD } from '../playbook/dedup.js';
-import { formatPlaybook } from '../playbook/format.js';
+import {
+  contentText,
+  defaultRef,
+  describeError,
+  errorCode,
+  jaccard,
+  shingles,
+  truncateUtf8,
+} from '../core/index.js';
+import {
+  type CompiledMarkers,
+  type HeuristicOptions,
+  heuristicReflect,
+  type MarkerSet,
+  type MessageLike,
+  type ReflectionInsight,
+} from '../heuristic/index.js';
+import type { KeyValueStore } from '../kv/index.js';
+import type { LlmClient } from '../llm/index.js';
 import {
   type AppliedOperation,
   type BulletTag,
+  DEDUP_THRESHOLD,
   emptyPlaybook,
+  enforceBudget,
+  extractCitedIds,
+  formatPlaybook,
   type Playbook,
   SECTION_NAMES,
   type SectionName,
-} from '../playbook/model.js';
-import { sanitizeKeyPointText } from '../playbook/sanitize.js';
-import { type Selection, selectForPrompt } from '../playbook/select.js';
-import { reflectSession } from '../playbook/session.js';
-import { shingles } from '../playbook/text.js';
+  type Selection,
+  sanitizeKeyPointText,
+  selectForPrompt,
+} from '../playbook/index.js';
 import { createRedactor, type RedactOptions } from '../redact/index.js';
 import {
   type PlaybookChange,
   type PlaybookStore,
   type PlaybookStoreOptions,
   playbookStore,
-} from '../store/playbook-store.js';
-import type { KeyValueStore } from '../store/types.js';
+} from '../store/index.js';
+import { reflectSession } from './reflect-session.js';
 
 /** Token and count limits of a {@link Rearview}. */
 export interface RearviewBudgets {
@@ -307,14 +318,6 @@ function normalize(text: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
-}
-
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (!a.size || !b.size) return 0;
-  let inter = 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const x of small) if (large.has(x)) inter++;
-  return inter / (a.size + b.size - inter);
 }
 
 function errorOf(stage: SessionError['stage'], err: unknown): SessionError {

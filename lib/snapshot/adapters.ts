@@ -3,7 +3,7 @@
  * objective and a previous snapshot. The playground and the CLI both use them, so the same transcript
  * gives the same snapshot everywhere.
  */
-import type { Message, Step } from '../transcript/types.js';
+import type { Message, Step } from '../transcript/index.js';
 import { isErrorLine } from './compact.js';
 import { deterministicSnapshot } from './deterministic.js';
 import { findLinks } from './text.js';

@@ -12,8 +12,8 @@
  * 5. very long lines keep their start and end (error lines are never cut).
  * The last `keepRecent` steps are left untouched: the agent is still working on them.
  */
-import { estimateTokens } from '../core/tokens.js';
-import type { Step } from '../transcript/types.js';
+import { estimateTokens } from '../core/index.js';
+import type { Step } from '../transcript/index.js';
 
 /** What was done to a step's outputs. */
 export interface CompactionMarker {

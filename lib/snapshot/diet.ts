@@ -3,12 +3,10 @@
  * context. At step s the reflection model rewrites step s − a, seeing b steps before it and a after;
  * the rewrite is used only when the step has at least θ tokens and the rewrite saves at least θ.
  */
-import { describeError, isRearviewError } from '../core/errors.js';
-import { countTokens, type TokenCounter } from '../core/tokens.js';
-import { withRedaction } from '../llm/redacting.js';
-import type { LlmClient } from '../llm/types.js';
+import { countTokens, describeError, isRearviewError, type TokenCounter } from '../core/index.js';
+import { type LlmClient, withRedaction } from '../llm/index.js';
 import type { RedactOptions } from '../redact/index.js';
-import type { Step } from '../transcript/types.js';
+import type { Step } from '../transcript/index.js';
 import { type CompactedStep, isErrorLine, renderStep } from './compact.js';
 
 /**

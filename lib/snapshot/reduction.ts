@@ -3,10 +3,8 @@
  * deterministic snapshot is always computed; the reflected one replaces it only when every gate
  * passes. Never rejects: every failure falls back to the deterministic snapshot with its reason.
  */
-import { describeError, isRearviewError, RearviewError } from '../core/errors.js';
-import { countTokens } from '../core/tokens.js';
-import { withRedaction } from '../llm/redacting.js';
-import type { LlmResponse } from '../llm/types.js';
+import { countTokens, describeError, isRearviewError, RearviewError } from '../core/index.js';
+import { type LlmResponse, withRedaction } from '../llm/index.js';
 import { classify } from './classify.js';
 import {
   CATEGORIES,

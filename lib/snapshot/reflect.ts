@@ -2,7 +2,7 @@
  * The reflection half of the seed's flow: the prompt (step 5), parsing the reply (step 7) and
  * validating that every item traces to a source entry or task (step 9).
  */
-import { extractJson } from '../core/json.js';
+import { extractJson } from '../core/index.js';
 import { CATEGORIES } from './deterministic.js';
 import { clip, comparableKey, contentTerms, findLinks, squash, words } from './text.js';
 import type { ActiveContextSnapshot, DroppedItem, SnapshotCategory, SnapshotInput } from './types.js';

@@ -2,7 +2,7 @@
  * Small text helpers shared by the snapshot and the reducers. Everything is locale-independent
  * (`toLowerCase`, plain code-unit comparisons), so outputs are byte-identical in every runtime.
  */
-import { fnv1a32 } from '../core/hash32.js';
+import { fnv1a32 } from '../core/index.js';
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 

@@ -1,8 +1,8 @@
 /**
  * The shapes of `rearview/snapshot`: memory entries and tasks in, an active-context snapshot out.
  */
-import type { TokenCounter } from '../core/tokens.js';
-import type { LlmClient } from '../llm/types.js';
+import type { TokenCounter } from '../core/index.js';
+import type { LlmClient } from '../llm/index.js';
 import type { RedactOptions } from '../redact/index.js';
 
 /**

@@ -5,7 +5,7 @@
  * Everything here is an accelerator: {@link scanWords} gives the words `words` gives, and
  * {@link keyHash} hashes the key `comparableKey` builds.
  */
-import { FNV_OFFSET, FNV_PRIME, fmix32 } from '../core/hash32.js';
+import { FNV_OFFSET, FNV_PRIME, fmix32 } from '../core/index.js';
 import { MAX_DIGIT_KEYWORD, wordFlags } from './classify.js';
 import { isStopWord, stem } from './text.js';
 

@@ -6,10 +6,24 @@
  *
  * @module
  */
-export { type FallbackOptions, type OpenBestStoreOptions, openBestStore, withFallback } from './fallback.js';
-export { type IdbStoreOptions, idbStore, toStoreError } from './idb.js';
-export { findSyntaxError, parseJsonLocated } from './json-parse.js';
-export { type MemoryStoreOptions, memoryStore } from './memory.js';
+// The key-value adapters live in `rearview/kv` and the located JSON parser in `rearview/core`; they
+// stay re-exported here so that no import written against earlier versions breaks.
+export { findSyntaxError, parseJsonLocated } from '../core/index.js';
+export {
+  type FallbackOptions,
+  type IdbStoreOptions,
+  idbStore,
+  type KeyValueStore,
+  type KvNamespaceLike,
+  type MemoryStoreOptions,
+  memoryStore,
+  type OpenBestStoreOptions,
+  openBestStore,
+  type TransactResult,
+  toStoreError,
+  withFallback,
+  workersKvStore,
+} from '../kv/index.js';
 export {
   type ListOptions,
   type MemoryEntryStore,
@@ -66,5 +80,3 @@ export {
   syncPlaybooks,
   type WriteResult,
 } from './playbook-store.js';
-export type { KeyValueStore, TransactResult } from './types.js';
-export { type KvNamespaceLike, workersKvStore } from './workers-kv.js';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { StoreError, ValidationError } from '../core/errors.js';
-import type { KeyValueStore } from './types.js';
+import { StoreError, ValidationError } from '../core/index.js';
+import type { KeyValueStore } from '../kv/index.js';
 
 /** One stored memory entry: the caller's value wrapped with an id, a sequence number and a time. */
 export interface StoredEntry<T> {

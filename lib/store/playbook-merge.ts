@@ -10,7 +10,7 @@ import {
   parseKeyPointId,
   SECTION_NAMES,
   type SectionName,
-} from '../playbook/model.js';
+} from '../playbook/index.js';
 import {
   type ContentDoc,
   ContentDocEnvelopeSchema,

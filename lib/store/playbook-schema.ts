@@ -10,7 +10,7 @@ import {
   type Playbook,
   SECTION_NAMES,
   type SectionName,
-} from '../playbook/model.js';
+} from '../playbook/index.js';
 
 /**
  * The current stored schema version.

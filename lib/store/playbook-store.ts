@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { describeError, StoreError, ValidationError } from '../core/errors.js';
+import { describeError, parseJsonLocated, StoreError, ValidationError } from '../core/index.js';
+import type { KeyValueStore } from '../kv/index.js';
 import {
   type AppliedOperation,
   applyDelta as applyDeltaPure,
@@ -10,8 +11,7 @@ import {
   SECTION_NAMES,
   type SectionName,
   tallyBulletTags,
-} from '../playbook/model.js';
-import { parseJsonLocated } from './json-parse.js';
+} from '../playbook/index.js';
 import {
   countersFromRecords,
   type GCounters,
@@ -44,7 +44,6 @@ import {
   type VersionSnapshot,
   VersionSnapshotSchema,
 } from './playbook-schema.js';
-import type { KeyValueStore } from './types.js';
 
 /** Options of {@link playbookStore}. */
 export interface PlaybookStoreOptions {

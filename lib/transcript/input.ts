@@ -2,7 +2,7 @@
  * Input normalisation shared by transcripts and trajectories: bytes are decoded at call time, the BOM
  * is dropped, and empty or binary inputs are rejected before any format is tried.
  */
-import type { TranscriptError } from '../core/errors.js';
+import type { TranscriptError } from '../core/index.js';
 import { firstNonSpace, isBlank } from './lines.js';
 import { transcriptError } from './sink.js';
 

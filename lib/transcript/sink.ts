@@ -2,7 +2,7 @@
  * Collects what a parser produces: the messages or steps, the invalid items (lenient mode) and the
  * counts of items ignored by design. Strict mode turns the first invalid item into a TranscriptError.
  */
-import { TranscriptError } from '../core/errors.js';
+import { TranscriptError } from '../core/index.js';
 import type { SkippedItem, SourceRef } from './types.js';
 
 /**

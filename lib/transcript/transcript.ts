@@ -1,5 +1,5 @@
 /** `parseTranscript` and `safeParseTranscript`: detection, dispatch and the never-throwing wrapper. */
-import { describeError, isRearviewError, TranscriptError } from '../core/errors.js';
+import { describeError, isRearviewError, TranscriptError } from '../core/index.js';
 import { detectPrepared } from './detect.js';
 import { parseChat } from './formats/chat.js';
 import { parseConsole } from './formats/console.js';

@@ -2,7 +2,7 @@
  * The shapes `rearview/transcript` produces: a flat list of messages for conversations, a list of
  * steps for agent trajectories.
  */
-import type { TranscriptError } from '../core/errors.js';
+import type { TranscriptError } from '../core/index.js';
 
 /**
  * Conversation formats {@link parseTranscript} reads.

@@ -5,10 +5,10 @@
  * LLM-backed loop in the page learns across episodes through the local Messages API server.
  */
 
+import { idbStore } from 'rearview/kv';
 import { anthropicClient } from 'rearview/llm';
 import { llmCritiquer, llmGenerator, llmReviser, ReflexionMemory, runReflectionLoop } from 'rearview/loop';
 import { describe, expect, inject, it } from 'vitest';
-import { idbStore } from '../../lib/store/idb';
 import type { MockStep } from '../llm/mock-anthropic';
 
 const url = inject('mockAnthropicUrl');

@@ -25,7 +25,6 @@ import {
   parseAceText,
   playbookFromJson,
   playbookToJson,
-  reflectSession,
   runCurator,
   SECTION_NAMES,
   selectForPrompt,
@@ -33,6 +32,7 @@ import {
   WILSON_Z,
   wilsonLowerBound,
 } from 'rearview/playbook';
+import { reflectSession } from 'rearview/session';
 import { memoryStore, playbookStore } from 'rearview/store';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';

@@ -18,7 +18,17 @@ describe('package.json', () => {
     const folders = readdirSync(join(root, 'lib'), { withFileTypes: true })
       .filter((d) => d.isDirectory() && existsSync(join(root, 'lib', d.name, 'index.ts')))
       .map((d) => `./${d.name}`);
-    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './package.json', ...folders].sort());
+    // Subpaths kept for folders that were renamed, so that no published import breaks.
+    const aliases: Record<string, string> = { './reflect': 'post-turn' };
+    expect(Object.keys(pkg.exports).sort()).toEqual(
+      ['.', './package.json', ...folders, ...Object.keys(aliases)].sort(),
+    );
+    for (const [alias, name] of Object.entries(aliases)) {
+      expect(pkg.exports[alias]).toEqual({
+        types: `./dist/lib/${name}/index.d.ts`,
+        default: `./dist/lib/${name}/index.js`,
+      });
+    }
     for (const folder of folders) {
       const name = folder.slice(2);
       expect(pkg.exports[folder]).toEqual({

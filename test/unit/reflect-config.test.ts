@@ -7,7 +7,7 @@ import {
   ReflectionConfigSchema,
   safeValidateReflectionConfig,
   validateReflectionConfig,
-} from 'rearview/reflect';
+} from 'rearview/post-turn';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 

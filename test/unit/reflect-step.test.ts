@@ -24,7 +24,7 @@ import {
   reflectionPromptJson,
   sanitizePlanReflection,
   validateReflectionConfig,
-} from 'rearview/reflect';
+} from 'rearview/post-turn';
 import { type KeyValueStore, memoryStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 

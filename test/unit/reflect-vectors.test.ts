@@ -17,7 +17,7 @@ import {
   rulebasedSummary,
   splitWhitespace,
   truncateTokens,
-} from 'rearview/reflect';
+} from 'rearview/post-turn';
 import { describe, expect, it } from 'vitest';
 
 const dir = join(import.meta.dirname, '../fixtures/reflect');

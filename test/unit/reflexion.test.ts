@@ -6,6 +6,8 @@
  */
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
+import type { KeyValueStore } from 'rearview/kv';
+import { idbStore, memoryStore } from 'rearview/kv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../lib/core/index';
 import { anthropicClient } from '../../lib/llm/index';
@@ -22,9 +24,6 @@ import {
   ReflexionMemory,
   runReflectionLoop,
 } from '../../lib/loop/index';
-import { idbStore } from '../../lib/store/idb';
-import { memoryStore } from '../../lib/store/memory';
-import type { KeyValueStore } from '../../lib/store/types';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
 
 function clock(start = 1_700_000_000_000) {

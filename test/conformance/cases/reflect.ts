@@ -14,7 +14,7 @@ import {
   reflectionPromptJson,
   safeValidateReflectionConfig,
   validateReflectionConfig,
-} from 'rearview/reflect';
+} from 'rearview/post-turn';
 import { type KeyValueStore, memoryStore } from 'rearview/store';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';

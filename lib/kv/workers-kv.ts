@@ -1,4 +1,4 @@
-import { describeError, StoreError } from '../core/errors.js';
+import { describeError, StoreError } from '../core/index.js';
 import type { KeyValueStore, TransactResult } from './types.js';
 
 /** The part of a Cloudflare Workers KV binding that {@link workersKvStore} uses. */

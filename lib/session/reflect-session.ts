@@ -4,21 +4,30 @@
  *
  * @module
  */
-import type { LlmClient } from '../llm/types.js';
-import type { RedactOptions } from '../redact/index.js';
-import type { ApplyTagsResult, PlaybookStore } from '../store/playbook-store.js';
-import { type BudgetOptions, type Eviction, enforceBudget } from './budget.js';
-import { extractCitedIds } from './citations.js';
-import { type CuratorDiagnostic, type CuratorResult, runCurator } from './curator.js';
-import { type DedupOptions, type DuplicateGroup, findDuplicates, mergeOperations } from './dedup.js';
-import type { AppliedOperation, Playbook, Provenance } from './model.js';
+import type { LlmClient } from '../llm/index.js';
 import {
+  type AppliedOperation,
+  type BudgetOptions,
+  type CuratorDiagnostic,
+  type CuratorResult,
+  type DedupOptions,
+  type DuplicateGroup,
+  type Eviction,
+  enforceBudget,
+  extractCitedIds,
+  findDuplicates,
+  mergeOperations,
+  type Playbook,
+  type Provenance,
   type ReflectableMessage,
   type ReflectorDiagnostic,
   type ReflectorResult,
+  runCurator,
   runReflector,
-} from './reflector.js';
-import { sanitizeProvenance } from './sanitize.js';
+  sanitizeProvenance,
+} from '../playbook/index.js';
+import type { RedactOptions } from '../redact/index.js';
+import type { ApplyTagsResult, PlaybookStore } from '../store/index.js';
 
 /** Options of {@link reflectSession}. */
 export interface ReflectSessionOptions {

@@ -1,9 +1,10 @@
 /**
- * Word tokens for similarity and relevance: lower-cased letters and digits of any script, common
- * English stop words left out, a plural `s` trimmed. Deterministic and locale-independent.
+ * Text similarity shared by the playbook's dedup and relevance selection, the session's per-session
+ * dedup and the reflexion memory: content words (lower-cased letters and digits of any script, common
+ * English stop words left out, a plural `s` trimmed), word shingles, and one Jaccard index.
+ * Deterministic and locale-independent.
  *
  * @module
- * @internal
  */
 
 const STOP = new Set(
@@ -57,4 +58,25 @@ export function shingles(text: string): string[] {
   const set = new Set(words);
   for (let i = 1; i < words.length; i++) set.add(`${words[i - 1]} ${words[i]}`);
   return [...set];
+}
+
+/**
+ * Jaccard similarity of two collections of strings, each treated as a set: |A ∩ B| / |A ∪ B|; 0 when
+ * either is empty.
+ *
+ * @example
+ * ```ts
+ * jaccard(['sort', 'user'], ['sort', 'user', 'age']); // 0.666…
+ * jaccard(new Set(shingles('run tests often')), new Set(shingles('run the tests often'))); // 1
+ * ```
+ */
+export function jaccard(a: Iterable<string>, b: Iterable<string>): number {
+  const sa = a instanceof Set ? (a as ReadonlySet<string>) : new Set(a);
+  const sb = b instanceof Set ? (b as ReadonlySet<string>) : new Set(b);
+  if (!sa.size || !sb.size) return 0;
+  let inter = 0;
+  // Probe the larger set with the smaller one: the cost is the smaller size.
+  const [small, large] = sa.size <= sb.size ? [sa, sb] : [sb, sa];
+  for (const x of small) if (large.has(x)) inter++;
+  return inter / (sa.size + sb.size - inter);
 }

@@ -3,9 +3,9 @@
  * {@link MemoryEntryStore} from `rearview/store`, validated with {@link ReflectionMemoryEntrySchema}.
  */
 import * as v from 'valibot';
-import type { StoreError } from '../core/errors.js';
-import { type MemoryEntryStore, memoryEntryStore } from '../store/memory-entries.js';
-import type { KeyValueStore } from '../store/types.js';
+import type { StoreError } from '../core/index.js';
+import type { KeyValueStore } from '../kv/index.js';
+import { type MemoryEntryStore, memoryEntryStore } from '../store/index.js';
 
 /** One memory entry written by reflection; visible to future retrieval only. */
 export interface ReflectionMemoryEntry {

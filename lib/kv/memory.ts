@@ -1,5 +1,4 @@
-import { describeError, StoreError } from '../core/errors.js';
-import { cloneJson } from '../playbook/model.js';
+import { cloneJson, describeError, StoreError } from '../core/index.js';
 import type { KeyValueStore, TransactResult } from './types.js';
 
 /** Options of {@link memoryStore}. */

@@ -3,7 +3,7 @@
  * that enforces every rule of the seed and reports all problems at once.
  */
 import * as v from 'valibot';
-import { ConfigError, type Issue } from '../core/errors.js';
+import { ConfigError, type Issue } from '../core/index.js';
 import { isBlank } from './text.js';
 
 /** Reflection backends: a deterministic rule-based summariser, or an LLM replayed from fixtures. */

@@ -2,8 +2,8 @@
  * `t3_reflection.jsonl` (seed 002, section 5.1): the record, its canonical JSONL line, the sinks it
  * can be written to, and the section-12 microbench object.
  */
-import { canonicalJson, compareCodePoints } from '../core/canonical.js';
-import type { KeyValueStore } from '../store/types.js';
+import { canonicalJson, compareCodePoints } from '../core/index.js';
+import type { KeyValueStore } from '../kv/index.js';
 import type { ReflectionBackend, ReflectionConfig } from './config.js';
 
 /**

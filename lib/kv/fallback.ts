@@ -1,4 +1,4 @@
-import { describeError, isRearviewError } from '../core/errors.js';
+import { describeError, isRearviewError } from '../core/index.js';
 import { idbStore } from './idb.js';
 import { memoryStore } from './memory.js';
 import type { KeyValueStore } from './types.js';

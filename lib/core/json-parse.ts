@@ -1,4 +1,4 @@
-import { ValidationError } from '../core/errors.js';
+import { ValidationError } from './errors.js';
 
 /**
  * `JSON.parse` with a located error: a syntax error becomes a {@link ValidationError} (code

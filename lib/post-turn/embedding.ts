@@ -5,8 +5,7 @@
  * IEEE 754.
  */
 
-import { ValidationError } from '../core/errors.js';
-import { fmix32, fnv1a32Bytes } from '../core/hash32.js';
+import { fmix32, fnv1a32Bytes, ValidationError } from '../core/index.js';
 import { splitWhitespace } from './text.js';
 
 /**

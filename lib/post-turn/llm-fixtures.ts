@@ -3,9 +3,7 @@
  * fixture file format (`{"prompt_hash", "completion"}` JSONL) and an adapter that replays it.
  * No network: a fixture source is inline JSONL text, or a URL fetched once with a `fetch` you choose.
  */
-import { canonicalJson } from '../core/canonical.js';
-import { RearviewError, ValidationError } from '../core/errors.js';
-import { sha256Hex } from '../core/hash.js';
+import { canonicalJson, RearviewError, sha256Hex, ValidationError } from '../core/index.js';
 import type { ReflectionConfig } from './config.js';
 import { normalizeText } from './text.js';
 

@@ -1,5 +1,5 @@
 import { del, get, getMany, promisifyRequest, set, type UseStore, update } from 'idb-keyval';
-import { describeError, StoreError } from '../core/errors.js';
+import { describeError, StoreError } from '../core/index.js';
 import type { KeyValueStore, TransactResult } from './types.js';
 
 /** Options of {@link idbStore}. */

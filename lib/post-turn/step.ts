@@ -5,9 +5,8 @@
  * invalid config.
  */
 import * as v from 'valibot';
-import { compareCodePoints } from '../core/canonical.js';
-import { ValidationError } from '../core/errors.js';
-import type { MemoryEntryStore } from '../store/memory-entries.js';
+import { compareCodePoints, ValidationError } from '../core/index.js';
+import type { MemoryEntryStore } from '../store/index.js';
 import { type ReflectionBackend, type ReflectionConfig, validateReflectionConfig } from './config.js';
 import { deterministicEmbedding, EMBEDDING_DIM } from './embedding.js';
 import {
