@@ -4,6 +4,8 @@
  *
  * @module
  */
+
+export { type DeadlineOptions, withDeadline } from './abort.js';
 export { canonicalJson, compareCodePoints } from './canonical.js';
 export { cloneJson } from './clone.js';
 export {
