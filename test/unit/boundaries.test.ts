@@ -1,0 +1,129 @@
+/**
+ * The shape of lib/: folders talk only through their entries, dependencies run one way (the map in
+ * README.md's "Layout"), and no source file grows past 400 lines without a stated reason.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const lib = join(import.meta.dirname, '../../lib');
+
+/**
+ * Which folders each folder may import, bottom to top. Keep in step with README.md's map: a new arrow
+ * is a design decision, made here on purpose, not discovered in review.
+ */
+export const ALLOWED: Record<string, readonly string[]> = {
+  core: [],
+  kv: ['core'],
+  redact: ['core'],
+  transcript: ['core'],
+  llm: ['core', 'redact'],
+  heuristic: ['core', 'llm', 'transcript'],
+  snapshot: ['core', 'llm', 'redact', 'transcript'],
+  playbook: ['core', 'llm', 'redact'],
+  loop: ['core', 'kv', 'llm', 'redact'],
+  'post-turn': ['core', 'kv', 'llm', 'loop'],
+  store: ['core', 'kv', 'loop', 'playbook'],
+  session: ['core', 'heuristic', 'kv', 'llm', 'playbook', 'redact', 'store', 'transcript'],
+};
+
+/** Files allowed past {@link MAX_LINES}, each with the reason it is one file. */
+const LONG_FILES: Record<string, string> = {
+  'heuristic/scanner.ts':
+    'one hand-tuned scanning loop (one case check per character); splitting it across modules cost speed in the heuristic bench',
+  'heuristic/markers.ts': 'data: the default marker vocabulary, one list per signal',
+  'snapshot/deterministic.ts':
+    'one frame-budgeted pipeline over typed arrays (scan, term table, LSH, consolidation) sharing hot locals',
+  'snapshot/compact.ts': 'the step compaction rules and their one driver loop',
+  'core/tokens.ts': 'the token estimator and its calibration tables',
+  'redact/redactor.ts': 'the single-pass scanner state machine and its placeholder bookkeeping',
+};
+const MAX_LINES = 400;
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sources(path));
+    else if (name.endsWith('.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** Every module specifier of `import … from`, `export … from` and `import('…')`. */
+function specifiers(code: string): string[] {
+  const out: string[] = [];
+  const re = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm;
+  for (let m = re.exec(code); m !== null; m = re.exec(code)) out.push(m[1]!);
+  return out;
+}
+
+const folderOf = (path: string): string | undefined => {
+  const rel = relative(lib, path);
+  return rel.includes('/') ? rel.split('/')[0] : undefined;
+};
+
+const files = sources(lib);
+const edges: { from: string; file: string; spec: string; to: string; target: string }[] = [];
+for (const file of files) {
+  const from = folderOf(file);
+  for (const spec of specifiers(readFileSync(file, 'utf8'))) {
+    if (!spec.startsWith('.')) continue;
+    const target = resolve(dirname(file), spec);
+    const to = folderOf(target);
+    if (from && to && from !== to) edges.push({ from, file: relative(lib, file), spec, to, target: relative(lib, target) });
+  }
+}
+
+describe('lib/ boundaries', () => {
+  it('finds the folders and their imports (the scan itself works)', () => {
+    expect(Object.keys(ALLOWED).sort()).toEqual(
+      readdirSync(lib)
+        .filter((n) => statSync(join(lib, n)).isDirectory())
+        .sort(),
+    );
+    expect(edges.length).toBeGreaterThan(50);
+  });
+
+  it('imports another folder only through its index', () => {
+    const internal = edges
+      .filter((e) => e.target !== `${e.to}/index.js` && e.target !== `${e.to}/index`)
+      .map((e) => `${e.file} imports ${e.spec}`);
+    expect(internal).toEqual([]);
+  });
+
+  it('has no arrow the dependency map does not allow (none runs up, no cycles)', () => {
+    const forbidden = edges.filter((e) => !ALLOWED[e.from]?.includes(e.to)).map((e) => `${e.file} → ${e.to}`);
+    expect(forbidden).toEqual([]);
+    // The map itself is acyclic: a topological order exists.
+    const order: string[] = [];
+    const visit = (n: string, path: string[]) => {
+      expect(path, `cycle ${[...path, n].join(' → ')}`).not.toContain(n);
+      if (order.includes(n)) return;
+      for (const d of ALLOWED[n] ?? []) visit(d, [...path, n]);
+      order.push(n);
+    };
+    for (const n of Object.keys(ALLOWED)) visit(n, []);
+    expect(order.indexOf('core')).toBe(0);
+    expect(order.at(-1)).toBe('session');
+  });
+
+  it(`keeps every lib file under ${MAX_LINES} lines, but for the listed exceptions`, () => {
+    const long = files
+      .map((f) => ({ f: relative(lib, f), lines: readFileSync(f, 'utf8').split('\n').length }))
+      .filter(({ f, lines }) => lines > MAX_LINES && !(f in LONG_FILES))
+      .map(({ f, lines }) => `${f}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+
+  it('lists no exception that is no longer needed', () => {
+    const stale = Object.keys(LONG_FILES).filter((f) => {
+      try {
+        return readFileSync(join(lib, f), 'utf8').split('\n').length <= MAX_LINES;
+      } catch {
+        return true;
+      }
+    });
+    expect(stale).toEqual([]);
+  });
+});
