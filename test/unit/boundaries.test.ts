@@ -116,6 +116,18 @@ describe('lib/ boundaries', () => {
     expect(long).toEqual([]);
   });
 
+  it("matches the dependency map in README.md's Layout section", () => {
+    const readme = readFileSync(join(lib, '../README.md'), 'utf8');
+    const block = readme.slice(readme.indexOf('## Layout'));
+    const documented: Record<string, string[]> = {};
+    for (const m of block.matchAll(/^([a-z-]+)\s+→ ([^\n]*?)(?:\s{2,}.*)?$/gm)) {
+      documented[m[1]!] = m[2] === '(nothing)' ? [] : m[2]!.split(', ');
+    }
+    const sorted = (r: Record<string, readonly string[]>) =>
+      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, [...v].sort()]));
+    expect(sorted(documented)).toEqual(sorted(ALLOWED));
+  });
+
   it('lists no exception that is no longer needed', () => {
     const stale = Object.keys(LONG_FILES).filter((f) => {
       try {
