@@ -4,7 +4,7 @@ import { ValidationError } from './errors.js';
  * Canonical JSON, byte-identical to Python's
  * `json.dumps(value, sort_keys=True, separators=(",", ":"))` (with its default `ensure_ascii=True`).
  *
- * Seed 002 hashes prompts this way and its fixtures were made in Python, so every detail matters:
+ * The gated post-turn reflection hashes prompts this way and its fixtures were made in Python, so every detail matters:
  * - keys sorted by Unicode code point (Python's `str` order), not UTF-16 code unit order;
  * - every character outside printable ASCII (U+0020–U+007E) written as `\uXXXX` in lowercase hex,
  *   astral characters as surrogate pairs; `\n \r \t \b \f \" \\` as short escapes;

@@ -1,5 +1,5 @@
 /**
- * Robust JSON extraction from language-model replies (seed 001, REQ-REFL-008).
+ * Robust JSON extraction from language-model replies.
  *
  * Strategy order, first success wins:
  *   0. the whole text, when it is itself valid JSON (see below);
@@ -10,9 +10,9 @@
  *   4. `JSON.parse` of the whole text (in practice covered by step 0: JSON.parse rejects any text whose
  *      first character cannot start JSON, and step 0 tries all the others).
  *
- * Step 0 is not in the seed: a reply that is entirely valid JSON needs no digging, and without it a
+ * Step 0 comes first because a reply that is entirely valid JSON needs no digging, and without it a
  * fenced example inside a JSON string value would win over the document that contains it. For any
- * text that is not valid JSON as a whole, the order is exactly the seed's.
+ * text that is not valid JSON as a whole, steps 1–4 apply in the order above.
  *
  * Every step scans disjoint regions and parses each candidate once, so the whole function is linear
  * in the input: no rescan from every brace, no overlapping fence matches.

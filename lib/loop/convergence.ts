@@ -1,5 +1,5 @@
 /**
- * Convergence detection (seed 003, step 4.3.2): low severity, minimal change, score plateau, and the
+ * Convergence detection: low severity, minimal change, score plateau, and the
  * max-iterations safety stop. Pure functions; the loop calls them, and so can anyone replaying a
  * history.
  */

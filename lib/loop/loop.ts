@@ -1,5 +1,5 @@
 /**
- * The reflection loop (seed 003, step 4.3.1): generate, then critique and revise until convergence,
+ * The reflection loop: generate, then critique and revise until convergence,
  * keeping the full history and returning the best judged candidate.
  */
 import { isRearviewError } from '../core/index.js';

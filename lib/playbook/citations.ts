@@ -1,11 +1,11 @@
 /**
- * Citation extraction (seed 001, REQ-REFL-001): which key points the assistant said it used.
+ * Citation extraction: which key points the assistant said it used.
  *
  * @module
  */
 
 /**
- * The seed's citation pattern, `\[((?:pat|mis|pref|ctx|oth)-\d+|kpt_\d+)\]`: a bracketed section id
+ * The citation pattern, `\[((?:pat|mis|pref|ctx|oth)-\d+|kpt_\d+)\]`: a bracketed section id
  * (`[pat-001]`) or legacy id (`[kpt_001]`); group 1 is the id without brackets. A fresh RegExp is
  * made per call, so its `lastIndex` is never shared.
  *
@@ -23,7 +23,7 @@ export interface CitableMessage {
 }
 
 /**
- * The key point ids cited in assistant messages (seed 001, REQ-REFL-001): only `role === 'assistant'`
+ * The key point ids cited in assistant messages: only `role === 'assistant'`
  * is scanned — user messages are echoes from the human, not the model's reasoning —, each id appears
  * once (INV-REFL-001), in order of first citation. Content may be a string or an array of content
  * blocks whose `text` is scanned (Anthropic format). Anything malformed is ignored; never throws.

@@ -1,8 +1,9 @@
 /**
- * `rearview/playbook`: ACE playbooks (seed 001) — sections, key points with grow-only helpful/harmful
+ * `rearview/playbook`: ACE playbooks — sections, key points with grow-only helpful/harmful
  * counters, citation extraction, prompt formatting, the Reflector (tags by evidence) and the Curator
  * (delta operations), near-duplicate merging, a hard token budget, relevance selection, ACE text and
- * JSON import/export, and the one-call `reflectSession`. Persistence lives in `rearview/store`.
+ * JSON import/export, and the insight → key-point policy. Persistence lives in `rearview/store`; the
+ * one-call `reflectSession` in `rearview/session`.
  *
  * @module
  */

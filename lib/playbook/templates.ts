@@ -1,5 +1,5 @@
 /**
- * Prompt templates: the playbook injection template (seed 001's `playbook.txt`), the Reflector's
+ * Prompt templates: the playbook injection template (the ACE `playbook.txt`), the Reflector's
  * (`reflector.txt`) and the Curator's. Placeholders are `{name}`; {@link fillTemplate} fills them in one
  * pass, so a value that itself contains `{playbook}` or `{transcript}` is never expanded again.
  *
@@ -7,7 +7,7 @@
  */
 
 /**
- * The playbook injection template (seed 001, REQ-REFL-002): `{key_points}` receives the formatted
+ * The playbook injection template: `{key_points}` receives the formatted
  * sections, and the directive asks the model to cite the ids of key points that influence it, in the
  * bracket form {@link extractCitedIds} looks for.
  *
@@ -29,7 +29,7 @@ actually used.
 `;
 
 /**
- * The Reflector's prompt (seed 001, SCN-REFL-007-01): placeholders `{transcript}`, `{playbook}` and
+ * The Reflector's prompt: placeholders `{transcript}`, `{playbook}` and
  * `{cited_ids}`; citation-guided and content-based modes; a JSON output example whose bullet tags use
  * `name` and `tag` (`helpful`, `harmful` or `neutral`) and a `rationale`.
  *

@@ -18,7 +18,7 @@ import type {
 import { keyHash, MINHASHES, scanWords, Vocabulary } from './vocab.js';
 
 /**
- * Default cap on items per category (the seed's `MAX_CATEGORY_ITEMS`).
+ * Default cap on items per category (`MAX_CATEGORY_ITEMS` of the snapshot specification).
  *
  * @example
  * ```ts
@@ -27,7 +27,7 @@ import { keyHash, MINHASHES, scanWords, Vocabulary } from './vocab.js';
  */
 export const MAX_CATEGORY_ITEMS = 25;
 /**
- * Default cap on characters per item (the seed's `MAX_TEXT_LENGTH`); longer items end with `…`.
+ * Default cap on characters per item (`MAX_TEXT_LENGTH` of the snapshot specification); longer items end with `…`.
  *
  * @example
  * ```ts

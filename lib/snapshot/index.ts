@@ -1,6 +1,6 @@
 /**
  * `rearview/snapshot`: trajectory reduction. The active-context snapshot an agent carries across
- * iterations — deterministic, or reflected by a model behind the seed's gates — and step compression
+ * iterations — deterministic, or reflected by a model behind token gates — and step compression
  * for agents that keep one growing context: AgentDiet with a model, or a deterministic compactor.
  *
  * @module
@@ -37,6 +37,18 @@ export {
   type ReduceStepDiagnostics,
   reduceTrajectory,
 } from './diet.js';
+export {
+  clampParam,
+  PARAM_DEFAULTS,
+  PARAM_NAMES,
+  PARAM_SPECS,
+  type ParamName,
+  type ParamSpec,
+  type ParamValues,
+  parseParam,
+  pickParams,
+  SNAKE,
+} from './params.js';
 export {
   computeRetirements,
   computeTrajectoryReduction,

@@ -1,5 +1,5 @@
 /**
- * The reflection half of the seed's flow: the prompt (step 5), parsing the reply (step 7) and
+ * The reflected half of the snapshot flow: the prompt, parsing the reply and
  * validating that every item traces to a source entry or task (step 9).
  */
 import { extractJson } from '../core/index.js';
@@ -7,7 +7,7 @@ import { CATEGORIES } from './deterministic.js';
 import { clip, comparableKey, contentTerms, findLinks, squash, words } from './text.js';
 import type { ActiveContextSnapshot, DroppedItem, SnapshotCategory, SnapshotInput } from './types.js';
 
-/** Snake-case field names of the seed's output format. */
+/** Snake-case field names of the reflected snapshot's reply format. */
 export const SNAKE: Record<SnapshotCategory, string> = {
   openHypotheses: 'open_hypotheses',
   blockers: 'blockers',
@@ -17,7 +17,7 @@ export const SNAKE: Record<SnapshotCategory, string> = {
 };
 
 /**
- * The seed's reflection prompt, extended in two places the issue requires: entries carry an `id`
+ * The reflection prompt, extended in two places: entries carry an `id`
  * (`m1`, `m2`, …) and a consolidated item names the entries it merges as `{"text", "sources"}`.
  *
  * @example
@@ -122,7 +122,7 @@ export type ParseOutcome =
   | { ok: false; reason: 'parse_error' | 'invalid_schema'; error: string };
 
 /**
- * Step 7: the reply's JSON (via `extractJson`) in the snapshot shape. Accepts the seed's snake_case
+ * The reply's JSON (via `extractJson`) in the snapshot shape. Accepts the reply format's snake_case
  * and camelCase field names; a missing list is empty.
  *
  * @example
