@@ -11,11 +11,18 @@ export {
   STREAM_THRESHOLD_TOKENS,
 } from './anthropic.js';
 export {
+  FIXTURE_KEY_LENGTH,
   type FixtureClientOptions,
+  type FixtureLineIssue,
+  type FixtureSpelling,
+  type FixturesToJsonlOptions,
   fixtureClient,
+  fixtureLookup,
   fixturesToJsonl,
   type LlmFixture,
   parseFixturesJsonl,
+  type ReadFixturesOptions,
+  readFixturesJsonl,
   recordingClient,
   requestKey,
 } from './fixtures.js';

@@ -1,6 +1,7 @@
 /**
  * `rearview/loop`: the reflection loop (generate, critique, revise until it converges) and reflexion
- * memory (remember each mistake and its correction, retrieve them for similar prompts later).
+ * memory (remember each mistake and its correction, retrieve them for similar prompts later), with
+ * the one reflexion-memory record schema, {@link ReflexionEntrySchema}.
  *
  * @module
  */
@@ -21,6 +22,7 @@ export {
   normalizeContent,
   type Scored,
 } from './convergence.js';
+export { formatLessons, keywords } from './keywords.js';
 export {
   CRITIQUER_SYSTEM,
   CritiqueReplySchema,
@@ -46,19 +48,20 @@ export {
   DEFAULT_MAX_ENTRIES,
   DEFAULT_SIMILARITY_THRESHOLD,
   type EmbeddingSimilarity,
-  formatLessons,
-  keywords,
   type LoadReport,
-  normalizePrompt,
-  promptHash,
-  type ReflexionEntry,
-  type ReflexionInput,
-  type ReflexionMatch,
   ReflexionMemory,
   type ReflexionMemoryOptions,
   type RetrieveOptions,
-  StoredEntrySchema,
 } from './memory.js';
+export {
+  normalizePrompt,
+  promptHash,
+  type ReflexionEntry,
+  ReflexionEntrySchema,
+  type ReflexionInput,
+  type ReflexionMatch,
+  StoredEntrySchema,
+} from './reflexion-entry.js';
 export {
   combinedSeverity,
   type ToolCheck,

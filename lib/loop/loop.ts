@@ -23,7 +23,7 @@ import {
   toLesson,
   validate,
 } from './loop-support.js';
-import { formatLessons } from './memory.js';
+import { formatLessons } from './keywords.js';
 import {
   type Candidate,
   type CandidateInput,

@@ -1,44 +1,29 @@
 /**
- * Reflexion memory (seed 003, step 4.3.3): past mistakes and their corrections, retrieved by prompt
- * similarity and formatted as few-shot context, so one episode's lesson helps the next.
+ * Reflexion memory: past mistakes and their corrections, retrieved by prompt similarity and formatted
+ * as few-shot context, so one episode's lesson helps the next.
  *
- * Retrieval is keyword Jaccard similarity through an inverted index with prefix filtering: only the
- * posting lists of the query's rarest words are read, so entries that share no word with the query
- * cost nothing, and very common words are never scanned. An optional embedding similarity can be
- * added (that part is a scan over the stored vectors).
+ * Retrieval is keyword Jaccard similarity through an inverted index with prefix filtering (see
+ * lesson-index.ts): only the posting lists of the query's rarest words are read, so entries that share
+ * no word with the query cost nothing, and very common words are never scanned. An optional embedding
+ * similarity can be added (that part is a scan over the stored vectors).
  *
  * Persistence goes through any {@link KeyValueStore} (IndexedDB in browsers, Workers KV, memory), one
  * document per entry, so a later session or another worker can {@link ReflexionMemory.load} it.
  */
 import * as v from 'valibot';
-import { ConfigError, sha256Hex, ValidationError } from '../core/index.js';
+import { ConfigError, ValidationError } from '../core/index.js';
 import type { KeyValueStore } from '../kv/index.js';
+import { formatLessons, keywords } from './keywords.js';
+import { cosine, indexedLesson, LessonIndex } from './lesson-index.js';
+import {
+  promptHash,
+  type ReflexionEntry,
+  type ReflexionInput,
+  type ReflexionMatch,
+  StoredEntrySchema,
+  type StoredReflexionDocument,
+} from './reflexion-entry.js';
 import type { MemoryLesson } from './types.js';
-
-/** One remembered lesson, as in the seed. `timestamp` is in milliseconds since the epoch. */
-export interface ReflexionEntry {
-  /** SHA-256 (hex) of {@link normalizePrompt}(prompt). */
-  promptHash: string;
-  prompt: string;
-  /** What went wrong. */
-  mistake: string;
-  /** How it was fixed. */
-  correction: string;
-  timestamp: number;
-}
-
-/** A retrieved entry with its similarity to the query in [0, 1]. */
-export interface ReflexionMatch extends ReflexionEntry {
-  similarity: number;
-}
-
-/** What {@link ReflexionMemory.store} takes: the hash and (by default) the timestamp are filled in. */
-export interface ReflexionInput {
-  prompt: string;
-  mistake: string;
-  correction: string;
-  timestamp?: number;
-}
 
 /** A caller-supplied embedding model; similarity is the cosine of the two vectors. */
 export interface EmbeddingSimilarity {
@@ -102,154 +87,9 @@ export const DEFAULT_MAX_ENTRIES = 1000;
  */
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.7;
 
-// ---------------------------------------------------------------------------------------------
-// Keywords
-
-const STOPWORDS: ReadonlySet<string> = /* @__PURE__ */ new Set(
-  (
-    'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
-    'me my no not of on or our please should so than that the their them then there these they this those to ' +
-    'was we were what when where which while who whom why will with would you your'
-  ).split(' '),
-);
-
-// A Han, Hiragana or Katakana character is a word on its own (those scripts use no spaces); otherwise
-// a word is a run of letters, marks and digits.
-const WORD =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{M}\p{N}])+/gu;
-
-/**
- * The keyword set of a text, as similarity sees it: lowercased (NFKC), split into words, English
- * stopwords and single ASCII letters dropped, a light stemming (a plural or possessive `s`, and `-ing`
- * / `-ed` on longer words: `tests` → `test`, `user's` → `user`, `counting` → `count`, `counted` →
- * `count`), duplicates removed. CJK characters are one keyword each.
- *
- * @example
- * ```ts
- * keywords('How do I sort the Users by age?'); // ['sort', 'user', 'age']
- * ```
- */
-export function keywords(text: string): string[] {
-  const out = new Set<string>();
-  const lower = text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/['\u2019]s\b/g, '');
-  for (const match of lower.matchAll(WORD)) {
-    let word = match[0];
-    if (word.length === 1 && word.charCodeAt(0) < 0x80 && !isDigit(word.charCodeAt(0))) continue;
-    if (STOPWORDS.has(word)) continue;
-    if (word.length > 3 && word.endsWith('s') && !/(?:ss|us|is)$/.test(word)) word = word.slice(0, -1);
-    else if (word.length > 6 && word.endsWith('ing')) word = word.slice(0, -3);
-    else if (word.length > 5 && word.endsWith('ed') && !word.endsWith('eed')) word = word.slice(0, -2);
-    out.add(word);
-  }
-  return [...out];
-}
-
-/**
- * The prompt as hashed into `promptHash`: NFC, whitespace collapsed, trimmed, lowercased.
- *
- * @example
- * ```ts
- * normalizePrompt('  Sort   users\n'); // 'sort users'
- * ```
- */
-export function normalizePrompt(prompt: string): string {
-  return prompt.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
-}
-
-/**
- * `promptHash` of a prompt: SHA-256 (Web Crypto, hence async) of {@link normalizePrompt}(prompt), hex.
- *
- * @example
- * ```ts
- * await promptHash('Sort users'); // 64 hex characters, same as for '  sort   USERS '
- * ```
- */
-export function promptHash(prompt: string): Promise<string> {
-  return sha256Hex(normalizePrompt(prompt));
-}
-
-/**
- * Lessons formatted as few-shot context for a model prompt; '' for none. Long fields are cut to
- * `maxChars` characters.
- *
- * @example
- * ```ts
- * formatLessons([{ prompt: 'Add 2+2', mistake: 'Said 5', correction: 'It is 4' }]);
- * // 'Lessons from earlier attempts at similar tasks:\n\n1. Task: Add 2+2\n   Mistake: Said 5\n   Correction: It is 4'
- * ```
- */
-export function formatLessons(lessons: readonly MemoryLesson[], options: { maxChars?: number } = {}): string {
-  if (lessons.length === 0) return '';
-  const max = options.maxChars ?? 600;
-  const field = (label: string, text: string) =>
-    `   ${label}: ${cut(text.trim(), max).replace(/\n/g, `\n${' '.repeat(label.length + 5)}`)}`;
-  const items = lessons.map((l, i) =>
-    [
-      `${i + 1}. Task: ${cut(l.prompt.trim(), max).replace(/\n/g, ' ')}`,
-      field('Mistake', l.mistake),
-      field('Correction', l.correction),
-    ].join('\n'),
-  );
-  return `Lessons from earlier attempts at similar tasks:\n\n${items.join('\n\n')}`;
-}
-
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  // Do not split a surrogate pair.
-  let end = max - 1;
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Persistence format
-
-/**
- * valibot schema of one stored document (`reflexion:{namespace}:entry:{seq}:{hash prefix}`); documents
- * that fail it are skipped by {@link ReflexionMemory.load} and reported in `skipped`.
- *
- * @example
- * ```ts
- * import * as v from 'valibot';
- *
- * const keys = await store.keys('reflexion:default:entry:');
- * const doc = v.parse(StoredEntrySchema, await store.get(keys[0]!));
- * console.log(doc.seq, doc.mistake, doc.correction);
- * ```
- */
-export const StoredEntrySchema = v.object({
-  v: v.literal(1),
-  seq: v.pipe(v.number(), v.integer(), v.minValue(0)),
-  promptHash: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters')),
-  prompt: v.string(),
-  mistake: v.string(),
-  correction: v.string(),
-  timestamp: v.pipe(v.number(), v.finite()),
-  embedding: v.optional(v.array(v.pipe(v.number(), v.finite()))),
-});
-
-type StoredEntry = v.InferOutput<typeof StoredEntrySchema>;
-
 interface Meta {
   v: 1;
   nextSeq: number;
-}
-
-interface Rec {
-  seq: number;
-  key: string | undefined;
-  entry: ReflexionEntry;
-  tokens: ReadonlySet<string>;
-  vector: number[] | undefined;
-  dedupe: string;
 }
 
 const LOAD_CHUNK = 1000;
@@ -292,10 +132,7 @@ export class ReflexionMemory {
   readonly #store: KeyValueStore | undefined;
   readonly #now: () => number;
   readonly #embedding: EmbeddingSimilarity | undefined;
-  /** Records by sequence number, oldest first (Map keeps insertion order). */
-  readonly #records = new Map<number, Rec>();
-  readonly #postings = new Map<string, Set<number>>();
-  readonly #dedupe = new Map<string, number>();
+  readonly #index = new LessonIndex();
   #nextSeq = 0;
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -345,14 +182,14 @@ export class ReflexionMemory {
   load(): Promise<LoadReport> {
     return this.#serial(async () => {
       const report: LoadReport = { loaded: 0, skipped: [], evicted: 0 };
-      this.#reset();
+      this.#index.clear();
       const store = this.#store;
       if (!store) {
         this.lastLoad = report;
         return report;
       }
       const keys = await store.keys(`${this.#prefix}entry:`);
-      const docs: { key: string; doc: StoredEntry }[] = [];
+      const docs: { key: string; doc: StoredReflexionDocument }[] = [];
       for (let i = 0; i < keys.length; i += LOAD_CHUNK) {
         const chunk = keys.slice(i, i + LOAD_CHUNK);
         const values = await store.getMany(chunk);
@@ -367,16 +204,16 @@ export class ReflexionMemory {
       for (const { key, doc } of docs) {
         const { v: _v, seq, embedding, ...entry } = doc;
         const vector = embedding ?? (this.#embedding ? await this.#embedding.embed(entry.prompt) : undefined);
-        const replaced = this.#insert({ ...this.#record(seq, key, entry), vector });
+        const replaced = this.#index.insert(indexedLesson(seq, key, entry, vector));
         if (replaced?.key) stale.push(replaced.key);
         this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
       }
       report.evicted += stale.length;
-      const evicted = this.#evict();
+      const evicted = this.#index.evictBeyond(this.maxEntries);
       report.evicted += evicted.length;
       for (const r of evicted) if (r.key) stale.push(r.key);
       if (stale.length) await store.deleteMany(stale);
-      report.loaded = this.#records.size;
+      report.loaded = this.#index.size;
       this.lastLoad = report;
       return report;
     });
@@ -415,7 +252,7 @@ export class ReflexionMemory {
         const key = this.#store
           ? `${this.#prefix}entry:${String(seq).padStart(12, '0')}:${entry.promptHash.slice(0, 16)}`
           : undefined;
-        return { ...this.#record(seq, key, entry), vector: vectors?.[i] };
+        return indexedLesson(seq, key, entry, vectors?.[i]);
       });
       if (this.#store) {
         await this.#store.setMany(
@@ -426,16 +263,16 @@ export class ReflexionMemory {
               seq: r.seq,
               ...r.entry,
               ...(r.vector ? { embedding: r.vector } : {}),
-            } satisfies StoredEntry,
+            } satisfies StoredReflexionDocument,
           ]),
         );
       }
       const stale: string[] = [];
       for (const r of recs) {
-        const replaced = this.#insert(r);
+        const replaced = this.#index.insert(r);
         if (replaced?.key) stale.push(replaced.key);
       }
-      for (const r of this.#evict()) if (r.key) stale.push(r.key);
+      for (const r of this.#index.evictBeyond(this.maxEntries)) if (r.key) stale.push(r.key);
       if (this.#store && stale.length) await this.#store.deleteMany(stale);
       return recs.map((r) => ({ ...r.entry }));
     });
@@ -448,11 +285,11 @@ export class ReflexionMemory {
   async retrieveSimilar(prompt: string, options: RetrieveOptions = {}): Promise<ReflexionMatch[]> {
     const limit = options.limit ?? 5;
     const threshold = options.threshold ?? this.similarityThreshold;
-    const scores = this.#keywordMatches(keywords(prompt), threshold);
+    const scores = this.#index.keywordMatches(keywords(prompt), threshold);
     if (this.#embedding) {
       const query = await this.#embedding.embed(prompt);
       const min = this.#embedding.threshold ?? threshold;
-      for (const r of this.#records.values()) {
+      for (const r of this.#index.values()) {
         if (!r.vector) continue;
         const sim = cosine(query, r.vector);
         if (sim >= min && sim > (scores.get(r.seq) ?? -1)) scores.set(r.seq, sim);
@@ -462,7 +299,7 @@ export class ReflexionMemory {
     const out: ReflexionMatch[] = [];
     for (const [seq, similarity] of ranked) {
       if (out.length >= limit) break;
-      out.push({ ...this.#records.get(seq)!.entry, similarity });
+      out.push({ ...this.#index.get(seq)!.entry, similarity });
     }
     return out;
   }
@@ -475,7 +312,7 @@ export class ReflexionMemory {
   /** Forgets every entry, in the store too (this namespace only). */
   clear(): Promise<void> {
     return this.#serial(async () => {
-      this.#reset();
+      this.#index.clear();
       this.#nextSeq = 0;
       if (this.#store) {
         const keys = await this.#store.keys(this.#prefix);
@@ -486,103 +323,15 @@ export class ReflexionMemory {
 
   /** Number of entries held. */
   count(): number {
-    return this.#records.size;
+    return this.#index.size;
   }
 
   /** Every entry, oldest first (copies). */
   entries(): ReflexionEntry[] {
-    return [...this.#records.values()].map((r) => ({ ...r.entry }));
+    return [...this.#index.values()].map((r) => ({ ...r.entry }));
   }
 
   // -------------------------------------------------------------------------------------------
-
-  #keywordMatches(query: readonly string[], threshold: number): Map<number, number> {
-    const scores = new Map<number, number>();
-    const q = query.length;
-    if (q === 0) return scores;
-    // Jaccard ≥ t needs |Q ∩ E| ≥ t·|Q| (as |Q ∪ E| ≥ |Q|), and at least one shared word.
-    const minShared = Math.max(1, Math.ceil(threshold * q - 1e-9));
-    if (minShared > q) return scores;
-    const lists = query.map((w) => this.#postings.get(w)).sort((a, b) => (a?.size ?? 0) - (b?.size ?? 0));
-    // Any entry sharing minShared words shares at least one of any (q − minShared + 1) of them: read
-    // only the rarest ones' postings (prefix filtering).
-    const prefix = q - minShared + 1;
-    const maxLen = threshold > 0 ? Math.floor(q / threshold + 1e-9) : Number.POSITIVE_INFINITY;
-    const seen = new Set<number>();
-    for (let i = 0; i < prefix; i++) {
-      const list = lists[i];
-      if (!list) continue;
-      for (const seq of list) {
-        if (seen.has(seq)) continue;
-        seen.add(seq);
-        const rec = this.#records.get(seq)!;
-        const size = rec.tokens.size;
-        if (size < minShared || size > maxLen) continue;
-        let shared = 0;
-        for (const w of query) if (rec.tokens.has(w)) shared++;
-        const sim = shared / (q + size - shared);
-        if (shared > 0 && sim >= threshold - 1e-12) scores.set(seq, sim);
-      }
-    }
-    return scores;
-  }
-
-  #record(seq: number, key: string | undefined, entry: ReflexionEntry): Rec {
-    return {
-      seq,
-      key,
-      entry: { ...entry },
-      tokens: new Set(keywords(entry.prompt)),
-      vector: undefined,
-      dedupe: `${entry.promptHash}\n${normalizePrompt(entry.mistake)}`,
-    };
-  }
-
-  /** Indexes `rec`; returns the record it replaced (same prompt and mistake), if any. */
-  #insert(rec: Rec): Rec | undefined {
-    const previous = this.#dedupe.get(rec.dedupe);
-    const replaced = previous === undefined ? undefined : this.#remove(previous);
-    this.#records.set(rec.seq, rec);
-    this.#dedupe.set(rec.dedupe, rec.seq);
-    for (const w of rec.tokens) {
-      let list = this.#postings.get(w);
-      if (!list) {
-        list = new Set();
-        this.#postings.set(w, list);
-      }
-      list.add(rec.seq);
-    }
-    return replaced;
-  }
-
-  #remove(seq: number): Rec | undefined {
-    const rec = this.#records.get(seq);
-    if (!rec) return undefined;
-    this.#records.delete(seq);
-    if (this.#dedupe.get(rec.dedupe) === seq) this.#dedupe.delete(rec.dedupe);
-    for (const w of rec.tokens) {
-      const list = this.#postings.get(w);
-      list?.delete(seq);
-      if (list?.size === 0) this.#postings.delete(w);
-    }
-    return rec;
-  }
-
-  /** Drops the oldest records past maxEntries. */
-  #evict(): Rec[] {
-    const out: Rec[] = [];
-    while (this.#records.size > this.maxEntries) {
-      const oldest = this.#records.keys().next().value as number;
-      out.push(this.#remove(oldest)!);
-    }
-    return out;
-  }
-
-  #reset(): void {
-    this.#records.clear();
-    this.#postings.clear();
-    this.#dedupe.clear();
-  }
 
   /** Reserves `n` sequence numbers; through the store's atomic update when there is a store. */
   async #reserve(n: number): Promise<number> {
@@ -628,17 +377,4 @@ function checkInput(input: ReflexionInput, index: number): ReflexionInput {
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string {
   return issues.map((i) => `${v.getDotPath(i) ?? '(root)'}: ${i.message}`).join('; ');
-}
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  const n = Math.min(a.length, b.length);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < n; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / (Math.sqrt(na) * Math.sqrt(nb));
 }

@@ -1,12 +1,20 @@
 /**
- * `rearview/reflect`: deterministic, gated post-turn reflection (seed 002). A validated config,
- * a rule-based summariser and a fixtures-only LLM backend, a bit-exact deterministic embedding,
- * time and write budgets, memory entries in a `rearview/store` MemoryEntryStore, and
- * `t3_reflection.jsonl` records; byte-identical in every runtime. Off by default, invisible when off.
- * See lib/reflect/README.md.
+ * `rearview/post-turn` (also `rearview/reflect`): deterministic, gated post-turn reflection. A
+ * validated config, a rule-based summariser and an LLM backend replaying `rearview/llm` fixtures, a
+ * bit-exact deterministic embedding, time and write budgets, memory entries in a `rearview/kv`
+ * MemoryEntryStore, and `t3_reflection.jsonl` records; byte-identical in every runtime. Off by
+ * default, invisible when off. See lib/post-turn/README.md.
  *
  * @module
  */
+
+export type {
+  ReflectionBundle,
+  ReflectionMetrics,
+  ReflectionResult,
+  ReflectionSkip,
+  ReflectOptions,
+} from './bundle.js';
 export {
   defaultReflectionConfig,
   fromSeedConfig,
@@ -19,6 +27,12 @@ export {
   validateReflectionConfig,
 } from './config.js';
 export { deterministicEmbedding, EMBEDDING_DIM } from './embedding.js';
+export {
+  coerceReflectionFlag,
+  planRequestsReflection,
+  reflectionGate,
+  sanitizePlanReflection,
+} from './gate.js';
 export {
   buildReflectSummaryPrompt,
   type FetchLike,
@@ -57,17 +71,5 @@ export {
   reflectionMemoryStore,
 } from './memory.js';
 export { rulebasedSummary } from './rulebased.js';
-export {
-  coerceReflectionFlag,
-  planRequestsReflection,
-  type ReflectionBundle,
-  type ReflectionMetrics,
-  type ReflectionResult,
-  type ReflectionSkip,
-  type ReflectOptions,
-  reflect,
-  reflectBatch,
-  reflectionGate,
-  sanitizePlanReflection,
-} from './step.js';
+export { reflect, reflectBatch } from './step.js';
 export { countWhitespaceTokens, normalizeText, splitWhitespace, truncateTokens } from './text.js';

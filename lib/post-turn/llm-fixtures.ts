@@ -1,9 +1,18 @@
 /**
- * The fixtures-only LLM backend of seed 002: the canonical prompt, its hash and fixture key, the
- * fixture file format (`{"prompt_hash", "completion"}` JSONL) and an adapter that replays it.
- * No network: a fixture source is inline JSONL text, or a URL fetched once with a `fetch` you choose.
+ * The fixtures-only LLM backend of post-turn reflection: the canonical prompt, its hash and fixture
+ * key, and an adapter that replays completions recorded in `rearview/llm`'s fixture format (read,
+ * matched and written by its functions; these files spell it `{"prompt_hash", "completion"}`, as the
+ * Python reference does). No network: a fixture source is inline JSONL text, or a URL fetched once
+ * with a `fetch` you choose.
  */
 import { canonicalJson, RearviewError, sha256Hex, ValidationError } from '../core/index.js';
+import {
+  FIXTURE_KEY_LENGTH,
+  fixtureLookup,
+  fixturesToJsonl,
+  type LlmFixture,
+  readFixturesJsonl,
+} from '../llm/index.js';
 import type { ReflectionConfig } from './config.js';
 import { normalizeText } from './text.js';
 
@@ -21,7 +30,7 @@ export interface ReflectionPromptInput {
   planReflection?: boolean;
 }
 
-/** The seed's canonical prompt object (section 4.2), keys in the order they are serialized. */
+/** The canonical reflection prompt object, keys in the order they are serialized. */
 export interface ReflectionPrompt {
   agent: string;
   plan_reflection: boolean;
@@ -84,10 +93,14 @@ export async function reflectionPromptHash(
   promptJson: string,
 ): Promise<{ promptHash: string; fixtureKey: string }> {
   const promptHash = await sha256Hex(promptJson);
-  return { promptHash, fixtureKey: promptHash.slice(0, 12) };
+  return { promptHash, fixtureKey: promptHash.slice(0, FIXTURE_KEY_LENGTH) };
 }
 
-/** One line of a fixtures file: the prompt's SHA-256 (full 64 hex, or at least the 12-hex key) and the completion. */
+/**
+ * One line of a reflection fixtures file: the prompt's SHA-256 (full 64 hex, or at least the 12-hex
+ * key) and the completion — an {@link LlmFixture} (`key`, `text`) in the spelling the Python reference
+ * reads and writes.
+ */
 export interface ReflectionFixture {
   prompt_hash: string;
   completion: string;
@@ -117,12 +130,11 @@ export class FixtureMissingError extends RearviewError {
   }
 }
 
-const HASH = /^[0-9a-f]{12,64}$/;
-
 /**
- * Parses fixtures JSONL: one `{"prompt_hash": "<sha256 hex>", "completion": "<text>"}` per line;
- * blank lines are skipped; other keys are ignored. `prompt_hash` is lowercase hex, the full digest or
- * a prefix of at least 12 characters (the fixture key).
+ * Parses fixtures JSONL: one `{"prompt_hash": "<sha256 hex>", "completion": "<text>"}` per line
+ * (`rearview/llm`'s `{"key", "text"}` spelling is read too); blank lines are skipped; other keys are
+ * ignored. `prompt_hash` is lowercase hex, the full digest or a prefix of at least 12 characters (the
+ * fixture key).
  *
  * @throws {ValidationError} listing every bad line (`line 3: …`).
  *
@@ -132,39 +144,22 @@ const HASH = /^[0-9a-f]{12,64}$/;
  * ```
  */
 export function parseReflectionFixtures(text: string): ReflectionFixture[] {
-  const out: ReflectionFixture[] = [];
-  const issues: { path: string; message: string }[] = [];
-  const lines = String(text).split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (!line) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      issues.push({ path: `line ${i + 1}`, message: 'is not valid JSON' });
-      continue;
-    }
-    const f = value as Partial<ReflectionFixture> | null;
-    if (typeof f !== 'object' || f === null || Array.isArray(f)) {
-      issues.push({ path: `line ${i + 1}`, message: 'must be a JSON object' });
-    } else if (typeof f.prompt_hash !== 'string' || !HASH.test(f.prompt_hash)) {
-      issues.push({
-        path: `line ${i + 1}.prompt_hash`,
-        message: 'must be 12 to 64 lowercase hex characters',
-      });
-    } else if (typeof f.completion !== 'string') {
-      issues.push({ path: `line ${i + 1}.completion`, message: 'must be a string' });
-    } else {
-      out.push({ prompt_hash: f.prompt_hash, completion: f.completion });
-    }
+  const { fixtures, issues } = readFixturesJsonl(String(text), {
+    digestKeys: true,
+    defaultSpelling: 'prompt_hash',
+  });
+  if (issues.length) {
+    throw new ValidationError(
+      issues.map((i) => ({ path: `line ${i.line}${i.field ? `.${i.field}` : ''}`, message: i.message })),
+      { subject: 'Reflection fixtures' },
+    );
   }
-  if (issues.length) throw new ValidationError(issues, { subject: 'Reflection fixtures' });
-  return out;
+  return fixtures.map(toReflectionFixture);
 }
 
 /**
- * Serializes fixtures as JSONL (one canonical line each, in the order given).
+ * Serializes fixtures as JSONL (one canonical `{"completion","prompt_hash"}` line each, in the order
+ * given).
  *
  * @example
  * ```ts
@@ -172,12 +167,18 @@ export function parseReflectionFixtures(text: string): ReflectionFixture[] {
  * ```
  */
 export function reflectionFixturesToJsonl(fixtures: readonly ReflectionFixture[]): string {
-  return fixtures
-    .map((f) => `${canonicalJson({ completion: f.completion, prompt_hash: f.prompt_hash })}\n`)
-    .join('');
+  return fixturesToJsonl(fixtures.map(toLlmFixture), { spelling: 'prompt_hash', sort: false });
 }
 
-/** Options of {@link ReflectionLlmAdapter.generate} (the seed's `max_tokens`, `temperature=0.0`). */
+function toLlmFixture(f: ReflectionFixture | LlmFixture): LlmFixture {
+  return 'prompt_hash' in f ? { key: f.prompt_hash, text: f.completion } : f;
+}
+
+function toReflectionFixture(f: LlmFixture): ReflectionFixture {
+  return { prompt_hash: f.key, completion: f.text };
+}
+
+/** Options of {@link ReflectionLlmAdapter.generate} (the Python reference's `max_tokens`, `temperature=0.0`). */
 export interface GenerateOptions {
   maxTokens: number;
   temperature: 0;
@@ -193,9 +194,10 @@ export interface ReflectionLlmAdapter {
 }
 
 /**
- * A {@link ReflectionLlmAdapter} that replays fixtures (the seed's `FixtureLLMAdapter`): the fixture
- * whose `prompt_hash` matches the prompt's SHA-256 (in full, or as a prefix of at least 12 hex
- * characters). The first matching line wins.
+ * A {@link ReflectionLlmAdapter} that replays fixtures (the Python reference's `FixtureLLMAdapter`)
+ * with `rearview/llm`'s replay rule ({@link fixtureLookup}): the first fixture whose `prompt_hash`
+ * matches the prompt's SHA-256, in full or as a prefix of at least 12 hex characters. Fixtures in
+ * `rearview/llm`'s `{ key, text }` form are accepted too.
  *
  * @throws {ValidationError} when `source` is malformed JSONL (see {@link parseReflectionFixtures}).
  *
@@ -206,26 +208,20 @@ export interface ReflectionLlmAdapter {
  * ```
  */
 export function reflectionFixtureAdapter(
-  source: string | readonly ReflectionFixture[],
+  source: string | readonly (ReflectionFixture | LlmFixture)[],
 ): ReflectionLlmAdapter & { size: number } {
-  const fixtures = typeof source === 'string' ? parseReflectionFixtures(source) : [...source];
-  const byKey = new Map<string, ReflectionFixture[]>();
-  for (const f of fixtures) {
-    const key = f.prompt_hash.slice(0, 12);
-    const list = byKey.get(key);
-    if (list) list.push(f);
-    else byKey.set(key, [f]);
-  }
+  const fixtures = typeof source === 'string' ? parseReflectionFixtures(source) : source;
+  const find = fixtureLookup(fixtures.map(toLlmFixture));
   return {
     size: fixtures.length,
     generate(_promptJson, options) {
-      const found = byKey.get(options.fixtureKey)?.find((f) => options.promptHash.startsWith(f.prompt_hash));
+      const found = find(options.promptHash);
       if (!found) {
         throw new FixtureMissingError(`No reflection fixture for key ${options.fixtureKey}`, {
           fixtureKey: options.fixtureKey,
         });
       }
-      return found.completion;
+      return found.text;
     },
   };
 }

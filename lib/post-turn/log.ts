@@ -1,13 +1,13 @@
 /**
- * `t3_reflection.jsonl` (seed 002, section 5.1): the record, its canonical JSONL line, the sinks it
- * can be written to, and the section-12 microbench object.
+ * `t3_reflection.jsonl`, post-turn reflection's log: the record, its canonical JSONL line, the sinks
+ * it can be written to, and the microbench object.
  */
 import { canonicalJson, compareCodePoints } from '../core/index.js';
 import type { KeyValueStore } from '../kv/index.js';
 import type { ReflectionBackend, ReflectionConfig } from './config.js';
 
 /**
- * The seed's log file name, `t3_reflection.jsonl`.
+ * The log's file name, `t3_reflection.jsonl` (as the Python reference names it).
  *
  * @example
  * ```ts
@@ -18,7 +18,8 @@ import type { ReflectionBackend, ReflectionConfig } from './config.js';
  */
 export const REFLECTION_LOG_FILE = 't3_reflection.jsonl';
 /**
- * The seed's stage ordinal (`STAGE_ORD["t3_reflection.jsonl"] = 10`), for orchestrators that stage logs.
+ * The log's stage ordinal (the Python reference's `STAGE_ORD["t3_reflection.jsonl"] = 10`), for
+ * orchestrators that stage logs.
  *
  * @example
  * ```ts
@@ -37,7 +38,7 @@ export const REFLECTION_LOG_STAGE_ORD = 10;
  */
 export const REFLECTION_LOG_PREFIX = 'log:t3_reflection:';
 
-/** One `t3_reflection.jsonl` record (section 5.1). Not an identity log. */
+/** One `t3_reflection.jsonl` record. Not an identity log. */
 export interface ReflectionLogRecord {
   turn: number;
   agent: string;
@@ -150,7 +151,7 @@ function isKeyValueStore(sink: unknown): sink is KeyValueStore {
   return typeof s.setMany === 'function' && typeof s.transact === 'function' && typeof s.get === 'function';
 }
 
-/** The microbench object of seed 002, section 12. */
+/** The reflection microbench object: the config's budgets next to one reflection's outcome. */
 export interface ReflectionMicrobench {
   backend: ReflectionBackend;
   allow_reflection: boolean;
@@ -166,7 +167,7 @@ export interface ReflectionMicrobench {
 }
 
 /**
- * Builds the section-12 microbench object from a config and a reflection's log record.
+ * Builds the microbench object from a config and a reflection's log record.
  *
  * @example
  * ```ts

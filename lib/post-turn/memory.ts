@@ -1,11 +1,10 @@
 /**
- * Reflection memory entries (seed 002, section 4.2) and the store they are written to: a
- * {@link MemoryEntryStore} from `rearview/store`, validated with {@link ReflectionMemoryEntrySchema}.
+ * The memory entries post-turn reflection writes and the log they go to: a bounded
+ * {@link MemoryEntryStore} from `rearview/kv`, validated with {@link ReflectionMemoryEntrySchema}.
  */
 import * as v from 'valibot';
 import type { StoreError } from '../core/index.js';
-import type { KeyValueStore } from '../kv/index.js';
-import { type MemoryEntryStore, memoryEntryStore } from '../store/index.js';
+import { type KeyValueStore, type MemoryEntryStore, memoryEntryStore } from '../kv/index.js';
 
 /** One memory entry written by reflection; visible to future retrieval only. */
 export interface ReflectionMemoryEntry {

@@ -1,17 +1,22 @@
 /**
- * The post-turn reflection step (seed 002): gate, summarise (rule-based or fixture-replayed LLM),
- * embed, write memory entries under the budgets, and log. Deterministic and fail-soft: the same
- * inputs give byte-identical results and log lines in every runtime, and no error escapes except an
- * invalid config.
+ * The post-turn reflection step: gate, summarise (rule-based or fixture-replayed LLM), embed, write
+ * memory entries under the budgets, and log. Deterministic and fail-soft: the same inputs give
+ * byte-identical results and log lines in every runtime, and no error escapes except an invalid config.
  */
 import * as v from 'valibot';
 import { compareCodePoints, ValidationError } from '../core/index.js';
-import type { MemoryEntryStore } from '../store/index.js';
-import { type ReflectionBackend, type ReflectionConfig, validateReflectionConfig } from './config.js';
+import type {
+  ReflectionBundle,
+  ReflectionMetrics,
+  ReflectionResult,
+  ReflectionSkip,
+  ReflectOptions,
+} from './bundle.js';
+import { type ReflectionConfig, validateReflectionConfig } from './config.js';
 import { deterministicEmbedding, EMBEDDING_DIM } from './embedding.js';
+import { coerceReflectionFlag, reflectionGate } from './gate.js';
 import {
   buildReflectSummaryPrompt,
-  type FetchLike,
   FixtureMissingError,
   loadReflectionFixtures,
   type ReflectionLlmAdapter,
@@ -19,164 +24,12 @@ import {
   reflectionPromptHash,
   reflectionPromptJson,
 } from './llm-fixtures.js';
-import { type ReflectionLogRecord, type ReflectionLogSink, writeReflectionLog } from './log.js';
+import { type ReflectionLogRecord, writeReflectionLog } from './log.js';
 import type { ReflectionMemoryEntry } from './memory.js';
 import { rulebasedSummary } from './rulebased.js';
 import { countWhitespaceTokens, normalizeText, truncateTokens } from './text.js';
 
-/** What reflection sees of a finished turn (seed 002, section 4.1). */
-export interface ReflectionBundle {
-  /** Agent id; `unknown` when absent. */
-  agent?: string;
-  /** Turn number (integer ≥ 0); 0 when absent. */
-  turn?: number;
-  /** The turn's fixed clock as an ISO string, stamped on entries (`ts`); `0000-00-00T00:00:00Z` when absent. */
-  nowIso?: string;
-  /** The final user-facing utterance. */
-  utter: string;
-  /** Top-K retrieval snippets, best first. */
-  snippets?: readonly string[];
-  /** The executed plan; `plan.reflection` asks for reflection (booleans, `"true"`, `1`, … accepted). */
-  plan?: { reflection?: unknown } | null;
-  /** Planner policy state; an LLM planner stashes its reflection flag here (`policyState.reflection`). */
-  policyState?: { reflection?: unknown } | null;
-}
-
-/** Why reflection did not run: gate off, plan did not ask, or a dry run. */
-export type ReflectionSkip = 'disabled' | 'not_requested' | 'dry_run';
-
-/** Metrics of one reflection (section 4.2, camelCase). */
-export interface ReflectionMetrics {
-  backend: ReflectionBackend;
-  /** Whitespace tokens in the summary. */
-  summaryLen: number;
-  embed: boolean;
-  /** Memory entries written (≤ `budgets.opsReflection`). */
-  opsWritten: number;
-  /** LLM backend only: first 12 hex characters of the prompt's SHA-256. */
-  fixtureKey?: string;
-  /** Milliseconds spent; 0 when `options.ci`. */
-  ms: number;
-  /**
-   * `null` on success; `reflection_timeout` (nothing written); `reflect_error:<Type>` (nothing
-   * written, e.g. `reflect_error:FixtureMissingError`); `embed_error:<Type>` (entry written without a
-   * vector); `log_error:<Type>` (the log sink failed; result only).
-   */
-  reason: string | null;
-}
-
-/** What {@link reflect} returns. */
-export interface ReflectionResult {
-  /** Whether the step ran (gate open, plan asked, not a dry run). */
-  ran: boolean;
-  /** Why it did not run. */
-  skipped?: ReflectionSkip;
-  /** Normalized summary, at most `summaryTokens` whitespace tokens. */
-  summary: string;
-  /** The entries written (or, without `options.memory`, to be written), at most `opsReflection`. */
-  memoryEntries: ReflectionMemoryEntry[];
-  metrics: ReflectionMetrics;
-  /** The `t3_reflection.jsonl` record (written when `reflection.log` is on and `options.log` is given). */
-  log?: ReflectionLogRecord;
-}
-
-/** Options of {@link reflect} and {@link reflectBatch}. */
-export interface ReflectOptions {
-  /** Where entries go: one store, or one per agent. Omit to only return them. */
-  memory?:
-    | MemoryEntryStore<ReflectionMemoryEntry>
-    | ((agent: string) => MemoryEntryStore<ReflectionMemoryEntry>);
-  /** Where log records go (an array of lines, a `{ write(line) }` stream, or a KeyValueStore). */
-  log?: ReflectionLogSink;
-  /**
-   * LLM backend: the fixtures, as an adapter (see `reflectionFixtureAdapter`, `loadReflectionFixtures`)
-   * or JSONL text. Default: loaded from `config.llm.fixtures` (inline `jsonl`, or `path` fetched).
-   */
-  fixtures?: ReflectionLlmAdapter | string;
-  /** `fetch` used to load `llm.fixtures.path` when `fixtures` is not given. Default: the runtime's. */
-  fetch?: FetchLike;
-  /** Base URL a relative `llm.fixtures.path` is resolved against. */
-  baseUrl?: string;
-  /** Replaces the deterministic embedding (must return finite numbers). */
-  embedder?: (text: string) => readonly number[] | Promise<readonly number[]>;
-  /**
-   * Milliseconds clock for the time budget and `ms`. Default `performance.now`. When given, the budget
-   * is checked only between steps (deterministic); otherwise a timer also bounds slow adapters.
-   */
-  clock?: () => number;
-  /** Running in CI: `ms` is normalized to 0 (lib/ never reads the environment; pass it in). */
-  ci?: boolean;
-  /** The orchestrator's dry run: reflection is skipped. */
-  dryRun?: boolean;
-}
-
 const DEFAULT_TS = '0000-00-00T00:00:00Z';
-const TRUE_WORDS = new Set(['true', '1', 'yes', 'y', 'on']);
-
-/**
- * The planner flag sanitizer: `true`, non-zero finite numbers and the strings `true`, `1`, `yes`,
- * `y`, `on` (any case, trimmed) are `true`; everything else is `false`.
- *
- * @example
- * ```ts
- * coerceReflectionFlag('True'); // true
- * coerceReflectionFlag(0); // false
- * ```
- */
-export function coerceReflectionFlag(value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) && value !== 0;
-  if (typeof value === 'string') return TRUE_WORDS.has(value.trim().toLowerCase());
-  return false;
-}
-
-/**
- * A plan with its `reflection` flag coerced to a boolean (planner output sanitizer).
- *
- * @example
- * ```ts
- * sanitizePlanReflection({ speak: 'hi', reflection: 'yes' }); // { speak: 'hi', reflection: true }
- * ```
- */
-export function sanitizePlanReflection<T extends object>(
-  plan: T,
-): Omit<T, 'reflection'> & { reflection: boolean } {
-  return { ...plan, reflection: coerceReflectionFlag((plan as { reflection?: unknown }).reflection) };
-}
-
-/**
- * Whether the planner asked for reflection: `plan.reflection`, or the flag an LLM planner stashed in
- * `policyState.reflection`.
- *
- * @example
- * ```ts
- * planRequestsReflection({ plan: { reflection: false }, policyState: { reflection: 'true' } }); // true
- * ```
- */
-export function planRequestsReflection(bundle: Pick<ReflectionBundle, 'plan' | 'policyState'>): boolean {
-  return (
-    coerceReflectionFlag(bundle?.plan?.reflection) || coerceReflectionFlag(bundle?.policyState?.reflection)
-  );
-}
-
-/**
- * The gate (section 2): runs only when `allowReflection` is on, the planner asks, and it is not a dry run.
- *
- * @example
- * ```ts
- * reflectionGate(config, bundle, { dryRun: false }); // { run: true }
- * ```
- */
-export function reflectionGate(
-  config: Pick<ReflectionConfig, 'allowReflection'>,
-  bundle: Pick<ReflectionBundle, 'plan' | 'policyState'>,
-  options: { dryRun?: boolean } = {},
-): { run: true } | { run: false; skipped: ReflectionSkip } {
-  if (config.allowReflection !== true) return { run: false, skipped: 'disabled' };
-  if (!planRequestsReflection(bundle)) return { run: false, skipped: 'not_requested' };
-  if (options.dryRun === true) return { run: false, skipped: 'dry_run' };
-  return { run: true };
-}
 
 /**
  * Runs the post-turn reflection step. When the gate is closed it returns at once (`ran: false`),
@@ -208,7 +61,7 @@ export async function reflect(
 }
 
 /**
- * Reflects several agents' turns as one batch (M9 parallel batches): summaries are computed
+ * Reflects several agents' turns as one batch: summaries are computed
  * concurrently; memory writes and log records are then applied in a deterministic order (turn, then
  * agent id in code point order, then position), so stores and logs are identical however the work
  * interleaves. Results come back in input order.

@@ -1,4 +1,6 @@
 import { sha256Hex } from 'rearview/core';
+import * as kv from 'rearview/kv';
+import { ReflexionEntrySchema, ReflexionMemory } from 'rearview/loop';
 import { memoryEntryStore, memoryStore, ReflexionMemorySchema } from 'rearview/store';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
@@ -17,12 +19,12 @@ async function reflexion(prompt: string) {
     prompt,
     mistake: `m:${prompt}`,
     correction: `c:${prompt}`,
-    timestamp: '2025-01-01T00:00:00Z',
+    timestamp: Date.UTC(2025, 0, 1),
   };
 }
 
 describe('memoryEntryStore', () => {
-  it('appends batches in one transaction, lists in order, queries and deletes (seed 003 reflexion memories)', async () => {
+  it('appends batches in one transaction, lists in order, queries and deletes (reflexion memories)', async () => {
     const kv = memoryStore();
     const mem = memoryEntryStore(kv, { namespace: 'reflexion', schema: ReflexionMemorySchema, now: clock() });
     const added = await mem.append([await reflexion('parse json'), await reflexion('retry http')]);
@@ -100,5 +102,101 @@ describe('memoryEntryStore', () => {
     const all = await a.list();
     expect(all).toHaveLength(50);
     expect(new Set(all.map((e) => e.id)).size).toBe(50);
+  });
+});
+
+describe('one home for the log, one reflexion record schema', () => {
+  it('rearview/store re-exports the log from rearview/kv and the schema from rearview/loop', () => {
+    expect(memoryEntryStore).toBe(kv.memoryEntryStore);
+    expect(ReflexionMemorySchema).toBe(ReflexionEntrySchema);
+  });
+
+  // Exactly what the former store schema (`timestamp: v.string()`) and memoryEntryStore wrote.
+  const legacyEnvelope = async (seq: number, timestamp: unknown) => ({
+    schema: 1,
+    id: String(seq).padStart(12, '0'),
+    seq,
+    at: '2025-01-01T00:00:01.000Z',
+    value: { ...(await reflexion(`old ${seq}`)), timestamp },
+  });
+
+  it('reads records written with the former ISO-string timestamp, as epoch milliseconds; writes numbers', async () => {
+    const store = memoryStore();
+    await store.setMany([
+      ['mem:reflexion:head', { schema: 1, next: 4, first: 1 }],
+      ['mem:reflexion:e:000000000001', await legacyEnvelope(1, '2025-01-01T00:00:00Z')],
+      ['mem:reflexion:e:000000000002', await legacyEnvelope(2, '2025-03-04T05:06:07.890+02:00')],
+      ['mem:reflexion:e:000000000003', await legacyEnvelope(3, '2024-02-29')],
+    ]);
+    const corrupt: string[] = [];
+    const mem = memoryEntryStore(store, {
+      namespace: 'reflexion',
+      schema: ReflexionMemorySchema,
+      onCorrupt: (e) => corrupt.push(e.message),
+    });
+    expect((await mem.list()).map((e) => e.value.timestamp)).toEqual([
+      Date.UTC(2025, 0, 1),
+      Date.UTC(2025, 2, 4, 3, 6, 7, 890),
+      Date.UTC(2024, 1, 29),
+    ]);
+    expect(corrupt).toEqual([]);
+    // New appends carry the number, and old and new entries list side by side.
+    const [added] = await mem.append(await reflexion('new'));
+    expect(
+      (await store.get<{ value: { timestamp: unknown } }>(`mem:reflexion:e:${added!.id}`))?.value.timestamp,
+    ).toBe(Date.UTC(2025, 0, 1));
+    expect(await mem.count()).toBe(4);
+  });
+
+  it('quarantines a timestamp that is neither epoch milliseconds nor an unambiguous ISO 8601 date', async () => {
+    const store = memoryStore();
+    const bad = ['yesterday', '2025-02-30', '2025-01-01T10:00:00', 'NaN'];
+    await store.setMany(
+      await Promise.all(
+        bad.map(async (t, i) => [`mem:r:e:00000000000${i + 1}`, await legacyEnvelope(i + 1, t)] as const),
+      ),
+    );
+    const corrupt: string[] = [];
+    const mem = memoryEntryStore(store, {
+      namespace: 'r',
+      schema: ReflexionMemorySchema,
+      onCorrupt: (e) => corrupt.push(e.message),
+    });
+    expect(await mem.list()).toEqual([]);
+    expect(corrupt).toEqual(
+      bad.map(
+        (t, i) =>
+          `Memory entry is invalid: timestamp: Invalid type: Expected number but received "${t}" (key mem:r:e:00000000000${i + 1})`,
+      ),
+    );
+    expect(await store.keys('quarantine:')).toHaveLength(4);
+  });
+
+  it('ReflexionMemory validates its documents with the same record schema', async () => {
+    const store = memoryStore();
+    const value = await reflexion('sort the users by age');
+    await store.set('reflexion:default:entry:000000000000:legacy', {
+      v: 1,
+      seq: 0,
+      ...value,
+      timestamp: '2025-01-01T00:00:00Z',
+    });
+    await store.set('reflexion:default:entry:000000000001:bad', {
+      v: 1,
+      seq: 1,
+      ...value,
+      promptHash: 'xyz',
+    });
+    const memory = await ReflexionMemory.open({ store });
+    expect(memory.entries()).toEqual([{ ...value, timestamp: Date.UTC(2025, 0, 1) }]);
+    expect(v.safeParse(ReflexionEntrySchema, { ...value, promptHash: 'xyz' }).issues?.[0]?.message).toBe(
+      'must be 64 lowercase hex characters',
+    );
+    expect(memory.lastLoad?.skipped).toEqual([
+      {
+        key: 'reflexion:default:entry:000000000001:bad',
+        reason: 'promptHash: must be 64 lowercase hex characters',
+      },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { StoreError, ValidationError } from '../core/index.js';
-import type { KeyValueStore } from '../kv/index.js';
+import type { KeyValueStore } from './types.js';
 
 /** One stored memory entry: the caller's value wrapped with an id, a sequence number and a time. */
 export interface StoredEntry<T> {
@@ -15,11 +15,11 @@ export interface StoredEntry<T> {
 
 /** Options of {@link memoryEntryStore}. */
 export interface MemoryEntryStoreOptions<T> {
-  /** Separates kinds of memories in one key-value store (e.g. `reflexion`, `reflection:agent-1`). */
+  /** Separates logs in one key-value store (e.g. `notes`, `reflection:agent-1`). */
   namespace: string;
   /** valibot schema every value must pass, on write and on read. Default: any JSON value. */
   schema?: v.GenericSchema<unknown, T>;
-  /** Most entries kept; appending beyond evicts the oldest first (default 1000, seed 003's max_entries). */
+  /** Most entries kept; appending beyond evicts the oldest first. Default 1000. */
   maxEntries?: number;
   /** Clock for `at` (ISO string, Date or epoch ms). Default: the current time. */
   now?: () => string | number | Date;
@@ -58,31 +58,6 @@ export interface MemoryEntryStore<T> {
   count(): Promise<number>;
 }
 
-/** The seed 003 reflexion memory: a past mistake and its correction, keyed by the prompt's hash. */
-export interface ReflexionMemoryRecord {
-  promptHash: string;
-  prompt: string;
-  mistake: string;
-  correction: string;
-  timestamp: string;
-}
-
-/**
- * valibot schema of a {@link ReflexionMemoryRecord} (seed 003), ready for {@link memoryEntryStore}.
- *
- * @example
- * ```ts
- * const memories = memoryEntryStore(kv, { namespace: 'reflexion', schema: ReflexionMemorySchema });
- * ```
- */
-export const ReflexionMemorySchema = v.object({
-  promptHash: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest')),
-  prompt: v.string(),
-  mistake: v.string(),
-  correction: v.string(),
-  timestamp: v.string(),
-});
-
 const MEMORY_SCHEMA = 1;
 const Int = v.pipe(v.number(), v.integer(), v.minValue(0));
 const EnvelopeSchema = v.object({
@@ -96,19 +71,18 @@ const HeadSchema = v.object({ schema: v.literal(MEMORY_SCHEMA), next: Int, first
 type Head = v.InferOutput<typeof HeadSchema>;
 
 /**
- * A {@link MemoryEntryStore} for reflexion memories (seed 003) and reflection memory entries (seed 002),
- * schema-agnostic: pass the valibot schema of your entries. Layout: `mem:{ns}:head` holds the next
- * sequence number and the oldest retained one; each entry lives at `mem:{ns}:e:{seq}` inside a
- * versioned envelope (`schema: 1`). Appends are one transaction (atomic across tabs in IndexedDB);
- * when more than `maxEntries` are stored the oldest are deleted in that same transaction. An entry
- * that fails validation on read is moved to `quarantine:{key}:{time}` and reported, never dropped
- * silently; the others still load.
+ * A {@link MemoryEntryStore}: an append-only, bounded log of validated values, schema-agnostic (pass
+ * the valibot schema of your entries). Layout: `mem:{ns}:head` holds the next sequence number and the oldest retained one; each entry lives
+ * at `mem:{ns}:e:{seq}` inside a versioned envelope (`schema: 1`). Appends are one transaction (atomic
+ * across tabs in IndexedDB); when more than `maxEntries` are stored the oldest are deleted in that same
+ * transaction. An entry that fails validation on read is moved to `quarantine:{key}:{time}` and
+ * reported, never dropped silently; the others still load.
  *
  * @example
  * ```ts
- * const memories = memoryEntryStore(memoryStore(), { namespace: 'reflexion', schema: ReflexionMemorySchema });
- * await memories.append({ promptHash, prompt: 'q', mistake: 'm', correction: 'c', timestamp: '2025-01-01T00:00:00Z' });
- * const similar = await memories.query((m) => m.prompt.includes('parser'), { limit: 3, order: 'newest' });
+ * const notes = memoryEntryStore(memoryStore(), { namespace: 'notes', schema: v.object({ text: v.string() }) });
+ * await notes.append([{ text: 'parser handles CRLF' }, { text: 'release on Friday' }]);
+ * const recent = await notes.query((n) => n.text.includes('parser'), { limit: 3, order: 'newest' });
  * ```
  */
 export function memoryEntryStore<T = unknown>(
@@ -132,19 +106,18 @@ export function memoryEntryStore<T = unknown>(
     const values = await kv.getMany(keys);
     const out: StoredEntry<T>[] = [];
     for (let i = 0; i < keys.length; i++) {
-      const entry = check(keys[i]!, values[i]);
+      const entry = check(values[i]);
       if (entry) out.push(entry);
       else await quarantine(keys[i]!, values[i]);
     }
     return out.sort((a, b) => a.seq - b.seq);
   };
 
-  const check = (key: string, raw: unknown): StoredEntry<T> | undefined => {
+  const check = (raw: unknown): StoredEntry<T> | undefined => {
     const env = v.safeParse(EnvelopeSchema, raw);
     if (!env.success) return undefined;
     const value = v.safeParse(schema, env.output.value);
     if (!value.success) return undefined;
-    void key;
     return { id: env.output.id, seq: env.output.seq, at: env.output.at, value: value.output };
   };
 
@@ -221,7 +194,7 @@ export function memoryEntryStore<T = unknown>(
       const key = `${prefix}${id}`;
       const raw = await kv.get(key);
       if (raw === undefined) return undefined;
-      const entry = check(key, raw);
+      const entry = check(raw);
       if (!entry) await quarantine(key, raw);
       return entry;
     },
