@@ -48,11 +48,11 @@ let compiledCache: WeakMap<object, CompiledMarkers> | undefined;
 
 /** @internal */
 export function resolveMarkers(markers: MarkerSet | CompiledMarkers | undefined): CompiledMarkers {
-  if (markers === undefined || markers === DEFAULT_MARKERS) {
+  // Absent, the defaults themselves, or not an object at all: the compiled defaults.
+  if (typeof markers !== 'object' || markers === null || markers === DEFAULT_MARKERS) {
     defaultCompiled ??= compileMarkers(DEFAULT_MARKERS);
     return defaultCompiled;
   }
-  if (typeof markers !== 'object' || markers === null) return resolveMarkers(undefined);
   if ('byFirst' in markers) return markers;
   compiledCache ??= new WeakMap();
   let compiled = compiledCache.get(markers);
@@ -114,7 +114,9 @@ export function extractRecommendation(text: string): string {
 
 /**
  * Finds user corrections, preferences and friction in a conversation without any model call (seed
- * 004's `heuristic_reflect`). Only user turns are read. Each insight's `traceRefs` name the turn
+ * 004's `heuristic_reflect`). Only user turns are read; messages flagged `synthetic` (turns no person
+ * wrote: continuation summaries, command expansions, hook output, an agent's task) are skipped
+ * entirely, as if absent. Each insight's `traceRefs` name the turn
  * itself and, for a correction, the previous user turn and the message just before the correction
  * (normally the assistant reply being corrected). Deterministic; never throws on malformed messages.
  *
@@ -136,7 +138,8 @@ export function heuristicReflect(
   let lastOther: string | undefined;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    if (m === null || typeof m !== 'object') continue;
+    // A turn no person wrote (a continuation summary, a command expansion…) teaches nothing.
+    if (m === null || typeof m !== 'object' || m.synthetic) continue;
     const text = contentText(m.content);
     if (m.role !== 'user' && m.role !== 'human') {
       if (text !== undefined) lastOther = refOf(m, i);
@@ -155,7 +158,7 @@ export function heuristicReflect(
         recommendation: extractRecommendation(text),
         category: 'correction',
         confidence: strong ? 'high' : 'medium',
-        tags: strong ? ['user_feedback', 'correction'] : ['user_feedback', 'correction', 'question'],
+        tags: ['user_feedback', 'correction', ...(strong ? [] : ['question'])],
         traceRefs: refs,
       });
     }
@@ -166,7 +169,7 @@ export function heuristicReflect(
         recommendation: approval ? 'Continue this approach.' : extractRecommendation(text),
         category: 'preference',
         confidence: 'high',
-        tags: approval ? ['user_feedback', 'preference', 'approval'] : ['user_feedback', 'preference'],
+        tags: ['user_feedback', 'preference', ...(approval ? ['approval'] : [])],
         traceRefs: [ref],
       });
     }

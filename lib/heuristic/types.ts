@@ -54,4 +54,10 @@ export interface MessageLike {
   content: unknown;
   /** Stable id, e.g. `Message.id`; when absent the message's index in the array (`m{index}`) is used. */
   id?: string;
+  /**
+   * Truthy when no person wrote the turn (`Message.synthetic` from `rearview/transcript`: a
+   * continuation summary, a command expansion, hook output, an agent's task…): heuristic reflection
+   * skips it, as if absent.
+   */
+  synthetic?: unknown;
 }

@@ -224,6 +224,13 @@ export function plainPrefix(line: string): { speaker: string; end: number } | un
   return { speaker: m[1]!.toLowerCase(), end: m[0].length };
 }
 
+const AIDER_HEADER = '# aider chat started at ';
+
+/** A recent aider's prompt line: `#### ` and the two trailing spaces of a Markdown line break. */
+function isAiderPrompt(line: string): boolean {
+  return line.startsWith('#### ') && line.endsWith('  ');
+}
+
 function detectText(text: string): Detection {
   const end = Math.min(text.length, TEXT_WINDOW);
   let start = 0;
@@ -238,6 +245,8 @@ function detectText(text: string): Detection {
     start = stop + 1;
     if (isBlank(line)) continue;
     const c = line.charCodeAt(0);
+    // aider: a session header anywhere, or a history excerpt opening on a prompt line.
+    if (line.startsWith(AIDER_HEADER) || (firstContent && isAiderPrompt(line))) return { format: 'aider' };
     if (
       c === 0x23fa /* ⏺ */ ||
       line.includes('Welcome to Claude Code') ||
@@ -256,7 +265,7 @@ function detectText(text: string): Detection {
   if (firstIsPrefixed || (prefixed >= 2 && speakers.size >= 2)) return { format: 'plain' };
   return {
     reason:
-      'Could not detect the format: no JSON, no Claude Code console markers (⏺, ⎿) and no "User:" / "Assistant:" prefixes',
+      'Could not detect the format: no JSON, no Claude Code console markers (⏺, ⎿), no aider session header ("# aider chat started at") and no "User:" / "Assistant:" prefixes',
     at: { line: 1 },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * `rearview/transcript`: import conversations and agent trajectories from the formats people
  * actually have — Anthropic and OpenAI message arrays, ShareGPT, Claude Code session JSONL and
- * console transcripts, pasted plain text, generic JSONL, SWE-agent and mini-swe-agent trajectories —
- * into one flat shape. Linear time, no dependencies beyond `rearview/core`, every runtime.
+ * console transcripts, aider chat histories, pasted plain text, generic JSONL, SWE-agent and
+ * mini-swe-agent trajectories — into one flat shape. Linear time, no dependencies beyond
+ * `rearview/core`, every runtime.
  *
  * @module
  */
@@ -19,6 +20,7 @@ export type {
   SkippedItem,
   SourceRef,
   Step,
+  SyntheticKind,
   Trajectory,
   TrajectoryFormat,
   Transcript,

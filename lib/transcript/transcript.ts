@@ -1,6 +1,7 @@
 /** `parseTranscript` and `safeParseTranscript`: detection, dispatch and the never-throwing wrapper. */
 import { describeError, isRearviewError, TranscriptError } from '../core/index.js';
 import { detectPrepared } from './detect.js';
+import { parseAider } from './formats/aider.js';
 import { parseChat } from './formats/chat.js';
 import { parseConsole } from './formats/console.js';
 import { parseClaudeCode, parseJsonl } from './formats/jsonl.js';
@@ -19,6 +20,7 @@ const FORMATS: ReadonlySet<string> = new Set<TranscriptFormat>([
   'claude-code-console',
   'plain',
   'jsonl',
+  'aider',
 ]);
 
 /**
@@ -90,6 +92,9 @@ export function parseTranscript(input: unknown, options: ParseTranscriptOptions 
       break;
     case 'plain':
       parsePlain(prepared, state);
+      break;
+    case 'aider':
+      parseAider(prepared, state);
       break;
     case 'sharegpt':
       parseShareGpt(asValue(prepared, sink), state);

@@ -19,7 +19,8 @@ export type TranscriptFormat =
   | 'claude-code-jsonl'
   | 'claude-code-console'
   | 'plain'
-  | 'jsonl';
+  | 'jsonl'
+  | 'aider';
 
 /**
  * Agent-run formats {@link parseTrajectory} reads.
@@ -82,8 +83,49 @@ export interface Message {
   toolUseId?: string;
   /** True on a tool result the format marks as failed. */
   isError?: boolean;
+  /**
+   * Set on a turn in the user's seat that no person wrote, naming what wrote it (see
+   * {@link SyntheticKind}). Heuristic reflection never analyses such turns.
+   */
+  synthetic?: SyntheticKind;
   source: SourceRef;
 }
+
+/**
+ * What wrote a {@link Message} that sits in the user's seat but was not typed by a person:
+ *
+ * - `summary`: Claude Code's continuation summary after a compaction ("This session is being
+ *   continued from a previous conversation…", `isCompactSummary`);
+ * - `meta`: Claude Code `isMeta` events (skill bodies, local-command caveats);
+ * - `command`: a command expansion (`<command-name>`, `<command-message>`, `<local-command-stdout>`)
+ *   or an aider housekeeping command (`/add`, `/drop`, `/clear`, `/model`, `/tokens`, `/run`…, and a
+ *   `/ask`, `/code` or `/architect` whose text aider repeats as the next prompt). `/undo` is never
+ *   synthetic: it is the person rejecting the last edit;
+ * - `hook`: hook output and system reminders (`<system-reminder>`, `<user-prompt-submit-hook>`);
+ * - `notification`: background-task notices (`<task-notification>`);
+ * - `confirmation`: an aider yes/no answer logged as a prompt ("Add file to the chat? … all"), or an
+ *   empty aider prompt (`<blank>`);
+ * - `handoff`: in aider's architect mode, the architect model's reply logged again as the prompt of
+ *   the editor model;
+ * - `task`: the task statement that opens an agent trajectory (SWE-agent, mini-swe-agent);
+ * - `observation`: a tool output an agent harness sends in the user role.
+ *
+ * @example
+ * ```ts
+ * const kind: SyntheticKind = 'summary';
+ * parseTranscript(session).messages.filter((m) => m.role === 'user' && !m.synthetic); // what people typed
+ * ```
+ */
+export type SyntheticKind =
+  | 'summary'
+  | 'meta'
+  | 'command'
+  | 'hook'
+  | 'notification'
+  | 'confirmation'
+  | 'handoff'
+  | 'task'
+  | 'observation';
 
 /**
  * An input item that was invalid and left out in lenient mode.

@@ -16,6 +16,7 @@ import {
   heuristicReflect,
   insightMetadata,
   llmReflect,
+  type MessageLike,
   mergeInsights,
   parseReflectionResponse,
   type ReflectionInsight,
@@ -24,6 +25,8 @@ import {
   SEED_MARKERS,
 } from '../../lib/heuristic/index';
 import { anthropicClient, fixtureClient, type LlmRequest, requestKey } from '../../lib/llm/index';
+import { createRearview } from '../../lib/session/index';
+import { memoryStore } from '../../lib/store/index';
 import { type Message, parseTrajectory, parseTranscript, type Trajectory } from '../../lib/transcript/index';
 import { useMockAnthropic } from '../llm/use-mock';
 
@@ -780,6 +783,78 @@ describe('conformance cases (also run by the six-runtime matrix once wired)', ()
     for (const c of heuristicCases) {
       const a = JSON.stringify(await c.run());
       expect(JSON.stringify(await c.run()), c.name).toBe(a);
+    }
+  });
+});
+
+describe('turns no person wrote (synthetic) are never analysed', () => {
+  const summary =
+    'This session is being continued from a previous conversation that ran out of context. Summary: the user said "no, use REST". No, that is wrong: always use REST.';
+
+  it('heuristicReflect skips them as if absent: no insight, not the previous turn, not the reply', () => {
+    const flagged: MessageLike[] = [
+      { id: 'u0', role: 'user', content: 'Add a GraphQL endpoint' },
+      { id: 'a0', role: 'assistant', content: 'Added it.' },
+      { id: 's', role: 'user', content: summary, synthetic: 'summary' },
+      { id: 'x', role: 'assistant', content: 'Tool output the harness injected.', synthetic: 'observation' },
+      { id: 'u1', role: 'user', content: "No, that's wrong. Use REST." },
+    ];
+    const insights = heuristicReflect(flagged);
+    expect(insights.map((i) => [i.category, i.traceRefs])).toEqual([
+      ['correction', ['message:u1', 'message:u0', 'message:a0']],
+    ]);
+    expect(insights[0]!.fact).toContain('(following: Add a GraphQL endpoint)');
+    // The same turns without the flag: the summary itself is read as a user correction.
+    const unflagged = heuristicReflect(flagged.map(({ synthetic: _, ...m }) => m));
+    expect(unflagged.some((i) => i.traceRefs[0] === 'message:s' && i.category === 'correction')).toBe(true);
+    // Any truthy flag counts; a falsy one does not.
+    expect(heuristicReflect([{ role: 'user', content: 'No, use REST.', synthetic: true }])).toEqual([]);
+    expect(heuristicReflect([{ role: 'user', content: 'No, use REST.', synthetic: false }])).toHaveLength(1);
+  });
+
+  it('from parsed transcripts: Claude Code summaries and command output, aider housekeeping, an agent task', () => {
+    const claude = [
+      { uuid: 'u1', content: "No, that's wrong. Use REST." },
+      { uuid: 'u2', content: summary, isCompactSummary: true },
+      { uuid: 'u3', content: '<local-command-stdout>No, that failed: always retry.</local-command-stdout>' },
+    ]
+      .map(({ uuid, content, ...extra }) =>
+        JSON.stringify({ type: 'user', uuid, sessionId: 's', message: { role: 'user', content }, ...extra }),
+      )
+      .join('\n');
+    expect(heuristicReflect(parseTranscript(claude).messages).map((i) => i.traceRefs[0])).toEqual([
+      'message:u1',
+    ]);
+    const aider =
+      '# aider chat started at 2025-01-01 00:00:00\n\n#### /add wrong.py  \n\n#### /undo  \n\n#### No, revert that.  \n';
+    const refs = heuristicReflect(parseTranscript(aider).messages).map((i) => i.traceRefs[0]);
+    expect(refs).toEqual(['message:m7']);
+    const mini = {
+      trajectory_format: 'mini-swe-agent-1',
+      messages: [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'Always use the logger. Never use print. Stop adding debug output again!' },
+        { role: 'assistant', content: 'THOUGHT: ok\n\n```bash\nls\n```' },
+      ],
+    };
+    expect(heuristicReflect(parseTranscript(mini).messages)).toEqual([]);
+    expect(heuristicReflect(parseTranscript({ messages: mini.messages }).messages).length).toBeGreaterThan(0);
+  });
+
+  it('observe() in the session facade agrees with heuristicReflect across chunks', () => {
+    const all: MessageLike[] = [
+      { id: 'u0', role: 'user', content: 'Add a GraphQL endpoint' },
+      { id: 'a0', role: 'assistant', content: 'Added it.' },
+      { id: 's', role: 'user', content: summary, synthetic: 'summary' },
+      { id: 'u1', role: 'user', content: "No, that's wrong. Use REST." },
+    ];
+    for (let cut = 1; cut < all.length; cut++) {
+      const rv = createRearview({
+        store: memoryStore(),
+        storeOptions: { broadcast: false, onWarning: () => {} },
+      });
+      const got = [...rv.observe(all.slice(0, cut)).insights, ...rv.observe(all).insights];
+      expect(got, `cut at ${cut}`).toEqual(heuristicReflect(all));
     }
   });
 });

@@ -6,7 +6,7 @@
 
 import type { Prepared } from '../input.js';
 import { isRecord, typeName } from '../sink.js';
-import { convertRoleMessage, message } from './convert.js';
+import { convertRoleMessage, type ItemBase, message } from './convert.js';
 import { forEachObject } from './items.js';
 import { commit, newItemOut, type ParseState } from './result.js';
 
@@ -21,6 +21,8 @@ import { commit, newItemOut, type ParseState } from './result.js';
 export function parseChat(prepared: Prepared, state: ParseState): void {
   if (prepared.kind !== 'value') throw state.sink.error('Expected a JSON array of messages', { line: 1 });
   let items = prepared.value;
+  const agent = isAgentRun(items);
+  let answered = false;
   if (isRecord(items)) {
     const wrapped = Array.isArray(items.messages)
       ? items.messages
@@ -38,9 +40,32 @@ export function parseChat(prepared: Prepared, state: ParseState): void {
     throw state.sink.error('The messages array is empty', {}, undefined, 'transcript_empty');
   forEachObject({ kind: 'value', value: items }, state.sink, (obj, at) => {
     const out = newItemOut();
-    convertRoleMessage(obj, { id: `m${at.index}`, source: at, ...timestamp(obj) }, state.tools, out);
+    const base: ItemBase = { id: `m${at.index}`, source: at, ...timestamp(obj) };
+    // In an agent run no person types: the harness sends the task, then every tool output, as user.
+    if (agent) base.synthetic = answered ? 'observation' : 'task';
+    convertRoleMessage(obj, base, state.tools, out);
+    if (obj.role === 'assistant') answered = true;
     commit(state, out);
   });
+}
+
+/**
+ * True for a SWE-agent or mini-swe-agent run read as a transcript: a `history` wrapper (SWE-agent),
+ * or a `messages` wrapper with a `trajectory` array, a `trajectory_format`, or an `info` holding an
+ * `exit_status` or a `mini_version`.
+ *
+ * @example
+ * ```ts
+ * isAgentRun({ messages: [], trajectory_format: 'mini-swe-agent-1' }); // true
+ * isAgentRun({ messages: [] }); // false
+ * ```
+ */
+export function isAgentRun(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  if (Array.isArray(value.trajectory) || typeof value.trajectory_format === 'string') return true;
+  if (!Array.isArray(value.messages)) return Array.isArray(value.history);
+  const info = value.info;
+  return isRecord(info) && ('exit_status' in info || 'mini_version' in info);
 }
 
 function pushSystem(system: unknown, state: ParseState): void {

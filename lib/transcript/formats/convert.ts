@@ -4,7 +4,8 @@
  * tool call and tool result is its own message; consecutive text blocks are joined with a newline.
  */
 import { ItemError, isRecord, typeName } from '../sink.js';
-import type { Message, Role, SourceRef } from '../types.js';
+import type { Message, Role, SourceRef, SyntheticKind } from '../types.js';
+import { syntheticKind } from './synthetic.js';
 
 /** Per-item output: the messages and the kinds of the parts ignored by design. */
 export interface ItemOut {
@@ -18,6 +19,8 @@ export interface ItemBase {
   id: string;
   source: SourceRef;
   ts?: string;
+  /** Set when the whole item is known not to be a person's (an `isMeta` event, an agent's task…). */
+  synthetic?: SyntheticKind;
 }
 
 /**
@@ -243,7 +246,12 @@ function pushToolResult(
 }
 
 function push(out: ItemOut, base: ItemBase, role: Role, content: string): void {
-  out.messages.push(message(base, role, content));
+  const m = message(base, role, content);
+  if (role === 'user') {
+    const kind = base.synthetic ?? syntheticKind(content);
+    if (kind !== undefined) m.synthetic = kind;
+  }
+  out.messages.push(m);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Prepared } from '../input.js';
 import { ItemError, isRecord } from '../sink.js';
 import type { SourceRef } from '../types.js';
 import { timestamp } from './chat.js';
-import { convertRoleMessage } from './convert.js';
+import { convertRoleMessage, type ItemBase } from './convert.js';
 import { forEachObject } from './items.js';
 import { commit, newItemOut, type ParseState } from './result.js';
 import { convertShareGptTurn } from './sharegpt.js';
@@ -74,7 +74,11 @@ export function claudeMessage(
   const msg = obj.message;
   if (!isRecord(msg)) throw new ItemError(`The ${type} event has no "message" object`);
   const id = typeof obj.uuid === 'string' ? obj.uuid : itemId(at);
-  const base = { id, source: at, ...timestamp(obj) };
+  const base: ItemBase = { id, source: at, ...timestamp(obj) };
+  // Claude Code writes these in the user's seat itself: the summary that continues a compacted
+  // session, and meta events (skill bodies, local-command caveats).
+  if (obj.isCompactSummary === true) base.synthetic = 'summary';
+  else if (obj.isMeta === true) base.synthetic = 'meta';
   convertRoleMessage(msg.role === undefined ? { ...msg, role: type } : msg, base, state.tools, out);
   return true;
 }

@@ -10,6 +10,7 @@ import type { Role, SourceRef } from '../types.js';
 import { type ItemOut, message, safeStringify } from './convert.js';
 import { forEachObject } from './items.js';
 import { commit, newItemOut, type ParseState } from './result.js';
+import { syntheticKind } from './synthetic.js';
 
 const SPEAKERS: ReadonlyMap<string, Role> = new Map<string, Role>([
   ['human', 'user'],
@@ -93,6 +94,8 @@ export function convertShareGptTurn(
   const value = obj.value;
   if (typeof value !== 'string') throw new ItemError(`Turn value must be a string, got ${typeName(value)}`);
   const m = message({ id, source }, role, value);
+  const kind = role === 'user' ? syntheticKind(value) : undefined;
+  if (kind !== undefined) m.synthetic = kind;
   if (from === 'function_call') {
     try {
       const call = JSON.parse(value) as unknown;

@@ -1,5 +1,6 @@
 /** A turn being assembled from text lines, joined once at the end (no concatenation in loops). */
-import type { Message, Role } from '../types.js';
+import type { Message, Role, SyntheticKind } from '../types.js';
+import { syntheticKind } from './synthetic.js';
 
 /**
  * Lines of one turn of a text transcript.
@@ -16,6 +17,8 @@ export class Turn {
   private blanks = 0;
   toolName?: string;
   toolUseId?: string;
+  /** Set by a format that knows the turn is not a person's; else harness text is recognised by its start. */
+  synthetic?: SyntheticKind;
 
   constructor(
     readonly role: Role,
@@ -45,6 +48,10 @@ export class Turn {
     };
     if (this.toolName !== undefined) m.toolName = this.toolName;
     if (this.toolUseId !== undefined) m.toolUseId = this.toolUseId;
+    if (this.role === 'user') {
+      const kind = this.synthetic ?? syntheticKind(m.content);
+      if (kind !== undefined) m.synthetic = kind;
+    }
     return m;
   }
 }
