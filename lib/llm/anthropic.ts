@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { describeError, LlmError } from '../core/index.js';
 import type { RedactOptions } from '../redact/index.js';
-import { redactRequest } from './redacting.js';
+import { redactRequest, scrubSecrets } from './redacting.js';
 import { type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './types.js';
 
@@ -72,7 +72,10 @@ export interface AnthropicClientOptions {
  * `retry-after-ms` / `retry-after`; 408, 409, 429, 5xx, 529 and connection errors are retried, other
  * 4xx never. The SDK's own retries are disabled per request, so attempts are never multiplied. A
  * caller's `AbortSignal` cancels at once, also during a backoff wait. Requests are redacted before
- * they leave (option `redact`, on by default).
+ * they leave (option `redact`, on by default). Error messages are scrubbed: a server that echoes the
+ * request (a proxy's 401 page, a 400 quoting the headers) cannot put the caller's `apiKey`, a secret
+ * header's value or anything that looks like a key into `err.message`; the SDK's error, which holds the
+ * raw reply body and headers, is not kept as `cause` of an HTTP error.
  *
  * @throws {LlmError} with `code` `llm_auth`, `llm_bad_request`, `llm_not_found`, `llm_rate_limited`,
  * `llm_overloaded`, `llm_server`, `llm_connection`, `llm_timeout`, `llm_aborted` or `llm_invalid_response`.
@@ -114,46 +117,77 @@ export function anthropicClient(options: AnthropicClientOptions = {}): LlmClient
     return sdk;
   };
 
-  return {
-    async complete(original: LlmRequest): Promise<LlmResponse> {
-      const started = Date.now();
-      const redaction = options.redact ?? true;
-      const request =
-        redaction === false ? original : redactRequest(original, redaction === true ? undefined : redaction);
-      const client = await getSdk().catch((err: unknown) => {
-        throw new LlmError('llm_unavailable', `Could not load @anthropic-ai/sdk: ${describeError(err)}`, {
-          cause: err,
-        });
+  const secrets = [options.apiKey, ...secretHeaderValues(options.headers)];
+  const complete = async (original: LlmRequest): Promise<LlmResponse> => {
+    const started = Date.now();
+    const redaction = options.redact ?? true;
+    const request =
+      redaction === false ? original : redactRequest(original, redaction === true ? undefined : redaction);
+    const client = await getSdk().catch((err: unknown) => {
+      throw new LlmError('llm_unavailable', `Could not load @anthropic-ai/sdk: ${describeError(err)}`, {
+        cause: err,
       });
-      const params = {
-        model: request.model ?? model,
-        max_tokens: request.maxTokens,
-        messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-        ...(request.system ? { system: request.system } : {}),
-        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-      };
-      const stream = request.stream ?? options.stream ?? request.maxTokens >= STREAM_THRESHOLD_TOKENS;
-      const requestOptions = {
-        maxRetries: 0,
-        timeout: timeoutMs,
-        ...(request.signal ? { signal: request.signal } : {}),
-      };
-      const { value: message, attempts } = await withRetries(
-        async () => {
-          try {
-            return stream
-              ? await client.messages.stream(params, requestOptions).finalMessage()
-              : await client.messages.create(params, requestOptions);
-          } catch (err) {
-            throw toLlmError(err);
-          }
-        },
-        { ...options.retry, maxRetries: options.maxRetries ?? 3 },
-        request.signal,
-      );
-      return toResponse(message, attempts, Date.now() - started);
+    });
+    const params = {
+      model: request.model ?? model,
+      max_tokens: request.maxTokens,
+      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      ...(request.system ? { system: request.system } : {}),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    };
+    const stream = request.stream ?? options.stream ?? request.maxTokens >= STREAM_THRESHOLD_TOKENS;
+    const requestOptions = {
+      maxRetries: 0,
+      timeout: timeoutMs,
+      ...(request.signal ? { signal: request.signal } : {}),
+    };
+    const { value: message, attempts } = await withRetries(
+      async () => {
+        try {
+          return stream
+            ? await client.messages.stream(params, requestOptions).finalMessage()
+            : await client.messages.create(params, requestOptions);
+        } catch (err) {
+          // Scrubbed here already, so `retry.onRetry` never sees an echoed key either.
+          throw scrubbed(toLlmError(err), secrets);
+        }
+      },
+      { ...options.retry, maxRetries: options.maxRetries ?? 3 },
+      request.signal,
+    );
+    return toResponse(message, attempts, Date.now() - started);
+  };
+  return {
+    async complete(request: LlmRequest): Promise<LlmResponse> {
+      try {
+        return await complete(request);
+      } catch (err) {
+        throw scrubbed(err, secrets);
+      }
     },
   };
+}
+
+/** Values of headers that carry credentials (a proxy's own auth): scrubbed from error messages too. */
+function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
+  if (!headers || typeof headers !== 'object') return [];
+  return Object.entries(headers)
+    .filter(([name, value]) => typeof value === 'string' && /auth|key|token|secret|cookie/i.test(name))
+    .map(([, value]) => value.replace(/^(?:Bearer|Basic)\s+/i, ''));
+}
+
+/**
+ * The error with its message scrubbed of the caller's secrets and anything key-like. An HTTP error
+ * loses its `cause` (the SDK's error holds the raw body and headers, echoed key included).
+ */
+function scrubbed(err: unknown, secrets: readonly (string | undefined)[]): unknown {
+  if (!(err instanceof LlmError)) return err;
+  return new LlmError(err.code, scrubSecrets(err.message, secrets), {
+    ...(err.status === undefined ? { cause: err.cause } : {}),
+    ...(err.status !== undefined ? { status: err.status } : {}),
+    ...(err.attempts !== undefined ? { attempts: err.attempts } : {}),
+    ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
+  });
 }
 
 function toResponse(message: unknown, attempts: number, latencyMs: number): LlmResponse {

@@ -1,4 +1,4 @@
-import { createRedactor, type RedactOptions } from '../redact/index.js';
+import { createRedactor, type RedactOptions, type RedactPattern, redact } from '../redact/index.js';
 import type { LlmClient, LlmRequest } from './types.js';
 
 /** A redacted request and the way back from its placeholders. */
@@ -100,4 +100,26 @@ export function redactingClient(inner: LlmClient, options: RedactingClientOption
 export function withRedaction(llm: LlmClient, redact: boolean | RedactOptions | undefined): LlmClient {
   if (redact === false) return llm;
   return redactingClient(llm, redact === true || redact === undefined ? {} : redact);
+}
+
+/** Secrets shorter than this are not real keys: scrubbing them would mangle ordinary words. */
+const MIN_SECRET_LENGTH = 8;
+
+/**
+ * @internal A message (an error's, a diagnostic's) without the caller's own secrets (each matched as an
+ * exact string) nor anything that looks like a key, token or address (`rearview/redact` defaults):
+ * servers echo request headers and bodies into their error replies. Never throws.
+ */
+export function scrubSecrets(message: string, secrets: readonly (string | undefined)[] = []): string {
+  try {
+    const patterns: RedactPattern[] = [];
+    for (const secret of secrets) {
+      if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) {
+        patterns.push({ kind: 'api-key', pattern: secret });
+      }
+    }
+    return redact(message, patterns.length ? { patterns } : undefined).text;
+  } catch {
+    return 'a message that could not be scrubbed';
+  }
 }

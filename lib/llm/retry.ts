@@ -1,4 +1,5 @@
 import { describeError, LlmError } from '../core/index.js';
+import { scrubSecrets } from './redacting.js';
 
 /**
  * Retry policy for model calls (seed 001, REQ-REFL-003: 3 retries, exponential backoff from 2 s
@@ -127,7 +128,9 @@ export async function withRetries<T>(
     } catch (raw) {
       if (signal?.aborted) throw abortError(signal);
       const error =
-        raw instanceof LlmError ? raw : new LlmError('llm_connection', describeError(raw), { cause: raw });
+        raw instanceof LlmError
+          ? raw
+          : new LlmError('llm_connection', scrubSecrets(describeError(raw)), { cause: raw });
       const retryable = RETRYABLE_CODES.has(error.code) || isRetryableStatus(error.status ?? 0);
       if (!retryable || n > maxRetries) throw withAttempts(error, n);
       const hinted = error.retryAfterMs;

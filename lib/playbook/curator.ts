@@ -8,6 +8,7 @@
  */
 import { describeError, extractJson, truncateUtf8 } from '../core/index.js';
 import type { LlmClient } from '../llm/index.js';
+import type { RedactOptions } from '../redact/index.js';
 import { formatKeyPoints } from './format.js';
 import {
   type DeltaOperation,
@@ -18,6 +19,7 @@ import {
   type SectionName,
 } from './model.js';
 import { type PlaybookDiagnostic, replyOrReport, safeReporter } from './model-call.js';
+import { redactOperations, redactorFor } from './redaction.js';
 import type { ReflectorResult } from './reflector.js';
 import { type SanitizeOptions, sanitizeKeyPointText, sanitizeProvenance } from './sanitize.js';
 import { CURATOR_TEMPLATE, fillTemplate } from './templates.js';
@@ -29,7 +31,22 @@ export type CuratorDiagnostic = PlaybookDiagnostic;
 /** Options of {@link runCurator}. */
 export interface CuratorOptions {
   llm: LlmClient;
+  /**
+   * Cancels the call; an aborted call gives no operations and an `llm_aborted` diagnostic at once,
+   * even when the client ignores the signal.
+   */
   signal?: AbortSignal;
+  /**
+   * Time limit of the model call in milliseconds, retries included: past it there are no operations
+   * and an `llm_timeout` diagnostic. Default {@link DEFAULT_MODEL_TIMEOUT_MS} (60,000); `Infinity` turns
+   * it off.
+   */
+  timeoutMs?: number;
+  /**
+   * Redact the prompt (playbook, analysis, rationales) and the texts of the operations returned, which
+   * are persisted and later put into system prompts. Default true; false opts out; an object tunes it.
+   */
+  redact?: boolean | RedactOptions;
   onDiagnostic?: (diagnostic: CuratorDiagnostic) => void;
   /** Most operations accepted from one reply (the rest are rejected). Default 10. */
   maxOperations?: number;
@@ -61,7 +78,8 @@ export interface CuratorResult {
 /**
  * Asks the model for delta operations that fold a Reflector result into the playbook. Skips the call
  * (`called: false`) when the reflection is empty — the Reflector failed or found nothing. Never rejects:
- * failures give no operations and a diagnostic.
+ * failures (an abort, the time limit `timeoutMs`) give no operations and a diagnostic. Operation texts
+ * are redacted unless `redact: false`.
  *
  * @example
  * ```ts
@@ -100,7 +118,9 @@ export async function runCurator(
       });
       return empty(true);
     }
-    const { operations, rejected } = normalizeCuratorOperations(list, options);
+    const normalized = normalizeCuratorOperations(list, options);
+    const operations = redactOperations(normalized.operations, options?.redact);
+    const rejected = normalized.rejected;
     if (rejected.length) {
       report({
         stage: 'shape',
@@ -120,7 +140,7 @@ export async function runCurator(
 
 /**
  * The Curator prompt: {@link CURATOR_TEMPLATE} with the playbook (ids and counts), the analysis and the
- * tags.
+ * tags, redacted through one redactor unless `redact: false`.
  *
  * @example
  * ```ts
@@ -130,15 +150,22 @@ export async function runCurator(
 export function buildCuratorPrompt(
   reflection: ReflectorResult,
   playbook: Playbook,
-  options: Pick<CuratorOptions, 'template' | 'maxOperations'> = {},
+  options: Pick<CuratorOptions, 'template' | 'maxOperations' | 'redact'> = {},
 ): string {
+  // One redactor for the whole prompt, in prompt order: a value keeps one placeholder throughout.
+  const redactor = redactorFor(options.redact);
+  const clean = (text: string) => (redactor ? redactor.redactText(text) : text);
+  const playbookText = clean(formatKeyPoints(playbook, { counts: true, empty: '(the playbook is empty)' }));
+  const analysis =
+    typeof reflection?.analysis === 'string' && reflection.analysis.trim()
+      ? clean(reflection.analysis)
+      : '(none)';
   const tags = (Array.isArray(reflection?.bulletTags) ? reflection.bulletTags : []).map(
-    (t) => `- ${t.name}: ${t.tag}${t.rationale ? ` — ${sanitizeKeyPointText(t.rationale)}` : ''}`,
+    (t) => `- ${t.name}: ${t.tag}${t.rationale ? ` — ${clean(sanitizeKeyPointText(t.rationale))}` : ''}`,
   );
   return fillTemplate(options.template ?? CURATOR_TEMPLATE, {
-    playbook: formatKeyPoints(playbook, { counts: true, empty: '(the playbook is empty)' }),
-    analysis:
-      typeof reflection?.analysis === 'string' && reflection.analysis.trim() ? reflection.analysis : '(none)',
+    playbook: playbookText,
+    analysis,
     bullet_tags: tags.length ? tags.join('\n') : '(none)',
     sections: SECTION_NAMES.map((s) => JSON.stringify(s)).join(', '),
     max_operations: String(options.maxOperations ?? 10),

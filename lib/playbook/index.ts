@@ -65,8 +65,10 @@ export {
   formatKeyPointId,
   type HighWater,
   highWaterOf,
+  isKeyPointName,
   isLegacyId,
   type KeyPoint,
+  KeyPointNameSchema,
   KeyPointSchema,
   type MergeOperation,
   type Playbook,
@@ -84,7 +86,19 @@ export {
   tallyBulletTags,
   type UpdateOperation,
 } from './model.js';
-export type { ModelCallOptions, PlaybookDiagnostic } from './model-call.js';
+export {
+  DEFAULT_MODEL_TIMEOUT_MS,
+  type ModelCallOptions,
+  type PlaybookDiagnostic,
+  scrubMessage,
+} from './model-call.js';
+export {
+  type InsightLike,
+  type KeyPointProposal,
+  type ProposeOptions,
+  proposeKeyPoint,
+} from './policy.js';
+export { redactOperations, redactorFor, redactPlaybookTexts, redactReflection } from './redaction.js';
 export {
   buildReflectorPrompt,
   formatTranscript,

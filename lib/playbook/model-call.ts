@@ -1,5 +1,17 @@
-import { describeError, errorCode } from '../core/index.js';
+import { describeError, errorCode, withDeadline } from '../core/index.js';
 import type { LlmClient } from '../llm/index.js';
+import { redact } from '../redact/index.js';
+
+/**
+ * Default time limit of one Reflector or Curator model call, retries included: 60,000 ms. A client
+ * that ignores its signal or never answers cannot keep a caller waiting longer.
+ *
+ * @example
+ * ```ts
+ * await runReflector(messages, playbook, cited, { llm, timeoutMs: DEFAULT_MODEL_TIMEOUT_MS / 2 });
+ * ```
+ */
+export const DEFAULT_MODEL_TIMEOUT_MS = 60_000;
 
 /**
  * What went wrong (or was only partly usable) in a Reflector or Curator call. Both never reject;
@@ -24,7 +36,14 @@ export interface ModelCallOptions {
   maxTokens?: number;
   temperature?: number;
   model?: string;
+  /** Cancels the call: it settles at once with `llm_aborted`, even when the client ignores the signal. */
   signal?: AbortSignal;
+  /**
+   * Time limit of the call in milliseconds, retries included; past it the call settles with
+   * `llm_timeout` and the client's signal fires. Default {@link DEFAULT_MODEL_TIMEOUT_MS}; `Infinity`
+   * turns it off.
+   */
+  timeoutMs?: number;
 }
 
 /**
@@ -51,7 +70,9 @@ export function safeReporter(
 /**
  * One model call for the Reflector or the Curator: the reply text, or `undefined` after reporting why
  * the call failed (`llm` stage with the LlmError code, else `internal`). The prompt is built inside the
- * guarded region, so a failure there is reported too, never thrown.
+ * guarded region, so a failure there is reported too, never thrown. The call is raced against the
+ * signal and `timeoutMs` (`withDeadline`), so it settles promptly whatever the client does, and the
+ * reported message is scrubbed of anything that looks like a key (a server may echo one).
  *
  * @example
  * ```ts
@@ -66,13 +87,22 @@ export async function replyOrReport(
   who: string,
 ): Promise<string | undefined> {
   try {
-    const response = await options.llm.complete({
-      messages: [{ role: 'user', content: buildPrompt() }],
-      maxTokens: options.maxTokens ?? 2048,
-      temperature: options.temperature ?? 0,
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const prompt = buildPrompt();
+    const response = await withDeadline(
+      (signal) =>
+        options.llm.complete({
+          messages: [{ role: 'user', content: prompt }],
+          maxTokens: options.maxTokens ?? 2048,
+          temperature: options.temperature ?? 0,
+          ...(options.model ? { model: options.model } : {}),
+          signal,
+        }),
+      {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS,
+        what: `The ${who} call`,
+      },
+    );
     return typeof response?.text === 'string' ? response.text : '';
   } catch (error) {
     const code = errorCode(error);
@@ -81,9 +111,26 @@ export async function replyOrReport(
     report({
       stage: llmCode ? 'llm' : 'internal',
       code: llmCode ?? 'internal_error',
-      message: `${who} call failed: ${text}`,
+      message: scrubMessage(`${who} call failed: ${text}`),
       error,
     });
     return undefined;
+  }
+}
+
+/**
+ * An error message or diagnostic without anything that looks like a key, token or address
+ * (`rearview/redact` defaults): servers echo request headers and bodies into their error replies.
+ *
+ * @example
+ * ```ts
+ * scrubMessage('401: invalid x-api-key sk-ant-api03-…'); // '401: invalid x-api-key [anthropic-key-1]'
+ * ```
+ */
+export function scrubMessage(message: string): string {
+  try {
+    return redact(message).text;
+  } catch {
+    return 'a message that could not be scrubbed';
   }
 }

@@ -11,6 +11,7 @@ import { createRedactor, type RedactOptions, type Redactor } from '../redact/ind
 import { formatKeyPoints } from './format.js';
 import type { BulletTag, Playbook } from './model.js';
 import { type PlaybookDiagnostic, replyOrReport, safeReporter } from './model-call.js';
+import { redactReflection } from './redaction.js';
 import { sanitizeKeyPointText } from './sanitize.js';
 import { fillTemplate, REFLECTOR_TEMPLATE } from './templates.js';
 
@@ -37,13 +38,22 @@ export interface ReflectableMessage {
 export interface ReflectorOptions {
   /** The model client; `anthropicClient` retries 3× with backoff and redacts by default. */
   llm: LlmClient;
-  /** Cancels the call; an aborted call gives the empty result and a diagnostic. */
+  /**
+   * Cancels the call; an aborted call gives the empty result and an `llm_aborted` diagnostic at once,
+   * even when the client ignores the signal.
+   */
   signal?: AbortSignal;
+  /**
+   * Time limit of the model call in milliseconds, retries included: past it the result is empty with
+   * an `llm_timeout` diagnostic. Default {@link DEFAULT_MODEL_TIMEOUT_MS} (60,000); `Infinity` turns it off.
+   */
+  timeoutMs?: number;
   /** Receives every absorbed failure and repaired reply (seed's diagnostic mode). Errors it throws are ignored. */
   onDiagnostic?: (diagnostic: ReflectorDiagnostic) => void;
   /**
    * Redact the transcript and playbook before building the prompt (one redactor per call, so a value
-   * keeps one placeholder across the transcript). Default true; false opts out; an object tunes it.
+   * keeps one placeholder across the transcript), and the analysis and rationales of the reply. Default
+   * true; false opts out; an object tunes it.
    */
   redact?: boolean | RedactOptions;
   /** Output token cap. Default 2048. */
@@ -73,7 +83,8 @@ const MAX_RATIONALE_BYTES = 1_000;
  * content-based (REQ-REFL-005).
  *
  * Never rejects (INV-REFL-002): an API error after the client's retries, an unparseable reply, an
- * abort or any other failure gives `{ analysis: '', bulletTags: [] }` and an `onDiagnostic` call. A reply
+ * abort, the time limit (`timeoutMs`, default 60 s) or any other failure gives
+ * `{ analysis: '', bulletTags: [] }` and an `onDiagnostic` call. A reply
  * with only some of the keys is accepted with defaults; bullet tags without a string `name` and `tag`
  * are dropped (reported).
  *
@@ -117,7 +128,7 @@ export async function runReflector(
         reply: truncateUtf8(reply, 2000),
       });
     }
-    return result;
+    return redactReflection(result, options?.redact);
   } catch (error) {
     report({ stage: 'internal', code: 'internal_error', message: describeError(error), error });
     return EMPTY();

@@ -9,13 +9,13 @@
  */
 
 export { type ReflectSessionOptions, type ReflectSessionResult, reflectSession } from './reflect-session.js';
-export {
-  createRearview,
-  type ObserveResult,
-  type ProposedKeyPoint,
-  type Rearview,
-  type RearviewBudgets,
-  type RearviewOptions,
-  type SessionError,
-  type SessionSummary,
-} from './session.js';
+export { createRearview } from './session.js';
+export type {
+  ObserveResult,
+  ProposedKeyPoint,
+  Rearview,
+  RearviewBudgets,
+  RearviewOptions,
+  SessionError,
+  SessionSummary,
+} from './types.js';

@@ -22,6 +22,7 @@ import {
   type ReflectableMessage,
   type ReflectorDiagnostic,
   type ReflectorResult,
+  redactOperations,
   runCurator,
   runReflector,
   sanitizeProvenance,
@@ -36,12 +37,25 @@ export interface ReflectSessionOptions {
   id?: string;
   /** Provenance stamped on what the Curator writes: the session id and the traces it came from. */
   source?: Provenance;
+  /**
+   * Stops the session's learning: a model call settles at once, and the signal is checked after the
+   * Reflector, before the tags, before the Curator and before each store write. Nothing is written
+   * after it fires; the result says `aborted: true`.
+   */
   signal?: AbortSignal;
+  /**
+   * Time limit of each model call (Reflector, Curator) in milliseconds, retries included, even for a
+   * client that ignores its signal. Default `DEFAULT_MODEL_TIMEOUT_MS` (60,000).
+   */
+  timeoutMs?: number;
   /** Diagnostics of the Reflector and the Curator, tagged with their role. */
   onDiagnostic?: (
     diagnostic: (ReflectorDiagnostic | CuratorDiagnostic) & { role: 'reflector' | 'curator' },
   ) => void;
-  /** Redaction of the transcript before the Reflector prompt (default on). */
+  /**
+   * Redaction (default on): of the transcript and playbook in the prompts, of the Reflector's analysis,
+   * and of every text written to the store (Curator operations, merges).
+   */
   redact?: boolean | RedactOptions;
   /** Run the Curator (default true). */
   curate?: boolean;
@@ -74,13 +88,17 @@ export interface ReflectSessionResult {
   version: number;
   /** The playbook after the session. */
   playbook: Playbook;
+  /** True when the signal stopped the session before its last step (nothing was written after it). */
+  aborted: boolean;
 }
 
 /**
  * Learns from one finished session: extracts the cited ids, runs the Reflector (never fails), applies
  * its tags atomically, merges near-duplicates, runs the Curator and applies its operations, then
  * enforces the token budget — each step saved through `store` as its own logged version. The LLM steps
- * degrade gracefully (no tags, no operations); store errors are thrown.
+ * degrade gracefully (no tags, no operations; each model call bounded by `timeoutMs`); store errors
+ * are thrown. Every text is redacted before it is written unless `redact: false`. An abort stops at the
+ * next step: nothing is written after the signal fires, and the result says `aborted: true`.
  *
  * @example
  * ```ts
@@ -95,67 +113,88 @@ export async function reflectSession(
   options: ReflectSessionOptions,
 ): Promise<ReflectSessionResult> {
   const id = options.id ?? 'default';
+  const signal = options.signal;
   const source = sanitizeProvenance(options.source);
-  const applied: AppliedOperation[] = [];
-  const rejected: { op: unknown; reason: string }[] = [];
-  const before = await store.load(id);
-  const citedIds = extractCitedIds(messages);
-  const reflection = await runReflector(messages, before, citedIds, {
+  const model = {
     llm: options.llm,
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...(signal ? { signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.redact !== undefined ? { redact: options.redact } : {}),
+  };
+  const before = await store.open(id);
+  const citedIds = extractCitedIds(messages);
+  const out: ReflectSessionResult = {
+    id,
+    citedIds,
+    reflection: { analysis: '', bulletTags: [] },
+    tags: { applied: 0, skipped: [], version: before.version },
+    merged: [],
+    curator: { operations: [], rejected: [], reasoning: '', called: false },
+    applied: [],
+    rejected: [],
+    evicted: [],
+    version: before.version,
+    playbook: before.playbook,
+    aborted: false,
+  };
+  // Every step that writes goes through here: after an abort nothing more reaches the store.
+  const stopped = () => {
+    if (signal?.aborted) out.aborted = true;
+    return out.aborted;
+  };
+  const write = async (operations: Parameters<typeof redactOperations>[0]) => {
+    const res = await store.applyDelta(id, redactOperations(operations, options.redact));
+    out.applied.push(...res.applied);
+    out.rejected.push(...res.rejected);
+    out.playbook = res.playbook;
+    out.version = res.version;
+    return res;
+  };
+
+  out.reflection = await runReflector(messages, before.playbook, citedIds, {
+    ...model,
     onDiagnostic: (d) => options.onDiagnostic?.({ ...d, role: 'reflector' }),
   });
-  const tags = await store.applyTags(id, reflection.bulletTags);
-  let playbook = await store.load(id);
-  let version = tags.version;
+  if (stopped()) return out;
+  out.tags = await store.applyTags(id, out.reflection.bulletTags);
+  out.playbook = await store.load(id);
+  out.version = out.tags.version;
 
-  let merged: DuplicateGroup[] = [];
   if (options.dedup !== false) {
-    merged = findDuplicates(playbook, typeof options.dedup === 'object' ? options.dedup : {});
-    if (merged.length) {
-      const res = await store.applyDelta(id, mergeOperations(playbook, merged));
-      applied.push(...res.applied);
-      rejected.push(...res.rejected);
-      playbook = res.playbook;
-      version = res.version;
+    const groups = findDuplicates(out.playbook, typeof options.dedup === 'object' ? options.dedup : {});
+    if (groups.length) {
+      if (stopped()) return out;
+      out.merged = groups;
+      await write(mergeOperations(out.playbook, groups));
     }
   }
 
-  let curator: CuratorResult = { operations: [], rejected: [], reasoning: '', called: false };
   const touched = new Set<string>();
   if (options.curate !== false) {
-    curator = await runCurator(reflection, playbook, {
-      llm: options.llm,
-      ...(options.signal ? { signal: options.signal } : {}),
+    if (stopped()) return out;
+    out.curator = await runCurator(out.reflection, out.playbook, {
+      ...model,
       ...(source ? { source } : {}),
       ...(options.maxOperations !== undefined ? { maxOperations: options.maxOperations } : {}),
       onDiagnostic: (d) => options.onDiagnostic?.({ ...d, role: 'curator' }),
     });
-    if (curator.operations.length) {
-      const res = await store.applyDelta(id, curator.operations);
-      applied.push(...res.applied);
-      rejected.push(...res.rejected);
+    if (out.curator.operations.length) {
+      if (stopped()) return out;
+      const res = await write(out.curator.operations);
       for (const op of res.applied) {
         if (op.type === 'ADD' || op.type === 'UPDATE') touched.add(op.name);
         else if (op.type === 'MERGE') touched.add(op.into);
       }
-      playbook = res.playbook;
-      version = res.version;
     }
   }
 
-  let evicted: Eviction[] = [];
   if (options.budget) {
-    const res = enforceBudget(playbook, { ...options.budget, protect: touched });
-    evicted = res.evicted;
+    const res = enforceBudget(out.playbook, { ...options.budget, protect: touched });
     if (res.operations.length) {
-      const out = await store.applyDelta(id, res.operations);
-      applied.push(...out.applied);
-      rejected.push(...out.rejected);
-      playbook = out.playbook;
-      version = out.version;
+      if (stopped()) return out;
+      await write(res.operations);
     }
+    out.evicted = res.evicted;
   }
-  return { id, citedIds, reflection, tags, merged, curator, applied, rejected, evicted, version, playbook };
+  return out;
 }

@@ -1,8 +1,11 @@
 /**
  * The playground's playbook: one playbook ("default") in IndexedDB through rearview/store, shared by
  * every tab of this origin (changes from other tabs arrive through BroadcastChannel). Loaded lazily.
+ * Insights become key points through the library's own policy (`proposeKeyPoint`), exactly as
+ * `createRearview` turns them at the end of a session, redacted before they are stored.
  */
-import type { DeltaOperation, Playbook, SectionName } from 'rearview/playbook';
+import { type DeltaOperation, type Playbook, proposeKeyPoint } from 'rearview/playbook';
+import { redactText } from 'rearview/redact';
 import { idbStore, type PlaybookStore, playbookStore } from 'rearview/store';
 import type { Insight } from './heuristics';
 
@@ -19,30 +22,32 @@ export async function loadPlaybook(): Promise<{ playbook: Playbook; version: num
   return { playbook: opened.playbook, version: opened.version };
 }
 
-/** Where an insight goes in the ACE playbook. */
-export function sectionFor(insight: Insight): SectionName {
-  if (insight.category === 'preference') return 'USER PREFERENCES';
-  if (insight.category === 'correction' || insight.category === 'anti_pattern') return 'MISTAKES TO AVOID';
-  if (insight.category === 'friction') return 'PATTERNS & APPROACHES';
-  return 'OTHERS';
-}
-
-const GENERIC = new Set([
-  "Apply the user's correction.",
-  'Continue this approach.',
-  'Automate or remember this to avoid user repetition.',
-]);
-
-/** An ADD operation for an insight: its actionable recommendation, or the observation when that is generic. */
-export function insightOperation(insight: Insight): DeltaOperation {
+/**
+ * The ADD operation for an insight about the user turn `turnText`, or undefined when the library's
+ * policy says it teaches nothing durable (a bare approval, friction without advice, a failed tool call).
+ */
+export function insightOperation(insight: Insight, turnText: string): DeltaOperation | undefined {
+  const proposal = proposeKeyPoint(insight, turnText);
+  if (!proposal) return undefined;
   return {
     type: 'ADD',
-    section: sectionFor(insight),
-    text: GENERIC.has(insight.recommendation)
-      ? `${insight.fact} — ${insight.recommendation}`
-      : `${insight.recommendation} (${insight.fact.split(':')[0]})`,
-    source: { session: 'playground', traceRefs: insight.traceRefs.slice(0, 4) },
+    section: proposal.section,
+    text: redactText(proposal.text),
+    source: { session: 'playground', traceRefs: proposal.traceRefs.slice(0, 4) },
   };
+}
+
+/** The ADD operations for insights; `turnText` gives the text of the turn an insight points at first. */
+export function insightOperations(
+  insights: readonly Insight[],
+  turnText: (ref: string) => string | undefined,
+): DeltaOperation[] {
+  const out: DeltaOperation[] = [];
+  for (const insight of insights) {
+    const op = insightOperation(insight, turnText(insight.traceRefs[0] ?? '') ?? '');
+    if (op) out.push(op);
+  }
+  return out;
 }
 
 export async function applyOperations(operations: DeltaOperation[]) {

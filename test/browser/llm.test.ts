@@ -71,6 +71,25 @@ describe('anthropicClient in Chromium', () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
+  it('keeps a key the server echoes out of the error message', async () => {
+    const key = 'sk-ant-browser-echoed-7Hq2Zr9Lw4';
+    await script([
+      {
+        kind: 'status',
+        status: 401,
+        body: {
+          type: 'error',
+          error: { type: 'authentication_error', message: `invalid x-api-key: ${key}` },
+        },
+      },
+    ]);
+    const llm = anthropicClient({ apiKey: key, baseURL: url, dangerouslyAllowBrowser: true });
+    const err = (await llm.complete(request).catch((e: unknown) => e)) as Error & { code?: string };
+    expect(err.code).toBe('llm_auth');
+    expect(err.message).toContain('Messages API answered 401');
+    expect(err.message).not.toContain(key);
+  });
+
   it('calls a proxy with no key in the page', async () => {
     await script([{ kind: 'json', text: 'proxied' }]);
     const llm = anthropicClient({ baseURL: url });

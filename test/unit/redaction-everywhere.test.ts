@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmClient, LlmRequest } from '../../lib/llm/index';
 import { llmCritiquer, llmGenerator, llmReviser } from '../../lib/loop/index';
+import { emptyPlaybook, runCurator, runReflector } from '../../lib/playbook/index';
 import { computeTrajectoryReduction, reduceTrajectory } from '../../lib/snapshot/index';
 
 const EMAIL = 'jane.doe@example.com';
@@ -87,5 +88,28 @@ describe('LLM-calling functions redact by default', () => {
     expect(rev.text()).not.toContain(EMAIL);
     // Placeholders in the reply are restored, so the candidate keeps the real value.
     expect(revised.content).toContain(EMAIL);
+  });
+
+  it('the Reflector and the Curator: prompts and what they return', async () => {
+    const refl = capturing(JSON.stringify({ analysis: `Deploy with ${KEY}.`, bullet_tags: [] }));
+    const reflection = await runReflector([{ role: 'user', content: `Mail ${EMAIL}` }], emptyPlaybook(), [], {
+      llm: refl.llm,
+    });
+    expect(refl.text()).not.toContain(EMAIL);
+    expect(reflection.analysis).toBe('Deploy with [anthropic-key-1].');
+
+    const cur = capturing(
+      JSON.stringify({ operations: [{ type: 'ADD', section: 'OTHERS', text: `Mail ${EMAIL} the ${KEY}` }] }),
+    );
+    const out = await runCurator({ analysis: `Ask ${EMAIL}.`, bulletTags: [] }, emptyPlaybook(), {
+      llm: cur.llm,
+    });
+    expect(cur.text()).not.toContain(EMAIL);
+    expect(out.operations).toMatchObject([{ type: 'ADD', text: 'Mail [email-1] the [anthropic-key-1]' }]);
+    const raw = await runCurator({ analysis: `Ask ${EMAIL}.`, bulletTags: [] }, emptyPlaybook(), {
+      llm: cur.llm,
+      redact: false,
+    });
+    expect(JSON.stringify(raw.operations)).toContain(KEY);
   });
 });

@@ -47,7 +47,7 @@ export function InsightsPanel(props: { app: AppState }) {
 
   async function addToPlaybook(list: Insight[]) {
     const pb = await import('../playbook-store');
-    const r = await pb.applyOperations(list.map(pb.insightOperation));
+    const r = await pb.applyOperations(pb.insightOperations(list, (ref) => byRef().get(ref)?.preview));
     setStatus(
       `Added ${r.applied.length} key point${r.applied.length === 1 ? '' : 's'} to the playbook (version ${r.version}).`,
     );

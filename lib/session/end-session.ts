@@ -1,0 +1,241 @@
+/**
+ * The steps of `endSession`, each a plain function of one {@link EndRun}: the heuristic key points
+ * (deduplicated against the playbook and each other), then the Reflector and the Curator through
+ * `reflectSession` when a model is configured, then the heuristic citation tags, then the playbook
+ * budget. Every text is redacted before it is stored; after an abort nothing more is written.
+ *
+ * @module
+ */
+import { describeError, errorCode, jaccard, shingles } from '../core/index.js';
+import type { LlmClient } from '../llm/index.js';
+import {
+  DEDUP_THRESHOLD,
+  enforceBudget,
+  type Playbook,
+  redactorFor,
+  SECTION_NAMES,
+  type SectionName,
+  sanitizeKeyPointText,
+  scrubMessage,
+} from '../playbook/index.js';
+import type { RedactOptions } from '../redact/index.js';
+import type { PlaybookStore } from '../store/index.js';
+import type { SessionState } from './observe.js';
+import { reflectSession } from './reflect-session.js';
+import type { RearviewBudgets, SessionError, SessionSummary } from './types.js';
+
+/** What a facade fixes at creation and every `endSession` reads. */
+export interface EndSessionConfig {
+  store: PlaybookStore;
+  playbookId: string;
+  llm: LlmClient | undefined;
+  redact: boolean | RedactOptions;
+  budgets: RearviewBudgets;
+  timeoutMs: number | undefined;
+}
+
+/** One `endSession` under way: the ended session, the summary it fills in, the playbook as it stands. */
+interface EndRun {
+  config: EndSessionConfig;
+  session: SessionState;
+  signal: AbortSignal | undefined;
+  summary: SessionSummary;
+  playbook: Playbook;
+}
+
+/** A problem as the summary reports it, its message scrubbed of anything that looks like a key. */
+export function sessionError(stage: SessionError['stage'], err: unknown): SessionError {
+  const code = errorCode(err);
+  return { stage, message: scrubMessage(describeError(err)), ...(code !== undefined ? { code } : {}) };
+}
+
+/** A summary in which nothing has happened yet; endSession fills it in as it goes. */
+export function emptySummary(
+  sessionId: string,
+  playbookId: string,
+  messages: number,
+  insights: SessionSummary['insights'],
+): SessionSummary {
+  return {
+    sessionId,
+    playbookId,
+    messages,
+    insights,
+    added: [],
+    duplicates: [],
+    tags: { applied: 0, skipped: 0, by: 'none' },
+    applied: [],
+    rejected: [],
+    evicted: [],
+    llm: false,
+    analysis: '',
+    version: 0,
+    changed: false,
+    aborted: false,
+    errors: [],
+  };
+}
+
+/** Runs every step of `endSession` for the ended `session`; store errors are thrown. */
+export async function endSessionSteps(
+  config: EndSessionConfig,
+  session: SessionState,
+  signal: AbortSignal | undefined,
+  summary: SessionSummary,
+): Promise<void> {
+  const before = await config.store.open(config.playbookId);
+  summary.version = before.version;
+  const run: EndRun = { config, session, signal, summary, playbook: before.playbook };
+  const addedNames = await saveHeuristicKeyPoints(run);
+  const reflectorTags = await learnWithModel(run);
+  await applyHeuristicTags(run, reflectorTags);
+  await enforcePlaybookBudget(run, addedNames);
+}
+
+/** True (and said once in `errors`) when the signal has fired: the step that asks is skipped. */
+function stopped(run: EndRun, step: string): boolean {
+  if (!run.signal?.aborted) return false;
+  if (!run.summary.errors.some((e) => e.stage === 'aborted')) {
+    run.summary.errors.push({
+      stage: 'aborted',
+      message: `endSession was aborted before ${step}; nothing more was written`,
+    });
+  }
+  return true;
+}
+
+function normalize(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * Step 1: the session's proposals, redacted and sanitized, without those the playbook already says
+ * (same normalized text in any section, or core's shingle Jaccard ≥ `DEDUP_THRESHOLD` in the same
+ * section) or that repeat an earlier proposal, saved in one `applyDelta`. Returns the names added.
+ */
+async function saveHeuristicKeyPoints(run: EndRun): Promise<Set<string>> {
+  const { config, session, summary } = run;
+  const redactor = redactorFor(config.redact);
+  const index = new Map<SectionName, { name: string; norm: string; shingles: Set<string> }[]>();
+  const norms = new Map<string, string>();
+  for (const section of SECTION_NAMES) {
+    const list = run.playbook.sections[section].map((kp) => ({
+      name: kp.name,
+      norm: normalize(kp.text),
+      shingles: new Set(shingles(kp.text)),
+    }));
+    for (const e of list) if (!norms.has(e.norm)) norms.set(e.norm, e.name);
+    index.set(section, list);
+  }
+  const adds: { type: 'ADD'; section: SectionName; text: string; source: object }[] = [];
+  for (const p of session.proposed) {
+    if (adds.length >= (config.budgets.heuristicKeyPoints ?? 10)) break;
+    const text = sanitizeKeyPointText(redactor ? redactor.redactText(p.text) : p.text);
+    if (!text) continue;
+    const norm = normalize(text);
+    const sh = new Set(shingles(text));
+    let of = norms.get(norm);
+    if (of === undefined) {
+      of = index.get(p.section)!.find((e) => jaccard(sh, e.shingles) >= DEDUP_THRESHOLD)?.name;
+    }
+    if (of !== undefined) {
+      summary.duplicates.push({ text, section: p.section, of });
+      continue;
+    }
+    const pendingName = `(new ${adds.length + 1})`;
+    norms.set(norm, pendingName);
+    index.get(p.section)!.push({ name: pendingName, norm, shingles: sh });
+    adds.push({
+      type: 'ADD',
+      section: p.section,
+      text,
+      source: { session: session.id, traceRefs: p.traceRefs.slice(0, 8) },
+    });
+  }
+  const addedNames = new Set<string>();
+  if (!adds.length || stopped(run, 'saving the heuristic key points')) return addedNames;
+  const res = await config.store.applyDelta(config.playbookId, adds);
+  summary.applied.push(...res.applied);
+  summary.rejected.push(...res.rejected);
+  for (const op of res.applied) {
+    if (op.type !== 'ADD') continue;
+    addedNames.add(op.name);
+    summary.added.push({ name: op.name, section: op.section, text: op.text, by: 'heuristic' });
+  }
+  run.playbook = res.playbook;
+  summary.version = res.version;
+  return addedNames;
+}
+
+/** Step 2: the Reflector and the Curator (`reflectSession`). Returns how many tags the Reflector applied. */
+async function learnWithModel(run: EndRun): Promise<number> {
+  const { config, session, signal, summary } = run;
+  if (!config.llm || stopped(run, 'the Reflector')) return 0;
+  const { budgets } = config;
+  try {
+    const out = await reflectSession(session.history, config.store, {
+      llm: config.llm,
+      id: config.playbookId,
+      source: { session: session.id },
+      ...(signal ? { signal } : {}),
+      ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+      redact: config.redact,
+      ...(budgets.curatorOperations !== undefined ? { maxOperations: budgets.curatorOperations } : {}),
+      ...(budgets.playbookTokens !== undefined ? { budget: { maxTokens: budgets.playbookTokens } } : {}),
+      onDiagnostic: (d) =>
+        summary.errors.push({ stage: d.role, message: scrubMessage(d.message), code: d.code }),
+    });
+    summary.llm = true;
+    summary.analysis = out.reflection.analysis;
+    summary.tags = { applied: out.tags.applied, skipped: out.tags.skipped.length, by: 'reflector' };
+    summary.applied.push(...out.applied);
+    summary.rejected.push(...out.rejected);
+    for (const op of out.applied) {
+      if (op.type === 'ADD')
+        summary.added.push({ name: op.name, section: op.section, text: op.text, by: 'curator' });
+      else if (op.type === 'REMOVE' && out.evicted.some((e) => e.name === op.name))
+        summary.evicted.push(op.name);
+    }
+    if (out.aborted) stopped(run, 'the end of the model steps');
+    run.playbook = out.playbook;
+    summary.version = out.version;
+    return out.tags.applied;
+  } catch (err) {
+    summary.errors.push(sessionError('llm', err));
+    return 0;
+  }
+}
+
+/** Step 3: the heuristic citation tags, when no Reflector judged the citations (never counted twice). */
+async function applyHeuristicTags(run: EndRun, reflectorTags: number): Promise<void> {
+  const { config, session, summary } = run;
+  if (reflectorTags !== 0 || !session.tags.length) return;
+  const known = new Set<string>();
+  for (const section of SECTION_NAMES) for (const kp of run.playbook.sections[section]) known.add(kp.name);
+  const tags = session.tags.filter((t) => known.has(t.name));
+  if (!tags.length || stopped(run, 'applying the citation tags')) return;
+  const res = await config.store.applyTags(config.playbookId, tags);
+  summary.tags = { applied: res.applied, skipped: res.skipped.length, by: 'heuristic' };
+  run.playbook = await config.store.load(config.playbookId);
+}
+
+/** Step 4: `budgets.playbookTokens` (the model path enforced it already), sparing what was just added. */
+async function enforcePlaybookBudget(run: EndRun, addedNames: Set<string>): Promise<void> {
+  const { config, summary } = run;
+  const maxTokens = config.budgets.playbookTokens;
+  if (maxTokens === undefined || summary.llm) return;
+  try {
+    const res = enforceBudget(run.playbook, { maxTokens, protect: addedNames });
+    if (!res.operations.length || stopped(run, 'enforcing the playbook budget')) return;
+    const out = await config.store.applyDelta(config.playbookId, res.operations);
+    summary.applied.push(...out.applied);
+    summary.rejected.push(...out.rejected);
+    summary.evicted.push(...res.evicted.map((e) => e.name));
+    summary.version = out.version;
+  } catch (err) {
+    summary.errors.push(sessionError('budget', err));
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The public shapes of `rearview/session`: the facade's options, what `observe` and `endSession`
+ * return, and the facade itself.
+ *
+ * @module
+ */
+import type { CompiledMarkers, MarkerSet, MessageLike, ReflectionInsight } from '../heuristic/index.js';
+import type { KeyValueStore } from '../kv/index.js';
+import type { LlmClient } from '../llm/index.js';
+import type {
+  AppliedOperation,
+  KeyPointProposal,
+  Playbook,
+  SectionName,
+  Selection,
+} from '../playbook/index.js';
+import type { RedactOptions } from '../redact/index.js';
+import type { PlaybookChange, PlaybookStore, PlaybookStoreOptions } from '../store/index.js';
+
+/** Token and count limits of a {@link Rearview}. */
+export interface RearviewBudgets {
+  /** Default `tokenBudget` of {@link Rearview.systemPrompt}. Default 1500. */
+  promptTokens?: number;
+  /**
+   * Hard token budget of the whole stored playbook, enforced at the end of each session (least trusted
+   * key points evicted first; what this session added goes last). Default: no limit.
+   */
+  playbookTokens?: number;
+  /** Most key points the heuristics add per session. Default 10. */
+  heuristicKeyPoints?: number;
+  /** Most Curator operations per session (with a model). Default 10. */
+  curatorOperations?: number;
+}
+
+/** Options of {@link createRearview}. */
+export interface RearviewOptions {
+  /**
+   * Where playbooks live: a `PlaybookStore`, or any `KeyValueStore` (`idbStore()` in browsers,
+   * `workersKvStore(env.KV)` or `memoryStore()` at the edge) that is wrapped in `playbookStore`.
+   */
+  store: PlaybookStore | KeyValueStore;
+  /** Options of the `playbookStore` created around a `KeyValueStore` (ignored for a `PlaybookStore`). */
+  storeOptions?: PlaybookStoreOptions;
+  /** A model for the Reflector and Curator. Without one, only the heuristics run. */
+  llm?: LlmClient;
+  /**
+   * Redaction of what leaves the conversation: every text before it is stored (heuristic key points,
+   * Curator operations, merges), the prompts of the Reflector and the Curator, and the key points
+   * `systemPrompt` and `select` inject (stored text may predate redaction or come from another
+   * writer). Default on; `false` turns it off; an object tunes it (`rearview/redact` options). Error
+   * messages are scrubbed of key-like values whatever this says.
+   */
+  redact?: boolean | RedactOptions;
+  /**
+   * Time limit of each model call of `endSession` (Reflector, Curator) in milliseconds, retries
+   * included, even for a client that ignores its signal. Default 60,000 (`DEFAULT_MODEL_TIMEOUT_MS`).
+   */
+  timeoutMs?: number;
+  budgets?: RearviewBudgets;
+  /** Playbook id in the store. Default `'default'`. */
+  playbookId?: string;
+  /** Id of each new session (stamped as provenance on what it adds). Default a random UUID. */
+  sessionId?: () => string;
+  /** Marker lists of the heuristics (`rearview/heuristic`). */
+  markers?: MarkerSet | CompiledMarkers;
+  /**
+   * Lowest confidence of a correction that becomes a key point. Default `'medium'` (challenging
+   * questions such as "Shouldn't that use a fixture?" count; `'high'` keeps only explicit ones).
+   */
+  minConfidence?: 'high' | 'medium' | 'low';
+  /** Receives each non-fatal problem (store failures of `systemPrompt`, model diagnostics). */
+  onError?: (error: SessionError) => void;
+}
+
+/** One problem met while ending a session or building a prompt. Nothing is thrown. */
+export interface SessionError {
+  stage: 'aborted' | 'store' | 'reflector' | 'curator' | 'llm' | 'budget' | 'prompt' | 'internal';
+  message: string;
+  code?: string;
+}
+
+/**
+ * A key point the heuristics propose from one user turn: `proposeKeyPoint` of `rearview/playbook`
+ * (section, text, the insight's category, its trace references).
+ */
+export type ProposedKeyPoint = KeyPointProposal<ReflectionInsight['category']>;
+
+/** What {@link Rearview.observe} found in the new messages. */
+export interface ObserveResult {
+  /** Messages analysed by this call (only the new ones). */
+  analysed: number;
+  /** Insights found in them. */
+  insights: ReflectionInsight[];
+  /** Key points proposed from them (saved at `endSession`). */
+  proposed: ProposedKeyPoint[];
+}
+
+/** What {@link Rearview.endSession} changed. */
+export interface SessionSummary {
+  sessionId: string;
+  playbookId: string;
+  /** Messages observed in the session. */
+  messages: number;
+  /** Every heuristic insight of the session. */
+  insights: ReflectionInsight[];
+  /** Key points added (by the heuristics and by the Curator). */
+  added: { name: string; section: SectionName; text: string; by: 'heuristic' | 'curator' }[];
+  /** Heuristic proposals left out because the playbook already says it (`of` = that key point). */
+  duplicates: { text: string; section: SectionName; of: string }[];
+  /** Helpful/harmful tags applied to key points cited in the session, and who decided them. */
+  tags: { applied: number; skipped: number; by: 'heuristic' | 'reflector' | 'none' };
+  /** Every operation the store applied, in order (heuristic ADDs, merges, Curator operations, evictions). */
+  applied: AppliedOperation[];
+  /** Operations the store refused, with the reason. */
+  rejected: { op: unknown; reason: string }[];
+  /** Names evicted to meet `budgets.playbookTokens`. */
+  evicted: string[];
+  /** Whether the Reflector and Curator ran. */
+  llm: boolean;
+  /** The Reflector's analysis of the session ('' without a model or when it failed). */
+  analysis: string;
+  /** Playbook content version after the session (0 when it does not exist). */
+  version: number;
+  /** True when the playbook content or counters changed. */
+  changed: boolean;
+  /**
+   * True when the signal fired: before the start nothing was done and the session goes on; after it,
+   * the current model call settled at once and nothing more was written.
+   */
+  aborted: boolean;
+  /** Problems met; the session still ended unless `aborted` before the start. */
+  errors: SessionError[];
+}
+
+/** The session facade returned by {@link createRearview}. */
+export interface Rearview {
+  readonly playbookId: string;
+  /** The PlaybookStore in use. */
+  readonly store: PlaybookStore;
+  /** The current session's id. */
+  readonly sessionId: string;
+  /**
+   * Feeds the conversation as it grows: pass the whole message array each time (the same array
+   * mutated, or a copy holding the same or equal messages). Only messages not seen before are
+   * analysed, with the previous user turn as context, so a call costs O(new messages). A different
+   * conversation (its last seen message no longer matches) is analysed from its start.
+   */
+  observe(messages: readonly MessageLike[]): ObserveResult;
+  /** The insights of the current session so far. */
+  insights(): ReflectionInsight[];
+  /** Key points the current session will propose at `endSession`. */
+  proposed(): ProposedKeyPoint[];
+  /**
+   * Ends the session: saves the heuristic key points (deduplicated against the playbook, with the
+   * session id and trace references as provenance), applies helpful/harmful tags to the key points
+   * the assistant cited, runs the Reflector and Curator when a model is configured, enforces the
+   * playbook budget, then starts a new session. Never rejects: problems are listed in `errors`.
+   * `signal` stops it at the next step (a pending model call settles at once) and nothing more is
+   * written; calls are serialized, so a later call waits only for the steps already under way.
+   */
+  endSession(options?: { signal?: AbortSignal; messages?: readonly MessageLike[] }): Promise<SessionSummary>;
+  /**
+   * The playbook section to append to the next system prompt: the key points most relevant to `query`
+   * within `tokenBudget` (default `budgets.promptTokens`), inside the template with the citation
+   * directive. Never rejects (a store failure gives the template with no key points and an `onError`).
+   */
+  systemPrompt(options?: { query?: string; tokenBudget?: number }): Promise<string>;
+  /** Same selection with its scores and token count. */
+  select(options?: { query?: string; tokenBudget?: number }): Promise<Selection>;
+  /** The stored playbook. */
+  playbook(): Promise<Playbook>;
+  /** Playbook changes from this object, other objects on the same store and other tabs. */
+  on(event: 'change', listener: (change: PlaybookChange) => void): () => void;
+  /** Stops listening and releases the store's BroadcastChannel when this object created the store. */
+  close(): void;
+}
