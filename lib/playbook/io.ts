@@ -12,6 +12,7 @@ import * as v from 'valibot';
 import { parseJsonLocated, ValidationError } from '../core/index.js';
 import {
   emptyPlaybook,
+  isKeyPointName,
   type KeyPoint,
   type Playbook,
   PlaybookSchema,
@@ -82,8 +83,9 @@ const ACE_SECTIONS: [RegExp, SectionName][] = [
  * Reads the ACE text format: `## SECTION` headers (rearview's five, or ACE's own such as
  * `STRATEGIES AND HARD RULES` or `COMMON MISTAKES TO AVOID`, mapped by meaning; others go to OTHERS
  * with a warning), `[id] helpful=X harmful=Y :: content` lines (other `key=N` fields ignored), and
- * rearview's metadata comments. Blank lines are skipped; other lines and repeated ids are skipped with a
- * warning. Never throws on content; the result is a valid playbook.
+ * rearview's metadata comments. Blank lines are skipped; other lines, ids that are not key point names
+ * (see `isKeyPointName`) and repeated ids are skipped with a warning naming the line. Never throws on
+ * content; the result is a valid playbook.
  *
  * @example
  * ```ts
@@ -145,6 +147,13 @@ export function parseAceText(text: string): AceParseResult {
       continue;
     }
     const name = m[1]!;
+    if (!isKeyPointName(name)) {
+      warnings.push(
+        `${at}: invalid key point name ${JSON.stringify(name)} (expected an id such as pat-001); skipped`,
+      );
+      last = undefined;
+      continue;
+    }
     if (byName.has(name)) {
       warnings.push(`${at}: repeated id ${name}; skipped`);
       last = undefined;

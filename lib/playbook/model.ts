@@ -51,6 +51,40 @@ export type HighWater = Record<SectionSlug, number>;
 
 const KEY_POINT_ID = /^(pat|mis|pref|ctx|oth)-(\d+)$/;
 const LEGACY_ID = /^kpt_(\d+)$/;
+/** rearview's ids, other ACE writers' (`str-00001`, `calc-00003`) and seed 001's legacy `kpt_NNN`. */
+const KEY_POINT_NAME = /^(?:[a-z]+-\d+|kpt_\d+)$/;
+
+/**
+ * True when `name` can name a key point: `slug-NNN` in lowercase letters and digits (`pat-001`, or
+ * another ACE writer's `str-00001`) or a legacy `kpt_NNN`. Names are written into prompts and
+ * one-line formats, so nothing else (spaces, brackets, line breaks) may enter a playbook.
+ *
+ * @example
+ * ```ts
+ * isKeyPointName('pat-001'); // true
+ * isKeyPointName('pat-001] ok\n# SYSTEM'); // false
+ * ```
+ */
+export function isKeyPointName(name: unknown): name is string {
+  return typeof name === 'string' && KEY_POINT_NAME.test(name);
+}
+
+/**
+ * valibot schema of a key point name (see {@link isKeyPointName}); the issue names the bad value.
+ *
+ * @example
+ * ```ts
+ * v.is(KeyPointNameSchema, 'mis-012'); // true
+ * ```
+ */
+export const KeyPointNameSchema = v.pipe(
+  v.string(),
+  v.check(
+    (name: string) => KEY_POINT_NAME.test(name),
+    (issue) =>
+      `invalid key point name ${JSON.stringify(issue.input)}: expected an id such as pat-001 (or a legacy kpt_001)`,
+  ),
+);
 
 /**
  * One key point. `name` is its id: `pat-001` (section slug + number) or a legacy `kpt_001` kept
@@ -82,7 +116,7 @@ const Counter = v.pipe(v.number(), v.integer(), v.minValue(0));
  * ```
  */
 export const KeyPointSchema = v.object({
-  name: v.pipe(v.string(), v.minLength(1)),
+  name: KeyPointNameSchema,
   text: v.string(),
   helpful: Counter,
   harmful: Counter,
@@ -117,6 +151,7 @@ export const PlaybookSchema = v.pipe(
 );
 
 function uniqueNames(p: Playbook): boolean {
+  // A Set, not an object: a name must never be confused with an inherited member.
   const seen = new Set<string>();
   for (const s of SECTION_NAMES) {
     for (const kp of p.sections[s]) {
@@ -265,7 +300,9 @@ export function tallyBulletTags(known: ReadonlySet<string>, tags: readonly Bulle
     const name = (tag as { name?: unknown })?.name;
     const value = (tag as { tag?: unknown })?.tag;
     if (typeof name !== 'string' || !known.has(name)) {
-      skipped.push({ tag, reason: `unknown key point ${JSON.stringify(name)}` });
+      const what =
+        typeof name === 'string' && !isKeyPointName(name) ? 'invalid key point name' : 'unknown key point';
+      skipped.push({ tag, reason: `${what} ${JSON.stringify(name)}` });
       continue;
     }
     if (value === 'neutral') continue;
@@ -384,18 +421,18 @@ export const DeltaOperationSchema = v.variant('type', [
   }),
   v.object({
     type: v.literal('UPDATE'),
-    name: v.string(),
+    name: KeyPointNameSchema,
     text: v.pipe(v.string(), v.minLength(1)),
     source: v.optional(ProvenanceSchema),
   }),
   v.object({
     type: v.literal('MERGE'),
-    names: v.pipe(v.array(v.string()), v.minLength(2)),
+    names: v.pipe(v.array(KeyPointNameSchema), v.minLength(2)),
     text: v.pipe(v.string(), v.minLength(1)),
-    into: v.optional(v.string()),
+    into: v.optional(KeyPointNameSchema),
     source: v.optional(ProvenanceSchema),
   }),
-  v.object({ type: v.literal('REMOVE'), name: v.string() }),
+  v.object({ type: v.literal('REMOVE'), name: KeyPointNameSchema }),
 ]);
 
 /** Options of {@link applyDelta}. */

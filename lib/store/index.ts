@@ -6,8 +6,9 @@
  *
  * @module
  */
-// The key-value adapters live in `rearview/kv` and the located JSON parser in `rearview/core`; they
-// stay re-exported here so that no import written against earlier versions breaks.
+// The key-value adapters and the bounded entry log (`memoryEntryStore`) live in `rearview/kv`, the
+// located JSON parser in `rearview/core`; they stay re-exported here so that no import written
+// against earlier versions breaks.
 export { findSyntaxError, parseJsonLocated } from '../core/index.js';
 export {
   type FallbackOptions,
@@ -15,68 +16,72 @@ export {
   idbStore,
   type KeyValueStore,
   type KvNamespaceLike,
+  type ListOptions,
+  type MemoryEntryStore,
+  type MemoryEntryStoreOptions,
   type MemoryStoreOptions,
+  memoryEntryStore,
   memoryStore,
   type OpenBestStoreOptions,
   openBestStore,
+  type StoredEntry,
   type TransactResult,
   toStoreError,
   withFallback,
   workersKvStore,
 } from '../kv/index.js';
+// The one reflexion-memory record schema lives in `rearview/loop`; these are the names it had here.
 export {
-  type ListOptions,
-  type MemoryEntryStore,
-  type MemoryEntryStoreOptions,
-  memoryEntryStore,
-  type ReflexionMemoryRecord,
-  ReflexionMemorySchema,
-  type StoredEntry,
-} from './memory-entries.js';
+  type ReflexionEntry as ReflexionMemoryRecord,
+  ReflexionEntrySchema as ReflexionMemorySchema,
+} from '../loop/index.js';
+export {
+  countersFromRecords,
+  type GCounters,
+  mergeCounters,
+  recordsFromCounters,
+} from './playbook-gcounters.js';
 export {
   compareKeyPointNames,
   compareStamps,
-  countersFromRecords,
-  type GCounters,
   type MergeConflict,
   mergeContent,
-  mergeCounters,
   mergePlaybookDocuments,
   type PlaybookDocument,
   PlaybookDocumentSchema,
-  recordsFromCounters,
   sameContent,
   viewPlaybook,
 } from './playbook-merge.js';
 export {
-  type ContentDoc,
-  type CounterRecord,
   detectPlaybookSchema,
-  type HeadRecord,
-  MIGRATED_REPLICA,
   type MigrationOutcome,
   migratePlaybook,
   migrateV0ToV1,
   migrateV1ToV2,
-  PLAYBOOK_SCHEMA,
   PlaybookV0Schema,
   type PlaybookV1,
   PlaybookV1Schema,
+} from './playbook-migrations.js';
+export {
+  type ContentDoc,
+  type CounterRecord,
+  type HeadRecord,
+  MIGRATED_REPLICA,
+  PLAYBOOK_SCHEMA,
   type Stamp,
   type StoredKeyPoint,
   type TagEvent,
   type VersionMeta,
   type VersionSnapshot,
 } from './playbook-schema.js';
-export {
-  type ApplyDeltaStoreResult,
-  type ApplyTagsResult,
-  type HistoryEntry,
-  type OpenedPlaybook,
-  type PlaybookChange,
-  type PlaybookStore,
-  type PlaybookStoreOptions,
-  playbookStore,
-  syncPlaybooks,
-  type WriteResult,
-} from './playbook-store.js';
+export { playbookStore, syncPlaybooks } from './playbook-store.js';
+export type {
+  ApplyDeltaStoreResult,
+  ApplyTagsResult,
+  HistoryEntry,
+  OpenedPlaybook,
+  PlaybookChange,
+  PlaybookStore,
+  PlaybookStoreOptions,
+  WriteResult,
+} from './store-types.js';

@@ -1,27 +1,26 @@
 /**
- * Replica merging: G-counters (per-replica slots, merge = per-slot maximum, value = sum of slots) and
- * last-writer-wins content with tombstones. Pure functions; no storage here.
+ * Replica merging: last-writer-wins content with tombstones, and the portable document that carries
+ * content plus G-counters (playbook-gcounters.ts). Pure functions; no storage here.
  */
 import * as v from 'valibot';
 import {
   type HighWater,
   type KeyPoint,
+  KeyPointNameSchema,
   type Playbook,
   parseKeyPointId,
   SECTION_NAMES,
   type SectionName,
 } from '../playbook/index.js';
+import { type GCounters, mergeCounters, sumSlots } from './playbook-gcounters.js';
 import {
   type ContentDoc,
   ContentDocEnvelopeSchema,
-  type CounterRecord,
   type Stamp,
   type StoredKeyPoint,
   StoredKeyPointSchema,
 } from './playbook-schema.js';
-
-/** G-counters of a playbook: per key point, per counter, per replica, the count that replica made. */
-export type GCounters = Record<string, { helpful: Record<string, number>; harmful: Record<string, number> }>;
+import { dict, own } from './store-keys.js';
 
 /**
  * The portable state of one playbook replica, as `exportJson` writes it and `importJson` reads it:
@@ -52,7 +51,7 @@ export const PlaybookDocumentSchema = v.object({
     >,
   ),
   counters: v.record(
-    v.string(),
+    KeyPointNameSchema,
     v.object({ helpful: v.record(v.string(), Int), harmful: v.record(v.string(), Int) }),
   ),
 });
@@ -68,94 +67,6 @@ export const PlaybookDocumentSchema = v.object({
 export function compareStamps(a: Stamp, b: Stamp): number {
   if (a[0] !== b[0]) return a[0] - b[0];
   return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
-}
-
-/**
- * Turns per-replica counter records into the {@link GCounters} map.
- *
- * @example
- * ```ts
- * countersFromRecords([{ replica: 'a', counts: { 'pat-001': { helpful: 2, harmful: 0 } } }]);
- * // { 'pat-001': { helpful: { a: 2 }, harmful: {} } }
- * ```
- */
-export function countersFromRecords(records: readonly CounterRecord[]): GCounters {
-  const out: GCounters = {};
-  for (const r of records) {
-    for (const [name, c] of Object.entries(r.counts)) {
-      out[name] ??= { helpful: {}, harmful: {} };
-      const slot = out[name];
-      if (c.helpful) slot.helpful[r.replica] = Math.max(slot.helpful[r.replica] ?? 0, c.helpful);
-      if (c.harmful) slot.harmful[r.replica] = Math.max(slot.harmful[r.replica] ?? 0, c.harmful);
-    }
-  }
-  return out;
-}
-
-/**
- * Splits {@link GCounters} back into one record per replica.
- *
- * @example
- * ```ts
- * recordsFromCounters({ 'pat-001': { helpful: { a: 2 }, harmful: {} } });
- * // [{ replica: 'a', counts: { 'pat-001': { helpful: 2, harmful: 0 } } }]
- * ```
- */
-export function recordsFromCounters(counters: GCounters): CounterRecord[] {
-  const byReplica = new Map<string, CounterRecord>();
-  const slot = (r: string) => {
-    let rec = byReplica.get(r);
-    if (!rec) {
-      rec = { replica: r, counts: {} };
-      byReplica.set(r, rec);
-    }
-    return rec;
-  };
-  for (const [name, c] of Object.entries(counters)) {
-    for (const field of ['helpful', 'harmful'] as const) {
-      for (const [r, n] of Object.entries(c[field])) {
-        const counts = slot(r).counts;
-        counts[name] ??= { helpful: 0, harmful: 0 };
-        counts[name][field] = n;
-      }
-    }
-  }
-  return [...byReplica.values()].sort((a, b) => (a.replica < b.replica ? -1 : 1));
-}
-
-/**
- * Merges two G-counter maps: the per-replica maximum of every slot. Commutative, associative and
- * idempotent, so replicas converge to the same counts whatever the order of syncs.
- *
- * @example
- * ```ts
- * mergeCounters({ k: { helpful: { a: 2 }, harmful: {} } }, { k: { helpful: { a: 1, b: 3 }, harmful: {} } });
- * // { k: { helpful: { a: 2, b: 3 }, harmful: {} } }
- * ```
- */
-export function mergeCounters(a: GCounters, b: GCounters): GCounters {
-  const out: GCounters = {};
-  for (const name of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    const x = a[name];
-    const y = b[name];
-    out[name] = { helpful: maxSlots(x?.helpful, y?.helpful), harmful: maxSlots(x?.harmful, y?.harmful) };
-  }
-  return out;
-}
-
-function maxSlots(a: Record<string, number> = {}, b: Record<string, number> = {}): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    out[r] = Math.max(a[r] ?? 0, b[r] ?? 0);
-  }
-  return out;
-}
-
-/** Sum of every replica's slot: the value of a G-counter. */
-function sum(slots: Record<string, number> | undefined): number {
-  let n = 0;
-  for (const r in slots) n += slots[r]!;
-  return n;
 }
 
 /**
@@ -177,8 +88,8 @@ export function viewPlaybook(doc: ContentDoc | undefined, counters: GCounters): 
       const kp: KeyPoint = {
         name: e.name,
         text: e.text,
-        helpful: sum(counters[e.name]?.helpful),
-        harmful: sum(counters[e.name]?.harmful),
+        helpful: sumSlots(own(counters, e.name)?.helpful),
+        harmful: sumSlots(own(counters, e.name)?.harmful),
         ...(e.createdAt !== undefined ? { createdAt: e.createdAt } : {}),
         ...(e.updatedAt !== undefined ? { updatedAt: e.updatedAt } : {}),
         ...(e.source !== undefined ? { source: e.source } : {}),
@@ -191,8 +102,8 @@ export function viewPlaybook(doc: ContentDoc | undefined, counters: GCounters): 
     if (present.has(name)) continue;
     const target = resolveAlias(doc, name, present);
     if (!target) continue;
-    target.helpful += sum(c.helpful);
-    target.harmful += sum(c.harmful);
+    target.helpful += sumSlots(c.helpful);
+    target.harmful += sumSlots(c.harmful);
   }
   return { sections };
 }
@@ -200,7 +111,7 @@ export function viewPlaybook(doc: ContentDoc | undefined, counters: GCounters): 
 function resolveAlias<T>(doc: ContentDoc, name: string, present: Map<string, T>): T | undefined {
   let current = name;
   for (let depth = 0; depth < 64; depth++) {
-    const alias = doc.aliases[current];
+    const alias = own(doc.aliases, current);
     if (!alias) return undefined;
     const hit = present.get(alias.into);
     if (hit) return hit;
@@ -288,23 +199,23 @@ export function mergeContent(a: ContentDoc, b: ContentDoc): { doc: ContentDoc; c
       }
     }
   }
-  const removed: Record<string, Stamp> = {};
+  const removed = dict<Stamp>();
   for (const name of [...new Set([...Object.keys(a.removed), ...Object.keys(b.removed)])].sort()) {
-    const x = a.removed[name];
-    const y = b.removed[name];
+    const x = own(a.removed, name);
+    const y = own(b.removed, name);
     removed[name] = !x ? y! : !y ? x : compareStamps(x, y) >= 0 ? x : y;
   }
-  const aliases: ContentDoc['aliases'] = {};
+  const aliases: ContentDoc['aliases'] = dict();
   for (const name of [...new Set([...Object.keys(a.aliases), ...Object.keys(b.aliases)])].sort()) {
-    const x = a.aliases[name];
-    const y = b.aliases[name];
+    const x = own(a.aliases, name);
+    const y = own(b.aliases, name);
     aliases[name] = !x ? y! : !y ? x : compareStamps(x.stamp, y.stamp) >= 0 ? x : y;
   }
   const sections = {} as ContentDoc['sections'];
   for (const s of SECTION_NAMES) sections[s] = [];
   for (const name of [...candidates.keys()].sort(compareKeyPointNames)) {
     const { entry, section } = candidates.get(name)!;
-    const tomb = removed[name];
+    const tomb = own(removed, name);
     if (tomb && compareStamps(tomb, entry.stamp) >= 0) continue;
     sections[section].push(entry);
   }

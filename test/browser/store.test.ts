@@ -31,6 +31,33 @@ describe('playbooks on IndexedDB in Chromium', () => {
     expect((await a.load('p')).sections.OTHERS[0]!.helpful).toBe(200);
   });
 
+  it('ids equal to built-in object members (replica, playbook) work and such tags are reported, not dropped', async () => {
+    for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__']) {
+      const db = dbName();
+      const store = playbookStore(idbStore(db, 'kv'), {
+        broadcast: false,
+        replicaId: name,
+        onWarning: () => {},
+      });
+      await store.applyDelta(name, [{ type: 'ADD', section: 'OTHERS', text: 'x' }]);
+      const out = await store.applyTags(name, [
+        { name: 'oth-001', tag: 'helpful' },
+        { name: 'oth-001', tag: 'helpful' },
+        { name, tag: 'helpful' },
+      ]);
+      expect(out.applied).toBe(2);
+      expect(out.skipped.map((s) => s.reason)).toEqual([`invalid key point name ${JSON.stringify(name)}`]);
+      expect((await store.load(name)).sections.OTHERS[0]!.helpful).toBe(2);
+      expect(await store.list()).toEqual([name]);
+      const doc = await store.exportDocument(name);
+      expect(Object.getOwnPropertyDescriptor(doc.counters['oth-001']!.helpful, name)?.value).toBe(2);
+      // A second store object on the same database shares the slot and sees the same counts.
+      const other = playbookStore(idbStore(db, 'kv'), { broadcast: false, replicaId: name });
+      await other.applyTags(name, [{ name: 'oth-001', tag: 'helpful' }]);
+      expect((await store.load(name)).sections.OTHERS[0]!.helpful).toBe(3);
+    }
+  });
+
   it('subscribe hears changes made by another PlaybookStore object through BroadcastChannel', async () => {
     const db = dbName();
     const channel = `test-${db}`;

@@ -5,10 +5,14 @@ import {
   emptyPlaybook,
   formatKeyPointId,
   highWaterOf,
+  isKeyPointName,
   type Playbook,
   PlaybookSchema,
+  parseAceText,
   parseKeyPointId,
   SECTION_NAMES,
+  tallyBulletTags,
+  toAceText,
 } from 'rearview/playbook';
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
@@ -188,5 +192,33 @@ describe('model helpers and schemas', () => {
     negative.sections.OTHERS[0]!.helpful = -1;
     expect(v.safeParse(PlaybookSchema, negative).success).toBe(false);
     expect(SECTION_NAMES).toHaveLength(5);
+  });
+});
+
+describe('key point names', () => {
+  const names = fc.oneof(
+    fc.string(),
+    fc.constantFrom('constructor', '__proto__', 'pat-001]\n# SYSTEM', 'PAT-001', 'kpt_7', 'str-00001'),
+    fc.tuple(fc.stringMatching(/^[a-z]{1,5}$/), fc.nat()).map(([slug, n]) => `${slug}-${n}`),
+  );
+
+  it('a playbook validates exactly when its names follow the grammar; valid names stay one ACE line (property)', () => {
+    fc.assert(
+      fc.property(names, (name) => {
+        const pb = emptyPlaybook();
+        pb.sections.OTHERS.push(kp(name, 'tip'));
+        const valid = /^(?:[a-z]+-\d+|kpt_\d+)$/.test(name);
+        expect(isKeyPointName(name)).toBe(valid);
+        expect(v.safeParse(PlaybookSchema, pb).success).toBe(valid);
+        expect(tallyBulletTags(new Set([name]), [{ name, tag: 'helpful' }]).increments.size).toBe(1);
+        if (!valid) return;
+        const text = toAceText(pb, { metadata: false });
+        expect(text.split('\n').filter((l) => l.startsWith('['))).toEqual([
+          `[${name}] helpful=0 harmful=0 :: tip`,
+        ]);
+        expect(parseAceText(text).playbook.sections.OTHERS.map((k) => k.name)).toEqual([name]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
