@@ -2,15 +2,15 @@
 // rearview's command line (Node only; it lives outside lib/ and may read files and the environment).
 //
 //   npx rearview reflect <file | ->  [--json] [--reduce] [--llm | --fixtures <file.jsonl>] [--progress]
+//                                    [--max-category-items <n>] [--min-snapshot-tokens <n>] …
 //
 // Prints the insights, the deterministic snapshot and, with --reduce, the reduction report of any
 // transcript or trajectory rearview reads. Exit codes: 0 ok, 1 input error (located message), 2 usage
 // error. It imports the BUILT library (dist/lib): run `npm run build:lib` first in a checkout.
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const VERSION = '0.1.0';
 const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
 const DIST = new URL('../dist/lib/', import.meta.url);
 
@@ -28,6 +28,7 @@ Options:
   --model <name>         model for --llm (default: rearview's Haiku-class default)
   --progress             show the progress bar even when stderr is not a terminal (files over 4 MB)
   --no-progress          never show it
+  --<threshold> <value>  a snapshot cap or reduction gate (listed below when the library is built)
   -h, --help             this help
   -v, --version          the version
 
@@ -46,13 +47,43 @@ class InputError extends Error {}
  * }} Io
  */
 
+/** The package's version, from the package.json next to this directory (the one it ships in). */
+function version() {
+  return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+}
+
+/**
+ * The thresholds the CLI applies, as rearview/snapshot's PARAM_SPECS describe them (flag, range,
+ * default, help). No AgentDiet model runs here: of AgentDiet's parameters only `a` applies, as the
+ * step compaction's keepRecent.
+ * @param {any} snapshot the built rearview/snapshot
+ */
+export function cliParams(snapshot) {
+  return snapshot.PARAM_NAMES.map((n) => snapshot.PARAM_SPECS[n]).filter(
+    (spec) => spec.group !== 'diet' || spec.name === 'a',
+  );
+}
+
+/** The help text, with the thresholds when the library is there to describe them. */
+export function usage(snapshot) {
+  if (!snapshot) return USAGE;
+  const rows = cliParams(snapshot).map((spec) => {
+    const left = `  --${spec.flag} <n>`.padEnd(25);
+    return `${left}${spec.help} ${spec.min}–${spec.max} ${spec.unit}, default ${spec.default}.`;
+  });
+  const [head, exits] = USAGE.split('\n\nExit codes:');
+  return `${head}\n\nThresholds (rearview/snapshot PARAM_SPECS):\n${rows.join('\n')}\n\nExit codes:${exits}`;
+}
+
 /**
  * @param {string[]} argv arguments after the program name
+ * @param {any} [snapshot] the built rearview/snapshot: its PARAM_SPECS give the threshold flags
  * @returns {{ command: string | undefined, file: string | undefined, json: boolean, reduce: boolean,
  *   llm: boolean, fixtures: string | undefined, model: string | undefined, progress: boolean | undefined,
- *   help: boolean, version: boolean }}
+ *   help: boolean, version: boolean, params: Record<string, number> }}
  */
-export function parseArgs(argv) {
+export function parseArgs(argv, snapshot) {
+  const flags = new Map(snapshot ? cliParams(snapshot).map((spec) => [`--${spec.flag}`, spec.name]) : []);
   const out = {
     command: undefined,
     file: undefined,
@@ -64,8 +95,17 @@ export function parseArgs(argv) {
     progress: undefined,
     help: false,
     version: false,
+    params: {},
   };
   const positional = [];
+  /** A threshold's value, refused (exit 2) outside the library's range. */
+  const param = (flag, text) => {
+    try {
+      out.params[flags.get(flag)] = snapshot.parseParam(flags.get(flag), text);
+    } catch (err) {
+      throw new UsageError(`${flag}: ${err.issues?.[0]?.message ?? err.message}`);
+    }
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (name) => {
@@ -83,6 +123,8 @@ export function parseArgs(argv) {
     else if (a.startsWith('--model=')) out.model = a.slice('--model='.length);
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
+    else if (flags.has(a)) param(a, value(a));
+    else if (flags.has(a.split('=')[0])) param(a.split('=')[0], a.slice(a.indexOf('=') + 1));
     else if (a === '-h' || a === '--help') out.help = true;
     else if (a === '-v' || a === '--version') out.version = true;
     else if (a === '--') {
@@ -298,7 +340,9 @@ export async function analyse(text, args, lib, llm, bar) {
     }
   }
   bar?.stage('snapshot');
-  const trace = lib.snapshot.deterministicSnapshotWithTrace(parsed.input);
+  const params = args.params ?? {};
+  const caps = lib.snapshot.pickParams(params, 'caps');
+  const trace = lib.snapshot.deterministicSnapshotWithTrace(parsed.input, caps);
   const result = {
     kind: parsed.kind,
     format: parsed.format,
@@ -318,9 +362,13 @@ export async function analyse(text, args, lib, llm, bar) {
   };
   if (args.reduce) {
     bar?.stage('reducing');
-    const reduction = await lib.snapshot.computeTrajectoryReduction(parsed.input, llm ? { llm } : {});
+    const reduction = await lib.snapshot.computeTrajectoryReduction(parsed.input, {
+      ...lib.snapshot.pickParams(params, 'caps', 'gates'),
+      ...(llm ? { llm } : {}),
+    });
     const steps = parsed.trajectory?.steps;
-    const compaction = steps?.length ? lib.snapshot.compactTrajectory(steps).diagnostics : null;
+    const keep = params.a === undefined ? {} : { keepRecent: params.a };
+    const compaction = steps?.length ? lib.snapshot.compactTrajectory(steps, keep).diagnostics : null;
     result.reduction = {
       diagnostics: reduction.diagnostics,
       retired: reduction.retired,
@@ -357,7 +405,32 @@ function oneLine(text, max) {
   return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
 }
 
-/** The human-readable report. */
+// Terminal control sequences: CSI (ESC [ … final byte), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC
+// strings (ESC P/X/^/_ … ST) and any other ESC sequence, never past the end of a line (an unterminated
+// one must not swallow the rest of the report); then every C0 control but newline and tab, DEL and C1
+// (an 8-bit CSI is harmless once its introducer is gone). Transcripts are untrusted: printed raw, they
+// could retitle or clear the terminal, move the cursor over earlier output, or make it answer back.
+const TERMINAL_SEQUENCE =
+  /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b\n]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/** Text safe to print on a terminal: control sequences and control characters removed. */
+export function printable(text) {
+  return String(text).replace(TERMINAL_SEQUENCE, '').replace(CONTROL, '');
+}
+
+/**
+ * JSON safe to print on a terminal: JSON.stringify escapes C0 but leaves DEL and C1 raw (0x9B is a
+ * CSI on 8-bit terminals), so those are escaped too; the document still parses to the same value.
+ */
+export function printableJson(value) {
+  return JSON.stringify(value, null, 2).replace(
+    /[\x7f-\x9f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** The human-readable report, with every control character removed (see printable). */
 export function formatText(name, r) {
   const lines = [];
   const c = r.counts;
@@ -402,7 +475,7 @@ export function formatText(name, r) {
     }
   }
   if (r.llm?.error) lines.push('', `LLM reflection failed (${r.llm.error}); heuristic insights shown.`);
-  return `${lines.join('\n')}\n`;
+  return printable(`${lines.join('\n')}\n`);
 }
 
 /**
@@ -418,16 +491,27 @@ export async function main(argv, ioOptions = {}) {
     stdin: ioOptions.stdin ?? process.stdin,
     env: ioOptions.env ?? process.env,
   };
+  // Everything printed but the progress bar goes through printable: file names, parser messages and
+  // the report all carry text from the input.
+  const say = (stream, text) => stream.write(printable(text));
   let args;
   let bar = null;
+  let lib = null;
   try {
-    args = parseArgs(argv);
+    lib = await loadLib().catch((err) => {
+      if (err instanceof UsageError) return err;
+      throw err;
+    });
+    const built = lib instanceof UsageError ? null : lib;
+    // Without the build only --help and --version can answer (the thresholds' flags come from it).
+    if (!built && !argv.some((a) => ['-h', '--help', '-v', '--version', 'help'].includes(a))) throw lib;
+    args = parseArgs(argv, built?.snapshot);
     if (args.version) {
-      io.stdout.write(`${VERSION}\n`);
+      say(io.stdout, `${version()}\n`);
       return 0;
     }
     if (args.help || args.command === 'help') {
-      io.stdout.write(`${USAGE}\n`);
+      say(io.stdout, `${usage(built?.snapshot)}\n`);
       return 0;
     }
     if (args.command === undefined) throw new UsageError('missing command: rearview reflect <file>');
@@ -435,32 +519,32 @@ export async function main(argv, ioOptions = {}) {
     if (args.file === undefined && io.stdin.isTTY) {
       throw new UsageError('missing <file>: give a path, or - to read stdin');
     }
-    const lib = await loadLib();
-    const llm = await llmClient(args, io, lib);
+    const llm = await llmClient(args, io, built);
     const name = args.file === undefined || args.file === '-' ? '<stdin>' : args.file;
     const input = await readInput(args.file, io, args.progress);
     bar = input.bar;
-    const result = await analyse(input.text, args, lib, llm, bar);
+    const result = await analyse(input.text, args, built, llm, bar);
     bar?.end();
     bar = null;
-    if (args.json) io.stdout.write(`${JSON.stringify({ file: name, ...result }, null, 2)}\n`);
+    if (args.json) io.stdout.write(`${printableJson({ file: name, ...result })}\n`);
     else io.stdout.write(formatText(name, result));
     if (result.llm?.error && args.json)
-      io.stderr.write(`rearview: LLM reflection failed: ${result.llm.error}\n`);
+      say(io.stderr, `rearview: LLM reflection failed: ${result.llm.error}\n`);
     return 0;
   } catch (err) {
     bar?.end();
     if (err instanceof UsageError) {
-      io.stderr.write(`rearview: ${err.message}\n\n${USAGE}\n`);
+      const snapshot = lib instanceof UsageError ? undefined : lib?.snapshot;
+      say(io.stderr, `rearview: ${err.message}\n\n${usage(snapshot)}\n`);
       return 2;
     }
     if (err instanceof InputError) {
       const where = args?.file === undefined || args?.file === '-' ? '<stdin>' : args.file;
       const message = err.message.startsWith(`${where}:`) ? err.message : `${where}: ${err.message}`;
-      io.stderr.write(`rearview: ${message}\n`);
+      say(io.stderr, `rearview: ${message}\n`);
       return 1;
     }
-    io.stderr.write(`rearview: unexpected error: ${err?.stack ?? err}\n`);
+    say(io.stderr, `rearview: unexpected error: ${err?.stack ?? err}\n`);
     return 1;
   }
 }

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { PARAM_NAMES, PARAM_SPECS } from '../lib/snapshot/index.ts';
 import { openSample, SHOTS, trackErrors } from './helpers';
 
 test('a slider changes the deterministic snapshot at once, and the URL carries it', async ({
@@ -31,6 +32,20 @@ test('a slider changes the deterministic snapshot at once, and the URL carries i
   await page.goto(page.url());
   await expect(page.getByLabel('Items per category (cap) value')).toHaveValue('2');
   await expect(page.getByTestId('detected-format')).toHaveText('Claude Code console');
+  expect(errors).toEqual([]);
+});
+
+test("every slider carries the library's range, step and default (PARAM_SPECS)", async ({ page }) => {
+  const errors = trackErrors(page);
+  await openSample(page, 'console');
+  for (const name of PARAM_NAMES) {
+    const { min, max, step, label } = PARAM_SPECS[name];
+    const range = page.locator(`#set-${name}`);
+    await expect(range, name).toHaveAttribute('min', String(min));
+    await expect(range, name).toHaveAttribute('max', String(max));
+    await expect(range, name).toHaveAttribute('step', String(step));
+    await expect(page.getByLabel(`${label} value`)).toHaveValue(String(PARAM_SPECS[name].default));
+  }
   expect(errors).toEqual([]);
 });
 

@@ -15,17 +15,10 @@ import {
   CATEGORIES,
   computeTrajectoryReduction,
   deterministicSnapshotWithTrace,
+  SNAKE,
   type SnapshotInput,
 } from '../lib/snapshot/index.js';
 import { buildInputs, FIXTURES, MODEL } from './snapshot-inputs.js';
-
-const SNAKE: Record<string, string> = {
-  openHypotheses: 'open_hypotheses',
-  blockers: 'blockers',
-  nextActions: 'next_actions',
-  unresolvedQuestions: 'unresolved_questions',
-  requiredEvidenceLinks: 'required_evidence_links',
-};
 
 /** First clause of a text, cut at a word boundary: still a substring of its source. */
 function shorten(text: string, max = 140): string {
@@ -38,7 +31,7 @@ function scriptedReply(input: SnapshotInput, variant: 'normal' | 'hallucinate' |
   const trace = deterministicSnapshotWithTrace(input, { nearDuplicateThreshold: 0.3, maxCategoryItems: 12 });
   const reply: Record<string, unknown> = { current_objective: input.objective.split(/(?<=\.)\s/)[0] };
   for (const c of CATEGORIES) {
-    reply[SNAKE[c]!] = trace.kept
+    reply[SNAKE[c]] = trace.kept
       .filter((k) => k.category === c)
       .map((k) =>
         k.sources.length > 1 && c !== 'requiredEvidenceLinks'

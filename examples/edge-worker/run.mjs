@@ -3,7 +3,7 @@
 // built library, binds an in-memory Workers KV namespace and the API key FROM THE ENVIRONMENT (never
 // written to a file), and serves it on 127.0.0.1.
 //
-//   npm run build:lib && ANTHROPIC_API_KEY=sk-ant-… node examples/edge-worker/run.mjs [--port 8787]
+//   npm run build:lib && REARVIEW_AUTH_SECRET=… ANTHROPIC_API_KEY=sk-ant-… node examples/edge-worker/run.mjs [--port 8787]
 //
 // Tests import startEdgeWorker() to run the same thing against the local Messages API server.
 import { spawn } from 'node:child_process';
@@ -73,7 +73,8 @@ async function waitFor(url, child, timeoutMs = 20_000) {
 /**
  * Builds the worker and starts workerd.
  * @param {{ port?: number, kvPort?: number, env?: Record<string, string | undefined>, stdio?: 'inherit' | 'ignore' }} [options]
- *   `env` holds ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (default: this process's environment).
+ *   `env` holds REARVIEW_AUTH_SECRET, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (default:
+ *   this process's environment).
  * @returns {Promise<{ url: string, kvUrl: string, stop: () => Promise<void> }>}
  */
 export async function startEdgeWorker(options = {}) {
@@ -114,6 +115,7 @@ const edgeWorker :Workerd.Worker = (
   compatibilityDate = "2025-06-01",
   bindings = [
     (name = "PLAYBOOKS", kvNamespace = "kv-backend"),
+    (name = "REARVIEW_AUTH_SECRET", fromEnvironment = "REARVIEW_AUTH_SECRET"),
     (name = "ANTHROPIC_API_KEY", fromEnvironment = "ANTHROPIC_API_KEY"),
     (name = "ANTHROPIC_BASE_URL", fromEnvironment = "ANTHROPIC_BASE_URL"),
     (name = "ANTHROPIC_MODEL", fromEnvironment = "ANTHROPIC_MODEL"),
@@ -127,7 +129,7 @@ const kvBackend :Workerd.Worker = (
 `,
   );
   const env = { ...process.env };
-  for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL']) {
+  for (const name of ['REARVIEW_AUTH_SECRET', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL']) {
     if (options.env && name in options.env) {
       if (options.env[name] === undefined) delete env[name];
       else env[name] = options.env[name];
@@ -167,7 +169,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       ? 'model: on (key from the environment)'
       : 'model: off (no ANTHROPIC_API_KEY): heuristics only',
   );
-  console.log(`try: curl -X POST --data-binary @transcript.jsonl '${url}/reflect'`);
+  if (!process.env.REARVIEW_AUTH_SECRET) {
+    console.log('auth: REARVIEW_AUTH_SECRET is not set, so every request is refused (503)');
+  }
+  console.log(
+    `try: curl -H "Authorization: Bearer $TOKEN" -X POST --data-binary @transcript.jsonl '${url}/reflect'`,
+  );
+  console.log('(a token for principal alice: node examples/shared/token.mjs alice)');
   const quit = async () => {
     await stop();
     process.exit(0);

@@ -1,24 +1,30 @@
 /**
  * A Cloudflare Worker that learns from transcripts with the API key held server-side.
  *
- *   POST /reflect?playbook=<id>   body: a transcript or trajectory in any format rearview reads
+ *   POST /reflect   body: a transcript or trajectory in any format rearview reads
  *     → parseTranscript → redact → createRearview({ store: Workers KV, llm: Claude }) → endSession
  *     ← { format, messages, insights, added, duplicates, tags, analysis, version, errors }
- *   GET /playbook?playbook=<id>&q=<query>&budget=<tokens>
+ *   GET /playbook?q=<query>&budget=<tokens>
  *     ← { playbook, prompt }: the stored playbook and the system-prompt section for a query
  *
- * Bindings: PLAYBOOKS (a KV namespace), ANTHROPIC_API_KEY (a secret; without it only the heuristics
- * run), optional ANTHROPIC_BASE_URL, ANTHROPIC_MODEL and ALLOWED_ORIGIN (CORS for a browser front end).
- * The key is read from `env` inside the request and never leaves the Worker: responses are scrubbed.
+ * Every request carries `Authorization: Bearer <token>` (see ../shared/edge.ts: a principal signed
+ * with REARVIEW_AUTH_SECRET); the playbook is the principal's own, never one the request names.
+ *
+ * Bindings: PLAYBOOKS (a KV namespace), REARVIEW_AUTH_SECRET (a secret; without it every request is
+ * refused), ANTHROPIC_API_KEY (a secret; without it only the heuristics run), optional
+ * ANTHROPIC_BASE_URL, ANTHROPIC_MODEL and ALLOWED_ORIGIN (CORS for a browser front end). The keys are
+ * read from `env` inside the request and never leave the Worker: responses are scrubbed.
  */
 import { anthropicClient } from 'rearview/llm';
 import { redactMessages } from 'rearview/redact';
 import { createRearview } from 'rearview/session';
-import { type KvNamespaceLike, workersKvStore } from 'rearview/store';
+import { type KvNamespaceLike, type PlaybookStore, playbookStore, workersKvStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';
+import { type Authenticate, authorize, budgetOf, reflectBody, sharedSecretAuth } from '../shared/edge.js';
 
 export interface Env {
   PLAYBOOKS: KvNamespaceLike;
+  REARVIEW_AUTH_SECRET?: string;
   ANTHROPIC_API_KEY?: string;
   ANTHROPIC_BASE_URL?: string;
   ANTHROPIC_MODEL?: string;
@@ -27,13 +33,13 @@ export interface Env {
 
 /** Largest transcript accepted, in bytes. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-const PLAYBOOK_ID = /^[\w.-]{1,64}$/;
 
 function json(env: Env, body: unknown, status = 200): Response {
   let text = JSON.stringify(body);
-  // Defence in depth: nothing the Worker returns may contain its key.
-  const key = env.ANTHROPIC_API_KEY;
-  if (key && text.includes(key)) text = text.split(key).join('[redacted]');
+  // Defence in depth: nothing the Worker returns may contain its secrets.
+  for (const key of [env.ANTHROPIC_API_KEY, env.REARVIEW_AUTH_SECRET]) {
+    if (key && text.includes(key)) text = text.split(key).join('[redacted]');
+  }
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (env.ALLOWED_ORIGIN) {
     headers['access-control-allow-origin'] = env.ALLOWED_ORIGIN;
@@ -42,12 +48,37 @@ function json(env: Env, body: unknown, status = 200): Response {
   return new Response(text, { status, headers });
 }
 
-function rearviewFor(env: Env, request: Request) {
-  const colo = (request as Request & { cf?: { colo?: string } }).cf?.colo;
+/**
+ * One playbook store per isolate, and so one G-counter replica per isolate. The id must be unique per
+ * writer: Workers KV has no transactions, so two writers sharing a slot (the colo, as this example
+ * once did) overwrite each other's increments — 198 of 200 concurrent tags were lost that way. Within
+ * the isolate, concurrent requests go through this one store, whose KV adapter queues the writes to
+ * each key; across isolates, each has its own slot. The trade-off: every isolate that ever wrote adds
+ * a slot (a few keys) that loads read, so slots grow with isolate churn rather than staying one per
+ * data centre. A fresh id per request would also be correct, with a slot per request: far worse. For
+ * a bounded count, route each playbook through one Durable Object and use its id.
+ */
+let shared:
+  | { kv: KvNamespaceLike; store: PlaybookStore; authenticate?: Authenticate; secret?: string }
+  | undefined;
+
+function isolateState(env: Env) {
+  if (shared?.kv !== env.PLAYBOOKS) {
+    // No replicaId: the store draws a random one (created here, inside a request, not at module scope).
+    const store = playbookStore(workersKvStore(env.PLAYBOOKS), { broadcast: false, onWarning: () => {} });
+    shared = { kv: env.PLAYBOOKS, store };
+  }
+  const secret = env.REARVIEW_AUTH_SECRET ?? '';
+  if (secret.length >= 16 && shared.secret !== secret) {
+    shared.authenticate = sharedSecretAuth(secret);
+    shared.secret = secret;
+  }
+  return shared;
+}
+
+function rearviewFor(env: Env, store: PlaybookStore, playbookId: string) {
   return createRearview({
-    store: workersKvStore(env.PLAYBOOKS),
-    // One G-counter slot per data centre keeps the number of slots small (see rearview/store).
-    storeOptions: { replicaId: `edge-${colo ?? 'local'}`, broadcast: false, onWarning: () => {} },
+    store,
     ...(env.ANTHROPIC_API_KEY
       ? {
           llm: anthropicClient({
@@ -57,25 +88,34 @@ function rearviewFor(env: Env, request: Request) {
           }),
         }
       : {}),
-    playbookId: new URL(request.url).searchParams.get('playbook') ?? 'default',
+    playbookId,
   });
 }
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     const url = new URL(request.url);
-    const playbook = url.searchParams.get('playbook') ?? 'default';
-    if (!PLAYBOOK_ID.test(playbook)) return json(env, { error: 'invalid playbook id' }, 400);
     if (request.method === 'OPTIONS' && env.ALLOWED_ORIGIN) {
       return new Response(null, {
         status: 204,
         headers: {
           'access-control-allow-origin': env.ALLOWED_ORIGIN,
           'access-control-allow-methods': 'GET, POST, OPTIONS',
-          'access-control-allow-headers': 'content-type',
+          'access-control-allow-headers': 'authorization, content-type',
         },
       });
     }
+    if (url.pathname !== '/reflect' && url.pathname !== '/playbook') {
+      return json(env, { error: 'not found', routes: ['POST /reflect', 'GET /playbook'] }, 404);
+    }
+    const state = isolateState(env);
+    // Closed by default: a deployment without a secret refuses everyone rather than serving everyone.
+    if (!state.authenticate) {
+      return json(env, { error: 'REARVIEW_AUTH_SECRET is not configured (16+ characters)' }, 503);
+    }
+    const auth = await authorize(request, state.authenticate);
+    if ('error' in auth) return json(env, { error: auth.error }, auth.status);
+    const { playbookId } = auth.principal;
 
     if (url.pathname === '/reflect') {
       if (request.method !== 'POST') return json(env, { error: 'use POST' }, 405);
@@ -95,42 +135,24 @@ export default {
       }
       // Redact before anything is analysed, stored or sent (anthropicClient redacts again by default).
       const redacted = redactMessages(messages);
-      const rv = rearviewFor(env, request);
+      const rv = rearviewFor(env, state.store, playbookId);
       try {
         const summary = await rv.endSession({ messages: redacted, signal: AbortSignal.timeout(55_000) });
-        return json(env, {
-          format,
-          messages: summary.messages,
-          insights: summary.insights,
-          added: summary.added,
-          duplicates: summary.duplicates,
-          tags: summary.tags,
-          analysis: summary.analysis,
-          llm: summary.llm,
-          version: summary.version,
-          errors: summary.errors,
-        });
+        return json(env, reflectBody(format, summary));
       } finally {
         rv.close();
       }
     }
 
-    if (url.pathname === '/playbook' && request.method === 'GET') {
-      const rv = rearviewFor(env, request);
-      try {
-        const budget = Number(url.searchParams.get('budget') ?? 1500);
-        return json(env, {
-          playbook: await rv.playbook(),
-          prompt: await rv.systemPrompt({
-            query: url.searchParams.get('q') ?? '',
-            tokenBudget: Number.isFinite(budget) && budget > 0 ? budget : 1500,
-          }),
-        });
-      } finally {
-        rv.close();
-      }
+    if (request.method !== 'GET') return json(env, { error: 'use GET' }, 405);
+    const rv = rearviewFor(env, state.store, playbookId);
+    try {
+      return json(env, {
+        playbook: await rv.playbook(),
+        prompt: await rv.systemPrompt({ query: url.searchParams.get('q') ?? '', tokenBudget: budgetOf(url) }),
+      });
+    } finally {
+      rv.close();
     }
-
-    return json(env, { error: 'not found', routes: ['POST /reflect', 'GET /playbook'] }, 404);
   },
 };

@@ -2,26 +2,38 @@
  * The edge-worker example as a standard `Request → Response` function: a Vercel Edge Function (or any
  * runtime with fetch-style handlers: Deno Deploy, Bun.serve, Next.js route handlers).
  *
- *   POST /…?playbook=<id>   body: a transcript or trajectory in any format rearview reads
+ *   POST /…   body: a transcript or trajectory in any format rearview reads
  *     ← { format, messages, insights, added, duplicates, tags, analysis, llm, version, errors }
- *   GET  /…?playbook=<id>&q=<query>&budget=<tokens>
+ *   GET  /…?q=<query>&budget=<tokens>
  *     ← { playbook, prompt }
  *
+ * Every request is authenticated (`Authorization: Bearer <token>`, or the deployer's own
+ * `authenticate` hook) and reaches only its principal's playbook: the id comes from the hook, never
+ * from the request (see ../shared/edge.ts).
+ *
  * `export default handler` reads its configuration from the environment when a request comes in
- * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL; never at module scope) and keeps playbooks
- * in a per-instance memory store. For durable playbooks, build your own handler with
- * `createHandler({ store })` around any `KeyValueStore` (e.g. an adapter over your KV database).
+ * (REARVIEW_AUTH_SECRET, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL; never at module
+ * scope) and keeps playbooks in a per-instance memory store. For durable playbooks, build your own
+ * handler with `createHandler({ store, authenticate })` around any `KeyValueStore`.
  */
 import { anthropicClient, type LlmClient } from 'rearview/llm';
 import { redactMessages } from 'rearview/redact';
 import { createRearview } from 'rearview/session';
 import { type KeyValueStore, memoryStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';
+import { type Authenticate, authorize, budgetOf, reflectBody, sharedSecretAuth } from '../shared/edge.js';
 
 /** Vercel: run this function on the edge runtime. */
 export const config = { runtime: 'edge' };
 
 export interface HandlerOptions {
+  /**
+   * Who the request is from, and so which playbook it may use; null answers 401. Required unless
+   * `authSecret` is given.
+   */
+  authenticate?: Authenticate;
+  /** Shared secret of the default hook (signed bearer tokens, see ../shared/edge.ts). */
+  authSecret?: string;
   /** Where playbooks live. Default: one memory store per handler (per instance). */
   store?: KeyValueStore;
   /** A model client; overrides `apiKey`. */
@@ -34,10 +46,13 @@ export interface HandlerOptions {
   maxBodyBytes?: number;
 }
 
-const PLAYBOOK_ID = /^[\w.-]{1,64}$/;
-
-/** Builds a `Request → Response` handler. */
-export function createHandler(options: HandlerOptions = {}): (request: Request) => Promise<Response> {
+/** Builds a `Request → Response` handler. Throws when it has no way to authenticate requests. */
+export function createHandler(options: HandlerOptions): (request: Request) => Promise<Response> {
+  const authenticate =
+    options.authenticate ?? (options.authSecret ? sharedSecretAuth(options.authSecret) : undefined);
+  if (!authenticate) {
+    throw new Error('createHandler needs authenticate or authSecret: playbooks become system prompts');
+  }
   let store = options.store;
   const maxBody = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const llm =
@@ -51,30 +66,31 @@ export function createHandler(options: HandlerOptions = {}): (request: Request) 
       : undefined);
   const reply = (body: unknown, status = 200) => {
     let text = JSON.stringify(body);
-    // Nothing the handler returns may contain its key.
-    if (options.apiKey && text.includes(options.apiKey)) text = text.split(options.apiKey).join('[redacted]');
+    // Nothing the handler returns may contain its secrets.
+    for (const key of [options.apiKey, options.authSecret]) {
+      if (key && text.includes(key)) text = text.split(key).join('[redacted]');
+    }
     return new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
   };
 
   return async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const playbookId = url.searchParams.get('playbook') ?? 'default';
-    if (!PLAYBOOK_ID.test(playbookId)) return reply({ error: 'invalid playbook id' }, 400);
+    const auth = await authorize(request, authenticate);
+    if ('error' in auth) return reply({ error: auth.error }, auth.status);
     store ??= memoryStore();
     const rv = createRearview({
       store,
       storeOptions: { broadcast: false, onWarning: () => {} },
-      playbookId,
+      playbookId: auth.principal.playbookId,
       ...(llm ? { llm } : {}),
     });
     try {
       if (request.method === 'GET') {
-        const budget = Number(url.searchParams.get('budget') ?? 1500);
         return reply({
           playbook: await rv.playbook(),
           prompt: await rv.systemPrompt({
             query: url.searchParams.get('q') ?? '',
-            tokenBudget: Number.isFinite(budget) && budget > 0 ? budget : 1500,
+            tokenBudget: budgetOf(url),
           }),
         });
       }
@@ -88,18 +104,7 @@ export function createHandler(options: HandlerOptions = {}): (request: Request) 
         return reply({ error: (err as Error).message, code: (err as { code?: string }).code }, 400);
       }
       const summary = await rv.endSession({ messages: redactMessages(parsed.messages) });
-      return reply({
-        format: parsed.format,
-        messages: summary.messages,
-        insights: summary.insights,
-        added: summary.added,
-        duplicates: summary.duplicates,
-        tags: summary.tags,
-        analysis: summary.analysis,
-        llm: summary.llm,
-        version: summary.version,
-        errors: summary.errors,
-      });
+      return reply(reflectBody(parsed.format, summary));
     } finally {
       rv.close();
     }
@@ -112,7 +117,15 @@ let fromEnv: ((request: Request) => Promise<Response>) | undefined;
 export default async function handler(request: Request): Promise<Response> {
   if (!fromEnv) {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+    // Closed by default: without a secret every request is refused rather than every playbook open.
+    if ((env.REARVIEW_AUTH_SECRET ?? '').length < 16) {
+      return Response.json(
+        { error: 'REARVIEW_AUTH_SECRET is not configured (16+ characters)' },
+        { status: 503 },
+      );
+    }
     fromEnv = createHandler({
+      authSecret: env.REARVIEW_AUTH_SECRET,
       ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}),
       ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
       ...(env.ANTHROPIC_MODEL ? { model: env.ANTHROPIC_MODEL } : {}),

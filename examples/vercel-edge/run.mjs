@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Runs examples/vercel-edge/handler.ts in the Vercel edge runtime's VM (@edge-runtime/vm), served on
-// 127.0.0.1 so you can curl it. The handler reads ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL /
-// ANTHROPIC_MODEL from the environment it is given, on its first request.
+// 127.0.0.1 so you can curl it. The handler reads REARVIEW_AUTH_SECRET / ANTHROPIC_API_KEY /
+// ANTHROPIC_BASE_URL / ANTHROPIC_MODEL from the environment it is given, on its first request.
 //
-//   npm run build:lib && ANTHROPIC_API_KEY=sk-ant-… node examples/vercel-edge/run.mjs [--port 3000]
+//   npm run build:lib && REARVIEW_AUTH_SECRET=… ANTHROPIC_API_KEY=sk-ant-… node examples/vercel-edge/run.mjs [--port 3000]
 //
 // Tests import loadEdgeHandler() to call the same bundle directly.
 import { existsSync } from 'node:fs';
@@ -16,22 +16,12 @@ export const outDir = join(root, '.cache/examples/vercel-edge');
 
 /**
  * Bundles the handler (an IIFE against dist/) and evaluates it in a fresh edge-runtime VM.
- * @param {{ env?: Record<string, string | undefined> }} [options] the VM's `process.env`
- * @returns {Promise<{ call: (request: { method?: string, url: string, body?: string, headers?: Record<string, string> }) => Promise<{ status: number, headers: Record<string, string>, body: string }>, evaluate: (code: string) => Promise<unknown> }>}
+ * @param {{ env?: Record<string, string | undefined>, file?: string }} [options] the VM's
+ *   `process.env`; `file`: a bundle an earlier call returned, evaluated again instead of rebuilt
+ * @returns {Promise<{ call: (request: { method?: string, url: string, body?: string, headers?: Record<string, string> }) => Promise<{ status: number, headers: Record<string, string>, body: string }>, evaluate: (code: string) => Promise<unknown>, file: string }>}
  */
 export async function loadEdgeHandler(options = {}) {
-  if (!existsSync(join(root, 'dist/lib/session/index.js'))) {
-    const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
-    await buildLib({ quiet: true });
-  }
-  const { bundleAgainstDist } = await import(join(root, 'scripts/build-conformance.mjs'));
-  const file = await bundleAgainstDist({
-    entry: join(root, 'examples/vercel-edge/handler.ts'),
-    fileName: 'handler.iife.js',
-    format: 'iife',
-    name: 'VercelEdgeExample',
-    outDir,
-  });
+  const file = options.file ?? (await bundle());
   const { EdgeVM } = await import('@edge-runtime/vm');
   const env = Object.fromEntries(
     Object.entries(options.env ?? process.env).filter(([, v]) => v !== undefined),
@@ -55,7 +45,24 @@ export async function loadEdgeHandler(options = {}) {
       return JSON.parse(await vm.evaluate(`__callHandler(${JSON.stringify(JSON.stringify(request))})`));
     },
     evaluate: (code) => vm.evaluate(code),
+    file,
   };
+}
+
+/** Builds the handler as an IIFE against dist/ (building dist/ first when it is missing). */
+async function bundle() {
+  if (!existsSync(join(root, 'dist/lib/session/index.js'))) {
+    const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
+    await buildLib({ quiet: true });
+  }
+  const { bundleAgainstDist } = await import(join(root, 'scripts/build-conformance.mjs'));
+  return bundleAgainstDist({
+    entry: join(root, 'examples/vercel-edge/handler.ts'),
+    fileName: 'handler.iife.js',
+    format: 'iife',
+    name: 'VercelEdgeExample',
+    outDir,
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -81,6 +88,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   server.listen(port, '127.0.0.1', () => {
     console.log(`vercel-edge example on http://127.0.0.1:${port} (edge-runtime VM)`);
-    console.log(`try: curl -X POST --data-binary @transcript.jsonl 'http://127.0.0.1:${port}/api/reflect'`);
+    console.log(
+      `try: curl -H "Authorization: Bearer $TOKEN" -X POST --data-binary @transcript.jsonl 'http://127.0.0.1:${port}/api/reflect'`,
+    );
+    console.log('(a token for principal alice: node examples/shared/token.mjs alice)');
   });
 }

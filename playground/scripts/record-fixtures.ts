@@ -22,7 +22,10 @@ import {
   deterministicSnapshotWithTrace,
   findLinks,
   isErrorLine,
+  PARAM_DEFAULTS,
+  pickParams,
   reduceTrajectory,
+  SNAKE,
   type SnapshotInput,
 } from 'rearview/snapshot';
 import { parseInput } from '../src/analyze';
@@ -31,14 +34,6 @@ import { RECORDED_MODEL, RECORDED_THETAS } from '../src/fixtures-meta';
 const ROOT = resolve(import.meta.dirname, '../..');
 const SAMPLES = join(ROOT, 'public/samples');
 const OUT = join(ROOT, 'public/fixtures');
-
-const SNAKE: Record<string, string> = {
-  openHypotheses: 'open_hypotheses',
-  blockers: 'blockers',
-  nextActions: 'next_actions',
-  unresolvedQuestions: 'unresolved_questions',
-  requiredEvidenceLinks: 'required_evidence_links',
-};
 
 function shorten(text: string, max = 120): string {
   const clause = text.split(/(?<=[.;:!?])\s/)[0]!;
@@ -83,7 +78,7 @@ function scriptedSnapshot(input: SnapshotInput): string {
   for (const c of CATEGORIES) {
     const kept = trace.kept.filter((k) => k.category === c);
     if (c === 'requiredEvidenceLinks') {
-      reply[SNAKE[c]!] = kept.map((k) => k.text);
+      reply[SNAKE[c]] = kept.map((k) => k.text);
       continue;
     }
     // Like a model would: items that share a distinctive word are merged into the first one.
@@ -97,7 +92,7 @@ function scriptedSnapshot(input: SnapshotInput): string {
         for (const w of words) into.words.add(w);
       } else groups.push({ text: k.text, sources: [...sources], words });
     }
-    reply[SNAKE[c]!] = groups.map((g) =>
+    reply[SNAKE[c]] = groups.map((g) =>
       g.sources.length > 1
         ? { text: shorten(g.text), sources: [...new Set(g.sources)].slice(0, 6) }
         : shorten(g.text),
@@ -184,7 +179,11 @@ for (const s of manifest.samples) {
   const steps = parsed.value.trajectory?.steps;
   if (steps?.length) {
     for (const theta of RECORDED_THETAS) {
-      const red = await reduceTrajectory(steps, { llm: recorder, a: 2, b: 1, theta });
+      const red = await reduceTrajectory(steps, {
+        llm: recorder,
+        ...pickParams(PARAM_DEFAULTS, 'diet'),
+        theta,
+      });
       reduction += red.diagnostics.calls;
     }
   }

@@ -17,6 +17,9 @@ import {
   entriesFromSteps,
   type MemoryEntry,
   objectiveFromText,
+  PARAM_DEFAULTS,
+  type ParamValues,
+  pickParams,
   type RetiredTrajectoryRecord,
   type SnapshotInput,
   type SnapshotTrace,
@@ -40,30 +43,15 @@ import {
   truncate,
 } from './heuristics';
 
-export interface Settings {
-  minSnapshotTokens: number;
-  minSavingsTokens: number;
-  maxCategoryItems: number;
-  maxTextLength: number;
-  nearDuplicateThreshold: number;
-  /** AgentDiet delay, context and threshold. */
-  a: number;
-  b: number;
-  theta: number;
+/**
+ * The tunable numbers (rearview/snapshot's PARAM_SPECS: the snapshot's caps and gates, AgentDiet's
+ * a, b and θ) plus the heuristic markers.
+ */
+export interface Settings extends ParamValues {
   markers: Markers;
 }
 
-export const DEFAULT_SETTINGS: Settings = {
-  minSnapshotTokens: 400,
-  minSavingsTokens: 100,
-  maxCategoryItems: 25,
-  maxTextLength: 260,
-  nearDuplicateThreshold: 0.6,
-  a: 2,
-  b: 1,
-  theta: 500,
-  markers: DEFAULT_MARKERS,
-};
+export const DEFAULT_SETTINGS: Settings = { ...PARAM_DEFAULTS, markers: DEFAULT_MARKERS };
 
 /** A transcript message or a trajectory step, as the turn list shows it. */
 export interface Turn {
@@ -297,11 +285,7 @@ export function insightsOf(p: Parsed, markers: Markers, reflect = markerReflect)
 }
 
 export function snapshotOf(p: Parsed, s: Settings): SnapshotView {
-  const trace = deterministicSnapshotWithTrace(p.input, {
-    maxCategoryItems: s.maxCategoryItems,
-    maxTextLength: s.maxTextLength,
-    nearDuplicateThreshold: s.nearDuplicateThreshold,
-  });
+  const trace = deterministicSnapshotWithTrace(p.input, pickParams(s, 'caps'));
   const previous = p.input.previous ?? null;
   return {
     trace,
@@ -311,7 +295,8 @@ export function snapshotOf(p: Parsed, s: Settings): SnapshotView {
   };
 }
 
-function clipText(text: string | undefined, max = 1500): string {
+/** At most `max` characters of a step's text, saying how much was left out. */
+export function clipText(text: string | undefined, max = 1500): string {
   if (!text) return '';
   return text.length <= max
     ? text
@@ -344,21 +329,34 @@ export function compactionOf(p: Parsed, s: Settings): CompactionView | null {
   };
 }
 
-export function computeView(p: Parsed, s: Settings, text?: string, reflect = markerReflect): View {
-  const t0 = performance.now();
-  const view: View = {
+/** The parts of a View computed separately (the main thread memoizes them; the worker reports progress). */
+export type ViewParts = Pick<View, 'counts' | 'turns' | 'insights' | 'snapshot' | 'compaction'>;
+
+export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
+  return {
     kind: p.kind,
     format: p.format,
     trajectoryId: p.trajectory?.id ?? null,
     objective: p.input.objective,
+    counts: parts.counts,
+    turns: parts.turns,
+    insights: parts.insights,
+    snapshot: parts.snapshot,
+    compaction: parts.compaction,
+    input: p.input,
+    ms,
+  };
+}
+
+export function computeView(p: Parsed, s: Settings, text?: string, reflect = markerReflect): View {
+  const t0 = performance.now();
+  const view = assembleView(p, {
     counts: countsOf(p, text),
     turns: turnsOf(p),
     insights: insightsOf(p, s.markers, reflect),
     snapshot: snapshotOf(p, s),
     compaction: compactionOf(p, s),
-    input: p.input,
-    ms: 0,
-  };
+  });
   view.ms = performance.now() - t0;
   return view;
 }

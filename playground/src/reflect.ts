@@ -8,6 +8,7 @@ import { createRedactor, type RedactFinding } from 'rearview/redact';
 import {
   buildReflectionPrompt,
   computeTrajectoryReduction,
+  pickParams,
   type ReduceResult,
   reduceTrajectory,
   type SnapshotInput,
@@ -95,16 +96,12 @@ export function reflectSnapshot(
 ): Promise<TrajectoryReduction> {
   return computeTrajectoryReduction(input, {
     llm,
-    minSnapshotTokens: s.minSnapshotTokens,
-    minSavingsTokens: s.minSavingsTokens,
-    maxCategoryItems: s.maxCategoryItems,
-    maxTextLength: s.maxTextLength,
-    nearDuplicateThreshold: s.nearDuplicateThreshold,
+    ...pickParams(s, 'caps', 'gates'),
   });
 }
 
 export function dietTrajectory(steps: readonly Step[], s: Settings, llm: LlmClient): Promise<ReduceResult> {
-  return reduceTrajectory(steps, { llm, a: s.a, b: s.b, theta: s.theta });
+  return reduceTrajectory(steps, { llm, ...pickParams(s, 'diet') });
 }
 
 /** What redaction replaces in the text that would be sent (originals stay in this page's memory). */

@@ -3,9 +3,12 @@
  * and the analysis — computed on the main thread for typical inputs (instant), in a Web Worker for
  * large ones (with progress).
  */
+
+import { pickParams } from 'rearview/snapshot';
 import type { Step } from 'rearview/transcript';
 import { batch, createEffect, createMemo, createSignal, on } from 'solid-js';
 import {
+  assembleView,
   compactionOf,
   countsOf,
   DEFAULT_SETTINGS,
@@ -75,18 +78,7 @@ export function createAppState() {
     return r?.ok ? r.value : null;
   });
   const markers = createMemo(() => settings().markers);
-  const caps = createMemo(
-    () => {
-      const s = settings();
-      return {
-        maxCategoryItems: s.maxCategoryItems,
-        maxTextLength: s.maxTextLength,
-        nearDuplicateThreshold: s.nearDuplicateThreshold,
-      };
-    },
-    undefined,
-    { equals: shallowEqual },
-  );
+  const caps = createMemo(() => pickParams(settings(), 'caps'), undefined, { equals: shallowEqual });
   const a = createMemo(() => settings().a);
   const localBase = createMemo(() => {
     const p = parsed();
@@ -111,19 +103,13 @@ export function createAppState() {
     const base = localBase();
     const snapshot = localSnapshot();
     if (!p || !base || !snapshot) return null;
-    return {
-      kind: p.kind,
-      format: p.format,
-      trajectoryId: p.trajectory?.id ?? null,
-      objective: p.input.objective,
+    return assembleView(p, {
       counts: base.counts,
       turns: base.turns,
       insights: localInsights(),
       snapshot,
       compaction: localCompaction(),
-      input: p.input,
-      ms: 0,
-    };
+    });
   });
   const error = createMemo<ParseFailure | null>(() => {
     if (large()) return workerError();

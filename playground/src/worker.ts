@@ -2,7 +2,9 @@
  * The Web Worker for large inputs: parses, runs the heuristics, builds the deterministic snapshot and
  * the compaction off the main thread, posting progress; keeps the parsed input for later slider changes.
  */
+import { pickParams } from 'rearview/snapshot';
 import {
+  assembleView,
   compactionOf,
   countsOf,
   insightsOf,
@@ -11,7 +13,6 @@ import {
   type Settings,
   snapshotOf,
   turnsOf,
-  type View,
 } from './analyze';
 import type { FromWorker, ToWorker } from './worker-protocol';
 
@@ -19,7 +20,7 @@ let parsed: Parsed | null = null;
 const post = (m: FromWorker) => (self as unknown as Worker).postMessage(m);
 
 let last: Settings | null = null;
-const capsKey = (s: Settings) => `${s.maxCategoryItems}|${s.maxTextLength}|${s.nearDuplicateThreshold}`;
+const capsKey = (s: Settings) => JSON.stringify(pickParams(s, 'caps'));
 
 /** Recomputes only what a settings change affects, and sends only that. */
 function partial(id: number, s: Settings) {
@@ -63,19 +64,11 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
     const snapshot = snapshotOf(parsed, s);
     post({ type: 'progress', id: msg.id, phase: 'Compacting the trajectory', fraction: 0.85 });
     const compaction = compactionOf(parsed, s);
-    const view: View = {
-      kind: parsed.kind,
-      format: parsed.format,
-      trajectoryId: parsed.trajectory?.id ?? null,
-      objective: parsed.input.objective,
-      counts,
-      turns,
-      insights,
-      snapshot,
-      compaction,
-      input: parsed.input,
-      ms: performance.now() - t0,
-    };
+    const view = assembleView(
+      parsed,
+      { counts, turns, insights, snapshot, compaction },
+      performance.now() - t0,
+    );
     post({ type: 'view', id: msg.id, view, head: text.slice(0, 100_000) });
     return;
   }

@@ -10,16 +10,22 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PARAM_NAMES, PARAM_SPECS } from 'rearview/snapshot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../playground/src/analyze';
+import { SLIDER_GROUPS } from '../../playground/src/sliders';
+import { readUrlState, writeUrlState } from '../../playground/src/url-state';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
 
 const root = join(import.meta.dirname, '../..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 const CLI = join(root, 'cli/rearview.mjs');
 const DATA = join(root, '../shared/data');
 const hasData = existsSync(DATA);
@@ -89,9 +95,12 @@ function walk(dir: string): string[] {
     .flatMap((e) => (statSync(join(dir, e)).isDirectory() ? walk(join(dir, e)) : [join(dir, e)]));
 }
 
-/** Files of the shared data that are not transcripts or trajectories (licences, notes, summaries). */
+/**
+ * Files of the shared data that are not transcripts or trajectories (licences, notes, summaries, and
+ * aider/SOURCES.jsonl: one provenance record per history, JSONL whose lines are not messages).
+ */
 const NOT_A_TRANSCRIPT =
-  /(?:LICENSE(?:\.md)?|SOURCE\.txt|README\.md|results_summary\.json|gemini-summary-.*\.md|day-001\.md)$/;
+  /(?:LICENSE(?:\.md)?|SOURCES?\.(?:txt|jsonl)|README\.md|results_summary\.json|gemini-summary-.*\.md|day-001\.md)$/;
 
 describe.skipIf(!hasData)('every shared data file (in-process)', () => {
   it('transcripts and trajectories exit 0 with insights and a snapshot; other files exit 1, located', async () => {
@@ -206,7 +215,8 @@ describe('the binary', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit codes: 0 ok, 1 input error');
-    expect((await runCli(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    // The version is package.json's, not a copy of it.
+    expect((await runCli(['--version'])).stdout).toBe(`${pkg.version}\n`);
   });
 
   it('tells to build the library when dist/ is missing (exit 2)', async () => {
@@ -290,5 +300,125 @@ describe('the binary', () => {
     expect(JSON.parse(r.stdout).format).toBe('plain');
     const quiet = await runCli(['reflect', big, '--json']);
     expect(quiet.stderr).toBe('');
+  });
+
+  it('prints no terminal control sequences from the input: not in the report, the JSON, file names or errors', async () => {
+    // An untrusted transcript that would retitle the terminal (OSC 0 … BEL), clear it (CSI 2J), use
+    // 8-bit CSI (U+009B), ring the bell and rewrite the line (CR).
+    const evil = '\u001b]0;pwned\u0007\u001b[2J\u009b31m\u0007\r';
+    const transcript = JSON.stringify([
+      { role: 'user', content: `Install the dependencies ${evil}please.` },
+      { role: 'assistant', content: `Running npm install.${evil}` },
+      { role: 'user', content: `No, use pnpm instead of npm ${evil}for this repo.` },
+    ]);
+    const file = join(tmp, `evil\u001b]0;name\u0007\u001b[2J.json`);
+    writeFileSync(file, transcript);
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    const text = await runCli(['reflect', file, '--reduce']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).not.toMatch(controls);
+    expect(text.stdout).toContain('use pnpm instead of npm');
+    expect(text.stdout).not.toContain('pwned'); // the whole sequence goes, not just its ESC
+    expect(text.stdout).toContain(`${tmp}/evil.json: `);
+
+    // JSON keeps the data (escaped), so it parses back to the original text.
+    const json = await runCli(['reflect', file, '--json']);
+    expect(json.code).toBe(0);
+    expect(json.stdout).not.toMatch(controls);
+    const out = JSON.parse(json.stdout);
+    expect(out.file).toBe(file);
+    expect(JSON.stringify(out.insights)).toContain('\\u001b]0;pwned');
+
+    // Errors: a located parse error quoting the input, an unknown option, a bad path.
+    const bad = join(tmp, 'bad-evil.jsonl');
+    writeFileSync(bad, `{"role":"user","content":"hi"}\n{"role": ${evil} nope\n`);
+    for (const args of [
+      ['reflect', bad],
+      ['reflect', '-', `--x${evil}`],
+      ['reflect', join(tmp, `no${evil}.json`)],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.stderr.length).toBeGreaterThan(10);
+      expect(r.stderr, args.join(' ')).not.toMatch(controls);
+    }
+  });
+});
+
+describe('thresholds: the Tune sliders, the playground URL and the CLI flags take the same ranges', () => {
+  const chat = JSON.stringify(
+    Array.from({ length: 12 }, (_, i) => [
+      { role: 'user', content: `Step ${i}: the build fails in lib/mod${i}.ts, please look at it.` },
+      { role: 'assistant', content: `Next I will check lib/mod${i}.ts and run the tests again.` },
+    ]).flat(),
+  );
+
+  it('every parameter, from its one spec (rearview/snapshot PARAM_SPECS)', async () => {
+    const file = join(tmp, 'params-chat.json');
+    writeFileSync(file, chat);
+    const help = (await inProcess(['--help'])).stdout;
+    const sliders = new Map(SLIDER_GROUPS.flatMap((g) => g.specs).map((s) => [s.name, s]));
+    const cliParams = PARAM_NAMES.filter((n) => PARAM_SPECS[n].group !== 'diet' || n === 'a');
+    for (const name of PARAM_NAMES) {
+      const spec = PARAM_SPECS[name];
+      const { min, max, step, query, flag } = spec;
+      // The slider.
+      expect(sliders.get(name), name).toMatchObject({ min, max, step });
+      // The URL: clamped to the same range, written only when not the default.
+      const url = (v: number) => readUrlState(`?${query}=${v}`).settings[name];
+      expect(url(max + step), name).toBe(max);
+      expect(url(min - step), name).toBe(min);
+      expect(url(max), name).toBe(max);
+      expect(readUrlState('').settings[name]).toBe(spec.default);
+      expect(DEFAULT_SETTINGS[name]).toBe(spec.default);
+      expect(writeUrlState({ sample: null, settings: { ...DEFAULT_SETTINGS, [name]: max } })).toBe(
+        `?${query}=${max}`,
+      );
+      // The CLI: the same range, refused (exit 2) outside it.
+      if (!cliParams.includes(name)) {
+        expect((await inProcess(['reflect', file, `--${flag}`, String(max)])).stderr).toContain(
+          `unknown option --${flag}`,
+        );
+        continue;
+      }
+      expect(help).toContain(`--${flag} <n>`);
+      expect(help).toContain(`${min}–${max} ${spec.unit}, default ${spec.default}.`);
+      for (const ok of [`--${flag}=${min}`, `--${flag}=${max}`]) {
+        const r = await inProcess(['reflect', file, '--json', '--reduce', ok]);
+        expect(r.code, `${ok}: ${r.stderr}`).toBe(0);
+      }
+      const bad = [max + step, min - step, ...(spec.integer ? [min + 0.5] : [])];
+      for (const v of bad) {
+        const r = await inProcess(['reflect', file, `--${flag}`, String(v)]);
+        expect(r.code, `--${flag} ${v}`).toBe(2);
+        expect(r.stderr).toContain(
+          `--${flag}: must be a ${spec.integer ? 'whole number' : 'number'} from ${min} to ${max}`,
+        );
+      }
+    }
+  });
+
+  it('the flags change the output, and the defaults leave it as it was', async () => {
+    const file = join(tmp, 'params-chat.json');
+    writeFileSync(file, chat);
+    const run = async (...flags: string[]) => {
+      const r = await inProcess(['reflect', file, '--json', '--reduce', ...flags]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const plain = await run();
+    const defaults = PARAM_NAMES.filter((n) => PARAM_SPECS[n].group !== 'diet' || n === 'a').flatMap((n) => [
+      `--${PARAM_SPECS[n].flag}`,
+      String(PARAM_SPECS[n].default),
+    ]);
+    expect(await run(...defaults)).toEqual(plain);
+    const lists = (o: { snapshot: Record<string, unknown> }) =>
+      Object.values(o.snapshot).filter(Array.isArray) as string[][];
+    expect(Math.max(...lists(plain).map((l) => l.length))).toBeGreaterThan(1);
+    const capped = await run('--max-category-items', '1', '--max-text-length', '20');
+    for (const list of lists(capped)) {
+      expect(list.length).toBeLessThanOrEqual(1);
+      for (const item of list) expect(item.length).toBeLessThanOrEqual(20);
+    }
   });
 });

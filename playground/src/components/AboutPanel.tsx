@@ -1,5 +1,5 @@
 import { For } from 'solid-js';
-import type { SampleMeta } from '../state';
+import { LARGE_INPUT, type SampleMeta } from '../state';
 
 export default function AboutPanel(props: { samples: SampleMeta[]; onClose: () => void }) {
   return (
@@ -27,7 +27,8 @@ export default function AboutPanel(props: { samples: SampleMeta[]; onClose: () =
           model's quality.
         </li>
         <li>
-          Large inputs (over 200,000 characters) are processed in a Web Worker so the page stays responsive.
+          Large inputs (over {LARGE_INPUT.toLocaleString('en-US')} characters) are processed in a Web Worker
+          so the page stays responsive.
         </li>
       </ul>
       <table class="licences">

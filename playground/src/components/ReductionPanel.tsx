@@ -1,5 +1,6 @@
-import type { ReduceResult } from 'rearview/snapshot';
+import { PARAM_DEFAULTS, type ReduceResult } from 'rearview/snapshot';
 import { createMemo, createSignal, For, Show } from 'solid-js';
+import { clipText } from '../analyze';
 import { RECORDED_THETAS } from '../fixtures-meta';
 import { currentMode, mode } from '../llm-state';
 import type { AppState } from '../state';
@@ -13,9 +14,6 @@ const RULES: Record<string, string> = {
   long_lines: 'very long lines cut',
   reflection: 'compressed by the model',
 };
-
-const clip = (text: string | undefined, max = 1500) =>
-  !text ? '' : text.length <= max ? text : `${text.slice(0, max)}\n… (${text.length - max} more characters)`;
 
 export default function ReductionPanel(props: { app: AppState }) {
   const app = props.app;
@@ -116,7 +114,8 @@ export default function ReductionPanel(props: { app: AppState }) {
               </button>
               <Show when={mode() === 'offline'}>
                 <span class="hint">
-                  Recorded for the trajectory samples with a = 2, b = 1, θ ∈ {RECORDED_THETAS.join(', ')}.
+                  Recorded for the trajectory samples with a = {PARAM_DEFAULTS.a}, b = {PARAM_DEFAULTS.b}, θ ∈{' '}
+                  {RECORDED_THETAS.join(', ')}.
                 </span>
               </Show>
             </div>
@@ -189,7 +188,7 @@ export default function ReductionPanel(props: { app: AppState }) {
                               {dd()!.tokensBefore} → {dd()!.tokensAfter}
                               <details>
                                 <summary>the model's rewrite</summary>
-                                <pre class="rewrite">{clip(diet()!.steps[i()]?.observation)}</pre>
+                                <pre class="rewrite">{clipText(diet()!.steps[i()]?.observation)}</pre>
                               </details>
                             </Show>
                           </td>

@@ -1,87 +1,9 @@
+import { clampParam, type ParamSpec } from 'rearview/snapshot';
 import { For } from 'solid-js';
-import { DEFAULT_SETTINGS, type Settings } from '../analyze';
+import { DEFAULT_SETTINGS } from '../analyze';
 import type { Markers } from '../heuristics';
+import { SLIDER_GROUPS } from '../sliders';
 import type { AppState } from '../state';
-
-type NumKey = Exclude<keyof Settings, 'markers'>;
-
-interface SliderSpec {
-  key: NumKey;
-  label: string;
-  min: number;
-  max: number;
-  step: number;
-  help: string;
-}
-
-const SNAPSHOT: SliderSpec[] = [
-  {
-    key: 'minSnapshotTokens',
-    label: 'minSnapshotTokens',
-    min: 0,
-    max: 2000,
-    step: 10,
-    help: 'Reflect only when the deterministic snapshot has at least this many tokens.',
-  },
-  {
-    key: 'minSavingsTokens',
-    label: 'minSavingsTokens',
-    min: 0,
-    max: 1000,
-    step: 10,
-    help: 'Adopt the reflection only when it saves at least this many tokens.',
-  },
-  {
-    key: 'maxCategoryItems',
-    label: 'Items per category (cap)',
-    min: 1,
-    max: 50,
-    step: 1,
-    help: 'At most this many items in each list.',
-  },
-  {
-    key: 'maxTextLength',
-    label: 'Characters per item (cap)',
-    min: 40,
-    max: 600,
-    step: 10,
-    help: 'Longer items are cut.',
-  },
-  {
-    key: 'nearDuplicateThreshold',
-    label: 'Near-duplicate similarity',
-    min: 0.1,
-    max: 1,
-    step: 0.05,
-    help: 'Jaccard similarity from which two items are consolidated.',
-  },
-];
-const DIET: SliderSpec[] = [
-  {
-    key: 'a',
-    label: 'AgentDiet a (delay)',
-    min: 1,
-    max: 5,
-    step: 1,
-    help: 'At step s, step s − a is compressed; the last a steps are kept.',
-  },
-  {
-    key: 'b',
-    label: 'AgentDiet b (context)',
-    min: 0,
-    max: 3,
-    step: 1,
-    help: 'Steps before the target shown to the model.',
-  },
-  {
-    key: 'theta',
-    label: 'AgentDiet θ (tokens)',
-    min: 50,
-    max: 2000,
-    step: 10,
-    help: 'Compress only steps of at least θ tokens, saving at least θ.',
-  },
-];
 
 const MARKER_LISTS: { key: keyof Markers; label: string }[] = [
   { key: 'correction', label: 'Correction markers' },
@@ -91,14 +13,14 @@ const MARKER_LISTS: { key: keyof Markers; label: string }[] = [
   { key: 'friction', label: 'Friction markers' },
 ];
 
-function Slider(props: { spec: SliderSpec; app: AppState }) {
-  const id = `set-${props.spec.key}`;
-  const value = () => props.app.settings()[props.spec.key];
+function Slider(props: { spec: ParamSpec; app: AppState }) {
+  const id = `set-${props.spec.name}`;
+  const value = () => props.app.settings()[props.spec.name];
   const set = (raw: string) => {
     const n = Number(raw);
-    if (!Number.isFinite(n)) return;
-    const v = Math.min(props.spec.max, Math.max(props.spec.min, n));
-    props.app.setSettings((s) => ({ ...s, [props.spec.key]: v }));
+    if (raw.trim() === '' || !Number.isFinite(n)) return;
+    const v = clampParam(props.spec.name, n);
+    props.app.setSettings((s) => ({ ...s, [props.spec.name]: v }));
   };
   return (
     <div class="slider">
@@ -146,14 +68,14 @@ export function TunePanel(props: { app: AppState }) {
           Reset to defaults
         </button>
       </div>
-      <fieldset>
-        <legend>Active-context snapshot</legend>
-        <For each={SNAPSHOT}>{(spec) => <Slider spec={spec} app={app} />}</For>
-      </fieldset>
-      <fieldset>
-        <legend>Trajectory reduction</legend>
-        <For each={DIET}>{(spec) => <Slider spec={spec} app={app} />}</For>
-      </fieldset>
+      <For each={SLIDER_GROUPS}>
+        {(group) => (
+          <fieldset>
+            <legend>{group.legend}</legend>
+            <For each={group.specs}>{(spec) => <Slider spec={spec} app={app} />}</For>
+          </fieldset>
+        )}
+      </For>
       <details>
         <summary>Heuristic markers</summary>
         <p class="hint">
