@@ -6,14 +6,9 @@
  * @module
  */
 import { cloneJson, estimateTokens } from '../core/index.js';
+import type { RemoveOperation } from './delta.js';
 import { type FormatOptions, formatKeyPointLine, formatPlaybook } from './format.js';
-import {
-  type KeyPoint,
-  type Playbook,
-  type RemoveOperation,
-  SECTION_NAMES,
-  type SectionName,
-} from './model.js';
+import { type KeyPoint, type Playbook, SECTION_NAMES, type SectionName } from './model.js';
 import { compareForEviction, keyPointConfidence } from './score.js';
 
 /** Options of {@link enforceBudget}. */

@@ -9,15 +9,9 @@
 import { describeError, extractJson, truncateUtf8 } from '../core/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type { RedactOptions } from '../redact/index.js';
+import type { DeltaOperation, Provenance } from './delta.js';
 import { formatKeyPoints } from './format.js';
-import {
-  type DeltaOperation,
-  type Playbook,
-  type Provenance,
-  SECTION_NAMES,
-  SECTION_SLUGS,
-  type SectionName,
-} from './model.js';
+import { type Playbook, SECTION_NAMES, SECTION_SLUGS, type SectionName } from './model.js';
 import { type PlaybookDiagnostic, replyOrReport, safeReporter } from './model-call.js';
 import { redactOperations, redactorFor } from './redaction.js';
 import type { ReflectorResult } from './reflector.js';

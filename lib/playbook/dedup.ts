@@ -16,15 +16,8 @@
 import { shingles } from '../core/index.js';
 import { checkThreshold, cluster, type DuplicateGroup, itemsOf } from './dedup-index.js';
 import { starClusters } from './dedup-stars.js';
-import {
-  type ApplyDeltaOptions,
-  applyDelta,
-  type DeltaResult,
-  type KeyPoint,
-  type MergeOperation,
-  type Playbook,
-  SECTION_NAMES,
-} from './model.js';
+import { type ApplyDeltaOptions, applyDelta, type DeltaResult, type MergeOperation } from './delta.js';
+import { type KeyPoint, type Playbook, SECTION_NAMES } from './model.js';
 
 export type { DuplicateGroup } from './dedup-index.js';
 

@@ -39,6 +39,20 @@ export {
   findDuplicatesWithEmbeddings,
   mergeOperations,
 } from './dedup.js';
+export {
+  type AddOperation,
+  type AppliedOperation,
+  type ApplyDeltaOptions,
+  applyDelta,
+  type DeltaOperation,
+  DeltaOperationSchema,
+  type DeltaResult,
+  type MergeOperation,
+  type Provenance,
+  ProvenanceSchema,
+  type RemoveOperation,
+  type UpdateOperation,
+} from './delta.js';
 export { type FormatOptions, formatKeyPointLine, formatKeyPoints, formatPlaybook } from './format.js';
 export {
   type AceParseResult,
@@ -49,17 +63,6 @@ export {
   toAceText,
 } from './io.js';
 export {
-  type AddOperation,
-  type AppliedOperation,
-  type ApplyDeltaOptions,
-  type ApplyTagsOptions,
-  applyBulletTags,
-  applyDelta,
-  type BulletTag,
-  BulletTagSchema,
-  type DeltaOperation,
-  DeltaOperationSchema,
-  type DeltaResult,
   describeIssues,
   emptyPlaybook,
   formatKeyPointId,
@@ -70,21 +73,13 @@ export {
   type KeyPoint,
   KeyPointNameSchema,
   KeyPointSchema,
-  type MergeOperation,
   type Playbook,
   PlaybookSchema,
-  type Provenance,
-  ProvenanceSchema,
   parseKeyPointId,
-  type RemoveOperation,
   SECTION_NAMES,
   SECTION_SLUGS,
   type SectionName,
   type SectionSlug,
-  type TagTally,
-  type TagValue,
-  tallyBulletTags,
-  type UpdateOperation,
 } from './model.js';
 export {
   DEFAULT_MODEL_TIMEOUT_MS,
@@ -118,4 +113,13 @@ export {
 } from './sanitize.js';
 export { compareForEviction, compareNames, keyPointConfidence, WILSON_Z, wilsonLowerBound } from './score.js';
 export { type Selection, type SelectOptions, selectForPrompt } from './select.js';
+export {
+  type ApplyTagsOptions,
+  applyBulletTags,
+  type BulletTag,
+  BulletTagSchema,
+  type TagTally,
+  type TagValue,
+  tallyBulletTags,
+} from './tags.js';
 export { CURATOR_TEMPLATE, fillTemplate, PLAYBOOK_TEMPLATE, REFLECTOR_TEMPLATE } from './templates.js';

@@ -10,13 +10,13 @@
  */
 import * as v from 'valibot';
 import { parseJsonLocated, ValidationError } from '../core/index.js';
+import { ProvenanceSchema } from './delta.js';
 import {
   emptyPlaybook,
   isKeyPointName,
   type KeyPoint,
   type Playbook,
   PlaybookSchema,
-  ProvenanceSchema,
   parseKeyPointId,
   SECTION_NAMES,
   SECTION_SLUGS,

@@ -7,7 +7,8 @@
  * @module
  */
 import { createRedactor, type RedactOptions, type Redactor } from '../redact/index.js';
-import type { DeltaOperation, Playbook } from './model.js';
+import type { DeltaOperation } from './delta.js';
+import type { Playbook } from './model.js';
 import type { ReflectorResult } from './reflector.js';
 import { sanitizeKeyPointText } from './sanitize.js';
 

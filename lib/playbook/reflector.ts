@@ -9,10 +9,11 @@ import { describeError, estimateTokens, extractJson, truncateUtf8 } from '../cor
 import type { LlmClient } from '../llm/index.js';
 import { createRedactor, type RedactOptions, type Redactor } from '../redact/index.js';
 import { formatKeyPoints } from './format.js';
-import type { BulletTag, Playbook } from './model.js';
+import type { Playbook } from './model.js';
 import { type PlaybookDiagnostic, replyOrReport, safeReporter } from './model-call.js';
 import { redactReflection } from './redaction.js';
 import { sanitizeKeyPointText } from './sanitize.js';
+import type { BulletTag } from './tags.js';
 import { fillTemplate, REFLECTOR_TEMPLATE } from './templates.js';
 
 /** What the Reflector returns (seed 001, REQ-REFL-004). */

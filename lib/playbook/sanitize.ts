@@ -5,7 +5,7 @@
  * @module
  */
 import { truncateUtf8 } from '../core/index.js';
-import type { Provenance } from './model.js';
+import type { Provenance } from './delta.js';
 
 /**
  * Default bound on a key point's text: 1000 UTF-8 bytes (about 150–250 English words).
