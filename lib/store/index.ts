@@ -1,8 +1,7 @@
 /**
- * `rearview/store`: persistence that never loses an update — a small {@link KeyValueStore} interface
- * with IndexedDB (browsers), Workers KV (edge) and memory implementations; playbooks with grow-only
- * G-counters, change log, revert, quarantine and migrations; bounded memory-entry logs. See
- * lib/store/README.md.
+ * `rearview/store`: playbook persistence that never loses an update — `playbookStore(kv)` on any
+ * `rearview/kv` adapter, with grow-only G-counters, change log, history and revert, quarantine,
+ * migrations, import/export and sync. See lib/store/README.md.
  *
  * @module
  */
