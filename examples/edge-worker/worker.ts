@@ -6,15 +6,26 @@
  *     ← { format, messages, insights, added, duplicates, tags, analysis, version, errors }
  *   GET /playbook?q=<query>&budget=<tokens>
  *     ← { playbook, prompt }: the stored playbook and the system-prompt section for a query
+ *   With a Durable Object binding (PLAYBOOK_OBJECTS) the playbooks live in one `Playbooks` object per
+ *   principal instead of KV, and two more routes reach the object itself:
+ *   POST /playbook/rpc { method, args }  → any PlaybookStore method on the principal's object
+ *   GET  /playbook/subscribe?id=default  (WebSocket) ← each change as it commits
  *
  * Every request carries `Authorization: Bearer <token>` (see ../shared/edge.ts: a principal signed
  * with REARVIEW_AUTH_SECRET); the playbook is the principal's own, never one the request names.
  *
- * Bindings: PLAYBOOKS (a KV namespace), REARVIEW_AUTH_SECRET (a secret; without it every request is
+ * Bindings: PLAYBOOKS (a KV namespace) or PLAYBOOK_OBJECTS (the Durable Object namespace of
+ * `Playbooks`, SQLite-backed; when bound it wins), REARVIEW_AUTH_SECRET (a secret; without it every request is
  * refused), ANTHROPIC_API_KEY (a secret; without it only the heuristics run), optional
  * ANTHROPIC_BASE_URL, ANTHROPIC_MODEL and ALLOWED_ORIGIN (CORS for a browser front end). The keys are
  * read from `env` inside the request and never leave the Worker: responses are scrubbed.
  */
+import {
+  type DurableObjectNamespaceLike,
+  durableObjectPlaybook,
+  PlaybookObject,
+  routePlaybookRequest,
+} from 'rearview/durable';
 import { anthropicClient } from 'rearview/llm';
 import { redactMessages } from 'rearview/redact';
 import { createRearview } from 'rearview/session';
@@ -23,13 +34,19 @@ import { parseTranscript } from 'rearview/transcript';
 import { type Authenticate, authorize, budgetOf, reflectBody, sharedSecretAuth } from '../shared/edge.js';
 
 export interface Env {
-  PLAYBOOKS: KvNamespaceLike;
+  /** Workers KV: the simple option (mostly-read playbooks, eventual consistency across locations). */
+  PLAYBOOKS?: KvNamespaceLike;
+  /** Durable Objects: one consistent playbook per principal for many concurrent writers. */
+  PLAYBOOK_OBJECTS?: DurableObjectNamespaceLike;
   REARVIEW_AUTH_SECRET?: string;
   ANTHROPIC_API_KEY?: string;
   ANTHROPIC_BASE_URL?: string;
   ANTHROPIC_MODEL?: string;
   ALLOWED_ORIGIN?: string;
 }
+
+/** The Durable Object class: export it under the `class_name` of wrangler.toml (SQLite-backed). */
+export class Playbooks extends PlaybookObject {}
 
 /** Largest transcript accepted, in bytes. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -59,14 +76,16 @@ function json(env: Env, body: unknown, status = 200): Response {
  * a bounded count, route each playbook through one Durable Object and use its id.
  */
 let shared:
-  | { kv: KvNamespaceLike; store: PlaybookStore; authenticate?: Authenticate; secret?: string }
+  | { kv: KvNamespaceLike | undefined; store?: PlaybookStore; authenticate?: Authenticate; secret?: string }
   | undefined;
 
 function isolateState(env: Env) {
-  if (shared?.kv !== env.PLAYBOOKS) {
+  if (!shared || shared.kv !== env.PLAYBOOKS) {
     // No replicaId: the store draws a random one (created here, inside a request, not at module scope).
-    const store = playbookStore(workersKvStore(env.PLAYBOOKS), { broadcast: false, onWarning: () => {} });
-    shared = { kv: env.PLAYBOOKS, store };
+    const store = env.PLAYBOOKS
+      ? playbookStore(workersKvStore(env.PLAYBOOKS), { broadcast: false, onWarning: () => {} })
+      : undefined;
+    shared = { kv: env.PLAYBOOKS, ...(store ? { store } : {}) };
   }
   const secret = env.REARVIEW_AUTH_SECRET ?? '';
   if (secret.length >= 16 && shared.secret !== secret) {
@@ -105,54 +124,77 @@ export default {
         },
       });
     }
-    if (url.pathname !== '/reflect' && url.pathname !== '/playbook') {
+    const objects = env.PLAYBOOK_OBJECTS;
+    const objectRoute = objects !== undefined && url.pathname.startsWith('/playbook/');
+    if (url.pathname !== '/reflect' && url.pathname !== '/playbook' && !objectRoute) {
       return json(env, { error: 'not found', routes: ['POST /reflect', 'GET /playbook'] }, 404);
     }
     const state = isolateState(env);
     // Closed by default: a deployment without a secret refuses everyone rather than serving everyone.
-    if (!state.authenticate) {
+    const authenticate = state.authenticate;
+    if (!authenticate) {
       return json(env, { error: 'REARVIEW_AUTH_SECRET is not configured (16+ characters)' }, 503);
     }
-    const auth = await authorize(request, state.authenticate);
-    if ('error' in auth) return json(env, { error: auth.error }, auth.status);
-    const { playbookId } = auth.principal;
-
-    if (url.pathname === '/reflect') {
-      if (request.method !== 'POST') return json(env, { error: 'use POST' }, 405);
-      const declared = Number(request.headers.get('content-length') ?? 0);
-      if (declared > MAX_BODY_BYTES) return json(env, { error: 'transcript too large' }, 413);
-      const text = await request.text();
-      if (text.length > MAX_BODY_BYTES) return json(env, { error: 'transcript too large' }, 413);
-      let messages: ReturnType<typeof parseTranscript>['messages'];
-      let format: string;
-      try {
-        const parsed = parseTranscript(text);
-        messages = parsed.messages;
-        format = parsed.format;
-      } catch (err) {
-        // A located message: `[jsonl] Line is not valid JSON: … (line 3)`.
-        return json(env, { error: (err as Error).message, code: (err as { code?: string }).code }, 400);
-      }
-      // Redact before anything is analysed, stored or sent (anthropicClient redacts again by default).
-      const redacted = redactMessages(messages);
-      const rv = rearviewFor(env, state.store, playbookId);
-      try {
-        const summary = await rv.endSession({ messages: redacted, signal: AbortSignal.timeout(55_000) });
-        return json(env, reflectBody(format, summary));
-      } finally {
-        rv.close();
-      }
-    }
-
-    if (request.method !== 'GET') return json(env, { error: 'use GET' }, 405);
-    const rv = rearviewFor(env, state.store, playbookId);
-    try {
-      return json(env, {
-        playbook: await rv.playbook(),
-        prompt: await rv.systemPrompt({ query: url.searchParams.get('q') ?? '', tokenBudget: budgetOf(url) }),
+    if (objectRoute) {
+      // The object is the principal's own: its name comes from the verified token, never the request.
+      return routePlaybookRequest(request, env, {
+        namespace: objects,
+        authenticate: async ({ request: r }) => (await authenticate(r))?.playbookId ?? null,
       });
+    }
+    const auth = await authorize(request, authenticate);
+    if ('error' in auth) return json(env, { error: auth.error }, auth.status);
+    // With Durable Objects the principal's object holds its playbook under the id 'default'; with KV
+    // the playbook id itself is the principal's.
+    const store = objects ? durableObjectPlaybook(objects, auth.principal.playbookId) : state.store;
+    if (!store) return json(env, { error: 'no playbook storage bound (PLAYBOOKS or PLAYBOOK_OBJECTS)' }, 503);
+    const playbookId = objects ? 'default' : auth.principal.playbookId;
+    try {
+      return await serve(request, env, url, store, playbookId);
     } finally {
-      rv.close();
+      // A Durable Object client is per request; the KV store is the isolate's and stays open.
+      if (objects) store.close();
     }
   },
 };
+
+/** The two routes of the session facade, on whichever playbook store the deployment binds. */
+async function serve(request: Request, env: Env, url: URL, store: PlaybookStore, playbookId: string) {
+  if (url.pathname === '/reflect') {
+    if (request.method !== 'POST') return json(env, { error: 'use POST' }, 405);
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > MAX_BODY_BYTES) return json(env, { error: 'transcript too large' }, 413);
+    const text = await request.text();
+    if (text.length > MAX_BODY_BYTES) return json(env, { error: 'transcript too large' }, 413);
+    let messages: ReturnType<typeof parseTranscript>['messages'];
+    let format: string;
+    try {
+      const parsed = parseTranscript(text);
+      messages = parsed.messages;
+      format = parsed.format;
+    } catch (err) {
+      // A located message: `[jsonl] Line is not valid JSON: … (line 3)`.
+      return json(env, { error: (err as Error).message, code: (err as { code?: string }).code }, 400);
+    }
+    // Redact before anything is analysed, stored or sent (anthropicClient redacts again by default).
+    const redacted = redactMessages(messages);
+    const rv = rearviewFor(env, store, playbookId);
+    try {
+      const summary = await rv.endSession({ messages: redacted, signal: AbortSignal.timeout(55_000) });
+      return json(env, reflectBody(format, summary));
+    } finally {
+      rv.close();
+    }
+  }
+
+  if (request.method !== 'GET') return json(env, { error: 'use GET' }, 405);
+  const rv = rearviewFor(env, store, playbookId);
+  try {
+    return json(env, {
+      playbook: await rv.playbook(),
+      prompt: await rv.systemPrompt({ query: url.searchParams.get('q') ?? '', tokenBudget: budgetOf(url) }),
+    });
+  } finally {
+    rv.close();
+  }
+}

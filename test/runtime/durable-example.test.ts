@@ -1,5 +1,5 @@
 /**
- * examples/edge-durable/worker.ts in workerd: Durable Object playbooks per authenticated principal,
+ * examples/edge-worker/worker.ts with a Durable Object binding, in workerd: Durable Object playbooks per authenticated principal,
  * the session facade on durableObjectPlaybook, and the raw object endpoints behind the same auth.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const dir = await ensureBuilt();
   const { bundleAgainstDist } = await import(join(root, 'scripts/build-conformance.mjs'));
   await bundleAgainstDist({
-    entry: join(root, 'examples/edge-durable/worker.ts'),
+    entry: join(root, 'examples/edge-worker/worker.ts'),
     fileName: 'edge-durable.mjs',
     format: 'es',
   });
