@@ -5,6 +5,7 @@
  * @module
  */
 export * from './core/index.js';
+export * from './durable/index.js';
 export * from './heuristic/index.js';
 export * from './llm/index.js';
 export * from './loop/index.js';
