@@ -17,15 +17,30 @@ const alias = [
   },
 ];
 
+// Property tests: a fixed fast-check seed for every run (test/setup/fast-check.ts), so a result never
+// flips between runs. `npm run fuzz` (scripts/fuzz.mjs) sets REARVIEW_FUZZ=1 to swap in fresh seeds
+// and more runs for the unit project.
+const setupFiles = ['test/setup/fast-check.ts'];
+const fuzzAlias =
+  process.env.REARVIEW_FUZZ === '1'
+    ? [
+        {
+          find: /^fast-check$/,
+          replacement: fileURLToPath(new URL('./test/setup/fast-check-fuzz.ts', import.meta.url)),
+        },
+      ]
+    : [];
+
 export default defineConfig({
   resolve: { alias },
   test: {
     projects: [
       {
-        resolve: { alias },
+        resolve: { alias: [...fuzzAlias, ...alias] },
         test: {
           name: 'unit',
           environment: 'node',
+          setupFiles,
           include: ['test/unit/**/*.test.ts', 'test/conformance/**/*.test.ts'],
           testTimeout: 30_000,
         },
@@ -36,6 +51,7 @@ export default defineConfig({
           name: 'browser',
           include: ['test/browser/**/*.test.ts', 'test/conformance/**/*.test.ts'],
           globalSetup: ['test/browser/global-setup.ts'],
+          setupFiles,
           testTimeout: 30_000,
           browser: {
             enabled: true,

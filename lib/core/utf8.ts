@@ -43,14 +43,18 @@ export function truncateUtf8(text: string, maxBytes: number): string {
 }
 
 /**
- * The number of bytes `text` takes in UTF-8, without allocating the encoding.
+ * The number of bytes `text` takes in UTF-8, without allocating the encoding. A lone surrogate counts
+ * as 3 bytes, as `TextEncoder` writes it (U+FFFD). Never throws: anything but a string primitive
+ * (`null`, a number, a `String` object, …) is not text and takes 0 bytes, as `truncateUtf8` gives `''`.
  *
  * @example
  * ```ts
  * utf8ByteLength('café'); // 5
+ * utf8ByteLength(undefined as unknown as string); // 0
  * ```
  */
 export function utf8ByteLength(text: string): number {
+  if (typeof text !== 'string') return 0;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

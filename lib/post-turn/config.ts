@@ -3,7 +3,7 @@
  * that enforces every rule of the seed and reports all problems at once.
  */
 import * as v from 'valibot';
-import { ConfigError, type Issue } from '../core/index.js';
+import { ConfigError, describeError, type Issue } from '../core/index.js';
 import { isBlank } from './text.js';
 
 /** Reflection backends: a deterministic rule-based summariser, or an LLM replayed from fixtures. */
@@ -124,7 +124,8 @@ export type SafeReflectionConfigResult =
   | { success: false; config: undefined; issues: Issue[] };
 
 /**
- * Validates a reflection config and returns every problem instead of throwing.
+ * Validates a reflection config and returns every problem instead of throwing. Never throws: a config
+ * that cannot be read (a getter or a Proxy trap that throws) gives one issue at the key that threw.
  *
  * @example
  * ```ts
@@ -133,6 +134,39 @@ export type SafeReflectionConfigResult =
  * ```
  */
 export function safeValidateReflectionConfig(input: unknown): SafeReflectionConfigResult {
+  try {
+    return validate(input);
+  } catch (err) {
+    const issue = unreadable(input, '', 0) ?? {
+      path: '',
+      message: `could not be read: ${describeError(err)}`,
+    };
+    return { success: false, config: undefined, issues: [issue] };
+  }
+}
+
+/**
+ * The first key of `value` (to the config's depth) whose read throws, as an issue; undefined when
+ * every key reads.
+ */
+function unreadable(value: unknown, path: string, depth: number): Issue | undefined {
+  let at = path;
+  try {
+    if (typeof value !== 'object' || value === null) return undefined;
+    Array.isArray(value); // throws for a revoked Proxy
+    for (const key of Object.keys(value)) {
+      at = path ? `${path}.${key}` : key;
+      const child = (value as Record<string, unknown>)[key];
+      const inner = depth < 2 ? unreadable(child, at, depth + 1) : undefined;
+      if (inner) return inner;
+    }
+    return undefined;
+  } catch (err) {
+    return { path: at, message: `could not be read: ${describeError(err)}` };
+  }
+}
+
+function validate(input: unknown): SafeReflectionConfigResult {
   const issues: Issue[] = [];
   const seen = new Set<string>();
   const add = (path: string, message: string) => {

@@ -3,9 +3,8 @@
  * deterministic snapshot is always computed; the reflected one replaces it only when every gate
  * passes. Never rejects: every failure falls back to the deterministic snapshot with its reason.
  */
-import { countTokens, describeError, isRearviewError, RearviewError } from '../core/index.js';
-import { type LlmResponse, withRedaction } from '../llm/index.js';
-import { classify } from './classify.js';
+import { describeError, estimateTokens, withDeadline } from '../core/index.js';
+import { withRedaction } from '../llm/index.js';
 import {
   CATEGORIES,
   deterministicSnapshotWithTrace,
@@ -13,24 +12,40 @@ import {
   MAX_TEXT_LENGTH,
 } from './deterministic.js';
 import {
+  errorName,
+  guardedClock,
+  guardedCounter,
+  isObject,
+  newDiagnostics,
+  positive,
+  readInput,
+  readReply,
+  Stop,
+  safeDeterministic,
+} from './guards.js';
+import {
   buildReflectionPrompt,
-  currentIteration,
   indexSources,
   type ParsedReflection,
   parseReflection,
+  type ReflectedItem,
   validateReflection,
 } from './reflect.js';
-import { clip, comparableKey, contentTerms, squash, words } from './text.js';
+import { computeRetirements } from './retire.js';
+import { clip, comparableKey } from './text.js';
 import type {
   ActiveContextSnapshot,
   ReflectionSkippedReason,
   RetiredTrajectoryRecord,
   SnapshotInput,
+  SnapshotTrace,
   TracedItem,
   TrajectoryReduction,
   TrajectoryReductionDiagnostics,
   TrajectoryReductionOptions,
 } from './types.js';
+
+export { computeRetirements } from './retire.js';
 
 /**
  * Default of `minSnapshotTokens`: 400 tokens (the seed's `MIN_SNAPSHOT_TOKENS`). A smaller
@@ -86,6 +101,13 @@ function defaultNow(): number {
  * snapshot (`insufficient_savings`); 9. every item traces to an entry or task (`validation_failed`),
  * then the caps; 10. retirements against `previous` and the diagnostics.
  *
+ * Never rejects. The call is raced against `signal` and `timeoutMs`, so a client that ignores its
+ * signal cannot keep it pending. A `countTokens` or `now` that throws stops at the deterministic
+ * snapshot (`callback_error`, figures the counter could not give are estimated); input of the wrong
+ * shape (entries, tasks or previous not what the types say, or anything that makes the deterministic
+ * path throw) gives `invalid_input` with the deterministic snapshot of what could be read, or an
+ * empty one.
+ *
  * @example
  * ```ts
  * const { snapshot, retired, diagnostics } = await computeTrajectoryReduction(
@@ -99,38 +121,45 @@ export async function computeTrajectoryReduction(
   input: SnapshotInput,
   options: TrajectoryReductionOptions = {},
 ): Promise<TrajectoryReduction> {
+  const opts: TrajectoryReductionOptions = isObject(options) ? options : {};
+  const read = readInput(input);
+  const run: Run = { input: read.input, d: newDiagnostics(read.entryCount, read.taskCount) };
+  try {
+    if (read.problem) throw new Stop('invalid_input', read.problem);
+    return await reduce(run, opts);
+  } catch (err) {
+    return bail(run, opts, err);
+  }
+}
+
+/** What one call has computed so far, for {@link bail}. */
+interface Run {
+  input: SnapshotInput;
+  d: TrajectoryReductionDiagnostics;
+  det?: SnapshotTrace;
+  /** Tokens of `det` by the caller's counter, once it gave them. */
+  detTokens?: number;
+}
+
+async function reduce(run: Run, options: TrajectoryReductionOptions): Promise<TrajectoryReduction> {
+  const { input, d } = run;
   const minSnapshotTokens = options.minSnapshotTokens ?? MIN_SNAPSHOT_TOKENS;
   const minSavingsTokens = options.minSavingsTokens ?? MIN_SAVINGS_TOKENS;
   const maxItems = options.maxCategoryItems ?? MAX_CATEGORY_ITEMS;
   const maxText = options.maxTextLength ?? MAX_TEXT_LENGTH;
-  const count = (text: string) => countTokens(text, options.countTokens);
-  const now = options.now ?? defaultNow;
+  const count = guardedCounter(options.countTokens);
+  const now = guardedClock(options.now ?? defaultNow);
+  const signal = options.signal;
+  const checkAbort = () => {
+    if (signal?.aborted) throw new Stop('aborted', 'llm_aborted: The reflection was aborted by the caller');
+  };
 
   // Steps 1–3: entries, previous snapshot and objective arrive in `input`.
   const det = deterministicSnapshotWithTrace(input, options);
+  run.det = det;
+  d.deterministicDropped = det.dropped;
   const deterministicTokens = await count(snapshotJson(det.snapshot));
-  const d: TrajectoryReductionDiagnostics = {
-    path: 'deterministic',
-    reflectionUsed: false,
-    reflectionInvoked: false,
-    reflectionInputTokens: null,
-    reflectionOutputTokens: null,
-    reflectionLatencyMs: null,
-    reflectionSkippedReason: null,
-    reflectionError: null,
-    deterministicTokens,
-    reflectedTokens: null,
-    savingsTokens: null,
-    snapshotTokens: deterministicTokens,
-    dropped: [],
-    deterministicDropped: det.dropped,
-    rejectedItems: [],
-    cappedItems: 0,
-    entryCount: input.entries?.length ?? 0,
-    taskCount: input.tasks?.length ?? 0,
-    retiredCount: 0,
-    logLine: '',
-  };
+  run.detTokens = d.deterministicTokens = d.snapshotTokens = deterministicTokens;
 
   const finish = (snapshot: ActiveContextSnapshot, kept: TracedItem[]): TrajectoryReduction => {
     const retired = computeRetirements(
@@ -156,44 +185,40 @@ export async function computeTrajectoryReduction(
   const llm = options.llm ? withRedaction(options.llm, options.redact) : undefined;
   if (!llm) return fallback('no_llm');
 
-  // Step 5: prompt. Step 6: one call, timed.
+  // Step 5: prompt. Step 6: one call, timed, raced against the signal and the time limit.
   const prompt = buildReflectionPrompt(input);
-  let response: LlmResponse;
   const started = now();
   d.reflectionInvoked = true;
+  let reply: ReturnType<typeof readReply>;
   try {
-    response = await callWithTimeout(
-      (signal) =>
-        llm.complete({
-          messages: [{ role: 'user', content: prompt }],
-          maxTokens: options.maxTokens ?? 2048,
-          temperature: options.temperature ?? 0,
-          ...(options.model ? { model: options.model } : {}),
-          ...(signal ? { signal } : {}),
-        }),
-      options.timeoutMs,
-      options.signal,
+    reply = readReply(
+      await withDeadline(
+        (inner) =>
+          llm.complete({
+            messages: [{ role: 'user', content: prompt }],
+            maxTokens: options.maxTokens ?? 2048,
+            temperature: options.temperature ?? 0,
+            ...(options.model ? { model: options.model } : {}),
+            signal: inner,
+          }),
+        { signal, timeoutMs: options.timeoutMs, what: 'The reflection call' },
+      ),
     );
   } catch (err) {
     d.reflectionLatencyMs = now() - started;
     d.reflectionInputTokens = await count(prompt);
-    const code = isRearviewError(err) ? err.code : err instanceof Error ? err.name : 'error';
-    const message = describeError(err);
+    const code = errorName(err);
     const reason: ReflectionSkippedReason =
-      code === 'reflection_timeout' || code === 'llm_timeout'
-        ? 'timeout'
-        : code === 'llm_aborted'
-          ? 'aborted'
-          : 'api_error';
-    return fallback(reason, `${code}: ${message}`);
+      code === 'llm_timeout' ? 'timeout' : code === 'llm_aborted' ? 'aborted' : 'api_error';
+    return fallback(reason, `${code}: ${describeError(err)}`);
   }
   d.reflectionLatencyMs = now() - started;
-  d.reflectionInputTokens = response.usage.inputTokens > 0 ? response.usage.inputTokens : await count(prompt);
-  d.reflectionOutputTokens =
-    response.usage.outputTokens > 0 ? response.usage.outputTokens : await count(response.text);
+  d.reflectionInputTokens = positive(reply.usage.inputTokens) ?? (await count(prompt));
+  d.reflectionOutputTokens = positive(reply.usage.outputTokens) ?? (await count(reply.text));
+  checkAbort();
 
   // Step 7: parse.
-  const parsed = parseReflection(response.text);
+  const parsed = parseReflection(reply.text);
   if (!parsed.ok) return fallback(parsed.reason, parsed.error);
   d.dropped = parsed.value.dropped;
 
@@ -201,6 +226,7 @@ export async function computeTrajectoryReduction(
   const reflected = toSnapshot(parsed.value, det.snapshot.currentObjective);
   d.reflectedTokens = await count(snapshotJson(reflected));
   d.savingsTokens = deterministicTokens - d.reflectedTokens;
+  checkAbort();
   if (d.savingsTokens < minSavingsTokens) {
     return fallback('insufficient_savings', `saves ${d.savingsTokens} < ${minSavingsTokens} tokens`);
   }
@@ -214,6 +240,26 @@ export async function computeTrajectoryReduction(
       `${rejected.length} item(s) do not trace to a source: ${clip(rejected[0]!.text, 80)} (${rejected[0]!.why})`,
     );
   }
+  const { snapshot, kept } = capped(parsed.value, reflected, traced, maxItems, maxText, d);
+
+  // Step 10.
+  const snapshotTokens = await count(snapshotJson(snapshot));
+  checkAbort();
+  d.path = 'reflected';
+  d.reflectionUsed = true;
+  d.snapshotTokens = snapshotTokens;
+  return finish(snapshot, kept);
+}
+
+/** Step 9's caps: repeated items dropped, at most `maxItems` per category of `maxText` characters. */
+function capped(
+  parsed: ParsedReflection,
+  reflected: ActiveContextSnapshot,
+  traced: Map<ReflectedItem, string[]>,
+  maxItems: number,
+  maxText: number,
+  d: TrajectoryReductionDiagnostics,
+): { snapshot: ActiveContextSnapshot; kept: TracedItem[] } {
   const snapshot: ActiveContextSnapshot = {
     currentObjective: clip(reflected.currentObjective, maxText),
     openHypotheses: [],
@@ -225,9 +271,8 @@ export async function computeTrajectoryReduction(
   if (snapshot.currentObjective !== reflected.currentObjective) d.cappedItems++;
   const kept: TracedItem[] = [];
   for (const c of CATEGORIES) {
-    const items = parsed.value.lists[c];
     const seen = new Set<string>();
-    for (const item of items) {
+    for (const item of parsed.lists[c]) {
       const key = comparableKey(item.text);
       if (seen.has(key)) continue; // a repeated item is not a new fact
       if (snapshot[c].length >= maxItems) {
@@ -241,12 +286,34 @@ export async function computeTrajectoryReduction(
       kept.push({ category: c, text, sources: traced.get(item) ?? [] });
     }
   }
+  return { snapshot, kept };
+}
 
-  // Step 10.
-  d.path = 'reflected';
-  d.reflectionUsed = true;
-  d.snapshotTokens = await count(snapshotJson(snapshot));
-  return finish(snapshot, kept);
+/**
+ * The result of a call that stopped early: the deterministic snapshot (computed again without the
+ * caller's caps if the first attempt never finished, or empty if even that throws), estimated token
+ * figures where the caller's counter gave none, and the reason. Never throws.
+ */
+function bail(run: Run, options: TrajectoryReductionOptions, err: unknown): TrajectoryReduction {
+  const { d, input } = run;
+  const stop = err instanceof Stop ? err : undefined;
+  const det = run.det ?? safeDeterministic(input);
+  d.path = 'deterministic';
+  d.reflectionUsed = false;
+  d.reflectionSkippedReason = stop?.reason ?? 'invalid_input';
+  d.reflectionError = stop ? stop.message : `${errorName(err)}: ${describeError(err)}`;
+  d.deterministicDropped = det.dropped;
+  d.deterministicTokens = run.detTokens ?? estimateTokens(snapshotJson(det.snapshot));
+  d.snapshotTokens = d.deterministicTokens;
+  let retired: RetiredTrajectoryRecord[] = [];
+  try {
+    retired = computeRetirements(input.previous ?? null, det.snapshot, input, options.nearDuplicateThreshold);
+  } catch {
+    // A previous snapshot that cannot be read retires nothing.
+  }
+  d.retiredCount = retired.length;
+  d.logLine = logLine(d);
+  return { snapshot: det.snapshot, retired, diagnostics: d, kept: det.kept };
 }
 
 function toSnapshot(p: ParsedReflection, objective: string): ActiveContextSnapshot {
@@ -258,94 +325,6 @@ function toSnapshot(p: ParsedReflection, objective: string): ActiveContextSnapsh
     unresolvedQuestions: p.lists.unresolvedQuestions.map((i) => i.text),
     requiredEvidenceLinks: p.lists.requiredEvidenceLinks.map((i) => i.text),
   };
-}
-
-async function callWithTimeout<T>(
-  fn: (signal: AbortSignal | undefined) => Promise<T>,
-  timeoutMs: number | undefined,
-  outer: AbortSignal | undefined,
-): Promise<T> {
-  if (outer?.aborted) throw new RearviewError('llm_aborted', 'The reflection was aborted by the caller');
-  if (timeoutMs === undefined) return fn(outer);
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(outer?.reason);
-  outer?.addEventListener('abort', onAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new RearviewError('reflection_timeout', `No reply within ${timeoutMs} ms`);
-      reject(err); // settles the race before the aborted call can
-      controller.abort(err);
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([fn(controller.signal), timeout]);
-  } finally {
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', onAbort);
-  }
-}
-
-/**
- * Step 10's retirements: items of the previous snapshot the current one no longer holds (compared by
- * comparable key, or as a near duplicate of a current item of the same category). `resolved` when a
- * current entry reports it fixed or gone and shares its words; `superseded` otherwise. Independent of
- * which path produced `current` (safety invariant 4).
- *
- * @example
- * ```ts
- * computeRetirements(previous, snapshot, input); // [{ category: 'blockers', text: 'CI is red', reason: 'resolved', … }]
- * ```
- */
-export function computeRetirements(
-  previous: ActiveContextSnapshot | null,
-  current: ActiveContextSnapshot,
-  input: SnapshotInput,
-  threshold = 0.6,
-): RetiredTrajectoryRecord[] {
-  if (!previous) return [];
-  const iteration = currentIteration(input);
-  let resolvers: { id: string; terms: Set<string> }[] | undefined;
-  const out: RetiredTrajectoryRecord[] = [];
-  for (const c of CATEGORIES) {
-    const now = (current[c] ?? []).map((t) => ({ key: comparableKey(t), terms: contentTerms(words(t)) }));
-    const keys = new Set(now.map((n) => n.key));
-    for (const text of previous[c] ?? []) {
-      const key = comparableKey(text);
-      if (key === '' || keys.has(key)) continue;
-      const terms = contentTerms(words(text));
-      if (now.some((n) => overlap(terms, n.terms) / Math.max(1, union(terms, n.terms)) >= threshold))
-        continue;
-      resolvers ??= (input.entries ?? []).flatMap((e, i) => {
-        const v = squash(String(e.value ?? ''));
-        return classify(words(v), v).resolved
-          ? [{ id: `m${i + 1}`, terms: new Set(contentTerms(words(v))) }]
-          : [];
-      });
-      const by = resolvers
-        .filter((r) => {
-          const shared = terms.filter((t) => r.terms.has(t)).length;
-          return shared >= 2 || (shared >= 1 && shared * 2 >= terms.length);
-        })
-        .map((r) => r.id);
-      out.push(
-        by.length
-          ? { category: c, text, reason: 'resolved', iteration, resolvedBy: by }
-          : { category: c, text, reason: 'superseded', iteration },
-      );
-    }
-  }
-  return out;
-}
-
-function overlap(a: readonly string[], b: readonly string[]): number {
-  let n = 0;
-  for (const t of a) if (b.includes(t)) n++;
-  return n;
-}
-
-function union(a: readonly string[], b: readonly string[]): number {
-  return a.length + b.length - overlap(a, b);
 }
 
 function logLine(d: TrajectoryReductionDiagnostics): string {

@@ -159,7 +159,9 @@ export interface SnapshotTrace {
  * deterministic snapshot is under `minSnapshotTokens`; `api_error` / `timeout` / `aborted`: the call
  * failed; `parse_error`: no JSON in the reply; `invalid_schema`: JSON of the wrong shape;
  * `insufficient_savings`: saves less than `minSavingsTokens`; `validation_failed`: an item does not
- * trace to a source entry or task.
+ * trace to a source entry or task; `callback_error`: the caller's `countTokens` or `now` threw (or the
+ * clock gave no number); `invalid_input`: the input is not of the documented shape (entries, tasks or
+ * previous of the wrong type, or something the deterministic path cannot read).
  *
  * @example
  * ```ts
@@ -175,7 +177,9 @@ export type ReflectionSkippedReason =
   | 'parse_error'
   | 'invalid_schema'
   | 'insufficient_savings'
-  | 'validation_failed';
+  | 'validation_failed'
+  | 'callback_error'
+  | 'invalid_input';
 
 /**
  * An item of the previous snapshot that the current one no longer holds.
@@ -271,7 +275,10 @@ export interface TrajectoryReductionOptions extends SnapshotOptions {
   maxTokens?: number;
   /** Sampling temperature. Default 0. */
   temperature?: number;
-  /** Abandon the call after this many ms (`timeout`). Default: no limit beyond the client's. */
+  /**
+   * Abandon the call after this many ms (`timeout`), even when the client ignores its signal.
+   * Default (or 0 or less): no limit beyond the client's.
+   */
   timeoutMs?: number;
   signal?: AbortSignal;
 }

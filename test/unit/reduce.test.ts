@@ -3,6 +3,7 @@
  * gates, the error-line guard, the marker, and failures — through the real SDK against the local
  * Messages API and through recorded fixtures.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anthropicClient, fixtureClient, type LlmClient, requestKey } from '../../lib/llm/index';
 import { buildCompressionPrompt, REFLECTION_MARKER, reduceTrajectory } from '../../lib/snapshot/index';
@@ -126,5 +127,207 @@ describe('reduceTrajectory through the real SDK and fixtures', () => {
     const r = await reduceTrajectory(s, { llm });
     expect(r.diagnostics.steps[0]!.status).toBe('accepted');
     expect(r.diagnostics.steps[2]!.status).toBe('api_error'); // no fixture for that window
+  });
+});
+
+/** A client that never answers and ignores its signal: only a race can end the call. */
+function deaf(): LlmClient & { calls: number } {
+  const c = {
+    calls: 0,
+    complete() {
+      c.calls++;
+      return new Promise<never>(() => {});
+    },
+  };
+  return c;
+}
+
+/** The scripted reply of a property run: `{ reject }` rejects with its value, anything else is returned. */
+async function answer(reply: unknown): Promise<never> {
+  if (typeof reply === 'object' && reply !== null && 'reject' in reply) throw reply.reject;
+  return reply as never;
+}
+
+/** Fails the test instead of hanging when `p` does not settle within `ms`. */
+function within<T>(p: Promise<T>, ms = 2000): Promise<T> {
+  return Promise.race([
+    p,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms),
+    ),
+  ]);
+}
+
+describe('reduceTrajectory: never rejects, never hangs', () => {
+  it('regression: a countTokens that throws ends the run with diagnostics.error, steps unchanged', async () => {
+    const llm = scripted(['<compressed>…(listing)</compressed>']);
+    const r = await reduceTrajectory(steps(), {
+      llm,
+      countTokens: () => {
+        throw new Error('tokenizer offline');
+      },
+    });
+    expect(r.steps).toEqual(steps());
+    expect(r.diagnostics.error).toBe('countTokens threw: tokenizer offline');
+    expect(r.diagnostics.calls).toBe(0);
+    expect(r.diagnostics.steps.map((d) => d.status)).toEqual(Array(5).fill('not_reached'));
+    // Every step still has figures (estimates), so the totals cover the whole trajectory.
+    expect(r.diagnostics.tokensBefore).toBeGreaterThan(1000);
+    expect(r.diagnostics.tokensAfter).toBe(r.diagnostics.tokensBefore);
+  });
+
+  it('regression: a counter failing after an accepted step keeps what was done', async () => {
+    let n = 0;
+    const r = await reduceTrajectory(steps(), {
+      llm: scripted([
+        '<compressed>\n…(recursive listing of 300 entries)\n</compressed>',
+        '<compressed>…(tests)\nFAILED test_x.py::test_y - AssertionError</compressed>',
+      ]),
+      countTokens: (t) => {
+        if (++n > 6) throw 'count failed';
+        return Math.ceil(t.length / 4);
+      },
+    });
+    expect(r.diagnostics.steps.map((d) => d.status)).toEqual([
+      'accepted',
+      'below_threshold',
+      'not_reached',
+      'not_reached',
+      'not_reached',
+    ]);
+    expect(r.steps[0]!.observation).toMatch(/^\[rearview: compressed by reflection\]/);
+    expect(r.steps.slice(1)).toEqual(steps().slice(1));
+    expect(r.diagnostics.error).toBe('countTokens threw: count failed');
+    expect(r.diagnostics.calls).toBe(2);
+  });
+
+  it('regression: steps that are not an array resolve to no steps and an error', async () => {
+    for (const bad of [null, undefined, 'abc', {}, 5]) {
+      const r = await reduceTrajectory(bad as never, { llm: scripted(['x']) });
+      expect(r.steps).toEqual([]);
+      expect(r.diagnostics).toMatchObject({ steps: [], tokensBefore: 0, calls: 0, accepted: 0 });
+      expect(r.diagnostics.error).toMatch(/^steps must be an array, got /);
+    }
+  });
+
+  it('regression: a window (a, b) or θ that is not a count ends the run instead of looping forever', async () => {
+    for (const [options, error] of [
+      [{ a: -1e300 }, 'options.a must be a non-negative integer, got -1e+300'],
+      [{ a: 1.5 }, 'options.a must be a non-negative integer, got 1.5'],
+      [{ b: -1 }, 'options.b must be a non-negative integer, got -1'],
+      [{ b: 'x' }, 'options.b must be a non-negative integer, got string'],
+      [{ theta: Number.NaN }, 'options.theta must be a number, got NaN'],
+      [{ theta: '5' }, 'options.theta must be a number, got string'],
+    ] as const) {
+      const llm = scripted(['<compressed>x</compressed>']);
+      const r = await within(reduceTrajectory(steps(), { llm, ...(options as object) }));
+      expect(r.diagnostics.error).toBe(error);
+      expect(r.diagnostics.calls).toBe(0);
+      expect(r.steps).toEqual(steps());
+    }
+  });
+
+  it('regression: revoked proxies as steps, as a step or as options resolve with an error', async () => {
+    const revoked = () => {
+      const r = Proxy.revocable({}, {});
+      r.revoke();
+      return r.proxy;
+    };
+    const llm = scripted(['<compressed>x</compressed>']);
+    const whole = await reduceTrajectory(revoked() as never, { llm });
+    expect(whole.steps).toEqual([]);
+    expect(whole.diagnostics.error).toMatch(/^TypeError: /);
+    const oneStep = await reduceTrajectory([steps()[0]!, revoked() as Step], { llm });
+    expect(oneStep.steps).toHaveLength(2);
+    expect(oneStep.steps[0]).toEqual(steps()[0]);
+    expect(oneStep.diagnostics.steps.map((d) => d.status)).toEqual(['not_reached', 'not_reached']);
+    expect(oneStep.diagnostics.error).toMatch(/^TypeError: /);
+    const options = await reduceTrajectory(steps(), revoked() as never);
+    expect(options.steps).toEqual(steps());
+    expect(options.diagnostics.error).toMatch(/^TypeError: /);
+  });
+
+  it('regression: a reply without text is an api_error for that step', async () => {
+    for (const reply of [{ usage: { inputTokens: 1, outputTokens: 1 } }, null, 7]) {
+      const r = await reduceTrajectory(steps(), {
+        llm: { complete: async () => reply as never },
+        redact: false,
+      });
+      expect(r.diagnostics.steps[0]).toMatchObject({ status: 'api_error' });
+      expect(r.diagnostics.steps[0]!.error).toMatch(/^llm_invalid_response: /);
+      expect(r.steps).toEqual(steps());
+    }
+  });
+
+  it('regression: an abort settles at once even when the client ignores its signal', async () => {
+    const llm = deaf();
+    const controller = new AbortController();
+    const pending = reduceTrajectory(steps(), { llm, signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const r = await within(pending);
+    expect(llm.calls).toBe(1);
+    expect(r.diagnostics.steps.slice(0, 3).map((d) => d.status)).toEqual(['aborted', 'aborted', 'aborted']);
+    expect(r.steps).toEqual(steps());
+  });
+
+  it('times out each call of a client that ignores its signal, and goes on', async () => {
+    const llm = deaf();
+    const r = await within(reduceTrajectory(steps(), { llm, timeoutMs: 20 }));
+    expect(llm.calls).toBe(2);
+    expect(r.diagnostics.steps.map((d) => d.status)).toEqual([
+      'timeout',
+      'below_threshold',
+      'timeout',
+      'not_reached',
+      'not_reached',
+    ]);
+    expect(r.diagnostics.steps[0]!.error).toMatch(
+      /^llm_timeout: The compression call for step 0 did not finish within 20 ms/,
+    );
+  });
+
+  it('property: never rejects, whatever the steps, options, callbacks and reply', async () => {
+    const thrower = fc.anything().map((v) => () => {
+      throw v;
+    });
+    const step = fc.oneof(
+      fc.anything(),
+      fc.record(
+        { index: fc.anything(), action: fc.anything(), observation: fc.oneof(fc.string(), fc.anything()) },
+        { requiredKeys: [] },
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.anything(), fc.array(step, { maxLength: 6 }), fc.constant(steps())),
+        fc.record(
+          {
+            countTokens: fc.oneof(thrower, fc.anything()),
+            theta: fc.oneof(fc.constant(0), fc.anything()),
+            a: fc.oneof(fc.nat(3), fc.anything()),
+            b: fc.oneof(fc.nat(3), fc.anything()),
+            reply: fc.oneof(
+              fc.anything(),
+              fc.string().map((t) => ({ text: `<compressed>${t}</compressed>` })),
+              fc.anything().map((v) => ({ reject: v })),
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+        async (input, { reply, ...options }) => {
+          const r = await reduceTrajectory(
+            input as Step[],
+            {
+              ...(options as object),
+              llm: { complete: async () => answer(reply) },
+            } as never,
+          );
+          expect(Array.isArray(r.steps)).toBe(true);
+          expect(r.diagnostics.steps).toHaveLength(r.steps.length);
+          expect(typeof r.diagnostics.calls).toBe('number');
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

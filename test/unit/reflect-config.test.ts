@@ -1,5 +1,6 @@
 // Seed 002, section 8 "Config validation" (tests/config/test_validate_reflection.py): defaults, typing,
 // backend enum, unknown keys, budget bounds, fixtures-only LLM backend, non-empty fixture source.
+import fc from 'fast-check';
 import { ConfigError, isRearviewError } from 'rearview/core';
 import {
   defaultReflectionConfig,
@@ -220,5 +221,85 @@ describe('fromSeedConfig', () => {
       'reflection.bogus',
     ]);
     expect(validateReflectionConfig(fromSeedConfig({}))).toEqual(defaultReflectionConfig());
+  });
+});
+
+describe('safeValidateReflectionConfig: never throws', () => {
+  const throwingGetter = (value: Record<string, unknown>, key: string, thrown: unknown) =>
+    Object.defineProperty(value, key, {
+      enumerable: true,
+      get() {
+        throw thrown;
+      },
+    });
+
+  it('regression: a getter that throws gives one issue at its key', () => {
+    const config = { reflection: throwingGetter({ backend: 'llm' }, 'summaryTokens', new Error('boom')) };
+    expect(safeValidateReflectionConfig(config)).toEqual({
+      success: false,
+      config: undefined,
+      issues: [{ path: 'reflection.summaryTokens', message: 'could not be read: boom' }],
+    });
+    const root = throwingGetter({}, 'allowReflection', { toString: 0 });
+    const r = safeValidateReflectionConfig(root);
+    expect(r.issues).toHaveLength(1);
+    expect(r.issues[0]!.path).toBe('allowReflection');
+    expect(r.issues[0]!.message).toMatch(/^could not be read: /);
+  });
+
+  it('regression: a Proxy whose traps throw, or a revoked one, gives an issue', () => {
+    const trap = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+        ownKeys() {
+          throw new Error('keys trap');
+        },
+      },
+    );
+    const revocable = Proxy.revocable({}, {});
+    revocable.revoke();
+    for (const config of [trap, { llm: trap }, revocable.proxy, { budgets: revocable.proxy }]) {
+      const r = safeValidateReflectionConfig(config);
+      expect(r.success).toBe(false);
+      expect(r.issues).toHaveLength(1);
+      expect(r.issues[0]!.message).toMatch(/^could not be read: /);
+    }
+    expect(() => validateReflectionConfig(trap)).toThrow(ConfigError);
+  });
+
+  it('never throws, and succeeds exactly when there is no issue (property)', () => {
+    const withThrowingGetter = fc
+      .tuple(fc.dictionary(fc.string(), fc.anything()), fc.string(), fc.anything())
+      .map(([obj, key, thrown]) => throwingGetter(obj, key, thrown));
+    const section = fc.oneof(fc.anything(), withThrowingGetter);
+    const config = fc.oneof(
+      fc.anything(),
+      withThrowingGetter,
+      fc.record(
+        {
+          allowReflection: fc.anything(),
+          reflection: section,
+          budgets: section,
+          llm: fc.record({ fixtures: section }),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(config, (input) => {
+        const r = safeValidateReflectionConfig(input);
+        expect(r.success).toBe(r.issues.length === 0);
+        if (r.success) expect(typeof r.config.allowReflection).toBe('boolean');
+        else expect(r.config).toBeUndefined();
+        for (const issue of r.issues) {
+          expect(typeof issue.path).toBe('string');
+          expect(typeof issue.message).toBe('string');
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -114,6 +114,35 @@ describe('unprintable thrown values', () => {
     }
   });
 
+  it('a countTokens or now that throws an unprintable value is reported, not rethrown', async () => {
+    for (const value of UNPRINTABLE) {
+      const entries = Array.from({ length: 30 }, (_, i) => ({
+        scope: 'notes',
+        key: `k${i}`,
+        value: `The deploy to staging failed on attempt ${i}`,
+        sourceIteration: i,
+      }));
+      const thrower = () => {
+        throw value;
+      };
+      for (const options of [{ countTokens: thrower }, { now: thrower }]) {
+        const red = await computeTrajectoryReduction(
+          { objective: 'Fix deploy', entries, tasks: [] },
+          { llm: throwingLlm(new Error('unused')), minSnapshotTokens: 0, ...options },
+        );
+        expect(red.diagnostics.reflectionSkippedReason).toBe('callback_error');
+        expect(red.diagnostics.reflectionError).toMatch(/^(countTokens|now) threw: /);
+      }
+      const steps = [{ index: 0, action: 'cat a', observation: 'x\n'.repeat(50), source: {} }];
+      const r = await reduceTrajectory(steps, {
+        llm: throwingLlm(new Error('unused')),
+        countTokens: thrower,
+      });
+      expect(r.diagnostics.error).toMatch(/^countTokens threw: /);
+      expect(r.steps).toEqual(steps);
+    }
+  });
+
   it('openBestStore falls back to memory when IndexedDB throws an unprintable value', async () => {
     for (const value of UNPRINTABLE) {
       const warnings: string[] = [];

@@ -190,3 +190,26 @@ describe('utf8ByteLength', () => {
     );
   });
 });
+
+describe('utf8ByteLength: never throws', () => {
+  it('regression: null, undefined and objects whose length getter throws take 0 bytes', () => {
+    const throwingLength = {
+      get length(): number {
+        throw new Error('length unavailable');
+      },
+      charCodeAt: () => 0x41,
+    };
+    for (const value of [null, undefined, throwingLength, new String('abc'), ['a', 'b'], 5, Symbol('s')]) {
+      expect(utf8ByteLength(value as never)).toBe(0);
+    }
+  });
+
+  it('anything but a string primitive takes 0 bytes; a string its TextEncoder length (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.string({ unit: 'binary' })), (value) => {
+        expect(utf8ByteLength(value as string)).toBe(typeof value === 'string' ? byteLength(value) : 0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
