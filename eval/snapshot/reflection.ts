@@ -1,5 +1,5 @@
 /**
- * `npm run eval:snapshot` (`npx tsx eval/snapshot.ts`): the deterministic and the reflected snapshot
+ * `npm run eval:snapshot -- --reflection` (`npx tsx eval/snapshot/reflection.ts`): the deterministic and the reflected snapshot
  * on the same inputs (built from real mini-swe-agent trajectories, eval/snapshot-inputs.ts), per the
  * seed's evaluation plan: net snapshot token delta, consolidation rate, fallback rate and reasons,
  * and the items each path kept or dropped. Offline: the reflection replies are replayed from
@@ -7,15 +7,15 @@
  * a real model's, so the reflected figures show the pipeline and its gates, not Haiku's quality.
  */
 import { readFileSync } from 'node:fs';
-import { fixtureClient } from '../lib/llm/index.js';
+import { fixtureClient } from '../../lib/llm/index.js';
 import {
   type ActiveContextSnapshot,
   CATEGORIES,
   comparableKey,
   computeTrajectoryReduction,
   deterministicSnapshotWithTrace,
-} from '../lib/snapshot/index.js';
-import { buildInputs, FIXTURES, MODEL } from './snapshot-inputs.js';
+} from '../../lib/snapshot/index.js';
+import { buildInputs, FIXTURES, MODEL } from '../snapshot-inputs.js';
 
 const inputs = buildInputs();
 if (inputs.length === 0) {

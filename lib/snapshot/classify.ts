@@ -1,42 +1,320 @@
 /**
- * Keyword categorization of memory entries, negation- and resolution-aware: "no error found", "the
- * flaky test is fixed" and "not blocked anymore" are not blockers. One pass over the words of an
- * entry with set look-ups; no per-category regex.
+ * Categorization of memory entries by what the sentence does, not which keywords it holds: a
+ * pointer to evidence, a question (asked or reported), a plan (imperative, `let me`, `I'll`, `need
+ * to`), a done-report or resolved problem (past tense, `has been added`, `no longer fails`, `0
+ * failures`, expected failures), a hedged claim (`probably`, `might be caused by`), or a problem
+ * that still stands (status words, `doesn't work`, `still fails`). One pass over the words with one
+ * flag look-up each, then a fixed order of decisions: linear, and free of locale, clock and chance.
+ * The word sets were chosen on the tune sources of the labelled set in eval/snapshot/ (never its
+ * held-out ones).
  */
+import {
+  AUX,
+  BENIGN,
+  C_ARE,
+  C_BE,
+  C_BUT,
+  C_CAN,
+  C_COULD,
+  C_FIX,
+  C_FREE,
+  C_GOING,
+  C_HAVE,
+  C_I,
+  C_IS,
+  C_LET,
+  C_LONGER,
+  C_MAY,
+  C_ME,
+  C_MIGHT,
+  C_NEED,
+  C_NEEDED,
+  C_NEEDS,
+  C_NO,
+  C_NONE,
+  C_NOW,
+  C_OBJECT_LAST,
+  C_SHOULD,
+  C_SURE,
+  C_THE,
+  C_THINK,
+  C_TO,
+  C_US,
+  C_WANT,
+  C_WILL,
+  C_WORK,
+  CLAUSE,
+  COND,
+  DIAG,
+  DISC,
+  ED,
+  ERRTYPE,
+  FINITE,
+  FUNC,
+  HEDGE,
+  IMP,
+  IRR,
+  KIND,
+  NEG,
+  opensObject,
+  PART,
+  PASS,
+  PLANC,
+  PROBLEM,
+  PUNCTUATION,
+  QSTART,
+  RES,
+  RQ,
+  readPunctuation,
+  STILL,
+  SUBJ,
+  WEAK,
+} from './cues.js';
+import { endsWithColon, endsWithQuestionMark, isPointer } from './text.js';
 import type { SnapshotCategory } from './types.js';
 
-const set = (s: string) => new Set(s.split(' '));
+/**
+ * What the categorizer needs to know of one lower-cased word: its set bits and word code, computed
+ * once per distinct word (the snapshot's vocabulary caches it).
+ *
+ * @example
+ * ```ts
+ * wordFlags('failing') !== 0; // true: a status word
+ * wordFlags('parser');        // 0
+ * ```
+ */
+export function wordFlags(w: string): number {
+  let f = KIND.get(w) ?? 0;
+  const n = w.length;
+  // "added", "updated": a participle that can report something done; "proceed", "need" are not.
+  if (n >= 5 && w.charCodeAt(n - 1) === 0x64 && w.charCodeAt(n - 2) === 0x65 && w.charCodeAt(n - 3) !== 0x65)
+    f |= ED;
+  // "KeyError", "ImageComparisonFailure": an error type named in a sentence.
+  if (n > 7 && (w.endsWith('error') || w.endsWith('exception') || w.endsWith('failure')))
+    f |= PROBLEM | ERRTYPE;
+  return f;
+}
 
-const BLOCKER = set(
-  'error errors fail fails failed failing failure failures broken break breaks blocked blocker blockers blocking ' +
-    'exception exceptions crash crashes crashed crashing timeout timeouts panic panics denied cannot unable stuck ' +
-    "regression regressions traceback segfault hang hangs hanging flaky can't won't red 401 403 404 500 oom",
+/** The length of the longest keyword made of digits (`404`): a longer number has no {@link wordFlags}. */
+export const MAX_DIGIT_KEYWORD = Math.max(
+  0,
+  ...[...KIND.keys()].filter((w) => /^[0-9]+$/.test(w)).map((w) => w.length),
 );
-const NEGATOR = set(
-  "no not never without zero 0 none nothing nor neither isn't aren't wasn't weren't doesn't don't didn't hasn't haven't",
-);
-/** Words that say the problem itself is gone. */
-const RESOLVED = set('fixed resolved solved unblocked addressed cleared gone anymore mitigated');
-/** Words that say things work: a resolution only when no problem word stands un-negated. */
-const PASSING = set(
-  'passes passing passed pass green works working succeeded succeeds success successful ok',
-);
-/** Before a resolution word, these make it future or conditional ("needs to be fixed", "once fixed"). */
-const IRREALIS = set('be to need needs should must until once if when unless will would');
-const STILL = set('still again');
-const HYPOTHESIS = set(
-  'maybe might perhaps probably likely possibly presumably suspect suspects suspected suspicion hypothesis ' +
-    'hypothesize theory guess seems seem plausibly',
-);
-const QUESTION_START = set('why how what which whether who where is are does do can should could would');
-const QUESTION_WORD = set('unclear unknown tbd question questions wonder undecided');
-const IMPERATIVE = set(
-  'add fix run rerun update write check investigate implement remove refactor verify test create rename move ' +
-    'migrate review retry bump document ensure try split profile measure benchmark deploy revert reproduce debug ' +
-    'look read replace use switch wire make set configure install upgrade delete clean merge open ask confirm ' +
-    'compare extract validate port draft finish continue start rewrite simplify cache drop handle',
-);
-const ACTION_WORD = set('next todo to-do plan planned follow followup should must need needs going');
+
+/** {@link classifyFlags}: no category, not resolved. */
+export const NO_CATEGORY = -1;
+/** {@link classifyFlags}: resolved or done (so no category). */
+export const RESOLVED_CODE = 5;
+
+/** Scratch flags of the entry being classified (reused: classification is synchronous). */
+let scratch: number[] = [];
+
+/**
+ * {@link classify} without a forced category, from the {@link wordFlags} of the words (`flagsOf[ids[i]]`):
+ * the category's index in snapshot order (openHypotheses 0, blockers 1, nextActions 2,
+ * unresolvedQuestions 3, requiredEvidenceLinks 4), {@link RESOLVED_CODE} or {@link NO_CATEGORY}.
+ * `mayLink: false` promises the text has no `/` and no `.` before a letter (so it is no pointer).
+ *
+ * @example
+ * ```ts
+ * const vocab = new Vocabulary();
+ * classifyFlags(scanWords('Run the suite', vocab)!, vocab.flags, 'Run the suite'); // 2
+ * ```
+ */
+export function classifyFlags(
+  ids: readonly number[],
+  flagsOf: readonly number[],
+  raw: string,
+  mayLink = true,
+): number {
+  const n = ids.length;
+  if (scratch.length < n) scratch = new Array<number>(n * 2).fill(0);
+  for (let i = 0; i < n; i++) scratch[i] = flagsOf[ids[i]!]!;
+  return decide(scratch, n, raw, mayLink);
+}
+
+const CAT_CODE: Record<number, SnapshotCategory> = {
+  0: 'openHypotheses',
+  1: 'blockers',
+  2: 'nextActions',
+  3: 'unresolvedQuestions',
+  4: 'requiredEvidenceLinks',
+};
+
+/** What the words of an entry say. */
+export interface Classification {
+  category: SnapshotCategory | undefined;
+  /** The entry reports a problem as gone, or something as done ("no error found", "Added 3 tests"). */
+  resolved: boolean;
+}
+
+/**
+ * Classifies one entry's text. `ws` are its lower-cased words, `raw` the text (for `?` and paths).
+ * A forced category (from the entry's scope) wins, but a resolved blocker is none.
+ *
+ * @example
+ * ```ts
+ * classify(words('no error found'), 'no error found'); // { category: undefined, resolved: true }
+ * classify(words('Tests still fail on CI'), 'Tests still fail on CI').category; // 'blockers'
+ * ```
+ */
+export function classify(ws: readonly string[], raw: string, forced?: SnapshotCategory): Classification {
+  const fs = ws.map(wordFlags);
+  const c = decide(fs, fs.length, raw, true);
+  const resolved = c === RESOLVED_CODE;
+  if (forced) return { category: resolved && forced === 'blockers' ? undefined : forced, resolved };
+  return { category: CAT_CODE[c], resolved };
+}
+
+const wc = (f: number) => (f >>> 24) & 0x7f;
+
+/** The decisions, in order, over the flags `fs[0 … n)` of an entry's words. */
+function decide(fs: number[], n: number, raw: string, mayLink: boolean): number {
+  if (n === 0) return NO_CATEGORY;
+  if (mayLink && isPointer(raw)) return 4;
+  // Quoted code changes what words say; clauses are read only when an imperative could open one.
+  let punctuated = raw.indexOf('`') >= 0;
+  if (punctuated) readPunctuation(fs, n, raw);
+  let start = 0; // the first word that is not a discourse marker ("Now, …", "OK so …")
+  while (start < n - 1 && fs[start]! & DISC) start++;
+  const first = fs[start]!;
+  const c0 = wc(first);
+  const asked = endsWithQuestionMark(raw);
+  if (asked && first & QSTART) return 3; // "Why does it hang?", "Should 529 be retried?"
+  const next0 = start + 1 < n ? fs[start + 1]! : 0;
+  if (
+    (!asked && first & PLANC) ||
+    (!asked && first & IMP && !(next0 & FINITE)) ||
+    (c0 === C_LET && (wc(next0) === C_ME || wc(next0) === C_US)) ||
+    (first & WEAK && c0 === 0 && start + 1 < n)
+  )
+    return 2;
+
+  let problem = false; // an un-negated, un-excused problem
+  let negatedProblem = false;
+  let still = false; // a problem that stands despite what else the entry says
+  let resolvedWord = false;
+  let passing = false;
+  let done = false;
+  let hedge = false;
+  let question = false;
+  let plan = false;
+  let weak = false;
+  let benign = false;
+  let afterBut = false;
+  let needed = false;
+  let clauseCandidate = false;
+  const conditional = (first & COND) !== 0;
+  for (let i = 0; i < n; i++) {
+    const f = fs[i]!;
+    if (f === 0) continue; // most words say nothing here
+    const c = wc(f);
+    if (c >= C_THE && c <= C_OBJECT_LAST && (f & 0xffffff) === 0) continue; // "the", "it": objects only
+    const prev = i > 0 ? fs[i - 1]! : 0;
+    const pc = wc(prev);
+    const next = i + 1 < n ? fs[i + 1]! : 0;
+    const nc = wc(next);
+    if (c === C_BUT) afterBut = true;
+    if (f & BENIGN && !(prev & NEG)) benign = true;
+    // Plans: "I'll", "let me", "we should", "need to", "going to", "want to", "we can use".
+    if (f & PLANC) plan = true;
+    else if (c === C_LET && (nc === C_ME || nc === C_US) && !(prev & (NEG | IRR | PROBLEM))) plan = true;
+    else if ((c === C_NEED || c === C_NEEDS) && nc === C_TO && !(prev & NEG) && pc !== C_NO) plan = true;
+    else if (
+      (c === C_SHOULD || c === C_WILL || c === C_CAN) &&
+      (prev & SUBJ || i === start) &&
+      opensPlan(fs, i + 1, n)
+    )
+      plan = true;
+    else if ((c === C_GOING || c === C_WANT) && nc === C_TO && pc !== C_NO) plan = true;
+    else if (c === C_HAVE && nc === C_TO && prev & SUBJ) plan = true;
+    if (f & WEAK) weak = true;
+    if (f & IMP && i > 0 && opensObject(nc)) clauseCandidate = true;
+    if (c === C_NEEDED) needed = true;
+    // Reported questions: "not sure whether", "unclear if", "I wonder".
+    if (f & RQ && !(prev & NEG)) question = true;
+    if (c === C_SURE && pc === 0 && prev & NEG) question = true;
+    // Hedges: "probably", "could be", "may be", "I think".
+    if (f & HEDGE) hedge = true;
+    if ((c === C_COULD || c === C_MAY || c === C_MIGHT) && nc === C_BE) hedge = true;
+    if (c === C_MAY && next & (IMP | FUNC)) hedge = true;
+    if (c === C_I && nc === C_THINK) hedge = true;
+    // Done: "has been added", "we've updated", "was resolved"; a first word "Added …".
+    if (f & (ED | PART) && !(f & PROBLEM)) {
+      if (i === start && f & ED && !(next & AUX)) done = true;
+      else if (prev & AUX) done = true;
+      else if (i > 1 && fs[i - 2]! & AUX && !(fs[i - 2]! & NEG) && !(prev & (NEG | IRR))) done = true;
+    }
+    let hit = false; // a problem this word states
+    if (c === C_LONGER && pc === C_NO) {
+      // "no longer fails" is resolved; "no longer exists" is a problem.
+      if (next & PROBLEM) resolvedWord = true;
+      else if (next & FUNC) hit = true;
+    } else if (f & PROBLEM) {
+      if (pc === C_LONGER) continue;
+      let negated = nc === C_FREE || nc === C_NONE;
+      for (let j = Math.max(0, i - 3); j < i; j++) if (fs[j]! & (NEG | BENIGN)) negated = true;
+      if (negated) negatedProblem = true;
+      else hit = true;
+    } else if (f & FUNC && !conditional && !(f & PASS && pc === C_LONGER)) {
+      // "isn't configured", "doesn't support", "not found"; "can't be found", "hasn't been exported"
+      hit = prev & NEG ? pc !== C_LONGER : i > 1 && (fs[i - 2]! & NEG) !== 0 && (prev & (IRR | AUX)) !== 0;
+    } else if (f & DIAG && (nc === C_IS || nc === C_ARE) && i + 2 < n && !(fs[i + 2]! & (NEG | RES | PASS))) {
+      hit = true; // "the issue is that …", "the bug is in …"
+    }
+    if (hit) {
+      problem = true;
+      if (afterBut) still = true;
+      for (let j = Math.max(0, i - 4); j < i; j++) if (fs[j]! & STILL) still = true;
+      continue;
+    }
+    if (f & (RES | PASS)) {
+      let real = true;
+      for (let j = Math.max(0, i - 3); j < i; j++) if (fs[j]! & (NEG | IRR)) real = false;
+      // "This should fix it", "seen.add should work": an expected resolution, no problem left.
+      if (real) {
+        if (f & RES) resolvedWord = true;
+        else passing = true;
+      }
+    }
+    // "This should fix the error", "the fix should work": an expected resolution, not a plan.
+    if ((c === C_FIX || c === C_WORK) && pc === C_SHOULD && i > 1 && !(fs[i - 2]! & SUBJ))
+      resolvedWord = true;
+  }
+  // "…which might be the flag, try to submit it": an imperative that opens a clause.
+  if (!plan && clauseCandidate) {
+    if (!punctuated && PUNCTUATION.test(raw)) {
+      readPunctuation(fs, n, raw);
+      punctuated = true;
+    }
+    if (punctuated)
+      for (let i = 1; i < n - 1; i++)
+        if (fs[i]! & CLAUSE && fs[i]! & IMP && opensObject(wc(fs[i + 1]!))) plan = true;
+  }
+  if (benign && problem && !still) {
+    negatedProblem = true;
+    problem = false;
+  }
+  // "Maybe the cache is stale?" is a guess; "Is it stale?" was answered above.
+  if (asked) return hedge ? 0 : 3;
+  // "Now the session close protocol:", "The changes needed:": a heading over steps to come.
+  if (endsWithColon(raw) && (wc(fs[0]!) === C_NOW || needed) && n <= 8 && !done) return 2;
+  if (still) return plan ? 2 : 1;
+  if (plan) return 2;
+  if (question && !problem) return 3;
+  if (resolvedWord || done || (passing && !problem) || (negatedProblem && !problem)) return RESOLVED_CODE;
+  if (hedge) return 0;
+  if (problem) return 1;
+  if (weak) return 2;
+  return NO_CATEGORY;
+}
+
+/** Whether the words from `i` open a plan: a verb, maybe after one adverb ("will first check"). */
+function opensPlan(fs: readonly number[], i: number, n: number): boolean {
+  if (i >= n) return false;
+  if (fs[i]! & IMP) return true;
+  return (fs[i]! & DISC) !== 0 && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
+}
 
 /**
  * The category an entry's scope forces, if its name is one (`blockers`, `nextActions`, `evidence`, …);
@@ -58,111 +336,6 @@ export function scopeCategory(scope: string): SnapshotCategory | undefined {
   if (s.startsWith('evidence') || s.startsWith('link') || s.startsWith('artifact'))
     return 'requiredEvidenceLinks';
   return undefined;
-}
-
-/** What the words of an entry say. */
-export interface Classification {
-  category: SnapshotCategory | undefined;
-  /** A problem the entry reports as gone (or a negated one: "no error found"). */
-  resolved: boolean;
-}
-
-const B = 1;
-const N = 2;
-const R = 4;
-const P = 8;
-const IR = 16;
-const ST = 32;
-const H = 64;
-const QW = 128;
-const AW = 256;
-/** Every keyword with the bit of each set it belongs to: one look-up per word. */
-const KIND = new Map<string, number>();
-for (const [bit, words] of [
-  [B, BLOCKER],
-  [N, NEGATOR],
-  [R, RESOLVED],
-  [P, PASSING],
-  [IR, IRREALIS],
-  [ST, STILL],
-  [H, HYPOTHESIS],
-  [QW, QUESTION_WORD],
-  [AW, ACTION_WORD],
-] as const) {
-  for (const w of words) KIND.set(w, (KIND.get(w) ?? 0) | bit);
-}
-
-function negatedAt(ws: readonly string[], i: number): boolean {
-  for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATOR.has(ws[j]!)) return true;
-  // "error-free", "errors: none"
-  const next = ws[i + 1];
-  return next === 'free' || next === 'none';
-}
-
-/**
- * Classifies one entry's text. `ws` are its lower-cased words, `raw` the text (for `?`).
- *
- * @example
- * ```ts
- * classify(words('no error found'), 'no error found'); // { category: undefined, resolved: true }
- * ```
- */
-export function classify(ws: readonly string[], raw: string, forced?: SnapshotCategory): Classification {
-  let problem = false; // an un-negated problem word
-  let stillProblem = false;
-  let negatedProblem = false;
-  let resolvedWord = false;
-  let passingWord = false;
-  let hypothesis = false;
-  let questionWord = false;
-  let actionWord = false;
-  for (let i = 0; i < ws.length; i++) {
-    const w = ws[i]!;
-    if (w === 'longer' && i > 0 && ws[i - 1] === 'no') resolvedWord = true;
-    if (w === 'could' && ws[i + 1] === 'be') hypothesis = true;
-    const kind = KIND.get(w);
-    if (kind === undefined) {
-      if (w === 'i' && (ws[i + 1] === 'think' || ws[i + 1] === 'suspect')) hypothesis = true;
-      continue;
-    }
-    if (kind & B) {
-      if (negatedAt(ws, i)) negatedProblem = true;
-      else {
-        problem = true;
-        if ((i > 0 && STILL.has(ws[i - 1]!)) || (i > 1 && STILL.has(ws[i - 2]!))) stillProblem = true;
-      }
-    } else if (kind & (R | P)) {
-      let real = true;
-      for (let j = Math.max(0, i - 3); j < i; j++) {
-        const p = ws[j]!;
-        if (NEGATOR.has(p) || IRREALIS.has(p) || STILL.has(p)) real = false;
-      }
-      // "no longer": resolution of what follows
-      if (real) {
-        if (kind & R) resolvedWord = true;
-        else passingWord = true;
-      }
-    } else if (kind & H) hypothesis = true;
-    else if (kind & QW) questionWord = true;
-    else if (kind & AW) actionWord = true;
-    if (w === 'not' && ws[i + 1] === 'sure') questionWord = true;
-  }
-  const resolved =
-    !stillProblem && (resolvedWord || (passingWord && !problem) || (negatedProblem && !problem));
-  if (forced) return { category: resolved && forced === 'blockers' ? undefined : forced, resolved };
-  if (resolved) return { category: undefined, resolved: true };
-  const trimmed = raw.trimEnd();
-  const first = ws[0] ?? '';
-  if (trimmed.endsWith('?') || (questionWord && !problem))
-    return { category: 'unresolvedQuestions', resolved };
-  if (hypothesis) return { category: 'openHypotheses', resolved };
-  if (IMPERATIVE.has(first) || first === 'todo' || first === 'next' || (first === 'need' && ws[1] === 'to'))
-    return { category: 'nextActions', resolved };
-  if (problem) return { category: 'blockers', resolved };
-  if (QUESTION_START.has(first) && trimmed.endsWith('?'))
-    return { category: 'unresolvedQuestions', resolved };
-  if (actionWord) return { category: 'nextActions', resolved };
-  return { category: undefined, resolved };
 }
 
 /**
@@ -187,118 +360,4 @@ export function taskCategory(status: string): SnapshotCategory | undefined {
   )
     return undefined;
   return 'nextActions';
-}
-
-// Word flags for {@link classifyFlags}: the KIND bits above, then the words `classify` names.
-const W_LONGER = 1 << 9;
-const W_NO = 1 << 10;
-const W_COULD = 1 << 11;
-const W_BE = 1 << 12;
-const W_I = 1 << 13;
-const W_THINK = 1 << 14; // think, suspect
-const W_NOT = 1 << 15;
-const W_SURE = 1 << 16;
-const W_FREE = 1 << 17; // free, none
-const W_IMPERATIVE = 1 << 18;
-const W_TODO = 1 << 19;
-const W_NEXT = 1 << 20;
-const W_NEED = 1 << 21;
-const W_TO = 1 << 22;
-const W_QUESTION_START = 1 << 23;
-
-/** What {@link classifyFlags} needs to know of one lower-cased word, computed once per word. */
-export function wordFlags(w: string): number {
-  let f = KIND.get(w) ?? 0;
-  if (w === 'longer') f |= W_LONGER;
-  if (w === 'no') f |= W_NO;
-  if (w === 'could') f |= W_COULD;
-  if (w === 'be') f |= W_BE;
-  if (w === 'i') f |= W_I;
-  if (w === 'think' || w === 'suspect') f |= W_THINK;
-  if (w === 'not') f |= W_NOT;
-  if (w === 'sure') f |= W_SURE;
-  if (w === 'free' || w === 'none') f |= W_FREE;
-  if (IMPERATIVE.has(w)) f |= W_IMPERATIVE;
-  if (w === 'todo') f |= W_TODO;
-  if (w === 'next') f |= W_NEXT;
-  if (w === 'need') f |= W_NEED;
-  if (w === 'to') f |= W_TO;
-  if (QUESTION_START.has(w)) f |= W_QUESTION_START;
-  return f;
-}
-
-/** The length of the longest keyword made of digits (`404`): a longer number has no {@link wordFlags}. */
-export const MAX_DIGIT_KEYWORD = Math.max(
-  0,
-  ...[...KIND.keys(), ...IMPERATIVE, ...QUESTION_START]
-    .filter((w) => /^[0-9]+$/.test(w))
-    .map((w) => w.length),
-);
-
-/** {@link classifyFlags}: no category, not resolved. */
-export const NO_CATEGORY = -1;
-/** {@link classifyFlags}: resolved (so no category). */
-export const RESOLVED_CODE = 4;
-
-/**
- * {@link classify} without a forced category, from the {@link wordFlags} of the words (`flagsOf[ids[i]]`):
- * the category's index in snapshot order (openHypotheses 0, blockers 1, nextActions 2,
- * unresolvedQuestions 3), {@link RESOLVED_CODE} or {@link NO_CATEGORY}. The same decisions, step by step.
- */
-export function classifyFlags(ids: readonly number[], flagsOf: readonly number[], raw: string): number {
-  let problem = false;
-  let stillProblem = false;
-  let negatedProblem = false;
-  let resolvedWord = false;
-  let passingWord = false;
-  let hypothesis = false;
-  let questionWord = false;
-  let actionWord = false;
-  const n = ids.length;
-  for (let i = 0; i < n; i++) {
-    const f = flagsOf[ids[i]!]!;
-    const next = i + 1 < n ? flagsOf[ids[i + 1]!]! : 0;
-    if (f & W_LONGER && i > 0 && flagsOf[ids[i - 1]!]! & W_NO) resolvedWord = true;
-    if (f & W_COULD && next & W_BE) hypothesis = true;
-    const kind = f & 0x1ff;
-    if (kind === 0) {
-      if (f & W_I && next & W_THINK) hypothesis = true;
-      continue;
-    }
-    if (kind & B) {
-      let negated = false;
-      for (let j = Math.max(0, i - 3); j < i; j++) if (flagsOf[ids[j]!]! & N) negated = true;
-      if (negated || next & W_FREE) negatedProblem = true;
-      else {
-        problem = true;
-        if ((i > 0 && flagsOf[ids[i - 1]!]! & ST) || (i > 1 && flagsOf[ids[i - 2]!]! & ST))
-          stillProblem = true;
-      }
-    } else if (kind & (R | P)) {
-      let real = true;
-      for (let j = Math.max(0, i - 3); j < i; j++) if (flagsOf[ids[j]!]! & (N | IR | ST)) real = false;
-      if (real) {
-        if (kind & R) resolvedWord = true;
-        else passingWord = true;
-      }
-    } else if (kind & H) hypothesis = true;
-    else if (kind & QW) questionWord = true;
-    else if (kind & AW) actionWord = true;
-    if (f & W_NOT && next & W_SURE) questionWord = true;
-  }
-  const resolved =
-    !stillProblem && (resolvedWord || (passingWord && !problem) || (negatedProblem && !problem));
-  if (resolved) return RESOLVED_CODE;
-  // raw.trimEnd().endsWith('?'), without trimming when the last character is no space.
-  const last = raw.charCodeAt(raw.length - 1);
-  const question = last === 0x3f || ((last <= 0x20 || last >= 0x80) && raw.trimEnd().endsWith('?'));
-  const first = n > 0 ? flagsOf[ids[0]!]! : 0;
-  if (question || (questionWord && !problem)) return 3;
-  if (hypothesis) return 0;
-  if (first & (W_IMPERATIVE | W_TODO | W_NEXT) || (first & W_NEED && n > 1 && flagsOf[ids[1]!]! & W_TO))
-    return 2;
-  if (problem) return 1;
-  if (first & W_QUESTION_START && question) return 3;
-  if (actionWord) return 2;
-  return NO_CATEGORY;
 }

@@ -335,8 +335,8 @@ function readIds(a: Analysis, ids: number[], vocab: Vocabulary): void {
   a.ids = ids;
   a.empty = ids.length === 0;
   a.keyHash = vocab.keyHash;
-  const code = classifyFlags(ids, vocab.flags, a.text);
-  a.category = code >= 0 && code < 4 ? CATEGORIES[code] : undefined;
+  const code = classifyFlags(ids, vocab.flags, a.text, vocab.linkish);
+  a.category = code >= 0 && code < CATEGORIES.length ? CATEGORIES[code] : undefined;
   a.resolved = code === RESOLVED_CODE;
 }
 
@@ -533,8 +533,10 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       lastScope = scope;
       lastForced = forced;
     }
+    if (forced !== 'requiredEvidenceLinks' && !a.read) read(a, vocab);
     const found = a.links;
-    if (found.length > 0) {
+    // A pointer to evidence ("See lib/retry.ts:42") keeps its text, which holds its links.
+    if (found.length > 0 && (forced || a.category !== 'requiredEvidenceLinks')) {
       a.linkCands ??= new Array<Candidate | null>(found.length).fill(null);
       const known = a.linkCands;
       for (let l = 0; l < found.length; l++)
@@ -544,7 +546,6 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       if (found.length === 0) add(4, text, source, iteration, null, true, null);
       continue;
     }
-    if (!a.read) read(a, vocab);
     const category = forced ? (a.resolved && forced === 'blockers' ? undefined : forced) : a.category;
     if (category) add(CATEGORY_INDEX[category], text, source, iteration, a, true, null);
     else if (trace)

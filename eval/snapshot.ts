@@ -1,0 +1,94 @@
+/**
+ * `npm run eval:snapshot`: how well the deterministic snapshot sorts memory entries, on the
+ * hand-labelled set of eval/snapshot/ (520 sentences from five kinds of real agent output, rules in
+ * eval/snapshot/LABELLING.md). Per split of sources — tune (rules were chosen there), held-out and
+ * untouched (never looked at while tuning) and cross-source (held-out + untouched) — it prints
+ * accuracy (all and hard entries), per-category precision/recall and the confusion matrix of the
+ * snapshot, beside two baselines in the same run: a plain keyword categorizer and the categorizer
+ * before issue 18 (frozen in eval/snapshot/old-classify.ts).
+ *
+ * Flags: `--errors` lists the snapshot's misses per split; `--json` prints the scores as JSON;
+ * `--reflection` runs the deterministic-vs-reflected report instead (eval/snapshot/reflection.ts).
+ */
+import {
+  type Categorizer,
+  keywordCategorizer,
+  LABELS,
+  type LabelledEntry,
+  loadLabelled,
+  oldCategorizer,
+  type Score,
+  SPLIT,
+  score,
+  snapshotCategorizer,
+} from './snapshot/score.js';
+
+const args = new Set(process.argv.slice(2));
+if (args.has('--reflection')) {
+  await import('./snapshot/reflection.js');
+} else {
+  run();
+}
+
+function run(): void {
+  const all = loadLabelled();
+  const splits: [string, LabelledEntry[]][] = [
+    ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
+    ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],
+    ['untouched', all.filter((e) => SPLIT[e.kind] === 'untouched')],
+    ['cross-source', all.filter((e) => SPLIT[e.kind] !== 'tune')],
+  ];
+  const cats: [string, Categorizer][] = [
+    ['snapshot', snapshotCategorizer],
+    ['old rules', oldCategorizer],
+    ['keywords', keywordCategorizer],
+  ];
+  // While tuning, `--tune-only` keeps every split but tune out of sight.
+  if (args.has('--tune-only')) splits.splice(1);
+  const results = splits.map(([name, es]) => ({
+    split: name,
+    kinds: [...new Set(es.map((e) => e.kind))],
+    scores: Object.fromEntries(cats.map(([c, f]) => [c, score(es, f)])) as Record<string, Score>,
+  }));
+  if (args.has('--json')) {
+    console.log(JSON.stringify(results, null, 2));
+    return;
+  }
+  const pct = (x: number | null) => (x === null ? '   —' : `${(x * 100).toFixed(0).padStart(3)}%`);
+  const out: string[] = [`Labelled entries: ${all.length} (${countBy(all.map((e) => e.kind))})`, ''];
+  out.push('split         categorizer  n    accuracy  hard (n)');
+  for (const r of results)
+    for (const [c, s] of Object.entries(r.scores))
+      out.push(
+        `${r.split.padEnd(13)} ${c.padEnd(12)} ${String(s.n).padEnd(4)} ${pct(s.accuracy).padEnd(9)} ${pct(s.hardAccuracy)} (${s.hardN})`,
+      );
+  for (const r of results) {
+    out.push('', `## ${r.split} (${r.kinds.join(', ')})`);
+    out.push('precision / recall (support, predicted)');
+    out.push(
+      `  ${'category'.padEnd(22)} ${Object.keys(r.scores)
+        .map((c) => c.padEnd(30))
+        .join('')}`,
+    );
+    for (const l of LABELS) {
+      const cells = Object.values(r.scores).map((s) => {
+        const p = s.perLabel[l];
+        return `${pct(p.precision)} / ${pct(p.recall)} (${p.support}, ${p.predicted})`.padEnd(30);
+      });
+      out.push(`  ${l.padEnd(22)} ${cells.join('')}`);
+    }
+    const s = r.scores.snapshot!;
+    out.push('confusion of the snapshot (rows: label, columns: predicted; H B N Q E I)');
+    for (const l of LABELS)
+      out.push(`  ${l.padEnd(22)} ${LABELS.map((p) => String(s.confusion[l][p]).padStart(4)).join('')}`);
+    if (args.has('--errors'))
+      for (const e of s.errors) out.push(`  ✗ ${e.id} ${e.label} → ${e.predicted}: ${e.text.slice(0, 140)}`);
+  }
+  console.log(out.join('\n'));
+}
+
+function countBy(xs: string[]): string {
+  const m = new Map<string, number>();
+  for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+  return [...m].map(([k, v]) => `${k} ${v}`).join(', ');
+}

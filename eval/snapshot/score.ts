@@ -1,0 +1,158 @@
+/**
+ * Scores categorizers on the labelled set (entries.jsonl + labels.tsv): accuracy (all and hard
+ * entries), per-category precision and recall, and the confusion matrix, per split of sources
+ * (tune / held-out / untouched). An entry's prediction is the category its own text goes to
+ * (requiredEvidenceLinks when the entry is itself a pointer to evidence), else irrelevant.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index.js';
+import { squash, words } from '../../lib/snapshot/text.js';
+import { classify as oldClassify } from './old-classify.js';
+
+export const LABELS = [
+  'openHypotheses',
+  'blockers',
+  'nextActions',
+  'unresolvedQuestions',
+  'requiredEvidenceLinks',
+  'irrelevant',
+] as const;
+export type Label = (typeof LABELS)[number];
+
+export interface LabelledEntry {
+  id: string;
+  kind: string;
+  file: string;
+  pos: string;
+  text: string;
+  label: Label;
+  hard: boolean;
+}
+
+/** Which split each source kind belongs to (fixed before labelling, see LABELLING.md). */
+export const SPLIT: Record<string, 'tune' | 'held-out' | 'untouched'> = {
+  'swe-agent': 'tune',
+  'claude-code-jsonl': 'tune',
+  'mini-swe-agent': 'held-out',
+  'console-agent': 'held-out',
+  'console-summary': 'untouched',
+};
+
+const DIR = import.meta.dirname;
+
+/** The labelled set: entries joined with their labels (every entry must have one). */
+export function loadLabelled(): LabelledEntry[] {
+  const labels = new Map<string, { label: Label; hard: boolean }>();
+  for (const line of readFileSync(resolve(DIR, 'labels.tsv'), 'utf8').split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const [id, label, hard] = line.split('\t');
+    if (!LABELS.includes(label as Label)) throw new Error(`labels.tsv: unknown label ${label} for ${id}`);
+    labels.set(id!, { label: label as Label, hard: hard === '1' });
+  }
+  return readFileSync(resolve(DIR, 'entries.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const e = JSON.parse(l) as Omit<LabelledEntry, 'label' | 'hard'>;
+      const lab = labels.get(e.id);
+      if (!lab) throw new Error(`labels.tsv: no label for ${e.id}`);
+      return { ...e, ...lab };
+    });
+}
+
+export type Categorizer = (text: string) => Label;
+
+/**
+ * The deterministic snapshot of today (lib/snapshot) on a one-entry input: the category that holds
+ * the entry's own text. A link the entry merely mentions also lands under evidence, as the snapshot
+ * keeps every link, but that does not make the sentence evidence: it counts as irrelevant.
+ */
+export const snapshotCategorizer: Categorizer = (text) => {
+  const s = deterministicSnapshot({
+    objective: '',
+    entries: [{ scope: 'notes', key: 'k', value: text, sourceIteration: 0 }],
+  });
+  const own = squash(text);
+  for (const c of LABELS) if (c !== 'irrelevant' && s[c].includes(own)) return c;
+  return 'irrelevant';
+};
+
+/** The categorizer before issue 18 (frozen in old-classify.ts), read the same way. */
+export const oldCategorizer: Categorizer = (text) => {
+  const own = squash(text);
+  return oldClassify(words(own), own).category ?? 'irrelevant';
+};
+
+const has = (ws: string[], list: string) => {
+  const set = new Set(list.split(' '));
+  return ws.some((w) => set.has(w));
+};
+
+/** A plain keyword categorizer: the first keyword family found decides, no negation, no tense. */
+export const keywordCategorizer: Categorizer = (text) => {
+  const ws = words(text);
+  if (text.trimEnd().endsWith('?')) return 'unresolvedQuestions';
+  if (has(ws, 'maybe might perhaps probably likely possibly seems suspect hypothesis'))
+    return 'openHypotheses';
+  if (has(ws, 'error errors fail fails failed failing failure broken blocked exception crash timeout cannot'))
+    return 'blockers';
+  if (has(ws, 'todo next need should will let add fix run check update implement create remove'))
+    return 'nextActions';
+  if (findLinks(text).length > 0) return 'requiredEvidenceLinks';
+  return 'irrelevant';
+};
+
+export interface Score {
+  n: number;
+  accuracy: number;
+  hardN: number;
+  hardAccuracy: number;
+  perLabel: Record<
+    Label,
+    { precision: number | null; recall: number | null; support: number; predicted: number }
+  >;
+  /** confusion[label][predicted] */
+  confusion: Record<Label, Record<Label, number>>;
+  errors: { id: string; label: Label; predicted: Label; text: string }[];
+}
+
+export function score(entries: readonly LabelledEntry[], cat: Categorizer): Score {
+  const confusion = Object.fromEntries(
+    LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))]),
+  ) as Score['confusion'];
+  let right = 0;
+  let hardN = 0;
+  let hardRight = 0;
+  const errors: Score['errors'] = [];
+  for (const e of entries) {
+    const p = cat(e.text);
+    confusion[e.label][p]++;
+    if (p === e.label) right++;
+    else errors.push({ id: e.id, label: e.label, predicted: p, text: e.text });
+    if (e.hard) {
+      hardN++;
+      if (p === e.label) hardRight++;
+    }
+  }
+  const perLabel = {} as Score['perLabel'];
+  for (const l of LABELS) {
+    const support = LABELS.reduce((s, p) => s + confusion[l][p], 0);
+    const predicted = LABELS.reduce((s, t) => s + confusion[t][l], 0);
+    perLabel[l] = {
+      precision: predicted ? confusion[l][l] / predicted : null,
+      recall: support ? confusion[l][l] / support : null,
+      support,
+      predicted,
+    };
+  }
+  return {
+    n: entries.length,
+    accuracy: entries.length ? right / entries.length : 0,
+    hardN,
+    hardAccuracy: hardN ? hardRight / hardN : 0,
+    perLabel,
+    confusion,
+    errors,
+  };
+}
