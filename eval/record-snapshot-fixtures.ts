@@ -1,5 +1,5 @@
 /**
- * Writes test/fixtures/snapshot/reflections.jsonl: the reflection replies eval/snapshot.ts replays.
+ * Writes test/fixtures/snapshot/reflections.jsonl: the reflection replies `eval/snapshot.ts --reflection` replays.
  *
  * THE REPLIES ARE SCRIPTED, NOT A MODEL'S. There is no API key here, so a deterministic program plays
  * the reflector: it consolidates related entries more loosely than the deterministic path (naming the
