@@ -1,7 +1,7 @@
 /**
- * `rearview/redact`: replaces secrets and personal data — API keys, tokens, private keys, email
- * addresses and your own patterns — with stable numbered placeholders before text leaves the device or
- * is persisted. One linear pass; runs unchanged in every JavaScript runtime.
+ * `rearview/redact`: replaces secrets and personal data — API keys, tokens, private keys, URL
+ * credentials, `PASSWORD=`-style settings, email addresses and your own patterns — with stable numbered
+ * placeholders before text leaves the device or is persisted. One linear pass; runs unchanged in every JavaScript runtime.
  *
  * @example
  * ```ts

@@ -23,13 +23,17 @@ export const BUILTIN_KINDS = [
   'private-key',
   'aws-secret-key',
   'bearer-token',
+  'url-credentials',
   'slack-webhook',
   'anthropic-key',
   'openai-key',
   'github-token',
+  'stripe-key',
+  'google-api-key',
   'slack-token',
   'aws-access-key',
   'jwt',
+  'secret',
   'email',
 ] as const;
 
@@ -48,6 +52,11 @@ export interface KindSpec {
   kind: BuiltinKind;
   /** Pattern source without its left-boundary lookbehind. Capturing groups: none, or one (`secret`). */
   source: string;
+  /**
+   * What the scan looks for instead, when the kind is faster found from a rarer part than its start
+   * (`://` rather than every word): the same groups; a lookbehind checks what comes before.
+   */
+  scan?: string;
   /** Negative lookbehind that keeps the kind from starting inside a run of its own characters. */
   lookbehind: string;
   /** The source's one capturing group is the secret; the rest of the match is context kept as is. */
@@ -70,55 +79,10 @@ const AWS_SECRET_SEP = /(?:\\?["'])?[ \t]{0,16}[:=]>?[ \t]{0,16}(?:\\?["'])?/.so
  * File extensions that are not top-level domains, so `logo@2x.png` or `app@1.2.js` is not an address.
  * Real country codes that double as extensions (`.py`, `.md`, `.sh`, `.rs`, `.so`) stay addresses.
  */
-const NOT_TLDS = [
-  'png',
-  'jpg',
-  'jpeg',
-  'gif',
-  'svg',
-  'webp',
-  'ico',
-  'bmp',
-  'tif',
-  'tiff',
-  'js',
-  'mjs',
-  'cjs',
-  'jsx',
-  'ts',
-  'tsx',
-  'mts',
-  'cts',
-  'json',
-  'jsonl',
-  'yaml',
-  'yml',
-  'toml',
-  'lock',
-  'txt',
-  'html',
-  'htm',
-  'css',
-  'scss',
-  'sass',
-  'less',
-  'wasm',
-  'pyc',
-  'pyi',
-  'ipynb',
-  'tgz',
-  'whl',
-  'exe',
-  'dll',
-  'dylib',
-  'vue',
-  'svelte',
-  'java',
-  'kt',
-  'rb',
-  'cpp',
-  'hpp',
-];
+const NOT_TLDS = (
+  'png jpg jpeg gif svg webp ico bmp tif tiff js mjs cjs jsx ts tsx mts cts json jsonl yaml yml toml lock ' +
+  'txt html htm css scss sass less wasm pyc pyi ipynb tgz whl exe dll dylib vue svelte java kt rb cpp hpp'
+).split(' ');
 
 const EMAIL_DOMAIN =
   /@(?:[A-Za-z0-9-]{1,63}\.){1,16}/.source +
@@ -128,6 +92,42 @@ const EMAIL_DOMAIN =
 /** Letters, digits, `_` and `-`: the characters keys and tokens are made of. */
 const WORD_DASH = /(?<![A-Za-z0-9_-])/.source;
 const ALNUM = /(?<![A-Za-z0-9])/.source;
+
+/** A placeholder (`[email-1]`): a value may hold a `[`, but never the start of one of these. */
+const PLACEHOLDER_AHEAD = /\[(?![a-z][a-z0-9_-]{0,63}-[1-9][0-9]{0,8}\])/.source;
+
+/**
+ * The name of a setting that holds a secret: `PASSWORD`, `DB_PASSWORD`, `client_secret`, `GH_TOKEN`,
+ * `OPENAI_API_KEY`, `x-api-key`, `accessToken`, `SECRET_KEY`, lower case, upper case or capitalised. Words joined by `_`, `-` or
+ * `.` (or camel case) before the last one; `max_tokens` and `token_count` do not end in one. Words are
+ * at most 32 characters, so a key (`ghp_` + 36) is never taken for part of a name.
+ */
+const SECRET_PREFIX = /(?:[A-Za-z0-9]{1,32}[_.-]|[A-Z]?[a-z0-9]{1,32}(?=[A-Z])){0,8}/.source;
+// Lower case, upper case or capitalised (a class per letter would be tried at every position of the text).
+const SECRET_WORD =
+  '(?:[pP]ass(?:word|wd)|PASS(?:WORD|WD)|[sS]ecret(?:[_-]?[kK]ey)?|SECRET(?:[_-]?KEY)?|[tT]oken|TOKEN|' +
+  '[aA]pi[_-]?[kK]ey|API[_-]?KEY)';
+/** `=`, `:`, `:=` or `=>` with the key's closing quote and spaces, but not `==` or `::`. */
+const SECRET_SEP = /(?:\\?["'])?[ \t]{0,16}(?::=|=>|=|:)(?![=:>])[ \t]{0,16}(?:\\?["'])?/.source;
+/** References and stand-ins: `$VAR`, `${VAR}`, `<your-token>`, `{{ secrets.X }}`, `%s`, `***`, `YOUR_KEY_HERE`. */
+const NOT_A_VALUE = `[$<{%*]|${ci('your')}[_-]?[A-Za-z]`;
+/** A quoted value may hold anything but its quote, a line break and the start of a placeholder. */
+const quoted = (quote: string) =>
+  `(?<=${quote})(?!${NOT_A_VALUE}|\\s)(?:[^${quote}\\\\\\r\\n[]|\\\\[^${quote}\\r\\n]|${PLACEHOLDER_AHEAD}){1,8192}`;
+/**
+ * An unquoted value stops at spaces, quotes, brackets, `,;&` and backslashes (the `\n` after a `.env`
+ * line in JSON), and must hold a digit or a symbol: `token: string`, `api_key=api_key`,
+ * `password=getpass()` and `TOKEN=$(gh auth token)` are code. (What follows the value is not looked at:
+ * a second pass sees a placeholder there, and must find what the first found.)
+ */
+const UNQUOTED_CHAR = String.raw`[^\s"'\x60,;&<>(){}[\]\\]`;
+const UNQUOTED =
+  `(?<!["'])(?!${NOT_A_VALUE})` + `(?=${UNQUOTED_CHAR}{0,8192}?[0-9!#$%*+/=@^~|?:])${UNQUOTED_CHAR}{3,8192}`;
+const SECRET_VALUE = `${quoted('"')}|${quoted("'")}|${UNQUOTED}`;
+
+/** `scheme://user:password@host`: the user and password, any scheme and host (`localhost` too). */
+const URL_SCHEME = /[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\//.source;
+const URL_USERINFO = /([^\s:/?#@[\]"'<>\\]{0,256}:[^\s/?#[\]"'<>\\]{1,1024})(?=@[A-Za-z0-9[])/.source;
 
 /** @internal The built-in kinds, in {@link BUILTIN_KINDS} order. */
 export const KIND_SPECS: readonly KindSpec[] = [
@@ -149,6 +149,14 @@ export const KIND_SPECS: readonly KindSpec[] = [
     source: /(?:[Bb]earer|BEARER)[ \t]{1,16}((?=[A-Za-z._~+/-]{0,8192}[0-9])[A-Za-z0-9._~+/-]{16,8192}={0,2})/
       .source,
     lookbehind: WORD_DASH,
+    secretGroup: true,
+  },
+  {
+    kind: 'url-credentials',
+    source: `${URL_SCHEME}${URL_USERINFO}`,
+    // Found from its `://`, which is rarer than a word start; the lookbehind checks the scheme.
+    scan: `:\\/\\/(?<=(?<![A-Za-z0-9+.-])${URL_SCHEME})${URL_USERINFO}`,
+    lookbehind: '',
     secretGroup: true,
   },
   {
@@ -180,6 +188,20 @@ export const KIND_SPECS: readonly KindSpec[] = [
     secretGroup: false,
   },
   {
+    // Secret and restricted keys, live and test (a test key still opens the account's test data), and
+    // webhook signing secrets. Publishable keys (`pk_live_…`) are public by design: kept.
+    kind: 'stripe-key',
+    source: /(?:[sr]k_(?:live|test)_[A-Za-z0-9]{20,1024}|whsec_[A-Za-z0-9]{24,1024})/.source,
+    lookbehind: WORD_DASH,
+    secretGroup: false,
+  },
+  {
+    kind: 'google-api-key',
+    source: /AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/.source,
+    lookbehind: WORD_DASH,
+    secretGroup: false,
+  },
+  {
     kind: 'slack-token',
     source: /(?:xox[abeoprs]-[A-Za-z0-9-]{10,1024}|xapp-[0-9]{1,8}-[A-Za-z0-9-]{10,1024})/.source,
     lookbehind: WORD_DASH,
@@ -196,6 +218,16 @@ export const KIND_SPECS: readonly KindSpec[] = [
     source: /eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,65536}\.[A-Za-z0-9_-]{0,8192}/.source,
     lookbehind: WORD_DASH,
     secretGroup: false,
+  },
+  {
+    // After the key kinds: at the same position `ghp_…-api-key: x` is a token, not a setting's name.
+    kind: 'secret',
+    source: `${SECRET_PREFIX}${SECRET_WORD}${SECRET_SEP}(${SECRET_VALUE})`,
+    // Found from its last word, which is rarer than a word start; the lookbehind checks the name.
+    // The separator is checked first: `tokens`, `token_count` and prose fail before the lookbehind runs.
+    scan: `${SECRET_WORD}(?=(?:\\\\?["'])?[ \\t]{0,16}[:=])(?<=(?<![A-Za-z0-9_.])${SECRET_PREFIX}${SECRET_WORD})${SECRET_SEP}(${SECRET_VALUE})`,
+    lookbehind: '',
+    secretGroup: true,
   },
   {
     // Only the `@domain` part is matched; the scanner walks back over the local part itself, so a long

@@ -411,8 +411,9 @@ export function createRedactor(options?: RedactOptions): Redactor {
 
 /**
  * Replaces secrets and personal data in `text` with numbered placeholders (`[email-1]`,
- * `[anthropic-key-1]`, …): API keys (Anthropic, OpenAI, AWS, GitHub, Slack), Slack webhooks, bearer
- * tokens, JWTs, PEM private keys, email addresses and any `patterns` you add. The same value always
+ * `[anthropic-key-1]`, …): API keys (Anthropic, OpenAI, AWS, GitHub, Stripe, Google, Slack), Slack
+ * webhooks, bearer tokens, JWTs, PEM private keys, credentials in URLs, the values of settings such as
+ * `PASSWORD=` or `"api_key": "…"`, email addresses and any `patterns` you add. The same value always
  * gets the same placeholder; numbers are per kind, by first appearance, and skip any placeholder the
  * text already holds. One linear pass. The original values are not in the result unless
  * `includeOriginals` is set.

@@ -2,6 +2,7 @@
  * The single-pass scanner: every enabled built-in kind is one alternative of one global regular
  * expression, tried left to right; caller-supplied patterns run beside it and the earliest match wins.
  */
+import { afterEscape, EscapeCursor, worthTrying } from './escapes.js';
 import { isLocalChar, KIND_SPECS, type KindSpec } from './kinds.js';
 
 /** A caller-supplied pattern, normalised to a global regular expression. */
@@ -16,6 +17,8 @@ export interface CompiledRules {
   global: RegExp;
   /** The same without the lookbehinds, flags `y`: tried right after a match, whose end is a boundary. */
   sticky: RegExp;
+  /** The combined expression with its lookbehinds, flags `y`: what may start inside a claimed span. */
+  probe: RegExp;
   /** Per alternative: its capturing group and kind. */
   alts: Alt[];
   /** Anchored tests that reclassify a bearer token as a more specific kind (`Bearer sk-ant-…`). */
@@ -42,15 +45,27 @@ export interface Span {
   kind: string;
 }
 
-/** Longest email local part (RFC 5321); longer runs keep their head. */
-const MAX_LOCAL = 64;
-
 const BACKSLASH = 92;
+const AT = 64;
 /** Letters that follow a backslash in an escape (`\n`, `\t`, …): `\njane@x.io` is `jane@x.io`. */
 const ESCAPE_LETTERS = 'nrtbfv';
 
-/** Kinds a bearer token is reported as when it has their shape (`Bearer sk-ant-…`). */
-const CLASSIFIABLE: readonly string[] = ['anthropic-key', 'openai-key', 'github-token', 'slack-token', 'jwt'];
+/**
+ * Kinds a bearer token or a named secret (`GH_TOKEN=ghp_…`) is reported as when its whole value has
+ * their shape (`Bearer sk-ant-…`).
+ */
+const CLASSIFIABLE: readonly string[] = [
+  'anthropic-key',
+  'openai-key',
+  'github-token',
+  'stripe-key',
+  'google-api-key',
+  'slack-token',
+  'aws-access-key',
+  'jwt',
+];
+/** Kinds whose value is reclassified by {@link CLASSIFIABLE}. */
+const GENERIC: readonly string[] = ['bearer-token', 'secret'];
 
 /** Builds the expressions for a set of enabled built-in kinds, custom rules and known kind names. */
 export function compileRules(
@@ -64,7 +79,7 @@ export function compileRules(
   const withoutBoundary: string[] = [];
   let group = 1;
   for (const spec of specs) {
-    withBoundary.push(`(${spec.lookbehind}${spec.source})`);
+    withBoundary.push(`(${spec.lookbehind}${spec.scan ?? spec.source})`);
     withoutBoundary.push(`(${spec.source})`);
     alts.push({ group, kind: spec.kind, secretGroup: spec.secretGroup, email: spec.kind === 'email' });
     group += spec.secretGroup ? 2 : 1;
@@ -74,6 +89,7 @@ export function compileRules(
   return {
     global: new RegExp(withBoundary.join('|') || never, 'g'),
     sticky: new RegExp(withoutBoundary.join('|') || never, 'y'),
+    probe: new RegExp(withBoundary.join('|') || never, 'y'),
     alts,
     classify: specs
       .filter((s: KindSpec) => CLASSIFIABLE.includes(s.kind))
@@ -118,13 +134,16 @@ export function scan(
   onSpan: (span: Span) => void,
 ): void {
   const { custom } = rules;
+  const escapes = new EscapeCursor(text);
   let pos = 0;
   let afterMatch = false;
   if (custom.length === 0) {
     // Fast path: only the combined expression.
     for (;;) {
-      const span = (afterMatch ? stickyAt(text, rules, pos) : undefined) ?? globalFrom(text, rules, pos, pos);
-      if (!span) return;
+      const found =
+        (afterMatch ? stickyAt(text, rules, pos) : undefined) ?? globalFrom(text, rules, pos, pos, escapes);
+      if (!found) return;
+      const span = overlapping(text, rules, found);
       onSpan(span);
       pos = span.end;
       afterMatch = true;
@@ -147,7 +166,7 @@ export function scan(
       afterMatch = false;
     }
     if (!builtinFresh || (builtin !== undefined && builtin.start < pos)) {
-      builtin = globalFrom(text, rules, pos, pos);
+      builtin = globalFrom(text, rules, pos, pos, escapes);
       builtinFresh = true;
     }
     let best = builtin;
@@ -171,10 +190,57 @@ export function scan(
       next[bestCustom] = nextCustom(text, custom[bestCustom]!, best.start + 1);
       continue;
     }
+    if (bestCustom < 0) best = overlapping(text, rules, best);
     onSpan(best);
     pos = best.end;
     afterMatch = true;
   }
+}
+
+/**
+ * The union of `span` and every built-in match that starts inside it and ends past it, so no part of
+ * an overlapping secret stays in clear (`jane@x.sk-ant-…` is one value, not an address and a tail).
+ * The longest of them names the kind. Only positions where a kind may start are probed; a run that
+ * overlaps itself past its kind's length bound (tens of kilobytes of `a.token=a.token=…`) stops
+ * growing once the matches probed are four times the span, which keeps the scan linear.
+ */
+function overlapping(text: string, rules: CompiledRules, span: Span): Span {
+  const probe = rules.probe;
+  let { valueStart, end, kind } = span;
+  let longest = end - valueStart;
+  let work = 0;
+  // Nothing that can reach past an address starts in its local part (no kind fits in `[\w.%+-]` and
+  // then crosses the `@`): probe from the domain on, or a megabyte-long local part costs a probe per dot.
+  const first = kind === 'email' ? text.indexOf('@', span.start) + 1 : span.start + 1;
+  for (let p = first; p < end && work <= 4 * (end - span.start); p++) {
+    if (!mayStart(text, p)) continue;
+    // After an escape the kinds start without their lookbehinds, as in the scan.
+    const re = afterEscape(text, p) ? rules.sticky : probe;
+    re.lastIndex = p;
+    const m = re.exec(text);
+    if (m === null) continue;
+    work += m[0].length;
+    const other = interpret(text, rules, m, span.start);
+    // A match inside the span's context (a setting's name) is redacted too: the value starts there.
+    if (other === undefined || (other.end <= end && other.valueStart >= valueStart)) continue;
+    if (other.end - other.valueStart > longest) {
+      longest = other.end - other.valueStart;
+      kind = other.kind;
+    }
+    valueStart = Math.min(valueStart, other.valueStart);
+    end = Math.max(end, other.end);
+  }
+  return end === span.end && valueStart === span.valueStart
+    ? span
+    : { start: span.start, valueStart, end, kind };
+}
+
+/** Whether a built-in kind could start at `p`: at an `@`, after a non-alphanumeric, or after an escape. */
+function mayStart(text: string, p: number): boolean {
+  if (text.charCodeAt(p) === AT) return true;
+  const c = text.charCodeAt(p - 1);
+  const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return !alnum || afterEscape(text, p);
 }
 
 /** Whether [start, end) meets any of the sorted flat [start, end) pairs. */
@@ -205,20 +271,37 @@ function nextCustom(text: string, rule: CustomRule, from: number): Span | undefi
 }
 
 /** A built-in match starting exactly at `pos`, ignoring the left-boundary lookbehinds. */
-function stickyAt(text: string, rules: CompiledRules, pos: number): Span | undefined {
+function stickyAt(text: string, rules: CompiledRules, pos: number, prevEnd = pos): Span | undefined {
   if (pos >= text.length) return undefined;
   const sticky = rules.sticky;
   sticky.lastIndex = pos;
   const m = sticky.exec(text);
-  return m === null ? undefined : interpret(text, rules, m, pos);
+  return m === null ? undefined : interpret(text, rules, m, prevEnd);
 }
 
-/** The first built-in match at or after `from`; `prevEnd` bounds how far an address reaches back. */
-function globalFrom(text: string, rules: CompiledRules, from: number, prevEnd: number): Span | undefined {
+/**
+ * The first built-in match at or after `from`; `prevEnd` bounds how far an address reaches back. The end
+ * of an escape (`\n`, `\u003d`) is a word boundary too, though it is a letter or digit: there the kinds
+ * are tried without their lookbehinds, as at the end of a match.
+ */
+function globalFrom(
+  text: string,
+  rules: CompiledRules,
+  from: number,
+  prevEnd: number,
+  escapes: EscapeCursor,
+): Span | undefined {
   const re = rules.global;
+  let boundary = escapes.next(from);
   while (from <= text.length) {
     re.lastIndex = from;
     const m = re.exec(text);
+    const limit = m === null ? text.length : m.index;
+    for (; boundary >= 0 && boundary <= limit; boundary = escapes.next(boundary + 1)) {
+      if (!worthTrying(text, boundary)) continue;
+      const span = stickyAt(text, rules, boundary, prevEnd);
+      if (span) return span;
+    }
     if (m === null) return undefined;
     const span = interpret(text, rules, m, prevEnd);
     if (span) return span;
@@ -241,7 +324,7 @@ function interpret(
       const secret = m[alt.group + 1]!;
       const valueStart = end - secret.length;
       let kind = alt.kind;
-      if (kind === 'bearer-token') {
+      if (GENERIC.includes(kind)) {
         for (const c of rules.classify) {
           if (c.test.test(secret)) {
             kind = c.kind;
@@ -256,11 +339,14 @@ function interpret(
   return undefined;
 }
 
-/** Walks back from `@` over the local part; `undefined` when it is empty or `git` (an SSH remote). */
+/**
+ * Walks back from `@` over the local part; `undefined` when it is empty or `git` (an SSH remote). The
+ * whole run is taken, however long: a run cut at 64 characters would leave its head in clear, and what
+ * a second pass sees before the placeholder would differ from what this one saw.
+ */
 function emailSpan(text: string, at: number, end: number, prevEnd: number): Span | undefined {
-  const limit = Math.max(prevEnd, at - MAX_LOCAL);
   let start = at;
-  while (start > limit && isLocalChar(text.charCodeAt(start - 1))) start--;
+  while (start > prevEnd && isLocalChar(text.charCodeAt(start - 1))) start--;
   // `\njane@x.io` in escaped text (JSON, logs): the `n` belongs to the escape, not to the address.
   if (start < at && start > prevEnd && text.charCodeAt(start - 1) === BACKSLASH) {
     let slashes = 0;

@@ -130,10 +130,154 @@ describe('built-in kinds', () => {
         'jwt',
         'openai-key',
         'private-key',
+        'secret',
         'slack-token',
         'slack-webhook',
+        'stripe-key',
+        'google-api-key',
+        'url-credentials',
       ].sort(),
     );
+  });
+});
+
+describe('a key right after an escape (issue 20, item 1)', () => {
+  const keys: [string, string][] = [
+    ['anthropic-key', f.anthropic],
+    ['openai-key', f.openaiProject],
+    ['github-token', f.ghp],
+    ['github-token', f.githubPat],
+    ['slack-token', f.slackBot],
+    ['slack-webhook', f.slackWebhook],
+    ['aws-access-key', f.awsAccess],
+    ['jwt', f.jwt],
+  ];
+  for (const [kind, key] of keys) {
+    it(`${kind} after \\n, \\t, \\r, \\u003d and \\x3d`, () => {
+      for (const esc of ['\\n', '\\t', '\\r', '\\"', '\\\\', '\\u003d', '\\x3d']) {
+        // A Claude Code tool_use writing a .env file: the JSON text holds `\n` escapes, not newlines.
+        const text = `{"content":"# keys${esc}${key}${esc}DEBUG=1"}`;
+        const result = redact(text);
+        expect(result.text, esc).toBe(text.replace(key, `[${kind}-1]`));
+      }
+    });
+  }
+
+  it('an escaped backslash before a letter is not an escape: the key stays inside its word', () => {
+    // `\\n` is a backslash, then the letter n: `nghp_…` is one word, as without the backslashes.
+    expect(redactText(`C:\\\\n${f.ghp}`)).toBe(`C:\\\\n${f.ghp}`);
+    expect(redactText(`C:\\\\\\n${f.ghp}`)).toBe('C:\\\\\\n[github-token-1]');
+    expect(redactText(`in${f.ghp}`)).toBe(`in${f.ghp}`);
+  });
+});
+
+describe('overlapping matches (issue 20, item 2)', () => {
+  it('seed 1489921623: an address never leaves the head of a secret in clear', () => {
+    // The counterexample of "is idempotent" at seed 1489921623: the address's local part was cut at 64
+    // characters, so the first 40 characters of the secret run stayed and a second pass redacted them.
+    const text =
+      'aws_secret_access_key=AOzeACBYgB36PWHJCawxZ2eTnpqZtdZa9ToEoIoOa-AAa0+0-Ask-DsHaua6tHFKB6PoSUsul' +
+      'T3BlbkFJ8iyhYR3GhbpgLpRSG2YGgit@github.com:';
+    const once = redact(text, { includeOriginals: true });
+    expect(once.text).toBe('aws_secret_access_key=[email-1]:');
+    expect(once.text).not.toContain('AOzeACBYgB36PWHJCawxZ2eTnpqZtdZa9ToEoIoO');
+    expect(redact(once.text).count).toBe(0);
+  });
+
+  it('a secret that starts inside another match and ends past it joins it, named by the longer', () => {
+    const key = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789';
+    expect(redactText(`mail jane@x.${key} now`)).toBe('mail [anthropic-key-1] now');
+    // A key inside a setting's name is redacted with the value.
+    const block = pem('PRIVATE KEY', f.pemBody);
+    expect(redactText(`xoxb------${block.slice(0, 30)}`)).not.toContain('BEGIN');
+    const out = redactText(`xoxb------${block}tail`);
+    expect(out).toBe('[private-key-1]tail');
+  });
+
+  it('a key before a setting name is its own finding, not part of the name', () => {
+    expect(redactText(`${f.ghp}-api-key: s3cret!`)).toBe('[github-token-1]-api-key: [secret-1]');
+  });
+});
+
+describe('Stripe, Google, URL credentials and named secrets (issue 20, item 3)', () => {
+  const stripe = `sk_live_${'a1B2c3D4'.repeat(3)}`;
+  const google = `AIza${'SyA1b2C3d4'.repeat(3)}12345`;
+
+  it('Stripe secret, restricted and webhook keys, live and test; publishable keys are public', () => {
+    for (const key of [
+      stripe,
+      stripe.replace('sk_', 'rk_'),
+      stripe.replace('live', 'test'),
+      `whsec_${'x9'.repeat(16)}`,
+    ]) {
+      expect(redactText(`STRIPE=${key};`)).toBe('STRIPE=[stripe-key-1];');
+    }
+    const publishable = stripe.replace('sk_', 'pk_');
+    expect(redactText(`Stripe(${publishable})`)).toBe(`Stripe(${publishable})`);
+  });
+
+  it('Google API keys: AIza and 35 characters, exactly', () => {
+    expect(google).toHaveLength(39);
+    expect(redactText(`key=${google}&q=1`)).toBe('key=[google-api-key-1]&q=1');
+    expect(redactText(`${google}x`)).toBe(`${google}x`);
+  });
+
+  it('credentials in a URL of any scheme and host: the host stays', () => {
+    const cases: [string, string][] = [
+      [
+        'postgres://app:hunter2@db.internal:5432/prod',
+        'postgres://[url-credentials-1]@db.internal:5432/prod',
+      ],
+      ['redis://:s3cret@localhost:6379', 'redis://[url-credentials-1]@localhost:6379'],
+      ['https://deploy:pa55@127.0.0.1:8443/x', 'https://[url-credentials-1]@127.0.0.1:8443/x'],
+      [
+        'mongodb+srv://u:p%40ss@cluster0.example.net/db',
+        'mongodb+srv://[url-credentials-1]@cluster0.example.net/db',
+      ],
+      ['amqp://guest:g@st@[::1]:5672', 'amqp://[url-credentials-1]@[::1]:5672'],
+    ];
+    for (const [text, expected] of cases) expect(redactText(text)).toBe(expected);
+    // No password: a user name or a token-as-user is not this kind.
+    expect(redactText('https://user@example.com/x')).toBe('https://[email-1]/x');
+    expect(redactText('http://localhost:3000/api?x=1')).toBe('http://localhost:3000/api?x=1');
+  });
+
+  it('.env-style and JSON settings: the value goes, the name stays', () => {
+    const cases: [string, string][] = [
+      ['PASSWORD=hunter2', 'PASSWORD=[secret-1]'],
+      ['DB_PASSWORD="correct horse 9"', 'DB_PASSWORD="[secret-1]"'],
+      ["SECRET='abc'", "SECRET='[secret-1]'"],
+      ['JWT_SECRET=c0ffee', 'JWT_SECRET=[secret-1]'],
+      ['SECRET_KEY=django-insecure-x7', 'SECRET_KEY=[secret-1]'],
+      ['API_KEY=abc123def', 'API_KEY=[secret-1]'],
+      ['export SLACK_SIGNING_TOKEN=9f8e7d', 'export SLACK_SIGNING_TOKEN=[secret-1]'],
+      ['{"password": "p4ss", "user": "jo"}', '{"password": "[secret-1]", "user": "jo"}'],
+      ['{\\"client_secret\\":\\"p4ss\\"}', '{\\"client_secret\\":\\"[secret-1]\\"}'],
+      ['x-api-key: abc123', 'x-api-key: [secret-1]'],
+      ['accessToken: "tok"', 'accessToken: "[secret-1]"'],
+      ['?token=abc123&page=2', '?token=[secret-1]&page=2'],
+      ['# .env\\nPASSWORD=hunter2\\nDEBUG=1', '# .env\\nPASSWORD=[secret-1]\\nDEBUG=1'],
+    ];
+    for (const [text, expected] of cases) expect(redactText(text), text).toBe(expected);
+    // A value with a more specific shape gets that kind.
+    expect(redactText(`GH_TOKEN=${f.ghp}`)).toBe('GH_TOKEN=[github-token-1]');
+    expect(redactText(`"api_key": "${stripe}"`)).toBe('"api_key": "[stripe-key-1]"');
+  });
+
+  it('code and references are not values', () => {
+    const code = [
+      'token = tokenizer.encode(text)',
+      'api_key=api_key, password=getpass()',
+      'password: string; token?: string',
+      'def login(password: str, token: Optional[str] = None):',
+      'const token = await getToken();',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell variable, literally
+      'TOKEN=$(gh auth token) PASSWORD=${DB_PASSWORD} SECRET=<your-secret>',
+      'max_tokens=4096 token_count: 12 if token == other:',
+      '"password": {"type": "string"}, "token": null, "password": ""',
+      'PWD=/home/dev',
+    ];
+    for (const text of code) expect(redactText(text), text).toBe(text);
   });
 });
 
@@ -158,6 +302,8 @@ describe('things that are not secrets', () => {
     '-----BEGIN PRIVATE KEY----- (the header alone carries no secret)',
     'y = a @ b.T; z = x@w',
     'Already redacted: [email-1], [anthropic-key-2], [private-key-1].',
+    'pk_live_51HqLyjWDarjtT1zdp7dcAbCdEf, git sha 3f2a1c9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39',
+    'image: ghcr.io/acme/api@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
   ];
   for (const text of negatives) {
     it(text.slice(0, 40), () => {
@@ -389,6 +535,11 @@ describe('linear time on adversarial input', () => {
     ['Bearer repeated', (n) => 'Bearer '.repeat(n / 7)],
     ['backslashes', (n) => `${'\\'.repeat(n)}njane@x.io`],
     ['addresses back to back', (n) => 'x@y.co'.repeat(n / 6)],
+    ['settings repeated', (n) => 'a.token=a1'.repeat(n / 10)],
+    ['setting names without values', (n) => 'DB_PASSWORD_TOKEN_SECRET_'.repeat(n / 25)],
+    ['escapes repeated', (n) => '\\nghp_\\u003dsk-'.repeat(n / 16)],
+    ['URL schemes repeated', (n) => 'a://:'.repeat(n / 5)],
+    ['one long quoted value', (n) => `"password": "${'p@ss '.repeat(n / 5)}`],
   ];
   for (const [name, make] of inputs) {
     it(name, () => {
