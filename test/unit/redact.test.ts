@@ -184,6 +184,16 @@ describe('overlapping matches (issue 20, item 2)', () => {
     expect(redact(once.text).count).toBe(0);
   });
 
+  it('fuzz seed -230361748 (path 11679:2:16): an AWS key glued to a run that ends in an address', () => {
+    // Found by `npm run fuzz` on "is idempotent": the first pass redacted only the address and kept
+    // the AWS access key in clear (a second pass then found it).
+    const text =
+      'AKIASOGCBM5N4KLTALRZsk-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-o.brien+x@mail.example.co.uk';
+    const once = redact(text);
+    expect(once.text).not.toContain('AKIASOGCBM5N4KLTALRZ');
+    expect(redact(once.text).count).toBe(0);
+  });
+
   it('a secret that starts inside another match and ends past it joins it, named by the longer', () => {
     const key = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789';
     expect(redactText(`mail jane@x.${key} now`)).toBe('mail [anthropic-key-1] now');
