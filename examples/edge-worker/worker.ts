@@ -31,7 +31,14 @@ import { redactMessages } from 'rearview/redact';
 import { createRearview } from 'rearview/session';
 import { type KvNamespaceLike, type PlaybookStore, playbookStore, workersKvStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';
-import { type Authenticate, authorize, budgetOf, reflectBody, sharedSecretAuth } from '../shared/edge.js';
+import {
+  type Authenticate,
+  agentRuns,
+  authorize,
+  budgetOf,
+  reflectBody,
+  sharedSecretAuth,
+} from '../shared/edge.js';
 
 export interface Env {
   /** Workers KV: the simple option (mostly-read playbooks, eventual consistency across locations). */
@@ -180,7 +187,11 @@ async function serve(request: Request, env: Env, url: URL, store: PlaybookStore,
     const redacted = redactMessages(messages);
     const rv = rearviewFor(env, store, playbookId);
     try {
-      const summary = await rv.endSession({ messages: redacted, signal: AbortSignal.timeout(55_000) });
+      const summary = await rv.endSession({
+        messages: redacted,
+        trajectories: agentRuns(text),
+        signal: AbortSignal.timeout(55_000),
+      });
       return json(env, reflectBody(format, summary));
     } finally {
       rv.close();

@@ -5,6 +5,7 @@
 import { isRearviewError } from '../core/index.js';
 import type { LlmUsage } from '../llm/index.js';
 import { type ConvergenceOptions, checkConvergence } from './convergence.js';
+import { formatLessons } from './keywords.js';
 import {
   abortedError,
   budgetError,
@@ -23,7 +24,6 @@ import {
   toLesson,
   validate,
 } from './loop-support.js';
-import { formatLessons } from './keywords.js';
 import {
   type Candidate,
   type CandidateInput,
