@@ -13,7 +13,13 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 export function agreement() {
   type Labels = { n: number; labels: string[] };
   const second = readRows<Labels>('second-reader.jsonl');
-  const first = new Map(readRows<Labels>('labelled-turns.jsonl').map((r) => [r.n, r.labels]));
+  // The second reader read before approval was split from preference: compare under those rules.
+  const first = new Map(
+    readRows<Labels>('labelled-turns.jsonl').map((r) => [
+      r.n,
+      r.labels.map((l) => (l === 'approval' ? 'preference' : l)),
+    ]),
+  );
   const out: Record<string, unknown> = { turns: second.length };
   for (const cat of CATEGORIES) {
     let a = 0; // both

@@ -82,7 +82,8 @@ function model(rows: Row[], cat: Category, withSignals: boolean): (text: string)
 
 function probe() {
   const rows = loadLabelledSets();
-  const trainRows = rows.filter((r) => r.split !== 'final');
+  // The sets it was written on (tune, test, fresh): not the aider sets, which came later.
+  const trainRows = rows.filter((r) => r.split === 'tune' || r.split === 'test' || r.split === 'fresh');
   const final = rows.filter((r) => r.split === 'final');
   const detector = (r: Row) => classifyTurn(r.text);
   const out: Record<string, unknown> = { trainTurns: trainRows.length, finalTurns: final.length };

@@ -1,31 +1,53 @@
 /**
- * `npm run eval:heuristic` (`npx tsx eval/heuristic/run.ts`): precision, recall and F1 per category of
- * (a) the seed's substring markers and (b) rearview's detector on the labelled real user turns in
- * labelled-turns*.jsonl (see LABELLING.md). The headline is the `final` set: labelled blind by a reader
- * who never saw the detector, and never used for tuning. `fresh`, `test` and `tune` were tuned on (in
- * that order of spending) and are secondary, `all` is every set. Prints one JSON document; `--table`
- * adds a text table on stderr, `--errors` lists the detector's misses and false alarms on the sets it
- * was tuned on (never on `final`).
+ * `npm run eval:heuristic` (`npx tsx eval/heuristic/run.ts`): how rearview's detector and the seed's
+ * substring markers do on labelled real user turns (labelled-turns*.jsonl, see LABELLING.md), per
+ * category, in one run:
+ *
+ * - `crossAuthor`: grouped k-fold by author (leave-authors-out). In each fold `minScore` is chosen on
+ *   the other folds' authors (the smallest threshold with precision ≥ 0.85 in every category), and the
+ *   fold's own authors are scored with it; the figures pool those held-out predictions. The headline
+ *   is its `aider` part: the aider authors were never used to choose a marker (the markers were fitted
+ *   on the console and ShareGPT sets before the aider set existed), and in each fold not for the
+ *   threshold either.
+ * - `byFamily`: the same held-out predictions per source family (console, ShareGPT, aider), beside the
+ *   seed's markers.
+ * - `byLanguage`: recall per language on the aider set (default markers and with `withLanguages`).
+ * - `escalation`: the fraction of turns whose score falls in the uncertain band `llmReflect` would
+ *   send to the model.
+ * - `splits`: the older per-split figures at the default `minScore`.
+ *
+ * The held-out sets (`final`, `aider-final`) are in no fold. `aider-final` is scored only with
+ * `--final` (once, at the end; LABELLING.md records when). `--table` prints a text summary on stderr.
  */
-import { readdirSync } from 'node:fs';
-import { classifyTurn } from '../../lib/heuristic/index';
+import { fnv1a32 } from '../../lib/core/index';
+import {
+  classifyTurn,
+  compileMarkers,
+  DEFAULT_ESCALATION_BAND,
+  DEFAULT_MARKERS,
+  DEFAULT_MIN_SCORE,
+  type MessageLike,
+  type TurnScores,
+} from '../../lib/heuristic/index';
+import { withLanguages } from '../../lib/heuristic/languages';
+import { scoreTurns } from '../../lib/heuristic/reflect';
+import { SCORES, signalKinds, turnScores } from '../../lib/heuristic/score';
 import { agreement } from './agreement';
-import { readRows } from './rows';
+import {
+  authorOf,
+  CATEGORIES,
+  type Category,
+  contextOf,
+  type Family,
+  familyOf,
+  loadLabelledSets,
+  type Row,
+} from './data';
 import { seedClassify } from './seed-naive';
 
-export type Category = 'correction' | 'preference' | 'friction';
-export const CATEGORIES: Category[] = ['correction', 'preference', 'friction'];
-type Split = 'final' | 'fresh' | 'test' | 'tune' | 'all';
+export { CATEGORIES, type Category, loadLabelledSets, type Row } from './data';
 
-export interface Row {
-  n: number;
-  source: string;
-  split: 'tune' | 'test' | 'fresh' | 'final';
-  labels: Category[];
-  text: string;
-}
-
-interface Scores {
+export interface Scores {
   tp: number;
   fp: number;
   fn: number;
@@ -36,8 +58,14 @@ interface Scores {
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
+/** Thresholds tried for `minScore` (the detector's scores take only a few values). */
+export const GRID = [0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95];
+export const TARGET_PRECISION = 0.85;
+const FOLDS = 5;
 
-export function score(rows: Row[], predict: (r: Row) => Record<Category, boolean>, cat: Category): Scores {
+export type Predict = (r: Row) => Record<Category, boolean>;
+
+export function score(rows: readonly Row[], predict: Predict, cat: Category): Scores {
   let tp = 0;
   let fp = 0;
   let fn = 0;
@@ -54,94 +82,268 @@ export function score(rows: Row[], predict: (r: Row) => Record<Category, boolean
   return { tp, fp, fn, precision: round(precision), recall: round(recall), f1: round(f1), support: tp + fn };
 }
 
-/** The first set (460 turns, splits `tune` and `test`). */
-export function loadRows(): Row[] {
-  return readRows('labelled-turns.jsonl');
+const allCategories = (rows: readonly Row[], predict: Predict) =>
+  Object.fromEntries(CATEGORIES.map((c) => [c, score(rows, predict, c)])) as Record<Category, Scores>;
+
+const defaultCompiled = compileMarkers(DEFAULT_MARKERS);
+const languageCompiled = compileMarkers(withLanguages(DEFAULT_MARKERS));
+
+/** What the detector reads in a row's turn: its signal bits and context bits, in its conversation. */
+export interface Signals {
+  bits: number;
+  context: number;
 }
 
-/** Every labelled set in this folder. */
-export function loadLabelledSets(): Row[] {
-  const dir = import.meta.dirname ?? new URL('.', import.meta.url).pathname;
-  return readdirSync(dir)
-    .filter((f) => /^labelled-turns.*\.jsonl$/.test(f))
-    .sort()
-    .flatMap((f) => readRows<Row>(f));
+/** The row's turn read in its conversation, as `heuristicReflect` reads it. */
+export function signalsOf(r: Row, languages = false): Signals {
+  const messages: MessageLike[] = contextOf(r);
+  let last: Signals = { bits: 0, context: 0 };
+  const markers = languages ? languageCompiled : defaultCompiled;
+  scoreTurns(messages, { markers }, (turn) => {
+    last =
+      turn.index === messages.length - 1
+        ? { bits: turn.bits, context: turn.context }
+        : { bits: 0, context: 0 };
+  });
+  return last;
 }
 
-/** The fresh held-out set (240 turns, split `fresh`), labelled blind after the detector was built. */
-export function loadFreshRows(): Row[] {
-  return readRows('labelled-turns-fresh.jsonl');
-}
+/** The a-priori score of each kind of evidence, used for a kind no training turn shows. */
+const PRIOR = [0.9, 0.95, 0.65, 0.85, 0.7, 0.95, 0.85, 0.85, 0.4, 0.8, 0.9, 0.5];
 
-export function evaluate(rows: Row[] = loadLabelledSets()) {
-  const detectors = {
-    seed: (r: Row) => seedClassify(r.text),
-    rearview: (r: Row) => classifyTurn(r.text),
-  };
-  const splits: Record<Split, Row[]> = {
-    final: rows.filter((r) => r.split === 'final'),
-    fresh: rows.filter((r) => r.split === 'fresh'),
-    test: rows.filter((r) => r.split === 'test'),
-    tune: rows.filter((r) => r.split === 'tune'),
-    all: rows,
-  };
-  const results: Record<string, Record<string, Record<string, Scores>>> = {};
-  for (const [split, subset] of Object.entries(splits)) {
-    results[split] = {};
-    for (const [name, predict] of Object.entries(detectors)) {
-      results[split]![name] = Object.fromEntries(CATEGORIES.map((c) => [c, score(subset, predict, c)]));
-    }
+/** Per kind of evidence, its precision on `rows`, shrunk towards a prior worth two turns, two decimals. */
+export function calibrate(rows: readonly Row[], signals: (r: Row) => Signals): number[] {
+  const n = PRIOR.map(() => 0);
+  const tp = PRIOR.map(() => 0);
+  for (const r of rows) {
+    const { bits, context } = signals(r);
+    signalKinds(bits, context).forEach((k, ci) => {
+      if (k < 0) return;
+      n[k]!++;
+      if (r.labels.includes(CATEGORIES[ci]!)) tp[k]!++;
+    });
   }
-  const test = results.final!.rearview!;
-  const targets = {
-    correctionF1AtLeast0_8: test.correction!.f1 >= 0.8,
-    precisionAtLeast0_85: CATEGORIES.every((c) => test[c]!.precision >= 0.85),
+  // Shrunk towards a prior worth two turns: 0.5 for a kind of its own, the calibrated score of the same
+  // evidence without the context for a kind that adds context (few turns carry an interruption).
+  const out = PRIOR.map(() => 0);
+  for (const k of [0, 2, 4, 5, 6, 7, 8, 9, 11, 1, 3, 10]) {
+    const prior = k === 1 ? out[0]! : k === 3 ? out[2]! : k === 10 ? out[9]! : 0.5;
+    out[k] = n[k] === 0 ? PRIOR[k]! : Math.round(((tp[k]! + 2 * prior) / (n[k]! + 2)) * 100) / 100;
+  }
+  return out;
+}
+
+const at = (s: TurnScores, t: number): Record<Category, boolean> => ({
+  correction: s.correction > 0 && s.correction >= t,
+  preference: s.preference > 0 && s.preference >= t,
+  approval: s.approval > 0 && s.approval >= t,
+  friction: s.friction > 0 && s.friction >= t,
+});
+
+/** The seed's markers: its preference list holds its approvals, which count as `approval` here. */
+export function seedPredict(r: Row): Record<Category, boolean> {
+  const s = seedClassify(r.text);
+  const approval = classifyTurn(r.text, { ...EMPTY, positive: SEED_POSITIVE }).approval;
+  return { correction: s.correction, preference: s.preference && !approval, approval, friction: s.friction };
+}
+const EMPTY = { correction: [], challenge: [], preference: [], positive: [], friction: [] };
+const SEED_POSITIVE = ['good job', 'yes exactly', 'perfect', "that's right", 'keep doing'];
+
+/** The smallest threshold whose predictions on `rows` have precision ≥ the target in every category. */
+export function chooseMinScore(rows: readonly Row[], scoresFor: (r: Row) => TurnScores): number {
+  for (const t of GRID) {
+    const predict = (r: Row) => at(scoresFor(r), t);
+    if (CATEGORIES.every((c) => score(rows, predict, c).precision >= TARGET_PRECISION)) return t;
+  }
+  return GRID[GRID.length - 1]!;
+}
+
+const foldOf = (author: string) => fnv1a32(`fold#${author}`) % FOLDS;
+
+export function evaluate(rows: Row[] = loadLabelledSets(), options: { final?: boolean } = {}) {
+  const memoised = (languages: boolean) => {
+    const memo = new Map<Row, Signals>();
+    return (r: Row): Signals => {
+      const known = memo.get(r);
+      if (known) return known;
+      const s = signalsOf(r, languages);
+      memo.set(r, s);
+      return s;
+    };
   };
+  const signals = memoised(false);
+  const signalsLang = memoised(true);
+  const withTable = (table: readonly number[], sig: (r: Row) => Signals) => (r: Row) => {
+    const { bits, context } = sig(r);
+    return turnScores(bits, context, table);
+  };
+  /** The shipped detector: `SCORES` and `DEFAULT_MIN_SCORE`. */
+  const scored = withTable(SCORES, signals);
+  const pool = rows.filter((r) => r.split !== 'final' && r.split !== 'aider-final');
+
+  // Leave-authors-out: each fold's scores and threshold are chosen without its authors.
+  const heldOut = new Map<Row, Record<Category, boolean>>();
+  const heldOutLang = new Map<Row, Record<Category, boolean>>();
+  const folds = [];
+  for (let k = 0; k < FOLDS; k++) {
+    const test = pool.filter((r) => foldOf(authorOf(r)) === k);
+    const train = pool.filter((r) => foldOf(authorOf(r)) !== k);
+    const table = calibrate(train, signals);
+    const t = chooseMinScore(train, withTable(table, signals));
+    for (const r of test) {
+      heldOut.set(r, at(withTable(table, signals)(r), t));
+      heldOutLang.set(r, at(withTable(table, signalsLang)(r), t));
+    }
+    folds.push({
+      fold: k,
+      minScore: t,
+      scores: table,
+      testAuthors: new Set(test.map(authorOf)).size,
+      testTurns: test.length,
+    });
+  }
+  const shipped = (r: Row) => at(scored(r), DEFAULT_MIN_SCORE);
+  const crossPredict: Predict = (r) => heldOut.get(r) ?? shipped(r);
+  const crossLang: Predict = (r) =>
+    heldOutLang.get(r) ?? at(withTable(SCORES, signalsLang)(r), DEFAULT_MIN_SCORE);
+  const family = (f: Family) => pool.filter((r) => familyOf(r) === f);
+  const aider = family('aider');
+  const crossAuthor = {
+    headline: {
+      rows: aider.length,
+      authors: new Set(aider.map(authorOf)).size,
+      rearview: allCategories(aider, crossPredict),
+      withLanguages: allCategories(aider, crossLang),
+      seed: allCategories(aider, seedPredict),
+    },
+    allFamilies: {
+      rows: pool.length,
+      authors: new Set(pool.map(authorOf)).size,
+      rearview: allCategories(pool, crossPredict),
+      seed: allCategories(pool, seedPredict),
+    },
+    folds,
+  };
+  const byFamily = Object.fromEntries(
+    (['console', 'sharegpt', 'aider'] as Family[]).map((f) => [
+      f,
+      {
+        rows: family(f).length,
+        rearview: allCategories(family(f), crossPredict),
+        seed: allCategories(family(f), seedPredict),
+      },
+    ]),
+  );
+  // What the library ships: the scores and threshold calibrated on every author of the pool.
+  const calibrated = calibrate(pool, signals);
+  const chosen = chooseMinScore(pool, withTable(calibrated, signals));
+
+  // Per language, on the aider rows (held-out predictions; `--final` adds the held-out authors).
+  const aiderRows = rows.filter((r) => r.split === 'aider' || (options.final && r.split === 'aider-final'));
+  const byLanguage: Record<string, unknown> = {};
+  for (const lang of [...new Set(aiderRows.map((r) => r.lang ?? 'en'))].sort()) {
+    const subset = aiderRows.filter((r) => (r.lang ?? 'en') === lang);
+    byLanguage[lang] = {
+      turns: subset.length,
+      corrections: subset.filter((r) => r.labels.includes('correction')).length,
+      default: score(subset, crossPredict, 'correction'),
+      withLanguages: score(subset, crossLang, 'correction'),
+      seed: score(subset, seedPredict, 'correction'),
+    };
+  }
+
+  // Escalation: turns with some score in the uncertain band, over every labelled turn read here.
+  const readable = rows.filter((r) => options.final || r.split !== 'aider-final');
+  const [lo, hi] = DEFAULT_ESCALATION_BAND;
+  const escalated = readable.filter((r) => {
+    const s = scored(r);
+    return CATEGORIES.some((c) => s[c] >= lo && s[c] < hi);
+  }).length;
+
+  const splits: Record<string, unknown> = {};
+  for (const split of [
+    'final',
+    'fresh',
+    'test',
+    'tune',
+    'aider',
+    ...(options.final ? ['aider-final'] : []),
+  ]) {
+    const subset = rows.filter((r) => r.split === split);
+    splits[split] = {
+      turns: subset.length,
+      rearview: allCategories(subset, (r) => at(scored(r), DEFAULT_MIN_SCORE)),
+      seed: allCategories(subset, seedPredict),
+    };
+  }
+  const headline = crossAuthor.headline.rearview;
   return {
     turns: rows.length,
+    shipped: { scores: SCORES, minScore: DEFAULT_MIN_SCORE },
+    calibratedOnPool: { scores: calibrated, minScore: chosen },
     counts: Object.fromEntries(
-      Object.entries(splits).map(([s, subset]) => [
+      Object.entries(splits).map(([s]) => [
         s,
         Object.fromEntries([
-          ['turns', subset.length],
-          ...CATEGORIES.map((c) => [c, subset.filter((r) => r.labels.includes(c)).length]),
+          ['turns', rows.filter((r) => r.split === s).length],
+          ...CATEGORIES.map((c) => [c, rows.filter((r) => r.split === s && r.labels.includes(c)).length]),
         ]),
       ]),
     ),
-    results,
-    targets,
+    crossAuthor,
+    byFamily,
+    byLanguage,
+    escalation: {
+      band: DEFAULT_ESCALATION_BAND,
+      turns: readable.length,
+      escalated,
+      fraction: round(escalated / readable.length),
+    },
+    splits,
+    targets: {
+      correctionPrecisionAtLeast0_85: headline.correction.precision >= 0.85,
+      correctionRecallAtLeast0_5: headline.correction.recall >= 0.5,
+      precisionAtLeast0_85: CATEGORIES.every(
+        (c) => headline[c].support === 0 || headline[c].precision >= 0.85,
+      ),
+    },
   };
 }
 
+function line(name: string, s: Record<Category, Scores>): string[] {
+  return CATEGORIES.map(
+    (c) =>
+      `${name.padEnd(28)} ${c.padEnd(11)} ${s[c].precision.toFixed(3)}  ${s[c].recall.toFixed(3)}  ${s[c].f1.toFixed(3)}  (${s[c].tp}/${s[c].fp}/${s[c].fn})`,
+  );
+}
+
 function table(report: ReturnType<typeof evaluate>): string {
-  const lines = ['split  detector  category    P      R      F1     (tp/fp/fn)'];
-  for (const [split, byDetector] of Object.entries(report.results)) {
-    for (const [name, byCat] of Object.entries(byDetector)) {
-      for (const [cat, s] of Object.entries(byCat)) {
-        lines.push(
-          `${split.padEnd(6)} ${name.padEnd(9)} ${cat.padEnd(11)} ${s.precision.toFixed(3)}  ${s.recall.toFixed(3)}  ${s.f1.toFixed(3)}  (${s.tp}/${s.fp}/${s.fn})`,
-        );
-      }
-    }
+  const out = ['set / detector               category    P      R      F1     (tp/fp/fn)'];
+  const { headline, allFamilies } = report.crossAuthor;
+  out.push(
+    ...line('cross-author aider rearview', headline.rearview),
+    ...line('cross-author aider seed', headline.seed),
+  );
+  out.push(
+    ...line('cross-author all rearview', allFamilies.rearview),
+    ...line('cross-author all seed', allFamilies.seed),
+  );
+  for (const [f, v] of Object.entries(report.byFamily)) {
+    out.push(...line(`${f} rearview`, v.rearview), ...line(`${f} seed`, v.seed));
   }
-  return lines.join('\n');
+  for (const [s, v] of Object.entries(report.splits) as [
+    string,
+    { rearview: Record<Category, Scores>; seed: Record<Category, Scores> },
+  ][]) {
+    out.push(...line(`split ${s} rearview`, v.rearview), ...line(`split ${s} seed`, v.seed));
+  }
+  return out.join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = loadLabelledSets();
-  const report = evaluate(rows);
+  const report = evaluate(rows, { final: process.argv.includes('--final') });
   // How far two human readers agree on 200 of the same turns: the ceiling for the figures above.
   console.log(JSON.stringify({ ...report, humanAgreement: agreement() }, null, 2));
   if (process.argv.includes('--table')) console.error(table(report));
-  if (process.argv.includes('--errors')) {
-    for (const r of rows.filter((x) => x.split !== 'final')) {
-      const got = classifyTurn(r.text);
-      for (const c of CATEGORIES) {
-        const truth = r.labels.includes(c);
-        if (got[c] !== truth) {
-          console.error(`${truth ? 'MISS' : 'FALSE'} ${c} #${r.n}: ${JSON.stringify(r.text.slice(0, 160))}`);
-        }
-      }
-    }
-  }
 }

@@ -1,6 +1,8 @@
 /**
  * Minified + gzipped size of `rearview/heuristic`, built with Vite's API (the same bundler
- * applications use): a bundle importing only `heuristicReflect`, and one keeping the whole entry.
+ * applications use): a bundle importing only `heuristicReflect`, and one keeping the whole entry. The
+ * budget counts the code loaded up front; chunks loaded on first use (`llmReflect`'s escalation, the
+ * non-English markers) are measured and reported apart.
  * Used by the size-budget test and the benchmark.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,8 +16,11 @@ const ENTRY = fileURLToPath(new URL('../../lib/heuristic/index.ts', import.meta.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface BundleSize {
+  /** The code a bundle loads up front (its entry chunk and what that imports statically). */
   minified: number;
   gzipped: number;
+  /** Chunks loaded only on first use through `import()` (escalation, the non-English markers), each gzipped. */
+  lazy: Record<string, number>;
   /** Modules the bundle still imports (an LLM SDK or valibot would show here). */
   imports: string[];
 }
@@ -49,14 +54,25 @@ async function bundle(code: string): Promise<BundleSize> {
   const outputs = Array.isArray(out) ? out : [out];
   let js = '';
   const imports: string[] = [];
-  for (const o of outputs) {
-    for (const chunk of o.output) {
-      if (chunk.type !== 'chunk') continue;
-      js += chunk.code;
-      imports.push(...chunk.imports);
+  const lazy: Record<string, number> = {};
+  const chunks = outputs.flatMap((o) => o.output).filter((c) => c.type === 'chunk');
+  // Eager: the entry and its static imports; a chunk reached only through `import()` loads on first use.
+  const eager = new Set<string>();
+  const visit = (name: string) => {
+    if (eager.has(name)) return;
+    eager.add(name);
+    for (const c of chunks) if (c.fileName === name) for (const dep of c.imports) visit(dep);
+  };
+  for (const c of chunks) if (c.isEntry) visit(c.fileName);
+  for (const chunk of chunks) {
+    if (!eager.has(chunk.fileName)) {
+      lazy[chunk.fileName] = gzipSync(chunk.code, { level: 9 }).length;
+      continue;
     }
+    js += chunk.code;
+    imports.push(...chunk.imports.filter((dep) => !chunks.some((c) => c.fileName === dep)));
   }
-  return { minified: Buffer.byteLength(js), gzipped: gzipSync(js, { level: 9 }).length, imports };
+  return { minified: Buffer.byteLength(js), gzipped: gzipSync(js, { level: 9 }).length, lazy, imports };
 }
 
 export interface HeuristicSizes {

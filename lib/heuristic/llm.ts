@@ -5,6 +5,7 @@
  */
 import { contentText, defaultRef, extractJson, truncateUtf8 } from '../core/index.js';
 import type { LlmClient } from '../llm/index.js';
+import type { EscalationOptions } from './escalate.js';
 import { type HeuristicOptions, heuristicReflect } from './reflect.js';
 import type { InsightCategory, InsightConfidence, MessageLike, ReflectionInsight } from './types.js';
 
@@ -214,13 +215,20 @@ export interface LlmReflectOptions extends HeuristicOptions, PromptOptions {
   maxTokens?: number;
   signal?: AbortSignal;
   model?: string;
+  /**
+   * Escalation mode: decide locally what the heuristics are sure about and send only the uncertain
+   * turns (scores in the band, default `DEFAULT_ESCALATION_BAND`), redacted and batched, to the model
+   * for a verdict. No uncertain turn, no call. Off by default (one call over the whole conversation).
+   */
+  escalate?: boolean | EscalationOptions;
 }
 
 /**
  * Asks the model for insights with {@link reflectionPrompt} and merges them with
  * {@link heuristicReflect}'s (the model's first; a heuristic insight about the same turn and category
  * only adds its trace references). A reply that cannot be read contributes nothing; a failed call
- * rejects with the client's `LlmError`.
+ * rejects with the client's `LlmError`. With `escalate`, only the turns the heuristics are unsure
+ * about are sent (see {@link LlmReflectOptions.escalate}).
  *
  * @example
  * ```ts
@@ -231,6 +239,12 @@ export async function llmReflect(
   messages: readonly MessageLike[],
   options: LlmReflectOptions,
 ): Promise<ReflectionInsight[]> {
+  const escalate = options.escalate;
+  if (escalate) {
+    // Imported on first use: the escalation code stays out of bundles that never escalate.
+    const { escalateReflect } = await import('./escalate.js');
+    return escalateReflect(messages, { ...options, escalate });
+  }
   const response = await options.llm.complete({
     messages: [{ role: 'user', content: reflectionPrompt(messages, options) }],
     maxTokens: options.maxTokens ?? 2048,

@@ -14,6 +14,18 @@ import {
   PREFERENCE,
   scanTurn,
 } from './scanner.js';
+import {
+  confidenceOf,
+  DEFAULT_MIN_SCORE,
+  INTERRUPTED,
+  REPEAT,
+  repeatKey,
+  repeats,
+  reportsInterrupt,
+  type TurnScores,
+  turnScores,
+  UNDO,
+} from './score.js';
 import type { MessageLike, ReflectionInsight } from './types.js';
 
 /**
@@ -29,6 +41,12 @@ export interface HeuristicOptions {
   markers?: MarkerSet | CompiledMarkers;
   /** Builds a turn's trace reference. Default `message:{id}`, with `id = message.id ?? 'm' + index`. */
   ref?: (message: MessageLike, index: number) => string;
+  /**
+   * Insights whose `score` is below this are not reported. Default {@link DEFAULT_MIN_SCORE} (chosen
+   * for precision ≥ 0.85 in every category on authors the detector was never tuned on); 0 keeps every
+   * insight with any evidence.
+   */
+  minScore?: number;
 }
 
 /** What {@link classifyTurn} found in one user turn. */
@@ -37,8 +55,11 @@ export interface TurnSignals {
   correction: boolean;
   /** Only a challenging question ("Shouldn't that…?") marked it as a correction. */
   challenge: boolean;
+  /** A lasting rule for the future ("I prefer…", "from now on…"). */
   preference: boolean;
-  /** The preference is approval of what the assistant did. */
+  /** Approval of what the assistant did ("Perfect!", "LGTM"): `approval`, not a preference. */
+  approval: boolean;
+  /** Same as {@link TurnSignals.approval} (its name before approval became a category of its own). */
   positive: boolean;
   friction: boolean;
 }
@@ -78,6 +99,7 @@ export function classifyTurn(text: string, markers?: MarkerSet | CompiledMarkers
     correction: (bits & (CORRECTION | CHALLENGE)) !== 0,
     challenge: (bits & (CORRECTION | CHALLENGE)) === CHALLENGE,
     preference: (bits & PREFERENCE) !== 0,
+    approval: (bits & POSITIVE) !== 0,
     positive: (bits & POSITIVE) !== 0,
     friction: (bits & FRICTION) !== 0,
   };
@@ -113,17 +135,126 @@ export function extractRecommendation(text: string): string {
 }
 
 /**
- * Finds user corrections, preferences and friction in a conversation without any model call (seed
- * 004's `heuristic_reflect`). Only user turns are read; messages flagged `synthetic` (turns no person
- * wrote: continuation summaries, command expansions, hook output, an agent's task) are skipped
- * entirely, as if absent. Each insight's `traceRefs` name the turn
- * itself and, for a correction, the previous user turn and the message just before the correction
- * (normally the assistant reply being corrected). Deterministic; never throws on malformed messages.
+ * @internal One scored user turn: what {@link heuristicReflect} and `llmReflect`'s escalation read.
+ */
+export interface ScoredTurn {
+  index: number;
+  ref: string;
+  text: string;
+  scores: TurnScores;
+  /** @internal What the scores were computed from: the scanner's signal bits and the context bits. */
+  bits: number;
+  context: number;
+  /** The previous user turn, and the message just before this one (normally the reply it answers). */
+  prev: { text: string; ref: string } | undefined;
+  lastOther: string | undefined;
+}
+
+/**
+ * @internal Visits every user turn a person wrote that carries some evidence, scored with its context.
+ * Skips synthetic messages; reads tool and assistant messages only for interruption notices.
+ */
+export function scoreTurns(
+  messages: readonly MessageLike[],
+  options: HeuristicOptions | undefined,
+  visit: (turn: ScoredTurn) => void,
+): void {
+  if (!Array.isArray(messages)) return;
+  const compiled = resolveMarkers(options?.markers);
+  const refOf = typeof options?.ref === 'function' ? options.ref : defaultRef;
+  let prev: { text: string; ref: string } | undefined;
+  let lastOther: string | undefined;
+  let context = 0;
+  const earlier: string[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    // A turn no person wrote (a continuation summary, a command expansion…) teaches nothing.
+    if (m === null || typeof m !== 'object' || m.synthetic) continue;
+    const text = contentText(m.content);
+    const user = m.role === 'user' || m.role === 'human';
+    if (text !== undefined && (!user || text.startsWith('[Request interrupted')) && reportsInterrupt(text)) {
+      context |= INTERRUPTED;
+      if (user) continue;
+    }
+    if (!user) {
+      if (text !== undefined) lastOther = refOf(m, i);
+      continue;
+    }
+    if (text === undefined || text.trim() === '') continue;
+    const ref = refOf(m, i);
+    const undo = text.length < 64 && /^\s*\/undo\b/.test(text);
+    const key = repeatKey(text);
+    if (repeats(key, earlier)) context |= REPEAT;
+    if (earlier.push(key) > 8) earlier.shift();
+    const bits = undo ? 0 : scanTurn(text, compiled);
+    const ctx = context | (undo ? UNDO : 0);
+    // A turn without any evidence has nothing to report or escalate.
+    if (bits !== 0 || ctx !== 0) {
+      visit({ index: i, ref, text, scores: turnScores(bits, ctx), bits, context: ctx, prev, lastOther });
+    }
+    prev = { text, ref };
+    lastOther = undefined;
+    // An undo is itself the correction; it is also the context of the turn that follows.
+    context = undo ? INTERRUPTED : 0;
+  }
+}
+
+const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;
+const FACTS = ['User correction', 'User preference', 'User approval', 'Friction point'];
+
+/** @internal The insights of one scored turn at or above `minScore`. */
+export function turnInsights(turn: ScoredTurn, minScore: number, out: ReflectionInsight[]): void {
+  if (turn.bits === 0 && turn.context === 0) return;
+  const { text, ref, prev, lastOther, scores } = turn;
+  KINDS.forEach((category, k) => {
+    const score = scores[category];
+    if (!(score > 0 && score >= minScore)) return;
+    const traceRefs = [ref];
+    let fact = `${FACTS[k]}: ${truncateUtf8(text, 200)}`;
+    if (k === 0) {
+      if (prev) {
+        traceRefs.push(prev.ref);
+        fact += ` (following: ${truncateUtf8(prev.text, 100)})`;
+      }
+      if (lastOther !== undefined && !traceRefs.includes(lastOther)) traceRefs.push(lastOther);
+    }
+    out.push({
+      fact,
+      recommendation:
+        k === 2
+          ? 'Continue this approach.'
+          : k === 3
+            ? 'Automate or remember this to avoid user repetition.'
+            : extractRecommendation(text),
+      category,
+      confidence: confidenceOf(score),
+      score,
+      tags: [
+        'user_feedback',
+        category,
+        ...(k === 0 && (turn.bits & (CORRECTION | CHALLENGE)) === CHALLENGE ? ['question'] : []),
+      ],
+      traceRefs,
+    });
+  });
+}
+
+/**
+ * Finds user corrections, preferences, approvals and friction in a conversation without any model
+ * call (seed 004's `heuristic_reflect`). Only turns a person wrote are analysed: messages flagged
+ * `synthetic` (continuation summaries, command expansions, hook output, an agent's task) are skipped
+ * as if absent. Tool and assistant messages are read for one thing: an interrupted or rejected tool
+ * call (Claude Code's `[Request interrupted by user]`, "The user doesn't want to proceed with this
+ * tool use", the console's `Interrupted by user`) or aider's `/undo` before a turn is evidence that
+ * it corrects; a turn repeating an earlier request is evidence of friction. Every insight carries a
+ * `score` in [0, 1]; those below `minScore` are dropped. A correction's `traceRefs` name the turn, the
+ * previous user turn and the message just before the correction. Deterministic; never throws on
+ * malformed messages.
  *
  * @example
  * ```ts
  * const { messages } = parseTranscript(text);
- * for (const insight of heuristicReflect(messages)) console.log(insight.category, insight.fact);
+ * for (const insight of heuristicReflect(messages)) console.log(insight.category, insight.score, insight.fact);
  * ```
  */
 export function heuristicReflect(
@@ -131,60 +262,23 @@ export function heuristicReflect(
   options: HeuristicOptions = {},
 ): ReflectionInsight[] {
   const out: ReflectionInsight[] = [];
-  if (!Array.isArray(messages)) return out;
-  const compiled = resolveMarkers(options?.markers);
-  const refOf = typeof options?.ref === 'function' ? options.ref : defaultRef;
-  let prev: { text: string; ref: string } | undefined;
-  let lastOther: string | undefined;
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    // A turn no person wrote (a continuation summary, a command expansion…) teaches nothing.
-    if (m === null || typeof m !== 'object' || m.synthetic) continue;
-    const text = contentText(m.content);
-    if (m.role !== 'user' && m.role !== 'human') {
-      if (text !== undefined) lastOther = refOf(m, i);
-      continue;
-    }
-    if (text === undefined || text.trim() === '') continue;
-    const ref = refOf(m, i);
-    const bits = scanTurn(text, compiled);
-    if (bits & (CORRECTION | CHALLENGE)) {
-      const refs = [ref];
-      if (prev) refs.push(prev.ref);
-      if (lastOther !== undefined && !refs.includes(lastOther)) refs.push(lastOther);
-      const strong = (bits & CORRECTION) !== 0;
-      out.push({
-        fact: `User correction: ${truncateUtf8(text, 200)}${prev ? ` (following: ${truncateUtf8(prev.text, 100)})` : ''}`,
-        recommendation: extractRecommendation(text),
-        category: 'correction',
-        confidence: strong ? 'high' : 'medium',
-        tags: ['user_feedback', 'correction', ...(strong ? [] : ['question'])],
-        traceRefs: refs,
-      });
-    }
-    if (bits & PREFERENCE) {
-      const approval = (bits & POSITIVE) !== 0;
-      out.push({
-        fact: `User preference: ${truncateUtf8(text, 200)}`,
-        recommendation: approval ? 'Continue this approach.' : extractRecommendation(text),
-        category: 'preference',
-        confidence: 'high',
-        tags: ['user_feedback', 'preference', ...(approval ? ['approval'] : [])],
-        traceRefs: [ref],
-      });
-    }
-    if (bits & FRICTION) {
-      out.push({
-        fact: `Friction point: ${truncateUtf8(text, 200)}`,
-        recommendation: 'Automate or remember this to avoid user repetition.',
-        category: 'friction',
-        confidence: 'medium',
-        tags: ['user_feedback', 'friction'],
-        traceRefs: [ref],
-      });
-    }
-    prev = { text, ref };
-    lastOther = undefined;
-  }
+  const min = typeof options?.minScore === 'number' ? options.minScore : DEFAULT_MIN_SCORE;
+  scoreTurns(messages, options, (turn) => turnInsights(turn, min, out));
   return out;
+}
+
+/**
+ * {@link DEFAULT_MARKERS} plus the common corrections, approvals and friction of Spanish, Portuguese,
+ * French, German and Russian, compiled. The non-English lists load on first call (a separate file,
+ * kept out of the entry's eager code); pass the result as `markers`.
+ *
+ * @example
+ * ```ts
+ * const markers = await loadLanguageMarkers();
+ * heuristicReflect(messages, { markers }); // also reads "no funciona", "não é isso", "не работает"
+ * ```
+ */
+export async function loadLanguageMarkers(): Promise<CompiledMarkers> {
+  const { withLanguages } = await import('./languages.js');
+  return compileMarkers(withLanguages(DEFAULT_MARKERS));
 }

@@ -9,219 +9,33 @@
  * lines and pasted code or log lines (classified when the line ends, from counts kept on the way, and
  * then rolled back) are never matched; questions are known when their sentence ends.
  */
-import type { MarkerSet } from './markers.js';
+import {
+  COMMA,
+  type CompiledMarkers,
+  FNV_OFFSET,
+  FNV_PRIME,
+  GAP,
+  isApostrophe,
+  isWordCode,
+  lower,
+  MAX_GAP,
+  MAX_SENTENCE,
+  MAX_WORD,
+  PASTE_LEAD,
+  POSITIVE,
+  SYMBOL,
+  UNKNOWN,
+} from './compile.js';
 
-/** Signal bits returned by {@link scanTurn}. */
-export const CORRECTION = 1;
-export const CHALLENGE = 2;
-export const PREFERENCE = 4;
-export const POSITIVE = 8;
-export const FRICTION = 16;
-
-const UNKNOWN = 0;
-const COMMA = 1;
-const GAP = -1;
-const MAX_GAP = 3;
-const MAX_SENTENCE = 512;
-const MAX_WORD = 24;
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 16777619;
-
-/** Characters that are common in code and logs and rare in prose. */
-const SYMBOLS = '{}()[]<>=;:|\\/$#@%&*+~^';
-/** A line starting with one of these is pasted output or code, not prose. */
-const PASTE_LEADS = '$%+|<{}[]#>';
-const SYMBOL = 1;
-const PASTE_LEAD = 2;
-
-const FILLERS =
-  'ok okay oh ah well so and but hmm hm ugh wow yes yeah yep hey hi sorry btw please just now then also ' +
-  'hello whoa um uh alright';
-const NEGATORS =
-  'not no never dont doesnt didnt isnt arent wasnt werent cant cannot wont wouldnt shouldnt couldnt ' +
-  'hardly nothing nobody without neither nor';
-
-interface Pattern {
-  toks: number[];
-  /** The second token, when it is a word or a clause break: checked before matching. */
-  next: number;
-  bits: number;
-  start: boolean;
-  end: boolean;
-  question: boolean;
-  statement: boolean;
-  more: boolean;
-}
-
-/**
- * Marker lists compiled for {@link scanTurn}: reuse one across calls (compiling takes well under a
- * millisecond, but a 64 MB transcript has a million turns).
- */
-export interface CompiledMarkers {
-  readonly markers: MarkerSet;
-  /** @internal */ keys: Int32Array;
-  /** @internal */ ids: Int32Array;
-  /** @internal */ mask: number;
-  /** @internal */ words: string[];
-  /** @internal */ byFirst: (Pattern[] | undefined)[];
-  /** @internal */ filler: Uint8Array;
-  /** @internal */ negator: Uint8Array;
-  /** @internal ASCII classes: {@link SYMBOL}, {@link PASTE_LEAD}. */ cls: Uint8Array;
-  /** @internal */ buf: Int32Array;
-  /** @internal */ pending: number;
-  /** @internal */ but: number;
-}
-
-function hashWord(word: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
-  return h;
-}
-
-function isWordCode(c: number): boolean {
-  if (c < 0x80) {
-    return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
-  }
-  return (
-    (c >= 0xc0 && c < 0x2000 && c !== 0xd7 && c !== 0xf7) ||
-    (c >= 0x2c00 && c < 0x2e00) ||
-    (c >= 0x3040 && c < 0xd800) ||
-    (c >= 0xf900 && c < 0xfe00) ||
-    (c >= 0xff10 && c < 0xfff0)
-  );
-}
-
-function isApostrophe(c: number): boolean {
-  return c === 0x27 || c === 0x2019;
-}
-
-/** Splits a marker into lower-case words, `,` (clause break) and `*` (gap) tokens. */
-function markerTokens(src: string): string[] {
-  const out: string[] = [];
-  let word = '';
-  const flush = () => {
-    if (word) out.push(word);
-    word = '';
-  };
-  for (let i = 0; i < src.length; i++) {
-    const c = src.charCodeAt(i);
-    if (isWordCode(c)) word += src[i]!.toLowerCase();
-    else if (isApostrophe(c) && word) continue;
-    else {
-      flush();
-      if (c === 0x2c || c === 0x3b || c === 0x3a) {
-        if (out.length && out[out.length - 1] !== ',') out.push(',');
-      } else if (c === 0x2a) out.push('*');
-    }
-  }
-  flush();
-  while (out[0] === '*') out.shift();
-  while (out[out.length - 1] === '*') out.pop();
-  return out;
-}
-
-/**
- * Compiles marker lists for {@link scanTurn}. Lists that are missing or hold non-strings are tolerated.
- *
- * @example
- * ```ts
- * const compiled = compileMarkers({ ...DEFAULT_MARKERS, correction: [...DEFAULT_MARKERS.correction, 'scrap that'] });
- * heuristicReflect(messages, { markers: compiled });
- * ```
- */
-export function compileMarkers(markers: MarkerSet): CompiledMarkers {
-  const vocab = new Map<string, number>();
-  const words: string[] = ['', ','];
-  const idOf = (w: string): number => {
-    if (w === ',') return COMMA;
-    let id = vocab.get(w);
-    if (id === undefined) {
-      id = words.length;
-      words.push(w);
-      vocab.set(w, id);
-    }
-    return id;
-  };
-  const byFirst: (Pattern[] | undefined)[] = [];
-  const lists: [readonly string[] | undefined, number][] = [
-    [markers?.correction, CORRECTION],
-    [markers?.challenge, CHALLENGE],
-    [markers?.preference, PREFERENCE],
-    [markers?.positive, POSITIVE | PREFERENCE],
-    [markers?.friction, FRICTION],
-  ];
-  for (const [list, bits] of lists) {
-    if (!Array.isArray(list)) continue;
-    for (const raw of list) {
-      if (typeof raw !== 'string') continue;
-      let src = raw.trim();
-      const start = src.startsWith('^');
-      if (start) src = src.slice(1);
-      const p: Pattern = {
-        toks: [],
-        next: GAP,
-        bits,
-        start,
-        end: false,
-        question: false,
-        statement: false,
-        more: false,
-      };
-      for (;;) {
-        const last = src[src.length - 1];
-        if (last === '$') p.end = true;
-        else if (last === '?') p.question = true;
-        else if (last === '!') p.statement = true;
-        else if (last === '+') p.more = true;
-        else break;
-        src = src.slice(0, -1).trimEnd();
-      }
-      const toks = markerTokens(src);
-      if (toks.length === 0 || toks[0] === ',') continue;
-      p.toks = toks.map((t) => (t === '*' ? GAP : idOf(t)));
-      p.next = p.toks[1] ?? GAP;
-      const first = p.toks[0]!;
-      const list = byFirst[first];
-      if (list) list.push(p);
-      else byFirst[first] = [p];
-    }
-  }
-  const filler = FILLERS.split(' ').map(idOf);
-  const negator = NEGATORS.split(' ').map(idOf);
-  let size = 64;
-  while (size < words.length * 4) size *= 2;
-  const keys = new Int32Array(size);
-  const ids = new Int32Array(size);
-  for (let id = 2; id < words.length; id++) {
-    const h = hashWord(words[id]!);
-    let slot = h & (size - 1);
-    while (ids[slot] !== 0) slot = (slot + 1) & (size - 1);
-    keys[slot] = h;
-    ids[slot] = id;
-  }
-  const flags = (list: number[]) => {
-    const a = new Uint8Array(words.length);
-    for (const id of list) a[id] = 1;
-    return a;
-  };
-  const cls = new Uint8Array(128);
-  for (const ch of SYMBOLS) cls[ch.charCodeAt(0)]! |= SYMBOL;
-  for (const ch of PASTE_LEADS) cls[ch.charCodeAt(0)]! |= PASTE_LEAD;
-  return {
-    markers,
-    cls,
-    keys,
-    ids,
-    mask: size - 1,
-    words,
-    byFirst,
-    filler: flags(filler),
-    negator: flags(negator),
-    buf: new Int32Array(MAX_SENTENCE),
-    pending: 0,
-    but: idOf('but'),
-  };
-}
+export {
+  CHALLENGE,
+  CORRECTION,
+  type CompiledMarkers,
+  compileMarkers,
+  FRICTION,
+  POSITIVE,
+  PREFERENCE,
+} from './compile.js';
 
 /** The vocabulary id of text[start, end) (lower-cased, apostrophes skipped), or UNKNOWN. */
 function lookup(
@@ -241,10 +55,9 @@ function lookup(
       let k = 0;
       let ok = true;
       for (let i = start; i < end; i++) {
-        let ch = text.charCodeAt(i);
+        const ch = text.charCodeAt(i);
         if (isApostrophe(ch)) continue;
-        if (ch >= 0x41 && ch <= 0x5a) ch += 32;
-        if (w.charCodeAt(k++) !== ch) {
+        if (w.charCodeAt(k++) !== lower(ch)) {
           ok = false;
           break;
         }
@@ -363,7 +176,6 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
       let h = FNV_OFFSET;
       let apostrophes = 0;
       let digits = 0;
-      let odd = false;
       let cc = ch;
       for (;;) {
         const lc = cc | 0x20;
@@ -375,7 +187,7 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
           // An apostrophe joins two word characters, else it ends the word.
           if (i + 1 < len && isWordCode(text.charCodeAt(i + 1))) apostrophes++;
           else break;
-        } else if (cc > 0x7f && isWordCode(cc)) odd = true;
+        } else if (cc > 0x7f && isWordCode(cc)) h = Math.imul(h ^ lower(cc), FNV_PRIME);
         else break;
         if (++i >= len) break;
         cc = text.charCodeAt(i);
@@ -391,7 +203,7 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
         hexLead = hex;
       }
       lineWords++;
-      const id = odd || wLen > MAX_WORD ? UNKNOWN : lookup(c, h, text, wStart, i + 1, wLen);
+      const id = wLen > MAX_WORD ? UNKNOWN : lookup(c, h, text, wStart, i + 1, wLen);
       if (pending !== 0) {
         lineHits |= pending;
         pending = 0;

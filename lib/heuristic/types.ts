@@ -3,10 +3,19 @@
  * the message shape the detector reads.
  */
 
-/** What kind of lesson an insight records. */
-export type InsightCategory = 'correction' | 'anti_pattern' | 'gotcha' | 'preference' | 'friction';
+/**
+ * What kind of lesson an insight records. `approval` is "this worked" (the user approved what the
+ * assistant just did), not a rule for the future: that is a `preference`.
+ */
+export type InsightCategory =
+  | 'correction'
+  | 'anti_pattern'
+  | 'gotcha'
+  | 'preference'
+  | 'friction'
+  | 'approval';
 
-/** How sure the producer is. */
+/** How sure the producer is: a coarse band (for heuristic insights, derived from `score`). */
 export type InsightConfidence = 'high' | 'medium' | 'low';
 
 /**
@@ -19,6 +28,7 @@ export type InsightConfidence = 'high' | 'medium' | 'low';
  *   recommendation: 'Apply the user\'s correction.',
  *   category: 'correction',
  *   confidence: 'high',
+ *   score: 0.9,
  *   tags: ['user_feedback', 'correction'],
  *   traceRefs: ['message:m3', 'message:m1', 'message:m2'],
  * };
@@ -31,6 +41,11 @@ export interface ReflectionInsight {
   recommendation: string;
   category: InsightCategory;
   confidence: InsightConfidence;
+  /**
+   * How likely the insight is right, in [0, 1]: every heuristic insight has one (`confidence` is its
+   * band: `high` ≥ 0.8, `medium` ≥ 0.6, else `low`). Model insights may leave it out.
+   */
+  score?: number;
   /** Tags for retrieval. */
   tags: string[];
   /**

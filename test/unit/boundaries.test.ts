@@ -30,8 +30,6 @@ export const ALLOWED: Record<string, readonly string[]> = {
 
 /** Files allowed past {@link MAX_LINES}, each with the reason it is one file. */
 const LONG_FILES: Record<string, string> = {
-  'heuristic/scanner.ts':
-    'one hand-tuned scanning loop (one case check per character); splitting it across modules cost speed in the heuristic bench',
   'heuristic/markers.ts': 'data: the default marker vocabulary, one list per signal',
   'snapshot/deterministic.ts':
     'one frame-budgeted pipeline over typed arrays (scan, term table, LSH, consolidation) sharing hot locals',

@@ -1,17 +1,20 @@
 /**
  * The labelled evaluation sets (eval/heuristic/labelled-turns*.jsonl): well-formed, disjoint from one
  * another (no shared message, no shared text), and every turn is what `parseTranscript` reads at the
- * stated place in the shared data.
+ * stated place in the shared data (aider rows store a hash, not the text: `loadLabelledSets` re-reads
+ * and checks it).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sharedDataDir } from '../../bench/harness';
+import { haveSharedData, sha256 } from '../../eval/heuristic/data';
+import { readRows } from '../../eval/heuristic/rows';
 import { evaluate, loadLabelledSets } from '../../eval/heuristic/run';
 import { parseTranscript } from '../../lib/transcript/index';
 
-const CATEGORIES = ['correction', 'preference', 'friction'];
-const rows = loadLabelledSets() as unknown as {
+const CATEGORIES = ['correction', 'preference', 'approval', 'friction'];
+type LabelledRow = {
   n: number;
   source: string;
   messageId: string;
@@ -19,11 +22,21 @@ const rows = loadLabelledSets() as unknown as {
   label: string;
   labels: string[];
   text: string;
-}[];
+  author?: string;
+  lang?: string;
+  sha256?: string;
+};
+// The aider rows need the shared data for their text; without it, only the other sets are checked.
+const shared = haveSharedData();
+const rows: LabelledRow[] = shared
+  ? (loadLabelledSets() as unknown as LabelledRow[])
+  : ['labelled-turns.jsonl', 'labelled-turns-fresh.jsonl', 'labelled-turns-final.jsonl'].flatMap((f) =>
+      readRows<LabelledRow>(f),
+    );
 
 describe('labelled evaluation sets', () => {
   it('are well-formed: unique rows, a primary label consistent with the label list', () => {
-    expect(rows.length).toBe(900);
+    expect(rows.length).toBe(shared ? 1585 : 900);
     expect(new Set(rows.map((r) => r.n)).size).toBe(rows.length);
     const bySplit: Record<string, number> = {};
     for (const r of rows) bySplit[r.split] = (bySplit[r.split] ?? 0) + 1;
@@ -32,6 +45,7 @@ describe('labelled evaluation sets', () => {
       test: 186,
       fresh: 240,
       final: 200,
+      ...(shared ? { aider: 536, 'aider-final': 149 } : {}),
     });
     for (const r of rows) {
       for (const l of r.labels) expect(CATEGORIES, `#${r.n}`).toContain(l);
@@ -41,15 +55,36 @@ describe('labelled evaluation sets', () => {
     }
   });
 
+  it('aider rows name their repository and language, store a hash and no text, and hold out whole authors', () => {
+    const aider = readRows<LabelledRow & { turn: number }>('labelled-turns-aider.jsonl');
+    expect(aider.length).toBeGreaterThanOrEqual(600);
+    const splitOf = new Map<string, string>();
+    for (const r of aider) {
+      expect(r.text, `#${r.n}`).toBeUndefined();
+      expect(r.sha256, `#${r.n}`).toMatch(/^[0-9a-f]{64}$/);
+      expect(r.source, `#${r.n}`).toBe(`aider/${r.author!.replace('/', '+')}.md`);
+      expect(r.lang, `#${r.n}`).toMatch(/^[a-z]{2,3}$/);
+      // An author is either held out entirely or not at all.
+      expect(splitOf.get(r.author!) ?? r.split, `#${r.n}`).toBe(r.split);
+      splitOf.set(r.author!, r.split);
+    }
+    if (shared) {
+      for (const r of rows.filter((x) => x.source.startsWith('aider/'))) {
+        expect(sha256(r.text), `#${r.n}`).toBe(r.sha256);
+      }
+    }
+  });
+
   it('the later sets share no message and no text with any earlier set', () => {
     const seenKeys = new Set<string>();
     const seenTexts = new Set<string>();
-    for (const split of ['tune', 'test', 'fresh', 'final']) {
+    for (const split of ['tune', 'test', 'fresh', 'final', 'aider', 'aider-final']) {
       const subset = rows.filter((r) => r.split === split);
-      if (split === 'fresh' || split === 'final') {
+      if (split !== 'tune' && split !== 'test') {
         for (const r of subset) {
           expect(seenKeys.has(`${r.source}#${r.messageId}`), `#${r.n}`).toBe(false);
-          expect(seenTexts.has(r.text), `#${r.n}`).toBe(false);
+          // Different aider authors may type the same prompt ("/undo", "continue"): only messages must differ.
+          if (!r.source.startsWith('aider/')) expect(seenTexts.has(r.text), `#${r.n}`).toBe(false);
         }
       }
       for (const r of subset) {
@@ -79,11 +114,23 @@ describe('labelled evaluation sets', () => {
     }
   });
 
-  it('the evaluation reports every split, the seed and the detector, with the final set as headline', () => {
+  it('the evaluation: cross-author folds, families, languages, escalation, the shipped scores', (ctx) => {
+    if (!shared) {
+      ctx.skip();
+      return;
+    }
     const report = evaluate();
-    expect(Object.keys(report.results)).toEqual(['final', 'fresh', 'test', 'tune', 'all']);
-    const final = report.results.final!.rearview!.correction!;
-    expect(final.tp + final.fn).toBe(report.counts.final!.correction);
-    expect(report.targets.correctionF1AtLeast0_8).toBe(final.f1 >= 0.8);
+    expect(Object.keys(report.splits)).toEqual(['final', 'fresh', 'test', 'tune', 'aider']);
+    expect(Object.keys(report.byFamily)).toEqual(['console', 'sharegpt', 'aider']);
+    // Every pooled turn is predicted by exactly one fold, whose threshold was chosen without its authors.
+    const folds = report.crossAuthor.folds;
+    expect(folds.reduce((n, f) => n + f.testTurns, 0)).toBe(report.crossAuthor.allFamilies.rows);
+    const headline = report.crossAuthor.headline.rearview.correction;
+    expect(headline.tp + headline.fn).toBe(
+      loadLabelledSets().filter((r) => r.split === 'aider' && r.labels.includes('correction')).length,
+    );
+    // The library ships what the evaluation calibrates on every author outside the held-out sets.
+    expect(report.calibratedOnPool).toEqual(report.shipped);
+    expect(report.escalation.fraction).toBeLessThanOrEqual(0.15);
   });
 });

@@ -1,0 +1,251 @@
+/**
+ * Marker compilation for the scanner: the marker vocabulary in an open-addressing table of FNV-1a
+ * hashes, patterns indexed by their first word, and the character classes and signal bits both halves
+ * share.
+ */
+import type { MarkerSet } from './markers.js';
+
+/** Signal bits returned by {@link scanTurn}. */
+export const CORRECTION = 1;
+export const CHALLENGE = 2;
+export const PREFERENCE = 4;
+export const POSITIVE = 8;
+export const FRICTION = 16;
+
+/** @internal */
+export const UNKNOWN = 0;
+/** @internal */
+export const COMMA = 1;
+/** @internal */
+export const GAP = -1;
+/** @internal */
+export const MAX_GAP = 3;
+/** @internal */
+export const MAX_SENTENCE = 512;
+/** @internal */
+export const MAX_WORD = 24;
+/** @internal */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+/** @internal */
+export const FNV_PRIME = 16777619;
+
+/** Characters that are common in code and logs and rare in prose. */
+const SYMBOLS = '{}()[]<>=;:|\\/$#@%&*+~^';
+/** A line starting with one of these is pasted output or code, not prose. */
+const PASTE_LEADS = '$%+|<{}[]#>';
+/** @internal */
+export const SYMBOL = 1;
+/** @internal */
+export const PASTE_LEAD = 2;
+
+/** A contraction of `not` in a marker (`don't`, `isn’t`, `won't`). */
+const SPELLED = /\b(\w+)n['’]t\b/g;
+
+const FILLERS =
+  'ok okay oh ah well so and but hmm hm ugh wow yes yeah yep hey hi sorry btw please just now then also ' +
+  'hello whoa um uh alright';
+const NEGATORS =
+  'not no never dont doesnt didnt isnt arent wasnt werent cant cannot wont wouldnt shouldnt couldnt ' +
+  'hardly nothing nobody without neither nor';
+
+/** @internal One compiled marker. */
+export interface Pattern {
+  toks: number[];
+  /** The second token, when it is a word or a clause break: checked before matching. */
+  next: number;
+  bits: number;
+  start: boolean;
+  end: boolean;
+  question: boolean;
+  statement: boolean;
+  more: boolean;
+}
+
+/**
+ * Marker lists compiled for {@link scanTurn}: reuse one across calls (compiling takes well under a
+ * millisecond, but a 64 MB transcript has a million turns).
+ */
+export interface CompiledMarkers {
+  readonly markers: MarkerSet;
+  /** @internal */ keys: Int32Array;
+  /** @internal */ ids: Int32Array;
+  /** @internal */ mask: number;
+  /** @internal */ words: string[];
+  /** @internal */ byFirst: (Pattern[] | undefined)[];
+  /** @internal */ filler: Uint8Array;
+  /** @internal */ negator: Uint8Array;
+  /** @internal ASCII classes: {@link SYMBOL}, {@link PASTE_LEAD}. */ cls: Uint8Array;
+  /** @internal */ buf: Int32Array;
+  /** @internal */ pending: number;
+  /** @internal */ but: number;
+}
+
+function hashWord(word: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+export function isWordCode(c: number): boolean {
+  if (c < 0x80) {
+    return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+  }
+  return (
+    (c >= 0xc0 && c < 0x2000 && c !== 0xd7 && c !== 0xf7) ||
+    (c >= 0x2c00 && c < 0x2e00) ||
+    (c >= 0x3040 && c < 0xd800) ||
+    (c >= 0xf900 && c < 0xfe00) ||
+    (c >= 0xff10 && c < 0xfff0)
+  );
+}
+
+/**
+ * Lower-cases ASCII, Latin-1 and Cyrillic capitals (what `toLowerCase` does to them in the markers),
+ * so corrections in Spanish, Portuguese, French, German and Russian match whatever their case.
+ */
+export function lower(c: number): number {
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0xc0 && c <= 0xde && c !== 0xd7) || (c >= 0x410 && c <= 0x42f)
+    ? c + 32
+    : c >= 0x400 && c <= 0x40f
+      ? c + 80
+      : c;
+}
+
+export function isApostrophe(c: number): boolean {
+  return c === 0x27 || c === 0x2019;
+}
+
+/** Splits a marker into lower-case words, `,` (clause break) and `*` (gap) tokens. */
+function markerTokens(src: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  const flush = () => {
+    if (word) out.push(word);
+    word = '';
+  };
+  for (let i = 0; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (isWordCode(c)) word += src[i]!.toLowerCase();
+    else if (isApostrophe(c) && word) continue;
+    else {
+      flush();
+      if (c === 0x2c || c === 0x3b || c === 0x3a) {
+        if (out.length && out[out.length - 1] !== ',') out.push(',');
+      } else if (c === 0x2a) out.push('*');
+    }
+  }
+  flush();
+  while (out[0] === '*') out.shift();
+  while (out[out.length - 1] === '*') out.pop();
+  return out;
+}
+
+/**
+ * Compiles marker lists for {@link scanTurn}. Lists that are missing or hold non-strings are tolerated.
+ *
+ * @example
+ * ```ts
+ * const compiled = compileMarkers({ ...DEFAULT_MARKERS, correction: [...DEFAULT_MARKERS.correction, 'scrap that'] });
+ * heuristicReflect(messages, { markers: compiled });
+ * ```
+ */
+export function compileMarkers(markers: MarkerSet): CompiledMarkers {
+  const vocab = new Map<string, number>();
+  const words: string[] = ['', ','];
+  const idOf = (w: string): number => {
+    if (w === ',') return COMMA;
+    let id = vocab.get(w);
+    if (id === undefined) {
+      id = words.length;
+      words.push(w);
+      vocab.set(w, id);
+    }
+    return id;
+  };
+  const byFirst: (Pattern[] | undefined)[] = [];
+  const lists: [readonly string[] | undefined, number][] = [
+    [markers?.correction, CORRECTION],
+    [markers?.challenge, CHALLENGE],
+    [markers?.preference, PREFERENCE],
+    [markers?.positive, POSITIVE],
+    [markers?.friction, FRICTION],
+  ];
+  const sources: [string, number][] = [];
+  for (const [list, bits] of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const raw of list) {
+      if (typeof raw !== 'string') continue;
+      sources.push([raw, bits]);
+      // "do not touch" is "don't touch" spelled out: the same marker.
+      const spelled = raw.replace(SPELLED, (_, w: string) => `${w === 'wo' ? 'will' : w} not`);
+      if (spelled !== raw) sources.push([spelled, bits]);
+    }
+  }
+  for (const [raw, bits] of sources) {
+    let src = raw.trim();
+    const start = src.startsWith('^');
+    if (start) src = src.slice(1);
+    const p: Pattern = {
+      toks: [],
+      next: GAP,
+      bits,
+      start,
+      end: false,
+      question: false,
+      statement: false,
+      more: false,
+    };
+    for (;;) {
+      const last = src[src.length - 1];
+      if (last === '$') p.end = true;
+      else if (last === '?') p.question = true;
+      else if (last === '!') p.statement = true;
+      else if (last === '+') p.more = true;
+      else break;
+      src = src.slice(0, -1).trimEnd();
+    }
+    const toks = markerTokens(src);
+    if (toks.length === 0 || toks[0] === ',') continue;
+    p.toks = toks.map((t) => (t === '*' ? GAP : idOf(t)));
+    p.next = p.toks[1] ?? GAP;
+    const first = p.toks[0]!;
+    const list = byFirst[first];
+    if (list) list.push(p);
+    else byFirst[first] = [p];
+  }
+  const filler = FILLERS.split(' ').map(idOf);
+  const negator = NEGATORS.split(' ').map(idOf);
+  let size = 64;
+  while (size < words.length * 4) size *= 2;
+  const keys = new Int32Array(size);
+  const ids = new Int32Array(size);
+  for (let id = 2; id < words.length; id++) {
+    const h = hashWord(words[id]!);
+    let slot = h & (size - 1);
+    while (ids[slot] !== 0) slot = (slot + 1) & (size - 1);
+    keys[slot] = h;
+    ids[slot] = id;
+  }
+  const flags = (list: number[]) => {
+    const a = new Uint8Array(words.length);
+    for (const id of list) a[id] = 1;
+    return a;
+  };
+  const cls = new Uint8Array(128);
+  for (const ch of SYMBOLS) cls[ch.charCodeAt(0)]! |= SYMBOL;
+  for (const ch of PASTE_LEADS) cls[ch.charCodeAt(0)]! |= PASTE_LEAD;
+  return {
+    markers,
+    cls,
+    keys,
+    ids,
+    mask: size - 1,
+    words,
+    byFirst,
+    filler: flags(filler),
+    negator: flags(negator),
+    buf: new Int32Array(MAX_SENTENCE),
+    pending: 0,
+    but: idOf('but'),
+  };
+}

@@ -1,0 +1,213 @@
+/**
+ * Corrections and friction in Spanish, Portuguese, French, German and Russian: the common forms of
+ * no / not / wrong / undo / again / still, written from the languages (not fitted to any labelled
+ * turn). Kept out of the `heuristic` entry's eager code: {@link loadLanguageMarkers} imports this file
+ * on first use. Written with and without accents, since users often type them without.
+ */
+import type { MarkerSet } from './markers.js';
+
+/**
+ * The non-English marker lists, in {@link MarkerSet} pattern syntax.
+ *
+ * @example
+ * ```ts
+ * const markers = { ...DEFAULT_MARKERS, correction: [...DEFAULT_MARKERS.correction, ...LANGUAGE_MARKERS.correction] };
+ * ```
+ */
+export const LANGUAGE_MARKERS: MarkerSet = {
+  correction: [
+    // Spanish
+    '^no $+',
+    'no funciona',
+    'no sirve',
+    'sigue sin',
+    'sigue fallando',
+    'todavía no',
+    'todavia no',
+    'aún no',
+    'aun no',
+    'está mal',
+    'esta mal',
+    'está incorrecto',
+    'es incorrecto',
+    'incorrecto !',
+    'no es correcto',
+    'no es así',
+    'no es asi',
+    'eso no',
+    'te equivocaste',
+    'no hiciste',
+    'no has hecho',
+    '^deshaz',
+    '^deshacer',
+    '^revierte',
+    '^vuelve a',
+    'me da * error',
+    'da error',
+    '^espera',
+    // Portuguese
+    'não funciona',
+    'nao funciona',
+    'não está funcionando',
+    'nao esta funcionando',
+    'não deu certo',
+    'nao deu certo',
+    'ainda não',
+    'ainda nao',
+    'está errado',
+    'esta errado',
+    'errado !',
+    'não é isso',
+    'nao e isso',
+    'não existe',
+    'nao existe',
+    'você não',
+    'voce nao',
+    'você esqueceu',
+    '^desfaça',
+    '^desfaz',
+    '^reverta',
+    '^volte',
+    '^não ,',
+    '^nao ,',
+    // French
+    '^non ,',
+    '^non $+',
+    'ne marche pas',
+    'marche pas',
+    'ne fonctionne pas',
+    'fonctionne pas',
+    'toujours pas',
+    "c'est faux",
+    "c'est pas",
+    "ce n'est pas",
+    'pas ça',
+    'pas ca',
+    'tu as oublié',
+    "tu n'as pas",
+    '^annule',
+    '^reviens',
+    'mauvais !',
+    '^attends',
+    // German
+    '^nein',
+    'funktioniert nicht',
+    'funktioniert immer noch nicht',
+    'geht nicht',
+    'immer noch nicht',
+    'noch immer nicht',
+    'das ist falsch',
+    'ist falsch',
+    'falsch !',
+    'stimmt nicht',
+    'nicht richtig',
+    'nicht so',
+    'du hast * vergessen',
+    'du hast nicht',
+    'rückgängig',
+    'ruckgangig',
+    '^warte',
+    // Russian
+    '^нет',
+    'не работает',
+    'не работают',
+    'не сработало',
+    'всё ещё не',
+    'все еще не',
+    'до сих пор не',
+    'по-прежнему не',
+    'неправильно',
+    'неверно',
+    'не так',
+    'не то',
+    'это не',
+    'ошибка !',
+    'ты забыл',
+    'откати',
+    'отмени',
+    'верни',
+    '^стоп',
+    '^подожди',
+  ],
+  challenge: [
+    '^por qué ?',
+    '^por que ?',
+    '^porque ?',
+    '^pourquoi ?',
+    '^warum ?',
+    '^почему ?',
+    '^зачем ?',
+    'fizeste * ?',
+  ],
+  preference: [
+    'siempre usa',
+    'nunca uses',
+    'de ahora en adelante',
+    'sempre use',
+    'nunca use',
+    'a partir de agora',
+    'toujours utiliser',
+    "n'utilise jamais",
+    'à partir de maintenant',
+    'immer * verwenden',
+    'nie * verwenden',
+    'ab jetzt',
+    'всегда используй',
+    'никогда не используй',
+    'отныне',
+    'впредь',
+  ],
+  positive: [
+    '^perfecto',
+    '^excelente',
+    '^genial',
+    '^perfeito',
+    '^ótimo',
+    '^otimo',
+    '^parfait',
+    '^génial',
+    '^super !',
+    '^perfekt',
+    '^sehr gut',
+    '^отлично',
+    '^идеально',
+    '^супер',
+  ],
+  friction: [
+    'otra vez',
+    'de nuevo no',
+    'ya te dije',
+    'como te dije',
+    'de novo',
+    'outra vez',
+    'já te disse',
+    'ja te disse',
+    'encore une fois',
+    'je te l’ai déjà dit',
+    'je tai déjà dit',
+    'schon wieder',
+    'wie gesagt',
+    'опять',
+    'снова не',
+    'я же говорил',
+    'я уже говорил',
+  ],
+};
+
+/**
+ * `markers` (default {@link DEFAULT_MARKERS}) with {@link LANGUAGE_MARKERS} appended to every list.
+ *
+ * @example
+ * ```ts
+ * heuristicReflect(messages, { markers: withLanguages() });
+ * ```
+ */
+export function withLanguages(markers: MarkerSet): MarkerSet {
+  return {
+    correction: [...markers.correction, ...LANGUAGE_MARKERS.correction],
+    challenge: [...markers.challenge, ...LANGUAGE_MARKERS.challenge],
+    preference: [...markers.preference, ...LANGUAGE_MARKERS.preference],
+    positive: [...markers.positive, ...LANGUAGE_MARKERS.positive],
+    friction: [...markers.friction, ...LANGUAGE_MARKERS.friction],
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Scores: how likely each category is for one user turn, from the scanner's signal bits and the
+ * context the transcript carries (an interrupted or rejected tool call just before the turn, `/undo`,
+ * a repeat of an earlier request). Fixed numbers, not fitted: `minScore` is what the evaluation picks.
+ */
+import { CHALLENGE, CORRECTION, FRICTION, POSITIVE, PREFERENCE } from './scanner.js';
+import type { InsightConfidence } from './types.js';
+
+/** @internal A tool call was interrupted or rejected since the previous user turn (or `/undo`). */
+export const INTERRUPTED = 1;
+/** @internal The turn repeats an earlier user request of the conversation. */
+export const REPEAT = 2;
+/** @internal The turn is aider's `/undo`: the person rejecting the last edit. */
+export const UNDO = 4;
+
+/**
+ * Per-category scores of one user turn, in [0, 1] (0: no evidence at all).
+ *
+ * @example
+ * ```ts
+ * const s: TurnScores = { correction: 0.9, preference: 0, approval: 0, friction: 0 };
+ * ```
+ */
+export interface TurnScores {
+  correction: number;
+  preference: number;
+  approval: number;
+  friction: number;
+}
+
+/**
+ * The insights a caller keeps by default: the smallest threshold that held precision ≥ 0.85 in every
+ * category on held-out authors in every fold of `npm run eval:heuristic` (see eval/heuristic).
+ *
+ * @example
+ * ```ts
+ * heuristicReflect(messages, { minScore: DEFAULT_MIN_SCORE }); // the default
+ * ```
+ */
+export const DEFAULT_MIN_SCORE = 0.75;
+
+/**
+ * The uncertain band of `llmReflect`'s escalation, `[low, high)`: turns scored here go to the model.
+ * Its top is {@link DEFAULT_MIN_SCORE}, so what the model is not asked about is decided exactly as
+ * `heuristicReflect` decides it.
+ *
+ * @example
+ * ```ts
+ * await llmReflect(messages, { llm, escalate: { band: DEFAULT_ESCALATION_BAND } });
+ * ```
+ */
+export const DEFAULT_ESCALATION_BAND: readonly [number, number] = [0.3, DEFAULT_MIN_SCORE];
+
+/**
+ * @internal The kind of evidence a turn gives for each category (correction, preference, approval,
+ * friction), an index into {@link SCORES}, or -1 for none:
+ * 0 correction marker, 1 … after an interruption, 2 challenging question, 3 … after an interruption,
+ * 4 interruption alone, 5 `/undo`, 6 preference marker, 7 approval, 8 approval that also corrects,
+ * 9 friction marker, 10 … repeating an earlier request, 11 a repeat alone.
+ */
+export function signalKinds(bits: number, context: number): number[] {
+  const cut = context & INTERRUPTED;
+  const repeat = context & REPEAT;
+  return [
+    context & UNDO ? 5 : bits & CORRECTION ? cut : bits & CHALLENGE ? 2 + cut : cut ? 4 : -1,
+    bits & PREFERENCE ? 6 : -1,
+    bits & POSITIVE ? (bits & (CORRECTION | CHALLENGE) ? 8 : 7) : -1,
+    bits & FRICTION ? (repeat ? 10 : 9) : repeat ? 11 : -1,
+  ];
+}
+
+/**
+ * @internal The score of each kind of evidence: its precision on the labelled turns of every author
+ * outside the held-out sets, shrunk towards a prior worth two turns (`calibratedOnPool` of
+ * `npm run eval:heuristic`, which also recalibrates it in every fold on the authors it trains on).
+ */
+export const SCORES: readonly number[] = [
+  0.84, 0.81, 0.9, 0.7, 0.31, 0.94, 0.57, 0.88, 0.25, 0.71, 0.86, 0.01,
+];
+
+const NO_SCORES: TurnScores = Object.freeze({ correction: 0, preference: 0, approval: 0, friction: 0 });
+
+/** @internal Scores from signal bits and context bits. */
+export function turnScores(bits: number, context: number, table: readonly number[] = SCORES): TurnScores {
+  // Most turns carry no evidence at all: one shared answer, no allocation.
+  if (bits === 0 && context === 0) return NO_SCORES;
+  const [c, p, a, f] = signalKinds(bits, context).map((k) => (k < 0 ? 0 : table[k]!));
+  return { correction: c!, preference: p!, approval: a!, friction: f! };
+}
+
+/**
+ * The coarse band of a score: `high` from 0.8, `medium` from 0.6, else `low`.
+ *
+ * @example
+ * ```ts
+ * confidenceOf(0.9);  // 'high'
+ * confidenceOf(0.65); // 'medium'
+ * ```
+ */
+export function confidenceOf(score: number): InsightConfidence {
+  return score >= 0.8 ? 'high' : score >= 0.6 ? 'medium' : 'low';
+}
+
+/** Interruption and rejection notices of Claude Code (JSONL and console) in tool or user messages. */
+const INTERRUPT = /nterrupted by user|want to proceed with this tool use/;
+
+/** @internal Whether a message's text reports an interrupted or rejected tool call. */
+export function reportsInterrupt(text: string): boolean {
+  // The notices open or close the message: read its ends, not a whole pasted log.
+  return INTERRUPT.test(text.length > 400 ? text.slice(0, 200) + text.slice(-200) : text);
+}
+
+/** @internal The key a turn is compared by for repeats: its opening (a re-sent prompt is pasted, not retyped). */
+export function repeatKey(text: string): string {
+  return text.length > 64 ? text.slice(0, 64) : text;
+}
+
+/**
+ * @internal Whether `key` repeats one of `earlier` (the same opening, or one opening the other; at
+ * least 24 characters, so "yes" or "continue" twice is not a repeat).
+ */
+export function repeats(key: string, earlier: readonly string[]): boolean {
+  if (key.length < 24) return false;
+  for (const k of earlier) if (k.length >= 24 && (key.startsWith(k) || k.startsWith(key))) return true;
+  return false;
+}

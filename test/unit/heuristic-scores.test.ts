@@ -1,0 +1,237 @@
+/**
+ * Scores, `minScore`, approval as its own category, the context signals (interrupted or rejected tool
+ * calls, `/undo`, repeated requests), spelled-out negations, the non-English markers, and
+ * `llmReflect`'s escalation through the real SDK against the local Messages API server.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  classifyTurn,
+  confidenceOf,
+  DEFAULT_ESCALATION_BAND,
+  DEFAULT_MIN_SCORE,
+  heuristicReflect,
+  llmReflect,
+  loadLanguageMarkers,
+  type MessageLike,
+} from '../../lib/heuristic/index';
+import { anthropicClient } from '../../lib/llm/index';
+import { parseTranscript } from '../../lib/transcript/index';
+import { useMockAnthropic } from '../llm/use-mock';
+
+const user = (content: string, id?: string): MessageLike => ({
+  role: 'user',
+  content,
+  ...(id ? { id } : {}),
+});
+
+describe('scores and minScore', () => {
+  it('every insight has a score in [0, 1] at or above minScore, and its confidence is the score band', () => {
+    const texts = fc.constantFrom(
+      'No, not GraphQL. I said REST endpoint.',
+      "Shouldn't that be using a fixture?",
+      'Perfect, thanks!',
+      'From now on, always use tabs.',
+      'As I mentioned, use PostgreSQL.',
+      'still doesnt work',
+      'What is the weather like?',
+      '/undo',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(texts, { maxLength: 8 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (turns, min) => {
+          const insights = heuristicReflect(
+            turns.map((t) => user(t)),
+            { minScore: min },
+          );
+          for (const i of insights) {
+            expect(i.score).toBeGreaterThan(0);
+            expect(i.score).toBeLessThanOrEqual(1);
+            expect(i.score).toBeGreaterThanOrEqual(min);
+            expect(i.confidence).toBe(confidenceOf(i.score!));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the default threshold keeps only the kinds of evidence precise on unseen authors', () => {
+    const messages = [
+      user('I prefer tabs.'),
+      user('As I mentioned, use PostgreSQL.'),
+      user('This is wrong.'),
+    ];
+    expect(heuristicReflect(messages).map((i) => i.category)).toEqual(['correction']);
+    expect(heuristicReflect(messages, { minScore: DEFAULT_MIN_SCORE })).toEqual(heuristicReflect(messages));
+    const all = heuristicReflect(messages, { minScore: 0 });
+    expect(all.map((i) => i.category)).toEqual(['preference', 'friction', 'correction']);
+    for (const i of all.filter((x) => x.category !== 'correction'))
+      expect(i.score).toBeLessThan(DEFAULT_MIN_SCORE);
+  });
+
+  it('confidence bands', () => {
+    expect([0.95, 0.8, 0.79, 0.6, 0.59, 0].map(confidenceOf)).toEqual([
+      'high',
+      'high',
+      'medium',
+      'medium',
+      'low',
+      'low',
+    ]);
+  });
+});
+
+describe('approval is its own category', () => {
+  it('bare approval is approval, not a preference; a lasting rule stays a preference', () => {
+    expect(heuristicReflect([user('Perfect, thanks!')])).toMatchObject([
+      {
+        category: 'approval',
+        recommendation: 'Continue this approach.',
+        tags: ['user_feedback', 'approval'],
+      },
+    ]);
+    expect(classifyTurn('good, commit')).toMatchObject({ approval: true, preference: false });
+    expect(classifyTurn('From now on, always use tabs.')).toMatchObject({
+      approval: false,
+      preference: true,
+    });
+  });
+
+  it('approval that also corrects is a correction', () => {
+    const cats = heuristicReflect([user("Great work, but that's wrong: the button is still blue.")], {
+      minScore: 0.5,
+    }).map((i) => i.category);
+    expect(cats).toEqual(['correction']);
+  });
+});
+
+describe('context signals', () => {
+  it('an interrupted or rejected tool call before a turn raises its correction score', () => {
+    const plain = heuristicReflect([user('Add a test'), user('No, use the fixture.')], { minScore: 0 });
+    for (const notice of [
+      { role: 'tool', content: 'Bash(touch tests/__init__.py)…\nInterrupted by user' },
+      {
+        role: 'tool',
+        content: "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+      },
+      { role: 'user', content: '[Request interrupted by user for tool use]' },
+    ]) {
+      const after = heuristicReflect([user('Add a test'), notice, user('No, use the fixture.', 'u2')], {
+        minScore: 0,
+      });
+      const correction = after.find((i) => i.category === 'correction')!;
+      expect(correction.traceRefs[0], notice.content).toBe('message:u2');
+      // A turn that only says something after an interruption is uncertain: escalated, not reported.
+      const bare = heuristicReflect([user('Add a test'), notice, user('Use the other file.', 'u3')], {
+        minScore: 0,
+      });
+      expect(bare.map((i) => [i.category, i.traceRefs[0]])).toEqual([['correction', 'message:u3']]);
+      expect(bare[0]!.score).toBeLessThan(DEFAULT_MIN_SCORE);
+      expect(bare[0]!.score).toBeGreaterThanOrEqual(DEFAULT_ESCALATION_BAND[0]);
+      // The interruption notice itself is not a turn.
+      expect(after.every((i) => i.traceRefs[0] !== 'message:m1')).toBe(true);
+    }
+    expect(plain.find((i) => i.category === 'correction')!.score).toBe(0.84);
+  });
+
+  it("aider's /undo is a correction, and parsed aider histories give it one", () => {
+    const history = '# aider chat started at 2025-01-01 00:00:00\n\n#### add a footer  \n\n#### /undo  \n';
+    const insights = heuristicReflect(parseTranscript(history).messages);
+    expect(insights.map((i) => [i.category, i.score])).toEqual([['correction', 0.94]]);
+  });
+
+  it('a repeat of an earlier request is friction evidence (weak alone: below every default)', () => {
+    const ask = 'create flutter project for macos desktop in this directory';
+    const insights = heuristicReflect([user(ask), user(`${ask}. Do it as a call to flutter binary.`)], {
+      minScore: 0,
+    });
+    expect(insights.map((i) => i.category)).toEqual(['friction']);
+    expect(insights[0]!.score).toBeLessThan(DEFAULT_ESCALATION_BAND[0]);
+    // Short turns ("continue", "yes") repeat without friction.
+    expect(heuristicReflect([user('continue'), user('continue')], { minScore: 0 })).toEqual([]);
+  });
+});
+
+describe('spelled-out negations and other languages', () => {
+  it('"do not touch" counts like "don\'t touch"', () => {
+    for (const [contracted, spelled] of [
+      ["Don't touch the tests.", 'Do not touch the tests.'],
+      ["It doesn't work.", 'It does not work.'],
+      ["That isn't right.", 'That is not right.'],
+      ["You didn't run the linter.", 'You did not run the linter.'],
+    ]) {
+      expect(classifyTurn(contracted!).correction, contracted).toBe(true);
+      expect(classifyTurn(spelled!).correction, spelled).toBe(true);
+    }
+  });
+
+  it('loadLanguageMarkers reads corrections in Spanish, Portuguese, French, German and Russian', async () => {
+    const markers = await loadLanguageMarkers();
+    for (const text of [
+      'No funciona, sigue fallando.',
+      'ESTÁ MAL, deshaz el cambio.',
+      'Não é isso, desfaça.',
+      'Ça ne marche pas.',
+      'Das ist falsch, mach es rückgängig.',
+      'Не работает.',
+      'НЕПРАВИЛЬНО, откати.',
+    ]) {
+      expect(classifyTurn(text, markers).correction, text).toBe(true);
+      expect(classifyTurn(text).correction, `${text} (default markers)`).toBe(false);
+    }
+    expect(classifyTurn('¿Cómo funciona esto?', markers).correction).toBe(false);
+    expect(classifyTurn('Как это работает?', markers).correction).toBe(false);
+  });
+});
+
+describe('llmReflect escalation (real SDK, local Messages API server)', () => {
+  const mock = useMockAnthropic();
+  const conversation: MessageLike[] = [
+    { id: 'u0', role: 'user', content: 'Add a footer to the page, mail jane@corp.io for the copy' },
+    { id: 'a0', role: 'assistant', content: 'Added a footer.' },
+    { id: 't0', role: 'tool', content: 'Edit(footer.tsx)…\nInterrupted by user' },
+    { id: 'u1', role: 'user', content: 'Use the other layout file, jane@corp.io knows which.' },
+    { id: 'a1', role: 'assistant', content: 'Moved it.' },
+    { id: 'u2', role: 'user', content: 'No, that is wrong.' },
+    { id: 'u3', role: 'user', content: 'What is a cafe latte?' },
+  ];
+
+  it('sends only the uncertain turns, redacted, in one batch, and keeps the sure ones locally', async () => {
+    mock.script([{ kind: 'json', text: '{"verdicts": [{"ref": "t1", "categories": ["correction"]}]}' }]);
+    const llm = anthropicClient({ apiKey: 'sk-ant-test-key', baseURL: mock.url });
+    const insights = await llmReflect(conversation, { llm, escalate: true });
+    expect(mock.requests).toHaveLength(1);
+    const prompt = (mock.requests[0]!.body as { messages: { content: string }[] }).messages[0]!.content;
+    expect(prompt).toContain('[t1]');
+    expect(prompt).not.toContain('[t2]');
+    expect(prompt).toContain('Use the other layout file');
+    expect(prompt).not.toContain('No, that is wrong');
+    expect(prompt).not.toContain('cafe latte');
+    expect(prompt).not.toContain('jane@corp.io');
+    expect(insights.map((i) => [i.category, i.traceRefs[0], i.tags.includes('escalated')])).toEqual([
+      ['correction', 'message:u1', true],
+      ['correction', 'message:u2', false],
+    ]);
+  });
+
+  it('no uncertain turn, no call; a verdict of nothing drops the turn', async () => {
+    const llm = anthropicClient({ apiKey: 'sk-ant-test-key', baseURL: mock.url });
+    const sure = await llmReflect([user('No, that is wrong.')], { llm, escalate: true });
+    expect(mock.requests).toHaveLength(0);
+    expect(sure.map((i) => i.category)).toEqual(['correction']);
+    mock.script([{ kind: 'json', text: '{"verdicts": [{"ref": "t1", "categories": []}]}' }]);
+    const dropped = await llmReflect(conversation, { llm, escalate: { batchSize: 1 } });
+    expect(mock.requests).toHaveLength(1);
+    expect(dropped.map((i) => i.traceRefs[0])).toEqual(['message:u2']);
+    // The verdict decides the category: friction, not the correction the heuristics half-saw.
+    mock.script([{ kind: 'json', text: '{"verdicts": [{"ref": "t1", "categories": ["friction"]}]}' }]);
+    const friction = await llmReflect(conversation, { llm, escalate: true });
+    expect(friction.map((i) => [i.category, i.traceRefs[0]])).toEqual([
+      ['friction', 'message:u1'],
+      ['correction', 'message:u2'],
+    ]);
+  });
+});
