@@ -66,7 +66,11 @@ test('a 3 MB transcript is processed in a worker with progress while the page st
   await expect(progress).toContainText('MB processed in a Web Worker');
   await expect(page.getByTestId('detected-format')).toHaveText('Claude Code session (JSONL)');
   await expect(page.getByTestId('source')).toContainText('big-session.jsonl');
-  await expect(page.getByLabel('Transcript text')).toHaveJSProperty('readOnly', true);
+  // A large file never enters a textarea: a read-only preview with its size, and Edit / Clear.
+  await expect(page.locator('#transcript-input')).toHaveCount(0);
+  await expect(page.getByTestId('large-preview')).toBeVisible();
+  await expect(page.getByTestId('edit-large')).toBeVisible();
+  await expect(page.getByTestId('clear-input')).toBeVisible();
 
   const { lat, long } = await page.evaluate(() => {
     const w = window as unknown as { __lat: number[]; __long: number[] };

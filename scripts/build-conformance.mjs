@@ -41,7 +41,9 @@ export async function bundleAgainstDist({
       minify: false,
       target: 'es2022',
       lib: { entry, formats: [format], name, fileName: () => fileName },
-      rolldownOptions: { output: { codeSplitting: false } },
+      // exports 'named': an IIFE of a module with a default export beside named ones (the Vercel edge
+      // handler) is read as `Name.default` by its callers; saying so silences rolldown's MIXED_EXPORTS.
+      rolldownOptions: { output: { codeSplitting: false, exports: 'named' } },
     },
   });
   return join(outDir, fileName);

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm test`: everything, in order — typecheck, lint, library build, unit + browser + runtime-matrix
 // tests (vitest), playground build, end-to-end tests (Playwright). Stops at the first failing step
-// and ends with one summary line: "rearview: N passed, N failed".
+// and ends with one summary line: "rearview: N passed, N failed, N skipped (why)".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = (name) => join(root, 'node_modules/.bin', name);
@@ -69,16 +69,55 @@ for (const [name, cmd, args] of steps) {
 
 let passed = 0;
 let failed = 0;
+/** Why tests were skipped → how many; printed after the counts so a skip is never silent. */
+const skipped = new Map();
+const skip = (reason, n = 1) => skipped.set(reason, (skipped.get(reason) ?? 0) + n);
+const sharedData = join(root, '../shared/data');
+/** A vitest file gives no reason per test: a file that reads ../shared/data skips for its absence. */
+const vitestReason = (file) => {
+  const rel = relative(root, file);
+  let source = '';
+  try {
+    source = readFileSync(file, 'utf8');
+  } catch {
+    /* a file that moved: its name is the reason */
+  }
+  return !existsSync(sharedData) && source.includes('shared/data')
+    ? '../shared/data is absent'
+    : `skipped by ${rel}`;
+};
 if (existsSync(vitestJson)) {
   const v = JSON.parse(readFileSync(vitestJson, 'utf8'));
   passed += v.numPassedTests ?? 0;
   failed += v.numFailedTests ?? 0;
+  for (const file of v.testResults ?? []) {
+    const n = (file.assertionResults ?? []).filter((a) =>
+      ['skipped', 'pending', 'todo', 'disabled'].includes(a.status),
+    ).length;
+    if (n) skip(vitestReason(file.name), n);
+  }
 }
 if (existsSync(e2eJson)) {
   const p = JSON.parse(readFileSync(e2eJson, 'utf8'));
   passed += p.stats?.expected ?? 0;
   failed += (p.stats?.unexpected ?? 0) + (p.stats?.flaky ?? 0);
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'skipped') continue;
+        const note = (t.annotations ?? []).find((a) => a.type === 'skip' && a.description);
+        skip(note ? note.description : `skipped by e2e/${spec.file ?? suite.file}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of p.suites ?? []) walk(suite);
 }
 if (failedStep && failed === 0) failed = 1; // a failed typecheck or lint counts as a failure too
-console.log(`\nrearview: ${passed} passed, ${failed} failed`);
+const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
+const why = [...skipped].map(([reason, n]) => `${n}: ${reason}`).join('; ');
+// CI reads the "N passed, N failed" prefix: keep it first and unchanged.
+console.log(
+  `\nrearview: ${passed} passed, ${failed} failed, ${skippedCount} skipped${why ? ` (${why})` : ''}`,
+);
 process.exit(failedStep ? 1 : 0);

@@ -103,6 +103,8 @@ export function errorCode(value: unknown): string | undefined {
 export interface InputLocation {
   /** 1-based line number in a text input. */
   line?: number;
+  /** 1-based column on `line` (UTF-16 code units, as editors count), when known. */
+  column?: number;
   /** 0-based index in an array input. */
   index?: number;
   /** Key path such as `reflection.backend` or `messages[3].content`. */
@@ -110,12 +112,14 @@ export interface InputLocation {
 }
 
 /**
- * Formats a location as a suffix for an error message: path, line and index in that order, in
- * parentheses with a leading space; `''` when nothing is known.
+ * Formats a location as a suffix for an error message: path, line (with its column) and index in
+ * that order, in parentheses with a leading space; `''` when nothing is known. A column is shown only
+ * with its line: alone it would point nowhere.
  *
  * @example
  * ```ts
  * formatLocation({ line: 3 }); // ' (line 3)'
+ * formatLocation({ line: 54, column: 14 }); // ' (line 54, column 14)'
  * formatLocation({ path: 'reflection.backend' }); // ' (at reflection.backend)'
  * formatLocation(undefined); // ''
  * ```
@@ -124,7 +128,12 @@ export function formatLocation(location: InputLocation | undefined): string {
   if (!location) return '';
   const parts: string[] = [];
   if (location.path !== undefined) parts.push(`at ${location.path}`);
-  if (location.line !== undefined) parts.push(`line ${location.line}`);
+  if (location.line !== undefined)
+    parts.push(
+      location.column !== undefined
+        ? `line ${location.line}, column ${location.column}`
+        : `line ${location.line}`,
+    );
   if (location.index !== undefined) parts.push(`index ${location.index}`);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }

@@ -26,7 +26,13 @@ export {
 export { sha256Hex, toHex } from './hash.js';
 export { FNV_OFFSET, FNV_PRIME, fmix32, fnv1a32, fnv1a32Bytes } from './hash32.js';
 export { extractJson } from './json.js';
-export { findSyntaxError, parseJsonLocated } from './json-parse.js';
+export {
+  findSyntaxError,
+  type JsonErrorLocation,
+  lineColumn,
+  locateJsonError,
+  parseJsonLocated,
+} from './json-parse.js';
 export { contentText, defaultRef } from './message.js';
 export { contentWords, jaccard, shingles } from './similarity.js';
 export { countTokens, estimateTokens, type TokenCounter } from './tokens.js';

@@ -27,6 +27,12 @@ export {
   requestKey,
 } from './fixtures.js';
 export {
+  DEFAULT_OPENAI_BASE_URL,
+  DEFAULT_OPENAI_MODEL,
+  type OpenAiClientOptions,
+  openAiClient,
+} from './openai.js';
+export {
   type RedactedRequest,
   type RedactingClientOptions,
   redactForRequest,

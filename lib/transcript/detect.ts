@@ -3,7 +3,15 @@
  * items are looked at for the Anthropic/OpenAI distinction, at most 20 lines for JSONL), text inputs
  * by the prefixes of their first 64 KB of lines.
  */
-import { firstLine, type Prepared, parseWholeJson, prepareInput, tryJson } from './input.js';
+import {
+  failedAt,
+  firstLine,
+  type JsonFailure,
+  type Prepared,
+  parseWholeJson,
+  prepareInput,
+  tryJson,
+} from './input.js';
 import { firstNonSpace, isBlank } from './lines.js';
 import { isRecord } from './sink.js';
 import type { SourceRef, TranscriptFormat } from './types.js';
@@ -55,10 +63,10 @@ export function detectPrepared(prepared: Prepared): Detection {
   const whole = parseWholeJson(text);
   if (whole?.ok) return { ...detectValue(whole.value), value: whole.value };
   const start = text.charCodeAt(firstNonSpace(text));
-  if (whole && start === 0x7b) return detectJsonl(text, whole.message);
+  if (whole && start === 0x7b) return detectJsonl(text, whole);
   const fromText = detectText(text);
   if (fromText.format || !whole) return fromText;
-  return { reason: `Input is not valid JSON: ${whole.message}`, at: { line: 1 } };
+  return { reason: `Input is not valid JSON: ${whole.message}`, at: failedAt(whole) };
 }
 
 /**
@@ -175,12 +183,13 @@ export function isClaudeEvent(obj: Record<string, unknown>): boolean {
   return CLAUDE_EVENT_TYPES.has(type) && type !== 'user' && type !== 'assistant';
 }
 
-function detectJsonl(text: string, wholeMessage: string): Detection {
+function detectJsonl(text: string, whole: JsonFailure): Detection {
   const first = firstLine(text);
   if (!first) return { reason: 'Input is empty', at: { line: 1 } };
   const parsed = tryJson(first.line);
   if (!parsed.ok) {
-    return { reason: `Input is neither JSON nor JSONL: ${wholeMessage}`, at: { line: first.lineNumber } };
+    // Read as one JSON text (pretty-printed, most likely): where that text broke is the useful place.
+    return { reason: `Input is neither JSON nor JSONL: ${whole.message}`, at: failedAt(whole) };
   }
   let start = 0;
   let sampled = 0;

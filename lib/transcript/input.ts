@@ -2,7 +2,7 @@
  * Input normalisation shared by transcripts and trajectories: bytes are decoded at call time, the BOM
  * is dropped, and empty or binary inputs are rejected before any format is tried.
  */
-import type { TranscriptError } from '../core/index.js';
+import { locateJsonError, type TranscriptError } from '../core/index.js';
 import { firstNonSpace, isBlank } from './lines.js';
 import { transcriptError } from './sink.js';
 
@@ -88,20 +88,46 @@ export function lineOf(text: string, at: number): number {
   return line;
 }
 
+/** A failed {@link tryJson}: why, in the same words in every runtime, and where in `text`. */
+export interface JsonFailure {
+  ok: false;
+  /** `unexpected "}"`, `unexpected end of input`. */
+  message: string;
+  /** 1-based line and column of the offending character in the text given to {@link tryJson}. */
+  line: number;
+  column: number;
+}
+
 /**
- * `JSON.parse` that reports failure instead of throwing.
+ * `JSON.parse` that reports failure instead of throwing. The engine's own message is not used: it
+ * words and places the error differently in every runtime (an offset here, a line there), and it
+ * would add a second location beside the one the error carries.
  *
  * @example
  * ```ts
  * tryJson('{"a":1}'); // { ok: true, value: { a: 1 } }
+ * tryJson('{\n  "a": 1,\n}'); // { ok: false, message: 'unexpected "}"', line: 3, column: 1 }
  * ```
  */
-export function tryJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+export function tryJson(text: string): { ok: true; value: unknown } | JsonFailure {
   try {
     return { ok: true, value: JSON.parse(text) };
-  } catch (err) {
-    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+  } catch {
+    const { reason, line, column } = locateJsonError(text);
+    return { ok: false, message: reason, line, column };
   }
+}
+
+/**
+ * Where a failed {@link tryJson} broke, as a location for an error.
+ *
+ * @example
+ * ```ts
+ * failedAt({ ok: false, message: 'unexpected end of input', line: 2, column: 5 }); // { line: 2, column: 5 }
+ * ```
+ */
+export function failedAt(failure: JsonFailure): { line: number; column: number } {
+  return { line: failure.line, column: failure.column };
 }
 
 /**

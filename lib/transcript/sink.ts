@@ -79,6 +79,7 @@ export function transcriptError(
 ): TranscriptError {
   const options: ConstructorParameters<typeof TranscriptError>[1] = { format };
   if (at.line !== undefined) options.line = at.line;
+  if (at.line !== undefined && at.column !== undefined) options.column = at.column;
   if (at.index !== undefined) options.index = at.index;
   if (cause !== undefined) options.cause = cause;
   if (code !== undefined) options.code = code;

@@ -8,7 +8,7 @@ import { parseClaudeCode, parseJsonl } from './formats/jsonl.js';
 import { parsePlain } from './formats/plain.js';
 import type { ParseState } from './formats/result.js';
 import { parseShareGpt } from './formats/sharegpt.js';
-import { type Prepared, prepareInput, tryJson } from './input.js';
+import { failedAt, type Prepared, prepareInput, tryJson } from './input.js';
 import { Sink, transcriptError } from './sink.js';
 import type { ParseTranscriptOptions, SafeResult, Transcript, TranscriptFormat } from './types.js';
 
@@ -160,10 +160,10 @@ function isOneLine(prepared: Prepared): boolean {
   return text.indexOf('\n') < 0;
 }
 
-/** JSON formats need a value: parse text once, reporting the format and line 1 on failure. */
+/** JSON formats need a value: parse text once, reporting the format and where the JSON broke. */
 function asValue(prepared: Prepared, sink: Sink): Prepared {
   if (prepared.kind === 'value') return prepared;
   const parsed = tryJson(prepared.text);
-  if (!parsed.ok) throw sink.error(`Input is not valid JSON: ${parsed.message}`, { line: 1 });
+  if (!parsed.ok) throw sink.error(`Input is not valid JSON: ${parsed.message}`, failedAt(parsed));
   return { kind: 'value', value: parsed.value };
 }

@@ -56,6 +56,8 @@ export interface SourceRef {
   line?: number;
   /** 0-based index in a JSON array input. */
   index?: number;
+  /** 1-based column on `line`: set on error locations only (where a JSON text broke). */
+  column?: number;
 }
 
 /**

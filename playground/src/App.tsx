@@ -2,12 +2,14 @@ import { VERSION } from 'rearview';
 import { createSignal, For, lazy, Match, onMount, Show, Suspense, Switch } from 'solid-js';
 import { InputPanel } from './components/InputPanel';
 import { InsightsPanel } from './components/InsightsPanel';
-import { SnapshotPanel } from './components/SnapshotPanel';
 import { TunePanel } from './components/TunePanel';
 import { createAppState, type SampleMeta } from './state';
 
 // Panels that are not needed for the first paint load on demand.
 const PlaybookPanel = lazy(() => import('./components/PlaybookPanel'));
+const SnapshotPanel = lazy(() =>
+  import('./components/SnapshotPanel').then((m) => ({ default: m.SnapshotPanel })),
+);
 const ReductionPanel = lazy(() => import('./components/ReductionPanel'));
 const AboutPanel = lazy(() => import('./components/AboutPanel'));
 
@@ -132,8 +134,8 @@ export function App() {
         </section>
       </main>
       <footer class="footer">
-        Everything runs in this page: transcripts never leave it unless you run Anthropic mode, and then only
-        after redaction.
+        Everything runs in this page: transcripts never leave it unless you run Anthropic or Local model mode
+        (then only to the server you name, and only after redaction).
       </footer>
     </div>
   );

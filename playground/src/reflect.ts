@@ -3,7 +3,7 @@
  * neither the LLM layer nor the Anthropic SDK (which rearview/llm itself imports lazily).
  */
 import { isRearviewError, LlmError } from 'rearview/core';
-import { anthropicClient, fixtureClient, type LlmClient } from 'rearview/llm';
+import { anthropicClient, fixtureClient, type LlmClient, openAiClient } from 'rearview/llm';
 import { createRedactor, type RedactFinding } from 'rearview/redact';
 import {
   buildReflectionPrompt,
@@ -20,7 +20,9 @@ import { RECORDED_MODEL } from './fixtures-meta';
 
 export type Mode =
   | { kind: 'offline' }
-  | { kind: 'anthropic'; apiKey?: string; baseURL?: string; model?: string };
+  | { kind: 'anthropic'; apiKey?: string; baseURL?: string; model?: string }
+  /** Any OpenAI-compatible chat-completions server on the user's machine (llama.cpp, Ollama, …). */
+  | { kind: 'local'; baseURL?: string; model?: string; apiKey?: string };
 
 export interface Hooks {
   /** A retry is about to wait `delayMs` after `error`. */
@@ -52,8 +54,26 @@ export interface TracedClient extends LlmClient {
 
 export async function makeClient(mode: Mode, hooks: Hooks = {}): Promise<TracedClient> {
   let inner: LlmClient;
+  const retry = {
+    baseDelayMs: PLAYGROUND_RETRY.baseDelayMs,
+    maxDelayMs: PLAYGROUND_RETRY.maxDelayMs,
+    maxRetryAfterMs: PLAYGROUND_RETRY.maxRetryAfterMs,
+    onRetry: (info: { attempt: number; delayMs: number; error: LlmError }) =>
+      hooks.onRetry?.({ attempt: info.attempt, delayMs: info.delayMs, code: info.error.code }),
+  };
   if (mode.kind === 'offline') {
     inner = fixtureClient(await loadFixtures(), { model: RECORDED_MODEL });
+  } else if (mode.kind === 'local') {
+    const apiKey = mode.apiKey?.trim();
+    inner = openAiClient({
+      ...(mode.baseURL?.trim() ? { baseURL: mode.baseURL.trim() } : {}),
+      ...(mode.model?.trim() ? { model: mode.model.trim() } : {}),
+      ...(apiKey ? { apiKey } : {}),
+      maxRetries: PLAYGROUND_RETRY.maxRetries,
+      retry,
+      // Redaction happens in computeTrajectoryReduction / reduceTrajectory; no second pass here.
+      redact: false,
+    });
   } else {
     const apiKey = mode.apiKey?.trim() || undefined;
     const baseURL = mode.baseURL?.trim() || undefined;
@@ -62,13 +82,7 @@ export async function makeClient(mode: Mode, hooks: Hooks = {}): Promise<TracedC
       ...(baseURL ? { baseURL } : {}),
       ...(mode.model?.trim() ? { model: mode.model.trim() } : {}),
       maxRetries: PLAYGROUND_RETRY.maxRetries,
-      retry: {
-        baseDelayMs: PLAYGROUND_RETRY.baseDelayMs,
-        maxDelayMs: PLAYGROUND_RETRY.maxDelayMs,
-        maxRetryAfterMs: PLAYGROUND_RETRY.maxRetryAfterMs,
-        onRetry: (info) =>
-          hooks.onRetry?.({ attempt: info.attempt, delayMs: info.delayMs, code: info.error.code }),
-      },
+      retry,
       // Redaction happens in computeTrajectoryReduction / reduceTrajectory; no second pass here.
       redact: false,
     });
@@ -113,11 +127,25 @@ export function redactionPreview(input: SnapshotInput, steps?: readonly Step[]):
   return r.findings();
 }
 
-/** Plain words for an LLM failure code, with what to do about it. */
-export function explainLlmError(code: string | undefined, detail = ''): string {
+/** Plain words for an LLM failure code, with what to do about it (a local server fails differently). */
+export function explainLlmError(
+  code: string | undefined,
+  detail = '',
+  kind: Mode['kind'] = 'anthropic',
+): string {
+  if (kind === 'local') {
+    switch (code) {
+      case 'llm_connection':
+        return "Could not reach the local model server. Is it running, at this address? A page may call it only if it allows this origin (CORS): llama.cpp and LM Studio do; Ollama needs OLLAMA_ORIGINS set to this page's origin.";
+      case 'llm_not_found':
+        return 'The local server does not know this model or path (HTTP 404). Check the model name (Ollama: `ollama list`) and that the address ends in /v1.';
+      case 'llm_timeout':
+        return 'The local model took too long to answer. A smaller model, or a smaller transcript, answers faster.';
+    }
+  }
   switch (code) {
     case 'llm_fixture_missing':
-      return 'No recording for this input. Offline mode only replays the answers recorded for the bundled samples (with their recorded settings). Use Anthropic mode to reflect on your own transcripts.';
+      return 'No recording for this input. Offline mode only replays the answers recorded for the bundled samples (with their recorded settings). Use Local model mode (a model server on your machine, no key) or Anthropic mode to reflect on your own transcripts.';
     case 'llm_auth':
       return 'The API key was refused (HTTP 401/403). Check that you pasted the whole key, that it is active, and that it belongs to the right workspace.';
     case 'llm_rate_limited':

@@ -1,7 +1,8 @@
 /**
  * The playground's state: the input text and where it came from, the settings (mirrored in the URL),
  * and the analysis — computed on the main thread for typical inputs (instant), in a Web Worker for
- * large ones (with progress).
+ * large ones (with progress). A large paste or file never enters the editor: the worker holds the text,
+ * the page a preview of its start, and the chunked editor asks the worker for windows of lines.
  */
 
 import { pickParams } from 'rearview/snapshot';
@@ -21,12 +22,24 @@ import {
   type View,
 } from './analyze';
 import { readUrlState, writeUrlState } from './url-state';
-import type { FromWorker, ToWorker } from './worker-protocol';
+import { createWorkerClient } from './worker-client';
+import type { LineWindow, TextMeta } from './worker-protocol';
 
 /** Inputs above this many characters go to the worker. */
 export const LARGE_INPUT = 200_000;
-/** The editor shows at most this much of a large file. */
+/**
+ * A paste or a file above this many characters skips the editor: a live textarea holding megabytes
+ * froze the page for seconds and crashed the renderer at 2.9 MB.
+ */
 export const EDITOR_LIMIT = 100_000;
+
+/** Where the editor should scroll to and highlight (a parse error's line and column). */
+export interface Jump {
+  line: number;
+  column?: number;
+  /** Changes on every request, so the same place can be asked for twice. */
+  seq: number;
+}
 
 export type Source =
   | { kind: 'none' }
@@ -70,6 +83,10 @@ export function createAppState() {
   const [workerError, setWorkerError] = createSignal<ParseFailure | null>(null);
   const [progress, setProgress] = createSignal<Progress | null>(null);
   const [editorNote, setEditorNote] = createSignal<string | null>(null);
+  /** Set while the input lives only in the worker (a large paste or file). */
+  const [bigMeta, setBigMeta] = createSignal<TextMeta | null>(null);
+  const [chunkEditor, setChunkEditor] = createSignal(false);
+  const [jump, setJump] = createSignal<Jump | null>(null);
 
   // Main thread: parse on every change of a typical input.
   const local = createMemo(() => (large() || !text().trim() ? null : parseInput(text())));
@@ -117,62 +134,48 @@ export function createAppState() {
     return r && !r.ok ? r.error : null;
   });
 
-  // The worker, created on first use.
-  let worker: Worker | undefined;
+  // The worker, created on first use; `seq` names the current analysis (older answers are dropped).
   let seq = 0;
-  let stepSeq = 0;
-  const pendingSteps = new Map<number, (steps: Step[]) => void>();
-  function getWorker(): Worker {
-    if (worker) return worker;
-    worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
-    worker.onmessage = (e: MessageEvent<FromWorker>) => {
-      const m = e.data;
-      if (m.type === 'steps') {
-        pendingSteps.get(m.id)?.(m.steps);
-        pendingSteps.delete(m.id);
-        return;
-      }
-      if (m.id !== seq) return; // a newer request superseded this one
-      if (m.type === 'progress') {
-        setProgress(
-          (p) => p && { ...p, phase: m.phase, fraction: m.fraction, phases: [...p.phases, m.phase] },
-        );
-      } else if (m.type === 'view') {
-        batch(() => {
-          setWorkerView(m.view);
-          setWorkerError(null);
-          setProgress(
-            (p) => p && { ...p, phase: 'Done', fraction: 1, done: true, ms: performance.now() - started },
-          );
-        });
-      } else if (m.type === 'error') {
-        batch(() => {
-          setWorkerView(null);
-          setWorkerError(m.error);
-          setProgress(
-            (p) => p && { ...p, phase: 'Failed', fraction: 1, done: true, ms: performance.now() - started },
-          );
-        });
-      } else if (m.type === 'update') {
-        setWorkerView(
-          (v) =>
-            v && {
-              ...v,
-              ...(m.insights ? { insights: m.insights } : {}),
-              ...(m.snapshot ? { snapshot: m.snapshot } : {}),
-              ...(m.compaction !== undefined ? { compaction: m.compaction } : {}),
-            },
-        );
-      }
-    };
-    return worker;
-  }
   let started = 0;
-  function post(msg: ToWorker, transfer: Transferable[] = []) {
-    getWorker().postMessage(msg, transfer);
-  }
+  const client = createWorkerClient((m) => {
+    if (m.id !== seq) return; // a newer request superseded this one
+    if (m.type === 'meta') {
+      if (bigMeta()) setBigMeta(m.meta);
+    } else if (m.type === 'progress') {
+      setProgress((p) => p && { ...p, phase: m.phase, fraction: m.fraction, phases: [...p.phases, m.phase] });
+    } else if (m.type === 'view') {
+      batch(() => {
+        if (bigMeta()) setBigMeta(m.meta);
+        setWorkerView(m.view);
+        setWorkerError(null);
+        setProgress(
+          (p) => p && { ...p, phase: 'Done', fraction: 1, done: true, ms: performance.now() - started },
+        );
+      });
+    } else if (m.type === 'error') {
+      batch(() => {
+        if (bigMeta()) setBigMeta(m.meta);
+        setWorkerView(null);
+        setWorkerError(m.error);
+        setProgress(
+          (p) => p && { ...p, phase: 'Failed', fraction: 1, done: true, ms: performance.now() - started },
+        );
+      });
+    } else if (m.type === 'update') {
+      setWorkerView(
+        (v) =>
+          v && {
+            ...v,
+            ...(m.insights ? { insights: m.insights } : {}),
+            ...(m.snapshot ? { snapshot: m.snapshot } : {}),
+            ...(m.compaction !== undefined ? { compaction: m.compaction } : {}),
+          },
+      );
+    }
+  });
+  const post = client.post;
 
-  function analyzeInWorker(payload: { text?: string; buffer?: ArrayBuffer }, bytes: number) {
+  function startRun(bytes: number) {
     seq++;
     started = performance.now();
     batch(() => {
@@ -181,10 +184,75 @@ export function createAppState() {
       setWorkerError(null);
       setProgress({ phase: 'Starting', fraction: 0.02, done: false, phases: [], bytes });
     });
+  }
+
+  type Payload = { text?: string; buffer?: ArrayBuffer };
+
+  function analyzeInWorker(payload: Payload, bytes: number) {
+    startRun(bytes);
     post(
       { type: 'analyze', id: seq, ...payload, settings: settings() },
       payload.buffer ? [payload.buffer] : [],
     );
+  }
+
+  /** Hands a large text to the worker; the page keeps only its size and start. */
+  function takeLarge(payload: Payload, chars: number, from: Source) {
+    const head = payload.text?.slice(0, 4000) ?? '';
+    batch(() => {
+      setSource(from);
+      setEditorNote(null);
+      setHighlight(null);
+      setJump(null);
+      setChunkEditor(false);
+      setTextRaw('');
+      setBigMeta({ chars, lines: 0, head });
+    });
+    analyzeInWorker(payload, chars);
+  }
+
+  /** Lines `from`… of the worker's text, for the chunked editor. */
+  const requestLines = (from: number, count: number, clip = 2000): Promise<LineWindow> =>
+    client.requestLines(from, count, clip);
+
+  /** Replaces one line of the large input (the chunked editor's edit) and analyses it again. */
+  function editLine(line: number, text: string) {
+    const meta = bigMeta();
+    if (!meta) return;
+    startRun(meta.chars);
+    setJump(null);
+    post({ type: 'edit', id: seq, line, text, settings: settings() });
+  }
+
+  /** Empties the input, wherever it lives. */
+  function clear() {
+    if (bigMeta()) post({ type: 'clear' });
+    seq++;
+    batch(() => {
+      setBigMeta(null);
+      setChunkEditor(false);
+      setJump(null);
+      setLarge(false);
+      setWorkerView(null);
+      setWorkerError(null);
+      setProgress(null);
+      setEditorNote(null);
+      setHighlight(null);
+      setSource({ kind: 'none' });
+      setTextRaw('');
+    });
+  }
+
+  /** Asks the editor to show and highlight a parse error's place. */
+  function jumpToError() {
+    const err = error();
+    if (!err?.line) return;
+    if (bigMeta()) setChunkEditor(true);
+    setJump({
+      line: err.line,
+      ...(err.column ? { column: err.column } : {}),
+      seq: seq * 1000 + (Date.now() % 1000),
+    });
   }
 
   // Slider changes on a large input: the worker recomputes from the input it holds.
@@ -201,6 +269,12 @@ export function createAppState() {
   /** Text typed or pasted in the editor. */
   function setText(value: string, from: Source = { kind: 'paste' }) {
     batch(() => {
+      if (bigMeta()) {
+        post({ type: 'clear' });
+        setBigMeta(null);
+        setChunkEditor(false);
+      }
+      setJump(null);
       setSource(from);
       setEditorNote(null);
       setHighlight(null);
@@ -213,22 +287,22 @@ export function createAppState() {
     });
   }
 
-  /** A dropped or picked file: large files never enter the editor in full. */
+  /** A pasted text: a large one goes straight to the worker, never through the textarea. */
+  function paste(value: string) {
+    if (value.length <= EDITOR_LIMIT) setText(value);
+    else takeLarge({ text: value }, value.length, { kind: 'paste' });
+  }
+
+  /** A dropped or picked file: large files never enter the editor. */
   async function loadFile(file: File) {
-    if (file.size <= LARGE_INPUT) {
-      setText(await file.text(), { kind: 'file', name: file.name, size: file.size });
+    const from: Source = { kind: 'file', name: file.name, size: file.size };
+    if (file.size <= EDITOR_LIMIT) {
+      setText(await file.text(), from);
       return;
     }
+    // The bytes are decoded in the worker (50 MB of UTF-8 is a long task on the main thread).
     const buffer = await file.arrayBuffer();
-    const head = new TextDecoder().decode(buffer.slice(0, EDITOR_LIMIT));
-    batch(() => {
-      setSource({ kind: 'file', name: file.name, size: file.size });
-      setTextRaw(head);
-      setEditorNote(
-        `${file.name} is ${(file.size / 1e6).toFixed(1)} MB: it is processed in a background worker, and the editor shows its first ${EDITOR_LIMIT / 1000} KB.`,
-      );
-    });
-    analyzeInWorker({ buffer }, file.size);
+    takeLarge({ buffer }, file.size, from);
   }
 
   async function loadSample(id: string) {
@@ -240,11 +314,7 @@ export function createAppState() {
 
   function getSteps(): Promise<Step[]> {
     if (!large()) return Promise.resolve(parsed()?.trajectory?.steps ?? []);
-    return new Promise((resolve) => {
-      const id = ++stepSeq; // matched by id, separately from analyses
-      pendingSteps.set(id, resolve);
-      post({ type: 'steps', id });
-    });
+    return client.requestSteps();
   }
 
   // The URL mirrors the thresholds and the chosen sample.
@@ -272,6 +342,16 @@ export function createAppState() {
     setSamples,
     loadSample,
     loadFile,
+    paste,
+    clear,
+    bigMeta,
+    chunkEditor,
+    setChunkEditor,
+    requestLines,
+    editLine,
+    jump,
+    setJump,
+    jumpToError,
     view,
     error,
     large,

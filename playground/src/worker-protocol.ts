@@ -3,15 +3,50 @@ import type { Step } from 'rearview/transcript';
 import type { CompactionView, ParseFailure, Settings, SnapshotView, View } from './analyze';
 import type { Insight } from './heuristics';
 
+/** What the page knows of a large input that lives in the worker: its size and its start. */
+export interface TextMeta {
+  chars: number;
+  lines: number;
+  /** The first characters, for the read-only preview. */
+  head: string;
+}
+
+/** A window of lines of the worker's text; long lines are clipped (`lengths` has the full sizes). */
+export interface LineWindow {
+  /** 1-based number of the first line. */
+  from: number;
+  lines: string[];
+  lengths: number[];
+  total: number;
+}
+
 export type ToWorker =
   | { type: 'analyze'; id: number; text?: string; buffer?: ArrayBuffer; settings: Settings }
   | { type: 'settings'; id: number; settings: Settings }
-  | { type: 'steps'; id: number };
+  | { type: 'steps'; id: number }
+  /** Lines `from` (1-based) to `from + count - 1`, each clipped to `clip` characters. */
+  | { type: 'lines'; id: number; from: number; count: number; clip: number }
+  /** Line `line` (1-based) replaced by `text` (which may hold newlines), then analysed again as `id`. */
+  | { type: 'edit'; id: number; line: number; text: string; settings: Settings }
+  | { type: 'clear' };
+
+/** The large parts of a View, sent one message each before the rest (see worker.ts). */
+export type ViewPart =
+  | { key: 'turns'; value: View['turns'] }
+  | { key: 'snapshot'; value: View['snapshot'] }
+  | { key: 'compaction'; value: View['compaction'] }
+  | { key: 'input'; value: View['input'] };
+
+/** The View without its large parts. */
+export type ViewHead = Omit<View, ViewPart['key']>;
 
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }
-  | { type: 'view'; id: number; view: View; head: string }
-  | { type: 'error'; id: number; error: ParseFailure; head: string }
+  /** The input's size and start, as soon as it is read (before the analysis). */
+  | { type: 'meta'; id: number; meta: TextMeta }
+  | ({ type: 'part'; id: number } & ViewPart)
+  | { type: 'view'; id: number; view: ViewHead; meta: TextMeta }
+  | { type: 'error'; id: number; error: ParseFailure; meta: TextMeta }
   | {
       type: 'update';
       id: number;
@@ -19,4 +54,5 @@ export type FromWorker =
       snapshot?: SnapshotView;
       compaction?: CompactionView | null;
     }
-  | { type: 'steps'; id: number; steps: Step[] };
+  | { type: 'steps'; id: number; steps: Step[] }
+  | { type: 'lines'; id: number; window: LineWindow };

@@ -1,6 +1,8 @@
 /**
- * The Web Worker for large inputs: parses, runs the heuristics, builds the deterministic snapshot and
- * the compaction off the main thread, posting progress; keeps the parsed input for later slider changes.
+ * The Web Worker for large inputs: holds the text (the page never renders it whole), parses, runs the
+ * heuristics, builds the deterministic snapshot and the compaction off the main thread, posting
+ * progress; keeps the parsed input for later slider changes, serves windows of lines to the chunked
+ * editor and applies its edits.
  */
 import { pickParams } from 'rearview/snapshot';
 import {
@@ -13,14 +15,33 @@ import {
   type Settings,
   snapshotOf,
   turnsOf,
+  type View,
 } from './analyze';
-import type { FromWorker, ToWorker } from './worker-protocol';
+import { lineSpan, lineStarts, replaceLine } from './line-index';
+import type { FromWorker, TextMeta, ToWorker } from './worker-protocol';
+
+/** The preview shows this much of the start of the input. */
+const HEAD_CHARS = 4000;
+/**
+ * Turns per message. The page deserializes each message in one task: a 50 MB session's view is
+ * ~25 MB of turns, snapshot trace and compaction, a 250 ms task in one message; in parts, none
+ * reaches 100 ms.
+ */
+const TURNS_PER_MESSAGE = 8000;
 
 let parsed: Parsed | null = null;
+let text = '';
+let starts: Uint32Array | null = null;
 const post = (m: FromWorker) => (self as unknown as Worker).postMessage(m);
 
 let last: Settings | null = null;
 const capsKey = (s: Settings) => JSON.stringify(pickParams(s, 'caps'));
+
+const index = () => {
+  starts ??= lineStarts(text);
+  return starts;
+};
+const meta = (): TextMeta => ({ chars: text.length, lines: index().length, head: text.slice(0, HEAD_CHARS) });
 
 /** Recomputes only what a settings change affects, and sends only that. */
 function partial(id: number, s: Settings) {
@@ -40,38 +61,83 @@ function partial(id: number, s: Settings) {
   });
 }
 
-self.onmessage = (e: MessageEvent<ToWorker>) => {
-  const msg = e.data;
-  if (msg.type === 'analyze') {
-    const t0 = performance.now();
-    post({ type: 'progress', id: msg.id, phase: 'Reading', fraction: 0.05 });
-    const text = typeof msg.text === 'string' ? msg.text : new TextDecoder().decode(msg.buffer);
-    post({ type: 'progress', id: msg.id, phase: 'Parsing', fraction: 0.2 });
-    const r = parseInput(text);
-    if (!r.ok) {
-      parsed = null;
-      post({ type: 'error', id: msg.id, error: r.error, head: text.slice(0, 100_000) });
-      return;
-    }
-    parsed = r.value;
-    const s = msg.settings;
-    last = s;
-    post({ type: 'progress', id: msg.id, phase: 'Finding insights', fraction: 0.55 });
-    const counts = countsOf(parsed);
-    const turns = turnsOf(parsed);
-    const insights = insightsOf(parsed, s.markers);
-    post({ type: 'progress', id: msg.id, phase: 'Building the snapshot', fraction: 0.7 });
-    const snapshot = snapshotOf(parsed, s);
-    post({ type: 'progress', id: msg.id, phase: 'Compacting the trajectory', fraction: 0.85 });
-    const compaction = compactionOf(parsed, s);
-    const view = assembleView(
-      parsed,
-      { counts, turns, insights, snapshot, compaction },
-      performance.now() - t0,
-    );
-    post({ type: 'view', id: msg.id, view, head: text.slice(0, 100_000) });
+function analyze(id: number, s: Settings) {
+  const t0 = performance.now();
+  post({ type: 'progress', id, phase: 'Parsing', fraction: 0.2 });
+  const r = parseInput(text);
+  if (!r.ok) {
+    parsed = null;
+    post({ type: 'error', id, error: r.error, meta: meta() });
     return;
   }
-  if (msg.type === 'settings') partial(msg.id, msg.settings);
-  if (msg.type === 'steps') post({ type: 'steps', id: msg.id, steps: parsed?.trajectory?.steps ?? [] });
+  parsed = r.value;
+  last = s;
+  post({ type: 'progress', id, phase: 'Finding insights', fraction: 0.55 });
+  const counts = countsOf(parsed);
+  const turns = turnsOf(parsed);
+  const insights = insightsOf(parsed, s.markers);
+  post({ type: 'progress', id, phase: 'Building the snapshot', fraction: 0.7 });
+  const snapshot = snapshotOf(parsed, s);
+  post({ type: 'progress', id, phase: 'Compacting the trajectory', fraction: 0.85 });
+  const compaction = compactionOf(parsed, s);
+  const view = assembleView(
+    parsed,
+    { counts, turns, insights, snapshot, compaction },
+    performance.now() - t0,
+  );
+  postView(id, view);
+}
+
+/** The view in parts (see TURNS_PER_MESSAGE), the small rest last: it completes the view. */
+function postView(id: number, view: View) {
+  const { turns, snapshot, compaction, input, ...head } = view;
+  for (let i = 0; i < turns.length; i += TURNS_PER_MESSAGE)
+    post({ type: 'part', id, key: 'turns', value: turns.slice(i, i + TURNS_PER_MESSAGE) });
+  post({ type: 'part', id, key: 'snapshot', value: snapshot });
+  post({ type: 'part', id, key: 'compaction', value: compaction });
+  post({ type: 'part', id, key: 'input', value: input });
+  post({ type: 'view', id, view: head, meta: meta() });
+}
+
+self.onmessage = (e: MessageEvent<ToWorker>) => {
+  const msg = e.data;
+  switch (msg.type) {
+    case 'analyze':
+      post({ type: 'progress', id: msg.id, phase: 'Reading', fraction: 0.05 });
+      text = typeof msg.text === 'string' ? msg.text : new TextDecoder().decode(msg.buffer);
+      starts = null;
+      post({ type: 'meta', id: msg.id, meta: meta() });
+      analyze(msg.id, msg.settings);
+      return;
+    case 'edit':
+      text = replaceLine(text, index(), msg.line, msg.text);
+      starts = null;
+      analyze(msg.id, msg.settings);
+      return;
+    case 'settings':
+      partial(msg.id, msg.settings);
+      return;
+    case 'steps':
+      post({ type: 'steps', id: msg.id, steps: parsed?.trajectory?.steps ?? [] });
+      return;
+    case 'lines': {
+      const all = index();
+      const from = Math.max(1, Math.min(msg.from, all.length));
+      const to = Math.min(all.length, from + msg.count - 1);
+      const lines: string[] = [];
+      const lengths: number[] = [];
+      for (let n = from; n <= to; n++) {
+        const [a, b] = lineSpan(text, all, n);
+        lines.push(text.slice(a, Math.min(b, a + msg.clip)));
+        lengths.push(b - a);
+      }
+      post({ type: 'lines', id: msg.id, window: { from, lines, lengths, total: all.length } });
+      return;
+    }
+    case 'clear':
+      text = '';
+      starts = null;
+      parsed = null;
+      return;
+  }
 };

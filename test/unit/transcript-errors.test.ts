@@ -148,7 +148,7 @@ describe('errors name the format and the line or index', () => {
     const good = '{"role":"user","content":"a"}';
     const text = [...Array<string>(99).fill(good), '{"role":"user","content":}', good].join('\n');
     expect(errorOf(() => parseTranscript(text)).message).toMatch(
-      /^\[jsonl\] Line is not valid JSON: .* \(line 100\)$/,
+      /^\[jsonl\] Line is not valid JSON: unexpected "}" \(line 100, column 26\)$/,
     );
   });
 

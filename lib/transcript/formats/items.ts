@@ -3,7 +3,7 @@
  * invalid lines through the sink. Each line is parsed and handed on at once, so only the text, the
  * current line's object and the results are alive at any time.
  */
-import { type Prepared, tryJson } from '../input.js';
+import { failedAt, type Prepared, tryJson } from '../input.js';
 import { firstNonSpace, forEachLine, isBlank } from '../lines.js';
 import { ItemError, isRecord, type Sink, typeName } from '../sink.js';
 import type { SourceRef } from '../types.js';
@@ -26,20 +26,23 @@ export function forEachObject(
   if (prepared.kind === 'text' && prepared.text.charCodeAt(firstNonSpace(prepared.text)) === 0x5b /* [ */) {
     // A JSON array of items rather than JSONL.
     const whole = tryJson(prepared.text);
-    if (!whole.ok) throw sink.error(`Input is not valid JSON: ${whole.message}`, { line: 1 });
+    if (!whole.ok) throw sink.error(`Input is not valid JSON: ${whole.message}`, failedAt(whole));
     prepared = { kind: 'value', value: whole.value };
   }
   if (prepared.kind === 'text') {
     forEachLine(prepared.text, (line, lineNumber) => {
       if (isBlank(line)) return undefined;
       const at = { line: lineNumber };
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch (err) {
-        sink.invalid(`Line is not valid JSON: ${err instanceof Error ? err.message : String(err)}`, at);
+      const parsed = tryJson(line);
+      if (!parsed.ok) {
+        // The column is within this line, which is also the column in the whole text.
+        sink.invalid(`Line is not valid JSON: ${parsed.message}`, {
+          line: lineNumber,
+          column: parsed.column,
+        });
         return undefined;
       }
+      const value = parsed.value;
       if (!isRecord(value)) {
         sink.invalid(`Line is not a JSON object, got ${typeName(value)}`, at);
         return undefined;

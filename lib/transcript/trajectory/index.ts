@@ -1,9 +1,16 @@
 /** `parseTrajectory`, `safeParseTrajectory` and `detectTrajectoryFormat`. */
 import { detectPrepared } from '../detect.js';
-import { type Prepared, parseWholeJson, prepareInput, tryJson } from '../input.js';
+import { failedAt, type Prepared, parseWholeJson, prepareInput, tryJson } from '../input.js';
 import { isRecord, Sink, transcriptError } from '../sink.js';
 import { toTranscriptError } from '../transcript.js';
-import type { ParseTrajectoryOptions, SafeResult, Step, Trajectory, TrajectoryFormat } from '../types.js';
+import type {
+  ParseTrajectoryOptions,
+  SafeResult,
+  SourceRef,
+  Step,
+  Trajectory,
+  TrajectoryFormat,
+} from '../types.js';
 import { claudeCodeSteps } from './claude-code.js';
 import { contentId, outcomeFrom } from './common.js';
 import { miniSweAgentSteps } from './mini-swe-agent.js';
@@ -40,6 +47,8 @@ interface TrajectoryDetection {
   format?: TrajectoryFormat;
   value?: unknown;
   reason?: string;
+  /** Where the text broke, when it is broken JSON (line 1 for other text). */
+  at?: SourceRef;
 }
 
 function detect(prepared: Prepared): TrajectoryDetection {
@@ -51,7 +60,10 @@ function detect(prepared: Prepared): TrajectoryDetection {
       // JSONL: only Claude Code sessions are trajectories in JSONL.
       const asTranscript = detectPrepared(prepared);
       if (asTranscript.format === 'claude-code-jsonl') return { format: 'claude-code-jsonl' };
-      return { reason: asTranscript.reason ?? 'Input is JSONL but not a Claude Code session' };
+      return {
+        reason: asTranscript.reason ?? 'Input is JSONL but not a Claude Code session',
+        ...(asTranscript.at ? { at: asTranscript.at } : {}),
+      };
     }
     value = whole.value;
   } else value = prepared.value;
@@ -131,7 +143,7 @@ export function parseTrajectory(input: unknown, options: ParseTrajectoryOptions 
       throw transcriptError(
         'auto',
         detection.reason ?? 'Could not detect the trajectory format',
-        { line: prepared.kind === 'text' ? 1 : undefined },
+        detection.at ?? { line: prepared.kind === 'text' ? 1 : undefined },
         undefined,
         'transcript_unknown_format',
       );
@@ -190,7 +202,7 @@ function asObject(prepared: Prepared, sink: Sink): Record<string, unknown> {
   let value: unknown;
   if (prepared.kind === 'text') {
     const parsed = tryJson(prepared.text);
-    if (!parsed.ok) throw sink.error(`Input is not valid JSON: ${parsed.message}`, { line: 1 });
+    if (!parsed.ok) throw sink.error(`Input is not valid JSON: ${parsed.message}`, failedAt(parsed));
     value = parsed.value;
   } else value = prepared.value;
   if (!isRecord(value))

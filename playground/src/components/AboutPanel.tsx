@@ -1,5 +1,5 @@
 import { For } from 'solid-js';
-import { LARGE_INPUT, type SampleMeta } from '../state';
+import { EDITOR_LIMIT, LARGE_INPUT, type SampleMeta } from '../state';
 
 export default function AboutPanel(props: { samples: SampleMeta[]; onClose: () => void }) {
   return (
@@ -28,7 +28,15 @@ export default function AboutPanel(props: { samples: SampleMeta[]; onClose: () =
         </li>
         <li>
           Large inputs (over {LARGE_INPUT.toLocaleString('en-US')} characters) are processed in a Web Worker
-          so the page stays responsive.
+          so the page stays responsive. A paste or a file over {EDITOR_LIMIT.toLocaleString('en-US')}{' '}
+          characters never enters the text box: the worker keeps it, the editor shows its start, and “Edit
+          line by line” opens it in windows of lines. Chromium itself needs about 7 ms per MB to hand a paste
+          to the page; for tens of megabytes, Open file… is faster.
+        </li>
+        <li>
+          Local model mode sends the (redacted) reflection request to an OpenAI-compatible server on your
+          machine — llama.cpp, Ollama, LM Studio, vLLM — through <code>openAiClient</code> of{' '}
+          <code>rearview/llm</code>: your own transcripts, no key.
         </li>
       </ul>
       <table class="licences">

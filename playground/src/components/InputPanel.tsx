@@ -1,5 +1,9 @@
-import { createSignal, For, Show } from 'solid-js';
-import type { AppState } from '../state';
+import { createEffect, createSignal, For, lazy, on, Show, Suspense } from 'solid-js';
+import { offsetOf } from '../line-index';
+import { type AppState, EDITOR_LIMIT } from '../state';
+
+// Only a large input opens it: kept out of the first page load.
+const ChunkEditor = lazy(() => import('./ChunkEditor'));
 
 const FORMAT_NAMES: Record<string, string> = {
   anthropic: 'Anthropic Messages JSON',
@@ -15,10 +19,55 @@ const FORMAT_NAMES: Record<string, string> = {
 
 export const formatName = (f: string) => FORMAT_NAMES[f] ?? f;
 
+const size = (chars: number) =>
+  chars >= 1e6 ? `${(chars / 1e6).toFixed(1)} MB` : `${Math.round(chars / 1000).toLocaleString('en-US')} KB`;
+
+/** The location is in the heading: the message's own "(line 54, column 14)" suffix is not repeated. */
+const withoutLocation = (message: string) =>
+  message.replace(/ \((?:line \d+(?:, column \d+)?|index \d+)\)$/, '');
+
+const located = (err: { line?: number; column?: number; index?: number }) =>
+  err.line != null
+    ? ` (line ${err.line}${err.column != null ? `, column ${err.column}` : ''})`
+    : err.index != null
+      ? ` (item ${err.index})`
+      : '';
+
 export function InputPanel(props: { app: AppState }) {
   const app = props.app;
   const [dragging, setDragging] = createSignal(false);
   let fileInput: HTMLInputElement | undefined;
+  let editor: HTMLTextAreaElement | undefined;
+
+  /**
+   * A large paste is taken from the clipboard event itself, before the browser puts it in the
+   * textarea: the text goes to the worker and the editor shows a preview.
+   */
+  const onPaste = (e: ClipboardEvent) => {
+    const pasted = e.clipboardData?.getData('text/plain') ?? '';
+    const target = e.target instanceof HTMLTextAreaElement ? e.target : null;
+    const kept = target ? target.value.length - (target.selectionEnd - target.selectionStart) : 0;
+    if (pasted.length + kept <= EDITOR_LIMIT && !app.bigMeta()) return; // the textarea takes it
+    e.preventDefault();
+    if (target && !app.bigMeta())
+      app.paste(
+        target.value.slice(0, target.selectionStart) + pasted + target.value.slice(target.selectionEnd),
+      );
+    else app.paste(pasted);
+  };
+
+  // The error jump in the textarea: select the offending character and scroll it to the middle.
+  createEffect(
+    on(app.jump, (j) => {
+      if (!j || !editor || app.bigMeta()) return;
+      const text = editor.value;
+      const at = offsetOf(text, j.line, j.column ?? 1);
+      editor.focus({ preventScroll: true });
+      editor.setSelectionRange(at, Math.min(text.length, at + 1));
+      const lineTop = measureLineTop(editor, at);
+      editor.scrollTop = Math.max(0, lineTop - editor.clientHeight / 2);
+    }),
+  );
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -30,7 +79,7 @@ export function InputPanel(props: { app: AppState }) {
   const sourceLabel = () => {
     const s = app.source();
     if (s.kind === 'sample') return `Sample: ${app.samples().find((x) => x.id === s.id)?.title ?? s.id}`;
-    if (s.kind === 'file') return `File: ${s.name} (${(s.size / 1024).toFixed(0)} KB)`;
+    if (s.kind === 'file') return `File: ${s.name} (${size(s.size)})`;
     if (s.kind === 'paste') return 'Pasted text';
     return '';
   };
@@ -79,23 +128,41 @@ export function InputPanel(props: { app: AppState }) {
         }}
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
+        onPaste={onPaste}
       >
-        <label class="sr-only" for="transcript-input">
-          Transcript text
-        </label>
-        <textarea
-          id="transcript-input"
-          spellcheck={false}
-          placeholder="Paste a transcript or an agent trajectory here, or drop a file: Claude Code JSONL or console text, ShareGPT, Anthropic or OpenAI JSON, SWE-agent .traj, mini-swe-agent .traj.json, plain User:/Assistant: text."
-          value={app.text()}
-          readOnly={Boolean(app.editorNote())}
-          onInput={(e) => app.setText(e.currentTarget.value)}
-          aria-describedby="input-status"
-        />
+        <Show
+          when={app.bigMeta()}
+          fallback={
+            <>
+              <label class="sr-only" for="transcript-input">
+                Transcript text
+              </label>
+              <textarea
+                id="transcript-input"
+                ref={editor}
+                spellcheck={false}
+                placeholder="Paste a transcript or an agent trajectory here, or drop a file: Claude Code JSONL or console text, ShareGPT, Anthropic or OpenAI JSON, SWE-agent .traj, mini-swe-agent .traj.json, plain User:/Assistant: text."
+                value={app.text()}
+                onInput={(e) => app.setText(e.currentTarget.value)}
+                aria-describedby="input-status"
+              />
+            </>
+          }
+        >
+          {(meta) => (
+            <Show when={app.chunkEditor()} fallback={<LargePreview app={app} meta={meta()} />}>
+              <Suspense fallback={<p class="hint">Loading the editor…</p>}>
+                <ChunkEditor app={app} />
+              </Suspense>
+            </Show>
+          )}
+        </Show>
       </div>
       <div id="input-status" class="status">
         <p class="hint">
-          <span data-testid="char-count">{app.text().length.toLocaleString('en-US')} characters</span>
+          <span data-testid="char-count">
+            {(app.bigMeta()?.chars ?? app.text().length).toLocaleString('en-US')} characters
+          </span>
           <Show when={sourceLabel()}>
             {' · '}
             <span data-testid="source">{sourceLabel()}</span>
@@ -129,16 +196,18 @@ export function InputPanel(props: { app: AppState }) {
         <Show when={app.error()}>
           {(err) => (
             <div class="error" role="alert" data-testid="parse-error">
-              <strong>
-                Could not read this input
-                {err().line != null
-                  ? ` (line ${err().line})`
-                  : err().index != null
-                    ? ` (item ${err().index})`
-                    : ''}
-                .
-              </strong>
-              <p>{err().message}</p>
+              <strong data-testid="parse-error-where">Could not read this input{located(err())}.</strong>
+              <p data-testid="parse-error-message">{withoutLocation(err().message)}</p>
+              <Show when={err().line != null}>
+                <button
+                  type="button"
+                  class="link"
+                  data-testid="jump-to-error"
+                  onClick={() => app.jumpToError()}
+                >
+                  Show line {err().line} in the editor
+                </button>
+              </Show>
               <p class="hint">
                 Your text is kept in the editor: fix it there. Formats read: Anthropic/OpenAI JSON, ShareGPT,
                 Claude Code JSONL or console text, JSONL messages, plain <code>User:</code>/
@@ -155,39 +224,55 @@ export function InputPanel(props: { app: AppState }) {
                 <Show when={v().kind === 'trajectory'}> (agent trajectory)</Show>
               </p>
               <dl class="counts" data-testid="counts">
-                <Show when={v().counts.steps != null}>
+                <Show
+                  when={v().kind === 'trajectory'}
+                  fallback={
+                    <>
+                      <div>
+                        <dt>messages</dt>
+                        <dd data-testid="count-messages">{v().counts.messages}</dd>
+                      </div>
+                      <div>
+                        <dt>user</dt>
+                        <dd>{v().counts.user}</dd>
+                      </div>
+                      <div>
+                        <dt>assistant</dt>
+                        <dd>{v().counts.assistant}</dd>
+                      </div>
+                      <div>
+                        <dt>tool calls</dt>
+                        <dd>{v().counts.toolCalls}</dd>
+                      </div>
+                      <div>
+                        <dt>failed tools</dt>
+                        <dd>{v().counts.toolErrors}</dd>
+                      </div>
+                    </>
+                  }
+                >
+                  {/* A trajectory counts steps: its tool calls are the steps' actions, and the
+                      observations go back to the model as "user" messages, so message roles mislead. */}
                   <div>
                     <dt>steps</dt>
                     <dd data-testid="count-steps">{v().counts.steps}</dd>
                   </div>
+                  <div>
+                    <dt>failed steps</dt>
+                    <dd data-testid="count-failed-steps">{v().counts.failedSteps}</dd>
+                  </div>
+                  <div title="All messages of the trajectory file, observations (sent back as user messages) included">
+                    <dt>messages</dt>
+                    <dd data-testid="count-messages">{v().counts.messages}</dd>
+                  </div>
                 </Show>
-                <div>
-                  <dt>messages</dt>
-                  <dd data-testid="count-messages">{v().counts.messages}</dd>
-                </div>
-                <div>
-                  <dt>user</dt>
-                  <dd>{v().counts.user}</dd>
-                </div>
-                <div>
-                  <dt>assistant</dt>
-                  <dd>{v().counts.assistant}</dd>
-                </div>
-                <div>
-                  <dt>tool calls</dt>
-                  <dd>{v().counts.toolCalls}</dd>
-                </div>
-                <div>
-                  <dt>failed tools</dt>
-                  <dd>{v().counts.failedSteps ?? v().counts.toolErrors}</dd>
-                </div>
                 <div>
                   <dt>ignored</dt>
                   <dd>{v().counts.ignored}</dd>
                 </div>
-                <div>
-                  <dt>≈ tokens</dt>
-                  <dd>{v().counts.tokens.toLocaleString('en-US')}</dd>
+                <div title="An estimate for the whole input text, its JSON included. The reduction view counts only the steps' observations and errors, which is what compaction shrinks.">
+                  <dt>≈ tokens (whole input)</dt>
+                  <dd data-testid="count-tokens">{v().counts.tokens.toLocaleString('en-US')}</dd>
                 </div>
               </dl>
             </div>
@@ -196,4 +281,61 @@ export function InputPanel(props: { app: AppState }) {
       </div>
     </section>
   );
+}
+
+/** The read-only view of a large input: its size, its first lines, and what can be done with it. */
+function LargePreview(props: { app: AppState; meta: { chars: number; lines: number; head: string } }) {
+  return (
+    <div class="large-preview" data-testid="large-preview">
+      <p class="large-size">
+        <strong data-testid="large-size">{size(props.meta.chars)}</strong>
+        <Show when={props.meta.lines > 0}> · {props.meta.lines.toLocaleString('en-US')} lines</Show> — kept in
+        a background worker, not in an editor (a live text box holding megabytes freezes the page).
+      </p>
+      <pre class="head" title="Start of the input (read-only)">
+        {props.meta.head.slice(0, 1500)}
+        {props.meta.chars > 1500 ? '\n…' : ''}
+      </pre>
+      <div class="row">
+        <button type="button" data-testid="edit-large" onClick={() => props.app.setChunkEditor(true)}>
+          Edit line by line
+        </button>
+        <button type="button" class="ghost" data-testid="clear-input" onClick={() => props.app.clear()}>
+          Clear
+        </button>
+        <span class="hint">or paste / drop another input here.</span>
+      </div>
+    </div>
+  );
+}
+
+/** The y offset of character `at` in a textarea, wrapping included (a hidden mirror measures it). */
+function measureLineTop(editor: HTMLTextAreaElement, at: number): number {
+  const mirror = document.createElement('div');
+  const style = getComputedStyle(editor);
+  for (const p of [
+    'font',
+    'letterSpacing',
+    'padding',
+    'border',
+    'boxSizing',
+    'whiteSpace',
+    'wordBreak',
+    'overflowWrap',
+    'tabSize',
+  ] as const)
+    mirror.style[p] = style[p];
+  mirror.style.width = `${editor.clientWidth}px`;
+  mirror.style.position = 'absolute';
+  mirror.style.visibility = 'hidden';
+  mirror.style.whiteSpace = 'pre-wrap';
+  mirror.style.overflowWrap = 'break-word';
+  mirror.textContent = editor.value.slice(0, at);
+  const marker = document.createElement('span');
+  marker.textContent = '\u200b';
+  mirror.append(marker);
+  document.body.append(mirror);
+  const top = marker.offsetTop;
+  mirror.remove();
+  return Number.isFinite(top) ? top : 0;
 }

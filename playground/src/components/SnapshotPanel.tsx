@@ -7,7 +7,7 @@ import {
 } from 'rearview/snapshot';
 import { createMemo, createSignal, For, onMount, Show } from 'solid-js';
 import type { View } from '../analyze';
-import { currentMode, mode } from '../llm-state';
+import { currentMode, type ModeKind, mode, modeLabel } from '../llm-state';
 import type { AppState } from '../state';
 import { LlmSettings } from './LlmSettings';
 
@@ -26,7 +26,7 @@ interface RunResult {
   input: View['input'];
   errorCode: string | null;
   message: string | null;
-  mode: 'offline' | 'anthropic';
+  mode: ModeKind;
 }
 
 export function SnapshotPanel(props: { app: AppState }) {
@@ -68,7 +68,7 @@ export function SnapshotPanel(props: { app: AppState }) {
         errorCode: skipped === 'api_error' || skipped === 'timeout' ? (err?.code ?? null) : null,
         message:
           skipped === 'api_error' || skipped === 'timeout'
-            ? m.explainLlmError(err?.code, result.diagnostics.reflectionError ?? '')
+            ? m.explainLlmError(err?.code, result.diagnostics.reflectionError ?? '', mode())
             : null,
         mode: mode(),
       });
@@ -151,7 +151,9 @@ export function SnapshotPanel(props: { app: AppState }) {
                   ? 'Reflecting…'
                   : mode() === 'offline'
                     ? 'Run offline reflection'
-                    : 'Reflect with Anthropic'}
+                    : mode() === 'local'
+                      ? 'Reflect with the local model'
+                      : 'Reflect with Anthropic'}
               </button>
               <span class="hint" role="status" data-testid="retry-status">
                 {retry()}
@@ -393,6 +395,9 @@ function Retired(props: { list: { category: SnapshotCategory; text: string; reas
   );
 }
 
+/** Skip reasons that are the gates doing their job, not failures. */
+const GATE_SKIPS = new Set(['below_threshold', 'insufficient_savings', 'no_llm']);
+
 function Diagnostics(props: { r: TrajectoryReduction; mode: string }) {
   const d = () => props.r.diagnostics;
   const row = (k: string, v: unknown) => (
@@ -410,7 +415,7 @@ function Diagnostics(props: { r: TrajectoryReduction; mode: string }) {
           {row(
             'model called',
             d().reflectionInvoked
-              ? `yes (${props.mode === 'offline' ? 'recorded answer' : 'Anthropic'})`
+              ? `yes (${props.mode === 'offline' ? 'recorded answer' : modeLabel(props.mode as ModeKind)})`
               : 'no',
           )}
           {row(
@@ -428,7 +433,11 @@ function Diagnostics(props: { r: TrajectoryReduction; mode: string }) {
           {row('savings', d().savingsTokens != null ? `${d().savingsTokens} tokens` : null)}
           {row('rejected items', d().rejectedItems.length)}
           {row('items cut by caps', d().cappedItems)}
-          {row('error', d().reflectionError)}
+          {/* A gate that skipped the reflection (too small to be worth it) is not an error. */}
+          {row(
+            GATE_SKIPS.has(d().reflectionSkippedReason ?? '') ? 'why skipped' : 'error',
+            d().reflectionError,
+          )}
         </tbody>
       </table>
       <Show when={d().rejectedItems.length}>

@@ -1,5 +1,5 @@
 import { clampParam, type ParamSpec } from 'rearview/snapshot';
-import { For } from 'solid-js';
+import { createSignal, For, Show } from 'solid-js';
 import { DEFAULT_SETTINGS } from '../analyze';
 import type { Markers } from '../heuristics';
 import { SLIDER_GROUPS } from '../sliders';
@@ -13,7 +13,24 @@ const MARKER_LISTS: { key: keyof Markers; label: string }[] = [
   { key: 'friction', label: 'Friction markers' },
 ];
 
-function Slider(props: { spec: ParamSpec; app: AppState }) {
+type Tab = ReturnType<AppState['tab']>;
+
+/** Which tab each group of numbers changes: the Insights tab only follows the markers. */
+const AFFECTS: Record<string, { tab: Tab; name: string; how: string }> = {
+  'Active-context snapshot': {
+    tab: 'snapshots',
+    name: 'Snapshots',
+    how: 'the deterministic snapshot at once; the reflected one at its next run',
+  },
+  'Trajectory reduction': {
+    tab: 'reduction',
+    name: 'Trajectory reduction',
+    how: 'a at once; b and θ at the next AgentDiet run',
+  },
+};
+const affects = (legend: string) => AFFECTS[legend] ?? AFFECTS['Active-context snapshot']!;
+
+function Slider(props: { spec: ParamSpec; app: AppState; onChange: () => void }) {
   const id = `set-${props.spec.name}`;
   const value = () => props.app.settings()[props.spec.name];
   const set = (raw: string) => {
@@ -21,6 +38,7 @@ function Slider(props: { spec: ParamSpec; app: AppState }) {
     if (raw.trim() === '' || !Number.isFinite(n)) return;
     const v = clampParam(props.spec.name, n);
     props.app.setSettings((s) => ({ ...s, [props.spec.name]: v }));
+    props.onChange();
   };
   return (
     <div class="slider">
@@ -53,6 +71,12 @@ function Slider(props: { spec: ParamSpec; app: AppState }) {
 
 export function TunePanel(props: { app: AppState }) {
   const app = props.app;
+  /** The group last changed, while its tab is not the one shown: say where the change is visible. */
+  const [changed, setChanged] = createSignal<string | null>(null);
+  const elsewhere = () => {
+    const g = changed();
+    return g && app.tab() !== affects(g).tab ? affects(g) : null;
+  };
   const setMarkers = (key: keyof Markers, raw: string) => {
     const list = raw
       .split('\n')
@@ -68,16 +92,32 @@ export function TunePanel(props: { app: AppState }) {
           Reset to defaults
         </button>
       </div>
+      <Show when={elsewhere()}>
+        {(a) => (
+          <p class="notice" role="status" data-testid="tune-elsewhere">
+            This change shows on the {a().name} tab, not on{' '}
+            {app.tab() === 'insights' ? 'Insights' : 'this tab'}.{' '}
+            <button type="button" class="link" onClick={() => app.setTab(a().tab)}>
+              Show {a().name}
+            </button>
+          </p>
+        )}
+      </Show>
       <For each={SLIDER_GROUPS}>
         {(group) => (
           <fieldset>
             <legend>{group.legend}</legend>
-            <For each={group.specs}>{(spec) => <Slider spec={spec} app={app} />}</For>
+            <p class="hint affects" data-testid={`affects-${affects(group.legend).tab}`}>
+              Changes the <strong>{affects(group.legend).name}</strong> tab: {affects(group.legend).how}.
+            </p>
+            <For each={group.specs}>
+              {(spec) => <Slider spec={spec} app={app} onChange={() => setChanged(group.legend)} />}
+            </For>
           </fieldset>
         )}
       </For>
       <details>
-        <summary>Heuristic markers</summary>
+        <summary>Heuristic markers (change the Insights tab)</summary>
         <p class="hint">
           One pattern per line, matched word by word in user turns (rearview/heuristic): <code>^</code> only
           at the start of a clause, <code>*</code> a gap of up to 3 words, trailing <code>$</code> ends the

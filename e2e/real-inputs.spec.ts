@@ -1,0 +1,375 @@
+/**
+ * Issue 22, the playground with real inputs, in real Chromium: a 5 MB paste of a real session
+ * without a long task or a crash, the parse-error jump, local model mode against a local
+ * OpenAI-compatible server, and no horizontal overflow at 1,440 px and 390 px.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { type MockOpenAi, startMockOpenAi } from '../test/llm/mock-openai.ts';
+import { openSample, SHOTS, trackErrors } from './helpers';
+
+const SESSIONS = new URL('../../shared/data/claude-code-jsonl/', import.meta.url).pathname;
+
+/** ≥ 5 MB of real Claude Code JSONL: whole lines of the shared sessions, in order. */
+function realSession(target = 5_000_000): string | null {
+  if (!existsSync(SESSIONS)) return null;
+  const files = readdirSync(SESSIONS)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort((a, b) => b.localeCompare(a));
+  const lines: string[] = [];
+  let size = 0;
+  for (const f of files) {
+    for (const line of readFileSync(join(SESSIONS, f), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      lines.push(line);
+      size += line.length + 1;
+      if (size >= target) return `${lines.join('\n')}\n`;
+    }
+  }
+  return size >= target ? `${lines.join('\n')}\n` : null;
+}
+
+/** Long tasks (> 50 ms) on the main thread from now on, kept in window.__long. */
+async function watchLongTasks(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __long: number[] };
+    w.__long = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__long.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: false });
+  });
+}
+const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+
+test('pasting a 5 MB real session goes straight to the worker: no task over 200 ms, no crash, a preview, line editing', async ({
+  page,
+  context,
+}, info) => {
+  const text = realSession();
+  test.skip(!text, `needs ../shared/data/claude-code-jsonl with 5 MB of sessions (absent at ${SESSIONS})`);
+  const errors = trackErrors(page);
+  let crashed = false;
+  page.on('crash', () => {
+    crashed = true;
+  });
+  // Write permission only: the paste event's own data (getData) is the path, as for most users.
+  await context.grantPermissions(['clipboard-write']);
+  await page.route('**/__big-session.jsonl', (route) =>
+    route.fulfill({ body: text!, contentType: 'text/plain' }),
+  );
+  await openSample(page, 'plain');
+  // The clipboard gets the real session (fetched, so Playwright's own injection is not measured).
+  await page.evaluate(async () => {
+    const t = await (await fetch('/__big-session.jsonl')).text();
+    await navigator.clipboard.writeText(t);
+  });
+  const editor = page.getByLabel('Transcript text');
+  await editor.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await watchLongTasks(page);
+  const t0 = Date.now();
+  await page.keyboard.press('ControlOrMeta+V');
+
+  const progress = page.getByTestId('progress');
+  await expect(progress).toHaveAttribute('data-state', 'done', { timeout: 45_000 });
+  const ms = Date.now() - t0;
+  await expect(page.getByTestId('detected-format')).toHaveText('Claude Code session (JSONL)');
+  await expect(page.getByTestId('source')).toHaveText('Pasted text');
+  // The text never went into a textarea: a read-only preview with its size and the choices.
+  await expect(page.locator('#transcript-input')).toHaveCount(0);
+  const preview = page.getByTestId('large-preview');
+  await expect(preview).toBeVisible();
+  await expect(page.getByTestId('large-size')).toHaveText(`${(text!.length / 1e6).toFixed(1)} MB`);
+  await expect(preview).toContainText(`${(text!.split('\n').length - 1).toLocaleString('en-US')} lines`);
+  await expect(page.getByTestId('char-count')).toHaveText(
+    `${text!.length.toLocaleString('en-US')} characters`,
+  );
+  await expect(page.getByTestId('clear-input')).toBeVisible();
+
+  const long = await longTasks(page);
+  const longest = Math.max(0, ...long);
+  const summary = `${(text!.length / 1e6).toFixed(2)} MB pasted: result in ${ms} ms; ${long.length} long tasks, longest ${longest.toFixed(0)} ms`;
+  console.log(summary);
+  info.annotations.push({ type: 'paste', description: summary });
+  expect(longest).toBeLessThan(200);
+  expect(crashed).toBe(false);
+  expect(await page.evaluate(() => 1 + 1)).toBe(2);
+  await page.screenshot({ path: `${SHOTS}/paste-5mb-preview.png` });
+
+  // Editing a large input: the chunked editor shows windows of lines; one line is edited and applied.
+  await page.getByTestId('edit-large').click();
+  const chunk = page.getByTestId('chunk-editor');
+  await expect(page.getByTestId('chunk-range')).toContainText('Lines 1–200 of');
+  await chunk.getByLabel('Go to line').fill('1500');
+  await chunk.getByLabel('Go to line').press('Enter');
+  await expect(page.getByTestId('chunk-range')).toContainText('Lines 1,480–');
+  await chunk.locator('li[data-line="1500"] .edit-line').click();
+  const lineBox = chunk.getByLabel('Line 1500');
+  await expect(lineBox).toBeVisible();
+  await lineBox.fill('{"type": "user", "message": oops}');
+  await chunk.getByRole('button', { name: 'Apply' }).click();
+  // The edit broke line 1500: the error names it, once, and the editor shows it highlighted.
+  const alert = page.getByTestId('parse-error');
+  await expect(alert).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('parse-error-where')).toHaveText(
+    'Could not read this input (line 1500, column 29).',
+  );
+  await page.getByTestId('jump-to-error').click();
+  await expect(page.getByTestId('error-line')).toHaveAttribute('data-line', '1500');
+  await expect(page.getByTestId('error-char')).toHaveText('o');
+  await page.screenshot({ path: `${SHOTS}/paste-5mb-chunk-editor-error.png` });
+
+  // Clear empties the input, wherever it lives.
+  await chunk.getByRole('button', { name: 'Clear' }).click();
+  await expect(page.getByLabel('Transcript text')).toHaveValue('');
+  await expect(page.getByTestId('char-count')).toHaveText('0 characters');
+  expect(errors).toEqual([]);
+});
+
+test('a parse error is located once (line and column) and the editor jumps to it', async ({ page }) => {
+  await openSample(page, 'plain');
+  const messages = Array.from({ length: 30 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: `message ${i}`,
+  }));
+  const lines = JSON.stringify({ messages }, null, 2).split('\n');
+  const target = lines.findIndex((l) => l.includes('"message 12"')); // line 53 of 124
+  lines[target] = lines[target]!.replace('"message 12"', 'message 12"');
+  const bad = lines.join('\n');
+  const line = target + 1;
+  const column = lines[target]!.indexOf('message') + 1;
+  const editor = page.getByLabel('Transcript text');
+  await editor.fill(bad);
+  const alert = page.getByTestId('parse-error');
+  await expect(alert).toBeVisible();
+  await expect(page.getByTestId('parse-error-where')).toHaveText(
+    `Could not read this input (line ${line}, column ${column}).`,
+  );
+  // Said once: the message carries no second location and no engine "position".
+  const message = (await page.getByTestId('parse-error-message').textContent()) ?? '';
+  expect(message).toBe('[auto] Input is neither JSON nor JSONL: unexpected "m"');
+  expect(await alert.textContent()).not.toMatch(/position \d|\(line 1\)/);
+
+  await page.getByTestId('jump-to-error').click();
+  const offset = lines.slice(0, target).join('\n').length + 1 + column - 1;
+  const state = await editor.evaluate((el: HTMLTextAreaElement) => ({
+    start: el.selectionStart,
+    end: el.selectionEnd,
+    scrollTop: el.scrollTop,
+    focused: document.activeElement === el,
+    selected: el.value.slice(el.selectionStart, el.selectionEnd),
+  }));
+  expect(state).toMatchObject({ start: offset, end: offset + 1, focused: true, selected: 'm' });
+  expect(line).toBeGreaterThan(50);
+  expect(state.scrollTop).toBeGreaterThan(300); // the line is scrolled into view, not line 1
+  await page.screenshot({ path: `${SHOTS}/parse-error-jump.png` });
+});
+
+let mock: MockOpenAi;
+test.describe('local model mode', () => {
+  test.beforeAll(async () => {
+    mock = await startMockOpenAi();
+  });
+  test.afterAll(async () => {
+    await mock.close();
+  });
+
+  /** The recorded answer for the console sample: a valid reflection the local server sends back. */
+  function recordedAnswer(sample: string): string {
+    const index = JSON.parse(readFileSync(new URL('../public/fixtures/index.json', import.meta.url), 'utf8'));
+    const key = index.samples[sample].snapshot as string;
+    const jsonl = readFileSync(new URL('../public/fixtures/reflections.jsonl', import.meta.url), 'utf8');
+    return JSON.parse(jsonl.split('\n').find((l) => l.includes(key))!).text;
+  }
+
+  test('reflects pasted text through a local OpenAI-compatible server, remembering its address and model but no key', async ({
+    page,
+  }) => {
+    const errors = trackErrors(page);
+    await openSample(page, 'console');
+    // The user's own text: pasted, with an address that must not leave the page.
+    const own = `${await page.getByLabel('Transcript text').inputValue()}\n\n> Please mail the summary to jane.doe@corp.io when the tests pass.\n`;
+    await page.getByLabel('Transcript text').fill(own);
+    await expect(page.getByTestId('source')).toHaveText('Pasted text');
+    await page.getByRole('tab', { name: 'Snapshots' }).click();
+    await page.getByLabel('minSnapshotTokens value').fill('0');
+    await page.getByLabel('minSnapshotTokens value').press('Enter');
+
+    // Offline replay cannot answer for it…
+    await page.getByTestId('run-reflection').click();
+    await expect(page.getByTestId('llm-error')).toContainText('Use Local model mode');
+
+    // …a local model can, with no key.
+    await page.getByLabel('Local model').check();
+    await page.getByLabel('Server URL').fill(mock.url);
+    await page.getByLabel('Model name').fill('qwen2.5:7b-instruct');
+    await expect(page.getByTestId('run-reflection')).toHaveText('Reflect with the local model');
+    mock.script([{ kind: 'reply', text: recordedAnswer('console'), usage: [2345, 321] }]);
+    await page.getByTestId('run-reflection').click();
+    const diag = page.getByTestId('diagnostics');
+    await expect(diag).toContainText('yes (the local model)');
+    await expect(diag).toContainText('2345 / 321');
+    expect(mock.requests).toHaveLength(1);
+    const sent = mock.requests[0]!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.body.model).toBe('qwen2.5:7b-instruct');
+    expect(sent.body.stream).toBe(true);
+    expect(sent.headers.authorization).toBeUndefined();
+    // Redacted before it left the page.
+    expect(JSON.stringify(sent.body)).not.toContain('jane.doe@corp.io');
+    expect(JSON.stringify(sent.body)).toContain('[email-1]');
+    await expect(page.getByTestId('redaction-preview')).toContainText('1 value replaced');
+    await page.locator('.llm-settings').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/local-model-settings.png` });
+    await diag.screenshot({ path: `${SHOTS}/local-model-diagnostics.png` });
+
+    // A wrong model name is explained in the local server's terms.
+    mock.script([{ kind: 'status', status: 404, body: { error: { message: 'model "nope" not found' } } }]);
+    await page.getByTestId('run-reflection').click();
+    await expect(page.getByTestId('llm-error')).toContainText('Check the model name');
+
+    // Remembered across visits: the address and the model, not a key.
+    await page.getByLabel('Key (only if your server asks for one)').fill('local-secret-123456');
+    const stored = await page.evaluate(() => JSON.stringify(localStorage));
+    expect(stored).toContain(mock.url);
+    expect(stored).toContain('qwen2.5:7b-instruct');
+    expect(stored).not.toContain('local-secret-123456');
+    await page.reload();
+    await page.getByTestId('detected-format').waitFor();
+    await page.getByRole('tab', { name: 'Snapshots' }).click();
+    await page.getByLabel('Local model').check();
+    await expect(page.getByLabel('Server URL')).toHaveValue(mock.url);
+    await expect(page.getByLabel('Model name')).toHaveValue('qwen2.5:7b-instruct');
+    await expect(page.getByLabel('Key (only if your server asks for one)')).toHaveValue('');
+    expect(errors).toEqual([]);
+  });
+});
+
+for (const width of [1440, 390]) {
+  test(`no horizontal overflow at ${width} px, on every tab, with a long unbroken request key shown`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await openSample(page, 'mini-swe-agent');
+    // Own text in offline mode: the reflection fails with the request key in the diagnostics.
+    const editor = page.getByLabel('Transcript text');
+    await editor.fill(`${await editor.inputValue()} `);
+    const overflow = () =>
+      page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+    for (const tab of ['Insights', 'Snapshots', 'Trajectory reduction', 'Playbook']) {
+      await page.getByRole('tab', { name: tab }).click();
+      if (tab === 'Snapshots') {
+        await page.getByLabel('minSnapshotTokens value').fill('0');
+        await page.getByLabel('minSnapshotTokens value').press('Enter');
+        await page.getByTestId('run-reflection').click();
+        // The case that widened the page: an unbroken 64-character request key.
+        await expect(page.getByTestId('diagnostics')).toContainText(/request key [0-9a-f]{32,}/);
+      }
+      await page.waitForTimeout(200);
+      const o = await overflow();
+      expect(o.scrollWidth, `${tab} at ${width} px`).toBeLessThanOrEqual(o.innerWidth);
+      if (tab === 'Snapshots')
+        await page.getByTestId('diagnostics').screenshot({ path: `${SHOTS}/overflow-${width}-key.png` });
+    }
+  });
+}
+
+test('the Tune panel says which tab each number changes', async ({ page }) => {
+  await openSample(page, 'console');
+  await expect(page.getByTestId('affects-snapshots')).toContainText('Changes the Snapshots tab');
+  await expect(page.getByTestId('affects-reduction')).toContainText('Changes the Trajectory reduction tab');
+  await page.getByLabel('Items per category (cap) value').fill('1');
+  await page.getByLabel('Items per category (cap) value').press('Enter');
+  const note = page.getByTestId('tune-elsewhere');
+  await expect(note).toContainText('This change shows on the Snapshots tab, not on Insights.');
+  await note.getByRole('button', { name: 'Show Snapshots' }).click();
+  await expect(page.getByRole('tab', { name: 'Snapshots' })).toHaveAttribute('aria-selected', 'true');
+  await expect(note).toHaveCount(0);
+});
+
+/** ~50 MB of Claude Code JSONL: the bundled excerpt repeated with unique ids per copy. */
+function hugeSession(target = 50_000_000): string {
+  const excerpt = readFileSync(
+    new URL('../public/samples/claude-code-short.jsonl', import.meta.url),
+    'utf8',
+  ).trimEnd();
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < target; i++) {
+    const copy = excerpt.replace(/"(uuid|parentUuid|id|tool_use_id)":"/g, `"$1":"r${i}-`);
+    parts.push(copy);
+    size += copy.length + 1;
+  }
+  return `${parts.join('\n')}\n`;
+}
+
+test('opening 50 MB and pasting 15 MB: every main-thread task under 200 ms; pasting 50 MB: no crash', async ({
+  page,
+  context,
+}, info) => {
+  test.setTimeout(240_000);
+  const errors = trackErrors(page);
+  let crashed = false;
+  page.on('crash', () => {
+    crashed = true;
+  });
+  const text = hugeSession();
+  await context.grantPermissions(['clipboard-write']);
+  await page.route('**/__huge.jsonl', (route) => route.fulfill({ body: text, contentType: 'text/plain' }));
+  await openSample(page, 'plain');
+  const progress = page.getByTestId('progress');
+  const results: string[] = [];
+  const longest = async (what: string) => {
+    const long = await longTasks(page);
+    const max = Math.max(0, ...long);
+    results.push(`${what}: ${long.length} long tasks, longest ${max.toFixed(0)} ms`);
+    return max;
+  };
+
+  // Opened: dropped as a File (fetched in the page, so Playwright's own transfer is not measured).
+  await page.evaluate(async () => {
+    (window as unknown as { __blob: Blob }).__blob = await (await fetch('/__huge.jsonl')).blob();
+  });
+  await watchLongTasks(page);
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([(window as unknown as { __blob: Blob }).__blob], 'huge.jsonl'));
+    document
+      .querySelector('.dropzone')!
+      .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true }));
+  });
+  await expect(progress).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
+  await expect(page.getByTestId('detected-format')).toHaveText('Claude Code session (JSONL)');
+  await expect(page.getByTestId('large-preview')).toBeVisible();
+  expect(await longest('opened 50 MB')).toBeLessThan(200);
+
+  // Pasted into the preview (which replaces the input). Chromium's own clipboard read is
+  // synchronous, ~7 ms per MB (getData; the async Clipboard API costs as much on this thread), so
+  // the 200 ms budget holds for a paste of up to ~20 MB (15 MB here, for a loaded machine's sake); what the page does after it stays small.
+  const pasteMb = async (mb: number) => {
+    await page.evaluate(async (n) => {
+      const blob = (window as unknown as { __blob: Blob }).__blob;
+      await navigator.clipboard.writeText(await blob.slice(0, n).text());
+    }, mb * 1e6);
+    await page.getByTestId('large-preview').click();
+    await watchLongTasks(page);
+    await page.keyboard.press('ControlOrMeta+V');
+    await expect(progress).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
+    await expect(page.getByTestId('source')).toHaveText('Pasted text');
+    await expect(page.getByTestId('char-count')).toHaveText(/^(\d|,)+ characters$/);
+  };
+  await pasteMb(15);
+  expect(await longest('pasted 15 MB')).toBeLessThan(200);
+  await pasteMb(50);
+  await expect(page.getByTestId('large-size')).toHaveText('50.0 MB');
+  await longest('pasted 50 MB');
+  const summary = `${(text.length / 1e6).toFixed(1)} MB session — ${results.join('; ')}`;
+  console.log(summary);
+  info.annotations.push({ type: '50 MB', description: summary });
+  expect(crashed).toBe(false);
+  expect(errors).toEqual([]);
+});
