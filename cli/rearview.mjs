@@ -147,14 +147,15 @@ async function loadLib() {
       `the built library is missing (${fileURLToPath(DIST)}): run \`npm run build:lib\` first`,
     );
   }
-  const [core, transcript, snapshot, heuristic, llm] = await Promise.all([
+  const [core, transcript, snapshot, heuristic, llm, session] = await Promise.all([
     import(new URL('core/index.js', DIST).href),
     import(new URL('transcript/index.js', DIST).href),
     import(new URL('snapshot/index.js', DIST).href),
     import(new URL('heuristic/index.js', DIST).href),
     import(new URL('llm/index.js', DIST).href),
+    import(new URL('session/index.js', DIST).href),
   ]);
-  return { core, transcript, snapshot, heuristic, llm };
+  return { core, transcript, snapshot, heuristic, llm, session };
 }
 
 /** A progress bar on stderr, redrawn at most every 100 ms. */
@@ -283,6 +284,17 @@ function parseInput(text, lib) {
   }
 }
 
+/**
+ * What the lesson pipeline reads: the messages, and the agent run for SWE-agent and mini-swe-agent (a
+ * Claude Code session's tool calls are messages already; its trajectory would count them twice).
+ */
+export function lessonsInput(parsed) {
+  return {
+    messages: parsed.transcript?.messages ?? [],
+    trajectories: parsed.kind === 'trajectory' && parsed.trajectory ? [parsed.trajectory] : [],
+  };
+}
+
 /** Builds the LLM client for --llm / --fixtures, or undefined. */
 async function llmClient(args, io, lib) {
   if (args.fixtures) {
@@ -324,16 +336,16 @@ export async function analyse(text, args, lib, llm, bar) {
   const parsed = parseInput(text, lib);
   const messages = parsed.transcript?.messages ?? [];
   bar?.stage('reflecting');
-  let insights = messages.length ? lib.heuristic.heuristicReflect(messages) : [];
-  if (parsed.trajectory) {
-    insights = insights.concat(lib.heuristic.reflectFromTrajectories([parsed.trajectory]));
-  }
+  // The lesson pipeline the session facade, the playground and the examples share (rearview/session's
+  // lessons): user-turn insights, one failure lesson per tool and error class — from the messages'
+  // tool calls (Claude Code) or the agent run (SWE-agent, mini-swe-agent) — and one key point per lesson.
+  const learned = lib.session.lessons(lessonsInput(parsed));
+  let insights = learned.insights;
   const llmInfo = llm ? { used: false } : undefined;
   if (llm && messages.length) {
     try {
       const merged = await lib.heuristic.llmReflect(messages, { llm });
-      const traj = parsed.trajectory ? lib.heuristic.reflectFromTrajectories([parsed.trajectory]) : [];
-      insights = merged.concat(traj);
+      insights = merged.concat(learned.insights.filter((i) => i.tags.includes('tool_failure')));
       llmInfo.used = true;
     } catch (err) {
       llmInfo.error = `${err?.code ? `${err.code}: ` : ''}${err?.message ?? String(err)}`;
@@ -356,6 +368,7 @@ export async function analyse(text, args, lib, llm, bar) {
       chars: text.length,
     },
     insights,
+    keyPoints: learned.proposed,
     snapshot: trace.snapshot,
     snapshotTokens: lib.core.estimateTokens(lib.snapshot.snapshotJson(trace.snapshot)),
     ...(llmInfo ? { llm: llmInfo } : {}),
@@ -394,6 +407,11 @@ const CATEGORY_LABELS = [
   ['unresolvedQuestions', 'Unresolved questions'],
   ['requiredEvidenceLinks', 'Evidence'],
 ];
+
+/** Trace references on one line: a failure seen 40 times lists the first 8 and a count. */
+function refList(refs) {
+  return refs.length <= 8 ? refs.join(', ') : `${refs.slice(0, 8).join(', ')} … (${refs.length} in all)`;
+}
 
 function itemText(item) {
   return oneLine(typeof item === 'string' ? item : (item?.text ?? JSON.stringify(item)), 300);
@@ -443,8 +461,17 @@ export function formatText(name, r) {
   if (!r.insights.length) lines.push('  (none)');
   r.insights.forEach((ins, i) => {
     lines.push(`  ${i + 1}. [${ins.category}, ${ins.confidence}] ${oneLine(ins.fact, 240)}`);
-    lines.push(`     → ${oneLine(ins.recommendation, 200)}`);
-    if (ins.traceRefs?.length) lines.push(`     refs: ${ins.traceRefs.join(', ')}`);
+    lines.push(`     → ${oneLine(ins.recommendation, 300)}`);
+    if (ins.traceRefs?.length) lines.push(`     refs: ${refList(ins.traceRefs)}`);
+  });
+  lines.push('');
+  const keyPoints = r.keyPoints ?? [];
+  lines.push(`Key points (${keyPoints.length}): what a session would add to the playbook`);
+  if (!keyPoints.length) lines.push('  (none)');
+  keyPoints.forEach((p, i) => {
+    lines.push(`  ${i + 1}. [${p.section}] ${oneLine(p.text, 300)}`);
+    if (p.context) lines.push(`     corrected: ${oneLine(p.context, 200)}`);
+    if (p.traceRefs?.length) lines.push(`     refs: ${refList(p.traceRefs)}`);
   });
   lines.push('');
   lines.push(`Snapshot (deterministic, ~${r.snapshotTokens} tokens)`);
@@ -540,13 +567,30 @@ export async function main(argv, ioOptions = {}) {
     }
     if (err instanceof InputError) {
       const where = args?.file === undefined || args?.file === '-' ? '<stdin>' : args.file;
-      const message = err.message.startsWith(`${where}:`) ? err.message : `${where}: ${err.message}`;
-      say(io.stderr, `rearview: ${message}\n`);
+      say(io.stderr, `rearview: ${locatedMessage(where, err, lib?.core)}\n`);
       return 1;
     }
     say(io.stderr, `rearview: unexpected error: ${err?.stack ?? err}\n`);
     return 1;
   }
+}
+
+/**
+ * An input error as `file:line:column: message` (the compiler convention terminals and editors link),
+ * the location said once: the message's own "(line 54, column 14)" suffix is dropped. Errors located
+ * by array index, or not at all, keep `file: message`.
+ */
+function locatedMessage(where, err, core) {
+  const location = err.cause?.location;
+  if (!location || location.line === undefined) {
+    return err.message.startsWith(`${where}:`) ? err.message : `${where}: ${err.message}`;
+  }
+  let message = err.message;
+  const suffix = typeof core?.formatLocation === 'function' ? core.formatLocation(location) : '';
+  const lineOnly = location.index === undefined && location.path === undefined;
+  if (lineOnly && suffix && message.endsWith(suffix)) message = message.slice(0, -suffix.length);
+  const column = location.column === undefined ? '' : `:${location.column}`;
+  return `${where}:${location.line}${column}: ${message}`;
 }
 
 function isMain() {

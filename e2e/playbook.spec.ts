@@ -15,7 +15,13 @@ test('the playbook persists across a reload and syncs live to a second tab', asy
   // Tab A adds the heuristic insights, then a hand-written key point.
   await a.bringToFront();
   await a.getByRole('button', { name: 'Add all to playbook' }).click();
-  await expect(a.getByTestId('insight-status')).toContainText('Added 4 key points');
+  // Issue 17: the library's policy adds one key point per lesson, each the user's instruction as an
+  // imperative — the GraphQL correction and the standing rule of the closing approval at least. Bare
+  // approvals, turns without an instruction, one-off tasks and near-duplicates ("run the migrations
+  // before the tests" twice) add nothing, so the count depends on what the detector reads, not 4.
+  await expect(a.getByTestId('insight-status')).toContainText(/Added \d+ key points?/);
+  const added = Number(/Added (\d+)/.exec((await a.getByTestId('insight-status').textContent()) ?? '')?.[1]);
+  expect(added).toBeGreaterThanOrEqual(2);
   await a.getByRole('tab', { name: 'Playbook' }).click();
   await a.getByLabel('New key point').fill('Run the migrations before the test suite.');
   await a.getByRole('button', { name: 'Add', exact: true }).click();
@@ -24,7 +30,7 @@ test('the playbook persists across a reload and syncs live to a second tab', asy
   // Tab B updates without a reload.
   await b.bringToFront();
   await expect(b.getByTestId('playbook')).toContainText('Run the migrations before the test suite.');
-  await expect(b.getByTestId('playbook')).toContainText('No, not GraphQL');
+  await expect(b.getByTestId('playbook')).toContainText('Use REST endpoint, not GraphQL.');
   await expect(b.getByTestId('playbook-status')).toContainText('Updated from another tab');
 
   // Edit in B, see it in A.
@@ -44,7 +50,7 @@ test('the playbook persists across a reload and syncs live to a second tab', asy
   await a.reload();
   await a.getByRole('tab', { name: 'Playbook' }).click();
   await expect(a.getByTestId('playbook')).toContainText('Always run the migrations before the test suite.');
-  await expect(a.locator('.keypoint')).toHaveCount(5);
+  await expect(a.locator('.keypoint')).toHaveCount(added + 1);
 
   // Export downloads the document; importing a seed-001 playbook.json merges it in.
   const [download] = await Promise.all([

@@ -8,6 +8,7 @@
  * derived from that principal, never taken from the request.
  */
 import type { SessionSummary } from 'rearview/session';
+import { detectTrajectoryFormat, parseTrajectory, type Trajectory } from 'rearview/transcript';
 
 /** Who is calling, and the one playbook they may read and write. */
 export interface Principal {
@@ -89,6 +90,22 @@ export async function authorize(
     return { error: 'the playbook comes from your credentials; drop the playbook parameter', status: 400 };
   }
   return { principal };
+}
+
+/**
+ * The agent run of a SWE-agent or mini-swe-agent body, whose failed steps its messages do not mark:
+ * handed to `endSession` so the failure lessons match the CLI's and the playground's. A Claude Code
+ * session needs none (its tool calls are messages).
+ */
+export function agentRuns(text: string): Trajectory[] {
+  try {
+    const format = detectTrajectoryFormat(text);
+    return format === 'swe-agent' || format === 'mini-swe-agent'
+      ? [parseTrajectory(text, { lenient: true })]
+      : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The answer to a reflected transcript. */

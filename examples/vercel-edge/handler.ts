@@ -21,7 +21,14 @@ import { redactMessages } from 'rearview/redact';
 import { createRearview } from 'rearview/session';
 import { type KeyValueStore, memoryStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';
-import { type Authenticate, authorize, budgetOf, reflectBody, sharedSecretAuth } from '../shared/edge.js';
+import {
+  type Authenticate,
+  agentRuns,
+  authorize,
+  budgetOf,
+  reflectBody,
+  sharedSecretAuth,
+} from '../shared/edge.js';
 
 /** Vercel: run this function on the edge runtime. */
 export const config = { runtime: 'edge' };
@@ -103,7 +110,10 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
       } catch (err) {
         return reply({ error: (err as Error).message, code: (err as { code?: string }).code }, 400);
       }
-      const summary = await rv.endSession({ messages: redactMessages(parsed.messages) });
+      const summary = await rv.endSession({
+        messages: redactMessages(parsed.messages),
+        trajectories: agentRuns(text),
+      });
       return reply(reflectBody(parsed.format, summary));
     } finally {
       rv.close();

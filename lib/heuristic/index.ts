@@ -7,6 +7,18 @@
  * @module
  */
 
+export { callTarget, commandHead, errorClass } from './error-class.js';
+export type { EscalationOptions } from './escalate.js';
+export {
+  type CallRun,
+  type CallStep,
+  type FailureClass,
+  type FailureFix,
+  failureLesson,
+  groupFailures,
+  stepsFromMessages,
+  type ToolMessageLike,
+} from './failures.js';
 export {
   type LlmReflectOptions,
   llmReflect,
@@ -22,8 +34,15 @@ export {
   extractRecommendation,
   type HeuristicOptions,
   heuristicReflect,
+  loadLanguageMarkers,
   type TurnSignals,
 } from './reflect.js';
 export { type CompiledMarkers, compileMarkers } from './scanner.js';
-export { reflectFromTrajectories, type TrajectoryLike, type TrajectoryReflectOptions } from './trajectory.js';
+export { confidenceOf, DEFAULT_ESCALATION_BAND, DEFAULT_MIN_SCORE, type TurnScores } from './score.js';
+export {
+  failureInsight,
+  reflectFromTrajectories,
+  type TrajectoryLike,
+  type TrajectoryReflectOptions,
+} from './trajectory.js';
 export type { InsightCategory, InsightConfidence, MessageLike, ReflectionInsight } from './types.js';

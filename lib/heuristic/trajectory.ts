@@ -1,14 +1,15 @@
 /**
  * `reflectFromTrajectories`: seed 004's `reflect_from_trajectories` on the trajectories
- * `rearview/transcript` reads (SWE-agent, mini-swe-agent, Claude Code).
+ * `rearview/transcript` reads (SWE-agent, mini-swe-agent, Claude Code), one lesson per failure class
+ * rather than one insight per failed step.
  */
-import { truncateUtf8 } from '../core/index.js';
+import { type CallStep, type FailureClass, failureLesson, groupFailures } from './failures.js';
 import type { ReflectionInsight } from './types.js';
 
 /** The parts of a `Trajectory` (from `rearview/transcript`) that reflection reads. */
 export interface TrajectoryLike {
   id: string;
-  steps: readonly { index?: number; tool?: string; error?: string }[];
+  steps: readonly CallStep[];
   outcome?: { failed: boolean };
 }
 
@@ -18,6 +19,7 @@ export interface TrajectoryLike {
  * @example
  * ```ts
  * reflectFromTrajectories([run], { includeUnknownOutcome: true });
+ * reflectFromTrajectories(runs, { allOutcomes: true }); // what worked, from solved runs too
  * ```
  */
 export interface TrajectoryReflectOptions {
@@ -26,53 +28,73 @@ export interface TrajectoryReflectOptions {
    * without `resolved`). Default false, as in the seed: only failed runs teach anti-patterns.
    */
   includeUnknownOutcome?: boolean;
+  /**
+   * Read every trajectory, solved ones included: a solved run is where a failed call's fix is most
+   * often found. Default false (the seed's rule). Implies `includeUnknownOutcome`.
+   */
+  allOutcomes?: boolean;
 }
 
 /**
- * One `anti_pattern` insight per failed tool call (a step with `error`: a non-zero return code in
- * mini-swe-agent, an `is_error` tool result in Claude Code) of every failed trajectory, pointing at the
- * raw step as `trajectory:{id}:event:{index}`. Successful trajectories yield nothing. Never throws.
+ * A failure class as an insight: the lesson as the recommendation, every occurrence referenced.
+ *
+ * @example
+ * ```ts
+ * groupFailures([stepsFromMessages(messages)]).map(failureInsight);
+ * ```
+ */
+export function failureInsight(c: FailureClass): ReflectionInsight {
+  const n = c.occurrences.length;
+  const fixed = c.fix !== undefined && c.fix.kind !== 'retry';
+  const refs = c.occurrences.map((o) => o.ref);
+  if (c.fix && !refs.includes(c.fix.ref)) refs.push(c.fix.ref);
+  return {
+    fact: `Tool \`${c.tool}\` failed ${n === 1 ? 'once' : `${n} times`}${c.runs > 1 ? ` in ${c.runs} runs` : ''} with "${c.errorClass}"`,
+    recommendation: failureLesson(c),
+    category: 'anti_pattern',
+    confidence: fixed ? 'high' : 'medium',
+    tags: [
+      'tool_failure',
+      `tool:${c.tool}`,
+      fixed ? 'fix_found' : c.fix ? 'retried' : 'no_fix',
+      ...(n > 1 ? ['recurring'] : []),
+    ],
+    traceRefs: refs,
+  };
+}
+
+/**
+ * One `anti_pattern` insight per failure class (tool and {@link errorClass} of the error text) over
+ * the failed calls of every failed trajectory (a step with `error`: a non-zero return code in
+ * mini-swe-agent, an `is_error` tool result in Claude Code). Its `recommendation` is the lesson: the
+ * fix that worked later (arguments added, dropped or changed, another tool) with its step, or what
+ * failed and how often when nothing later worked. `traceRefs` name every occurrence
+ * (`trajectory:{id}:event:{index}`, or the step's own `ref`), then the call that worked. Tags:
+ * `tool_failure`, `tool:{name}`, then `fix_found` (another argument or tool worked), `retried` (the
+ * same call worked later: the cause lay elsewhere) or `no_fix`, and `recurring` when it failed more
+ * than once. Successful trajectories yield nothing unless
+ * `allOutcomes`. Never throws.
  *
  * @example
  * ```ts
  * const run = parseTrajectory(text, { resolved: false });
- * reflectFromTrajectories([run]); // [{ category: 'anti_pattern', traceRefs: ['trajectory:…:event:3'], … }]
+ * reflectFromTrajectories([run]);
+ * // [{ category: 'anti_pattern', recommendation: '`Read` fails with "…": pass `offset`/`limit` (worked at step 71).', … }]
  * ```
  */
 export function reflectFromTrajectories(
   trajectories: readonly TrajectoryLike[],
   options: TrajectoryReflectOptions = {},
 ): ReflectionInsight[] {
-  const out: ReflectionInsight[] = [];
-  if (!Array.isArray(trajectories)) return out;
-  for (const t of trajectories) {
-    if (t === null || typeof t !== 'object' || !Array.isArray(t.steps)) continue;
+  if (!Array.isArray(trajectories)) return [];
+  const all = options?.allOutcomes === true;
+  const runs = trajectories.filter((t) => {
+    if (t === null || typeof t !== 'object' || !Array.isArray(t.steps)) return false;
     const outcome = t.outcome;
-    const failed =
-      outcome !== null && typeof outcome === 'object'
-        ? outcome.failed === true
-        : options?.includeUnknownOutcome === true;
-    if (!failed) continue;
-    const id = String(t.id);
-    const steps: TrajectoryLike['steps'] = t.steps;
-    for (let position = 0; position < steps.length; position++) {
-      const step = steps[position];
-      if (step === null || typeof step !== 'object' || typeof step.error !== 'string') continue;
-      const index = typeof step.index === 'number' ? step.index : position;
-      const tool = typeof step.tool === 'string' && step.tool !== '' ? step.tool : '<unknown>';
-      const ref = `trajectory:${id}:event:${index}`;
-      const err = step.error;
-      out.push({
-        fact: err
-          ? `Tool \`${tool}\` failed in trajectory ${id}: ${truncateUtf8(err, 200)}`
-          : `Tool \`${tool}\` failed in trajectory ${id}`,
-        recommendation: `Inspect raw trace (${ref}) before retrying \`${tool}\`.`,
-        category: 'anti_pattern',
-        confidence: 'high',
-        tags: ['tool_failure', `tool:${tool}`],
-        traceRefs: [ref],
-      });
-    }
-  }
-  return out;
+    if (all) return true;
+    return outcome !== null && typeof outcome === 'object'
+      ? outcome.failed === true
+      : options?.includeUnknownOutcome === true;
+  });
+  return groupFailures(runs).map(failureInsight);
 }

@@ -54,6 +54,7 @@ export {
   type UpdateOperation,
 } from './delta.js';
 export { type FormatOptions, formatKeyPointLine, formatKeyPoints, formatPlaybook } from './format.js';
+export { extractInstruction, isStandingRule, MAX_INSTRUCTION_CHARS } from './instruction.js';
 export {
   type AceParseResult,
   type AceTextOptions,
@@ -62,6 +63,13 @@ export {
   playbookToJson,
   toAceText,
 } from './io.js';
+export {
+  dedupeProposals,
+  type ProposalDedup,
+  proposeKeyPoints,
+  type TurnMessageLike,
+  turnContexts,
+} from './lessons.js';
 export {
   describeIssues,
   emptyPlaybook,
@@ -89,9 +97,13 @@ export {
 } from './model-call.js';
 export {
   type InsightLike,
+  isApproval,
   type KeyPointProposal,
   type ProposeOptions,
   proposeKeyPoint,
+  type TurnContext,
+  type TurnVerdict,
+  turnVerdict,
 } from './policy.js';
 export { redactOperations, redactorFor, redactPlaybookTexts, redactReflection } from './redaction.js';
 export {

@@ -1,12 +1,13 @@
 /**
  * The insight → key point policy: which heuristic insights teach something durable, which section
- * they belong to and how their text reads. One policy for every caller (the session facade, the
- * playground, an app's own "add to playbook" button), so the same turn always becomes the same key
- * point.
+ * they belong to and how their text reads, and what a turn says about the key points the reply before
+ * it cited. One policy for every caller (the session facade, the playground, the CLI, an app's own
+ * "add to playbook" button), so the same turn always becomes the same key point.
  *
  * @module
  */
-import { truncateUtf8 } from '../core/index.js';
+import { contentText, truncateUtf8 } from '../core/index.js';
+import { extractInstruction } from './instruction.js';
 import type { SectionName } from './model.js';
 import { sanitizeKeyPointText } from './sanitize.js';
 
@@ -15,14 +16,22 @@ import { sanitizeKeyPointText } from './sanitize.js';
  * fits as it is.
  */
 export interface InsightLike {
-  /** `correction`, `preference`, `friction`; other categories propose nothing. */
+  /**
+   * `correction`, `preference`, `friction`, `approval` or `anti_pattern` (a failure lesson of
+   * `reflectFromTrajectories`); other categories propose nothing.
+   */
   category: string;
   /** How sure the detector is; compared with `minConfidence` for corrections. */
   confidence: 'high' | 'medium' | 'low';
-  /** `approval` marks a bare "thanks, that works", which teaches nothing durable. */
+  /**
+   * `approval` marks a bare "thanks, that works" (as does the `approval` category); `tool_failure`,
+   * `fix_found`, `retried` and `recurring` describe a failure lesson.
+   */
   tags: readonly string[];
   /** The turn and its context, copied to the proposal as provenance. */
   traceRefs: readonly string[];
+  /** A failure lesson's text (`reflectFromTrajectories` puts the lesson here). */
+  recommendation?: string;
 }
 
 /** A key point the policy proposes from one insight: where it goes and what it says. */
@@ -31,8 +40,10 @@ export interface KeyPointProposal<Category extends string = string> {
   text: string;
   /** The insight it comes from. */
   category: Category;
-  /** `message:{id}` of the turn, then its context. */
+  /** `message:{id}` of the turn, then its context (or every occurrence of a failure, then its fix). */
   traceRefs: string[];
+  /** What a correction corrected: the agent's action or claim just before it, on one line. */
+  context?: string;
 }
 
 /** Options of {@link proposeKeyPoint}. */
@@ -44,26 +55,68 @@ export interface ProposeOptions {
   minConfidence?: 'high' | 'medium' | 'low';
 }
 
+/**
+ * The user turn an insight was read from and the agent's message before it. A bare string is the
+ * turn's text with no previous message.
+ */
+export interface TurnContext {
+  text: string;
+  /** The agent's message just before the turn: a reply, or a tool call (`toolName`, input as JSON). */
+  previous?: { content: unknown; toolName?: string } | undefined;
+}
+
+/** What a turn says about the key points cited in the reply before it. */
+export interface TurnVerdict {
+  tag: 'helpful' | 'harmful';
+  /** `corrected`, `complained about` or `approved`. */
+  reason: string;
+}
+
 const CONFIDENCE_RANK = { high: 3, medium: 2, low: 1 } as const;
-const RECOMMENDATION_MARKERS = [
-  /(?<![a-z])instead,/i,
-  /(?<![a-z])actually,/i,
-  /(?<![a-z])please /i,
-  /(?<![a-z])use /i,
-  /(?<![a-z])don['’]t /i,
-];
+const CONTEXT_BYTES = 100;
 
 /**
- * Turns one heuristic insight about a user turn into a key point, or `undefined` when it teaches
- * nothing durable. A correction goes to MISTAKES TO AVOID, a preference (not a bare approval) and a
- * friction that says what to do go to USER PREFERENCES. The text is the specific advice in the turn as
- * a sentence (`No, use pnpm instead of npm.` → `Use pnpm instead of npm.`), else the turn quoted on
- * one line (`The user corrected this: "…"`, `User preference: "…"`). Corrections below
- * `minConfidence` and other categories give `undefined`. Pure; redaction is the caller's (the text
- * quotes the user).
+ * True for a bare approval ("perfect, thanks"): a preference tagged `approval`, or the `approval`
+ * category. It raises the helpful count of the key points the approved reply cited (see
+ * {@link turnVerdict}) and is never a key point itself.
+ *
+ * @example
+ * ```ts
+ * isApproval({ category: 'approval', confidence: 'high', tags: [], traceRefs: [] }); // true
+ * ```
+ */
+export function isApproval(insight: InsightLike): boolean {
+  return (
+    insight.category === 'approval' || (Array.isArray(insight.tags) && insight.tags.includes('approval'))
+  );
+}
+
+/** True for a failure lesson worth keeping: a fix was found, or it failed again and again. */
+function keepsFailure(tags: readonly string[]): boolean {
+  if (!tags.includes('tool_failure')) return false;
+  return tags.includes('fix_found') || (tags.includes('recurring') && !tags.includes('retried'));
+}
+
+/**
+ * Turns one heuristic insight into a key point, or `undefined` when it teaches nothing durable.
+ *
+ * - A correction (at `minConfidence` or above) goes to MISTAKES TO AVOID, a preference or a friction
+ *   to USER PREFERENCES: the text is the user's instruction as an imperative sentence
+ *   (`extractInstruction`: "No, use pnpm instead of npm." → "Use pnpm instead of npm."), and for a
+ *   correction `context` says what it corrected (the previous agent message). A turn with no
+ *   instruction, or only a one-off task (`isStandingRule`), proposes nothing: no template text, no
+ *   quoted complaint.
+ * - A bare approval proposes nothing (it is evidence: see {@link turnVerdict}); an approval that also
+ *   states a standing rule ("Perfect. From now on always run the migrations first.") proposes the rule
+ *   in USER PREFERENCES.
+ * - A failure lesson of `reflectFromTrajectories` goes to MISTAKES TO AVOID with the lesson as its text
+ *   when a fix was found or the failure recurred; a single failure or one the unchanged call later got
+ *   past proposes nothing.
+ *
+ * Pure; redaction is the caller's (the text quotes the user).
  *
  * @param insight - the insight, e.g. one of `heuristicReflect(messages)`.
- * @param turnText - the full text of the user turn the insight was read from.
+ * @param turn - the user turn the insight was read from: its text, or its text and the agent message before.
  *
  * @example
  * ```ts
@@ -74,64 +127,108 @@ const RECOMMENDATION_MARKERS = [
  */
 export function proposeKeyPoint<I extends InsightLike>(
   insight: I,
-  turnText: string,
+  turn: string | TurnContext,
   options: ProposeOptions = {},
 ): KeyPointProposal<I['category']> | undefined {
-  const text = typeof turnText === 'string' ? turnText : '';
-  const make = (section: SectionName, keyPointText: string): KeyPointProposal<I['category']> => ({
-    section,
-    text: keyPointText,
-    category: insight.category,
-    traceRefs: [...insight.traceRefs],
-  });
+  const ctx: TurnContext = typeof turn === 'string' ? { text: turn } : (turn ?? { text: '' });
+  const text = typeof ctx.text === 'string' ? ctx.text : '';
+  const tags = Array.isArray(insight.tags) ? insight.tags : [];
+  const make = (section: SectionName, keyPointText: string, context?: string) => {
+    const p: KeyPointProposal<I['category']> = {
+      section,
+      text: keyPointText,
+      category: insight.category,
+      traceRefs: [...insight.traceRefs],
+    };
+    if (context) p.context = context;
+    return p;
+  };
+  if (isApproval(insight)) {
+    // A bare approval is evidence, not a lesson; "Perfect. From now on always run the migrations
+    // first." also gives a standing rule, kept as a preference.
+    const instruction = rule(text);
+    return instruction ? make('USER PREFERENCES', instruction) : undefined;
+  }
   switch (insight.category) {
     case 'correction': {
-      const min = CONFIDENCE_RANK[options.minConfidence ?? 'medium'];
+      const min = CONFIDENCE_RANK[options?.minConfidence ?? 'medium'];
       if ((CONFIDENCE_RANK[insight.confidence] ?? 0) < min) return undefined;
-      const advice = specificAdvice(text);
-      return make(
-        'MISTAKES TO AVOID',
-        advice ? sentence(advice) : `The user corrected this: ${quote(text, 200)}`,
-      );
+      const instruction = rule(text);
+      return instruction ? make('MISTAKES TO AVOID', instruction, correctedContext(ctx.previous)) : undefined;
     }
-    case 'preference': {
-      if (insight.tags.includes('approval')) return undefined;
-      const advice = specificAdvice(text);
-      return make('USER PREFERENCES', advice ? sentence(advice) : `User preference: ${quote(text, 200)}`);
-    }
+    case 'preference':
     case 'friction': {
-      // Repetition is worth remembering only when it says what to do.
-      const advice = specificAdvice(text);
-      return advice ? make('USER PREFERENCES', sentence(advice)) : undefined;
+      const instruction = rule(text);
+      return instruction ? make('USER PREFERENCES', instruction) : undefined;
+    }
+    case 'anti_pattern': {
+      const lesson = sanitizeKeyPointText(insight.recommendation ?? '');
+      return keepsFailure(tags) && lesson ? make('MISTAKES TO AVOID', lesson) : undefined;
     }
     default:
       return undefined;
   }
 }
 
-/** The specific advice in a turn (`use pnpm instead of npm`), or undefined when there is none. */
-function specificAdvice(text: string): string | undefined {
-  for (const marker of RECOMMENDATION_MARKERS) {
-    const found = marker.exec(text);
-    if (!found) continue;
-    const rest = text.slice(found.index);
-    // A sentence ends at . ! ? followed by a space or the end (not inside `jane.doe` or `v1.2`).
-    const end = rest.search(/[.!?](?=\s|$)|\n/);
-    let out = truncateUtf8(end >= 0 ? rest.slice(0, end) : rest, 200).trim();
-    out = out.replace(/^(?:instead|actually),\s*/i, '').replace(/^please\s+/i, '');
-    if (out.split(/\s+/).length >= 2) return out;
+/**
+ * What one user turn says about the key points the reply before it cited: `harmful` when it corrects
+ * the reply or complains without saying what to do instead (friction evidence, never a preference),
+ * `helpful` when it only approves, else undefined. `insights` are the turn's own.
+ *
+ * @example
+ * ```ts
+ * turnVerdict(heuristicReflect([{ role: 'user', content: 'Perfect, thanks!' }]), 'Perfect, thanks!');
+ * // { tag: 'helpful', reason: 'approved' }
+ * ```
+ */
+export function turnVerdict(insights: readonly InsightLike[], turnText: string): TurnVerdict | undefined {
+  if (!Array.isArray(insights)) return undefined;
+  if (insights.some((i) => i.category === 'correction')) return { tag: 'harmful', reason: 'corrected' };
+  if (insights.some((i) => i.category === 'friction') && !rule(turnText)) {
+    return { tag: 'harmful', reason: 'complained about' };
   }
+  if (insights.some(isApproval)) return { tag: 'helpful', reason: 'approved' };
   return undefined;
 }
 
-function sentence(text: string): string {
-  const t = text.trim().replace(/[,;:]+$/, '');
-  const cap = t.charAt(0).toUpperCase() + t.slice(1);
-  return /[.!?]$/.test(cap) ? cap : `${cap}.`;
+/** The turn's instruction when it is a standing rule; a one-off task ("Rename the title") is not kept. */
+function rule(text: string): string | undefined {
+  return extractInstruction(text, { rulesOnly: true });
 }
 
-function quote(text: string, bytes: number): string {
-  const oneLine = sanitizeKeyPointText(text);
-  const cut = truncateUtf8(oneLine, bytes);
-  return `"${cut}${cut.length < oneLine.length ? '…' : ''}"`;
+/** The agent's action or claim a correction answered, on one line: a tool call or a reply's first sentence. */
+function correctedContext(previous: TurnContext['previous']): string | undefined {
+  if (previous === null || typeof previous !== 'object') return undefined;
+  // Placeholders such as `<thinking-content-…>` or `<think>` say nothing about what was done.
+  const body = contentText(previous.content)
+    ?.replace(/<\/?[\w-]+>/g, ' ')
+    .trim();
+  if (typeof previous.toolName === 'string' && previous.toolName) {
+    const what = body ? callSummary(body) : '';
+    return clip(`${previous.toolName}${what ? ` ${what}` : ''}`);
+  }
+  if (!body) return undefined;
+  const first = body.replace(/```[\s\S]*?(?:```|$)/g, ' ').split(/(?<=[.!?])\s|\n/)[0] ?? '';
+  return first.trim() ? clip(first) : undefined;
+}
+
+/** A tool input in a few words: its command's first line, or the file or URL it names. */
+function callSummary(input: string): string {
+  try {
+    const v = JSON.parse(input) as Record<string, unknown>;
+    for (const key of ['command', 'file_path', 'path', 'url', 'pattern', 'query']) {
+      if (typeof v?.[key] === 'string') return (v[key] as string).split('\n', 1)[0]!;
+    }
+    return '';
+  } catch {
+    return input.split('\n', 1)[0]!;
+  }
+}
+
+function clip(text: string): string {
+  // Whitespace only: a caller printing it to a terminal strips whole control sequences, which
+  // removing their ESC here would leave behind as text.
+  const line = text.replace(/\s+/g, ' ').trim();
+  const cut = truncateUtf8(line, CONTEXT_BYTES);
+  return cut.length < line.length ? `${cut}…` : cut;
 }

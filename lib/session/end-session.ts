@@ -1,28 +1,27 @@
 /**
  * The steps of `endSession`, each a plain function of one {@link EndRun}: the heuristic key points
- * (deduplicated against the playbook and each other), then the Reflector and the Curator through
+ * (deduplicated against the playbook and each other by the playbook's own near-duplicate search), then the Reflector and the Curator through
  * `reflectSession` when a model is configured, then the heuristic citation tags, then the playbook
  * budget. Every text is redacted before it is stored; after an abort nothing more is written.
  *
  * @module
  */
-import { describeError, errorCode, jaccard, shingles } from '../core/index.js';
+import { describeError, errorCode } from '../core/index.js';
 import type { LlmClient } from '../llm/index.js';
 import {
-  DEDUP_THRESHOLD,
+  dedupeProposals,
   enforceBudget,
   type Playbook,
   redactorFor,
   SECTION_NAMES,
-  type SectionName,
   sanitizeKeyPointText,
   scrubMessage,
 } from '../playbook/index.js';
 import type { RedactOptions } from '../redact/index.js';
 import type { PlaybookStore } from '../store/index.js';
-import type { SessionState } from './observe.js';
+import { rawProposals, type SessionState } from './observe.js';
 import { reflectSession } from './reflect-session.js';
-import type { RearviewBudgets, SessionError, SessionSummary } from './types.js';
+import type { ProposedKeyPoint, RearviewBudgets, SessionError, SessionSummary } from './types.js';
 
 /** What a facade fixes at creation and every `endSession` reads. */
 export interface EndSessionConfig {
@@ -104,56 +103,38 @@ function stopped(run: EndRun, step: string): boolean {
   return true;
 }
 
-function normalize(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
 /**
- * Step 1: the session's proposals, redacted and sanitized, without those the playbook already says
- * (same normalized text in any section, or core's shingle Jaccard ≥ `DEDUP_THRESHOLD` in the same
- * section) or that repeat an earlier proposal, saved in one `applyDelta`. Returns the names added.
+ * Step 1: the session's proposals, redacted and sanitized, one per lesson: those the playbook already
+ * says (the playbook's near-duplicate search, `dedupeProposals`) are left out — a failure lesson
+ * learned again raises the helpful count of the key point that says it — as are those repeating an
+ * earlier proposal; the rest are saved in one `applyDelta`. Returns the names added.
  */
 async function saveHeuristicKeyPoints(run: EndRun): Promise<Set<string>> {
   const { config, session, summary } = run;
   const redactor = redactorFor(config.redact);
-  const index = new Map<SectionName, { name: string; norm: string; shingles: Set<string> }[]>();
-  const norms = new Map<string, string>();
-  for (const section of SECTION_NAMES) {
-    const list = run.playbook.sections[section].map((kp) => ({
-      name: kp.name,
-      norm: normalize(kp.text),
-      shingles: new Set(shingles(kp.text)),
-    }));
-    for (const e of list) if (!norms.has(e.norm)) norms.set(e.norm, e.name);
-    index.set(section, list);
-  }
-  const adds: { type: 'ADD'; section: SectionName; text: string; source: object }[] = [];
-  for (const p of session.proposed) {
-    if (adds.length >= (config.budgets.heuristicKeyPoints ?? 10)) break;
+  const candidates: ProposedKeyPoint[] = [];
+  for (const p of rawProposals(session)) {
     const text = sanitizeKeyPointText(redactor ? redactor.redactText(p.text) : p.text);
-    if (!text) continue;
-    const norm = normalize(text);
-    const sh = new Set(shingles(text));
-    let of = norms.get(norm);
-    if (of === undefined) {
-      of = index.get(p.section)!.find((e) => jaccard(sh, e.shingles) >= DEDUP_THRESHOLD)?.name;
+    if (text) candidates.push({ ...p, text });
+  }
+  const { kept, repeats, merged } = dedupeProposals(candidates, run.playbook);
+  const limit = config.budgets.heuristicKeyPoints ?? 10;
+  const adds = kept.slice(0, limit).map((p) => ({
+    type: 'ADD' as const,
+    section: p.section,
+    text: p.text,
+    source: { session: session.id, traceRefs: p.traceRefs.slice(0, 8) },
+  }));
+  for (const { proposal, of } of repeats) {
+    summary.duplicates.push({ text: proposal.text, section: proposal.section, of });
+    // A failure met again is the lesson confirmed; a repeated correction says nothing about the key point.
+    if (proposal.category === 'anti_pattern') {
+      session.tags.push({ name: of, tag: 'helpful', rationale: `learned again in session ${session.id}` });
     }
-    if (of !== undefined) {
-      summary.duplicates.push({ text, section: p.section, of });
-      continue;
-    }
-    const pendingName = `(new ${adds.length + 1})`;
-    norms.set(norm, pendingName);
-    index.get(p.section)!.push({ name: pendingName, norm, shingles: sh });
-    adds.push({
-      type: 'ADD',
-      section: p.section,
-      text,
-      source: { session: session.id, traceRefs: p.traceRefs.slice(0, 8) },
-    });
+  }
+  for (const { proposal, of } of merged) {
+    if (of < limit)
+      summary.duplicates.push({ text: proposal.text, section: proposal.section, of: `(new ${of + 1})` });
   }
   const addedNames = new Set<string>();
   if (!adds.length || stopped(run, 'saving the heuristic key points')) return addedNames;

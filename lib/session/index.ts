@@ -9,8 +9,11 @@
  */
 
 export { type ReflectSessionOptions, type ReflectSessionResult, reflectSession } from './reflect-session.js';
-export { createRearview } from './session.js';
+export { createRearview, lessons } from './session.js';
 export type {
+  LessonsInput,
+  LessonsOptions,
+  LessonsResult,
   ObserveResult,
   ProposedKeyPoint,
   Rearview,

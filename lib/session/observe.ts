@@ -11,9 +11,22 @@ import {
   heuristicReflect,
   type MessageLike,
   type ReflectionInsight,
+  reflectFromTrajectories,
+  stepsFromMessages,
+  type TrajectoryLike,
 } from '../heuristic/index.js';
-import { type BulletTag, extractCitedIds, type ProposeOptions, proposeKeyPoint } from '../playbook/index.js';
-import type { ObserveResult, ProposedKeyPoint } from './types.js';
+import {
+  type BulletTag,
+  dedupeProposals,
+  extractCitedIds,
+  type ProposeOptions,
+  proposeKeyPoint,
+  turnVerdict,
+} from '../playbook/index.js';
+import type { LessonsInput, LessonsResult, ObserveResult, ProposedKeyPoint } from './types.js';
+
+/** User turns the heuristics compare a new turn with (`heuristicReflect` keeps the last 8). */
+const RECENT_USERS = 8;
 
 interface Tracked {
   m: MessageLike;
@@ -28,11 +41,18 @@ export interface SessionState {
   proposed: ProposedKeyPoint[];
   /** Evidence on cited key points, in order. */
   tags: BulletTag[];
-  prevUser: Tracked | undefined;
-  /** How many insights `prevUser` alone yields (they are dropped when it is re-read as context). */
-  prevUserInsights: number;
-  lastOther: Tracked | undefined;
+  /**
+   * The last user turns (as many as the heuristics compare a turn with to find a repeated request),
+   * re-read as context; their own insights are dropped.
+   */
+  recentUsers: Tracked[];
+  /** Every other message since the last user turn: the reply a correction follows, interruptions. */
+  tail: Tracked[];
+  /** The agent's last message since the previous user turn: what a correction corrects. */
+  lastAgent: MessageLike | undefined;
   pendingCited: Set<string>;
+  /** Agent runs observed besides the conversation (SWE-agent, mini-swe-agent trajectories). */
+  trajectories: TrajectoryLike[];
 }
 
 /**
@@ -59,10 +79,11 @@ export function newSessionState(id: string): SessionState {
     insights: [],
     proposed: [],
     tags: [],
-    prevUser: undefined,
-    prevUserInsights: 0,
-    lastOther: undefined,
+    recentUsers: [],
+    tail: [],
+    lastAgent: undefined,
     pendingCited: new Set(),
+    trajectories: [],
   };
 }
 
@@ -116,20 +137,16 @@ export function observeMessages(
 
   const s = session;
   const base = s.history.length;
-  // The window: the previous user turn and the last other message (the context heuristicReflect
-  // reads for a correction), then the new messages.
+  // The window: the context heuristicReflect reads for the first new turn — the last user turns (a
+  // repeated request is friction) and every message since (the reply a correction follows, an
+  // interrupted tool call) — then the new messages. Insights of context turns are dropped.
   const window: MessageLike[] = [];
   const globalIndex: number[] = [];
-  let skip = 0;
-  if (s.prevUser) {
-    window.push(s.prevUser.m);
-    globalIndex.push(s.prevUser.gi);
-    skip = s.prevUserInsights;
+  for (const t of [...s.recentUsers, ...s.tail]) {
+    window.push(t.m);
+    globalIndex.push(t.gi);
   }
-  if (s.lastOther && s.lastOther.gi > (s.prevUser?.gi ?? -1)) {
-    window.push(s.lastOther.m);
-    globalIndex.push(s.lastOther.gi);
-  }
+  const offset = window.length;
   for (let i = start; i < messages.length; i++) {
     const m = messages[i]!;
     s.history.push(m);
@@ -137,7 +154,11 @@ export function observeMessages(
     globalIndex.push(base + i - start);
   }
   const refOf = (m: MessageLike, i: number) => defaultRef(m, globalIndex[i] ?? i);
-  const found = heuristicReflect(window, { ...config.heuristic, ref: refOf }).slice(skip);
+  const fresh = new Set<string>();
+  for (let w = offset; w < window.length; w++) fresh.add(refOf(window[w]!, w));
+  const found = heuristicReflect(window, { ...config.heuristic, ref: refOf }).filter((i) =>
+    fresh.has(i.traceRefs[0] ?? ''),
+  );
   const byRef = new Map<string, ReflectionInsight[]>();
   for (const insight of found) {
     const ref = insight.traceRefs[0] ?? '';
@@ -147,48 +168,124 @@ export function observeMessages(
   }
 
   const proposed: ProposedKeyPoint[] = [];
-  const offset = window.length - (messages.length - start);
   for (let w = offset; w < window.length; w++) {
     const m = window[w]!;
-    // As in heuristicReflect: a turn no person wrote is neither the previous user turn nor the reply.
+    // As in heuristicReflect: a turn no person wrote is neither a user turn nor the reply.
     if (m === null || typeof m !== 'object' || m.synthetic) continue;
     const gi = globalIndex[w]!;
     const text = contentText(m.content);
     if (!isUser(m)) {
-      if (text !== undefined) s.lastOther = { m, gi };
-      if (m.role === 'assistant') for (const id of extractCitedIds([m])) s.pendingCited.add(id);
+      s.tail.push({ m, gi });
+      if (m.role === 'assistant') {
+        s.lastAgent = m;
+        for (const id of extractCitedIds([m])) s.pendingCited.add(id);
+      }
       continue;
     }
-    if (text === undefined || text.trim() === '') continue;
+    if (text === undefined) continue;
+    const previous = s.lastAgent;
+    // A user message with no text (tool results in the user's seat) still ends the reply before it.
+    s.lastAgent = undefined;
+    if (text.trim() === '' || text.startsWith('[Request interrupted')) {
+      // Not a turn for the heuristics: an interruption notice is context of the next one.
+      if (text.trim() !== '') s.tail.push({ m, gi });
+      continue;
+    }
     const ref = refOf(m, w);
     const turn = byRef.get(ref) ?? [];
-    recordCitationEvidence(s, turn, ref);
+    recordCitationEvidence(s, turn, text, ref);
+    const context = previous ? { text, previous: agentOf(previous) } : { text };
     for (const insight of turn) {
-      const p = proposeKeyPoint(insight, text, config.policy);
+      const p = proposeKeyPoint(insight, context, config.policy);
       if (p) proposed.push(p);
     }
-    s.prevUser = { m, gi };
-    s.prevUserInsights = turn.length;
-    s.lastOther = undefined;
+    s.recentUsers.push({ m, gi });
+    if (s.recentUsers.length > RECENT_USERS) s.recentUsers.shift();
+    s.tail = [];
   }
   s.insights.push(...found);
   s.proposed.push(...proposed);
   return { analysed: messages.length - start, insights: found, proposed };
 }
 
-/** Evidence on the key points the assistant cited since the previous user turn: this turn's verdict. */
-function recordCitationEvidence(s: SessionState, turn: readonly ReflectionInsight[], ref: string): void {
+function agentOf(m: MessageLike): { content: unknown; toolName?: string } {
+  const toolName = (m as { toolName?: unknown }).toolName;
+  return typeof toolName === 'string' ? { content: m.content, toolName } : { content: m.content };
+}
+
+/**
+ * Evidence on the key points the assistant cited since the previous user turn: this turn's verdict
+ * (`turnVerdict`: corrected or complained about → harmful, approved → helpful).
+ */
+function recordCitationEvidence(
+  s: SessionState,
+  turn: readonly ReflectionInsight[],
+  text: string,
+  ref: string,
+): void {
   if (!s.pendingCited.size) return;
-  const corrected = turn.some((i) => i.category === 'correction');
-  const approved = !corrected && turn.some((i) => i.tags.includes('approval'));
-  if (corrected || approved) {
+  const verdict = turnVerdict(turn, text);
+  if (verdict) {
     for (const name of s.pendingCited) {
-      s.tags.push({
-        name,
-        tag: corrected ? 'harmful' : 'helpful',
-        rationale: `${corrected ? 'corrected' : 'approved'} by the user in ${ref}`,
-      });
+      s.tags.push({ name, tag: verdict.tag, rationale: `${verdict.reason} by the user in ${ref}` });
     }
   }
   s.pendingCited.clear();
+}
+
+/** Adds an agent run (a parsed SWE-agent or mini-swe-agent trajectory) to the session's evidence. */
+export function observeTrajectory(session: SessionState, trajectory: TrajectoryLike): void {
+  if (trajectory !== null && typeof trajectory === 'object' && Array.isArray(trajectory.steps)) {
+    session.trajectories.push(trajectory);
+  }
+}
+
+/**
+ * The failure lessons of the session so far: the tool calls of the conversation and of every observed
+ * trajectory, grouped by tool and error class (`reflectFromTrajectories`, whatever the outcome: a
+ * solved run is where fixes are found).
+ */
+export function failureInsights(session: SessionState): ReflectionInsight[] {
+  const runs: TrajectoryLike[] = [];
+  const calls = stepsFromMessages(session.history);
+  if (calls.steps.length) runs.push(calls);
+  runs.push(...session.trajectories);
+  return runs.length ? reflectFromTrajectories(runs, { allOutcomes: true }) : [];
+}
+
+/** Every insight of the session: the user turns', then the failure lessons. */
+export function sessionInsights(session: SessionState): ReflectionInsight[] {
+  return [...session.insights, ...failureInsights(session)];
+}
+
+/** Every proposal of the session before deduplication: the user turns', then the failure lessons'. */
+export function rawProposals(session: SessionState): ProposedKeyPoint[] {
+  const out = session.proposed.slice();
+  for (const insight of failureInsights(session)) {
+    const p = proposeKeyPoint(insight, '');
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+/** The session's proposals, one per lesson (the playbook's near-duplicate search). */
+export function sessionProposals(session: SessionState): ProposedKeyPoint[] {
+  return dedupeProposals(rawProposals(session)).kept;
+}
+
+/**
+ * The whole lesson pipeline on one input, without a store: the user turns of `messages` through the
+ * heuristics and the policy, the failed tool calls of `messages` and `trajectories` grouped into
+ * failure lessons, one proposal per lesson, and the evidence on cited key points — exactly what a
+ * `createRearview` session observing the same input proposes.
+ */
+export function lessonsOf(input: LessonsInput, config: ObserveConfig): LessonsResult {
+  const session = newSessionState('lessons');
+  if (Array.isArray(input?.messages)) observeMessages(newTracker(), session, input.messages, config);
+  for (const t of Array.isArray(input?.trajectories) ? input.trajectories : []) observeTrajectory(session, t);
+  return {
+    insights: sessionInsights(session),
+    proposed: sessionProposals(session),
+    tags: session.tags.slice(),
+  };
 }

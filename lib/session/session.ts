@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { MessageLike } from '../heuristic/index.js';
+import type { MessageLike, TrajectoryLike } from '../heuristic/index.js';
 import {
   emptyPlaybook,
   formatPlaybook,
@@ -21,13 +21,25 @@ import { type PlaybookStore, playbookStore } from '../store/index.js';
 import { type EndSessionConfig, emptySummary, endSessionSteps, sessionError } from './end-session.js';
 import {
   type ConversationTracker,
+  lessonsOf,
   newSessionState,
   newTracker,
   type ObserveConfig,
   observeMessages,
+  observeTrajectory,
   type SessionState,
+  sessionInsights,
+  sessionProposals,
 } from './observe.js';
-import type { Rearview, RearviewOptions, SessionError, SessionSummary } from './types.js';
+import type {
+  LessonsInput,
+  LessonsOptions,
+  LessonsResult,
+  Rearview,
+  RearviewOptions,
+  SessionError,
+  SessionSummary,
+} from './types.js';
 
 /** Everything one facade holds: fixed configuration, the conversation seen, the current session. */
 interface FacadeState {
@@ -64,6 +76,38 @@ function randomId(): string {
   return `session-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
+/** How turns are read: the heuristics' markers and score floor, the policy's confidence floor. */
+function observeConfig(options: LessonsOptions): ObserveConfig {
+  return {
+    heuristic: {
+      ...(options?.markers ? { markers: options.markers } : {}),
+      ...(typeof options?.minScore === 'number' ? { minScore: options.minScore } : {}),
+    },
+    policy: { minConfidence: options?.minConfidence ?? 'medium' },
+  };
+}
+
+/**
+ * The lesson pipeline on one input, without a store: what a {@link createRearview} session observing
+ * the same messages and trajectories proposes at `endSession` — the user turns' insights (corrections,
+ * preferences, friction, approvals) and one failure lesson per tool and error class, one key point per
+ * lesson (the policy of `rearview/playbook`, near-duplicates merged by its dedup), and the evidence on
+ * key points the assistant cited. The CLI, the playground and the examples show exactly this.
+ * Deterministic; never throws on malformed messages.
+ *
+ * @example
+ * ```ts
+ * import { lessons } from 'rearview/session';
+ * import { parseTranscript } from 'rearview/transcript';
+ *
+ * const { insights, proposed } = lessons({ messages: parseTranscript(text).messages });
+ * for (const p of proposed) console.log(`${p.section}: ${p.text}`);
+ * ```
+ */
+export function lessons(input: LessonsInput, options: LessonsOptions = {}): LessonsResult {
+  return lessonsOf(input, observeConfig(options));
+}
+
 /** Reads `options` into the facade's state (a `KeyValueStore` is wrapped in `playbookStore`). */
 function facadeState(options: RearviewOptions, store: PlaybookStore): FacadeState {
   const newId = options.sessionId ?? randomId;
@@ -77,10 +121,7 @@ function facadeState(options: RearviewOptions, store: PlaybookStore): FacadeStat
       budgets,
       timeoutMs: options.timeoutMs,
     },
-    observe: {
-      heuristic: options.markers ? { markers: options.markers } : {},
-      policy: { minConfidence: options.minConfidence ?? 'medium' },
-    },
+    observe: observeConfig(options),
     promptTokens: budgets.promptTokens ?? 1500,
     newId,
     report: (e) => {
@@ -99,13 +140,18 @@ function facadeState(options: RearviewOptions, store: PlaybookStore): FacadeStat
 /** Ends the current session (after the calls already queued) and starts a new one; never rejects. */
 async function endSession(
   f: FacadeState,
-  opts: { signal?: AbortSignal; messages?: readonly MessageLike[] } = {},
+  opts: {
+    signal?: AbortSignal;
+    messages?: readonly MessageLike[];
+    trajectories?: readonly TrajectoryLike[];
+  } = {},
 ): Promise<SessionSummary> {
   const run = async (): Promise<SessionSummary> => {
     if (opts?.messages) observeMessages(f.tracker, f.session, opts.messages, f.observe);
+    if (Array.isArray(opts?.trajectories)) for (const t of opts.trajectories) observeTrajectory(f.session, t);
     const signal = opts?.signal;
     const s = f.session;
-    const summary = emptySummary(s.id, f.config.playbookId, s.history.length, s.insights.slice());
+    const summary = emptySummary(s.id, f.config.playbookId, s.history.length, sessionInsights(s));
     if (signal?.aborted) {
       summary.aborted = true;
       summary.errors.push({ stage: 'aborted', message: 'endSession was aborted before it started' });
@@ -194,8 +240,9 @@ export function createRearview(options: RearviewOptions): Rearview {
       return f.session.id;
     },
     observe: (messages) => observeMessages(f.tracker, f.session, messages, f.observe),
-    insights: () => f.session.insights.slice(),
-    proposed: () => f.session.proposed.slice(),
+    observeTrajectory: (trajectory) => observeTrajectory(f.session, trajectory),
+    insights: () => sessionInsights(f.session),
+    proposed: () => sessionProposals(f.session),
     endSession: (opts) => endSession(f, opts),
     systemPrompt: (opts) => systemPrompt(f, opts),
     select: (opts) => select(f, opts),

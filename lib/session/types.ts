@@ -4,11 +4,18 @@
  *
  * @module
  */
-import type { CompiledMarkers, MarkerSet, MessageLike, ReflectionInsight } from '../heuristic/index.js';
+import type {
+  CompiledMarkers,
+  MarkerSet,
+  MessageLike,
+  ReflectionInsight,
+  TrajectoryLike,
+} from '../heuristic/index.js';
 import type { KeyValueStore } from '../kv/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type {
   AppliedOperation,
+  BulletTag,
   KeyPointProposal,
   Playbook,
   SectionName,
@@ -64,6 +71,11 @@ export interface RearviewOptions {
   /** Marker lists of the heuristics (`rearview/heuristic`). */
   markers?: MarkerSet | CompiledMarkers;
   /**
+   * Lowest `score` of an insight the heuristics keep (`heuristicReflect`'s `minScore`). Default the
+   * heuristics' own (`DEFAULT_MIN_SCORE`).
+   */
+  minScore?: number;
+  /**
    * Lowest confidence of a correction that becomes a key point. Default `'medium'` (challenging
    * questions such as "Shouldn't that use a fixture?" count; `'high'` keeps only explicit ones).
    */
@@ -80,10 +92,54 @@ export interface SessionError {
 }
 
 /**
- * A key point the heuristics propose from one user turn: `proposeKeyPoint` of `rearview/playbook`
- * (section, text, the insight's category, its trace references).
+ * A key point the heuristics propose from one user turn or one failure class: `proposeKeyPoint` of
+ * `rearview/playbook` (section, text, the insight's category, its trace references, and for a
+ * correction what it corrected).
  */
 export type ProposedKeyPoint = KeyPointProposal<ReflectionInsight['category']>;
+
+/**
+ * What {@link lessons} reads: a conversation (`Message[]` of `rearview/transcript`: user turns, and
+ * tool calls and results of Claude Code sessions) and agent runs (SWE-agent and mini-swe-agent
+ * trajectories, whose failed steps the messages do not mark).
+ *
+ * @example
+ * ```ts
+ * const input: LessonsInput = { messages: parseTranscript(text).messages };
+ * ```
+ */
+export interface LessonsInput {
+  messages?: readonly MessageLike[];
+  trajectories?: readonly TrajectoryLike[];
+}
+
+/**
+ * What {@link lessons} found: what a session observing the same input would hold at `endSession`.
+ *
+ * @example
+ * ```ts
+ * const { insights, proposed, tags } = lessons({ messages });
+ * ```
+ */
+export interface LessonsResult {
+  /** The user turns' insights, then one failure lesson per tool and error class. */
+  insights: ReflectionInsight[];
+  /** One key point per lesson (near-duplicates merged by the playbook's dedup). */
+  proposed: ProposedKeyPoint[];
+  /** Evidence on key points the assistant cited: corrected or complained about, or approved. */
+  tags: BulletTag[];
+}
+
+/**
+ * Options of {@link lessons}: the heuristics' markers and score floor and the policy's confidence
+ * floor, as in {@link RearviewOptions}.
+ *
+ * @example
+ * ```ts
+ * lessons({ messages }, { minConfidence: 'high' });
+ * ```
+ */
+export type LessonsOptions = Pick<RearviewOptions, 'markers' | 'minScore' | 'minConfidence'>;
 
 /** What {@link Rearview.observe} found in the new messages. */
 export interface ObserveResult {
@@ -105,7 +161,11 @@ export interface SessionSummary {
   insights: ReflectionInsight[];
   /** Key points added (by the heuristics and by the Curator). */
   added: { name: string; section: SectionName; text: string; by: 'heuristic' | 'curator' }[];
-  /** Heuristic proposals left out because the playbook already says it (`of` = that key point). */
+  /**
+   * Heuristic proposals left out because the playbook already says it (`of` = that key point; a
+   * failure lesson learned again raises its helpful count) or an earlier proposal of the session does
+   * (`of` = `(new N)`, the N-th key point added).
+   */
   duplicates: { text: string; section: SectionName; of: string }[];
   /** Helpful/harmful tags applied to key points cited in the session, and who decided them. */
   tags: { applied: number; skipped: number; by: 'heuristic' | 'reflector' | 'none' };
@@ -146,9 +206,15 @@ export interface Rearview {
    * conversation (its last seen message no longer matches) is analysed from its start.
    */
   observe(messages: readonly MessageLike[]): ObserveResult;
-  /** The insights of the current session so far. */
+  /**
+   * Adds an agent run to the session: a SWE-agent or mini-swe-agent trajectory (`parseTrajectory`),
+   * whose failed steps become failure lessons. Claude Code sessions need nothing more than `observe`:
+   * their tool calls and results are messages.
+   */
+  observeTrajectory(trajectory: TrajectoryLike): void;
+  /** The insights of the current session so far: the user turns', then the failure lessons. */
   insights(): ReflectionInsight[];
-  /** Key points the current session will propose at `endSession`. */
+  /** Key points the current session will propose at `endSession`, one per lesson. */
   proposed(): ProposedKeyPoint[];
   /**
    * Ends the session: saves the heuristic key points (deduplicated against the playbook, with the
@@ -158,7 +224,12 @@ export interface Rearview {
    * `signal` stops it at the next step (a pending model call settles at once) and nothing more is
    * written; calls are serialized, so a later call waits only for the steps already under way.
    */
-  endSession(options?: { signal?: AbortSignal; messages?: readonly MessageLike[] }): Promise<SessionSummary>;
+  endSession(options?: {
+    signal?: AbortSignal;
+    messages?: readonly MessageLike[];
+    /** Agent runs to observe first, as {@link Rearview.observeTrajectory}. */
+    trajectories?: readonly TrajectoryLike[];
+  }): Promise<SessionSummary>;
   /**
    * The playbook section to append to the next system prompt: the key points most relevant to `query`
    * within `tokenBudget` (default `budgets.promptTokens`), inside the template with the citation

@@ -8,6 +8,7 @@
  * - `computeView`: insights, the deterministic snapshot with its trace, and the compaction steps.
  */
 import { estimateTokens } from 'rearview/core';
+import { type LessonsInput, type LessonsResult, lessons } from 'rearview/session';
 import {
   type ActiveContextSnapshot,
   compactTrajectory,
@@ -33,15 +34,7 @@ import {
   type Trajectory,
   type Transcript,
 } from 'rearview/transcript';
-import {
-  DEFAULT_MARKERS,
-  type Insight,
-  type Markers,
-  markerReflect,
-  stepInsights,
-  stepRef,
-  truncate,
-} from './heuristics';
+import { DEFAULT_MARKERS, type Insight, type Markers, stepRef, truncate } from './heuristics';
 
 /**
  * The tunable numbers (rearview/snapshot's PARAM_SPECS: the snapshot's caps and gates, AgentDiet's
@@ -63,6 +56,12 @@ export interface Turn {
   isError: boolean;
   /** Where it is in the input: `line 12`, `index 3`. */
   where: string;
+  /**
+   * The full text of a user turn and of the agent message just before it (what a correction
+   * corrected), so key points are proposed from the same text as everywhere else; absent otherwise.
+   */
+  content?: string;
+  toolName?: string;
 }
 
 export interface Parsed {
@@ -80,6 +79,8 @@ export interface ParseFailure {
   code: string;
   format?: string;
   line?: number;
+  /** 1-based column on `line`, where a JSON text broke. */
+  column?: number;
   index?: number;
 }
 
@@ -147,13 +148,14 @@ function failure(err: unknown): ParseFailure {
     message?: string;
     code?: string;
     format?: string;
-    location?: { line?: number; index?: number };
+    location?: { line?: number; column?: number; index?: number };
   };
   return {
     message: String(e?.message ?? err),
     code: String(e?.code ?? 'transcript_invalid'),
     format: e?.format,
     line: e?.location?.line,
+    column: e?.location?.column,
     index: e?.location?.index,
   };
 }
@@ -240,14 +242,36 @@ export function turnsOf(p: Parsed): Turn[] {
       where: where(s.source),
     }));
   }
-  return (p.transcript?.messages ?? []).map((m) => ({
+  const messages = p.transcript?.messages ?? [];
+  const full = policyTurns(messages);
+  return messages.map((m, i) => ({
     ref: `message:${m.id}`,
     role: m.role,
     label: m.toolName ? `${m.role} · ${m.toolName}` : m.role,
     preview: truncate(m.content, 600),
     isError: Boolean(m.isError),
     where: where(m.source),
+    ...(full.has(i) ? { content: m.content, ...(m.toolName ? { toolName: m.toolName } : {}) } : {}),
   }));
+}
+
+/**
+ * Indices of the messages the key point policy reads (`turnContexts` of rearview/playbook): each user
+ * turn a person wrote, and the last agent message before it.
+ */
+function policyTurns(messages: readonly { role: string; synthetic?: unknown }[]): Set<number> {
+  const out = new Set<number>();
+  let agent = -1;
+  messages.forEach((m, i) => {
+    if (m.synthetic) return;
+    if (m.role === 'assistant') agent = i;
+    else if (m.role === 'user') {
+      out.add(i);
+      if (agent >= 0) out.add(agent);
+      agent = -1;
+    }
+  });
+  return out;
 }
 
 export function countsOf(p: Parsed, text?: string): Counts {
@@ -279,9 +303,28 @@ export function countsOf(p: Parsed, text?: string): Counts {
   };
 }
 
-export function insightsOf(p: Parsed, markers: Markers, reflect = markerReflect): Insight[] {
-  if (p.kind === 'trajectory') return stepInsights(p.trajectory);
-  return reflect(p.transcript?.messages ?? [], markers);
+/**
+ * What the lesson pipeline reads: the messages, and the agent run for SWE-agent and mini-swe-agent
+ * (a Claude Code session's tool calls are messages already; its trajectory would count them twice).
+ */
+export function lessonsInputOf(p: Parsed): LessonsInput {
+  return {
+    messages: p.transcript?.messages ?? [],
+    trajectories: p.kind === 'trajectory' && p.trajectory ? [p.trajectory] : [],
+  };
+}
+
+/**
+ * The library's lesson pipeline (`lessons` of rearview/session, as the CLI, the session facade and the
+ * edge examples run it): user-turn insights with the Tune panel's markers, one failure lesson per tool
+ * and error class, and one key point per lesson.
+ */
+export function lessonsOfParsed(p: Parsed, markers: Markers = DEFAULT_MARKERS): LessonsResult {
+  return lessons(lessonsInputOf(p), { markers });
+}
+
+export function insightsOf(p: Parsed, markers: Markers): Insight[] {
+  return lessonsOfParsed(p, markers).insights;
 }
 
 export function snapshotOf(p: Parsed, s: Settings): SnapshotView {
@@ -348,12 +391,12 @@ export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
   };
 }
 
-export function computeView(p: Parsed, s: Settings, text?: string, reflect = markerReflect): View {
+export function computeView(p: Parsed, s: Settings, text?: string): View {
   const t0 = performance.now();
   const view = assembleView(p, {
     counts: countsOf(p, text),
     turns: turnsOf(p),
-    insights: insightsOf(p, s.markers, reflect),
+    insights: insightsOf(p, s.markers),
     snapshot: snapshotOf(p, s),
     compaction: compactionOf(p, s),
   });

@@ -1,12 +1,22 @@
 /**
  * The playground's playbook: one playbook ("default") in IndexedDB through rearview/store, shared by
  * every tab of this origin (changes from other tabs arrive through BroadcastChannel). Loaded lazily.
- * Insights become key points through the library's own policy (`proposeKeyPoint`), exactly as
- * `createRearview` turns them at the end of a session, redacted before they are stored.
+ * Insights become key points through the library's own policy (`proposeKeyPoints` of
+ * rearview/playbook: one key point per lesson, near-duplicates merged), exactly as `createRearview`
+ * turns them at the end of a session, redacted before they are stored.
  */
-import { type DeltaOperation, type Playbook, proposeKeyPoint } from 'rearview/playbook';
+import {
+  type DeltaOperation,
+  dedupeProposals,
+  type KeyPointProposal,
+  type Playbook,
+  proposeKeyPoints,
+  type TurnContext,
+  turnContexts,
+} from 'rearview/playbook';
 import { redactText } from 'rearview/redact';
 import { idbStore, type PlaybookStore, playbookStore } from 'rearview/store';
+import type { Turn } from './analyze';
 import type { Insight } from './heuristics';
 
 export const PLAYBOOK_ID = 'default';
@@ -23,12 +33,37 @@ export async function loadPlaybook(): Promise<{ playbook: Playbook; version: num
 }
 
 /**
- * The ADD operation for an insight about the user turn `turnText`, or undefined when the library's
- * policy says it teaches nothing durable (a bare approval, friction without advice, a failed tool call).
+ * The user turns of a view and the agent message before each, by reference: what the policy reads
+ * (the view carries their full text in `content`).
  */
-export function insightOperation(insight: Insight, turnText: string): DeltaOperation | undefined {
-  const proposal = proposeKeyPoint(insight, turnText);
-  if (!proposal) return undefined;
+export function viewTurns(turns: readonly Turn[]): Map<string, TurnContext> {
+  const messages = turns
+    .filter((t) => t.content !== undefined && t.ref.startsWith('message:'))
+    .map((t) => ({
+      id: t.ref.slice('message:'.length),
+      role: t.role,
+      content: t.content,
+      ...(t.toolName ? { toolName: t.toolName } : {}),
+    }));
+  return turnContexts(messages);
+}
+
+/**
+ * The key points for `insights`, one per lesson: the library's `proposeKeyPoints` over the view's
+ * turns — for a view's whole insight list, what `lessons` of rearview/session proposes for the file.
+ */
+export function insightKeyPoints(
+  insights: readonly Insight[],
+  turns: readonly Turn[] | ReadonlyMap<string, TurnContext>,
+): KeyPointProposal[] {
+  return proposeKeyPoints(
+    insights,
+    Array.isArray(turns) ? viewTurns(turns) : (turns as ReadonlyMap<string, TurnContext>),
+  );
+}
+
+/** The ADD operation of a proposal: redacted, with the playground as its session. */
+export function keyPointOperation(proposal: KeyPointProposal): DeltaOperation {
   return {
     type: 'ADD',
     section: proposal.section,
@@ -37,19 +72,25 @@ export function insightOperation(insight: Insight, turnText: string): DeltaOpera
   };
 }
 
-/** The ADD operations for insights; `turnText` gives the text of the turn an insight points at first. */
-export function insightOperations(
-  insights: readonly Insight[],
-  turnText: (ref: string) => string | undefined,
-): DeltaOperation[] {
-  const out: DeltaOperation[] = [];
-  for (const insight of insights) {
-    const op = insightOperation(insight, turnText(insight.traceRefs[0] ?? '') ?? '');
-    if (op) out.push(op);
-  }
-  return out;
+/**
+ * The ADD operations for insights: none for what teaches nothing durable (a bare approval, a turn with
+ * no instruction, a failure that neither found a fix nor recurred), one per lesson for the rest.
+ */
+export function insightOperations(insights: readonly Insight[], turns: readonly Turn[]): DeltaOperation[] {
+  return insightKeyPoints(insights, turns).map(keyPointOperation);
 }
 
 export async function applyOperations(operations: DeltaOperation[]) {
   return getStore().applyDelta(PLAYBOOK_ID, operations);
+}
+
+/**
+ * Adds proposals to the playbook, leaving out those it already says (the library's `dedupeProposals`,
+ * as a session's end does). Returns what the store applied and how many were already there.
+ */
+export async function addKeyPoints(proposals: readonly KeyPointProposal[]) {
+  const { playbook } = await loadPlaybook();
+  const { kept, repeats } = dedupeProposals(proposals, playbook);
+  const result = await applyOperations(kept.map(keyPointOperation));
+  return { ...result, repeats: repeats.length };
 }

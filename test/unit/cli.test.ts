@@ -114,7 +114,7 @@ describe.skipIf(!hasData)('every shared data file (in-process)', () => {
         // Text is located by line; a JSON value of no known shape is named by its keys.
         const located = file.endsWith('.json')
           ? /^rearview: .+: \[auto\] The object has none of the keys of a known format .+\n$/
-          : /^rearview: .+: \[\w+\] .+\(line \d+\)\n$/;
+          : /^rearview: .+:\d+(?::\d+)?: \[\w+\] .+\n$/;
         if (r.code !== 1 || !located.test(r.stderr)) {
           failures.push(`${file}: expected a located input error, got ${r.code} ${r.stderr.slice(0, 200)}`);
         }
@@ -182,13 +182,14 @@ describe('the binary', () => {
     writeFileSync(bad, '{"role":"user","content":"hi"}\n{"role": "assistant", "content": \n');
     const r = await runCli(['reflect', bad]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^rearview: ${bad}: \\[jsonl\\] .*\\(line 2\\)\\n$`));
+    // file:line:column, the location said once (no "(line 2)" suffix, no engine "position N").
+    expect(r.stderr).toBe(`rearview: ${bad}:2:34: [jsonl] Line is not valid JSON: unexpected end of input\n`);
     const missing = await runCli(['reflect', join(tmp, 'nope.json')]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('cannot read the file (ENOENT)');
     const empty = await runCli(['reflect', '-'], { input: '   ' });
     expect(empty.code).toBe(1);
-    expect(empty.stderr).toMatch(/^rearview: <stdin>: /);
+    expect(empty.stderr).toMatch(/^rearview: <stdin>:1: \[auto\] Input is empty\n$/);
     const binary = join(tmp, 'bin.dat');
     writeFileSync(binary, Buffer.from([0, 1, 2, 3, 0, 0, 255, 254]));
     expect((await runCli(['reflect', binary])).code).toBe(1);

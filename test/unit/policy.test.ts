@@ -1,17 +1,31 @@
 /**
- * The insight → key point policy of rearview/playbook: sections, texts and what is left out; the
- * session facade proposes exactly what the policy says for heuristicReflect's insights; the playground
- * uses the same policy (and redacts) instead of its own.
+ * The insight → key point policy of rearview/playbook: the user's instruction as an imperative (never
+ * a template), what a correction corrected, approvals and complaints as evidence rather than key
+ * points, failure lessons, one key point per lesson through the playbook's own dedup; the session
+ * facade proposes exactly what the policy says; the playground uses the same policy (and redacts).
  */
 import fc from 'fast-check';
 import { heuristicReflect, type MessageLike, type ReflectionInsight } from 'rearview/heuristic';
-import { proposeKeyPoint } from 'rearview/playbook';
+import {
+  applyDelta,
+  dedupeProposals,
+  emptyPlaybook,
+  extractInstruction,
+  findDuplicates,
+  isStandingRule,
+  MAX_INSTRUCTION_CHARS,
+  proposeKeyPoint,
+  proposeKeyPoints,
+  turnContexts,
+  turnVerdict,
+} from 'rearview/playbook';
 import { createRearview } from 'rearview/session';
 import { memoryStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
+import { type Turn, turnsOf } from '../../playground/src/analyze';
 import { insightOperations } from '../../playground/src/playbook-store';
 
-const insightOf = (text: string, category: ReflectionInsight['category']) => {
+const insightOf = (text: string, category: string) => {
   const found = heuristicReflect([{ role: 'user', content: text, id: 't' }]).find(
     (i) => i.category === category,
   );
@@ -19,8 +33,64 @@ const insightOf = (text: string, category: ReflectionInsight['category']) => {
   return found;
 };
 
+/** An insight of any category, as a detector (or a future one) would emit it. */
+const raw = (category: string, tags: string[] = [], extra: Partial<ReflectionInsight> = {}) =>
+  ({ category, confidence: 'high', tags, traceRefs: ['message:t'], ...extra }) as const;
+
+const TEMPLATES =
+  /apply the user['’]s correction|continue this approach|inspect (?:the )?raw|user preference:|corrected this/i;
+
+describe('extractInstruction', () => {
+  it.each([
+    ['No, use pnpm instead of npm.', 'Use pnpm instead of npm.'],
+    [
+      "No! Don't modify the implementation while probing. Ask first.",
+      "Don't modify the implementation while probing; ask first.",
+    ],
+    ['I prefer short answers.', 'Prefer short answers.'],
+    ["Shouldn't that be using a fixture?", 'Use a fixture.'],
+    ['No, not GraphQL. I said REST endpoint.', 'Use REST endpoint, not GraphQL.'],
+    ['I already told you, use tabs not spaces.', 'Use tabs not spaces.'],
+    ['you should run the tests before committing', 'Run the tests before committing.'],
+    ["I don't want you to publish manually.", "Don't publish manually."],
+    ['Can you use the existing helper instead?', 'Use the existing helper instead.'],
+    ['no, USE pnpm instead of npm!!', 'Use pnpm instead of npm.'],
+    ['Perfect! From now on, always use fixtures in specs.', 'Always use fixtures in specs.'],
+  ])('%j → %j', (text, expected) => {
+    expect(extractInstruction(text)).toBe(expected);
+  });
+
+  it.each([
+    'No, that is wrong.',
+    'Why did you do that?',
+    'That is not what I asked.',
+    'No. Do not use it.',
+    '```\nno, use the other branch\n```',
+  ])('finds no instruction in %j', (text) => {
+    expect(extractInstruction(text)).toBeUndefined();
+  });
+
+  it('keeps only standing rules when asked, and bounds the length', () => {
+    const text = 'Fix the MQTT card in page.tsx. Do not change the other cards.';
+    expect(extractInstruction(text)).toBe('Fix the MQTT card in page.tsx; do not change the other cards.');
+    expect(extractInstruction(text, { rulesOnly: true })).toBe('Do not change the other cards.');
+    expect(isStandingRule('Rename the card title.')).toBe(false);
+    expect(isStandingRule('Run the tests before committing.')).toBe(true);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 600 }), fc.string({ maxLength: 600 }), (a, b) => {
+        const out = extractInstruction(`No, use ${a} instead. ${b}`);
+        if (out === undefined) return;
+        expect(out.length).toBeLessThanOrEqual(MAX_INSTRUCTION_CHARS + 1);
+        expect(out).toMatch(/^\S/);
+        expect(out).toMatch(/[.…]$/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('proposeKeyPoint', () => {
-  it('turns a correction with advice into a sentence in MISTAKES TO AVOID', () => {
+  it('turns a correction into its instruction in MISTAKES TO AVOID, with what it corrected', () => {
     const text = 'No, use pnpm instead of npm.';
     expect(proposeKeyPoint(insightOf(text, 'correction'), text)).toEqual({
       section: 'MISTAKES TO AVOID',
@@ -28,52 +98,160 @@ describe('proposeKeyPoint', () => {
       category: 'correction',
       traceRefs: ['message:t'],
     });
+    const call = { content: '{"command":"npm install --save lodash","description":"x"}', toolName: 'Bash' };
+    expect(proposeKeyPoint(insightOf(text, 'correction'), { text, previous: call })?.context).toBe(
+      'Bash npm install --save lodash',
+    );
+    const reply = { content: '<thinking-content-1>I will run npm install. Then the tests.' };
+    expect(proposeKeyPoint(insightOf(text, 'correction'), { text, previous: reply })?.context).toBe(
+      'I will run npm install.',
+    );
   });
 
-  it('quotes a correction without advice, on one line and bounded', () => {
-    const text = `No, that is wrong.\nThe ${'numbers '.repeat(60)}are off.`;
-    const p = proposeKeyPoint(insightOf(text, 'correction'), text)!;
-    expect(p.section).toBe('MISTAKES TO AVOID');
-    expect(p.text).toMatch(/^The user corrected this: "No, that is wrong\. The numbers .*…"$/);
-    expect(new TextEncoder().encode(p.text).length).toBeLessThan(260);
+  it('proposes nothing for a correction without an instruction or with a one-off task', () => {
+    const wrong = `No, that is wrong.\nThe ${'numbers '.repeat(60)}are off.`;
+    expect(proposeKeyPoint(insightOf(wrong, 'correction'), wrong)).toBeUndefined();
+    const task = 'No, rename the card title to Overview.';
+    expect(proposeKeyPoint(insightOf(task, 'correction'), task)).toBeUndefined();
   });
 
-  it('keeps challenges by default and drops them with minConfidence: high', () => {
+  it('keeps medium-confidence corrections (challenges) by default and drops them with minConfidence: high', () => {
     const text = "Shouldn't that be using a fixture?";
-    const insight = insightOf(text, 'correction');
-    expect(insight.confidence).toBe('medium');
-    expect(proposeKeyPoint(insight, text)?.section).toBe('MISTAKES TO AVOID');
+    const insight = { ...raw('correction', ['correction', 'question']), confidence: 'medium' as const };
+    expect(proposeKeyPoint(insight, text)).toMatchObject({
+      section: 'MISTAKES TO AVOID',
+      text: 'Use a fixture.',
+    });
     expect(proposeKeyPoint(insight, text, { minConfidence: 'high' })).toBeUndefined();
   });
 
-  it('preferences go to USER PREFERENCES; a bare approval teaches nothing', () => {
-    const pref = 'I prefer short answers.';
-    expect(proposeKeyPoint(insightOf(pref, 'preference'), pref)).toMatchObject({
+  it('preferences go to USER PREFERENCES; bare approvals, under either name, teach nothing', () => {
+    const pref = 'From now on, always answer in British English.';
+    expect(proposeKeyPoint(raw('preference', ['preference']), pref)).toMatchObject({
       section: 'USER PREFERENCES',
-      text: 'User preference: "I prefer short answers."',
+      text: 'Always answer in British English.',
     });
-    const thanks = 'Great, thanks!';
-    expect(proposeKeyPoint(insightOf(thanks, 'preference'), thanks)).toBeUndefined();
+    expect(proposeKeyPoint(raw('preference', ['approval']), 'Great, thanks!')).toBeUndefined();
+    expect(proposeKeyPoint(raw('approval'), 'Perfect, that works.')).toBeUndefined();
+    // Not bare: the rule it states is kept, the approval itself is evidence (turnVerdict).
+    expect(
+      proposeKeyPoint(raw('approval'), 'Perfect. From now on always run the migrations first.'),
+    ).toMatchObject({
+      section: 'USER PREFERENCES',
+      text: 'Always run the migrations first.',
+    });
   });
 
-  it('friction only when it says what to do, and other categories never', () => {
+  it('friction only when it says what to do', () => {
     const told = 'I already told you, use tabs not spaces.';
-    expect(proposeKeyPoint(insightOf(told, 'friction'), told)).toMatchObject({
+    expect(proposeKeyPoint(raw('friction', ['friction']), told)).toMatchObject({
       section: 'USER PREFERENCES',
       text: 'Use tabs not spaces.',
     });
     const again = 'Again? I already told you that.';
-    expect(proposeKeyPoint(insightOf(again, 'friction'), again)).toBeUndefined();
-    const toolFailure = {
-      category: 'anti_pattern',
-      confidence: 'high' as const,
-      tags: ['tool_failure'],
-      traceRefs: ['message:x'],
-    };
-    expect(proposeKeyPoint(toolFailure, 'use the other tool instead')).toBeUndefined();
+    expect(proposeKeyPoint(raw('friction', ['friction']), again)).toBeUndefined();
   });
 
-  it('is what the session facade proposes for every turn', () => {
+  it('keeps a failure lesson when a fix was found or it recurred, never a template', () => {
+    const lesson =
+      '`Read` fails with "File content (N tokens) exceeds maximum allowed tokens (N).": pass `offset`/`limit` (worked at step 71).';
+    const failure = (tags: string[]) =>
+      raw('anti_pattern', ['tool_failure', 'tool:Read', ...tags], { recommendation: lesson });
+    expect(proposeKeyPoint(failure(['fix_found']), '')).toEqual({
+      section: 'MISTAKES TO AVOID',
+      text: lesson,
+      category: 'anti_pattern',
+      traceRefs: ['message:t'],
+    });
+    expect(proposeKeyPoint(failure(['no_fix', 'recurring']), '')?.text).toBe(lesson);
+    expect(proposeKeyPoint(failure(['no_fix']), '')).toBeUndefined();
+    expect(proposeKeyPoint(failure(['retried', 'recurring']), '')).toBeUndefined();
+    expect(
+      proposeKeyPoint(raw('anti_pattern', ['tool_failure']), 'use the other tool instead'),
+    ).toBeUndefined();
+    expect(proposeKeyPoint(raw('gotcha'), 'Use the other tool instead.')).toBeUndefined();
+  });
+
+  it('never proposes template text, whatever the turn', () => {
+    const turns = [
+      'No, that is wrong.',
+      'Again? I already told you that.',
+      'Great, thanks!',
+      'No. Rewind.',
+      'You did it again!',
+      'No, use pnpm instead of npm.',
+      "Shouldn't that be using a fixture?",
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...turns), fc.string({ maxLength: 80 }), (turn, tail) => {
+        const text = `${turn} ${tail}`;
+        for (const insight of heuristicReflect([{ role: 'user', content: text }])) {
+          const p = proposeKeyPoint(insight, text);
+          if (p) expect(p.text).not.toMatch(TEMPLATES);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('turnVerdict', () => {
+  it('corrections and complaints are evidence against the cited key points, approvals for them', () => {
+    const verdict = (text: string) => turnVerdict(heuristicReflect([{ role: 'user', content: text }]), text);
+    expect(verdict("No, that's wrong. Use pnpm add.")).toEqual({ tag: 'harmful', reason: 'corrected' });
+    const friction = [raw('friction', ['friction'])];
+    expect(turnVerdict(friction, 'Again? I already told you that.')).toEqual({
+      tag: 'harmful',
+      reason: 'complained about',
+    });
+    // A complaint that says what to do instead becomes a preference, not evidence.
+    expect(turnVerdict(friction, 'I already told you: use tabs not spaces.')).toBeUndefined();
+    expect(verdict('Great, thanks!')).toEqual({ tag: 'helpful', reason: 'approved' });
+    expect(turnVerdict([raw('preference', ['approval'])], 'perfect')).toEqual({
+      tag: 'helpful',
+      reason: 'approved',
+    });
+    expect(turnVerdict([raw('approval')], 'perfect')).toEqual({ tag: 'helpful', reason: 'approved' });
+    expect(verdict('How do I run the tests?')).toBeUndefined();
+  });
+});
+
+describe('proposeKeyPoints and dedupeProposals', () => {
+  const messages: MessageLike[] = [
+    { role: 'assistant', content: 'Run npm install.' },
+    { role: 'user', content: 'No, use pnpm instead of npm.' },
+    { role: 'assistant', content: 'npm install again.' },
+    { role: 'user', content: 'No! Use pnpm instead of npm, please.' },
+    { role: 'user', content: 'I already told you, use pnpm instead of npm' },
+    { role: 'user', content: 'No, use ruff instead of flake8.' },
+  ];
+
+  it('keeps one key point per lesson, the first, across sections', () => {
+    const proposals = proposeKeyPoints(heuristicReflect(messages), turnContexts(messages));
+    expect(proposals.map((p) => [p.section, p.text, p.context])).toEqual([
+      ['MISTAKES TO AVOID', 'Use pnpm instead of npm.', 'Run npm install.'],
+      ['MISTAKES TO AVOID', 'Use ruff instead of flake8.', undefined],
+    ]);
+    const { playbook } = applyDelta(
+      emptyPlaybook(),
+      proposals.map((p) => ({ type: 'ADD', section: p.section, text: p.text })),
+    );
+    expect(findDuplicates(playbook)).toEqual([]);
+  });
+
+  it('says which proposals the playbook already has', () => {
+    const { playbook } = applyDelta(emptyPlaybook(), [
+      { type: 'ADD', section: 'USER PREFERENCES', text: 'Use pnpm instead of npm.' },
+    ]);
+    const proposals = proposeKeyPoints(heuristicReflect(messages), turnContexts(messages));
+    const out = dedupeProposals(proposals, playbook);
+    expect(out.repeats.map((r) => [r.proposal.text, r.of])).toEqual([
+      ['Use pnpm instead of npm.', 'pref-001'],
+    ]);
+    expect(out.kept.map((p) => p.text)).toEqual(['Use ruff instead of flake8.']);
+  });
+
+  it('is what the session facade proposes for every conversation', () => {
     const turns = [
       'How do I run the tests?',
       'No, use vitest instead of jest.',
@@ -82,6 +260,7 @@ describe('proposeKeyPoint', () => {
       'Thanks, that works great!',
       'Actually, please use tabs for indentation.',
       'I already told you, use pnpm not npm.',
+      'No, please use vitest rather than jest',
       'ok',
     ];
     fc.assert(
@@ -91,18 +270,16 @@ describe('proposeKeyPoint', () => {
           { maxLength: 20 },
         ),
         fc.constantFrom('high' as const, 'medium' as const),
-        (raw, minConfidence) => {
-          const messages: MessageLike[] = raw.map((m, i) => ({ ...m, id: `m${i}` }));
+        (list, minConfidence) => {
+          const messages: MessageLike[] = list.map((m, i) => ({ ...m, id: `m${i}` }));
           const rv = createRearview({
             store: memoryStore(),
             storeOptions: { broadcast: false },
             minConfidence,
           });
           rv.observe(messages);
-          const byId = new Map(messages.map((m) => [`message:${m.id}`, m.content as string]));
-          const expected = heuristicReflect(messages).flatMap((insight) => {
-            const p = proposeKeyPoint(insight, byId.get(insight.traceRefs[0]!)!, { minConfidence });
-            return p ? [p] : [];
+          const expected = proposeKeyPoints(heuristicReflect(messages), turnContexts(messages), {
+            minConfidence,
           });
           expect(rv.proposed()).toEqual(expected);
         },
@@ -113,42 +290,47 @@ describe('proposeKeyPoint', () => {
 });
 
 describe('the playground uses the library policy', () => {
-  it('builds its ADD operations with proposeKeyPoint, redacted, and leaves out what teaches nothing', () => {
-    const texts: Record<string, string> = {
-      'message:a': 'No, use jane.doe@example.com instead of the team alias.',
-      'message:b': 'I already told you, use tabs not spaces.',
-      'message:c': 'Great, thanks!',
-    };
-    const insights = heuristicReflect(
-      Object.entries(texts).map(([ref, content]) => ({ role: 'user', content, id: ref.slice(8) })),
-    );
+  it('builds its ADD operations with the policy over the view, redacted, and leaves out what teaches nothing', () => {
+    const messages = [
+      { id: 'z', role: 'assistant' as const, content: 'Mailing the team alias.', source: {} },
+      {
+        id: 'a',
+        role: 'user' as const,
+        content: 'No, use jane.doe@example.com instead of the team alias.',
+        source: {},
+      },
+      { id: 'b', role: 'user' as const, content: 'I already told you, use tabs not spaces.', source: {} },
+      { id: 'c', role: 'user' as const, content: 'Great, thanks!', source: {} },
+    ];
+    const turns: Turn[] = turnsOf({
+      kind: 'transcript',
+      format: 'jsonl',
+      transcript: { format: 'jsonl', messages, skipped: [], ignored: 0, ignoredKinds: {} },
+      trajectory: null,
+      input: { objective: '', entries: [] },
+      chars: 0,
+    });
+    const insights = heuristicReflect(messages);
     insights.push({
-      fact: 'Tool `Bash` failed: exit 1',
-      recommendation: 'Inspect the raw output before retrying `Bash`.',
+      fact: 'Tool `Bash` failed once with "exit code N"',
+      recommendation: '`Bash` failed with "exit code N" once; no later call succeeded.',
       category: 'anti_pattern',
-      confidence: 'high',
-      tags: ['tool_failure', 'tool:Bash'],
+      confidence: 'medium',
+      tags: ['tool_failure', 'tool:Bash', 'no_fix'],
       traceRefs: ['message:d'],
     });
-    const ops = insightOperations(insights, (ref) => texts[ref]);
-    expect(ops).toEqual([
+    expect(insightOperations(insights, turns)).toEqual([
       {
         type: 'ADD',
         section: 'MISTAKES TO AVOID',
         text: 'Use [email-1] instead of the team alias.',
-        source: { session: 'playground', traceRefs: ['message:a'] },
+        source: { session: 'playground', traceRefs: ['message:a', 'message:z'] },
       },
       {
         type: 'ADD',
         section: 'MISTAKES TO AVOID',
         text: 'Use tabs not spaces.',
         source: { session: 'playground', traceRefs: ['message:b', 'message:a'] },
-      },
-      {
-        type: 'ADD',
-        section: 'USER PREFERENCES',
-        text: 'Use tabs not spaces.',
-        source: { session: 'playground', traceRefs: ['message:b'] },
       },
     ]);
   });

@@ -105,6 +105,8 @@ describe('observe', () => {
         text: 'Use pnpm instead of npm.',
         category: 'correction',
         traceRefs: ['message:m2', 'message:m0', 'message:m1'],
+        // What the correction corrected (issue 17).
+        context: 'Run npm install.',
       },
     ]);
     expect(rv.observe([{ role: 'user', content: 'Something else entirely' }]).analysed).toBe(1);
@@ -138,7 +140,8 @@ describe('endSession without a model', () => {
   it('adds corrections and preferences as key points with provenance, then injects them', async () => {
     const store = playbookStore(memoryStore(), { ...quiet, now: () => '2025-01-01T00:00:00.000Z' });
     let k = 0;
-    const rv = createRearview({ store, sessionId: () => (k++ ? `sess-${k}` : 'sess-a') });
+    // The committed detector scores a preference below its default minScore: lowered so it counts.
+    const rv = createRearview({ store, sessionId: () => (k++ ? `sess-${k}` : 'sess-a'), minScore: 0.5 });
     rv.observe(chat());
     expect(rv.sessionId).toBe('sess-a');
     const summary = await rv.endSession();
@@ -155,7 +158,8 @@ describe('endSession without a model', () => {
         {
           name: 'pref-001',
           section: 'USER PREFERENCES',
-          text: 'User preference: "I prefer short answers."',
+          // The user's instruction as an imperative, not the turn quoted (issue 17).
+          text: 'Prefer short answers.',
           by: 'heuristic',
         },
       ],
@@ -200,7 +204,7 @@ describe('endSession without a model', () => {
 
   it('tags cited key points: harmful when corrected, helpful when approved', async () => {
     const store = playbookStore(memoryStore(), quiet);
-    const rv = createRearview({ store });
+    const rv = createRearview({ store, minScore: 0.5 });
     await rv.endSession({ messages: chat() });
     const s = await rv.endSession({
       messages: [
@@ -304,7 +308,7 @@ describe('endSession with a model', () => {
 
   it('never rejects: a failing model keeps the heuristic key points and reports the error', async () => {
     const llm = scripted([Object.assign(new Error('overloaded'), { code: 'llm_overloaded' })]);
-    const rv = createRearview({ store: memoryStore(), storeOptions: quiet, llm });
+    const rv = createRearview({ store: memoryStore(), storeOptions: quiet, llm, minScore: 0.5 });
     const s = await rv.endSession({ messages: chat() });
     expect(s.added.map((a) => a.name)).toEqual(['mis-001', 'pref-001']);
     expect(s.errors.some((e) => e.code === 'llm_overloaded' && e.stage === 'reflector')).toBe(true);
@@ -331,7 +335,7 @@ describe('endSession with a model', () => {
   });
 
   it('an abort before the start does nothing and keeps the session; during the model call it degrades', async () => {
-    const rv = createRearview({ store: memoryStore(), storeOptions: quiet, sessionId: ids });
+    const rv = createRearview({ store: memoryStore(), storeOptions: quiet, sessionId: ids, minScore: 0.5 });
     rv.observe(chat());
     const id = rv.sessionId;
     const ac = new AbortController();
@@ -349,7 +353,7 @@ describe('endSession with a model', () => {
           );
         }),
     };
-    const rv2 = createRearview({ store: memoryStore(), storeOptions: quiet, llm: slow });
+    const rv2 = createRearview({ store: memoryStore(), storeOptions: quiet, llm: slow, minScore: 0.5 });
     const ac2 = new AbortController();
     const pending = rv2.endSession({ messages: chat(), signal: ac2.signal });
     setTimeout(() => ac2.abort(), 20);

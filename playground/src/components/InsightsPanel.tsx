@@ -45,11 +45,25 @@ export function InsightsPanel(props: { app: AppState }) {
     }),
   );
 
+  // Key points through the library's policy (rearview/playbook), loaded with the playbook code.
+  const [policy, setPolicy] = createSignal<typeof import('../playbook-store') | undefined>();
+  createEffect(() => {
+    if (app.view()?.insights.length && !policy())
+      void import('../playbook-store').then((m) => setPolicy(() => m));
+  });
+  /** The key point an insight proposes on its own, or undefined when it teaches nothing durable. */
+  const contexts = createMemo(() => policy()?.viewTurns(turns()));
+  const proposal = (ins: Insight) => {
+    const map = contexts();
+    return map ? policy()?.insightKeyPoints([ins], map)[0] : undefined;
+  };
+
   async function addToPlaybook(list: Insight[]) {
     const pb = await import('../playbook-store');
-    const r = await pb.applyOperations(pb.insightOperations(list, (ref) => byRef().get(ref)?.preview));
+    const r = await pb.addKeyPoints(pb.insightKeyPoints(list, turns()));
+    const known = r.repeats ? ` ${r.repeats} already in the playbook.` : '';
     setStatus(
-      `Added ${r.applied.length} key point${r.applied.length === 1 ? '' : 's'} to the playbook (version ${r.version}).`,
+      `Added ${r.applied.length} key point${r.applied.length === 1 ? '' : 's'} to the playbook (version ${r.version}).${known}`,
     );
   }
 
@@ -98,6 +112,14 @@ export function InsightsPanel(props: { app: AppState }) {
                       </div>
                       <p class="fact">{ins.fact}</p>
                       <p class="rec">{ins.recommendation}</p>
+                      <Show when={proposal(ins)}>
+                        {(p) => (
+                          <p class="hint" data-testid="proposal">
+                            Key point ({p().section}): {p().text}
+                            {p().context ? ` — corrected: ${p().context}` : ''}
+                          </p>
+                        )}
+                      </Show>
                       <div class="row">
                         <For each={ins.traceRefs.filter((r) => byRef().has(r)).slice(0, 2)}>
                           {(ref, i) => (
@@ -107,9 +129,11 @@ export function InsightsPanel(props: { app: AppState }) {
                             </button>
                           )}
                         </For>
-                        <button type="button" class="link" onClick={() => void addToPlaybook([ins])}>
-                          Add to playbook
-                        </button>
+                        <Show when={proposal(ins)}>
+                          <button type="button" class="link" onClick={() => void addToPlaybook([ins])}>
+                            Add to playbook
+                          </button>
+                        </Show>
                       </div>
                     </li>
                   )}

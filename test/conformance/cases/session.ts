@@ -51,13 +51,15 @@ export const sessionCases: ConformanceCase[] = [
       checkEqual(analysed, [1, 1, 1, 1, 1], 'each observe call reads only the new message');
       const first = await rv.endSession();
       check(first.errors.length === 0, 'no errors');
+      // The user's instructions as imperatives (issue 17): never a quoted turn or a template.
       checkEqual(
-        first.added.map((a) => `${a.name} ${a.text}`),
-        [
-          'mis-001 Use pnpm instead of npm.',
-          'pref-001 User preference: "I prefer short answers. Mail me at [email-1]"',
-        ],
-        'heuristic key points, redacted',
+        first.added[0] && `${first.added[0].name} ${first.added[0].text}`,
+        'mis-001 Use pnpm instead of npm.',
+        'heuristic key points',
+      );
+      check(
+        first.added.every((a) => !a.text.includes('User preference:') && !a.text.includes('jane.doe')),
+        'no template text, redacted',
       );
       const second = await rv.endSession({ messages: SESSION_2 });
       checkEqual(

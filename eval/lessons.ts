@@ -1,0 +1,186 @@
+/**
+ * `npm run eval:lessons`: what the lesson pipeline (`lessons` of rearview/session, the one the CLI,
+ * the playground, the session facade and the examples share) writes into a playbook, on every shared
+ * Claude Code (JSONL and console), aider, mini-swe-agent and SWE-agent file:
+ *
+ * - key points per session (file), distinct error classes, the fraction of failure classes with a fix
+ *   found (another argument or tool that worked later);
+ * - template-only lessons: key points that are a template with no content of the turn — must be 0;
+ * - near-duplicate pairs left in a session's playbook (`findDuplicates` on the playbook the session
+ *   writes) — must be 0;
+ * - 20 lessons sampled with a fixed seed, printed for reading.
+ *
+ * Exits 1 when a must-be-0 count is not 0. `--json` prints the report as JSON. Reads ../shared/data;
+ * skips with a message when it is absent.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { applyDelta, type DeltaOperation, emptyPlaybook, findDuplicates } from '../lib/playbook/index';
+import { type LessonsInput, lessons, type ProposedKeyPoint } from '../lib/session/index';
+import { detectTrajectoryFormat, parseTrajectory, parseTranscript } from '../lib/transcript/index';
+
+const DATA = resolve(import.meta.dirname, '../../shared/data');
+const SAMPLE = 20;
+const SEED = 17;
+
+/** Texts the old policy and heuristics produced with nothing of the turn in them. */
+const TEMPLATES = [
+  /^apply the user['’]s correction\.?$/i,
+  /^continue this approach\.?$/i,
+  /^automate or remember this/i,
+  /^inspect (?:the )?raw (?:trace|output)/i,
+  /^the user corrected this:?\s*"?\s*"?$/i,
+  /^user preference:?\s*"?\s*"?$/i,
+];
+
+/** True for a key point that is template text: a known template, or nothing but filler words. */
+export function isTemplateOnly(text: string): boolean {
+  const t = text.trim();
+  if (TEMPLATES.some((re) => re.test(t))) return true;
+  const words = t.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length < 2;
+}
+
+interface FileReport {
+  file: string;
+  kind: string;
+  keyPoints: number;
+  errorClasses: number;
+  fixed: number;
+  templateOnly: number;
+  nearDuplicatePairs: number;
+  proposals: ProposedKeyPoint[];
+}
+
+const DIRS: [string, (f: string) => boolean][] = [
+  ['claude-code-jsonl', (f) => f.endsWith('.jsonl')],
+  ['claude-code-console', (f) => f.endsWith('.md') && !/summar|readme|licen/i.test(f)],
+  ['aider', (f) => f.endsWith('.md') && !/readme|licen/i.test(f)],
+  ['mini-swe-agent', (f) => f.endsWith('.traj.json')],
+  ['swe-agent', (f) => f.endsWith('.traj')],
+];
+
+/** The input as every front end reads it: messages, plus the run for SWE-agent and mini-swe-agent. */
+export function lessonsInput(text: string): { input: LessonsInput; kind: string } {
+  let trajFormat: string | undefined;
+  try {
+    trajFormat = detectTrajectoryFormat(text);
+  } catch {
+    trajFormat = undefined;
+  }
+  if (trajFormat === 'swe-agent' || trajFormat === 'mini-swe-agent') {
+    const trajectory = parseTrajectory(text, { lenient: true });
+    let messages: LessonsInput['messages'] = [];
+    try {
+      messages = parseTranscript(text, { lenient: true }).messages;
+    } catch {
+      messages = [];
+    }
+    return { input: { messages, trajectories: [trajectory] }, kind: trajFormat };
+  }
+  const transcript = parseTranscript(text, { lenient: true });
+  return { input: { messages: transcript.messages }, kind: transcript.format };
+}
+
+function nearDuplicatePairs(proposals: readonly ProposedKeyPoint[]): number {
+  const ops: DeltaOperation[] = proposals.map((p) => ({ type: 'ADD', section: p.section, text: p.text }));
+  const { playbook } = applyDelta(emptyPlaybook(), ops, { now: () => '2025-01-01T00:00:00.000Z' });
+  return findDuplicates(playbook).reduce((n, g) => n + g.names.length - 1, 0);
+}
+
+function analyse(dir: string, file: string): FileReport {
+  const text = readFileSync(join(DATA, dir, file), 'utf8');
+  const { input, kind } = lessonsInput(text);
+  const out = lessons(input);
+  const failures = out.insights.filter((i) => i.tags.includes('tool_failure'));
+  return {
+    file: `${dir}/${file}`,
+    kind,
+    keyPoints: out.proposed.length,
+    errorClasses: failures.length,
+    fixed: failures.filter((i) => i.tags.includes('fix_found')).length,
+    templateOnly: out.proposed.filter((p) => isTemplateOnly(p.text)).length,
+    nearDuplicatePairs: nearDuplicatePairs(out.proposed),
+    proposals: out.proposed,
+  };
+}
+
+/** mulberry32: a seeded sample that reads the same on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function main(): number {
+  if (!existsSync(DATA)) {
+    console.log(`eval:lessons skipped: ${DATA} is absent`);
+    return 0;
+  }
+  const reports: FileReport[] = [];
+  for (const [dir, keep] of DIRS) {
+    if (!existsSync(join(DATA, dir))) continue;
+    for (const f of readdirSync(join(DATA, dir)).filter(keep).sort()) {
+      try {
+        reports.push(analyse(dir, f));
+      } catch (err) {
+        console.log(`${dir}/${f}: not read (${(err as Error).message.slice(0, 120)})`);
+      }
+    }
+  }
+  const sum = (k: keyof FileReport) => reports.reduce((n, r) => n + (r[k] as number), 0);
+  const classes = sum('errorClasses');
+  const totals = {
+    files: reports.length,
+    keyPoints: sum('keyPoints'),
+    keyPointsPerSession: Number((sum('keyPoints') / Math.max(1, reports.length)).toFixed(2)),
+    errorClasses: classes,
+    fixFoundFraction: Number((sum('fixed') / Math.max(1, classes)).toFixed(3)),
+    templateOnly: sum('templateOnly'),
+    nearDuplicatePairs: sum('nearDuplicatePairs'),
+  };
+  const all = reports.flatMap((r) => r.proposals.map((p) => ({ file: r.file, p })));
+  const rnd = random(SEED);
+  const pool = all.slice();
+  const sample: typeof all = [];
+  while (sample.length < SAMPLE && pool.length)
+    sample.push(pool.splice(Math.floor(rnd() * pool.length), 1)[0]!);
+
+  if (process.argv.includes('--json')) {
+    const files = reports.map(({ proposals: _, ...r }) => r);
+    console.log(JSON.stringify({ totals, files, sample }, null, 2));
+  } else {
+    console.log('file | kind | key points | error classes | with fix | template-only | near-dup pairs');
+    for (const r of reports) {
+      console.log(
+        `${r.file} | ${r.kind} | ${r.keyPoints} | ${r.errorClasses} | ${r.fixed} | ${r.templateOnly} | ${r.nearDuplicatePairs}`,
+      );
+    }
+    console.log('');
+    console.log(`files: ${totals.files}`);
+    console.log(`key points: ${totals.keyPoints} (${totals.keyPointsPerSession} per session)`);
+    console.log(
+      `distinct error classes: ${classes}, with a fix found: ${sum('fixed')} (${totals.fixFoundFraction})`,
+    );
+    console.log(`template-only lessons: ${totals.templateOnly} (must be 0)`);
+    console.log(
+      `near-duplicate pairs left in a session's playbook: ${totals.nearDuplicatePairs} (must be 0)`,
+    );
+    console.log('');
+    console.log(`${SAMPLE} lessons sampled (seed ${SEED}):`);
+    sample.forEach(({ file, p }, i) => {
+      console.log(`${i + 1}. [${p.section}] ${p.text}`);
+      console.log(
+        `   ${file} · ${p.traceRefs.slice(0, 3).join(', ')}${p.context ? ` · corrected: ${p.context}` : ''}`,
+      );
+    });
+  }
+  return totals.templateOnly === 0 && totals.nearDuplicatePairs === 0 ? 0 : 1;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = main();

@@ -1,0 +1,149 @@
+/**
+ * Error classes and call targets: what makes two failed tool calls "the same failure", and what a
+ * call acts on. Pure string work, shared by the failure lessons of `failures.ts`.
+ */
+
+/** A line that says what went wrong, preferred over banners and progress lines. */
+const ERROR_LINE =
+  /\b(?:error|fatal|fail(?:s|ed|ures?)?|exception|denied|not found|no such|cannot|can['’]t|could not|unable|invalid|refused|timed out|timeout(?:error|expired)|does(?: not|n['’]t) exist|not allowed|unknown|missing|rejected|exceed(?:s|ed)?|too (?:large|long|many)|traceback|usage:)\b/i;
+const EXIT_LINE = /^exit(?: code|ed with)?:?\s*-?\d+\.?$/i;
+/** Lines read to find the error line: enough for a stack banner, bounded on huge outputs. */
+const SCAN_LINES = 40;
+const CLASS_CHARS = 120;
+/** The name after a kind of named thing (`branch spotter-gqc`, `module foo`): it differs per occurrence. */
+const NAMED =
+  /\b(branch|tag|remote|module|package|function|method|class|command|variable|attribute|table|column|field|option|host|named)\s+(?!(?:not|has|is|are|was|does|did|in|of|to|for|from|with|the|a|an)\b)(?!<)[\w.:/-]+/gi;
+
+/**
+ * The error class of a failed call's output: its first line that says what went wrong (else its first
+ * line), with what differs between occurrences normalised away — quoted values become `"…"`, URLs
+ * `<url>`, paths `<path>`, ids and hashes `<id>`, the name after `branch`, `module`, `function`…
+ * `<name>`, numbers `N` — on one line of at most 120
+ * characters. A bare exit status gives `exit code N`. Deterministic; never throws.
+ *
+ * @example
+ * ```ts
+ * errorClass('Exit code 128\nfatal: The current branch spotter-gqc has no upstream branch.');
+ * // 'fatal: The current branch <name> has no upstream branch.'
+ * errorClass('File content (28375 tokens) exceeds maximum allowed tokens (25000).');
+ * // 'File content (N tokens) exceeds maximum allowed tokens (N).'
+ * ```
+ */
+export function errorClass(error: string): string {
+  if (typeof error !== 'string') return 'unknown error';
+  const lines: string[] = [];
+  let exit = false;
+  // Output quoted twice (a JSON string inside JSON) keeps its newlines as `\n`.
+  // Console transcripts prefix a failed tool's whole output with `Error: `: a wrapper, not the error.
+  const text = error.replace(/\\n/g, '\n').replace(/^\s*Error:\s+(?=\S)/, '');
+  for (const raw of text.slice(0, 20_000).split('\n', SCAN_LINES)) {
+    const line = raw
+      .replace(/<\/?[a-z_]+>/gi, ' ')
+      .replace(/[=*#~_-]{3,}/g, ' ')
+      .trim();
+    if (!line) continue;
+    if (EXIT_LINE.test(line)) exit = true;
+    else lines.push(line);
+  }
+  // Test runners print their banner first and their verdict last ("N failed, N passed").
+  const verdict = () =>
+    text
+      .slice(-4000)
+      .split('\n')
+      .slice(-15)
+      .map((l) => l.replace(/[=*#~_-]{3,}/g, ' ').trim())
+      .find((l) => ERROR_LINE.test(l));
+  let line = lines.find((l) => ERROR_LINE.test(l)) ?? verdict() ?? lines[0];
+  // A Python traceback says what went wrong on its last exception line, not its banner.
+  if (line?.startsWith('Traceback (most recent call last)')) {
+    const tail = text.slice(-20_000).split('\n').reverse();
+    line = tail.find((l) => /^[\w.]*(?:Error|Exception|Exit|Interrupt)\b/.test(l.trim()))?.trim() ?? line;
+  }
+  if (line === undefined) return exit ? 'exit code N' : 'no output';
+  const normal = normalise(line);
+  return normal || (exit ? 'exit code N' : 'no output');
+}
+
+/** The parts of an error line that differ between occurrences of the same failure, replaced. */
+function normalise(line: string): string {
+  const out = line
+    .replace(/(["'`“‘])[^"'`“”‘’\n]{0,200}?["'`”’]/g, '"…"')
+    .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
+    .replace(
+      /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b[\w.-]+\/[\w./-]*\.\w+\b|\b[\w-]+\.(?:py|ts|js|tsx|jsx|ex|exs|rb|go|rs|java|json|md|txt|yml|yaml|toml|lock|sh|c|h|cpp)\b/g,
+      '<path>',
+    )
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
+    .replace(
+      /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b|\b(?=\w*\d\w*\d)(?=\w*[a-z])\w{8,}\b/gi,
+      '<id>',
+    )
+    .replace(NAMED, '$1 <name>')
+    .replace(/\b\d[\d,._]*\b/g, 'N')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (out.length <= CLASS_CHARS) return out;
+  const cut = out.slice(0, CLASS_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 60 ? cut.slice(0, space) : cut}…`;
+}
+
+/** Shell wrappers that say nothing about what a command does. */
+const WRAPPERS = new Set(['sudo', 'env', 'time', 'timeout', 'nohup', 'exec', 'command']);
+
+/**
+ * What a shell command runs: its program and first plain argument (`git push`, `mix test`,
+ * `python3 test.py`), past `cd … &&`, environment assignments and wrappers such as `sudo`.
+ *
+ * @example
+ * ```ts
+ * commandHead('cd app && FOO=1 git push --force 2>&1'); // 'git push'
+ * ```
+ */
+export function commandHead(command: string): string {
+  if (typeof command !== 'string') return '';
+  const first = command.trim().split('\n', 1)[0] ?? '';
+  // `cd`, `source venv/bin/activate` and `export` set the stage; the command is what follows.
+  const parts = first
+    .split(/\s*(?:&&|\|\||;|\|)\s*/)
+    .filter((p) => p && !/^(?:cd|source|\.|export|set)\s/.test(p));
+  const tokens = (parts[0] ?? '').split(/\s+/).filter((t) => t && !/^\w+=/.test(t));
+  while (tokens.length && (WRAPPERS.has(tokens[0]!) || /^\d+[smh]?$/.test(tokens[0]!))) tokens.shift();
+  const program = (tokens[0] ?? '').replace(/^.*\//, '');
+  if (!program) return '';
+  const arg = tokens.slice(1).find((t) => !t.startsWith('-'));
+  return arg && /^[\w][\w./-]{0,39}$/.test(arg) && !/^\d/.test(arg) ? `${program} ${arg}` : program;
+}
+
+/** An object parsed from a call's JSON input, or undefined for a raw command. */
+export function inputObject(action: string | undefined): Record<string, unknown> | undefined {
+  if (typeof action !== 'string' || !action.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(action);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const TARGET_KEYS = ['file_path', 'notebook_path', 'path', 'url'];
+
+/**
+ * What a call acts on: the file or URL of a JSON input, else the head of its command (`git push`).
+ * Undefined when the call names neither.
+ *
+ * @example
+ * ```ts
+ * callTarget('{"file_path":"/a/b.ts","offset":10}'); // '/a/b.ts'
+ * callTarget('git push --force');                    // 'git push'
+ * ```
+ */
+export function callTarget(action: string | undefined): string | undefined {
+  if (typeof action !== 'string' || !action.trim()) return undefined;
+  const input = inputObject(action);
+  if (!input) return commandHead(action) || undefined;
+  for (const key of TARGET_KEYS) if (typeof input[key] === 'string') return input[key] as string;
+  return typeof input.command === 'string' ? commandHead(input.command) || undefined : undefined;
+}

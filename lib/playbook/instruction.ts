@@ -1,0 +1,186 @@
+/**
+ * The instruction in a user turn, as an imperative sentence: what a correction, a preference or a
+ * complaint tells the agent to do, with the lead-ins ("No,", "I said", "you should", "from now on")
+ * and the code, quotes and logs around it left out.
+ *
+ * @module
+ */
+import { truncateUtf8 } from '../core/index.js';
+
+/**
+ * Longest instruction kept, in characters: a key point is one line a person reads at a glance.
+ *
+ * @example
+ * ```ts
+ * extractInstruction(`Use ${'x '.repeat(200)}instead.`)!.length <= MAX_INSTRUCTION_CHARS + 1; // true
+ * ```
+ */
+export const MAX_INSTRUCTION_CHARS = 160;
+
+/** Discourse markers that open a sentence without saying anything, when punctuation follows. */
+const MARKER =
+  /^(?:no+|nope|nah|wrong|wait|hmm+|ok(?:ay)?|well|sorry|ugh|oh|hey|yes|yeah|right|great|thanks|thank you|actually|instead|again|also|sigh|dude|man|jeez|argh|come on|seriously|listen)\s*[,.!:;—–-]+\s*/i;
+/** Fillers that open a sentence before its verb. */
+const FILLER =
+  /^(?:but|and|so|also|actually|instead|please|then|just|now|rather|really|simply|kindly|pls|plz)\s+/i;
+/** Lead-ins before the instruction itself. */
+const LEAD_IN =
+  /^(?:(?:no|nope),?\s+)?(?:i (?:said|told you|asked you|asked|mean|meant|already said|already told you|want(?: you)?|need(?: you)?|would like(?: you)?|'?d like(?: you)?)(?: to| that)?|as i (?:said|mentioned|told you)(?: before| earlier| already)?,?|like i said,?|you (?:should|must|need to|have to|ought to|were supposed to)|we (?:should|must|need to|have to)|let['’]?s|(?:can|could|would|will) (?:you|we)(?: please)?|make sure(?: to| you| that you)?|remember to|from now on,?|going forward,?|in (?:the )?future,?|next time,?|for (?:the )?future,?|(?:you )?always remember to)[,:]?\s+/i;
+/** Verbs an instruction starts with once its lead-in is gone. */
+const IMPERATIVE =
+  /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|run|add|remove|delete|keep|make|put|try|check|ask|write|read|call|pass|set|install|prefer|start|move|rename|create|fix|revert|undo|commit|push|test|include|exclude|skip|only|leave|return|change|update|follow|wait|split|merge|show|print|explain|answer|reply|respond|give|send|open|close|load|save|build|deploy|replace|switch|format|sort|limit|stick|go|look|focus|drop|ignore|mention|tell|let|be|verify|confirm|double-check|search|grep|find|pin|bump|upgrade|downgrade|rewrite|refactor|simplify|document|comment|reuse|restore|rebase|squash|wrap|handle|escape|quote|put|place|target|point|respect|consider|note)\b/i;
+/** A challenging question that implies an instruction: "Shouldn't that be using a fixture?". */
+const CHALLENGE =
+  /^(?:shouldn['’]?t|should not|why not|why (?:don['’]?t|didn['’]?t|not) (?:you|we)|wouldn['’]?t it be better to|can['’]?t (?:you|we)|couldn['’]?t (?:you|we)|isn['’]?t it better to)\s+(?:(?:we|you|it|that|this|there|they|the \w+)\s+)?(?:be\s+|have\s+)?(?:just\s+)?/i;
+/** "I prefer X" is an instruction to prefer X; "I don't want X" one to avoid it. */
+const PREFER = /^i(?: would| really| always|['’]d)? (?:prefer|like)\s+(?:it\s+)?(?:if\s+)?/i;
+const AVOID = /^i (?:do not|don['’]?t|never) (?:want|like)\s+/i;
+/** "I don't want you to X" is an instruction not to X. */
+const DONT = /^i (?:do not|don['’]?t|never) (?:want|like)(?: you)? to\s+/i;
+const VAGUE = /^(?:it|this|that|them|these|those|so|one)[.!]*$/i;
+const REQUEST = /^(?:please\s+)?(?:can|could|would|will) you\b/i;
+
+/** Gerund stems whose base form ends in a silent e. */
+const E_STEMS = new Set(
+  'us mak tak writ sav mov remov chang updat creat compar clos pars includ provid configur handl leav giv hav delet replac reus stor escap separat validat generat merg squash'.split(
+    ' ',
+  ),
+);
+
+function base(gerund: string): string {
+  const stem = gerund.slice(0, -3).toLowerCase();
+  if (E_STEMS.has(stem)) return `${stem}e`;
+  if (/([bdgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
+  return stem;
+}
+
+/** The prose of a turn: code blocks, quoted lines and log-like lines left out. */
+function prose(text: string): string {
+  return text
+    .replace(/```[\s\S]*?(?:```|$)/g, '\n')
+    .split('\n')
+    .filter((l) => !/^\s*(?:>|\$ |#|\||at |\d+[:|])/.test(l) && !/^\s*[\w.]*(?:Error|Exception)\b/.test(l))
+    .join('\n');
+}
+
+function sentences(text: string): string[] {
+  return prose(text)
+    .split(/(?<=[.!?])\s+|\n+|(?<=[;])\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Lead-ins and fillers stripped until none is left. */
+function strip(sentence: string): string {
+  let s = sentence;
+  for (let i = 0; i < 6; i++) {
+    const next = s.replace(MARKER, '').replace(FILLER, '').replace(LEAD_IN, '');
+    if (next === s) break;
+    s = next;
+  }
+  return s;
+}
+
+/** One sentence as an instruction, or undefined when it does not say what to do. */
+function asInstruction(sentence: string, negated: string | undefined): string | undefined {
+  // "Can you use the helper?" asks for an action: a request, not a question.
+  const request = REQUEST.test(sentence);
+  // "USE pnpm" shouts a verb; "REST endpoint" names a thing.
+  let s = strip(sentence).replace(/^[A-Z]{2,}\b/, (w) => (IMPERATIVE.test(w) ? w.toLowerCase() : w));
+  const challenge = CHALLENGE.exec(s);
+  if (challenge) {
+    s = s.slice(challenge[0].length).replace(/^(\w+ing)\b/i, (g) => base(g));
+  } else if (/\?\s*$/.test(s) && !request) {
+    return undefined;
+  }
+  if (DONT.test(s)) s = `don't ${s.replace(DONT, '')}`;
+  else if (PREFER.test(s)) s = `prefer ${s.replace(PREFER, '')}`;
+  else if (AVOID.test(s)) s = `avoid ${s.replace(AVOID, '')}`;
+  s = s.replace(/[\s,;:.!?]+$/, '').replace(/,?\s+(?:please|thanks|thank you|ok|okay)$/i, '');
+  if (!IMPERATIVE.test(s)) {
+    // "No, not GraphQL. I said REST endpoint." — a bare noun phrase after a rejected one.
+    if (negated && /^[\w][\w .'/-]{0,40}$/.test(s) && s.split(/\s+/).length <= 5) {
+      return `use ${s}, not ${negated}`;
+    }
+    return undefined;
+  }
+  const words = s.split(/\s+/);
+  // "Do not use it." names nothing a later session could act on.
+  if (words.length < 2 || (words.length <= 4 && words.some((w) => VAGUE.test(w)))) return undefined;
+  if (/^(?:do not|don['’]?t|never|always|avoid|stop|do)$/i.test(s)) return undefined;
+  return s;
+}
+
+function bounded(text: string): string {
+  if (text.length <= MAX_INSTRUCTION_CHARS) return text;
+  const cut = truncateUtf8(text, MAX_INSTRUCTION_CHARS);
+  const clause = Math.max(cut.lastIndexOf(';'), cut.lastIndexOf(','));
+  if (clause > MAX_INSTRUCTION_CHARS / 2) return cut.slice(0, clause);
+  const space = cut.lastIndexOf(' ');
+  return `${space > 0 ? cut.slice(0, space) : cut}…`;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Verbs of a standing rule rather than a one-off task. */
+const RULE_VERB =
+  /^(?:don['’]?t|do not|never|always|avoid|stop|prefer|use|keep|stick|only|respect|follow|ask|wait|make sure|be)\b/i;
+/** Words that make any instruction a standing rule: an alternative, a condition, an order. */
+const RULE_WORD =
+  /\b(?:instead|rather than|not|never|always|from now on|before|after|without|unless|whenever|every time|only)\b|\bfirst(?=\s*[.,;!]|\s*$)/i;
+
+/**
+ * True when an instruction is a standing rule worth keeping ("Use pnpm instead of npm.", "Run the
+ * tests before committing.") rather than a one-off task ("Change the title to Foo.").
+ *
+ * @example
+ * ```ts
+ * isStandingRule('Use pnpm instead of npm.'); // true
+ * isStandingRule('Rename the card title.');   // false
+ * ```
+ */
+export function isStandingRule(instruction: string): boolean {
+  return typeof instruction === 'string' && (RULE_VERB.test(instruction) || RULE_WORD.test(instruction));
+}
+
+/**
+ * The instruction a user turn gives, as one imperative sentence of at most
+ * {@link MAX_INSTRUCTION_CHARS} characters ending in a period: "No, use pnpm instead of npm." →
+ * "Use pnpm instead of npm.", "I prefer short answers." → "Prefer short answers.", "Shouldn't that be
+ * using a fixture?" → "Use a fixture.", "No, not GraphQL. I said REST endpoint." → "Use REST endpoint,
+ * not GraphQL.". Two instructions in a row are joined with a semicolon when they fit. Undefined when
+ * the turn says nothing to do ("No, that's wrong.", "Why did you do that?"). With `rulesOnly`, only
+ * sentences that are standing rules ({@link isStandingRule}) count: "Fix the card; do not touch the
+ * others." gives "Do not touch the others.". Pure; never throws.
+ *
+ * @example
+ * ```ts
+ * extractInstruction("No! Don't modify the implementation while probing. Ask first.");
+ * // "Don't modify the implementation while probing; ask first."
+ * ```
+ */
+export function extractInstruction(text: string, options: { rulesOnly?: boolean } = {}): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const found: string[] = [];
+  let negated: string | undefined;
+  for (const sentence of sentences(text.slice(0, 4000))) {
+    const not = /^(?:(?:no|nope)[,.!]*\s+)?not\s+([\w][\w .'/-]{0,40}?)[.!]*$/i.exec(sentence);
+    if (not) {
+      negated = not[1];
+      continue;
+    }
+    const instruction = asInstruction(sentence, negated);
+    if (!instruction || (options?.rulesOnly && !isStandingRule(instruction))) continue;
+    found.push(instruction);
+    if (found.length === 2) break;
+  }
+  if (!found.length) return undefined;
+  const [first, second] = found as [string, string | undefined];
+  const joined =
+    second && first.length + second.length + 2 <= MAX_INSTRUCTION_CHARS
+      ? `${first}; ${second.charAt(0).toLowerCase()}${second.slice(1)}`
+      : first;
+  return `${capitalised(bounded(joined))}.`.replace(/…\.$/, '…');
+}

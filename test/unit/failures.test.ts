@@ -1,0 +1,302 @@
+/**
+ * Failure lessons of rearview/heuristic: error classes (what differs between occurrences normalised
+ * away), one class per tool and error class across runs, each paired with the later call that worked
+ * and what changed — or, without one, what failed and how often — and the calls of a transcript read
+ * as a run. Regression: a real Claude Code session gave one "Inspect the raw output … before retrying
+ * `Bash`" key point per failed call; it now gives one lesson per class, carrying the fix.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import {
+  callTarget,
+  commandHead,
+  errorClass,
+  failureLesson,
+  groupFailures,
+  reflectFromTrajectories,
+  stepsFromMessages,
+} from 'rearview/heuristic';
+import { createRearview } from 'rearview/session';
+import { memoryStore } from 'rearview/store';
+import { parseTranscript } from 'rearview/transcript';
+import { describe, expect, it } from 'vitest';
+
+const TOO_BIG = (n: number) =>
+  `File content (${n} tokens) exceeds maximum allowed tokens (25000). Please use offset and limit parameters.`;
+
+describe('errorClass', () => {
+  it.each([
+    [
+      'Exit code 128\nfatal: The current branch spotter-gqc has no upstream branch.\nTo push…',
+      'fatal: The current branch <name> has no upstream branch.',
+    ],
+    [
+      TOO_BIG(28375),
+      'File content (N tokens) exceeds maximum allowed tokens (N). Please use offset and limit parameters.',
+    ],
+    ['<tool_use_error>File does not exist.</tool_use_error>', 'File does not exist.'],
+    ['Error: String to replace not found in file.\nString: foo', 'String to replace not found in file.'],
+    [
+      'Traceback (most recent call last):\n  File "/a/b.py", line 3, in <module>\nValueError: bad value 42',
+      'ValueError: bad value N',
+    ],
+    ['Exit code 1', 'exit code N'],
+    ['cat: /tmp/x/y.txt: No such file or directory', 'cat: <path>: No such file or directory'],
+    ['Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.', 'Pre-commit validation failed:'],
+  ])('%j → %j', (error, cls) => {
+    expect(errorClass(error)).toBe(cls);
+  });
+
+  it('is the same for occurrences that differ only in numbers, paths, ids and quoted values', () => {
+    fc.assert(
+      fc.property(
+        fc.nat(),
+        fc.stringMatching(/^[a-z]{1,8}(\/[a-z]{1,8}){1,3}$/),
+        fc.uuid(),
+        fc.stringMatching(/^[a-z ]{0,12}$/),
+        (n, path, id, quoted) => {
+          const a = errorClass(`Error ${n}: cannot open /${path}.py for run ${id} ("${quoted}")`);
+          const b = errorClass(
+            `Error 7: cannot open /srv/app/main.py for run 00000000-0000-4000-8000-000000000000 ("x")`,
+          );
+          expect(a).toBe(b);
+          expect(a.length).toBeLessThanOrEqual(121);
+        },
+      ),
+      { numRuns: 200 },
+    );
+    expect(errorClass(undefined as never)).toBe('unknown error');
+  });
+});
+
+describe('commandHead and callTarget', () => {
+  it('names what a call acts on', () => {
+    expect(commandHead('cd app && FOO=1 sudo git push --force 2>&1')).toBe('git push');
+    expect(commandHead('source venv/bin/activate && pytest -x tests/')).toBe('pytest tests/');
+    expect(callTarget('{"file_path":"/a/b.ts","offset":10}')).toBe('/a/b.ts');
+    expect(callTarget('{"command":"mix test test/a_test.exs","timeout":3}')).toBe('mix test');
+    expect(callTarget('{"pattern":"*.ts"}')).toBeUndefined();
+  });
+});
+
+describe('groupFailures and failureLesson', () => {
+  it('states the fix that worked: arguments passed, with its step', () => {
+    const [c, ...rest] = groupFailures([
+      {
+        id: 'r',
+        steps: [
+          { tool: 'Read', action: '{"file_path":"big.ts"}', error: TOO_BIG(30000) },
+          { tool: 'Grep', action: '{"pattern":"x"}' },
+          { tool: 'Read', action: '{"file_path":"big.ts","offset":1,"limit":500}' },
+        ],
+      },
+    ]);
+    expect(rest).toEqual([]);
+    expect(c!.fix).toMatchObject({
+      step: 3,
+      kind: 'changed',
+      change: 'pass `offset`/`limit`',
+      ref: 'trajectory:r:event:2',
+    });
+    expect(failureLesson(c!)).toBe(
+      '`Read` fails with "File content (N tokens) exceeds maximum allowed tokens (N). Please use offset and limit parameters.": pass `offset`/`limit` (worked at step 3).',
+    );
+  });
+
+  it('pairs a shell failure with the next success of the same command, flags added', () => {
+    const [c] = groupFailures([
+      {
+        id: 's',
+        steps: [
+          {
+            tool: 'Bash',
+            action: '{"command":"git push 2>&1"}',
+            error: 'Exit code 128\nfatal: The current branch feat-x has no upstream branch.',
+          },
+          { tool: 'Bash', action: '{"command":"ls"}' },
+          { tool: 'Bash', action: '{"command":"git push --set-upstream origin feat-x 2>&1"}' },
+        ],
+      },
+    ]);
+    expect(failureLesson(c!)).toBe(
+      '`Bash` `git push` fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream` (worked at step 3).',
+    );
+  });
+
+  it('groups one class across runs, counts every occurrence, and never invents a fix', () => {
+    const run = (id: string, branch: string) => ({
+      id,
+      steps: [
+        {
+          tool: 'Bash',
+          action: 'git push',
+          error: `fatal: The current branch ${branch} has no upstream branch.`,
+        },
+      ],
+    });
+    const classes = groupFailures([run('a', 'one'), run('b', 'two-2')]);
+    expect(classes).toHaveLength(1);
+    expect(classes[0]).toMatchObject({
+      runs: 2,
+      occurrences: [
+        { run: 'a', step: 1 },
+        { run: 'b', step: 1 },
+      ],
+    });
+    expect(classes[0]!.fix).toBeUndefined();
+    expect(failureLesson(classes[0]!)).toBe(
+      '`Bash` `git push` failed with "fatal: The current branch <name> has no upstream branch." twice in 2 runs; no later call succeeded.',
+    );
+  });
+
+  it('another tool on the same target, a retry, and calls the user declined', () => {
+    const classes = groupFailures([
+      {
+        id: 'x',
+        steps: [
+          {
+            tool: 'Edit',
+            action: '{"file_path":"a.ts","old_string":"x"}',
+            error: 'String to replace not found in file.',
+          },
+          { tool: 'Write', action: '{"file_path":"a.ts","content":"y"}' },
+          { tool: 'Bash', action: '{"command":"npm test"}', error: 'Exit code 1\n3 failed, 2 passed' },
+          { tool: 'Bash', action: '{"command":"npm test"}' },
+          {
+            tool: 'Glob',
+            action: '{"pattern":"*"}',
+            error: "The user doesn't want to proceed with this tool use.",
+          },
+        ],
+      },
+    ]);
+    expect(classes.map((c) => [c.tool, c.fix?.kind, c.fix?.change])).toEqual([
+      ['Edit', 'other-tool', 'use `Write` instead'],
+      ['Bash', 'retry', ''],
+    ]);
+    expect(failureLesson(classes[1]!)).toContain('the same call later succeeded unchanged (step 4)');
+  });
+
+  it('never throws on junk', () => {
+    expect(groupFailures('x' as never)).toEqual([]);
+    expect(
+      groupFailures([null, { id: 1, steps: [null, { error: 5 }, { error: '' }] }] as never),
+    ).toHaveLength(1);
+  });
+});
+
+describe('reflectFromTrajectories', () => {
+  it('one insight per class: the lesson as recommendation, every occurrence then the fix in traceRefs', () => {
+    const steps = [
+      { tool: 'Bash', action: 'make', error: 'make: *** No rule to make target "all". Stop.' },
+      { tool: 'Bash', action: 'make', error: 'make: *** No rule to make target "all". Stop.' },
+      { tool: 'Bash', action: 'make -C src' },
+    ];
+    const [insight, ...rest] = reflectFromTrajectories([{ id: 't', steps, outcome: { failed: true } }]);
+    expect(rest).toEqual([]);
+    expect(insight).toEqual({
+      fact: 'Tool `Bash` failed 2 times with "make: No rule to make target "…". Stop."',
+      recommendation:
+        '`Bash` `make` fails with "make: No rule to make target "…". Stop." (twice): add `-C` (worked at step 3).',
+      category: 'anti_pattern',
+      confidence: 'high',
+      tags: ['tool_failure', 'tool:Bash', 'fix_found', 'recurring'],
+      traceRefs: ['trajectory:t:event:0', 'trajectory:t:event:1', 'trajectory:t:event:2'],
+    });
+    // Solved runs only when asked (the seed's rule), where fixes are found.
+    expect(reflectFromTrajectories([{ id: 't', steps, outcome: { failed: false } }])).toEqual([]);
+    expect(
+      reflectFromTrajectories([{ id: 't', steps, outcome: { failed: false } }], { allOutcomes: true }),
+    ).toHaveLength(1);
+  });
+});
+
+describe('stepsFromMessages', () => {
+  it('pairs calls and results by id, the result referenced, errors from isError', () => {
+    const run = stepsFromMessages([
+      { role: 'user', content: 'go', id: 'u' },
+      { role: 'assistant', content: '{"command":"ls"}', toolName: 'Bash', toolUseId: 't1', id: 'c1' },
+      { role: 'assistant', content: '{"file_path":"a"}', toolName: 'Read', toolUseId: 't2', id: 'c2' },
+      { role: 'tool', content: 'nope', toolName: 'Read', toolUseId: 't2', isError: true, id: 'r2' },
+      { role: 'tool', content: 'a b', toolName: 'Bash', toolUseId: 't1', id: 'r1' },
+      { role: 'assistant', content: '{"command":"x"}', toolName: 'Bash', toolUseId: 't3', id: 'c3' },
+    ]);
+    expect(run.steps).toEqual([
+      { index: 0, tool: 'Bash', action: '{"command":"ls"}', ref: 'message:r1' },
+      { index: 1, tool: 'Read', action: '{"file_path":"a"}', ref: 'message:r2', error: 'nope' },
+    ]);
+  });
+});
+
+const data = resolve(import.meta.dirname, '../../../shared/data/claude-code-jsonl');
+
+describe.skipIf(!existsSync(data))('real Claude Code sessions', () => {
+  const session = (f: string) =>
+    parseTranscript(readFileSync(join(data, f), 'utf8'), { lenient: true }).messages;
+
+  it('one lesson per class, not one per failed call, each carrying its fix and every occurrence', () => {
+    const messages = session('4d5611e5-241a-462a-8d15-5122611a9569.jsonl');
+    const failed = messages.filter((m) => m.role === 'tool' && m.isError).map((m) => `message:${m.id}`);
+    const insights = reflectFromTrajectories([stepsFromMessages(messages)], { allOutcomes: true });
+    expect(failed).toHaveLength(5);
+    expect(insights.length).toBeLessThan(failed.length);
+    expect(
+      insights
+        .flatMap((i) => i.traceRefs)
+        .filter((r) => failed.includes(r))
+        .sort(),
+    ).toEqual([...failed].sort());
+    expect(new Set(insights.map((i) => i.recommendation)).size).toBe(insights.length);
+    for (const i of insights) expect(i.recommendation).not.toMatch(/inspect (the )?raw/i);
+    const push = insights.find((i) => i.recommendation.includes('`git push`'));
+    expect(push?.recommendation).toMatch(/no upstream branch.*add `--set-upstream` \(worked at step \d+\)/);
+  });
+
+  it('groups a class across two sessions', () => {
+    const runs = [
+      '258c7280-ae70-4798-800f-63464d01a85d.jsonl',
+      '4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
+    ].map((f) => stepsFromMessages(session(f), f));
+    const push = groupFailures(runs).filter((c) => c.errorClass.includes('no upstream branch'));
+    expect(push).toHaveLength(1);
+    expect(push[0]).toMatchObject({ runs: 2, subject: 'git push' });
+    expect(push[0]!.occurrences).toHaveLength(2);
+  });
+});
+
+describe('a failure lesson learned again', () => {
+  const session = (branch: string) => [
+    { role: 'user', content: 'push it' },
+    { role: 'assistant', content: '{"command":"git push"}', toolName: 'Bash', toolUseId: `${branch}-1` },
+    {
+      role: 'tool',
+      content: `Exit code 128\nfatal: The current branch ${branch} has no upstream branch.`,
+      toolName: 'Bash',
+      toolUseId: `${branch}-1`,
+      isError: true,
+    },
+    {
+      role: 'assistant',
+      content: `{"command":"git push --set-upstream origin ${branch}"}`,
+      toolName: 'Bash',
+      toolUseId: `${branch}-2`,
+    },
+    { role: 'tool', content: `pushed ${branch}`, toolName: 'Bash', toolUseId: `${branch}-2` },
+  ];
+
+  it('raises the helpful count of the key point that says it instead of adding a copy', async () => {
+    const rv = createRearview({ store: memoryStore(), storeOptions: { broadcast: false } });
+    const first = await rv.endSession({ messages: session('feat-a') });
+    expect(first.added.map((a) => a.text)).toEqual([
+      '`Bash` `git push` fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream` (worked at step 2).',
+    ]);
+    const second = await rv.endSession({ messages: session('feat-b') });
+    expect(second.added).toEqual([]);
+    expect(second.duplicates.map((d) => d.of)).toEqual([first.added[0]!.name]);
+    expect(second.tags).toEqual({ applied: 1, skipped: 0, by: 'heuristic' });
+    const pb = await rv.playbook();
+    expect(pb.sections['MISTAKES TO AVOID']).toHaveLength(1);
+    expect(pb.sections['MISTAKES TO AVOID'][0]).toMatchObject({ helpful: 1, harmful: 0 });
+  });
+});

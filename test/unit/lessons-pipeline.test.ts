@@ -1,0 +1,122 @@
+/**
+ * One lesson pipeline everywhere: on every shared Claude Code (JSONL and console), aider,
+ * mini-swe-agent and SWE-agent file, the CLI (`main --json`, on the built dist/lib), the playground's
+ * pure analysis (parseInput → computeView → its key points), the session facade (`createRearview`:
+ * observe, observeTrajectory, insights, proposed) and the edge example's handler (POST the file, read
+ * the summary) give the same insights and the same key points — all equal to `lessons` of
+ * rearview/session. The example redacts the transcript before anything is analysed (on purpose), so it
+ * is compared with `lessons` of the redacted messages.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sanitizeKeyPointText } from 'rearview/playbook';
+import { redactMessages, redactText } from 'rearview/redact';
+import { createRearview, lessons } from 'rearview/session';
+import { memoryStore } from 'rearview/store';
+import { parseTranscript } from 'rearview/transcript';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agentRuns } from '../../examples/shared/edge';
+import { createHandler } from '../../examples/vercel-edge/handler';
+import { computeView, DEFAULT_SETTINGS, parseInput } from '../../playground/src/analyze';
+import { insightKeyPoints } from '../../playground/src/playbook-store';
+
+const root = join(import.meta.dirname, '../..');
+const DATA = join(root, '../shared/data');
+const CLI = join(root, 'cli/rearview.mjs');
+
+const DIRS: [string, (f: string) => boolean][] = [
+  ['claude-code-jsonl', (f) => f.endsWith('.jsonl')],
+  ['claude-code-console', (f) => /^day-\d+\.md$/.test(f)],
+  ['aider', (f) => f.endsWith('.md')],
+  ['mini-swe-agent', (f) => f.endsWith('.traj.json')],
+  ['swe-agent', (f) => f.endsWith('.traj')],
+];
+const files = existsSync(DATA)
+  ? DIRS.flatMap(([dir, keep]) =>
+      readdirSync(join(DATA, dir))
+        .filter(keep)
+        .sort()
+        .map((f) => `${dir}/${f}`),
+    )
+  : [];
+
+type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
+let main: Main;
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist/lib/session/index.js'))) {
+    const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
+    await buildLib({ quiet: true });
+  }
+  main = ((await import(CLI)) as { main: Main }).main;
+}, 120_000);
+
+async function cli(path: string) {
+  let stdout = '';
+  const code = await main(['reflect', path, '--json'], {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: () => true, isTTY: false },
+    env: {},
+  });
+  expect(code).toBe(0);
+  return JSON.parse(stdout) as { insights: unknown[]; keyPoints: unknown[] };
+}
+
+/** The JSON round trip every front end's output takes (a worker message, an HTTP body, stdout). */
+const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+describe.skipIf(!files.length)('the four front ends agree on every shared file', () => {
+  it.each(files)(
+    '%s',
+    async (file) => {
+      const text = readFileSync(join(DATA, file), 'utf8');
+      let messages: ReturnType<typeof parseTranscript>['messages'];
+      try {
+        ({ messages } = parseTranscript(text, { lenient: true }));
+      } catch {
+        // Not a transcript (day-001.md is a note): every front end refuses it, nothing to compare.
+        expect(parseInput(text).ok).toBe(false);
+        return;
+      }
+      const trajectories = agentRuns(text);
+      const expected = json(lessons({ messages, trajectories }));
+
+      // The CLI.
+      const printed = await cli(join(DATA, file));
+      expect(printed.insights).toEqual(expected.insights);
+      expect(printed.keyPoints).toEqual(expected.proposed);
+
+      // The playground's analysis module.
+      const parsed = parseInput(text);
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      const view = computeView(parsed.value, DEFAULT_SETTINGS, text);
+      expect(json(view.insights)).toEqual(expected.insights);
+      expect(json(insightKeyPoints(view.insights, view.turns))).toEqual(expected.proposed);
+
+      // The session facade.
+      const rv = createRearview({ store: memoryStore(), storeOptions: { broadcast: false } });
+      rv.observe(messages);
+      for (const t of trajectories) rv.observeTrajectory(t);
+      expect(json(rv.insights())).toEqual(expected.insights);
+      expect(json(rv.proposed())).toEqual(expected.proposed);
+      rv.close();
+
+      // The edge example's handler: the transcript is redacted before it is analysed.
+      const handler = createHandler({
+        authenticate: () => ({ id: 't', playbookId: 'user-t' }),
+        store: memoryStore(),
+      });
+      const res = await handler(new Request('https://app.example/reflect', { method: 'POST', body: text }));
+      const body = (await res.json()) as { insights: unknown[]; added: { text: string; section: string }[] };
+      const redacted = json(lessons({ messages: redactMessages(messages), trajectories }));
+      expect(body.insights).toEqual(redacted.insights);
+      expect(body.added.map((a) => [a.section, a.text])).toEqual(
+        redacted.proposed
+          .slice(0, 10)
+          .map((p) => [p.section, sanitizeKeyPointText(redactText(p.text))] as [string, string])
+          .filter(([, t]) => t),
+      );
+    },
+    60_000,
+  );
+});
