@@ -6,6 +6,7 @@
  */
 export * from './core/index.js';
 export * from './durable/index.js';
+export * from './failures/index.js';
 export * from './heuristic/index.js';
 export * from './llm/index.js';
 export * from './loop/index.js';

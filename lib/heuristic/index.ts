@@ -1,24 +1,13 @@
 /**
- * `rearview/heuristic`: reflection without a model call — user corrections, preferences and friction
- * from conversations, failed tool calls from trajectories — plus the prompt, reply parser and merge for
- * reflecting with a model. `heuristicReflect` alone bundles to a few KB: the model half is only pulled
+ * `rearview/heuristic`: reflection without a model call — user corrections, preferences, friction and
+ * approval in conversations, each with a score — plus the prompt, reply parser and merge for reflecting
+ * with a model. Failed tool calls in trajectories are `rearview/failures`. `heuristicReflect` alone bundles to a few KB: the model half is only pulled
  * in by `llmReflect`, `reflectionPrompt` and `parseReflectionResponse`.
  *
  * @module
  */
 
-export { callTarget, commandHead, errorClass } from './error-class.js';
 export type { EscalationOptions } from './escalate.js';
-export {
-  type CallRun,
-  type CallStep,
-  type FailureClass,
-  type FailureFix,
-  failureLesson,
-  groupFailures,
-  stepsFromMessages,
-  type ToolMessageLike,
-} from './failures.js';
 export {
   type LlmReflectOptions,
   llmReflect,
@@ -39,10 +28,4 @@ export {
 } from './reflect.js';
 export { type CompiledMarkers, compileMarkers } from './scanner.js';
 export { confidenceOf, DEFAULT_ESCALATION_BAND, DEFAULT_MIN_SCORE, type TurnScores } from './score.js';
-export {
-  failureInsight,
-  reflectFromTrajectories,
-  type TrajectoryLike,
-  type TrajectoryReflectOptions,
-} from './trajectory.js';
 export type { InsightCategory, InsightConfidence, MessageLike, ReflectionInsight } from './types.js';

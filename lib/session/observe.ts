@@ -6,14 +6,12 @@
  * @module
  */
 import { contentText, defaultRef } from '../core/index.js';
+import { reflectFromTrajectories, stepsFromMessages, type TrajectoryLike } from '../failures/index.js';
 import {
   type HeuristicOptions,
   heuristicReflect,
   type MessageLike,
   type ReflectionInsight,
-  reflectFromTrajectories,
-  stepsFromMessages,
-  type TrajectoryLike,
 } from '../heuristic/index.js';
 import {
   type BulletTag,

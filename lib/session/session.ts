@@ -8,7 +8,9 @@
  *
  * @module
  */
-import type { MessageLike, TrajectoryLike } from '../heuristic/index.js';
+
+import type { TrajectoryLike } from '../failures/index.js';
+import type { MessageLike } from '../heuristic/index.js';
 import {
   emptyPlaybook,
   formatPlaybook,

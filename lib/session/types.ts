@@ -4,13 +4,9 @@
  *
  * @module
  */
-import type {
-  CompiledMarkers,
-  MarkerSet,
-  MessageLike,
-  ReflectionInsight,
-  TrajectoryLike,
-} from '../heuristic/index.js';
+
+import type { TrajectoryLike } from '../failures/index.js';
+import type { CompiledMarkers, MarkerSet, MessageLike, ReflectionInsight } from '../heuristic/index.js';
 import type { KeyValueStore } from '../kv/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type {

@@ -19,13 +19,14 @@ export const ALLOWED: Record<string, readonly string[]> = {
   transcript: ['core'],
   llm: ['core', 'redact'],
   heuristic: ['core', 'llm', 'transcript'],
+  failures: ['core', 'heuristic'],
   snapshot: ['core', 'llm', 'redact', 'transcript'],
   playbook: ['core', 'llm', 'redact'],
   loop: ['core', 'kv', 'llm', 'redact'],
   'post-turn': ['core', 'kv', 'llm', 'loop'],
   store: ['core', 'kv', 'loop', 'playbook'],
   durable: ['core', 'kv', 'playbook', 'store'],
-  session: ['core', 'heuristic', 'kv', 'llm', 'playbook', 'redact', 'store', 'transcript'],
+  session: ['core', 'failures', 'heuristic', 'kv', 'llm', 'playbook', 'redact', 'store', 'transcript'],
 };
 
 /** Files allowed past {@link MAX_LINES}, each with the reason it is one file. */
@@ -70,7 +71,8 @@ for (const file of files) {
     if (!spec.startsWith('.')) continue;
     const target = resolve(dirname(file), spec);
     const to = folderOf(target);
-    if (from && to && from !== to) edges.push({ from, file: relative(lib, file), spec, to, target: relative(lib, target) });
+    if (from && to && from !== to)
+      edges.push({ from, file: relative(lib, file), spec, to, target: relative(lib, target) });
   }
 }
 

@@ -16,7 +16,7 @@ import {
   groupFailures,
   reflectFromTrajectories,
   stepsFromMessages,
-} from 'rearview/heuristic';
+} from 'rearview/failures';
 import { createRearview } from 'rearview/session';
 import { memoryStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';

@@ -8,11 +8,11 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { truncateUtf8 } from '../../lib/core/index';
+import { errorClass, reflectFromTrajectories } from '../../lib/failures/index';
 import {
   classifyTurn,
   compileMarkers,
   DEFAULT_MARKERS,
-  errorClass,
   extractRecommendation,
   heuristicReflect,
   insightMetadata,
@@ -21,7 +21,6 @@ import {
   mergeInsights,
   parseReflectionResponse,
   type ReflectionInsight,
-  reflectFromTrajectories,
   reflectionPrompt,
   SEED_MARKERS,
 } from '../../lib/heuristic/index';

@@ -1,9 +1,9 @@
+import { reflectFromTrajectories } from 'rearview/failures';
 import {
   classifyTurn,
   heuristicReflect,
   insightMetadata,
   parseReflectionResponse,
-  reflectFromTrajectories,
   reflectionPrompt,
 } from 'rearview/heuristic';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';

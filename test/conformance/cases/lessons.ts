@@ -4,7 +4,7 @@ import {
   groupFailures,
   reflectFromTrajectories,
   stepsFromMessages,
-} from 'rearview/heuristic';
+} from 'rearview/failures';
 import {
   dedupeProposals,
   emptyPlaybook,

@@ -3,8 +3,9 @@
  * `rearview/transcript` reads (SWE-agent, mini-swe-agent, Claude Code), one lesson per failure class
  * rather than one insight per failed step.
  */
+
+import type { ReflectionInsight } from '../heuristic/index.js';
 import { type CallStep, type FailureClass, failureLesson, groupFailures } from './failures.js';
-import type { ReflectionInsight } from './types.js';
 
 /** The parts of a `Trajectory` (from `rearview/transcript`) that reflection reads. */
 export interface TrajectoryLike {

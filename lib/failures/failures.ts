@@ -4,8 +4,8 @@
  * classes into insights; `stepsFromMessages` reads the calls of a transcript.
  */
 import { contentText, defaultRef } from '../core/index.js';
+import type { MessageLike } from '../heuristic/index.js';
 import { callTarget, commandHead, errorClass, inputObject } from './error-class.js';
-import type { MessageLike } from './types.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
 export interface CallStep {

@@ -1,0 +1,26 @@
+/**
+ * `rearview/failures`: lessons from failed tool calls in agent trajectories, without a model call.
+ * Failures are grouped by tool and error class (the error text with paths, numbers, ids and quoted
+ * values normalised away), across a trajectory and across trajectories, and paired with the change
+ * that made a later call succeed; `reflectFromTrajectories` turns each class into one insight with
+ * trace references to every occurrence. Its own entry, so that `heuristicReflect` users do not carry it.
+ *
+ * @module
+ */
+export { callTarget, commandHead, errorClass } from './error-class.js';
+export {
+  type CallRun,
+  type CallStep,
+  type FailureClass,
+  type FailureFix,
+  failureLesson,
+  groupFailures,
+  stepsFromMessages,
+  type ToolMessageLike,
+} from './failures.js';
+export {
+  failureInsight,
+  reflectFromTrajectories,
+  type TrajectoryLike,
+  type TrajectoryReflectOptions,
+} from './trajectory.js';
