@@ -5,7 +5,7 @@
 
 /**
  * Returns the longest prefix of `text` whose UTF-8 encoding is at most `maxBytes` bytes, never
- * splitting a code point (the behaviour of Rust's `floor_char_boundary` in seed 004).
+ * splitting a code point (the behaviour of Rust's `floor_char_boundary` in the reference design).
  * A lone surrogate counts as 3 bytes, as `TextEncoder` writes it (U+FFFD). Never throws.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * `reflectFromTrajectories`: seed 004's `reflect_from_trajectories` on the trajectories
+ * `reflectFromTrajectories`: the reference design's `reflect_from_trajectories` on the trajectories
  * `rearview/transcript` reads (SWE-agent, mini-swe-agent, Claude Code), one lesson per failure class
  * rather than one insight per failed step.
  */
@@ -26,12 +26,12 @@ export interface TrajectoryLike {
 export interface TrajectoryReflectOptions {
   /**
    * Also read trajectories whose outcome is unknown (no `outcome`: a Claude Code session parsed
-   * without `resolved`). Default false, as in the seed: only failed runs teach anti-patterns.
+   * without `resolved`). Default false, as in the reference design: only failed runs teach anti-patterns.
    */
   includeUnknownOutcome?: boolean;
   /**
    * Read every trajectory, solved ones included: a solved run is where a failed call's fix is most
-   * often found. Default false (the seed's rule). Implies `includeUnknownOutcome`.
+   * often found. Default false (the reference design's rule). Implies `includeUnknownOutcome`.
    */
   allOutcomes?: boolean;
 }

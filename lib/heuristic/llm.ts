@@ -1,5 +1,5 @@
 /**
- * The model half of seed 004: the reflection prompt, a robust parser for the reply, and `llmReflect`,
+ * The model half of the reference design: the reflection prompt, a robust parser for the reply, and `llmReflect`,
  * which merges the model's insights with the heuristic ones. Only `import type` from `rearview/llm`:
  * the client is passed in, so importing `heuristicReflect` alone never pulls this code or an SDK.
  */
@@ -25,7 +25,7 @@ export interface PromptOptions {
 }
 
 /**
- * The seed's reflection prompt. Each turn is shown as `[message:{id}] role: text` and the model is
+ * The reference design's reflection prompt. Each turn is shown as `[message:{id}] role: text` and the model is
  * asked to cite those references in `trace_refs`.
  *
  * @example
@@ -119,7 +119,7 @@ function insightsOf(value: unknown): unknown[] | undefined {
  * Reads the insights from a model reply: fenced, wrapped in prose or raw JSON, `{ "insights": [...] }`
  * or a bare array. Items without a non-empty `fact` and `recommendation` or with an unknown category
  * are skipped, the others kept; `category` defaults to `correction` and `confidence` to `medium`, as
- * in the seed. Never throws: anything unreadable gives `[]`.
+ * in the reference design. Never throws: anything unreadable gives `[]`.
  *
  * @example
  * ```ts

@@ -32,13 +32,13 @@ export interface MarkerSet {
 }
 
 /**
- * Seed 004's marker lists, verbatim (substring markers; the seed looked them up in lower-cased text, so
+ * The reference design's marker lists, verbatim (substring markers; the reference looked them up in lower-cased text, so
  * its `"I said"` and `"I meant"` never matched). Run through this module's word-aware matcher they
  * behave as whole-word phrases.
  *
  * @example
  * ```ts
- * classifyTurn('16 is a perfect square.', SEED_MARKERS).preference; // true: the seed's bare `perfect`
+ * classifyTurn('16 is a perfect square.', SEED_MARKERS).preference; // true: the reference design's bare `perfect`
  * classifyTurn('16 is a perfect square.').preference; // false with DEFAULT_MARKERS
  * ```
  */
@@ -89,9 +89,9 @@ export const SEED_MARKERS: MarkerSet = {
 };
 
 /**
- * The default lists: the seed's markers, each kept as a whole-word phrase or narrowed by context (its
+ * The default lists: the reference design's markers, each kept as a whole-word phrase or narrowed by context (its
  * bare `perfect`, `again` and `revert` misfire on "perfect square", "try again later" and pasted
- * commit messages), plus what the seed misses in real corrections. Used when no `markers` option is
+ * commit messages), plus what the reference misses in real corrections. Used when no `markers` option is
  * given.
  *
  * @example
@@ -102,7 +102,7 @@ export const SEED_MARKERS: MarkerSet = {
  */
 export const DEFAULT_MARKERS: MarkerSet = {
   correction: [
-    // The seed's, word-aware and anchored where a bare word misfires.
+    // The reference design's, word-aware and anchored where a bare word misfires.
     '^no ,',
     '^no not',
     "^don't do",
@@ -434,7 +434,7 @@ export const DEFAULT_MARKERS: MarkerSet = {
     "now we're talking",
   ],
   friction: [
-    // The seed's: `again` only where it complains, not in "try again later".
+    // The reference design's: `again` only where it complains, not in "try again later".
     '^you * again !',
     'once again',
     'yet again',

@@ -1,4 +1,4 @@
-/** `insightMetadata`: seed 004's `insight_metadata`, the provenance record of an insight. */
+/** `insightMetadata`: the reference design's `insight_metadata`, the provenance record of an insight. */
 import type { ReflectionInsight } from './types.js';
 
 /** Where a fact came from. */
@@ -10,7 +10,7 @@ export interface InsightProvenance {
   date: string;
 }
 
-/** Metadata for storing an insight as a fact (the seed's `FactMetadata`). */
+/** Metadata for storing an insight as a fact (the reference design's `FactMetadata`). */
 export interface FactMetadata {
   confidence: string;
   provenance: InsightProvenance[];

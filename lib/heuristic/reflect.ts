@@ -1,5 +1,5 @@
 /**
- * `heuristicReflect`: seed 004's `heuristic_reflect` on rearview messages, with the word- and
+ * `heuristicReflect`: the reference design's `heuristic_reflect` on rearview messages, with the word- and
  * context-aware detector of `scanner.ts` in place of substring markers.
  */
 import { contentText, defaultRef, truncateUtf8 } from '../core/index.js';
@@ -110,7 +110,7 @@ const RECOMMENDATION_MARKERS = ['instead,', 'actually,', 'please ', 'use ', "don
 let recommendationRes: RegExp[] | undefined;
 
 /**
- * The actionable part of a correction, as in the seed: from the first of `instead,`, `actually,`,
+ * The actionable part of a correction, as in the reference design: from the first of `instead,`, `actually,`,
  * `please `, `use `, `don't ` (in that order of preference, case-insensitive, at a word start) to the
  * next `.` or 150 bytes; else "Apply the user's correction.".
  *
@@ -241,7 +241,7 @@ export function turnInsights(turn: ScoredTurn, minScore: number, out: Reflection
 
 /**
  * Finds user corrections, preferences, approvals and friction in a conversation without any model
- * call (seed 004's `heuristic_reflect`). Only turns a person wrote are analysed: messages flagged
+ * call. Only turns a person wrote are analysed: messages flagged
  * `synthetic` (continuation summaries, command expansions, hook output, an agent's task) are skipped
  * as if absent. Tool and assistant messages are read for one thing: an interrupted or rejected tool
  * call (Claude Code's `[Request interrupted by user]`, "The user doesn't want to proceed with this

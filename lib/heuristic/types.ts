@@ -1,5 +1,5 @@
 /**
- * Shapes of `rearview/heuristic`: reflection insights (seed 004's `ReflectionInsight`, camel-cased) and
+ * Shapes of `rearview/heuristic`: reflection insights and
  * the message shape the detector reads.
  */
 

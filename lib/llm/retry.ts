@@ -2,7 +2,7 @@ import { describeError, LlmError } from '../core/index.js';
 import { scrubSecrets } from './redacting.js';
 
 /**
- * Retry policy for model calls (seed 001, REQ-REFL-003: 3 retries, exponential backoff from 2 s
+ * Retry policy for model calls (reference design: 3 retries, exponential backoff from 2 s
  * with jitter). All durations in milliseconds.
  */
 export interface RetryPolicy {

@@ -25,7 +25,7 @@ export interface CitableMessage {
 /**
  * The key point ids cited in assistant messages: only `role === 'assistant'`
  * is scanned — user messages are echoes from the human, not the model's reasoning —, each id appears
- * once (INV-REFL-001), in order of first citation. Content may be a string or an array of content
+ * once, in order of first citation. Content may be a string or an array of content
  * blocks whose `text` is scanned (Anthropic format). Anything malformed is ignored; never throws.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Playbook formatting for prompts (seed 001, REQ-REFL-002): the sections as Markdown headers, one key
+ * Playbook formatting for prompts: the sections as Markdown headers, one key
  * point per line with its bracketed id, inside {@link PLAYBOOK_TEMPLATE}.
  *
  * @module

@@ -217,7 +217,7 @@ export function playbookToJson(playbook: Playbook): string {
 }
 
 /**
- * Reads a playbook from JSON text (rearview's or seed 001's `playbook.json`; missing sections are
+ * Reads a playbook from JSON text (rearview's or the reference design's `playbook.json`; missing sections are
  * added empty) and validates it.
  *
  * @throws {ValidationError} naming the line and column of a syntax error, or the path of a schema error.

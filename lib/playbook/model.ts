@@ -50,7 +50,7 @@ export type HighWater = Record<SectionSlug, number>;
 
 const KEY_POINT_ID = /^(pat|mis|pref|ctx|oth)-(\d+)$/;
 const LEGACY_ID = /^kpt_(\d+)$/;
-/** rearview's ids, other ACE writers' (`str-00001`, `calc-00003`) and seed 001's legacy `kpt_NNN`. */
+/** rearview's ids, other ACE writers' (`str-00001`, `calc-00003`) and the reference design's legacy `kpt_NNN`. */
 const KEY_POINT_NAME = /^(?:[a-z]+-\d+|kpt_\d+)$/;
 
 /**

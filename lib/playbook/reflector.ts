@@ -1,5 +1,5 @@
 /**
- * The Reflector (seed 001, REQ-REFL-003…008): one model call that reads a finished session, the
+ * The Reflector: one model call that reads a finished session, the
  * playbook and the cited ids, and returns an analysis plus per-key-point tags. It never rejects.
  *
  * @module
@@ -16,7 +16,7 @@ import { sanitizeKeyPointText } from './sanitize.js';
 import type { BulletTag } from './tags.js';
 import { fillTemplate, REFLECTOR_TEMPLATE } from './templates.js';
 
-/** What the Reflector returns (seed 001, REQ-REFL-004). */
+/** What the Reflector returns. */
 export interface ReflectorResult {
   /** What went well or poorly; `''` after a failure. */
   analysis: string;
@@ -49,7 +49,7 @@ export interface ReflectorOptions {
    * an `llm_timeout` diagnostic. Default {@link DEFAULT_MODEL_TIMEOUT_MS} (60,000); `Infinity` turns it off.
    */
   timeoutMs?: number;
-  /** Receives every absorbed failure and repaired reply (seed's diagnostic mode). Errors it throws are ignored. */
+  /** Receives every absorbed failure and repaired reply (diagnostic mode). Errors it throws are ignored. */
   onDiagnostic?: (diagnostic: ReflectorDiagnostic) => void;
   /**
    * Redact the transcript and playbook before building the prompt (one redactor per call, so a value
@@ -78,12 +78,12 @@ const MAX_ANALYSIS_BYTES = 16_000;
 const MAX_RATIONALE_BYTES = 1_000;
 
 /**
- * Runs the Reflector (seed 001, REQ-REFL-003): formats the playbook, redacts the transcript, asks the
+ * Runs the Reflector: formats the playbook, redacts the transcript, asks the
  * model for `{"analysis", "bullet_tags"}` and parses the reply with {@link extractJson} (fences, then
- * balanced braces, then raw; REQ-REFL-008). With cited ids the prompt is citation-guided, without it is
- * content-based (REQ-REFL-005).
+ * balanced braces, then raw). With cited ids the prompt is citation-guided, without it is
+ * content-based.
  *
- * Never rejects (INV-REFL-002): an API error after the client's retries, an unparseable reply, an
+ * Never rejects: an API error after the client's retries, an unparseable reply, an
  * abort, the time limit (`timeoutMs`, default 60 s) or any other failure gives
  * `{ analysis: '', bulletTags: [] }` and an `onDiagnostic` call. A reply
  * with only some of the keys is accepted with defaults; bullet tags without a string `name` and `tag`
@@ -269,7 +269,7 @@ export interface ParsedReflectorReply {
 const TAGS = new Set(['helpful', 'harmful', 'neutral']);
 
 /**
- * Parses a Reflector reply (seed 001, REQ-REFL-008): the first JSON found by {@link extractJson};
+ * Parses a Reflector reply: the first JSON found by {@link extractJson};
  * missing `analysis` / `bullet_tags` default to `''` / `[]` (partial results are accepted); entries of
  * `bullet_tags` without a string `name` and `tag` are dropped; a tag value is lower-cased when that makes
  * it one of `helpful`/`harmful`/`neutral` (others are kept for `applyBulletTags` to report). Texts are

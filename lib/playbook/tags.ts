@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { isKeyPointName, type KeyPoint, type Playbook, SECTION_NAMES } from './model.js';
 
-/** The three tags the reflector gives (seed 001, REQ-REFL-004). */
+/** The three tags the reflector gives. */
 export type TagValue = 'helpful' | 'harmful' | 'neutral';
 
 /** One reflector verdict on one key point. `tag` is kept a string: unknown values are skipped. */
@@ -47,8 +47,8 @@ export interface TagTally {
 
 /**
  * Counts what `tags` would do to the key points named in `known`, without touching anything:
- * `helpful`/`harmful` +1 each (repeated tags all count, INV-REFL-004), `neutral` nothing, unknown
- * names and unknown tag values skipped (REQ-REFL-007).
+ * `helpful`/`harmful` +1 each (repeated tags all count), `neutral` nothing, unknown
+ * names and unknown tag values skipped.
  *
  * @example
  * ```ts
@@ -89,9 +89,9 @@ export function tallyBulletTags(known: ReadonlySet<string>, tags: readonly Bulle
 }
 
 /**
- * Applies reflector tags to a playbook in place and returns the same object (seed 001, REQ-REFL-007):
+ * Applies reflector tags to a playbook in place and returns the same object:
  * `helpful`/`harmful` add 1 to that counter, `neutral` changes nothing, an unknown name or tag value
- * is skipped with a warning, and repeated tags all apply. Counters only ever grow (INV-REFL-003).
+ * is skipped with a warning, and repeated tags all apply. Counters only ever grow.
  *
  * @example
  * ```ts

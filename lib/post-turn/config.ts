@@ -1,6 +1,6 @@
 /**
- * The reflection config (seed 002, section 3.1) in camelCase, its valibot schema and the validator
- * that enforces every rule of the seed and reports all problems at once.
+ * The reflection config (reference design, section 3.1) in camelCase, its valibot schema and the validator
+ * that enforces every rule of the reference design and reports all problems at once.
  */
 import * as v from 'valibot';
 import { ConfigError, describeError, type Issue } from '../core/index.js';
@@ -60,7 +60,7 @@ const NonEmptyString = v.pipe(
 );
 
 /**
- * valibot schema of the reflection config input, with the seed's defaults. Unknown keys are
+ * valibot schema of the reflection config input, with the reference design's defaults. Unknown keys are
  * rejected at every level. Cross-key rules (fixtures-only LLM backend, a fixture source when
  * fixtures are enabled) are checked by {@link validateReflectionConfig}.
  *
@@ -227,7 +227,7 @@ function validate(input: unknown): SafeReflectionConfigResult {
 }
 
 /**
- * Validates a reflection config (seed 002, section 3.1), applying defaults. Rules: unknown keys are
+ * Validates a reflection config (reference design, section 3.1), applying defaults. Rules: unknown keys are
  * rejected; `reflection.backend` is `rulebased` or `llm`; `summaryTokens`, `topkSnippets`,
  * `timeMsReflection` and `opsReflection` are non-negative integers; booleans are booleans; with
  * `backend: "llm"` and `allowReflection: true`, `llm.fixtures.enabled` must be `true`; when fixtures
@@ -270,7 +270,7 @@ const SEED_KEYS: Record<string, string> = {
 };
 
 /**
- * Maps the seed's snake_case layout (`{ t3: { allow_reflection, reflection, llm }, scheduler:
+ * Maps the reference design's snake_case layout (`{ t3: { allow_reflection, reflection, llm }, scheduler:
  * { budgets } }`, e.g. a parsed `configs/config.yaml`) to a {@link ReflectionConfigInput}. Other `t3`
  * and `scheduler.budgets` keys (those of other stages) are ignored; unknown keys under
  * `t3.reflection` and `t3.llm.fixtures` are kept so the validator rejects them.

@@ -9,7 +9,7 @@ import { fmix32, fnv1a32Bytes, ValidationError } from '../core/index.js';
 import { splitWhitespace } from './text.js';
 
 /**
- * Default dimension of {@link deterministicEmbedding}: 32 (seed 002:
+ * Default dimension of {@link deterministicEmbedding}: 32 (reference design:
  * `DeterministicEmbeddingAdapter(dim=32)`).
  *
  * @example

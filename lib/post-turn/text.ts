@@ -1,5 +1,5 @@
 /**
- * Text helpers that behave exactly like the Python the seed was written in: `str.split()`,
+ * Text helpers that behave exactly like the Python the reference design was written in: `str.split()`,
  * `re.sub(r"\s+", " ", t).strip()`, `str.lower()` and `re.sub(r"[^\w\s]+", " ", t)`, so summaries,
  * prompts and token counts are byte-identical to Python's and to every JavaScript runtime.
  */

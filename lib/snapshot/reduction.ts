@@ -1,5 +1,5 @@
 /**
- * `computeTrajectoryReduction`: the seed's flow (design 000, §5) at an iteration boundary. The
+ * `computeTrajectoryReduction`: the reference design's flow (design 000, §5) at an iteration boundary. The
  * deterministic snapshot is always computed; the reflected one replaces it only when every gate
  * passes. Never rejects: every failure falls back to the deterministic snapshot with its reason.
  */
@@ -48,7 +48,7 @@ import type {
 export { computeRetirements } from './retire.js';
 
 /**
- * Default of `minSnapshotTokens`: 400 tokens (the seed's `MIN_SNAPSHOT_TOKENS`). A smaller
+ * Default of `minSnapshotTokens`: 400 tokens (the reference design's `MIN_SNAPSHOT_TOKENS`). A smaller
  * deterministic snapshot is kept as is, with reason `below_threshold`.
  *
  * @example
@@ -58,7 +58,7 @@ export { computeRetirements } from './retire.js';
  */
 export const MIN_SNAPSHOT_TOKENS = 400;
 /**
- * Default of `minSavingsTokens`: 100 tokens (the seed's `MIN_SAVINGS_TOKENS`). A reflection saving
+ * Default of `minSavingsTokens`: 100 tokens (the reference design's `MIN_SAVINGS_TOKENS`). A reflection saving
  * less is rejected with reason `insufficient_savings`.
  *
  * @example
@@ -93,10 +93,10 @@ function defaultNow(): number {
 }
 
 /**
- * Computes the active-context snapshot for the current iteration: the seed's ten steps.
+ * Computes the active-context snapshot for the current iteration: the reference design's ten steps.
  *
  * 4. the deterministic snapshot under `minSnapshotTokens` → `below_threshold`; no `llm` → `no_llm`;
- * 5. the seed's prompt ({@link buildReflectionPrompt}); 6. one call (`api_error`, `timeout`, `aborted`);
+ * 5. the reference design's prompt ({@link buildReflectionPrompt}); 6. one call (`api_error`, `timeout`, `aborted`);
  * 7. `extractJson` (`parse_error`, `invalid_schema`); 8. savings gate against the deterministic
  * snapshot (`insufficient_savings`); 9. every item traces to an entry or task (`validation_failed`),
  * then the caps; 10. retirements against `previous` and the diagnostics.

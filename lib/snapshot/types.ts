@@ -201,7 +201,7 @@ export interface RetiredTrajectoryRecord {
 }
 
 /**
- * Diagnostics of {@link computeTrajectoryReduction} (the seed's `TrajectoryReductionDiagnostics`).
+ * Diagnostics of {@link computeTrajectoryReduction} (the reference design's `TrajectoryReductionDiagnostics`).
  *
  * @example
  * ```ts
@@ -229,7 +229,7 @@ export interface TrajectoryReductionDiagnostics {
   savingsTokens: number | null;
   /** Tokens of the snapshot returned. */
   snapshotTokens: number;
-  /** The model's `dropped` audit list (the seed's audit trail); empty when no reply parsed. */
+  /** The model's `dropped` audit list (the reference design's audit trail); empty when no reply parsed. */
   dropped: DroppedItem[];
   /** What the deterministic path dropped (resolved, uncategorized, duplicates, over cap). */
   deterministicDropped: DroppedItem[];
@@ -240,7 +240,7 @@ export interface TrajectoryReductionDiagnostics {
   entryCount: number;
   taskCount: number;
   retiredCount: number;
-  /** The seed's viewer log line: `[TRAJECTORY] reflection=used|skipped …`. */
+  /** The reference design's viewer log line: `[TRAJECTORY] reflection=used|skipped …`. */
   logLine: string;
 }
 

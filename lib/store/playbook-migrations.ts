@@ -22,7 +22,7 @@ import {
 import { dict } from './store-keys.js';
 
 /**
- * Schema 0: seed 001's plain `playbook.json` — `{sections: {NAME: [{name, text, helpful, harmful}]}}`,
+ * Schema 0: the reference design's plain `playbook.json` — `{sections: {NAME: [{name, text, helpful, harmful}]}}`,
  * often with legacy `kpt_NNN` names, sometimes missing sections or counters.
  *
  * @example
@@ -84,7 +84,7 @@ export const PlaybookV1Schema = v.object({
 export type PlaybookV1 = v.InferOutput<typeof PlaybookV1Schema> & { sections: Playbook['sections'] };
 
 /**
- * The schema of a stored or imported playbook document: 0 (seed 001 plain JSON), 1, 2, or undefined
+ * The schema of a stored or imported playbook document: 0 (the reference plain JSON), 1, 2, or undefined
  * when it is none of them.
  *
  * @example

@@ -124,7 +124,7 @@ export interface PlaybookStore {
    * difference; a lower one is ignored with a warning. Use applyTags for concurrent increments.
    */
   save(id: string, playbook: Playbook): Promise<WriteResult>;
-  /** Applies reflector tags atomically: one transaction however many tags (seed 001 semantics). */
+  /** Applies reflector tags atomically: one transaction however many tags (the reference design semantics). */
   applyTags(id: string, tags: readonly BulletTag[]): Promise<ApplyTagsResult>;
   /** Applies curator operations (ADD/UPDATE/MERGE/REMOVE) atomically as one new version. */
   applyDelta(id: string, operations: readonly unknown[]): Promise<ApplyDeltaStoreResult>;
@@ -142,7 +142,7 @@ export interface PlaybookStore {
   /** {@link PlaybookStore.exportDocument} as JSON text. */
   exportJson(id: string): Promise<string>;
   /**
-   * Imports JSON: a document from exportJson, a schema-1 document, or seed 001's plain playbook.json
+   * Imports JSON: a document from exportJson, a schema-1 document, or the reference design's plain playbook.json
    * (then `options.id` names it). Malformed input throws a located ValidationError and changes nothing.
    */
   importJson(json: string, options?: { id?: string }): Promise<WriteResult>;
