@@ -7,6 +7,7 @@
  */
 
 export { entriesFromMessages, entriesFromSteps, objectiveFromText, snapshotInputFrom } from './adapters.js';
+export { type PrefixRetention, prefixRetention } from './cache.js';
 export { classify, scopeCategory, taskCategory } from './classify.js';
 export {
   type CompactDiagnostics,
@@ -49,6 +50,24 @@ export {
   pickParams,
   SNAKE,
 } from './params.js';
+export {
+  type PatchFile,
+  type PatchProtection,
+  parsePatch,
+  patchProtection,
+  viewLineNumber,
+} from './patch.js';
+export {
+  observationTokens,
+  PRUNE_CATEGORIES,
+  type PruneCategory,
+  type PruneDiagnostics,
+  type PrunedStep,
+  type PruneOptions,
+  type PruneResult,
+  type PruneStepReport,
+  pruneTrajectory,
+} from './prune.js';
 export {
   computeRetirements,
   computeTrajectoryReduction,

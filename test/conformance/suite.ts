@@ -7,10 +7,12 @@
 import { canonicalJson, sha256Hex } from 'rearview/core';
 import { coreCases } from './cases/core';
 import { heuristicCases } from './cases/heuristic';
+import { lessonsCases } from './cases/lessons';
 import { llmCases } from './cases/llm';
 import { loopCases } from './cases/loop';
 import { playbookCases } from './cases/playbook';
 import { redactCases } from './cases/redact';
+import { reductionCases } from './cases/reduction';
 import { reflectCases } from './cases/reflect';
 import { sessionCases } from './cases/session';
 import { snapshotCases } from './cases/snapshot';
@@ -46,12 +48,14 @@ export const cases: ConformanceCase[] = [
   ...transcriptCases,
   ...redactCases,
   ...snapshotCases,
+  ...reductionCases,
   ...storeCases,
   ...loopCases,
   ...reflectCases,
   ...playbookCases,
   ...heuristicCases,
   ...sessionCases,
+  ...lessonsCases,
 ];
 
 export async function runConformance(runtime: string): Promise<ConformanceReport> {
