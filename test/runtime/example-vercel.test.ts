@@ -98,7 +98,7 @@ describe('examples/vercel-edge in @edge-runtime/vm', () => {
       body: '{"role":"user","content":"a"}\n{x\n',
     });
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body).error).toMatch(/\(line 2\)$/);
+    expect(JSON.parse(bad.body).error).toMatch(/\(line 2, column \d+\)$/);
     const put = { method: 'PUT', url: 'https://app.example/', headers: as('ops'), body: 'x' };
     expect((await handler.call(put)).status).toBe(405);
   });

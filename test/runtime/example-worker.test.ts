@@ -148,7 +148,7 @@ describe('examples/edge-worker in workerd', () => {
       body: '{"role":"user","content":"a"}\n{oops\n',
     });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: string }).error).toMatch(/\(line 2\)$/);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/\(line 2, column \d+\)$/);
     expect((await fetch(`${worker.url}/reflect`, { headers: as('team') })).status).toBe(405);
     expect((await fetch(`${worker.url}/elsewhere`)).status).toBe(404);
   });
