@@ -251,10 +251,11 @@ for (const width of [1440, 390]) {
     page,
   }) => {
     await page.setViewportSize({ width, height: 900 });
-    await openSample(page, 'mini-swe-agent');
-    // Own text in offline mode: the reflection fails with the request key in the diagnostics.
+    await openSample(page, 'plain');
+    // Own text in offline mode: no recording was made for it, so the reflection fails with the
+    // request key in the diagnostics.
     const editor = page.getByLabel('Transcript text');
-    await editor.fill(`${await editor.inputValue()} `);
+    await editor.fill(`${await editor.inputValue()}\nUser: and note that the staging cluster is down again\n`);
     const overflow = () =>
       page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,

@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { applyDelta, type DeltaOperation, emptyPlaybook, findDuplicates } from '../lib/playbook/index';
 import { type LessonsInput, lessons, type ProposedKeyPoint } from '../lib/session/index';
 import { detectTrajectoryFormat, parseTrajectory, parseTranscript } from '../lib/transcript/index';
+import { mulberry32 as random } from '../test/random';
 
 const DATA = resolve(import.meta.dirname, '../../shared/data');
 const SAMPLE = 20;
@@ -102,18 +103,6 @@ function analyse(dir: string, file: string): FileReport {
     templateOnly: out.proposed.filter((p) => isTemplateOnly(p.text)).length,
     nearDuplicatePairs: nearDuplicatePairs(out.proposed),
     proposals: out.proposed,
-  };
-}
-
-/** mulberry32: a seeded sample that reads the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

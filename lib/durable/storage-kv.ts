@@ -1,5 +1,5 @@
-import { cloneJson, describeError, StoreError } from '../core/index.js';
-import type { KeyValueStore, TransactResult } from '../kv/index.js';
+import { describeError, StoreError } from '../core/index.js';
+import { type KeyValueStore, storableJson, type TransactResult } from '../kv/index.js';
 import type { DurableStorageLike } from './types.js';
 
 /**
@@ -30,7 +30,7 @@ export function durableStorageKv(storage: DurableStorageLike): KeyValueStore {
   };
   /** Validates every value first, so a bad one leaves storage untouched. */
   const commit = (writes: readonly (readonly [string, unknown])[], deletes: readonly string[]): void => {
-    const copies = writes.map(([k, v]) => [k, asJson(v, k)] as const);
+    const copies = writes.map(([k, v]) => [k, storableJson(v, k)] as const);
     try {
       storage.transactionSync(() => {
         for (const k of deletes) kv.delete(k);
@@ -62,7 +62,7 @@ export function durableStorageKv(storage: DurableStorageLike): KeyValueStore {
     },
     async update<T>(key: string, updater: (current: T | undefined) => T) {
       return atomically(() => {
-        const next = asJson(updater(read<T>(key)), key);
+        const next = storableJson(updater(read<T>(key)), key);
         kv.put(key, next);
         return read<T>(key) as T;
       });
@@ -78,7 +78,7 @@ export function durableStorageKv(storage: DurableStorageLike): KeyValueStore {
     },
     async updateMany<T>(keys: readonly string[], updater: (key: string, current: T | undefined) => T) {
       return atomically(() => {
-        const next = keys.map((k) => [k, asJson(updater(k, read<T>(k)), k)] as const);
+        const next = keys.map((k) => [k, storableJson(updater(k, read<T>(k)), k)] as const);
         for (const [k, v] of next) kv.put(k, v);
         return keys.map((k) => read<T>(k) as T);
       });
@@ -86,27 +86,13 @@ export function durableStorageKv(storage: DurableStorageLike): KeyValueStore {
     async transact<R>(keys: readonly string[], fn: (values: unknown[]) => TransactResult<R>) {
       return atomically(() => {
         const out = fn(keys.map((k) => read(k)));
-        const writes = (out.writes ?? []).map(([k, v]) => [k, asJson(v, k)] as const);
+        const writes = (out.writes ?? []).map(([k, v]) => [k, storableJson(v, k)] as const);
         for (const k of out.deletes ?? []) kv.delete(k);
         for (const [k, v] of writes) kv.put(k, v);
         return out.result;
       });
     },
   };
-}
-
-function asJson(value: unknown, key: string): unknown {
-  if (value === undefined) {
-    throw new StoreError('store_invalid_value', 'Value cannot be stored: undefined', { key });
-  }
-  try {
-    return cloneJson(value);
-  } catch (err) {
-    throw new StoreError('store_invalid_value', `Value cannot be stored: ${describeError(err)}`, {
-      key,
-      cause: err,
-    });
-  }
 }
 
 function failure(op: string, err: unknown, key?: string): StoreError {

@@ -17,6 +17,6 @@ export {
 } from './entries.js';
 export { type FallbackOptions, type OpenBestStoreOptions, openBestStore, withFallback } from './fallback.js';
 export { type IdbStoreOptions, idbStore, toStoreError } from './idb.js';
-export { type MemoryStoreOptions, memoryStore } from './memory.js';
+export { type MemoryStoreOptions, memoryStore, storableJson } from './memory.js';
 export type { KeyValueStore, TransactResult } from './types.js';
 export { type KvNamespaceLike, workersKvStore } from './workers-kv.js';

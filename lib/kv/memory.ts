@@ -23,13 +23,13 @@ export interface MemoryStoreOptions {
  */
 export function memoryStore(options: MemoryStoreOptions = {}): KeyValueStore & { readonly size: number } {
   const data = new Map<string, unknown>();
-  for (const [k, v] of options.initial ?? []) data.set(k, clone(v, k));
+  for (const [k, v] of options.initial ?? []) data.set(k, storableJson(v, k));
   const read = <T>(key: string): T | undefined =>
-    data.has(key) ? (clone(data.get(key), key) as T) : undefined;
+    data.has(key) ? (storableJson(data.get(key), key) as T) : undefined;
 
   const commit = (writes: readonly (readonly [string, unknown])[], deletes: readonly string[]) => {
     // Clone everything first so a bad value leaves the store untouched.
-    const copies = writes.map(([k, v]) => [k, clone(v, k)] as const);
+    const copies = writes.map(([k, v]) => [k, storableJson(v, k)] as const);
     for (const k of deletes) data.delete(k);
     for (const [k, v] of copies) data.set(k, v);
   };
@@ -79,7 +79,18 @@ export function memoryStore(options: MemoryStoreOptions = {}): KeyValueStore & {
   };
 }
 
-function clone(value: unknown, key: string): unknown {
+/**
+ * The JSON copy a key-value store keeps of `value`, or a `store_invalid_value` StoreError naming the
+ * key for anything JSON cannot hold (`undefined`, functions, NaN, cycles, class instances). Shared by
+ * the adapters that store structured values, so they refuse exactly the same inputs.
+ *
+ * @example
+ * ```ts
+ * storableJson({ a: 1 }, 'k');       // { a: 1 } (a copy)
+ * storableJson(undefined, 'k');      // throws StoreError store_invalid_value
+ * ```
+ */
+export function storableJson(value: unknown, key: string): unknown {
   if (value === undefined) {
     throw new StoreError('store_invalid_value', 'Value cannot be stored: undefined', { key });
   }

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { describeError, LlmError } from '../core/index.js';
 import type { RedactOptions } from '../redact/index.js';
-import { redactRequest, scrubSecrets } from './redacting.js';
+import { redactRequest, scrubbed, secretHeaderValues } from './redacting.js';
 import { type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './types.js';
 
@@ -166,28 +166,6 @@ export function anthropicClient(options: AnthropicClientOptions = {}): LlmClient
       }
     },
   };
-}
-
-/** Values of headers that carry credentials (a proxy's own auth): scrubbed from error messages too. */
-function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
-  if (!headers || typeof headers !== 'object') return [];
-  return Object.entries(headers)
-    .filter(([name, value]) => typeof value === 'string' && /auth|key|token|secret|cookie/i.test(name))
-    .map(([, value]) => value.replace(/^(?:Bearer|Basic)\s+/i, ''));
-}
-
-/**
- * The error with its message scrubbed of the caller's secrets and anything key-like. An HTTP error
- * loses its `cause` (the SDK's error holds the raw body and headers, echoed key included).
- */
-function scrubbed(err: unknown, secrets: readonly (string | undefined)[]): unknown {
-  if (!(err instanceof LlmError)) return err;
-  return new LlmError(err.code, scrubSecrets(err.message, secrets), {
-    ...(err.status === undefined ? { cause: err.cause } : {}),
-    ...(err.status !== undefined ? { status: err.status } : {}),
-    ...(err.attempts !== undefined ? { attempts: err.attempts } : {}),
-    ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
-  });
 }
 
 function toResponse(message: unknown, attempts: number, latencyMs: number): LlmResponse {

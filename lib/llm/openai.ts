@@ -1,6 +1,6 @@
 import { describeError, LlmError } from '../core/index.js';
 import type { RedactOptions } from '../redact/index.js';
-import { redactRequest, scrubSecrets } from './redacting.js';
+import { redactRequest, scrubbed, secretHeaderValues } from './redacting.js';
 import { type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './types.js';
 
@@ -272,22 +272,4 @@ function finished(reply: Reply, chunks: number): Reply {
   // A stream cut before any chunk (a proxy hiccup, a server restart) is worth another try.
   if (chunks === 0) throw new LlmError('llm_invalid_response', 'The streamed reply ended without a chunk');
   return reply;
-}
-
-/** Values of headers that carry credentials: scrubbed from error messages too. */
-function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
-  if (!headers || typeof headers !== 'object') return [];
-  return Object.entries(headers)
-    .filter(([name, value]) => typeof value === 'string' && /auth|key|token|secret|cookie/i.test(name))
-    .map(([, value]) => value.replace(/^(?:Bearer|Basic)\s+/i, ''));
-}
-
-/** The error with its message scrubbed of the caller's secrets and anything key-like. */
-function scrubbed(err: unknown, secrets: readonly (string | undefined)[]): unknown {
-  if (!(err instanceof LlmError)) return err;
-  return new LlmError(err.code, scrubSecrets(err.message, secrets), {
-    ...(err.status === undefined ? { cause: err.cause } : {}),
-    ...(err.status !== undefined ? { status: err.status } : {}),
-    ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
-  });
 }

@@ -1,3 +1,4 @@
+import { LlmError } from '../core/index.js';
 import { createRedactor, type RedactOptions, type RedactPattern, redact } from '../redact/index.js';
 import type { LlmClient, LlmRequest } from './types.js';
 
@@ -122,4 +123,26 @@ export function scrubSecrets(message: string, secrets: readonly (string | undefi
   } catch {
     return 'a message that could not be scrubbed';
   }
+}
+
+/** @internal Values of headers that carry credentials (a proxy's own auth): scrubbed from error messages too. */
+export function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
+  if (!headers || typeof headers !== 'object') return [];
+  return Object.entries(headers)
+    .filter(([name, value]) => typeof value === 'string' && /auth|key|token|secret|cookie/i.test(name))
+    .map(([, value]) => value.replace(/^(?:Bearer|Basic)\s+/i, ''));
+}
+
+/**
+ * @internal The error with its message scrubbed of the caller's secrets and anything key-like. An HTTP error
+ * loses its `cause` (the SDK's error holds the raw body and headers, echoed key included).
+ */
+export function scrubbed(err: unknown, secrets: readonly (string | undefined)[]): unknown {
+  if (!(err instanceof LlmError)) return err;
+  return new LlmError(err.code, scrubSecrets(err.message, secrets), {
+    ...(err.status === undefined ? { cause: err.cause } : {}),
+    ...(err.status !== undefined ? { status: err.status } : {}),
+    ...(err.attempts !== undefined ? { attempts: err.attempts } : {}),
+    ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
+  });
 }

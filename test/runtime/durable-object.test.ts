@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playbookClient } from '../../lib/durable/index';
 import type { PlaybookChange, PlaybookStore } from '../../lib/store/index';
+import { mulberry32 as random } from '../random';
 import {
   buildDurableWorker,
   type DurableServer,
@@ -45,18 +46,6 @@ function client(token: string, clientId?: string): PlaybookStore {
       openSocket: (url) => nodeSocket(url, auth(token)),
     },
   );
-}
-
-/** A small deterministic PRNG (mulberry32), one stream per client. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('durableStorageKv', () => {
