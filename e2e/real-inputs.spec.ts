@@ -255,7 +255,9 @@ for (const width of [1440, 390]) {
     // Own text in offline mode: no recording was made for it, so the reflection fails with the
     // request key in the diagnostics.
     const editor = page.getByLabel('Transcript text');
-    await editor.fill(`${await editor.inputValue()}\nUser: and note that the staging cluster is down again\n`);
+    await editor.fill(
+      `${await editor.inputValue()}\nUser: and note that the staging cluster is down again\n`,
+    );
     const overflow = () =>
       page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,

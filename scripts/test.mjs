@@ -3,7 +3,7 @@
 // tests (vitest), playground build, end-to-end tests (Playwright). Stops at the first failing step
 // and ends with one summary line: "rearview: N passed, N failed, N skipped (why)".
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, relative } from 'node:path';
 
@@ -12,6 +12,9 @@ const bin = (name) => join(root, 'node_modules/.bin', name);
 mkdirSync(join(root, '.cache'), { recursive: true });
 const vitestJson = join(root, '.cache/vitest-results.json');
 const e2eJson = join(root, '.cache/e2e-results.json');
+// Results of an earlier run must not be counted when this run stops before producing its own.
+rmSync(vitestJson, { force: true });
+rmSync(e2eJson, { force: true });
 /** A free port on 127.0.0.1 for the e2e server, so a playground left running elsewhere cannot collide. */
 const freePort = () =>
   new Promise((resolve, reject) => {
