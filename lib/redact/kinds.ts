@@ -223,9 +223,13 @@ export const KIND_SPECS: readonly KindSpec[] = [
     // After the key kinds: at the same position `ghp_…-api-key: x` is a token, not a setting's name.
     kind: 'secret',
     source: `${SECRET_PREFIX}${SECRET_WORD}${SECRET_SEP}(${SECRET_VALUE})`,
-    // Found from its last word, which is rarer than a word start; the lookbehind checks the name.
-    // The separator is checked first: `tokens`, `token_count` and prose fail before the lookbehind runs.
-    scan: `${SECRET_WORD}(?=(?:\\\\?["'])?[ \\t]{0,16}[:=])(?<=(?<![A-Za-z0-9_.])${SECRET_PREFIX}${SECRET_WORD})${SECRET_SEP}(${SECRET_VALUE})`,
+    // Found from its separator (`=`, `:`), which is far rarer in text than the letters a name starts
+    // with: the combined expression no longer stops at every p, s, t and a (that cost 45% of the whole
+    // scan). The separator comes first so the engine still skips to candidate characters (a leading
+    // lookbehind would make it try every position); the lookbehind then checks the name and the
+    // separator, and `:=` / `=>` are completed after it. The span starts at the separator: the name
+    // stays as it is, as before.
+    scan: `[:=](?<=(?<![A-Za-z0-9_.])${SECRET_PREFIX}${SECRET_WORD}(?:\\\\?["'])?[ \\t]{0,16}[:=])(?:(?<=:)=|(?<==)>)?(?![=:>])[ \\t]{0,16}(?:\\\\?["'])?(${SECRET_VALUE})`,
     lookbehind: '',
     secretGroup: true,
   },
