@@ -10,40 +10,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { KV_BACKEND } from '../../scripts/kv-backend.mjs';
 
 const root = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 export const outDir = join(root, '.cache/examples/edge-worker');
-
-/** An in-memory KV backend speaking the HTTP protocol workerd's KV binding uses (and listing keys). */
-const KV_BACKEND = `
-const data = new Map();
-export default {
-  async fetch(request) {
-    const url = new URL(request.url);
-    const params = url.searchParams;
-    if (url.pathname === '/' && request.method === 'GET' && !params.has('urlencoded')) {
-      const prefix = params.get('prefix') ?? '';
-      const limit = Number(params.get('key_count_limit') ?? 1000);
-      const start = Number(params.get('cursor') ?? 0);
-      const names = [...data.keys()].filter((k) => k.startsWith(prefix)).sort();
-      const page = names.slice(start, start + limit);
-      const complete = start + limit >= names.length;
-      return Response.json({ keys: page.map((name) => ({ name })), list_complete: complete, ...(complete ? {} : { cursor: String(start + limit) }) });
-    }
-    const key = decodeURIComponent(url.pathname.slice(1));
-    if (request.method === 'GET') return data.has(key) ? new Response(data.get(key)) : new Response(null, { status: 404 });
-    if (request.method === 'PUT') {
-      data.set(key, await request.text());
-      return new Response(null, { status: 200 });
-    }
-    if (request.method === 'DELETE') {
-      data.delete(key);
-      return new Response(null, { status: 200 });
-    }
-    return new Response('unsupported', { status: 405 });
-  },
-};
-`;
 
 function freePort() {
   return new Promise((resolve, reject) => {

@@ -6,33 +6,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { KV_BACKEND } from '../../../scripts/kv-backend.mjs';
 import { ensureBuilt } from '../build';
 import { freePort, root, waitForHttp } from '../runtimes';
-
-/** Workers KV's HTTP protocol on an in-memory Map (as in store-workerd.test.ts). */
-const KV_BACKEND = `
-const data = new Map();
-export default {
-  async fetch(request) {
-    const url = new URL(request.url);
-    const params = url.searchParams;
-    if (url.pathname === '/' && request.method === 'GET' && !params.has('urlencoded')) {
-      const prefix = params.get('prefix') ?? '';
-      const limit = Number(params.get('key_count_limit') ?? 1000);
-      const start = Number(params.get('cursor') ?? 0);
-      const names = [...data.keys()].filter((k) => k.startsWith(prefix)).sort();
-      const page = names.slice(start, start + limit);
-      const complete = start + limit >= names.length;
-      return Response.json({ keys: page.map((name) => ({ name })), list_complete: complete, ...(complete ? {} : { cursor: String(start + limit) }) });
-    }
-    const key = decodeURIComponent(url.pathname.slice(1));
-    if (request.method === 'GET') return data.has(key) ? new Response(data.get(key)) : new Response(null, { status: 404 });
-    if (request.method === 'PUT') { data.set(key, await request.text()); return new Response(null, { status: 200 }); }
-    if (request.method === 'DELETE') { data.delete(key); return new Response(null, { status: 200 }); }
-    return new Response('unsupported', { status: 405 });
-  },
-};
-`;
 
 /** Builds dist/ and the worker bundle; returns the bundle folder. */
 export async function buildDurableWorker(): Promise<string> {
