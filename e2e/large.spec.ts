@@ -1,22 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { SHOTS, trackErrors } from './helpers';
-
-/** ~3 MB of Claude Code JSONL: the bundled session excerpt repeated, with unique ids per copy. */
-function largeSession(targetBytes = 3_000_000): string {
-  const excerpt = readFileSync(
-    new URL('../public/samples/claude-code-short.jsonl', import.meta.url),
-    'utf8',
-  ).trimEnd();
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < targetBytes; i++) {
-    const copy = excerpt.replace(/"(uuid|parentUuid|id|tool_use_id)":"/g, `"$1":"r${i}-`);
-    parts.push(copy);
-    size += copy.length + 1;
-  }
-  return `${parts.join('\n')}\n`;
-}
+import { repeatedSession, SHOTS, trackErrors } from './helpers';
 
 test('a 3 MB transcript is processed in a worker with progress while the page stays responsive', async ({
   page,
@@ -24,7 +7,7 @@ test('a 3 MB transcript is processed in a worker with progress while the page st
   const errors = trackErrors(page);
   await page.goto('/?sample=plain');
   await page.getByTestId('detected-format').waitFor();
-  const text = largeSession();
+  const text = repeatedSession(3_000_000);
 
   // Probes: input latency (keydown → next frame) and long tasks on the main thread.
   await page.evaluate(() => {

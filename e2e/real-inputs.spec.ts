@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { type MockOpenAi, startMockOpenAi } from '../test/llm/mock-openai.ts';
-import { openSample, SHOTS, trackErrors } from './helpers';
+import { openSample, repeatedSession, SHOTS, trackErrors } from './helpers';
 
 const SESSIONS = new URL('../../shared/data/claude-code-jsonl/', import.meta.url).pathname;
 
@@ -294,22 +294,6 @@ test('the Tune panel says which tab each number changes', async ({ page }) => {
   await expect(note).toHaveCount(0);
 });
 
-/** ~50 MB of Claude Code JSONL: the bundled excerpt repeated with unique ids per copy. */
-function hugeSession(target = 50_000_000): string {
-  const excerpt = readFileSync(
-    new URL('../public/samples/claude-code-short.jsonl', import.meta.url),
-    'utf8',
-  ).trimEnd();
-  const parts: string[] = [];
-  let size = 0;
-  for (let i = 0; size < target; i++) {
-    const copy = excerpt.replace(/"(uuid|parentUuid|id|tool_use_id)":"/g, `"$1":"r${i}-`);
-    parts.push(copy);
-    size += copy.length + 1;
-  }
-  return `${parts.join('\n')}\n`;
-}
-
 test('opening 50 MB and pasting 10 MB: every main-thread task under 200 ms; pasting 50 MB: no crash', async ({
   page,
   context,
@@ -320,7 +304,7 @@ test('opening 50 MB and pasting 10 MB: every main-thread task under 200 ms; past
   page.on('crash', () => {
     crashed = true;
   });
-  const text = hugeSession();
+  const text = repeatedSession(50_000_000);
   await context.grantPermissions(['clipboard-write']);
   await page.route('**/__huge.jsonl', (route) => route.fulfill({ body: text, contentType: 'text/plain' }));
   await openSample(page, 'plain');
