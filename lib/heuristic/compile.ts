@@ -3,7 +3,15 @@
  * hashes, patterns indexed by their first word, and the character classes and signal bits both halves
  * share.
  */
+import { FNV_PRIME, fnv1a32, FNV_OFFSET as OFFSET } from '../core/index.js';
 import type { MarkerSet } from './markers.js';
+
+export { FNV_PRIME };
+/**
+ * @internal rearview/core's FNV-1a offset as an int32: the scanner hashes each word as it reads it
+ * (a small integer all the way, never a double), the table holds `fnv1a32(word) | 0`, the same bits.
+ */
+export const FNV_OFFSET = OFFSET | 0;
 
 /** Signal bits returned by {@link scanTurn}. */
 export const CORRECTION = 1;
@@ -24,10 +32,6 @@ export const MAX_GAP = 3;
 export const MAX_SENTENCE = 512;
 /** @internal */
 export const MAX_WORD = 24;
-/** @internal */
-export const FNV_OFFSET = 0x811c9dc5 | 0;
-/** @internal */
-export const FNV_PRIME = 16777619;
 
 /** Characters that are common in code and logs and rare in prose. */
 const SYMBOLS = '{}()[]<>=;:|\\/$#@%&*+~^';
@@ -78,12 +82,6 @@ export interface CompiledMarkers {
   /** @internal */ buf: Int32Array;
   /** @internal */ pending: number;
   /** @internal */ but: number;
-}
-
-function hashWord(word: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
-  return h;
 }
 
 export function isWordCode(c: number): boolean {
@@ -220,7 +218,8 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
   const keys = new Int32Array(size);
   const ids = new Int32Array(size);
   for (let id = 2; id < words.length; id++) {
-    const h = hashWord(words[id]!);
+    // Signed, as the scanner's running hash is (`Math.imul` gives int32).
+    const h = fnv1a32(words[id]!) | 0;
     let slot = h & (size - 1);
     while (ids[slot] !== 0) slot = (slot + 1) & (size - 1);
     keys[slot] = h;

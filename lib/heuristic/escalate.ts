@@ -3,7 +3,7 @@
  * decided locally; only turns whose score falls in the uncertain band go to the model, redacted and
  * batched, for a verdict. Most conversations then cost no call at all.
  */
-import { defaultRef, extractJson, truncateUtf8 } from '../core/index.js';
+import { extractJson, truncateUtf8 } from '../core/index.js';
 import { type LlmClient, redactRequest } from '../llm/index.js';
 import { type HeuristicOptions, type ScoredTurn, scoreTurns, turnInsights } from './reflect.js';
 import { DEFAULT_ESCALATION_BAND } from './score.js';
@@ -81,27 +81,20 @@ export async function escalateReflect(
   const size = Math.max(1, settings.batchSize ?? 20);
   const decided = new Map<number, ReflectionInsight[]>();
   const uncertain: ScoredTurn[] = [];
-  const before = new Map<number, string>();
   scoreTurns(messages, options, (turn) => {
     const local: ReflectionInsight[] = [];
     turnInsights(turn, high, local);
     decided.set(turn.index, local);
     if (CATEGORIES.some((c) => turn.scores[c] >= low && turn.scores[c] < high)) uncertain.push(turn);
   });
-  // The reply each uncertain turn answers (its `lastOther` reference), for context.
-  for (const turn of uncertain) {
-    const ref = turn.lastOther;
-    const reply =
-      ref === undefined ? undefined : messages.find((m, i) => (options.ref ?? defaultRef)(m, i) === ref);
-    before.set(turn.index, typeof reply?.content === 'string' ? truncateUtf8(reply.content, 300) : '');
-  }
   for (let b = 0; b < uncertain.length; b += size) {
     const batch = uncertain.slice(b, b + size);
     const prompt = verdictPrompt(
       // Local labels, not the trace references: an id can look like a secret and come back redacted.
       batch.map((t, k) => ({
         ref: `t${k + 1}`,
-        before: before.get(t.index) ?? '',
+        // The reply the turn answers, for context (carried by the scan: no search by reference).
+        before: t.lastOtherText === undefined ? '' : truncateUtf8(t.lastOtherText, 300),
         text: truncateUtf8(t.text, 1500),
       })),
     );
@@ -133,5 +126,6 @@ export async function escalateReflect(
       decided.set(turn.index, out);
     }
   }
-  return [...decided.keys()].sort((a, b) => a - b).flatMap((i) => decided.get(i)!);
+  // `scoreTurns` visits in message order, so the map already is.
+  return [...decided.values()].flat();
 }

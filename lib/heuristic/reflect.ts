@@ -148,6 +148,8 @@ export interface ScoredTurn {
   /** The previous user turn, and the message just before this one (normally the reply it answers). */
   prev: { text: string; ref: string } | undefined;
   lastOther: string | undefined;
+  /** The text of the message {@link ScoredTurn.lastOther} names (the reply this turn answers). */
+  lastOtherText: string | undefined;
 }
 
 /**
@@ -164,6 +166,7 @@ export function scoreTurns(
   const refOf = typeof options?.ref === 'function' ? options.ref : defaultRef;
   let prev: { text: string; ref: string } | undefined;
   let lastOther: string | undefined;
+  let lastOtherText: string | undefined;
   let context = 0;
   const earlier: string[] = [];
   for (let i = 0; i < messages.length; i++) {
@@ -177,7 +180,10 @@ export function scoreTurns(
       if (user) continue;
     }
     if (!user) {
-      if (text !== undefined) lastOther = refOf(m, i);
+      if (text !== undefined) {
+        lastOther = refOf(m, i);
+        lastOtherText = text;
+      }
       continue;
     }
     if (text === undefined || text.trim() === '') continue;
@@ -190,10 +196,21 @@ export function scoreTurns(
     const ctx = context | (undo ? UNDO : 0);
     // A turn without any evidence has nothing to report or escalate.
     if (bits !== 0 || ctx !== 0) {
-      visit({ index: i, ref, text, scores: turnScores(bits, ctx), bits, context: ctx, prev, lastOther });
+      visit({
+        index: i,
+        ref,
+        text,
+        scores: turnScores(bits, ctx),
+        bits,
+        context: ctx,
+        prev,
+        lastOther,
+        lastOtherText,
+      });
     }
     prev = { text, ref };
     lastOther = undefined;
+    lastOtherText = undefined;
     // An undo is itself the correction; it is also the context of the turn that follows.
     context = undo ? INTERRUPTED : 0;
   }

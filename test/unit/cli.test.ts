@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as snapshotLib from 'rearview/snapshot';
 import { PARAM_NAMES, PARAM_SPECS } from 'rearview/snapshot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../playground/src/analyze';
@@ -31,7 +32,9 @@ const DATA = join(root, '../shared/data');
 const hasData = existsSync(DATA);
 
 type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
+type ParseArgs = (argv: string[], snapshot: unknown) => { params: Record<string, number> };
 let main: Main;
+let parseArgs: ParseArgs;
 let mock: MockAnthropic;
 let tmp: string;
 
@@ -43,7 +46,7 @@ beforeAll(async () => {
     const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
     await buildLib({ quiet: true });
   }
-  main = ((await import(CLI)) as { main: Main }).main;
+  ({ main, parseArgs } = (await import(CLI)) as { main: Main; parseArgs: ParseArgs });
   mock = await startMockAnthropic();
   tmp = mkdtempSync(join(tmpdir(), 'rearview-cli-'));
 }, 120_000);
@@ -384,9 +387,17 @@ describe('thresholds: the Tune sliders, the playground URL and the CLI flags tak
       }
       expect(help).toContain(`--${flag} <n>`);
       expect(help).toContain(`${min}–${max} ${spec.unit}, default ${spec.default}.`);
-      for (const ok of [`--${flag}=${min}`, `--${flag}=${max}`]) {
+      for (const [ok, value] of [
+        [`--${flag}=${min}`, min],
+        [`--${flag}=${max}`, max],
+      ] as const) {
         const r = await inProcess(['reflect', file, '--json', '--reduce', ok]);
         expect(r.code, `${ok}: ${r.stderr}`).toBe(0);
+        // Accepted is not enough: the value must reach the parameter it names, in both spellings.
+        expect(parseArgs(['reflect', file, ok], snapshotLib).params, ok).toEqual({ [name]: value });
+        expect(parseArgs(['reflect', file, `--${flag}`, String(value)], snapshotLib).params).toEqual({
+          [name]: value,
+        });
       }
       const bad = [max + step, min - step, ...(spec.integer ? [min + 0.5] : [])];
       for (const v of bad) {

@@ -208,6 +208,10 @@ describe('llmReflect escalation (real SDK, local Messages API server)', () => {
     expect(prompt).toContain('[t1]');
     expect(prompt).not.toContain('[t2]');
     expect(prompt).toContain('Use the other layout file');
+    // The message just before the uncertain turn is shown as what it answers.
+    expect(prompt).toContain(
+      '(the assistant had said: Edit(footer.tsx)…\nInterrupted by user)\nuser: Use the other',
+    );
     expect(prompt).not.toContain('No, that is wrong');
     expect(prompt).not.toContain('cafe latte');
     expect(prompt).not.toContain('jane@corp.io');
@@ -215,6 +219,24 @@ describe('llmReflect escalation (real SDK, local Messages API server)', () => {
       ['correction', 'message:u1', true],
       ['correction', 'message:u2', false],
     ]);
+  });
+
+  it('shows a block-array reply as context too (its text blocks)', async () => {
+    mock.script([{ kind: 'json', text: '{"verdicts": []}' }]);
+    const llm = anthropicClient({ apiKey: 'sk-ant-test-key', baseURL: mock.url });
+    await llmReflect(
+      [
+        { id: 'a0', role: 'assistant', content: [{ type: 'text', text: 'Renamed the helper.' }] },
+        { id: 't0', role: 'tool', content: [{ type: 'text', text: 'Interrupted by user' }] },
+        { id: 'u1', role: 'user', content: 'Use the other layout file.' },
+      ],
+      { llm, escalate: true },
+    );
+    expect(mock.requests).toHaveLength(1);
+    const prompt = (mock.requests[0]!.body as { messages: { content: string }[] }).messages[0]!.content;
+    expect(prompt).toContain(
+      '(the assistant had said: Interrupted by user)\nuser: Use the other layout file.',
+    );
   });
 
   it('no uncertain turn, no call; a verdict of nothing drops the turn', async () => {

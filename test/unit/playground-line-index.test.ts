@@ -45,6 +45,9 @@ describe('line index', () => {
         before[n - 1] = replacement;
         // A replaced last line of a text without a final break may become empty: same count then.
         expect(after.slice(0, before.length)).toEqual(before.slice(0, after.length));
+        // …and only then: no other line may go missing.
+        const emptiedLast = edited.endsWith('\n') && !text.endsWith('\n');
+        expect(after).toHaveLength(emptiedLast ? before.length - 1 : before.length);
         expect(edited.split('\n').length).toBe(text.split('\n').length);
       }),
     );

@@ -39,7 +39,10 @@ const MEANING: Record<PruneCategory, string> = {
   masked: 'what remains of outputs older than the window, replaced by a placeholder',
 };
 
-/** The final patch when the run printed one: the last `git diff` output (mini-swe-agent submits so). */
+/**
+ * The final patch when the run printed one: the last `git diff` output (mini-swe-agent submits so).
+ * A guess from the steps: the worker sends steps, not the trajectory's `outcome.submission`.
+ */
 function submissionOf(steps: readonly Step[]): string | undefined {
   for (let i = steps.length - 1; i >= 0; i--) {
     const o = steps[i]!.observation;
@@ -178,11 +181,16 @@ function PruneSection(props: { app: AppState }) {
     if (!props.app.view()) return;
     void props.app.getSteps().then((s) => setSteps(s));
   });
-  const options = () => ({
-    ...(windowOn() ? { window: windowM() } : {}),
-    cacheFriendly: cacheFriendly(),
-    ...(submissionOf(steps()) ? { submission: submissionOf(steps())! } : {}),
-  });
+  // Found once per step list, not on every read of the options.
+  const submission = createMemo(() => submissionOf(steps()));
+  const options = () => {
+    const patch = submission();
+    return {
+      ...(windowOn() ? { window: windowM() } : {}),
+      cacheFriendly: cacheFriendly(),
+      ...(patch ? { submission: patch } : {}),
+    };
+  };
   const result = createMemo(() => (steps().length ? pruneTrajectory(steps(), options()) : null));
   createEffect(() => {
     options();
