@@ -6,16 +6,9 @@
  * Standalone: `npx tsx bench/reduction.bench.ts` prints the results as JSON.
  */
 import { type PruneOptions, pruneTrajectory } from '../lib/snapshot/index.js';
-import { parseTrajectory, type Step } from '../lib/transcript/index.js';
-import {
-  type BenchResult,
-  type BenchSuite,
-  measure,
-  readText,
-  round,
-  sharedDataDir,
-  walkFiles,
-} from './harness.js';
+import type { Step } from '../lib/transcript/index.js';
+import { type BenchResult, type BenchSuite, measure, round } from './harness.js';
+import { SHARED_SETS, sharedTrajectories } from './shared-trajectories.js';
 
 const MODES: [string, PruneOptions][] = [
   ['rules', {}],
@@ -74,33 +67,20 @@ const suite: BenchSuite = {
       results.push(r);
       previous = r;
     }
-    const data = sharedDataDir();
-    if (!data) return results;
-    for (const [set, suffix] of [
-      ['mini-swe-agent', '.traj.json'],
-      ['claude-code-jsonl', '.jsonl'],
-      ['swe-agent', '.traj'],
-    ] as const) {
-      const runs: { steps: Step[]; submission?: string }[] = [];
-      let bytes = 0;
-      for (const file of walkFiles(`${data}/${set}`, (f) => f.endsWith(suffix))) {
-        const traj = parseTrajectory(readText(file), { lenient: true });
-        runs.push({
-          steps: traj.steps,
-          ...(traj.outcome?.submission ? { submission: traj.outcome.submission } : {}),
-        });
-        for (const s of traj.steps)
-          bytes += new TextEncoder().encode(
-            `${s.thought ?? ''}${s.action ?? ''}${s.observation ?? ''}`,
-          ).length;
-      }
+    for (const { set, trajectories, bytes } of sharedTrajectories(SHARED_SETS)) {
       for (const [mode, options] of MODES) {
         const r = await measure(
           `pruneTrajectory/${set}/${mode}`,
-          () => runs.map((t) => pruneTrajectory(t.steps, { ...options, submission: t.submission })),
+          () =>
+            trajectories.map((t) =>
+              pruneTrajectory(t.steps, {
+                ...options,
+                ...(t.outcome?.submission ? { submission: t.outcome.submission } : {}),
+              }),
+            ),
           { bytes, minRuns: 3, budgetMs: 2000 },
         );
-        r.trajectories = runs.length;
+        r.trajectories = trajectories.length;
         r.megabytes = round(bytes / 1e6, 2);
         results.push(r);
       }

@@ -6,16 +6,8 @@
  * Standalone: `npx tsx bench/snapshot.bench.ts` prints the results as JSON.
  */
 import { compactTrajectory, deterministicSnapshot, type MemoryEntry } from '../lib/snapshot/index.js';
-import { parseTrajectory, type Step } from '../lib/transcript/index.js';
-import {
-  type BenchResult,
-  type BenchSuite,
-  measure,
-  readText,
-  round,
-  sharedDataDir,
-  walkFiles,
-} from './harness.js';
+import { type BenchResult, type BenchSuite, measure, round } from './harness.js';
+import { SHARED_SETS, sharedTrajectories } from './shared-trajectories.js';
 
 const SUBJECTS = [
   'parser',
@@ -103,35 +95,16 @@ const suite: BenchSuite = {
       results.push(r);
       prevNaive = r;
     }
-    const data = sharedDataDir();
-    if (data) {
-      for (const [set, suffix] of [
-        ['mini-swe-agent', '.traj.json'],
-        ['claude-code-jsonl', '.jsonl'],
-      ] as const) {
-        const trajectories: Step[][] = [];
-        let bytes = 0;
-        for (const file of walkFiles(`${data}/${set}`, (f) => f.endsWith(suffix))) {
-          const steps = parseTrajectory(readText(file), { lenient: true }).steps;
-          trajectories.push(steps);
-          for (const s of steps)
-            bytes += new TextEncoder().encode(
-              `${s.thought ?? ''}${s.action ?? ''}${s.observation ?? ''}`,
-            ).length;
-        }
-        const r = await measure(
-          `compactTrajectory/${set}`,
-          () => trajectories.map((t) => compactTrajectory(t)),
-          {
-            bytes,
-            minRuns: 3,
-            budgetMs: 3000,
-          },
-        );
-        r.trajectories = trajectories.length;
-        r.megabytes = round(bytes / 1e6, 2);
-        results.push(r);
-      }
+    for (const { set, trajectories, bytes } of sharedTrajectories(SHARED_SETS.slice(0, 2))) {
+      const runs = trajectories.map((t) => t.steps);
+      const r = await measure(`compactTrajectory/${set}`, () => runs.map((t) => compactTrajectory(t)), {
+        bytes,
+        minRuns: 3,
+        budgetMs: 3000,
+      });
+      r.trajectories = runs.length;
+      r.megabytes = round(bytes / 1e6, 2);
+      results.push(r);
     }
     return results;
   },

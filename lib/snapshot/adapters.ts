@@ -4,7 +4,7 @@
  * gives the same snapshot everywhere.
  */
 import type { Message, Step } from '../transcript/index.js';
-import { isErrorLine } from './compact.js';
+import { isErrorLine } from './compact-rules.js';
 import { deterministicSnapshot } from './deterministic.js';
 import { findLinks } from './text.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';

@@ -11,9 +11,20 @@
  * 4. long outputs (not file views) keep their head and tail, every error line and every traceback;
  * 5. very long lines keep their start and end (error lines are never cut).
  * The last `keepRecent` steps are left untouched: the agent is still working on them.
+ * This file is the driver (which rule applies to which step); rules 2, 3, 4, 5 are in compact-rules.ts.
  */
 import { estimateTokens } from '../core/index.js';
 import type { Step } from '../transcript/index.js';
+import {
+  collapseRepeats,
+  cutLongLines,
+  elideSuperseded,
+  headTail,
+  marker,
+  type Stat,
+  viewContent,
+} from './compact-rules.js';
+import { DIET_A } from './params.js';
 
 /** What was done to a step's outputs. */
 export interface CompactionMarker {
@@ -82,21 +93,6 @@ export interface CompactResult {
   diagnostics: CompactDiagnostics;
 }
 
-const ERROR_LINE =
-  /\b(?:error|errors|exception|traceback|failed|failure|failures|fatal|panic|segmentation fault|abort(?:ed)?|denied|not found|no such file|cannot|unable to)\b|\bE\s{3}|^FAIL|^ERROR|\w+(?:Error|Exception|Warning):/i;
-
-/**
- * True for a line that reports an error: error words, `SomethingError:`, pytest's `E   ` lines.
- *
- * @example
- * ```ts
- * isErrorLine('ValueError: bad input'); // true
- * ```
- */
-export function isErrorLine(line: string): boolean {
-  return ERROR_LINE.test(line);
-}
-
 /**
  * The text a step puts in the context: thought, action, observation, and the error when it differs
  * from the observation. Used for every token figure.
@@ -159,8 +155,9 @@ function writtenFile(step: Step): { path: string; content: string } | undefined 
   return m ? { path: m[2]!.replace(/^['"]|['"]$/g, ''), content: m[3]! } : undefined;
 }
 
-function jsonField(json: string, field: string): string | undefined {
-  if (json.charCodeAt(0) !== 0x7b) return undefined;
+/** A JSON string field of a tool call's input (an action that starts with `{`), or undefined. */
+export function jsonField(json: string | undefined, field: string): string | undefined {
+  if (json?.charCodeAt(0) !== 0x7b) return undefined;
   try {
     const v = (JSON.parse(json) as Record<string, unknown>)[field];
     return typeof v === 'string' ? v : undefined;
@@ -188,13 +185,6 @@ export function looksLikeCode(text: string | undefined): boolean {
   return total >= 10 && code >= total * 0.7;
 }
 
-/** A view line without its line-number prefix (`  12→`, `    12\t`), trailing space trimmed. */
-function viewContent(line: string): string {
-  return line.replace(/^\s*\d+(?:→|\t)/, '').trimEnd();
-}
-
-const marker = (text: string) => `[rearview: ${text}]`;
-
 /**
  * Compacts a trajectory without a model. Pure and deterministic.
  *
@@ -209,7 +199,7 @@ export function compactTrajectory(steps: readonly Step[], options: CompactOption
   const head = options.headLines ?? 15;
   const tail = options.tailLines ?? 10;
   const maxLineLength = options.maxLineLength ?? 1000;
-  const keepRecent = options.keepRecent ?? 2;
+  const keepRecent = options.keepRecent ?? DIET_A;
   const minRepeat = options.minRepeatChars ?? 80;
   const cutViews = options.cutFileViews ?? false;
   const n = steps.length;
@@ -334,132 +324,4 @@ function rememberOutput(seen: Map<string, number>, text: string | undefined, i: 
   if (!text) return;
   const key = text.trim();
   if (key.length >= min && !seen.has(key)) seen.set(key, i);
-}
-
-type Stat = { lines: number; chars: number };
-
-function elideSuperseded(
-  lines: string[],
-  later: Map<string, number>,
-  steps: readonly Step[],
-  self: number,
-  rules: Set<CompactionRule>,
-  stat: Stat,
-): string[] {
-  const out: string[] = [];
-  let run: string[] = [];
-  let runStep = -1;
-  const flush = () => {
-    if (run.length >= 3) {
-      rules.add('superseded');
-      stat.lines += run.length;
-      for (const l of run) stat.chars += l.length + 1;
-      out.push(
-        marker(
-          runStep === self
-            ? `${run.length} lines of the content this step writes`
-            : `${run.length} lines shown again in step ${steps[runStep]!.index}`,
-        ),
-      );
-    } else out.push(...run);
-    run = [];
-    runStep = -1;
-  };
-  for (const line of lines) {
-    const c = viewContent(line);
-    const at = c.trim().length > 0 ? later.get(c) : run.length > 0 ? runStep : undefined;
-    if (at !== undefined) {
-      if (runStep < 0) runStep = at;
-      run.push(line);
-    } else {
-      flush();
-      out.push(line);
-    }
-  }
-  flush();
-  return out;
-}
-
-function collapseRepeats(lines: string[], rules: Set<CompactionRule>, stat: Stat): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
-    let j = i + 1;
-    while (j < lines.length && lines[j] === lines[i]) j++;
-    out.push(lines[i]!);
-    const extra = j - i - 1;
-    if (extra >= 2 && lines[i]!.trim() !== '') {
-      rules.add('repeated_lines');
-      stat.lines += extra;
-      stat.chars += extra * (lines[i]!.length + 1);
-      out.push(marker(`previous line repeated ${extra} more times`));
-    } else for (let k = i + 1; k < j; k++) out.push(lines[k]!);
-    i = j;
-  }
-  return out;
-}
-
-/** Head, tail, every error line and every traceback block; one marker per removed run. */
-function headTail(
-  lines: string[],
-  head: number,
-  tail: number,
-  rules: Set<CompactionRule>,
-  stat: Stat,
-): string[] {
-  const keep = new Uint8Array(lines.length);
-  for (let i = 0; i < Math.min(head, lines.length); i++) keep[i] = 1;
-  for (let i = Math.max(0, lines.length - tail); i < lines.length; i++) keep[i] = 1;
-  const errorsSeen = new Set<string>();
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.startsWith('Traceback (most recent call last)')) {
-      // The block runs to the first unindented line after it: the exception itself.
-      let j = i;
-      keep[j++] = 1;
-      while (j < lines.length && /^\s/.test(lines[j]!)) keep[j++] = 1;
-      if (j < lines.length) keep[j] = 1;
-      i = j;
-      continue;
-    }
-    if (isErrorLine(line) && !errorsSeen.has(line)) {
-      errorsSeen.add(line);
-      keep[i] = 1;
-    }
-  }
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; ) {
-    if (keep[i]) {
-      out.push(lines[i]!);
-      i++;
-      continue;
-    }
-    let j = i;
-    let chars = 0;
-    while (j < lines.length && !keep[j]) chars += lines[j++]!.length + 1;
-    if (j - i === 1) {
-      out.push(lines[i]!);
-    } else {
-      rules.add('truncated');
-      stat.lines += j - i;
-      stat.chars += chars;
-      out.push(marker(`${j - i} lines removed`));
-    }
-    i = j;
-  }
-  return out;
-}
-
-function cutLongLines(lines: string[], max: number, rules: Set<CompactionRule>, stat: Stat): string[] {
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.length <= max || isErrorLine(line)) continue;
-    const keepHead = Math.floor(max * 0.7);
-    const keepTail = Math.floor(max * 0.2);
-    const removed = line.length - keepHead - keepTail;
-    rules.add('long_lines');
-    stat.chars += removed;
-    lines[i] =
-      `${line.slice(0, keepHead)} ${marker(`${removed} characters removed`)} ${line.slice(line.length - keepTail)}`;
-  }
-  return lines;
 }

@@ -13,8 +13,10 @@ import {
 import { type LlmClient, withRedaction } from '../llm/index.js';
 import type { RedactOptions } from '../redact/index.js';
 import type { Step } from '../transcript/index.js';
-import { type CompactedStep, isErrorLine, renderStep } from './compact.js';
+import { type CompactedStep, renderStep } from './compact.js';
+import { isErrorLine } from './compact-rules.js';
 import { errorName, guardedCounter, isObject, kind, readReply, Stop } from './guards.js';
+import { DIET_A, DIET_B, DIET_THETA } from './params.js';
 
 /**
  * Options of {@link reduceTrajectory}. Token counts (the θ gates) use `countTokens` when given, else
@@ -184,9 +186,9 @@ interface DietRun {
 
 async function compressSteps(run: DietRun, options: ReduceOptions): Promise<void> {
   const { out, diag } = run;
-  const a = windowOption(options, 'a', 2);
-  const b = windowOption(options, 'b', 1);
-  const theta = options.theta ?? 500;
+  const a = windowOption(options, 'a', DIET_A);
+  const b = windowOption(options, 'b', DIET_B);
+  const theta = options.theta ?? DIET_THETA;
   if (typeof theta !== 'number' || Number.isNaN(theta)) {
     throw new Stop('invalid_input', `options.theta must be a number, got ${shown(theta)}`);
   }

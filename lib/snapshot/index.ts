@@ -17,10 +17,10 @@ export {
   type CompactOptions,
   type CompactResult,
   compactTrajectory,
-  isErrorLine,
   renderStep,
   viewedFile,
 } from './compact.js';
+export { isErrorLine } from './compact-rules.js';
 export {
   CATEGORIES,
   deterministicSnapshot,

@@ -77,10 +77,14 @@ export interface ParamSpec {
 
 type SpecBody = Omit<ParamSpec, 'name'>;
 
-// AgentDiet's defaults (arXiv 2509.23586), as reduceTrajectory and compactTrajectory apply them.
-const DIET_A = 2;
-const DIET_B = 1;
-const DIET_THETA = 500;
+// AgentDiet's defaults (arXiv 2509.23586): the one source of the defaults of reduceTrajectory's
+// a, b, theta and compactTrajectory's keepRecent (= a).
+/** AgentDiet's default delay `a` (also `compactTrajectory`'s default `keepRecent`). */
+export const DIET_A = 2;
+/** AgentDiet's default context `b`. */
+export const DIET_B = 1;
+/** AgentDiet's default θ in tokens. */
+export const DIET_THETA = 500;
 
 // Ranges: the gates take any count of tokens, so their maxima are where a slider stops being useful
 // (well above a default snapshot); a cap below 1 item or 20 characters leaves nothing readable; a

@@ -3,6 +3,7 @@
  * inside an output, and the attribution of saved tokens to categories. Linear in the text.
  */
 import type { Step } from '../transcript/index.js';
+import { marker } from './compact-rules.js';
 import type { PruneCategory } from './prune.js';
 import { isFrameLine, isNoiseLine, isPassingTestLine } from './prune-rules.js';
 
@@ -10,7 +11,6 @@ import { isFrameLine, isNoiseLine, isPassingTestLine } from './prune-rules.js';
 export type Removed = Record<PruneCategory, number>;
 const CATEGORIES: readonly PruneCategory[] = ['expired', 'redundant', 'useless', 'masked'];
 export const zero = (): Removed => ({ expired: 0, redundant: 0, useless: 0, masked: 0 });
-export const mark = (text: string) => `[rearview: ${text}]`;
 
 /** Replaces a whole output by one note, keeping only the lines that must never go. */
 export function wholeOutput(
@@ -23,7 +23,7 @@ export function wholeOutput(
   elsewhere?: Set<string>,
 ): string {
   lost.push(note);
-  const kept: string[] = [mark(note)];
+  const kept: string[] = [marker(note)];
   const once = new Set<string>();
   for (const line of text.split('\n')) {
     if (line.startsWith('[rearview: ')) continue;
@@ -110,7 +110,7 @@ export function pruneLines(
     } else {
       removed[c] += chars;
       counts[c] += j - k;
-      out.push(mark(`${j - k} ${c} lines removed`));
+      out.push(marker(`${j - k} ${c} lines removed`));
     }
     k = j;
   }

@@ -4,19 +4,8 @@
  * must give byte-identical output in every runtime.
  */
 import type { Step } from '../transcript/index.js';
-import { viewedFile } from './compact.js';
+import { jsonField, viewedFile } from './compact.js';
 import { viewLineNumber } from './patch.js';
-
-/** A JSON string field of a tool call's input, or undefined. */
-export function jsonField(json: string | undefined, field: string): string | undefined {
-  if (json?.charCodeAt(0) !== 0x7b) return undefined;
-  try {
-    const v = (JSON.parse(json) as Record<string, unknown>)[field];
-    return typeof v === 'string' ? v : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The shell command a step ran (a Bash tool call's `command`, or the raw action), or undefined. */
 export function commandOf(step: Step): string | undefined {

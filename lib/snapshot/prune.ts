@@ -16,7 +16,7 @@
  */
 import { estimateTokens } from '../core/index.js';
 import type { Step } from '../transcript/index.js';
-import { isErrorLine } from './compact.js';
+import { isErrorLine } from './compact-rules.js';
 import { lineContent, parsePatch, patchContentLines, patchProtection, pathMatcher } from './patch.js';
 import { attribute, lineSets, pruneLines, wholeOutput, zero } from './prune-lines.js';
 import { type Expiry, planPrune } from './prune-plan.js';

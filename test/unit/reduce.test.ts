@@ -9,6 +9,7 @@ import { anthropicClient, fixtureClient, type LlmClient, requestKey } from '../.
 import { buildCompressionPrompt, REFLECTION_MARKER, reduceTrajectory } from '../../lib/snapshot/index';
 import type { Step } from '../../lib/transcript/index';
 import { useMockAnthropic } from '../llm/use-mock';
+import { answer, deaf, within } from './hostile';
 
 const long = (tag: string, n = 300) =>
   Array.from({ length: n }, (_, i) => `${tag} listing entry number ${i} with some padding words`).join('\n');
@@ -129,34 +130,6 @@ describe('reduceTrajectory through the real SDK and fixtures', () => {
     expect(r.diagnostics.steps[2]!.status).toBe('api_error'); // no fixture for that window
   });
 });
-
-/** A client that never answers and ignores its signal: only a race can end the call. */
-function deaf(): LlmClient & { calls: number } {
-  const c = {
-    calls: 0,
-    complete() {
-      c.calls++;
-      return new Promise<never>(() => {});
-    },
-  };
-  return c;
-}
-
-/** The scripted reply of a property run: `{ reject }` rejects with its value, anything else is returned. */
-async function answer(reply: unknown): Promise<never> {
-  if (typeof reply === 'object' && reply !== null && 'reject' in reply) throw reply.reject;
-  return reply as never;
-}
-
-/** Fails the test instead of hanging when `p` does not settle within `ms`. */
-function within<T>(p: Promise<T>, ms = 2000): Promise<T> {
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms),
-    ),
-  ]);
-}
 
 describe('reduceTrajectory: never rejects, never hangs', () => {
   it('regression: a countTokens that throws ends the run with diagnostics.error, steps unchanged', async () => {

@@ -60,6 +60,8 @@ describe('snapshot word scan', () => {
       const c = classify(words(t), t);
       const code = classifyFlags(ids!, vocab.flags, t);
       expect(code >= 0 && code < CATEGORIES.length ? CATEGORIES[code] : undefined).toBe(c.category);
+      // The snapshot passes the scan's `linkish` promise: it must not change the answer.
+      expect(classifyFlags(ids!, vocab.flags, t, vocab.linkish)).toBe(code);
       expect(code === RESOLVED_CODE).toBe(c.resolved);
     }
   });
@@ -242,6 +244,7 @@ describe('snapshot scan accelerators on generated text', () => {
       const c = classify(words(t), t);
       const code = classifyFlags(ids, vocab.flags, t);
       expect(code >= 0 && code < CATEGORIES.length ? CATEGORIES[code] : undefined).toBe(c.category);
+      expect(classifyFlags(ids, vocab.flags, t, vocab.linkish)).toBe(code);
       expect(code === RESOLVED_CODE).toBe(c.resolved);
       expect(vocab.termsOfWords(ids).map((x) => vocab.terms[x])).toEqual(contentTerms(words(t)));
       const links = findLinks(t);

@@ -21,6 +21,7 @@ import {
   type SnapshotInput,
 } from '../../lib/snapshot/index';
 import { useMockAnthropic } from '../llm/use-mock';
+import { answer, deaf, within } from './hostile';
 
 const e = (value: string, sourceIteration = 1, scope = 'notes', key = 'k'): MemoryEntry => ({
   scope,
@@ -535,34 +536,6 @@ describe('computeTrajectoryReduction through the real SDK and fixtures', () => {
 
 // ---------------------------------------------------------------------------------------------------
 // Never rejects, never hangs (issue 20, items 9 and 10).
-
-/** A client that never answers and ignores its signal: only a race can end the call. */
-function deaf(): LlmClient & { calls: number } {
-  const c = {
-    calls: 0,
-    complete() {
-      c.calls++;
-      return new Promise<never>(() => {});
-    },
-  };
-  return c;
-}
-
-/** The scripted reply of a property run: `{ reject }` rejects with its value, anything else is returned. */
-async function answer(reply: unknown): Promise<never> {
-  if (typeof reply === 'object' && reply !== null && 'reject' in reply) throw reply.reject;
-  return reply as never;
-}
-
-/** Fails the test instead of hanging when `p` does not settle within `ms`. */
-function within<T>(p: Promise<T>, ms = 2000): Promise<T> {
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms),
-    ),
-  ]);
-}
 
 const SNAPSHOT_KEYS = [
   'currentObjective',
