@@ -6,6 +6,11 @@
  * Docker digests, hex colours) in the same positions → false positives, which must be 0. The set is
  * test/fixtures/redact/planted.ts, built from fixed seeds; test/unit/redact-planted.test.ts enforces it.
  *
+ * The numbers that matter are recall and false positives, whose targets (1 and 0) are fixed. The timing
+ * beside them is of one whole scoring run (the set built from its seed, then every text redacted), has
+ * no baseline and only flags a gross slowdown; redaction throughput against a baseline is
+ * bench/redact.bench.ts.
+ *
  * Standalone: `npx tsx bench/redact-planted.bench.ts` prints JSON.
  */
 import { pathToFileURL } from 'node:url';

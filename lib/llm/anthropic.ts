@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { describeError, LlmError } from '../core/index.js';
 import type { RedactOptions } from '../redact/index.js';
-import { redactRequest, scrubbed, secretHeaderValues } from './redacting.js';
+import { redactBeforeSending, scrubbed, secretHeaderValues } from './redacting.js';
 import { type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './types.js';
 
@@ -120,9 +120,7 @@ export function anthropicClient(options: AnthropicClientOptions = {}): LlmClient
   const secrets = [options.apiKey, ...secretHeaderValues(options.headers)];
   const complete = async (original: LlmRequest): Promise<LlmResponse> => {
     const started = Date.now();
-    const redaction = options.redact ?? true;
-    const request =
-      redaction === false ? original : redactRequest(original, redaction === true ? undefined : redaction);
+    const request = redactBeforeSending(original, options.redact);
     const client = await getSdk().catch((err: unknown) => {
       throw new LlmError('llm_unavailable', `Could not load @anthropic-ai/sdk: ${describeError(err)}`, {
         cause: err,

@@ -1,6 +1,6 @@
-import { describeError, LlmError } from '../core/index.js';
+import { describeError, LlmError, withDeadline } from '../core/index.js';
 import type { RedactOptions } from '../redact/index.js';
-import { redactRequest, scrubbed, secretHeaderValues } from './redacting.js';
+import { redactBeforeSending, scrubbed, secretHeaderValues } from './redacting.js';
 import { type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
 import type { LlmClient, LlmRequest, LlmResponse } from './types.js';
 
@@ -91,9 +91,7 @@ export function openAiClient(options: OpenAiClientOptions = {}): LlmClient {
   const secrets = [options.apiKey, ...secretHeaderValues(options.headers)];
   const complete = async (original: LlmRequest): Promise<LlmResponse> => {
     const started = Date.now();
-    const redaction = options.redact ?? true;
-    const request =
-      redaction === false ? original : redactRequest(original, redaction === true ? undefined : redaction);
+    const request = redactBeforeSending(original, options.redact);
     const stream = request.stream ?? options.stream ?? true;
     const body = JSON.stringify({
       model: request.model ?? options.model ?? DEFAULT_OPENAI_MODEL,
@@ -131,38 +129,25 @@ export function openAiClient(options: OpenAiClientOptions = {}): LlmClient {
 
 type Reply = Omit<LlmResponse, 'latencyMs' | 'attempts'>;
 
-/** One attempt under its own timeout, which also aborts a body still being read. */
-async function attempt(
+/**
+ * One attempt under its own timeout ({@link withDeadline}), which also aborts a body still being read;
+ * a failure that is not already an {@link LlmError} is a connection failure.
+ */
+function attempt(
   timeoutMs: number,
   caller: AbortSignal | undefined,
   run: (signal: AbortSignal) => Promise<Reply>,
 ): Promise<Reply> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const onAbort = () => controller.abort();
-  caller?.addEventListener('abort', onAbort, { once: true });
-  try {
-    return await run(controller.signal);
-  } catch (err) {
-    if (err instanceof LlmError) throw err;
-    if (caller?.aborted) throw new LlmError('llm_aborted', 'The request was aborted', { cause: err });
-    if (timedOut)
-      throw new LlmError('llm_timeout', `No complete reply within ${timeoutMs} ms`, { cause: err });
-    throw new LlmError(
-      'llm_connection',
-      `Could not reach the chat-completions endpoint: ${describeError(err)}`,
-      {
-        cause: err,
-      },
-    );
-  } finally {
-    clearTimeout(timer);
-    caller?.removeEventListener('abort', onAbort);
-  }
+  return withDeadline(run, { signal: caller, timeoutMs, what: 'The chat-completions request' }).catch(
+    (err: unknown) => {
+      if (err instanceof LlmError) throw err;
+      throw new LlmError(
+        'llm_connection',
+        `Could not reach the chat-completions endpoint: ${describeError(err)}`,
+        { cause: err },
+      );
+    },
+  );
 }
 
 async function httpError(res: Response): Promise<LlmError> {
@@ -184,7 +169,8 @@ async function httpError(res: Response): Promise<LlmError> {
 }
 
 function unreadable(err: unknown): never {
-  // An abort (the timeout, the caller) while reading is not a bad body: attempt() names it.
+  // An abort (the timeout, the caller) while reading is not a bad body: withDeadline() in attempt()
+  // has already settled with llm_timeout or llm_aborted.
   if ((err as { name?: unknown } | null)?.name === 'AbortError') throw err;
   throw new LlmError('llm_invalid_response', `The reply is not JSON: ${describeError(err)}`, { cause: err });
 }

@@ -59,6 +59,18 @@ export function redactRequest(request: LlmRequest, options?: RedactOptions): Llm
   return redactForRequest(request, options).request;
 }
 
+/**
+ * @internal What a client sends given its `redact` option: the request redacted with the defaults
+ * (`true`, `undefined`) or with the given options, or as it is (`false`).
+ */
+export function redactBeforeSending(
+  request: LlmRequest,
+  redact: boolean | RedactOptions | undefined,
+): LlmRequest {
+  if (redact === false) return request;
+  return redactRequest(request, redact === true || redact === undefined ? undefined : redact);
+}
+
 /** Options of {@link redactingClient}. */
 export interface RedactingClientOptions extends RedactOptions {
   /**

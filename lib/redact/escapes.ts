@@ -4,9 +4,9 @@
  * without their lookbehinds at the end of each escape, as it does at the end of a match.
  */
 
-const BACKSLASH = 92;
-/** Letters that end a one-letter escape. */
-const ESCAPE_LETTERS = 'nrtbfv';
+export const BACKSLASH = 92;
+/** Letters that end a one-letter escape (`\n`, `\t`, …): `\njane@x.io` is `jane@x.io`. */
+export const ESCAPE_LETTERS = 'nrtbfv';
 const HEX4 = /^[0-9A-Fa-f]{4}$/;
 const HEX2 = /^[0-9A-Fa-f]{2}$/;
 

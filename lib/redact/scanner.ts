@@ -2,7 +2,7 @@
  * The single-pass scanner: every enabled built-in kind is one alternative of one global regular
  * expression, tried left to right; caller-supplied patterns run beside it and the earliest match wins.
  */
-import { afterEscape, EscapeCursor, worthTrying } from './escapes.js';
+import { afterEscape, BACKSLASH, ESCAPE_LETTERS, EscapeCursor, worthTrying } from './escapes.js';
 import { isLocalChar, KIND_SPECS, type KindSpec } from './kinds.js';
 
 /** A caller-supplied pattern, normalised to a global regular expression. */
@@ -45,10 +45,7 @@ export interface Span {
   kind: string;
 }
 
-const BACKSLASH = 92;
 const AT = 64;
-/** Letters that follow a backslash in an escape (`\n`, `\t`, …): `\njane@x.io` is `jane@x.io`. */
-const ESCAPE_LETTERS = 'nrtbfv';
 
 /**
  * Kinds a bearer token or a named secret (`GH_TOKEN=ghp_…`) is reported as when its whole value has

@@ -114,6 +114,16 @@ describe('openAiClient', () => {
     expect(err.attempts).toBe(2);
   });
 
+  it('the timeout covers a streamed body that stalls after its headers', async () => {
+    mock.script([{ kind: 'reply', text: 'slow body', chunks: 3, chunkDelayMs: 300 }]);
+    const started = Date.now();
+    const err = await failure(
+      openAiClient({ baseURL: mock.url, timeoutMs: 100, maxRetries: 0 }).complete(request),
+    );
+    expect(err.code).toBe('llm_timeout');
+    expect(Date.now() - started).toBeLessThan(600); // the whole reply would take 900 ms
+  });
+
   it('a non-streamed request times out too (llm_timeout)', async () => {
     mock.script([{ kind: 'reply', text: 'slow', delayMs: 400 }]);
     const err = await failure(

@@ -22,6 +22,9 @@ describe('planted secrets', () => {
       const score = scorePlanted((t) => redact(t), seed);
       expect(score.missed).toEqual([]);
       expect(score.planted).toBe(plantedSecrets(seed).length * POSITIONS.length);
+      // Every kind and every position scored (the loops below cannot pass on an empty map).
+      expect(Object.keys(score.recallByKind).sort()).toEqual([...BUILTIN_KINDS].sort());
+      expect(Object.keys(score.recallByPosition)).toEqual(POSITIONS.map((p) => p.name));
       for (const recall of Object.values(score.recallByKind)) expect(recall).toBe(1);
       for (const recall of Object.values(score.recallByPosition)) expect(recall).toBe(1);
       // Found as the kind it was planted as, not merely swallowed by a neighbour.

@@ -150,10 +150,17 @@ describe('a key right after an escape (issue 20, item 1)', () => {
     ['slack-token', f.slackBot],
     ['slack-webhook', f.slackWebhook],
     ['aws-access-key', f.awsAccess],
+    ['aws-access-key', f.awsSession],
     ['jwt', f.jwt],
+    // Every kind whose fixed start escapes.ts lists (KEY_START), so a kind left out there fails here.
+    ['stripe-key', `sk_live_${'a1B2c3D4'.repeat(3)}`],
+    ['stripe-key', `rk_test_${'a1B2c3D4'.repeat(3)}`],
+    ['stripe-key', `whsec_${'x9'.repeat(16)}`],
+    ['google-api-key', `AIza${'SyA1b2C3d4'.repeat(3)}12345`],
+    ['slack-token', f.slackAppLevel],
   ];
   for (const [kind, key] of keys) {
-    it(`${kind} after \\n, \\t, \\r, \\u003d and \\x3d`, () => {
+    it(`${kind} after \\n, \\t, \\r, \\", \\\\, \\u003d and \\x3d`, () => {
       for (const esc of ['\\n', '\\t', '\\r', '\\"', '\\\\', '\\u003d', '\\x3d']) {
         // A Claude Code tool_use writing a .env file: the JSON text holds `\n` escapes, not newlines.
         const text = `{"content":"# keys${esc}${key}${esc}DEBUG=1"}`;
