@@ -13,8 +13,11 @@ describe('withDeadline', () => {
     const controller = new AbortController();
     const pending = withDeadline(never, { signal: controller.signal });
     setTimeout(() => controller.abort(), 5);
+    const t0 = performance.now();
     const err = await pending.catch((e: unknown) => e);
     expect(isRearviewError(err) && err.code).toBe('llm_aborted');
+    // "At once": well before any test timeout, within a few timer ticks of the abort.
+    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it('rejects with llm_timeout after timeoutMs and aborts the signal given to the work', async () => {
@@ -49,5 +52,34 @@ describe('withDeadline', () => {
         throw new TypeError('boom');
       }),
     ).rejects.toThrow('boom');
+  });
+
+  it('ignores what the work does after the deadline: a late result or a late rejection changes nothing', async () => {
+    let finishLate: (v: string) => void = () => {};
+    let failLate: (e: Error) => void = () => {};
+    const late = withDeadline(
+      () =>
+        new Promise<string>((resolve) => {
+          finishLate = resolve;
+        }),
+      { timeoutMs: 5 },
+    );
+    const lateError = withDeadline(
+      () =>
+        new Promise<string>((_, reject) => {
+          failLate = reject;
+        }),
+      { timeoutMs: 5 },
+    );
+    const first = await late.catch((e: unknown) => e);
+    const second = await lateError.catch((e: unknown) => e);
+    finishLate('too late');
+    failLate(new Error('too late'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(isRearviewError(first) && first.code).toBe('llm_timeout');
+    expect(isRearviewError(second) && second.code).toBe('llm_timeout');
+    // The settled promises keep their first outcome.
+    await expect(late).rejects.toBe(first);
+    await expect(lateError).rejects.toBe(second);
   });
 });
