@@ -4,7 +4,7 @@
  * upgraded to a WebSocket that carries {@link ChangeMessage}s. Errors keep their stable `code` across
  * the hop so callers branch on it exactly as with a local store.
  */
-import { errorCode, isRearviewError, RearviewError, StoreError } from '../core/index.js';
+import { describeError, errorCode, RearviewError, StoreError } from '../core/index.js';
 import type { OpenedPlaybook } from '../store/index.js';
 
 /** Store methods that can be called over the wire (each one a single call on the object's store). */
@@ -52,7 +52,8 @@ export interface WireError {
 
 export function toWireError(err: unknown): WireError {
   const code = errorCode(err) ?? 'durable_internal';
-  const message = isRearviewError(err) || err instanceof Error ? err.message : String(err);
+  // describeError never throws (String() of a value with a throwing toString would).
+  const message = describeError(err);
   const key = (err as { key?: unknown } | null)?.key;
   return typeof key === 'string' ? { code, message, key } : { code, message };
 }

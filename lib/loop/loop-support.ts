@@ -152,10 +152,6 @@ export function budgetError(meter: UsageMeter, cause?: unknown): RearviewError {
   );
 }
 
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export function nonNegative(x: unknown): number {
   return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
 }

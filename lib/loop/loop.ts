@@ -2,7 +2,7 @@
  * The reflection loop: generate, then critique and revise until convergence,
  * keeping the full history and returning the best judged candidate.
  */
-import { isRearviewError } from '../core/index.js';
+import { describeError, isRearviewError } from '../core/index.js';
 import type { LlmUsage } from '../llm/index.js';
 import { type ConvergenceOptions, checkConvergence } from './convergence.js';
 import { formatLessons } from './keywords.js';
@@ -13,7 +13,6 @@ import {
   guarded,
   judge,
   lessonsFrom,
-  messageOf,
   nonNegative,
   preflight,
   shouldRemember,
@@ -161,7 +160,7 @@ export async function runReflectionLoop(options: ReflectionLoopOptions): Promise
       memoryPrompt = memory.formatForPrompt ? memory.formatForPrompt(lessons) : formatLessons(lessons);
     } catch (err) {
       if (stopKind(err, signal) === 'aborted') throw abortedError(signal, err);
-      memoryError = messageOf(err);
+      memoryError = describeError(err);
     }
   }
 
@@ -190,7 +189,7 @@ export async function runReflectionLoop(options: ReflectionLoopOptions): Promise
   const stop = (err: unknown) => {
     const kind = stopKind(err, signal);
     if (kind === 'error')
-      error = { message: messageOf(err), ...(isRearviewError(err) ? { code: err.code } : {}) };
+      error = { message: describeError(err), ...(isRearviewError(err) ? { code: err.code } : {}) };
     return kind;
   };
 
@@ -261,7 +260,7 @@ export async function runReflectionLoop(options: ReflectionLoopOptions): Promise
         else for (const input of inputs) await memory.store(input);
         stored = inputs.length;
       } catch (err) {
-        memoryError = messageOf(err);
+        memoryError = describeError(err);
       }
     }
   }

@@ -7,6 +7,7 @@
  * @module
  */
 import { describeError, errorCode } from '../core/index.js';
+import type { ReflectionInsight } from '../heuristic/index.js';
 import type { LlmClient } from '../llm/index.js';
 import {
   dedupeProposals,
@@ -37,6 +38,8 @@ export interface EndSessionConfig {
 interface EndRun {
   config: EndSessionConfig;
   session: SessionState;
+  /** The session's failure lessons (`failureInsights`), computed once by the caller for the summary. */
+  failures: readonly ReflectionInsight[];
   signal: AbortSignal | undefined;
   summary: SessionSummary;
   playbook: Playbook;
@@ -81,10 +84,11 @@ export async function endSessionSteps(
   session: SessionState,
   signal: AbortSignal | undefined,
   summary: SessionSummary,
+  failures: readonly ReflectionInsight[],
 ): Promise<void> {
   const before = await config.store.open(config.playbookId);
   summary.version = before.version;
-  const run: EndRun = { config, session, signal, summary, playbook: before.playbook };
+  const run: EndRun = { config, session, failures, signal, summary, playbook: before.playbook };
   const addedNames = await saveHeuristicKeyPoints(run);
   const reflectorTags = await learnWithModel(run);
   await applyHeuristicTags(run, reflectorTags);
@@ -113,7 +117,7 @@ async function saveHeuristicKeyPoints(run: EndRun): Promise<Set<string>> {
   const { config, session, summary } = run;
   const redactor = redactorFor(config.redact);
   const candidates: ProposedKeyPoint[] = [];
-  for (const p of rawProposals(session)) {
+  for (const p of rawProposals(session, run.failures)) {
     const text = sanitizeKeyPointText(redactor ? redactor.redactText(p.text) : p.text);
     if (text) candidates.push({ ...p, text });
   }

@@ -251,15 +251,24 @@ export function failureInsights(session: SessionState): ReflectionInsight[] {
   return runs.length ? reflectFromTrajectories(runs, { allOutcomes: true }) : [];
 }
 
-/** Every insight of the session: the user turns', then the failure lessons. */
-export function sessionInsights(session: SessionState): ReflectionInsight[] {
-  return [...session.insights, ...failureInsights(session)];
+/**
+ * Every insight of the session: the user turns', then the failure lessons. `failures` is
+ * {@link failureInsights} of the session, when the caller has it already (it reads the whole history).
+ */
+export function sessionInsights(
+  session: SessionState,
+  failures: readonly ReflectionInsight[] = failureInsights(session),
+): ReflectionInsight[] {
+  return [...session.insights, ...failures];
 }
 
 /** Every proposal of the session before deduplication: the user turns', then the failure lessons'. */
-export function rawProposals(session: SessionState): ProposedKeyPoint[] {
+export function rawProposals(
+  session: SessionState,
+  failures: readonly ReflectionInsight[] = failureInsights(session),
+): ProposedKeyPoint[] {
   const out = session.proposed.slice();
-  for (const insight of failureInsights(session)) {
+  for (const insight of failures) {
     const p = proposeKeyPoint(insight, '');
     if (p) out.push(p);
   }
@@ -267,8 +276,11 @@ export function rawProposals(session: SessionState): ProposedKeyPoint[] {
 }
 
 /** The session's proposals, one per lesson (the playbook's near-duplicate search). */
-export function sessionProposals(session: SessionState): ProposedKeyPoint[] {
-  return dedupeProposals(rawProposals(session)).kept;
+export function sessionProposals(
+  session: SessionState,
+  failures: readonly ReflectionInsight[] = failureInsights(session),
+): ProposedKeyPoint[] {
+  return dedupeProposals(rawProposals(session, failures)).kept;
 }
 
 /**
@@ -281,9 +293,10 @@ export function lessonsOf(input: LessonsInput, config: ObserveConfig): LessonsRe
   const session = newSessionState('lessons');
   if (Array.isArray(input?.messages)) observeMessages(newTracker(), session, input.messages, config);
   for (const t of Array.isArray(input?.trajectories) ? input.trajectories : []) observeTrajectory(session, t);
+  const failures = failureInsights(session);
   return {
-    insights: sessionInsights(session),
-    proposed: sessionProposals(session),
+    insights: sessionInsights(session, failures),
+    proposed: sessionProposals(session, failures),
     tags: session.tags.slice(),
   };
 }

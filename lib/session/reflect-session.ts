@@ -142,8 +142,10 @@ export async function reflectSession(
     if (signal?.aborted) out.aborted = true;
     return out.aborted;
   };
+  // `operations` arrive redacted: runCurator redacts its own with the same `redact` option, merges are
+  // redacted below, and the budget's are REMOVEs (no text). Redacting here again would be work twice.
   const write = async (operations: Parameters<typeof redactOperations>[0]) => {
-    const res = await store.applyDelta(id, redactOperations(operations, options.redact));
+    const res = await store.applyDelta(id, operations);
     out.applied.push(...res.applied);
     out.rejected.push(...res.rejected);
     out.playbook = res.playbook;
@@ -165,7 +167,7 @@ export async function reflectSession(
     if (groups.length) {
       if (stopped()) return out;
       out.merged = groups;
-      await write(mergeOperations(out.playbook, groups));
+      await write(redactOperations(mergeOperations(out.playbook, groups), options.redact));
     }
   }
 

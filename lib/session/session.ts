@@ -23,6 +23,7 @@ import { type PlaybookStore, playbookStore } from '../store/index.js';
 import { type EndSessionConfig, emptySummary, endSessionSteps, sessionError } from './end-session.js';
 import {
   type ConversationTracker,
+  failureInsights,
   lessonsOf,
   newSessionState,
   newTracker,
@@ -47,7 +48,6 @@ import type {
 interface FacadeState {
   config: EndSessionConfig;
   observe: ObserveConfig;
-  promptTokens: number;
   newId: () => string;
   report: (error: SessionError) => void;
   tracker: ConversationTracker;
@@ -124,7 +124,6 @@ function facadeState(options: RearviewOptions, store: PlaybookStore): FacadeStat
       timeoutMs: options.timeoutMs,
     },
     observe: observeConfig(options),
-    promptTokens: budgets.promptTokens ?? 1500,
     newId,
     report: (e) => {
       try {
@@ -153,7 +152,9 @@ async function endSession(
     if (Array.isArray(opts?.trajectories)) for (const t of opts.trajectories) observeTrajectory(f.session, t);
     const signal = opts?.signal;
     const s = f.session;
-    const summary = emptySummary(s.id, f.config.playbookId, s.history.length, sessionInsights(s));
+    // Read the whole history once: the summary's insights and the proposals saved share them.
+    const failures = failureInsights(s);
+    const summary = emptySummary(s.id, f.config.playbookId, s.history.length, sessionInsights(s, failures));
     if (signal?.aborted) {
       summary.aborted = true;
       summary.errors.push({ stage: 'aborted', message: 'endSession was aborted before it started' });
@@ -161,7 +162,7 @@ async function endSession(
     }
     f.session = newSessionState(f.newId());
     try {
-      await endSessionSteps(f.config, s, signal, summary);
+      await endSessionSteps(f.config, s, signal, summary, failures);
     } catch (err) {
       summary.errors.push(sessionError('store', err));
     }
@@ -196,7 +197,7 @@ async function select(f: FacadeState, opts: PromptOptions = {}): Promise<Selecti
   return selectForPrompt(
     redactPlaybookTexts(playbook, f.config.redact),
     typeof opts?.query === 'string' ? opts.query : '',
-    { tokenBudget: opts?.tokenBudget ?? f.promptTokens },
+    { tokenBudget: opts?.tokenBudget ?? f.config.budgets.promptTokens ?? 1500 },
   );
 }
 

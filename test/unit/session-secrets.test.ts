@@ -6,7 +6,7 @@
  */
 import { isRearviewError, type LlmError } from 'rearview/core';
 import { anthropicClient, type LlmClient, type LlmRequest } from 'rearview/llm';
-import { createRearview } from 'rearview/session';
+import { createRearview, reflectSession } from 'rearview/session';
 import { type KeyValueStore, memoryStore, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { useMockAnthropic } from '../llm/use-mock';
@@ -86,6 +86,32 @@ describe('redaction of what is stored and injected', () => {
     const rv = createRearview({ store: kv, storeOptions: quiet, llm, redact: false });
     await rv.endSession({ messages: chat() });
     expect(await dump(kv)).toContain(GITHUB_TOKEN);
+  });
+
+  it('reflectSession redacts the text of a merge of near-duplicates stored before redaction', async () => {
+    const store = playbookStore(memoryStore(), quiet);
+    await store.applyDelta('default', [
+      {
+        type: 'ADD',
+        section: 'PROJECT CONTEXT',
+        text: `CI pushes release tags with ${GITHUB_TOKEN} as the token.`,
+      },
+      {
+        type: 'ADD',
+        section: 'PROJECT CONTEXT',
+        text: `CI pushes release tags with ${GITHUB_TOKEN} as its token.`,
+      },
+    ]);
+    const llm = scripted([
+      JSON.stringify({ analysis: 'Nothing new.', bullet_tags: [] }),
+      JSON.stringify({ operations: [] }),
+    ]);
+    const out = await reflectSession(chat(), store, { llm });
+    expect(out.merged).toHaveLength(1);
+    expect(out.applied.map((op) => op.type)).toEqual(['MERGE']);
+    const texts = out.playbook.sections['PROJECT CONTEXT'].map((k) => k.text);
+    expect(texts).toEqual(['CI pushes release tags with [github-token-1] as the token.']);
+    expect(JSON.stringify(await store.load('default'))).not.toContain(GITHUB_TOKEN);
   });
 
   it('key points stored before redaction (or by another writer) are redacted in systemPrompt and select', async () => {
