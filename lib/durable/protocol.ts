@@ -54,7 +54,13 @@ export function toWireError(err: unknown): WireError {
   const code = errorCode(err) ?? 'durable_internal';
   // describeError never throws (String() of a value with a throwing toString would).
   const message = describeError(err);
-  const key = (err as { key?: unknown } | null)?.key;
+  let key: unknown;
+  try {
+    key = (err as { key?: unknown } | null)?.key;
+  } catch {
+    // A thrown value whose `key` getter throws still gets an error reply, without a key.
+    key = undefined;
+  }
   return typeof key === 'string' ? { code, message, key } : { code, message };
 }
 
