@@ -1,11 +1,11 @@
 /**
  * pruneTrajectory: throughput (MB/s) on the shared trajectories for each mode (rules only, window
- * M=5, cache-friendly M=5), and growth on synthetic runs of 1k / 10k / 50k steps (target: linear,
+ * M=5, cache-friendly M=5) beside compactTrajectory (the previous reducer) in the same run, and growth on synthetic runs of 1k / 10k / 50k steps (target: linear,
  * growth ratio near the size ratio of 10 and 5).
  *
  * Standalone: `npx tsx bench/reduction.bench.ts` prints the results as JSON.
  */
-import { type PruneOptions, pruneTrajectory } from '../lib/snapshot/index.js';
+import { compactTrajectory, type PruneOptions, pruneTrajectory } from '../lib/snapshot/index.js';
 import type { Step } from '../lib/transcript/index.js';
 import { type BenchResult, type BenchSuite, measure, round } from './harness.js';
 import { SHARED_SETS, sharedTrajectories } from './shared-trajectories.js';
@@ -68,6 +68,14 @@ const suite: BenchSuite = {
       previous = r;
     }
     for (const { set, trajectories, bytes } of sharedTrajectories(SHARED_SETS)) {
+      // Baseline in the same run: compactTrajectory, the reducer the project had before (one pass of
+      // line rules per step), on the same trajectories.
+      const baseline = await measure(
+        `compactTrajectory/${set}`,
+        () => trajectories.map((t) => compactTrajectory(t.steps)),
+        { bytes, minRuns: 3, budgetMs: 2000 },
+      );
+      results.push(baseline);
       for (const [mode, options] of MODES) {
         const r = await measure(
           `pruneTrajectory/${set}/${mode}`,
@@ -82,6 +90,7 @@ const suite: BenchSuite = {
         );
         r.trajectories = trajectories.length;
         r.megabytes = round(bytes / 1e6, 2);
+        r.timeVsCompact = round(r.medianMs / baseline.medianMs, 2);
         results.push(r);
       }
     }
