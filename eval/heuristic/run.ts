@@ -40,6 +40,7 @@ import {
   contextOf,
   type Family,
   familyOf,
+  HELD_OUT,
   loadLabelledSets,
   type Row,
 } from './data';
@@ -179,7 +180,7 @@ export function evaluate(rows: Row[] = loadLabelledSets(), options: { final?: bo
   };
   /** The shipped detector: `SCORES` and `DEFAULT_MIN_SCORE`. */
   const scored = withTable(SCORES, signals);
-  const pool = rows.filter((r) => r.split !== 'final' && r.split !== 'aider-final');
+  const pool = rows.filter((r) => !HELD_OUT.has(r.split));
 
   // Leave-authors-out: each fold's scores and threshold are chosen without its authors.
   const heldOut = new Map<Row, Record<Category, boolean>>();
@@ -267,6 +268,7 @@ export function evaluate(rows: Row[] = loadLabelledSets(), options: { final?: bo
     'test',
     'tune',
     'aider',
+    'more',
     ...(options.final ? ['aider-final'] : []),
   ]) {
     const subset = rows.filter((r) => r.split === split);
@@ -343,7 +345,22 @@ function table(report: ReturnType<typeof evaluate>): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = loadLabelledSets();
   const report = evaluate(rows, { final: process.argv.includes('--final') });
-  // How far two human readers agree on 200 of the same turns: the ceiling for the figures above.
-  console.log(JSON.stringify({ ...report, humanAgreement: agreement() }, null, 2));
-  if (process.argv.includes('--table')) console.error(table(report));
+  // The learned correction model (`rearview/heuristic-model`), leave-authors-out in the same folds.
+  // Loaded after this module has finished evaluating: learned.ts imports it (no top-level await cycle).
+  void import('./learned').then(({ evaluate: evaluateLearned }) => {
+    const learned = evaluateLearned(rows, { final: process.argv.includes('--final') });
+    // How far two human readers agree on 200 of the same turns: the ceiling for the figures above.
+    console.log(JSON.stringify({ ...report, learned, humanAgreement: agreement() }, null, 2));
+    if (process.argv.includes('--table')) {
+      const lines = [
+        table(report),
+        'learned correction model (rearview/heuristic-model), leave-authors-out:',
+      ];
+      for (const [name, c] of Object.entries(learned.table))
+        lines.push(
+          `${name.padEnd(40)} ${c.precision.toFixed(3)}  ${c.recall.toFixed(3)}  ${c.f1.toFixed(3)}  (${c.tp}/${c.fp}/${c.fn})`,
+        );
+      console.error(lines.join('\n'));
+    }
+  });
 }

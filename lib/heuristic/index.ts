@@ -24,6 +24,8 @@ export {
   type HeuristicOptions,
   heuristicReflect,
   loadLanguageMarkers,
+  type TurnEvidence,
+  type TurnScorer,
   type TurnSignals,
 } from './reflect.js';
 export { type CompiledMarkers, compileMarkers } from './scanner.js';

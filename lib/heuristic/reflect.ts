@@ -47,7 +47,47 @@ export interface HeuristicOptions {
    * insight with any evidence.
    */
   minScore?: number;
+  /**
+   * A learned scorer (for example `correctionModel` from `rearview/heuristic-model`): called for every
+   * turn a person wrote, with what the detector found, it returns the turn's scores (it may keep the
+   * marker scores it is given). A scorer that throws leaves the marker scores in place.
+   */
+  scorer?: TurnScorer;
 }
+
+/**
+ * What a {@link TurnScorer} is told about one user turn: its text, the marker detector's signals and
+ * the context the transcript carries.
+ *
+ * @example
+ * ```ts
+ * const scorer: TurnScorer = (turn, scores) => (turn.undo ? { ...scores, correction: 1 } : scores);
+ * ```
+ */
+export interface TurnEvidence {
+  text: string;
+  signals: Omit<TurnSignals, 'positive'>;
+  /** A tool call was interrupted or rejected since the previous user turn (or after an `/undo`). */
+  interrupted: boolean;
+  /** The turn repeats an earlier request of the conversation. */
+  repeat: boolean;
+  /** The turn is aider's `/undo`. */
+  undo: boolean;
+  /** No earlier user turn in the conversation: a task, seldom a correction. */
+  first: boolean;
+  /** The message this turn answers (normally the assistant's reply), if any. */
+  reply: string | undefined;
+}
+
+/**
+ * Scores one user turn from its evidence; `scores` are the marker detector's.
+ *
+ * @example
+ * ```ts
+ * heuristicReflect(messages, { scorer: (turn, scores) => scores });
+ * ```
+ */
+export type TurnScorer = (turn: TurnEvidence, scores: TurnScores) => TurnScores;
 
 /** What {@link classifyTurn} found in one user turn. */
 export interface TurnSignals {
@@ -164,6 +204,7 @@ export function scoreTurns(
   if (!Array.isArray(messages)) return;
   const compiled = resolveMarkers(options?.markers);
   const refOf = typeof options?.ref === 'function' ? options.ref : defaultRef;
+  const scorer = typeof options?.scorer === 'function' ? options.scorer : undefined;
   let prev: { text: string; ref: string } | undefined;
   let lastOther: string | undefined;
   let lastOtherText: string | undefined;
@@ -194,13 +235,15 @@ export function scoreTurns(
     if (earlier.push(key) > 8) earlier.shift();
     const bits = undo ? 0 : scanTurn(text, compiled);
     const ctx = context | (undo ? UNDO : 0);
-    // A turn without any evidence has nothing to report or escalate.
-    if (bits !== 0 || ctx !== 0) {
+    // A turn without any evidence has nothing to report or escalate, unless a scorer reads it.
+    if (bits !== 0 || ctx !== 0 || scorer) {
+      let scores = turnScores(bits, ctx);
+      if (scorer) scores = learned(scorer, text, bits, ctx, prev === undefined, lastOtherText, scores);
       visit({
         index: i,
         ref,
         text,
-        scores: turnScores(bits, ctx),
+        scores,
         bits,
         context: ctx,
         prev,
@@ -216,12 +259,48 @@ export function scoreTurns(
   }
 }
 
+/** A scorer's scores, or the marker scores when it throws or returns something that is not scores. */
+function learned(
+  scorer: TurnScorer,
+  text: string,
+  bits: number,
+  ctx: number,
+  first: boolean,
+  reply: string | undefined,
+  scores: TurnScores,
+): TurnScores {
+  try {
+    const out = scorer(
+      {
+        text,
+        signals: {
+          correction: (bits & (CORRECTION | CHALLENGE)) !== 0,
+          challenge: (bits & (CORRECTION | CHALLENGE)) === CHALLENGE,
+          preference: (bits & PREFERENCE) !== 0,
+          approval: (bits & POSITIVE) !== 0,
+          friction: (bits & FRICTION) !== 0,
+        },
+        interrupted: (ctx & INTERRUPTED) !== 0,
+        repeat: (ctx & REPEAT) !== 0,
+        undo: (ctx & UNDO) !== 0,
+        first,
+        reply,
+      },
+      scores,
+    );
+    return out !== null && typeof out === 'object' && KINDS.every((k) => score01(out[k])) ? out : scores;
+  } catch {
+    return scores;
+  }
+}
+
+const score01 = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <= 1;
+
 const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;
 const FACTS = ['User correction', 'User preference', 'User approval', 'Friction point'];
 
 /** @internal The insights of one scored turn at or above `minScore`. */
 export function turnInsights(turn: ScoredTurn, minScore: number, out: ReflectionInsight[]): void {
-  if (turn.bits === 0 && turn.context === 0) return;
   const { text, ref, prev, lastOther, scores } = turn;
   KINDS.forEach((category, k) => {
     const score = scores[category];

@@ -84,6 +84,7 @@ function observeConfig(options: LessonsOptions): ObserveConfig {
     heuristic: {
       ...(options?.markers ? { markers: options.markers } : {}),
       ...(typeof options?.minScore === 'number' ? { minScore: options.minScore } : {}),
+      ...(typeof options?.scorer === 'function' ? { scorer: options.scorer } : {}),
     },
     policy: { minConfidence: options?.minConfidence ?? 'medium' },
   };

@@ -6,7 +6,13 @@
  */
 
 import type { TrajectoryLike } from '../failures/index.js';
-import type { CompiledMarkers, MarkerSet, MessageLike, ReflectionInsight } from '../heuristic/index.js';
+import type {
+  CompiledMarkers,
+  MarkerSet,
+  MessageLike,
+  ReflectionInsight,
+  TurnScorer,
+} from '../heuristic/index.js';
 import type { KeyValueStore } from '../kv/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type {
@@ -72,6 +78,11 @@ export interface RearviewOptions {
    */
   minScore?: number;
   /**
+   * A learned scorer for the heuristics (`heuristicReflect`'s `scorer`), e.g. `correctionModel` from
+   * `rearview/heuristic-model`. Default none: the marker scores.
+   */
+  scorer?: TurnScorer;
+  /**
    * Lowest confidence of a correction that becomes a key point. Default `'medium'` (challenging
    * questions such as "Shouldn't that use a fixture?" count; `'high'` keeps only explicit ones).
    */
@@ -135,7 +146,7 @@ export interface LessonsResult {
  * lessons({ messages }, { minConfidence: 'high' });
  * ```
  */
-export type LessonsOptions = Pick<RearviewOptions, 'markers' | 'minScore' | 'minConfidence'>;
+export type LessonsOptions = Pick<RearviewOptions, 'markers' | 'minScore' | 'minConfidence' | 'scorer'>;
 
 /** What {@link Rearview.observe} found in the new messages. */
 export interface ObserveResult {

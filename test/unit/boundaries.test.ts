@@ -20,6 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   llm: ['core', 'redact'],
   heuristic: ['core', 'llm', 'transcript'],
   failures: ['core', 'heuristic'],
+  'heuristic-model': ['heuristic'],
   snapshot: ['core', 'llm', 'redact', 'transcript'],
   playbook: ['core', 'llm', 'redact'],
   loop: ['core', 'kv', 'llm', 'redact'],

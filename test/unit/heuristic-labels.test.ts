@@ -30,13 +30,16 @@ type LabelledRow = {
 const shared = haveSharedData();
 const rows: LabelledRow[] = shared
   ? (loadLabelledSets() as unknown as LabelledRow[])
-  : ['labelled-turns.jsonl', 'labelled-turns-fresh.jsonl', 'labelled-turns-final.jsonl'].flatMap((f) =>
-      readRows<LabelledRow>(f),
-    );
+  : [
+      'labelled-turns.jsonl',
+      'labelled-turns-fresh.jsonl',
+      'labelled-turns-final.jsonl',
+      'labelled-turns-more.jsonl',
+    ].flatMap((f) => readRows<LabelledRow>(f));
 
 describe('labelled evaluation sets', () => {
   it('are well-formed: unique rows, a primary label consistent with the label list', () => {
-    expect(rows.length).toBe(shared ? 1585 : 900);
+    expect(rows.length).toBe(shared ? 1985 : 1300);
     expect(new Set(rows.map((r) => r.n)).size).toBe(rows.length);
     const bySplit: Record<string, number> = {};
     for (const r of rows) bySplit[r.split] = (bySplit[r.split] ?? 0) + 1;
@@ -45,6 +48,7 @@ describe('labelled evaluation sets', () => {
       test: 186,
       fresh: 240,
       final: 200,
+      more: 400,
       ...(shared ? { aider: 536, 'aider-final': 149 } : {}),
     });
     for (const r of rows) {
@@ -78,7 +82,7 @@ describe('labelled evaluation sets', () => {
   it('the later sets share no message and no text with any earlier set', () => {
     const seenKeys = new Set<string>();
     const seenTexts = new Set<string>();
-    for (const split of ['tune', 'test', 'fresh', 'final', 'aider', 'aider-final']) {
+    for (const split of ['tune', 'test', 'fresh', 'final', 'aider', 'aider-final', 'more']) {
       const subset = rows.filter((r) => r.split === split);
       if (split !== 'tune' && split !== 'test') {
         for (const r of subset) {
@@ -120,7 +124,7 @@ describe('labelled evaluation sets', () => {
       return;
     }
     const report = evaluate();
-    expect(Object.keys(report.splits)).toEqual(['final', 'fresh', 'test', 'tune', 'aider']);
+    expect(Object.keys(report.splits)).toEqual(['final', 'fresh', 'test', 'tune', 'aider', 'more']);
     expect(Object.keys(report.byFamily)).toEqual(['console', 'sharegpt', 'aider']);
     // Every pooled turn is predicted by exactly one fold, whose threshold was chosen without its authors.
     const folds = report.crossAuthor.folds;

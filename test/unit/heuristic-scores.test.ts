@@ -239,6 +239,42 @@ describe('llmReflect escalation (real SDK, local Messages API server)', () => {
     );
   });
 
+  it('with the learned scorer, the band reads its scores: exactly the turns it is unsure of are sent', async () => {
+    const { correctionModel } = await import('rearview/heuristic-model');
+    const conversation: MessageLike[] = [
+      { id: 'u0', role: 'user', content: 'Add a footer to the page, mail jane@corp.io for the copy' },
+      { id: 'a0', role: 'assistant', content: 'Added a footer.' },
+      { id: 'u1', role: 'user', content: 'why is the footer gone? ask jane@corp.io' },
+      { id: 'a1', role: 'assistant', content: 'Restored it.' },
+      { id: 'u2', role: 'user', content: 'No, that is wrong.' },
+      { id: 'a2', role: 'assistant', content: 'Fixed.' },
+      { id: 'u3', role: 'user', content: 'are you sure?' },
+    ];
+    const scored = heuristicReflect(conversation, { scorer: correctionModel, minScore: 0 });
+    const [lo, hi] = DEFAULT_ESCALATION_BAND;
+    const unsure = scored
+      .filter((i) => (i.score ?? 0) >= lo && (i.score ?? 0) < hi)
+      .map((i) => i.traceRefs[0]);
+    const sure = scored.filter((i) => (i.score ?? 0) >= hi).map((i) => `${i.category} ${i.traceRefs[0]}`);
+    expect(unsure.length).toBeGreaterThan(0);
+    const refs = [...new Set(unsure)];
+    mock.script([
+      {
+        kind: 'json',
+        text: JSON.stringify({ verdicts: refs.map((_, k) => ({ ref: `t${k + 1}`, categories: [] })) }),
+      },
+    ]);
+    const llm = anthropicClient({ apiKey: 'sk-ant-test-key', baseURL: mock.url });
+    const insights = await llmReflect(conversation, { llm, escalate: true, scorer: correctionModel });
+    expect(mock.requests).toHaveLength(1);
+    const prompt = (mock.requests[0]!.body as { messages: { content: string }[] }).messages[0]!.content;
+    for (let k = 1; k <= refs.length; k++) expect(prompt).toContain(`[t${k}]`);
+    expect(prompt).not.toContain(`[t${refs.length + 1}]`);
+    expect(prompt).not.toContain('jane@corp.io');
+    // Every turn the model dropped is gone; what the scorer was sure of stays, decided locally.
+    expect(insights.map((i) => `${i.category} ${i.traceRefs[0]}`).sort()).toEqual([...sure].sort());
+  });
+
   it('no uncertain turn, no call; a verdict of nothing drops the turn', async () => {
     const llm = anthropicClient({ apiKey: 'sk-ant-test-key', baseURL: mock.url });
     const sure = await llmReflect([user('No, that is wrong.')], { llm, escalate: true });

@@ -6,6 +6,7 @@ import {
   parseReflectionResponse,
   reflectionPrompt,
 } from 'rearview/heuristic';
+import { correctionModel, correctionScore, turnFeatures } from 'rearview/heuristic-model';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
@@ -27,6 +28,42 @@ const SESSION = [
 
 /** rearview/heuristic: identical insights, references and provenance in every runtime. */
 export const heuristicCases: ConformanceCase[] = [
+  {
+    name: 'heuristic-model/learned correction scores',
+    run() {
+      const { messages } = parseTranscript(SESSION, { format: 'plain' });
+      const insights = heuristicReflect(messages, { scorer: correctionModel, minScore: 0 });
+      check(insights.length > 0, 'the scorer reads the turns');
+      // Non-ASCII words (lower-casing, \p{L}) and every feature kind, in every runtime.
+      const turns = [
+        'Нет, это снова не работает. ОШИБКА!',
+        'Não, ainda não funciona, de novo o mesmo erro',
+        '    Traceback (most recent call last):\n  File "x.py", line 1\nValueError: bad\nstill failing??',
+        'wait, why did you remove the tests? That is wrong',
+        '/undo',
+      ].map((text, i) => ({
+        text,
+        signals: {
+          correction: i === 3,
+          challenge: false,
+          preference: false,
+          approval: false,
+          friction: false,
+        },
+        interrupted: i === 2,
+        repeat: false,
+        undo: i === 4,
+        first: i === 0,
+        reply: i === 1 ? 'Shall I continue?' : undefined,
+      }));
+      const scores = turns.map(correctionScore);
+      check(
+        scores.every((x) => x >= 0 && x <= 1),
+        'scores in [0, 1]',
+      );
+      return { insights, scores, features: turns.map(turnFeatures) };
+    },
+  },
   {
     name: 'heuristic/heuristicReflect on a plain transcript',
     run() {

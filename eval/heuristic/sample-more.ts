@@ -1,0 +1,90 @@
+/**
+ * Draws the `more` set (issue 16, see LABELLING.md): further ShareGPT turns only (each conversation is a
+ * different author), in none of the other labelled sets in this folder (neither the same message nor the
+ * same text), the two ShareGPT strata of `sample-fresh.ts`, seeded shuffle (mulberry32). Writes unlabelled
+ * rows to stdout; labels were added by a reader who saw only the rules, the earlier labels and the turns
+ * (and, where needed, the assistant message before a turn), never the detector.
+ *
+ * `npx tsx eval/heuristic/sample-more.ts [seed] [first n] [split] [followup] [uniform] > rows.jsonl`
+ * (the more set: `4007 5685 more 300 100`, the defaults). Rows of the set being drawn (`split`) are not
+ * excluded, so the draw is the same before and after its file exists.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseTranscript } from '../../lib/transcript/index';
+import { mulberry32 } from '../../test/random';
+import { loadLabelledSets } from './data';
+
+const data = join(import.meta.dirname, '../../../shared/data');
+
+function shuffle<T>(xs: T[], rnd: () => number): T[] {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+interface Candidate {
+  source: string;
+  conversation: string;
+  turn: number;
+  messageId: string;
+  firstUserTurn: boolean;
+  text: string;
+}
+
+const [seed = '4007', firstN = '5685', split = 'more', nFollowup = '300', nUniform = '100'] =
+  process.argv.slice(2);
+const seen = loadLabelledSets().filter((r) => (r.split as string) !== split);
+const seenKeys = new Set(seen.map((r) => `${r.source}#${r.messageId}`));
+const seenTexts = new Set(seen.map((r) => r.text));
+
+const shareTurns: Candidate[] = [];
+const convDir = join(data, 'sharegpt/conversations');
+for (const f of readdirSync(convDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()) {
+  const { messages } = parseTranscript(readFileSync(join(convDir, f), 'utf8'), { lenient: true });
+  let first = true;
+  messages.forEach((m, i) => {
+    if (m.role !== 'user' || m.content.trim() === '') return;
+    shareTurns.push({
+      source: `sharegpt/conversations/${f}`,
+      conversation: f.replace(/\.json$/, ''),
+      turn: i,
+      messageId: m.id,
+      firstUserTurn: first,
+      text: m.content.trim().slice(0, 600),
+    });
+    first = false;
+  });
+}
+const fresh = (c: Candidate) => !seenKeys.has(`${c.source}#${c.messageId}`) && !seenTexts.has(c.text);
+const rnd = mulberry32(Number(seed));
+const taken = new Set<string>();
+const draw = (pool: Candidate[], k: number, stratum: string) =>
+  shuffle(pool.filter(fresh), rnd)
+    .filter((c) => {
+      if (taken.has(c.text)) return false;
+      taken.add(c.text);
+      return true;
+    })
+    .slice(0, k)
+    .map((c) => ({ ...c, stratum }));
+const followups = draw(
+  shareTurns.filter((c) => !c.firstUserTurn && c.text.length < 400),
+  Number(nFollowup),
+  'sharegpt-followup',
+);
+const uniform = draw(shareTurns, Number(nUniform), 'sharegpt-uniform');
+for (const [stratum, got, wanted] of [
+  ['sharegpt-followup', followups.length, Number(nFollowup)],
+  ['sharegpt-uniform', uniform.length, Number(nUniform)],
+] as const)
+  if (got < wanted) console.error(`${stratum}: only ${got} of ${wanted} turns remain`);
+let n = Number(firstN);
+for (const { firstUserTurn: _f, ...r } of [...followups, ...uniform]) {
+  console.log(JSON.stringify({ n: n++, ...r, split }));
+}

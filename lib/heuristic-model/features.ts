@@ -1,0 +1,133 @@
+/**
+ * The features the learned correction model reads from one user turn. They are chosen so that what a
+ * model learns from them carries over to people and projects it has never seen: a closed list of
+ * function and discourse words (no topic word of any project can become a feature), punctuation,
+ * length and position, the shape of pasted output, the marker detector's signals and the context the
+ * transcript carries. Pure string work, no locale-dependent API: the same turn gives the same features
+ * in every runtime.
+ */
+import type { TurnEvidence } from '../heuristic/index.js';
+
+/**
+ * The closed vocabulary: English function words, negation, status and discourse words of talk about
+ * work ("still", "again", "instead", "wrong", "works"), and the common negations and retry words of
+ * Spanish, Portuguese, French, German, Czech and Russian. Written before the model was trained; a
+ * word outside it only counts towards the out-of-vocabulary share.
+ */
+const WORDS = `a about actually after again ago all already also always am an and another any anymore
+anything are arent as at back bad be because been before being better both broke broken bug but by can
+cant change changed check come completely correct could couldnt did didnt do does doesnt doing done dont
+down each else error errors even ever every everything exactly expected fail failed failing fails false
+few fine first fix fixed for forgot from get gets getting go going good got great had has hasnt have
+havent he here how however i if ill im in incorrect instead is isnt issue it its ive just keep kept know
+last let like look looks lost make many may maybe me mean meant mind missing more most much must my need
+never new next nice no nope not nothing now of off ok okay on once one only or other our out over perfect
+please problem problems really remove removed revert right said same see seems seen should shouldnt show
+since so some something still stop stuck supposed sure than thank thanks that thats the their them then
+there these they thing think this those though told too tried try trying undo up us use used using very
+wait want wanted was wasnt way we well were werent what when where which while who why will with without
+wont work worked working works would wouldnt wrong yes yet you your youre
+otra otro vez todavia aun sigue no funciona error mal incorrecto deshacer porque pero
+ainda nao não de novo erro errado funciona mas porque
+pas encore toujours erreur faux marche plus
+nicht noch immer wieder fehler falsch funktioniert aber
+ne nefunguje porad chyba znovu spatne proc
+нет не снова опять ошибка неправильно работает всё еще ещё почему`;
+
+let vocab: Set<string> | undefined;
+
+/** @internal The closed vocabulary, built on first use. */
+export function vocabulary(): Set<string> {
+  vocab ??= new Set(WORDS.split(/\s+/).filter(Boolean));
+  return vocab;
+}
+
+/** A line that someone pasted (output, a log, code) or quoted, not the user's own words. */
+const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |at |File "|Traceback|[{}[\]<|#]))/;
+/** Error shapes in pasted output (generic across languages and tools). */
+const ERROR_SHAPE = /\b(?:error|exception|traceback|failed|failure|errno|panic|fatal)\b|\w+Error\b/i;
+const BUCKETS = [0, 2, 5, 10, 20, 40];
+
+const bucket = (n: number): number => {
+  let b = 0;
+  while (b < BUCKETS.length && n > BUCKETS[b]!) b++;
+  return b;
+};
+
+/**
+ * The features of one turn, as names (a model maps each to a weight; unknown names weigh nothing).
+ * At most ~250 names however long the turn: only its first 200 words of prose are read.
+ *
+ * @example
+ * ```ts
+ * turnFeatures({ text: 'No, that is still wrong.', first: false } as TurnEvidence).includes('w:still'); // true
+ * ```
+ */
+export function turnFeatures(e: TurnEvidence): string[] {
+  const out = new Set<string>(['bias']);
+  const raw = typeof e.text === 'string' ? e.text : '';
+  // The user's own prose: code fences, inline code, double-quoted spans and pasted lines removed.
+  let pastedLines = 0;
+  let pastedError = false;
+  const proseLines: string[] = [];
+  let inFence = false;
+  for (const line of raw.split('\n')) {
+    if (/^\s*```/.test(line)) {
+      inFence = !inFence;
+      pastedLines++;
+      continue;
+    }
+    if (inFence || PASTED.test(line)) {
+      pastedLines++;
+      if (!pastedError && ERROR_SHAPE.test(line)) pastedError = true;
+      continue;
+    }
+    proseLines.push(line);
+  }
+  const prose = proseLines
+    .join('\n')
+    .replace(/`[^`\n]*`/g, ' ')
+    .replace(/"[^"\n]*"/g, ' ')
+    .toLowerCase();
+  const words = (prose.replace(/['’]/g, '').match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 200);
+  const known = vocabulary();
+  let oov = 0;
+  let previous = '';
+  words.forEach((w, i) => {
+    const inVocab = known.has(w);
+    if (!inVocab) oov++;
+    if (i < 2) out.add(`${i === 0 ? 'f' : 's'}:${inVocab ? w : '*'}`);
+    if (inVocab) {
+      out.add(`w:${w}`);
+      if (previous !== '') out.add(`b:${previous}_${w}`);
+    }
+    previous = inVocab ? w : '';
+  });
+  out.add(`len:${bucket(words.length)}`);
+  if (words.length > 0) out.add(`oov:${Math.min(4, Math.floor((oov * 5) / words.length))}`);
+  const trimmed = prose.trim();
+  if (trimmed.endsWith('?')) out.add('p:ends?');
+  if (trimmed.includes('?')) out.add('p:?');
+  if (trimmed.includes('!')) out.add('p:!');
+  if (/\?\?|\?!|!\?/.test(trimmed)) out.add('p:??');
+  if (/(?:^|\s)[A-Z]{3,}(?:\s|[.!?,]|$)/.test(proseLines.join('\n'))) out.add('p:caps');
+  if (/^[a-z]/.test(raw.trimStart())) out.add('p:lower');
+  if (pastedLines > 0) out.add(`paste:${bucket(pastedLines) > 2 ? 'long' : 'short'}`);
+  if (pastedError) out.add('paste:error');
+  // Position and the reply this turn answers: a first turn is a task, an answer to a question is an answer.
+  if (e.first) out.add('ctx:first');
+  const reply = typeof e.reply === 'string' ? e.reply.trimEnd() : undefined;
+  if (reply === undefined) out.add('ctx:noreply');
+  else if (/\?\s*\S{0,3}$/.test(reply.slice(-300))) out.add('ctx:asked');
+  // The marker detector's signals and the transcript's context.
+  const s = e.signals;
+  if (s.correction && !s.challenge) out.add('m:correction');
+  if (s.challenge) out.add('m:challenge');
+  if (s.preference) out.add('m:preference');
+  if (s.approval) out.add('m:approval');
+  if (s.friction) out.add('m:friction');
+  if (e.interrupted) out.add('c:interrupted');
+  if (e.repeat) out.add('c:repeat');
+  if (e.undo) out.add('c:undo');
+  return [...out];
+}
