@@ -15,13 +15,18 @@ import {
   C_BE,
   C_BUT,
   C_CAN,
+  C_CLEAR,
   C_COULD,
+  C_EVAL_LAST,
+  C_EXPECTED,
   C_FIX,
   C_FREE,
   C_GOING,
+  C_GOT,
   C_HAVE,
   C_I,
   C_IS,
+  C_KNOW_LAST,
   C_LET,
   C_LONGER,
   C_MAY,
@@ -30,17 +35,25 @@ import {
   C_NEED,
   C_NEEDED,
   C_NEEDS,
+  C_NEVER,
   C_NO,
   C_NONE,
   C_NOW,
   C_OBJECT_LAST,
+  C_OF,
+  C_OUT,
   C_SHOULD,
   C_SURE,
   C_THE,
+  C_THERE,
   C_THINK,
+  C_TIMED,
+  C_TIMES,
   C_TO,
   C_US,
+  C_USEFUL,
   C_WANT,
+  C_WHETHER,
   C_WILL,
   C_WORK,
   CLAUSE,
@@ -56,6 +69,7 @@ import {
   IRR,
   KIND,
   NEG,
+  namesPlace,
   opensObject,
   PART,
   PASS,
@@ -70,8 +84,10 @@ import {
   SUBJ,
   WEAK,
 } from './cues.js';
-import { endsWithColon, endsWithQuestionMark, isPointer } from './text.js';
+import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark, isPointer } from './text.js';
 import type { SnapshotCategory } from './types.js';
+
+export { scopeCategory, taskCategory } from './cues.js';
 
 /**
  * What the categorizer needs to know of one lower-cased word: its set bits and word code, computed
@@ -172,6 +188,7 @@ const wc = (f: number) => (f >>> 24) & 0x7f;
 function decide(fs: number[], n: number, raw: string, mayLink: boolean): number {
   if (n === 0) return NO_CATEGORY;
   if (mayLink && isPointer(raw)) return 4;
+  if (mayLink && namesPlace(fs, n, copulaPointer(raw))) return 4;
   // Quoted code changes what words say; clauses are read only when an imperative could open one.
   let punctuated = raw.indexOf('`') >= 0;
   if (punctuated) readPunctuation(fs, n, raw);
@@ -184,7 +201,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   const next0 = start + 1 < n ? fs[start + 1]! : 0;
   if (
     (!asked && first & PLANC) ||
-    (!asked && first & IMP && !(next0 & FINITE)) ||
+    // "Check if X has the guard - it does": a check answered in place is a finding, not a step.
+    (!asked && first & IMP && !(next0 & FINITE) && !answersItself(raw)) ||
     (c0 === C_LET && (wc(next0) === C_ME || wc(next0) === C_US)) ||
     (first & WEAK && c0 === 0 && start + 1 < n)
   )
@@ -204,9 +222,11 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   let afterBut = false;
   let needed = false;
   let clauseCandidate = false;
+  let expectation = 0; // 1: "X should be …" (not a plan); 2: "Expected …" opens the entry
+  let contrast = false; // what should be, then what is: "should be reset, but …", "Expected 3, got 4"
   const conditional = (first & COND) !== 0;
   for (let i = 0; i < n; i++) {
-    const f = fs[i]!;
+    let f = fs[i]!;
     if (f === 0) continue; // most words say nothing here
     const c = wc(f);
     if (c >= C_THE && c <= C_OBJECT_LAST && (f & 0xffffff) === 0) continue; // "the", "it": objects only
@@ -214,8 +234,18 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     const pc = wc(prev);
     const next = i + 1 < n ? fs[i + 1]! : 0;
     const nc = wc(next);
-    if (c === C_BUT) afterBut = true;
-    if (f & BENIGN && !(prev & NEG)) benign = true;
+    // "times out", "timed out"; not "three times out of ten".
+    if ((c === C_TIMES || c === C_TIMED) && nc === C_OUT && (i + 2 >= n || wc(fs[i + 2]!) !== C_OF))
+      f |= PROBLEM;
+    if (c === C_BUT) {
+      afterBut = true;
+      if (expectation) contrast = true;
+    }
+    if (c === C_GOT && expectation === 2) contrast = true;
+    if (c === C_EXPECTED && i === start) expectation = 2;
+    if (c === C_SHOULD && i !== start && !(prev & SUBJ) && !expectation) expectation = 1;
+    // "which is normal", "2 expected failures"; not "the expected string" (what should be).
+    if (f & BENIGN && !(prev & NEG) && pc !== C_THE) benign = true;
     // Plans: "I'll", "let me", "we should", "need to", "going to", "want to", "we can use".
     if (f & PLANC) plan = true;
     else if (c === C_LET && (nc === C_ME || nc === C_US) && !(prev & (NEG | IRR | PROBLEM))) plan = true;
@@ -234,9 +264,15 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     // Reported questions: "not sure whether", "unclear if", "I wonder".
     if (f & RQ && !(prev & NEG)) question = true;
     if (c === C_SURE && pc === 0 && prev & NEG) question = true;
+    // "it's not clear why …", "I don't know whether …", "no idea if …"; "Whether X is safe is open."
+    if (c >= C_CLEAR && c <= C_KNOW_LAST && next & (QSTART | COND) && (prev | (i > 1 ? fs[i - 2]! : 0)) & NEG)
+      question = true;
+    if (c === C_WHETHER && i === start) question = true;
     // Hedges: "probably", "could be", "may be", "I think".
-    if (f & HEDGE) hedge = true;
-    if ((c === C_COULD || c === C_MAY || c === C_MIGHT) && nc === C_BE) hedge = true;
+    // "could be useful", "might be handy": a modal over a judgement of use is a remark, not a guess.
+    const judged = nc === C_BE && i + 2 < n && wc(fs[i + 2]!) >= C_USEFUL && wc(fs[i + 2]!) <= C_EVAL_LAST;
+    if (f & HEDGE && !judged) hedge = true;
+    if ((c === C_COULD || c === C_MAY || c === C_MIGHT) && nc === C_BE && !judged) hedge = true;
     if (c === C_MAY && next & (IMP | FUNC)) hedge = true;
     if (c === C_I && nc === C_THINK) hedge = true;
     // Done: "has been added", "we've updated", "was resolved"; a first word "Added …".
@@ -248,7 +284,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     let hit = false; // a problem this word states
     if (c === C_LONGER && pc === C_NO) {
       // "no longer fails" is resolved; "no longer exists" is a problem.
-      if (next & PROBLEM) resolvedWord = true;
+      if (next & PROBLEM || ((nc === C_TIMES || nc === C_TIMED) && i + 2 < n && wc(fs[i + 2]!) === C_OUT))
+        resolvedWord = true;
       else if (next & FUNC) hit = true;
     } else if (f & PROBLEM) {
       if (pc === C_LONGER) continue;
@@ -261,11 +298,27 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       hit = prev & NEG ? pc !== C_LONGER : i > 1 && (fs[i - 2]! & NEG) !== 0 && (prev & (IRR | AUX)) !== 0;
     } else if (f & DIAG && (nc === C_IS || nc === C_ARE) && i + 2 < n && !(fs[i + 2]! & (NEG | RES | PASS))) {
       hit = true; // "the issue is that …", "the bug is in …"
+    } else if (f & DIAG && next & STILL) {
+      hit = true; // "the issue persists", "the same problem remains"
+    } else if (
+      c === C_NEVER &&
+      i > start &&
+      !(prev & (SUBJ | AUX)) &&
+      i + 1 < n &&
+      !(next & (PROBLEM | FUNC | PASS | RES | AUX | NEG)) &&
+      !conditional
+    ) {
+      hit = true; // "the server never responds"; not "we never call it", "I have never seen it"
     }
     if (hit) {
       problem = true;
-      if (afterBut) still = true;
+      if (afterBut || next & STILL) still = true; // "…, but X fails", "the error remains"
       for (let j = Math.max(0, i - 4); j < i; j++) if (fs[j]! & STILL) still = true;
+      // "there is a typo", "there are two failing tests": a problem asserted as present stands (not
+      // in a clause that names a case: "fixed the case where there is a typo").
+      for (let j = Math.max(0, i - 3); j < i - 1; j++)
+        if (wc(fs[j]!) === C_THERE && (wc(fs[j + 1]!) === C_IS || wc(fs[j + 1]!) === C_ARE))
+          if (j === 0 || !(fs[j - 1]! & COND)) still = true;
       continue;
     }
     if (f & (RES | PASS)) {
@@ -291,6 +344,10 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       for (let i = 1; i < n - 1; i++)
         if (fs[i]! & CLAUSE && fs[i]! & IMP && opensObject(wc(fs[i + 1]!))) plan = true;
   }
+  if (contrast && !plan && !resolvedWord) {
+    problem = true;
+    still = true;
+  }
   if (benign && problem && !still) {
     negatedProblem = true;
     problem = false;
@@ -314,50 +371,4 @@ function opensPlan(fs: readonly number[], i: number, n: number): boolean {
   if (i >= n) return false;
   if (fs[i]! & IMP) return true;
   return (fs[i]! & DISC) !== 0 && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
-}
-
-/**
- * The category an entry's scope forces, if its name is one (`blockers`, `nextActions`, `evidence`, …);
- * otherwise the entry is categorized by its text.
- *
- * @example
- * ```ts
- * scopeCategory('blockers'); // 'blockers'
- * scopeCategory('notes');    // undefined
- * ```
- */
-export function scopeCategory(scope: string): SnapshotCategory | undefined {
-  const s = scope.toLowerCase();
-  if (s.startsWith('blocker') || s === 'blocked' || s === 'issues') return 'blockers';
-  if (s.startsWith('hypothes') || s === 'theories' || s === 'theory') return 'openHypotheses';
-  if (s === 'next' || s.startsWith('next') || s.startsWith('action') || s === 'todo' || s === 'plan')
-    return 'nextActions';
-  if (s.startsWith('question')) return 'unresolvedQuestions';
-  if (s.startsWith('evidence') || s.startsWith('link') || s.startsWith('artifact'))
-    return 'requiredEvidenceLinks';
-  return undefined;
-}
-
-/**
- * The category a task's status gives: blocked → blockers; open → next actions; done → none.
- *
- * @example
- * ```ts
- * taskCategory('blocked'); // 'blockers'
- * taskCategory('done');    // undefined
- * ```
- */
-export function taskCategory(status: string): SnapshotCategory | undefined {
-  const s = status.toLowerCase().replace(/[\s-]+/g, '_');
-  if (s === 'blocked' || s === 'failed' || s === 'failing') return 'blockers';
-  if (
-    s === 'done' ||
-    s === 'completed' ||
-    s === 'complete' ||
-    s === 'closed' ||
-    s === 'cancelled' ||
-    s === 'skipped'
-  )
-    return undefined;
-  return 'nextActions';
 }

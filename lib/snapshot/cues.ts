@@ -2,6 +2,7 @@
  * The word cues of the categorizer (classify.ts): one flag bit per set of words, and a code for the
  * words a decision names one by one. Data: chosen on the tune sources of eval/snapshot/.
  */
+import type { SnapshotCategory } from './types.js';
 
 export const set = (s: string) => s.split(' ');
 
@@ -14,7 +15,9 @@ export const SETS: [number, string[]][] = [
         'blocking exception exceptions crash crashes crashed crashing timeout timeouts panic panics denied ' +
         "cannot unable stuck regression regressions traceback segfault hang hangs hanging flaky can't won't " +
         'red 401 403 404 500 oom missing wrong incorrect incorrectly inconsistent violates violation lacks ' +
-        'lacked lacking uncovered pointless typo unfounded hallucination mismatch bogus unsupported corrupt',
+        'lacked lacking uncovered pointless typo unfounded hallucination mismatch bogus unsupported corrupt ' +
+        // a slip or omission reported as done is still a problem: "I missed an import", "forgot to add"
+        'missed forgot forgotten overlooked omitted neglected mistyped misspelled misnamed',
     ),
   ],
   [
@@ -33,7 +36,7 @@ export const SETS: [number, string[]][] = [
     ),
   ],
   [1 << 4, set('be to need needs should must until once if when unless will would')], // IRREALIS
-  [1 << 5, set('still again remains remain')], // STILL
+  [1 << 5, set('still again remains remain persists persist persisted persisting')], // STILL
   [
     1 << 6, // HEDGE
     set(
@@ -79,7 +82,7 @@ export const SETS: [number, string[]][] = [
   ],
   [1 << 15, set("have has had was were been got i've we've")], // DONE AUXILIARY
   [1 << 16, set('done built made written set run found seen put got made begun taken')], // IRREGULAR PARTICIPLE
-  [1 << 17, set('if when unless whenever')], // CONDITION
+  [1 << 17, set('if when unless whenever where')], // CONDITION
   [1 << 18, set("i'll we'll you'll let's lets")], // PLAN CONTRACTION
   [1 << 19, set('issue problem bug culprit cause')], // DIAGNOSIS NOUN
   [
@@ -122,7 +125,8 @@ export const CLAUSE = 1 << 23;
 // Word codes (bits 24–30) for the words some decision names one by one.
 export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
-    'but have can want fix work now needed the it a them this',
+    'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
+    'the it a them this useful helpful handy interesting worthwhile',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 export const C_LET = code('let');
@@ -155,9 +159,24 @@ export const C_FIX = code('fix');
 export const C_WORK = code('work');
 export const C_NOW = code('now');
 export const C_NEEDED = code('needed');
+export const C_THERE = code('there');
+export const C_WHETHER = code('whether');
+export const C_TIMES = code('times');
+export const C_TIMED = code('timed');
+export const C_OUT = code('out');
+export const C_OF = code('of');
+export const C_EXPECTED = code('expected');
+export const C_GOT = code('got');
+export const C_NEVER = code('never');
+/** The codes from C_CLEAR to C_KNOW_LAST: knowing, which negated before `why` / `whether` asks. */
+export const C_CLEAR = code('clear');
+export const C_KNOW_LAST = code('certain');
 /** The codes from C_THE to C_OBJECT_LAST: words that open an object ("run the suite", "submit it"). */
 export const C_THE = code('the');
 export const C_OBJECT_LAST = code('this');
+/** The codes from C_USEFUL to C_EVAL_LAST: judgements of use ("could be useful" is no guess). */
+export const C_USEFUL = code('useful');
+export const C_EVAL_LAST = code('worthwhile');
 
 export const KIND = new Map<string, number>();
 for (const [bit, ws] of SETS) for (const w of ws) KIND.set(w, (KIND.get(w) ?? 0) | bit);
@@ -180,7 +199,7 @@ export function opensObject(code: number): boolean {
  * other non-ASCII characters than dashes is left as it is.
  */
 export function readPunctuation(fs: number[], n: number, raw: string): void {
-  let quoted = false;
+  let quoted = opensInCode(raw);
   let clause = false;
   let w = -1; // index of the current word
   let inWord = false;
@@ -205,6 +224,84 @@ export function readPunctuation(fs: number[], n: number, raw: string): void {
   }
 }
 
+/**
+ * Whether the text starts inside a code span cut by the excerpt: its backticks are odd in number
+ * and the first one closes a span (a word right before it, no word right after it: "ADD` without").
+ */
+export function opensInCode(raw: string): boolean {
+  let ticks = 0;
+  let first = -1;
+  for (let i = 0; i < raw.length; i++)
+    if (raw.charCodeAt(i) === 0x60) {
+      if (first < 0) first = i;
+      ticks++;
+    }
+  if (ticks % 2 === 0 || first <= 0 || raw.charCodeAt(first - 1) <= 0x20) return false;
+  const after = raw.charCodeAt(first + 1);
+  return !(after > 0x20 && (isLetter(after) || (after >= 0x30 && after <= 0x39)));
+}
+
 function isLetter(c: number): boolean {
   return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+}
+
+/**
+ * Whether the words before the `k`-th `is` / `are` (none when `k` is 0) only name a thing: no
+ * problem, diagnosis, hedge, negation or question word ("The file we want is …", not "The bug is in …").
+ */
+export function namesPlace(fs: readonly number[], n: number, k: number): boolean {
+  if (k === 0) return false;
+  for (let i = 0; i < n; i++) {
+    const c = (fs[i]! >>> 24) & 0x7f;
+    if (c === C_IS || c === C_ARE) {
+      if (--k === 0) return true;
+    } else if (fs[i]! & (PROBLEM | DIAG | HEDGE | NEG | QSTART)) return false;
+  }
+  return false;
+}
+
+/**
+ * The category an entry's scope forces, if its name is one (`blockers`, `nextActions`, `evidence`, …);
+ * otherwise the entry is categorized by its text.
+ *
+ * @example
+ * ```ts
+ * scopeCategory('blockers'); // 'blockers'
+ * scopeCategory('notes');    // undefined
+ * ```
+ */
+export function scopeCategory(scope: string): SnapshotCategory | undefined {
+  const s = scope.toLowerCase();
+  if (s.startsWith('blocker') || s === 'blocked' || s === 'issues') return 'blockers';
+  if (s.startsWith('hypothes') || s === 'theories' || s === 'theory') return 'openHypotheses';
+  if (s === 'next' || s.startsWith('next') || s.startsWith('action') || s === 'todo' || s === 'plan')
+    return 'nextActions';
+  if (s.startsWith('question')) return 'unresolvedQuestions';
+  if (s.startsWith('evidence') || s.startsWith('link') || s.startsWith('artifact'))
+    return 'requiredEvidenceLinks';
+  return undefined;
+}
+
+/**
+ * The category a task's status gives: blocked → blockers; open → next actions; done → none.
+ *
+ * @example
+ * ```ts
+ * taskCategory('blocked'); // 'blockers'
+ * taskCategory('done');    // undefined
+ * ```
+ */
+export function taskCategory(status: string): SnapshotCategory | undefined {
+  const s = status.toLowerCase().replace(/[\s-]+/g, '_');
+  if (s === 'blocked' || s === 'failed' || s === 'failing') return 'blockers';
+  if (
+    s === 'done' ||
+    s === 'completed' ||
+    s === 'complete' ||
+    s === 'closed' ||
+    s === 'cancelled' ||
+    s === 'skipped'
+  )
+    return undefined;
+  return 'nextActions';
 }

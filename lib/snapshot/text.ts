@@ -232,6 +232,78 @@ export function endsWithColon(raw: string): boolean {
   return raw.charCodeAt(raw.length - 1) === 0x3a;
 }
 
+/**
+ * A clause that answers a check in the same entry, by ellipsis: after `,` `;` `:` or a spaced dash,
+ * a pronoun with a bare auxiliary ("it does", "they aren't") or a bare yes/no, closing the clause.
+ */
+const ANSWER =
+  /(?:[,;:]|\s[-\u2013\u2014])\s+(?:(?:it|they|this|that|he|she)\s+(?:does|do|did|is|are|was|were|has|have|can|will)(?:n't)?|yes|yep|no|nope)\s*(?:[,.;!)]|\s[-\u2013\u2014]|$)/i;
+
+/**
+ * Whether the entry answers its own check ("Check if X has the guard - it does, …"): a done
+ * finding, not a step still to take.
+ *
+ * @example
+ * ```ts
+ * answersItself('Check whether the cache is shared: it is.'); // true
+ * answersItself('Check whether the cache is shared.');        // false
+ * ```
+ */
+export function answersItself(raw: string): boolean {
+  return ANSWER.test(raw);
+}
+
+/**
+ * Which `is` / `are` of the text (1 for the first, 0 for none) has a path or URL right after it, maybe
+ * after `at` or `in`, maybe quoted as code: "The file to edit is `src/app/views.py`" names where to
+ * look. One pass over the text.
+ *
+ * @example
+ * ```ts
+ * copulaPointer('The log we are after is at /tmp/run.log.'); // 2
+ * copulaPointer('The parser is slow on lib/big.json.');      // 0
+ * ```
+ */
+export function copulaPointer(raw: string): number {
+  let k = 0;
+  for (let i = raw.indexOf(' '); i >= 0; i = raw.indexOf(' ', i + 1)) {
+    const l = copulaAt(raw, i + 1);
+    if (l === 0) continue;
+    k++;
+    if (pointerAt(raw, i + 1 + l)) return k;
+  }
+  return 0;
+}
+
+/** The length of `is ` / `are ` at `i` (case-insensitive), else 0. */
+function copulaAt(raw: string, i: number): number {
+  const a = raw.charCodeAt(i) | 0x20;
+  const b = raw.charCodeAt(i + 1) | 0x20;
+  if (a === 0x69 && b === 0x73 && raw.charCodeAt(i + 2) === 0x20) return 3;
+  if (a === 0x61 && b === 0x72 && (raw.charCodeAt(i + 2) | 0x20) === 0x65 && raw.charCodeAt(i + 3) === 0x20)
+    return 4;
+  return 0;
+}
+
+/** Whether a path or URL starts at `i`, maybe after `at ` / `in `, maybe quoted. */
+function pointerAt(raw: string, i: number): boolean {
+  const c0 = raw.charCodeAt(i) | 0x20;
+  const c1 = raw.charCodeAt(i + 1) | 0x20;
+  if (((c0 === 0x61 && c1 === 0x74) || (c0 === 0x69 && c1 === 0x6e)) && raw.charCodeAt(i + 2) === 0x20)
+    i += 3;
+  let e = i;
+  while (e < raw.length && raw.charCodeAt(e) > 0x20) e++;
+  let s = i;
+  while (s < e && isQuote(raw.charCodeAt(s))) s++;
+  while (e > s && (isQuote(raw.charCodeAt(e - 1)) || isTrailingPunctuation(raw.charCodeAt(e - 1)))) e--;
+  return e - s > 2 && isPointer(raw.slice(s, e));
+}
+
+function isQuote(c: number): boolean {
+  // ` ' " ( )
+  return c === 0x60 || c === 0x27 || c === 0x22 || c === 0x28 || c === 0x29;
+}
+
 /** `raw.trimEnd().endsWith('?')`, without trimming when the last character is no space. */
 export function endsWithQuestionMark(raw: string): boolean {
   const last = raw.charCodeAt(raw.length - 1);

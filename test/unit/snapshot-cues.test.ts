@@ -1,0 +1,113 @@
+/**
+ * The categorizer's cues, one rule per test, on invented sentences (none is taken from the labelled
+ * set of eval/snapshot/): what the sentence does decides, not which words it holds.
+ */
+import { describe, expect, it } from 'vitest';
+import { opensInCode } from '../../lib/snapshot/cues';
+import { deterministicSnapshot } from '../../lib/snapshot/index';
+import { answersItself, copulaPointer } from '../../lib/snapshot/text';
+
+const CATS = [
+  'openHypotheses',
+  'blockers',
+  'nextActions',
+  'unresolvedQuestions',
+  'requiredEvidenceLinks',
+] as const;
+
+/** The category the snapshot puts one note in, or 'none'. */
+function where(value: string): string {
+  const s = deterministicSnapshot({
+    objective: '',
+    entries: [{ scope: 'notes', key: 'k', value, sourceIteration: 0 }],
+  });
+  return CATS.find((c) => s[c].includes(value)) ?? 'none';
+}
+
+describe('snapshot cues', () => {
+  it('reads a slip or omission reported as done as a problem that stands', () => {
+    expect(where('I forgot to export the helper from the index.')).toBe('blockers');
+    expect(where('We overlooked the empty-list case in the parser.')).toBe('blockers');
+    expect(where('No test was missed.')).toBe('none');
+    expect(where('The mistyped variable name has been corrected.')).toBe('none');
+  });
+
+  it('keeps a problem asserted as present ("there is …") over a done-report, not one naming a case', () => {
+    expect(where('I updated the config, and there is a typo in the key name.')).toBe('blockers');
+    expect(where('Fixed the case where there is a missing header.')).toBe('none');
+    expect(where('There were no errors after I added the guard.')).toBe('none');
+  });
+
+  it('reads an excerpt that starts inside a code span as code up to the closing backtick', () => {
+    expect(opensInCode('run()` returns None here')).toBe(true);
+    expect(opensInCode('Use `npm ci` here')).toBe(false);
+    expect(opensInCode('Use `npm ci here')).toBe(false);
+    expect(where('Drop` with no guard, which will fail on older servers.')).toBe('blockers');
+    expect(where('Use `npm ci` instead of install.')).toBe('nextActions');
+  });
+
+  it('reads a check answered in the same entry as a finding, not a step', () => {
+    expect(answersItself('Verify that the flag is read at startup - it is.')).toBe(true);
+    expect(answersItself('Check whether the cache is shared: it is not, each worker has one.')).toBe(false);
+    expect(where('Verify that the flag is read at startup - it is.')).toBe('none');
+    expect(where('See whether the flag is set; yes, at startup.')).toBe('none');
+    expect(where('Check if the cache is shared between workers.')).toBe('nextActions');
+    expect(where('Run the linter, no need to format.')).toBe('nextActions');
+  });
+
+  it('sends "the thing we want is <path>" to evidence, but not a diagnosis or a mention', () => {
+    expect(copulaPointer('The log we are after is at /tmp/run.log.')).toBe(2);
+    expect(copulaPointer('The parser is slow on lib/big.json.')).toBe(0);
+    expect(where('The config we load is `conf/dev.yaml`.')).toBe('requiredEvidenceLinks');
+    expect(where('The script to run is at ./scripts/repro.sh, as the README says.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('The bug is in lib/parse.ts:40.')).toBe('blockers');
+    expect(where('The parser is slow on lib/big.json.')).not.toBe('requiredEvidenceLinks');
+  });
+
+  it('reads a modal over a judgement of use as a remark, not a guess', () => {
+    expect(where('That flag might be handy when we profile the loader.')).toBe('none');
+    expect(where('The cache might be stale.')).toBe('openHypotheses');
+    expect(where('The timeout could be too short for the runners.')).toBe('openHypotheses');
+  });
+
+  it('reads negated knowing before why / whether / if as a reported question', () => {
+    expect(where("It's not clear why the worker exits early.")).toBe('unresolvedQuestions');
+    expect(where("I don't know whether the retry is idempotent.")).toBe('unresolvedQuestions');
+    expect(where('No idea why the lock file changed.')).toBe('unresolvedQuestions');
+    expect(where('Whether the cache should be per-user is still open.')).toBe('unresolvedQuestions');
+    expect(where('I know why the worker exits early.')).toBe('none');
+  });
+
+  it('reads "times out" as a status word, with its negation', () => {
+    expect(where('The test still times out after the change.')).toBe('blockers');
+    expect(where('Timed out after 30 seconds on the second shard.')).toBe('blockers');
+    expect(where('The build no longer times out.')).toBe('none');
+    expect(where('Three times out of ten the build is green.')).toBe('none');
+  });
+
+  it('excuses a problem by a benign predicate, not by "the expected" value', () => {
+    expect(where("The output doesn't match the expected string.")).toBe('blockers');
+    expect(where('The retry failed twice, which is normal on a cold cache.')).toBe('none');
+  });
+
+  it('keeps a problem that persists or remains', () => {
+    expect(where('The issue persists after the restart.')).toBe('blockers');
+    expect(where('The same problem remains.')).toBe('blockers');
+    expect(where('The timeout error remains even with the larger limit.')).toBe('blockers');
+    expect(where('What remains is to update the docs.')).not.toBe('blockers');
+  });
+
+  it('reads what should be, then what is, as a problem', () => {
+    expect(where('Expected 3 rows but got 4.')).toBe('blockers');
+    expect(where('The counter should be reset between runs, but it keeps the old value.')).toBe('blockers');
+    expect(where('This should fix it, but I will rerun the suite.')).toBe('nextActions');
+  });
+
+  it('reads "never" after a third-person subject as a problem, not a habit', () => {
+    expect(where('The server never responds to the second request.')).toBe('blockers');
+    expect(where('We never call the hook directly.')).toBe('none');
+    expect(where('I have never seen this warning before.')).toBe('none');
+  });
+});
