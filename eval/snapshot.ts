@@ -1,7 +1,8 @@
 /**
  * `npm run eval:snapshot`: how well the deterministic snapshot sorts memory entries, on the
- * hand-labelled set of eval/snapshot/ (520 sentences from five kinds of real agent output, rules in
- * eval/snapshot/LABELLING.md). Per split of sources — tune (rules were chosen there), held-out and
+ * hand-labelled sets of eval/snapshot/ (520 sentences from five kinds of real agent output, rules in
+ * eval/snapshot/LABELLING.md, and 330 more labelled blind, with aider replies and two enriched strata
+ * for questions and evidence pointers: LABELLING-more.md). Per split of sources — tune (rules were chosen there), held-out and
  * untouched (never looked at while tuning) and cross-source (held-out + untouched) — it prints
  * accuracy (all and hard entries), per-category precision/recall and the confusion matrix of the
  * snapshot, beside two baselines in the same run: a plain keyword categorizer and the categorizer
@@ -16,6 +17,7 @@ import {
   LABELS,
   type LabelledEntry,
   loadLabelled,
+  loadLabelledMore,
   oldCategorizer,
   type Score,
   SPLIT,
@@ -31,12 +33,30 @@ if (args.has('--reflection')) {
 }
 
 function run(): void {
-  const all = loadLabelled();
+  const first = loadLabelled();
+  const more = loadLabelledMore();
+  const all: LabelledEntry[] = [...first, ...more];
   const splits: [string, LabelledEntry[]][] = [
     ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
     ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],
     ['untouched', all.filter((e) => SPLIT[e.kind] === 'untouched')],
     ['cross-source', all.filter((e) => SPLIT[e.kind] !== 'tune')],
+    // The first set alone (520 entries), as reported before the blind second set existed.
+    ['cross-source, set 1', first.filter((e) => SPLIT[e.kind] !== 'tune')],
+    // The blind second set: uniform draws and aider replies, then the two enriched strata apart.
+    [
+      'cross-source, set 2 (uniform)',
+      more.filter((e) => SPLIT[e.kind] !== 'tune' && !e.stratum.endsWith('-enriched')),
+    ],
+    // The enriched strata, outside the tune kinds (their mini-swe-agent half).
+    [
+      'set 2, questions stratum',
+      more.filter((e) => e.stratum === 'question-enriched' && SPLIT[e.kind] !== 'tune'),
+    ],
+    [
+      'set 2, evidence stratum',
+      more.filter((e) => e.stratum === 'evidence-enriched' && SPLIT[e.kind] !== 'tune'),
+    ],
   ];
   const cats: [string, Categorizer][] = [
     ['snapshot', snapshotCategorizer],

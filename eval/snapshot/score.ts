@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index.js';
 import { squash, words } from '../../lib/snapshot/text.js';
 import { classify as oldClassify } from './old-classify.js';
+import { loadMoreEntries } from './sample-more.js';
 
 export const LABELS = [
   'openHypotheses',
@@ -37,6 +38,8 @@ export const SPLIT: Record<string, 'tune' | 'held-out' | 'untouched'> = {
   'mini-swe-agent': 'held-out',
   'console-agent': 'held-out',
   'console-summary': 'untouched',
+  // The second, blind set adds aider's replies: held out for its one scoring, then tuned on (LABELLING-more.md).
+  'aider-reply': 'tune',
 };
 
 const DIR = import.meta.dirname;
@@ -59,6 +62,26 @@ export function loadLabelled(): LabelledEntry[] {
       if (!lab) throw new Error(`labels.tsv: no label for ${e.id}`);
       return { ...e, ...lab };
     });
+}
+
+/**
+ * The second labelled set (entries-more.jsonl + labels-more.tsv, LABELLING-more.md): labelled blind
+ * to the categoriser, aider texts re-read from the shared data and checked by hash. Ids `more-…`.
+ */
+export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
+  const labels = new Map<string, { label: Label; hard: boolean }>();
+  for (const line of readFileSync(resolve(DIR, 'labels-more.tsv'), 'utf8').split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const [id, label, hard] = line.split('\t');
+    if (!LABELS.includes(label as Label))
+      throw new Error(`labels-more.tsv: unknown label ${label} for ${id}`);
+    labels.set(id!, { label: label as Label, hard: hard === '1' });
+  }
+  return loadMoreEntries().map((e) => {
+    const lab = labels.get(e.id);
+    if (!lab) throw new Error(`labels-more.tsv: no label for ${e.id}`);
+    return { id: e.id, kind: e.kind, file: e.file, pos: e.pos, text: e.text, stratum: e.stratum, ...lab };
+  });
 }
 
 export type Categorizer = (text: string) => Label;
