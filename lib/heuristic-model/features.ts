@@ -47,6 +47,8 @@ const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |at |File "|Traceback|[{}[\]<|#]))/;
 /** Error shapes in pasted output (generic across languages and tools). */
 const ERROR_SHAPE = /\b(?:error|exception|traceback|failed|failure|errno|panic|fatal)\b|\w+Error\b/i;
 const BUCKETS = [0, 2, 5, 10, 20, 40];
+/** How much of a turn is read (see {@link turnFeatures}). */
+const READ = 600;
 
 const bucket = (n: number): number => {
   let b = 0;
@@ -56,7 +58,7 @@ const bucket = (n: number): number => {
 
 /**
  * The features of one turn, as names (a model maps each to a weight; unknown names weigh nothing).
- * At most ~250 names however long the turn: only its first 200 words of prose are read.
+ * Only the turn's first 600 characters are read, so the cost per turn is bounded.
  *
  * @example
  * ```ts
@@ -65,7 +67,9 @@ const bucket = (n: number): number => {
  */
 export function turnFeatures(e: TurnEvidence): string[] {
   const out = new Set<string>(['bias']);
-  const raw = typeof e.text === 'string' ? e.text : '';
+  // The first 600 characters: what the model was trained on (the labelled turns are stored cut there),
+  // and a bound on the work per turn however much was pasted.
+  const raw = typeof e.text === 'string' ? e.text.slice(0, READ) : '';
   // The user's own prose: code fences, inline code, double-quoted spans and pasted lines removed.
   let pastedLines = 0;
   let pastedError = false;
