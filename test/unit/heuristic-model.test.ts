@@ -93,6 +93,13 @@ describe('turnFeatures', () => {
     );
   });
 
+  it('reads only the first 600 characters, as the labelled turns it was trained on', () => {
+    const head = `No, still wrong. ${'x'.repeat(583)}`;
+    expect(head).toHaveLength(600);
+    const long = `${head} why again?? ${'    Traceback: Error\n'.repeat(5000)}`;
+    expect(turnFeatures(evidence(long))).toEqual(turnFeatures(evidence(head)));
+  });
+
   it('reads non-English words of the closed list', () => {
     expect(turnFeatures(evidence('Нет, снова ошибка'))).toEqual(
       expect.arrayContaining(['w:нет', 'w:снова', 'w:ошибка']),
