@@ -1,8 +1,8 @@
 /**
  * Minified + gzipped size of `rearview/heuristic`, built with Vite's API (the same bundler
  * applications use): a bundle importing only `heuristicReflect`, and one keeping the whole entry. The
- * budget counts the code loaded up front; chunks loaded on first use (`llmReflect`'s escalation, the
- * non-English markers) are measured and reported apart.
+ * budget counts the code loaded up front; chunks loaded on first use (`llmReflect`'s body and escalation,
+ * the non-English markers) are measured and reported apart.
  * Used by the size-budget test and the benchmark.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ export interface BundleSize {
   /** The code a bundle loads up front (its entry chunk and what that imports statically). */
   minified: number;
   gzipped: number;
-  /** Chunks loaded only on first use through `import()` (escalation, the non-English markers), each gzipped. */
+  /** Chunks loaded only on first use through `import()` (`llmReflect`, escalation, the non-English markers), each gzipped. */
   lazy: Record<string, number>;
   /** Modules the bundle still imports (an LLM SDK or valibot would show here). */
   imports: string[];

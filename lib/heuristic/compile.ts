@@ -45,6 +45,10 @@ export const PASTE_LEAD = 2;
 /** A contraction of `not` in a marker (`don't`, `isn’t`, `won't`). */
 const SPELLED = /\b(\w+)n['’]t\b/g;
 
+/** Trailing flags of a marker, in the order of {@link Pattern}'s `end`, `question`, `statement`, `more`. */
+const FLAGS = '$?!+';
+const LISTS = ['correction', 'challenge', 'preference', 'positive', 'friction'] as const;
+
 const FILLERS =
   'ok okay oh ah well so and but hmm hm ugh wow yes yeah yep hey hi sorry btw please just now then also ' +
   'hello whoa um uh alright';
@@ -161,56 +165,48 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
     return id;
   };
   const byFirst: (Pattern[] | undefined)[] = [];
-  const lists: [readonly string[] | undefined, number][] = [
-    [markers?.correction, CORRECTION],
-    [markers?.challenge, CHALLENGE],
-    [markers?.preference, PREFERENCE],
-    [markers?.positive, POSITIVE],
-    [markers?.friction, FRICTION],
-  ];
-  const sources: [string, number][] = [];
-  for (const [list, bits] of lists) {
-    if (!Array.isArray(list)) continue;
-    for (const raw of list) {
-      if (typeof raw !== 'string') continue;
-      sources.push([raw, bits]);
-      // "do not touch" is "don't touch" spelled out: the same marker.
-      const spelled = raw.replace(SPELLED, (_, w: string) => `${w === 'wo' ? 'will' : w} not`);
-      if (spelled !== raw) sources.push([spelled, bits]);
-    }
-  }
-  for (const [raw, bits] of sources) {
+  const add = (raw: string, bits: number) => {
     let src = raw.trim();
     const start = src.startsWith('^');
     if (start) src = src.slice(1);
-    const p: Pattern = {
-      toks: [],
-      next: GAP,
-      bits,
-      start,
-      end: false,
-      question: false,
-      statement: false,
-      more: false,
-    };
+    // Trailing flags, in any order: `$` end, `?` question, `!` statement, `+` more.
+    const flags: boolean[] = [];
     for (;;) {
-      const last = src[src.length - 1];
-      if (last === '$') p.end = true;
-      else if (last === '?') p.question = true;
-      else if (last === '!') p.statement = true;
-      else if (last === '+') p.more = true;
-      else break;
+      const f = FLAGS.indexOf(src[src.length - 1] ?? ' ');
+      if (f < 0) break;
+      flags[f] = true;
       src = src.slice(0, -1).trimEnd();
     }
     const toks = markerTokens(src);
-    if (toks.length === 0 || toks[0] === ',') continue;
-    p.toks = toks.map((t) => (t === '*' ? GAP : idOf(t)));
+    if (toks.length === 0 || toks[0] === ',') return;
+    const p: Pattern = {
+      toks: toks.map((t) => (t === '*' ? GAP : idOf(t))),
+      next: GAP,
+      bits,
+      start,
+      end: !!flags[0],
+      question: !!flags[1],
+      statement: !!flags[2],
+      more: !!flags[3],
+    };
     p.next = p.toks[1] ?? GAP;
     const first = p.toks[0]!;
     const list = byFirst[first];
     if (list) list.push(p);
     else byFirst[first] = [p];
-  }
+  };
+  // One list per signal bit, in bit order: CORRECTION, CHALLENGE, PREFERENCE, POSITIVE, FRICTION.
+  LISTS.forEach((key, k) => {
+    const list = markers?.[key];
+    if (!Array.isArray(list)) return;
+    for (const raw of list) {
+      if (typeof raw !== 'string') continue;
+      add(raw, 1 << k);
+      // "do not touch" is "don't touch" spelled out: the same marker.
+      const spelled = raw.replace(SPELLED, (_, w: string) => `${w === 'wo' ? 'will' : w} not`);
+      if (spelled !== raw) add(spelled, 1 << k);
+    }
+  });
   const filler = FILLERS.split(' ').map(idOf);
   const negator = NEGATORS.split(' ').map(idOf);
   let size = 64;

@@ -3,10 +3,10 @@
  * decided locally; only turns whose score falls in the uncertain band go to the model, redacted and
  * batched, for a verdict. Most conversations then cost no call at all.
  */
-import { extractJson, truncateUtf8 } from '../core/index.js';
+import type { extractJson, truncateUtf8 } from '../core/index.js';
 import { type LlmClient, redactRequest } from '../llm/index.js';
-import { type HeuristicOptions, type ScoredTurn, scoreTurns, turnInsights } from './reflect.js';
-import { DEFAULT_ESCALATION_BAND } from './score.js';
+import type { HeuristicOptions, ScoredTurn, scoreTurns, turnInsights } from './reflect.js';
+import type { DEFAULT_ESCALATION_BAND } from './score.js';
 import type { MessageLike, ReflectionInsight } from './types.js';
 
 /**
@@ -26,6 +26,21 @@ export interface EscalationOptions {
   band?: readonly [number, number];
   /** Uncertain turns per model call. Default 20. */
   batchSize?: number;
+}
+
+/**
+ * @internal What `escalateReflect` uses from the eager half, passed in by `llmReflect` (through
+ * `llm-call.ts`) rather than imported: a lazy chunk importing modules the entry also loads makes
+ * bundlers split those into a shared chunk, and the cross-chunk imports and exports cost the entry
+ * bytes.
+ */
+export interface EscalateKit {
+  extractJson: typeof extractJson;
+  truncateUtf8: typeof truncateUtf8;
+  scoreTurns: typeof scoreTurns;
+  turnInsights: typeof turnInsights;
+  /** {@link DEFAULT_ESCALATION_BAND}. */
+  band: typeof DEFAULT_ESCALATION_BAND;
 }
 
 /** @internal The options `escalateReflect` reads (a subset of `LlmReflectOptions`). */
@@ -57,7 +72,7 @@ Respond with ONLY a JSON object: {"verdicts": [{"ref": "<the reference in bracke
 }
 
 /** The categories the model gave each reference; anything unreadable gives nothing. */
-function readVerdicts(text: string): Map<string, Set<string>> {
+function readVerdicts(text: string, extractJson: EscalateKit['extractJson']): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   const value = extractJson(text) as { verdicts?: unknown } | undefined;
   const list = value !== null && typeof value === 'object' ? value.verdicts : undefined;
@@ -75,13 +90,15 @@ function readVerdicts(text: string): Map<string, Set<string>> {
 export async function escalateReflect(
   messages: readonly MessageLike[],
   options: EscalateCall,
+  kit: EscalateKit,
 ): Promise<ReflectionInsight[]> {
+  const { truncateUtf8, turnInsights } = kit;
   const settings = options.escalate === true ? {} : options.escalate;
-  const [low, high] = settings.band ?? DEFAULT_ESCALATION_BAND;
+  const [low, high] = settings.band ?? kit.band;
   const size = Math.max(1, settings.batchSize ?? 20);
   const decided = new Map<number, ReflectionInsight[]>();
   const uncertain: ScoredTurn[] = [];
-  scoreTurns(messages, options, (turn) => {
+  kit.scoreTurns(messages, options, (turn) => {
     const local: ReflectionInsight[] = [];
     turnInsights(turn, high, local);
     decided.set(turn.index, local);
@@ -108,7 +125,7 @@ export async function escalateReflect(
         ...(options.model ? { model: options.model } : {}),
       }),
     );
-    const verdicts = readVerdicts(response.text);
+    const verdicts = readVerdicts(response.text, kit.extractJson);
     for (const [k, turn] of batch.entries()) {
       const said = verdicts.get(`t${k + 1}`);
       if (!said) continue;

@@ -1,12 +1,14 @@
 /**
  * The model half of the reference design: the reflection prompt, a robust parser for the reply, and `llmReflect`,
- * which merges the model's insights with the heuristic ones. Only `import type` from `rearview/llm`:
- * the client is passed in, so importing `heuristicReflect` alone never pulls this code or an SDK.
+ * which merges the model's insights with the heuristic ones (its body, in `llm-call.ts`, is imported on
+ * first call). Only `import type` from `rearview/llm`: the client is passed in, so importing
+ * `heuristicReflect` alone never pulls this code or an SDK.
  */
 import { contentText, defaultRef, extractJson, truncateUtf8 } from '../core/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type { EscalationOptions } from './escalate.js';
-import { type HeuristicOptions, heuristicReflect } from './reflect.js';
+import { type HeuristicOptions, heuristicReflect, scoreTurns, turnInsights } from './reflect.js';
+import { DEFAULT_ESCALATION_BAND } from './score.js';
 import type { InsightCategory, InsightConfidence, MessageLike, ReflectionInsight } from './types.js';
 
 /**
@@ -239,18 +241,17 @@ export async function llmReflect(
   messages: readonly MessageLike[],
   options: LlmReflectOptions,
 ): Promise<ReflectionInsight[]> {
-  const escalate = options.escalate;
-  if (escalate) {
-    // Imported on first use: the escalation code stays out of bundles that never escalate.
-    const { escalateReflect } = await import('./escalate.js');
-    return escalateReflect(messages, { ...options, escalate });
-  }
-  const response = await options.llm.complete({
-    messages: [{ role: 'user', content: reflectionPrompt(messages, options) }],
-    maxTokens: options.maxTokens ?? 2048,
-    temperature: 0,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.model ? { model: options.model } : {}),
+  // The body is imported on first call (see llm-call.ts): it is not part of the entry's eager code.
+  const { callLlm } = await import('./llm-call.js');
+  return callLlm(messages, options, {
+    reflectionPrompt,
+    parseReflectionResponse,
+    mergeInsights,
+    heuristicReflect,
+    extractJson,
+    truncateUtf8,
+    scoreTurns,
+    turnInsights,
+    band: DEFAULT_ESCALATION_BAND,
   });
-  return mergeInsights(parseReflectionResponse(response.text), heuristicReflect(messages, options));
 }
