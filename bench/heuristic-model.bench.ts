@@ -56,7 +56,7 @@ function race(name: string, cs: MessageLike[][], rounds: number): BenchResult[] 
   const runs: [string, () => unknown][] = [
     ['scorer', () => cs.map((c) => heuristicReflect(c, { scorer: correctionModel }))],
     ['markers', () => cs.map((c) => heuristicReflect(c))],
-    ['naive', () => cs.map((c) => naiveSeedReflect(c))],
+    ['naive', () => cs.map((c) => naiveSeedReflect(c as { role: string; content: string }[]))],
   ];
   const times: number[][] = runs.map(() => []);
   let sink: unknown;
