@@ -19,6 +19,9 @@ export default defineConfig({
   },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
+  // Module workers (created with `type: 'module'`) can split chunks: the learned scorer stays a chunk
+  // the worker imports only when the switch is on, instead of being bundled into it.
+  worker: { format: 'es' },
   build: {
     outDir: fileURLToPath(new URL('./dist/playground', import.meta.url)),
     emptyOutDir: true,

@@ -8,6 +8,7 @@
  * - `computeView`: insights, the deterministic snapshot with its trace, and the compaction steps.
  */
 import { estimateTokens } from 'rearview/core';
+import type { TurnScorer } from 'rearview/heuristic';
 import { type LessonsInput, type LessonsResult, lessons } from 'rearview/session';
 import {
   type ActiveContextSnapshot,
@@ -38,13 +39,33 @@ import { DEFAULT_MARKERS, type Insight, type Markers, stepRef, truncate } from '
 
 /**
  * The tunable numbers (rearview/snapshot's PARAM_SPECS: the snapshot's caps and gates, AgentDiet's
- * a, b and θ) plus the heuristic markers.
+ * a, b and θ) plus the heuristic markers and the learned correction scorer switch.
  */
 export interface Settings extends ParamValues {
   markers: Markers;
+  /** Corrections decided by `correctionModel` of rearview/heuristic-model (loaded on first use). */
+  learnedScorer: boolean;
 }
 
-export const DEFAULT_SETTINGS: Settings = { ...PARAM_DEFAULTS, markers: DEFAULT_MARKERS };
+export const DEFAULT_SETTINGS: Settings = {
+  ...PARAM_DEFAULTS,
+  markers: DEFAULT_MARKERS,
+  learnedScorer: false,
+};
+
+let scorerLoad: Promise<TurnScorer> | undefined;
+/**
+ * The learned correction scorer, imported on first call (its weights stay out of the first load);
+ * a failed import is forgotten, so the next call tries again.
+ */
+export function loadScorer(): Promise<TurnScorer> {
+  scorerLoad ??= import('./heuristic-model').then((m) => m.correctionModel);
+  const load = scorerLoad;
+  load.catch(() => {
+    if (scorerLoad === load) scorerLoad = undefined;
+  });
+  return load;
+}
 
 /** A transcript message or a trajectory step, as the turn list shows it. */
 export interface Turn {
@@ -136,6 +157,10 @@ export interface View {
   counts: Counts;
   turns: Turn[];
   insights: Insight[];
+  /** True when the insights' corrections were decided by the learned scorer. */
+  learned?: boolean;
+  /** Why the learned scorer could not be used (the insights are then the markers'). */
+  scorerError?: string;
   snapshot: SnapshotView;
   compaction: CompactionView | null;
   /** The snapshot input, for the reflected path (entries are small). */
@@ -316,15 +341,19 @@ export function lessonsInputOf(p: Parsed): LessonsInput {
 
 /**
  * The library's lesson pipeline (`lessons` of rearview/session, as the CLI, the session facade and the
- * edge examples run it): user-turn insights with the Tune panel's markers, one failure lesson per tool
- * and error class, and one key point per lesson.
+ * edge examples run it): user-turn insights with the Tune panel's markers (and the learned correction
+ * scorer when given), one failure lesson per tool and error class, and one key point per lesson.
  */
-export function lessonsOfParsed(p: Parsed, markers: Markers = DEFAULT_MARKERS): LessonsResult {
-  return lessons(lessonsInputOf(p), { markers });
+export function lessonsOfParsed(
+  p: Parsed,
+  markers: Markers = DEFAULT_MARKERS,
+  scorer?: TurnScorer,
+): LessonsResult {
+  return lessons(lessonsInputOf(p), scorer ? { markers, scorer } : { markers });
 }
 
-export function insightsOf(p: Parsed, markers: Markers): Insight[] {
-  return lessonsOfParsed(p, markers).insights;
+export function insightsOf(p: Parsed, markers: Markers, scorer?: TurnScorer): Insight[] {
+  return lessonsOfParsed(p, markers, scorer).insights;
 }
 
 export function snapshotOf(p: Parsed, s: Settings): SnapshotView {
@@ -373,7 +402,10 @@ export function compactionOf(p: Parsed, s: Settings): CompactionView | null {
 }
 
 /** The parts of a View computed separately (the main thread memoizes them; the worker reports progress). */
-export type ViewParts = Pick<View, 'counts' | 'turns' | 'insights' | 'snapshot' | 'compaction'>;
+export type ViewParts = Pick<
+  View,
+  'counts' | 'turns' | 'insights' | 'learned' | 'scorerError' | 'snapshot' | 'compaction'
+>;
 
 export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
   return {
@@ -384,6 +416,8 @@ export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
     counts: parts.counts,
     turns: parts.turns,
     insights: parts.insights,
+    ...(parts.learned ? { learned: true } : {}),
+    ...(parts.scorerError ? { scorerError: parts.scorerError } : {}),
     snapshot: parts.snapshot,
     compaction: parts.compaction,
     input: p.input,
@@ -391,12 +425,15 @@ export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
   };
 }
 
-export function computeView(p: Parsed, s: Settings, text?: string): View {
+/** `scorer`: the learned scorer (`await loadScorer()`), used when `s.learnedScorer` is on. */
+export function computeView(p: Parsed, s: Settings, text?: string, scorer?: TurnScorer): View {
   const t0 = performance.now();
+  const learned = s.learnedScorer && scorer ? scorer : undefined;
   const view = assembleView(p, {
     counts: countsOf(p, text),
     turns: turnsOf(p),
-    insights: insightsOf(p, s.markers),
+    insights: insightsOf(p, s.markers, learned),
+    learned: Boolean(learned),
     snapshot: snapshotOf(p, s),
     compaction: compactionOf(p, s),
   });

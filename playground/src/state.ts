@@ -3,8 +3,11 @@
  * and the analysis — computed on the main thread for typical inputs (instant), in a Web Worker for
  * large ones (with progress). A large paste or file never enters the editor: the worker holds the text,
  * the page a preview of its start, and the chunked editor asks the worker for windows of lines.
+ * The learned correction scorer is imported when its switch is first turned on (here, and by the
+ * worker for large inputs); until it is there, the previous insights stay on screen.
  */
 
+import type { TurnScorer } from 'rearview/heuristic';
 import { pickParams } from 'rearview/snapshot';
 import type { Step } from 'rearview/transcript';
 import { batch, createEffect, createMemo, createSignal, on } from 'solid-js';
@@ -14,13 +17,17 @@ import {
   countsOf,
   DEFAULT_SETTINGS,
   insightsOf,
+  loadScorer,
+  type Parsed,
   type ParseFailure,
   parseInput,
   type Settings,
   snapshotOf,
   turnsOf,
   type View,
+  type ViewParts,
 } from './analyze';
+import type { Markers } from './heuristics';
 import { readUrlState, writeUrlState } from './url-state';
 import { createWorkerClient } from './worker-client';
 import type { LineWindow, TextMeta } from './worker-protocol';
@@ -67,6 +74,9 @@ export interface SampleMeta {
   redactions: number;
 }
 
+/** The learned correction scorer as the Tune panel reports it (null while it is off). */
+export type ScorerStatus = { kind: 'loading' } | { kind: 'on' } | { kind: 'failed'; message: string };
+
 const shallowEqual = <T extends object>(a: T, b: T) =>
   Object.keys(a).every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
 
@@ -101,10 +111,32 @@ export function createAppState() {
     const p = parsed();
     return p ? { counts: countsOf(p, text()), turns: turnsOf(p) } : null;
   });
-  const localInsights = createMemo(() => {
+  const learnedOn = createMemo(() => settings().learnedScorer);
+  /** The learned scorer's import on this thread: nothing yet (loading), the scorer, or why it failed. */
+  const [model, setModel] = createSignal<{ scorer?: TurnScorer; error?: string }>({});
+  createEffect(
+    on(learnedOn, (onNow) => {
+      if (!onNow || model().scorer) return;
+      setModel({}); // switching on again after a failure tries again
+      loadScorer().then(
+        (scorer) => setModel({ scorer }),
+        (err: unknown) => setModel({ error: String(err) }),
+      );
+    }),
+  );
+  type Scored = Pick<ViewParts, 'insights' | 'learned' | 'scorerError'> & { p: Parsed; m: Markers };
+  const localInsights = createMemo<Scored | null>((prev) => {
     const p = parsed();
-    return p ? insightsOf(p, markers()) : [];
-  });
+    const m = markers();
+    if (!p) return null;
+    if (!learnedOn()) return { p, m, insights: insightsOf(p, m) };
+    const { scorer, error } = model();
+    if (scorer) return { p, m, insights: insightsOf(p, m, scorer), learned: true };
+    if (error) return { p, m, insights: insightsOf(p, m), scorerError: error };
+    // Loading: the insights on screen stay (no flash of an empty list) unless the input changed.
+    if (prev && prev.p === p && prev.m === m && !prev.scorerError) return prev;
+    return { p, m, insights: insightsOf(p, m) };
+  }, null);
   const localSnapshot = createMemo(() => {
     const p = parsed();
     return p ? snapshotOf(p, { ...DEFAULT_SETTINGS, ...caps() }) : null;
@@ -119,14 +151,24 @@ export function createAppState() {
     const p = parsed();
     const base = localBase();
     const snapshot = localSnapshot();
-    if (!p || !base || !snapshot) return null;
+    const scored = localInsights();
+    if (!p || !base || !snapshot || !scored) return null;
     return assembleView(p, {
       counts: base.counts,
       turns: base.turns,
-      insights: localInsights(),
+      insights: scored.insights,
+      learned: scored.learned,
+      scorerError: scored.scorerError,
       snapshot,
       compaction: localCompaction(),
     });
+  });
+  const scorerStatus = createMemo<ScorerStatus | null>(() => {
+    if (!learnedOn()) return null;
+    const v = view();
+    const failed = v ? v.scorerError : model().error;
+    if (failed) return { kind: 'failed', message: failed };
+    return (v ? v.learned : model().scorer) ? { kind: 'on' } : { kind: 'loading' };
   });
   const error = createMemo<ParseFailure | null>(() => {
     if (large()) return workerError();
@@ -166,7 +208,7 @@ export function createAppState() {
         (v) =>
           v && {
             ...v,
-            ...(m.insights ? { insights: m.insights } : {}),
+            ...(m.insights ? { insights: m.insights, learned: m.learned, scorerError: m.scorerError } : {}),
             ...(m.snapshot ? { snapshot: m.snapshot } : {}),
             ...(m.compaction !== undefined ? { compaction: m.compaction } : {}),
           },
@@ -353,6 +395,7 @@ export function createAppState() {
     setJump,
     jumpToError,
     view,
+    scorerStatus,
     error,
     large,
     progress,

@@ -1,7 +1,7 @@
 /**
- * Shareable state: the thresholds and the chosen sample, in the page's query string. Keys and ranges
- * are rearview/snapshot's PARAM_SPECS; a value out of range is clamped, not refused (links outlive
- * ranges).
+ * Shareable state: the thresholds, the learned correction scorer switch (`scorer=learned`) and the
+ * chosen sample, in the page's query string. Keys and ranges are rearview/snapshot's PARAM_SPECS; a
+ * value out of range is clamped, not refused (links outlive ranges).
  */
 import { clampParam, PARAM_NAMES, PARAM_SPECS } from 'rearview/snapshot';
 import { DEFAULT_SETTINGS, type Settings } from './analyze';
@@ -20,6 +20,7 @@ export function readUrlState(search: string): UrlState {
     const n = Number(raw);
     if (Number.isFinite(n)) settings[name] = clampParam(name, n);
   }
+  settings.learnedScorer = q.get('scorer') === 'learned';
   return { sample: q.get('sample'), settings };
 }
 
@@ -31,6 +32,7 @@ export function writeUrlState(state: UrlState): string {
     if (state.settings[name] !== DEFAULT_SETTINGS[name])
       q.set(PARAM_SPECS[name].query, String(state.settings[name]));
   }
+  if (state.settings.learnedScorer) q.set('scorer', 'learned');
   const s = q.toString();
   return s ? `?${s}` : '';
 }

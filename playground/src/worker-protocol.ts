@@ -50,7 +50,10 @@ export type FromWorker =
   | {
       type: 'update';
       id: number;
+      /** With `learned` and `scorerError` as in View, whenever insights are sent. */
       insights?: Insight[];
+      learned?: boolean;
+      scorerError?: string;
       snapshot?: SnapshotView;
       compaction?: CompactionView | null;
     }

@@ -2,7 +2,8 @@
  * The Web Worker for large inputs: holds the text (the page never renders it whole), parses, runs the
  * heuristics, builds the deterministic snapshot and the compaction off the main thread, posting
  * progress; keeps the parsed input for later slider changes, serves windows of lines to the chunked
- * editor and applies its edits.
+ * editor and applies its edits. With the learned correction scorer on, the worker imports it itself
+ * (once); messages are handled one after the other, so an answer never interleaves with that import.
  */
 import { pickParams } from 'rearview/snapshot';
 import {
@@ -10,12 +11,14 @@ import {
   compactionOf,
   countsOf,
   insightsOf,
+  loadScorer,
   type Parsed,
   parseInput,
   type Settings,
   snapshotOf,
   turnsOf,
   type View,
+  type ViewParts,
 } from './analyze';
 import { lineSpan, lineStarts, replaceLine } from './line-index';
 import type { FromWorker, TextMeta, ToWorker } from './worker-protocol';
@@ -43,25 +46,42 @@ const index = () => {
 };
 const meta = (): TextMeta => ({ chars: text.length, lines: index().length, head: text.slice(0, HEAD_CHARS) });
 
+type Scored = Pick<ViewParts, 'insights' | 'learned' | 'scorerError'>;
+
+/** The insights with the settings' markers, and the learned scorer when it is on and loads. */
+async function insightsFor(p: Parsed, s: Settings): Promise<Scored> {
+  if (!s.learnedScorer) return { insights: insightsOf(p, s.markers), learned: false };
+  try {
+    const scorer = await loadScorer();
+    return { insights: insightsOf(p, s.markers, scorer), learned: true };
+  } catch (err) {
+    return { insights: insightsOf(p, s.markers), learned: false, scorerError: String(err) };
+  }
+}
+
 /** Recomputes only what a settings change affects, and sends only that. */
-function partial(id: number, s: Settings) {
+async function partial(id: number, s: Settings) {
   if (!parsed) return;
   const prev = last;
   last = s;
-  const markersChanged = !prev || JSON.stringify(prev.markers) !== JSON.stringify(s.markers);
+  const markersChanged =
+    !prev ||
+    prev.learnedScorer !== s.learnedScorer ||
+    JSON.stringify(prev.markers) !== JSON.stringify(s.markers);
   const capsChanged = !prev || capsKey(prev) !== capsKey(s);
   const aChanged = !prev || prev.a !== s.a;
   if (!markersChanged && !capsChanged && !aChanged) return;
+  const scored = markersChanged ? await insightsFor(parsed, s) : undefined;
   post({
     type: 'update',
     id,
-    ...(markersChanged ? { insights: insightsOf(parsed, s.markers) } : {}),
+    ...scored,
     ...(capsChanged ? { snapshot: snapshotOf(parsed, s) } : {}),
     ...(aChanged ? { compaction: compactionOf(parsed, s) } : {}),
   });
 }
 
-function analyze(id: number, s: Settings) {
+async function analyze(id: number, s: Settings) {
   const t0 = performance.now();
   post({ type: 'progress', id, phase: 'Parsing', fraction: 0.2 });
   const r = parseInput(text);
@@ -75,14 +95,14 @@ function analyze(id: number, s: Settings) {
   post({ type: 'progress', id, phase: 'Finding insights', fraction: 0.55 });
   const counts = countsOf(parsed);
   const turns = turnsOf(parsed);
-  const insights = insightsOf(parsed, s.markers);
+  const scored = await insightsFor(parsed, s);
   post({ type: 'progress', id, phase: 'Building the snapshot', fraction: 0.7 });
   const snapshot = snapshotOf(parsed, s);
   post({ type: 'progress', id, phase: 'Compacting the trajectory', fraction: 0.85 });
   const compaction = compactionOf(parsed, s);
   const view = assembleView(
     parsed,
-    { counts, turns, insights, snapshot, compaction },
+    { counts, turns, ...scored, snapshot, compaction },
     performance.now() - t0,
   );
   postView(id, view);
@@ -99,23 +119,22 @@ function postView(id: number, view: View) {
   post({ type: 'view', id, view: head, meta: meta() });
 }
 
-self.onmessage = (e: MessageEvent<ToWorker>) => {
-  const msg = e.data;
+async function handle(msg: ToWorker) {
   switch (msg.type) {
     case 'analyze':
       post({ type: 'progress', id: msg.id, phase: 'Reading', fraction: 0.05 });
       text = typeof msg.text === 'string' ? msg.text : new TextDecoder().decode(msg.buffer);
       starts = null;
       post({ type: 'meta', id: msg.id, meta: meta() });
-      analyze(msg.id, msg.settings);
+      await analyze(msg.id, msg.settings);
       return;
     case 'edit':
       text = replaceLine(text, index(), msg.line, msg.text);
       starts = null;
-      analyze(msg.id, msg.settings);
+      await analyze(msg.id, msg.settings);
       return;
     case 'settings':
-      partial(msg.id, msg.settings);
+      await partial(msg.id, msg.settings);
       return;
     case 'steps':
       post({ type: 'steps', id: msg.id, steps: parsed?.trajectory?.steps ?? [] });
@@ -140,4 +159,18 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       parsed = null;
       return;
   }
+}
+
+/** One message at a time: an analysis waiting for the scorer's import finishes before the next starts. */
+let queue: Promise<void> = Promise.resolve();
+self.onmessage = (e: MessageEvent<ToWorker>) => {
+  const msg = e.data;
+  queue = queue
+    .then(() => handle(msg))
+    .catch((err: unknown) => {
+      // Reported as before (an uncaught error of the worker), without stopping the queue.
+      setTimeout(() => {
+        throw err;
+      });
+    });
 };

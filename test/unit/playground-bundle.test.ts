@@ -1,6 +1,7 @@
 /**
  * The playground's bundle budget: the JavaScript a first visit loads (the entry chunk and everything it
- * imports statically) is at most 80 KB gzipped, and holds neither the Anthropic SDK nor the worker.
+ * imports statically) is at most 80 KB gzipped, and holds neither the Anthropic SDK, nor the worker, nor
+ * the learned correction scorer's model.
  * Builds the real playground with Vite's API into a temporary directory.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -72,5 +73,16 @@ describe('playground bundle', () => {
     expect(initial).not.toContain('Compacting the trajectory');
     // The LLM layer and the playbook store load on demand too.
     expect(initial).not.toContain('No recorded completion for request key');
+  });
+
+  it('keeps the learned correction scorer in its own chunk, loaded on demand', () => {
+    const initial = initialChunks();
+    const model = Object.values(manifest).find((c) => c.src === 'src/heuristic-model.ts');
+    expect(model?.isDynamicEntry).toBe(true);
+    expect(initial).not.toContain(model!.file);
+    // The model's weights (`WEIGHTS` of rearview/heuristic-model) are in that chunk and nowhere initial.
+    const weight = /b:[a-z]+_[a-z]+=-?\d+ b:[a-z]+_[a-z]+=-?\d+ /;
+    expect(read(model!.file)).toMatch(weight);
+    expect(initial.map(read).join('\n')).not.toMatch(weight);
   });
 });

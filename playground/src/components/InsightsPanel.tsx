@@ -80,7 +80,7 @@ export function InsightsPanel(props: { app: AppState }) {
           <>
             <div class="panel-head">
               <p class="hint">
-                Heuristic reflection: no model, no cost. {v().insights.length} insight
+                Heuristic reflection: no LLM, no cost. {v().insights.length} insight
                 {v().insights.length === 1 ? '' : 's'}
                 <For each={counts()}>{([k, n]) => <span class="chip">{`${k}: ${n}`}</span>}</For>
               </p>
@@ -93,6 +93,11 @@ export function InsightsPanel(props: { app: AppState }) {
             <p class="hint" role="status" data-testid="insight-status">
               {status()}
             </p>
+            <Show when={app.scorerStatus()?.kind === 'failed'}>
+              <p class="error" data-testid="insights-scorer-error">
+                The learned scorer could not be loaded (see Tune): these are the markers' insights.
+              </p>
+            </Show>
             <Show
               when={v().insights.length}
               fallback={
@@ -108,7 +113,11 @@ export function InsightsPanel(props: { app: AppState }) {
                     <li class={`insight cat-${ins.tags.includes('tool_failure') ? 'tool' : ins.category}`}>
                       <div class="insight-head">
                         <span class="badge">{categoryLabel(ins)}</span>
-                        <span class="hint">{ins.confidence} confidence</span>
+                        <span class="hint" data-testid="insight-score">
+                          {ins.confidence} confidence
+                          {ins.score != null ? `, score ${ins.score.toFixed(2)}` : ''}
+                          {v().learned && ins.category === 'correction' ? ' (learned scorer)' : ''}
+                        </span>
                       </div>
                       <p class="fact">{ins.fact}</p>
                       <p class="rec">{ins.recommendation}</p>

@@ -17,6 +17,7 @@ type Tab = ReturnType<AppState['tab']>;
 
 /** Which tab each group of numbers changes: the Insights tab only follows the markers. */
 const AFFECTS: Record<string, { tab: Tab; name: string; how: string }> = {
+  Insights: { tab: 'insights', name: 'Insights', how: 'at once' },
   'Active-context snapshot': {
     tab: 'snapshots',
     name: 'Snapshots',
@@ -29,6 +30,50 @@ const AFFECTS: Record<string, { tab: Tab; name: string; how: string }> = {
   },
 };
 const affects = (legend: string) => AFFECTS[legend] ?? AFFECTS['Active-context snapshot']!;
+
+/** The learned correction scorer's switch and what became of it (loading, on, failed to load). */
+function ScorerSwitch(props: { app: AppState; onChange: () => void }) {
+  const app = props.app;
+  return (
+    <fieldset>
+      <legend>Insights</legend>
+      <label class="switch">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={app.settings().learnedScorer}
+          aria-checked={app.settings().learnedScorer}
+          aria-describedby="learned-help"
+          onChange={(e) => {
+            const on = e.currentTarget.checked;
+            app.setSettings((s) => ({ ...s, learnedScorer: on }));
+            props.onChange();
+          }}
+        />
+        Learned correction scorer
+      </label>
+      <p class="hint" id="learned-help">
+        Corrections decided by a small learned model (rearview/heuristic-model, loaded when switched on)
+        instead of the correction markers.
+      </p>
+      <Show when={app.scorerStatus()}>
+        {(st) => (
+          <p
+            class={st().kind === 'failed' ? 'error' : 'hint'}
+            role={st().kind === 'failed' ? 'alert' : 'status'}
+            data-testid="scorer-status"
+          >
+            {st().kind === 'loading'
+              ? 'Loading the model…'
+              : st().kind === 'on'
+                ? 'On: corrections and their scores are the model’s.'
+                : `The model could not be loaded (${(st() as { message: string }).message}); showing the markers’ insights.`}
+          </p>
+        )}
+      </Show>
+    </fieldset>
+  );
+}
 
 function Slider(props: { spec: ParamSpec; app: AppState; onChange: () => void }) {
   const id = `set-${props.spec.name}`;
@@ -116,6 +161,7 @@ export function TunePanel(props: { app: AppState }) {
           </fieldset>
         )}
       </For>
+      <ScorerSwitch app={app} onChange={() => setChanged('Insights')} />
       <details>
         <summary>Heuristic markers (change the Insights tab)</summary>
         <p class="hint">
