@@ -26,7 +26,7 @@ import { scoreTurns } from '../../lib/heuristic/reflect';
 import { turnScores } from '../../lib/heuristic/score';
 import { turnFeatures } from '../../lib/heuristic-model/features';
 import { authorOf, contextOf, familyOf, HELD_OUT, loadLabelledSets, type Row } from './data';
-import { calibrate, chooseMinScore, signalsOf } from './run';
+import { calibrate, chooseMinScore, type Scores, score, signalsOf } from './run';
 
 const L2 = 0.005;
 const STEPS = 400;
@@ -162,32 +162,15 @@ export function scoreTable(threshold: number): number[] {
   return out;
 }
 
-interface Counts {
-  tp: number;
-  fp: number;
-  fn: number;
-  precision: number;
-  recall: number;
-  f1: number;
-  support: number;
-}
+type Counts = Scores;
+/** Precision, recall and F1 of a correction predictor, as run.ts scores every category. */
+const counts = (rows: Row[], said: (r: Row) => boolean): Counts =>
+  score(
+    rows,
+    (r) => ({ correction: said(r), preference: false, approval: false, friction: false }),
+    'correction',
+  );
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
-function counts(rows: Row[], said: (r: Row) => boolean): Counts {
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
-  for (const r of rows) {
-    const truth = r.labels.includes('correction');
-    const s = said(r);
-    if (s && truth) tp++;
-    else if (s) fp++;
-    else if (truth) fn++;
-  }
-  const precision = tp + fp === 0 ? 1 : tp / (tp + fp);
-  const recall = tp + fn === 0 ? 1 : tp / (tp + fn);
-  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
-  return { tp, fp, fn, precision: r3(precision), recall: r3(recall), f1: r3(f1), support: tp + fn };
-}
 
 const signalMemo = new Map<Row, ReturnType<typeof signalsOf>>();
 const markerSignals = (r: Row) => {

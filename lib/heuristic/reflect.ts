@@ -134,7 +134,11 @@ export function resolveMarkers(markers: MarkerSet | CompiledMarkers | undefined)
  * ```
  */
 export function classifyTurn(text: string, markers?: MarkerSet | CompiledMarkers): TurnSignals {
-  const bits = scanTurn(text, resolveMarkers(markers));
+  return signalsOf(scanTurn(text, resolveMarkers(markers)));
+}
+
+/** The signals named by the scanner's bits. */
+function signalsOf(bits: number): TurnSignals {
   return {
     correction: (bits & (CORRECTION | CHALLENGE)) !== 0,
     challenge: (bits & (CORRECTION | CHALLENGE)) === CHALLENGE,
@@ -273,13 +277,7 @@ function learned(
     const out = scorer(
       {
         text,
-        signals: {
-          correction: (bits & (CORRECTION | CHALLENGE)) !== 0,
-          challenge: (bits & (CORRECTION | CHALLENGE)) === CHALLENGE,
-          preference: (bits & PREFERENCE) !== 0,
-          approval: (bits & POSITIVE) !== 0,
-          friction: (bits & FRICTION) !== 0,
-        },
+        signals: signalsOf(bits),
         interrupted: (ctx & INTERRUPTED) !== 0,
         repeat: (ctx & REPEAT) !== 0,
         undo: (ctx & UNDO) !== 0,
