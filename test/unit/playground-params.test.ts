@@ -113,9 +113,17 @@ describe('PARAM_SPECS', () => {
         expect(out).toBeLessThanOrEqual(s.max);
         if (s.integer) expect(Number.isInteger(out)).toBe(true);
         if (!Number.isFinite(v)) expect(out).toBe(s.default);
-        else if (v >= s.min && v <= s.max && (!s.integer || Number.isInteger(v))) expect(out).toBe(v);
+        // `===`: a value in range comes back as itself, -0 as 0 (the fuzz counterexample below).
+        else if (v >= s.min && v <= s.max && (!s.integer || Number.isInteger(v))) expect(out === v).toBe(true);
       }),
     );
+  });
+
+  it('fuzz counterexample (seed -1163703606): clampParam(-0) is +0, and a value in range is compared with ===', () => {
+    for (const n of PARAM_NAMES) {
+      const out = clampParam(n, -0);
+      if (PARAM_SPECS[n].min <= 0) expect(Object.is(out, 0), n).toBe(true);
+    }
   });
 
   it('parseParam accepts exactly the values in range and names the range otherwise', () => {
