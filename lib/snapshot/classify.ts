@@ -224,6 +224,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   let clauseCandidate = false;
   let expectation = 0; // 1: "X should be …" (not a plan); 2: "Expected …" opens the entry
   let contrast = false; // what should be, then what is: "should be reset, but …", "Expected 3, got 4"
+  let sawExpected = false;
   const conditional = (first & COND) !== 0;
   for (let i = 0; i < n; i++) {
     let f = fs[i]!;
@@ -241,8 +242,12 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       afterBut = true;
       if (expectation) contrast = true;
     }
-    if (c === C_GOT && expectation === 2) contrast = true;
-    if (c === C_EXPECTED && i === start) expectation = 2;
+    // "Expected 3, got 4" anywhere ("the test is failing: expected 200, got 500"): a failed check.
+    if (c === C_GOT && (expectation === 2 || sawExpected)) contrast = true;
+    if (c === C_EXPECTED) {
+      sawExpected = true;
+      if (i === start) expectation = 2;
+    }
     if (c === C_SHOULD && i !== start && !(prev & SUBJ) && !expectation) expectation = 1;
     // "which is normal", "2 expected failures"; not "the expected string" (what should be).
     if (f & BENIGN && !(prev & NEG) && pc !== C_THE) benign = true;

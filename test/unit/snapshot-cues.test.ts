@@ -25,6 +25,13 @@ function where(value: string): string {
 }
 
 describe('snapshot cues', () => {
+  it('reads "expected X, got Y" anywhere as a failed check, not as expected failures', () => {
+    // Found by the blind judgement of the bundled samples (eval/snapshot/SAMPLES.md): this was dropped.
+    expect(where('The login spec is failing: expected 302, got 401.')).toBe('blockers');
+    expect(where('Checked the totals, expected 12 but got 13 rows.')).toBe('blockers');
+    expect(where('All green, with 3 expected failures as usual.')).toBe('none');
+  });
+
   it('reads a slip or omission reported as done as a problem that stands', () => {
     expect(where('I forgot to export the helper from the index.')).toBe('blockers');
     expect(where('We overlooked the empty-list case in the parser.')).toBe('blockers');
