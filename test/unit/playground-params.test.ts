@@ -114,7 +114,8 @@ describe('PARAM_SPECS', () => {
         if (s.integer) expect(Number.isInteger(out)).toBe(true);
         if (!Number.isFinite(v)) expect(out).toBe(s.default);
         // `===`: a value in range comes back as itself, -0 as 0 (the fuzz counterexample below).
-        else if (v >= s.min && v <= s.max && (!s.integer || Number.isInteger(v))) expect(out === v).toBe(true);
+        else if (v >= s.min && v <= s.max && (!s.integer || Number.isInteger(v)))
+          expect(out === v).toBe(true);
       }),
     );
   });
