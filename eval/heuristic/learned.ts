@@ -25,6 +25,7 @@ import { DEFAULT_ESCALATION_BAND, DEFAULT_MIN_SCORE, type TurnEvidence } from '.
 import { scoreTurns } from '../../lib/heuristic/reflect';
 import { turnScores } from '../../lib/heuristic/score';
 import { turnFeatures } from '../../lib/heuristic-model/features';
+import { correctionModel } from '../../lib/heuristic-model/index';
 import { authorOf, contextOf, familyOf, HELD_OUT, loadLabelledSets, type Row } from './data';
 import { calibrate, chooseMinScore, type Scores, score, signalsOf } from './run';
 
@@ -194,6 +195,7 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
   };
   const pool = rows.filter((r) => !HELD_OUT.has(r.split));
   const said = new Map<Row, boolean>();
+  const saidModelOnly = new Map<Row, boolean>();
   const saidEither = new Map<Row, boolean>();
   const folds = [];
   for (let k = 0; k < FOLDS; k++) {
@@ -212,13 +214,16 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
     });
     for (const r of test) {
       const model = logit(weights, feats(r)) >= threshold;
-      said.set(r, model);
       const m = markerScore(r);
+      // As `correctionModel` does: a bare `/undo` keeps the markers' score.
+      said.set(r, model || (evidenceOf(r).undo && m >= t));
+      saidModelOnly.set(r, model);
       saidEither.set(r, model || (m > 0 && m >= t));
     }
     folds.push({ fold: k, threshold, features: weights.size, testTurns: test.length });
   }
   const heldOut = (r: Row) => said.get(r) ?? false;
+  const modelOnly = (r: Row) => saidModelOnly.get(r) ?? false;
   const either = (r: Row) => saidEither.get(r) ?? false;
   const family = (f: string) => pool.filter((r) => familyOf(r) === f);
   const aider = family('aider');
@@ -228,11 +233,11 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
       aider.filter((r) => (r.lang ?? 'en') === lang),
       heldOut,
     );
-  // The shipped model (every pool author) on the held-out sets, and the escalation rate it gives.
-  const shipped = fitModel(pool, feats);
+  // The shipped scorer (trained on every pool author: the test keeps lib/ in step) on the held-out
+  // sets, and the escalation rate it gives, exactly as the library computes them.
   const scoreOf = (r: Row) => {
-    const z = Math.max(-LIMIT, Math.min(LIMIT, logit(shipped.weights, feats(r))));
-    return scoreTable(shipped.threshold)[z + LIMIT]!;
+    const { bits, context } = markerSignals(r);
+    return correctionModel(evidenceOf(r), turnScores(bits, context)).correction;
   };
   const heldOutSets: Record<string, Counts> = {
     final: counts(
@@ -260,6 +265,8 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
     'cross-author all': counts(pool, heldOut),
     'cross-author console': counts(family('console'), heldOut),
     'cross-author sharegpt': counts(family('sharegpt'), heldOut),
+    'model alone (no /undo rule), aider': counts(aider, modelOnly),
+    'model alone (no /undo rule), all': counts(pool, modelOnly),
     'model or markers, cross-author aider': counts(aider, either),
     'model or markers, cross-author all': counts(pool, either),
     ...Object.fromEntries(Object.entries(heldOutSets).map(([k, v]) => [`shipped model, held-out ${k}`, v])),

@@ -46,8 +46,8 @@ export function correctionScore(turn: TurnEvidence): number {
 }
 
 /**
- * A {@link TurnScorer} for `heuristicReflect`: the learned model decides corrections; preferences,
- * approvals and friction keep the marker detector's scores.
+ * A {@link TurnScorer} for `heuristicReflect`: the learned model decides corrections (aider's bare
+ * `/undo` keeps the markers' score); preferences, approvals and friction keep the marker detector's.
  *
  * @example
  * ```ts
@@ -55,7 +55,9 @@ export function correctionScore(turn: TurnEvidence): number {
  * const insights = heuristicReflect(messages, { scorer: correctionModel });
  * ```
  */
-export const correctionModel: TurnScorer = (turn: TurnEvidence, scores: TurnScores): TurnScores => ({
-  ...scores,
-  correction: correctionScore(turn),
-});
+export const correctionModel: TurnScorer = (turn: TurnEvidence, scores: TurnScores): TurnScores => {
+  const learned = correctionScore(turn);
+  // A bare `/undo` is a correction by definition, and too rare in the training turns (18) for the
+  // model to learn it: it keeps the markers' score.
+  return { ...scores, correction: turn.undo ? Math.max(learned, scores.correction) : learned };
+};

@@ -142,6 +142,23 @@ describe('correctionModel with heuristicReflect', () => {
     expect(first.score).toBeLessThan(DEFAULT_MIN_SCORE);
   });
 
+  it("keeps the markers' score for aider's bare /undo (a correction by definition, rare in training)", () => {
+    const messages = [
+      { role: 'user', content: 'Add retries to the upload client' },
+      { role: 'assistant', content: 'Added retries.' },
+      { role: 'user', content: '/undo' },
+    ];
+    const plain = heuristicReflect(messages).find((i) => i.traceRefs[0] === 'message:m2');
+    const learned = heuristicReflect(messages, { scorer: correctionModel }).find(
+      (i) => i.traceRefs[0] === 'message:m2',
+    );
+    expect(plain?.category).toBe('correction');
+    expect(learned?.score).toBe(Math.max(plain!.score!, correctionScore(evidence('/undo', { undo: true }))));
+    // Without the undo flag the same text is the model's alone.
+    const s = { correction: 0.94, preference: 0, approval: 0, friction: 0 };
+    expect(correctionModel(evidence('/undo'), s).correction).toBe(correctionScore(evidence('/undo')));
+  });
+
   it('keeps the marker scores when a scorer throws or returns something that is not scores', () => {
     const messages = [
       { role: 'assistant', content: 'I used GraphQL.' },
