@@ -43,7 +43,8 @@ function run(): void {
     ['cross-source', all.filter((e) => SPLIT[e.kind] !== 'tune')],
     // The first set alone (520 entries), as reported before the blind second set existed.
     ['cross-source, set 1', first.filter((e) => SPLIT[e.kind] !== 'tune')],
-    // The blind second set: uniform draws and aider replies, then the two enriched strata apart.
+    // The blind second set outside the tune kinds (aider replies are tune now): its uniform draws,
+    // then the two enriched strata apart.
     [
       'cross-source, set 2 (uniform)',
       more.filter((e) => SPLIT[e.kind] !== 'tune' && !e.stratum.endsWith('-enriched')),

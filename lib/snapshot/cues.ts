@@ -126,7 +126,7 @@ export const CLAUSE = 1 << 23;
 export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
-    'the it a them this useful helpful handy interesting worthwhile',
+    'the it a them this useful helpful handy interesting worthwhile as than',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 export const C_LET = code('let');
@@ -167,7 +167,8 @@ export const C_OUT = code('out');
 export const C_OF = code('of');
 export const C_EXPECTED = code('expected');
 export const C_GOT = code('got');
-export const C_NEVER = code('never');
+export const C_AS = code('as');
+export const C_THAN = code('than');
 /** The codes from C_CLEAR to C_KNOW_LAST: knowing, which negated before `why` / `whether` asks. */
 export const C_CLEAR = code('clear');
 export const C_KNOW_LAST = code('certain');

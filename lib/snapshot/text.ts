@@ -237,7 +237,7 @@ export function endsWithColon(raw: string): boolean {
  * a pronoun with a bare auxiliary ("it does", "they aren't") or a bare yes/no, closing the clause.
  */
 const ANSWER =
-  /(?:[,;:]|\s[-\u2013\u2014])\s+(?:(?:it|they|this|that|he|she)\s+(?:does|do|did|is|are|was|were|has|have|can|will)(?:n't)?|yes|yep|no|nope)\s*(?:[,.;!)]|\s[-\u2013\u2014]|$)/i;
+  /(?:[,;:]|\s[-\u2013\u2014])\s+(?:(?:it|they|this|that|he|she)\s+(?:does|do|did|is|are|was|were|has|have|can|will)(?:n['’]t)?|yes|yep|no|nope)\s*(?:[,.;!)]|\s[-\u2013\u2014]|$)/i;
 
 /**
  * Whether the entry answers its own check ("Check if X has the guard - it does, …"): a done
@@ -265,22 +265,31 @@ export function answersItself(raw: string): boolean {
  * ```
  */
 export function copulaPointer(raw: string): number {
+  // Every `is` / `are` word counts (as `namesPlace` counts them over the words), also the first word
+  // and one glued to punctuation; only one followed by a space can point at a path.
   let k = 0;
-  for (let i = raw.indexOf(' '); i >= 0; i = raw.indexOf(' ', i + 1)) {
-    const l = copulaAt(raw, i + 1);
+  for (let i = 0; i < raw.length; i++) {
+    if (i > 0 && isLetter(raw.charCodeAt(i - 1))) continue;
+    const l = copulaAt(raw, i);
     if (l === 0) continue;
     k++;
-    if (pointerAt(raw, i + 1 + l)) return k;
+    if (raw.charCodeAt(i + l - 1) === 0x20 && pointerAt(raw, i + l)) return k;
   }
   return 0;
+}
+
+function isLetter(c: number): boolean {
+  const l = c | 0x20;
+  return (l >= 0x61 && l <= 0x7a) || c === 0x27 || c === 0x2019;
 }
 
 /** The length of `is ` / `are ` at `i` (case-insensitive), else 0. */
 function copulaAt(raw: string, i: number): number {
   const a = raw.charCodeAt(i) | 0x20;
   const b = raw.charCodeAt(i + 1) | 0x20;
-  if (a === 0x69 && b === 0x73 && raw.charCodeAt(i + 2) === 0x20) return 3;
-  if (a === 0x61 && b === 0x72 && (raw.charCodeAt(i + 2) | 0x20) === 0x65 && raw.charCodeAt(i + 3) === 0x20)
+  // The length through the following character (a space, punctuation or the end), else 0.
+  if (a === 0x69 && b === 0x73 && !isLetter(raw.charCodeAt(i + 2))) return 3;
+  if (a === 0x61 && b === 0x72 && (raw.charCodeAt(i + 2) | 0x20) === 0x65 && !isLetter(raw.charCodeAt(i + 3)))
     return 4;
   return 0;
 }

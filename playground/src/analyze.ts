@@ -55,8 +55,10 @@ export const DEFAULT_SETTINGS: Settings = {
 
 let scorerLoad: Promise<TurnScorer> | undefined;
 /**
- * The learned correction scorer, imported on first call (its weights stay out of the first load);
- * a failed import is forgotten, so the next call tries again.
+ * The learned correction scorer, imported on first call (its weights stay out of the first load).
+ * A failed import is forgotten here, so the next call tries again; whether the browser then fetches
+ * the module again depends on its module map (Chromium does: the e2e test retries after an aborted
+ * request; older engines may keep the failure until a reload).
  */
 export function loadScorer(): Promise<TurnScorer> {
   scorerLoad ??= import('./heuristic-model').then((m) => m.correctionModel);

@@ -114,9 +114,10 @@ export function createAppState() {
   const learnedOn = createMemo(() => settings().learnedScorer);
   /** The learned scorer's import on this thread: nothing yet (loading), the scorer, or why it failed. */
   const [model, setModel] = createSignal<{ scorer?: TurnScorer; error?: string }>({});
+  // Only the main thread's analysis needs it here: with a large input the worker imports its own.
   createEffect(
-    on(learnedOn, (onNow) => {
-      if (!onNow || model().scorer) return;
+    on([learnedOn, large], ([onNow, big]) => {
+      if (!onNow || big || model().scorer) return;
       setModel({}); // switching on again after a failure tries again
       loadScorer().then(
         (scorer) => setModel({ scorer }),
@@ -166,9 +167,10 @@ export function createAppState() {
   const scorerStatus = createMemo<ScorerStatus | null>(() => {
     if (!learnedOn()) return null;
     const v = view();
-    const failed = v ? v.scorerError : model().error;
+    // With a large input only the worker's answer says whether the scorer ran.
+    const failed = v ? v.scorerError : large() ? undefined : model().error;
     if (failed) return { kind: 'failed', message: failed };
-    return (v ? v.learned : model().scorer) ? { kind: 'on' } : { kind: 'loading' };
+    return (v ? v.learned : !large() && model().scorer) ? { kind: 'on' } : { kind: 'loading' };
   });
   const error = createMemo<ParseFailure | null>(() => {
     if (large()) return workerError();
