@@ -5,7 +5,8 @@
  * since the scorer reads the reply each turn answers) and on those conversations repeated to 1, 4 and
  * 16 MB. MB/s counts UTF-8 bytes of user-turn text. `vsMarkers` is the markers-only time over the
  * scorer's (below 1: the scorer costs that much), `vsNaive` the naive port's time over the scorer's;
- * `timeVs1MB` shows scaling (16 at 16 MB means linear). Also the size of the model entry.
+ * `timeVs1MB` shows scaling (16 at 16 MB means linear). Also the gzipped size of the entry's
+ * TypeScript sources, comments included (the built entry is smaller: lib/heuristic/README.md).
  *
  * Standalone: `npx tsx bench/heuristic-model.bench.ts`.
  */

@@ -10,10 +10,14 @@
  * position, marker signals, context): full-batch gradient descent, L2 0.005, 400 steps, rate 1, weights
  * rounded to sixteenths. Every setting here, including the threshold policy (the lowest logit whose
  * inner out-of-fold precision is ≥ 0.88, a margin over the 0.85 target), was fixed before the first
- * evaluation ran; nothing was changed after reading its figures.
+ * evaluation ran. Changed after reading its figures, and reported as such (LABELLING.md): a bare
+ * `/undo` keeps the markers' score; and, after a review, two reading bugs (prose lines starting with
+ * "at" or "#" were taken for pasted output; the context was cut at 40 messages, so `first` and
+ * `reply` could differ from the library's).
  *
- * Evaluation: the same 5 author folds as `run.ts` over every author outside `final` and `aider-final`.
- * In each outer fold the model is trained on the other
+ * Evaluation: the same 5 author folds as `run.ts` over every author outside the held-out sets
+ * (`final`, `aider-final`, `more`). Turns the library never scores (synthetic ones) are left out of
+ * training and never predicted. In each outer fold the model is trained on the other
  * folds' authors, its threshold is chosen on *their* out-of-fold logits (an inner 5-fold split by
  * author), and the fold's own authors are scored once with both.
  */
@@ -36,34 +40,34 @@ const SCALE = 16;
 const TARGET = 0.88;
 const FOLDS = 5;
 
-/** The evidence `heuristicReflect` gives a scorer for the row's turn, read in its conversation. */
-export function evidenceOf(r: Row): TurnEvidence {
-  const messages = contextOf(r);
+const evidenceMemo = new Map<Row, TurnEvidence | undefined>();
+
+/**
+ * The evidence `heuristicReflect` gives a scorer for the row's turn, read with the whole conversation
+ * before it (as the library reads it: `first` and `reply` need all of it), or undefined when the
+ * library does not score that turn at all (a synthetic turn: a continuation summary, a command).
+ */
+export function evidenceOf(r: Row): TurnEvidence | undefined {
+  if (evidenceMemo.has(r)) return evidenceMemo.get(r);
+  const messages = contextOf(r, Number.MAX_SAFE_INTEGER);
+  let last: TurnEvidence | undefined;
   let found: TurnEvidence | undefined;
   scoreTurns(
     messages,
     {
       scorer: (e, s) => {
-        found = e;
+        last = e;
         return s;
       },
     },
-    () => {},
+    (turn) => {
+      // Only the row's own turn (the last message of its context), never an earlier one.
+      if (turn.index === messages.length - 1) found = last;
+    },
   );
-  // The last visited turn is the row's own (it is the last message of its context).
-  return (
-    found ?? {
-      text: r.text,
-      signals: NONE,
-      interrupted: false,
-      repeat: false,
-      undo: false,
-      first: true,
-      reply: undefined,
-    }
-  );
+  evidenceMemo.set(r, found);
+  return found;
 }
-const NONE = { correction: false, challenge: false, preference: false, approval: false, friction: false };
 
 type Weights = Map<string, number>;
 
@@ -122,7 +126,9 @@ export function chooseThreshold(z: number[], y: number[]): number {
 const foldOf = (author: string, salt: string) => fnv1a32(`${salt}#${author}`) % FOLDS;
 
 /** Train on `rows` and choose the threshold on their out-of-fold logits (inner split by author). */
-export function fitModel(rows: Row[], feats: (r: Row) => string[]): { weights: Weights; threshold: number } {
+export function fitModel(all: Row[], feats: (r: Row) => string[]): { weights: Weights; threshold: number } {
+  // Turns the library never scores (synthetic ones) teach the model nothing.
+  const rows = all.filter((r) => evidenceOf(r) !== undefined);
   const y = (r: Row) => (r.labels.includes('correction') ? 1 : 0);
   const oofZ: number[] = [];
   const oofY: number[] = [];
@@ -188,7 +194,8 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
   const feats = (r: Row) => {
     let f = memo.get(r);
     if (!f) {
-      f = turnFeatures(evidenceOf(r));
+      const e = evidenceOf(r);
+      f = e ? turnFeatures(e) : [];
       memo.set(r, f);
     }
     return f;
@@ -216,7 +223,7 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
       const model = logit(weights, feats(r)) >= threshold;
       const m = markerScore(r);
       // As `correctionModel` does: a bare `/undo` keeps the markers' score.
-      said.set(r, model || (evidenceOf(r).undo && m >= t));
+      said.set(r, model || (!!evidenceOf(r)?.undo && m >= t));
       saidModelOnly.set(r, model);
       saidEither.set(r, model || (m > 0 && m >= t));
     }
@@ -237,7 +244,8 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
   // sets, and the escalation rate it gives, exactly as the library computes them.
   const scoreOf = (r: Row) => {
     const { bits, context } = markerSignals(r);
-    return correctionModel(evidenceOf(r), turnScores(bits, context)).correction;
+    const e = evidenceOf(r);
+    return e ? correctionModel(e, turnScores(bits, context)).correction : 0;
   };
   const heldOutSets: Record<string, Counts> = {
     final: counts(
@@ -256,10 +264,11 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
     );
   const readable = rows.filter((r) => options.final || r.split !== 'aider-final');
   const [lo, hi] = DEFAULT_ESCALATION_BAND;
-  const escalated = readable.filter((r) => {
+  const inBand = (r: Row) => {
     const s = scoreOf(r);
     return s >= lo && s < hi;
-  }).length;
+  };
+  const escalated = readable.filter(inBand).length;
   const table: Record<string, Counts> = {
     'cross-author aider (headline)': counts(aider, heldOut),
     'cross-author all': counts(pool, heldOut),
@@ -279,6 +288,11 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
       turns: readable.length,
       escalated,
       fraction: r3(escalated / readable.length),
+      // The same on turns the shipped weights were not trained on (the held-out sets read here).
+      heldOutFraction: r3(
+        readable.filter((r) => HELD_OUT.has(r.split) && inBand(r)).length /
+          readable.filter((r) => HELD_OUT.has(r.split)).length,
+      ),
     },
     pool: pool.length,
     authors: new Set(pool.map(authorOf)).size,
@@ -299,7 +313,10 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
 /** The shipped model: trained on every author of the pool, threshold from their out-of-fold logits. */
 export function shippedModel(rows: Row[]) {
   const pool = rows.filter((r) => !HELD_OUT.has(r.split));
-  const feats = (r: Row) => turnFeatures(evidenceOf(r));
+  const feats = (r: Row) => {
+    const e = evidenceOf(r);
+    return e ? turnFeatures(e) : [];
+  };
   const { weights, threshold } = fitModel(pool, feats);
   return { weights, threshold, table: scoreTable(threshold) };
 }
@@ -315,6 +332,9 @@ export const WEIGHTS: string = ${JSON.stringify(entries.map(([f, w]) => `${f}=${
 
 /** @internal */
 export const LIMIT = ${LIMIT};
+
+/** @internal The threshold logit: the lowest whose score reaches \`DEFAULT_MIN_SCORE\`. */
+export const THRESHOLD = ${model.threshold};
 
 /** @internal Score by logit + LIMIT. */
 export const TABLE: readonly number[] = ${JSON.stringify(model.table)};

@@ -42,8 +42,13 @@ export function vocabulary(): Set<string> {
   return vocab;
 }
 
-/** A line that someone pasted (output, a log, code) or quoted, not the user's own words. */
-const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |at |File "|Traceback|[{}[\]<|#]))/;
+/**
+ * A line that someone pasted (output, a log, code) or quoted, not the user's own words: indented by
+ * a tab or four spaces, a quote, a shell prompt, a stack frame (`  at f (x.js:1)`, `File "x.py"`),
+ * a traceback, or a line opening with code or markup punctuation. Prose that happens to start with
+ * "at" or "#" stays prose.
+ */
+const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |File "|Traceback|[{}[\]<|])|\s+at \S)/;
 /** Error shapes in pasted output (generic across languages and tools). */
 const ERROR_SHAPE = /\b(?:error|exception|traceback|failed|failure|errno|panic|fatal)\b|\w+Error\b/i;
 const BUCKETS = [0, 2, 5, 10, 20, 40];
@@ -62,7 +67,9 @@ const bucket = (n: number): number => {
  *
  * @example
  * ```ts
- * turnFeatures({ text: 'No, that is still wrong.', first: false } as TurnEvidence).includes('w:still'); // true
+ * const signals = { correction: true, challenge: false, preference: false, approval: false, friction: false };
+ * const turn = { text: 'No, that is still wrong.', signals, interrupted: false, repeat: false, undo: false, first: false, reply: 'Done.' };
+ * turnFeatures(turn).includes('w:still'); // true
  * ```
  */
 export function turnFeatures(e: TurnEvidence): string[] {
@@ -124,7 +131,7 @@ export function turnFeatures(e: TurnEvidence): string[] {
   if (reply === undefined) out.add('ctx:noreply');
   else if (/\?\s*\S{0,3}$/.test(reply.slice(-300))) out.add('ctx:asked');
   // The marker detector's signals and the transcript's context.
-  const s = e.signals;
+  const s: Partial<TurnEvidence['signals']> = e.signals ?? {};
   if (s.correction && !s.challenge) out.add('m:correction');
   if (s.challenge) out.add('m:challenge');
   if (s.preference) out.add('m:preference');

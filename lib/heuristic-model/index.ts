@@ -47,7 +47,8 @@ export function correctionScore(turn: TurnEvidence): number {
 
 /**
  * A {@link TurnScorer} for `heuristicReflect`: the learned model decides corrections (aider's bare
- * `/undo` keeps the markers' score); preferences, approvals and friction keep the marker detector's.
+ * `/undo` gets the higher of the model's and the markers' score); preferences, approvals and friction
+ * keep the marker detector's.
  *
  * @example
  * ```ts
@@ -58,6 +59,6 @@ export function correctionScore(turn: TurnEvidence): number {
 export const correctionModel: TurnScorer = (turn: TurnEvidence, scores: TurnScores): TurnScores => {
   const learned = correctionScore(turn);
   // A bare `/undo` is a correction by definition, and too rare in the training turns (18) for the
-  // model to learn it: it keeps the markers' score.
+  // model to learn it: it gets the higher of the two scores.
   return { ...scores, correction: turn.undo ? Math.max(learned, scores.correction) : learned };
 };

@@ -284,7 +284,8 @@ function learned(
         first,
         reply,
       },
-      scores,
+      // A copy: the marker scores may be a shared frozen object, and a scorer may write to what it gets.
+      { ...scores },
     );
     return out !== null && typeof out === 'object' && KINDS.every((k) => score01(out[k])) ? out : scores;
   } catch {

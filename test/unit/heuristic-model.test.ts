@@ -10,7 +10,7 @@ import { haveSharedData, loadLabelledSets } from '../../eval/heuristic/data';
 import { LIMIT, logit, scoreTable, shippedModel } from '../../eval/heuristic/learned';
 import { DEFAULT_MIN_SCORE, heuristicReflect, type TurnEvidence } from '../../lib/heuristic/index';
 import { correctionModel, correctionScore, turnFeatures } from '../../lib/heuristic-model/index';
-import { TABLE, WEIGHTS } from '../../lib/heuristic-model/weights';
+import { TABLE, THRESHOLD, WEIGHTS } from '../../lib/heuristic-model/weights';
 
 const evidence = (text: string, over: Partial<TurnEvidence> = {}): TurnEvidence => ({
   text,
@@ -31,13 +31,14 @@ describe('heuristic-model data', () => {
       const names = [...model.weights].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       expect(WEIGHTS).toBe(names.map(([f, w]) => `${f}=${w}`).join(' '));
       expect(TABLE).toEqual(model.table);
+      expect(THRESHOLD).toBe(model.threshold);
       expect(model.weights.size).toBeGreaterThan(100);
     },
     60_000,
   );
 
   it('places the threshold logit on DEFAULT_MIN_SCORE, monotone on both sides', () => {
-    const t = 11;
+    const t = 7;
     const table = scoreTable(t);
     expect(table).toHaveLength(2 * LIMIT + 1);
     for (let z = -LIMIT; z <= LIMIT; z++) {
@@ -45,8 +46,10 @@ describe('heuristic-model data', () => {
       expect(s >= DEFAULT_MIN_SCORE, `logit ${z}`).toBe(z >= t);
       if (z > -LIMIT) expect(s).toBeGreaterThanOrEqual(table[z + LIMIT - 1]!);
     }
-    // The shipped table too.
+    // The shipped table too: monotone, and crossing the default threshold exactly at its threshold logit.
     for (let i = 1; i < TABLE.length; i++) expect(TABLE[i]!).toBeGreaterThanOrEqual(TABLE[i - 1]!);
+    expect(TABLE).toEqual(scoreTable(THRESHOLD));
+    expect(TABLE.findIndex((x) => x >= DEFAULT_MIN_SCORE) - LIMIT).toBe(THRESHOLD);
   });
 
   it('scores a turn as the sum of its feature weights through the table', () => {
@@ -98,6 +101,18 @@ describe('turnFeatures', () => {
     expect(head).toHaveLength(600);
     const long = `${head} why again?? ${'    Traceback: Error\n'.repeat(5000)}`;
     expect(turnFeatures(evidence(long))).toEqual(turnFeatures(evidence(head)));
+  });
+
+  it('review: prose starting with "at" or "#" stays prose; an indented stack frame is pasted', () => {
+    expect(turnFeatures(evidence('at this point it is still wrong, why?'))).toContain('w:still');
+    expect(turnFeatures(evidence('# still broken'))).toContain('w:still');
+    const f = turnFeatures(evidence('still failing:\n    at run (app.js:3:9)\n  at main (app.js:9:1)'));
+    expect(f).toContain('paste:short');
+  });
+
+  it('review: evidence without signals does not throw', () => {
+    const bare = { text: 'No, still wrong.', first: false } as unknown as TurnEvidence;
+    expect(() => turnFeatures(bare)).not.toThrow();
   });
 
   it('reads non-English words of the closed list', () => {
@@ -157,6 +172,23 @@ describe('correctionModel with heuristicReflect', () => {
     // Without the undo flag the same text is the model's alone.
     const s = { correction: 0.94, preference: 0, approval: 0, friction: 0 };
     expect(correctionModel(evidence('/undo'), s).correction).toBe(correctionScore(evidence('/undo')));
+  });
+
+  it('review: a scorer that writes to the scores it gets works on every turn (they are a copy)', () => {
+    const messages = [
+      { role: 'user', content: 'Add retries to the upload client' },
+      { role: 'assistant', content: 'Added.' },
+      { role: 'user', content: 'No, not like that.' },
+    ];
+    const writing = (_turn: TurnEvidence, s: { correction: number }) => {
+      s.correction = 0.9;
+      return s as never;
+    };
+    const found = heuristicReflect(messages, { scorer: writing });
+    expect(found.filter((i) => i.category === 'correction').map((i) => [i.traceRefs[0], i.score])).toEqual([
+      ['message:m0', 0.9],
+      ['message:m2', 0.9],
+    ]);
   });
 
   it('keeps the marker scores when a scorer throws or returns something that is not scores', () => {
