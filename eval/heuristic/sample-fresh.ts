@@ -11,28 +11,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTranscript } from '../../lib/transcript/index';
 import { mulberry32 } from '../../test/random';
+import { type Candidate, sharegptTurns, shuffle } from './candidates';
 import { loadLabelledSets } from './run';
 
 const data = join(import.meta.dirname, '../../../shared/data');
-
-function shuffle<T>(xs: T[], rnd: () => number): T[] {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
-
-interface Candidate {
-  source: string;
-  line?: number;
-  conversation?: string;
-  turn?: number;
-  messageId: string;
-  firstUserTurn: boolean;
-  text: string;
-}
 
 const [seed, firstN, split, nConsole, nFollowup, nUniform] = process.argv.slice(2);
 const seen = loadLabelledSets();
@@ -59,26 +41,7 @@ for (const f of readdirSync(join(data, 'claude-code-console'))
     });
   }
 }
-const shareTurns: Candidate[] = [];
-const convDir = join(data, 'sharegpt/conversations');
-for (const f of readdirSync(convDir)
-  .filter((f) => f.endsWith('.json'))
-  .sort()) {
-  const { messages } = parseTranscript(readFileSync(join(convDir, f), 'utf8'), { lenient: true });
-  let first = true;
-  messages.forEach((m, i) => {
-    if (m.role !== 'user' || m.content.trim() === '') return;
-    shareTurns.push({
-      source: `sharegpt/conversations/${f}`,
-      conversation: f.replace(/\.json$/, ''),
-      turn: i,
-      messageId: m.id,
-      firstUserTurn: first,
-      text: m.content.trim().slice(0, 600),
-    });
-    first = false;
-  });
-}
+const shareTurns = sharegptTurns(data);
 const fresh = (c: Candidate) => !seenKeys.has(`${c.source}#${c.messageId}`) && !seenTexts.has(c.text);
 const rnd = mulberry32(Number(seed));
 const taken = new Set<string>();

@@ -9,31 +9,12 @@
  * (the more set: `4007 5685 more 300 100`, the defaults). Rows of the set being drawn (`split`) are not
  * excluded, so the draw is the same before and after its file exists.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseTranscript } from '../../lib/transcript/index';
 import { mulberry32 } from '../../test/random';
+import { type Candidate, sharegptTurns, shuffle } from './candidates';
 import { loadLabelledSets } from './data';
 
 const data = join(import.meta.dirname, '../../../shared/data');
-
-function shuffle<T>(xs: T[], rnd: () => number): T[] {
-  const a = [...xs];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
-
-interface Candidate {
-  source: string;
-  conversation: string;
-  turn: number;
-  messageId: string;
-  firstUserTurn: boolean;
-  text: string;
-}
 
 const [seed = '4007', firstN = '5685', split = 'more', nFollowup = '300', nUniform = '100'] =
   process.argv.slice(2);
@@ -41,26 +22,7 @@ const seen = loadLabelledSets().filter((r) => (r.split as string) !== split);
 const seenKeys = new Set(seen.map((r) => `${r.source}#${r.messageId}`));
 const seenTexts = new Set(seen.map((r) => r.text));
 
-const shareTurns: Candidate[] = [];
-const convDir = join(data, 'sharegpt/conversations');
-for (const f of readdirSync(convDir)
-  .filter((f) => f.endsWith('.json'))
-  .sort()) {
-  const { messages } = parseTranscript(readFileSync(join(convDir, f), 'utf8'), { lenient: true });
-  let first = true;
-  messages.forEach((m, i) => {
-    if (m.role !== 'user' || m.content.trim() === '') return;
-    shareTurns.push({
-      source: `sharegpt/conversations/${f}`,
-      conversation: f.replace(/\.json$/, ''),
-      turn: i,
-      messageId: m.id,
-      firstUserTurn: first,
-      text: m.content.trim().slice(0, 600),
-    });
-    first = false;
-  });
-}
+const shareTurns = sharegptTurns(data);
 const fresh = (c: Candidate) => !seenKeys.has(`${c.source}#${c.messageId}`) && !seenTexts.has(c.text);
 const rnd = mulberry32(Number(seed));
 const taken = new Set<string>();
