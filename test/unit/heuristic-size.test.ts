@@ -3,14 +3,14 @@
  * imports only `heuristicReflect` stays under 8 KB; the whole entry (the LLM half included) under
  * 8.75 KB; neither pulls in an LLM SDK or valibot.
  *
- * Measured: `heuristicReflect` alone 6,423 B; the whole entry 8,767 B up front, plus chunks loaded on
+ * Measured: `heuristicReflect` alone 6,442 B; the whole entry 8,776 B up front, plus chunks loaded on
  * first use: `llmReflect`'s body 299 B, escalation (with the redactor) 6,562 B, the non-English
  * markers 1,271 B.
  *
  * Why 8.75 KB and not issue 16's 8 KB for the whole entry: `llmReflect`'s body and escalation load on
  * first call and take what they use from the eager code as arguments (a lazy chunk importing eager
  * modules made the bundler split those into a shared chunk), which brought the entry from 9,013 B to
- * 8,767 B. What is left beyond `heuristicReflect` is synchronous exports that cannot be deferred
+ * 8,776 B. What is left beyond `heuristicReflect` is synchronous exports that cannot be deferred
  * without changing the API: the reply parser with core's `extractJson` (~0.9 KB), the prompt text
  * (~0.4 KB), `mergeInsights`, `insightMetadata`, `SEED_MARKERS` (~0.17 KB each) and the export list.
  * The marker lists (~1.8 KB) are already near their gzip entropy (regrouping or sorting them does not
