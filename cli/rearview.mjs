@@ -239,9 +239,8 @@ function decode(buf) {
 /** Parses the input as a transcript and, where it is one, a trajectory. Throws InputError, located. */
 function parseInput(text, lib) {
   const { transcript: T, snapshot: S } = lib;
-  const trajFormat = T.detectTrajectoryFormat(text);
   try {
-    if (trajFormat === 'swe-agent' || trajFormat === 'mini-swe-agent') {
+    if (T.agentRunFormat(text)) {
       const trajectory = T.parseTrajectory(text);
       let transcript = null;
       try {

@@ -17,7 +17,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { applyDelta, type DeltaOperation, emptyPlaybook, findDuplicates } from '../lib/playbook/index';
 import { type LessonsInput, lessons, type ProposedKeyPoint } from '../lib/session/index';
-import { detectTrajectoryFormat, parseTrajectory, parseTranscript } from '../lib/transcript/index';
+import { agentRunFormat, parseTrajectory, parseTranscript } from '../lib/transcript/index';
 import { mulberry32 as random } from '../test/random';
 
 const DATA = resolve(import.meta.dirname, '../../shared/data');
@@ -63,13 +63,8 @@ const DIRS: [string, (f: string) => boolean][] = [
 
 /** The input as every front end reads it: messages, plus the run for SWE-agent and mini-swe-agent. */
 export function lessonsInput(text: string): { input: LessonsInput; kind: string } {
-  let trajFormat: string | undefined;
-  try {
-    trajFormat = detectTrajectoryFormat(text);
-  } catch {
-    trajFormat = undefined;
-  }
-  if (trajFormat === 'swe-agent' || trajFormat === 'mini-swe-agent') {
+  const trajFormat = agentRunFormat(text);
+  if (trajFormat) {
     const trajectory = parseTrajectory(text, { lenient: true });
     let messages: LessonsInput['messages'] = [];
     try {

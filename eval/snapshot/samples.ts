@@ -26,7 +26,7 @@ import {
   scopeCategory,
 } from '../../lib/snapshot/index.js';
 import { squash } from '../../lib/snapshot/text.js';
-import { detectTrajectoryFormat, parseTrajectory, parseTranscript } from '../../lib/transcript/index.js';
+import { agentRunFormat, parseTrajectory, parseTranscript } from '../../lib/transcript/index.js';
 import { type Label, oldCategorizer, snapshotCategorizer } from './score.js';
 
 export const SAMPLES_DIR = fileURLToPath(new URL('../../public/samples', import.meta.url));
@@ -50,13 +50,7 @@ export function readSample(s: SampleMeta): string {
 
 /** The objective and memory entries the playground's `parseInput` builds for `text` (same calls). */
 export function parseSample(text: string): { objective: string; entries: MemoryEntry[] } {
-  let trajFormat: string | undefined;
-  try {
-    trajFormat = detectTrajectoryFormat(text);
-  } catch {
-    trajFormat = undefined;
-  }
-  if (trajFormat === 'swe-agent' || trajFormat === 'mini-swe-agent') {
+  if (agentRunFormat(text)) {
     const trajectory = parseTrajectory(text);
     let firstUser: string | undefined;
     try {

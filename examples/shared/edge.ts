@@ -8,7 +8,7 @@
  * derived from that principal, never taken from the request.
  */
 import type { SessionSummary } from 'rearview/session';
-import { detectTrajectoryFormat, parseTrajectory, type Trajectory } from 'rearview/transcript';
+import { agentRunFormat, parseTrajectory, type Trajectory } from 'rearview/transcript';
 
 /** Who is calling, and the one playbook they may read and write. */
 export interface Principal {
@@ -99,10 +99,7 @@ export async function authorize(
  */
 export function agentRuns(text: string): Trajectory[] {
   try {
-    const format = detectTrajectoryFormat(text);
-    return format === 'swe-agent' || format === 'mini-swe-agent'
-      ? [parseTrajectory(text, { lenient: true })]
-      : [];
+    return agentRunFormat(text) ? [parseTrajectory(text, { lenient: true })] : [];
   } catch {
     return [];
   }

@@ -8,7 +8,12 @@
  * @module
  */
 export { detectFormat } from './detect.js';
-export { detectTrajectoryFormat, parseTrajectory, safeParseTrajectory } from './trajectory/index.js';
+export {
+  agentRunFormat,
+  detectTrajectoryFormat,
+  parseTrajectory,
+  safeParseTrajectory,
+} from './trajectory/index.js';
 export { parseTranscript, safeParseTranscript } from './transcript.js';
 export type {
   Message,

@@ -29,7 +29,7 @@ import {
   snapshotJson,
 } from 'rearview/snapshot';
 import {
-  detectTrajectoryFormat,
+  agentRunFormat,
   parseTrajectory,
   parseTranscript,
   type Trajectory,
@@ -195,14 +195,8 @@ export const toSnapshotInput: (objective: string, entries: MemoryEntry[]) => Sna
 
 export function parseInput(text: string): ParseOutcome {
   if (!text.trim()) return { ok: false, error: { message: 'The input is empty.', code: 'transcript_empty' } };
-  let trajFormat: string | undefined;
   try {
-    trajFormat = detectTrajectoryFormat(text);
-  } catch {
-    trajFormat = undefined;
-  }
-  try {
-    if (trajFormat === 'swe-agent' || trajFormat === 'mini-swe-agent') {
+    if (agentRunFormat(text)) {
       const trajectory = parseTrajectory(text);
       let transcript: Transcript | null = null;
       try {

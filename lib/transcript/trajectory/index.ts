@@ -1,4 +1,4 @@
-/** `parseTrajectory`, `safeParseTrajectory` and `detectTrajectoryFormat`. */
+/** `parseTrajectory`, `safeParseTrajectory`, `detectTrajectoryFormat` and `agentRunFormat`. */
 import { detectPrepared } from '../detect.js';
 import { failedAt, type Prepared, parseWholeJson, prepareInput, tryJson } from '../input.js';
 import { isRecord, Sink, transcriptError } from '../sink.js';
@@ -41,6 +41,24 @@ export function detectTrajectoryFormat(input: unknown): TrajectoryFormat | undef
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The format of `input` when it is an agent run whose failed steps its messages do not mark
+ * (`swe-agent`, `mini-swe-agent`): the input every front end (CLI, playground, edge examples) reads as
+ * a trajectory beside its messages. Undefined for anything else, a Claude Code session included (its
+ * tool calls and errors are messages already; reading its trajectory too would count them twice).
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * agentRunFormat('{"trajectory": [], "info": {}}'); // 'swe-agent'
+ * agentRunFormat('User: hi');                      // undefined
+ * ```
+ */
+export function agentRunFormat(input: unknown): 'swe-agent' | 'mini-swe-agent' | undefined {
+  const format = detectTrajectoryFormat(input);
+  return format === 'swe-agent' || format === 'mini-swe-agent' ? format : undefined;
 }
 
 interface TrajectoryDetection {
