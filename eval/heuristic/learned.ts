@@ -333,9 +333,6 @@ export const WEIGHTS: string = ${JSON.stringify(entries.map(([f, w]) => `${f}=${
 /** @internal */
 export const LIMIT = ${LIMIT};
 
-/** @internal The threshold logit: the lowest whose score reaches \`DEFAULT_MIN_SCORE\`. */
-export const THRESHOLD = ${model.threshold};
-
 /** @internal Score by logit + LIMIT. */
 export const TABLE: readonly number[] = ${JSON.stringify(model.table)};
 `;

@@ -9,9 +9,6 @@ export const WEIGHTS: string =
 /** @internal */
 export const LIMIT = 160;
 
-/** @internal The threshold logit: the lowest whose score reaches `DEFAULT_MIN_SCORE`. */
-export const THRESHOLD = 12;
-
 /** @internal Score by logit + LIMIT. */
 export const TABLE: readonly number[] = [
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,

@@ -10,7 +10,10 @@ import { haveSharedData, loadLabelledSets } from '../../eval/heuristic/data';
 import { LIMIT, logit, scoreTable, shippedModel } from '../../eval/heuristic/learned';
 import { DEFAULT_MIN_SCORE, heuristicReflect, type TurnEvidence } from '../../lib/heuristic/index';
 import { correctionModel, correctionScore, turnFeatures } from '../../lib/heuristic-model/index';
-import { TABLE, THRESHOLD, WEIGHTS } from '../../lib/heuristic-model/weights';
+import { TABLE, WEIGHTS } from '../../lib/heuristic-model/weights';
+
+/** The shipped threshold logit, derived from the table: the first logit whose score reaches the default. */
+const THRESHOLD = TABLE.findIndex((x) => x >= DEFAULT_MIN_SCORE) - LIMIT;
 
 const evidence = (text: string, over: Partial<TurnEvidence> = {}): TurnEvidence => ({
   text,
@@ -49,7 +52,7 @@ describe('heuristic-model data', () => {
     // The shipped table too: monotone, and crossing the default threshold exactly at its threshold logit.
     for (let i = 1; i < TABLE.length; i++) expect(TABLE[i]!).toBeGreaterThanOrEqual(TABLE[i - 1]!);
     expect(TABLE).toEqual(scoreTable(THRESHOLD));
-    expect(TABLE.findIndex((x) => x >= DEFAULT_MIN_SCORE) - LIMIT).toBe(THRESHOLD);
+    expect(THRESHOLD).toBeGreaterThan(-LIMIT);
   });
 
   it('scores a turn as the sum of its feature weights through the table', () => {
