@@ -5,36 +5,26 @@
  * since the scorer reads the reply each turn answers) and on those conversations repeated to 1, 4 and
  * 16 MB. MB/s counts UTF-8 bytes of user-turn text. `vsMarkers` is the markers-only time over the
  * scorer's (below 1: the scorer costs that much), `vsNaive` the naive port's time over the scorer's;
- * `timeVs1MB` shows scaling (16 at 16 MB means linear). Also the gzipped size of the entry's
- * TypeScript sources, comments included (the built entry is smaller: lib/heuristic/README.md).
+ * `timeVs1MB` shows scaling (16 at 16 MB means linear). Also the size of the entry as an application
+ * bundles it (Vite, minified, gzip -9: eval/heuristic/size.ts).
  *
  * Standalone: `npx tsx bench/heuristic-model.bench.ts`.
  */
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { naiveSeedReflect } from '../eval/heuristic/seed-naive';
+import { bundle } from '../eval/heuristic/size';
 import { heuristicReflect, type MessageLike } from '../lib/heuristic/index';
 import { correctionModel } from '../lib/heuristic-model/index';
-import { parseTranscript } from '../lib/transcript/index';
-import { type BenchResult, type BenchSuite, readText, round, sharedDataDir } from './harness';
+import { type BenchResult, type BenchSuite, round, sharedDataDir } from './harness';
+import { sharedConversations } from './heuristic.bench';
 
 function conversations(dir: string): MessageLike[][] {
-  const out: MessageLike[][] = [];
-  const add = (text: string, format?: 'claude-code-console') => {
-    const { messages } = parseTranscript(text, { lenient: true, ...(format ? { format } : {}) });
-    out.push(messages as MessageLike[]);
-  };
-  const files = (sub: string, ext: string) =>
-    readdirSync(join(dir, sub))
-      .filter((f) => f.endsWith(ext))
-      .sort()
-      .map((f) => join(dir, sub, f));
-  for (const f of files('claude-code-console', '.md')) add(readText(f), 'claude-code-console');
-  for (const f of files('sharegpt/conversations', '.json')) add(readText(f));
-  for (const f of files('aider', '.md')) add(readText(f));
-  return out;
+  return sharedConversations(dir, [
+    ['claude-code-console', '.md'],
+    ['sharegpt/conversations', '.json'],
+    ['aider', '.md'],
+  ]) as MessageLike[][];
 }
 
 const enc = new TextEncoder();
@@ -86,7 +76,7 @@ function race(name: string, cs: MessageLike[][], rounds: number): BenchResult[] 
 
 const suite: BenchSuite = {
   name: 'heuristic-model',
-  run() {
+  async run() {
     const dir = sharedDataDir();
     if (!dir) {
       console.warn('heuristic-model bench: ../shared/data is absent, nothing to measure');
@@ -105,20 +95,15 @@ const suite: BenchSuite = {
       scorer.timeVs1MB = round(scorer.medianMs / first, 1);
       out.push(...r);
     }
-    const files = ['weights', 'features', 'index'].map((f) =>
-      readText(join(import.meta.dirname, `../lib/heuristic-model/${f}.ts`)),
+    // What an application that imports the scorer loads: the entry, minified and gzipped.
+    const size = await bundle(
+      `export * from ${JSON.stringify(join(import.meta.dirname, '../lib/heuristic-model/index.ts'))};`,
     );
-    out.push({
-      name: 'entry-source-size',
-      medianMs: 0,
-      runs: 0,
-      bytes: files.reduce((n, t) => n + t.length, 0),
-      gzipped: files.reduce((n, t) => n + gzipSync(t, { level: 9 }).length, 0),
-    });
+    out.push({ name: 'entry-size', medianMs: 0, runs: 0, minified: size.minified, gzipped: size.gzipped });
     return out;
   },
 };
 export default suite;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
-  console.log(JSON.stringify(suite.run(), null, 2));
+  console.log(JSON.stringify(await suite.run(), null, 2));

@@ -34,20 +34,31 @@ function bytesOf(turns: readonly Turn[]): number {
   return n;
 }
 
-function userTurns(dir: string): Turn[] {
-  const out: Turn[] = [];
-  const add = (text: string, format?: 'claude-code-console') => {
-    const { messages } = parseTranscript(text, { lenient: true, ...(format ? { format } : {}) });
-    for (const m of messages) if (m.role === 'user') out.push({ role: 'user', content: m.content, id: m.id });
-  };
-  const files = (sub: string, ext: string) =>
+/**
+ * The conversations of the shared data under `subs` (folder and file ending), each file parsed as
+ * rearview reads it (console days in their own format), in folder and file order.
+ */
+export function sharedConversations(dir: string, subs: readonly (readonly [string, string])[]) {
+  return subs.flatMap(([sub, ext]) =>
     readdirSync(join(dir, sub))
       .filter((f) => f.endsWith(ext))
       .sort()
-      .map((f) => join(dir, sub, f));
-  for (const f of files('claude-code-console', '.md')) add(readText(f), 'claude-code-console');
-  for (const f of files('claude-code-jsonl', '.jsonl')) add(readText(f));
-  for (const f of files('sharegpt/conversations', '.json')) add(readText(f));
+      .map((f) => {
+        const format = sub === 'claude-code-console' ? ({ format: 'claude-code-console' } as const) : {};
+        return parseTranscript(readText(join(dir, sub, f)), { lenient: true, ...format }).messages;
+      }),
+  );
+}
+
+function userTurns(dir: string): Turn[] {
+  const out: Turn[] = [];
+  const subs = [
+    ['claude-code-console', '.md'],
+    ['claude-code-jsonl', '.jsonl'],
+    ['sharegpt/conversations', '.json'],
+  ] as const;
+  for (const messages of sharedConversations(dir, subs))
+    for (const m of messages) if (m.role === 'user') out.push({ role: 'user', content: m.content, id: m.id });
   return out;
 }
 

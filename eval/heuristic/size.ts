@@ -25,7 +25,8 @@ export interface BundleSize {
   imports: string[];
 }
 
-async function bundle(code: string): Promise<BundleSize> {
+/** The minified and gzipped size of a bundle whose entry module is `code` (absolute imports). */
+export async function bundle(code: string): Promise<BundleSize> {
   const dir = mkdtempSync(join(tmpdir(), 'rearview-heuristic-size-'));
   const entry = join(dir, 'entry.ts');
   writeFileSync(entry, code);
