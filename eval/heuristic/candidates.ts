@@ -51,3 +51,26 @@ export function sharegptTurns(data: string): Candidate[] {
   }
   return out;
 }
+
+/**
+ * A seeded drawer over candidates: it skips every message and text in `seen` (the labelled sets) and
+ * every text it already drew, so strata drawn one after the other never overlap.
+ */
+export function drawer(
+  seen: readonly { source: string; messageId: string; text: string }[],
+  rnd: () => number,
+) {
+  const seenKeys = new Set(seen.map((r) => `${r.source}#${r.messageId}`));
+  const seenTexts = new Set(seen.map((r) => r.text));
+  const fresh = (c: Candidate) => !seenKeys.has(`${c.source}#${c.messageId}`) && !seenTexts.has(c.text);
+  const taken = new Set<string>();
+  return (pool: Candidate[], k: number, stratum: string) =>
+    shuffle(pool.filter(fresh), rnd)
+      .filter((c) => {
+        if (taken.has(c.text)) return false;
+        taken.add(c.text);
+        return true;
+      })
+      .slice(0, k)
+      .map((c) => ({ ...c, stratum }));
+}

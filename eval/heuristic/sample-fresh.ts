@@ -11,15 +11,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTranscript } from '../../lib/transcript/index';
 import { mulberry32 } from '../../test/random';
-import { type Candidate, sharegptTurns, shuffle } from './candidates';
+import { type Candidate, drawer, sharegptTurns } from './candidates';
 import { loadLabelledSets } from './run';
 
 const data = join(import.meta.dirname, '../../../shared/data');
 
 const [seed, firstN, split, nConsole, nFollowup, nUniform] = process.argv.slice(2);
 const seen = loadLabelledSets();
-const seenKeys = new Set(seen.map((r) => `${r.source}#${(r as unknown as { messageId: string }).messageId}`));
-const seenTexts = new Set(seen.map((r) => r.text));
 
 const consoleTurns: Candidate[] = [];
 for (const f of readdirSync(join(data, 'claude-code-console'))
@@ -42,19 +40,7 @@ for (const f of readdirSync(join(data, 'claude-code-console'))
   }
 }
 const shareTurns = sharegptTurns(data);
-const fresh = (c: Candidate) => !seenKeys.has(`${c.source}#${c.messageId}`) && !seenTexts.has(c.text);
-const rnd = mulberry32(Number(seed));
-const taken = new Set<string>();
-const draw = (pool: Candidate[], k: number, stratum: string) =>
-  shuffle(pool.filter(fresh), rnd)
-    .filter((c) => {
-      const key = c.text;
-      if (taken.has(key)) return false;
-      taken.add(key);
-      return true;
-    })
-    .slice(0, k)
-    .map((c) => ({ ...c, stratum }));
+const draw = drawer(seen, mulberry32(Number(seed)));
 const rows = [
   ...draw(consoleTurns, Number(nConsole), 'console-uniform'),
   ...draw(

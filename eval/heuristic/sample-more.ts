@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { mulberry32 } from '../../test/random';
-import { type Candidate, sharegptTurns, shuffle } from './candidates';
+import { drawer, sharegptTurns } from './candidates';
 import { loadLabelledSets } from './data';
 
 const data = join(import.meta.dirname, '../../../shared/data');
@@ -19,22 +19,9 @@ const data = join(import.meta.dirname, '../../../shared/data');
 const [seed = '4007', firstN = '5685', split = 'more', nFollowup = '300', nUniform = '100'] =
   process.argv.slice(2);
 const seen = loadLabelledSets().filter((r) => (r.split as string) !== split);
-const seenKeys = new Set(seen.map((r) => `${r.source}#${r.messageId}`));
-const seenTexts = new Set(seen.map((r) => r.text));
 
 const shareTurns = sharegptTurns(data);
-const fresh = (c: Candidate) => !seenKeys.has(`${c.source}#${c.messageId}`) && !seenTexts.has(c.text);
-const rnd = mulberry32(Number(seed));
-const taken = new Set<string>();
-const draw = (pool: Candidate[], k: number, stratum: string) =>
-  shuffle(pool.filter(fresh), rnd)
-    .filter((c) => {
-      if (taken.has(c.text)) return false;
-      taken.add(c.text);
-      return true;
-    })
-    .slice(0, k)
-    .map((c) => ({ ...c, stratum }));
+const draw = drawer(seen, mulberry32(Number(seed)));
 const followups = draw(
   shareTurns.filter((c) => !c.firstUserTurn && c.text.length < 400),
   Number(nFollowup),
