@@ -4,7 +4,6 @@
  * body, slow response), exact attempt counts and waits, cancellation, fixtures.
  */
 import { describe, expect, it } from 'vitest';
-import { isRearviewError, type LlmError } from '../../lib/core/index';
 import {
   anthropicClient,
   fixtureClient,
@@ -16,6 +15,7 @@ import {
   requestKey,
   retryAfterMs,
 } from '../../lib/llm/index';
+import { rejectionOf } from '../llm/scripted';
 import { useMockAnthropic } from '../llm/use-mock';
 import { freePort } from '../runtime/runtimes';
 
@@ -44,16 +44,6 @@ function recordingWaits(options: Parameters<typeof anthropicClient>[0] = {}) {
     },
   });
   return { llm, waits };
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<LlmError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(isRearviewError(err)).toBe(true);
-    return err as LlmError;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('anthropicClient against the local Messages API', () => {
@@ -156,7 +146,7 @@ describe('anthropicClient against the local Messages API', () => {
   it('gives up after 3 retries: exactly 4 attempts reach the server (SDK retries are off)', async () => {
     mock.script([{ kind: 'status', status: 529 }]);
     const { llm, waits } = recordingWaits();
-    const err = await codeOf(llm.complete(request));
+    const err = await rejectionOf(llm.complete(request));
     expect(err.code).toBe('llm_overloaded');
     expect(err.status).toBe(529);
     expect(err.attempts).toBe(4);
@@ -167,7 +157,7 @@ describe('anthropicClient against the local Messages API', () => {
   it('respects a custom maxRetries', async () => {
     mock.script([{ kind: 'status', status: 503 }]);
     const { llm } = recordingWaits({ maxRetries: 1 });
-    const err = await codeOf(llm.complete(request));
+    const err = await rejectionOf(llm.complete(request));
     expect(err).toMatchObject({ code: 'llm_server', attempts: 2 });
     expect(mock.requests).toHaveLength(2);
   });
@@ -180,7 +170,7 @@ describe('anthropicClient against the local Messages API', () => {
   ])('never retries %i', async (status, code) => {
     mock.script([{ kind: 'status', status }]);
     const { llm, waits } = recordingWaits();
-    const err = await codeOf(llm.complete(request));
+    const err = await rejectionOf(llm.complete(request));
     expect(err).toMatchObject({ code, status, attempts: 1 });
     expect(mock.requests).toHaveLength(1);
     expect(waits).toEqual([]);
@@ -209,7 +199,7 @@ describe('anthropicClient against the local Messages API', () => {
     expect((await first.llm.complete(request)).text).toBe('clean');
     mock.script([{ kind: 'malformed' }]);
     const second = recordingWaits({ maxRetries: 2 });
-    const err = await codeOf(second.llm.complete(request));
+    const err = await rejectionOf(second.llm.complete(request));
     expect(err).toMatchObject({ code: 'llm_invalid_response', attempts: 3 });
   });
 
@@ -231,7 +221,7 @@ describe('anthropicClient against the local Messages API', () => {
       baseURL: `http://127.0.0.1:${port}`,
       retry: { random: () => 0, sleep: async (ms) => void waits.push(ms) },
     });
-    const err = await codeOf(llm.complete(request));
+    const err = await rejectionOf(llm.complete(request));
     expect(err).toMatchObject({ code: 'llm_connection', attempts: 4 });
     expect(waits).toEqual([2000, 4000, 8000]);
   });
@@ -242,7 +232,7 @@ describe('anthropicClient against the local Messages API', () => {
     const controller = new AbortController();
     const started = Date.now();
     setTimeout(() => controller.abort(new Error('user navigated away')), 150);
-    const err = await codeOf(llm.complete({ ...request, signal: controller.signal }));
+    const err = await rejectionOf(llm.complete({ ...request, signal: controller.signal }));
     expect(err.code).toBe('llm_aborted');
     expect(Date.now() - started).toBeLessThan(2000);
     expect(mock.requests).toHaveLength(1);
@@ -252,14 +242,14 @@ describe('anthropicClient against the local Messages API', () => {
     mock.script([{ kind: 'json', text: 'never seen', delayMs: 5000 }]);
     const llm = anthropicClient({ apiKey: 'k', baseURL: mock.url });
     const started = Date.now();
-    const err = await codeOf(llm.complete({ ...request, signal: AbortSignal.timeout(150) }));
+    const err = await rejectionOf(llm.complete({ ...request, signal: AbortSignal.timeout(150) }));
     expect(err.code).toBe('llm_aborted');
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('rejects an already-aborted signal without a request', async () => {
     const llm = anthropicClient({ apiKey: 'k', baseURL: mock.url });
-    const err = await codeOf(llm.complete({ ...request, signal: AbortSignal.abort() }));
+    const err = await rejectionOf(llm.complete({ ...request, signal: AbortSignal.abort() }));
     expect(err.code).toBe('llm_aborted');
     expect(mock.requests).toHaveLength(0);
   });
@@ -278,7 +268,7 @@ describe('anthropicClient against the local Messages API', () => {
     const sdk = new Anthropic({ apiKey: 'k', baseURL: mock.url, maxRetries: 5 });
     mock.script([{ kind: 'status', status: 500 }]);
     const llm = anthropicClient({ client: sdk, maxRetries: 1, retry: { sleep: async () => {} } });
-    const err = await codeOf(llm.complete(request));
+    const err = await rejectionOf(llm.complete(request));
     expect(err.attempts).toBe(2);
     expect(mock.requests).toHaveLength(2);
   });
@@ -349,7 +339,7 @@ describe('retryAfterMs', () => {
   it('stops retrying when the server asks for a longer wait than allowed', async () => {
     mock.script([{ kind: 'status', status: 429, headers: { 'retry-after': '3600' } }]);
     const { llm, waits } = recordingWaits();
-    const err = await codeOf(llm.complete(request));
+    const err = await rejectionOf(llm.complete(request));
     expect(err).toMatchObject({ code: 'llm_rate_limited', attempts: 1, retryAfterMs: 3_600_000 });
     expect(waits).toEqual([]);
   });
@@ -373,7 +363,7 @@ describe('fixtures', () => {
   it('names the key of a missing fixture', async () => {
     const replay = fixtureClient([]);
     const key = await requestKey(request);
-    const err = await codeOf(replay.complete(request));
+    const err = await rejectionOf(replay.complete(request));
     expect(err.code).toBe('llm_fixture_missing');
     expect(err.message).toContain(key);
   });

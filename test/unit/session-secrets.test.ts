@@ -1,14 +1,8 @@
-/**
- * Secrets never reach the store, a prompt or an error message: Curator operations, the Reflector's
- * analysis and stored key points are redacted on the way in and out (issue 20, item 3), and a key a
- * server echoes in an error reply is scrubbed from `LlmError.message` and from `endSession().errors`
- * — through the real @anthropic-ai/sdk against the local Messages API server (item 4).
- */
-import { isRearviewError, type LlmError } from 'rearview/core';
-import { anthropicClient, type LlmClient, type LlmRequest } from 'rearview/llm';
+import { anthropicClient, type LlmClient } from 'rearview/llm';
 import { createRearview, reflectSession } from 'rearview/session';
 import { type KeyValueStore, memoryStore, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
+import { rejectionOf, scriptedLlm } from '../llm/scripted';
 import { useMockAnthropic } from '../llm/use-mock';
 
 const quiet = { broadcast: false as const, onWarning: () => {} };
@@ -23,19 +17,6 @@ const chat = () => [
   { role: 'user', content: 'No, use pnpm instead of npm.' },
 ];
 
-function scripted(replies: string[]): LlmClient & { requests: LlmRequest[] } {
-  const requests: LlmRequest[] = [];
-  let i = 0;
-  return {
-    requests,
-    async complete(req) {
-      requests.push(req);
-      const text = replies[Math.min(i++, replies.length - 1)]!;
-      return { text, usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1, model: 'scripted' };
-    },
-  };
-}
-
 /** Everything the key-value store holds (playbooks, versions, the change log), as one string. */
 async function dump(kv: KeyValueStore): Promise<string> {
   const keys = await kv.keys();
@@ -47,7 +28,7 @@ describe('redaction of what is stored and injected', () => {
     const kv = memoryStore();
     const store = playbookStore(kv, quiet);
     await createRearview({ store }).endSession({ messages: chat() });
-    const llm = scripted([
+    const llm = scriptedLlm([
       JSON.stringify({ analysis: `Deploys use ${ANTHROPIC_KEY}.`, bullet_tags: [] }),
       JSON.stringify({
         operations: [
@@ -79,7 +60,7 @@ describe('redaction of what is stored and injected', () => {
 
   it('redaction is the session option: redact: false stores the Curator text as given', async () => {
     const kv = memoryStore();
-    const llm = scripted([
+    const llm = scriptedLlm([
       JSON.stringify({ analysis: 'Something to keep.', bullet_tags: [] }),
       JSON.stringify({ operations: [{ type: 'ADD', section: 'OTHERS', text: `Token ${GITHUB_TOKEN}.` }] }),
     ]);
@@ -102,7 +83,7 @@ describe('redaction of what is stored and injected', () => {
         text: `CI pushes release tags with ${GITHUB_TOKEN} as its token.`,
       },
     ]);
-    const llm = scripted([
+    const llm = scriptedLlm([
       JSON.stringify({ analysis: 'Nothing new.', bullet_tags: [] }),
       JSON.stringify({ operations: [] }),
     ]);
@@ -146,16 +127,6 @@ describe('a key echoed by the server', () => {
   const client = (apiKey: string) =>
     anthropicClient({ apiKey, baseURL: mock.url, retry: { random: () => 0, sleep: async () => {} } });
 
-  async function rejection(promise: Promise<unknown>): Promise<LlmError> {
-    try {
-      await promise;
-    } catch (err) {
-      expect(isRearviewError(err)).toBe(true);
-      return err as LlmError;
-    }
-    throw new Error('expected a rejection');
-  }
-
   it.each([
     [401, ANTHROPIC_KEY, 'llm_auth'],
     [400, ANTHROPIC_KEY, 'llm_bad_request'],
@@ -163,7 +134,7 @@ describe('a key echoed by the server', () => {
     [400, PROXY_KEY, 'llm_bad_request'],
   ])('is not in LlmError.message (%i, %s)', async (status, key, code) => {
     mock.script([echo(status, key)]);
-    const err = await rejection(
+    const err = await rejectionOf(
       client(key).complete({ messages: [{ role: 'user', content: 'hi' }], maxTokens: 8 }),
     );
     expect(err.code).toBe(code);

@@ -6,11 +6,12 @@
  */
 import fc from 'fast-check';
 import { heuristicReflect, type MessageLike } from 'rearview/heuristic';
-import type { LlmClient, LlmRequest } from 'rearview/llm';
+import type { LlmClient } from 'rearview/llm';
 import { PLAYBOOK_TEMPLATE, SECTION_NAMES } from 'rearview/playbook';
 import { createRearview } from 'rearview/session';
 import { type KeyValueStore, memoryStore, type PlaybookChange, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
+import { scriptedLlm } from '../llm/scripted';
 
 const quiet = { broadcast: false as const, onWarning: () => {} };
 let n = 0;
@@ -24,21 +25,6 @@ const chat = (): MessageLike[] => [
   { role: 'assistant', content: 'Right: pnpm install.' },
   { role: 'user', content: 'I prefer short answers.' },
 ];
-
-/** A scripted model: answers each request with the next reply and records the requests. */
-function scripted(replies: (string | Error)[]): LlmClient & { requests: LlmRequest[] } {
-  const requests: LlmRequest[] = [];
-  let i = 0;
-  return {
-    requests,
-    async complete(req) {
-      requests.push(req);
-      const r = replies[Math.min(i++, replies.length - 1)]!;
-      if (r instanceof Error) throw r;
-      return { text: r, usage: { inputTokens: 1, outputTokens: 1 }, latencyMs: 1, model: 'scripted' };
-    },
-  };
-}
 
 const TURNS = [
   'How do I run the tests?',
@@ -268,7 +254,7 @@ describe('endSession with a model', () => {
     const store = playbookStore(memoryStore(), quiet);
     const rv = createRearview({ store, sessionId: () => 'sess-llm' });
     await rv.endSession({ messages: chat() });
-    const llm = scripted([
+    const llm = scriptedLlm([
       JSON.stringify({
         analysis: 'The user wants pnpm; mis-001 was followed.',
         bullet_tags: [{ name: 'mis-001', tag: 'helpful', rationale: 'followed' }],
@@ -307,7 +293,7 @@ describe('endSession with a model', () => {
   });
 
   it('never rejects: a failing model keeps the heuristic key points and reports the error', async () => {
-    const llm = scripted([Object.assign(new Error('overloaded'), { code: 'llm_overloaded' })]);
+    const llm = scriptedLlm([Object.assign(new Error('overloaded'), { code: 'llm_overloaded' })]);
     const rv = createRearview({ store: memoryStore(), storeOptions: quiet, llm, minScore: 0.5 });
     const s = await rv.endSession({ messages: chat() });
     expect(s.added.map((a) => a.name)).toEqual(['mis-001', 'pref-001']);
