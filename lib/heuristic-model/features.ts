@@ -76,7 +76,9 @@ export function turnFeatures(e: TurnEvidence): string[] {
   const out = new Set<string>(['bias']);
   // The first 600 characters: what the model was trained on (the labelled turns are stored cut there),
   // and a bound on the work per turn however much was pasted.
-  const raw = typeof e.text === 'string' ? e.text.slice(0, READ) : '';
+  let raw = typeof e.text === 'string' ? e.text.slice(0, READ) : '';
+  // Decomposed accents (NFD) would miss the closed vocabulary's composed spelling: compose them first.
+  if (/[\u0300-\u036f]/.test(raw)) raw = raw.normalize('NFC');
   // The user's own prose: code fences, inline code, double-quoted spans and pasted lines removed.
   let pastedLines = 0;
   let pastedError = false;

@@ -135,12 +135,19 @@ function isHex(ch: number): boolean {
   return (ch >= 0x30 && ch <= 0x39) || (ch >= 0x61 && ch <= 0x66) || (ch >= 0x41 && ch <= 0x46);
 }
 
+/** Combining diacritical marks: their presence means the text may be decomposed (NFD). */
+const COMBINING = /[\u0300-\u036f]/;
+
 /**
  * Scans one user turn and returns its signal bits ({@link CORRECTION}, {@link CHALLENGE},
  * {@link PREFERENCE}, {@link POSITIVE}, {@link FRICTION}). Linear in the text; never throws.
  */
 export function scanTurn(text: string, c: CompiledMarkers): number {
   if (typeof text !== 'string') return 0;
+  // Decomposed accents ("está" typed as a + U+0301, as some macOS and mobile keyboards send it) would
+  // hash apart from the markers' composed spelling: compose them first. The test is one pass of a
+  // character-class scan, and most text has no combining mark, so it is rarely more than that.
+  if (COMBINING.test(text)) text = text.normalize('NFC');
   const len = text.length;
   let i = 0;
   while (i < len && text.charCodeAt(i) <= 0x20) i++;
