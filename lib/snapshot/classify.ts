@@ -85,6 +85,7 @@ import {
   SUBJ,
   WEAK,
 } from './cues.js';
+import { glossedPointer } from './gloss.js';
 import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark, isPointer } from './text.js';
 import type { SnapshotCategory } from './types.js';
 
@@ -222,6 +223,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   let benign = false;
   let afterBut = false;
   let needed = false;
+  let past = false; // a past-tense or participle word (not a problem word): a gloss that reports
   let clauseCandidate = false;
   let expectation = 0; // 1: "X should be …" (not a plan); 2: "Expected …" opens the entry
   let contrast = false; // what should be, then what is: "should be reset, but …", "Expected 3, got 4"
@@ -260,6 +262,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     if (f & PLANC) plan = true;
     else if (c === C_LET && (nc === C_ME || nc === C_US) && !(prev & (NEG | IRR | PROBLEM))) plan = true;
     else if ((c === C_NEED || c === C_NEEDS) && nc === C_TO && !(prev & NEG) && pc !== C_NO) plan = true;
+    // "I will correct the syntax", "we will now rerun": "I will" plans as "I'll" does, whatever the verb.
+    else if (c === C_WILL && prev & SUBJ && i === start + 1 && !(next & NEG)) plan = true;
     else if (
       (c === C_SHOULD || c === C_WILL || c === C_CAN) &&
       (prev & SUBJ || i === start) &&
@@ -287,6 +291,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     if (c === C_I && nc === C_THINK) hedge = true;
     // Done: "has been added", "we've updated", "was resolved"; a first word "Added …".
     if (f & (ED | PART) && !(f & PROBLEM)) {
+      past = true;
       if (i === start && f & ED && !(next & AUX)) done = true;
       else if (prev & AUX) done = true;
       else if (i > 1 && fs[i - 2]! & AUX && !(fs[i - 2]! & NEG) && !(prev & (NEG | IRR))) done = true;
@@ -358,7 +363,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     problem = false;
   }
   // "Maybe the cache is stale?" is a guess; "Is it stale?" was answered above.
-  if (asked) return hedge ? 0 : 3;
+  // A hedged question about what to do ("Probably need to add a script to push?") asks; it guesses nothing.
+  if (asked) return hedge && !plan ? 0 : 3;
   // "Now the session close protocol:", "The changes needed:": a heading over steps to come.
   if (endsWithColon(raw) && (wc(fs[0]!) === C_NOW || needed) && n <= 8 && !done) return 2;
   if (still) return plan ? 2 : 1;
@@ -368,7 +374,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (hedge) return 0;
   if (problem) return 1;
   if (weak) return 2;
-  return NO_CATEGORY;
+  // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated.
+  // A gloss in the past tense reports what was done to the file ("`a.ts` (updated the totals)").
+  return mayLink && !past && glossedPointer(raw) ? 4 : NO_CATEGORY;
 }
 
 /** Whether the words from `i` open a plan: a verb, maybe after one adverb ("will first check"). */

@@ -134,4 +134,27 @@ describe('snapshot cues', () => {
     expect(where('Is it failing on CI and the log is at /tmp/run.log.')).not.toBe('requiredEvidenceLinks');
     expect(copulaPointer('Is the log at /tmp/run.log? The log is at /tmp/run.log.')).toBe(2);
   });
+
+  it('reads "I will <verb>" as a plan whatever the verb, as "I\'ll" is; not "I will not"', () => {
+    expect(where('I will tidy the fixtures and rerun the parser suite.')).toBe('nextActions');
+    expect(where('We will carefully compare both exports.')).toBe('nextActions');
+    expect(where("I'll tidy the fixtures.")).toBe('nextActions');
+    expect(where('It will tidy itself on restart.')).toBe('none');
+  });
+
+  it('reads a hedged question about what to do as a question, a hedged question about a cause as a guess', () => {
+    expect(where('Probably need to bump the schema version too?')).toBe('unresolvedQuestions');
+    expect(where('Maybe we should pin the old resolver?')).toBe('unresolvedQuestions');
+    expect(where('Maybe the cache is stale?')).toBe('openHypotheses');
+  });
+
+  it('sends a pointer with a gloss to evidence; a verdict after a hyphen or a problem in the gloss is not one', () => {
+    expect(where('`web/src/state/cart.ts` (cart totals)')).toBe('requiredEvidenceLinks');
+    expect(where('- `api/handlers/auth.go:88-120` — token refresh path')).toBe('requiredEvidenceLinks');
+    expect(where('**docs/setup.md** + the install notes')).toBe('requiredEvidenceLinks');
+    expect(where('`web/src/state/cart.ts` - looks fine')).toBe('none');
+    expect(where('`web/src/state/cart.ts` (fails to type-check)')).toBe('blockers');
+    expect(where('`web/src/state/cart.ts` (updated the totals)')).toBe('none');
+    expect(where('Cart totals (see the state module)')).toBe('none');
+  });
 });
