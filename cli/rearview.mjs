@@ -142,20 +142,20 @@ export function parseArgs(argv, snapshot) {
 
 /** Loads the built library, or explains how to build it. */
 async function loadLib() {
-  if (!existsSync(new URL('index.js', DIST)) || !existsSync(new URL('heuristic/index.js', DIST))) {
+  if (!existsSync(new URL('index.js', DIST)) || !existsSync(new URL('llm-reflect/index.js', DIST))) {
     throw new UsageError(
       `the built library is missing (${fileURLToPath(DIST)}): run \`npm run build:lib\` first`,
     );
   }
-  const [core, transcript, snapshot, heuristic, llm, session] = await Promise.all([
+  const [core, transcript, snapshot, llmReflect, llm, session] = await Promise.all([
     import(new URL('core/index.js', DIST).href),
     import(new URL('transcript/index.js', DIST).href),
     import(new URL('snapshot/index.js', DIST).href),
-    import(new URL('heuristic/index.js', DIST).href),
+    import(new URL('llm-reflect/index.js', DIST).href),
     import(new URL('llm/index.js', DIST).href),
     import(new URL('session/index.js', DIST).href),
   ]);
-  return { core, transcript, snapshot, heuristic, llm, session };
+  return { core, transcript, snapshot, llmReflect, llm, session };
 }
 
 /** A progress bar on stderr, redrawn at most every 100 ms. */
@@ -343,7 +343,7 @@ export async function analyse(text, args, lib, llm, bar) {
   const llmInfo = llm ? { used: false } : undefined;
   if (llm && messages.length) {
     try {
-      const merged = await lib.heuristic.llmReflect(messages, { llm });
+      const merged = await lib.llmReflect.llmReflect(messages, { llm });
       insights = merged.concat(learned.insights.filter((i) => i.tags.includes('tool_failure')));
       llmInfo.used = true;
     } catch (err) {

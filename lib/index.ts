@@ -9,6 +9,7 @@ export * from './durable/index.js';
 export * from './failures/index.js';
 export * from './heuristic/index.js';
 export * from './llm/index.js';
+export * from './llm-reflect/index.js';
 export * from './loop/index.js';
 export * from './playbook/index.js';
 export * from './post-turn/index.js';

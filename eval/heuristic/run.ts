@@ -12,8 +12,8 @@
  * - `byFamily`: the same held-out predictions per source family (console, ShareGPT, aider), beside the
  *   seed's markers.
  * - `byLanguage`: recall per language on the aider set (default markers and with `withLanguages`).
- * - `escalation`: the fraction of turns whose score falls in the uncertain band `llmReflect` would
- *   send to the model.
+ * - `escalation`: the fraction of turns whose score falls in the uncertain band `llmReflect`
+ *   (`rearview/llm-reflect`) would send to the model.
  * - `splits`: the older per-split figures at the default `minScore`.
  *
  * The held-out sets (`final`, `aider-final`) are in no fold. `aider-final` is scored only with
@@ -27,10 +27,10 @@ import {
   DEFAULT_MARKERS,
   DEFAULT_MIN_SCORE,
   type MessageLike,
+  scoreTurns,
   type TurnScores,
 } from '../../lib/heuristic/index';
 import { withLanguages } from '../../lib/heuristic/languages';
-import { scoreTurns } from '../../lib/heuristic/reflect';
 import { SCORES, signalKinds, turnScores } from '../../lib/heuristic/score';
 import { agreement } from './agreement';
 import {

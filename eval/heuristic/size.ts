@@ -1,9 +1,9 @@
 /**
- * Minified + gzipped size of `rearview/heuristic`, built with Vite's API (the same bundler
- * applications use): a bundle importing only `heuristicReflect`, and one keeping the whole entry. The
- * budget counts the code loaded up front; chunks loaded on first use (`llmReflect`'s body and escalation,
- * the non-English markers) are measured and reported apart.
- * Used by the size-budget test and the benchmark.
+ * Minified + gzipped size of `rearview/heuristic` and `rearview/llm-reflect`, built with Vite's API
+ * (the same bundler applications use): a bundle importing only `heuristicReflect`, one keeping the
+ * whole heuristic entry, and one keeping the whole llm-reflect entry. The budget counts the code
+ * loaded up front; chunks loaded on first use (escalation, the non-English markers) are measured and
+ * reported apart. Used by the size-budget test and the benchmark.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,15 +13,16 @@ import { gzipSync } from 'node:zlib';
 import { build, type Rolldown } from 'vite';
 
 const ENTRY = fileURLToPath(new URL('../../lib/heuristic/index.ts', import.meta.url));
+const LLM_ENTRY = fileURLToPath(new URL('../../lib/llm-reflect/index.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface BundleSize {
   /** The code a bundle loads up front (its entry chunk and what that imports statically). */
   minified: number;
   gzipped: number;
-  /** Chunks loaded only on first use through `import()` (`llmReflect`, escalation, the non-English markers), each gzipped. */
+  /** Chunks loaded only on first use through `import()` (escalation, the non-English markers), each gzipped. */
   lazy: Record<string, number>;
-  /** Modules the bundle still imports (an LLM SDK or valibot would show here). */
+  /** Modules the bundle still imports, up front or on first use (an LLM SDK or valibot would show here). */
   imports: string[];
 }
 
@@ -66,12 +67,14 @@ export async function bundle(code: string): Promise<BundleSize> {
   };
   for (const c of chunks) if (c.isEntry) visit(c.fileName);
   for (const chunk of chunks) {
+    // Lazy chunks count too: an SDK imported by escalation would still be in the application.
+    imports.push(...chunk.imports.filter((dep) => !chunks.some((c) => c.fileName === dep)));
+    imports.push(...chunk.dynamicImports.filter((dep) => !chunks.some((c) => c.fileName === dep)));
     if (!eager.has(chunk.fileName)) {
       lazy[chunk.fileName] = gzipSync(chunk.code, { level: 9 }).length;
       continue;
     }
     js += chunk.code;
-    imports.push(...chunk.imports.filter((dep) => !chunks.some((c) => c.fileName === dep)));
   }
   return { minified: Buffer.byteLength(js), gzipped: gzipSync(js, { level: 9 }).length, lazy, imports };
 }
@@ -79,8 +82,10 @@ export async function bundle(code: string): Promise<BundleSize> {
 export interface HeuristicSizes {
   /** `import { heuristicReflect } from 'rearview/heuristic'`. */
   heuristicReflect: BundleSize;
-  /** Every export of the entry, LLM half included. */
+  /** Every export of `rearview/heuristic`. */
   wholeEntry: BundleSize;
+  /** Every export of `rearview/llm-reflect` (which carries `heuristicReflect`: `llmReflect` merges with it). */
+  llmReflectEntry: BundleSize;
 }
 
 export async function heuristicSizes(): Promise<HeuristicSizes> {
@@ -89,6 +94,7 @@ export async function heuristicSizes(): Promise<HeuristicSizes> {
       `import { heuristicReflect } from ${JSON.stringify(ENTRY)}; export const keep = heuristicReflect;`,
     ),
     wholeEntry: await bundle(`export * from ${JSON.stringify(ENTRY)};`),
+    llmReflectEntry: await bundle(`export * from ${JSON.stringify(LLM_ENTRY)};`),
   };
 }
 

@@ -179,7 +179,8 @@ export function extractRecommendation(text: string): string {
 }
 
 /**
- * @internal One scored user turn: what {@link heuristicReflect} and `llmReflect`'s escalation read.
+ * @internal One scored user turn: what {@link heuristicReflect} and `llmReflect`'s escalation
+ * (`rearview/llm-reflect`) read. Exported for that entry, not for applications: its shape may change.
  */
 export interface ScoredTurn {
   index: number;
@@ -198,7 +199,13 @@ export interface ScoredTurn {
 
 /**
  * @internal Visits every user turn a person wrote that carries some evidence, scored with its context.
- * Skips synthetic messages; reads tool and assistant messages only for interruption notices.
+ * Skips synthetic messages; reads tool and assistant messages only for interruption notices. Exported
+ * for `rearview/llm-reflect`'s escalation, not for applications.
+ *
+ * @example
+ * ```ts
+ * scoreTurns(messages, {}, (turn) => console.log(turn.ref, turn.scores.correction));
+ * ```
  */
 export function scoreTurns(
   messages: readonly MessageLike[],
@@ -298,7 +305,16 @@ const score01 = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <=
 const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;
 const FACTS = ['User correction', 'User preference', 'User approval', 'Friction point'];
 
-/** @internal The insights of one scored turn at or above `minScore`. */
+/**
+ * @internal The insights of one scored turn at or above `minScore`, appended to `out`. Exported for
+ * `rearview/llm-reflect`'s escalation, not for applications.
+ *
+ * @example
+ * ```ts
+ * const out: ReflectionInsight[] = [];
+ * scoreTurns(messages, {}, (turn) => turnInsights(turn, DEFAULT_MIN_SCORE, out)); // = heuristicReflect(messages)
+ * ```
+ */
 export function turnInsights(turn: ScoredTurn, minScore: number, out: ReflectionInsight[]): void {
   const { text, ref, prev, lastOther, scores } = turn;
   KINDS.forEach((category, k) => {

@@ -40,12 +40,14 @@ export interface TurnScores {
 export const DEFAULT_MIN_SCORE = 0.75;
 
 /**
- * The uncertain band of `llmReflect`'s escalation, `[low, high)`: turns scored here go to the model.
+ * The uncertain band of `llmReflect`'s escalation (`rearview/llm-reflect`), `[low, high)`: turns
+ * scored here go to the model.
  * Its top is {@link DEFAULT_MIN_SCORE}, so what the model is not asked about is decided exactly as
  * `heuristicReflect` decides it.
  *
  * @example
  * ```ts
+ * import { llmReflect } from 'rearview/llm-reflect';
  * await llmReflect(messages, { llm, escalate: { band: DEFAULT_ESCALATION_BAND } });
  * ```
  */

@@ -41,7 +41,7 @@ let tmp: string;
 beforeAll(async () => {
   if (
     !existsSync(join(root, 'dist/lib/index.js')) ||
-    !existsSync(join(root, 'dist/lib/heuristic/index.js'))
+    !existsSync(join(root, 'dist/lib/llm-reflect/index.js'))
   ) {
     const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
     await buildLib({ quiet: true });
@@ -264,7 +264,7 @@ describe('the binary', () => {
 
   it('--fixtures replays recorded replies; a missing recording falls back to the heuristics', async () => {
     const { recordingClient, fixturesToJsonl } = await import(join(root, 'dist/lib/llm/index.js'));
-    const { llmReflect } = await import(join(root, 'dist/lib/heuristic/index.js'));
+    const { llmReflect } = await import(join(root, 'dist/lib/llm-reflect/index.js'));
     const { parseTranscript } = await import(join(root, 'dist/lib/transcript/index.js'));
     const reply = JSON.stringify({
       insights: [{ fact: 'Recorded fact.', recommendation: 'Recorded advice.', category: 'gotcha' }],

@@ -1,7 +1,7 @@
 /**
  * Scores, `minScore`, approval as its own category, the context signals (interrupted or rejected tool
  * calls, `/undo`, repeated requests), spelled-out negations, the non-English markers, and
- * `llmReflect`'s escalation through the real SDK against the local Messages API server.
+ * `llmReflect`'s escalation (rearview/llm-reflect) through the real SDK against the local Messages API server.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,11 +11,11 @@ import {
   DEFAULT_ESCALATION_BAND,
   DEFAULT_MIN_SCORE,
   heuristicReflect,
-  llmReflect,
   loadLanguageMarkers,
   type MessageLike,
 } from '../../lib/heuristic/index';
 import { anthropicClient } from '../../lib/llm/index';
+import { llmReflect } from '../../lib/llm-reflect/index';
 import { parseTranscript } from '../../lib/transcript/index';
 import { useMockAnthropic } from '../llm/use-mock';
 

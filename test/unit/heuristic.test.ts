@@ -1,7 +1,8 @@
 /**
  * rearview/heuristic: every test of seed 004 (named after the Rust test it ports), word- and
- * context-aware detection, marker data, trace references, the model half (through the real SDK against
- * the local Messages API, and through fixtures), property tests, and the whole shared data set.
+ * context-aware detection, marker data, trace references, the model half (rearview/llm-reflect, through
+ * the real SDK against the local Messages API, and through fixtures), property tests, and the whole
+ * shared data set.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,15 +17,17 @@ import {
   extractRecommendation,
   heuristicReflect,
   insightMetadata,
-  llmReflect,
   type MessageLike,
-  mergeInsights,
-  parseReflectionResponse,
   type ReflectionInsight,
-  reflectionPrompt,
   SEED_MARKERS,
 } from '../../lib/heuristic/index';
 import { anthropicClient, fixtureClient, type LlmRequest, requestKey } from '../../lib/llm/index';
+import {
+  llmReflect,
+  mergeInsights,
+  parseReflectionResponse,
+  reflectionPrompt,
+} from '../../lib/llm-reflect/index';
 import { createRearview } from '../../lib/session/index';
 import { memoryStore } from '../../lib/store/index';
 import { type Message, parseTrajectory, parseTranscript, type Trajectory } from '../../lib/transcript/index';

@@ -1,12 +1,7 @@
 import { reflectFromTrajectories } from 'rearview/failures';
-import {
-  classifyTurn,
-  heuristicReflect,
-  insightMetadata,
-  parseReflectionResponse,
-  reflectionPrompt,
-} from 'rearview/heuristic';
+import { classifyTurn, heuristicReflect, insightMetadata } from 'rearview/heuristic';
 import { correctionModel, correctionScore, turnFeatures } from 'rearview/heuristic-model';
+import { parseReflectionResponse, reflectionPrompt } from 'rearview/llm-reflect';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';

@@ -3,11 +3,17 @@
  * decided locally; only turns whose score falls in the uncertain band go to the model, redacted and
  * batched, for a verdict. Most conversations then cost no call at all.
  */
-import type { extractJson, truncateUtf8 } from '../core/index.js';
+import { extractJson, truncateUtf8 } from '../core/index.js';
+import {
+  DEFAULT_ESCALATION_BAND,
+  type HeuristicOptions,
+  type MessageLike,
+  type ReflectionInsight,
+  type ScoredTurn,
+  scoreTurns,
+  turnInsights,
+} from '../heuristic/index.js';
 import { type LlmClient, redactRequest } from '../llm/index.js';
-import type { HeuristicOptions, ScoredTurn, scoreTurns, turnInsights } from './reflect.js';
-import type { DEFAULT_ESCALATION_BAND } from './score.js';
-import type { MessageLike, ReflectionInsight } from './types.js';
 
 /**
  * How `llmReflect` escalates (its `escalate` option).
@@ -26,21 +32,6 @@ export interface EscalationOptions {
   band?: readonly [number, number];
   /** Uncertain turns per model call. Default 20. */
   batchSize?: number;
-}
-
-/**
- * @internal What `escalateReflect` uses from the eager half, passed in by `llmReflect` (through
- * `llm-call.ts`) rather than imported: a lazy chunk importing modules the entry also loads makes
- * bundlers split those into a shared chunk, and the cross-chunk imports and exports cost the entry
- * bytes.
- */
-export interface EscalateKit {
-  extractJson: typeof extractJson;
-  truncateUtf8: typeof truncateUtf8;
-  scoreTurns: typeof scoreTurns;
-  turnInsights: typeof turnInsights;
-  /** {@link DEFAULT_ESCALATION_BAND}. */
-  band: typeof DEFAULT_ESCALATION_BAND;
 }
 
 /** @internal The options `escalateReflect` reads (a subset of `LlmReflectOptions`). */
@@ -72,7 +63,7 @@ Respond with ONLY a JSON object: {"verdicts": [{"ref": "<the reference in bracke
 }
 
 /** The categories the model gave each reference; anything unreadable gives nothing. */
-function readVerdicts(text: string, extractJson: EscalateKit['extractJson']): Map<string, Set<string>> {
+function readVerdicts(text: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   const value = extractJson(text) as { verdicts?: unknown } | undefined;
   const list = value !== null && typeof value === 'object' ? value.verdicts : undefined;
@@ -90,15 +81,13 @@ function readVerdicts(text: string, extractJson: EscalateKit['extractJson']): Ma
 export async function escalateReflect(
   messages: readonly MessageLike[],
   options: EscalateCall,
-  kit: EscalateKit,
 ): Promise<ReflectionInsight[]> {
-  const { truncateUtf8, turnInsights } = kit;
   const settings = options.escalate === true ? {} : options.escalate;
-  const [low, high] = settings.band ?? kit.band;
+  const [low, high] = settings.band ?? DEFAULT_ESCALATION_BAND;
   const size = Math.max(1, settings.batchSize ?? 20);
   const decided = new Map<number, ReflectionInsight[]>();
   const uncertain: ScoredTurn[] = [];
-  kit.scoreTurns(messages, options, (turn) => {
+  scoreTurns(messages, options, (turn) => {
     const local: ReflectionInsight[] = [];
     turnInsights(turn, high, local);
     decided.set(turn.index, local);
@@ -125,7 +114,7 @@ export async function escalateReflect(
         ...(options.model ? { model: options.model } : {}),
       }),
     );
-    const verdicts = readVerdicts(response.text, kit.extractJson);
+    const verdicts = readVerdicts(response.text);
     for (const [k, turn] of batch.entries()) {
       const said = verdicts.get(`t${k + 1}`);
       if (!said) continue;

@@ -1,15 +1,14 @@
 /**
- * The model half of the reference design: the reflection prompt, a robust parser for the reply, and `llmReflect`,
- * which merges the model's insights with the heuristic ones (its body, in `llm-call.ts`, is imported on
- * first call). Only `import type` from `rearview/llm`: the client is passed in, so importing
- * `heuristicReflect` alone never pulls this code or an SDK.
+ * The model half of the reference design's reflection: the prompt and a robust parser for the reply.
+ * Pure functions, no client: `llmReflect` (reflect.ts) sends the prompt.
  */
 import { contentText, defaultRef, extractJson, truncateUtf8 } from '../core/index.js';
-import type { LlmClient } from '../llm/index.js';
-import type { EscalationOptions } from './escalate.js';
-import { type HeuristicOptions, heuristicReflect, scoreTurns, turnInsights } from './reflect.js';
-import { DEFAULT_ESCALATION_BAND } from './score.js';
-import type { InsightCategory, InsightConfidence, MessageLike, ReflectionInsight } from './types.js';
+import type {
+  InsightCategory,
+  InsightConfidence,
+  MessageLike,
+  ReflectionInsight,
+} from '../heuristic/index.js';
 
 /**
  * Options of {@link reflectionPrompt}.
@@ -22,7 +21,7 @@ import type { InsightCategory, InsightConfidence, MessageLike, ReflectionInsight
 export interface PromptOptions {
   /** Each message is cut to this many UTF-8 bytes in the prompt. Default 2000. */
   maxMessageBytes?: number;
-  /** Same as {@link HeuristicOptions.ref}, so the model cites the references the heuristics use. */
+  /** Same as `heuristicReflect`'s `ref` option, so the model cites the references the heuristics use. */
   ref?: (message: MessageLike, index: number) => string;
 }
 
@@ -159,99 +158,4 @@ export function parseReflectionResponse(text: string): ReflectionInsight[] {
   } catch {
     return [];
   }
-}
-
-function factKey(insight: ReflectionInsight): string {
-  return `${insight.category}\u0000${insight.fact
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()}`;
-}
-
-/**
- * Merges two insight lists without duplicates: an insight of `secondary` that has the same category
- * as one of `primary` and the same fact (ignoring case and punctuation) or the same first trace
- * reference (the turn it is about) is folded into it, adding its trace references. Order: `primary`,
- * then what is left of `secondary`.
- *
- * @example
- * ```ts
- * mergeInsights(fromModel, heuristicReflect(messages));
- * ```
- */
-export function mergeInsights(
-  primary: readonly ReflectionInsight[],
-  secondary: readonly ReflectionInsight[],
-): ReflectionInsight[] {
-  const out: ReflectionInsight[] = [];
-  const byFact = new Map<string, ReflectionInsight>();
-  const byRef = new Map<string, ReflectionInsight>();
-  for (const insight of [...primary, ...secondary]) {
-    const first = insight.traceRefs[0];
-    const refKey = first === undefined ? undefined : `${insight.category}\u0000${first}`;
-    const twin = byFact.get(factKey(insight)) ?? (refKey === undefined ? undefined : byRef.get(refKey));
-    if (twin) {
-      for (const ref of insight.traceRefs) if (!twin.traceRefs.includes(ref)) twin.traceRefs.push(ref);
-      continue;
-    }
-    const copy = { ...insight, tags: [...insight.tags], traceRefs: [...insight.traceRefs] };
-    out.push(copy);
-    byFact.set(factKey(copy), copy);
-    if (refKey !== undefined) byRef.set(refKey, copy);
-  }
-  return out;
-}
-
-/**
- * Options of {@link llmReflect}.
- *
- * @example
- * ```ts
- * const options: LlmReflectOptions = { llm: anthropicClient({ apiKey }), maxTokens: 1500 };
- * ```
- */
-export interface LlmReflectOptions extends HeuristicOptions, PromptOptions {
-  /** Any client: `anthropicClient()` (redacts by default), `fixtureClient()`, a test double. */
-  llm: LlmClient;
-  /** Upper bound on the reply's tokens. Default 2048. */
-  maxTokens?: number;
-  signal?: AbortSignal;
-  model?: string;
-  /**
-   * Escalation mode: decide locally what the heuristics are sure about and send only the uncertain
-   * turns (scores in the band, default `DEFAULT_ESCALATION_BAND`), redacted and batched, to the model
-   * for a verdict. No uncertain turn, no call. Off by default (one call over the whole conversation).
-   */
-  escalate?: boolean | EscalationOptions;
-}
-
-/**
- * Asks the model for insights with {@link reflectionPrompt} and merges them with
- * {@link heuristicReflect}'s (the model's first; a heuristic insight about the same turn and category
- * only adds its trace references). A reply that cannot be read contributes nothing; a failed call
- * rejects with the client's `LlmError`. With `escalate`, only the turns the heuristics are unsure
- * about are sent (see {@link LlmReflectOptions.escalate}).
- *
- * @example
- * ```ts
- * const insights = await llmReflect(messages, { llm: anthropicClient({ apiKey }) });
- * ```
- */
-export async function llmReflect(
-  messages: readonly MessageLike[],
-  options: LlmReflectOptions,
-): Promise<ReflectionInsight[]> {
-  // The body is imported on first call (see llm-call.ts): it is not part of the entry's eager code.
-  const { callLlm } = await import('./llm-call.js');
-  return callLlm(messages, options, {
-    reflectionPrompt,
-    parseReflectionResponse,
-    mergeInsights,
-    heuristicReflect,
-    extractJson,
-    truncateUtf8,
-    scoreTurns,
-    turnInsights,
-    band: DEFAULT_ESCALATION_BAND,
-  });
 }
