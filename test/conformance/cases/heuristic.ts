@@ -1,5 +1,5 @@
 import { reflectFromTrajectories } from 'rearview/failures';
-import { classifyTurn, heuristicReflect, insightMetadata } from 'rearview/heuristic';
+import { classifyTurn, heuristicReflect, insightMetadata, loadLanguageMarkers } from 'rearview/heuristic';
 import { correctionModel, correctionScore, turnFeatures } from 'rearview/heuristic-model';
 import { parseReflectionResponse, reflectionPrompt } from 'rearview/llm-reflect';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';
@@ -79,6 +79,51 @@ export const heuristicCases: ConformanceCase[] = [
         insights,
         again: heuristicReflect(messages),
         all: heuristicReflect(messages, { minScore: 0 }),
+      };
+    },
+  },
+  {
+    // String.prototype.normalize runs on each runtime's own Unicode tables: same output everywhere.
+    name: 'heuristic/decomposed (NFD) accents read as composed',
+    async run() {
+      const markers = await loadLanguageMarkers();
+      const texts = ['ESTÁ MAL, deshaz el cambio.', 'Não é isso, desfaça.', 'Всё ещё не работает.'];
+      const nfd = texts.map((t) => t.normalize('NFD'));
+      check(
+        nfd.every((t, i) => t !== texts[i]),
+        'the inputs really are decomposed',
+      );
+      const composed = texts.map((t) => classifyTurn(t, markers));
+      const decomposed = nfd.map((t) => classifyTurn(t, markers));
+      checkEqual(decomposed, composed, 'same signals');
+      check(
+        decomposed.every((s) => s.correction),
+        'corrections found',
+      );
+      const messages = nfd.flatMap((content, i) => [
+        { id: `a${i}`, role: 'assistant' as const, content: 'Hecho.' },
+        { id: `u${i}`, role: 'user' as const, content },
+      ]);
+      return {
+        decomposed,
+        insights: heuristicReflect(messages, { markers, scorer: correctionModel, minScore: 0 }),
+        features: nfd.map((text) =>
+          turnFeatures({
+            text,
+            signals: {
+              correction: true,
+              challenge: false,
+              preference: false,
+              approval: false,
+              friction: false,
+            },
+            interrupted: false,
+            repeat: false,
+            undo: false,
+            first: false,
+            reply: 'Hecho.',
+          }),
+        ),
       };
     },
   },
