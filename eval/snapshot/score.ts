@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index.js';
 import { squash, words } from '../../lib/snapshot/text.js';
 import { classify as oldClassify } from './old-classify.js';
+import { load3Entries } from './sample-3.js';
 import { loadMoreEntries } from './sample-more.js';
 
 export const LABELS = [
@@ -44,24 +45,38 @@ export const SPLIT: Record<string, 'tune' | 'held-out' | 'untouched'> = {
 
 const DIR = import.meta.dirname;
 
-/** The labelled set: entries joined with their labels (every entry must have one). */
-export function loadLabelled(): LabelledEntry[] {
+/** The labels of one labels*.tsv file (`id\tlabel\thard` rows, `#` comments), by id. */
+function readLabels(file: string): Map<string, { label: Label; hard: boolean }> {
   const labels = new Map<string, { label: Label; hard: boolean }>();
-  for (const line of readFileSync(resolve(DIR, 'labels.tsv'), 'utf8').split('\n')) {
+  for (const line of readFileSync(resolve(DIR, file), 'utf8').split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
     const [id, label, hard] = line.split('\t');
-    if (!LABELS.includes(label as Label)) throw new Error(`labels.tsv: unknown label ${label} for ${id}`);
+    if (!LABELS.includes(label as Label)) throw new Error(`${file}: unknown label ${label} for ${id}`);
     labels.set(id!, { label: label as Label, hard: hard === '1' });
   }
-  return readFileSync(resolve(DIR, 'entries.jsonl'), 'utf8')
+  return labels;
+}
+
+/** Joins entries with their labels; every entry must have one. */
+function joinLabels<E extends { id: string }>(
+  entries: E[],
+  file: string,
+): (E & { label: Label; hard: boolean })[] {
+  const labels = readLabels(file);
+  return entries.map((e) => {
+    const lab = labels.get(e.id);
+    if (!lab) throw new Error(`${file}: no label for ${e.id}`);
+    return { ...e, ...lab };
+  });
+}
+
+/** The labelled set: entries joined with their labels (every entry must have one). */
+export function loadLabelled(): LabelledEntry[] {
+  const entries = readFileSync(resolve(DIR, 'entries.jsonl'), 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => {
-      const e = JSON.parse(l) as Omit<LabelledEntry, 'label' | 'hard'>;
-      const lab = labels.get(e.id);
-      if (!lab) throw new Error(`labels.tsv: no label for ${e.id}`);
-      return { ...e, ...lab };
-    });
+    .map((l) => JSON.parse(l) as Omit<LabelledEntry, 'label' | 'hard'>);
+  return joinLabels(entries, 'labels.tsv');
 }
 
 /**
@@ -69,19 +84,23 @@ export function loadLabelled(): LabelledEntry[] {
  * to the categoriser, aider texts re-read from the shared data and checked by hash. Ids `more-…`.
  */
 export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
-  const labels = new Map<string, { label: Label; hard: boolean }>();
-  for (const line of readFileSync(resolve(DIR, 'labels-more.tsv'), 'utf8').split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const [id, label, hard] = line.split('\t');
-    if (!LABELS.includes(label as Label))
-      throw new Error(`labels-more.tsv: unknown label ${label} for ${id}`);
-    labels.set(id!, { label: label as Label, hard: hard === '1' });
-  }
-  return loadMoreEntries().map((e) => {
-    const lab = labels.get(e.id);
-    if (!lab) throw new Error(`labels-more.tsv: no label for ${e.id}`);
-    return { id: e.id, kind: e.kind, file: e.file, pos: e.pos, text: e.text, stratum: e.stratum, ...lab };
-  });
+  const entries = loadMoreEntries().map((e) => ({
+    id: e.id,
+    kind: e.kind,
+    file: e.file,
+    pos: e.pos,
+    text: e.text,
+    stratum: e.stratum,
+  }));
+  return joinLabels(entries, 'labels-more.tsv');
+}
+
+/**
+ * The third labelled set (entries-3.jsonl + labels-3.tsv, LABELLING-3.md): 260 entries of the report
+ * kinds only, labelled blind to the categoriser and held untouched until its one scoring. Ids `set3-…`.
+ */
+export function loadLabelled3(): (LabelledEntry & { stratum: string })[] {
+  return joinLabels(load3Entries(), 'labels-3.tsv');
 }
 
 export type Categorizer = (text: string) => Label;
