@@ -15,6 +15,7 @@ import {
   keywordCategorizer,
   LABELS,
   loadLabelled,
+  loadLabelled3,
   loadLabelledMore,
   SPLIT,
   score,
@@ -71,4 +72,32 @@ describe('second labelled snapshot set', () => {
       expect(s.accuracy).toBeGreaterThan(score(all, keywordCategorizer).accuracy + 0.1);
     },
   );
+});
+
+describe('third labelled snapshot set (report kinds only, scored once: LABELLING-3.md)', () => {
+  const third = loadLabelled3();
+
+  it('labels every entry once, from the report kinds only, disjoint from sets 1 and 2', () => {
+    expect(third).toHaveLength(260);
+    expect(new Set(third.map((e) => e.id)).size).toBe(260);
+    for (const e of third) {
+      expect(SPLIT[e.kind], e.id).not.toBe('tune');
+      expect(e.text, e.id).toBeTruthy();
+    }
+    const earlier = [...loadLabelled(), ...(haveSharedData() ? loadLabelledMore() : [])];
+    const places = new Set(earlier.map((e) => `${e.file}|${e.pos}`));
+    const texts = new Set(earlier.map((e) => e.text));
+    for (const e of third) {
+      expect(places.has(`${e.file}|${e.pos}`), e.id).toBe(false);
+      expect(texts.has(e.text), e.id).toBe(false);
+    }
+  });
+
+  it('the categoriser stays at its one-scoring figure (83 %) and above both baselines', () => {
+    // A floor, not a target: the figure issue 18 is judged on is in LABELLING-3.md; a rule change
+    // that lowers it below the scored 83 % fails here.
+    const s = score(third, snapshotCategorizer);
+    expect(s.accuracy).toBeGreaterThanOrEqual(0.83);
+    expect(s.accuracy).toBeGreaterThan(score(third, keywordCategorizer).accuracy + 0.1);
+  });
 });
