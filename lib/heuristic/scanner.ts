@@ -135,9 +135,6 @@ function isHex(ch: number): boolean {
   return (ch >= 0x30 && ch <= 0x39) || (ch >= 0x61 && ch <= 0x66) || (ch >= 0x41 && ch <= 0x46);
 }
 
-/** Combining diacritical marks: their presence means the text may be decomposed (NFD). */
-const COMBINING = /[\u0300-\u036f]/;
-
 /**
  * Scans one user turn and returns its signal bits ({@link CORRECTION}, {@link CHALLENGE},
  * {@link PREFERENCE}, {@link POSITIVE}, {@link FRICTION}). Linear in the text; never throws.
@@ -145,9 +142,15 @@ const COMBINING = /[\u0300-\u036f]/;
 export function scanTurn(text: string, c: CompiledMarkers): number {
   if (typeof text !== 'string') return 0;
   // Decomposed accents ("está" typed as a + U+0301, as some macOS and mobile keyboards send it) would
-  // hash apart from the markers' composed spelling: compose them first. The test is one pass of a
-  // character-class scan, and most text has no combining mark, so it is rarely more than that.
-  if (COMBINING.test(text)) text = text.normalize('NFC');
+  // hash apart from the markers' composed spelling. The scan stops at the first combining mark it
+  // meets inside a word and the text is scanned again composed (NFC): text without one (nearly all)
+  // pays nothing, not even a separate pass looking for one.
+  const bits = scan(text, c, false);
+  return bits >= 0 ? bits : scan(text.normalize('NFC'), c, true);
+}
+
+/** {@link scanTurn}'s pass; -1 when `composed` is false and a combining mark is met in a word. */
+function scan(text: string, c: CompiledMarkers, composed: boolean): number {
   const len = text.length;
   let i = 0;
   while (i < len && text.charCodeAt(i) <= 0x20) i++;
@@ -194,8 +197,10 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
           // An apostrophe joins two word characters, else it ends the word.
           if (i + 1 < len && isWordCode(text.charCodeAt(i + 1))) apostrophes++;
           else break;
-        } else if (cc > 0x7f && isWordCode(cc)) h = Math.imul(h ^ lower(cc), FNV_PRIME);
-        else break;
+        } else if (cc > 0x7f && isWordCode(cc)) {
+          if (cc >= 0x300 && cc <= 0x36f && !composed) return -1; // a combining mark: compose, scan again
+          h = Math.imul(h ^ lower(cc), FNV_PRIME);
+        } else break;
         if (++i >= len) break;
         cc = text.charCodeAt(i);
       }
