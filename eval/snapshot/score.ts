@@ -46,7 +46,7 @@ export const SPLIT: Record<string, 'tune' | 'held-out' | 'untouched'> = {
 const DIR = import.meta.dirname;
 
 /** The labels of one labels*.tsv file (`id\tlabel\thard` rows, `#` comments), by id. */
-function readLabels(file: string): Map<string, { label: Label; hard: boolean }> {
+export function readLabels(file: string): Map<string, { label: Label; hard: boolean }> {
   const labels = new Map<string, { label: Label; hard: boolean }>();
   for (const line of readFileSync(resolve(DIR, file), 'utf8').split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
