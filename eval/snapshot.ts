@@ -64,7 +64,7 @@ function run(): void {
     ],
   ];
   splits.push(
-    ['set 3 (untouched)', third],
+    ['set 3 (spent)', third],
     ['set 3, uniform', third.filter((e) => e.stratum === 'uniform')],
     ['set 3, evidence stratum', third.filter((e) => e.stratum === 'evidence-enriched')],
     ['cross-source, sets 1-3', [...all.filter((e) => SPLIT[e.kind] !== 'tune'), ...third]],

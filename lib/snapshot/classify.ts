@@ -86,6 +86,7 @@ import {
   WEAK,
 } from './cues.js';
 import { glossedPointer } from './gloss.js';
+import { leadCategory, titled } from './lead.js';
 import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark, isPointer } from './text.js';
 import type { SnapshotCategory } from './types.js';
 
@@ -189,8 +190,10 @@ const wc = (f: number) => (f >>> 24) & 0x7f;
 /** The decisions, in order, over the flags `fs[0 … n)` of an entry's words. */
 function decide(fs: number[], n: number, raw: string, mayLink: boolean): number {
   if (n === 0) return NO_CATEGORY;
-  if (mayLink && isPointer(raw)) return 4;
+  if (mayLink && isPointer(raw) && !titled(raw)) return 4;
   if (mayLink && namesPlace(fs, n, copulaPointer(raw))) return 4;
+  const lead = leadCategory(raw);
+  if (lead >= 0) return lead;
   // Quoted code changes what words say; clauses are read only when an imperative could open one.
   let punctuated = raw.indexOf('`') >= 0;
   if (punctuated) readPunctuation(fs, n, raw);
@@ -262,6 +265,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     if (f & PLANC) plan = true;
     else if (c === C_LET && (nc === C_ME || nc === C_US) && !(prev & (NEG | IRR | PROBLEM))) plan = true;
     else if ((c === C_NEED || c === C_NEEDS) && nc === C_TO && !(prev & NEG) && pc !== C_NO) plan = true;
+    // "The fix should be to use `right`": a plan stated as what the fix is.
+    else if (c === C_SHOULD && nc === C_BE && i + 3 < n && wc(fs[i + 2]!) === C_TO && fs[i + 3]! & IMP)
+      plan = true;
     // "I will correct the syntax", "we will now rerun": "I will" plans as "I'll" does, whatever the verb.
     else if (c === C_WILL && prev & SUBJ && i === start + 1 && !(next & NEG)) plan = true;
     else if (

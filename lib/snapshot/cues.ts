@@ -65,7 +65,7 @@ export const SETS: [number, string[]][] = [
   [
     1 << 11, // DISCOURSE: skipped before the first word that counts
     set(
-      'now ok okay so then first next great good perfect alright also finally but and wait right yes ' +
+      'now ok okay so then first next great good perfect alright also finally but and wait right yes either ' +
         'actually well excellent hmm oh however instead otherwise lastly second secondly third further just',
     ),
   ],

@@ -335,16 +335,21 @@ export function isPointer(raw: string): boolean {
     let slash = 0;
     let dot = -1;
     let letters = 0;
+    let small = 0; // lower-case letters: "TDD/BDD", "CI/CD", "I/O" are no paths
     while (i < len && raw.charCodeAt(i) > 0x20) {
       const c = raw.charCodeAt(i);
       if (c === 0x2f) slash++;
       else if (c === 0x2e) dot = i;
-      else if (((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || c >= 0x80) letters++;
+      else if ((c >= 0x61 && c <= 0x7a) || c >= 0x80) {
+        letters++;
+        small++;
+      } else if (c >= 0x41 && c <= 0x5a) letters++;
       i++;
     }
     if (letters === 0) continue;
     const linky =
-      (slash > 0 && letters > 1 && i - s > 2) || (dot > s && dot < i - 2 && extensionAt(raw, dot, i));
+      (slash > 0 && small > 0 && letters > 1 && i - s > 2) ||
+      (dot > s && dot < i - 2 && extensionAt(raw, dot, i));
     if (linky) links++;
     else if (i - s > 9 || !INTRO.has(letterHash(raw, s, i))) others++;
     if (others > 1) return false;

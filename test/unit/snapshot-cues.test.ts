@@ -157,4 +157,49 @@ describe('snapshot cues', () => {
     expect(where('`web/src/state/cart.ts` (updated the totals)')).toBe('none');
     expect(where('Cart totals (see the state module)')).toBe('none');
   });
+
+  it("takes a writer's leading label at its word: diagnosis, goal, todo, hypothesis, question", () => {
+    expect(where('**Diagnosis:** the release script reads a path that was renamed')).toBe('blockers');
+    expect(where('Initial Problem: uploads stopped after the proxy change')).toBe('blockers');
+    expect(where('**Goal:** make the exporter handle missing fields and errors')).toBe('none');
+    expect(where('Hypothesis: the worker restarts drop the queue')).toBe('openHypotheses');
+    expect(where('**Open question:** keep the v1 endpoint for a release')).toBe('unresolvedQuestions');
+    // A label that names no category leaves the line to its words.
+    expect(where('**Note:** the uploader retries three times')).toBe('none');
+    expect(where('Result: three specs still fail on CI')).toBe('blockers');
+  });
+
+  it('reads checkboxes as status: an open box is to do, only ticked boxes are done', () => {
+    expect(where('Update Todos ☒ Port the exporter ☒ Add the fixtures')).toBe('none');
+    expect(where('Update Todos ☒ Port the exporter ☐ Add the fixtures')).toBe('nextActions');
+    expect(where('- [ ] document the flag')).toBe('nextActions');
+    expect(where('- [x] document the flag')).toBe('none');
+  });
+
+  it('reads "I see the issue - <what>" as a diagnosis, but not the bare remark', () => {
+    expect(where('I see the issue - the loader runs before the config is read.')).toBe('blockers');
+    expect(where('Found the problem: the cache key ignores the locale.')).toBe('blockers');
+    expect(where('I see the issue.')).toBe('none');
+  });
+
+  it('reads a short line opening with an action under way as a step; a longer one by its words', () => {
+    expect(where('Running `check_totals.py`.')).toBe('nextActions');
+    expect(where('Debugging the export path')).toBe('nextActions');
+    expect(where('Checking the fixtures')).toBe('nextActions');
+    expect(where('Nothing changed in the exporter.')).toBe('none');
+    expect(where('Running the suite showed that the two exporters write the same rows to the sink.')).toBe(
+      'none',
+    );
+  });
+
+  it('reads "should be to <verb>" as a plan and "we should either" as one', () => {
+    expect(where('The fix should be to use the shared clock.')).toBe('nextActions');
+    expect(where('We should either pin the resolver or vendor it.')).toBe('nextActions');
+  });
+
+  it('does not take acronym pairs or a title naming a file for evidence', () => {
+    expect(where('Emphasizes CI/CD.')).toBe('none');
+    expect(where('**README.md Cleanup:**')).toBe('none');
+    expect(where('See docs/ci/cd.md')).toBe('requiredEvidenceLinks');
+  });
 });

@@ -1,0 +1,151 @@
+/**
+ * What an entry's opening says before its words are read: a label its writer put first
+ * ("**Diagnosis:** …", "Goal: …"), a checkbox ("☒ Fix the parser", "☐ Add tests"), "I see the issue
+ * - …", or an action in progress ("Running `verify.py`."). Each is the writer's own statement of
+ * what the line is, so it decides ahead of the word-by-word reading. All checks look at the first
+ * few dozen characters (a checkbox anywhere), so they stay linear.
+ */
+
+import { IMP, KIND } from './cues.js';
+
+/** Category codes, as `classify.ts`'s decisions return them. */
+const HYPOTHESIS = 0;
+const BLOCKER = 1;
+const NEXT = 2;
+const QUESTION = 3;
+/** Resolved or not worth keeping: no category. */
+const NONE = 5;
+
+/** The last word of a leading label, and the category it gives the line. */
+const LABELS: Record<string, number> = {
+  diagnosis: BLOCKER,
+  problem: BLOCKER,
+  problems: BLOCKER,
+  issue: BLOCKER,
+  issues: BLOCKER,
+  bug: BLOCKER,
+  blocker: BLOCKER,
+  blockers: BLOCKER,
+  cause: BLOCKER,
+  // The task restated (session summaries open with it): nothing left to act on in the line itself.
+  goal: NONE,
+  goals: NONE,
+  objective: NONE,
+  context: NONE,
+  background: NONE,
+  overview: NONE,
+  todo: NEXT,
+  steps: NEXT,
+  hypothesis: HYPOTHESIS,
+  theory: HYPOTHESIS,
+  question: QUESTION,
+  questions: QUESTION,
+};
+
+const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*{0,2}\s+\S+\s+\S/;
+const SEES_ISSUE =
+  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+the\s+(?:issue|problem|bug|culprit)\s*(?:[-–—:]|\s-)\s*\S+\s+\S/i;
+
+/**
+ * The category the entry's opening gives it, as a `classify.ts` decision code, or -1 when it says
+ * nothing.
+ *
+ * @example
+ * ```ts
+ * leadCategory('**Diagnosis:** the hook calls a removed venv'); // 1 (a blocker)
+ * leadCategory('☒ Fix the parser ☐ Add tests'); // 2 (one box still open)
+ * leadCategory('Running `verify.py`.'); // 2
+ * ```
+ */
+export function leadCategory(raw: string): number {
+  // Cheap gates first (native scans, a look at the first characters): a 10k-entry snapshot runs
+  // this on every entry, and nearly all of them hold none of these openings.
+  // A checkbox states the item's status: any open box leaves something to do; ticked boxes only, done.
+  if (raw.indexOf('\u2610') >= 0) return NEXT;
+  if (
+    raw.indexOf('\u2612') >= 0 ||
+    raw.indexOf('\u2611') >= 0 ||
+    raw.indexOf('\u2705') >= 0 ||
+    raw.indexOf('\u2714') >= 0
+  )
+    return NONE;
+  let i = 0;
+  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
+  const c = raw.charCodeAt(i);
+  if (c === 0x5b || ((c === 0x2d || c === 0x2a) && raw.charCodeAt(i + 2) === 0x5b)) {
+    if (/^\s*(?:[-*]\s+)?\[ \]\s/.test(raw)) return NEXT;
+    if (/^\s*(?:[-*]\s+)?\[[xX]\]\s/.test(raw)) return NONE;
+  }
+  // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
+  const l = c | 0x20;
+  if (
+    (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) &&
+    SEES_ISSUE.test(raw)
+  )
+    return BLOCKER;
+  const colon = raw.indexOf(':');
+  if (colon > 0 && colon < 48) {
+    const m = LABEL.exec(raw);
+    if (m) {
+      const words = m[1]!.trim().toLowerCase().split(/\s+/);
+      const category = LABELS[words[words.length - 1]!];
+      if (category !== undefined && words.length <= 3) return category;
+    }
+  }
+  return progressive(raw, i) ? NEXT : -1;
+}
+
+/** "Running `verify.py`.", "Checking the fixtures": a short line opening with an action under way. */
+function progressive(raw: string, from: number): boolean {
+  // The first word (after a list marker) must end in "ing" before any pattern runs.
+  let s = from;
+  const c = raw.charCodeAt(s);
+  if ((c === 0x2d || c === 0x2a || c === 0x2022) && raw.charCodeAt(s + 1) === 0x20) s += 2;
+  let e = s;
+  while (e < raw.length && (raw.charCodeAt(e) | 0x20) >= 0x61 && (raw.charCodeAt(e) | 0x20) <= 0x7a) e++;
+  if (
+    e - s < 6 ||
+    raw.charCodeAt(e - 1) !== 0x67 ||
+    raw.charCodeAt(e - 2) !== 0x6e ||
+    raw.charCodeAt(e - 3) !== 0x69
+  )
+    return false;
+  const m = /^\s*(?:[-*•]\s+)?([A-Za-z]{3,})ing\b(.*)$/.exec(raw);
+  if (!m) return false;
+  // One short clause: at most five more words, no sentence break inside.
+  const rest = m[2]!.trim().replace(/[.…:]+$/, '');
+  if (/[.!?;]\s/.test(rest) || rest.split(/\s+/).filter(Boolean).length > 5) return false;
+  const stem = m[1]!.toLowerCase();
+  const last = stem.length - 1;
+  return (
+    isVerb(stem) ||
+    isVerb(`${stem}e`) ||
+    // "running" → run, "debugging" → debug
+    (stem.charCodeAt(last) === stem.charCodeAt(last - 1) && isVerb(stem.slice(0, last)))
+  );
+}
+
+/** Whether a word opens a plan (`run`, `check`): for {@link leadCategory}'s actions under way. */
+function isVerb(w: string): boolean {
+  return ((KIND.get(w) ?? 0) & IMP) !== 0;
+}
+
+/**
+ * Whether the entry is a title over what follows ("**README.md Simplification:**"): a file it names
+ * is its subject, not a pointer to evidence.
+ *
+ * @example
+ * ```ts
+ * titled('**README.md Simplification:**'); // true
+ * titled('Log: logs/run-12.txt'); // false
+ * ```
+ */
+export function titled(raw: string): boolean {
+  let e = raw.length;
+  while (e > 0 && (raw.charCodeAt(e - 1) === 0x2a || raw.charCodeAt(e - 1) <= 0x20)) e--;
+  if (raw.charCodeAt(e - 1) !== 0x3a) return false;
+  let s = e - 1;
+  while (s > 0 && raw.charCodeAt(s - 1) > 0x20) s--;
+  const last = raw.slice(s, e - 1);
+  return last.indexOf('/') < 0 && last.indexOf('.') < 0;
+}
