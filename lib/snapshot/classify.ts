@@ -13,6 +13,7 @@ import {
   BENIGN,
   C_ARE,
   C_AS,
+  C_ASKED,
   C_BE,
   C_BUT,
   C_CAN,
@@ -288,6 +289,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     if (c >= C_CLEAR && c <= C_KNOW_LAST && next & (QSTART | COND) && (prev | (i > 1 ? fs[i - 2]! : 0)) & NEG)
       question = true;
     if (c === C_WHETHER && i === start) question = true;
+    // "The user asked how to grant permissions": a reported question (answered elsewhere, if at all).
+    if (c === C_ASKED && next & QSTART && nc !== C_IS && nc !== C_ARE) question = true;
     // Hedges: "probably", "could be", "may be", "I think".
     // "could be useful", "might be handy": a modal over a judgement of use is a remark, not a guess.
     const judged = nc === C_BE && i + 2 < n && wc(fs[i + 2]!) >= C_USEFUL && wc(fs[i + 2]!) <= C_EVAL_LAST;

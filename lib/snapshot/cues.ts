@@ -17,7 +17,7 @@ export const SETS: [number, string[]][] = [
         'red 401 403 404 500 oom missing wrong incorrect incorrectly inconsistent violates violation lacks ' +
         'lacked lacking uncovered pointless typo unfounded hallucination mismatch bogus unsupported corrupt ' +
         // a slip or omission reported as done is still a problem: "I missed an import", "forgot to add"
-        'missed forgot forgotten overlooked omitted neglected mistyped misspelled misnamed',
+        'missed forgot forgotten overlooked omitted neglected mistyped misspelled misnamed mistake mistakes',
     ),
   ],
   [
@@ -126,7 +126,7 @@ export const CLAUSE = 1 << 23;
 export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
-    'the it a them this useful helpful handy interesting worthwhile as than',
+    'the it a them this useful helpful handy interesting worthwhile as than asked',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 export const C_LET = code('let');
@@ -169,6 +169,7 @@ export const C_EXPECTED = code('expected');
 export const C_GOT = code('got');
 export const C_AS = code('as');
 export const C_THAN = code('than');
+export const C_ASKED = code('asked');
 /** The codes from C_CLEAR to C_KNOW_LAST: knowing, which negated before `why` / `whether` asks. */
 export const C_CLEAR = code('clear');
 export const C_KNOW_LAST = code('certain');

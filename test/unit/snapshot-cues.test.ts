@@ -202,4 +202,11 @@ describe('snapshot cues', () => {
     expect(where('**README.md Cleanup:**')).toBe('none');
     expect(where('See docs/ci/cd.md')).toBe('requiredEvidenceLinks');
   });
+
+  it('reads a mistake as a problem and "asked how / whether" as a reported question', () => {
+    expect(where('I repeated the same mistake in the migration script.')).toBe('blockers');
+    expect(where('No mistake in the totals this time.')).toBe('none');
+    expect(where('The reviewer asked why the retry budget is global.')).toBe('unresolvedQuestions');
+    expect(where('The reviewer asked me to rename the flag.')).not.toBe('unresolvedQuestions');
+  });
 });
