@@ -18,6 +18,7 @@ import {
   type LabelledEntry,
   loadLabelled,
   loadLabelled3,
+  loadLabelled4,
   loadLabelledMore,
   oldCategorizer,
   type Score,
@@ -40,6 +41,7 @@ function run(): void {
   // The third set (report kinds only, LABELLING-3.md) is reported apart, so the splits above keep
   // the figures they had before it existed.
   const third = loadLabelled3();
+  const fourth = loadLabelled4();
   const splits: [string, LabelledEntry[]][] = [
     ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
     ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],
@@ -68,6 +70,11 @@ function run(): void {
     ['set 3, uniform', third.filter((e) => e.stratum === 'uniform')],
     ['set 3, evidence stratum', third.filter((e) => e.stratum === 'evidence-enriched')],
     ['cross-source, sets 1-3', [...all.filter((e) => SPLIT[e.kind] !== 'tune'), ...third]],
+    ['set 4 (untouched)', fourth],
+    ['set 4, uniform', fourth.filter((e) => e.stratum === 'uniform')],
+    ['set 4, evidence stratum', fourth.filter((e) => e.stratum === 'evidence-enriched')],
+    // The report kinds' entries whose errors no rule has looked at: sets 1-2 and set 4.
+    ['never listed, sets 1-2 + 4', [...all.filter((e) => SPLIT[e.kind] !== 'tune'), ...fourth]],
   );
   const cats: [string, Categorizer][] = [
     ['snapshot', snapshotCategorizer],

@@ -10,6 +10,7 @@ import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index.js';
 import { squash, words } from '../../lib/snapshot/text.js';
 import { classify as oldClassify } from './old-classify.js';
 import { load3Entries } from './sample-3.js';
+import { load4Entries } from './sample-4.js';
 import { loadMoreEntries } from './sample-more.js';
 
 export const LABELS = [
@@ -197,4 +198,12 @@ export function score(entries: readonly LabelledEntry[], cat: Categorizer): Scor
     confusion,
     errors,
   };
+}
+
+/**
+ * The fourth labelled set (entries-4.jsonl + labels-4.tsv, LABELLING-4.md): 260 more entries of the
+ * report kinds, labelled blind while a rule round was written from set 3's errors. Ids `set4-…`.
+ */
+export function loadLabelled4(): (LabelledEntry & { stratum: string })[] {
+  return joinLabels(load4Entries(), 'labels-4.tsv');
 }
