@@ -73,6 +73,7 @@ import {
   NEG,
   namesPlace,
   opensObject,
+  opensPlan,
   PART,
   PASS,
   PLANC,
@@ -87,8 +88,9 @@ import {
   WEAK,
 } from './cues.js';
 import { glossedPointer } from './gloss.js';
-import { leadCategory, titled } from './lead.js';
-import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark, isPointer } from './text.js';
+import { boldTitle, leadCategory, titled } from './lead.js';
+import { isPointer, plainFirst } from './pointer.js';
+import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark } from './text.js';
 import type { SnapshotCategory } from './types.js';
 
 export { scopeCategory, taskCategory } from './cues.js';
@@ -191,9 +193,13 @@ const wc = (f: number) => (f >>> 24) & 0x7f;
 /** The decisions, in order, over the flags `fs[0 … n)` of an entry's words. */
 function decide(fs: number[], n: number, raw: string, mayLink: boolean): number {
   if (n === 0) return NO_CATEGORY;
-  if (mayLink && isPointer(raw) && !titled(raw)) return 4;
-  if (mayLink && namesPlace(fs, n, copulaPointer(raw))) return 4;
+  if (boldTitle(raw)) return RESOLVED_CODE;
   const lead = leadCategory(raw);
+  // A path with an imperative or an action under way is a step ("Run `check.py`", "Running
+  // `check.py`."); with nothing else, a place to look.
+  if (mayLink && isPointer(raw) && !titled(raw))
+    return (fs[0]! & IMP && plainFirst(raw)) || lead === 2 ? 2 : 4;
+  if (mayLink && namesPlace(fs, n, copulaPointer(raw))) return 4;
   if (lead >= 0) return lead;
   // Quoted code changes what words say; clauses are read only when an imperative could open one.
   let punctuated = raw.indexOf('`') >= 0;
@@ -386,11 +392,4 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated.
   // A gloss in the past tense reports what was done to the file ("`a.ts` (updated the totals)").
   return mayLink && !past && glossedPointer(raw) ? 4 : NO_CATEGORY;
-}
-
-/** Whether the words from `i` open a plan: a verb, maybe after one adverb ("will first check"). */
-function opensPlan(fs: readonly number[], i: number, n: number): boolean {
-  if (i >= n) return false;
-  if (fs[i]! & IMP) return true;
-  return (fs[i]! & DISC) !== 0 && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
 }

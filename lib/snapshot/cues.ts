@@ -307,3 +307,17 @@ export function taskCategory(status: string): SnapshotCategory | undefined {
     return undefined;
   return 'nextActions';
 }
+
+/**
+ * Whether the words from `i` open a plan: a verb, maybe after one adverb ("will first check").
+ *
+ * @example
+ * ```ts
+ * opensPlan([KIND.get('run')!], 0, 1); // true
+ * ```
+ */
+export function opensPlan(fs: readonly number[], i: number, n: number): boolean {
+  if (i >= n) return false;
+  if (fs[i]! & IMP) return true;
+  return (fs[i]! & DISC) !== 0 && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
+}

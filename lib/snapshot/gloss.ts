@@ -4,7 +4,7 @@
  * "`client.ts:148-162` — event routing"). Such a line is a place to look, annotated: evidence, when
  * nothing else in it plans, asks or reports a problem (the caller checks that).
  */
-import { isPointer } from './text.js';
+import { isPointer } from './pointer.js';
 
 /**
  * Whether `raw` opens with a path or URL (after a list marker or bold, maybe in backticks, maybe with

@@ -42,6 +42,7 @@ const LABELS: Record<string, number> = {
   questions: QUESTION,
 };
 
+const BOLD_TITLE = /^\s*\*\*[^*\n]{1,80}?(?::\*\*|\*\*:)\s*$/;
 const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*{0,2}\s+\S+\s+\S/;
 const SEES_ISSUE =
   /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+the\s+(?:issue|problem|bug|culprit)\s*(?:[-–—:]|\s-)\s*\S+\s+\S/i;
@@ -148,4 +149,20 @@ export function titled(raw: string): boolean {
   while (s > 0 && raw.charCodeAt(s - 1) > 0x20) s--;
   const last = raw.slice(s, e - 1);
   return last.indexOf('/') < 0 && last.indexOf('.') < 0;
+}
+
+/**
+ * Whether the entry is a bold title over what follows ("**Troubleshooting CI Failures:**"): no note
+ * of its own, whatever its words or the paths in it.
+ *
+ * @example
+ * ```ts
+ * boldTitle('**Key Features/Requirements:**'); // true
+ * boldTitle('**Diagnosis:** the hook calls a removed venv'); // false
+ * ```
+ */
+export function boldTitle(raw: string): boolean {
+  let i = 0;
+  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
+  return raw.charCodeAt(i) === 0x2a && raw.charCodeAt(i + 1) === 0x2a && BOLD_TITLE.test(raw);
 }

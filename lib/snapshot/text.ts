@@ -2,7 +2,9 @@
  * Small text helpers shared by the snapshot and the reducers. Everything is locale-independent
  * (`toLowerCase`, plain code-unit comparisons), so outputs are byte-identical in every runtime.
  */
+
 import { fnv1a32 } from '../core/index.js';
+import { isPointer } from './pointer.js';
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
@@ -317,71 +319,4 @@ function isQuote(c: number): boolean {
 export function endsWithQuestionMark(raw: string): boolean {
   const last = raw.charCodeAt(raw.length - 1);
   return last === 0x3f || ((last <= 0x20 || last >= 0x80) && raw.trimEnd().endsWith('?'));
-}
-
-/**
- * Whether the entry is a pointer to evidence: a path or URL with at most one other word beside
- * words that only introduce it (`see`, `log:`, `at`). One pass over the characters.
- */
-export function isPointer(raw: string): boolean {
-  let links = 0;
-  let others = 0;
-  let i = 0;
-  const len = raw.length;
-  while (i < len) {
-    while (i < len && raw.charCodeAt(i) <= 0x20) i++;
-    if (i >= len) break;
-    const s = i;
-    let slash = 0;
-    let dot = -1;
-    let letters = 0;
-    let small = 0; // lower-case letters: "TDD/BDD", "CI/CD", "I/O" are no paths
-    while (i < len && raw.charCodeAt(i) > 0x20) {
-      const c = raw.charCodeAt(i);
-      if (c === 0x2f) slash++;
-      else if (c === 0x2e) dot = i;
-      else if ((c >= 0x61 && c <= 0x7a) || c >= 0x80) {
-        letters++;
-        small++;
-      } else if (c >= 0x41 && c <= 0x5a) letters++;
-      i++;
-    }
-    if (letters === 0) continue;
-    const linky =
-      (slash > 0 && small > 0 && letters > 1 && i - s > 2) ||
-      (dot > s && dot < i - 2 && extensionAt(raw, dot, i));
-    if (linky) links++;
-    else if (i - s > 9 || !INTRO.has(letterHash(raw, s, i))) others++;
-    if (others > 1) return false;
-  }
-  return links > 0;
-}
-
-/** FNV-1a of the lower-cased ASCII letters of `raw[s … e)`, without building the string. */
-function letterHash(raw: string, s: number, e: number): number {
-  let h = 0x811c9dc5 | 0;
-  for (let k = s; k < e; k++) {
-    const c = raw.charCodeAt(k) | 0x20;
-    if (c >= 0x61 && c <= 0x7a) h = Math.imul(h ^ c, 0x01000193);
-  }
-  return h;
-}
-
-/** Words that only introduce a pointer ("see", "log:"), by {@link letterHash}. */
-const INTRO = new Set(
-  'see log logs at in evidence link links file path output trace ref cf details here the'
-    .split(' ')
-    .map((w) => letterHash(w, 0, w.length)),
-);
-
-/** Whether `raw[dot+1 … end)` is a short file extension (letters, then maybe `:line`). */
-function extensionAt(raw: string, dot: number, end: number): boolean {
-  let k = dot + 1;
-  let letters = 0;
-  while (k < end && (raw.charCodeAt(k) | 0x20) >= 0x61 && (raw.charCodeAt(k) | 0x20) <= 0x7a) {
-    k++;
-    letters++;
-  }
-  if (letters === 0 || letters > 5) return false;
-  return k === end || raw.charCodeAt(k) === 0x3a || raw.charCodeAt(k) === 0x29 || raw.charCodeAt(k) === 0x2c;
 }

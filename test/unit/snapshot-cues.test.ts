@@ -209,4 +209,21 @@ describe('snapshot cues', () => {
     expect(where('The reviewer asked why the retry budget is global.')).toBe('unresolvedQuestions');
     expect(where('The reviewer asked me to rename the flag.')).not.toBe('unresolvedQuestions');
   });
+
+  it('reads a bare file name as evidence, quoted or not; a path with an imperative or an action under way as a step', () => {
+    expect(where('`deploy_checklist.md`')).toBe('requiredEvidenceLinks');
+    expect(where('deploy_checklist.md')).toBe('requiredEvidenceLinks');
+    expect(where('See scripts/release.sh.')).toBe('requiredEvidenceLinks');
+    expect(where('Run `scripts/release.sh`.')).toBe('nextActions');
+    expect(where('Running `check_totals.py`.')).toBe('nextActions');
+    // Dots with no name before them are no file: "...code", "..." in an elided string.
+    expect(where('`[:-4]` -> `...text`.')).not.toBe('requiredEvidenceLinks');
+  });
+
+  it('reads a bold title over what follows as no note, whatever its words or paths', () => {
+    expect(where('**Troubleshooting CI Failures:**')).toBe('none');
+    expect(where('**CHANGELOG.md Cleanup:**')).toBe('none');
+    expect(where('**Inputs/Outputs:**')).toBe('none');
+    expect(where('**Diagnosis:** the hook calls a removed venv')).toBe('blockers');
+  });
 });

@@ -1,0 +1,120 @@
+/**
+ * Whether a line is a pointer to evidence: a path, file name or URL with at most one other word
+ * beside words that only introduce it. Apart from `text.ts` so each stays a file one can read whole.
+ */
+
+/**
+ * Whether the entry is a pointer to evidence: a path, a file name or a URL with at most one other
+ * word beside words that only introduce it (`see`, `log:`, `at`). One pass over the characters.
+ *
+ * @example
+ * ```ts
+ * isPointer('See lib/retry.ts:42'); // true
+ * isPointer('`notes.md`'); // true
+ * isPointer('Emphasizes CI/CD.'); // false (an acronym pair, no path)
+ * ```
+ */
+export function isPointer(raw: string): boolean {
+  let links = 0;
+  let others = 0;
+  let i = 0;
+  const len = raw.length;
+  while (i < len) {
+    while (i < len && raw.charCodeAt(i) <= 0x20) i++;
+    if (i >= len) break;
+    const s = i;
+    let slash = 0;
+    let dot = -1;
+    let letters = 0;
+    let small = 0; // lower-case letters: "TDD/BDD", "CI/CD", "I/O" are no paths
+    while (i < len && raw.charCodeAt(i) > 0x20) {
+      const c = raw.charCodeAt(i);
+      if (c === 0x2f) slash++;
+      else if (c === 0x2e) dot = i;
+      else if ((c >= 0x61 && c <= 0x7a) || c >= 0x80) {
+        letters++;
+        small++;
+      } else if (c >= 0x41 && c <= 0x5a) letters++;
+      i++;
+    }
+    if (letters === 0) continue;
+    // Quotes and closing punctuation around a name are not part of it: "`notes.md`", "(see a.ts).".
+    let e = i;
+    while (e > s && isClosing(raw.charCodeAt(e - 1))) e--;
+    if (dot >= e) for (dot = e - 1; dot > s && raw.charCodeAt(dot) !== 0x2e; dot--);
+    const linky =
+      (slash > 0 && small > 0 && letters > 1 && i - s > 2) ||
+      // A name, then a dot, then a short extension ("...code" is no file).
+      (dot > s && dot < e - 1 && isNameCode(raw.charCodeAt(dot - 1)) && extensionAt(raw, dot, e));
+    if (linky) links++;
+    else if (i - s > 9 || !INTRO.has(letterHash(raw, s, i))) others++;
+    if (others > 1) return false;
+  }
+  return links > 0;
+}
+
+/** `` ` ' " ) , . ; ! ? ``: what can close a quoted or punctuated name. */
+function isClosing(c: number): boolean {
+  return (
+    c === 0x60 ||
+    c === 0x27 ||
+    c === 0x22 ||
+    c === 0x29 ||
+    c === 0x2c ||
+    c === 0x2e ||
+    c === 0x3b ||
+    c === 0x21 ||
+    c === 0x3f
+  );
+}
+
+/** A letter, digit, `_` or `-`: what a file name holds before its extension. */
+function isNameCode(c: number): boolean {
+  const l = c | 0x20;
+  return (l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+}
+
+/** FNV-1a of the lower-cased ASCII letters of `raw[s … e)`, without building the string. */
+function letterHash(raw: string, s: number, e: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let k = s; k < e; k++) {
+    const c = raw.charCodeAt(k) | 0x20;
+    if (c >= 0x61 && c <= 0x7a) h = Math.imul(h ^ c, 0x01000193);
+  }
+  return h;
+}
+
+/** Words that only introduce a pointer ("see", "log:"), by {@link letterHash}. */
+const INTRO = new Set(
+  'see log logs at in evidence link links file path output trace ref cf details here the'
+    .split(' ')
+    .map((w) => letterHash(w, 0, w.length)),
+);
+
+/** Whether `raw[dot+1 … end)` is a short file extension (letters, then maybe `:line`). */
+function extensionAt(raw: string, dot: number, end: number): boolean {
+  let k = dot + 1;
+  let letters = 0;
+  while (k < end && (raw.charCodeAt(k) | 0x20) >= 0x61 && (raw.charCodeAt(k) | 0x20) <= 0x7a) {
+    k++;
+    letters++;
+  }
+  if (letters === 0 || letters > 5) return false;
+  return k === end || raw.charCodeAt(k) === 0x3a || raw.charCodeAt(k) === 0x29 || raw.charCodeAt(k) === 0x2c;
+}
+
+/**
+ * Whether the first token is a plain word ("Run x.py"), not the start of a name ("deploy_list.md").
+ *
+ * @example
+ * ```ts
+ * plainFirst('Run x.py'); // true
+ * plainFirst('deploy_list.md'); // false
+ * ```
+ */
+export function plainFirst(raw: string): boolean {
+  let i = 0;
+  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
+  while (i < raw.length && (raw.charCodeAt(i) | 0x20) >= 0x61 && (raw.charCodeAt(i) | 0x20) <= 0x7a) i++;
+  return raw.charCodeAt(i) === 0x20;
+}
