@@ -19,6 +19,7 @@ import {
   loadLabelled,
   loadLabelled3,
   loadLabelled4,
+  loadLabelled5,
   loadLabelledMore,
   oldCategorizer,
   type Score,
@@ -42,6 +43,7 @@ function run(): void {
   // the figures they had before it existed.
   const third = loadLabelled3();
   const fourth = loadLabelled4();
+  const fifth = loadLabelled5();
   const splits: [string, LabelledEntry[]][] = [
     ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
     ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],
@@ -74,6 +76,11 @@ function run(): void {
     ['set 4, uniform', fourth.filter((e) => e.stratum === 'uniform')],
     ['set 4, evidence stratum', fourth.filter((e) => e.stratum === 'evidence-enriched')],
     ['report kinds, sets 1-4', [...all.filter((e) => SPLIT[e.kind] !== 'tune'), ...third, ...fourth]],
+    ['set 5 (untouched)', fifth],
+    ['set 5, uniform', fifth.filter((e) => e.stratum === 'uniform')],
+    ['set 5, evidence stratum', fifth.filter((e) => e.stratum === 'evidence-enriched')],
+    // The report kinds' entries whose errors no rule has looked at: sets 1-2 and set 5.
+    ['never listed, sets 1-2 + 5', [...all.filter((e) => SPLIT[e.kind] !== 'tune'), ...fifth]],
   );
   const cats: [string, Categorizer][] = [
     ['snapshot', snapshotCategorizer],

@@ -11,6 +11,7 @@ import { squash, words } from '../../lib/snapshot/text.js';
 import { classify as oldClassify } from './old-classify.js';
 import { load3Entries } from './sample-3.js';
 import { load4Entries } from './sample-4.js';
+import { load5Entries } from './sample-5.js';
 import { loadMoreEntries } from './sample-more.js';
 
 export const LABELS = [
@@ -206,4 +207,12 @@ export function score(entries: readonly LabelledEntry[], cat: Categorizer): Scor
  */
 export function loadLabelled4(): (LabelledEntry & { stratum: string })[] {
   return joinLabels(load4Entries(), 'labels-4.tsv');
+}
+
+/**
+ * The fifth labelled set (entries-5.jsonl + labels-5.tsv, LABELLING-5.md): 260 more entries of the
+ * report kinds, labelled blind while set 4's errors were fixed. Ids `set5-…`.
+ */
+export function loadLabelled5(): (LabelledEntry & { stratum: string })[] {
+  return joinLabels(load5Entries(), 'labels-5.tsv');
 }
