@@ -32,7 +32,8 @@ const N_QUESTION = 50;
 const N_EVIDENCE = 50;
 const N_UNIFORM = 20;
 
-interface Raw {
+/** A sentence read from a source: its kind, file, position and text. */
+export interface Raw {
   kind: string;
   file: string;
   pos: string;
@@ -146,7 +147,8 @@ function mostlyBackticked(text: string): boolean {
   return inside > 0 && inside >= 0.5 * text.length;
 }
 
-function isEvidence(text: string): boolean {
+/** A URL, a path, a `file:line`, or mostly backticked: the evidence stratum's test. */
+export function isEvidence(text: string): boolean {
   return (
     URL.test(text) ||
     ABS_PATH.test(text) ||
@@ -157,7 +159,7 @@ function isEvidence(text: string): boolean {
 }
 
 /** Distinct texts (first occurrence), ranked by FNV-1a hash of `file|pos`, ties by source order. */
-function ranked(raws: Raw[]): Raw[] {
+export function ranked(raws: Raw[]): Raw[] {
   const seen = new Set<string>();
   return raws
     .filter((r) => !seen.has(r.text) && seen.add(r.text))
@@ -166,7 +168,8 @@ function ranked(raws: Raw[]): Raw[] {
     .map(({ r }) => r);
 }
 
-class Taken {
+/** What earlier draws took, by position and by text. */
+export class Taken {
   private readonly places = new Set<string>();
   private readonly texts = new Set<string>();
   has(r: { file: string; pos: string; text: string }): boolean {
@@ -179,7 +182,7 @@ class Taken {
 }
 
 /** The first n of a ranked list not taken yet (and passing `ok`); marks them taken. */
-function take(list: Raw[], n: number, taken: Taken, ok: (r: Raw) => boolean = () => true): Raw[] {
+export function take(list: Raw[], n: number, taken: Taken, ok: (r: Raw) => boolean = () => true): Raw[] {
   const out: Raw[] = [];
   for (const r of list) {
     if (out.length >= n) break;

@@ -9,10 +9,8 @@ import { resolve } from 'node:path';
 import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index.js';
 import { squash, words } from '../../lib/snapshot/text.js';
 import { classify as oldClassify } from './old-classify.js';
-import { load3Entries } from './sample-3.js';
-import { load4Entries } from './sample-4.js';
-import { load5Entries } from './sample-5.js';
 import { loadMoreEntries } from './sample-more.js';
+import { loadReportSet } from './sample-report.js';
 
 export const LABELS = [
   'openHypotheses',
@@ -102,7 +100,7 @@ export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
  * kinds only, labelled blind to the categoriser and held untouched until its one scoring. Ids `set3-…`.
  */
 export function loadLabelled3(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(load3Entries(), 'labels-3.tsv');
+  return joinLabels(loadReportSet(3), 'labels-3.tsv');
 }
 
 export type Categorizer = (text: string) => Label;
@@ -206,7 +204,7 @@ export function score(entries: readonly LabelledEntry[], cat: Categorizer): Scor
  * report kinds, labelled blind while a rule round was written from set 3's errors. Ids `set4-…`.
  */
 export function loadLabelled4(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(load4Entries(), 'labels-4.tsv');
+  return joinLabels(loadReportSet(4), 'labels-4.tsv');
 }
 
 /**
@@ -214,5 +212,5 @@ export function loadLabelled4(): (LabelledEntry & { stratum: string })[] {
  * report kinds, labelled blind while set 4's errors were fixed. Ids `set5-…`.
  */
 export function loadLabelled5(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(load5Entries(), 'labels-5.tsv');
+  return joinLabels(loadReportSet(5), 'labels-5.tsv');
 }

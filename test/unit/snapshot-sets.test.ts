@@ -16,7 +16,10 @@ import {
   LABELS,
   loadLabelled,
   loadLabelled3,
+  loadLabelled4,
+  loadLabelled5,
   loadLabelledMore,
+  oldCategorizer,
   SPLIT,
   score,
   snapshotCategorizer,
@@ -74,30 +77,43 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-describe('third labelled snapshot set (report kinds only, scored once: LABELLING-3.md)', () => {
-  const third = loadLabelled3();
+// Sets 3-5: report kinds only, each labelled blind and scored once (LABELLING-3/4/5.md); the floors
+// are the entries they get right now (sets 3 and 4 were since spent on rule rounds; set 5 is at its
+// one scoring, 82 %).
+const LATER: [number, () => ReturnType<typeof loadLabelled3>, number][] = [
+  [3, loadLabelled3, 228 / 260],
+  [4, loadLabelled4, 217 / 260],
+  [5, loadLabelled5, 213 / 260],
+];
 
-  it('labels every entry once, from the report kinds only, disjoint from sets 1 and 2', () => {
-    expect(third).toHaveLength(260);
-    expect(new Set(third.map((e) => e.id)).size).toBe(260);
-    for (const e of third) {
+describe.each(LATER)('labelled snapshot set %i (report kinds only)', (n, load, floor) => {
+  const set = load();
+
+  it('labels every entry once, from the report kinds only, disjoint from the earlier sets', () => {
+    expect(set).toHaveLength(260);
+    expect(new Set(set.map((e) => e.id)).size).toBe(260);
+    for (const e of set) {
       expect(SPLIT[e.kind], e.id).not.toBe('tune');
       expect(e.text, e.id).toBeTruthy();
     }
-    const earlier = [...loadLabelled(), ...(haveSharedData() ? loadLabelledMore() : [])];
+    const earlier = [
+      ...loadLabelled(),
+      ...(haveSharedData() ? loadLabelledMore() : []),
+      ...LATER.filter(([k]) => k < n).flatMap(([, l]) => l()),
+    ];
     const places = new Set(earlier.map((e) => `${e.file}|${e.pos}`));
     const texts = new Set(earlier.map((e) => e.text));
-    for (const e of third) {
+    for (const e of set) {
       expect(places.has(`${e.file}|${e.pos}`), e.id).toBe(false);
       expect(texts.has(e.text), e.id).toBe(false);
     }
   });
 
-  it('the categoriser stays at its one-scoring figure (83 %) and above both baselines', () => {
-    // A floor, not a target: the figure issue 18 is judged on is in LABELLING-3.md; a rule change
-    // that lowers it below the scored 83 % fails here.
-    const s = score(third, snapshotCategorizer);
-    expect(s.accuracy).toBeGreaterThanOrEqual(0.83);
-    expect(s.accuracy).toBeGreaterThan(score(third, keywordCategorizer).accuracy + 0.1);
+  it('the categoriser stays at or above its recorded figure and above both baselines', () => {
+    // A floor, not a target: a rule change that lowers the figure fails here.
+    const s = score(set, snapshotCategorizer);
+    expect(s.accuracy).toBeGreaterThanOrEqual(floor);
+    expect(s.accuracy).toBeGreaterThan(score(set, keywordCategorizer).accuracy + 0.08);
+    expect(s.accuracy).toBeGreaterThan(score(set, oldCategorizer).accuracy + 0.15);
   });
 });
