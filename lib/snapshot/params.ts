@@ -4,9 +4,8 @@
  * worker and the `rearview` CLI all read these specs, so a range cannot drift between them.
  */
 import { ValidationError } from '../core/index.js';
+import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, SNAKE as SEED_FIELDS } from './constants.js';
 import { MAX_CATEGORY_ITEMS, MAX_TEXT_LENGTH, NEAR_DUPLICATE_THRESHOLD } from './deterministic.js';
-import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS } from './reduction.js';
-import { SNAKE as SEED_FIELDS } from './reflect.js';
 import type { SnapshotCategory } from './types.js';
 
 /**

@@ -5,6 +5,7 @@
  */
 import { describeError, estimateTokens, withDeadline } from '../core/index.js';
 import { withRedaction } from '../llm/index.js';
+import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, snapshotJson } from './constants.js';
 import {
   CATEGORIES,
   deterministicSnapshotWithTrace,
@@ -46,46 +47,7 @@ import type {
 } from './types.js';
 
 export { computeRetirements } from './retire.js';
-
-/**
- * Default of `minSnapshotTokens`: 400 tokens (the reference design's `MIN_SNAPSHOT_TOKENS`). A smaller
- * deterministic snapshot is kept as is, with reason `below_threshold`.
- *
- * @example
- * ```ts
- * await computeTrajectoryReduction(input, { llm, minSnapshotTokens: MIN_SNAPSHOT_TOKENS * 2 });
- * ```
- */
-export const MIN_SNAPSHOT_TOKENS = 400;
-/**
- * Default of `minSavingsTokens`: 100 tokens (the reference design's `MIN_SAVINGS_TOKENS`). A reflection saving
- * less is rejected with reason `insufficient_savings`.
- *
- * @example
- * ```ts
- * await computeTrajectoryReduction(input, { llm, minSavingsTokens: MIN_SAVINGS_TOKENS / 2 });
- * ```
- */
-export const MIN_SAVINGS_TOKENS = 100;
-
-/**
- * How a snapshot is serialized for token counts: compact JSON, fields in their fixed order.
- *
- * @example
- * ```ts
- * estimateTokens(snapshotJson(deterministicSnapshot(input))); // what the gates compare by default
- * ```
- */
-export function snapshotJson(s: ActiveContextSnapshot): string {
-  return JSON.stringify({
-    currentObjective: s.currentObjective,
-    openHypotheses: s.openHypotheses,
-    blockers: s.blockers,
-    nextActions: s.nextActions,
-    unresolvedQuestions: s.unresolvedQuestions,
-    requiredEvidenceLinks: s.requiredEvidenceLinks,
-  });
-}
+export { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, snapshotJson };
 
 function defaultNow(): number {
   const perf = (globalThis as { performance?: { now(): number } }).performance;

@@ -3,18 +3,12 @@
  * validating that every item traces to a source entry or task (step 9).
  */
 import { extractJson } from '../core/index.js';
+import { SNAKE } from './constants.js';
 import { CATEGORIES } from './deterministic.js';
 import { clip, comparableKey, contentTerms, findLinks, squash, words } from './text.js';
 import type { ActiveContextSnapshot, DroppedItem, SnapshotCategory, SnapshotInput } from './types.js';
 
-/** Snake-case field names of the reflected snapshot's reply format. */
-export const SNAKE: Record<SnapshotCategory, string> = {
-  openHypotheses: 'open_hypotheses',
-  blockers: 'blockers',
-  nextActions: 'next_actions',
-  unresolvedQuestions: 'unresolved_questions',
-  requiredEvidenceLinks: 'required_evidence_links',
-};
+export { SNAKE };
 
 /**
  * The reflection prompt, extended in two places: entries carry an `id`
