@@ -104,17 +104,21 @@ function extensionAt(raw: string, dot: number, end: number): boolean {
 }
 
 /**
- * Whether the first token is a plain word ("Run x.py"), not the start of a name ("deploy_list.md").
+ * Whether the first token is a plain word ("Run x.py"), not the start of a name ("deploy_list.md")
+ * nor an HTTP method ("GET /users/:id").
  *
  * @example
  * ```ts
  * plainFirst('Run x.py'); // true
  * plainFirst('deploy_list.md'); // false
+ * plainFirst('GET /users/:id'); // false
  * ```
  */
 export function plainFirst(raw: string): boolean {
   let i = 0;
   while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
-  while (i < raw.length && (raw.charCodeAt(i) | 0x20) >= 0x61 && (raw.charCodeAt(i) | 0x20) <= 0x7a) i++;
-  return raw.charCodeAt(i) === 0x20;
+  let small = false; // "GET /users/:id" names an HTTP request: a capitalised verb is no imperative
+  for (; i < raw.length && (raw.charCodeAt(i) | 0x20) >= 0x61 && (raw.charCodeAt(i) | 0x20) <= 0x7a; i++)
+    if (raw.charCodeAt(i) >= 0x61) small = true;
+  return small && raw.charCodeAt(i) === 0x20;
 }

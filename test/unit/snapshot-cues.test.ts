@@ -215,6 +215,8 @@ describe('snapshot cues', () => {
     expect(where('deploy_checklist.md')).toBe('requiredEvidenceLinks');
     expect(where('See scripts/release.sh.')).toBe('requiredEvidenceLinks');
     expect(where('Run `scripts/release.sh`.')).toBe('nextActions');
+    // Found on the bundled samples: an HTTP request line is a pointer, not a step.
+    expect(where('GET /orders/:id/lines?state=open.')).toBe('requiredEvidenceLinks');
     expect(where('Running `check_totals.py`.')).toBe('nextActions');
     // Dots with no name before them are no file: "...code", "..." in an elided string.
     expect(where('`[:-4]` -> `...text`.')).not.toBe('requiredEvidenceLinks');
