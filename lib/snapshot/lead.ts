@@ -42,6 +42,8 @@ const LABELS: Record<string, number> = {
   questions: QUESTION,
 };
 
+/** ☐ (open), ☑ ☒ ✅ ✔ (ticked). */
+const BOX = /[\u2610-\u2612\u2705\u2714]/;
 const BOLD_TITLE = /^\s*\*\*[^*\n]{1,80}?(?::\*\*|\*\*:)\s*$/;
 const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*{0,2}\s+\S+\s+\S/;
 const SEES_ISSUE =
@@ -62,14 +64,7 @@ export function leadCategory(raw: string): number {
   // Cheap gates first (native scans, a look at the first characters): a 10k-entry snapshot runs
   // this on every entry, and nearly all of them hold none of these openings.
   // A checkbox states the item's status: any open box leaves something to do; ticked boxes only, done.
-  if (raw.indexOf('\u2610') >= 0) return NEXT;
-  if (
-    raw.indexOf('\u2612') >= 0 ||
-    raw.indexOf('\u2611') >= 0 ||
-    raw.indexOf('\u2705') >= 0 ||
-    raw.indexOf('\u2714') >= 0
-  )
-    return NONE;
+  if (BOX.test(raw)) return raw.indexOf('\u2610') >= 0 ? NEXT : NONE;
   let i = 0;
   while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
   const c = raw.charCodeAt(i);
