@@ -202,6 +202,8 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
   };
   const pool = rows.filter((r) => !HELD_OUT.has(r.split));
   const said = new Map<Row, boolean>();
+  // Each turn's out-of-fold logit over its fold's chosen threshold, for the precision/recall curve.
+  const margin = new Map<Row, number>();
   const saidModelOnly = new Map<Row, boolean>();
   const saidEither = new Map<Row, boolean>();
   const folds = [];
@@ -220,7 +222,9 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
       return turnScores(bits, context, table);
     });
     for (const r of test) {
-      const model = logit(weights, feats(r)) >= threshold;
+      const z = logit(weights, feats(r));
+      if (evidenceOf(r)) margin.set(r, z - threshold);
+      const model = z >= threshold;
       const m = markerScore(r);
       // As `correctionModel` does: a bare `/undo` keeps the markers' score.
       said.set(r, model || (!!evidenceOf(r)?.undo && m >= t));
@@ -306,8 +310,37 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
       aider: counts(aider, heldOut),
     },
     byLanguage: languages,
+    // What the model could reach on people it never saw if the threshold were moved: the precision at
+    // the first cut of the pooled out-of-fold ranking (margins over each fold's threshold) that reaches
+    // each recall. An oracle cut, read from the test turns: it bounds, it does not choose.
+    precisionAtRecall: {
+      all: precisionAtRecall(pool, margin),
+      aider: precisionAtRecall(aider, margin),
+    },
     folds,
   };
+}
+
+/** {@link evaluate}'s `precisionAtRecall`: the model alone (no `/undo` rule), turns it scores. */
+function precisionAtRecall(rows: Row[], margin: Map<Row, number>): Record<string, number | null> {
+  const ranked = rows
+    .filter((r) => margin.has(r))
+    .sort((a, b) => margin.get(b)! - margin.get(a)!)
+    .map((r) => r.labels.includes('correction'));
+  const positives = ranked.filter(Boolean).length;
+  const out: Record<string, number | null> = {};
+  for (const target of [0.3, 0.4, 0.5, 0.6]) {
+    let tp = 0;
+    out[`R${target}`] = null;
+    for (let i = 0; i < ranked.length; i++) {
+      if (ranked[i]) tp++;
+      if (tp >= target * positives) {
+        out[`R${target}`] = r3(tp / (i + 1));
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /** The shipped model: trained on every author of the pool, threshold from their out-of-fold logits. */
