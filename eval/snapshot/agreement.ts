@@ -1,8 +1,9 @@
 /**
  * `npx tsx eval/snapshot/agreement.ts`: how far two careful readers agree on the same memory entries,
- * the ceiling that frames the categoriser's figures (issue 18). Set 3 (entries-3.jsonl) was labelled
- * twice, independently and blind to the categoriser and to each other: labels-3.tsv (the first
- * reader, whose labels the figures use) and labels-3-second.tsv. Prints, as JSON: the second reader
+ * the ceiling that frames the categoriser's figures (issue 18). Sets 3 and 5 (entries-3.jsonl,
+ * entries-5.jsonl) were each labelled twice, independently and blind to the categoriser and to each
+ * other: labels-<n>.tsv (the first reader, whose labels the figures use) and labels-<n>-second.tsv.
+ * Prints, as JSON per set: the second reader
  * scored against the first as if it were a categoriser (accuracy, accuracy on the first reader's hard
  * entries, per-category precision / recall, Cohen's kappa); the snapshot against each reader; and the
  * snapshot on the entries both readers labelled alike.
@@ -13,6 +14,7 @@ import {
   LABELS,
   type LabelledEntry,
   loadLabelled3,
+  loadLabelled5,
   readLabels,
   type Score,
   score,
@@ -56,12 +58,12 @@ function brief(s: Score) {
   };
 }
 
-export function agreement() {
-  const first = loadLabelled3();
-  const secondLabels = readLabels('labels-3-second.tsv');
+export function agreement(n: 3 | 5) {
+  const first = n === 3 ? loadLabelled3() : loadLabelled5();
+  const secondLabels = readLabels(`labels-${n}-second.tsv`);
   const byText = new Map(first.map((e) => [e.text, secondLabels.get(e.id)!]));
   if (secondLabels.size !== first.length || [...byText.values()].some((v) => !v))
-    throw new Error('labels-3-second.tsv must label every entry of set 3 once');
+    throw new Error(`labels-${n}-second.tsv must label every entry of set ${n} once`);
   const secondReader: Categorizer = (text) => byText.get(text)!.label;
   // The same entries with the second reader's labels and hard flags, to score against it.
   const asSecond: LabelledEntry[] = first.map((e) => ({ ...e, ...secondLabels.get(e.id)! }));
@@ -95,4 +97,5 @@ export function agreement() {
   };
 }
 
-if (process.argv[1]?.endsWith('agreement.ts')) console.log(JSON.stringify(agreement(), null, 2));
+if (process.argv[1]?.endsWith('agreement.ts'))
+  console.log(JSON.stringify({ set3: agreement(3), set5: agreement(5) }, null, 2));
