@@ -34,6 +34,7 @@ import {
   C_MAY,
   C_ME,
   C_MIGHT,
+  C_MUST,
   C_NEED,
   C_NEEDED,
   C_NEEDS,
@@ -275,8 +276,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     // "The fix should be to use `right`": a plan stated as what the fix is.
     else if (c === C_SHOULD && nc === C_BE && i + 3 < n && wc(fs[i + 2]!) === C_TO && fs[i + 3]! & IMP)
       plan = true;
-    // "I will correct the syntax", "we will now rerun": "I will" plans as "I'll" does, whatever the verb.
-    else if (c === C_WILL && prev & SUBJ && i === start + 1 && !(next & NEG)) plan = true;
+    // "I will correct the syntax", "we must merge them": plans as "I'll" does, whatever the verb.
+    else if ((c === C_WILL || c === C_MUST) && prev & SUBJ && i === start + 1 && !(next & NEG)) plan = true;
     else if (
       (c === C_SHOULD || c === C_WILL || c === C_CAN) &&
       (prev & SUBJ || i === start) &&

@@ -58,14 +58,14 @@ export const SETS: [number, string[]][] = [
         'unstage apply build edit patch print keep exclude include change convert restore skip wait get ' +
         'collect decompile navigate locate grep list launch enable disable mock guide prioritize consider ' +
         'fetch download upload sync save import export revisit rebase tag release publish format lint ' +
-        'need recheck double-check avoid introduce pin unpin bisect trace audit rerunning',
+        'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning',
     ),
   ],
   [1 << 10, set('why how what which whether who where is are does do can should could would will')], // Q START
   [
     1 << 11, // DISCOURSE: skipped before the first word that counts
     set(
-      'now ok okay so then first next great good perfect alright also finally but and wait right yes either ' +
+      'now ok okay so then first next great good perfect alright also finally but and wait right yes either please ' +
         'actually well excellent hmm oh however instead otherwise lastly second secondly third further just',
     ),
   ],
@@ -126,7 +126,7 @@ export const CLAUSE = 1 << 23;
 export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
-    'the it a them this useful helpful handy interesting worthwhile as than asked',
+    'the it a them this useful helpful handy interesting worthwhile as than asked must',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 export const C_LET = code('let');
@@ -170,6 +170,7 @@ export const C_GOT = code('got');
 export const C_AS = code('as');
 export const C_THAN = code('than');
 export const C_ASKED = code('asked');
+export const C_MUST = code('must');
 /** The codes from C_CLEAR to C_KNOW_LAST: knowing, which negated before `why` / `whether` asks. */
 export const C_CLEAR = code('clear');
 export const C_KNOW_LAST = code('certain');

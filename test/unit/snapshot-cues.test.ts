@@ -228,4 +228,11 @@ describe('snapshot cues', () => {
     expect(where('**Inputs/Outputs:**')).toBe('none');
     expect(where('**Diagnosis:** the hook calls a removed venv')).toBe('blockers');
   });
+
+  it('reads "I must <verb>", "Please <verb>" and "double check" as plans', () => {
+    expect(where('We must merge the two migrations before the release.')).toBe('nextActions');
+    expect(where('Please rerun the export with the new flag.')).toBe('nextActions');
+    expect(where('I should double check the locale fallback.')).toBe('nextActions');
+    expect(where('Please note that the cache is shared.')).toBe('none');
+  });
 });
