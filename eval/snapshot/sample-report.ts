@@ -65,8 +65,13 @@ export function drawReportSet(n: number): ReportSetEntry[] {
     [...rs].sort((a, b) => order.get(`${a.file}|${a.pos}`)! - order.get(`${b.file}|${b.pos}`)!);
 
   const strata: [string, Raw[]][] = [];
-  for (const { kind, raws } of perKind)
-    strata.push(['uniform', bySource(take(ranked(raws), UNIFORM[kind]!, taken))]);
+  for (const { kind, raws } of perKind) {
+    const drawn = take(ranked(raws), UNIFORM[kind]!, taken);
+    // Say so when a source runs out (set 6 got 50 console-summary entries of 60; set 7 would get none).
+    if (drawn.length < UNIFORM[kind]!)
+      process.stderr.write(`set ${n}: ${kind} has only ${drawn.length} of ${UNIFORM[kind]} entries left\n`);
+    strata.push(['uniform', bySource(drawn)]);
+  }
   const all = ranked(perKind.flatMap((k) => k.raws));
   strata.push(['evidence-enriched', bySource(take(all, N_EVIDENCE, taken, (r) => isEvidence(r.text)))]);
 
