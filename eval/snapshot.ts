@@ -20,6 +20,7 @@ import {
   loadLabelled3,
   loadLabelled4,
   loadLabelled5,
+  loadLabelled6,
   loadLabelledMore,
   oldCategorizer,
   type Score,
@@ -44,6 +45,7 @@ function run(): void {
   const third = loadLabelled3();
   const fourth = loadLabelled4();
   const fifth = loadLabelled5();
+  const sixth = loadLabelled6();
   const splits: [string, LabelledEntry[]][] = [
     ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
     ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],
@@ -81,6 +83,10 @@ function run(): void {
     ['set 5, evidence stratum', fifth.filter((e) => e.stratum === 'evidence-enriched')],
     // The report kinds' entries whose errors no rule has looked at: sets 1-2 and set 5.
     ['never listed, sets 1-2 + 5', [...all.filter((e) => SPLIT[e.kind] !== 'tune'), ...fifth]],
+    ['set 6 (untouched)', sixth],
+    ['set 6, uniform', sixth.filter((e) => e.stratum === 'uniform')],
+    ['set 6, evidence stratum', sixth.filter((e) => e.stratum === 'evidence-enriched')],
+    ['never listed, sets 1-2 + 5-6', [...all.filter((e) => SPLIT[e.kind] !== 'tune'), ...fifth, ...sixth]],
   );
   const cats: [string, Categorizer][] = [
     ['snapshot', snapshotCategorizer],

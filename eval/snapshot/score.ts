@@ -49,7 +49,7 @@ const DIR = import.meta.dirname;
 export function readLabels(file: string): Map<string, { label: Label; hard: boolean }> {
   const labels = new Map<string, { label: Label; hard: boolean }>();
   for (const line of readFileSync(resolve(DIR, file), 'utf8').split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
+    if (line === '' || line.startsWith('#') || line === 'id\tlabel\thard') continue; // comments, a header row
     const [id, label, hard] = line.split('\t');
     if (!LABELS.includes(label as Label)) throw new Error(`${file}: unknown label ${label} for ${id}`);
     labels.set(id!, { label: label as Label, hard: hard === '1' });
@@ -213,4 +213,12 @@ export function loadLabelled4(): (LabelledEntry & { stratum: string })[] {
  */
 export function loadLabelled5(): (LabelledEntry & { stratum: string })[] {
   return joinLabels(loadReportSet(5), 'labels-5.tsv');
+}
+
+/**
+ * The sixth labelled set (entries-6.jsonl + labels-6.tsv, LABELLING-6.md): 250 more entries of the
+ * report kinds (console-summary ran out at 50), labelled blind. Ids `set6-…`.
+ */
+export function loadLabelled6(): (LabelledEntry & { stratum: string })[] {
+  return joinLabels(loadReportSet(6), 'labels-6.tsv');
 }

@@ -18,6 +18,7 @@ import {
   loadLabelled3,
   loadLabelled4,
   loadLabelled5,
+  loadLabelled6,
   loadLabelledMore,
   oldCategorizer,
   SPLIT,
@@ -78,20 +79,22 @@ describe('second labelled snapshot set', () => {
 });
 
 // Sets 3-5: report kinds only, each labelled blind and scored once (LABELLING-3/4/5.md); the floors
-// are the entries they get right now (sets 3 and 4 were since spent on rule rounds; set 5 is at its
-// one scoring, 82 %).
+// are the entries they get right now (sets 3 and 4 were since spent on rule rounds; sets 5 and 6 are
+// at their one scoring, 82 % and 81 %). Set 6 has 250 entries: console-summary ran out.
 const LATER: [number, () => ReturnType<typeof loadLabelled3>, number][] = [
   [3, loadLabelled3, 228 / 260],
   [4, loadLabelled4, 217 / 260],
   [5, loadLabelled5, 213 / 260],
+  [6, loadLabelled6, 203 / 250],
 ];
 
 describe.each(LATER)('labelled snapshot set %i (report kinds only)', (n, load, floor) => {
   const set = load();
 
   it('labels every entry once, from the report kinds only, disjoint from the earlier sets', () => {
-    expect(set).toHaveLength(260);
-    expect(new Set(set.map((e) => e.id)).size).toBe(260);
+    const size = n === 6 ? 250 : 260;
+    expect(set).toHaveLength(size);
+    expect(new Set(set.map((e) => e.id)).size).toBe(size);
     for (const e of set) {
       expect(SPLIT[e.kind], e.id).not.toBe('tune');
       expect(e.text, e.id).toBeTruthy();
