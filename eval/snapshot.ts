@@ -9,7 +9,8 @@
  * precision/recall and the confusion matrix of the snapshot, beside two baselines in the same run: a
  * plain keyword categorizer and the categorizer before issue 18 (frozen in eval/snapshot/old-classify.ts).
  *
- * Flags: `--errors` lists the snapshot's misses per split; `--json` prints the scores as JSON;
+ * Flags: `--errors` lists the snapshot's misses on the tune split and the spent sets 3-4 (never on
+ * splits that stand for unseen data; `--all-errors` lists every split's); `--json` prints the scores as JSON;
  * `--reflection` runs the deterministic-vs-reflected report instead (eval/snapshot/reflection.ts).
  */
 import {
@@ -132,7 +133,10 @@ function run(): void {
     out.push('confusion of the snapshot (rows: label, columns: predicted; H B N Q E I)');
     for (const l of LABELS)
       out.push(`  ${l.padEnd(22)} ${LABELS.map((p) => String(s.confusion[l][p]).padStart(4)).join('')}`);
-    if (args.has('--errors'))
+    // Errors of splits that stand for unseen data are listed only on purpose (`--all-errors`): once
+    // read, they are no longer unseen.
+    const listable = /^(tune|set [34] )/.test(r.split) || args.has('--all-errors');
+    if ((args.has('--errors') && listable) || args.has('--all-errors'))
       for (const e of s.errors) out.push(`  ✗ ${e.id} ${e.label} → ${e.predicted}: ${e.text.slice(0, 140)}`);
   }
   console.log(out.join('\n'));
