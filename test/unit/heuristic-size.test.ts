@@ -4,16 +4,17 @@
  * 16: the whole `rearview/heuristic` entry under 8 KB; no bundle pulls in an LLM SDK or valibot, up
  * front or on first use.
  *
- * Measured: `heuristicReflect` alone 6,474 B; the whole heuristic entry 7,043 B (plus the non-English
+ * Measured: `heuristicReflect` alone 6,494 B; the whole heuristic entry 7,066 B (plus the non-English
  * markers, 1,271 B on first use). It was 8,776 B while it also carried the model half; that half is now
- * its own entry, `rearview/llm-reflect`: 8,443 B up front for the whole entry (it includes
+ * its own entry, `rearview/llm-reflect`: 8,461 B up front for the whole entry (it includes
  * `heuristicReflect`, which `llmReflect` merges with; about 2 KB of its own: prompt, reply parser with
- * core's `extractJson`, merge, the call), plus escalation with the redactor, 6,565 B on first use.
+ * core's `extractJson`, merge, the call), plus escalation with the redactor, 6,567 B on first use.
  * Escalation stays lazy because loading it up front made the entry 14,298 B; plain `import()` of a
  * module that imports the heuristic entry costs ~150 B over no escalation at all, so the former "kit"
  * (eager helpers passed to lazy chunks as arguments) is gone.
  *
- * The llm-reflect budget is 9 KB: the measured 8,443 B plus ~770 B (9 %) headroom, so a growth past it
+ * (Figures after the NFD change to the scanner; at the move they were 6,474 / 7,043 / 8,443 / 6,565 B.)
+ * The llm-reflect budget is 9 KB: the measured 8,461 B plus ~750 B (9 %) headroom, so a growth past it
  * fails.
  */
 import { describe, expect, it } from 'vitest';
