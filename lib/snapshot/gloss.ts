@@ -5,6 +5,7 @@
  * nothing else in it plans, asks or reports a problem (the caller checks that).
  */
 import { isPointer } from './pointer.js';
+import { afterListMarker } from './text.js';
 
 /**
  * Whether `raw` opens with a path or URL (after a list marker or bold, maybe in backticks, maybe with
@@ -20,15 +21,7 @@ export function glossedPointer(raw: string): boolean {
   const len = raw.length;
   let i = 0;
   while (i < len && raw.charCodeAt(i) <= 0x20) i++;
-  // A list marker: "- ", "* ", "• ", "3. ", "3) ".
-  const m = raw.charCodeAt(i);
-  if ((m === 0x2d || m === 0x2a || m === 0x2022) && raw.charCodeAt(i + 1) === 0x20) i += 2;
-  else {
-    let d = i;
-    while (d < len && raw.charCodeAt(d) >= 0x30 && raw.charCodeAt(d) <= 0x39) d++;
-    if (d > i && (raw.charCodeAt(d) === 0x2e || raw.charCodeAt(d) === 0x29) && raw.charCodeAt(d + 1) === 0x20)
-      i = d + 2;
-  }
+  i = afterListMarker(raw, i);
   while (i < len && raw.charCodeAt(i) === 0x2a) i++; // bold
   const ticked = raw.charCodeAt(i) === 0x60;
   if (ticked) i++;

@@ -7,6 +7,7 @@
  */
 
 import { IMP, KIND } from './cues.js';
+import { afterListMarker } from './text.js';
 
 /** Category codes, as `classify.ts`'s decisions return them. */
 const HYPOTHESIS = 0;
@@ -93,25 +94,27 @@ export function leadCategory(raw: string): number {
 
 /** "Running `verify.py`.", "Checking the fixtures": a short line opening with an action under way. */
 function progressive(raw: string, from: number): boolean {
-  // The first word (after a list marker) must end in "ing" before any pattern runs.
-  let s = from;
-  const c = raw.charCodeAt(s);
-  if ((c === 0x2d || c === 0x2a || c === 0x2022) && raw.charCodeAt(s + 1) === 0x20) s += 2;
+  // The first word (after a list marker) ends in "ing" after a stem of three letters or more.
+  const s = afterListMarker(raw, from);
   let e = s;
   while (e < raw.length && (raw.charCodeAt(e) | 0x20) >= 0x61 && (raw.charCodeAt(e) | 0x20) <= 0x7a) e++;
   if (
     e - s < 6 ||
     raw.charCodeAt(e - 1) !== 0x67 ||
     raw.charCodeAt(e - 2) !== 0x6e ||
-    raw.charCodeAt(e - 3) !== 0x69
+    raw.charCodeAt(e - 3) !== 0x69 ||
+    // A digit or `_` glued to the word makes it a name ("Running2", "loading_state").
+    (raw.charCodeAt(e) >= 0x30 && raw.charCodeAt(e) <= 0x39) ||
+    raw.charCodeAt(e) === 0x5f
   )
     return false;
-  const m = /^\s*(?:[-*•]\s+)?([A-Za-z]{3,})ing\b(.*)$/.exec(raw);
-  if (!m) return false;
   // One short clause: at most five more words, no sentence break inside.
-  const rest = m[2]!.trim().replace(/[.…:]+$/, '');
+  const rest = raw
+    .slice(e)
+    .trim()
+    .replace(/[.…:]+$/, '');
   if (/[.!?;]\s/.test(rest) || rest.split(/\s+/).filter(Boolean).length > 5) return false;
-  const stem = m[1]!.toLowerCase();
+  const stem = raw.slice(s, e - 3).toLowerCase();
   const last = stem.length - 1;
   return (
     isVerb(stem) ||

@@ -320,3 +320,24 @@ export function endsWithQuestionMark(raw: string): boolean {
   const last = raw.charCodeAt(raw.length - 1);
   return last === 0x3f || ((last <= 0x20 || last >= 0x80) && raw.trimEnd().endsWith('?'));
 }
+
+/**
+ * The index after a list marker at `i` ("- ", "* ", "• ", "3. ", "3) "), or `i` when there is none.
+ * Shared by the readers of an entry's opening (a gloss, a line's lead).
+ *
+ * @example
+ * ```ts
+ * afterListMarker('- `a.ts` (config)', 0); // 2
+ * afterListMarker('12) run it', 0); // 4
+ * afterListMarker('plain', 0); // 0
+ * ```
+ */
+export function afterListMarker(raw: string, i: number): number {
+  const m = raw.charCodeAt(i);
+  if ((m === 0x2d || m === 0x2a || m === 0x2022) && raw.charCodeAt(i + 1) === 0x20) return i + 2;
+  let d = i;
+  while (raw.charCodeAt(d) >= 0x30 && raw.charCodeAt(d) <= 0x39) d++;
+  return d > i && (raw.charCodeAt(d) === 0x2e || raw.charCodeAt(d) === 0x29) && raw.charCodeAt(d + 1) === 0x20
+    ? d + 2
+    : i;
+}

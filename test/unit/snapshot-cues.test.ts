@@ -235,4 +235,12 @@ describe('snapshot cues', () => {
     expect(where('I should double check the locale fallback.')).toBe('nextActions');
     expect(where('Please note that the cache is shared.')).toBe('none');
   });
+
+  it('reads past a numbered or bulleted list marker before a gloss or an action under way', () => {
+    expect(where('12. `web/src/state/cart.ts` (cart totals)')).toBe('requiredEvidenceLinks');
+    expect(where('3) Running `check_totals.py`.')).toBe('nextActions');
+    expect(where('• Checking the fixtures')).toBe('nextActions');
+    // A digit or underscore glued to the "-ing" word makes it a name, not an action.
+    expect(where('Running2 jobs at once')).toBe('none');
+  });
 });
