@@ -36,7 +36,7 @@ export function glossedPointer(raw: string): boolean {
   )
     k--;
   if (k < e && k > s && raw.charCodeAt(k - 1) === 0x3a) e = k - 1;
-  if (e - s < 3 || !isPointer(raw.slice(s, e))) return false;
+  if (e - s < 3) return false;
   if (ticked) {
     if (raw.charCodeAt(i) !== 0x60) return false;
     i++;
@@ -50,6 +50,7 @@ export function glossedPointer(raw: string): boolean {
     // An em or en dash glosses; a plain hyphen in file-review lists mostly gives a verdict
     // ("`a.ts` - looks good", "- already listed"), which is no pointer to follow.
     ((g === 0x2014 || g === 0x2013) && raw.charCodeAt(i + 1) === 0x20); // — –
-  // Something must follow the opener: a bare pointer is `isPointer`'s case.
-  return glossOpens && i + 2 < len;
+  // Something must follow the opener (a bare pointer is `isPointer`'s case); the first token is read
+  // as a pointer last, as most lines have no gloss opener there.
+  return glossOpens && i + 2 < len && isPointer(raw.slice(s, e));
 }
