@@ -68,6 +68,7 @@ import {
   loadLabelled3,
   loadLabelled4,
   loadLabelledMore,
+  type Score,
   SPLIT,
 } from './score.js';
 
@@ -214,16 +215,8 @@ function select(
   return { model: bestModel[1], hybrid: bestHybrid[1], inner: [bestModel[0], bestHybrid[0]] };
 }
 
-interface Scored {
-  n: number;
-  accuracy: number;
-  hardN: number;
-  hardAccuracy: number;
-  perLabel: Record<
-    Label,
-    { precision: number | null; recall: number | null; support: number; predicted: number }
-  >;
-}
+/** score.ts's `Score` without the confusion matrix and the error list (this script prints neither). */
+type Scored = Omit<Score, 'confusion' | 'errors'>;
 
 function scoreOf(idx: readonly number[], pred: ReadonlyMap<number, number>): Scored {
   const tp = new Array<number>(K).fill(0);

@@ -18,21 +18,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ENTRIES, type SampledEntry, SOURCES } from './sample';
-import { isEvidence, loadMoreEntries, type Raw, ranked, Taken, take } from './sample-more';
+import { isEvidence, loadMoreEntries, type MoreEntry, type Raw, ranked, Taken, take } from './sample-more';
 
 /** Per kind, how many uniform entries a set takes. */
 const UNIFORM: Record<string, number> = { 'mini-swe-agent': 80, 'console-agent': 80, 'console-summary': 60 };
 const N_EVIDENCE = 40;
 
-/** One row of entries-<n>.jsonl. */
-export interface ReportSetEntry {
-  id: string;
-  kind: string;
-  stratum: string;
-  file: string;
-  pos: string;
-  text: string;
-}
+/** One row of entries-<n>.jsonl: set 2's entry shape, always with its text (these sources may be copied). */
+export type ReportSetEntry = Omit<MoreEntry, 'sha256'>;
 
 /** The path of set n's entries. */
 export const reportSetPath = (n: number): string => resolve(import.meta.dirname, `entries-${n}.jsonl`);
