@@ -11,20 +11,10 @@ import { LIMIT, logit, scoreTable, shippedModel } from '../../eval/heuristic/lea
 import { DEFAULT_MIN_SCORE, heuristicReflect, type TurnEvidence } from '../../lib/heuristic/index';
 import { correctionModel, correctionScore, turnFeatures } from '../../lib/heuristic-model/index';
 import { TABLE, WEIGHTS } from '../../lib/heuristic-model/weights';
+import { evidence } from '../heuristic/evidence';
 
 /** The shipped threshold logit, derived from the table: the first logit whose score reaches the default. */
 const THRESHOLD = TABLE.findIndex((x) => x >= DEFAULT_MIN_SCORE) - LIMIT;
-
-const evidence = (text: string, over: Partial<TurnEvidence> = {}): TurnEvidence => ({
-  text,
-  signals: { correction: false, challenge: false, preference: false, approval: false, friction: false },
-  interrupted: false,
-  repeat: false,
-  undo: false,
-  first: false,
-  reply: 'Done: I updated the handler.',
-  ...over,
-});
 
 describe('heuristic-model data', () => {
   it.runIf(haveSharedData())(

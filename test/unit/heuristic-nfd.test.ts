@@ -4,24 +4,9 @@
  * the learned scorer's features.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  classifyTurn,
-  heuristicReflect,
-  loadLanguageMarkers,
-  type TurnEvidence,
-} from '../../lib/heuristic/index';
+import { classifyTurn, heuristicReflect, loadLanguageMarkers } from '../../lib/heuristic/index';
 import { correctionModel, correctionScore, turnFeatures } from '../../lib/heuristic-model/index';
-
-const signals = { correction: false, challenge: false, preference: false, approval: false, friction: false };
-const evidence = (text: string): TurnEvidence => ({
-  text,
-  signals,
-  interrupted: false,
-  repeat: false,
-  undo: false,
-  first: false,
-  reply: 'Done, I changed it.',
-});
+import { evidence } from '../heuristic/evidence';
 
 const TEXTS = [
   'ESTÁ MAL, deshaz el cambio.',
