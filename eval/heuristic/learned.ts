@@ -189,27 +189,46 @@ const markerSignals = (r: Row) => {
   return s;
 };
 
-export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
+export function evaluate(
+  rows: Row[],
+  options: {
+    /** Also score `aider-final` (once, at the end). */
+    final?: boolean;
+    /** The features (default: the shipped `turnFeatures`), for probes. */
+    features?: (e: TurnEvidence) => string[];
+    /** Which of a fold's training turns it trains on (default: all), for learning curves. */
+    trainOn?: (r: Row) => boolean;
+    /** The sets left out of the folds (default `HELD_OUT`). */
+    heldOut?: ReadonlySet<string>;
+  } = {},
+) {
+  const heldOutSplits = options.heldOut ?? HELD_OUT;
+  const featuresOf = options.features ?? turnFeatures;
   const memo = new Map<Row, string[]>();
   const feats = (r: Row) => {
     let f = memo.get(r);
     if (!f) {
       const e = evidenceOf(r);
-      f = e ? turnFeatures(e) : [];
+      f = e ? featuresOf(e) : [];
       memo.set(r, f);
     }
     return f;
   };
-  const pool = rows.filter((r) => !HELD_OUT.has(r.split));
+  const pool = rows.filter((r) => !heldOutSplits.has(r.split));
   const said = new Map<Row, boolean>();
   // Each turn's out-of-fold logit over its fold's chosen threshold, for the precision/recall curve.
   const margin = new Map<Row, number>();
+  // …and its raw logit: comparable across folds only as far as their scales agree, but defined when a
+  // fold found no threshold (its margins are then all -Infinity).
+  const raw = new Map<Row, number>();
   const saidModelOnly = new Map<Row, boolean>();
   const saidEither = new Map<Row, boolean>();
   const folds = [];
   for (let k = 0; k < FOLDS; k++) {
     const test = pool.filter((r) => fnv1a32(`fold#${authorOf(r)}`) % FOLDS === k);
-    const trainRows = pool.filter((r) => fnv1a32(`fold#${authorOf(r)}`) % FOLDS !== k);
+    const trainRows = pool.filter(
+      (r) => fnv1a32(`fold#${authorOf(r)}`) % FOLDS !== k && (options.trainOn?.(r) ?? true),
+    );
     const { weights, threshold } = fitModel(trainRows, feats);
     // Markers with their per-fold calibrated scores and threshold, as run.ts does.
     const table = calibrate(trainRows, markerSignals);
@@ -223,7 +242,10 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
     });
     for (const r of test) {
       const z = logit(weights, feats(r));
-      if (evidenceOf(r)) margin.set(r, z - threshold);
+      if (evidenceOf(r)) {
+        margin.set(r, z - threshold);
+        raw.set(r, z);
+      }
       const model = z >= threshold;
       const m = markerScore(r);
       // As `correctionModel` does: a bare `/undo` keeps the markers' score.
@@ -317,6 +339,7 @@ export function evaluate(rows: Row[], options: { final?: boolean } = {}) {
       all: precisionAtRecall(pool, margin),
       aider: precisionAtRecall(aider, margin),
     },
+    precisionAtRecallRaw: { all: precisionAtRecall(pool, raw), aider: precisionAtRecall(aider, raw) },
     folds,
   };
 }
