@@ -16,7 +16,8 @@ const CLAIM =
   /\b(?:i(?:'ve| have) (?:now )?(?:updated|fixed|changed|added|modified|made|implemented|removed|refactored|created|rewritten|corrected)|(?:is|are|should) now\b|now (?:works|correctly|handles|uses)|here(?:'s| is) the (?:updated|fixed|corrected|modified|new)|applied edit|done[.!])/i;
 const CODE = /```|<<<<<<< SEARCH|^>{7} REPLACE|Applied edit to/m;
 const FAIL = /\b(?:error|exception|traceback|failed|failure|fatal)\b|\w+Error\b/i;
-const OPENING = /^\s*(?:no\b|nope|not\b|still\b|again\b|wrong|that(?:'s| is) (?:not|wrong)|it (?:still|does(?:n't| not)|is(?:n't| not))|this (?:still|does(?:n't| not)|is(?:n't| not))|doesn'?t|didn'?t|you (?:did(?:n't| not)|forgot|missed|broke))/i;
+const OPENING =
+  /^\s*(?:no\b|nope|not\b|still\b|again\b|wrong|that(?:'s| is) (?:not|wrong)|it (?:still|does(?:n't| not)|is(?:n't| not))|this (?:still|does(?:n't| not)|is(?:n't| not))|doesn'?t|didn'?t|you (?:did(?:n't| not)|forgot|missed|broke))/i;
 
 function replyFeatures(e: TurnEvidence): string[] {
   const out: string[] = [];
