@@ -7,6 +7,7 @@
  */
 
 import { IMP, KIND } from './cues.js';
+import { stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
 
 /** Category codes, as `classify.ts`'s decisions return them. */
@@ -37,6 +38,11 @@ const LABELS: Record<string, number> = {
   overview: NONE,
   todo: NEXT,
   steps: NEXT,
+  backlog: NEXT,
+  next: NEXT,
+  plan: NEXT,
+  remaining: NEXT,
+  pending: NEXT,
   hypothesis: HYPOTHESIS,
   theory: HYPOTHESIS,
   question: QUESTION,
@@ -89,6 +95,8 @@ export function leadCategory(raw: string): number {
       if (category !== undefined && words.length <= 3) return category;
     }
   }
+  const stance = stanceCategory(raw, isVerb);
+  if (stance >= 0) return stance;
   return progressive(raw, i) ? NEXT : -1;
 }
 

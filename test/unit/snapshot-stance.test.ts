@@ -1,0 +1,88 @@
+/**
+ * The writer's stance (lib/snapshot/stance.ts), one rule per test, on invented sentences (none is taken
+ * from the labelled sets of eval/snapshot/): a status written last, a numbered step, reported
+ * questions, suggestions and criticism, a constraint, a hedged verdict or plan, a heading over a plan.
+ */
+import { describe, expect, it } from 'vitest';
+import { deterministicSnapshot } from '../../lib/snapshot/index';
+import { stanceCategory } from '../../lib/snapshot/stance';
+
+const CATS = [
+  'openHypotheses',
+  'blockers',
+  'nextActions',
+  'unresolvedQuestions',
+  'requiredEvidenceLinks',
+] as const;
+
+/** The category the snapshot puts one note in, or 'none'. */
+function where(value: string): string {
+  const s = deterministicSnapshot({
+    objective: '',
+    entries: [{ scope: 'notes', key: 'k', value, sourceIteration: 0 }],
+  });
+  return CATS.find((c) => s[c].includes(value)) ?? 'none';
+}
+
+describe('snapshot stance', () => {
+  it('reads a status written last: done is retired, not started is still to do', () => {
+    expect(where('Wire the billing webhook: Done.')).toBe('none');
+    expect(where('Port the CSV exporter (done)')).toBe('none');
+    expect(where('TASK-12 (Rate-limit the login form): Not Started.')).toBe('nextActions');
+    expect(where('Migrate the staging database: In progress')).toBe('nextActions');
+    expect(where('Rotate the signing keys: Blocked')).toBe('blockers');
+    // A status word inside the line is no status written last.
+    expect(where('Done: nothing, the queue still drops messages.')).not.toBe('nextActions');
+  });
+
+  it('reads a backlog label as work left to do', () => {
+    expect(where('**Backlog:** write the importer (done), add paging, document the API.')).toBe(
+      'nextActions',
+    );
+  });
+
+  it('reads a numbered step with an imperative as a step, and a numbered observation as none', () => {
+    expect(where('Step 3: Rename the column in the migration.')).toBe('nextActions');
+    expect(where('Step 2: the loader hands the row to the cache.')).not.toBe('nextActions');
+  });
+
+  it('reads reported questions, suggestions and criticism', () => {
+    expect(where('The reviewer questioned the need for a second cache layer.')).toBe('unresolvedQuestions');
+    expect(where('Questioned whether the retry budget is per request.')).toBe('unresolvedQuestions');
+    expect(where('The maintainer suggested splitting the parser into two passes.')).toBe('nextActions');
+    expect(where('User rightly pointed out that the fixture holds only one invoice.')).toBe('blockers');
+    // "I"/"we" report their own plans and doubts through other rules.
+    expect(stanceCategory('I suggested a smaller batch size earlier.', () => false)).toBe(-1);
+  });
+
+  it('reads a first-person "should not" as a constraint on the plan', () => {
+    expect(where('So we must NOT touch the generated files.')).toBe('blockers');
+    expect(where("I shouldn't change the public signature of parse().")).toBe('blockers');
+  });
+
+  it('reads a hedged verdict: a good one closes the item, a bad one is a problem', () => {
+    expect(where('So the new ordering seems fine.')).toBe('none');
+    expect(where('This looks correct and complete.')).toBe('none');
+    expect(where('That looks wrong.')).toBe('blockers');
+    // A verdict followed by "but" is not the line's last word.
+    expect(stanceCategory('This looks right, but the cache still misses.', () => false)).toBe(-1);
+  });
+
+  it('reads "should probably <verb>" as a hedged plan, not a guess', () => {
+    expect(where('I should probably remove the unused import of `os`.')).toBe('nextActions');
+    expect(where('The exporter should probably be slower on big files.')).not.toBe('nextActions');
+  });
+
+  it('reads "if X, Y would …" as a guessed consequence, and "if I want X, I would need to" as a plan', () => {
+    expect(where('If the queue is empty at shutdown, the flush would return early.')).toBe('openHypotheses');
+    expect(stanceCategory('If I want paging, I would need to change the cursor.', () => false)).toBe(-1);
+    expect(stanceCategory('If the cache is cold, we would lose the first write.', () => false)).toBe(0);
+    expect(stanceCategory('If the cache is cold, we would have to warm it first.', () => false)).toBe(-1);
+  });
+
+  it('reads a heading over a plan as a step, unless it states the obstacle', () => {
+    expect(where("Here's what we should do:")).toBe('nextActions');
+    expect(where('To get the exporter working again there are two options:')).toBe('nextActions');
+    expect(stanceCategory("Since the linter won't pass, we have two options:", () => false)).toBe(-1);
+  });
+});
