@@ -2,8 +2,8 @@
  * `npm run eval:snapshot`: how well the deterministic snapshot sorts memory entries, on the
  * hand-labelled sets of eval/snapshot/: 520 sentences from five kinds of real agent output (rules in
  * eval/snapshot/LABELLING.md), 330 more labelled blind with aider replies and two enriched strata
- * (LABELLING-more.md), and sets 3-6 (1,030 entries of the report kinds, each labelled blind and scored
- * once; LABELLING-3…6.md say which were then spent on rule rounds). Per split — tune (rules were
+ * (LABELLING-more.md), and sets 3-7 (1,230 entries of the report kinds, each labelled blind and scored
+ * once; LABELLING-3…7.md say which were then spent on rule rounds). Per split — tune (rules were
  * chosen there), held-out and untouched kinds of sets 1-2, each later set, and the report-kind
  * entries whose errors were never listed — it prints accuracy (all and hard entries), per-category
  * precision/recall and the confusion matrix of the snapshot, beside two baselines in the same run: a
@@ -24,6 +24,7 @@ import {
   loadLabelled4,
   loadLabelled5,
   loadLabelled6,
+  loadLabelled7,
   loadLabelledMore,
   oldCategorizer,
   type Score,
@@ -49,6 +50,7 @@ function run(): void {
   const fourth = loadLabelled4();
   const fifth = loadLabelled5();
   const sixth = loadLabelled6();
+  const seventh = loadLabelled7();
   const splits: [string, LabelledEntry[]][] = [
     ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
     ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],
@@ -73,7 +75,7 @@ function run(): void {
     ],
   ];
   const report = all.filter((e) => SPLIT[e.kind] !== 'tune');
-  // Sets 3-6: the set, its uniform draws, its evidence stratum (LABELLING-<n>.md says which are spent).
+  // Sets 3-7: the set, its uniform draws, its evidence stratum (LABELLING-<n>.md says which are spent).
   const later = (name: string, set: typeof third): [string, LabelledEntry[]][] => [
     [name, set],
     [`${name.split(' (')[0]}, uniform`, set.filter((e) => e.stratum === 'uniform')],
@@ -89,6 +91,8 @@ function run(): void {
     ['report kinds, sets 1-6', [...report, ...third, ...fourth, ...fifth, ...sixth]],
     // The report kinds' entries whose errors no rule has looked at: the report split of sets 1-2.
     ['never listed, sets 1-2', report],
+    ...later('set 7 (untouched)', seventh),
+    ['never listed, sets 1-2 + 7', [...report, ...seventh]],
   );
 
   const cats: [string, Categorizer][] = [

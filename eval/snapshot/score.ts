@@ -222,3 +222,12 @@ export function loadLabelled5(): (LabelledEntry & { stratum: string })[] {
 export function loadLabelled6(): (LabelledEntry & { stratum: string })[] {
   return joinLabels(loadReportSet(6), 'labels-6.tsv');
 }
+
+/**
+ * The seventh labelled set (entries-7.jsonl + labels-7.tsv, LABELLING-7.md): 200 more entries of the
+ * report kinds (console-summary exhausted: mini-swe-agent and console-agent only), labelled blind.
+ * Ids `set7-…`.
+ */
+export function loadLabelled7(): (LabelledEntry & { stratum: string })[] {
+  return joinLabels(loadReportSet(7), 'labels-7.tsv');
+}
