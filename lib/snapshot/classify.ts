@@ -285,6 +285,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     )
       plan = true;
     else if ((c === C_GOING || c === C_WANT) && nc === C_TO && pc !== C_NO) plan = true;
+    // "So I just need `origin_req_host`", "We want NO aberration here": what the writer needs is to do.
+    else if ((c === C_NEED || c === C_WANT) && nc !== C_TO && i + 1 < n && subjectBefore(fs, i, start))
+      plan = true;
     else if (c === C_HAVE && nc === C_TO && prev & SUBJ) plan = true;
     if (f & WEAK) weak = true;
     if (f & IMP && i > 0 && opensObject(nc)) clauseCandidate = true;
@@ -380,7 +383,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   }
   // "Maybe the cache is stale?" is a guess; "Is it stale?" was answered above.
   // A hedged question about what to do ("Probably need to add a script to push?") asks; it guesses nothing.
-  if (asked) return hedge && !plan ? 0 : 3;
+  // "If `get_order_by` modifies `select`?": a bare condition asked about is a guess to check ("If X,
+  // does Y?" asks).
+  if (asked) return (hedge || (conditional && raw.indexOf(',') < 0)) && !plan ? 0 : 3;
   // "Now the session close protocol:", "The changes needed:": a heading over steps to come.
   if (endsWithColon(raw) && (wc(fs[0]!) === C_NOW || needed) && n <= 8 && !done) return 2;
   if (still) return plan ? 2 : 1;
@@ -393,4 +398,11 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated.
   // A gloss in the past tense reports what was done to the file ("`a.ts` (updated the totals)").
   return mayLink && !past && glossedPointer(raw) ? 4 : NO_CATEGORY;
+}
+
+/** Whether word `i` follows "I"/"we" directly or across one discourse word ("I just need"), in the clause opening at `start`. */
+function subjectBefore(fs: readonly number[], i: number, start: number): boolean {
+  let p = i - 1;
+  if (p > start && fs[p]! & DISC) p--;
+  return p >= start && (fs[p]! & SUBJ) !== 0 && !(fs[i - 1]! & NEG);
 }

@@ -58,7 +58,7 @@ export const SETS: [number, string[]][] = [
         'unstage apply build edit patch print keep exclude include change convert restore skip wait get ' +
         'collect decompile navigate locate grep list launch enable disable mock guide prioritize consider ' +
         'fetch download upload sync save import export revisit rebase tag release publish format lint ' +
-        'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning',
+        'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning insert append prepend',
     ),
   ],
   [1 << 10, set('why how what which whether who where is are does do can should could would will')], // Q START

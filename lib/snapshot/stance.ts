@@ -59,7 +59,7 @@ const VERDICT =
 const CONDITIONAL = /^\s*if\b[^.?!;]*,\s*[^.?!;]*\bwould\b(?!\s+(?:need|have)\s+to)/i;
 const HEDGED_PLAN = /\bshould\s+probably\s+([a-z]+)/i;
 const PLAN_HEADING =
-  /\b(?:what\s+(?:we|i|you)\s+(?:should|need\s+to|must|will|have\s+to)\s+do|(?:two|three|four|several|a\s+few|some|the|these)\s+options|(?:commands|steps)\s+to|(?:the|our|my|updated|new)\s+plan)\b/i;
+  /\b(?:what\s+(?:we|i|you)\s+(?:should|need\s+to|must|will|have\s+to)\s+do|(?:two|three|four|several|a\s+few|some|the|these)\s+options|(?:commands|steps)\s+to|what\s+(?:was|is)\s+(?:still\s+)?(?:in\s+progress|left|pending|remaining)|(?:the|our|my|updated|new)\s+plan)\b/i;
 
 /**
  * The category the writer's stance gives the line, as a `classify.ts` decision code, or -1 when it

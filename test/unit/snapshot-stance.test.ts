@@ -83,6 +83,24 @@ describe('snapshot stance', () => {
   it('reads a heading over a plan as a step, unless it states the obstacle', () => {
     expect(where("Here's what we should do:")).toBe('nextActions');
     expect(where('To get the exporter working again there are two options:')).toBe('nextActions');
+    expect(where('From the branch and the notes, this is what was still in progress:')).toBe('nextActions');
     expect(stanceCategory("Since the linter won't pass, we have two options:", () => false)).toBe(-1);
+  });
+
+  it('reads "I/we (just) need/want <thing>" as a plan, and its negation as none of it', () => {
+    expect(where('So we just need the tenant id from the session.')).toBe('nextActions');
+    expect(where('We want NO retries on a 4xx.')).toBe('nextActions');
+    expect(where("We don't need the tenant id here.")).not.toBe('nextActions');
+  });
+
+  it('reads a condition asked about as a guess to check, and "whether …?" as a question', () => {
+    expect(where('If `flush()` runs twice, does the counter reset?')).toBe('unresolvedQuestions');
+    expect(where('If `normalize` drops the trailing slash?')).toBe('openHypotheses');
+    expect(where('Whether the cache key includes the locale?')).toBe('unresolvedQuestions');
+  });
+
+  it('reads "insert", "append" and "prepend" as imperatives', () => {
+    expect(where('Insert a guard clause before the loop.')).toBe('nextActions');
+    expect(where('Append the region to the cache key.')).toBe('nextActions');
   });
 });
