@@ -8,6 +8,8 @@
  * The word sets were chosen on the tune sources of the labelled set in eval/snapshot/ (never its
  * held-out ones).
  */
+
+import { NO_CATEGORY, RESOLVED_CODE } from './codes.js';
 import {
   AUX,
   BENIGN,
@@ -86,6 +88,7 @@ import {
   readPunctuation,
   STILL,
   SUBJ,
+  subjectBefore,
   WEAK,
 } from './cues.js';
 import { glossedPointer } from './gloss.js';
@@ -124,10 +127,7 @@ export const MAX_DIGIT_KEYWORD = Math.max(
   ...[...KIND.keys()].filter((w) => /^[0-9]+$/.test(w)).map((w) => w.length),
 );
 
-/** {@link classifyFlags}: no category, not resolved. */
-export const NO_CATEGORY = -1;
-/** {@link classifyFlags}: resolved or done (so no category). */
-export const RESOLVED_CODE = 5;
+export { NO_CATEGORY, RESOLVED_CODE };
 
 /** Scratch flags of the entry being classified (reused: classification is synchronous). */
 let scratch: number[] = [];
@@ -286,8 +286,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       plan = true;
     else if ((c === C_GOING || c === C_WANT) && nc === C_TO && pc !== C_NO) plan = true;
     // "So I just need `origin_req_host`", "We want NO aberration here": what the writer needs is to do.
-    else if ((c === C_NEED || c === C_WANT) && nc !== C_TO && i + 1 < n && subjectBefore(fs, i, start))
-      plan = true;
+    else if ((c === C_NEED || c === C_WANT) && nc !== C_TO && subjectBefore(fs, i, start, n)) plan = true;
     else if (c === C_HAVE && nc === C_TO && prev & SUBJ) plan = true;
     if (f & WEAK) weak = true;
     if (f & IMP && i > 0 && opensObject(nc)) clauseCandidate = true;
@@ -381,10 +380,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     negatedProblem = true;
     problem = false;
   }
-  // "Maybe the cache is stale?" is a guess; "Is it stale?" was answered above.
-  // A hedged question about what to do ("Probably need to add a script to push?") asks; it guesses nothing.
-  // "If `get_order_by` modifies `select`?": a bare condition asked about is a guess to check ("If X,
-  // does Y?" asks).
+  // "Maybe the cache is stale?" is a guess ("Is it stale?" was answered above); a hedged question
+  // about what to do ("Probably need to add a script to push?") asks.
+  // "If `x` changes `y`?": a bare condition asked is a guess to check ("If X, does Y?" asks).
   if (asked) return (hedge || (conditional && raw.indexOf(',') < 0)) && !plan ? 0 : 3;
   // "Now the session close protocol:", "The changes needed:": a heading over steps to come.
   if (endsWithColon(raw) && (wc(fs[0]!) === C_NOW || needed) && n <= 8 && !done) return 2;
@@ -398,11 +396,4 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated.
   // A gloss in the past tense reports what was done to the file ("`a.ts` (updated the totals)").
   return mayLink && !past && glossedPointer(raw) ? 4 : NO_CATEGORY;
-}
-
-/** Whether word `i` follows "I"/"we" directly or across one discourse word ("I just need"), in the clause opening at `start`. */
-function subjectBefore(fs: readonly number[], i: number, start: number): boolean {
-  let p = i - 1;
-  if (p > start && fs[p]! & DISC) p--;
-  return p >= start && (fs[p]! & SUBJ) !== 0 && !(fs[i - 1]! & NEG);
 }

@@ -322,3 +322,19 @@ export function opensPlan(fs: readonly number[], i: number, n: number): boolean 
   if (fs[i]! & IMP) return true;
   return (fs[i]! & DISC) !== 0 && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
 }
+
+/**
+ * @internal Whether word `i` (of `n`) follows "I"/"we" directly or across one discourse word ("I just
+ * need"), in the clause opening at `start`, is not negated, and has a word after it.
+ *
+ * @example
+ * ```ts
+ * // flags of "so i just need x": subjectBefore(fs, 3, 1, 5) === true
+ * ```
+ */
+export function subjectBefore(fs: readonly number[], i: number, start: number, n: number): boolean {
+  if (i + 1 >= n) return false; // "… is what we need": nothing is named after it
+  let p = i - 1;
+  if (p > start && fs[p]! & DISC) p--;
+  return p >= start && (fs[p]! & SUBJ) !== 0 && !(fs[i - 1]! & NEG);
+}

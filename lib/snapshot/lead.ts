@@ -6,17 +6,10 @@
  * few dozen characters (a checkbox anywhere), so they stay linear.
  */
 
+import { BLOCKER, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
 import { IMP, KIND } from './cues.js';
 import { stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
-
-/** Category codes, as `classify.ts`'s decisions return them. */
-const HYPOTHESIS = 0;
-const BLOCKER = 1;
-const NEXT = 2;
-const QUESTION = 3;
-/** Resolved or not worth keeping: no category. */
-const NONE = 5;
 
 /** The last word of a leading label, and the category it gives the line. */
 const LABELS: Record<string, number> = {

@@ -13,12 +13,7 @@
  * -6.md); measured once on set 7, which no rule had seen.
  */
 
-/** Category codes, as `classify.ts`'s decisions return them. */
-const HYPOTHESIS = 0;
-const BLOCKER = 1;
-const NEXT = 2;
-const QUESTION = 3;
-const NONE = 5;
+import { BLOCKER, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
 
 /** The status a writer put last, and the category it gives the line. */
 const STATUS: Record<string, number> = {

@@ -4,25 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { opensInCode } from '../../lib/snapshot/cues';
-import { deterministicSnapshot } from '../../lib/snapshot/index';
 import { answersItself, copulaPointer } from '../../lib/snapshot/text';
-
-const CATS = [
-  'openHypotheses',
-  'blockers',
-  'nextActions',
-  'unresolvedQuestions',
-  'requiredEvidenceLinks',
-] as const;
-
-/** The category the snapshot puts one note in, or 'none'. */
-function where(value: string): string {
-  const s = deterministicSnapshot({
-    objective: '',
-    entries: [{ scope: 'notes', key: 'k', value, sourceIteration: 0 }],
-  });
-  return CATS.find((c) => s[c].includes(value)) ?? 'none';
-}
+import { where } from '../snapshot/where';
 
 describe('snapshot cues', () => {
   it('reads "expected X, got Y" anywhere as a failed check, not as expected failures', () => {

@@ -4,25 +4,8 @@
  * questions, suggestions and criticism, a constraint, a hedged verdict or plan, a heading over a plan.
  */
 import { describe, expect, it } from 'vitest';
-import { deterministicSnapshot } from '../../lib/snapshot/index';
 import { stanceCategory } from '../../lib/snapshot/stance';
-
-const CATS = [
-  'openHypotheses',
-  'blockers',
-  'nextActions',
-  'unresolvedQuestions',
-  'requiredEvidenceLinks',
-] as const;
-
-/** The category the snapshot puts one note in, or 'none'. */
-function where(value: string): string {
-  const s = deterministicSnapshot({
-    objective: '',
-    entries: [{ scope: 'notes', key: 'k', value, sourceIteration: 0 }],
-  });
-  return CATS.find((c) => s[c].includes(value)) ?? 'none';
-}
+import { where } from '../snapshot/where';
 
 describe('snapshot stance', () => {
   it('reads a status written last: done is retired, not started is still to do', () => {
