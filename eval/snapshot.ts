@@ -2,8 +2,8 @@
  * `npm run eval:snapshot`: how well the deterministic snapshot sorts memory entries, on the
  * hand-labelled sets of eval/snapshot/: 520 sentences from five kinds of real agent output (rules in
  * eval/snapshot/LABELLING.md), 330 more labelled blind with aider replies and two enriched strata
- * (LABELLING-more.md), and sets 3-7 (1,230 entries of the report kinds, each labelled blind and scored
- * once; LABELLING-3…7.md say which were then spent on rule rounds). Per split — tune (rules were
+ * (LABELLING-more.md), and sets 3-8 (1,430 entries of the report kinds, each labelled blind and scored
+ * once; LABELLING-3…8.md say which were then spent on rule rounds). Per split — tune (rules were
  * chosen there), held-out and untouched kinds of sets 1-2, each later set, and the report-kind
  * entries whose errors were never listed — it prints accuracy (all and hard entries), per-category
  * precision/recall and the confusion matrix of the snapshot, beside two baselines in the same run: a
@@ -25,6 +25,7 @@ import {
   loadLabelled5,
   loadLabelled6,
   loadLabelled7,
+  loadLabelled8,
   loadLabelledMore,
   oldCategorizer,
   type Score,
@@ -51,6 +52,7 @@ function run(): void {
   const fifth = loadLabelled5();
   const sixth = loadLabelled6();
   const seventh = loadLabelled7();
+  const eighth = loadLabelled8();
   const splits: [string, LabelledEntry[]][] = [
     ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
     ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],
@@ -75,7 +77,7 @@ function run(): void {
     ],
   ];
   const report = all.filter((e) => SPLIT[e.kind] !== 'tune');
-  // Sets 3-7: the set, its uniform draws, its evidence stratum (LABELLING-<n>.md says which are spent).
+  // Sets 3-8: the set, its uniform draws, its evidence stratum (LABELLING-<n>.md says which are spent).
   const later = (name: string, set: typeof third): [string, LabelledEntry[]][] => [
     [name, set],
     [`${name.split(' (')[0]}, uniform`, set.filter((e) => e.stratum === 'uniform')],
@@ -92,8 +94,10 @@ function run(): void {
     // The report kinds' entries whose errors no rule has looked at: the report split of sets 1-2.
     ...later('set 7 (spent)', seventh),
     ['report kinds, sets 1-7', [...report, ...third, ...fourth, ...fifth, ...sixth, ...seventh]],
-    // The report kinds' entries whose errors no rule has looked at: the report split of sets 1-2.
+    // The report kinds' entries whose errors no rule has looked at: the report split of sets 1-2, set 8.
     ['never listed, sets 1-2', report],
+    ...later('set 8 (untouched)', eighth),
+    ['never listed, sets 1-2 + 8', [...report, ...eighth]],
   );
 
   const cats: [string, Categorizer][] = [

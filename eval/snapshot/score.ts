@@ -231,3 +231,11 @@ export function loadLabelled6(): (LabelledEntry & { stratum: string })[] {
 export function loadLabelled7(): (LabelledEntry & { stratum: string })[] {
   return joinLabels(loadReportSet(7), 'labels-7.tsv');
 }
+
+/**
+ * The eighth labelled set (entries-8.jsonl + labels-8.tsv, LABELLING-8.md): 200 more entries of the
+ * report kinds (mini-swe-agent and console-agent), labelled blind. Ids `set8-…`.
+ */
+export function loadLabelled8(): (LabelledEntry & { stratum: string })[] {
+  return joinLabels(loadReportSet(8), 'labels-8.tsv');
+}

@@ -20,6 +20,7 @@ import {
   loadLabelled5,
   loadLabelled6,
   loadLabelled7,
+  loadLabelled8,
   loadLabelledMore,
   oldCategorizer,
   SPLIT,
@@ -79,17 +80,18 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-// Sets 3-7: report kinds only, each labelled blind and scored once (LABELLING-3…7.md); the floors
-// are the entries they get right now (sets 3-6 were since spent on rule rounds; set 7 is at its one
-// scoring, 87 %). Set 6 has 250 entries and set 7 200: console-summary ran out.
+// Sets 3-8: report kinds only, each labelled blind and scored once (LABELLING-3…8.md); the floors
+// are the entries they get right now (sets 3-7 were since spent on rule rounds; set 8 is at its one
+// scoring, 84 %). Set 6 has 250 entries and sets 7-8 200: console-summary ran out.
 const LATER: [number, () => ReturnType<typeof loadLabelled3>, number][] = [
   [3, loadLabelled3, 229 / 260],
-  [4, loadLabelled4, 220 / 260],
+  [4, loadLabelled4, 221 / 260],
   [5, loadLabelled5, 223 / 260],
-  [6, loadLabelled6, 223 / 250],
-  [7, loadLabelled7, 174 / 200],
+  [6, loadLabelled6, 224 / 250],
+  [7, loadLabelled7, 179 / 200],
+  [8, loadLabelled8, 168 / 200],
 ];
-const SIZE: Record<number, number> = { 6: 250, 7: 200 };
+const SIZE: Record<number, number> = { 6: 250, 7: 200, 8: 200 };
 
 describe.each(LATER)('labelled snapshot set %i (report kinds only)', (n, load, floor) => {
   const set = load();
