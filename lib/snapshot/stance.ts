@@ -74,8 +74,9 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   while (e > 0 && raw.charCodeAt(e - 1) <= 0x20) e--;
   const last = raw.charCodeAt(e - 1);
   const asked = last === 0x3f;
-  // A status written last: a separator among the last 28 characters (searched in place, no copy).
-  if (!asked && n > 8) {
+  // A status written last: it ends in one of the status words' last two letters ("done", "pending",
+  // "started", "to do", "in progress"…), with a separator among the last 28 characters.
+  if (!asked && n > 8 && statusEnding(raw, e)) {
     const from = e > 28 ? e - 28 : 0;
     TAIL_GATE.lastIndex = from;
     if (TAIL_GATE.test(raw)) {
@@ -155,4 +156,21 @@ function reportsEarly(raw: string, from: number): boolean {
     prev2 = 0;
   }
   return false;
+}
+
+/** Whether the text before `e` ends (past `.`, `!`, `)`, `*`) in "ne", "te", "ed", "ng", "do" or "ss". */
+function statusEnding(raw: string, e: number): boolean {
+  let k = e;
+  while (k > 0) {
+    const c = raw.charCodeAt(k - 1);
+    if (c !== 0x2e && c !== 0x21 && c !== 0x29 && c !== 0x2a) break;
+    k--;
+  }
+  const b = raw.charCodeAt(k - 1) | 0x20;
+  const a = raw.charCodeAt(k - 2) | 0x20;
+  return b === 0x65
+    ? a === 0x6e || a === 0x74 // "ne", "te"
+    : b === 0x64
+      ? a === 0x65 // "ed"
+      : (b === 0x6f && a === 0x64) || (b === 0x67 && a === 0x6e) || (b === 0x73 && a === 0x73); // "do", "ng", "ss"
 }

@@ -13,6 +13,8 @@ describe('snapshot stance', () => {
     expect(where('Port the CSV exporter (done)')).toBe('none');
     expect(where('TASK-12 (Rate-limit the login form): Not Started.')).toBe('nextActions');
     expect(where('Migrate the staging database: In progress')).toBe('nextActions');
+    expect(where('Purge the stale feature flags - TODO')).toBe('nextActions');
+    expect(where('Backfill the audit table: pending.')).toBe('nextActions');
     expect(where('Rotate the signing keys: Blocked')).toBe('blockers');
     // A status word inside the line is no status written last.
     expect(where('Done: nothing, the queue still drops messages.')).not.toBe('nextActions');
