@@ -17,7 +17,10 @@ export const SETS: [number, string[]][] = [
         'red 401 403 404 500 oom missing wrong incorrect incorrectly inconsistent violates violation lacks ' +
         'lacked lacking uncovered pointless typo unfounded hallucination mismatch bogus unsupported corrupt ' +
         // a slip or omission reported as done is still a problem: "I missed an import", "forgot to add"
-        'missed forgot forgotten overlooked omitted neglected mistyped misspelled misnamed mistake mistakes',
+        'missed forgot forgotten overlooked omitted neglected mistyped misspelled misnamed mistake mistakes ' +
+        // defects named without a status word: "my changes broke X", "an oversight", "a redundant check"
+        'broke oversight oversights flaw flaws flawed violated violations misunderstanding misunderstood ' +
+        'misinterpreted redundant redundancy smelly lost losing inaccurate inaccurately unhashable destroys',
     ),
   ],
   [

@@ -40,6 +40,8 @@ const TAIL_GATE = /[:(]| [-–—]/g;
 /** The words every opening after the step needs (case-sensitive: they are never the line's first word). */
 const HEAD_GATE = /s(?:eem|hould)|look|appear|must|ed\b/;
 const STEP = /^\s*(?:[-*]\s+)?\*{0,2}step\s*\d+[a-z]?\*{0,2}\s*:\*{0,2}\s+\**([A-Za-z]+)/i;
+/** A bold title, a dash, then the step's first word. */
+const TITLED_STEP = /^\s*(?:[-*]\s+)?\*\*[^*\n]{1,60}\*\*\s+[-–—]\s+\**([A-Za-z]+)/;
 /** A subject of up to three words other than "I"/"we", then a verb that reports what someone said. */
 const REPORTED =
   /^\s*(?:(?!i\s|we\s)[A-Za-z'’]+\s+){0,3}?(?:\w+ly\s+)?(questioned|challenged|pointed out|complained|suggested|requested|recommended)\b/i;
@@ -52,6 +54,9 @@ const VERDICT =
  * "If I want X, I would need to …" (the writer's own plan).
  */
 const CONDITIONAL = /^\s*if\b[^.?!;]*,\s*[^.?!;]*\bwould\b(?!\s+(?:need|have)\s+to)/i;
+/** "If I <verb> … :" or "…": a step the writer is about to try. */
+const TRIAL =
+  /^\s*if\s+(?:i|we)\s+(?!(?:am|was|were|had|have|did|do|don['’]t|didn['’]t|can['’]t|cannot)\b)[a-z]+\b[^.?!]*(?::|\.\.\.|…)\s*$/i;
 const HEDGED_PLAN = /\bshould\s+probably\s+([a-z]+)/i;
 const PLAN_HEADING =
   /\b(?:what\s+(?:we|i|you)\s+(?:should|need\s+to|must|will|have\s+to)\s+do|(?:two|three|four|several|a\s+few|some|the|these)\s+options|(?:commands|steps)\s+to|what\s+(?:was|is)\s+(?:still\s+)?(?:in\s+progress|left|pending|remaining)|(?:the|our|my|updated|new)\s+plan)\b/i;
@@ -91,12 +96,15 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   while (i < n && raw.charCodeAt(i) <= 0x20) i++;
   const c = raw.charCodeAt(i) | 0x20;
   if (c === 0x73 || c === 0x2d || c === 0x2a) {
-    const m = STEP.exec(raw);
+    // "Step 2: Modify …", "**SessionLive** - add the toggle event": a titled step.
+    const m = STEP.exec(raw) ?? (c === 0x73 ? null : TITLED_STEP.exec(raw));
     if (m && isVerb(m[1]!.toLowerCase())) return NEXT;
   }
   // "Here's what we should do:"; not "Since the hook won't let me commit, I have two options:" (the
   // obstacle is the line's point).
   if (last === 0x3a && PLAN_HEADING.test(raw) && !/n['’]t\b|\b(?:not|cannot)\b/i.test(raw)) return NEXT;
+  // "If I change the code to:", "If I go with option 2…": the writer trying out a step.
+  if (c === 0x69 && (last === 0x3a || last === 0x2e || last === 0x2026) && TRIAL.test(raw)) return NEXT;
   // "If X, Y would …": a guessed consequence.
   if (c === 0x69 && !asked && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw)) return HYPOTHESIS;
   // Every rule below needs one of these words ("seems", "should", "must", a verb in "-ed"…).

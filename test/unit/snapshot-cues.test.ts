@@ -226,4 +226,13 @@ describe('snapshot cues', () => {
     // A digit or underscore glued to the "-ing" word makes it a name, not an action.
     expect(where('Running2 jobs at once')).toBe('none');
   });
+
+  it('reads defects named without a status word as problems', () => {
+    expect(where('So my refactor broke the nightly export.')).toBe('blockers');
+    expect(where('That was an oversight in the retry policy.')).toBe('blockers');
+    expect(where('We lost the trailing newline in the template.')).toBe('blockers');
+    expect(where('The cache key is a list, which is unhashable.')).toBe('blockers');
+    // Removing one is a done-report.
+    expect(where('Removed the redundant null check.')).toBe('none');
+  });
 });

@@ -88,4 +88,13 @@ describe('snapshot stance', () => {
     expect(where('Insert a guard clause before the loop.')).toBe('nextActions');
     expect(where('Append the region to the cache key.')).toBe('nextActions');
   });
+
+  it('reads a trial step ("If I change it to:") and a bold title with a dash before an imperative as steps', () => {
+    expect(where('If I rewrite the loop as:')).toBe('nextActions');
+    expect(where('If we go with the second layout...')).toBe('nextActions');
+    expect(where('**BillingPage** - wire the retry banner, drop the old modal')).toBe('nextActions');
+    // A condition about what is, not a step tried: no colon or ellipsis, or no first person.
+    expect(stanceCategory('If I had known, I would have waited.', () => false)).not.toBe(2);
+    expect(stanceCategory('If the loop runs twice:', () => false)).toBe(-1);
+  });
 });
