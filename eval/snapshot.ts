@@ -2,8 +2,8 @@
  * `npm run eval:snapshot`: how well the deterministic snapshot sorts memory entries, on the
  * hand-labelled sets of eval/snapshot/: 520 sentences from five kinds of real agent output (rules in
  * eval/snapshot/LABELLING.md), 330 more labelled blind with aider replies and two enriched strata
- * (LABELLING-more.md), and sets 3-8 (1,430 entries of the report kinds, each labelled blind and scored
- * once; LABELLING-3…8.md say which were then spent on rule rounds). Per split — tune (rules were
+ * (LABELLING-more.md), and sets 3-9 (1,630 entries of the report kinds, each labelled blind and scored
+ * once; LABELLING-3…9.md say which were then spent on rule rounds). Per split — tune (rules were
  * chosen there), held-out and untouched kinds of sets 1-2, each later set, and the report-kind
  * entries whose errors were never listed — it prints accuracy (all and hard entries), per-category
  * precision/recall and the confusion matrix of the snapshot, beside two baselines in the same run: a
@@ -26,6 +26,7 @@ import {
   loadLabelled6,
   loadLabelled7,
   loadLabelled8,
+  loadLabelled9,
   loadLabelledMore,
   oldCategorizer,
   type Score,
@@ -53,6 +54,7 @@ function run(): void {
   const sixth = loadLabelled6();
   const seventh = loadLabelled7();
   const eighth = loadLabelled8();
+  const ninth = loadLabelled9();
   const splits: [string, LabelledEntry[]][] = [
     ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
     ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],
@@ -77,7 +79,7 @@ function run(): void {
     ],
   ];
   const report = all.filter((e) => SPLIT[e.kind] !== 'tune');
-  // Sets 3-8: the set, its uniform draws, its evidence stratum (LABELLING-<n>.md says which are spent).
+  // Sets 3-9: the set, its uniform draws, its evidence stratum (LABELLING-<n>.md says which are spent).
   const later = (name: string, set: typeof third): [string, LabelledEntry[]][] => [
     [name, set],
     [`${name.split(' (')[0]}, uniform`, set.filter((e) => e.stratum === 'uniform')],
@@ -95,8 +97,10 @@ function run(): void {
     ...later('set 7 (spent)', seventh),
     ['report kinds, sets 1-7', [...report, ...third, ...fourth, ...fifth, ...sixth, ...seventh]],
     ...later('set 8 (spent)', eighth),
-    // The report kinds' entries whose errors no rule has looked at: the report split of sets 1-2.
+    // The report kinds' entries whose errors no rule has looked at: the report split of sets 1-2, set 9.
     ['never listed, sets 1-2', report],
+    ...later('set 9 (untouched)', ninth),
+    ['never listed, sets 1-2 + 9', [...report, ...ninth]],
   );
 
   const cats: [string, Categorizer][] = [

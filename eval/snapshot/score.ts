@@ -239,3 +239,11 @@ export function loadLabelled7(): (LabelledEntry & { stratum: string })[] {
 export function loadLabelled8(): (LabelledEntry & { stratum: string })[] {
   return joinLabels(loadReportSet(8), 'labels-8.tsv');
 }
+
+/**
+ * The ninth labelled set (entries-9.jsonl + labels-9.tsv, LABELLING-9.md): 200 more entries of the
+ * report kinds (mini-swe-agent and console-agent), labelled blind. Ids `set9-…`.
+ */
+export function loadLabelled9(): (LabelledEntry & { stratum: string })[] {
+  return joinLabels(loadReportSet(9), 'labels-9.tsv');
+}
