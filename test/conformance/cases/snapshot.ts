@@ -43,8 +43,53 @@ const input: SnapshotInput = {
   },
 };
 
+/** One note per rule that decides ahead of the words (lib/snapshot/stance.ts, lead.ts), with the category it gives. */
+const STANCE: [string, string][] = [
+  ['Wire the billing webhook — done.', 'none'],
+  ['TASK-12 (Rate-limit the login form): Not Started.', 'nextActions'],
+  ['Rotate the signing keys: Blocked', 'blockers'],
+  ['Step 3: Rename the column in the migration.', 'nextActions'],
+  ['**BillingPage** – wire the retry banner', 'nextActions'],
+  ['The reviewer questioned the need for a second cache layer.', 'unresolvedQuestions'],
+  ['The maintainer suggested splitting the parser into two passes.', 'nextActions'],
+  ['User rightly pointed out that the fixture holds one invoice.', 'blockers'],
+  ['So we must NOT touch the generated files.', 'blockers'],
+  ['I shouldn’t change the public signature of parse().', 'blockers'],
+  ['So the new ordering seems fine.', 'none'],
+  ['That looks wrong.', 'blockers'],
+  ['I should probably remove the unused import.', 'nextActions'],
+  ['If the queue is empty at shutdown, the flush would return early.', 'openHypotheses'],
+  ['If I rewrite the loop as:', 'nextActions'],
+  ["Here's what we should do:", 'nextActions'],
+  ['So we just need the tenant id from the session.', 'nextActions'],
+  ['If `normalize` drops the trailing slash?', 'openHypotheses'],
+  ['That was an oversight in the retry policy.', 'blockers'],
+  ['Ça marche: Done.', 'none'],
+];
+
 /** Trajectory reduction: deterministic snapshot, compactor and the reflected path over fixtures. */
 export const snapshotCases: ConformanceCase[] = [
+  {
+    name: 'snapshot/stance rules',
+    run() {
+      const s = deterministicSnapshot({
+        objective: '',
+        entries: STANCE.map(([value], i) => ({ scope: 'notes', key: `s${i}`, value, sourceIteration: i })),
+      });
+      const cats = [
+        'openHypotheses',
+        'blockers',
+        'nextActions',
+        'unresolvedQuestions',
+        'requiredEvidenceLinks',
+      ] as const;
+      const got = STANCE.map(([value]) => cats.find((c) => s[c].includes(value)) ?? 'none');
+      STANCE.forEach(([value, want], i) => {
+        checkEqual(got[i], want, value);
+      });
+      return { snapshot: s, got };
+    },
+  },
   {
     name: 'snapshot/deterministicSnapshot',
     run() {
