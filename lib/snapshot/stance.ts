@@ -53,7 +53,8 @@ const VERDICT =
  * "If the input ends in a space, `strip()` would drop it.": a consequence guessed, not observed; not
  * "If I want X, I would need to …" (the writer's own plan).
  */
-const CONDITIONAL = /^\s*if\b[^.?!;]*,\s*[^.?!;]*\bwould\b(?!\s+(?:need|have)\s+to)/i;
+// The condition runs to its first comma ([^,] there keeps the match linear: one comma is tried, not each).
+const CONDITIONAL = /^\s*if\b[^.?!;,]*,\s*[^.?!;]*\bwould\b(?!\s+(?:need|have)\s+to)/i;
 /** "If I <verb> … :" or "…": a step the writer is about to try. */
 const TRIAL =
   /^\s*if\s+(?:i|we)\s+(?!(?:am|was|were|had|have|did|do|don['’]t|didn['’]t|can['’]t|cannot)\b)[a-z]+\b[^.?!]*(?::|\.\.\.|…)\s*$/i;

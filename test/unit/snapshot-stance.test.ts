@@ -98,3 +98,24 @@ describe('snapshot stance', () => {
     expect(stanceCategory('If the loop runs twice:', () => false)).toBe(-1);
   });
 });
+
+describe('snapshot stance on adversarial text', () => {
+  it('stays linear: no rule backtracks over a long entry (a regression: "If a, a, … would need to" took seconds)', () => {
+    const nasty = [
+      `If ${'a, '.repeat(20_000)}it would need to go`,
+      `If I ${'x '.repeat(40_000)}.`,
+      'word '.repeat(40_000),
+      `So ${'so, '.repeat(20_000)}this looks fine`,
+      `${'so, '.repeat(20_000)}we should not`,
+      `${'what we should '.repeat(10_000)}:`,
+      `${'x: '.repeat(30_000)}done.`,
+      'should probably '.repeat(10_000),
+      `**${'*'.repeat(50_000)}** - add`,
+      `Step ${'1'.repeat(50_000)}: fix`,
+    ];
+    const t0 = Date.now();
+    for (const value of nasty) where(value);
+    // Linear work is a few ms per entry here; a quadratic rule takes seconds on the first one alone.
+    expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+});
