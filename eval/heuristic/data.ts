@@ -15,7 +15,7 @@ import { readRows } from './rows';
 export type Category = 'correction' | 'preference' | 'approval' | 'friction';
 export const CATEGORIES: Category[] = ['correction', 'preference', 'approval', 'friction'];
 export type Family = 'console' | 'sharegpt' | 'aider';
-export type Split = 'tune' | 'test' | 'fresh' | 'final' | 'aider' | 'aider-final' | 'more';
+export type Split = 'tune' | 'test' | 'fresh' | 'final' | 'aider' | 'aider-final' | 'more' | 'last';
 
 export interface Row {
   n: number;
@@ -38,7 +38,7 @@ export interface Row {
  * and `more` (400 ShareGPT turns, 195 authors, labelled blind for issue 16 and scored once; see
  * LABELLING.md for why it stayed out of the pool).
  */
-export const HELD_OUT: ReadonlySet<string> = new Set(['final', 'aider-final', 'more']);
+export const HELD_OUT: ReadonlySet<string> = new Set(['final', 'aider-final', 'more', 'last']);
 
 /** The turn's own text as the labels describe it: trimmed, cut to 600 characters. */
 export const storedText = (content: string) => content.trim().slice(0, 600);

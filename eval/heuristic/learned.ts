@@ -108,7 +108,7 @@ export const logit = (w: Weights, fs: readonly string[]): number => {
 };
 
 /** The lowest logit whose turns at or above it have precision ≥ TARGET (and at least 5 of them). */
-export function chooseThreshold(z: number[], y: number[]): number {
+export function chooseThreshold(z: number[], y: number[], target = TARGET): number {
   const order = z.map((v, i) => [v, y[i]!] as const).sort((a, b) => b[0] - a[0]);
   let tp = 0;
   let n = 0;
@@ -118,7 +118,7 @@ export function chooseThreshold(z: number[], y: number[]): number {
     tp += order[i]![1];
     // Only at a boundary between distinct logits.
     if (i + 1 < order.length && order[i + 1]![0] === order[i]![0]) continue;
-    if (n >= 5 && tp / n >= TARGET) best = order[i]![0];
+    if (n >= 5 && tp / n >= target) best = order[i]![0];
   }
   return best;
 }
@@ -126,7 +126,11 @@ export function chooseThreshold(z: number[], y: number[]): number {
 const foldOf = (author: string, salt: string) => fnv1a32(`${salt}#${author}`) % FOLDS;
 
 /** Train on `rows` and choose the threshold on their out-of-fold logits (inner split by author). */
-export function fitModel(all: Row[], feats: (r: Row) => string[]): { weights: Weights; threshold: number } {
+export function fitModel(
+  all: Row[],
+  feats: (r: Row) => string[],
+  target = TARGET,
+): { weights: Weights; threshold: number } {
   // Turns the library never scores (synthetic ones) teach the model nothing.
   const rows = all.filter((r) => evidenceOf(r) !== undefined);
   const y = (r: Row) => (r.labels.includes('correction') ? 1 : 0);
@@ -143,7 +147,7 @@ export function fitModel(all: Row[], feats: (r: Row) => string[]): { weights: We
       oofY.push(y(r));
     }
   }
-  return { weights: train(rows.map(feats), rows.map(y)), threshold: chooseThreshold(oofZ, oofY) };
+  return { weights: train(rows.map(feats), rows.map(y)), threshold: chooseThreshold(oofZ, oofY, target) };
 }
 
 /**
@@ -194,12 +198,16 @@ export function evaluate(
   options: {
     /** Also score `aider-final` (once, at the end). */
     final?: boolean;
+    /** Also score `last` (stop 27's untouched ShareGPT turns; once, at the end). */
+    last?: boolean;
     /** The features (default: the shipped `turnFeatures`), for probes. */
     features?: (e: TurnEvidence) => string[];
     /** Which of a fold's training turns it trains on (default: all), for learning curves. */
     trainOn?: (r: Row) => boolean;
     /** The sets left out of the folds (default `HELD_OUT`). */
     heldOut?: ReadonlySet<string>;
+    /** The inner out-of-fold precision the threshold must reach (default `TARGET`, 0.88). */
+    target?: number;
   } = {},
 ) {
   const heldOutSplits = options.heldOut ?? HELD_OUT;
@@ -229,7 +237,7 @@ export function evaluate(
     const trainRows = pool.filter(
       (r) => fnv1a32(`fold#${authorOf(r)}`) % FOLDS !== k && (options.trainOn?.(r) ?? true),
     );
-    const { weights, threshold } = fitModel(trainRows, feats);
+    const { weights, threshold } = fitModel(trainRows, feats, options.target);
     // Markers with their per-fold calibrated scores and threshold, as run.ts does.
     const table = calibrate(trainRows, markerSignals);
     const markerScore = (r: Row) => {
@@ -288,7 +296,14 @@ export function evaluate(
       rows.filter((r) => r.split === 'aider-final'),
       (r) => scoreOf(r) >= DEFAULT_MIN_SCORE,
     );
-  const readable = rows.filter((r) => options.final || r.split !== 'aider-final');
+  if (options.last)
+    heldOutSets.last = counts(
+      rows.filter((r) => r.split === 'last'),
+      (r) => scoreOf(r) >= DEFAULT_MIN_SCORE,
+    );
+  const readable = rows.filter(
+    (r) => (options.final || r.split !== 'aider-final') && (options.last || r.split !== 'last'),
+  );
   const [lo, hi] = DEFAULT_ESCALATION_BAND;
   const inBand = (r: Row) => {
     const s = scoreOf(r);
@@ -402,7 +417,10 @@ export const TABLE: readonly number[] = ${JSON.stringify(model.table)};
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = loadLabelledSets();
-  const report = evaluate(rows, { final: process.argv.includes('--final') });
+  const report = evaluate(rows, {
+    final: process.argv.includes('--final'),
+    last: process.argv.includes('--last'),
+  });
   console.log(JSON.stringify(report, null, 2));
   if (process.argv.includes('--write')) {
     const model = shippedModel(rows);

@@ -16,8 +16,8 @@
  *   (`rearview/llm-reflect`) would send to the model.
  * - `splits`: the older per-split figures at the default `minScore`.
  *
- * The held-out sets (`final`, `aider-final`) are in no fold. `aider-final` is scored only with
- * `--final` (once, at the end; LABELLING.md records when). `--table` prints a text summary on stderr.
+ * The held-out sets (`final`, `aider-final`, `more`, `last`) are in no fold. `aider-final` is scored
+ * only with `--final` and `last` only with `--last` (once each, at the end; LABELLING.md records when). `--table` prints a text summary on stderr.
  */
 import { fnv1a32 } from '../../lib/core/index';
 import {
@@ -161,7 +161,10 @@ export function chooseMinScore(rows: readonly Row[], scoresFor: (r: Row) => Turn
 
 const foldOf = (author: string) => fnv1a32(`fold#${author}`) % FOLDS;
 
-export function evaluate(rows: Row[] = loadLabelledSets(), options: { final?: boolean } = {}) {
+export function evaluate(
+  rows: Row[] = loadLabelledSets(),
+  options: { final?: boolean; last?: boolean } = {},
+) {
   const memoised = (languages: boolean) => {
     const memo = new Map<Row, Signals>();
     return (r: Row): Signals => {
@@ -254,7 +257,9 @@ export function evaluate(rows: Row[] = loadLabelledSets(), options: { final?: bo
   }
 
   // Escalation: turns with some score in the uncertain band, over every labelled turn read here.
-  const readable = rows.filter((r) => options.final || r.split !== 'aider-final');
+  const readable = rows.filter(
+    (r) => (options.final || r.split !== 'aider-final') && (options.last || r.split !== 'last'),
+  );
   const [lo, hi] = DEFAULT_ESCALATION_BAND;
   const escalated = readable.filter((r) => {
     const s = scored(r);
@@ -270,6 +275,7 @@ export function evaluate(rows: Row[] = loadLabelledSets(), options: { final?: bo
     'aider',
     'more',
     ...(options.final ? ['aider-final'] : []),
+    ...(options.last ? ['last'] : []),
   ]) {
     const subset = rows.filter((r) => r.split === split);
     splits[split] = {
@@ -344,11 +350,17 @@ function table(report: ReturnType<typeof evaluate>): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = loadLabelledSets();
-  const report = evaluate(rows, { final: process.argv.includes('--final') });
+  const report = evaluate(rows, {
+    final: process.argv.includes('--final'),
+    last: process.argv.includes('--last'),
+  });
   // The learned correction model (`rearview/heuristic-model`), leave-authors-out in the same folds.
   // Loaded after this module has finished evaluating: learned.ts imports it (no top-level await cycle).
   void import('./learned').then(({ evaluate: evaluateLearned }) => {
-    const learned = evaluateLearned(rows, { final: process.argv.includes('--final') });
+    const learned = evaluateLearned(rows, {
+      final: process.argv.includes('--final'),
+      last: process.argv.includes('--last'),
+    });
     // How far two human readers agree on 200 of the same turns: the ceiling for the figures above.
     console.log(JSON.stringify({ ...report, learned, humanAgreement: agreement() }, null, 2));
     if (process.argv.includes('--table')) {

@@ -35,11 +35,12 @@ const rows: LabelledRow[] = shared
       'labelled-turns-fresh.jsonl',
       'labelled-turns-final.jsonl',
       'labelled-turns-more.jsonl',
+      'labelled-turns-last.jsonl',
     ].flatMap((f) => readRows<LabelledRow>(f));
 
 describe('labelled evaluation sets', () => {
   it('are well-formed: unique rows, a primary label consistent with the label list', () => {
-    expect(rows.length).toBe(shared ? 1985 : 1300);
+    expect(rows.length).toBe(shared ? 2174 : 1489);
     expect(new Set(rows.map((r) => r.n)).size).toBe(rows.length);
     const bySplit: Record<string, number> = {};
     for (const r of rows) bySplit[r.split] = (bySplit[r.split] ?? 0) + 1;
@@ -49,6 +50,7 @@ describe('labelled evaluation sets', () => {
       fresh: 240,
       final: 200,
       more: 400,
+      last: 189,
       ...(shared ? { aider: 536, 'aider-final': 149 } : {}),
     });
     for (const r of rows) {
@@ -82,7 +84,7 @@ describe('labelled evaluation sets', () => {
   it('the later sets share no message and no text with any earlier set', () => {
     const seenKeys = new Set<string>();
     const seenTexts = new Set<string>();
-    for (const split of ['tune', 'test', 'fresh', 'final', 'aider', 'aider-final', 'more']) {
+    for (const split of ['tune', 'test', 'fresh', 'final', 'aider', 'aider-final', 'more', 'last']) {
       const subset = rows.filter((r) => r.split === split);
       if (split !== 'tune' && split !== 'test') {
         for (const r of subset) {
