@@ -249,6 +249,9 @@ describe('llmReflect escalation (real SDK, local Messages API server)', () => {
       { id: 'u2', role: 'user', content: 'No, that is wrong.' },
       { id: 'a2', role: 'assistant', content: 'Fixed.' },
       { id: 'u3', role: 'user', content: 'are you sure?' },
+      { id: 'a3', role: 'assistant', content: 'Yes.' },
+      // In the default band under the stop-27 weights (0.37): the turn that is sent, email and all.
+      { id: 'u4', role: 'user', content: 'the footer is still missing, jane@corp.io says so' },
     ];
     const scored = heuristicReflect(conversation, { scorer: correctionModel, minScore: 0 });
     const [lo, hi] = DEFAULT_ESCALATION_BAND;
