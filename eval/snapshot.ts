@@ -20,14 +20,8 @@ import {
   LABELS,
   type LabelledEntry,
   loadLabelled,
-  loadLabelled3,
-  loadLabelled4,
-  loadLabelled5,
-  loadLabelled6,
-  loadLabelled7,
-  loadLabelled8,
-  loadLabelled9,
   loadLabelledMore,
+  loadReportLabels,
   oldCategorizer,
   type Score,
   SPLIT,
@@ -48,13 +42,13 @@ function run(): void {
   const all: LabelledEntry[] = [...first, ...more];
   // The third set (report kinds only, LABELLING-3.md) is reported apart, so the splits above keep
   // the figures they had before it existed.
-  const third = loadLabelled3();
-  const fourth = loadLabelled4();
-  const fifth = loadLabelled5();
-  const sixth = loadLabelled6();
-  const seventh = loadLabelled7();
-  const eighth = loadLabelled8();
-  const ninth = loadLabelled9();
+  const third = loadReportLabels(3);
+  const fourth = loadReportLabels(4);
+  const fifth = loadReportLabels(5);
+  const sixth = loadReportLabels(6);
+  const seventh = loadReportLabels(7);
+  const eighth = loadReportLabels(8);
+  const ninth = loadReportLabels(9);
   const splits: [string, LabelledEntry[]][] = [
     ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
     ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],

@@ -13,8 +13,7 @@ import {
   keywordCategorizer,
   LABELS,
   type LabelledEntry,
-  loadLabelled3,
-  loadLabelled5,
+  loadReportLabels,
   readLabels,
   type Score,
   score,
@@ -59,7 +58,7 @@ function brief(s: Score) {
 }
 
 export function agreement(n: 3 | 5) {
-  const first = n === 3 ? loadLabelled3() : loadLabelled5();
+  const first = loadReportLabels(n);
   const secondLabels = readLabels(`labels-${n}-second.tsv`);
   const byText = new Map(first.map((e) => [e.text, secondLabels.get(e.id)!]));
   if (secondLabels.size !== first.length || [...byText.values()].some((v) => !v))

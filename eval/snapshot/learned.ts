@@ -5,7 +5,7 @@
  *
  * Data: sets 1–4 of eval/snapshot/, 1,370 labelled entries: sets 1–2 (entries.jsonl +
  * entries-more.jsonl, 850, six source kinds) and the report-kind sets 3 and 4 (entries-3/-4.jsonl,
- * 260 each, loadLabelled3/4), which add to the three report kinds (mini-swe-agent, console-agent,
+ * 260 each, loadReportLabels(3/4)), which add to the three report kinds (mini-swe-agent, console-agent,
  * console-summary). An entry's kind is its source kind whatever its set. Set 5 and later are never
  * loaded. Only aggregates are printed; no entry of a report kind is ever listed.
  *
@@ -74,12 +74,8 @@ import {
   type Label,
   type LabelledEntry,
   loadLabelled,
-  loadLabelled3,
-  loadLabelled4,
-  loadLabelled5,
-  loadLabelled6,
-  loadLabelled7,
   loadLabelledMore,
+  loadReportLabels,
   type Score,
   SPLIT,
 } from './score.js';
@@ -111,9 +107,9 @@ const t0 = Date.now();
 // Sets 1-2 (entries.jsonl + entries-more.jsonl), 3 and 4. Set 5 and later are never loaded here.
 const entries: (LabelledEntry & { set: string })[] = [
   ...[...loadLabelled(), ...loadLabelledMore()].map((e) => ({ ...e, set: '1-2' })),
-  ...loadLabelled3().map((e) => ({ ...e, set: '3' })),
-  ...loadLabelled4().map((e) => ({ ...e, set: '4' })),
-  ...(SETS_5_7 ? [loadLabelled5(), loadLabelled6(), loadLabelled7()] : []).flatMap((set, k) =>
+  ...loadReportLabels(3).map((e) => ({ ...e, set: '3' })),
+  ...loadReportLabels(4).map((e) => ({ ...e, set: '4' })),
+  ...(SETS_5_7 ? [loadReportLabels(5), loadReportLabels(6), loadReportLabels(7)] : []).flatMap((set, k) =>
     set.map((e) => ({ ...e, set: String(k + 5) })),
   ),
 ];

@@ -96,11 +96,13 @@ export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
 }
 
 /**
- * The third labelled set (entries-3.jsonl + labels-3.tsv, LABELLING-3.md): 260 entries of the report
- * kinds only, labelled blind to the categoriser and held untouched until its one scoring. Ids `set3-…`.
+ * Labelled set n ≥ 3 (entries-<n>.jsonl + labels-<n>.tsv, LABELLING-<n>.md): entries of the report
+ * kinds only, each set labelled blind to the categoriser and held untouched until its one scoring
+ * (LABELLING-<n>.md says when, and which rule round then spent it). Ids `set<n>-…`. Sets 3-5 hold
+ * 260 entries, set 6 250 and sets 7-9 200: console-summary ran out.
  */
-export function loadLabelled3(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(loadReportSet(3), 'labels-3.tsv');
+export function loadReportLabels(n: number): (LabelledEntry & { stratum: string })[] {
+  return joinLabels(loadReportSet(n), `labels-${n}.tsv`);
 }
 
 export type Categorizer = (text: string) => Label;
@@ -197,53 +199,4 @@ export function score(entries: readonly LabelledEntry[], cat: Categorizer): Scor
     confusion,
     errors,
   };
-}
-
-/**
- * The fourth labelled set (entries-4.jsonl + labels-4.tsv, LABELLING-4.md): 260 more entries of the
- * report kinds, labelled blind while a rule round was written from set 3's errors. Ids `set4-…`.
- */
-export function loadLabelled4(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(loadReportSet(4), 'labels-4.tsv');
-}
-
-/**
- * The fifth labelled set (entries-5.jsonl + labels-5.tsv, LABELLING-5.md): 260 more entries of the
- * report kinds, labelled blind while set 4's errors were fixed. Ids `set5-…`.
- */
-export function loadLabelled5(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(loadReportSet(5), 'labels-5.tsv');
-}
-
-/**
- * The sixth labelled set (entries-6.jsonl + labels-6.tsv, LABELLING-6.md): 250 more entries of the
- * report kinds (console-summary ran out at 50), labelled blind. Ids `set6-…`.
- */
-export function loadLabelled6(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(loadReportSet(6), 'labels-6.tsv');
-}
-
-/**
- * The seventh labelled set (entries-7.jsonl + labels-7.tsv, LABELLING-7.md): 200 more entries of the
- * report kinds (console-summary exhausted: mini-swe-agent and console-agent only), labelled blind.
- * Ids `set7-…`.
- */
-export function loadLabelled7(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(loadReportSet(7), 'labels-7.tsv');
-}
-
-/**
- * The eighth labelled set (entries-8.jsonl + labels-8.tsv, LABELLING-8.md): 200 more entries of the
- * report kinds (mini-swe-agent and console-agent), labelled blind. Ids `set8-…`.
- */
-export function loadLabelled8(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(loadReportSet(8), 'labels-8.tsv');
-}
-
-/**
- * The ninth labelled set (entries-9.jsonl + labels-9.tsv, LABELLING-9.md): 200 more entries of the
- * report kinds (mini-swe-agent and console-agent), labelled blind. Ids `set9-…`.
- */
-export function loadLabelled9(): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(loadReportSet(9), 'labels-9.tsv');
 }

@@ -1,13 +1,5 @@
 /** Shared by the snapshot rule tests: the category the deterministic snapshot puts one note in. */
-import { deterministicSnapshot } from '../../lib/snapshot/index';
-
-const CATS = [
-  'openHypotheses',
-  'blockers',
-  'nextActions',
-  'unresolvedQuestions',
-  'requiredEvidenceLinks',
-] as const;
+import { CATEGORIES, deterministicSnapshot } from '../../lib/snapshot/index';
 
 /** The category the snapshot puts one note in, or 'none'. */
 export function where(value: string): string {
@@ -15,5 +7,5 @@ export function where(value: string): string {
     objective: '',
     entries: [{ scope: 'notes', key: 'k', value, sourceIteration: 0 }],
   });
-  return CATS.find((c) => s[c].includes(value)) ?? 'none';
+  return CATEGORIES.find((c) => s[c].includes(value)) ?? 'none';
 }

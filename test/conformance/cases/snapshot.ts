@@ -1,6 +1,7 @@
 import { fixtureClient, requestKey } from 'rearview/llm';
 import {
   buildReflectionPrompt,
+  CATEGORIES,
   compactTrajectory,
   computeTrajectoryReduction,
   deterministicSnapshot,
@@ -76,14 +77,7 @@ export const snapshotCases: ConformanceCase[] = [
         objective: '',
         entries: STANCE.map(([value], i) => ({ scope: 'notes', key: `s${i}`, value, sourceIteration: i })),
       });
-      const cats = [
-        'openHypotheses',
-        'blockers',
-        'nextActions',
-        'unresolvedQuestions',
-        'requiredEvidenceLinks',
-      ] as const;
-      const got = STANCE.map(([value]) => cats.find((c) => s[c].includes(value)) ?? 'none');
+      const got = STANCE.map(([value]) => CATEGORIES.find((c) => s[c].includes(value)) ?? 'none');
       STANCE.forEach(([value, want], i) => {
         checkEqual(got[i], want, value);
       });
