@@ -252,11 +252,13 @@ function isLetter(c: number): boolean {
 }
 
 /**
- * Whether the words before the `k`-th `is` / `are` (none when `k` is 0) only name a thing: no
- * problem, diagnosis, hedge, negation or question word ("The file we want is …", not "The bug is in …").
+ * Whether the words before the `k`-th `is` / `are` (none when `k` is 0; `k` = -1: any of them) only
+ * name a thing: no problem, diagnosis, hedge, negation or question word ("The file we want is …", not
+ * "The bug is in …"). With -1 first, the caller skips the char scan for `k` when no copula qualifies.
  */
 export function namesPlace(fs: readonly number[], n: number, k: number): boolean {
   if (k === 0) return false;
+  if (k < 0) k = 1;
   for (let i = 0; i < n; i++) {
     const c = (fs[i]! >>> 24) & 0x7f;
     if (c === C_IS || c === C_ARE) {
