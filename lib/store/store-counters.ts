@@ -25,7 +25,10 @@ const isCount = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && 
  * {@link CounterRecordSchema}, hand-written for the applyTags hot path: a record holds one entry per
  * tagged key point and valibot's generic walk costs more than the transaction on large ones. Same
  * answers (a property test in test/unit/store-integrity.test.ts holds them together), but stricter on
- * one point: `counts` given as an array is refused, where valibot's record accepts its indices.
+ * two points: `counts` given as an array is refused, where valibot's record accepts its indices; and
+ * the counts under `__proto__`, `prototype` and `constructor` are checked like any other, where
+ * valibot's record skips those names (found by `npm run fuzz`). The store reads counter records with
+ * this check everywhere, so one definition holds.
  */
 export function isCounterRecord(raw: unknown): boolean {
   if (typeof raw !== 'object' || raw === null) return false;
