@@ -159,6 +159,21 @@ describe('key point names follow the id grammar wherever they enter', () => {
     expect(await kv.get(q!)).toMatchObject({ value: { name: INJECTED } });
   });
 
+  it('a counter record with a bad count under a reserved name ("prototype") is quarantined on read', async () => {
+    const kv = memoryStore();
+    const store = await seeded(kv);
+    await store.applyTags('p', [tag('oth-001')]);
+    const [key] = await kv.keys('pb:p:c:');
+    // As a stored record reads back: valibot's record would skip this name and let the count through.
+    await kv.set(key!, JSON.parse('{"replica":"x","counts":{"prototype":{"helpful":-1,"harmful":0}}}'));
+    const opened = await store.open('p');
+    expect(opened.diagnostics).toEqual([
+      expect.objectContaining({ code: 'store_corrupt', message: expect.stringContaining('reserved name') }),
+    ]);
+    const [q] = await kv.keys('quarantine:');
+    expect(await kv.get(q!)).toMatchObject({ value: { counts: { prototype: { helpful: -1 } } } });
+  });
+
   it('applyTags reports a tag with a bad name as skipped and applies the others', async () => {
     const store = await seeded(memoryStore());
     const out = await store.applyTags('p', [tag(INJECTED), tag('oth-001')]);
