@@ -208,6 +208,8 @@ export function evaluate(
     heldOut?: ReadonlySet<string>;
     /** The inner out-of-fold precision the threshold must reach (default `TARGET`, 0.88). */
     target?: number;
+    /** Splits added to every fold's training turns (never tested), for "would more data help". */
+    trainExtra?: ReadonlySet<string>;
   } = {},
 ) {
   const heldOutSplits = options.heldOut ?? HELD_OUT;
@@ -237,6 +239,14 @@ export function evaluate(
     const trainRows = pool.filter(
       (r) => fnv1a32(`fold#${authorOf(r)}`) % FOLDS !== k && (options.trainOn?.(r) ?? true),
     );
+    // Extra training turns whose authors are not the fold's own (aider-final's repositories, the
+    // ShareGPT conversations of `final` and `more` are disjoint from the pool's authors).
+    if (options.trainExtra) {
+      const testAuthors = new Set(test.map(authorOf));
+      trainRows.push(
+        ...rows.filter((r) => options.trainExtra!.has(r.split) && !testAuthors.has(authorOf(r))),
+      );
+    }
     const { weights, threshold } = fitModel(trainRows, feats, options.target);
     // Markers with their per-fold calibrated scores and threshold, as run.ts does.
     const table = calibrate(trainRows, markerSignals);
