@@ -73,6 +73,19 @@ const bucket = (n: number): number => {
  * ```
  */
 export function turnFeatures(e: TurnEvidence): string[] {
+  return withPairs(baseFeatures(e));
+}
+
+/**
+ * @internal {@link turnFeatures} without the pairs: what `correctionScore` reads, adding the pairs'
+ * weights from {@link shapeFeatures} without building their names.
+ *
+ * @example
+ * ```ts
+ * baseFeatures(turn).some((f) => f.startsWith('x:')); // false
+ * ```
+ */
+export function baseFeatures(e: TurnEvidence): string[] {
   const out = new Set<string>(['bias']);
   // The first 600 characters: what the model was trained on (the labelled turns are stored cut there),
   // and a bound on the work per turn however much was pasted.
@@ -142,11 +155,23 @@ export function turnFeatures(e: TurnEvidence): string[] {
   if (e.interrupted) out.add('c:interrupted');
   if (e.repeat) out.add('c:repeat');
   if (e.undo) out.add('c:undo');
-  return withPairs([...out]);
+  return [...out];
 }
 
 /** The features that describe the turn's shape and context, not its words: the ones {@link withPairs} crosses. */
 const SHAPE = /^(?:m|c|ctx|p|f|len|paste|oov):/;
+
+/**
+ * @internal The shape and context features among `features`, in code-unit order: the ones paired.
+ *
+ * @example
+ * ```ts
+ * shapeFeatures(['w:no', 'm:correction', 'ctx:first']); // ['ctx:first', 'm:correction']
+ * ```
+ */
+export function shapeFeatures(features: readonly string[]): string[] {
+  return features.filter((f) => SHAPE.test(f)).sort();
+}
 
 /**
  * The features plus every pair of shape and context features (`x:a&b`, in code-unit order): a
@@ -155,7 +180,7 @@ const SHAPE = /^(?:m|c|ctx|p|f|len|paste|oov):/;
  * the same precision rose from 0.32 to 0.40 (eval/heuristic/LABELLING.md).
  */
 function withPairs(features: string[]): string[] {
-  const shape = features.filter((f) => SHAPE.test(f)).sort();
+  const shape = shapeFeatures(features);
   for (let i = 0; i < shape.length; i++)
     for (let j = i + 1; j < shape.length; j++) features.push(`x:${shape[i]}&${shape[j]}`);
   return features;

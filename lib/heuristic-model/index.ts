@@ -10,19 +10,37 @@
  * @module
  */
 import type { TurnEvidence, TurnScorer, TurnScores } from '../heuristic/index.js';
-import { turnFeatures } from './features.js';
+import { baseFeatures, shapeFeatures } from './features.js';
 import { LIMIT, TABLE, WEIGHTS } from './weights.js';
 
 export { turnFeatures } from './features.js';
 
-let weights: Map<string, number> | undefined;
+/** The weights of single features, and of pairs by their first then second member (`x:a&b`). */
+interface Model {
+  single: Map<string, number>;
+  pairs: Map<string, Map<string, number>>;
+}
+let weights: Model | undefined;
 
-function model(): Map<string, number> {
+function model(): Model {
   if (!weights) {
-    weights = new Map();
+    weights = { single: new Map(), pairs: new Map() };
     for (const pair of WEIGHTS.split(' ')) {
       const eq = pair.lastIndexOf('=');
-      weights.set(pair.slice(0, eq), Number(pair.slice(eq + 1)));
+      const name = pair.slice(0, eq);
+      const w = Number(pair.slice(eq + 1));
+      // Shape features hold no `&` (words are letters, digits and `_`): the first one splits a pair.
+      const amp = name.startsWith('x:') ? name.indexOf('&') : -1;
+      if (amp < 0) weights.single.set(name, w);
+      else {
+        const a = name.slice(2, amp);
+        let row = weights.pairs.get(a);
+        if (!row) {
+          row = new Map();
+          weights.pairs.set(a, row);
+        }
+        row.set(name.slice(amp + 1), w);
+      }
     }
   }
   return weights;
@@ -38,9 +56,17 @@ function model(): Map<string, number> {
  * ```
  */
 export function correctionScore(turn: TurnEvidence): number {
-  const w = model();
+  const { single, pairs } = model();
+  const base = baseFeatures(turn);
   let z = 0;
-  for (const f of turnFeatures(turn)) z += w.get(f) ?? 0;
+  for (const f of base) z += single.get(f) ?? 0;
+  // The pairs' weights, looked up by member instead of building each `x:a&b` name: the same sum as
+  // over `turnFeatures(turn)`, without a hundred string joins per turn.
+  const shape = shapeFeatures(base);
+  for (let i = 0; i < shape.length; i++) {
+    const row = pairs.get(shape[i]!);
+    if (row) for (let j = i + 1; j < shape.length; j++) z += row.get(shape[j]!) ?? 0;
+  }
   // Integer logit, clamped, then a table: no floating-point function whose last bit may differ by engine.
   return TABLE[Math.max(-LIMIT, Math.min(LIMIT, z)) + LIMIT]!;
 }

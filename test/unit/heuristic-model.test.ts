@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { haveSharedData, loadLabelledSets } from '../../eval/heuristic/data';
-import { LIMIT, logit, scoreTable, shippedModel } from '../../eval/heuristic/learned';
+import { evidenceOf, LIMIT, logit, scoreTable, shippedModel } from '../../eval/heuristic/learned';
 import { DEFAULT_MIN_SCORE, heuristicReflect, type TurnEvidence } from '../../lib/heuristic/index';
 import { correctionModel, correctionScore, turnFeatures } from '../../lib/heuristic-model/index';
 import { TABLE, WEIGHTS } from '../../lib/heuristic-model/weights';
@@ -57,7 +57,15 @@ describe('heuristic-model data', () => {
       const z = Math.max(-LIMIT, Math.min(LIMIT, logit(weights, turnFeatures(e))));
       expect(correctionScore(e)).toBe(TABLE[z + LIMIT]);
     }
-  });
+    // Every labelled turn: the pairs' weights looked up by member give the sum over the named pairs.
+    if (haveSharedData())
+      for (const r of loadLabelledSets()) {
+        const e = evidenceOf(r);
+        if (!e) continue;
+        const z = Math.max(-LIMIT, Math.min(LIMIT, logit(weights, turnFeatures(e))));
+        expect(correctionScore(e), `#${r.n}`).toBe(TABLE[z + LIMIT]);
+      }
+  }, 60_000);
 });
 
 describe('turnFeatures', () => {
