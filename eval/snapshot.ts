@@ -9,7 +9,7 @@
  * precision/recall and the confusion matrix of the snapshot, beside two baselines in the same run: a
  * plain keyword categorizer and the categorizer before issue 18 (frozen in eval/snapshot/old-classify.ts).
  *
- * Flags: `--errors` lists the snapshot's misses on the tune split and the spent sets 3-8 (never on
+ * Flags: `--errors` lists the snapshot's misses on the tune split and the spent sets (`SPENT`; never on
  * splits that stand for unseen data; `--all-errors` lists every split's); `--dev` prints only the tune split and the spent sets;
  * `--json` prints the scores as JSON;
  * `--reflection` runs the deterministic-vs-reflected report instead (eval/snapshot/reflection.ts).
@@ -29,6 +29,10 @@ import {
   snapshotCategorizer,
 } from './snapshot/score.js';
 
+/** The report-kind sets after the first two (entries-<n>.jsonl), and those spent on rule rounds. */
+const LATER_SETS = [3, 4, 5, 6, 7, 8, 9];
+const SPENT = new Set([3, 4, 5, 6, 7, 8]);
+
 const args = new Set(process.argv.slice(2));
 if (args.has('--reflection')) {
   await import('./snapshot/reflection.js');
@@ -40,15 +44,6 @@ function run(): void {
   const first = loadLabelled();
   const more = loadLabelledMore();
   const all: LabelledEntry[] = [...first, ...more];
-  // The third set (report kinds only, LABELLING-3.md) is reported apart, so the splits above keep
-  // the figures they had before it existed.
-  const third = loadReportLabels(3);
-  const fourth = loadReportLabels(4);
-  const fifth = loadReportLabels(5);
-  const sixth = loadReportLabels(6);
-  const seventh = loadReportLabels(7);
-  const eighth = loadReportLabels(8);
-  const ninth = loadReportLabels(9);
   const splits: [string, LabelledEntry[]][] = [
     ['tune', all.filter((e) => SPLIT[e.kind] === 'tune')],
     ['held-out', all.filter((e) => SPLIT[e.kind] === 'held-out')],
@@ -73,29 +68,32 @@ function run(): void {
     ],
   ];
   const report = all.filter((e) => SPLIT[e.kind] !== 'tune');
-  // Sets 3-9: the set, its uniform draws, its evidence stratum (LABELLING-<n>.md says which are spent).
-  const later = (name: string, set: typeof third): [string, LabelledEntry[]][] => [
-    [name, set],
-    [`${name.split(' (')[0]}, uniform`, set.filter((e) => e.stratum === 'uniform')],
-    [`${name.split(' (')[0]}, evidence stratum`, set.filter((e) => e.stratum === 'evidence-enriched')],
-  ];
-  splits.push(
-    ...later('set 3 (spent)', third),
-    ['cross-source, sets 1-3', [...report, ...third]],
-    ...later('set 4 (spent)', fourth),
-    ['report kinds, sets 1-4', [...report, ...third, ...fourth]],
-    ...later('set 5 (spent)', fifth),
-    ...later('set 6 (spent)', sixth),
-    ['report kinds, sets 1-6', [...report, ...third, ...fourth, ...fifth, ...sixth]],
-    // The report kinds' entries whose errors no rule has looked at: the report split of sets 1-2.
-    ...later('set 7 (spent)', seventh),
-    ['report kinds, sets 1-7', [...report, ...third, ...fourth, ...fifth, ...sixth, ...seventh]],
-    ...later('set 8 (spent)', eighth),
-    // The report kinds' entries whose errors no rule has looked at: the report split of sets 1-2, set 9.
-    ['never listed, sets 1-2', report],
-    ...later('set 9 (untouched)', ninth),
-    ['never listed, sets 1-2 + 9', [...report, ...ninth]],
-  );
+  // Sets 3-9 (report kinds only, LABELLING-<n>.md), each apart so the splits above keep the figures
+  // they had before it existed: the set, its uniform draws, its evidence stratum. A spent set's errors
+  // were listed for a rule round; the sets after the last spent one stand for unseen entries.
+  const listable = new Set(['tune']);
+  const cumulative = [...report];
+  for (const n of LATER_SETS) {
+    const set = loadReportLabels(n);
+    const spent = SPENT.has(n);
+    const parts: [string, LabelledEntry[]][] = [
+      [`set ${n} (${spent ? 'spent' : 'untouched'})`, set],
+      [`set ${n}, uniform`, set.filter((e) => e.stratum === 'uniform')],
+      [`set ${n}, evidence stratum`, set.filter((e) => e.stratum === 'evidence-enriched')],
+    ];
+    splits.push(...parts);
+    if (spent) for (const [name] of parts) listable.add(name);
+    cumulative.push(...set);
+    splits.push([`report kinds, sets 1-${n}`, [...cumulative]]);
+  }
+  // The report kinds' entries whose errors no rule has looked at.
+  const unseen = LATER_SETS.filter((n) => !SPENT.has(n));
+  splits.push(['never listed, sets 1-2', report]);
+  if (unseen.length > 0)
+    splits.push([
+      `never listed, sets 1-2 + ${unseen.join(', ')}`,
+      [...report, ...unseen.flatMap((n) => loadReportLabels(n))],
+    ]);
 
   const cats: [string, Categorizer][] = [
     ['snapshot', snapshotCategorizer],
@@ -104,9 +102,8 @@ function run(): void {
   ];
   // While tuning, `--tune-only` keeps every split but tune out of sight (set 3's too).
   if (args.has('--tune-only')) splits.splice(1);
-  // `--dev` keeps only what rules may be written from: the tune split and the spent sets 3-8.
-  if (args.has('--dev'))
-    splits.splice(0, splits.length, ...splits.filter(([name]) => /^(tune|set [3-8])/.test(name)));
+  // `--dev` keeps only what rules may be written from: the tune split and the spent sets.
+  if (args.has('--dev')) splits.splice(0, splits.length, ...splits.filter(([name]) => listable.has(name)));
   const results = splits.map(([name, es]) => ({
     split: name,
     kinds: [...new Set(es.map((e) => e.kind))],
@@ -145,8 +142,7 @@ function run(): void {
       out.push(`  ${l.padEnd(22)} ${LABELS.map((p) => String(s.confusion[l][p]).padStart(4)).join('')}`);
     // Errors of splits that stand for unseen data are listed only on purpose (`--all-errors`): once
     // read, they are no longer unseen.
-    const listable = /^(tune|set [3-8] )/.test(r.split) || args.has('--all-errors');
-    if ((args.has('--errors') && listable) || args.has('--all-errors'))
+    if ((args.has('--errors') && listable.has(r.split)) || args.has('--all-errors'))
       for (const e of s.errors) out.push(`  ✗ ${e.id} ${e.label} → ${e.predicted}: ${e.text.slice(0, 140)}`);
   }
   console.log(out.join('\n'));
