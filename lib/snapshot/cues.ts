@@ -252,20 +252,26 @@ function isLetter(c: number): boolean {
 }
 
 /**
- * Whether the words before the `k`-th `is` / `are` (none when `k` is 0; `k` = -1: any of them) only
- * name a thing: no problem, diagnosis, hedge, negation or question word ("The file we want is …", not
- * "The bug is in …"). With -1 first, the caller skips the char scan for `k` when no copula qualifies.
+ * Whether the `k`-th `is` / `are` of the text (`copulaAt()`, 1 for the first, 0 for none) only names
+ * a thing: no problem, diagnosis, hedge, negation or question word before it ("The file we want is
+ * …", not "The bug is in …"). The words are read first; `copulaAt` (a scan of the characters) runs
+ * only when some copula could qualify.
+ *
+ * @example
+ * ```ts
+ * namesPlace(fs, n, () => copulaPointer(raw)); // "The log we are after is at /tmp/run.log." → true
+ * ```
  */
-export function namesPlace(fs: readonly number[], n: number, k: number): boolean {
-  if (k === 0) return false;
-  if (k < 0) k = 1;
+export function namesPlace(fs: readonly number[], n: number, copulaAt: () => number): boolean {
+  let naming = 0; // the copulas before the first word that says more than a name
   for (let i = 0; i < n; i++) {
     const c = (fs[i]! >>> 24) & 0x7f;
-    if (c === C_IS || c === C_ARE) {
-      if (--k === 0) return true;
-    } else if (fs[i]! & (PROBLEM | DIAG | HEDGE | NEG | QSTART)) return false;
+    if (c === C_IS || c === C_ARE) naming++;
+    else if (fs[i]! & (PROBLEM | DIAG | HEDGE | NEG | QSTART)) break;
   }
-  return false;
+  if (naming === 0) return false;
+  const k = copulaAt();
+  return k > 0 && k <= naming;
 }
 
 /**
