@@ -72,7 +72,7 @@ export function evidenceOf(r: Row): TurnEvidence | undefined {
 type Weights = Map<string, number>;
 
 /** Logistic regression, full batch, deterministic. Returns float weights by feature name. */
-export function train(x: string[][], y: number[]): Weights {
+export function train(x: string[][], y: number[], l2 = L2): Weights {
   const index = new Map<string, number>();
   for (const fs of x) for (const f of fs) if (!index.has(f)) index.set(f, index.size);
   const ids = x.map((fs) => Int32Array.from(fs, (f) => index.get(f)!));
@@ -88,7 +88,7 @@ export function train(x: string[][], y: number[]): Weights {
       for (const k of ids[i]!) g[k]! += d;
     }
     for (let k = 0; k < w.length; k++) {
-      const reg = k === bias ? 0 : L2 * w[k]!;
+      const reg = k === bias ? 0 : l2 * w[k]!;
       w[k]! -= RATE * (g[k]! / ids.length + reg);
     }
   }
@@ -129,8 +129,15 @@ const foldOf = (author: string, salt: string) => fnv1a32(`${salt}#${author}`) % 
 export function fitModel(
   all: Row[],
   feats: (r: Row) => string[],
-  target = TARGET,
+  fit: {
+    /** The inner out-of-fold precision the threshold must reach. */
+    target?: number;
+    l2?: number;
+    /** Which turns' out-of-fold logits choose the threshold (default: all the training turns). */
+    calibrateOn?: (r: Row) => boolean;
+  } = {},
 ): { weights: Weights; threshold: number } {
+  const { target = TARGET, l2 = L2, calibrateOn = () => true } = fit;
   // Turns the library never scores (synthetic ones) teach the model nothing.
   const rows = all.filter((r) => evidenceOf(r) !== undefined);
   const y = (r: Row) => (r.labels.includes('correction') ? 1 : 0);
@@ -141,13 +148,16 @@ export function fitModel(
     const tr = rows.filter((r) => !inTest(r));
     const te = rows.filter(inTest);
     if (te.length === 0 || tr.length === 0) continue;
-    const w = train(tr.map(feats), tr.map(y));
-    for (const r of te) {
+    const w = train(tr.map(feats), tr.map(y), l2);
+    for (const r of te.filter(calibrateOn)) {
       oofZ.push(logit(w, feats(r)));
       oofY.push(y(r));
     }
   }
-  return { weights: train(rows.map(feats), rows.map(y)), threshold: chooseThreshold(oofZ, oofY, target) };
+  return {
+    weights: train(rows.map(feats), rows.map(y), l2),
+    threshold: chooseThreshold(oofZ, oofY, target),
+  };
 }
 
 /**
@@ -210,6 +220,10 @@ export function evaluate(
     target?: number;
     /** Splits added to every fold's training turns (never tested), for "would more data help". */
     trainExtra?: ReadonlySet<string>;
+    /** `false`: the `trainExtra` turns train but do not choose the threshold (the pool's turns do). */
+    calibrateExtra?: boolean;
+    /** The L2 strength (default `L2`, 0.005), for probes. */
+    l2?: number;
   } = {},
 ) {
   const heldOutSplits = options.heldOut ?? HELD_OUT;
@@ -247,7 +261,13 @@ export function evaluate(
         ...rows.filter((r) => options.trainExtra!.has(r.split) && !testAuthors.has(authorOf(r))),
       );
     }
-    const { weights, threshold } = fitModel(trainRows, feats, options.target);
+    const { weights, threshold } = fitModel(trainRows, feats, {
+      ...(options.target !== undefined ? { target: options.target } : {}),
+      ...(options.l2 !== undefined ? { l2: options.l2 } : {}),
+      ...(options.calibrateExtra === false
+        ? { calibrateOn: (r: Row) => !options.trainExtra?.has(r.split) }
+        : {}),
+    });
     // Markers with their per-fold calibrated scores and threshold, as run.ts does.
     const table = calibrate(trainRows, markerSignals);
     const markerScore = (r: Row) => {
