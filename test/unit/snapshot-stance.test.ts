@@ -20,10 +20,15 @@ describe('snapshot stance', () => {
     expect(where('Done: nothing, the queue still drops messages.')).not.toBe('nextActions');
   });
 
-  it('reads a backlog label as work left to do', () => {
+  it('reads a backlog, next, plan, remaining or pending label as work left to do', () => {
     expect(where('**Backlog:** write the importer (done), add paging, document the API.')).toBe(
       'nextActions',
     );
+    // Labels whose words alone would say nothing ("the CSV exporter and the docs").
+    expect(where('Remaining: the CSV exporter and the docs')).toBe('nextActions');
+    expect(where('Pending: review of the retry budget')).toBe('nextActions');
+    expect(where('Plan: the parser in two passes')).toBe('nextActions');
+    expect(where('Next: the staging migration')).toBe('nextActions');
   });
 
   it('reads a numbered step with an imperative as a step, and a numbered observation as none', () => {
