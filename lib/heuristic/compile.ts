@@ -41,6 +41,8 @@ const PASTE_LEADS = '$%+|<{}[]#>';
 export const SYMBOL = 1;
 /** @internal */
 export const PASTE_LEAD = 2;
+/** @internal An ASCII word character (letter, digit, `_`): {@link isWordCode} for ASCII, by table. */
+export const WORD = 4;
 
 /** A contraction of `not` in a marker (`don't`, `isn’t`, `won't`). */
 const SPELLED = /\b(\w+)n['’]t\b/g;
@@ -70,6 +72,16 @@ export interface Pattern {
 }
 
 /**
+ * @internal The patterns that start with one word: those whose second token is known (a word or a
+ * clause break) indexed by it, the rest (a gap next, or a single word) in `any`. The scanner looks up
+ * the sentence's next token instead of testing every pattern of a common first word ("i" starts 43).
+ */
+export interface FirstWord {
+  any: Pattern[];
+  next: Map<number, Pattern[]>;
+}
+
+/**
  * Marker lists compiled for {@link scanTurn}: reuse one across calls (compiling takes well under a
  * millisecond, but a 64 MB transcript has a million turns).
  */
@@ -79,10 +91,10 @@ export interface CompiledMarkers {
   /** @internal */ ids: Int32Array;
   /** @internal */ mask: number;
   /** @internal */ words: string[];
-  /** @internal */ byFirst: (Pattern[] | undefined)[];
+  /** @internal */ byFirst: (FirstWord | undefined)[];
   /** @internal */ filler: Uint8Array;
   /** @internal */ negator: Uint8Array;
-  /** @internal ASCII classes: {@link SYMBOL}, {@link PASTE_LEAD}. */ cls: Uint8Array;
+  /** @internal ASCII classes: {@link SYMBOL}, {@link PASTE_LEAD}, {@link WORD}. */ cls: Uint8Array;
   /** @internal */ buf: Int32Array;
   /** @internal */ pending: number;
   /** @internal */ but: number;
@@ -164,7 +176,7 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
     }
     return id;
   };
-  const byFirst: (Pattern[] | undefined)[] = [];
+  const byFirst: (FirstWord | undefined)[] = [];
   const add = (raw: string, bits: number) => {
     let src = raw.trim();
     const start = src.startsWith('^');
@@ -191,9 +203,17 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
     };
     p.next = p.toks[1] ?? GAP;
     const first = p.toks[0]!;
-    const list = byFirst[first];
-    if (list) list.push(p);
-    else byFirst[first] = [p];
+    let entry = byFirst[first];
+    if (!entry) {
+      entry = { any: [], next: new Map<number, Pattern[]>() };
+      byFirst[first] = entry;
+    }
+    if (p.next === GAP) entry.any.push(p);
+    else {
+      const list = entry.next.get(p.next);
+      if (list) list.push(p);
+      else entry.next.set(p.next, [p]);
+    }
   };
   // One list per signal bit, in bit order: CORRECTION, CHALLENGE, PREFERENCE, POSITIVE, FRICTION.
   LISTS.forEach((key, k) => {
@@ -229,6 +249,7 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
   const cls = new Uint8Array(128);
   for (const ch of SYMBOLS) cls[ch.charCodeAt(0)]! |= SYMBOL;
   for (const ch of PASTE_LEADS) cls[ch.charCodeAt(0)]! |= PASTE_LEAD;
+  for (let ch = 0; ch < 128; ch++) if (isWordCode(ch)) cls[ch]! |= WORD;
   return {
     markers,
     cls,

@@ -9,9 +9,9 @@
 
 export { DEFAULT_MARKERS, type MarkerSet, SEED_MARKERS } from './markers.js';
 export { type FactMetadata, type InsightProvenance, insightMetadata } from './metadata.js';
+export { extractRecommendation } from './recommend.js';
 export {
   classifyTurn,
-  extractRecommendation,
   type HeuristicOptions,
   heuristicReflect,
   loadLanguageMarkers,

@@ -4,6 +4,7 @@
  */
 import { contentText, defaultRef, truncateUtf8 } from '../core/index.js';
 import { DEFAULT_MARKERS, type MarkerSet } from './markers.js';
+import { extractRecommendation } from './recommend.js';
 import {
   CHALLENGE,
   CORRECTION,
@@ -39,7 +40,10 @@ import type { MessageLike, ReflectionInsight } from './types.js';
 export interface HeuristicOptions {
   /** Marker lists (default {@link DEFAULT_MARKERS}), or lists compiled once with {@link compileMarkers}. */
   markers?: MarkerSet | CompiledMarkers;
-  /** Builds a turn's trace reference. Default `message:{id}`, with `id = message.id ?? 'm' + index`. */
+  /**
+   * Builds a turn's trace reference. Default `message:{id}`, with `id = message.id ?? 'm' + index`.
+   * Called only for the messages an insight (or an escalated turn) names, not for every message.
+   */
   ref?: (message: MessageLike, index: number) => string;
   /**
    * Insights whose `score` is below this are not reported. Default {@link DEFAULT_MIN_SCORE} (chosen
@@ -149,35 +153,6 @@ function signalsOf(bits: number): TurnSignals {
   };
 }
 
-const RECOMMENDATION_MARKERS = ['instead,', 'actually,', 'please ', 'use ', "don['’]t "];
-/** Compiled on first use (not at module scope), then reused for every insight. */
-let recommendationRes: RegExp[] | undefined;
-
-/**
- * The actionable part of a correction, as in the reference design: from the first of `instead,`, `actually,`,
- * `please `, `use `, `don't ` (in that order of preference, case-insensitive, at a word start) to the
- * next `.` or 150 bytes; else "Apply the user's correction.".
- *
- * @example
- * ```ts
- * extractRecommendation('No. Please use the fixture. Thanks'); // 'Please use the fixture'
- * ```
- */
-export function extractRecommendation(text: string): string {
-  if (typeof text === 'string') {
-    recommendationRes ??= RECOMMENDATION_MARKERS.map((m) => new RegExp(`(?<![a-z])${m}`, 'i'));
-    for (const marker of recommendationRes) {
-      const found = marker.exec(text);
-      if (!found) continue;
-      const rest = text.slice(found.index);
-      const dot = rest.indexOf('.');
-      const out = (dot >= 0 ? rest.slice(0, dot) : truncateUtf8(rest, 150)).trim();
-      if (out) return out;
-    }
-  }
-  return "Apply the user's correction.";
-}
-
 /**
  * @internal One scored user turn: what {@link heuristicReflect} and `llmReflect`'s escalation
  * (`rearview/llm-reflect`) read. Exported for that entry, not for applications: its shape may change.
@@ -216,11 +191,17 @@ export function scoreTurns(
   const compiled = resolveMarkers(options?.markers);
   const refOf = typeof options?.ref === 'function' ? options.ref : defaultRef;
   const scorer = typeof options?.scorer === 'function' ? options.scorer : undefined;
-  let prev: { text: string; ref: string } | undefined;
-  let lastOther: string | undefined;
+  // Most turns carry no evidence: their reference, and the previous-turn record, are built only for
+  // the turns that are visited (or named as a visited turn's previous turn), not for every turn.
+  let prevIndex = -1;
+  let prevText = '';
+  let prevRef: string | undefined;
+  let lastOtherIndex = -1;
   let lastOtherText: string | undefined;
   let context = 0;
+  // The openings of the last REPEAT_WINDOW user turns, a ring (no shifting).
   const earlier: string[] = [];
+  let nextSlot = 0;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     // A turn no person wrote (a continuation summary, a command expansion…) teaches nothing.
@@ -233,23 +214,26 @@ export function scoreTurns(
     }
     if (!user) {
       if (text !== undefined) {
-        lastOther = refOf(m, i);
+        lastOtherIndex = i;
         lastOtherText = text;
       }
       continue;
     }
-    if (text === undefined || text.trim() === '') continue;
-    const ref = refOf(m, i);
+    if (text === undefined || isBlank(text)) continue;
     const undo = text.length < 64 && /^\s*\/undo\b/.test(text);
     const key = repeatKey(text);
     if (repeats(key, earlier)) context |= REPEAT;
-    if (earlier.push(key) > 8) earlier.shift();
+    earlier[nextSlot] = key;
+    nextSlot = (nextSlot + 1) % REPEAT_WINDOW;
     const bits = undo ? 0 : scanTurn(text, compiled);
     const ctx = context | (undo ? UNDO : 0);
+    let ref: string | undefined;
     // A turn without any evidence has nothing to report or escalate, unless a scorer reads it.
     if (bits !== 0 || ctx !== 0 || scorer) {
       let scores = turnScores(bits, ctx);
-      if (scorer) scores = learned(scorer, text, bits, ctx, prev === undefined, lastOtherText, scores);
+      if (scorer) scores = learned(scorer, text, bits, ctx, prevIndex < 0, lastOtherText, scores);
+      ref = refOf(m, i);
+      if (prevIndex >= 0) prevRef ??= refOf(messages[prevIndex]!, prevIndex);
       visit({
         index: i,
         ref,
@@ -257,17 +241,30 @@ export function scoreTurns(
         scores,
         bits,
         context: ctx,
-        prev,
-        lastOther,
+        prev: prevIndex >= 0 ? { text: prevText, ref: prevRef! } : undefined,
+        lastOther: lastOtherIndex >= 0 ? refOf(messages[lastOtherIndex]!, lastOtherIndex) : undefined,
         lastOtherText,
       });
     }
-    prev = { text, ref };
-    lastOther = undefined;
+    prevIndex = i;
+    prevText = text;
+    prevRef = ref;
+    lastOtherIndex = -1;
     lastOtherText = undefined;
     // An undo is itself the correction; it is also the context of the turn that follows.
     context = undo ? INTERRUPTED : 0;
   }
+}
+
+/** How many earlier user turns a repeat is looked for in. */
+const REPEAT_WINDOW = 8;
+
+/** `text.trim() === ''`, without building the trimmed string when the first character settles it. */
+function isBlank(text: string): boolean {
+  const c = text.charCodeAt(0);
+  // Above the ASCII controls and space, below U+1680, only U+00A0 is white space.
+  if (c > 0x20 && c < 0x1680 && c !== 0xa0) return false;
+  return text.trim() === '';
 }
 
 /** A scorer's scores, or the marker scores when it throws or returns something that is not scores. */
@@ -317,17 +314,20 @@ const FACTS = ['User correction', 'User preference', 'User approval', 'Friction 
  */
 export function turnInsights(turn: ScoredTurn, minScore: number, out: ReflectionInsight[]): void {
   const { text, ref, prev, lastOther, scores } = turn;
-  KINDS.forEach((category, k) => {
+  for (let k = 0; k < KINDS.length; k++) {
+    const category = KINDS[k]!;
     const score = scores[category];
-    if (!(score > 0 && score >= minScore)) return;
+    if (!(score > 0 && score >= minScore)) continue;
     const traceRefs = [ref];
     let fact = `${FACTS[k]}: ${truncateUtf8(text, 200)}`;
+    const tags = ['user_feedback', category];
     if (k === 0) {
       if (prev) {
         traceRefs.push(prev.ref);
         fact += ` (following: ${truncateUtf8(prev.text, 100)})`;
       }
       if (lastOther !== undefined && !traceRefs.includes(lastOther)) traceRefs.push(lastOther);
+      if ((turn.bits & (CORRECTION | CHALLENGE)) === CHALLENGE) tags.push('question');
     }
     out.push({
       fact,
@@ -340,14 +340,10 @@ export function turnInsights(turn: ScoredTurn, minScore: number, out: Reflection
       category,
       confidence: confidenceOf(score),
       score,
-      tags: [
-        'user_feedback',
-        category,
-        ...(k === 0 && (turn.bits & (CORRECTION | CHALLENGE)) === CHALLENGE ? ['question'] : []),
-      ],
+      tags,
       traceRefs,
     });
-  });
+  }
 }
 
 /**

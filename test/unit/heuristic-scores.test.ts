@@ -153,6 +153,45 @@ describe('context signals', () => {
     // Short turns ("continue", "yes") repeat without friction.
     expect(heuristicReflect([user('continue'), user('continue')], { minScore: 0 })).toEqual([]);
   });
+
+  it('a repeat is looked for in the last eight user turns, short ones included', () => {
+    const ask = 'create flutter project for macos desktop in this directory';
+    const between = (k: number) => Array.from({ length: k }, (_, j) => user(`ok ${j}`));
+    const categories = (k: number) =>
+      heuristicReflect([user(ask), ...between(k), user(ask)], { minScore: 0 }).map((i) => i.category);
+    expect(categories(7)).toEqual(['friction']); // the ask is the 8th turn back
+    expect(categories(8)).toEqual([]); // the 9th: out of the window
+    // The window slides: the ring keeps the latest eight, whatever the conversation's length.
+    expect(categories(30)).toEqual([]);
+    const late = [...between(20), user(ask), ...between(3), user(ask)];
+    expect(heuristicReflect(late, { minScore: 0 }).map((i) => i.category)).toEqual(['friction']);
+  });
+
+  it('a custom ref names the same turns, and is asked only for the references it gives', () => {
+    const messages: MessageLike[] = [
+      user('add a footer'),
+      { role: 'assistant', content: 'Added the footer.' },
+      user('thanks'),
+      { role: 'assistant', content: 'You are welcome.' },
+      user("No, that's wrong: don't put it in the header."),
+    ];
+    const asked: number[] = [];
+    const ref = (_m: MessageLike, index: number) => {
+      asked.push(index);
+      return `turn-${index}`;
+    };
+    const insights = heuristicReflect(messages, { ref });
+    const correction = insights.find((i) => i.category === 'correction')!;
+    // The turn, the previous user turn and the reply it answers, as with the default references.
+    expect(correction.traceRefs).toEqual(['turn-4', 'turn-2', 'turn-3']);
+    expect(heuristicReflect(messages).find((i) => i.category === 'correction')!.traceRefs).toEqual([
+      'message:m4',
+      'message:m2',
+      'message:m3',
+    ]);
+    // Turns without evidence (the first request, the first reply) are never named, so never asked for.
+    expect([...new Set(asked)].sort()).toEqual([2, 3, 4]);
+  });
 });
 
 describe('spelled-out negations and other languages', () => {
