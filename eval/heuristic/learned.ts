@@ -135,29 +135,55 @@ export function fitModel(
     l2?: number;
     /** Which turns' out-of-fold logits choose the threshold (default: all the training turns). */
     calibrateOn?: (r: Row) => boolean;
+    /**
+     * `'full'` (default): the returned weights are a model trained on every row. `'average'`: the mean
+     * of the inner models whose out-of-fold logits chose the threshold (rounded to sixteenths), so
+     * the threshold is applied to models of the scale it was chosen on (probe-threshold.ts).
+     */
+    ship?: 'full' | 'average';
+    /** How many inner author splits (different salts) pool their out-of-fold logits (default 1). */
+    innerRepeats?: number;
   } = {},
 ): { weights: Weights; threshold: number } {
-  const { target = TARGET, l2 = L2, calibrateOn = () => true } = fit;
+  const { target = TARGET, l2 = L2, calibrateOn = () => true, ship = 'full', innerRepeats = 1 } = fit;
   // Turns the library never scores (synthetic ones) teach the model nothing.
   const rows = all.filter((r) => evidenceOf(r) !== undefined);
   const y = (r: Row) => (r.labels.includes('correction') ? 1 : 0);
   const oofZ: number[] = [];
   const oofY: number[] = [];
-  for (let k = 0; k < FOLDS; k++) {
-    const inTest = (r: Row) => foldOf(authorOf(r), 'inner') === k;
-    const tr = rows.filter((r) => !inTest(r));
-    const te = rows.filter(inTest);
-    if (te.length === 0 || tr.length === 0) continue;
-    const w = train(tr.map(feats), tr.map(y), l2);
-    for (const r of te.filter(calibrateOn)) {
-      oofZ.push(logit(w, feats(r)));
-      oofY.push(y(r));
+  const inner: Weights[] = [];
+  for (let rep = 0; rep < innerRepeats; rep++) {
+    // The first split is the one every earlier figure used; repeats change only the salt.
+    const salt = rep === 0 ? 'inner' : `inner${rep}`;
+    for (let k = 0; k < FOLDS; k++) {
+      const inTest = (r: Row) => foldOf(authorOf(r), salt) === k;
+      const tr = rows.filter((r) => !inTest(r));
+      const te = rows.filter(inTest);
+      if (te.length === 0 || tr.length === 0) continue;
+      const w = train(tr.map(feats), tr.map(y), l2);
+      inner.push(w);
+      for (const r of te.filter(calibrateOn)) {
+        oofZ.push(logit(w, feats(r)));
+        oofY.push(y(r));
+      }
     }
   }
   return {
-    weights: train(rows.map(feats), rows.map(y), l2),
+    weights: ship === 'average' ? averageWeights(inner) : train(rows.map(feats), rows.map(y), l2),
     threshold: chooseThreshold(oofZ, oofY, target),
   };
+}
+
+/** The mean of several models' weights, rounded to sixteenths (a missing weight counts as 0). */
+function averageWeights(models: readonly Weights[]): Weights {
+  const sum = new Map<string, number>();
+  for (const w of models) for (const [f, v] of w) sum.set(f, (sum.get(f) ?? 0) + v);
+  const out: Weights = new Map();
+  for (const [f, v] of sum) {
+    const mean = Math.round(v / models.length);
+    if (mean !== 0) out.set(f, mean);
+  }
+  return out;
 }
 
 /**
@@ -224,6 +250,9 @@ export function evaluate(
     calibrateExtra?: boolean;
     /** The L2 strength (default `L2`, 0.005), for probes. */
     l2?: number;
+    /** `fitModel`'s `ship` and `innerRepeats`, for probe-threshold.ts. */
+    ship?: 'full' | 'average';
+    innerRepeats?: number;
   } = {},
 ) {
   const heldOutSplits = options.heldOut ?? HELD_OUT;
@@ -264,6 +293,8 @@ export function evaluate(
     const { weights, threshold } = fitModel(trainRows, feats, {
       ...(options.target !== undefined ? { target: options.target } : {}),
       ...(options.l2 !== undefined ? { l2: options.l2 } : {}),
+      ...(options.ship !== undefined ? { ship: options.ship } : {}),
+      ...(options.innerRepeats !== undefined ? { innerRepeats: options.innerRepeats } : {}),
       ...(options.calibrateExtra === false
         ? { calibrateOn: (r: Row) => !options.trainExtra?.has(r.split) }
         : {}),
