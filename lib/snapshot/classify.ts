@@ -91,7 +91,7 @@ import {
   subjectBefore,
   WEAK,
 } from './cues.js';
-import { glossedPointer } from './gloss.js';
+import { glossedPointer, lookedAtPointer } from './gloss.js';
 import { boldTitle, leadCategory, titled } from './lead.js';
 import { isPointer, plainFirst } from './pointer.js';
 import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark } from './text.js';
@@ -200,7 +200,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // `check.py`."); with nothing else, a place to look.
   if (mayLink && isPointer(raw) && !titled(raw))
     return (fs[0]! & IMP && plainFirst(raw)) || lead === 2 ? 2 : 4;
-  if (mayLink && namesPlace(fs, n, () => copulaPointer(raw))) return 4;
+  if (mayLink && (namesPlace(fs, n, () => copulaPointer(raw)) || lookedAtPointer(raw))) return 4;
   if (lead >= 0) return lead;
   // Quoted code changes what words say; clauses are read only when an imperative could open one.
   let punctuated = raw.indexOf('`') >= 0;

@@ -54,3 +54,25 @@ export function glossedPointer(raw: string): boolean {
   // as a pointer last, as most lines have no gloss opener there.
   return glossOpens && i + 2 < len && isPointer(raw.slice(s, e));
 }
+
+/** "If I look at", "If we check in": the writer opening a file to read it. */
+const LOOK_AT = /^\s*if\s+(?:i|we)\s+(?:look|check)\s+(?:at|in)\s+`?([^\s`,:]+)/i;
+
+/**
+ * Whether `raw` is the writer looking at a file ("If I look at `sphinx/writers/latex.py`:", "If I
+ * look at `a/b.py`, it uses `erfa.atioq`."): evidence by the labelling conventions of sets 7-9, a
+ * place named as where the answer is read.
+ *
+ * @example
+ * ```ts
+ * lookedAtPointer('If I look at `sphinx/writers/latex.py`:'); // true
+ * lookedAtPointer('If I look at the docs, nothing changed.'); // false (no path)
+ * ```
+ */
+export function lookedAtPointer(raw: string): boolean {
+  const c = raw.charCodeAt(0) | 0x20;
+  if (c !== 0x69 && c !== 0x20) return false; // "If…" or leading space: a cheap gate
+  const m = LOOK_AT.exec(raw);
+  return m !== null && isPointer(m[1]!);
+}
+

@@ -27,14 +27,20 @@ export function isPointer(raw: string): boolean {
     let dot = -1;
     let letters = 0;
     let small = 0; // lower-case letters: "TDD/BDD", "CI/CD", "I/O" are no paths
+    let run = 0; // the longest run of letters: "v/c" (a ratio) has no name longer than one letter
+    let longest = 0;
     while (i < len && raw.charCodeAt(i) > 0x20) {
       const c = raw.charCodeAt(i);
       if (c === 0x2f) slash++;
       else if (c === 0x2e) dot = i;
-      else if ((c >= 0x61 && c <= 0x7a) || c >= 0x80) {
+      if ((c >= 0x61 && c <= 0x7a) || c >= 0x80) {
         letters++;
         small++;
-      } else if (c >= 0x41 && c <= 0x5a) letters++;
+        if (++run > longest) longest = run;
+      } else if (c >= 0x41 && c <= 0x5a) {
+        letters++;
+        if (++run > longest) longest = run;
+      } else run = 0;
       i++;
     }
     if (letters === 0) continue;
@@ -43,7 +49,7 @@ export function isPointer(raw: string): boolean {
     while (e > s && isClosing(raw.charCodeAt(e - 1))) e--;
     if (dot >= e) for (dot = e - 1; dot > s && raw.charCodeAt(dot) !== 0x2e; dot--);
     const linky =
-      (slash > 0 && small > 0 && letters > 1 && i - s > 2) ||
+      (slash > 0 && small > 0 && longest > 1 && i - s > 2) ||
       // A name, then a dot, then a short extension ("...code" is no file).
       (dot > s && dot < e - 1 && isNameCode(raw.charCodeAt(dot - 1)) && extensionAt(raw, dot, e));
     if (linky) links++;
@@ -95,12 +101,33 @@ const INTRO = new Set(
 function extensionAt(raw: string, dot: number, end: number): boolean {
   let k = dot + 1;
   let letters = 0;
-  while (k < end && (raw.charCodeAt(k) | 0x20) >= 0x61 && (raw.charCodeAt(k) | 0x20) <= 0x7a) {
-    k++;
-    letters++;
+  for (; k < end; k++, letters++) {
+    const c = raw.charCodeAt(k);
+    const l = c | 0x20;
+    // Letters, then digits too once a letter came: `mp4`, `bz2`, `ps1`.
+    if (!((l >= 0x61 && l <= 0x7a) || (letters > 0 && c >= 0x30 && c <= 0x39))) break;
   }
   if (letters === 0 || letters > 5) return false;
-  return k === end || raw.charCodeAt(k) === 0x3a || raw.charCodeAt(k) === 0x29 || raw.charCodeAt(k) === 0x2c;
+  if (!(k === end || raw.charCodeAt(k) === 0x3a || raw.charCodeAt(k) === 0x29 || raw.charCodeAt(k) === 0x2c))
+    return false;
+  // A file's extension, not an attribute: `pathlib.Path`, `self.port` and `os.environ` name code.
+  return isExtension(raw.slice(dot + 1, k).toLowerCase());
+}
+
+/** File extensions of code, data, documents and logs (a name's last dot-part is one of these). */
+let extensions: Set<string> | undefined;
+function isExtension(ext: string): boolean {
+  extensions ??= new Set(
+    (
+      'ts tsx mts cts js jsx mjs cjs py pyi ipynb rs go java kt kts rb php cs c h cc cpp hpp cxx m mm swift ' +
+      'dart lua pl r scala sh bash zsh fish ps1 bat cmd md mdx rst txt adoc json jsonl ndjson yaml yml toml ' +
+      'ini cfg conf env lock log out err xml csv tsv sql db html htm css scss sass less vue svelte astro ' +
+      'plist epub pdf png jpg jpeg gif svg webp ico wasm gz tgz zip tar bz2 xz gradle proto tf hcl nix el ' +
+      'ex exs erl hs ml mli fs clj edn jl zig v sv vhd asm s diff patch orig bak tmp pem crt key spec snap ' +
+      'avi mp4 mov mkv webm mp3 wav flac ogg'
+    ).split(' '),
+  );
+  return extensions.has(ext);
 }
 
 /**

@@ -89,6 +89,26 @@ describe('categorization by what the sentence does (known failures of the keywor
     expect(where('See lib/retry.ts:42')).toBe('requiredEvidenceLinks');
   });
 
+  it('takes a dotted name for a file only with a file extension, and a slash pair for a path only with a name', () => {
+    // Attributes and modules named in code are not evidence to open (spent sets 5-8 held these four).
+    expect(where('Uses `pathlib.Path`.')).toBe('none');
+    expect(where('Line 197 `port=self.port,`.')).toBe('none');
+    expect(where('Aberration is v/c ~ 1e-4 radians ~ 20 arcsec.')).toBe('none');
+    expect(where('`Foo.x` is 2.')).toBe('none');
+    // Files keep being pointers, whatever their kind.
+    for (const file of ['`notes.md`', 'data/books.plist', 'Uses `setup.cfg`.', 'run.log', 'clip.mp4', 'x/y.py'])
+      expect(where(file), file).toBe('requiredEvidenceLinks');
+  });
+
+  it('reads "If I look at <file>" as a place to look, and only with a file', () => {
+    expect(where('If I look at `sphinx/writers/latex.py`:')).toBe('requiredEvidenceLinks');
+    expect(where('If I look at `a/b/transforms.py`, it uses `erfa.atioq`.')).toBe('requiredEvidenceLinks');
+    expect(where('If we check in src/cache.ts again.')).toBe('requiredEvidenceLinks');
+    // No file: no pointer. A step being tried ("If I <verb> …:") stays one; an attribute is no file.
+    expect(where('If I look at the docs again:')).toBe('nextActions');
+    expect(where('If I look at `self.port`:')).toBe('none');
+  });
+
   it('reads words quoted as code as names', () => {
     expect(where('The `missing_colon.py` file is located in the `tests` directory.')).toBe('none');
     expect(where('The `on_failure` hook is defined in `handlers.py`.')).toBe('none');
