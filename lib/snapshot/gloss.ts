@@ -75,4 +75,3 @@ export function lookedAtPointer(raw: string): boolean {
   const m = LOOK_AT.exec(raw);
   return m !== null && isPointer(m[1]!);
 }
-
