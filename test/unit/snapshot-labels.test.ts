@@ -96,7 +96,14 @@ describe('categorization by what the sentence does (known failures of the keywor
     expect(where('Aberration is v/c ~ 1e-4 radians ~ 20 arcsec.')).toBe('none');
     expect(where('`Foo.x` is 2.')).toBe('none');
     // Files keep being pointers, whatever their kind.
-    for (const file of ['`notes.md`', 'data/books.plist', 'Uses `setup.cfg`.', 'run.log', 'clip.mp4', 'x/y.py'])
+    for (const file of [
+      '`notes.md`',
+      'data/books.plist',
+      'Uses `setup.cfg`.',
+      'run.log',
+      'clip.mp4',
+      'x/y.py',
+    ])
       expect(where(file), file).toBe('requiredEvidenceLinks');
   });
 
