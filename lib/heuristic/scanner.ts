@@ -365,7 +365,8 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
     if (
       ch === 0x2013 ||
       ch === 0x2014 ||
-      (ch === 0x2d && (text.charCodeAt(i + 1) === 0x2d || text.charCodeAt(i + 1) === 0x20))
+      // In bounds: a read past the end deoptimises the whole scan in V8 (it returns NaN, no error).
+      (ch === 0x2d && i + 1 < len && (text.charCodeAt(i + 1) === 0x2d || text.charCodeAt(i + 1) === 0x20))
     ) {
       // Dashes between words (` - `, `--`, `–`, `—`) break clauses like commas.
       if (n > 0 && n < MAX_SENTENCE && buf[n - 1] !== COMMA) buf[n++] = COMMA;

@@ -332,12 +332,12 @@ export function scanWords(text: string, vocab: Vocabulary): number[] | null {
         if (lastSpace === i - 1) return null;
         lastSpace = i;
       } else if (k === CONTROL) return null;
-      else if (k === SLASH || (k === DOT && isLetter(text.charCodeAt(i + 1)))) {
+      else if (k === SLASH || (k === DOT && i + 1 < len && isLetter(text.charCodeAt(i + 1)))) {
         if (!linkish) {
           linkish = true;
           vocab.linkFrom = lastSpace + 1;
         }
-      } else if (k === APOSTROPHE && start >= 0 && isLetter(text.charCodeAt(i + 1))) {
+      } else if (k === APOSTROPHE && start >= 0 && i + 1 < len && isLetter(text.charCodeAt(i + 1))) {
         // isn't, can't: one word; the key reads the apostrophe as a space
         wh = Math.imul(wh ^ 0x27, FNV_PRIME);
         buf[i] = 0x27;
