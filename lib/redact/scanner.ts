@@ -110,6 +110,7 @@ export function findPlaceholders(
 ): void {
   const re = PLACEHOLDER;
   for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) {
+    if (i + 1 >= text.length) break;
     const c = text.charCodeAt(i + 1);
     if (c < 97 || c > 122) continue;
     re.lastIndex = i;

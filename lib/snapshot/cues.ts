@@ -222,10 +222,11 @@ export function readPunctuation(fs: number[], n: number, raw: string): void {
         else if (clause) fs[w] = fs[w]! | CLAUSE;
         clause = false;
       }
-    } else if (!(c === 0x27 && inWord && isLetter(raw.charCodeAt(i + 1)))) {
+    } else if (!(c === 0x27 && inWord && i + 1 < raw.length && isLetter(raw.charCodeAt(i + 1)))) {
       inWord = false;
       if (c === 0x60) quoted = !quoted;
-      else if (c === 0x2c || c === 0x3b || c === 0x3a) clause = raw.charCodeAt(i + 1) === 0x20;
+      else if (c === 0x2c || c === 0x3b || c === 0x3a)
+        clause = i + 1 < raw.length && raw.charCodeAt(i + 1) === 0x20;
     }
   }
 }

@@ -57,7 +57,7 @@ export function words(text: string): string[] {
       if (start < 0) start = i;
     } else if (start >= 0) {
       if (c === 0x27) {
-        const n = lower.charCodeAt(i + 1);
+        const n = i + 1 < lower.length ? lower.charCodeAt(i + 1) : 0;
         if (n >= 0x61 && n <= 0x7a) continue; // isn't, can't
       }
       out.push(lower.slice(start, i));
@@ -214,7 +214,7 @@ function linkStretch(text: string, from: number): number {
     const c = text.charCodeAt(i);
     if (c === 0x2f) found = true;
     else if (c === 0x2e) {
-      const d = text.charCodeAt(i + 1) | 0x20;
+      const d = i + 1 < text.length ? text.charCodeAt(i + 1) | 0x20 : 0;
       if (d >= 0x61 && d <= 0x7a) found = true;
     } else if (c === 0x20 || (c <= 0x0d && c >= 0x09)) {
       if (found) return start;
