@@ -7,7 +7,8 @@
  * wall-clock medians, `vsNaiveCpu` of CPU-time medians (steadier when other processes compete).
  * `timeVs1MB` is each synthetic run's time over the 1 MB run's (64 at 64 MB means linear). Also the
  * minified+gzipped size of the entry, and two floors (see {@link floors}) that bound what any detector
- * reading every word can reach against the naive port.
+ * reading every word can reach against the naive port. Last, the shared turns once more after both
+ * have read every shared conversation three times (`…-after-mixed-use`): a long-running process.
  *
  * Standalone: `npx tsx bench/heuristic.bench.ts`.
  */
@@ -210,6 +211,23 @@ const suite = {
       r.cpuTimeVs1MB = round((r.cpuMs as number) / (base.cpuMs as number), 1);
       results.push(r, n);
     }
+
+    // Last, as it changes what V8 has compiled: the shared turns again, after a long-running process's
+    // mixed use (every shared conversation, aider's included, read three times by both). V8 compiles
+    // the scanner's `charCodeAt` for the string kinds it has met, and this state is slower (README).
+    const everything = sharedConversations(dir, [
+      ['claude-code-console', '.md'],
+      ['claude-code-jsonl', '.jsonl'],
+      ['sharegpt/conversations', '.json'],
+      ['aider', '.md'],
+    ]);
+    for (let k = 0; k < 3; k++)
+      for (const messages of everything) {
+        heuristicReflect(messages);
+        naiveSeedReflect(messages);
+      }
+    const [later, laterNaive] = versus('shared-user-turns-after-mixed-use', turns, size, 20, 3000);
+    results.push(later, laterNaive);
 
     const sizes = await heuristicSizes();
     results.push({
