@@ -96,6 +96,9 @@ export interface CompiledMarkers {
   /** @internal */ negator: Uint8Array;
   /** @internal ASCII classes: {@link SYMBOL}, {@link PASTE_LEAD}, {@link WORD}. */ cls: Uint8Array;
   /** @internal */ buf: Int32Array;
+  /** @internal The scanned text's code units (`scanner.ts` `codesOf`), reused between calls. */ codes: Uint16Array;
+  /** @internal Its UTF-8, on the way there. */ bytes: Uint8Array;
+  /** @internal Created on first use. */ encoder: TextEncoder | undefined;
   /** @internal */ pending: number;
   /** @internal */ but: number;
 }
@@ -261,6 +264,9 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
     filler: flags(filler),
     negator: flags(negator),
     buf: new Int32Array(MAX_SENTENCE),
+    codes: new Uint16Array(1024),
+    bytes: new Uint8Array(1024),
+    encoder: undefined,
     pending: 0,
     but: idOf('but'),
   };

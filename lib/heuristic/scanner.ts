@@ -27,6 +27,7 @@ import {
   UNKNOWN,
   WORD,
 } from './compile.js';
+import { codesOf } from './units.js';
 
 export {
   CHALLENGE,
@@ -38,11 +39,11 @@ export {
   PREFERENCE,
 } from './compile.js';
 
-/** The vocabulary id of text[start, end) (lower-cased, apostrophes skipped), or UNKNOWN. */
+/** The vocabulary id of the code units [start, end) (lower-cased, apostrophes skipped), or UNKNOWN. */
 function lookup(
   c: CompiledMarkers,
   h: number,
-  text: string,
+  codes: Uint16Array | Uint8Array,
   start: number,
   end: number,
   wLen: number,
@@ -56,7 +57,7 @@ function lookup(
       let k = 0;
       let ok = true;
       for (let i = start; i < end; i++) {
-        const ch = text.charCodeAt(i);
+        const ch = codes[i]!;
         if (isApostrophe(ch)) continue;
         if (w.charCodeAt(k++) !== lower(ch)) {
           ok = false;
@@ -154,10 +155,11 @@ export function scanTurn(text: string, c: CompiledMarkers): number {
 /** {@link scanTurn}'s pass; -1 when `composed` is false and a combining mark is met in a word. */
 function scan(text: string, c: CompiledMarkers, composed: boolean): number {
   const len = text.length;
+  const codes = codesOf(c, text);
   let i = 0;
-  while (i < len && text.charCodeAt(i) <= 0x20) i++;
+  while (i < len && codes[i]! <= 0x20) i++;
   // A slash command (`/cost`, `/model opus …`) is addressed to the tool, not to the assistant.
-  if (i + 1 < len && text.charCodeAt(i) === 0x2f && isWordCode(text.charCodeAt(i + 1))) return 0;
+  if (i + 1 < len && codes[i]! === 0x2f && isWordCode(codes[i + 1]!)) return 0;
 
   const { buf, cls, ids, mask } = c;
   let n = 0;
@@ -176,7 +178,7 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
   let prevPasted = false;
 
   for (; i <= len; i++) {
-    const ch = i < len ? text.charCodeAt(i) : 0x0a;
+    const ch = i < len ? codes[i]! : 0x0a;
     if (ch === 0x20) {
       // The most common character first.
       if (nonSpace === 0) indent++;
@@ -197,14 +199,14 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
           digits++;
         } else if (cc === 0x27 || cc === 0x2019) {
           // An apostrophe joins two word characters, else it ends the word.
-          if (i + 1 < len && isWordCode(text.charCodeAt(i + 1))) apostrophes++;
+          if (i + 1 < len && isWordCode(codes[i + 1]!)) apostrophes++;
           else break;
         } else if (cc > 0x7f && isWordCode(cc)) {
           if (cc >= 0x300 && cc <= 0x36f && !composed) return -1; // a combining mark: compose, scan again
           h = Math.imul(h ^ lower(cc), FNV_PRIME);
         } else break;
         if (++i >= len) break;
-        cc = text.charCodeAt(i);
+        cc = codes[i]!;
       }
       i--;
       const wLen = i - wStart + 1 - apostrophes;
@@ -213,13 +215,13 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
       letters += wLen - digits;
       if (lineWords === 0 && digits > 0 && wLen >= 7) {
         let hex = true;
-        for (let k = wStart; k <= i && hex; k++) hex = isHex(text.charCodeAt(k));
+        for (let k = wStart; k <= i && hex; k++) hex = isHex(codes[k]!);
         hexLead = hex;
       }
       lineWords++;
       // Most words are in no marker and land on an empty slot of the quarter-full table: decided here,
       // without a call (V8 does not always inline `lookup` into this loop).
-      const id = wLen > MAX_WORD || ids[h & mask] === 0 ? UNKNOWN : lookup(c, h, text, wStart, i + 1, wLen);
+      const id = wLen > MAX_WORD || ids[h & mask] === 0 ? UNKNOWN : lookup(c, h, codes, wStart, i + 1, wLen);
       if (pending !== 0) {
         lineHits |= pending;
         pending = 0;
@@ -255,8 +257,8 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
       prevPasted = pasted;
       // A newline ends the sentence unless the next line continues it (lower-case start).
       let j = i + 1;
-      while (j < len && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++;
-      const next = j < len ? text.charCodeAt(j) : 0x0a;
+      while (j < len && (codes[j]! === 0x20 || codes[j]! === 0x09)) j++;
+      const next = j < len ? codes[j]! : 0x0a;
       if (n > 0 && !(next >= 0x61 && next <= 0x7a)) {
         hits |= matchSentence(c, n, false);
         pending |= c.pending;
@@ -280,10 +282,10 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
     nonSpace++;
     if (ch === 0x2e || ch === 0x21 || ch === 0x3f) {
       // . ! ? end a sentence unless a word follows at once (file.py, 3.13, ?query=).
-      if (i + 1 < len && isWordCode(text.charCodeAt(i + 1))) continue;
+      if (i + 1 < len && isWordCode(codes[i + 1]!)) continue;
       let question = ch === 0x3f;
       while (i + 1 < len) {
-        const d = text.charCodeAt(i + 1);
+        const d = codes[i + 1]!;
         if (d !== 0x2e && d !== 0x21 && d !== 0x3f) break;
         if (d === 0x3f) question = true;
         i++;
@@ -315,8 +317,8 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
         continue;
       }
       let k = i + 1;
-      while (k < len && text.charCodeAt(k) !== 0x60 && text.charCodeAt(k) !== 0x0a) k++;
-      if (k < len && text.charCodeAt(k) === 0x60) {
+      while (k < len && codes[k]! !== 0x60 && codes[k]! !== 0x0a) k++;
+      if (k < len && codes[k]! === 0x60) {
         if (n < MAX_SENTENCE) buf[n++] = UNKNOWN;
         i = k;
       }
@@ -328,13 +330,9 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
       let k = i + 1;
       const limit = Math.min(len, i + 600);
       for (; k < limit; k++) {
-        const d = text.charCodeAt(k);
+        const d = codes[k]!;
         if (d === 0x22 || d === 0x201c || d === 0x201d) break;
-        if (
-          d === 0x0a &&
-          k + 1 < len &&
-          (text.charCodeAt(k + 1) === 0x0a || text.charCodeAt(k + 1) === 0x0d)
-        ) {
+        if (d === 0x0a && k + 1 < len && (codes[k + 1]! === 0x0a || codes[k + 1]! === 0x0d)) {
           k = limit;
           break;
         }
@@ -350,11 +348,11 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
       // the span, or a lone tag, stands for one unknown word.
       let k = i + 1;
       while (k < len && k - i <= 40) {
-        const d = text.charCodeAt(k) | 0x20;
+        const d = codes[k]! | 0x20;
         if (!((d >= 0x61 && d <= 0x7a) || d === 0x7f || (d === 0x2d && k > i + 1))) break;
         k++;
       }
-      if (k > i + 1 && k < len && text.charCodeAt(k) === 0x3e) {
+      if (k > i + 1 && k < len && codes[k]! === 0x3e) {
         const close = text.indexOf(`</${text.slice(i + 1, k)}>`, k);
         i = close >= 0 && close - k <= 4000 ? close + k - i + 1 : k;
         if (n < MAX_SENTENCE) buf[n++] = UNKNOWN;
@@ -366,7 +364,7 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
       ch === 0x2013 ||
       ch === 0x2014 ||
       // In bounds: a read past the end deoptimises the whole scan in V8 (it returns NaN, no error).
-      (ch === 0x2d && i + 1 < len && (text.charCodeAt(i + 1) === 0x2d || text.charCodeAt(i + 1) === 0x20))
+      (ch === 0x2d && i + 1 < len && (codes[i + 1]! === 0x2d || codes[i + 1]! === 0x20))
     ) {
       // Dashes between words (` - `, `--`, `–`, `—`) break clauses like commas.
       if (n > 0 && n < MAX_SENTENCE && buf[n - 1] !== COMMA) buf[n++] = COMMA;
