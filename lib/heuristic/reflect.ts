@@ -219,7 +219,7 @@ export function scoreTurns(
       }
       continue;
     }
-    if (text === undefined || isBlank(text)) continue;
+    if (text === undefined || text.trim() === '') continue;
     const undo = text.length < 64 && /^\s*\/undo\b/.test(text);
     const key = repeatKey(text);
     if (repeats(key, earlier)) context |= REPEAT;
@@ -258,14 +258,6 @@ export function scoreTurns(
 
 /** How many earlier user turns a repeat is looked for in. */
 const REPEAT_WINDOW = 8;
-
-/** `text.trim() === ''`, without building the trimmed string when the first character settles it. */
-function isBlank(text: string): boolean {
-  const c = text.charCodeAt(0);
-  // Above the ASCII controls and space, below U+1680, only U+00A0 is white space.
-  if (c > 0x20 && c < 0x1680 && c !== 0xa0) return false;
-  return text.trim() === '';
-}
 
 /** A scorer's scores, or the marker scores when it throws or returns something that is not scores. */
 function learned(

@@ -114,9 +114,22 @@ function extensionAt(raw: string, dot: number, end: number): boolean {
   return isExtension(raw.slice(dot + 1, k).toLowerCase());
 }
 
-/** File extensions of code, data, documents and logs (a name's last dot-part is one of these). */
 let extensions: Set<string> | undefined;
-function isExtension(ext: string): boolean {
+
+/**
+ * The file extensions of code, data, documents and logs (a name's last dot-part is one of these). Wider
+ * than the list in `text.ts`'s `LINK`, on purpose: `LINK` finds file names inside any prose, where a
+ * one- or two-letter extension (`a.s`, `obj.m`) would make false links; a pointer is the whole entry,
+ * so a rarer extension is safe here. Every `LINK` extension is in this list too (tested).
+ * @internal Whether the lower-cased `ext` is one of them.
+ *
+ * @example
+ * ```ts
+ * isExtension('plist'); // true
+ * isExtension('port'); // false (`self.port` names code)
+ * ```
+ */
+export function isExtension(ext: string): boolean {
   extensions ??= new Set(
     (
       'ts tsx mts cts js jsx mjs cjs py pyi ipynb rs go java kt kts rb php cs c h cc cpp hpp cxx m mm swift ' +

@@ -3,6 +3,8 @@
  * LABELLING.md): the set's shape, the accuracy targets of issue 18 on the sources it was not tuned
  * on, and the known failures of the keyword categorizer it replaced.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   LABELS,
@@ -12,7 +14,8 @@ import {
   score,
   snapshotCategorizer,
 } from '../../eval/snapshot/score';
-import { deterministicSnapshot } from '../../lib/snapshot/index';
+import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index';
+import { isExtension } from '../../lib/snapshot/pointer';
 
 const all = loadLabelled();
 const crossSource = all.filter((e) => SPLIT[e.kind] !== 'tune');
@@ -105,6 +108,18 @@ describe('categorization by what the sentence does (known failures of the keywor
       'x/y.py',
     ])
       expect(where(file), file).toBe('requiredEvidenceLinks');
+  });
+
+  it("knows every extension text.ts's LINK finds in prose, so the two lists cannot drift apart", () => {
+    const source = readFileSync(resolve(import.meta.dirname, '../../lib/snapshot/text.ts'), 'utf8');
+    const group = /\\\.\(\?:((?:[a-z0-9]+\|)+[a-z0-9]+)\)\(\?::\\d/.exec(source);
+    expect(group, "LINK's extension group").not.toBeNull();
+    const linkExtensions = group![1]!.split('|');
+    expect(linkExtensions.length).toBeGreaterThan(30);
+    for (const ext of linkExtensions) {
+      expect(findLinks(`see notes.${ext} here`), ext).toEqual([`notes.${ext}`]); // the group was read right
+      expect(isExtension(ext), ext).toBe(true);
+    }
   });
 
   it('reads "If I look at <file>" as a place to look, and only with a file', () => {
