@@ -47,6 +47,7 @@ import {
   C_OF,
   C_OUT,
   C_SHOULD,
+  C_STEP,
   C_SURE,
   C_THAN,
   C_THE,
@@ -66,13 +67,11 @@ import {
   DIAG,
   DISC,
   ED,
-  ERRTYPE,
   FINITE,
   FUNC,
   HEDGE,
   IMP,
   IRR,
-  KIND,
   NEG,
   namesPlace,
   opensObject,
@@ -88,44 +87,19 @@ import {
   readPunctuation,
   STILL,
   SUBJ,
+  stillBefore,
   subjectBefore,
   WEAK,
+  wordFlags,
 } from './cues.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
 import { boldTitle, leadCategory, titled } from './lead.js';
+import { locatesEvidence } from './located.js';
 import { isPointer, plainFirst } from './pointer.js';
 import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark } from './text.js';
 import type { SnapshotCategory } from './types.js';
 
-export { scopeCategory, taskCategory } from './cues.js';
-
-/**
- * What the categorizer needs to know of one lower-cased word: its set bits and word code, computed
- * once per distinct word (the snapshot's vocabulary caches it).
- *
- * @example
- * ```ts
- * wordFlags('failing') !== 0; // true: a status word
- * wordFlags('parser');        // 0
- * ```
- */
-export function wordFlags(w: string): number {
-  let f = KIND.get(w) ?? 0;
-  const n = w.length;
-  // "added", "updated": a participle that can report something done; "proceed", "need" are not.
-  if (n >= 5 && w.charCodeAt(n - 1) === 0x64 && w.charCodeAt(n - 2) === 0x65 && w.charCodeAt(n - 3) !== 0x65)
-    f |= ED;
-  // "KeyError", "ImageComparisonFailure": an error type named in a sentence.
-  if (n > 7 && (w.endsWith('error') || w.endsWith('exception') || w.endsWith('failure')))
-    f |= PROBLEM | ERRTYPE;
-  return f;
-}
-
-/** The length of the longest keyword made of digits (`404`): a longer number has no {@link wordFlags}. */
-export const MAX_DIGIT_KEYWORD = Math.max(
-  0,
-  ...[...KIND.keys()].filter((w) => /^[0-9]+$/.test(w)).map((w) => w.length),
-);
+export { MAX_DIGIT_KEYWORD, scopeCategory, taskCategory, wordFlags } from './cues.js';
 
 export { NO_CATEGORY, RESOLVED_CODE };
 
@@ -207,6 +181,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (punctuated) readPunctuation(fs, n, raw);
   let start = 0; // the first word that is not a discourse marker ("Now, …", "OK so …")
   while (start < n - 1 && fs[start]! & DISC) start++;
+  // "So, step 1: Modify `scales.py`": a numbered step is read from its verb.
+  if (wc(fs[start]!) === C_STEP && start + 2 < n && fs[start + 2]! & IMP) start += 2;
   const first = fs[start]!;
   const c0 = wc(first);
   const asked = endsWithQuestionMark(raw);
@@ -279,7 +255,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     // "I will correct the syntax", "we must merge them": plans as "I'll" does, whatever the verb.
     else if ((c === C_WILL || c === C_MUST) && prev & SUBJ && i === start + 1 && !(next & NEG)) plan = true;
     else if (
-      (c === C_SHOULD || c === C_WILL || c === C_CAN) &&
+      (c === C_SHOULD || c === C_WILL || c === C_CAN || (c === C_COULD && prev & SUBJ)) &&
       (prev & SUBJ || i === start) &&
       opensPlan(fs, i + 1, n)
     )
@@ -333,8 +309,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       hit = prev & NEG ? pc !== C_LONGER : i > 1 && (fs[i - 2]! & NEG) !== 0 && (prev & (IRR | AUX)) !== 0;
     } else if (f & DIAG && (nc === C_IS || nc === C_ARE) && i + 2 < n && !(fs[i + 2]! & (NEG | RES | PASS))) {
       hit = true; // "the issue is that …", "the bug is in …"
-    } else if (f & DIAG && next & STILL) {
-      hit = true; // "the issue persists", "the same problem remains"
+    } else if (f & DIAG && (next & STILL || stillBefore(fs, i))) {
+      hit = true; // "the issue persists", "we're still encountering an issue with X"
     }
     if (hit) {
       problem = true;
@@ -393,7 +369,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (hedge) return 0;
   if (problem) return 1;
   if (weak) return 2;
-  // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated.
-  // A gloss in the past tense reports what was done to the file ("`a.ts` (updated the totals)").
-  return mayLink && !past && glossedPointer(raw) ? 4 : NO_CATEGORY;
+  // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated. A gloss in the past
+  // tense reports what was done to the file ("`a.ts` (updated the totals)"). Then a line number, a
+  // quoted source or output, a grep hit: places to look that name no path (located.ts).
+  return (mayLink && !past && glossedPointer(raw)) || locatesEvidence(raw) ? 4 : NO_CATEGORY;
 }

@@ -61,7 +61,7 @@ export const SETS: [number, string[]][] = [
         'unstage apply build edit patch print keep exclude include change convert restore skip wait get ' +
         'collect decompile navigate locate grep list launch enable disable mock guide prioritize consider ' +
         'fetch download upload sync save import export revisit rebase tag release publish format lint ' +
-        'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning insert append prepend',
+        'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning insert append prepend pass',
     ),
   ],
   [1 << 10, set('why how what which whether who where is are does do can should could would will')], // Q START
@@ -129,7 +129,7 @@ export const CLAUSE = 1 << 23;
 export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
-    'the it a them this useful helpful handy interesting worthwhile as than asked must',
+    'the it a them this useful helpful handy interesting worthwhile as than asked must only step',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 export const C_LET = code('let');
@@ -174,6 +174,8 @@ export const C_AS = code('as');
 export const C_THAN = code('than');
 export const C_ASKED = code('asked');
 export const C_MUST = code('must');
+export const C_ONLY = code('only');
+export const C_STEP = code('step');
 /** The codes from C_CLEAR to C_KNOW_LAST: knowing, which negated before `why` / `whether` asks. */
 export const C_CLEAR = code('clear');
 export const C_KNOW_LAST = code('certain');
@@ -187,6 +189,34 @@ export const C_EVAL_LAST = code('worthwhile');
 export const KIND = new Map<string, number>();
 for (const [bit, ws] of SETS) for (const w of ws) KIND.set(w, (KIND.get(w) ?? 0) | bit);
 for (let i = 0; i < CODES.length; i++) KIND.set(CODES[i]!, (KIND.get(CODES[i]!) ?? 0) | ((i + 1) << 24));
+
+/**
+ * What the categorizer needs to know of one lower-cased word: its set bits and word code, computed
+ * once per distinct word (the snapshot's vocabulary caches it).
+ *
+ * @example
+ * ```ts
+ * wordFlags('failing') !== 0; // true: a status word
+ * wordFlags('parser');        // 0
+ * ```
+ */
+export function wordFlags(w: string): number {
+  let f = KIND.get(w) ?? 0;
+  const n = w.length;
+  // "added", "updated": a participle that can report something done; "proceed", "need" are not.
+  if (n >= 5 && w.charCodeAt(n - 1) === 0x64 && w.charCodeAt(n - 2) === 0x65 && w.charCodeAt(n - 3) !== 0x65)
+    f |= ED;
+  // "KeyError", "ImageComparisonFailure": an error type named in a sentence.
+  if (n > 7 && (w.endsWith('error') || w.endsWith('exception') || w.endsWith('failure')))
+    f |= PROBLEM | ERRTYPE;
+  return f;
+}
+
+/** The length of the longest keyword made of digits (`404`): a longer number has no {@link wordFlags}. */
+export const MAX_DIGIT_KEYWORD = Math.max(
+  0,
+  ...[...KIND.keys()].filter((w) => /^[0-9]+$/.test(w)).map((w) => w.length),
+);
 
 /** Punctuation that can open a clause (see {@link readPunctuation}). */
 export const PUNCTUATION = /[,;:]/;
@@ -322,7 +352,8 @@ export function taskCategory(status: string): SnapshotCategory | undefined {
 }
 
 /**
- * Whether the words from `i` open a plan: a verb, maybe after one adverb ("will first check").
+ * Whether the words from `i` open a plan: a verb, maybe after one adverb ("will first check", "should
+ * only replace").
  *
  * @example
  * ```ts
@@ -332,7 +363,8 @@ export function taskCategory(status: string): SnapshotCategory | undefined {
 export function opensPlan(fs: readonly number[], i: number, n: number): boolean {
   if (i >= n) return false;
   if (fs[i]! & IMP) return true;
-  return (fs[i]! & DISC) !== 0 && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
+  const adverb = (fs[i]! & DISC) !== 0 || ((fs[i]! >>> 24) & 0x7f) === C_ONLY;
+  return adverb && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
 }
 
 /**
@@ -349,4 +381,18 @@ export function subjectBefore(fs: readonly number[], i: number, start: number, n
   let p = i - 1;
   if (p > start && fs[p]! & DISC) p--;
   return p >= start && (fs[p]! & SUBJ) !== 0 && !(fs[i - 1]! & NEG);
+}
+
+/**
+ * @internal Whether a `still` / `again` is among the four words before word `i`, with no negation
+ * between them ("we're still hitting an issue"; not "still no issue").
+ *
+ * @example
+ * ```ts
+ * // flags of "we still hit an issue": stillBefore(fs, 4) === true
+ * ```
+ */
+export function stillBefore(fs: readonly number[], i: number): boolean {
+  for (let j = i - 1; j >= 0 && j >= i - 4; j--) if (fs[j]! & (NEG | STILL)) return (fs[j]! & NEG) === 0;
+  return false;
 }

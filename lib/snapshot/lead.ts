@@ -49,6 +49,9 @@ const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*
 const SEES_ISSUE =
   /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+the\s+(?:issue|problem|bug|culprit)\s*(?:[-–—:]|\s-)\s*\S+\s+\S/i;
 
+const SEES_ISSUE_ONLY =
+  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted)\s+(?:the|a)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)\s*[.!]*\s*$/i;
+
 /**
  * The category the entry's opening gives it, as a `classify.ts` decision code, or -1 when it says
  * nothing.
@@ -74,11 +77,11 @@ export function leadCategory(raw: string): number {
   }
   // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
   const l = c | 0x20;
-  if (
-    (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) &&
-    SEES_ISSUE.test(raw)
-  )
-    return BLOCKER;
+  if (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) {
+    if (SEES_ISSUE.test(raw)) return BLOCKER;
+    // "I can see the redundancy issue!": found, but not said what it is (LABELLING.md's tie-break).
+    if (SEES_ISSUE_ONLY.test(raw)) return NONE;
+  }
   const colon = raw.indexOf(':');
   if (colon > 0 && colon < 48) {
     const m = LABEL.exec(raw);

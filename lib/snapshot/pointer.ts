@@ -29,9 +29,11 @@ export function isPointer(raw: string): boolean {
     let small = 0; // lower-case letters: "TDD/BDD", "CI/CD", "I/O" are no paths
     let run = 0; // the longest run of letters: "v/c" (a ratio) has no name longer than one letter
     let longest = 0;
+    let call = false; // "requests.post('http://url')": a name called is code, whatever it holds
     while (i < len && raw.charCodeAt(i) > 0x20) {
       const c = raw.charCodeAt(i);
       if (c === 0x2f) slash++;
+      else if (c === 0x28 && i > s && isNameCode(raw.charCodeAt(i - 1))) call = true;
       else if (c === 0x2e) dot = i;
       if ((c >= 0x61 && c <= 0x7a) || c >= 0x80) {
         letters++;
@@ -49,9 +51,10 @@ export function isPointer(raw: string): boolean {
     while (e > s && isClosing(raw.charCodeAt(e - 1))) e--;
     if (dot >= e) for (dot = e - 1; dot > s && raw.charCodeAt(dot) !== 0x2e; dot--);
     const linky =
-      (slash > 0 && small > 0 && longest > 1 && i - s > 2) ||
-      // A name, then a dot, then a short extension ("...code" is no file).
-      (dot > s && dot < e - 1 && isNameCode(raw.charCodeAt(dot - 1)) && extensionAt(raw, dot, e));
+      !call &&
+      ((slash > 0 && small > 0 && longest > 1 && i - s > 2) ||
+        // A name, then a dot, then a short extension ("...code" is no file).
+        (dot > s && dot < e - 1 && isNameCode(raw.charCodeAt(dot - 1)) && extensionAt(raw, dot, e)));
     if (linky) links++;
     else if (i - s > 9 || !INTRO.has(letterHash(raw, s, i))) others++;
     if (others > 1) return false;

@@ -6,7 +6,7 @@
  * {@link keyHash} hashes the key `comparableKey` builds.
  */
 import { FNV_OFFSET, FNV_PRIME, fmix32 } from '../core/index.js';
-import { MAX_DIGIT_KEYWORD, wordFlags } from './classify.js';
+import { MAX_DIGIT_KEYWORD, wordFlags } from './cues.js';
 import { isStopWord, stem } from './text.js';
 
 /** Hashes are kept to small integers (Smis), cheap as map keys. */

@@ -235,4 +235,43 @@ describe('snapshot cues', () => {
     // Removing one is a done-report.
     expect(where('Removed the redundant null check.')).toBe('none');
   });
+
+  // Stop 29, written from set 10's listed errors (invented sentences, none from a labelled set).
+  it('sends a line location, quoted actual or expected output and a grep hit to evidence', () => {
+    expect(where('Okay, `parse_header` is defined at line 412.')).toBe('requiredEvidenceLinks');
+    expect(where('The loop is at line 88.')).toBe('requiredEvidenceLinks');
+    expect(where('The line is at 97.')).toBe('requiredEvidenceLinks');
+    expect(where('Actual: `2024-01-01T00:00`')).toBe('requiredEvidenceLinks');
+    expect(where('Hmm, my actual output is `[1, 2]`.')).toBe('requiredEvidenceLinks');
+    expect(where('`web/src/cart.ts: const total = sum(items)`')).toBe('requiredEvidenceLinks');
+    // Code described at a line, a quote the sentence goes on about, a plan or a problem at a line: not pointers.
+    expect(where('Line 40 starts `return cache.get(key)`.')).toBe('none');
+    expect(where('The expected string `a b` puts the space inside the span.')).not.toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('Let me look at line 40.')).toBe('nextActions');
+    expect(where('The test fails at line 40.')).toBe('blockers');
+    expect(where('Expected `3`, got `4`.')).toBe('blockers');
+  });
+
+  it('reads a call as code, not a pointer, whatever URL it holds', () => {
+    expect(where("`fetch('https://api.example.com/v1')`.")).toBe('none');
+    expect(where('See https://ci.example.com/run/12')).toBe('requiredEvidenceLinks');
+  });
+
+  it('reads an issue met "still" as standing, and "I can see the X issue!" alone as no note', () => {
+    expect(where("We're still hitting an issue with the locale field.")).toBe('blockers');
+    expect(where('We still have no issue with the cache.')).not.toBe('blockers');
+    expect(where('I can see the caching issue!')).toBe('none');
+    expect(where('I see the issue - the key is never reset.')).toBe('blockers');
+  });
+
+  it('reads "should only <verb>", "we could <verb>", "Pass X to Y" and "step 1: <verb>" as plans', () => {
+    expect(where('I should only rename the export in the index.')).toBe('nextActions');
+    expect(where('We could move the guard into the constructor:')).toBe('nextActions');
+    expect(where('Pass `timeout` to `fetchWithRetry`.')).toBe('nextActions');
+    expect(where('So, step 2: Update `lib/parse.ts`.')).toBe('nextActions');
+    expect(where('It could be the cache.')).toBe('openHypotheses');
+    expect(where('All tests pass now.')).toBe('none');
+  });
 });

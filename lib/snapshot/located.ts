@@ -1,0 +1,59 @@
+/**
+ * Evidence that names no path of its own: where something is by line number ("`distance` is defined
+ * at line 237"), output quoted as the actual or expected value ("Actual: `…`"), and a grep hit
+ * (`` `src/a.py:    code` ``). The labelling conventions of the later sets call these
+ * places to look. `classify.ts` asks only when the words gave the entry no category, so a plan, a
+ * question or a problem that mentions a line keeps its own label. Each check is one anchored regex
+ * behind a native `indexOf` gate, so an entry that holds none of these costs a few scans.
+ */
+import { isPointer } from './pointer.js';
+
+/**
+ * Where something is, by line: "`distance` is defined at line 237", "the line is at 428". Not a
+ * description of the code found there ("Line 196 starts `…`", "In `f` (line 913), it initializes…"),
+ * which the labelled sets call irrelevant.
+ */
+const LINE_AT =
+  /\b(?:is|are)\s+(?:\w+\s+)?(?:at|on)\s+lines?\s+\d|\blines?\s+(?:is|are)\s+(?:at|on|around)\s+\d/i;
+
+/**
+ * "Actual: `…`", "Wait, my actual output is `…`": output quoted for comparison, the quote ending the
+ * entry (not "The expected string `…` puts the space inside"). An entry opening with "Expected" is
+ * mostly decided before this is asked (a failed check, or "expected" as benign), so it seldom fires.
+ */
+const QUOTED_OUTPUT =
+  /^\s*(?:(?:wait|so|but|and|ok(?:ay)?|now|hmm|here),?\s+)?(?:(?:my|the|our)\s+)?(?:actual|expected)(?:\s+(?:output|result|value|string|text|error|message))?(?:\s+(?:is|was|would be))?\s*:?\s*[`"“]/i;
+
+const QUOTE_ENDS = /[`"”][.!]?\s*$/;
+
+/**
+ * Whether `raw` is evidence by one of the forms above. The caller asks only for an entry its words
+ * left without a category.
+ *
+ * @example
+ * ```ts
+ * locatesEvidence('Okay, `distance` is defined at line 237.'); // true
+ * locatesEvidence('Actual: `Jan 01 1990`'); // true
+ * locatesEvidence('The tests pass.'); // false
+ * ```
+ */
+export function locatesEvidence(raw: string): boolean {
+  if ((raw.indexOf('ine') >= 0 || raw.indexOf('INE') >= 0) && LINE_AT.test(raw)) return true;
+  const tick = raw.indexOf('`');
+  if (tick < 0 && raw.indexOf('"') < 0 && raw.indexOf('\u201c') < 0) return false;
+  if (QUOTED_OUTPUT.test(raw) && QUOTE_ENDS.test(raw)) return true;
+  return tick >= 0 && grepHit(raw, tick);
+}
+
+/**
+ * A grep hit quoted whole: the entry opens with a backtick, then a path with a file extension, then a
+ * colon (maybe after a line number) and the matched code.
+ */
+function grepHit(raw: string, tick: number): boolean {
+  for (let i = 0; i < tick; i++) if (raw.charCodeAt(i) > 0x20) return false;
+  let e = tick + 1;
+  while (e < raw.length && raw.charCodeAt(e) > 0x20 && raw.charCodeAt(e) !== 0x3a) e++;
+  if (raw.charCodeAt(e) !== 0x3a || e - tick < 4) return false;
+  const path = raw.slice(tick + 1, e);
+  return path.indexOf('/') > 0 && isPointer(path);
+}
