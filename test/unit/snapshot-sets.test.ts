@@ -75,10 +75,10 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-// Sets 3-10: report kinds only, each labelled blind and scored once (LABELLING-3…10.md); the floors
+// Sets 3-11: report kinds only, each labelled blind and scored once (LABELLING-3…11.md); the floors
 // are the entries they get right now (sets 3-8 and 10 were since spent on rule rounds; their one
 // scorings: 83, 77, 82, 81, 87, 84 and 82 %; set 9 scored 83 % once, 85 % since stop 28's evidence
-// rules). Set 6 has 250 entries and sets 7-10 200: console-summary ran out.
+// rules; set 11 is at its one scoring, 80 %). Set 6 has 250 entries and sets 7-11 200: console-summary ran out.
 const LATER: [number, number][] = [
   [3, 231 / 260],
   [4, 226 / 260],
@@ -88,8 +88,9 @@ const LATER: [number, number][] = [
   [8, 176 / 200],
   [9, 170 / 200],
   [10, 175 / 200],
+  [11, 160 / 200],
 ];
-const SIZE: Record<number, number> = { 6: 250, 7: 200, 8: 200, 9: 200, 10: 200 };
+const SIZE: Record<number, number> = { 6: 250, 7: 200, 8: 200, 9: 200, 10: 200, 11: 200 };
 
 describe.each(LATER)('labelled snapshot set %i (report kinds only)', (n, floor) => {
   const set = loadReportLabels(n);
