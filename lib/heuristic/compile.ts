@@ -101,6 +101,7 @@ export interface CompiledMarkers {
   /** @internal Created on first use. */ encoder: TextEncoder | undefined;
   /** @internal */ pending: number;
   /** @internal */ but: number;
+  /** @internal Whether the scanner has read `exercise.ts`'s texts with these markers. */ warm: boolean;
 }
 
 export function isWordCode(c: number): boolean {
@@ -269,5 +270,6 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
     encoder: undefined,
     pending: 0,
     but: idOf('but'),
+    warm: false,
   };
 }

@@ -20,8 +20,7 @@ import {
   DEFAULT_MIN_SCORE,
   INTERRUPTED,
   REPEAT,
-  repeatKey,
-  repeats,
+  repeatFinder,
   reportsInterrupt,
   type TurnScores,
   turnScores,
@@ -199,9 +198,7 @@ export function scoreTurns(
   let lastOtherIndex = -1;
   let lastOtherText: string | undefined;
   let context = 0;
-  // The openings of the last REPEAT_WINDOW user turns, a ring (no shifting).
-  const earlier: string[] = [];
-  let nextSlot = 0;
+  const repeats = repeatFinder();
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     // A turn no person wrote (a continuation summary, a command expansion…) teaches nothing.
@@ -221,10 +218,7 @@ export function scoreTurns(
     }
     if (text === undefined || text.trim() === '') continue;
     const undo = text.length < 64 && /^\s*\/undo\b/.test(text);
-    const key = repeatKey(text);
-    if (repeats(key, earlier)) context |= REPEAT;
-    earlier[nextSlot] = key;
-    nextSlot = (nextSlot + 1) % REPEAT_WINDOW;
+    if (repeats(text)) context |= REPEAT;
     const bits = undo ? 0 : scanTurn(text, compiled);
     const ctx = context | (undo ? UNDO : 0);
     let ref: string | undefined;
@@ -255,9 +249,6 @@ export function scoreTurns(
     context = undo ? INTERRUPTED : 0;
   }
 }
-
-/** How many earlier user turns a repeat is looked for in. */
-const REPEAT_WINDOW = 8;
 
 /** A scorer's scores, or the marker scores when it throws or returns something that is not scores. */
 function learned(

@@ -9,25 +9,26 @@
  * lines and pasted code or log lines (classified when the line ends, from counts kept on the way, and
  * then rolled back) are never matched; questions are known when their sentence ends.
  */
-import {
-  COMMA,
-  type CompiledMarkers,
-  FNV_OFFSET,
-  FNV_PRIME,
-  GAP,
-  isApostrophe,
-  isWordCode,
-  lower,
-  MAX_GAP,
-  MAX_SENTENCE,
-  MAX_WORD,
-  PASTE_LEAD,
-  POSITIVE,
-  SYMBOL,
-  UNKNOWN,
-  WORD,
-} from './compile.js';
+import { type CompiledMarkers, isApostrophe, isWordCode, lower } from './compile.js';
+import { exerciseTexts } from './exercise.js';
 import { codesOf } from './units.js';
+
+// compile.ts's token and class constants, declared here again: V8 does not fold a constant imported
+// from another module into optimised code (it reads the module's cell each time), and in these loops
+// that cost about 10 % under tsx, Deno or any unbundled import (a bundler that inlines constants, as
+// the published build's does, hides it). test/unit/heuristic-warmup.test.ts checks they are the same.
+const UNKNOWN = 0;
+const COMMA = 1;
+const GAP = -1;
+const MAX_GAP = 3;
+const MAX_SENTENCE = 512;
+const MAX_WORD = 24;
+const SYMBOL = 1;
+const PASTE_LEAD = 2;
+const WORD = 4;
+const POSITIVE = 8;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
 
 export {
   CHALLENGE,
@@ -43,7 +44,7 @@ export {
 function lookup(
   c: CompiledMarkers,
   h: number,
-  codes: Uint16Array | Uint8Array,
+  codes: Uint16Array,
   start: number,
   end: number,
   wLen: number,
@@ -144,12 +145,27 @@ function isHex(ch: number): boolean {
  */
 export function scanTurn(text: string, c: CompiledMarkers): number {
   if (typeof text !== 'string') return 0;
+  if (!c.warm) warmUp(c);
   // Decomposed accents ("está" typed as a + U+0301, as some macOS and mobile keyboards send it) would
   // hash apart from the markers' composed spelling. The scan stops at the first combining mark it
   // meets inside a word and the text is scanned again composed (NFC): text without one (nearly all)
   // pays nothing, not even a separate pass looking for one.
   const bits = scan(text, c, false);
   return bits >= 0 ? bits : scan(text.normalize('NFC'), c, true);
+}
+
+/** Reads `exercise.ts`'s texts three times, so that V8 optimises `scan` with every branch seen. */
+function warmUp(c: CompiledMarkers): void {
+  c.warm = true;
+  const texts = exerciseTexts(c.markers);
+  // Three rounds: V8 gives a function its feedback only after its first few calls. Small arrays in
+  // each round (16 long: exercise.ts's first texts count on it), so that growing them is among the
+  // branches taken.
+  for (let r = 0; r < 3; r++) {
+    c.bytes = new Uint8Array(16);
+    c.codes = new Uint16Array(16);
+    for (const t of texts) scanTurn(t, c);
+  }
 }
 
 /** {@link scanTurn}'s pass; -1 when `composed` is false and a combining mark is met in a word. */

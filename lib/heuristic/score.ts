@@ -112,17 +112,50 @@ export function reportsInterrupt(text: string): boolean {
   return INTERRUPT.test(text.length > 400 ? text.slice(0, 200) + text.slice(-200) : text);
 }
 
-/** @internal The key a turn is compared by for repeats: its opening (a re-sent prompt is pasted, not retyped). */
-export function repeatKey(text: string): string {
-  return text.length > 64 ? text.slice(0, 64) : text;
-}
+/** How many earlier user turns a repeat is looked for in. */
+const REPEAT_WINDOW = 8;
+/** A repeat shares at least this many opening characters ("yes" or "continue" twice is none). */
+const REPEAT_MIN = 24;
+/** Openings are compared up to this many characters (a re-sent prompt is pasted, not retyped). */
+const REPEAT_OPENING = 64;
 
 /**
- * @internal Whether `key` repeats one of `earlier` (the same opening, or one opening the other; at
- * least 24 characters, so "yes" or "continue" twice is not a repeat).
+ * @internal A finder of repeated requests in one conversation: called with each user turn in order,
+ * it says whether the turn repeats one of the last {@link REPEAT_WINDOW} (one's opening, its first
+ * {@link REPEAT_OPENING} characters, starts the other's, both at least {@link REPEAT_MIN} long).
+ * Each opening is kept with a hash of three of its first characters, so a turn is compared in full
+ * only with an earlier one that opens alike: comparing every pair had cost a fifth of reading an
+ * average turn.
+ *
+ * @example
+ * ```ts
+ * const repeats = repeatFinder();
+ * repeats('Please run the whole test suite again'); // false
+ * repeats('Please run the whole test suite again!'); // true
+ * ```
  */
-export function repeats(key: string, earlier: readonly string[]): boolean {
-  if (key.length < 24) return false;
-  for (const k of earlier) if (k.length >= 24 && (key.startsWith(k) || k.startsWith(key))) return true;
-  return false;
+export function repeatFinder(): (text: string) => boolean {
+  const hashes: number[] = [];
+  const texts: string[] = [];
+  let next = 0;
+  return (text) => {
+    // Three characters, not all 24: after a process has met many kinds of string, V8's `charCodeAt`
+    // is slow (see units.ts), and most pairs already differ there. A short turn (NaN) matches none.
+    const h =
+      text.length < REPEAT_MIN
+        ? Number.NaN
+        : text.charCodeAt(0) + text.charCodeAt(11) * 0x10000 + text.charCodeAt(REPEAT_MIN - 1) * 0x100000000;
+    let found = false;
+    for (let k = 0; k < REPEAT_WINDOW && !found; k++) found = hashes[k] === h && sameOpening(text, texts[k]!);
+    hashes[next] = h;
+    texts[next] = text;
+    next = (next + 1) % REPEAT_WINDOW;
+    return found;
+  };
+}
+
+/** Whether the shorter opening of `a` and `b` starts the other (openings capped at {@link REPEAT_OPENING}). */
+function sameOpening(a: string, b: string): boolean {
+  const n = Math.min(REPEAT_OPENING, a.length, b.length);
+  return a.slice(0, n) === b.slice(0, n);
 }

@@ -7,29 +7,34 @@ import type { CompiledMarkers } from './compile.js';
 /**
  * The text's UTF-16 code units in a typed array (the compiled markers' own, reused, for texts under
  * {@link SHARED_CODES} units), read natively by `TextEncoder.encodeInto`: an ASCII text (nearly every
- * one) is its UTF-8 bytes as they are; any other is decoded back to its units here. The scanner reads
+ * one) is its UTF-8 bytes widened as they are; any other is decoded back to its units here. The scanner reads
  * the array, never `charCodeAt`: V8 compiles `charCodeAt` for the string kinds it has met (flat,
  * sliced, concatenated, one- or two-byte), and a scanner that had met several ran 1.5–1.8× slower on
  * every text (bench/heuristic.bench.ts, `…-after-mixed-use`). A lone surrogate, which UTF-8 cannot
  * carry, comes back as U+FFFD: one unit for one, neither a word nor a space, so the scan is the same.
  */
-export function codesOf(c: CompiledMarkers, text: string): Uint16Array | Uint8Array {
+export function codesOf(c: CompiledMarkers, text: string): Uint16Array {
   const len = text.length;
   c.encoder ??= new TextEncoder();
   const encoder = c.encoder;
   let bytes = c.bytes;
   if (bytes.length < len) bytes = grown(c, 'bytes', new Uint8Array(len + (len >> 1)), len);
   const first = encoder.encodeInto(text, bytes);
-  // One byte per unit: ASCII, its bytes are its units.
-  if (first.read === len && first.written === len) return bytes;
+  let codes = c.codes;
+  if (codes.length < len) codes = grown(c, 'codes', new Uint16Array(len + 1), len);
+  // One byte per unit: ASCII, its bytes are its units, widened natively. Always a Uint16Array, so
+  // that V8 compiles the scanner's reads for one kind of array (a second kind, met later, threw the
+  // optimised scanner away in some processes).
+  if (first.read === len && first.written === len) {
+    codes.set(bytes.subarray(0, len));
+    return codes;
+  }
   let written = first.written;
   if (first.read < len) {
     // Not all of it fitted: room for three bytes a unit, the most UTF-8 takes for UTF-16.
     bytes = grown(c, 'bytes', new Uint8Array(len * 3 + 4), len);
     written = encoder.encodeInto(text, bytes).written;
   }
-  let codes = c.codes;
-  if (codes.length < len) codes = grown(c, 'codes', new Uint16Array(len + 1), len);
   let k = 0;
   for (let i = 0; i < written; ) {
     const b = bytes[i]!;

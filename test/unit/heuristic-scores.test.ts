@@ -14,6 +14,7 @@ import {
   loadLanguageMarkers,
   type MessageLike,
 } from '../../lib/heuristic/index';
+import { repeatFinder } from '../../lib/heuristic/score';
 import { anthropicClient } from '../../lib/llm/index';
 import { llmReflect } from '../../lib/llm-reflect/index';
 import { parseTranscript } from '../../lib/transcript/index';
@@ -165,6 +166,29 @@ describe('context signals', () => {
     expect(categories(30)).toEqual([]);
     const late = [...between(20), user(ask), ...between(3), user(ask)];
     expect(heuristicReflect(late, { minScore: 0 }).map((i) => i.category)).toEqual(['friction']);
+  });
+
+  it('the repeat finder agrees with comparing every earlier opening in full (property)', () => {
+    // The reference: each turn's opening (64 characters) against the last eight, both ways.
+    const reference = (turns: string[]) => {
+      const earlier: string[] = [];
+      return turns.map((t, i) => {
+        const key = t.slice(0, 64);
+        const found =
+          key.length >= 24 && earlier.some((k) => k.length >= 24 && (key.startsWith(k) || k.startsWith(key)));
+        earlier[i % 8] = key;
+        return found;
+      });
+    };
+    // Turns built from few pieces, so that openings often agree on their hashed characters.
+    const piece = fc.constantFrom('run the tests ', 'again ', 'please ', 'x', 'é', '😀', ' ', 'now');
+    const turn = fc.array(piece, { maxLength: 14 }).map((ps) => ps.join(''));
+    fc.assert(
+      fc.property(fc.array(turn, { maxLength: 30 }), (turns) => {
+        const repeats = repeatFinder();
+        expect(turns.map((t) => repeats(t))).toEqual(reference(turns));
+      }),
+    );
   });
 
   it('a custom ref names the same turns, and is asked only for the references it gives', () => {

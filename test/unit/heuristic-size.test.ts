@@ -14,20 +14,22 @@
  * (eager helpers passed to lazy chunks as arguments) is gone.
  *
  * (Figures after the NFD change to the scanner; at the move they were 6,474 / 7,043 / 8,443 / 6,565 B.)
- * The llm-reflect budget is 9 KB: the measured 8,461 B plus ~750 B (9 %) headroom, so a growth past it
- * fails.
+ * The llm-reflect budget was 9 KB: the measured 8,461 B plus ~750 B (9 %) headroom, so a growth past it
+ * fails. Stop 29 raised it to 9.5 KB. The entry was at 8,955 B. The scanner's warm-up texts, which keep
+ * V8 from throwing its optimised code away (lib/heuristic/exercise.ts, ~380 B), and the repeat finder
+ * took it to about 9,520 B. The heuristic entry went from 7,528 to about 8,110 B, still under its 8 KB.
  */
 import { describe, expect, it } from 'vitest';
 import { heuristicSizes } from '../../eval/heuristic/size';
 
 describe('rearview/heuristic and rearview/llm-reflect size budgets', () => {
-  it('the whole heuristic entry stays under 8 KB minified + gzipped, llm-reflect under 9 KB', async () => {
+  it('the whole heuristic entry stays under 8 KB minified + gzipped, llm-reflect under 9.5 KB', async () => {
     const sizes = await heuristicSizes();
     console.log(`heuristic size: ${JSON.stringify(sizes)}`);
     expect(sizes.wholeEntry.gzipped).toBeLessThan(8 * 1024);
     expect(sizes.heuristicReflect.gzipped).toBeLessThan(8 * 1024);
     expect(sizes.heuristicReflect.gzipped).toBeLessThan(sizes.wholeEntry.gzipped);
-    expect(sizes.llmReflectEntry.gzipped).toBeLessThan(9 * 1024);
+    expect(sizes.llmReflectEntry.gzipped).toBeLessThan(9.5 * 1024);
     expect(sizes.heuristicReflect.imports).toEqual([]);
     expect(sizes.wholeEntry.imports).toEqual([]);
     expect(sizes.llmReflectEntry.imports).toEqual([]);

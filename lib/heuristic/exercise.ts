@@ -1,0 +1,48 @@
+import type { MarkerSet } from './markers.js';
+
+/**
+ * Texts that take the scanner down every branch, read three times when a compiled marker set is first
+ * used. Why: V8 (Node, Deno, Chromium, workerd) optimises `scan` from what its earlier calls did. A
+ * branch that no earlier call took — a tab at a line start, an unclosed code fence, a hex-looking
+ * word, a character from a rare Unicode block — has no type feedback, so the first text that takes
+ * it throws the optimised code away. Often V8 then keeps only an on-stack-replacement version of the
+ * loop, and every later call runs about 12 % slower (bench/heuristic.bench.ts measured processes at
+ * 8.2 or 9.5 ms on the same turns, depending on which branch came first). With every branch seen
+ * before V8 optimises, none is new. The reading costs well under a millisecond, once; the results
+ * of the texts are thrown away, so nothing a caller sees changes. Built when called, not at load.
+ * Checked with V8's block coverage: every branch of `scan`, `matchSentence`, `matchFrom` and `codesOf`
+ * but a hash collision in `lookup` and a non-string turn.
+ */
+
+/**
+ * The texts (see the file's comment): the markers' own lists, read as sentences and as questions
+ * (every pattern, in the bundle already), then the shapes no marker has.
+ */
+export function exerciseTexts(markers: MarkerSet): string[] {
+  const lists = Object.values(markers ?? {})
+    .filter(Array.isArray)
+    .flat()
+    .filter((m) => typeof m === 'string')
+    .join('. ');
+  return [
+    // first, while the reused arrays are those `warmUp` starts a round with (16 long): a text whose
+    // UTF-8 outgrows them
+    '\u00e9'.repeat(40),
+    // markers: a correction, approval (hedged with "but"), negated, end-anchored, gaps (one across a comma)
+    'perfect, but it fails. Put it, back. Never use X instead. -- yes - no',
+    // line starts (tab, CR, no-break space, indent), pasted lines (code, hex, symbols), quotes, tags
+    'a\n\tb\n\rc\n\u00a0d\n    e(x) = 1;\nDEADBEEF12\ndeadbeef12\n{}[]();;;\n' +
+      'our users\' files are here\n`c` "q" <r>x</r> <my-r>x</my-r> <br> "o\n\nn "w\n\rq"',
+    // code fences: closed, opened mid-sentence, never closed
+    'a ```\nb\n``` c ```d',
+    // non-ASCII words, capitals, a combining mark (composed and scanned again), rare blocks, astral
+    'caf\u00e9 \u00dcBER \u043d\u0435 \u0401 cafe\u0301 \ud83d\ude00 \u3042\uf900\uff21\ufffd\u2c00\u2e00\ue000\ufe00',
+    // a slash command; a dot inside a word
+    ' /m x',
+    'a.py 3.1?q',
+    // a sentence over MAX_SENTENCE words
+    `${'a '.repeat(520)}.`,
+    lists,
+    lists.replace(/\. /g, '? '),
+  ];
+}
