@@ -19,9 +19,9 @@ import type { MarkerSet } from './markers.js';
  * (every pattern, in the bundle already), then the shapes no marker has.
  */
 export function exerciseTexts(markers: MarkerSet): string[] {
-  const lists = Object.values(markers ?? {})
-    .filter(Array.isArray)
-    .flat()
+  // The lists compileMarkers reads, and only their strings (a marker set may hold anything).
+  const lists = (['correction', 'challenge', 'preference', 'positive', 'friction'] as const)
+    .flatMap((key) => (Array.isArray(markers?.[key]) ? markers[key] : []))
     .filter((m) => typeof m === 'string')
     .join('. ');
   return [
