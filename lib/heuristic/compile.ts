@@ -102,6 +102,7 @@ export interface CompiledMarkers {
   /** @internal */ pending: number;
   /** @internal */ but: number;
   /** @internal Whether the scanner has read `exercise.ts`'s texts with these markers. */ warm: boolean;
+  /** @internal Characters scanned with these markers before that. */ scanned: number;
 }
 
 export function isWordCode(c: number): boolean {
@@ -271,5 +272,6 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
     pending: 0,
     but: idOf('but'),
     warm: false,
+    scanned: 0,
   };
 }

@@ -1,28 +1,58 @@
-import type { MarkerSet } from './markers.js';
-
 /**
- * Texts that take the scanner down every branch, read three times when a compiled marker set is first
- * used. Why: V8 (Node, Deno, Chromium, workerd) optimises `scan` from what its earlier calls did. A
- * branch that no earlier call took — a tab at a line start, an unclosed code fence, a hex-looking
+ * Texts that take the scanner down every branch, read three times once a compiled marker set has
+ * scanned {@link WARM_AFTER} characters. Why: V8 (Node, Deno, Chromium, workerd) optimises `scan`
+ * from what its earlier calls did. A branch that no earlier call took — a tab at a line start, an unclosed code fence, a hex-looking
  * word, a character from a rare Unicode block — has no type feedback, so the first text that takes
  * it throws the optimised code away. Often V8 then keeps only an on-stack-replacement version of the
  * loop, and every later call runs about 12 % slower (bench/heuristic.bench.ts measured processes at
  * 8.2 or 9.5 ms on the same turns, depending on which branch came first). With every branch seen
- * before V8 optimises, none is new. The reading costs well under a millisecond, once; the results
- * of the texts are thrown away, so nothing a caller sees changes. Built when called, not at load.
- * Checked with V8's block coverage: every branch of `scan`, `matchSentence`, `matchFrom` and `codesOf`
- * but a hash collision in `lookup` and a non-string turn.
+ * before V8 optimises, none is new. The reading costs 5–10 ms, once, with the scanner not yet
+ * compiled (measured); the results of the texts are thrown away, so nothing a caller sees changes.
+ * Built when called, not at load. Checked with V8's block coverage: every branch of `scan`,
+ * `matchSentence`, `matchFrom` and `codesOf` but a hash collision in `lookup` and a non-string turn.
  */
+import type { CompiledMarkers } from './compile.js';
+import type { MarkerSet } from './markers.js';
+
+/**
+ * @internal Characters a marker set scans before its warm-up: a caller that scans a few turns never
+ * pays for it, and V8 optimises `scan` later (after about 60 KB of the shared turns), by which time
+ * every branch has been seen.
+ */
+export const WARM_AFTER = 1 << 14;
+
+/**
+ * @internal Reads the texts below three times with `scanTurn` (passed in: this file does not import the
+ * scanner), so that V8 optimises `scan` with every branch seen.
+ *
+ * @example
+ * ```ts
+ * if (!c.warm && (c.scanned += text.length) >= WARM_AFTER) warmUp(c, scanTurn);
+ * ```
+ */
+export function warmUp(c: CompiledMarkers, scanTurn: (text: string, c: CompiledMarkers) => number): void {
+  c.warm = true;
+  const texts = exerciseTexts(c.markers);
+  // Three rounds: V8 gives a function its feedback only after its first few calls. Small arrays in
+  // each round (16 long: the first texts count on it), so that growing them is among the
+  // branches taken.
+  for (let r = 0; r < 3; r++) {
+    c.bytes = new Uint8Array(16);
+    c.codes = new Uint16Array(16);
+    for (const t of texts) scanTurn(t, c);
+  }
+}
 
 /**
  * The texts (see the file's comment): the markers' own lists, read as sentences and as questions
  * (every pattern, in the bundle already), then the shapes no marker has.
  */
-export function exerciseTexts(markers: MarkerSet): string[] {
-  // The lists compileMarkers reads, and only their strings (a marker set may hold anything).
+function exerciseTexts(markers: MarkerSet): string[] {
+  // The lists compileMarkers reads, and only their strings (a marker set may hold anything); the
+  // markers with flags or gaps, which take the matcher's rarer branches.
   const lists = (['correction', 'challenge', 'preference', 'positive', 'friction'] as const)
     .flatMap((key) => (Array.isArray(markers?.[key]) ? markers[key] : []))
-    .filter((m) => typeof m === 'string')
+    .filter((m) => typeof m === 'string' && /[*$?!+^]/.test(m))
     .join('. ');
   return [
     // first, while the reused arrays are those `warmUp` starts a round with (16 long): a text whose

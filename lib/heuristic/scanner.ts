@@ -10,7 +10,7 @@
  * then rolled back) are never matched; questions are known when their sentence ends.
  */
 import { type CompiledMarkers, isApostrophe, isWordCode, lower } from './compile.js';
-import { exerciseTexts } from './exercise.js';
+import { WARM_AFTER, warmUp } from './exercise.js';
 import { codesOf } from './units.js';
 
 // compile.ts's token and class constants, declared here again: V8 does not fold a constant imported
@@ -145,27 +145,13 @@ function isHex(ch: number): boolean {
  */
 export function scanTurn(text: string, c: CompiledMarkers): number {
   if (typeof text !== 'string') return 0;
-  if (!c.warm) warmUp(c);
+  if (!c.warm && (c.scanned += text.length) >= WARM_AFTER) warmUp(c, scanTurn);
   // Decomposed accents ("está" typed as a + U+0301, as some macOS and mobile keyboards send it) would
   // hash apart from the markers' composed spelling. The scan stops at the first combining mark it
   // meets inside a word and the text is scanned again composed (NFC): text without one (nearly all)
   // pays nothing, not even a separate pass looking for one.
   const bits = scan(text, c, false);
   return bits >= 0 ? bits : scan(text.normalize('NFC'), c, true);
-}
-
-/** Reads `exercise.ts`'s texts three times, so that V8 optimises `scan` with every branch seen. */
-function warmUp(c: CompiledMarkers): void {
-  c.warm = true;
-  const texts = exerciseTexts(c.markers);
-  // Three rounds: V8 gives a function its feedback only after its first few calls. Small arrays in
-  // each round (16 long: exercise.ts's first texts count on it), so that growing them is among the
-  // branches taken.
-  for (let r = 0; r < 3; r++) {
-    c.bytes = new Uint8Array(16);
-    c.codes = new Uint16Array(16);
-    for (const t of texts) scanTurn(t, c);
-  }
 }
 
 /** {@link scanTurn}'s pass; -1 when `composed` is false and a combining mark is met in a word. */
