@@ -27,7 +27,7 @@ export const WARM_AFTER = 1 << 14;
  *
  * @example
  * ```ts
- * if (!c.warm && (c.scanned += text.length) >= WARM_AFTER) warmUp(c, scanTurn);
+ * if (c.scanned >= WARM_AFTER) warmUp(c, scanTurn);
  * ```
  */
 export function warmUp(c: CompiledMarkers, scanTurn: (text: string, c: CompiledMarkers) => number): void {

@@ -145,7 +145,10 @@ function isHex(ch: number): boolean {
  */
 export function scanTurn(text: string, c: CompiledMarkers): number {
   if (typeof text !== 'string') return 0;
-  if (!c.warm && (c.scanned += text.length) >= WARM_AFTER) warmUp(c, scanTurn);
+  if (!c.warm) {
+    c.scanned += text.length;
+    if (c.scanned >= WARM_AFTER) warmUp(c, scanTurn);
+  }
   // Decomposed accents ("está" typed as a + U+0301, as some macOS and mobile keyboards send it) would
   // hash apart from the markers' composed spelling. The scan stops at the first combining mark it
   // meets inside a word and the text is scanned again composed (NFC): text without one (nearly all)
