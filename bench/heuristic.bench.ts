@@ -8,10 +8,13 @@
  * `timeVs1MB` is each synthetic run's time over the 1 MB run's (64 at 64 MB means linear). Also the
  * minified+gzipped size of the entry, and two floors (see {@link floors}) that bound what any detector
  * reading every word can reach against the naive port. Last, the shared turns once more after both
- * have read every shared conversation three times (`…-after-mixed-use`): a long-running process.
+ * have read every shared conversation three times (`…-after-mixed-use`): a long-running process. Both
+ * are then measured again in five fresh child processes (heuristic-process.ts), reported as the
+ * median ratio with its range (`…-in-5-processes`): V8's optimisation differs from process to process.
  *
  * Standalone: `npx tsx bench/heuristic.bench.ts`.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,7 +54,8 @@ export function sharedConversations(dir: string, subs: readonly (readonly [strin
   );
 }
 
-function userTurns(dir: string): Turn[] {
+/** The user turns of the shared console, Claude Code and ShareGPT conversations. */
+export function userTurns(dir: string): Turn[] {
   const out: Turn[] = [];
   const subs = [
     ['claude-code-console', '.md'],
@@ -76,6 +80,9 @@ function synthetic(base: readonly Turn[], target: number): { turns: Turn[]; byte
   }
   return { turns, bytes };
 }
+
+/** Child processes the shared-turns ratio is also measured in (heuristic-process.ts). */
+const PROCESSES = 5;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const cpuMs = () => {
@@ -228,6 +235,26 @@ const suite = {
       }
     const [later, laterNaive] = versus('shared-user-turns-after-mixed-use', turns, size, 20, 3000);
     results.push(later, laterNaive);
+
+    // The same two measurements in fresh child processes: V8 optimises differently from one process to
+    // the next, so one process's ratio can be off by 10 %; the median of five is steadier.
+    const child = join(import.meta.dirname, 'heuristic-process.ts');
+    const per = Array.from({ length: PROCESSES }, () => {
+      const out = execFileSync(process.execPath, ['--import', 'tsx', child], { encoding: 'utf8' });
+      return JSON.parse(out.trim().split('\n').pop()!) as { fresh: number; mixed: number };
+    });
+    for (const key of ['fresh', 'mixed'] as const) {
+      const ratios = per.map((p) => p[key]).sort((a, b) => a - b);
+      results.push({
+        name: `heuristicReflect/shared-user-turns-${key}-in-${PROCESSES}-processes`,
+        medianMs: 0,
+        runs: PROCESSES,
+        vsNaive: ratios[ratios.length >> 1]!,
+        vsNaiveMin: ratios[0]!,
+        vsNaiveMax: ratios[ratios.length - 1]!,
+        vsNaiveAll: ratios,
+      });
+    }
 
     const sizes = await heuristicSizes();
     results.push({
