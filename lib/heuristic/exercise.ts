@@ -4,8 +4,8 @@
  * from what its earlier calls did. A branch that no earlier call took — a tab at a line start, an unclosed code fence, a hex-looking
  * word, a character from a rare Unicode block — has no type feedback, so the first text that takes
  * it throws the optimised code away. Often V8 then keeps only an on-stack-replacement version of the
- * loop, and every later call runs about 12 % slower (bench/heuristic.bench.ts measured processes at
- * 8.2 or 9.5 ms on the same turns, depending on which branch came first). With every branch seen
+ * loop, and every later call runs about 12 % slower (timed process by process, the shared user turns
+ * took 8.2 or 9.5 ms, depending on which branch came first). With every branch seen
  * before V8 optimises, none is new. The reading costs 5–10 ms, once, with the scanner not yet
  * compiled (measured); the results of the texts are thrown away, so nothing a caller sees changes.
  * Built when called, not at load. Checked with V8's block coverage: every branch of `scan`,

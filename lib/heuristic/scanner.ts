@@ -15,8 +15,8 @@ import { codesOf } from './units.js';
 
 // compile.ts's token and class constants, declared here again: V8 does not fold a constant imported
 // from another module into optimised code (it reads the module's cell each time), and in these loops
-// that cost about 10 % under tsx, Deno or any unbundled import (a bundler that inlines constants, as
-// the published build's does, hides it). test/unit/heuristic-warmup.test.ts checks they are the same.
+// that cost about 10 % run from source under tsx (measured; any unbundled import reads them the same
+// way). A bundler that inlines constants, as the published build's does, hides it. test/unit/heuristic-warmup.test.ts checks they are the same.
 const UNKNOWN = 0;
 const COMMA = 1;
 const GAP = -1;

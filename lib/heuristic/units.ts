@@ -7,8 +7,8 @@ import type { CompiledMarkers } from './compile.js';
 /**
  * The text's UTF-16 code units in a typed array (the compiled markers' own, reused, for texts under
  * {@link SHARED_CODES} units), read natively by `TextEncoder.encodeInto`: an ASCII text (nearly every
- * one) is its UTF-8 bytes widened as they are; any other is decoded back to its units here. The scanner reads
- * the array, never `charCodeAt`: V8 compiles `charCodeAt` for the string kinds it has met (flat,
+ * one) is its UTF-8 bytes, widened natively; any other is decoded back to its units here. The scanner
+ * reads the array, never `charCodeAt`: V8 compiles `charCodeAt` for the string kinds it has met (flat,
  * sliced, concatenated, one- or two-byte), and a scanner that had met several ran 1.5–1.8× slower on
  * every text (bench/heuristic.bench.ts, `…-after-mixed-use`). A lone surrogate, which UTF-8 cannot
  * carry, comes back as U+FFFD: one unit for one, neither a word nor a space, so the scan is the same.
