@@ -10,7 +10,7 @@
 import { naiveSeedReflect } from '../eval/heuristic/seed-naive';
 import { heuristicReflect } from '../lib/heuristic/index';
 import { sharedDataDir } from './harness';
-import { sharedConversations, userTurns } from './heuristic.bench';
+import { mixedUse, userTurns } from './heuristic.bench';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
@@ -31,16 +31,6 @@ const dir = sharedDataDir();
 if (dir) {
   const turns = userTurns(dir);
   const fresh = ratio(turns);
-  const everything = sharedConversations(dir, [
-    ['claude-code-console', '.md'],
-    ['claude-code-jsonl', '.jsonl'],
-    ['sharegpt/conversations', '.json'],
-    ['aider', '.md'],
-  ]);
-  for (let k = 0; k < 3; k++)
-    for (const messages of everything) {
-      heuristicReflect(messages);
-      naiveSeedReflect(messages);
-    }
+  mixedUse(dir);
   console.log(JSON.stringify({ fresh, mixed: ratio(turns) }));
 }

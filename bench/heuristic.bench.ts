@@ -67,6 +67,21 @@ export function userTurns(dir: string): Turn[] {
   return out;
 }
 
+/** A long-running process's mixed use: every shared conversation, aider's included, read three times by both. */
+export function mixedUse(dir: string): void {
+  const everything = sharedConversations(dir, [
+    ['claude-code-console', '.md'],
+    ['claude-code-jsonl', '.jsonl'],
+    ['sharegpt/conversations', '.json'],
+    ['aider', '.md'],
+  ]);
+  for (let k = 0; k < 3; k++)
+    for (const messages of everything) {
+      heuristicReflect(messages);
+      naiveSeedReflect(messages);
+    }
+}
+
 /** Real user turns cycled until `target` bytes (ids made unique). */
 function synthetic(base: readonly Turn[], target: number): { turns: Turn[]; bytes: number } {
   const enc = new TextEncoder();
@@ -220,19 +235,9 @@ const suite = {
     }
 
     // Last, as it changes what V8 has compiled: the shared turns again, after a long-running process's
-    // mixed use (every shared conversation, aider's included, read three times by both). V8 compiles
-    // the scanner's `charCodeAt` for the string kinds it has met, and this state is slower (README).
-    const everything = sharedConversations(dir, [
-      ['claude-code-console', '.md'],
-      ['claude-code-jsonl', '.jsonl'],
-      ['sharegpt/conversations', '.json'],
-      ['aider', '.md'],
-    ]);
-    for (let k = 0; k < 3; k++)
-      for (const messages of everything) {
-        heuristicReflect(messages);
-        naiveSeedReflect(messages);
-      }
+    // mixed use. V8 compiled the scanner's `charCodeAt` for the string kinds it had met, and that state
+    // was slower (README).
+    mixedUse(dir);
     const [later, laterNaive] = versus('shared-user-turns-after-mixed-use', turns, size, 20, 3000);
     results.push(later, laterNaive);
 
