@@ -68,6 +68,68 @@ describe('heuristic-model data', () => {
   }, 60_000);
 });
 
+describe('correctionScore', () => {
+  it('equals the table at the clamped sum over turnFeatures on any turn (property)', () => {
+    const weights = new Map(
+      WEIGHTS.split(' ').map((p) => [
+        p.slice(0, p.lastIndexOf('=')),
+        Number(p.slice(p.lastIndexOf('=') + 1)),
+      ]),
+    );
+    // Words of the closed list, repeated (features count once), out-of-list words, pasted lines, marks.
+    const piece = fc.constantFrom(
+      'no',
+      'not',
+      'still',
+      'wrong',
+      'again',
+      'please',
+      'the',
+      'it',
+      'is',
+      'works',
+      'a',
+      'better',
+      'parser',
+      'PostgreSQL',
+      '?',
+      '!',
+      '.',
+      ',',
+      '\n    at f (x.js:1)\n',
+      '\n```\ncode\n```\n',
+      '`x`',
+      '"q"',
+      'NOPE',
+      ' ',
+      'está',
+      'не',
+    );
+    const text = fc.array(piece, { maxLength: 40 }).map((ps) => ps.join(' '));
+    const signals = fc.record({
+      correction: fc.boolean(),
+      challenge: fc.boolean(),
+      preference: fc.boolean(),
+      approval: fc.boolean(),
+      friction: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        text,
+        signals,
+        fc.boolean(),
+        fc.boolean(),
+        fc.option(fc.constantFrom('Done.', 'Shall I go on?', ''), { nil: undefined }),
+        (t, s, first, repeat, reply) => {
+          const e = { ...evidence(t, { first, repeat, reply }), signals: s };
+          const z = Math.max(-LIMIT, Math.min(LIMIT, logit(weights, turnFeatures(e))));
+          expect(correctionScore(e)).toBe(TABLE[z + LIMIT]);
+        },
+      ),
+    );
+  });
+});
+
 describe('turnFeatures', () => {
   it('reads only closed-vocabulary words: a project topic word is never a feature', () => {
     const f = turnFeatures(evidence('No, the PostgreSQL migration is still wrong'));
