@@ -108,8 +108,10 @@ const INTERRUPT = /nterrupted by user|want to proceed with this tool use/;
 
 /** @internal Whether a message's text reports an interrupted or rejected tool call. */
 export function reportsInterrupt(text: string): boolean {
-  // The notices open or close the message: read its ends, not a whole pasted log.
-  return INTERRUPT.test(text.length > 400 ? text.slice(0, 200) + text.slice(-200) : text);
+  // The notices open or close the message: read its ends, not a whole pasted log (each end apart: a
+  // joined copy cost an allocation per assistant message, and could only add a match across the join).
+  if (text.length <= 400) return INTERRUPT.test(text);
+  return INTERRUPT.test(text.slice(0, 200)) || INTERRUPT.test(text.slice(-200));
 }
 
 /** How many earlier user turns a repeat is looked for in. */
