@@ -217,7 +217,8 @@ export function scoreTurns(
       continue;
     }
     if (text === undefined || text.trim() === '') continue;
-    const undo = text.length < 64 && /^\s*\/undo\b/.test(text);
+    // `indexOf` first: a native search, cheaper than the regex on the many short turns.
+    const undo = text.length < 64 && text.indexOf('/undo') >= 0 && /^\s*\/undo\b/.test(text);
     if (repeats(text)) context |= REPEAT;
     const bits = undo ? 0 : scanTurn(text, compiled);
     const ctx = context | (undo ? UNDO : 0);
