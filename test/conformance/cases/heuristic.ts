@@ -1,5 +1,12 @@
 import { reflectFromTrajectories } from 'rearview/failures';
-import { classifyTurn, heuristicReflect, insightMetadata, loadLanguageMarkers } from 'rearview/heuristic';
+import {
+  classifyTurn,
+  compileMarkers,
+  DEFAULT_MARKERS,
+  heuristicReflect,
+  insightMetadata,
+  loadLanguageMarkers,
+} from 'rearview/heuristic';
 import { correctionModel, correctionScore, turnFeatures } from 'rearview/heuristic-model';
 import { parseReflectionResponse, reflectionPrompt } from 'rearview/llm-reflect';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';
@@ -150,6 +157,22 @@ export const heuristicCases: ConformanceCase[] = [
       check(out[4]!.correction && out[5]!.challenge && out[6]!.correction && out[7]!.friction, 'positives');
       check(out[8]!.positive && !out[9]!.preference, 'approval and negation');
       return out;
+    },
+  },
+  {
+    // The scanner's warm-up (lib/heuristic/exercise.ts) runs once a marker set has scanned 16 K
+    // characters: here, in every runtime, and it changes no result.
+    name: 'heuristic/the scanner warm-up changes nothing',
+    run() {
+      const markers = compileMarkers(DEFAULT_MARKERS);
+      const turns = SESSION.split('\n');
+      const before = turns.map((t) => classifyTurn(t, markers));
+      check(!markers.warm, 'no warm-up yet');
+      classifyTurn(`${'No, that is still wrong. '.repeat(700)}`, markers);
+      check(markers.warm, 'the warm-up ran');
+      const after = turns.map((t) => classifyTurn(t, markers));
+      checkEqual(after, before, 'the same signals after the warm-up');
+      return after;
     },
   },
   {
