@@ -370,7 +370,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (problem) return 1;
   if (weak) return 2;
   // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated. A gloss in the past
-  // tense reports what was done to the file ("`a.ts` (updated the totals)"). Then a line number, a
-  // quoted source or output, a grep hit: places to look that name no path (located.ts).
+  // tense reports what was done to the file ("`a.ts` (updated the totals)"). Then a line location,
+  // quoted output or a grep hit: places to look that name no path (located.ts).
   return (mayLink && !past && glossedPointer(raw)) || locatesEvidence(raw) ? 4 : NO_CATEGORY;
 }

@@ -46,11 +46,13 @@ const LABELS: Record<string, number> = {
 const BOX = /[\u2610-\u2612\u2705\u2714]/;
 const BOLD_TITLE = /^\s*\*\*[^*\n]{1,80}?(?::\*\*|\*\*:)\s*$/;
 const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*{0,2}\s+\S+\s+\S/;
+/**
+ * "I see / found / here's the issue", maybe after "ok", "ah", "now", "I can (now) see", with an article
+ * and up to two words before the noun; what follows says whether the issue is named. One expression
+ * for both readings: group 1 is the dash or colon that introduces the diagnosis.
+ */
 const SEES_ISSUE =
-  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+the\s+(?:issue|problem|bug|culprit)\s*(?:[-–—:]|\s-)\s*\S+\s+\S/i;
-
-const SEES_ISSUE_ONLY =
-  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted)\s+(?:the|a)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)\s*[.!]*\s*$/i;
+  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+(?:the|a)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)(?:\s*([-–—:]|\s-)\s*\S+\s+\S|\s*[.!]*\s*$)/i;
 
 /**
  * The category the entry's opening gives it, as a `classify.ts` decision code, or -1 when it says
@@ -78,9 +80,10 @@ export function leadCategory(raw: string): number {
   // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
   const l = c | 0x20;
   if (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) {
-    if (SEES_ISSUE.test(raw)) return BLOCKER;
-    // "I can see the redundancy issue!": found, but not said what it is (LABELLING.md's tie-break).
-    if (SEES_ISSUE_ONLY.test(raw)) return NONE;
+    const m = SEES_ISSUE.exec(raw);
+    // Named ("I see the issue - the key is never reset") is a diagnosis; not named ("I can see the
+    // redundancy issue!") is no note (LABELLING.md's tie-break).
+    if (m) return m[1] !== undefined ? BLOCKER : NONE;
   }
   const colon = raw.indexOf(':');
   if (colon > 0 && colon < 48) {
