@@ -101,8 +101,11 @@ export interface CompiledMarkers {
   /** @internal Created on first use. */ encoder: TextEncoder | undefined;
   /** @internal */ pending: number;
   /** @internal */ but: number;
-  /** @internal Whether the scanner has read `exercise.ts`'s texts with these markers. */ warm: boolean;
-  /** @internal Characters scanned with these markers before that. */ scanned: number;
+  /**
+   * @internal Characters scanned with these markers, counted until the warm-up (`exercise.ts`): it ran
+   * once this reaches `WARM_AFTER`.
+   */
+  scanned: number;
 }
 
 export function isWordCode(c: number): boolean {
@@ -271,7 +274,6 @@ export function compileMarkers(markers: MarkerSet): CompiledMarkers {
     encoder: undefined,
     pending: 0,
     but: idOf('but'),
-    warm: false,
     scanned: 0,
   };
 }

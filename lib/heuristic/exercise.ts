@@ -27,11 +27,11 @@ export const WARM_AFTER = 1 << 14;
  *
  * @example
  * ```ts
- * if (c.scanned >= WARM_AFTER) warmUp(c, scanTurn);
+ * c.scanned += text.length;
+ * if (c.scanned >= WARM_AFTER) warmUp(c, scanTurn); // once: scanTurn stops counting past it
  * ```
  */
 export function warmUp(c: CompiledMarkers, scanTurn: (text: string, c: CompiledMarkers) => number): void {
-  c.warm = true;
   const texts = exerciseTexts(c.markers);
   // Three rounds: V8 gives a function its feedback only after its first few calls. Small arrays in
   // each round (16 long: the first texts count on it), so that growing them is among the

@@ -16,7 +16,8 @@ import { codesOf } from './units.js';
 // compile.ts's token and class constants, declared here again: V8 does not fold a constant imported
 // from another module into optimised code (it reads the module's cell each time), and in these loops
 // that cost about 10 % run from source under tsx (measured; any unbundled import reads them the same
-// way). A bundler that inlines constants, as the published build's does, hides it. test/unit/heuristic-warmup.test.ts checks they are the same.
+// way). A bundler that inlines constants, as the published build's does, hides it.
+// test/unit/heuristic-warmup.test.ts checks they are the same.
 const UNKNOWN = 0;
 const COMMA = 1;
 const GAP = -1;
@@ -145,7 +146,8 @@ function isHex(ch: number): boolean {
  */
 export function scanTurn(text: string, c: CompiledMarkers): number {
   if (typeof text !== 'string') return 0;
-  if (!c.warm) {
+  // The warm-up's own calls come once the count has reached the threshold: they do not count.
+  if (c.scanned < WARM_AFTER) {
     c.scanned += text.length;
     if (c.scanned >= WARM_AFTER) warmUp(c, scanTurn);
   }
@@ -368,7 +370,7 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
     if (
       ch === 0x2013 ||
       ch === 0x2014 ||
-      // In bounds: a read past the end deoptimises the whole scan in V8 (it returns NaN, no error).
+      // In bounds: a read past the end deoptimises the whole scan in V8 (it gives undefined, no error).
       (ch === 0x2d && i + 1 < len && (codes[i + 1]! === 0x2d || codes[i + 1]! === 0x20))
     ) {
       // Dashes between words (` - `, `--`, `–`, `—`) break clauses like commas.
