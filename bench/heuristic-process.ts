@@ -5,32 +5,18 @@
  * next: one process's ratio can be off by 10 %, the median of several is steadier.
  *
  * `npx tsx bench/heuristic-process.ts` prints `{ fresh, mixed }`: each the ratio of the naive port's
- * median time to `heuristicReflect`'s, over 20 alternating rounds.
+ * median time to `heuristicReflect`'s, over 20 alternating rounds of the bench's own `versus`.
  */
-import { naiveSeedReflect } from '../eval/heuristic/seed-naive';
-import { heuristicReflect } from '../lib/heuristic/index';
 import { sharedDataDir } from './harness';
-import { mixedUse, userTurns } from './heuristic.bench';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-
-function ratio(turns: ReturnType<typeof userTurns>): number {
-  const fns = [() => heuristicReflect(turns), () => naiveSeedReflect(turns)];
-  const wall: number[][] = [[], []];
-  for (const fn of fns) fn();
-  for (let r = 0; r < 20; r++)
-    fns.forEach((fn, k) => {
-      const t = performance.now();
-      fn();
-      wall[k]!.push(performance.now() - t);
-    });
-  return Math.round((median(wall[1]!) / median(wall[0]!)) * 1000) / 1000;
-}
+import { bytesOf, mixedUse, userTurns, versus } from './heuristic.bench';
 
 const dir = sharedDataDir();
 if (dir) {
   const turns = userTurns(dir);
-  const fresh = ratio(turns);
+  const bytes = bytesOf(turns);
+  // The bench's own alternating timer, 20 rounds (no time budget beyond them).
+  const ratio = () => versus('child', turns, bytes, 20, 0)[0].vsNaive as number;
+  const fresh = ratio();
   mixedUse(dir);
-  console.log(JSON.stringify({ fresh, mixed: ratio(turns) }));
+  console.log(JSON.stringify({ fresh, mixed: ratio() }));
 }

@@ -31,7 +31,8 @@ interface Turn {
   id: string;
 }
 
-function bytesOf(turns: readonly Turn[]): number {
+/** UTF-8 bytes of the turns' text. */
+export function bytesOf(turns: readonly Turn[]): number {
   const enc = new TextEncoder();
   let n = 0;
   for (const t of turns) n += enc.encode(t.content).length;
@@ -106,7 +107,7 @@ const cpuMs = () => {
 };
 
 /** Times rearview and the naive port alternately; returns one result for each. */
-function versus(
+export function versus(
   label: string,
   turns: readonly Turn[],
   bytes: number,
