@@ -66,10 +66,14 @@ describe('the scanner warm-up', () => {
 
   it('changes no result: a turn scores the same before and after the warm-up', async () => {
     vi.resetModules();
-    const { classifyTurn } = await import('../../lib/heuristic/index');
+    const { classifyTurn, compileMarkers } = await import('../../lib/heuristic/index');
+    const markers = compileMarkers(DEFAULT_MARKERS);
     const turns = ["No, that's wrong. Use the fixture instead.", 'Perfect, thanks!', 'hmm', 'está mal'];
-    const first = turns.map((t) => classifyTurn(t)); // the first call warms up
-    expect(turns.map((t) => classifyTurn(t))).toEqual(first);
+    const first = turns.map((t) => classifyTurn(t, markers));
+    expect(markers.scanned).toBeLessThan(WARM_AFTER); // not warmed up yet
+    classifyTurn('x '.repeat(WARM_AFTER), markers); // past the threshold: the warm-up runs here
+    expect(markers.scanned).toBeGreaterThanOrEqual(WARM_AFTER);
+    expect(turns.map((t) => classifyTurn(t, markers))).toEqual(first);
     expect(first[0]!.correction).toBe(true);
     expect(first[1]!.approval).toBe(true);
   });
