@@ -4,11 +4,12 @@
  * this file in several child processes because V8's optimisation choices differ from one process to the
  * next: one process's ratio can be off by 10 %, the median of several is steadier.
  *
- * `npx tsx bench/heuristic-process.ts` prints `{ fresh, mixed }`: each the ratio of the naive port's
- * median time to `heuristicReflect`'s, over 20 alternating rounds of the bench's own `versus`.
+ * `npx tsx bench/heuristic-process.ts` prints `{ fresh, mixed, floor }`: `fresh` and `mixed` the ratio of
+ * the naive port's median time to `heuristicReflect`'s, over 20 alternating rounds of the bench's own
+ * `versus`; `floor` the same ratio for the bench's bare word-hash loop (`floors`), taken in between.
  */
 import { sharedDataDir } from './harness';
-import { bytesOf, mixedUse, userTurns, versus } from './heuristic.bench';
+import { bytesOf, floors, mixedUse, userTurns, versus } from './heuristic.bench';
 
 const dir = sharedDataDir();
 if (dir) {
@@ -17,6 +18,8 @@ if (dir) {
   // The bench's own alternating timer, 20 rounds (no time budget beyond them).
   const ratio = () => versus('child', turns, bytes, 20, 0)[0].vsNaive as number;
   const fresh = ratio();
+  // The bare word-hash loop against the naive port in this process: how fast this process runs JIT code.
+  const floor = floors(turns, bytes)[0]!.vsNaive as number;
   mixedUse(dir);
-  console.log(JSON.stringify({ fresh, mixed: ratio() }));
+  console.log(JSON.stringify({ fresh, mixed: ratio(), floor }));
 }

@@ -154,7 +154,7 @@ export function versus(
  * lower-case + `split` + `Set` lookups. The first bounds the 5× target: at about 5× the naive port
  * itself, it leaves no time for matching.
  */
-function floors(turns: readonly Turn[], bytes: number): BenchResult[] {
+export function floors(turns: readonly Turn[], bytes: number): BenchResult[] {
   const texts = turns.map((t) => t.content);
   // Local copies: V8 folds them into the loop, as the detector's own module constants are.
   const offset = FNV_OFFSET | 0;
@@ -247,7 +247,7 @@ const suite = {
     const child = join(import.meta.dirname, 'heuristic-process.ts');
     const per = Array.from({ length: PROCESSES }, () => {
       const out = execFileSync(process.execPath, ['--import', 'tsx', child], { encoding: 'utf8' });
-      return JSON.parse(out.trim().split('\n').pop()!) as { fresh: number; mixed: number };
+      return JSON.parse(out.trim().split('\n').pop()!) as { fresh: number; mixed: number; floor: number };
     });
     for (const key of ['fresh', 'mixed'] as const) {
       const ratios = per.map((p) => p[key]).sort((a, b) => a - b);
@@ -261,6 +261,16 @@ const suite = {
         vsNaiveAll: ratios,
       });
     }
+    // Each process's ratios beside its bare word-hash loop's ratio to the naive port. On the shared
+    // machine this runs on, some processes (and some stretches of one) run all JIT-compiled JavaScript
+    // about 1.5× slower while the naive port, mostly native string built-ins, slows by about 1.15×:
+    // the floor's ratio drops with the detector's, and tells which kind of process a ratio came from.
+    results.push({
+      name: `heuristicReflect/process-floors-in-${PROCESSES}-processes`,
+      medianMs: 0,
+      runs: PROCESSES,
+      processes: per,
+    });
 
     const sizes = await heuristicSizes();
     results.push({
