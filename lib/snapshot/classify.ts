@@ -94,8 +94,8 @@ import {
 } from './cues.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
 import { boldTitle, leadCategory, titled } from './lead.js';
-import { locatesEvidence } from './located.js';
-import { isPointer, plainFirst } from './pointer.js';
+import { hedgedPlace, locatesEvidence } from './located.js';
+import { isPointer, plainFirst, shoutedFirst } from './pointer.js';
 import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark } from './text.js';
 import type { SnapshotCategory } from './types.js';
 
@@ -191,7 +191,11 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (
     (!asked && first & PLANC) ||
     // "Check if X has the guard - it does": a check answered in place is a finding, not a step.
-    (!asked && first & IMP && !(next0 & FINITE) && !answersItself(raw)) ||
+    (!asked &&
+      first & IMP &&
+      !(next0 & FINITE) &&
+      !answersItself(raw) &&
+      !(start === 0 && shoutedFirst(raw))) ||
     (c0 === C_LET && (wc(next0) === C_ME || wc(next0) === C_US)) ||
     (first & WEAK && c0 === 0 && start + 1 < n)
   )
@@ -243,8 +247,10 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       if (i === start) expectation = 2;
     }
     if (c === C_SHOULD && i !== start && !(prev & SUBJ) && !expectation) expectation = 1;
-    // "which is normal", "2 expected failures"; not "the expected string" (what should be).
-    if (f & BENIGN && !(prev & NEG) && pc !== C_THE) benign = true;
+    // "which is normal", "2 expected failures"; not "the expected string" (what should be), nor
+    // "isn't working as expected" (the negation covers the whole).
+    if (f & BENIGN && !(prev & NEG) && pc !== C_THE && !(pc === C_AS && i >= 3 && fs[i - 3]! & NEG))
+      benign = true;
     // Plans: "I'll", "let me", "we should", "need to", "going to", "want to", "we can use".
     if (f & PLANC) plan = true;
     else if (c === C_LET && (nc === C_ME || nc === C_US) && !(prev & (NEG | IRR | PROBLEM))) plan = true;
@@ -261,6 +267,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     )
       plan = true;
     else if ((c === C_GOING || c === C_WANT) && nc === C_TO && pc !== C_NO) plan = true;
+    // "So the fix is (indeed) to include a space": the fix named as a step to take.
+    else if (c === C_IS && pc === C_FIX && fixIsTo(fs, i + 1, n)) plan = true;
     // "So I just need `origin_req_host`", "We want NO aberration here": what the writer needs is to do.
     else if ((c === C_NEED || c === C_WANT) && nc !== C_TO && subjectBefore(fs, i, start, n)) plan = true;
     else if (c === C_HAVE && nc === C_TO && prev & SUBJ) plan = true;
@@ -366,11 +374,21 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (plan) return 2;
   if (question && !problem) return 3;
   if (resolvedWord || done || (passing && !problem) || (negatedProblem && !problem)) return RESOLVED_CODE;
-  if (hedge) return 0;
+  // "`a/b.py` seems relevant": a guess where to look is evidence (located.ts).
+  if (hedge) return mayLink && hedgedPlace(raw) ? 4 : 0;
   if (problem) return 1;
   if (weak) return 2;
+  // "More issues!", "The same issue!": a problem exclaimed, with no verb to say more.
+  if (n <= 4 && raw.charCodeAt(raw.length - 1) === 0x21)
+    for (let i = 0; i < n; i++) if (fs[i]! & DIAG) return 1;
   // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated. A gloss in the past
   // tense reports what was done to the file ("`a.ts` (updated the totals)"). Then a line location,
   // quoted output or a grep hit: places to look that name no path (located.ts).
   return (mayLink && !past && glossedPointer(raw)) || locatesEvidence(raw) ? 4 : NO_CATEGORY;
+}
+
+/** After "the fix is": "to <verb>", maybe after one word ("indeed", "simply"). */
+function fixIsTo(fs: number[], j: number, n: number): boolean {
+  if (j + 1 < n && wc(fs[j]!) !== C_TO) j++;
+  return j + 1 < n && wc(fs[j]!) === C_TO && (fs[j + 1]! & IMP) !== 0;
 }

@@ -12,6 +12,8 @@ export const BLOCKER = 1;
 export const NEXT = 2;
 /** @internal unresolvedQuestions. */
 export const QUESTION = 3;
+/** @internal requiredEvidenceLinks. */
+export const EVIDENCE = 4;
 /** @internal Resolved or not worth keeping: no category. */
 export const NONE = 5;
 /** `classifyFlags`: no category, not resolved. */

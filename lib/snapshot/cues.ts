@@ -61,7 +61,8 @@ export const SETS: [number, string[]][] = [
         'unstage apply build edit patch print keep exclude include change convert restore skip wait get ' +
         'collect decompile navigate locate grep list launch enable disable mock guide prioritize consider ' +
         'fetch download upload sync save import export revisit rebase tag release publish format lint ' +
-        'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning insert append prepend pass',
+        'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning insert append prepend pass ' +
+        'call store preserve show provide structure focus define',
     ),
   ],
   [1 << 10, set('why how what which whether who where is are does do can should could would will')], // Q START
@@ -87,7 +88,7 @@ export const SETS: [number, string[]][] = [
   [1 << 16, set('done built made written set run found seen put got made begun taken')], // IRREGULAR PARTICIPLE
   [1 << 17, set('if when unless whenever where')], // CONDITION
   [1 << 18, set("i'll we'll you'll let's lets")], // PLAN CONTRACTION
-  [1 << 19, set('issue problem bug culprit cause')], // DIAGNOSIS NOUN
+  [1 << 19, set('issue issues problem problems bug bugs culprit cause')], // DIAGNOSIS NOUN
   [
     1 << 22, // FINITE: after a first word, makes it a subject ("Build fails", "Test passed")
     set(

@@ -1,12 +1,12 @@
 /**
  * What an entry's opening says before its words are read: a label its writer put first
- * ("**Diagnosis:** …", "Goal: …"), a checkbox ("☒ Fix the parser", "☐ Add tests"), "I see the issue
- * - …", or an action in progress ("Running `verify.py`."). Each is the writer's own statement of
+ * ("**Diagnosis:** …", "Goal: …"), a checkbox ("☒ Fix the parser", "☐ Add tests"), a listing line
+ * ("Line 269: `…`"), "I see the issue (now) - …", or an action in progress ("Running `verify.py`."). Each is the writer's own statement of
  * what the line is, so it decides ahead of the word-by-word reading. All checks look at the first
  * few dozen characters (a checkbox anywhere), so they stay linear.
  */
 
-import { BLOCKER, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
+import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
 import { IMP, KIND } from './cues.js';
 import { stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
@@ -52,7 +52,11 @@ const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*
  * for both readings: group 1 is the dash or colon that introduces the diagnosis.
  */
 const SEES_ISSUE =
-  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+(?:the|a)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)(?:\s*([-–—:]|\s-)\s*\S+\s+\S|\s*[.!]*\s*$)/i;
+  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+(?:the|a)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)(?:\s+now)?(?:\s*([-–—:]|\s-)\s*\S+\s+\S|\s*[.!]*\s*$)/i;
+
+/** A line number and a colon open the entry; unless a plan for the line follows ("… should become …"). */
+const LINE_LEAD = /^\s*line\s+\d+\s*:/i;
+const PLANNED = /\b(?:should|must|needs?|will)\b/i;
 
 /**
  * The category the entry's opening gives it, as a `classify.ts` decision code, or -1 when it says
@@ -77,8 +81,11 @@ export function leadCategory(raw: string): number {
     if (/^\s*(?:[-*]\s+)?\[ \]\s/.test(raw)) return NEXT;
     if (/^\s*(?:[-*]\s+)?\[[xX]\]\s/.test(raw)) return NONE;
   }
-  // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
   const l = c | 0x20;
+  // "Line 269: `…`", "Line 27: When the directory exists but …": a line of a listing or of a coverage
+  // report, quoted as a place to look (LABELLING-7/-11.md); not "Line 196 starts `…`" (a description).
+  if (l === 0x6c && LINE_LEAD.test(raw) && !PLANNED.test(raw)) return EVIDENCE;
+  // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
   if (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) {
     const m = SEES_ISSUE.exec(raw);
     // Named ("I see the issue - the key is never reset") is a diagnosis; not named ("I can see the

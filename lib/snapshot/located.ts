@@ -9,12 +9,13 @@
 import { isPointer } from './pointer.js';
 
 /**
- * Where something is, by line: "`distance` is defined at line 237", "the line is at 428". Not a
+ * Where something is, by line: "`distance` is defined at line 237", "the line is at 428", "It's line
+ * 63." Not a
  * description of the code found there ("Line 196 starts `…`", "In `f` (line 913), it initializes…"),
  * which the labelled sets call irrelevant.
  */
 const LINE_AT =
-  /\b(?:is|are)\s+(?:\w+\s+)?(?:at|on)\s+lines?\s+\d|\blines?\s+(?:is|are)\s+(?:at|on|around)\s+\d/i;
+  /\b(?:is|are)\s+(?:\w+\s+)?(?:at|on)\s+lines?\s+\d|\blines?\s+(?:is|are)\s+(?:at|on|around)\s+\d|^\s*(?:it|that)(?:['’]s|\s+is)\s+(?:at\s+|on\s+)?lines?\s+\d+[.!]?\s*$/i;
 
 /**
  * "Actual: `…`", "Wait, my actual output is `…`": output quoted for comparison, the quote ending the
@@ -25,6 +26,9 @@ const QUOTED_OUTPUT =
   /^\s*(?:(?:wait|so|but|and|ok(?:ay)?|now|hmm|here),?\s+)?(?:(?:my|the|our)\s+)?(?:actual|expected)(?:\s+(?:output|result|value|string|text|error|message))?(?:\s+(?:is|was|would be))?\s*:?\s*[`"“]/i;
 
 const QUOTE_ENDS = /[`"”][.!]?\s*$/;
+
+/** "In `pylint/lint/base_options.py`, `verbose` definition:": what is in a file, named by its path. */
+const IN_PATH = /^\s*in\s+`[^`\s]*\/[^`\s]*\.[a-z]{1,5}`\s*,/i;
 
 /**
  * Whether `raw` is evidence by one of the forms above. The caller asks only for an entry its words
@@ -42,8 +46,36 @@ export function locatesEvidence(raw: string): boolean {
   const tick = raw.indexOf('`');
   if (tick < 0 && raw.indexOf('"') < 0 && raw.indexOf('\u201c') < 0) return false;
   if (QUOTED_OUTPUT.test(raw) && QUOTE_ENDS.test(raw)) return true;
+  if (tick >= 0 && IN_PATH.test(raw)) return true;
   return tick >= 0 && grepHit(raw, tick);
 }
+
+/**
+ * A hedged entry about a file it opens with ("`src/_pytest/nodes.py` likely uses it", "`a/b.py` seems
+ * relevant") or names as the likely place ("Relevant tests are likely in `lib/tests/test_dates.py`"):
+ * a guess where to look, which the labelled sets call evidence, not an open hypothesis. Not a path
+ * followed by a colon ("`src/Button.js`: This file … might have logic that …"), which glosses the
+ * file with a guess about it. `classify.ts` asks only for an entry its words read as hedged.
+ *
+ * @example
+ * ```ts
+ * hedgedPlace('`src/_pytest/mark/structures.py` seems relevant.'); // true
+ * hedgedPlace('The cache is probably stale.'); // false
+ * ```
+ */
+export function hedgedPlace(raw: string): boolean {
+  const tick = raw.indexOf('`');
+  if (tick < 0) return false;
+  if (raw.trimStart().charCodeAt(0) !== 0x60) return LIKELY_IN.test(raw);
+  const close = raw.indexOf('`', tick + 1);
+  if (close < 0 || raw.charCodeAt(close + 1) === 0x3a) return false;
+  const path = raw.slice(tick + 1, close);
+  return path.indexOf('/') > 0 && isPointer(path);
+}
+
+/** "Relevant tests are likely in `path`". */
+const LIKELY_IN =
+  /^\s*(?:the\s+)?relevant\s+[\w ]{0,30}?\b(?:is|are)\s+(?:likely|probably)\s+in\s+`[^`\s]*\/[^`\s]*`/i;
 
 /**
  * A grep hit quoted whole: the entry opens with a backtick, then a path with a file extension, then a

@@ -165,3 +165,22 @@ export function plainFirst(raw: string): boolean {
     if (raw.charCodeAt(i) >= 0x61) small = true;
   return small && raw.charCodeAt(i) === 0x20;
 }
+
+/**
+ * Whether the entry's first word is two or more capitals ("GET request with body …", "GET, HEAD,
+ * DELETE … usually don't have a body"): an HTTP method or an acronym, not an imperative.
+ *
+ * @example
+ * ```ts
+ * shoutedFirst('GET request with body has `Content-Length`.'); // true
+ * shoutedFirst('Get the logs'); // false
+ * ```
+ */
+export function shoutedFirst(raw: string): boolean {
+  let i = 0;
+  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
+  const s = i;
+  while (i < raw.length && raw.charCodeAt(i) >= 0x41 && raw.charCodeAt(i) <= 0x5a) i++;
+  const c = raw.charCodeAt(i) | 0x20;
+  return i - s >= 2 && !(c >= 0x61 && c <= 0x7a);
+}

@@ -274,4 +274,55 @@ describe('snapshot cues', () => {
     expect(where('It could be the cache.')).toBe('openHypotheses');
     expect(where('All tests pass now.')).toBe('none');
   });
+
+  it('sends a listing line ("Line 12: …"), "it\'s line N" and a hedged guess where to look to evidence', () => {
+    expect(where('Line 212: `return cache.get(key)`')).toBe('requiredEvidenceLinks');
+    expect(where('Line 40: When the config folder exists but holds no JSON files.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where("It's line 88.")).toBe('requiredEvidenceLinks');
+    expect(where('`web/src/cart/total.ts` seems relevant.')).toBe('requiredEvidenceLinks');
+    expect(where('`lib/net/retry.ts` likely handles it.')).toBe('requiredEvidenceLinks');
+    expect(where('The relevant fixtures are probably in `test/fixtures/cart.json`.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('In `lib/net/retry.ts`, `backoff` is computed once.')).toBe('requiredEvidenceLinks');
+    // A plan for the line, a description of it, a file glossed with a guess, a guess about no file: not pointers.
+    expect(where('Line 212: `get(key)` should become `get(key, fallback)`.')).not.toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('Line 40 starts `return cache.get(key)`.')).toBe('none');
+    expect(where('`web/src/cart.ts`: this file builds the totals and might round too early.')).toBe(
+      'openHypotheses',
+    );
+    expect(where('The cache is probably stale.')).toBe('openHypotheses');
+  });
+
+  it('reads "I see the issue now - <what>", "isn\'t working as expected" and "More issues!" as problems', () => {
+    expect(where('I see the issue now - the retry never resets the counter.')).toBe('blockers');
+    expect(where("The mock isn't working as expected.")).toBe('blockers');
+    expect(where('The test failed as expected.')).toBe('none');
+    expect(where('More bugs!')).toBe('blockers');
+    expect(where('Same problem!')).toBe('blockers');
+  });
+
+  it('reads "the fix is to <verb>", "To <verb> …:" and imperatives such as "Store …" as plans; "Stage 2 complete." as done', () => {
+    expect(where('So the fix is simply to remove the header check.')).toBe('nextActions');
+    expect(where('To handle both cases:')).toBe('nextActions');
+    expect(where('Store the client as an instance attribute.')).toBe('nextActions');
+    expect(where('Please provide the failing command.')).toBe('nextActions');
+    expect(where('Stage 2 complete.')).toBe('none');
+    expect(where('Phase 3 done')).toBe('none');
+    // A fix described, not named as a step; an HTTP method or acronym first, not an imperative.
+    expect(where('The fix is in the parser.')).not.toBe('nextActions');
+    expect(where('GET requests carry no body.')).toBe('none');
+    expect(where('Get the logs from CI.')).toBe('nextActions');
+  });
+
+  it('reads "asked if / whether / for clarification" as a reported question', () => {
+    expect(where('The user asked if the cache survives a restart.')).toBe('unresolvedQuestions');
+    expect(where('She is asking whether both jobs run at once.')).toBe('unresolvedQuestions');
+    expect(where('User asked for clarification on the retry policy.')).toBe('unresolvedQuestions');
+    expect(where('I asked the user to restart.')).not.toBe('unresolvedQuestions');
+  });
 });
