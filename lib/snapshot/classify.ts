@@ -16,6 +16,7 @@ import {
   C_ARE,
   C_AS,
   C_ASKED,
+  C_ASSUME,
   C_BE,
   C_BUT,
   C_CAN,
@@ -179,7 +180,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // Quoted code changes what words say; clauses are read only when an imperative could open one.
   let punctuated = raw.indexOf('`') >= 0;
   if (punctuated) readPunctuation(fs, n, raw);
-  let start = 0; // the first word that is not a discourse marker ("Now, …", "OK so …")
+  // The first word that is not a discourse marker ("Now, …", "OK so …") nor a one-word label
+  // ("**Change**: Added …", "List: `[a]`", "Fix: add the guard" is read from "add").
+  let start = n > 1 && labelFirst(raw) ? 1 : 0;
   while (start < n - 1 && fs[start]! & DISC) start++;
   // "So, step 1: Modify `scales.py`": a numbered step is read from its verb.
   if (wc(fs[start]!) === C_STEP && start + 2 < n && fs[start + 2]! & IMP) start += 2;
@@ -290,7 +293,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     if (f & HEDGE && !judged) hedge = true;
     if ((c === C_COULD || c === C_MAY || c === C_MIGHT) && nc === C_BE && !judged) hedge = true;
     if (c === C_MAY && next & (IMP | FUNC)) hedge = true;
-    if (c === C_I && nc === C_THINK) hedge = true;
+    if (c === C_I && (nc === C_THINK || nc === C_ASSUME)) hedge = true; // "I think", "I assume"
     // Done: "has been added", "we've updated", "was resolved"; a first word "Added …".
     if (f & (ED | PART) && !(f & PROBLEM)) {
       past = true;
@@ -378,17 +381,32 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (hedge) return mayLink && hedgedPlace(raw) ? 4 : 0;
   if (problem) return 1;
   if (weak) return 2;
-  // "More issues!", "The same issue!": a problem exclaimed, with no verb to say more.
-  if (n <= 4 && raw.charCodeAt(raw.length - 1) === 0x21)
-    for (let i = 0; i < n; i++) if (fs[i]! & DIAG) return 1;
+  // "More issues!", "One more line length issue.": a problem counted or pointed at, with no verb.
+  if (n <= 6 && fs[n - 1]! & DIAG && COUNTED_ISSUE.test(raw)) return 1;
   // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated. A gloss in the past
   // tense reports what was done to the file ("`a.ts` (updated the totals)"). Then a line location,
   // quoted output or a grep hit: places to look that name no path (located.ts).
   return (mayLink && !past && glossedPointer(raw)) || locatesEvidence(raw) ? 4 : NO_CATEGORY;
 }
 
+/** A determiner or count, up to three words, then the issue: "The same issue!", "Another bug." */
+const COUNTED_ISSUE =
+  /^\s*(?:one|another|more|same|the\s+same|a|an|new|other)\s+(?:[\w-]+\s+){0,3}(?:issues?|problems?|bugs?)\s*[.!]*\s*$/i;
+
 /** After "the fix is": "to <verb>", maybe after one word ("indeed", "simply"). */
 function fixIsTo(fs: number[], j: number, n: number): boolean {
   if (j + 1 < n && wc(fs[j]!) !== C_TO) j++;
   return j + 1 < n && wc(fs[j]!) === C_TO && (fs[j + 1]! & IMP) !== 0;
+}
+
+/** The entry opens with one word and a colon ("List:", "**Change**:"), maybe in bold. */
+function labelFirst(raw: string): boolean {
+  let i = 0;
+  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
+  while (raw.charCodeAt(i) === 0x2a) i++;
+  const s = i;
+  while (i < raw.length && (raw.charCodeAt(i) | 0x20) >= 0x61 && (raw.charCodeAt(i) | 0x20) <= 0x7a) i++;
+  if (i === s) return false;
+  while (raw.charCodeAt(i) === 0x2a) i++;
+  return raw.charCodeAt(i) === 0x3a && raw.charCodeAt(i + 1) === 0x20;
 }

@@ -20,7 +20,8 @@ export const SETS: [number, string[]][] = [
         'missed forgot forgotten overlooked omitted neglected mistyped misspelled misnamed mistake mistakes ' +
         // defects named without a status word: "my changes broke X", "an oversight", "a redundant check"
         'broke oversight oversights flaw flaws flawed violated violations misunderstanding misunderstood ' +
-        'misinterpreted redundant redundancy smelly lost losing inaccurate inaccurately unhashable destroys',
+        'misinterpreted redundant redundancy smelly lost losing inaccurate inaccurately unhashable destroys ' +
+        'fragile problematic brittle buggy',
     ),
   ],
   [
@@ -130,7 +131,7 @@ export const CLAUSE = 1 << 23;
 export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
-    'the it a them this useful helpful handy interesting worthwhile as than asked must only step',
+    'the it a them this useful helpful handy interesting worthwhile as than asked must only step assume',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 export const C_LET = code('let');
@@ -144,6 +145,7 @@ export const C_MIGHT = code('might');
 export const C_BE = code('be');
 export const C_I = code('i');
 export const C_THINK = code('think');
+export const C_ASSUME = code('assume');
 export const C_SURE = code('sure');
 export const C_FREE = code('free');
 export const C_NONE = code('none');

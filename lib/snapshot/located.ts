@@ -75,7 +75,7 @@ export function hedgedPlace(raw: string): boolean {
 
 /** "Relevant tests are likely in `path`". */
 const LIKELY_IN =
-  /^\s*(?:the\s+)?relevant\s+[\w ]{0,30}?\b(?:is|are)\s+(?:likely|probably)\s+in\s+`[^`\s]*\/[^`\s]*`/i;
+  /^\s*(?:the\s+)?(?:relevant|core|main)\s+[\w ]{0,30}?\b(?:is|are|should\s+be)\s+(?:likely\s+|probably\s+)?in\s+`[^`\s]*\/[^`\s]*`/i;
 
 /**
  * A grep hit quoted whole: the entry opens with a backtick, then a path with a file extension, then a

@@ -325,4 +325,21 @@ describe('snapshot cues', () => {
     expect(where('User asked for clarification on the retry policy.')).toBe('unresolvedQuestions');
     expect(where('I asked the user to restart.')).not.toBe('unresolvedQuestions');
   });
+
+  it('round from set 12: praise, counted issues, priorities, "should be in `path`", fragile code, labels, "I assume"', () => {
+    expect(where('Great question!')).toBe('none');
+    expect(where('One more import order issue.')).toBe('blockers');
+    expect(where('The issue.')).not.toBe('blockers');
+    expect(where('Our top priorities:')).toBe('nextActions');
+    expect(where("Here's how we could proceed without a migration:")).toBe('nextActions');
+    expect(
+      where('The main handler should be in `server/routes/cart.ts` (where the total is likely computed).'),
+    ).toBe('requiredEvidenceLinks');
+    expect(where('The retry loop in `net.ts` is a bit brittle.')).toBe('blockers');
+    expect(where('Default arguments that call functions can be problematic.')).toBe('blockers');
+    expect(where('**Change**: Added a `limit` field to the query.')).toBe('none');
+    expect(where('Fix: add the null guard to `parse`.')).toBe('nextActions');
+    expect(where('The parser keeps a cache (I assume, from the field names).')).toBe('openHypotheses');
+    expect(where('We assume full dependence when the model is not separable.')).not.toBe('openHypotheses');
+  });
 });
