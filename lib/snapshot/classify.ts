@@ -200,7 +200,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       !answersItself(raw) &&
       !(start === 0 && shoutedFirst(raw))) ||
     (c0 === C_LET && (wc(next0) === C_ME || wc(next0) === C_US)) ||
-    (first & WEAK && c0 === 0 && start + 1 < n)
+    (first & WEAK && c0 === 0 && start + 1 < n && !namesNext(fs, start, n))
   )
     return 2;
 
@@ -275,7 +275,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     // "So I just need `origin_req_host`", "We want NO aberration here": what the writer needs is to do.
     else if ((c === C_NEED || c === C_WANT) && nc !== C_TO && subjectBefore(fs, i, start, n)) plan = true;
     else if (c === C_HAVE && nc === C_TO && prev & SUBJ) plan = true;
-    if (f & WEAK) weak = true;
+    if (f & WEAK && !namesNext(fs, i, n)) weak = true;
     if (f & IMP && i > 0 && opensObject(nc)) clauseCandidate = true;
     if (c === C_NEEDED) needed = true;
     // Reported questions: "not sure whether", "unclear if", "I wonder".
@@ -370,7 +370,10 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // "Maybe the cache is stale?" is a guess ("Is it stale?" was answered above); a hedged question
   // about what to do ("Probably need to add a script to push?") asks.
   // "If `x` changes `y`?": a bare condition asked is a guess to check ("If X, does Y?" asks).
-  if (asked) return (hedge || (conditional && raw.indexOf(',') < 0)) && !plan ? 0 : 3;
+  // "Maybe we shouldn't overwrite the index?", "Maybe `f` should default to `x`?": a hedged question
+  // about what to do asks; "Or maybe it should?" (no verb) guesses.
+  if (asked)
+    return (hedge || (conditional && raw.indexOf(',') < 0)) && !plan && !SHOULD_VERB.test(raw) ? 0 : 3;
   // "Now the session close protocol:", "The changes needed:": a heading over steps to come.
   if (endsWithColon(raw) && (wc(fs[0]!) === C_NOW || needed) && n <= 8 && !done) return 2;
   if (still) return plan ? 2 : 1;
@@ -388,6 +391,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // quoted output or a grep hit: places to look that name no path (located.ts).
   return (mayLink && !past && glossedPointer(raw)) || locatesEvidence(raw) ? 4 : NO_CATEGORY;
 }
+
+/** "should" or "shouldn't", then a verb other than "be". */
+const SHOULD_VERB = /\bshould(?:n['’]t|\s+not)?\s+(?!be\b)[a-z]{2,}/i;
 
 /** A determiner or count, up to three words, then the issue: "The same issue!", "Another bug." */
 const COUNTED_ISSUE =
@@ -409,4 +415,14 @@ function labelFirst(raw: string): boolean {
   if (i === s) return false;
   while (raw.charCodeAt(i) === 0x2a) i++;
   return raw.charCodeAt(i) === 0x3a && raw.charCodeAt(i + 1) === 0x20;
+}
+
+/**
+ * "Next argument is `v`", "The next method is `visit_import`": "next" names the following item, not a
+ * step to take (not "The next step is to run …", which goes on to a verb).
+ */
+function namesNext(fs: number[], i: number, n: number): boolean {
+  if (i + 2 >= n) return false;
+  const cop = wc(fs[i + 2]!);
+  return (cop === C_IS || cop === C_ARE) && (i + 3 >= n || wc(fs[i + 3]!) !== C_TO);
 }

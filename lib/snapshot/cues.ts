@@ -21,7 +21,7 @@ export const SETS: [number, string[]][] = [
         // defects named without a status word: "my changes broke X", "an oversight", "a redundant check"
         'broke oversight oversights flaw flaws flawed violated violations misunderstanding misunderstood ' +
         'misinterpreted redundant redundancy smelly lost losing inaccurate inaccurately unhashable destroys ' +
-        'fragile problematic brittle buggy',
+        'fragile problematic brittle buggy tricky',
     ),
   ],
   [
@@ -82,7 +82,7 @@ export const SETS: [number, string[]][] = [
       'work works working support supported supports exist exists existing configured installed found ' +
         'match matches compile compiles start starts load loads run runs recognized recognize interpreted ' +
         'recovered yield reach defined available allowed correct correctly properly valid pass passes ' +
-        'exported imported registered called triggered applied respected honored',
+        'exported imported registered called triggered applied respected honored trigger triggers',
     ),
   ],
   [1 << 15, set("have has had was were been got i've we've")], // DONE AUXILIARY

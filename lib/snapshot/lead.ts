@@ -55,7 +55,7 @@ const SEES_ISSUE =
   /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+(?:the|a)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)(?:\s+now)?(?:\s*([-–—:]|\s-)\s*\S+\s+\S|\s*[.!]*\s*$)/i;
 
 /** A line number and a colon open the entry; unless a plan for the line follows ("… should become …"). */
-const LINE_LEAD = /^\s*line\s+\d+\s*:/i;
+const LINE_LEAD = /^\s*line\s+\d+\s*(?::|shows\b)/i;
 const PLANNED = /\b(?:should|must|needs?|will)\b/i;
 
 /**

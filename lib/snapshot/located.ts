@@ -28,7 +28,7 @@ const QUOTED_OUTPUT =
 const QUOTE_ENDS = /[`"”][.!]?\s*$/;
 
 /** "In `pylint/lint/base_options.py`, `verbose` definition:": what is in a file, named by its path. */
-const IN_PATH = /^\s*in\s+`[^`\s]*\/[^`\s]*\.[a-z]{1,5}`\s*,/i;
+const IN_PATH = /^\s*in\s+`(?:[^`\s]*\/[^`\s]*\.[a-z]{1,5}`\s*,|[^`\s/]+\.[a-z]{1,5}`\s*:\s*$)/i;
 
 /**
  * Whether `raw` is evidence by one of the forms above. The caller asks only for an entry its words

@@ -7,14 +7,14 @@
  * hedged verdict ("This seems reasonable", "That seems wrong"), a hedged plan ("I should probably
  * remove the import"), a guessed consequence ("If X, Y would …"), a heading over a plan ("Here's
  * what we should do:", "The main priorities are:"), a short lead-in ("To fix both properly:"), a
- * numbered item's status with no separator ("Stage 1 complete."), praise ("Good question!") and a
- * question reported as asked ("asked if / whether / for clarification"). Each test is anchored at one end of the line or runs behind a cheap gate, and
+ * numbered item's status with no separator ("Stage 1 complete."), praise ("Good question!"), an
+ * apology alone and a question reported as asked ("asked if / whether / for clarification"). Each test is anchored at one end of the line or runs behind a cheap gate, and
  * none backtracks over the line (test/unit/snapshot-stance.test.ts feeds it adversarial text), so the
  * cost per entry stays small and linear.
  *
  * Written in stop 27 from the errors of spent labelled sets (rounds from sets 5-6, set 7, then all
  * spent sets; eval/snapshot/LABELLING-5…8.md), each round measured once on a set no rule had seen; the
- * last ones in stop 30 from sets 11 and 12's errors (LABELLING-11/-12.md).
+ * last ones in stop 30 from sets 11-13's errors (LABELLING-11…13.md).
  * Rules that broke more spent entries than they fixed were dropped ("You're right" as a conceded
  * problem, "<source> says:" as evidence, any "X should <verb>" as a plan).
  */
@@ -73,6 +73,9 @@ const ASKED_IF = /\b(?:asked|asking|asks)\s+(?:if|whether|for\s+clarification)\b
 /** "Good question!", "Great point.": praise for what someone asked or said, nothing of its own. */
 const PRAISE =
   /^\s*(?:good|great|excellent|fair|interesting|valid)\s+(?:question|point|catch|observation)s?\s*[!.]*\s*$/i;
+/** "I apologize for the misunderstanding.", "Sorry!": an apology alone says nothing to keep. */
+const APOLOGY =
+  /^\s*(?:i\s+apologi[sz]e|(?:my\s+)?apologies|sorry)\b(?:\s+for\s+[^,;:.!?–—-]{1,60})?[.!]*\s*$/i;
 /** "To fix both properly:": a short lead-in over the steps that follow. */
 const LEAD_IN = /^\s*(?:so,?\s+)?to\s+([a-z]+)\b[^,.;:!?]{0,40}:\s*$/i;
 const PLAN_HEADING =
@@ -127,7 +130,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   if (c === 0x69 && (last === 0x3a || last === 0x2e || last === 0x2026) && TRIAL.test(raw)) return NEXT;
   // "If X, Y would …": a guessed consequence.
   if (c === 0x69 && !asked && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw)) return HYPOTHESIS;
-  if (n < 40 && PRAISE.test(raw)) return NONE;
+  if (n < 80 && (PRAISE.test(raw) || APOLOGY.test(raw))) return NONE;
   // A reported question, asked of or by someone else.
   if (!asked && raw.indexOf('ask') >= 0 && ASKED_IF.test(raw)) return QUESTION;
   if (last === 0x3a && (c === 0x74 || c === 0x73)) {

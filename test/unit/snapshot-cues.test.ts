@@ -342,4 +342,18 @@ describe('snapshot cues', () => {
     expect(where('The parser keeps a cache (I assume, from the field names).')).toBe('openHypotheses');
     expect(where('We assume full dependence when the model is not separable.')).not.toBe('openHypotheses');
   });
+
+  it('round from set 13: "Line N shows", "In `file.py`:", hedged questions about what to do, "next X is", tricky, apologies', () => {
+    expect(where('Line 30 shows `strict = true`, which turns the check on.')).toBe('requiredEvidenceLinks');
+    expect(where('In `parser.py`:')).toBe('requiredEvidenceLinks');
+    expect(where("Maybe we shouldn't retry on a 404?")).toBe('unresolvedQuestions');
+    expect(where('Maybe `parse` should return `None` here?')).toBe('unresolvedQuestions');
+    expect(where('Or maybe it should?')).toBe('openHypotheses');
+    expect(where('The next field is `timeout`.')).toBe('none');
+    expect(where('The next step is to run the suite.')).toBe('nextActions');
+    expect(where('Quoting paths in `make` is tricky.')).toBe('blockers');
+    expect(where('The `--dry-run` flag does not trigger the upload.')).toBe('blockers');
+    expect(where('I apologize for the wrong path.')).toBe('none');
+    expect(where('I apologize - the test still fails on CI.')).toBe('blockers');
+  });
 });

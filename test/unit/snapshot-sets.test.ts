@@ -75,24 +75,25 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-// Sets 3-13: report kinds only, each labelled blind and scored once (LABELLING-3…13.md); the floors
-// are the entries they get right now (sets 3-8 and 10-12 were since spent on rule rounds; their one
-// scorings: 83, 77, 82, 81, 87, 84, 82, 80 and 84.5 %; set 9 scored 83 % once, 86 % since; set 13 is at
-// its one scoring, 83 %). Set 6 has 250 entries and sets 7-13 200: console-summary ran out.
+// Sets 3-14: report kinds only, each labelled blind and scored once (LABELLING-3…14.md); the floors
+// are the entries they get right now (sets 3-8 and 10-13 were since spent on rule rounds; their one
+// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5 and 83 %; set 9 scored 83 % once, 86 % since; set 14
+// is at its one scoring, 83 %). Set 6 has 250 entries and sets 7-14 200: console-summary ran out.
 const LATER: [number, number][] = [
   [3, 235 / 260],
   [4, 231 / 260],
   [5, 230 / 260],
   [6, 227 / 250],
   [7, 186 / 200],
-  [8, 179 / 200],
+  [8, 181 / 200],
   [9, 172 / 200],
   [10, 175 / 200],
-  [11, 175 / 200],
+  [11, 176 / 200],
   [12, 177 / 200],
-  [13, 166 / 200],
+  [13, 174 / 200],
+  [14, 166 / 200],
 ];
-const SIZE: Record<number, number> = { 6: 250, 7: 200, 8: 200, 9: 200, 10: 200, 11: 200, 12: 200, 13: 200 };
+const SIZE: Record<number, number> = { 6: 250, 7: 200, 8: 200, 9: 200, 10: 200, 11: 200, 12: 200, 13: 200, 14: 200 };
 
 describe.each(LATER)('labelled snapshot set %i (report kinds only)', (n, floor) => {
   const set = loadReportLabels(n);
