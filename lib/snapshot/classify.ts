@@ -88,11 +88,18 @@ import {
   readPunctuation,
   STILL,
   SUBJ,
-  stillBefore,
-  subjectBefore,
   WEAK,
   wordFlags,
 } from './cues.js';
+import {
+  asksWhatToDo,
+  countedIssue,
+  fixIsTo,
+  labelFirst,
+  namesNext,
+  stillBefore,
+  subjectBefore,
+} from './forms.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
 import { boldTitle, leadCategory, titled } from './lead.js';
 import { hedgedPlace, locatesEvidence } from './located.js';
@@ -372,8 +379,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // "If `x` changes `y`?": a bare condition asked is a guess to check ("If X, does Y?" asks).
   // "Maybe we shouldn't overwrite the index?", "Maybe `f` should default to `x`?": a hedged question
   // about what to do asks; "Or maybe it should?" (no verb) guesses.
-  if (asked)
-    return (hedge || (conditional && raw.indexOf(',') < 0)) && !plan && !SHOULD_VERB.test(raw) ? 0 : 3;
+  if (asked) return (hedge || (conditional && raw.indexOf(',') < 0)) && !plan && !asksWhatToDo(raw) ? 0 : 3;
   // "Now the session close protocol:", "The changes needed:": a heading over steps to come.
   if (endsWithColon(raw) && (wc(fs[0]!) === C_NOW || needed) && n <= 8 && !done) return 2;
   if (still) return plan ? 2 : 1;
@@ -385,44 +391,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (problem) return 1;
   if (weak) return 2;
   // "More issues!", "One more line length issue.": a problem counted or pointed at, with no verb.
-  if (n <= 6 && fs[n - 1]! & DIAG && COUNTED_ISSUE.test(raw)) return 1;
+  if (n <= 6 && fs[n - 1]! & DIAG && countedIssue(raw)) return 1;
   // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated. A gloss in the past
   // tense reports what was done to the file ("`a.ts` (updated the totals)"). Then a line location,
   // quoted output or a grep hit: places to look that name no path (located.ts).
   return (mayLink && !past && glossedPointer(raw)) || locatesEvidence(raw) ? 4 : NO_CATEGORY;
-}
-
-/** "should" or "shouldn't", then a verb other than "be". */
-const SHOULD_VERB = /\bshould(?:n['’]t|\s+not)?\s+(?!be\b)[a-z]{2,}/i;
-
-/** A determiner or count, up to three words, then the issue: "The same issue!", "Another bug." */
-const COUNTED_ISSUE =
-  /^\s*(?:one|another|more|same|the\s+same|a|an|new|other)\s+(?:[\w-]+\s+){0,3}(?:issues?|problems?|bugs?)\s*[.!]*\s*$/i;
-
-/** After "the fix is": "to <verb>", maybe after one word ("indeed", "simply"). */
-function fixIsTo(fs: number[], j: number, n: number): boolean {
-  if (j + 1 < n && wc(fs[j]!) !== C_TO) j++;
-  return j + 1 < n && wc(fs[j]!) === C_TO && (fs[j + 1]! & IMP) !== 0;
-}
-
-/** The entry opens with one word and a colon ("List:", "**Change**:"), maybe in bold. */
-function labelFirst(raw: string): boolean {
-  let i = 0;
-  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
-  while (raw.charCodeAt(i) === 0x2a) i++;
-  const s = i;
-  while (i < raw.length && (raw.charCodeAt(i) | 0x20) >= 0x61 && (raw.charCodeAt(i) | 0x20) <= 0x7a) i++;
-  if (i === s) return false;
-  while (raw.charCodeAt(i) === 0x2a) i++;
-  return raw.charCodeAt(i) === 0x3a && raw.charCodeAt(i + 1) === 0x20;
-}
-
-/**
- * "Next argument is `v`", "The next method is `visit_import`": "next" names the following item, not a
- * step to take (not "The next step is to run …", which goes on to a verb).
- */
-function namesNext(fs: number[], i: number, n: number): boolean {
-  if (i + 2 >= n) return false;
-  const cop = wc(fs[i + 2]!);
-  return (cop === C_IS || cop === C_ARE) && (i + 3 >= n || wc(fs[i + 3]!) !== C_TO);
 }

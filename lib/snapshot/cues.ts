@@ -369,33 +369,3 @@ export function opensPlan(fs: readonly number[], i: number, n: number): boolean 
   const adverb = (fs[i]! & DISC) !== 0 || ((fs[i]! >>> 24) & 0x7f) === C_ONLY;
   return adverb && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
 }
-
-/**
- * @internal Whether word `i` (of `n`) follows "I"/"we" directly or across one discourse word ("I just
- * need"), in the clause opening at `start`, is not negated, and has a word after it.
- *
- * @example
- * ```ts
- * // flags of "so i just need x": subjectBefore(fs, 3, 1, 5) === true
- * ```
- */
-export function subjectBefore(fs: readonly number[], i: number, start: number, n: number): boolean {
-  if (i + 1 >= n) return false; // "… is what we need": nothing is named after it
-  let p = i - 1;
-  if (p > start && fs[p]! & DISC) p--;
-  return p >= start && (fs[p]! & SUBJ) !== 0 && !(fs[i - 1]! & NEG);
-}
-
-/**
- * @internal Whether a `still` / `again` is among the four words before word `i`, with no negation
- * between them ("we're still hitting an issue"; not "still no issue").
- *
- * @example
- * ```ts
- * // flags of "we still hit an issue": stillBefore(fs, 4) === true
- * ```
- */
-export function stillBefore(fs: readonly number[], i: number): boolean {
-  for (let j = i - 1; j >= 0 && j >= i - 4; j--) if (fs[j]! & (NEG | STILL)) return (fs[j]! & NEG) === 0;
-  return false;
-}

@@ -1,9 +1,10 @@
 /**
  * What an entry's opening says before its words are read: a label its writer put first
  * ("**Diagnosis:** …", "Goal: …"), a checkbox ("☒ Fix the parser", "☐ Add tests"), a listing line
- * ("Line 269: `…`"), "I see the issue (now) - …", or an action in progress ("Running `verify.py`."). Each is the writer's own statement of
- * what the line is, so it decides ahead of the word-by-word reading. All checks look at the first
- * few dozen characters (a checkbox anywhere), so they stay linear.
+ * ("Line 269: `…`"), "I see the issue (now) - …", or an action in progress ("Running `verify.py`.").
+ * Each is the writer's own statement of what the line is, so it decides ahead of the word-by-word
+ * reading. All checks look at the first few dozen characters (a checkbox anywhere), so they stay
+ * linear.
  */
 
 import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';

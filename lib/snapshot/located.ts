@@ -1,18 +1,19 @@
 /**
- * Evidence that names no path of its own: where something is by line number ("`distance` is defined
- * at line 237"), output quoted as the actual or expected value ("Actual: `…`"), and a grep hit
- * (`` `src/a.py:    code` ``). The labelling conventions of the later sets call these
- * places to look. `classify.ts` asks only when the words gave the entry no category, so a plan, a
- * question or a problem that mentions a line keeps its own label. Each check is one anchored regex
- * behind a native `indexOf` gate, so an entry that holds none of these costs a few scans.
+ * Evidence the pointer rules (`pointer.ts`, `gloss.ts`) do not see: where something is by line number
+ * ("`distance` is defined at line 237", "It's line 63."), output quoted as the actual or expected
+ * value ("Actual: `…`"), what a named file holds ("In `a/b.py`, …"), a grep hit (`` `src/a.py:
+ * code` ``) and a hedged guess where to look ("`a/b.py` seems relevant"). The labelling conventions
+ * of the later sets call these places to look. `classify.ts` asks {@link locatesEvidence} only when
+ * the words gave the entry no category, so a plan, a question or a problem that mentions a line keeps
+ * its own label, and {@link hedgedPlace} only for a hedged entry. Each check is one anchored regex
+ * behind a native `indexOf` gate, or a scan of the first characters, so it stays linear.
  */
 import { isPointer } from './pointer.js';
 
 /**
  * Where something is, by line: "`distance` is defined at line 237", "the line is at 428", "It's line
- * 63." Not a
- * description of the code found there ("Line 196 starts `…`", "In `f` (line 913), it initializes…"),
- * which the labelled sets call irrelevant.
+ * 63." Not a description of the code found there ("Line 196 starts `…`", "In `f` (line 913), it
+ * initializes…"), which the labelled sets call irrelevant.
  */
 const LINE_AT =
   /\b(?:is|are)\s+(?:\w+\s+)?(?:at|on)\s+lines?\s+\d|\blines?\s+(?:is|are)\s+(?:at|on|around)\s+\d|^\s*(?:it|that)(?:['’]s|\s+is)\s+(?:at\s+|on\s+)?lines?\s+\d+[.!]?\s*$/i;
@@ -66,7 +67,9 @@ export function locatesEvidence(raw: string): boolean {
 export function hedgedPlace(raw: string): boolean {
   const tick = raw.indexOf('`');
   if (tick < 0) return false;
-  if (raw.trimStart().charCodeAt(0) !== 0x60) return LIKELY_IN.test(raw);
+  let s = 0;
+  while (s < tick && raw.charCodeAt(s) <= 0x20) s++;
+  if (s !== tick) return LIKELY_IN.test(raw);
   const close = raw.indexOf('`', tick + 1);
   if (close < 0 || raw.charCodeAt(close + 1) === 0x3a) return false;
   const path = raw.slice(tick + 1, close);

@@ -1,0 +1,124 @@
+/**
+ * Short readings of an entry that `classify.ts` asks for at one point of its decisions: over the words'
+ * flags (`fs`, as `cues.ts` `wordFlags` gives them) or over the raw text, each anchored or bounded so it
+ * stays linear. Apart from `classify.ts` so each stays a file one can read whole; most were written
+ * from the errors of the spent labelled sets (eval/snapshot/LABELLING-11…13.md).
+ */
+import { C_ARE, C_IS, C_TO, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
+
+/** The word code of a word's flags (bits 24–30). */
+const code = (f: number) => (f >>> 24) & 0x7f;
+
+/** "should" or "shouldn't", then a verb other than "be". */
+const SHOULD_VERB = /\bshould(?:n['’]t|\s+not)?\s+(?!be\b)[a-z]{2,}/i;
+
+/**
+ * @internal A question about what to do: "should" or "shouldn't" and a verb ("Maybe `f` should default
+ * to `x`?", "Maybe we shouldn't overwrite it?"; not "Or maybe it should?").
+ *
+ * @example
+ * ```ts
+ * asksWhatToDo("Maybe we shouldn't retry?"); // true
+ * ```
+ */
+export function asksWhatToDo(raw: string): boolean {
+  return SHOULD_VERB.test(raw);
+}
+
+/** A determiner or count, up to three words, then the issue: "The same issue!", "Another bug." */
+const COUNTED_ISSUE =
+  /^\s*(?:one|another|more|same|the\s+same|a|an|new|other)\s+(?:[\w-]+\s+){0,3}(?:issues?|problems?|bugs?)\s*[.!]*\s*$/i;
+
+/**
+ * @internal A problem counted or pointed at, with no verb ("More issues!", "One more line length
+ * issue."); the caller checks that the last word is the issue noun.
+ *
+ * @example
+ * ```ts
+ * countedIssue('The same issue!'); // true
+ * ```
+ */
+export function countedIssue(raw: string): boolean {
+  return COUNTED_ISSUE.test(raw);
+}
+
+/**
+ * @internal Whether the words from `j` (just after "the fix is") go on "to <verb>", maybe after one
+ * word ("So the fix is indeed to include a space"): the fix named as a step to take.
+ *
+ * @example
+ * ```ts
+ * // flags of "the fix is to add x": fixIsTo(fs, 3, 6) === true
+ * ```
+ */
+export function fixIsTo(fs: number[], j: number, n: number): boolean {
+  if (j + 1 < n && code(fs[j]!) !== C_TO) j++;
+  return j + 1 < n && code(fs[j]!) === C_TO && (fs[j + 1]! & IMP) !== 0;
+}
+
+/**
+ * @internal Whether the entry opens with one word and a colon ("List: `[a]`", "**Change**: Added …"),
+ * maybe in bold: a label, read past to the words after it.
+ *
+ * @example
+ * ```ts
+ * labelFirst('Fix: add the null guard'); // true
+ * labelFirst('Fix the null guard'); // false
+ * ```
+ */
+export function labelFirst(raw: string): boolean {
+  let i = 0;
+  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
+  while (raw.charCodeAt(i) === 0x2a) i++;
+  const s = i;
+  while (i < raw.length && (raw.charCodeAt(i) | 0x20) >= 0x61 && (raw.charCodeAt(i) | 0x20) <= 0x7a) i++;
+  if (i === s) return false;
+  while (raw.charCodeAt(i) === 0x2a) i++;
+  return raw.charCodeAt(i) === 0x3a && raw.charCodeAt(i + 1) === 0x20;
+}
+
+/**
+ * @internal Whether the "next" at word `i` names the following item ("Next argument is `v`", "The
+ * next method is `visit_import`") rather than a step to take ("The next step is to run …" goes on
+ * to a verb).
+ *
+ * @example
+ * ```ts
+ * // flags of "next argument is v": namesNext(fs, 0, 4) === true
+ * ```
+ */
+export function namesNext(fs: number[], i: number, n: number): boolean {
+  if (i + 2 >= n) return false;
+  const cop = code(fs[i + 2]!);
+  return (cop === C_IS || cop === C_ARE) && (i + 3 >= n || code(fs[i + 3]!) !== C_TO);
+}
+
+/**
+ * @internal Whether word `i` (of `n`) follows "I"/"we" directly or across one discourse word ("I just
+ * need"), in the clause opening at `start`, is not negated, and has a word after it.
+ *
+ * @example
+ * ```ts
+ * // flags of "so i just need x": subjectBefore(fs, 3, 1, 5) === true
+ * ```
+ */
+export function subjectBefore(fs: readonly number[], i: number, start: number, n: number): boolean {
+  if (i + 1 >= n) return false; // "… is what we need": nothing is named after it
+  let p = i - 1;
+  if (p > start && fs[p]! & DISC) p--;
+  return p >= start && (fs[p]! & SUBJ) !== 0 && !(fs[i - 1]! & NEG);
+}
+
+/**
+ * @internal Whether a `still` / `again` is among the four words before word `i`, with no negation
+ * between them ("we're still hitting an issue"; not "still no issue").
+ *
+ * @example
+ * ```ts
+ * // flags of "we still hit an issue": stillBefore(fs, 4) === true
+ * ```
+ */
+export function stillBefore(fs: readonly number[], i: number): boolean {
+  for (let j = i - 1; j >= 0 && j >= i - 4; j--) if (fs[j]! & (NEG | STILL)) return (fs[j]! & NEG) === 0;
+  return false;
+}
