@@ -226,7 +226,7 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
         hexLead = hex;
       }
       lineWords++;
-      // Most words are in no marker and land on an empty slot of the quarter-full table: decided here,
+      // Most words are in no marker and land on an empty slot of the eighth-full table: decided here,
       // without a call (V8 does not always inline `lookup` into this loop).
       const id = wLen > MAX_WORD || ids[h & mask] === 0 ? UNKNOWN : lookup(c, h, codes, wStart, i + 1, wLen);
       if (pending !== 0) {
