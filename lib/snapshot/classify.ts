@@ -91,15 +91,7 @@ import {
   WEAK,
   wordFlags,
 } from './cues.js';
-import {
-  asksWhatToDo,
-  countedIssue,
-  fixIsTo,
-  labelFirst,
-  namesNext,
-  stillBefore,
-  subjectBefore,
-} from './forms.js';
+import * as forms from './forms.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
 import { boldTitle, leadCategory, titled } from './lead.js';
 import { hedgedPlace, locatesEvidence } from './located.js';
@@ -189,7 +181,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (punctuated) readPunctuation(fs, n, raw);
   // The first word that is not a discourse marker ("Now, …", "OK so …") nor a one-word label
   // ("**Change**: Added …", "List: `[a]`", "Fix: add the guard" is read from "add").
-  let start = n > 1 && labelFirst(raw) ? 1 : 0;
+  let start = n > 1 && forms.labelFirst(raw) ? 1 : 0;
   while (start < n - 1 && fs[start]! & DISC) start++;
   // "So, step 1: Modify `scales.py`": a numbered step is read from its verb.
   if (wc(fs[start]!) === C_STEP && start + 2 < n && fs[start + 2]! & IMP) start += 2;
@@ -207,7 +199,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       !answersItself(raw) &&
       !(start === 0 && shoutedFirst(raw))) ||
     (c0 === C_LET && (wc(next0) === C_ME || wc(next0) === C_US)) ||
-    (first & WEAK && c0 === 0 && start + 1 < n && !namesNext(fs, start, n))
+    (first & WEAK && c0 === 0 && start + 1 < n && !forms.namesNext(fs, start, n))
   )
     return 2;
 
@@ -278,11 +270,12 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       plan = true;
     else if ((c === C_GOING || c === C_WANT) && nc === C_TO && pc !== C_NO) plan = true;
     // "So the fix is (indeed) to include a space": the fix named as a step to take.
-    else if (c === C_IS && pc === C_FIX && fixIsTo(fs, i + 1, n)) plan = true;
+    else if (c === C_IS && pc === C_FIX && forms.fixIsTo(fs, i + 1, n)) plan = true;
     // "So I just need `origin_req_host`", "We want NO aberration here": what the writer needs is to do.
-    else if ((c === C_NEED || c === C_WANT) && nc !== C_TO && subjectBefore(fs, i, start, n)) plan = true;
+    else if ((c === C_NEED || c === C_WANT) && nc !== C_TO && forms.subjectBefore(fs, i, start, n))
+      plan = true;
     else if (c === C_HAVE && nc === C_TO && prev & SUBJ) plan = true;
-    if (f & WEAK && !namesNext(fs, i, n)) weak = true;
+    if (f & WEAK && !forms.namesNext(fs, i, n)) weak = true;
     if (f & IMP && i > 0 && opensObject(nc)) clauseCandidate = true;
     if (c === C_NEEDED) needed = true;
     // Reported questions: "not sure whether", "unclear if", "I wonder".
@@ -316,6 +309,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       else if (next & FUNC) hit = true;
     } else if (f & PROBLEM) {
       if (pc === C_LONGER) continue;
+      if (forms.tddPhase(fs, i, n)) continue; // "We have our RED state": a test-first phase, no failure
       let negated = nc === C_FREE || nc === C_NONE;
       // "not broken", "2 expected failures"; not "the expected value is missing" (what should be).
       for (let j = Math.max(0, i - 3); j < i; j++)
@@ -327,7 +321,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       hit = prev & NEG ? pc !== C_LONGER : i > 1 && (fs[i - 2]! & NEG) !== 0 && (prev & (IRR | AUX)) !== 0;
     } else if (f & DIAG && (nc === C_IS || nc === C_ARE) && i + 2 < n && !(fs[i + 2]! & (NEG | RES | PASS))) {
       hit = true; // "the issue is that …", "the bug is in …"
-    } else if (f & DIAG && (next & STILL || stillBefore(fs, i))) {
+    } else if (f & DIAG && (next & STILL || forms.stillBefore(fs, i))) {
       hit = true; // "the issue persists", "we're still encountering an issue with X"
     }
     if (hit) {
@@ -379,7 +373,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // "If `x` changes `y`?": a bare condition asked is a guess to check ("If X, does Y?" asks).
   // "Maybe we shouldn't overwrite the index?", "Maybe `f` should default to `x`?": a hedged question
   // about what to do asks; "Or maybe it should?" (no verb) guesses.
-  if (asked) return (hedge || (conditional && raw.indexOf(',') < 0)) && !plan && !asksWhatToDo(raw) ? 0 : 3;
+  if (asked)
+    return (hedge || (conditional && raw.indexOf(',') < 0)) && !plan && !forms.asksWhatToDo(raw) ? 0 : 3;
   // "Now the session close protocol:", "The changes needed:": a heading over steps to come.
   if (endsWithColon(raw) && (wc(fs[0]!) === C_NOW || needed) && n <= 8 && !done) return 2;
   if (still) return plan ? 2 : 1;
@@ -391,7 +386,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (problem) return 1;
   if (weak) return 2;
   // "More issues!", "One more line length issue.": a problem counted or pointed at, with no verb.
-  if (n <= 6 && fs[n - 1]! & DIAG && countedIssue(raw)) return 1;
+  if (n <= 6 && fs[n - 1]! & DIAG && forms.countedIssue(raw)) return 1;
   // "`src/domain/Settings.ts` (settings structure)": a place to look, annotated. A gloss in the past
   // tense reports what was done to the file ("`a.ts` (updated the totals)"). Then a line location,
   // quoted output or a grep hit: places to look that name no path (located.ts).

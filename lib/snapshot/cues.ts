@@ -131,7 +131,8 @@ export const CLAUSE = 1 << 23;
 export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
-    'the it a them this useful helpful handy interesting worthwhile as than asked must only step assume',
+    'the it a them this useful helpful handy interesting worthwhile as than asked must only step assume ' +
+    'red state phase',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 export const C_LET = code('let');
@@ -146,6 +147,9 @@ export const C_BE = code('be');
 export const C_I = code('i');
 export const C_THINK = code('think');
 export const C_ASSUME = code('assume');
+export const C_RED = code('red');
+export const C_STATE = code('state');
+export const C_PHASE = code('phase');
 export const C_SURE = code('sure');
 export const C_FREE = code('free');
 export const C_NONE = code('none');

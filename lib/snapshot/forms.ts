@@ -4,7 +4,7 @@
  * stays linear. Apart from `classify.ts` so each stays a file one can read whole; most were written
  * from the errors of the spent labelled sets (eval/snapshot/LABELLING-11…13.md).
  */
-import { C_ARE, C_IS, C_TO, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
+import { C_ARE, C_IS, C_PHASE, C_RED, C_STATE, C_TO, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
 
 /** The word code of a word's flags (bits 24–30). */
 const code = (f: number) => (f >>> 24) & 0x7f;
@@ -121,4 +121,19 @@ export function subjectBefore(fs: readonly number[], i: number, start: number, n
 export function stillBefore(fs: readonly number[], i: number): boolean {
   for (let j = i - 1; j >= 0 && j >= i - 4; j--) if (fs[j]! & (NEG | STILL)) return (fs[j]! & NEG) === 0;
   return false;
+}
+
+/**
+ * @internal Whether the word at `i` is the "red" of a test-first phase ("We have our RED state", "the
+ * TDD RED phase"), not a failing build.
+ *
+ * @example
+ * ```ts
+ * // flags of "we have our red state": tddPhase(fs, 3, 5) === true
+ * ```
+ */
+export function tddPhase(fs: readonly number[], i: number, n: number): boolean {
+  return (
+    code(fs[i]!) === C_RED && i + 1 < n && (code(fs[i + 1]!) === C_STATE || code(fs[i + 1]!) === C_PHASE)
+  );
 }

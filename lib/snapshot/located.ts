@@ -69,13 +69,15 @@ export function hedgedPlace(raw: string): boolean {
   if (tick < 0) return false;
   let s = 0;
   while (s < tick && raw.charCodeAt(s) <= 0x20) s++;
-  if (s !== tick) return LIKELY_IN.test(raw);
+  if (s !== tick) return LIKELY_IN.test(raw) || PATH_SUBJECT.test(raw);
   const close = raw.indexOf('`', tick + 1);
   if (close < 0 || raw.charCodeAt(close + 1) === 0x3a) return false;
   const path = raw.slice(tick + 1, close);
   return path.indexOf('/') > 0 && isPointer(path);
 }
 
+/** "The file `a/b.py` seems to be the main file …", "It seems `a/b.py` is the place where …": the path is the subject. */
+const PATH_SUBJECT = /^\s*(?:the\s+file\s+|it\s+seems\s+(?:that\s+|like\s+)?)`[^`\s]*\/[^`\s]*`/i;
 /** "Relevant tests are likely in `path`". */
 const LIKELY_IN =
   /^\s*(?:the\s+)?(?:relevant|core|main)\s+[\w ]{0,30}?\b(?:is|are|should\s+be)\s+(?:likely\s+|probably\s+)?in\s+`[^`\s]*\/[^`\s]*`/i;

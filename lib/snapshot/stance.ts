@@ -8,13 +8,14 @@
  * remove the import"), a guessed consequence ("If X, Y would …"), a heading over a plan ("Here's
  * what we should do:", "The main priorities are:"), a short lead-in ("To fix both properly:"), a
  * numbered item's status with no separator ("Stage 1 complete."), praise ("Good question!"), an
- * apology alone and a question reported as asked ("asked if / whether / for clarification"). Each test is anchored at one end of the line or runs behind a cheap gate, and
+ * apology alone, a return to a thread ("Back to `f`:") and a question reported as asked ("asked if /
+ * whether / for clarification"). Each test is anchored at one end of the line or runs behind a cheap gate, and
  * none backtracks over the line (test/unit/snapshot-stance.test.ts feeds it adversarial text), so the
  * cost per entry stays small and linear.
  *
  * Written in stop 27 from the errors of spent labelled sets (rounds from sets 5-6, set 7, then all
  * spent sets; eval/snapshot/LABELLING-5…8.md), each round measured once on a set no rule had seen; the
- * last ones in stop 30 from sets 11-13's errors (LABELLING-11…13.md).
+ * last ones in stop 30 from sets 11-14's errors (LABELLING-11…14.md).
  * Rules that broke more spent entries than they fixed were dropped ("You're right" as a conceded
  * problem, "<source> says:" as evidence, any "X should <verb>" as a plan).
  */
@@ -54,7 +55,7 @@ const REPORTED =
 const CONSTRAINT =
   /^\s*(?:(?:so|okay|ok|but|and|wait),?\s+)*(?:i|we)\s+(?:should|must)(?:\s+not\b|n['’]t\b)/i;
 const VERDICT =
-  /^\s*(?:(?:so|okay|ok|and|now),?\s+)*(?:this|that|it|everything|(?:my|the|our|this|that)(?:\s+[\w`'.-]+){1,2})\s+(?:seems|looks|appears)\s+(?:to\s+be\s+)?(?:\w+ly\s+)?(correct|fine|good|reasonable|safe|right|ok|okay|consistent|wrong|broken|incorrect)\b/i;
+  /^\s*(?:(?:so|okay|ok|and|now),?\s+)*(?:this|that|it|everything|(?:my|the|our|this|that)(?:\s+[\w`'.-]+){1,2})\s+(?:seems|looks|appears)\s+(?:to\s+be\s+)?(?:\w+ly\s+)?(correct|fine|good|reasonable|safe|right|ok|okay|consistent|acceptable|wrong|broken|incorrect)\b/i;
 /**
  * "If the input ends in a space, `strip()` would drop it.": a consequence guessed, not observed; not
  * "If I want X, I would need to …" (the writer's own plan). The condition runs to its first comma:
@@ -73,6 +74,8 @@ const ASKED_IF = /\b(?:asked|asking|asks)\s+(?:if|whether|for\s+clarification)\b
 /** "Good question!", "Great point.": praise for what someone asked or said, nothing of its own. */
 const PRAISE =
   /^\s*(?:good|great|excellent|fair|interesting|valid)\s+(?:question|point|catch|observation)s?\s*[!.]*\s*$/i;
+/** "Back to `apply_dataarray_vfunc`:", "Now back to inheritance.": the writer returns to a thread to pursue. */
+const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s/i;
 /** "I apologize for the misunderstanding.", "Sorry!": an apology alone says nothing to keep. */
 const APOLOGY =
   /^\s*(?:i\s+apologi[sz]e|(?:my\s+)?apologies|sorry)\b(?:\s+for\s+[^,;:.!?–—-]{1,60})?[.!]*\s*$/i;
@@ -131,6 +134,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   // "If X, Y would …": a guessed consequence.
   if (c === 0x69 && !asked && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw)) return HYPOTHESIS;
   if (n < 80 && (PRAISE.test(raw) || APOLOGY.test(raw))) return NONE;
+  if (n < 80 && BACK_TO.test(raw)) return NEXT;
   // A reported question, asked of or by someone else.
   if (!asked && raw.indexOf('ask') >= 0 && ASKED_IF.test(raw)) return QUESTION;
   if (last === 0x3a && (c === 0x74 || c === 0x73)) {

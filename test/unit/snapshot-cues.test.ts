@@ -356,4 +356,21 @@ describe('snapshot cues', () => {
     expect(where('I apologize for the wrong path.')).toBe('none');
     expect(where('I apologize - the test still fails on CI.')).toBe('blockers');
   });
+
+  it('round from set 14: "Back to X:", "seems acceptable", a path as the subject of a guess, the RED state', () => {
+    expect(where('Back to `parse_args`:')).toBe('nextActions');
+    expect(where('Now back to the retry loop.')).toBe('nextActions');
+    expect(where('This seems acceptable.')).toBe('none');
+    expect(where('The file `server/routes/cart.ts` seems to be the main handler.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('It seems `lib/net/retry.ts` is where the delay is computed.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('The fix in `lib/net/retry.ts` seems like a safe change.')).not.toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('We have our RED state.')).toBe('none');
+    expect(where('CI is red again.')).toBe('blockers');
+  });
 });

@@ -75,10 +75,10 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-// Sets 3-14: report kinds only, each labelled blind and scored once (LABELLING-3…14.md); the floors
-// are the entries they get right now (sets 3-8 and 10-13 were since spent on rule rounds; their one
-// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5 and 83 %; set 9 scored 83 % once, 86 % since; set 14
-// is at its one scoring, 83 %). Set 6 has 250 entries and sets 7-14 200: console-summary ran out.
+// Sets 3-15: report kinds only, each labelled blind and scored once (LABELLING-3…15.md); the floors
+// are the entries they get right now (sets 3-8 and 10-14 were since spent on rule rounds; their one
+// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5, 83 and 83 %; set 9 scored 83 % once, 86 % since; set
+// 15 is at its one scoring, 80 %). Set 6 has 250 entries and sets 7-15 200: console-summary ran out.
 const LATER: [number, number][] = [
   [3, 235 / 260],
   [4, 231 / 260],
@@ -89,9 +89,10 @@ const LATER: [number, number][] = [
   [9, 172 / 200],
   [10, 175 / 200],
   [11, 176 / 200],
-  [12, 177 / 200],
+  [12, 178 / 200],
   [13, 174 / 200],
-  [14, 166 / 200],
+  [14, 171 / 200],
+  [15, 160 / 200],
 ];
 /** Sets 3-5 have 260 entries, set 6 250, the later ones 200 (console-summary ran out). */
 const sizeOf = (n: number): number => (n <= 5 ? 260 : n === 6 ? 250 : 200);
