@@ -1,7 +1,8 @@
 /**
  * What an entry's opening says before its words are read: a label its writer put first
  * ("**Diagnosis:** …", "Goal: …"), a checkbox ("☒ Fix the parser", "☐ Add tests"), a listing line
- * ("Line 269: `…`"), "I see the issue (now) - …", or an action in progress ("Running `verify.py`.").
+ * ("Line 269: `…`"), a quoted source ("The PR says "…""), "I see the issue (now) - …", or an action in
+ * progress ("Running `verify.py`.").
  * Each is the writer's own statement of what the line is, so it decides ahead of the word-by-word
  * reading. All checks look at the first few dozen characters (a checkbox anywhere), so they stay
  * linear.
@@ -9,6 +10,7 @@
 
 import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
 import { IMP, KIND } from './cues.js';
+import { quotesSource } from './located.js';
 import { stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
 
@@ -86,6 +88,7 @@ export function leadCategory(raw: string): number {
   // "Line 269: `…`", "Line 27: When the directory exists but …": a line of a listing or of a coverage
   // report, quoted as a place to look (LABELLING-7/-11.md); not "Line 196 starts `…`" (a description).
   if (l === 0x6c && LINE_LEAD.test(raw) && !PLANNED.test(raw)) return EVIDENCE;
+  if (quotesSource(raw)) return EVIDENCE; // "The PR says \"…\"": a source quoted (located.ts)
   // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
   if (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) {
     const m = SEES_ISSUE.exec(raw);

@@ -77,7 +77,7 @@ export function hedgedPlace(raw: string): boolean {
 }
 
 /** "The file `a/b.py` seems to be the main file …", "It seems `a/b.py` is the place where …": the path is the subject. */
-const PATH_SUBJECT = /^\s*(?:the\s+file\s+|it\s+seems\s+(?:that\s+|like\s+)?)`[^`\s]*\/[^`\s]*`/i;
+const PATH_SUBJECT = /^\s*(?:the\s+file\s+|it\s+seems\s+(?:that\s+|like\s+)?|\w+ly,?\s+)`[^`\s]*\/[^`\s]*`/i;
 /** "Relevant tests are likely in `path`". */
 const LIKELY_IN =
   /^\s*(?:the\s+)?(?:relevant|core|main)\s+[\w ]{0,30}?\b(?:is|are|should\s+be)\s+(?:likely\s+|probably\s+)?in\s+`[^`\s]*\/[^`\s]*`/i;
@@ -93,4 +93,30 @@ function grepHit(raw: string, tick: number): boolean {
   if (raw.charCodeAt(e) !== 0x3a || e - tick < 4) return false;
   const path = raw.slice(tick + 1, e);
   return path.indexOf('/') > 0 && isPointer(path);
+}
+
+/**
+ * A source quoted as what it says: "The PR says "…"", "The reporter said "…"", "RFC 7230 says "…"", "The
+ * traceback shows `…`"; "mentions" only before a quoted sentence ("The PR mentions `requests.get`" names
+ * code, which the labelled sets call irrelevant). The quote is someone else's words (its "I think" is not the writer's guess),
+ * and the later labelled sets (9-15) call such a line a place to look, evidence; sets 3-6 labelled a few
+ * irrelevant, before that convention was written down (LABELLING-14.md).
+ */
+const QUOTED_SOURCE =
+  /^\s*(?:(?:but|so|and|also|wait|however),?\s+)?(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/i;
+
+/**
+ * Whether the entry quotes a source (see {@link QUOTED_SOURCE}). `lead.ts` asks first, before the
+ * words are read, so the quoted words cannot make the line a plan, a guess or a problem.
+ *
+ * @example
+ * ```ts
+ * quotesSource('The PR says "Attributes should be preserved".'); // true
+ * quotesSource('The PR is merged.'); // false
+ * ```
+ */
+export function quotesSource(raw: string): boolean {
+  return (
+    (raw.indexOf('"') >= 0 || raw.indexOf('\u201c') >= 0 || raw.indexOf('`') >= 0) && QUOTED_SOURCE.test(raw)
+  );
 }

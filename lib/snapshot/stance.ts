@@ -73,9 +73,9 @@ const NUMBERED_STATUS =
 const ASKED_IF = /\b(?:asked|asking|asks)\s+(?:if|whether|for\s+clarification)\b/i;
 /** "Good question!", "Great point.": praise for what someone asked or said, nothing of its own. */
 const PRAISE =
-  /^\s*(?:good|great|excellent|fair|interesting|valid)\s+(?:question|point|catch|observation)s?\s*[!.]*\s*$/i;
+  /^\s*(?:(?:good|great|excellent|fair|interesting|valid)\s+(?:question|point|catch|observation)s?|you(?:['’]re|\s+are)\s+(?:\w+ly\s+)?right\s+to\s+(?:question|challenge)\s+(?:this|that|it|th(?:ose|ese)\s+\w+))\s*[!.]*\s*$/i;
 /** "Back to `apply_dataarray_vfunc`:", "Now back to inheritance.": the writer returns to a thread to pursue. */
-const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s/i;
+const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s|^\s*now,?\s+for\s/i;
 /** "I apologize for the misunderstanding.", "Sorry!": an apology alone says nothing to keep. */
 const APOLOGY =
   /^\s*(?:i\s+apologi[sz]e|(?:my\s+)?apologies|sorry)\b(?:\s+for\s+[^,;:.!?–—-]{1,60})?[.!]*\s*$/i;

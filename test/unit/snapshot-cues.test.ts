@@ -373,4 +373,20 @@ describe('snapshot cues', () => {
     expect(where('We have our RED state.')).toBe('none');
     expect(where('CI is red again.')).toBe('blockers');
   });
+
+  it('round from set 15: a quoted source, a leading adverb before a guessed path, "right to question", "Now for X"', () => {
+    expect(where('The PR says "Retries should back off exponentially".')).toBe('requiredEvidenceLinks');
+    expect(where('The reporter said "it also fails with `--fast`", which is new.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('The traceback shows `parse_header` calling `decode`.')).toBe('requiredEvidenceLinks');
+    expect(where('The issue says "the cache might be stale" - I think so too.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    // Naming code is not quoting a source.
+    expect(where('The PR mentions `parse_header`.')).not.toBe('requiredEvidenceLinks');
+    expect(where('Specifically `lib/net/retry.ts` seems relevant.')).toBe('requiredEvidenceLinks');
+    expect(where("You're absolutely right to question this.")).toBe('none');
+    expect(where('Now for the retry tests.')).toBe('nextActions');
+  });
 });

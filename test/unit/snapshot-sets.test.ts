@@ -75,24 +75,27 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-// Sets 3-15: report kinds only, each labelled blind and scored once (LABELLING-3…15.md); the floors
-// are the entries they get right now (sets 3-8 and 10-14 were since spent on rule rounds; their one
-// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5, 83 and 83 %; set 9 scored 83 % once, 86 % since; set
-// 15 is at its one scoring, 80 %). Set 6 has 250 entries and sets 7-15 200: console-summary ran out.
+// Sets 3-16: report kinds only, each labelled blind and scored once (LABELLING-3…16.md); the floors
+// are the entries they get right now (sets 3-8 and 10-15 were since spent on rule rounds; their one
+// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5, 83, 83 and 80 %; set 9 scored 83 % once, 86.5 %
+// since; set 16 is at its one scoring, 83 %). Set 6 lost one entry to stop 30's quoted-source rule ("But the PR description says: "…"", which
+// set 6 labels irrelevant and sets 9-15 call evidence; LABELLING-15.md). Set 6 has 250 entries and sets
+// 7-16 200: console-summary ran out.
 const LATER: [number, number][] = [
   [3, 235 / 260],
-  [4, 231 / 260],
+  [4, 232 / 260],
   [5, 230 / 260],
-  [6, 227 / 250],
+  [6, 226 / 250],
   [7, 186 / 200],
   [8, 181 / 200],
-  [9, 172 / 200],
-  [10, 175 / 200],
-  [11, 176 / 200],
-  [12, 178 / 200],
-  [13, 174 / 200],
-  [14, 171 / 200],
-  [15, 160 / 200],
+  [9, 173 / 200],
+  [10, 177 / 200],
+  [11, 177 / 200],
+  [12, 180 / 200],
+  [13, 176 / 200],
+  [14, 173 / 200],
+  [15, 165 / 200],
+  [16, 166 / 200],
 ];
 /** Sets 3-5 have 260 entries, set 6 250, the later ones 200 (console-summary ran out). */
 const sizeOf = (n: number): number => (n <= 5 ? 260 : n === 6 ? 250 : 200);
