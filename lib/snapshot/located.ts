@@ -69,7 +69,7 @@ export function hedgedPlace(raw: string): boolean {
   if (tick < 0) return false;
   let s = 0;
   while (s < tick && raw.charCodeAt(s) <= 0x20) s++;
-  if (s !== tick) return LIKELY_IN.test(raw) || PATH_SUBJECT.test(raw);
+  if (s !== tick) return LIKELY_IN.test(raw) || PATH_SUBJECT.test(raw) || IN_PATH.test(raw);
   const close = raw.indexOf('`', tick + 1);
   if (close < 0 || raw.charCodeAt(close + 1) === 0x3a) return false;
   const path = raw.slice(tick + 1, close);

@@ -8,14 +8,15 @@
  * remove the import"), a guessed consequence ("If X, Y would …"), a heading over a plan ("Here's
  * what we should do:", "The main priorities are:"), a short lead-in ("To fix both properly:"), a
  * numbered item's status with no separator ("Stage 1 complete."), praise ("Good question!"), an
- * apology alone, a return to a thread ("Back to `f`:") and a question reported as asked ("asked if /
+ * apology alone, a return to a thread ("Back to `f`:"), a verdict of wrong ("Wait, that's not quite
+ * right.", "It looks like there's an issue with …") and a question reported as asked ("asked if /
  * whether / for clarification"). Each test is anchored at one end of the line or runs behind a cheap gate, and
  * none backtracks over the line (test/unit/snapshot-stance.test.ts feeds it adversarial text), so the
  * cost per entry stays small and linear.
  *
  * Written in stop 27 from the errors of spent labelled sets (rounds from sets 5-6, set 7, then all
  * spent sets; eval/snapshot/LABELLING-5…8.md), each round measured once on a set no rule had seen; the
- * last ones in stop 30 from sets 11-14's errors (LABELLING-11…14.md).
+ * last ones in stop 30 from sets 11-16's errors (LABELLING-11…16.md).
  * Rules that broke more spent entries than they fixed were dropped ("You're right" as a conceded
  * problem, "<source> says:" as evidence, any "X should <verb>" as a plan).
  */
@@ -74,6 +75,12 @@ const ASKED_IF = /\b(?:asked|asking|asks)\s+(?:if|whether|for\s+clarification)\b
 /** "Good question!", "Great point.": praise for what someone asked or said, nothing of its own. */
 const PRAISE =
   /^\s*(?:(?:good|great|excellent|fair|interesting|valid)\s+(?:question|point|catch|observation)s?|you(?:['’]re|\s+are)\s+(?:\w+ly\s+)?right\s+to\s+(?:question|challenge)\s+(?:this|that|it|th(?:ose|ese)\s+\w+))\s*[!.]*\s*$/i;
+/** "Wait, that's not quite right.": the writer's own verdict that something is wrong. */
+const NOT_RIGHT =
+  /^\s*(?:(?:wait|hmm|no|but|so),?\s+)*(?:that|this|it)(?:['’]s|\s+is)\s+not\s+(?:quite\s+|entirely\s+)?(?:right|correct)[.!]*\s*$/i;
+/** "It looks like there's an issue with the pyproject.toml file": a problem reported, hedged only in form. */
+const LOOKS_ISSUE =
+  /^\s*it\s+looks\s+like\s+there(?:['’]s|\s+(?:is|are|was|were))\s+[^.]{0,40}?\b(?:issues?|problems?|errors?)\b/i;
 /** "Back to `apply_dataarray_vfunc`:", "Now back to inheritance.": the writer returns to a thread to pursue. */
 const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s|^\s*now,?\s+for\s/i;
 /** "I apologize for the misunderstanding.", "Sorry!": an apology alone says nothing to keep. */
@@ -135,6 +142,8 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   if (c === 0x69 && !asked && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw)) return HYPOTHESIS;
   if (n < 80 && (PRAISE.test(raw) || APOLOGY.test(raw))) return NONE;
   if (n < 80 && BACK_TO.test(raw)) return NEXT;
+  if (n < 80 && NOT_RIGHT.test(raw)) return BLOCKER;
+  if (LOOKS_ISSUE.test(raw)) return BLOCKER;
   // A reported question, asked of or by someone else.
   if (!asked && raw.indexOf('ask') >= 0 && ASKED_IF.test(raw)) return QUESTION;
   if (last === 0x3a && (c === 0x74 || c === 0x73)) {

@@ -389,4 +389,14 @@ describe('snapshot cues', () => {
     expect(where("You're absolutely right to question this.")).toBe('none');
     expect(where('Now for the retry tests.')).toBe('nextActions');
   });
+
+  it('round from set 16: "that\'s not quite right", "it looks like there\'s an issue", "In `path`, … seems", "Combining …"', () => {
+    expect(where("Wait, that's not quite right.")).toBe('blockers');
+    expect(where("It looks like there's an issue with the lock file.")).toBe('blockers');
+    expect(where('It looks like the lock file is present.')).not.toBe('blockers');
+    expect(where('In `lib/net/retry.ts`, the `delay` helper seems to compute the wait.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('Combining the two steps.')).toBe('nextActions');
+  });
 });

@@ -75,12 +75,12 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-// Sets 3-16: report kinds only, each labelled blind and scored once (LABELLING-3…16.md); the floors
-// are the entries they get right now (sets 3-8 and 10-15 were since spent on rule rounds; their one
-// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5, 83, 83 and 80 %; set 9 scored 83 % once, 86.5 %
-// since; set 16 is at its one scoring, 83 %). Set 6 lost one entry to stop 30's quoted-source rule ("But the PR description says: "…"", which
+// Sets 3-17: report kinds only, each labelled blind and scored once (LABELLING-3…17.md); the floors
+// are the entries they get right now (sets 3-8 and 10-16 were since spent on rule rounds; their one
+// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5, 83, 83, 80 and 83 %; set 9 scored 83 % once, 86.5 %
+// since; set 17 is at its one scoring, 79 %). Set 6 lost one entry to stop 30's quoted-source rule ("But the PR description says: "…"", which
 // set 6 labels irrelevant and sets 9-15 call evidence; LABELLING-15.md). Set 6 has 250 entries and sets
-// 7-16 200: console-summary ran out.
+// 7-17 200: console-summary ran out.
 const LATER: [number, number][] = [
   [3, 235 / 260],
   [4, 232 / 260],
@@ -90,12 +90,13 @@ const LATER: [number, number][] = [
   [8, 181 / 200],
   [9, 173 / 200],
   [10, 177 / 200],
-  [11, 177 / 200],
+  [11, 178 / 200],
   [12, 180 / 200],
-  [13, 176 / 200],
+  [13, 177 / 200],
   [14, 173 / 200],
   [15, 165 / 200],
-  [16, 166 / 200],
+  [16, 169 / 200],
+  [17, 158 / 200],
 ];
 /** Sets 3-5 have 260 entries, set 6 250, the later ones 200 (console-summary ran out). */
 const sizeOf = (n: number): number => (n <= 5 ? 260 : n === 6 ? 250 : 200);
