@@ -364,6 +364,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     problem = true;
     still = true;
   }
+  if (!problem && forms.ignoresSomething(raw)) problem = true; // "It ignores the content of `right`"
   if (benign && problem && !still) {
     negatedProblem = true;
     problem = false;

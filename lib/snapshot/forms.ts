@@ -137,3 +137,20 @@ export function tddPhase(fs: readonly number[], i: number, n: number): boolean {
     code(fs[i]!) === C_RED && i + 1 < n && (code(fs[i + 1]!) === C_STATE || code(fs[i + 1]!) === C_PHASE)
   );
 }
+
+/** "It ignores …", "So `zip` effectively ignores …", "This ignores the fact that …". */
+const IGNORES = /^\s*(?:(?:so|but|and|wait),?\s+)?(?:this|it|`[^`\s]+`)\s+(?:\w+ly\s+)?ignores\s/i;
+
+/**
+ * @internal Whether the entry tells a defect as what the code does: "It ignores the actual content of
+ * `right`", "So `zip` effectively ignores the extra dimensions". Not "LaTeX ignores single newlines"
+ * (a fact about a tool). The caller lets a plan in the same entry win.
+ *
+ * @example
+ * ```ts
+ * ignoresSomething('It ignores the actual content of `right`.'); // true
+ * ```
+ */
+export function ignoresSomething(raw: string): boolean {
+  return raw.indexOf('ignores') >= 0 && IGNORES.test(raw);
+}

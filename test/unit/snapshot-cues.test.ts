@@ -399,4 +399,11 @@ describe('snapshot cues', () => {
     );
     expect(where('Combining the two steps.')).toBe('nextActions');
   });
+
+  it('reads "It ignores X" about the code as a problem, unless a plan comes with it', () => {
+    expect(where('It ignores the `timeout` option entirely.')).toBe('blockers');
+    expect(where('So `merge` silently ignores the second mapping.')).toBe('blockers');
+    expect(where('Markdown ignores single newlines.')).toBe('none');
+    expect(where('It ignores the input, so let me pass the seed instead.')).toBe('nextActions');
+  });
 });
