@@ -2,7 +2,8 @@
  * Evidence the pointer rules (`pointer.ts`, `gloss.ts`) do not see: where something is by line number
  * ("`distance` is defined at line 237", "It's line 63."), output quoted as the actual or expected
  * value ("Actual: `…`"), what a named file holds ("In `a/b.py`, …"), a grep hit (`` `src/a.py:
- * code` ``) and a hedged guess where to look ("`a/b.py` seems relevant"). The labelling conventions
+ * code` ``), a hedged guess where to look ("`a/b.py` seems relevant") and a quoted source ("The PR
+ * says "…""; `lead.ts` asks {@link quotesSource} before the words are read). The labelling conventions
  * of the later sets call these places to look. `classify.ts` asks {@link locatesEvidence} only when
  * the words gave the entry no category, so a plan, a question or a problem that mentions a line keeps
  * its own label, and {@link hedgedPlace} only for a hedged entry. Each check is one anchored regex
@@ -53,8 +54,9 @@ export function locatesEvidence(raw: string): boolean {
 
 /**
  * A hedged entry about a file it opens with ("`src/_pytest/nodes.py` likely uses it", "`a/b.py` seems
- * relevant") or names as the likely place ("Relevant tests are likely in `lib/tests/test_dates.py`"):
- * a guess where to look, which the labelled sets call evidence, not an open hypothesis. Not a path
+ * relevant", "Specifically `a/b.py` …", "The file `a/b.py` seems to be …", "In `a/b.py`, … seems …")
+ * or names as the likely place ("Relevant tests are likely in `lib/tests/test_dates.py`"): a guess
+ * where to look, which the labelled sets call evidence, not an open hypothesis. Not a path
  * followed by a colon ("`src/Button.js`: This file … might have logic that …"), which glosses the
  * file with a guess about it. `classify.ts` asks only for an entry its words read as hedged.
  *
@@ -76,7 +78,7 @@ export function hedgedPlace(raw: string): boolean {
   return path.indexOf('/') > 0 && isPointer(path);
 }
 
-/** "The file `a/b.py` seems to be the main file …", "It seems `a/b.py` is the place where …": the path is the subject. */
+/** "The file `a/b.py` seems to be the main file …", "It seems `a/b.py` is the place …": the path is the subject. */
 const PATH_SUBJECT = /^\s*(?:the\s+file\s+|it\s+seems\s+(?:that\s+|like\s+)?|\w+ly,?\s+)`[^`\s]*\/[^`\s]*`/i;
 /** "Relevant tests are likely in `path`". */
 const LIKELY_IN =
@@ -96,11 +98,12 @@ function grepHit(raw: string, tick: number): boolean {
 }
 
 /**
- * A source quoted as what it says: "The PR says "…"", "The reporter said "…"", "RFC 7230 says "…"", "The
- * traceback shows `…`"; "mentions" only before a quoted sentence ("The PR mentions `requests.get`" names
- * code, which the labelled sets call irrelevant). The quote is someone else's words (its "I think" is not the writer's guess),
- * and the later labelled sets (9-15) call such a line a place to look, evidence; sets 3-6 labelled a few
- * irrelevant, before that convention was written down (LABELLING-14.md).
+ * A source quoted as what it says: "The PR says "…"", "The reporter said "…"", "RFC 7230 says "…"",
+ * "The traceback shows `…`"; "mentions" only before a quoted sentence ("The PR mentions
+ * `requests.get`" names code, which the labelled sets call irrelevant). The quote is someone else's
+ * words (its "I think" is not the writer's guess). The labellers of sets 9-15 call such a line a place
+ * to look, evidence; sets 3-6, labelled before that convention was written down, call a few of them
+ * irrelevant (LABELLING-15.md, "Then spent").
  */
 const QUOTED_SOURCE =
   /^\s*(?:(?:but|so|and|also|wait|however),?\s+)?(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/i;

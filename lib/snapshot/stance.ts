@@ -10,9 +10,9 @@
  * numbered item's status with no separator ("Stage 1 complete."), praise ("Good question!"), an
  * apology alone, a return to a thread ("Back to `f`:"), a verdict of wrong ("Wait, that's not quite
  * right.", "It looks like there's an issue with …") and a question reported as asked ("asked if /
- * whether / for clarification"). Each test is anchored at one end of the line or runs behind a cheap gate, and
- * none backtracks over the line (test/unit/snapshot-stance.test.ts feeds it adversarial text), so the
- * cost per entry stays small and linear.
+ * whether / for clarification"). Each test is anchored at one end of the line or runs behind a cheap
+ * gate, and none backtracks over the line (test/unit/snapshot-stance.test.ts feeds it adversarial
+ * text), so the cost per entry stays small and linear.
  *
  * Written in stop 27 from the errors of spent labelled sets (rounds from sets 5-6, set 7, then all
  * spent sets; eval/snapshot/LABELLING-5…8.md), each round measured once on a set no rule had seen; the
@@ -140,6 +140,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   if (c === 0x69 && (last === 0x3a || last === 0x2e || last === 0x2026) && TRIAL.test(raw)) return NEXT;
   // "If X, Y would …": a guessed consequence.
   if (c === 0x69 && !asked && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw)) return HYPOTHESIS;
+  // Whole-line forms, anchored at the start: nearly every entry fails them at its first word.
   if (n < 80 && (PRAISE.test(raw) || APOLOGY.test(raw))) return NONE;
   if (n < 80 && BACK_TO.test(raw)) return NEXT;
   if (n < 80 && NOT_RIGHT.test(raw)) return BLOCKER;
