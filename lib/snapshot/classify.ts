@@ -65,6 +65,7 @@ import {
   C_WORK,
   CLAUSE,
   COND,
+  codeOf,
   DIAG,
   DISC,
   ED,
@@ -163,8 +164,6 @@ export function classify(ws: readonly string[], raw: string, forced?: SnapshotCa
   return { category: CAT_CODE[c], resolved };
 }
 
-const wc = (f: number) => (f >>> 24) & 0x7f;
-
 /** The decisions, in order, over the flags `fs[0 … n)` of an entry's words. */
 function decide(fs: number[], n: number, raw: string, mayLink: boolean): number {
   if (n === 0) return NO_CATEGORY;
@@ -184,9 +183,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   let start = n > 1 && forms.labelFirst(raw) ? 1 : 0;
   while (start < n - 1 && fs[start]! & DISC) start++;
   // "So, step 1: Modify `scales.py`": a numbered step is read from its verb.
-  if (wc(fs[start]!) === C_STEP && start + 2 < n && fs[start + 2]! & IMP) start += 2;
+  if (codeOf(fs[start]!) === C_STEP && start + 2 < n && fs[start + 2]! & IMP) start += 2;
   const first = fs[start]!;
-  const c0 = wc(first);
+  const c0 = codeOf(first);
   const asked = endsWithQuestionMark(raw);
   if (asked && first & QSTART) return 3; // "Why does it hang?", "Should 529 be retried?"
   const next0 = start + 1 < n ? fs[start + 1]! : 0;
@@ -198,7 +197,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       !(next0 & FINITE) &&
       !answersItself(raw) &&
       !(start === 0 && shoutedFirst(raw))) ||
-    (c0 === C_LET && (wc(next0) === C_ME || wc(next0) === C_US)) ||
+    (c0 === C_LET && (codeOf(next0) === C_ME || codeOf(next0) === C_US)) ||
     (first & WEAK && c0 === 0 && start + 1 < n && !forms.namesNext(fs, start, n))
   )
     return 2;
@@ -227,14 +226,14 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   for (let i = 0; i < n; i++) {
     let f = fs[i]!;
     if (f === 0) continue; // most words say nothing here
-    const c = wc(f);
+    const c = codeOf(f);
     if (c >= C_THE && c <= C_OBJECT_LAST && (f & 0xffffff) === 0) continue; // "the", "it": objects only
     const prev = i > 0 ? fs[i - 1]! : 0;
-    const pc = wc(prev);
+    const pc = codeOf(prev);
     const next = i + 1 < n ? fs[i + 1]! : 0;
-    const nc = wc(next);
+    const nc = codeOf(next);
     // "times out", "timed out"; not "three times out of ten".
-    if ((c === C_TIMES || c === C_TIMED) && nc === C_OUT && (i + 2 >= n || wc(fs[i + 2]!) !== C_OF))
+    if ((c === C_TIMES || c === C_TIMED) && nc === C_OUT && (i + 2 >= n || codeOf(fs[i + 2]!) !== C_OF))
       f |= PROBLEM;
     if (c === C_BUT) {
       afterBut = true;
@@ -258,7 +257,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     else if (c === C_LET && (nc === C_ME || nc === C_US) && !(prev & (NEG | IRR | PROBLEM))) plan = true;
     else if ((c === C_NEED || c === C_NEEDS) && nc === C_TO && !(prev & NEG) && pc !== C_NO) plan = true;
     // "The fix should be to use `right`": a plan stated as what the fix is.
-    else if (c === C_SHOULD && nc === C_BE && i + 3 < n && wc(fs[i + 2]!) === C_TO && fs[i + 3]! & IMP)
+    else if (c === C_SHOULD && nc === C_BE && i + 3 < n && codeOf(fs[i + 2]!) === C_TO && fs[i + 3]! & IMP)
       plan = true;
     // "I will correct the syntax", "we must merge them": plans as "I'll" does, whatever the verb.
     else if ((c === C_WILL || c === C_MUST) && prev & SUBJ && i === start + 1 && !(next & NEG)) plan = true;
@@ -289,7 +288,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     if (c === C_ASKED && next & QSTART && nc !== C_IS && nc !== C_ARE) question = true;
     // Hedges: "probably", "could be", "may be", "I think".
     // "could be useful", "might be handy": a modal over a judgement of use is a remark, not a guess.
-    const judged = nc === C_BE && i + 2 < n && wc(fs[i + 2]!) >= C_USEFUL && wc(fs[i + 2]!) <= C_EVAL_LAST;
+    const judged =
+      nc === C_BE && i + 2 < n && codeOf(fs[i + 2]!) >= C_USEFUL && codeOf(fs[i + 2]!) <= C_EVAL_LAST;
     if (f & HEDGE && !judged) hedge = true;
     if ((c === C_COULD || c === C_MAY || c === C_MIGHT) && nc === C_BE && !judged) hedge = true;
     if (c === C_MAY && next & (IMP | FUNC)) hedge = true;
@@ -304,7 +304,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     let hit = false; // a problem this word states
     if (c === C_LONGER && pc === C_NO) {
       // "no longer fails" is resolved; "no longer exists" is a problem.
-      if (next & PROBLEM || ((nc === C_TIMES || nc === C_TIMED) && i + 2 < n && wc(fs[i + 2]!) === C_OUT))
+      if (next & PROBLEM || ((nc === C_TIMES || nc === C_TIMED) && i + 2 < n && codeOf(fs[i + 2]!) === C_OUT))
         resolvedWord = true;
       else if (next & FUNC) hit = true;
     } else if (f & PROBLEM) {
@@ -313,7 +313,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       let negated = nc === C_FREE || nc === C_NONE;
       // "not broken", "2 expected failures"; not "the expected value is missing" (what should be).
       for (let j = Math.max(0, i - 3); j < i; j++)
-        if (fs[j]! & NEG || (fs[j]! & BENIGN && (j === 0 || wc(fs[j - 1]!) !== C_THE))) negated = true;
+        if (fs[j]! & NEG || (fs[j]! & BENIGN && (j === 0 || codeOf(fs[j - 1]!) !== C_THE))) negated = true;
       if (negated) negatedProblem = true;
       else hit = true;
     } else if (f & FUNC && !conditional && !(f & PASS && pc === C_LONGER)) {
@@ -331,8 +331,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       // "there is a typo", "there are two failing tests": a problem asserted as present stands (not
       // in a clause that names a case: "fixed the case where there is a typo").
       for (let j = Math.max(0, i - 3); j < i - 1; j++)
-        if (wc(fs[j]!) === C_THERE && (wc(fs[j + 1]!) === C_IS || wc(fs[j + 1]!) === C_ARE))
-          if (j === 0 || !(fs[j - 1]! & COND || wc(fs[j - 1]!) === C_WHETHER)) still = true;
+        if (codeOf(fs[j]!) === C_THERE && (codeOf(fs[j + 1]!) === C_IS || codeOf(fs[j + 1]!) === C_ARE))
+          if (j === 0 || !(fs[j - 1]! & COND || codeOf(fs[j - 1]!) === C_WHETHER)) still = true;
       continue;
     }
     if (f & (RES | PASS)) {
@@ -356,7 +356,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     }
     if (punctuated)
       for (let i = 1; i < n - 1; i++)
-        if (fs[i]! & CLAUSE && fs[i]! & IMP && opensObject(wc(fs[i + 1]!))) plan = true;
+        if (fs[i]! & CLAUSE && fs[i]! & IMP && opensObject(codeOf(fs[i + 1]!))) plan = true;
   }
   // "It should be fast, but it is.": a short or reassuring clause after the "but" meets it.
   if (butAt >= 0 && expectation === 1 && (contrastMet || n - butAt <= 3)) contrast = false;
@@ -377,7 +377,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (asked)
     return (hedge || (conditional && raw.indexOf(',') < 0)) && !plan && !forms.asksWhatToDo(raw) ? 0 : 3;
   // "Now the session close protocol:", "The changes needed:": a heading over steps to come.
-  if (endsWithColon(raw) && (wc(fs[0]!) === C_NOW || needed) && n <= 8 && !done) return 2;
+  if (endsWithColon(raw) && (codeOf(fs[0]!) === C_NOW || needed) && n <= 8 && !done) return 2;
   if (still) return plan ? 2 : 1;
   if (plan) return 2;
   if (question && !problem) return 3;

@@ -135,6 +135,15 @@ export const CODES = set(
     'red state phase',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
+/**
+ * The word code held in a word's flags (bits 24–30), 0 for a word no decision names one by one.
+ *
+ * @example
+ * ```ts
+ * codeOf(wordFlags('should')) === C_SHOULD; // true
+ * ```
+ */
+export const codeOf = (f: number): number => (f >>> 24) & 0x7f;
 export const C_LET = code('let');
 export const C_ME = code('me');
 export const C_US = code('us');
@@ -303,7 +312,7 @@ function isLetter(c: number): boolean {
 export function namesPlace(fs: readonly number[], n: number, copulaAt: () => number): boolean {
   let naming = 0; // the copulas before the first word that says more than a name
   for (let i = 0; i < n; i++) {
-    const c = (fs[i]! >>> 24) & 0x7f;
+    const c = codeOf(fs[i]!);
     if (c === C_IS || c === C_ARE) naming++;
     else if (fs[i]! & (PROBLEM | DIAG | HEDGE | NEG | QSTART)) break;
   }
@@ -370,6 +379,6 @@ export function taskCategory(status: string): SnapshotCategory | undefined {
 export function opensPlan(fs: readonly number[], i: number, n: number): boolean {
   if (i >= n) return false;
   if (fs[i]! & IMP) return true;
-  const adverb = (fs[i]! & DISC) !== 0 || ((fs[i]! >>> 24) & 0x7f) === C_ONLY;
+  const adverb = (fs[i]! & DISC) !== 0 || codeOf(fs[i]!) === C_ONLY;
   return adverb && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
 }

@@ -4,10 +4,7 @@
  * stays linear. Apart from `classify.ts` so each stays a file one can read whole; most were written
  * from the errors of the spent labelled sets (eval/snapshot/LABELLING-11…13.md).
  */
-import { C_ARE, C_IS, C_PHASE, C_RED, C_STATE, C_TO, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
-
-/** The word code of a word's flags (bits 24–30). */
-const code = (f: number) => (f >>> 24) & 0x7f;
+import { C_ARE, C_IS, C_PHASE, C_RED, C_STATE, C_TO, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
 
 /** "should" or "shouldn't", then a verb other than "be". */
 const SHOULD_VERB = /\bshould(?:n['’]t|\s+not)?\s+(?!be\b)[a-z]{2,}/i;
@@ -52,8 +49,8 @@ export function countedIssue(raw: string): boolean {
  * ```
  */
 export function fixIsTo(fs: number[], j: number, n: number): boolean {
-  if (j + 1 < n && code(fs[j]!) !== C_TO) j++;
-  return j + 1 < n && code(fs[j]!) === C_TO && (fs[j + 1]! & IMP) !== 0;
+  if (j + 1 < n && codeOf(fs[j]!) !== C_TO) j++;
+  return j + 1 < n && codeOf(fs[j]!) === C_TO && (fs[j + 1]! & IMP) !== 0;
 }
 
 /**
@@ -89,8 +86,8 @@ export function labelFirst(raw: string): boolean {
  */
 export function namesNext(fs: number[], i: number, n: number): boolean {
   if (i + 2 >= n) return false;
-  const cop = code(fs[i + 2]!);
-  return (cop === C_IS || cop === C_ARE) && (i + 3 >= n || code(fs[i + 3]!) !== C_TO);
+  const cop = codeOf(fs[i + 2]!);
+  return (cop === C_IS || cop === C_ARE) && (i + 3 >= n || codeOf(fs[i + 3]!) !== C_TO);
 }
 
 /**
@@ -134,7 +131,9 @@ export function stillBefore(fs: readonly number[], i: number): boolean {
  */
 export function tddPhase(fs: readonly number[], i: number, n: number): boolean {
   return (
-    code(fs[i]!) === C_RED && i + 1 < n && (code(fs[i + 1]!) === C_STATE || code(fs[i + 1]!) === C_PHASE)
+    codeOf(fs[i]!) === C_RED &&
+    i + 1 < n &&
+    (codeOf(fs[i + 1]!) === C_STATE || codeOf(fs[i + 1]!) === C_PHASE)
   );
 }
 
