@@ -86,6 +86,18 @@ const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s|^\s*now,?\s+for\s
 /** "I apologize for the misunderstanding.", "Sorry!": an apology alone says nothing to keep. */
 const APOLOGY =
   /^\s*(?:i\s+apologi[sz]e|(?:my\s+)?apologies|sorry)\b(?:\s+for\s+[^,;:.!?–—-]{1,60})?[.!]*\s*$/i;
+/**
+ * The forms that say what a whole line is, in order, with the category each gives and whether it
+ * applies only to a short line (under 80 characters). Each is anchored at the line's start, so nearly
+ * every entry fails it at its first word.
+ */
+const WHOLE_LINE: readonly (readonly [RegExp, number, boolean])[] = [
+  [PRAISE, NONE, true],
+  [APOLOGY, NONE, true],
+  [BACK_TO, NEXT, true],
+  [NOT_RIGHT, BLOCKER, true],
+  [LOOKS_ISSUE, BLOCKER, false],
+];
 /** "To fix both properly:": a short lead-in over the steps that follow. */
 const LEAD_IN = /^\s*(?:so,?\s+)?to\s+([a-z]+)\b[^,.;:!?]{0,40}:\s*$/i;
 const PLAN_HEADING =
@@ -140,11 +152,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   if (c === 0x69 && (last === 0x3a || last === 0x2e || last === 0x2026) && TRIAL.test(raw)) return NEXT;
   // "If X, Y would …": a guessed consequence.
   if (c === 0x69 && !asked && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw)) return HYPOTHESIS;
-  // Whole-line forms, anchored at the start: nearly every entry fails them at its first word.
-  if (n < 80 && (PRAISE.test(raw) || APOLOGY.test(raw))) return NONE;
-  if (n < 80 && BACK_TO.test(raw)) return NEXT;
-  if (n < 80 && NOT_RIGHT.test(raw)) return BLOCKER;
-  if (LOOKS_ISSUE.test(raw)) return BLOCKER;
+  for (const [form, category, short] of WHOLE_LINE) if ((!short || n < 80) && form.test(raw)) return category;
   // A reported question, asked of or by someone else.
   if (!asked && raw.indexOf('ask') >= 0 && ASKED_IF.test(raw)) return QUESTION;
   if (last === 0x3a && (c === 0x74 || c === 0x73)) {
