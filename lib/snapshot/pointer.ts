@@ -158,12 +158,8 @@ export function isExtension(ext: string): boolean {
  * ```
  */
 export function plainFirst(raw: string): boolean {
-  let i = 0;
-  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
-  let small = false; // "GET /users/:id" names an HTTP request: a capitalised verb is no imperative
-  for (; i < raw.length && (raw.charCodeAt(i) | 0x20) >= 0x61 && (raw.charCodeAt(i) | 0x20) <= 0x7a; i++)
-    if (raw.charCodeAt(i) >= 0x61) small = true;
-  return small && raw.charCodeAt(i) === 0x20;
+  const w = firstWord(raw);
+  return w.small && raw.charCodeAt(w.end) === 0x20;
 }
 
 /**
@@ -177,10 +173,17 @@ export function plainFirst(raw: string): boolean {
  * ```
  */
 export function shoutedFirst(raw: string): boolean {
+  const w = firstWord(raw);
+  return w.end - w.start >= 2 && !w.small;
+}
+
+/** The run of ASCII letters that opens the entry (after any space), and whether it has a lower-case one. */
+function firstWord(raw: string): { start: number; end: number; small: boolean } {
   let i = 0;
   while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
-  const s = i;
-  while (i < raw.length && raw.charCodeAt(i) >= 0x41 && raw.charCodeAt(i) <= 0x5a) i++;
-  const c = raw.charCodeAt(i) | 0x20;
-  return i - s >= 2 && !(c >= 0x61 && c <= 0x7a);
+  const start = i;
+  let small = false;
+  for (; i < raw.length && (raw.charCodeAt(i) | 0x20) >= 0x61 && (raw.charCodeAt(i) | 0x20) <= 0x7a; i++)
+    if (raw.charCodeAt(i) >= 0x61) small = true;
+  return { start, end: i, small };
 }

@@ -2,8 +2,10 @@
  * The categorizer's cues, one rule per test, on invented sentences (none is taken from the labelled
  * set of eval/snapshot/): what the sentence does decides, not which words it holds.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { opensInCode } from '../../lib/snapshot/cues';
+import { plainFirst, shoutedFirst } from '../../lib/snapshot/pointer';
 import { answersItself, copulaPointer } from '../../lib/snapshot/text';
 import { where } from '../snapshot/where';
 
@@ -405,5 +407,33 @@ describe('snapshot cues', () => {
     expect(where('So `merge` silently ignores the second mapping.')).toBe('blockers');
     expect(where('Markdown ignores single newlines.')).toBe('none');
     expect(where('It ignores the input, so let me pass the seed instead.')).toBe('nextActions');
+  });
+
+  it('plainFirst and shoutedFirst read the first word as their own scans did (property)', () => {
+    // The two scans before they shared one reader of the first word.
+    const lead = (raw: string) => {
+      let i = 0;
+      while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
+      return i;
+    };
+    const plain = (raw: string) => {
+      let i = lead(raw);
+      let small = false;
+      for (; i < raw.length && /[a-z]/i.test(raw[i]!); i++) if (/[a-z]/.test(raw[i]!)) small = true;
+      return small && raw[i] === ' ';
+    };
+    const shouted = (raw: string) => {
+      const s = lead(raw);
+      let i = s;
+      while (i < raw.length && /[A-Z]/.test(raw[i]!)) i++;
+      return i - s >= 2 && !/[a-z]/i.test(raw[i] ?? '');
+    };
+    const text = fc.string({ unit: fc.constantFrom('G', 'E', 't', 'a', ' ', '\t', '/', '2', '_', 'é', ',') });
+    fc.assert(
+      fc.property(text, (raw) => {
+        expect(plainFirst(raw)).toBe(plain(raw));
+        expect(shoutedFirst(raw)).toBe(shouted(raw));
+      }),
+    );
   });
 });
