@@ -274,8 +274,10 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     else if ((c === C_NEED || c === C_WANT) && nc !== C_TO && forms.subjectBefore(fs, i, start, n))
       plan = true;
     else if (c === C_HAVE && nc === C_TO && prev & SUBJ) plan = true;
+    // "Now I run the build again": the step narrated as it is taken.
+    else if (c === C_I && pc === C_NOW && i === start && next & IMP && !(next & FINITE)) plan = true;
     if (f & WEAK && !forms.namesNext(fs, i, n)) weak = true;
-    if (f & IMP && i > 0 && opensObject(nc)) clauseCandidate = true;
+    if (f & IMP && i > 0 && (conditional || opensObject(nc))) clauseCandidate = true;
     if (c === C_NEEDED) needed = true;
     // Reported questions: "not sure whether", "unclear if", "I wonder".
     if (f & RQ && !(prev & NEG)) question = true;
@@ -356,7 +358,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     }
     if (punctuated)
       for (let i = 1; i < n - 1; i++)
-        if (fs[i]! & CLAUSE && fs[i]! & IMP && opensObject(codeOf(fs[i + 1]!))) plan = true;
+        if (fs[i]! & CLAUSE && fs[i]! & IMP && (conditional || opensObject(codeOf(fs[i + 1]!)))) plan = true;
   }
   // "It should be fast, but it is.": a short or reassuring clause after the "but" meets it.
   if (butAt >= 0 && expectation === 1 && (contrastMet || n - butAt <= 3)) contrast = false;

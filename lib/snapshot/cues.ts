@@ -20,7 +20,7 @@ export const SETS: [number, string[]][] = [
         'missed forgot forgotten overlooked omitted neglected mistyped misspelled misnamed mistake mistakes ' +
         // defects named without a status word: "my changes broke X", "an oversight", "a redundant check"
         'broke oversight oversights flaw flaws flawed violated violations misunderstanding misunderstood ' +
-        'misinterpreted redundant redundancy smelly lost losing inaccurate inaccurately unhashable destroys ' +
+        'misinterpreted redundant redundancy repetitive smelly lost losing inaccurate inaccurately unhashable destroys ' +
         'fragile problematic brittle buggy tricky',
     ),
   ],

@@ -55,8 +55,8 @@ export function glossedPointer(raw: string): boolean {
   return glossOpens && i + 2 < len && isPointer(raw.slice(s, e));
 }
 
-/** "If I look at", "If we check in": the writer opening a file to read it. */
-const LOOK_AT = /^\s*if\s+(?:i|we)\s+(?:look|check)\s+(?:at|in)\s+`?([^\s`,:]+)/i;
+/** "If I look at", "If we check in", "I saw": the writer opening a file to read it, or having read it. */
+const LOOK_AT = /^\s*(?:if\s+(?:i|we)\s+(?:look|check)\s+(?:at|in)|i\s+saw)\s+`?([^\s`,:]+)/i;
 
 /**
  * Whether `raw` is the writer looking at a file ("If I look at `sphinx/writers/latex.py`:", "If I

@@ -106,7 +106,7 @@ function grepHit(raw: string, tick: number): boolean {
  * irrelevant (LABELLING-15.md, "Then spent").
  */
 const QUOTED_SOURCE =
-  /^\s*(?:(?:but|so|and|also|wait|however),?\s+)?(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/i;
+  /^\s*(?:(?:but|so|and|also|wait|however),?\s+)?(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|(?:pr|issue)\s+author|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/i;
 
 /**
  * Whether the entry quotes a source (see {@link QUOTED_SOURCE}). `lead.ts` asks first, before the

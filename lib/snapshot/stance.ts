@@ -56,7 +56,7 @@ const REPORTED =
 const CONSTRAINT =
   /^\s*(?:(?:so|okay|ok|but|and|wait),?\s+)*(?:i|we)\s+(?:should|must)(?:\s+not\b|n['’]t\b)/i;
 const VERDICT =
-  /^\s*(?:(?:so|okay|ok|and|now),?\s+)*(?:this|that|it|everything|(?:my|the|our|this|that)(?:\s+[\w`'.-]+){1,2})\s+(?:seems|looks|appears)\s+(?:to\s+be\s+)?(?:\w+ly\s+)?(correct|fine|good|reasonable|safe|right|ok|okay|consistent|acceptable|wrong|broken|incorrect)\b/i;
+  /^\s*(?:(?:so|okay|ok|and|now),?\s+)*(?:this|that|it|everything|(?:my|the|our|this|that)(?:\s+[\w`'.-]+){1,3})\s+(?:seems|looks|appears)\s+(?:to\s+be\s+)?(?:\w+ly\s+)?(correct|fine|good|reasonable|safe|right|ok|okay|consistent|acceptable|standard|wrong|broken|incorrect)\b/i;
 /**
  * "If the input ends in a space, `strip()` would drop it.": a consequence guessed, not observed; not
  * "If I want X, I would need to …" (the writer's own plan). The condition runs to its first comma:
@@ -74,7 +74,7 @@ const NUMBERED_STATUS =
 const ASKED_IF = /\b(?:asked|asking|asks)\s+(?:if|whether|for\s+clarification)\b/i;
 /** "Good question!", "Great point.": praise for what someone asked or said, nothing of its own. */
 const PRAISE =
-  /^\s*(?:(?:good|great|excellent|fair|interesting|valid)\s+(?:question|point|catch|observation)s?|you(?:['’]re|\s+are)\s+(?:\w+ly\s+)?right\s+to\s+(?:question|challenge)\s+(?:this|that|it|th(?:ose|ese)\s+\w+))\s*[!.]*\s*$/i;
+  /^\s*(?:(?:that['’]s|that\s+is|what)\s+an?\s+)?(?:(?:good|great|excellent|fair|interesting|valid)\s+(?:question|point|catch|observation)s?|you(?:['’]re|\s+are)\s+(?:\w+ly\s+)?right\s+to\s+(?:question|challenge)\s+(?:this|that|it|th(?:ose|ese)\s+\w+))\s*[!.]*\s*$/i;
 /** "Wait, that's not quite right.": the writer's own verdict that something is wrong. */
 const NOT_RIGHT =
   /^\s*(?:(?:wait|hmm|no|but|so),?\s+)*(?:that|this|it)(?:['’]s|\s+is)\s+not\s+(?:quite\s+|entirely\s+)?(?:right|correct)[.!]*\s*$/i;
@@ -188,7 +188,8 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
     }
     if (should >= 0 && raw.indexOf('probably') >= 0) {
       const p = HEDGED_PLAN.exec(raw);
-      if (p && isVerb(p[1]!.toLowerCase())) return NEXT;
+      // Any verb but "be"/"not": "`f` should probably become `g`" is a change to make, not a guess.
+      if (p && !/^(?:be|not|have)$/i.test(p[1]!)) return NEXT;
     }
   }
   return -1;

@@ -409,6 +409,21 @@ describe('snapshot cues', () => {
     expect(where('It ignores the input, so let me pass the seed instead.')).toBe('nextActions');
   });
 
+  it('round from set 17: "Now I <verb>", "If X, <verb>", "should probably <any verb>", praise, "I saw `path`"', () => {
+    expect(where('Now I rerun the failing test with the debug flag.')).toBe('nextActions');
+    expect(where('Now I see what happens.')).toBe('none');
+    expect(where('If the list is empty, use the default instead.')).toBe('nextActions');
+    expect(where('If the cache is cold, each call takes 2,000 ms.')).toBe('none');
+    expect(where('`parse_args` should probably become a method of `Runner`.')).toBe('nextActions');
+    expect(where('It should probably be cached.')).toBe('openHypotheses');
+    expect(where("That's a great question.")).toBe('none');
+    expect(where('The generated config layout seems standard.')).toBe('none');
+    expect(where('The two loaders are quite repetitive:')).toBe('blockers');
+    expect(where('I saw `src/app/loader.ts` in the search results earlier.')).toBe('requiredEvidenceLinks');
+    expect(where('I saw `main` earlier.')).toBe('none');
+    expect(where('The issue author says: "it should not retry on 400".')).toBe('requiredEvidenceLinks');
+  });
+
   it('plainFirst and shoutedFirst read the first word as their own scans did (property)', () => {
     // The two scans before they shared one reader of the first word.
     const lead = (raw: string) => {
