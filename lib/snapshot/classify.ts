@@ -367,6 +367,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     still = true;
   }
   if (!problem && forms.ignoresSomething(raw)) problem = true; // "It ignores the content of `right`"
+  if (!hedge && forms.potentialIssue(raw)) hedge = true; // "there's a potential issue with X": a guess
   if (benign && problem && !still) {
     negatedProblem = true;
     problem = false;

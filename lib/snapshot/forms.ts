@@ -153,3 +153,20 @@ const IGNORES = /^\s*(?:(?:so|but|and|wait),?\s+)?(?:this|it|`[^`\s]+`)\s+(?:\w+
 export function ignoresSomething(raw: string): boolean {
   return raw.indexOf('ignores') >= 0 && IGNORES.test(raw);
 }
+
+/** "a potential issue", "possible bugs": a problem guessed at, not found. */
+const POTENTIAL = /\b(?:potential|possible)\s+(?:issue|problem|bug|risk)s?\b/i;
+
+/**
+ * @internal Whether the entry names a problem only as potential ("Wait, but there's a potential issue
+ * with mutable defaults."): a guess to check, hedged as "might" hedges.
+ *
+ * @example
+ * ```ts
+ * potentialIssue('There is a potential issue with the cache key.'); // true
+ * potentialIssue('There is an issue with the cache key.'); // false
+ * ```
+ */
+export function potentialIssue(raw: string): boolean {
+  return (raw.indexOf('otential') >= 0 || raw.indexOf('ossible') >= 0) && POTENTIAL.test(raw);
+}

@@ -80,7 +80,7 @@ const NOT_RIGHT =
   /^\s*(?:(?:wait|hmm|no|but|so),?\s+)*(?:that|this|it)(?:['’]s|\s+is)\s+not\s+(?:quite\s+|entirely\s+)?(?:right|correct)[.!]*\s*$/i;
 /** "It looks like there's an issue with the pyproject.toml file": a problem reported, hedged only in form. */
 const LOOKS_ISSUE =
-  /^\s*it\s+looks\s+like\s+there(?:['’]s|\s+(?:is|are|was|were))\s+[^.]{0,40}?\b(?:issues?|problems?|errors?)\b/i;
+  /^\s*(?:it\s+looks\s+like\s+there(?:['’]s|\s+(?:is|are|was|were))\s+[^.]{0,40}?\b(?:issues?|problems?|errors?)\b|(?:this|that)\s+is\s+an\s+issue\s+with\s)/i;
 /** "Back to `apply_dataarray_vfunc`:", "Now back to inheritance.": the writer returns to a thread to pursue. */
 const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s|^\s*now,?\s+for\s/i;
 /** "I apologize for the misunderstanding.", "Sorry!": an apology alone says nothing to keep. */

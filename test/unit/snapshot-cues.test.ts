@@ -424,6 +424,14 @@ describe('snapshot cues', () => {
     expect(where('The issue author says: "it should not retry on 400".')).toBe('requiredEvidenceLinks');
   });
 
+  it('round from set 18: "execute" opens a plan, "This is an issue with X", a potential issue is a guess', () => {
+    expect(where('I should just execute the migration script.')).toBe('nextActions');
+    expect(where('This is an issue with the release workflow.')).toBe('blockers');
+    expect(where('This is an improvement over the old loader.')).toBe('none');
+    expect(where('Hmm, there is a potential issue with shared mutable state.')).toBe('openHypotheses');
+    expect(where('The one possible problem is if `key` is reused across tenants?')).toBe('openHypotheses');
+  });
+
   it('plainFirst and shoutedFirst read the first word as their own scans did (property)', () => {
     // The two scans before they shared one reader of the first word.
     const lead = (raw: string) => {
