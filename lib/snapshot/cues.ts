@@ -20,7 +20,7 @@ export const SETS: [number, string[]][] = [
         'missed forgot forgotten overlooked omitted neglected mistyped misspelled misnamed mistake mistakes ' +
         // defects named without a status word: "my changes broke X", "an oversight", "a redundant check"
         'broke oversight oversights flaw flaws flawed violated violations misunderstanding misunderstood ' +
-        'misinterpreted redundant redundancy repetitive smelly lost losing inaccurate inaccurately unhashable destroys ' +
+        'misinterpreted redundant redundancy repetitive annoying smelly lost losing inaccurate inaccurately unhashable destroys ' +
         'fragile problematic brittle buggy tricky',
     ),
   ],
@@ -63,7 +63,7 @@ export const SETS: [number, string[]][] = [
         'collect decompile navigate locate grep list launch enable disable mock guide prioritize consider ' +
         'fetch download upload sync save import export revisit rebase tag release publish format lint ' +
         'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning insert append prepend pass ' +
-        'call store preserve show provide structure focus define combine execute',
+        'call store preserve show provide structure focus define combine execute amend clone',
     ),
   ],
   [1 << 10, set('why how what which whether who where is are does do can should could would will')], // Q START
@@ -131,7 +131,7 @@ export const CLAUSE = 1 << 23;
 export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
-    'the it a them this useful helpful handy interesting worthwhile as than asked must only step assume ' +
+    'the it a them this useful helpful handy interesting worthwhile as than asked must only always step assume ' +
     'red state phase',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
@@ -191,6 +191,7 @@ export const C_THAN = code('than');
 export const C_ASKED = code('asked');
 export const C_MUST = code('must');
 export const C_ONLY = code('only');
+export const C_ALWAYS = code('always');
 export const C_STEP = code('step');
 /** The codes from C_CLEAR to C_KNOW_LAST: knowing, which negated before `why` / `whether` asks. */
 export const C_CLEAR = code('clear');
@@ -379,6 +380,6 @@ export function taskCategory(status: string): SnapshotCategory | undefined {
 export function opensPlan(fs: readonly number[], i: number, n: number): boolean {
   if (i >= n) return false;
   if (fs[i]! & IMP) return true;
-  const adverb = (fs[i]! & DISC) !== 0 || codeOf(fs[i]!) === C_ONLY;
+  const adverb = (fs[i]! & DISC) !== 0 || codeOf(fs[i]!) === C_ONLY || codeOf(fs[i]!) === C_ALWAYS;
   return adverb && i + 1 < n && (fs[i + 1]! & IMP) !== 0;
 }

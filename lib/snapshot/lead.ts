@@ -10,7 +10,7 @@
 
 import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
 import { IMP, KIND } from './cues.js';
-import { quotesSource } from './located.js';
+import { errorIn, quotesSource } from './located.js';
 import { stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
 
@@ -89,6 +89,7 @@ export function leadCategory(raw: string): number {
   // report, quoted as a place to look (LABELLING-7/-11.md); not "Line 196 starts `…`" (a description).
   if (l === 0x6c && LINE_LEAD.test(raw) && !PLANNED.test(raw)) return EVIDENCE;
   if (quotesSource(raw)) return EVIDENCE; // "The PR says \"…\"": a source quoted (located.ts)
+  if (errorIn(raw)) return EVIDENCE; // "the error is in `a/b.py`": where a failure shows (located.ts)
   // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
   if (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) {
     const m = SEES_ISSUE.exec(raw);

@@ -106,7 +106,7 @@ function grepHit(raw: string, tick: number): boolean {
  * irrelevant (LABELLING-15.md, "Then spent").
  */
 const QUOTED_SOURCE =
-  /^\s*(?:(?:but|so|and|also|wait|however),?\s+)?(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|(?:pr|issue)\s+author|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/i;
+  /^\s*(?:(?:but|so|and|also|wait|however),?\s+)?(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|(?:pr|issue)\s+author|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec|comment|docstring|output)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/i;
 
 /**
  * Whether the entry quotes a source (see {@link QUOTED_SOURCE}). `lead.ts` asks first, before the
@@ -116,10 +116,42 @@ const QUOTED_SOURCE =
  * ```ts
  * quotesSource('The PR says "Attributes should be preserved".'); // true
  * quotesSource('The PR is merged.'); // false
+ * quotesSource('The docstring says:'); // true
  * ```
  */
 export function quotesSource(raw: string): boolean {
+  if (raw.charCodeAt(raw.length - 1) === 0x3a) return REFERENCE_SAYS.test(raw);
   return (
     (raw.indexOf('"') >= 0 || raw.indexOf('\u201c') >= 0 || raw.indexOf('`') >= 0) && QUOTED_SOURCE.test(raw)
   );
+}
+
+/**
+ * "The docstring says:", "But wait, `apply_ufunc` documentation says:", "RFC 7230 says:": a reference
+ * to read, introduced before its words; evidence in sets 5, 6, 16 and 18. Not "The PR says:", "The
+ * user says:" or "the output says:" (the task or what just ran, which the sets call irrelevant).
+ */
+const REFERENCE_SAYS =
+  /^\s*(?:(?:but|so|and|also|wait|however),?\s+){0,2}(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:documentation|docstring|docs|rfc\s*\d+|spec(?:ification)?|manual)\s+(?:says|states|reads)\s*:$/i;
+
+/**
+ * "However, the error is in `requests/packages/urllib3/_collections.py`.", "the error occurs in
+ * `a/b.py`": where the failure shows, named by a path (a slash or a file extension inside the code
+ * span), is a place to look. Not "The issue is in `_wrap_data` calling `_wrap`" (a function: a
+ * diagnosis, a blocker).
+ */
+const ERROR_IN =
+  /\b(?:error|exception|failure|traceback)\s+(?:is|occurs|happens|originates)\s+in\s+`[^`\s]*(?:\/[^`\s]*|\.[a-z]{1,5})`[.:]?\s*$/i;
+
+/**
+ * Whether the entry names the file a failure shows in (see {@link ERROR_IN}).
+ *
+ * @example
+ * ```ts
+ * errorIn('However, the error is in `lib/io/reader.py`.'); // true
+ * errorIn('The issue is in `parse_args`.'); // false
+ * ```
+ */
+export function errorIn(raw: string): boolean {
+  return raw.indexOf(' in `') >= 0 && ERROR_IN.test(raw);
 }

@@ -432,6 +432,20 @@ describe('snapshot cues', () => {
     expect(where('The one possible problem is if `key` is reused across tenants?')).toBe('openHypotheses');
   });
 
+  it('round from set 19: a reference that says, a quoted comment or output, where an error shows, "should always <verb>"', () => {
+    expect(where('The docstring says:')).toBe('requiredEvidenceLinks');
+    expect(where('But wait, `merge` documentation says:')).toBe('requiredEvidenceLinks');
+    expect(where('The PR says:')).toBe('none');
+    expect(where('The output says:')).toBe('none');
+    expect(where('The comment says `# keep in sync with api.ts`.')).toBe('requiredEvidenceLinks');
+    expect(where('The output shows `exit 3`.')).toBe('requiredEvidenceLinks');
+    expect(where('However, the error is in `lib/io/reader.py`.')).toBe('requiredEvidenceLinks');
+    expect(where('The issue is in `parse_args` calling `load`.')).toBe('blockers');
+    expect(where('So we should always clone the options first.')).toBe('nextActions');
+    expect(where('I can amend the commit message.')).toBe('nextActions');
+    expect(where('These progress bars are annoying in CI logs.')).toBe('blockers');
+  });
+
   it('plainFirst and shoutedFirst read the first word as their own scans did (property)', () => {
     // The two scans before they shared one reader of the first word.
     const lead = (raw: string) => {
