@@ -33,6 +33,12 @@ const QUOTE_ENDS = /[`"”][.!]?\s*$/;
 const IN_PATH = /^\s*in\s+`(?:[^`\s]*\/[^`\s]*\.[a-z]{1,5}`\s*,|[^`\s/]+\.[a-z]{1,5}`\s*:\s*$)/i;
 
 /**
+ * "`src/_pytest/python.py` has `Instance` class.", "`seaborn/_core` is for the new interface": what a
+ * file or folder holds, the path opening the entry (a pointer by `isPointer`; not "`xr.merge` has …").
+ */
+const PATH_HOLDS = /^\s*`([^`\s]+)`\s+(?:has|contains|defines|holds|implements|is\s+for|provides|exports)\s/i;
+
+/**
  * Whether `raw` is evidence by one of the forms above. The caller asks only for an entry its words
  * left without a category.
  *
@@ -49,6 +55,11 @@ export function locatesEvidence(raw: string): boolean {
   if (tick < 0 && raw.indexOf('"') < 0 && raw.indexOf('\u201c') < 0) return false;
   if (QUOTED_OUTPUT.test(raw) && QUOTE_ENDS.test(raw)) return true;
   if (tick >= 0 && IN_PATH.test(raw)) return true;
+  if (tick >= 0) {
+    // A path or file name by the pointer rules: `xr.merge` is code, not a file.
+    const held = PATH_HOLDS.exec(raw);
+    if (held && isPointer(held[1]!)) return true;
+  }
   return tick >= 0 && grepHit(raw, tick);
 }
 
@@ -106,7 +117,7 @@ function grepHit(raw: string, tick: number): boolean {
  * irrelevant (LABELLING-15.md, "Then spent").
  */
 const QUOTED_SOURCE =
-  /^\s*(?:(?:but|so|and|also|wait|however),?\s+)?(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|(?:pr|issue)\s+author|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec|comment|docstring|output)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/i;
+  /^\s*(?:(?:but|so|and|also|wait|however),?\s+)?(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|(?:pr|issue)\s+author|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec|comment|docstring|output)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|say|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/i;
 
 /**
  * Whether the entry quotes a source (see {@link QUOTED_SOURCE}). `lead.ts` asks first, before the
@@ -132,7 +143,7 @@ export function quotesSource(raw: string): boolean {
  * user says:" or "the output says:" (the task or what just ran, which the sets call irrelevant).
  */
 const REFERENCE_SAYS =
-  /^\s*(?:(?:but|so|and|also|wait|however),?\s+){0,2}(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:documentation|docstring|docs|rfc\s*\d+|spec(?:ification)?|manual)\s+(?:says|states|reads)\s*:$/i;
+  /^\s*(?:(?:but|so|and|also|wait|however),?\s+){0,2}(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:documentation|docstring|docs|comment|rfc\s*\d+|spec(?:ification)?|manual)\s+(?:says|states|reads)\s*:$/i;
 
 /**
  * "However, the error is in `requests/packages/urllib3/_collections.py`.", "the error occurs in
@@ -141,7 +152,7 @@ const REFERENCE_SAYS =
  * diagnosis, a blocker).
  */
 const ERROR_IN =
-  /\b(?:error|exception|failure|traceback)\s+(?:is|occurs|happens|originates)\s+in\s+`[^`\s]*(?:\/[^`\s]*|\.[a-z]{1,5})`[.:]?\s*$/i;
+  /\b(?:error|exception|failure|traceback)\s+(?:is|occurs|happens|originates)\s+in\s+`[^`\s]*(?:\/[^`\s]*|\.[a-z]{1,5})`(?:\s+and\s+`[^`\s]+`)?[.:]?\s*$/i;
 
 /**
  * Whether the entry names the file a failure shows in (see {@link ERROR_IN}).

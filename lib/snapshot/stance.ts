@@ -55,6 +55,9 @@ const REPORTED =
   /^\s*(?:(?!i\s|we\s)[A-Za-z'’]+\s+){0,3}?(?:\w+ly\s+)?(questioned|challenged|pointed out|complained|suggested|requested|recommended)\b/i;
 const CONSTRAINT =
   /^\s*(?:(?:so|okay|ok|but|and|wait),?\s+)*(?:i|we)\s+(?:should|must)(?:\s+not\b|n['’]t\b)/i;
+/** "I should have run the tests first", "We should have addressed the warnings": a step the writer missed (not "I should have been more precise", an apology). */
+const MISSED =
+  /^\s*(?:(?:so|okay|ok|but|and|wait|also|oh|ah),?\s+)*(?:i|we)\s+should\s+have\s+(?!been\b)(?:\w+ly\s+|only\s+)?[a-z]{2,}/i;
 const VERDICT =
   /^\s*(?:(?:so|okay|ok|and|now),?\s+)*(?:this|that|it|everything|(?:my|the|our|this|that)(?:\s+[\w`'.-]+){1,3})\s+(?:seems|looks|appears)\s+(?:to\s+be\s+)?(?:\w+ly\s+)?(correct|fine|good|reasonable|safe|right|ok|okay|consistent|acceptable|standard|wrong|broken|incorrect)\b/i;
 /**
@@ -173,6 +176,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   const should = raw.indexOf('should');
   if ((should >= 0 && should < 40) || raw.indexOf('must') >= 0) {
     if (CONSTRAINT.test(raw)) return BLOCKER;
+    if (MISSED.test(raw)) return BLOCKER;
   }
   if (!asked) {
     const seem = raw.indexOf('seem');

@@ -446,6 +446,17 @@ describe('snapshot cues', () => {
     expect(where('These progress bars are annoying in CI logs.')).toBe('blockers');
   });
 
+  it('round from set 20: what a file holds, "The comment says:", "the instructions say", a missed step', () => {
+    expect(where('`lib/io/reader.py` has the `Reader` class.')).toBe('requiredEvidenceLinks');
+    expect(where('`src/legacy` is for the old interface.')).toBe('requiredEvidenceLinks');
+    expect(where('`np.merge` has a `how` argument.')).toBe('none');
+    expect(where('The comment says:')).toBe('requiredEvidenceLinks');
+    expect(where('The instructions say: "Do not edit the tests".')).toBe('requiredEvidenceLinks');
+    expect(where('The error happens in `lib/a.py` and `lib/b.py`.')).toBe('requiredEvidenceLinks');
+    expect(where('I should have run the linter before pushing.')).toBe('blockers');
+    expect(where('I should have been clearer.')).toBe('none');
+  });
+
   it('plainFirst and shoutedFirst read the first word as their own scans did (property)', () => {
     // The two scans before they shared one reader of the first word.
     const lead = (raw: string) => {
