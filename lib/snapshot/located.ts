@@ -36,7 +36,8 @@ const IN_PATH = /^\s*in\s+`(?:[^`\s]*\/[^`\s]*\.[a-z]{1,5}`\s*,|[^`\s/]+\.[a-z]{
  * "`src/_pytest/python.py` has `Instance` class.", "`seaborn/_core` is for the new interface": what a
  * file or folder holds, the path opening the entry (a pointer by `isPointer`; not "`xr.merge` has …").
  */
-const PATH_HOLDS = /^\s*`([^`\s]+)`\s+(?:has|contains|defines|holds|implements|is\s+for|provides|exports)\s/i;
+const PATH_HOLDS =
+  /^\s*(?:(?:wait|so|and|also),?\s+)?`([^`\s]+)`\s+(?:has|contains|defines|holds|implements|is\s+for|provides|exports)\s/i;
 
 /**
  * Whether `raw` is evidence by one of the forms above. The caller asks only for an entry its words
@@ -86,8 +87,11 @@ export function hedgedPlace(raw: string): boolean {
   const close = raw.indexOf('`', tick + 1);
   if (close < 0 || raw.charCodeAt(close + 1) === 0x3a) return false;
   const path = raw.slice(tick + 1, close);
-  return path.indexOf('/') > 0 && isPointer(path);
+  // A bare file name only when called the relevant one ("`test_axes.py` seems like the most relevant file").
+  return (path.indexOf('/') > 0 || RELEVANT_FILE.test(raw)) && isPointer(path);
 }
+
+const RELEVANT_FILE = /^\s*`[^`]+`\s+seems\s+(?:like\s+)?(?:the\s+)?(?:most\s+)?relevant\b/i;
 
 /** "The file `a/b.py` seems to be the main file …", "It seems `a/b.py` is the place …": the path is the subject. */
 const PATH_SUBJECT = /^\s*(?:the\s+file\s+|it\s+seems\s+(?:that\s+|like\s+)?|\w+ly,?\s+)`[^`\s]*\/[^`\s]*`/i;
@@ -143,7 +147,7 @@ export function quotesSource(raw: string): boolean {
  * user says:" or "the output says:" (the task or what just ran, which the sets call irrelevant).
  */
 const REFERENCE_SAYS =
-  /^\s*(?:(?:but|so|and|also|wait|however),?\s+){0,2}(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:documentation|docstring|docs|comment|rfc\s*\d+|spec(?:ification)?|manual)\s+(?:says|states|reads)\s*:$/i;
+  /^\s*(?:(?:but|so|and|also|wait|however),?\s+){0,2}(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:documentation|docstring|docs|comment|rfc\s*\d+|spec(?:ification)?|manual)(?:\s+(?:for|of)\s+`[^`\n]{1,60}`)?\s+(?:says|states|reads)\s*:$/i;
 
 /**
  * "However, the error is in `requests/packages/urllib3/_collections.py`.", "the error occurs in

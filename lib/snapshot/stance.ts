@@ -77,7 +77,7 @@ const NUMBERED_STATUS =
 const ASKED_IF = /\b(?:asked|asking|asks)\s+(?:if|whether|for\s+clarification)\b/i;
 /** "Good question!", "Great point.": praise for what someone asked or said, nothing of its own. */
 const PRAISE =
-  /^\s*(?:(?:that['’]s|that\s+is|what)\s+an?\s+)?(?:(?:good|great|excellent|fair|interesting|valid)\s+(?:question|point|catch|observation)s?|you(?:['’]re|\s+are)\s+(?:\w+ly\s+)?right\s+to\s+(?:question|challenge)\s+(?:this|that|it|th(?:ose|ese)\s+\w+))\s*[!.]*\s*$/i;
+  /^\s*(?:(?:that['’]s|that\s+is|what)\s+an?\s+)?(?:(?:good|great|excellent|fair|interesting|valid)\s+(?:question|point|catch|observation)s?|you(?:['’]re|\s+are)\s+(?:\w+ly\s+)?right\s+to\s+(?:question|challenge)\s+(?:this|that|it|th(?:ose|ese)\s+\w+))(?:\s+(?:about|on|regarding)\s+[^!?\n]{1,60}?)?\s*[!.]*\s*$/i;
 /** "Wait, that's not quite right.": the writer's own verdict that something is wrong. */
 const NOT_RIGHT =
   /^\s*(?:(?:wait|hmm|no|but|so),?\s+)*(?:that|this|it)(?:['’]s|\s+is)\s+not\s+(?:quite\s+|entirely\s+)?(?:right|correct)[.!]*\s*$/i;

@@ -457,6 +457,15 @@ describe('snapshot cues', () => {
     expect(where('I should have been clearer.')).toBe('none');
   });
 
+  it('round from set 21: a file called the relevant one, "The docstring for `f` says:", "Wait, `a/b.py` has …", praise about X', () => {
+    expect(where('`test_io.py` seems like the most relevant file.')).toBe('requiredEvidenceLinks');
+    expect(where('`test_io.py` seems to pass now.')).not.toBe('requiredEvidenceLinks');
+    expect(where('The docstring for `parse_date` says:')).toBe('requiredEvidenceLinks');
+    expect(where('Wait, `lib/io/reader.py` has another call:')).toBe('requiredEvidenceLinks');
+    expect(where('Good question about setup.cfg.')).toBe('none');
+    expect(where('Good question about the cache: does it expire?')).toBe('unresolvedQuestions');
+  });
+
   it('plainFirst and shoutedFirst read the first word as their own scans did (property)', () => {
     // The two scans before they shared one reader of the first word.
     const lead = (raw: string) => {
