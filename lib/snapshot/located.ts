@@ -17,7 +17,7 @@ import { isPointer } from './pointer.js';
  * initializes…"), which the labelled sets call irrelevant.
  */
 const LINE_AT =
-  /\b(?:is|are)\s+(?:\w+\s+)?(?:at|on)\s+lines?\s+\d|\blines?\s+(?:is|are)\s+(?:at|on|around)\s+\d|^\s*(?:it|that)(?:['’]s|\s+is)\s+(?:at\s+|on\s+)?lines?\s+\d+[.!]?\s*$/i;
+  /\b(?:is|are)\s+(?:\w+\s+)?(?:at|on)\s+lines?\s+\d|\blines?\s+(?:is|are)\s+(?:roughly\s+|approximately\s+)?(?:at\s+|on\s+|around\s+)?\d|^\s*(?:it|that)(?:['’]s|\s+is)\s+(?:at\s+|on\s+)?lines?\s+\d+[.!]?\s*$/i;
 
 /**
  * "Actual: `…`", "Wait, my actual output is `…`": output quoted for comparison, the quote ending the
@@ -147,7 +147,7 @@ export function quotesSource(raw: string): boolean {
  * user says:" or "the output says:" (the task or what just ran, which the sets call irrelevant).
  */
 const REFERENCE_SAYS =
-  /^\s*(?:(?:but|so|and|also|wait|however),?\s+){0,2}(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:documentation|docstring|docs|comment|rfc\s*\d+|spec(?:ification)?|manual)(?:\s+(?:for|of)\s+`[^`\n]{1,60}`)?\s+(?:says|states|reads)\s*:$/i;
+  /^\s*(?:(?:but|so|and|also|wait|however),?\s+){0,2}(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:(?:documentation|docstring|docs|comment|rfc\s*\d+|spec(?:ification)?|manual)(?:\s+(?:for|of)\s+`[^`\n]{1,60}`)?\s+(?:says|states|reads)|traceback\s+(?:says|shows|indicates))\s*:$/i;
 
 /**
  * "However, the error is in `requests/packages/urllib3/_collections.py`.", "the error occurs in

@@ -59,7 +59,7 @@ const CONSTRAINT =
 const MISSED =
   /^\s*(?:(?:so|okay|ok|but|and|wait|also|oh|ah),?\s+)*(?:i|we)\s+should\s+have\s+(?!been\b)(?:\w+ly\s+|only\s+)?[a-z]{2,}/i;
 const VERDICT =
-  /^\s*(?:(?:so|okay|ok|and|now),?\s+)*(?:this|that|it|everything|(?:my|the|our|this|that)(?:\s+[\w`'.-]+){1,3})\s+(?:seems|looks|appears)\s+(?:to\s+be\s+)?(?:\w+ly\s+)?(correct|fine|good|reasonable|safe|right|ok|okay|consistent|acceptable|standard|wrong|broken|incorrect)\b/i;
+  /^\s*(?:(?:so|okay|ok|and|now),?\s+)*(?:this|that|it|everything|(?:my|the|our|this|that)(?:\s+[\w`'.-]+){1,3})\s+(?:seems|looks|appears)\s+(?:to\s+be\s+|like\s+an?\s+(?=reasonable|sensible|robust))?(?:\w+ly\s+)?(correct|fine|good|reasonable|sensible|robust|working|safe|right|ok|okay|consistent|acceptable|standard|wrong|broken|incorrect)\b/i;
 /**
  * "If the input ends in a space, `strip()` would drop it.": a consequence guessed, not observed; not
  * "If I want X, I would need to …" (the writer's own plan). The condition runs to its first comma:

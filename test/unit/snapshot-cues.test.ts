@@ -466,6 +466,15 @@ describe('snapshot cues', () => {
     expect(where('Good question about the cache: does it expire?')).toBe('unresolvedQuestions');
   });
 
+  it('round from set 22: verdicts that something works, "The traceback indicates:", lines roughly at', () => {
+    expect(where('Everything seems to be working correctly.')).toBe('none');
+    expect(where('The patch seems robust enough for this case.')).toBe('none');
+    expect(where('This seems like a reasonable trade-off.')).toBe('none');
+    expect(where('`merge` seems like a good candidate for the default.')).toBe('openHypotheses');
+    expect(where('The traceback indicates:')).toBe('requiredEvidenceLinks');
+    expect(where('The lines are roughly 120 to 140.')).toBe('requiredEvidenceLinks');
+  });
+
   it('plainFirst and shoutedFirst read the first word as their own scans did (property)', () => {
     // The two scans before they shared one reader of the first word.
     const lead = (raw: string) => {
