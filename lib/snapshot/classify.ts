@@ -367,6 +367,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     still = true;
   }
   if (!problem && forms.ignoresSomething(raw)) problem = true; // "It ignores the content of `right`"
+  if (!problem && !conditional && forms.stillState(raw)) problem = true; // "Space is still inside math mode."
   if (!hedge && forms.potentialIssue(raw)) hedge = true; // "there's a potential issue with X": a guess
   if (benign && problem && !still) {
     negatedProblem = true;
@@ -385,8 +386,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (plan) return 2;
   if (question && !problem) return 3;
   if (resolvedWord || done || (passing && !problem) || (negatedProblem && !problem)) return RESOLVED_CODE;
-  // "`a/b.py` seems relevant": a guess where to look is evidence (located.ts).
-  if (hedge) return mayLink && hedgedPlace(raw) ? 4 : 0;
+  // "`a/b.py` seems relevant": a guess where to look is evidence (located.ts); "It seems I broke X":
+  // the writer's own finding.
+  if (hedge) return problem && forms.seemsWe(raw) ? 1 : mayLink && hedgedPlace(raw) ? 4 : 0;
   if (problem) return 1;
   if (weak) return 2;
   // "More issues!", "One more line length issue.": a problem counted or pointed at, with no verb.

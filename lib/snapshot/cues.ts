@@ -82,7 +82,7 @@ export const SETS: [number, string[]][] = [
       'work works working support supported supports exist exists existing configured installed found ' +
         'match matches compile compiles start starts load loads run runs recognized recognize interpreted ' +
         'recovered yield reach defined available allowed correct correctly properly valid pass passes ' +
-        'exported imported registered called triggered applied respected honored trigger triggers',
+        'exported imported registered called triggered applied respected honored trigger triggers triggering',
     ),
   ],
   [1 << 15, set("have has had was were been got i've we've")], // DONE AUXILIARY

@@ -170,3 +170,41 @@ const POTENTIAL = /\b(?:potential|possible)\s+(?:issue|problem|bug|risk)s?\b/i;
 export function potentialIssue(raw: string): boolean {
   return (raw.indexOf('otential') >= 0 || raw.indexOf('ossible') >= 0) && POTENTIAL.test(raw);
 }
+
+/** "It seems I broke …", "It looks like we're encountering …": the writer's own finding, hedged only in form. */
+const SEEMS_WE =
+  /^\s*(?:(?:so|but|and|wait|hmm|ok(?:ay)?|ah),?\s+)*it\s+(?:seems|appears|looks\s+like)\s+(?:that\s+|like\s+)?(?:i|we)\b/i;
+
+/**
+ * @internal Whether the entry opens with "It seems (that) I/we …": with a problem in it ("It seems I
+ * introduced a syntax error."), a problem the writer found, not a guess; without one ("It seems I
+ * removed the only usage"), still a hedge.
+ *
+ * @example
+ * ```ts
+ * seemsWe('It seems I broke the build.'); // true
+ * seemsWe('It seems the cache is stale.'); // false
+ * ```
+ */
+export function seemsWe(raw: string): boolean {
+  return SEEMS_WE.test(raw);
+}
+
+/** "Space is still inside math mode.", "The tool is still looking for X": a subject, then "is still" and a state. */
+const STILL_STATE =
+  /^\s*(?!(?:if|when|whether|unless|what|why|how)\b)(?:[\w`'.-]+\s+){1,4}(?:is|are)\s+still\s+(?!(?:no|not|none|the\s+same|\d)\b)(?:being\s+)?[a-z]/i;
+
+/**
+ * @internal Whether the entry says a state persists ("The database path is still being set at import
+ * time."): a problem that stands, with no problem word. The caller lets a plan, a guess or a question
+ * in the entry win.
+ *
+ * @example
+ * ```ts
+ * stillState('The migration tool is still looking for requirements.txt.'); // true
+ * stillState('There are still no containers.'); // false
+ * ```
+ */
+export function stillState(raw: string): boolean {
+  return raw.indexOf(' still ') > 0 && STILL_STATE.test(raw);
+}

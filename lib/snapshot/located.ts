@@ -29,6 +29,14 @@ const QUOTED_OUTPUT =
 
 const QUOTE_ENDS = /[`"”][.!]?\s*$/;
 
+/**
+ * "So the core logic should be in `lib/matplotlib/axes/_axes.py`.", "`hist` is defined in
+ * `lib/a.py`", "a command defined in .claude/commands/hi.md": where the thing is, by a path with a
+ * slash (not "must be in `select`", a guess about code).
+ */
+const PLACE_IN =
+  /\b(?:(?:should|must)\s+be|(?:is|are)\s+(?:defined|declared|implemented|located))\s+in\s+`?([^`\s,;]+?)`?(?:[\s.,;!]|$)/i;
+
 /** "In `pylint/lint/base_options.py`, `verbose` definition:": what is in a file, named by its path. */
 const IN_PATH = /^\s*in\s+`(?:[^`\s]*\/[^`\s]*\.[a-z]{1,5}`\s*,|[^`\s/]+\.[a-z]{1,5}`\s*:\s*$)/i;
 
@@ -52,6 +60,10 @@ const PATH_HOLDS =
  */
 export function locatesEvidence(raw: string): boolean {
   if ((raw.indexOf('ine') >= 0 || raw.indexOf('INE') >= 0) && LINE_AT.test(raw)) return true;
+  if (raw.indexOf(' in ') >= 0) {
+    const m = PLACE_IN.exec(raw);
+    if (m && m[1]!.indexOf('/') > 0 && isPointer(m[1]!)) return true;
+  }
   const tick = raw.indexOf('`');
   if (tick < 0 && raw.indexOf('"') < 0 && raw.indexOf('\u201c') < 0) return false;
   if (QUOTED_OUTPUT.test(raw) && QUOTE_ENDS.test(raw)) return true;
@@ -66,7 +78,7 @@ export function locatesEvidence(raw: string): boolean {
 
 /**
  * A hedged entry about a file it opens with ("`src/_pytest/nodes.py` likely uses it", "`a/b.py` seems
- * relevant", "Specifically `a/b.py` …", "The file `a/b.py` seems to be …", "In `a/b.py`, … seems …")
+ * relevant", "`pyplot.py` likely wraps `axes.hist`", "Specifically `a/b.py` …", "The file `a/b.py` seems to be …", "In `a/b.py`, … seems …")
  * or names as the likely place ("Relevant tests are likely in `lib/tests/test_dates.py`"): a guess
  * where to look, which the labelled sets call evidence, not an open hypothesis. Not a path
  * followed by a colon ("`src/Button.js`: This file … might have logic that …"), which glosses the
@@ -87,11 +99,12 @@ export function hedgedPlace(raw: string): boolean {
   const close = raw.indexOf('`', tick + 1);
   if (close < 0 || raw.charCodeAt(close + 1) === 0x3a) return false;
   const path = raw.slice(tick + 1, close);
-  // A bare file name only when called the relevant one ("`test_axes.py` seems like the most relevant file").
-  return (path.indexOf('/') > 0 || RELEVANT_FILE.test(raw)) && isPointer(path);
+  // A bare file name ("`pyplot.py` likely wraps `hist`") unless the guess is about its status ("`a.py`
+  // seems to pass now"): a path with a slash points wherever the guess goes.
+  return isPointer(path) && (path.indexOf('/') > 0 || !STATUS.test(raw));
 }
 
-const RELEVANT_FILE = /^\s*`[^`]+`\s+seems\s+(?:like\s+)?(?:the\s+)?(?:most\s+)?relevant\b/i;
+const STATUS = /\b(?:pass(?:es|ed|ing)?|works?|worked|working|fixed|green)\b/i;
 
 /** "The file `a/b.py` seems to be the main file …", "It seems `a/b.py` is the place …": the path is the subject. */
 const PATH_SUBJECT = /^\s*(?:the\s+file\s+|it\s+seems\s+(?:that\s+|like\s+)?|\w+ly,?\s+)`[^`\s]*\/[^`\s]*`/i;

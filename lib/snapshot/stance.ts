@@ -69,6 +69,9 @@ const CONDITIONAL = /^\s*if\b[^.?!;,]*,\s*[^.?!;]*\bwould\b(?!\s+(?:need|have)\s
 /** "If I <verb> … :" or "…": a step the writer is about to try. */
 const TRIAL =
   /^\s*if\s+(?:i|we)\s+(?!(?:am|was|were|had|have|did|do|don['’]t|didn['’]t|can['’]t|cannot)\b)[a-z]+\b[^.?!]*(?::|\.\.\.|…)\s*$/i;
+/** "If I change `f` to `g`, it should work.": a change the writer means to make, with its expected effect. */
+const TRIAL_WORKS =
+  /^\s*(?:so,?\s+)?if\s+(?:i|we)\s+(?!(?:am|was|were|had|have|did|do|don['’]t|didn['’]t|can['’]t|cannot)\b)[a-z]+\b[^?]*,\s*(?:it|this|that)\s+should\s+(?:work|fix|solve|pass|handle)\b/i;
 const HEDGED_PLAN = /\bshould\s+probably\s+([a-z]+)/i;
 /** "Stage 1 complete.", "Phase 2 done": a named, numbered item, then its status. */
 const NUMBERED_STATUS =
@@ -81,9 +84,12 @@ const PRAISE =
 /** "Wait, that's not quite right.": the writer's own verdict that something is wrong. */
 const NOT_RIGHT =
   /^\s*(?:(?:wait|hmm|no|but|so),?\s+)*(?:that|this|it)(?:['’]s|\s+is)\s+not\s+(?:quite\s+|entirely\s+)?(?:right|correct)[.!]*\s*$/i;
-/** "It looks like there's an issue with the pyproject.toml file": a problem reported, hedged only in form. */
+/**
+ * "It looks like there's an issue with the pyproject.toml file": a problem reported, hedged only in form;
+ * also "This is a systematic issue that …" and "We've encountered an error regarding X".
+ */
 const LOOKS_ISSUE =
-  /^\s*(?:it\s+looks\s+like\s+there(?:['’]s|\s+(?:is|are|was|were))\s+[^.]{0,40}?\b(?:issues?|problems?|errors?)\b|(?:this|that)\s+is\s+an\s+issue\s+with\s)/i;
+  /^\s*(?:it\s+looks\s+like\s+there(?:['’]s|\s+(?:is|are|was|were))\s+[^.]{0,40}?\b(?:issues?|problems?|errors?)\b|(?:this|that)\s+is\s+an?\s+(?:\w+\s+)?issue\s+(?:with|that)\s|we(?:['’]ve|\s+have)\s+(?:encountered|hit|run\s+into)\s+an?\s+(?:error|issue|problem|bug)\b)/i;
 /** "Back to `apply_dataarray_vfunc`:", "Now back to inheritance.": the writer returns to a thread to pursue. */
 const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s|^\s*now,?\s+for\s/i;
 /** "I apologize for the misunderstanding.", "Sorry!": an apology alone says nothing to keep. */
@@ -153,6 +159,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   if (last === 0x3a && PLAN_HEADING.test(raw) && !/n['’]t\b|\b(?:not|cannot)\b/i.test(raw)) return NEXT;
   // "If I change the code to:", "If I go with option 2…": the writer trying out a step.
   if (c === 0x69 && (last === 0x3a || last === 0x2e || last === 0x2026) && TRIAL.test(raw)) return NEXT;
+  if ((c === 0x69 || c === 0x73) && raw.indexOf('should') > 0 && TRIAL_WORKS.test(raw)) return NEXT;
   // "If X, Y would …": a guessed consequence.
   if (c === 0x69 && !asked && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw)) return HYPOTHESIS;
   for (const [form, category, short] of WHOLE_LINE) if ((!short || n < 80) && form.test(raw)) return category;

@@ -475,6 +475,24 @@ describe('snapshot cues', () => {
     expect(where('The lines are roughly 120 to 140.')).toBe('requiredEvidenceLinks');
   });
 
+  it('round from sets 23-25: where a thing is, a guessed file, "It seems I broke X", "If I change X, it should work", a state that persists', () => {
+    expect(where('So the main logic should be in `lib/core/parse.ts`.')).toBe('requiredEvidenceLinks');
+    expect(where('`load` is defined in `lib/io/load.ts` and `lib/io/index.ts`.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('The bug must be in `select`.')).not.toBe('requiredEvidenceLinks');
+    expect(where('`render.py` likely wraps `draw`.')).toBe('requiredEvidenceLinks');
+    expect(where('It seems I introduced a type error.')).toBe('blockers');
+    expect(where('It seems I removed the only caller.')).toBe('openHypotheses');
+    expect(where('If I change `parse` to strip the BOM, it should work.')).toBe('nextActions');
+    expect(where('The cache path is still being set at import time.')).toBe('blockers');
+    expect(where('There are still no containers.')).not.toBe('blockers');
+    expect(where('If the flag is still set, we skip it.')).not.toBe('blockers');
+    expect(where('So `-q` is not triggering quiet mode.')).toBe('blockers');
+    expect(where('This is a recurring issue that wastes CI time.')).toBe('blockers');
+    expect(where("We've encountered an error regarding the lock file.")).toBe('blockers');
+  });
+
   it('plainFirst and shoutedFirst read the first word as their own scans did (property)', () => {
     // The two scans before they shared one reader of the first word.
     const lead = (raw: string) => {

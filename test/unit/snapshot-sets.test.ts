@@ -76,35 +76,35 @@ describe('second labelled snapshot set', () => {
 });
 
 // Sets 3-25: report kinds only, each labelled blind and scored once (LABELLING-3…25.md); the floors
-// are the entries they get right now (sets 3-8 and 10-22 were since spent on rule rounds; their one
-// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5, 83, 83, 80, 83, 79, 83, 89, 80, 82.5 and 82 %; set 9 scored 83 % once, 88 %
-// since; sets 23-25 are at their one scoring, 83, 80 and 82.5 %). Stop 30's quoted-source rule ("But the PR description says: "…"", which
+// are the entries they get right now (sets 3-8 and 10-25 were since spent on rule rounds; their one
+// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5, 83, 83, 80, 83, 79, 83, 89, 80, 82.5, 82, 83, 80 and 82.5 %; set 9 scored 83 % once, 88 %
+// since). Stop 30's quoted-source rule ("But the PR description says: "…"", which
 // set 6 labels irrelevant and sets 9-15 call evidence; LABELLING-15.md) costs set 6 one entry. Set 6 has 250 entries and sets
 // 7-25 200: console-summary ran out.
 const LATER: [number, number][] = [
   [3, 236 / 260],
-  [4, 234 / 260],
+  [4, 235 / 260],
   [5, 231 / 260],
   [6, 228 / 250],
   [7, 187 / 200],
   [8, 182 / 200],
   [9, 176 / 200],
   [10, 177 / 200],
-  [11, 179 / 200],
+  [11, 180 / 200],
   [12, 181 / 200],
   [13, 178 / 200],
   [14, 173 / 200],
   [15, 166 / 200],
   [16, 173 / 200],
-  [17, 166 / 200],
+  [17, 167 / 200],
   [18, 170 / 200],
-  [19, 184 / 200],
+  [19, 185 / 200],
   [20, 169 / 200],
-  [21, 169 / 200],
+  [21, 170 / 200],
   [22, 168 / 200],
-  [23, 166 / 200],
-  [24, 160 / 200],
-  [25, 165 / 200],
+  [23, 169 / 200],
+  [24, 165 / 200],
+  [25, 169 / 200],
 ];
 /** Sets 3-5 have 260 entries, set 6 250, the later ones 200 (console-summary ran out). */
 const sizeOf = (n: number): number => (n <= 5 ? 260 : n === 6 ? 250 : 200);
