@@ -366,8 +366,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     problem = true;
     still = true;
   }
-  if (!problem && forms.ignoresSomething(raw)) problem = true; // "It ignores the content of `right`"
-  if (!problem && !conditional && forms.stillState(raw)) problem = true; // "Space is still inside math mode."
+  if (!problem && forms.toldProblem(raw, conditional)) problem = true; // no problem word: "It ignores X"
   if (!hedge && forms.potentialIssue(raw)) hedge = true; // "there's a potential issue with X": a guess
   if (benign && problem && !still) {
     negatedProblem = true;

@@ -208,3 +208,17 @@ const STILL_STATE =
 export function stillState(raw: string): boolean {
   return raw.indexOf(' still ') > 0 && STILL_STATE.test(raw);
 }
+
+/**
+ * @internal A problem told without a problem word: what the code does wrong ("It ignores the content
+ * of `right`", {@link ignoresSomething}) or a state that persists ("Space is still inside math mode.",
+ * {@link stillState}; not inside a condition).
+ *
+ * @example
+ * ```ts
+ * toldProblem('The cache path is still being set at import time.', false); // true
+ * ```
+ */
+export function toldProblem(raw: string, conditional: boolean): boolean {
+  return ignoresSomething(raw) || (!conditional && stillState(raw));
+}
