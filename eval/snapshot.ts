@@ -2,8 +2,8 @@
  * `npm run eval:snapshot`: how well the deterministic snapshot sorts memory entries, on the
  * hand-labelled sets of eval/snapshot/: 520 sentences from five kinds of real agent output (rules in
  * eval/snapshot/LABELLING.md), 330 more labelled blind with aider replies and two enriched strata
- * (LABELLING-more.md), and sets 3-25 (4,830 entries of the report kinds, each labelled blind and scored
- * once; LABELLING-3…25.md say which were then spent on rule rounds). Per split — tune (rules were
+ * (LABELLING-more.md), and sets 3-28 (5,312 entries of the report kinds, each labelled blind and scored
+ * once; LABELLING-3…28.md say which were then spent on rule rounds). Per split — tune (rules were
  * chosen there), held-out and untouched kinds of sets 1-2, each later set, and the report-kind
  * entries whose errors were never listed — it prints accuracy (all and hard entries), per-category
  * precision/recall and the confusion matrix of the snapshot, beside two baselines in the same run: a
@@ -30,7 +30,7 @@ import {
 } from './snapshot/score.js';
 
 /** The report-kind sets after the first two (entries-<n>.jsonl), and those spent on rule rounds. */
-const LATER_SETS = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25];
+const LATER_SETS = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28];
 const SPENT = new Set([3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
 
 const args = new Set(process.argv.slice(2));
