@@ -30,7 +30,9 @@ import {
 } from './snapshot/score.js';
 
 /** The report-kind sets after the first two (entries-<n>.jsonl), and those spent on rule rounds. */
-const LATER_SETS = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28];
+const LATER_SETS = [
+  3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+];
 const SPENT = new Set([3, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
 
 const args = new Set(process.argv.slice(2));
