@@ -4,7 +4,9 @@
  * stays linear. Apart from `classify.ts` so each stays a file one can read whole; most were written
  * from the errors of the spent labelled sets (eval/snapshot/LABELLING-11…13.md).
  */
+
 import { C_ARE, C_IS, C_PHASE, C_RED, C_STATE, C_TO, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
+import { opened } from './openers.js';
 
 /** "should" or "shouldn't", then a verb other than "be". */
 const SHOULD_VERB = /\bshould(?:n['’]t|\s+not)?\s+(?!be\b)[a-z]{2,}/i;
@@ -138,7 +140,7 @@ export function tddPhase(fs: readonly number[], i: number, n: number): boolean {
 }
 
 /** "It ignores …", "So `zip` effectively ignores …", "This ignores the fact that …". */
-const IGNORES = /^\s*(?:(?:so|but|and|wait),?\s+)?(?:this|it|`[^`\s]+`)\s+(?:\w+ly\s+)?ignores\s/i;
+const IGNORES = /* @__PURE__ */ opened(/(?:this|it|`[^`\s]+`)\s+(?:\w+ly\s+)?ignores\s/.source);
 
 /**
  * @internal Whether the entry tells a defect as what the code does: "It ignores the actual content of
@@ -172,8 +174,9 @@ export function potentialIssue(raw: string): boolean {
 }
 
 /** "It seems I broke …", "It looks like we're encountering …": the writer's own finding, hedged only in form. */
-const SEEMS_WE =
-  /^\s*(?:(?:so|but|and|wait|hmm|ok(?:ay)?|ah),?\s+)*it\s+(?:seems|appears|looks\s+like)\s+(?:that\s+|like\s+)?(?:i|we)\b/i;
+const SEEMS_WE = /* @__PURE__ */ opened(
+  /it\s+(?:seems|appears|looks\s+like)\s+(?:that\s+|like\s+)?(?:i|we)\b/.source,
+);
 
 /**
  * @internal Whether the entry opens with "It seems (that) I/we …": with a problem in it ("It seems I

@@ -1,14 +1,18 @@
 /**
  * Evidence the pointer rules (`pointer.ts`, `gloss.ts`) do not see: where something is by line number
- * ("`distance` is defined at line 237", "It's line 63."), output quoted as the actual or expected
- * value ("Actual: `…`"), what a named file holds ("In `a/b.py`, …"), a grep hit (`` `src/a.py:
- * code` ``), a hedged guess where to look ("`a/b.py` seems relevant") and a quoted source ("The PR
- * says "…""; `lead.ts` asks {@link quotesSource} before the words are read). The labelling conventions
- * of the later sets call these places to look. `classify.ts` asks {@link locatesEvidence} only when
+ * ("`distance` is defined at line 237", "It's line 63.") or by path ("should be in `a/b`", "`f` is
+ * defined in `a/b.py`"), output quoted as the actual or expected value ("Actual: `…`"), what a named
+ * file holds ("In `a/b.py`, …", "`a/b.py` has the `A` class"), a grep hit (`` `src/a.py: code` ``), a
+ * hedged guess where to look ("`a/b.py` seems relevant"), a quoted source or a reference introduced
+ * before its words ("The PR says "…"", "The docstring says:") and where a failure shows ("the error is
+ * in `a/b.py`"); `lead.ts` asks {@link quotesSource} and {@link errorIn} before the words are read.
+ * What is a path is `isPointer`'s answer throughout. The labelling conventions of the later sets
+ * call these places to look. `classify.ts` asks {@link locatesEvidence} only when
  * the words gave the entry no category, so a plan, a question or a problem that mentions a line keeps
  * its own label, and {@link hedgedPlace} only for a hedged entry. Each check is one anchored regex
  * behind a native `indexOf` gate, or a scan of the first characters, so it stays linear.
  */
+import { opened } from './openers.js';
 import { isPointer } from './pointer.js';
 
 /**
@@ -37,15 +41,29 @@ const QUOTE_ENDS = /[`"”][.!]?\s*$/;
 const PLACE_IN =
   /\b(?:(?:should|must)\s+be|(?:is|are)\s+(?:defined|declared|implemented|located))\s+in\s+`?([^`\s,;]+?)`?(?:[\s.,;!]|$)/i;
 
-/** "In `pylint/lint/base_options.py`, `verbose` definition:": what is in a file, named by its path. */
-const IN_PATH = /^\s*in\s+`(?:[^`\s]*\/[^`\s]*\.[a-z]{1,5}`\s*,|[^`\s/]+\.[a-z]{1,5}`\s*:\s*$)/i;
+/**
+ * "In `pylint/lint/base_options.py`, `verbose` definition:", "In `utils.py`:": what is in a file, named
+ * by its path (a comma and more words after a path with a slash; a colon ending the line after any file).
+ */
+const IN_PATH = /^\s*in\s+`([^`\s]+)`\s*(?:(,)|:\s*$)/i;
+
+/** Whether `raw` opens with "In `path`, …" or "In `file`:" (see {@link IN_PATH}). */
+function inPath(raw: string): boolean {
+  const m = IN_PATH.exec(raw);
+  return m !== null && (m[2] === undefined || m[1]!.indexOf('/') > 0) && isPointer(m[1]!);
+}
+
+/** The code span a form captured is a path with a slash, by the pointer rules. */
+const slashPath = (m: RegExpExecArray | null): boolean =>
+  m !== null && m[1]!.indexOf('/') > 0 && isPointer(m[1]!);
 
 /**
  * "`src/_pytest/python.py` has `Instance` class.", "`seaborn/_core` is for the new interface": what a
  * file or folder holds, the path opening the entry (a pointer by `isPointer`; not "`xr.merge` has …").
  */
-const PATH_HOLDS =
-  /^\s*(?:(?:wait|so|and|also),?\s+)?`([^`\s]+)`\s+(?:has|contains|defines|holds|implements|is\s+for|provides|exports)\s/i;
+const PATH_HOLDS = /* @__PURE__ */ opened(
+  /`([^`\s]+)`\s+(?:has|contains|defines|holds|implements|is\s+for|provides|exports)\s/.source,
+);
 
 /**
  * Whether `raw` is evidence by one of the forms above. The caller asks only for an entry its words
@@ -60,14 +78,11 @@ const PATH_HOLDS =
  */
 export function locatesEvidence(raw: string): boolean {
   if ((raw.indexOf('ine') >= 0 || raw.indexOf('INE') >= 0) && LINE_AT.test(raw)) return true;
-  if (raw.indexOf(' in ') >= 0) {
-    const m = PLACE_IN.exec(raw);
-    if (m && m[1]!.indexOf('/') > 0 && isPointer(m[1]!)) return true;
-  }
+  if (raw.indexOf(' in ') >= 0 && slashPath(PLACE_IN.exec(raw))) return true;
   const tick = raw.indexOf('`');
   if (tick < 0 && raw.indexOf('"') < 0 && raw.indexOf('\u201c') < 0) return false;
   if (QUOTED_OUTPUT.test(raw) && QUOTE_ENDS.test(raw)) return true;
-  if (tick >= 0 && IN_PATH.test(raw)) return true;
+  if (tick >= 0 && inPath(raw)) return true;
   if (tick >= 0) {
     // A path or file name by the pointer rules: `xr.merge` is code, not a file.
     const held = PATH_HOLDS.exec(raw);
@@ -95,7 +110,7 @@ export function hedgedPlace(raw: string): boolean {
   if (tick < 0) return false;
   let s = 0;
   while (s < tick && raw.charCodeAt(s) <= 0x20) s++;
-  if (s !== tick) return LIKELY_IN.test(raw) || PATH_SUBJECT.test(raw) || IN_PATH.test(raw);
+  if (s !== tick) return slashPath(LIKELY_IN.exec(raw)) || slashPath(PATH_SUBJECT.exec(raw)) || inPath(raw);
   const close = raw.indexOf('`', tick + 1);
   if (close < 0 || raw.charCodeAt(close + 1) === 0x3a) return false;
   const path = raw.slice(tick + 1, close);
@@ -107,10 +122,10 @@ export function hedgedPlace(raw: string): boolean {
 const STATUS = /\b(?:pass(?:es|ed|ing)?|works?|worked|working|fixed|green)\b/i;
 
 /** "The file `a/b.py` seems to be the main file …", "It seems `a/b.py` is the place …": the path is the subject. */
-const PATH_SUBJECT = /^\s*(?:the\s+file\s+|it\s+seems\s+(?:that\s+|like\s+)?|\w+ly,?\s+)`[^`\s]*\/[^`\s]*`/i;
+const PATH_SUBJECT = /^\s*(?:the\s+file\s+|it\s+seems\s+(?:that\s+|like\s+)?|\w+ly,?\s+)`([^`\s]+)`/i;
 /** "Relevant tests are likely in `path`". */
 const LIKELY_IN =
-  /^\s*(?:the\s+)?(?:relevant|core|main)\s+[\w ]{0,30}?\b(?:is|are|should\s+be)\s+(?:likely\s+|probably\s+)?in\s+`[^`\s]*\/[^`\s]*`/i;
+  /^\s*(?:the\s+)?(?:relevant|core|main)\s+[\w ]{0,30}?\b(?:is|are|should\s+be)\s+(?:likely\s+|probably\s+)?in\s+`([^`\s]+)`/i;
 
 /**
  * A grep hit quoted whole: the entry opens with a backtick, then a path with a file extension, then a
@@ -133,8 +148,10 @@ function grepHit(raw: string, tick: number): boolean {
  * to look, evidence; sets 3-6, labelled before that convention was written down, call a few of them
  * irrelevant (LABELLING-15.md, "Then spent").
  */
-const QUOTED_SOURCE =
-  /^\s*(?:(?:but|so|and|also|wait|however),?\s+)?(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|(?:pr|issue)\s+author|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec|comment|docstring|output)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|say|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/i;
+const QUOTED_SOURCE = /* @__PURE__ */ opened(
+  /(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|(?:pr|issue)\s+author|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec|comment|docstring|output)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|say|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/
+    .source,
+);
 
 /**
  * Whether the entry quotes a source (see {@link QUOTED_SOURCE}). `lead.ts` asks first, before the
@@ -159,17 +176,19 @@ export function quotesSource(raw: string): boolean {
  * to read, introduced before its words; evidence in sets 5, 6, 16 and 18. Not "The PR says:", "The
  * user says:" or "the output says:" (the task or what just ran, which the sets call irrelevant).
  */
-const REFERENCE_SAYS =
-  /^\s*(?:(?:but|so|and|also|wait|however),?\s+){0,2}(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:(?:documentation|docstring|docs|comment|rfc\s*\d+|spec(?:ification)?|manual)(?:\s+(?:for|of)\s+`[^`\n]{1,60}`)?\s+(?:says|states|reads)|traceback\s+(?:says|shows|indicates))\s*:$/i;
+const REFERENCE_SAYS = /* @__PURE__ */ opened(
+  /(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:(?:documentation|docstring|docs|comment|rfc\s*\d+|spec(?:ification)?|manual)(?:\s+(?:for|of)\s+`[^`\n]{1,60}`)?\s+(?:says|states|reads)|traceback\s+(?:says|shows|indicates))\s*:$/
+    .source,
+);
 
 /**
  * "However, the error is in `requests/packages/urllib3/_collections.py`.", "the error occurs in
- * `a/b.py`": where the failure shows, named by a path (a slash or a file extension inside the code
- * span), is a place to look. Not "The issue is in `_wrap_data` calling `_wrap`" (a function: a
+ * `a/b.py`": where the failure shows, named by a path or file name (by `isPointer`, as every other
+ * form here: `xr.merge` is code), is a place to look. Not "The issue is in `_wrap_data` calling `_wrap`" (a function: a
  * diagnosis, a blocker).
  */
 const ERROR_IN =
-  /\b(?:error|exception|failure|traceback)\s+(?:is|occurs|happens|originates)\s+in\s+`[^`\s]*(?:\/[^`\s]*|\.[a-z]{1,5})`(?:\s+and\s+`[^`\s]+`)?[.:]?\s*$/i;
+  /\b(?:error|exception|failure|traceback)\s+(?:is|occurs|happens|originates)\s+in\s+`([^`\s]+)`(?:\s+and\s+`[^`\s]+`)?[.:]?\s*$/i;
 
 /**
  * Whether the entry names the file a failure shows in (see {@link ERROR_IN}).
@@ -178,9 +197,12 @@ const ERROR_IN =
  * ```ts
  * errorIn('However, the error is in `lib/io/reader.py`.'); // true
  * errorIn('The issue is in `parse_args`.'); // false
+ * errorIn('The error is in `xr.merge`.'); // false: a dotted name without a file extension
  * ```
  */
 export function errorIn(raw: string): boolean {
   // A code span first: one character, the cheapest search, and most entries have none.
-  return raw.indexOf('`') >= 0 && raw.indexOf(' in `') >= 0 && ERROR_IN.test(raw);
+  if (raw.indexOf('`') < 0 || raw.indexOf(' in `') < 0) return false;
+  const m = ERROR_IN.exec(raw);
+  return m !== null && isPointer(m[1]!);
 }

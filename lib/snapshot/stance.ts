@@ -22,6 +22,7 @@
  */
 
 import { BLOCKER, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
+import { opened } from './openers.js';
 
 /** The status a writer put last, and the category it gives the line. */
 const STATUS: Record<string, number> = {
@@ -53,13 +54,15 @@ const TITLED_STEP = /^\s*(?:[-*]\s+)?\*\*[^*\n]{1,60}\*\*\s+[-–—]\s+\**([A-Z
 /** A subject of up to three words other than "I"/"we", then a verb that reports what someone said. */
 const REPORTED =
   /^\s*(?:(?!i\s|we\s)[A-Za-z'’]+\s+){0,3}?(?:\w+ly\s+)?(questioned|challenged|pointed out|complained|suggested|requested|recommended)\b/i;
-const CONSTRAINT =
-  /^\s*(?:(?:so|okay|ok|but|and|wait),?\s+)*(?:i|we)\s+(?:should|must)(?:\s+not\b|n['’]t\b)/i;
+const CONSTRAINT = /* @__PURE__ */ opened(/(?:i|we)\s+(?:should|must)(?:\s+not\b|n['’]t\b)/.source);
 /** "I should have run the tests first", "We should have addressed the warnings": a step the writer missed (not "I should have been more precise", an apology). */
-const MISSED =
-  /^\s*(?:(?:so|okay|ok|but|and|wait|also|oh|ah),?\s+)*(?:i|we)\s+should\s+have\s+(?!been\b)(?:\w+ly\s+|only\s+)?[a-z]{2,}/i;
-const VERDICT =
-  /^\s*(?:(?:so|okay|ok|and|now),?\s+)*(?:this|that|it|everything|(?:my|the|our|this|that)(?:\s+[\w`'.-]+){1,3})\s+(?:seems|looks|appears)\s+(?:to\s+be\s+|like\s+an?\s+(?=reasonable|sensible|robust))?(?:\w+ly\s+)?(correct|fine|good|reasonable|sensible|robust|working|safe|right|ok|okay|consistent|acceptable|standard|wrong|broken|incorrect)\b/i;
+const MISSED = /* @__PURE__ */ opened(
+  /(?:i|we)\s+should\s+have\s+(?!been\b)(?:\w+ly\s+|only\s+)?[a-z]{2,}/.source,
+);
+const VERDICT = /* @__PURE__ */ opened(
+  /(?:this|that|it|everything|(?:my|the|our|this|that)(?:\s+[\w`'.-]+){1,3})\s+(?:seems|looks|appears)\s+(?:to\s+be\s+|like\s+an?\s+(?=reasonable|sensible|robust))?(?:\w+ly\s+)?(correct|fine|good|reasonable|sensible|robust|working|safe|right|ok|okay|consistent|acceptable|standard|wrong|broken|incorrect)\b/
+    .source,
+);
 /**
  * "If the input ends in a space, `strip()` would drop it.": a consequence guessed, not observed; not
  * "If I want X, I would need to …" (the writer's own plan). The condition runs to its first comma:
@@ -67,11 +70,14 @@ const VERDICT =
  */
 const CONDITIONAL = /^\s*if\b[^.?!;,]*,\s*[^.?!;]*\bwould\b(?!\s+(?:need|have)\s+to)/i;
 /** "If I <verb> … :" or "…": a step the writer is about to try. */
-const TRIAL =
-  /^\s*if\s+(?:i|we)\s+(?!(?:am|was|were|had|have|did|do|don['’]t|didn['’]t|can['’]t|cannot)\b)[a-z]+\b[^.?!]*(?::|\.\.\.|…)\s*$/i;
+/** "If I/we <verb>", the verb a step (not "If I am …", "If we had …", "If I can't …"). */
+const IF_I_DO =
+  /if\s+(?:i|we)\s+(?!(?:am|was|were|had|have|did|do|don['’]t|didn['’]t|can['’]t|cannot)\b)[a-z]+\b/.source;
+const TRIAL = /* @__PURE__ */ new RegExp(String.raw`^\s*${IF_I_DO}[^.?!]*(?::|\.\.\.|…)\s*$`, 'i');
 /** "If I change `f` to `g`, it should work.": a change the writer means to make, with its expected effect. */
-const TRIAL_WORKS =
-  /^\s*(?:so,?\s+)?if\s+(?:i|we)\s+(?!(?:am|was|were|had|have|did|do|don['’]t|didn['’]t|can['’]t|cannot)\b)[a-z]+\b[^?]*,\s*(?:it|this|that)\s+should\s+(?:work|fix|solve|pass|handle)\b/i;
+const TRIAL_WORKS = /* @__PURE__ */ opened(
+  String.raw`${IF_I_DO}[^?]*,\s*(?:it|this|that)\s+should\s+(?:work|fix|solve|pass|handle)\b`,
+);
 const HEDGED_PLAN = /\bshould\s+probably\s+([a-z]+)/i;
 /** "Stage 1 complete.", "Phase 2 done": a named, numbered item, then its status. */
 const NUMBERED_STATUS =
@@ -159,7 +165,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   if (last === 0x3a && PLAN_HEADING.test(raw) && !/n['’]t\b|\b(?:not|cannot)\b/i.test(raw)) return NEXT;
   // "If I change the code to:", "If I go with option 2…": the writer trying out a step.
   if (c === 0x69 && (last === 0x3a || last === 0x2e || last === 0x2026) && TRIAL.test(raw)) return NEXT;
-  if ((c === 0x69 || c === 0x73) && raw.indexOf('should') > 0 && TRIAL_WORKS.test(raw)) return NEXT;
+  if (raw.indexOf('should') > 0 && TRIAL_WORKS.test(raw)) return NEXT;
   // "If X, Y would …": a guessed consequence.
   if (c === 0x69 && !asked && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw)) return HYPOTHESIS;
   for (const [form, category, short] of WHOLE_LINE) if ((!short || n < 80) && form.test(raw)) return category;

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { opensInCode } from '../../lib/snapshot/cues';
+import { CODES, opensInCode } from '../../lib/snapshot/cues';
 import { plainFirst, shoutedFirst } from '../../lib/snapshot/pointer';
 import { answersItself, copulaPointer } from '../../lib/snapshot/text';
 import { where } from '../snapshot/where';
@@ -491,6 +491,26 @@ describe('snapshot cues', () => {
     expect(where('So `-q` is not triggering quiet mode.')).toBe('blockers');
     expect(where('This is a recurring issue that wastes CI time.')).toBe('blockers');
     expect(where("We've encountered an error regarding the lock file.")).toBe('blockers');
+  });
+
+  it('the anchored forms share one list of openers, and a code span is a path only by the pointer rules', () => {
+    // Each form once had its own opener list ("So", "But wait", "Hmm", "Now", …); now any of them opens any form.
+    expect(where('But wait, it ignores the timeout.')).toBe('blockers');
+    expect(where('Hmm, it seems I broke the build.')).toBe('blockers');
+    expect(where('However, the docstring says:')).toBe('requiredEvidenceLinks');
+    expect(where('Oh, we should have pinned it.')).toBe('blockers');
+    expect(where('Now, `lib/a/b.py` has the `A` class.')).toBe('requiredEvidenceLinks');
+    // `xr.merge` has a dot but no file extension: code, not a file, whatever form names it.
+    expect(where('The error is in `xr.merge`.')).not.toBe('requiredEvidenceLinks');
+    expect(where('In `xr.merge`:')).not.toBe('requiredEvidenceLinks');
+    expect(where('In `utils.py`:')).toBe('requiredEvidenceLinks');
+    expect(where('The error is in `lib/io/reader.py`.')).toBe('requiredEvidenceLinks');
+  });
+
+  it('has room for every word code in the seven bits the flags give them', () => {
+    // Bits 24-30 hold the code: a 128th word would spill into the sign bit and corrupt every flag test.
+    expect(CODES.length).toBeLessThanOrEqual(127);
+    expect(new Set(CODES).size).toBe(CODES.length);
   });
 
   it('plainFirst and shoutedFirst read the first word as their own scans did (property)', () => {

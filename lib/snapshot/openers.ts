@@ -1,0 +1,28 @@
+/**
+ * The discourse words an entry may open with before what it says ("So, …", "But wait, …", "OK, …"),
+ * shared by the anchored forms of `forms.ts`, `located.ts` and `stance.ts`, which each had a list of
+ * their own that differed by a word or two for no reason.
+ */
+
+/**
+ * @internal Any number of openers, each maybe followed by a comma: a regex source to put after `^\s*`.
+ *
+ * @example
+ * ```ts
+ * new RegExp(`^\\s*${OPENERS}done`, 'i').test('OK so, done'); // true
+ * ```
+ */
+export const OPENERS = String.raw`(?:(?:so|but|and|also|wait|however|hmm|ok(?:ay)?|ah|oh|now),?\s+)*`;
+
+/**
+ * @internal A case-insensitive regex anchored at the line's start, openers allowed, then `body`.
+ *
+ * @example
+ * ```ts
+ * opened(String.raw`it\s+ignores\s`).test('So, it ignores x'); // true
+ * ```
+ */
+// @__NO_SIDE_EFFECTS__
+export function opened(body: string): RegExp {
+  return new RegExp(String.raw`^\s*` + OPENERS + body, 'i');
+}
