@@ -29,7 +29,11 @@ import {
   snapshotCategorizer,
 } from './snapshot/score.js';
 
-/** The report-kind sets after the first two (entries-<n>.jsonl), and those spent on rule rounds. */
+/**
+ * The report-kind sets after the first two (entries-<n>.jsonl), and those spent on rule rounds. Listed,
+ * not read from the folder: a set joins when it is scored, so no run of this script scores a set whose
+ * labels are still being written, or prints a blind set's figure before its one scoring.
+ */
 const LATER_SETS = [
   3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
 ];
