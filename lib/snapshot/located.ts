@@ -58,6 +58,13 @@ const slashPath = (m: RegExpExecArray | null): boolean =>
   m !== null && m[1]!.indexOf('/') > 0 && isPointer(m[1]!);
 
 /**
+ * "The PR description points to `seaborn/_core/scales.py`.", "The grep results point to
+ * `requests/models.py` as the place where …": a source or a search naming the file to read.
+ */
+const POINTS_TO =
+  /\b(?:description|pr|issue|results?|output|traceback|error|log|grep|search)\s+(?:also\s+)?points?\s+(?:us\s+)?to\s+`([^`\s]+)`/i;
+
+/**
  * "`src/_pytest/python.py` has `Instance` class.", "`seaborn/_core` is for the new interface": what a
  * file or folder holds, the path opening the entry (a pointer by `isPointer`; not "`xr.merge` has …").
  */
@@ -83,6 +90,7 @@ export function locatesEvidence(raw: string): boolean {
   if (tick < 0 && raw.indexOf('"') < 0 && raw.indexOf('\u201c') < 0) return false;
   if (QUOTED_OUTPUT.test(raw) && QUOTE_ENDS.test(raw)) return true;
   if (tick >= 0 && inPath(raw)) return true;
+  if (tick >= 0 && raw.indexOf('point') >= 0 && slashPath(POINTS_TO.exec(raw))) return true;
   if (tick >= 0) {
     // A path or file name by the pointer rules: `xr.merge` is code, not a file.
     const held = PATH_HOLDS.exec(raw);
@@ -165,7 +173,7 @@ const QUOTED_SOURCE = /* @__PURE__ */ opened(
  * ```
  */
 export function quotesSource(raw: string): boolean {
-  if (raw.charCodeAt(raw.length - 1) === 0x3a) return REFERENCE_SAYS.test(raw);
+  if (raw.charCodeAt(raw.length - 1) === 0x3a) return REFERENCE_SAYS.test(raw) || SHOWN_NEXT.test(raw);
   return (
     (raw.indexOf('"') >= 0 || raw.indexOf('\u201c') >= 0 || raw.indexOf('`') >= 0) && QUOTED_SOURCE.test(raw)
   );
@@ -178,6 +186,16 @@ export function quotesSource(raw: string): boolean {
  */
 const REFERENCE_SAYS = /* @__PURE__ */ opened(
   /(?:the\s+)?(?:`[^`\n]{1,60}`\s+)?(?:(?:documentation|docstring|docs|comment|rfc\s*\d+|spec(?:ification)?|manual)(?:\s+(?:for|of)\s+`[^`\n]{1,60}`)?\s+(?:says|states|reads)|traceback\s+(?:says|shows|indicates))\s*:$/
+    .source,
+);
+/**
+ * "The output is:", "My previous `sed -n '255,270p'` output was:", "The patch file I created was:",
+ * "However, the previous implementation was:": what ran or was written, shown next; evidence in sets
+ * 24 and 28. Only "is / was" before the colon: "The example output shows:" and "the output says:"
+ * introduce the task or a reading of it, which the sets call irrelevant.
+ */
+const SHOWN_NEXT = /* @__PURE__ */ opened(
+  /(?:(?:the|my|our)\s+)?(?:(?:previous|current|new|old|actual|full|last)\s+)?(?:`[^`\n]{1,60}`\s+)?(?:output|patch(?:\s+file)?|implementation|diff)(?:\s+(?:i|we)\s+[a-z]+)?\s+(?:is|was|were|are)\s*:$/
     .source,
 );
 

@@ -16,7 +16,7 @@
  *
  * Written in stop 27 from the errors of spent labelled sets (rounds from sets 5-6, set 7, then all
  * spent sets; eval/snapshot/LABELLING-5…8.md), each round measured once on a set no rule had seen; the
- * last ones in stop 30 from sets 11-16's errors (LABELLING-11…16.md).
+ * last ones in stop 30 from sets 11-16's errors (LABELLING-11…16.md), then stop 32 from sets 26-28's.
  * Rules that broke more spent entries than they fixed were dropped ("You're right" as a conceded
  * problem, "<source> says:" as evidence, any "X should <verb>" as a plan).
  */
@@ -54,7 +54,9 @@ const TITLED_STEP = /^\s*(?:[-*]\s+)?\*\*[^*\n]{1,60}\*\*\s+[-–—]\s+\**([A-Z
 /** A subject of up to three words other than "I"/"we", then a verb that reports what someone said. */
 const REPORTED =
   /^\s*(?:(?!i\s|we\s)[A-Za-z'’]+\s+){0,3}?(?:\w+ly\s+)?(questioned|challenged|pointed out|complained|suggested|requested|recommended)\b/i;
-const CONSTRAINT = /* @__PURE__ */ opened(/(?:i|we)\s+(?:should|must)(?:\s+not\b|n['’]t\b)/.source);
+const CONSTRAINT = /* @__PURE__ */ opened(
+  /(?:i|we)\s+(?:\w+ly\s+)?(?:should|must)(?:\s+not\b|n['’]t\b)/.source,
+);
 /** "I should have run the tests first", "We should have addressed the warnings": a step the writer missed (not "I should have been more precise", an apology). */
 const MISSED = /* @__PURE__ */ opened(
   /(?:i|we)\s+should\s+have\s+(?!been\b)(?:\w+ly\s+|only\s+)?[a-z]{2,}/.source,
@@ -96,6 +98,26 @@ const NOT_RIGHT =
  */
 const LOOKS_ISSUE =
   /^\s*(?:it\s+looks\s+like\s+there(?:['’]s|\s+(?:is|are|was|were))\s+[^.]{0,40}?\b(?:issues?|problems?|errors?)\b|(?:this|that)\s+is\s+an?\s+(?:\w+\s+)?issue\s+(?:with|that)\s|we(?:['’]ve|\s+have)\s+(?:encountered|hit|run\s+into)\s+an?\s+(?:error|issue|problem|bug)\b)/i;
+/** "This means `}}` is commented out!", "This means I removed the closing `\"\"\"`!": a consequence found, and alarming. */
+const MEANS_ALARM = /* @__PURE__ */ opened(/(?:this|that|which)\s+means\s[^!?\n]*!\s*$/.source);
+/** "It didn't print anything!", "I don't see `f` in the file!": something missing, and the writer alarmed by it. */
+const MISSING_ALARM = /* @__PURE__ */ opened(
+  /(?:it|i|this|that|we|they)(?:\s+still)?\s+(?:(?:did|does|do|is|was|can|wo)n['’]t|(?:does|did|do|is|was)\s+not|cannot)\b[^!?\n]*!\s*$/
+    .source,
+);
+/**
+ * "Modifying `pylint/config/utils.py` to add `-v` …", "Removing the unused import `builtin_str` from
+ * …": a change named by its gerund, code in its first words, with no verb of its own before a comma
+ * (not "Fixing `scatterplot` might require …", a guess, nor "Adding `%` is enough").
+ */
+const GERUND_CHANGE = /* @__PURE__ */ opened(
+  /(?:modifying|updating|changing|adding|removing|editing|replacing|renaming)\s+(?:(?:the|a|an|this|that)\s+)?(?:[\w-]+\s+){0,2}`/
+    .source,
+);
+const CLAUSE_VERB =
+  /^[^,]*\b(?:would|might|could|may|will|should|must|can|cannot|is|are|was|were|seems?|needs?)\b/i;
+/** "Instead of pinning versions, we should:", "I would add these in two places:": the writer's plan, its steps next. */
+const PLAN_COLON = /\b(?:i|we)\s+(?:should|would|will|need\s+to|must)\b[^.?!:]*:\s*$/i;
 /** "Back to `apply_dataarray_vfunc`:", "Now back to inheritance.": the writer returns to a thread to pursue. */
 const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s|^\s*now,?\s+for\s/i;
 /** "I apologize for the misunderstanding.", "Sorry!": an apology alone says nothing to keep. */
@@ -112,6 +134,8 @@ const WHOLE_LINE: readonly (readonly [RegExp, number, boolean])[] = [
   [BACK_TO, NEXT, true],
   [NOT_RIGHT, BLOCKER, true],
   [LOOKS_ISSUE, BLOCKER, false],
+  [MEANS_ALARM, BLOCKER, false],
+  [MISSING_ALARM, BLOCKER, false],
 ];
 /** "To fix both properly:": a short lead-in over the steps that follow. */
 const LEAD_IN = /^\s*(?:so,?\s+)?to\s+([a-z]+)\b[^,.;:!?]{0,40}:\s*$/i;
@@ -162,7 +186,15 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   }
   // "Here's what we should do:"; not "Since the hook won't let me commit, I have two options:" (the
   // obstacle is the line's point).
-  if (last === 0x3a && PLAN_HEADING.test(raw) && !/n['’]t\b|\b(?:not|cannot)\b/i.test(raw)) return NEXT;
+  if (
+    last === 0x3a &&
+    (PLAN_HEADING.test(raw) || PLAN_COLON.test(raw)) &&
+    !/n['’]t\b|\b(?:not|cannot)\b/i.test(raw)
+  )
+    return NEXT;
+  // A gerund opens within the first words: "Modifying `a.py` to …" (the regexes run only then).
+  const ing = raw.indexOf('ing ');
+  if (ing > 0 && ing < 24 && GERUND_CHANGE.test(raw) && !CLAUSE_VERB.test(raw)) return NEXT;
   // "If I change the code to:", "If I go with option 2…": the writer trying out a step.
   if (c === 0x69 && (last === 0x3a || last === 0x2e || last === 0x2026) && TRIAL.test(raw)) return NEXT;
   if (raw.indexOf('should') > 0 && TRIAL_WORKS.test(raw)) return NEXT;

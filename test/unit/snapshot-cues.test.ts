@@ -540,4 +540,41 @@ describe('snapshot cues', () => {
       }),
     );
   });
+
+  it('reads the forms of the round from sets 26-28 (stop 32)', () => {
+    // What ran or was written, shown next: evidence; "shows:" / "says:" lead-ins stay as they were.
+    expect(where('The output is:')).toBe('requiredEvidenceLinks');
+    expect(where('The patch file I created was:')).toBe('requiredEvidenceLinks');
+    expect(where('However, the previous implementation was:')).toBe('requiredEvidenceLinks');
+    expect(where("My previous `sed -n '255,270p'` output was:")).toBe('requiredEvidenceLinks');
+    expect(where('The example output shows:')).toBe('none');
+    // A source or a search naming the file to read.
+    expect(where('The PR description points to `seaborn/_core/scales.py`.')).toBe('requiredEvidenceLinks');
+    expect(where('The grep results point to `requests/models.py` as the place where it is set.')).toBe(
+      'requiredEvidenceLinks',
+    );
+    expect(where('The PR description points to `xr.merge`.')).not.toBe('requiredEvidenceLinks');
+    // An alarming consequence, something missing with alarm: blockers; praise and success are not.
+    expect(where('This means `}}` is commented out!')).toBe('blockers');
+    expect(where("It didn't print anything!")).toBe('blockers');
+    expect(where("I don't see `from . import x` in the file!")).toBe('blockers');
+    expect(where('This means we are done.')).not.toBe('blockers');
+    expect(where("Actually, there isn't a problem!")).not.toBe('blockers');
+    expect(where('I definitely should not submit changes to `pyproject.toml`.')).toBe('blockers');
+    // A change named by its gerund, with no verb of its own: a plan; a guess about it is not.
+    expect(where('Modifying `pylint/lint/base_options.py` to set `nargs=0` for `verbose`.')).toBe(
+      'nextActions',
+    );
+    expect(where('Removing the unused import `builtin_str` from `requests/sessions.py`.')).toBe(
+      'nextActions',
+    );
+    expect(where('Fixing `scatterplot` might require changes in `seaborn/_oldcore.py`.')).not.toBe(
+      'nextActions',
+    );
+    // The writer's plan with its steps next; "strip" and "specify" open plans.
+    expect(where('Instead of specifying exact version numbers, we should:')).toBe('nextActions');
+    expect(where('I would add these git safety improvements in two places:')).toBe('nextActions');
+    expect(where('We can specify Python version requirements in pyproject.toml.')).toBe('nextActions');
+    expect(where('Strip the trailing newline from the result.')).toBe('nextActions');
+  });
 });

@@ -66,6 +66,12 @@ const STANCE: [string, string][] = [
   ['If `normalize` drops the trailing slash?', 'openHypotheses'],
   ['That was an oversight in the retry policy.', 'blockers'],
   ['Ça marche: Done.', 'none'],
+  ['The patch file I created was:', 'requiredEvidenceLinks'],
+  ['The PR description points to `src/retry/policy.ts`.', 'requiredEvidenceLinks'],
+  ['This means `}}` is commented out!', 'blockers'],
+  ["It didn't print anything!", 'blockers'],
+  ['Modifying `src/retry/policy.ts` to cap the jitter.', 'nextActions'],
+  ['Instead of pinning exact versions, we should:', 'nextActions'],
 ];
 
 /** Trajectory reduction: deterministic snapshot, compactor and the reflected path over fixtures. */
