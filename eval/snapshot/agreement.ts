@@ -1,8 +1,10 @@
 /**
  * `npx tsx eval/snapshot/agreement.ts`: how far two careful readers agree on the same memory entries,
- * the ceiling that frames the categoriser's figures (issue 18). Sets 3, 5 and 19 (entries-3.jsonl,
- * entries-5.jsonl, entries-19.jsonl) were each labelled twice, independently and blind to the categoriser and to each
- * other: labels-<n>.tsv (the first reader, whose labels the figures use) and labels-<n>-second.tsv.
+ * the ceiling that frames the categoriser's figures (issue 18). Sets 3, 5, 19 and 29 (entries-3.jsonl,
+ * entries-5.jsonl, entries-19.jsonl, entries-29.jsonl) were each labelled twice, independently and blind to the
+ * categoriser and to each other: labels-<n>.tsv (the first reader, whose labels the figures use) and
+ * labels-<n>-second.tsv. Set 29's second reader judged each entry from its own sentence, never opening the
+ * trajectory around it (the categoriser sees no more); its first reader read the context of 42 terse entries.
  * Prints, as JSON per set: the second reader
  * scored against the first as if it were a categoriser (accuracy, accuracy on the first reader's hard
  * entries, per-category precision / recall, Cohen's kappa); the snapshot against each reader; and the
@@ -57,7 +59,7 @@ function brief(s: Score) {
   };
 }
 
-export function agreement(n: 3 | 5 | 19) {
+export function agreement(n: 3 | 5 | 19 | 29) {
   const first = loadReportLabels(n);
   const secondLabels = readLabels(`labels-${n}-second.tsv`);
   const byText = new Map(first.map((e) => [e.text, secondLabels.get(e.id)!]));
@@ -97,4 +99,10 @@ export function agreement(n: 3 | 5 | 19) {
 }
 
 if (process.argv[1]?.endsWith('agreement.ts'))
-  console.log(JSON.stringify({ set3: agreement(3), set5: agreement(5), set19: agreement(19) }, null, 2));
+  console.log(
+    JSON.stringify(
+      { set3: agreement(3), set5: agreement(5), set19: agreement(19), set29: agreement(29) },
+      null,
+      2,
+    ),
+  );
