@@ -108,10 +108,9 @@ export { NO_CATEGORY, RESOLVED_CODE };
 let scratch: number[] = [];
 
 /**
- * {@link classify} without a forced category, from the {@link wordFlags} of the words (`flagsOf[ids[i]]`):
- * the category's index in snapshot order (openHypotheses 0, blockers 1, nextActions 2,
- * unresolvedQuestions 3, requiredEvidenceLinks 4), {@link RESOLVED_CODE} or {@link NO_CATEGORY}.
- * `mayLink: false` promises the text has no `/` and no `.` before a letter (so it is no pointer).
+ * {@link classify} without a forced category, from the {@link wordFlags} of the words `ids[at … at + n)`:
+ * the category's index in snapshot order (openHypotheses 0 … requiredEvidenceLinks 4), {@link RESOLVED_CODE}
+ * or {@link NO_CATEGORY}. `mayLink: false` promises no `/` and no `.` before a letter (so no pointer).
  *
  * @example
  * ```ts
@@ -120,14 +119,15 @@ let scratch: number[] = [];
  * ```
  */
 export function classifyFlags(
-  ids: readonly number[],
+  ids: ArrayLike<number>,
   flagsOf: readonly number[],
   raw: string,
   mayLink = true,
+  at = 0,
+  n = ids.length,
 ): number {
-  const n = ids.length;
   if (scratch.length < n) scratch = new Array<number>(n * 2).fill(0);
-  for (let i = 0; i < n; i++) scratch[i] = flagsOf[ids[i]!]!;
+  for (let i = 0; i < n; i++) scratch[i] = flagsOf[ids[at + i]!]!;
   return decide(scratch, n, raw, mayLink);
 }
 
@@ -173,7 +173,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   // `check.py`."); with nothing else, a place to look.
   if (mayLink && isPointer(raw) && !titled(raw))
     return (fs[0]! & IMP && plainFirst(raw)) || lead === 2 ? 2 : 4;
-  if (mayLink && (namesPlace(fs, n, () => copulaPointer(raw)) || lookedAtPointer(raw))) return 4;
+  if (mayLink && (namesPlace(fs, n, raw, copulaPointer) || lookedAtPointer(raw))) return 4;
   if (lead >= 0) return lead;
   // Quoted code changes what words say; clauses are read only when an imperative could open one.
   let punctuated = raw.indexOf('`') >= 0;

@@ -300,17 +300,23 @@ function isLetter(c: number): boolean {
 }
 
 /**
- * Whether the `k`-th `is` / `are` of the text (`copulaAt()`, 1 for the first, 0 for none) only names
- * a thing: no problem, diagnosis, hedge, negation or question word before it ("The file we want is
- * …", not "The bug is in …"). The words are read first; `copulaAt` (a scan of the characters) runs
- * only when some copula could qualify.
+ * Whether the `k`-th `is` / `are` of the text (`copulaAt(raw)`, 1 for the first, 0 for none) only
+ * names a thing: no problem, diagnosis, hedge, negation or question word before it ("The file we want
+ * is …", not "The bug is in …"). The words are read first; `copulaAt` (a scan of the characters) runs
+ * only when some copula could qualify. It comes with its text rather than as a closure, which every
+ * entry with a path would allocate.
  *
  * @example
  * ```ts
- * namesPlace(fs, n, () => copulaPointer(raw)); // "The log we are after is at /tmp/run.log." → true
+ * namesPlace(fs, n, raw, copulaPointer); // "The log we are after is at /tmp/run.log." → true
  * ```
  */
-export function namesPlace(fs: readonly number[], n: number, copulaAt: () => number): boolean {
+export function namesPlace(
+  fs: readonly number[],
+  n: number,
+  raw: string,
+  copulaAt: (raw: string) => number,
+): boolean {
   let naming = 0; // the copulas before the first word that says more than a name
   for (let i = 0; i < n; i++) {
     const c = codeOf(fs[i]!);
@@ -318,7 +324,7 @@ export function namesPlace(fs: readonly number[], n: number, copulaAt: () => num
     else if (fs[i]! & (PROBLEM | DIAG | HEDGE | NEG | QSTART)) break;
   }
   if (naming === 0) return false;
-  const k = copulaAt();
+  const k = copulaAt(raw);
   return k > 0 && k <= naming;
 }
 

@@ -5,6 +5,8 @@
  * objective and recency, capped per category and per item.
  */
 import { classify, classifyFlags, RESOLVED_CODE, scopeCategory, taskCategory } from './classify.js';
+import { Buckets, signature } from './lsh.js';
+import { hint } from './needles.js';
 import { clip, comparableKey, contentTerms, findLinks, findLinksFrom, squash, words } from './text.js';
 import type {
   ActiveContextSnapshot,
@@ -15,7 +17,7 @@ import type {
   SnapshotTrace,
   TracedItem,
 } from './types.js';
-import { keyHash, MINHASHES, scanWords, Vocabulary } from './vocab.js';
+import { keyHash, scanText, Vocabulary } from './vocab.js';
 
 /**
  * Default cap on items per category (`MAX_CATEGORY_ITEMS` of the snapshot specification).
@@ -75,10 +77,11 @@ interface Candidate {
   text: string;
   /** The comparable key (the link itself for evidence), built only when a key hash is shared. */
   key: string | null;
-  /** Another candidate of the category whose key has the same hash. */
-  sameHash: Candidate | null;
-  /** Its content terms, as vocabulary ids. */
-  terms: number[];
+  /** The next candidate (in input order) with the same score, once ranked. */
+  sameScore: Candidate | null;
+  /** Its content terms, as vocabulary ids: `vocab.termIds[termsAt … termsAt + termsLen)`. */
+  termsAt: number;
+  termsLen: number;
   sources: string[];
   /** Membership of `sources` once it grows (merges can make it long): keeps additions linear. */
   sourceSet: Set<string> | null;
@@ -94,23 +97,24 @@ interface Candidate {
 interface Analysis {
   text: string;
   links: string[];
-  /** The candidate each link became, once it did. */
-  linkCands: (Candidate | null)[] | null;
-  /** Whether the words were read (only when the text needs them). */
-  read: boolean;
-  /** Whether there are none. */
-  empty: boolean;
-  /** The words' ids in the vocabulary (ASCII text), else null. */
-  ids: number[] | null;
-  /** `words(text)` when not ASCII, else null. */
-  ws: string[] | null;
+  /** Where the candidates its links became (once they did) start in the build's `linkCands`; -1 before. */
+  linkAt: number;
+  /**
+   * Where the words' ids start in `vocab.ids` (ASCII text); -1 for other text, or until the words are
+   * read (only when the text needs them).
+   */
+  at: number;
+  /** How many words, once read (-1 before). */
+  n: number;
   /** {@link keyHash} of the comparable key. */
   keyHash: number;
   /** The category without a forcing scope (`undefined` when uncategorized or resolved). */
   category: SnapshotCategory | undefined;
   resolved: boolean;
   key: string | null;
-  terms: number[] | null;
+  /** Its content terms, as a {@link Candidate}'s: -1 until needed. */
+  termsAt: number;
+  termsLen: number;
   /** The candidate this text became (in category `candCat`), so a repeat skips the key look-up. */
   cand: Candidate | null;
   candCat: number;
@@ -144,67 +148,26 @@ const ROWS = 2;
 const BUCKET_PROBE_LIMIT = 8;
 
 /**
- * The MinHash signature of a term set: per hash function, the least of its terms' values. Values are
- * held with the top bit flipped (see {@link Vocabulary.minhashes}), so the least is the signed least.
+ * Jaccard similarity of a candidate's `count` terms, marked with `stamp` in `seen`, and a
+ * representative's (each list free of repeats, so the intersection is the same whichever side is
+ * looked up).
  */
-function signature(terms: readonly number[], minhashes: Int32Array, out: Int32Array): void {
-  // BANDS * ROWS = MINHASHES = 8 values, kept in locals.
-  let m0 = 0x7fffffff; // 0xffffffff, flipped
-  let m1 = m0;
-  let m2 = m0;
-  let m3 = m0;
-  let m4 = m0;
-  let m5 = m0;
-  let m6 = m0;
-  let m7 = m0;
-  for (let i = 0; i < terms.length; i++) {
-    const base = terms[i]! * MINHASHES;
-    let v = minhashes[base]!;
-    if (v < m0) m0 = v;
-    v = minhashes[base + 1]!;
-    if (v < m1) m1 = v;
-    v = minhashes[base + 2]!;
-    if (v < m2) m2 = v;
-    v = minhashes[base + 3]!;
-    if (v < m3) m3 = v;
-    v = minhashes[base + 4]!;
-    if (v < m4) m4 = v;
-    v = minhashes[base + 5]!;
-    if (v < m5) m5 = v;
-    v = minhashes[base + 6]!;
-    if (v < m6) m6 = v;
-    v = minhashes[base + 7]!;
-    if (v < m7) m7 = v;
-  }
-  out[0] = m0;
-  out[1] = m1;
-  out[2] = m2;
-  out[3] = m3;
-  out[4] = m4;
-  out[5] = m5;
-  out[6] = m6;
-  out[7] = m7;
-}
-
-/**
- * Jaccard similarity of a candidate's terms, marked with `stamp` in `seen`, and a representative's
- * (each list free of repeats, so the intersection is the same whichever side is looked up).
- */
-function jaccard(terms: readonly number[], seen: Int32Array, stamp: number, rep: Candidate): number {
-  const b = rep.terms;
-  if (terms.length === 0 || b.length === 0) return 0;
+function jaccard(count: number, terms: Int32Array, seen: Int32Array, stamp: number, rep: Candidate): number {
+  const len = rep.termsLen;
+  if (count === 0 || len === 0) return 0;
   let inter = 0;
-  for (let i = 0; i < b.length; i++) if (seen[b[i]!] === stamp) inter++;
-  return inter / (terms.length + b.length - inter);
+  for (let i = rep.termsAt; i < rep.termsAt + len; i++) if (seen[terms[i]!] === stamp) inter++;
+  return inter / (count + len - inter);
 }
 
 /**
  * Relevance to the objective (share of its terms present) weighed with recency. The objective's
  * terms were the first the vocabulary met: they are the ids below `objective`, their count.
  */
-function scoreOf(terms: readonly number[], objective: number, recency: number): number {
+function scoreOf(terms: Int32Array, c: Candidate, objective: number, recency: number): number {
   let hits = 0;
-  if (objective > 0) for (let i = 0; i < terms.length; i++) if (terms[i]! < objective) hits++;
+  if (objective > 0)
+    for (let i = c.termsAt; i < c.termsAt + c.termsLen; i++) if (terms[i]! < objective) hits++;
   const relevance = objective > 0 ? Math.min(1, hits / Math.min(objective, 3)) : 0;
   return Math.round((0.7 * relevance + 0.3 * recency) * 1e6) / 1e6;
 }
@@ -262,35 +225,43 @@ export function deterministicSnapshotWithTrace(
 
 /**
  * The candidates in {@link byRank} order. With finite scores and iterations (always, short of an
- * infinite `sourceIteration`) they are grouped by score and iteration, each group already in input
- * order, so only the distinct keys are sorted: the same order as the full sort, in linear time.
+ * infinite `sourceIteration`) they are grouped by score, each group chained in input order through
+ * `sameScore` (most scores are one candidate's: no array per group). Only the distinct scores are
+ * sorted, and a group only when its iterations are not already most recent first (a stable sort
+ * keeps input order among equals): the same order as the full sort, with far fewer comparisons.
  */
 function rank(candidates: Candidate[]): Candidate[] {
-  const byScore = new Map<number, Map<number, Candidate[]>>();
-  for (let i = 0; i < candidates.length; i++) {
+  const byScore = new Map<number, Candidate>();
+  for (let i = candidates.length - 1; i >= 0; i--) {
     const c = candidates[i]!;
     if (!Number.isFinite(c.score) || !Number.isFinite(c.iteration)) return candidates.sort(byRank);
-    let byIteration = byScore.get(c.score);
-    if (byIteration === undefined) {
-      byIteration = new Map();
-      byScore.set(c.score, byIteration);
-    }
-    const group = byIteration.get(c.iteration);
-    if (group === undefined) byIteration.set(c.iteration, [c]);
-    else group.push(c);
+    c.sameScore = byScore.get(c.score) ?? null;
+    byScore.set(c.score, c);
   }
   const out: Candidate[] = [];
-  const scores = [...byScore.keys()].sort(descending);
-  for (const score of scores) {
-    const byIteration = byScore.get(score)!;
-    const iterations = [...byIteration.keys()].sort(descending);
-    for (const it of iterations) for (const c of byIteration.get(it)!) out.push(c);
+  // Ascending (scores are never -0 nor NaN), read from the end.
+  const scores = Float64Array.from(byScore.keys()).sort();
+  for (let s = scores.length - 1; s >= 0; s--) {
+    const head = byScore.get(scores[s]!)!;
+    let inOrder = true;
+    for (let c = head; c.sameScore !== null; c = c.sameScore)
+      if (c.sameScore.iteration > c.iteration) {
+        inOrder = false;
+        break;
+      }
+    if (inOrder) for (let c: Candidate | null = head; c !== null; c = c.sameScore) out.push(c);
+    else {
+      const group: Candidate[] = [];
+      for (let c: Candidate | null = head; c !== null; c = c.sameScore) group.push(c);
+      group.sort(byRecency);
+      for (const c of group) out.push(c);
+    }
   }
   return out;
 }
 
-function descending(a: number, b: number): number {
-  return b - a;
+function byRecency(a: Candidate, b: Candidate): number {
+  return b.iteration - a.iteration;
 }
 
 const NO_LINKS: string[] = [];
@@ -301,61 +272,79 @@ const NO_LINKS: string[] = [];
  * its words are needed.
  */
 function analyze(raw: string, vocab: Vocabulary): Analysis {
-  const ids = scanWords(raw, vocab);
-  const text = ids !== null ? raw : squash(raw);
+  const n = scanText(raw, vocab);
+  const text = n >= 0 ? raw : squash(raw);
   const a: Analysis = {
     text,
     links:
-      ids !== null
+      n >= 0
         ? vocab.linkish
           ? findLinksFrom(text, vocab.linkFrom)
           : NO_LINKS
         : text === ''
           ? NO_LINKS
           : findLinks(text),
-    linkCands: null,
-    read: false,
-    empty: false,
-    ids: null,
-    ws: null,
+    linkAt: -1,
+    at: -1,
+    n: -1,
     keyHash: 0,
     category: undefined,
     resolved: false,
     key: null,
-    terms: null,
+    termsAt: -1,
+    termsLen: 0,
     cand: null,
     candCat: -1,
   };
-  if (ids !== null) readIds(a, ids, vocab);
+  if (n >= 0) readIds(a, n, vocab);
   return a;
 }
 
-function readIds(a: Analysis, ids: number[], vocab: Vocabulary): void {
-  a.read = true;
-  a.ids = ids;
-  a.empty = ids.length === 0;
+/** Keeps the `n` ids {@link scanText} just wrote for `a`, and classifies `a` by them. */
+function readIds(a: Analysis, n: number, vocab: Vocabulary): void {
+  a.at = vocab.idsUsed;
+  vocab.idsUsed += n; // kept
+  a.n = n;
   a.keyHash = vocab.keyHash;
-  const code = classifyFlags(ids, vocab.flags, a.text, vocab.linkish);
+  // The needles its words hold spare the forms' searches (needles.ts).
+  hint(a.text, vocab.needleBits);
+  const code = classifyFlags(vocab.ids, vocab.flags, a.text, vocab.linkish, a.at, n);
   a.category = code >= 0 && code < CATEGORIES.length ? CATEGORIES[code] : undefined;
   a.resolved = code === RESOLVED_CODE;
 }
 
-/** Words, ids and key hash of `a` (squashed text), then its unforced classification. */
+/**
+ * Words, ids and key hash of `a` (squashed text), then its unforced classification. Text that is not
+ * ASCII keeps no ids: its terms are found at once (the words are at hand; such text is rare).
+ */
 function read(a: Analysis, vocab: Vocabulary): void {
-  const ids = scanWords(a.text, vocab);
-  if (ids !== null) {
-    readIds(a, ids, vocab);
+  const n = scanText(a.text, vocab);
+  if (n >= 0) {
+    readIds(a, n, vocab);
     return;
   }
-  a.read = true;
   const ws = words(a.text);
-  a.ws = ws;
-  a.empty = ws.length === 0;
+  a.n = ws.length;
   a.key = keyOf(ws);
   a.keyHash = keyHash(a.key);
+  a.termsAt = keepTerms(vocab, vocab.termIdsOf(contentTerms(ws)));
+  a.termsLen = vocab.termIdsUsed - a.termsAt;
   const k = classify(ws, a.text, undefined);
   a.category = k.category;
   a.resolved = k.resolved;
+}
+
+/** Appends term ids to `vocab.termIds`; returns where they start. */
+function keepTerms(vocab: Vocabulary, terms: readonly number[]): number {
+  const at = vocab.termIdsUsed;
+  if (at + terms.length > vocab.termIds.length) {
+    const grown = new Int32Array(Math.max(vocab.termIds.length * 2, at + terms.length));
+    grown.set(vocab.termIds);
+    vocab.termIds = grown;
+  }
+  for (let i = 0; i < terms.length; i++) vocab.termIds[at + i] = terms[i]!;
+  vocab.termIdsUsed = at + terms.length;
+  return at;
 }
 
 function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): SnapshotTrace {
@@ -390,7 +379,9 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   // Evidence is keyed by the link itself; the other categories by the hash of the comparable key,
   // the keys themselves compared only when two hashes meet.
   const links = new Map<string, Candidate>();
-  const byHash = CATEGORIES.map(() => new Map<number, Candidate>());
+  // By category (the group) and key hash; a category holds one candidate per key, so a bucket's
+  // order does not matter.
+  const byHash = new Buckets<Candidate>(256);
   const candidates: Candidate[] = [];
   let candidateCount = 0;
   let consolidatedCount = 0;
@@ -419,7 +410,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       existing = links.get(key) ?? null;
     } else {
       if (a !== null) {
-        if (a.empty) return null;
+        if (a.n === 0) return null;
         h = a.keyHash;
         key = a.key;
       } else {
@@ -427,10 +418,10 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
         if (key === '') return null;
         h = keyHash(key);
       }
-      let c: Candidate | null | undefined = byHash[ci]!.get(h);
-      for (; c !== undefined && c !== null; c = c.sameHash) {
+      for (let e = byHash.first(ci, h); e >= 0; e = byHash.after(e)) {
+        const c = byHash.item(e);
         if (key === null) {
-          key = vocab.keyOf(a!.ids!);
+          key = vocab.keyAt(a!.at, a!.n);
           a!.key = key;
         }
         // Every wording of a candidate has its key: any of them gives it.
@@ -469,18 +460,31 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       dropped.push({ text, reason: 'duplicate', sources: [source], category: CATEGORIES[ci]! });
       return existing;
     }
-    let terms: number[];
+    let termsAt: number;
+    let termsLen: number;
     if (a === null) {
-      const ids = scanWords(text, vocab);
-      terms = ids !== null ? vocab.termsOfWords(ids) : vocab.termIdsOf(contentTerms(words(text)));
-    } else if (a.terms !== null) terms = a.terms;
-    else terms = a.terms = a.ids ? vocab.termsOfWords(a.ids) : vocab.termIdsOf(contentTerms(a.ws!));
+      // A link or a task title: its words are not kept.
+      const n = scanText(text, vocab);
+      termsAt =
+        n >= 0
+          ? vocab.termsAt(vocab.ids, vocab.idsUsed, n)
+          : keepTerms(vocab, vocab.termIdsOf(contentTerms(words(text))));
+      termsLen = vocab.termIdsUsed - termsAt;
+    } else {
+      if (a.termsAt < 0) {
+        a.termsAt = vocab.termsAt(vocab.ids, a.at, a.n);
+        a.termsLen = vocab.termIdsUsed - a.termsAt;
+      }
+      termsAt = a.termsAt;
+      termsLen = a.termsLen;
+    }
     const c: Candidate = {
       cat: ci,
       text,
       key,
-      sameHash: null,
-      terms,
+      sameScore: null,
+      termsAt,
+      termsLen,
       sources: trace ? [source] : NO_SOURCES,
       sourceSet: null,
       iteration,
@@ -488,11 +492,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       score: 0,
     };
     if (ci === 4) links.set(text, c);
-    else {
-      const map = byHash[ci]!;
-      c.sameHash = map.get(h) ?? null;
-      map.set(h, c);
-    }
+    else byHash.add(ci, h, c);
     if (a !== null && a.candCat < 0) {
       a.cand = c;
       a.candCat = ci;
@@ -502,6 +502,8 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   };
 
   const memo = new Map<string, Analysis>();
+  // The candidates of the texts' links, a text's after another's (one array, not one per text).
+  const linkCands: (Candidate | null)[] = [];
   const forcedByScope = new Map<string, SnapshotCategory | null>();
   // Entries in a row often share their scope.
   let lastScope: string | null = null;
@@ -533,14 +535,16 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       lastScope = scope;
       lastForced = forced;
     }
-    if (forced !== 'requiredEvidenceLinks' && !a.read) read(a, vocab);
+    if (forced !== 'requiredEvidenceLinks' && a.n < 0) read(a, vocab);
     const found = a.links;
     // A pointer to evidence ("See lib/retry.ts:42") keeps its text, which holds its links.
     if (found.length > 0 && (forced || a.category !== 'requiredEvidenceLinks')) {
-      a.linkCands ??= new Array<Candidate | null>(found.length).fill(null);
-      const known = a.linkCands;
-      for (let l = 0; l < found.length; l++)
-        known[l] = add(4, found[l]!, source, iteration, null, true, known[l]!);
+      if (a.linkAt < 0) {
+        a.linkAt = linkCands.length;
+        for (let l = 0; l < found.length; l++) linkCands.push(null);
+      }
+      for (let l = 0, at = a.linkAt; l < found.length; l++)
+        linkCands[at + l] = add(4, found[l]!, source, iteration, null, true, linkCands[at + l]!);
     }
     if (forced === 'requiredEvidenceLinks') {
       if (found.length === 0) add(4, text, source, iteration, null, true, null);
@@ -560,16 +564,14 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   }
 
   // 2. Rank by relevance to the objective and recency.
-  for (const c of candidates) c.score = scoreOf(c.terms, objectiveTerms, recencyOf(c.iteration));
+  const termIds = vocab.termIds;
+  for (const c of candidates) c.score = scoreOf(termIds, c, objectiveTerms, recencyOf(c.iteration));
   const ranked = rank(candidates);
 
   // 3. Consolidate near duplicates in rank order: each item is compared only with representatives
   // that share an LSH bucket, so the work is linear. The best-ranked member keeps its wording.
-  // One map per category and band, keyed by a small integer mixed from the band's two hashes.
-  const buckets: Map<number, Candidate[]>[] = Array.from(
-    { length: CATEGORIES.length * BANDS },
-    () => new Map(),
-  );
+  // A bucket per category and band (the group) and key, a small integer mixed from the band's two hashes.
+  const buckets = new Buckets<Candidate>(Math.min(candidates.length, 1024) * BANDS);
   const sig = new Int32Array(BANDS * ROWS);
   const keys: number[] = new Array(BANDS).fill(0);
   const lists: Candidate[][] = CATEGORIES.map(() => []);
@@ -583,9 +585,11 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // Without a trace, an item of a full category can change nothing in the output: skip its hashing.
     if (!trace && lists[c.cat]!.length >= maxItems) continue;
     let rep: Candidate | undefined;
-    const hashed = c.cat !== 4 && c.terms.length >= 2;
+    const tAt = c.termsAt;
+    const tLen = c.termsLen;
+    const hashed = c.cat !== 4 && tLen >= 2;
     if (hashed) {
-      signature(c.terms, vocab.minhashes, sig);
+      signature(termIds, tAt, tAt + tLen, vocab.minhashes, sig);
       for (let b = 0; b < BANDS; b++) {
         // The signature's values unflipped (as int32, which is all `^` and `Math.imul` read).
         const lo = sig[b * ROWS]! ^ 0x80000000;
@@ -593,15 +597,15 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
         const k = (lo ^ Math.imul(hi, 0x9e3779b1)) & 0x3fffffff;
         keys[b] = k;
         if (rep) continue;
-        const bucket = buckets[c.cat * BANDS + b]!.get(k);
-        if (!bucket) continue;
-        for (let j = 0; j < bucket.length && j < BUCKET_PROBE_LIMIT; j++) {
+        let e = buckets.first(c.cat * BANDS + b, k);
+        for (let j = 0; e >= 0 && j < BUCKET_PROBE_LIMIT; j++, e = buckets.after(e)) {
           if (marked !== stamp) {
-            for (let i = 0; i < c.terms.length; i++) seen[c.terms[i]!] = stamp;
+            for (let i = tAt; i < tAt + tLen; i++) seen[termIds[i]!] = stamp;
             marked = stamp;
           }
-          if (jaccard(c.terms, seen, stamp, bucket[j]!) >= threshold) {
-            rep = bucket[j]!;
+          const member = buckets.item(e);
+          if (jaccard(tLen, termIds, seen, stamp, member) >= threshold) {
+            rep = member;
             break;
           }
         }
@@ -615,14 +619,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       }
       continue;
     }
-    if (hashed) {
-      for (let b = 0; b < BANDS; b++) {
-        const map = buckets[c.cat * BANDS + b]!;
-        const bucket = map.get(keys[b]!);
-        if (bucket) bucket.push(c);
-        else map.set(keys[b]!, [c]);
-      }
-    }
+    if (hashed) for (let b = 0; b < BANDS; b++) buckets.add(c.cat * BANDS + b, keys[b]!, c);
     lists[c.cat]!.push(c);
   }
 

@@ -6,6 +6,7 @@
  */
 
 import { C_ARE, C_IS, C_PHASE, C_RED, C_STATE, C_TO, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
+import { mayHold, N_IGNORES, N_POSSIBLE, N_STILL } from './needles.js';
 import { opened } from './openers.js';
 
 /** "should" or "shouldn't", then a verb other than "be". */
@@ -153,7 +154,7 @@ const IGNORES = /* @__PURE__ */ opened(/(?:this|it|`[^`\s]+`)\s+(?:\w+ly\s+)?ign
  * ```
  */
 export function ignoresSomething(raw: string): boolean {
-  return raw.indexOf('ignores') >= 0 && IGNORES.test(raw);
+  return mayHold(raw, N_IGNORES) && raw.indexOf('ignores') >= 0 && IGNORES.test(raw);
 }
 
 /** "a potential issue", "possible bugs": a problem guessed at, not found. */
@@ -170,7 +171,11 @@ const POTENTIAL = /\b(?:potential|possible)\s+(?:issue|problem|bug|risk)s?\b/i;
  * ```
  */
 export function potentialIssue(raw: string): boolean {
-  return (raw.indexOf('otential') >= 0 || raw.indexOf('ossible') >= 0) && POTENTIAL.test(raw);
+  return (
+    mayHold(raw, N_POSSIBLE) &&
+    (raw.indexOf('otential') >= 0 || raw.indexOf('ossible') >= 0) &&
+    POTENTIAL.test(raw)
+  );
 }
 
 /** "It seems I broke …", "It looks like we're encountering …": the writer's own finding, hedged only in form. */
@@ -209,7 +214,7 @@ const STILL_STATE =
  * ```
  */
 export function stillState(raw: string): boolean {
-  return raw.indexOf(' still ') > 0 && STILL_STATE.test(raw);
+  return mayHold(raw, N_STILL) && raw.indexOf(' still ') > 0 && STILL_STATE.test(raw);
 }
 
 /**

@@ -11,7 +11,7 @@
 import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
 import { IMP, KIND } from './cues.js';
 import { errorIn, quotesSource } from './located.js';
-import { stanceCategory } from './stance.js';
+import { firstWordHash, stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
 
 /** The last word of a leading label, and the category it gives the line. */
@@ -57,6 +57,29 @@ const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*
 const SEES_ISSUE =
   /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+(?:the|a)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)(?:\s+now)?(?:\s*([-–—:]|\s-)\s*\S+\s+\S|\s*[.!]*\s*$)/i;
 
+/** The words {@link SEES_ISSUE} can open with, by `firstWordHash` (the gate before it). */
+const SEES_FIRST = /* @__PURE__ */ new Set(
+  'ok okay ah now i found spotted here heres'.split(' ').map((w) => firstWordHash(w, 0)),
+);
+
+/**
+ * Whether the letters last before the first colon (at `colon`) are a {@link LABELS} word. They are the
+ * last word of {@link LABEL}'s group when it matches (only `*` and spaces come between), so without
+ * one its match would decide nothing: the gate that spares the regex and its match.
+ */
+function labelBefore(raw: string, colon: number): boolean {
+  let e = colon;
+  while (e > 0 && !isAsciiLetter(raw.charCodeAt(e - 1))) e--;
+  let s = e;
+  while (s > 0 && isAsciiLetter(raw.charCodeAt(s - 1))) s--;
+  return s < e && LABELS[raw.slice(s, e).toLowerCase()] !== undefined;
+}
+
+function isAsciiLetter(c: number): boolean {
+  const l = c | 0x20;
+  return l >= 0x61 && l <= 0x7a;
+}
+
 /** A line number and a colon open the entry; unless a plan for the line follows ("… should become …"). */
 const LINE_LEAD = /^\s*line\s+\d+\s*(?::|shows\b)/i;
 const PLANNED = /\b(?:should|must|needs?|will)\b/i;
@@ -91,14 +114,17 @@ export function leadCategory(raw: string): number {
   if (quotesSource(raw)) return EVIDENCE; // "The PR says \"…\"": a source quoted (located.ts)
   if (errorIn(raw)) return EVIDENCE; // "the error is in `a/b.py`": where a failure shows (located.ts)
   // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
-  if (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) {
+  if (
+    (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) &&
+    SEES_FIRST.has(firstWordHash(raw, i))
+  ) {
     const m = SEES_ISSUE.exec(raw);
     // Named ("I see the issue - the key is never reset") is a diagnosis; not named ("I can see the
     // redundancy issue!") is no note (LABELLING.md's tie-break).
     if (m) return m[1] !== undefined ? BLOCKER : NONE;
   }
   const colon = raw.indexOf(':');
-  if (colon > 0 && colon < 48) {
+  if (colon > 0 && colon < 48 && labelBefore(raw, colon)) {
     const m = LABEL.exec(raw);
     if (m) {
       const words = m[1]!.trim().toLowerCase().split(/\s+/);

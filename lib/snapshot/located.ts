@@ -12,6 +12,7 @@
  * its own label, and {@link hedgedPlace} only for a hedged entry. Each check is one anchored regex
  * behind a native `indexOf` gate, or a scan of the first characters, so it stays linear.
  */
+import { mayHold, N_INE } from './needles.js';
 import { opened } from './openers.js';
 import { isPointer } from './pointer.js';
 
@@ -84,7 +85,8 @@ const PATH_HOLDS = /* @__PURE__ */ opened(
  * ```
  */
 export function locatesEvidence(raw: string): boolean {
-  if ((raw.indexOf('ine') >= 0 || raw.indexOf('INE') >= 0) && LINE_AT.test(raw)) return true;
+  if (mayHold(raw, N_INE) && (raw.indexOf('ine') >= 0 || raw.indexOf('INE') >= 0) && LINE_AT.test(raw))
+    return true;
   if (raw.indexOf(' in ') >= 0 && slashPath(PLACE_IN.exec(raw))) return true;
   const tick = raw.indexOf('`');
   if (tick < 0 && raw.indexOf('"') < 0 && raw.indexOf('\u201c') < 0) return false;

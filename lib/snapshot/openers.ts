@@ -18,6 +18,30 @@
 export const OPENERS = String.raw`(?:(?:so|but|and|also|wait|however|hmm|ok(?:ay)?|ah|oh|now),?\s+)*`;
 
 /**
+ * @internal The words {@link OPENERS} accepts, for gates that look at a line's first word before
+ * running a form built with {@link opened} (`stance.ts`). A test keeps the two in step.
+ *
+ * @example
+ * ```ts
+ * OPENER_WORDS.includes('wait'); // true
+ * ```
+ */
+export const OPENER_WORDS: readonly string[] = [
+  'so',
+  'but',
+  'and',
+  'also',
+  'wait',
+  'however',
+  'hmm',
+  'ok',
+  'okay',
+  'ah',
+  'oh',
+  'now',
+];
+
+/**
  * @internal A case-insensitive regex anchored at the line's start, openers allowed, then `body`.
  *
  * @example

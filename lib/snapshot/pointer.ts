@@ -158,8 +158,8 @@ export function isExtension(ext: string): boolean {
  * ```
  */
 export function plainFirst(raw: string): boolean {
-  const w = firstWord(raw);
-  return w.small && raw.charCodeAt(w.end) === 0x20;
+  const end = firstWord(raw);
+  return firstSmall && raw.charCodeAt(end) === 0x20;
 }
 
 /**
@@ -173,17 +173,26 @@ export function plainFirst(raw: string): boolean {
  * ```
  */
 export function shoutedFirst(raw: string): boolean {
-  const w = firstWord(raw);
-  return w.end - w.start >= 2 && !w.small;
+  const end = firstWord(raw);
+  return end - firstStart >= 2 && !firstSmall;
 }
 
-/** The run of ASCII letters that opens the entry (after any space), and whether it has a lower-case one. */
-function firstWord(raw: string): { start: number; end: number; small: boolean } {
+/** Where the last {@link firstWord} starts, and whether it has a lower-case letter. */
+let firstStart = 0;
+let firstSmall = false;
+
+/**
+ * The end of the run of ASCII letters that opens the entry (after any space); its start and whether it
+ * has a lower-case letter go to `firstStart` and `firstSmall` (no object per call: every entry with a
+ * path asks).
+ */
+function firstWord(raw: string): number {
   let i = 0;
   while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
-  const start = i;
+  firstStart = i;
   let small = false;
   for (; i < raw.length && (raw.charCodeAt(i) | 0x20) >= 0x61 && (raw.charCodeAt(i) | 0x20) <= 0x7a; i++)
     if (raw.charCodeAt(i) >= 0x61) small = true;
-  return { start, end: i, small };
+  firstSmall = small;
+  return i;
 }

@@ -22,7 +22,19 @@
  */
 
 import { BLOCKER, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
-import { opened } from './openers.js';
+import {
+  mayHold,
+  N_APPEAR,
+  N_ASK,
+  N_ED_END,
+  N_LOOK,
+  N_MUST,
+  N_PROBABLY,
+  N_SEEM,
+  N_SHOULD,
+  N_WOULD,
+} from './needles.js';
+import { OPENER_WORDS, opened } from './openers.js';
 
 /** The status a writer put last, and the category it gives the line. */
 const STATUS: Record<string, number> = {
@@ -124,19 +136,57 @@ const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s|^\s*now,?\s+for\s
 const APOLOGY =
   /^\s*(?:i\s+apologi[sz]e|(?:my\s+)?apologies|sorry)\b(?:\s+for\s+[^,;:.!?–—-]{1,60})?[.!]*\s*$/i;
 /**
- * The forms that say what a whole line is, in order, with the category each gives and whether it
- * applies only to a short line (under 80 characters). Each is anchored at the line's start, so nearly
- * every entry fails it at its first word.
+ * The forms that say what a whole line is, in order, with the category each gives, whether it
+ * applies only to a short line (under 80 characters), and every first word it can match with (after
+ * `^\s*`, each is followed by a character other than an ASCII letter, so it is the whole run of
+ * letters that opens the line; a form built with `opened` also opens with any of `OPENER_WORDS`).
+ * Each is anchored at the line's start, so nearly every entry fails it at its first word.
  */
-const WHOLE_LINE: readonly (readonly [RegExp, number, boolean])[] = [
-  [PRAISE, NONE, true],
-  [APOLOGY, NONE, true],
-  [BACK_TO, NEXT, true],
-  [NOT_RIGHT, BLOCKER, true],
-  [LOOKS_ISSUE, BLOCKER, false],
-  [MEANS_ALARM, BLOCKER, false],
-  [MISSING_ALARM, BLOCKER, false],
+const WHOLE_LINE: readonly (readonly [RegExp, number, boolean, string])[] = [
+  [PRAISE, NONE, true, 'that what good great excellent fair interesting valid you'],
+  [APOLOGY, NONE, true, 'i my apologies sorry'],
+  [BACK_TO, NEXT, true, 'now so ok okay back'],
+  [NOT_RIGHT, BLOCKER, true, 'wait hmm no but so that this it'],
+  [LOOKS_ISSUE, BLOCKER, false, 'it this that we'],
+  [MEANS_ALARM, BLOCKER, false, `this that which ${OPENER_WORDS.join(' ')}`],
+  [MISSING_ALARM, BLOCKER, false, `it i this that we they ${OPENER_WORDS.join(' ')}`],
 ];
+/**
+ * The {@link WHOLE_LINE} forms (bit k for form k) that can match a line opening with a word, by
+ * {@link firstWordHash}: a cheap gate, since nearly every entry fails all of them at its first word
+ * and each regex call costs more than the hash. A hash collision only runs a form that then fails.
+ */
+const WHOLE_LINE_BY_WORD = /* @__PURE__ */ (() => {
+  const byWord = new Map<number, number>();
+  WHOLE_LINE.forEach(([, , , list], k) => {
+    for (const w of list.split(' ')) {
+      const h = firstWordHash(w, 0);
+      byWord.set(h, (byWord.get(h) ?? 0) | (1 << k));
+    }
+  });
+  return byWord;
+})();
+const ALL_WHOLE_LINE = (1 << WHOLE_LINE.length) - 1;
+
+/**
+ * @internal FNV-1a of the run of ASCII letters from `i`, lower-cased: the hash of the word that opens
+ * the line, without building it. A hash of that word's spelling and nothing else, so equal words
+ * (in any case) hash alike.
+ *
+ * @example
+ * ```ts
+ * firstWordHash('So, done', 0) === firstWordHash('so', 0); // true
+ * ```
+ */
+export function firstWordHash(raw: string, i: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (; i < raw.length; i++) {
+    const c = raw.charCodeAt(i) | 0x20;
+    if (c < 0x61 || c > 0x7a) break;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return h;
+}
 /** "To fix both properly:": a short lead-in over the steps that follow. */
 const LEAD_IN = /^\s*(?:so,?\s+)?to\s+([a-z]+)\b[^,.;:!?]{0,40}:\s*$/i;
 const PLAN_HEADING =
@@ -197,18 +247,27 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   if (ing > 0 && ing < 24 && GERUND_CHANGE.test(raw) && !CLAUSE_VERB.test(raw)) return NEXT;
   // "If I change the code to:", "If I go with option 2…": the writer trying out a step.
   if (c === 0x69 && (last === 0x3a || last === 0x2e || last === 0x2026) && TRIAL.test(raw)) return NEXT;
-  if (raw.indexOf('should') > 0 && TRIAL_WORKS.test(raw)) return NEXT;
+  if (mayHold(raw, N_SHOULD) && raw.indexOf('should') > 0 && TRIAL_WORKS.test(raw)) return NEXT;
   // "If X, Y would …": a guessed consequence.
-  if (c === 0x69 && !asked && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw)) return HYPOTHESIS;
-  for (const [form, category, short] of WHOLE_LINE) if ((!short || n < 80) && form.test(raw)) return category;
+  if (c === 0x69 && !asked && mayHold(raw, N_WOULD) && raw.indexOf('would') >= 0 && CONDITIONAL.test(raw))
+    return HYPOTHESIS;
+  // Each form opens with one of a few words (after `\s*`, which may skip a non-ASCII space: then try all).
+  const whole =
+    raw.charCodeAt(i) >= 0x80 ? ALL_WHOLE_LINE : (WHOLE_LINE_BY_WORD.get(firstWordHash(raw, i)) ?? 0);
+  if (whole !== 0)
+    for (let k = 0; k < WHOLE_LINE.length; k++) {
+      const [form, category, short] = WHOLE_LINE[k]!;
+      if (whole & (1 << k) && (!short || n < 80) && form.test(raw)) return category;
+    }
   // A reported question, asked of or by someone else.
-  if (!asked && raw.indexOf('ask') >= 0 && ASKED_IF.test(raw)) return QUESTION;
+  if (!asked && mayHold(raw, N_ASK) && raw.indexOf('ask') >= 0 && ASKED_IF.test(raw)) return QUESTION;
   if (last === 0x3a && (c === 0x74 || c === 0x73)) {
     const m = LEAD_IN.exec(raw);
     if (m && isVerb(m[1]!.toLowerCase())) return NEXT;
   }
   // Every rule below needs one of these words ("seems", "should", "must", a verb in "-ed"…).
-  if (!HEAD_GATE.test(raw)) return -1;
+  if (!mayHold(raw, N_SEEM | N_SHOULD | N_LOOK | N_APPEAR | N_MUST | N_ED_END) || !HEAD_GATE.test(raw))
+    return -1;
   if (reportsEarly(raw, i)) {
     const r = REPORTED.exec(raw);
     if (r) {
@@ -218,15 +277,15 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
       return NEXT;
     }
   }
-  const should = raw.indexOf('should');
-  if ((should >= 0 && should < 40) || raw.indexOf('must') >= 0) {
+  const should = mayHold(raw, N_SHOULD) ? raw.indexOf('should') : -1;
+  if ((should >= 0 && should < 40) || (mayHold(raw, N_MUST) && raw.indexOf('must') >= 0)) {
     if (CONSTRAINT.test(raw)) return BLOCKER;
     if (MISSED.test(raw)) return BLOCKER;
   }
   if (!asked) {
-    const seem = raw.indexOf('seem');
-    const look = seem < 0 ? raw.indexOf('look') : seem;
-    const at = look < 0 ? raw.indexOf('appear') : look;
+    const seem = mayHold(raw, N_SEEM) ? raw.indexOf('seem') : -1;
+    const look = seem >= 0 ? seem : mayHold(raw, N_LOOK) ? raw.indexOf('look') : -1;
+    const at = look >= 0 ? look : mayHold(raw, N_APPEAR) ? raw.indexOf('appear') : -1;
     if (at >= 0 && at < 64) {
       const v = VERDICT.exec(raw);
       // "This looks right, but the test still fails": the verdict is not the line's last word.
@@ -235,7 +294,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
         return w === 'wrong' || w === 'broken' || w === 'incorrect' ? BLOCKER : NONE;
       }
     }
-    if (should >= 0 && raw.indexOf('probably') >= 0) {
+    if (should >= 0 && mayHold(raw, N_PROBABLY) && raw.indexOf('probably') >= 0) {
       const p = HEDGED_PLAN.exec(raw);
       // Any verb but "be"/"not": "`f` should probably become `g`" is a change to make, not a guess.
       if (p && !/^(?:be|not|have)$/i.test(p[1]!)) return NEXT;

@@ -7,6 +7,7 @@
  */
 import { FNV_OFFSET, FNV_PRIME, fmix32 } from '../core/index.js';
 import { MAX_DIGIT_KEYWORD, wordFlags } from './cues.js';
+import { needlesOf } from './needles.js';
 import { isStopWord, stem } from './text.js';
 
 /** Hashes are kept to small integers (Smis), cheap as map keys. */
@@ -61,14 +62,21 @@ export class Vocabulary {
   readonly wordTerm: number[] = [];
   /** The word's {@link wordFlags}. */
   readonly flags: number[] = [];
+  /** The word's `needlesOf`, and theirs for the words of the last {@link scanText}. */
+  readonly needles: number[] = [];
+  needleBits = 0;
   /** The key hash of the last {@link scanWords}. */
   keyHash = 0;
   /** Whether the text of the last {@link scanWords} may hold a link (a `/`, or `.` and a letter). */
   linkish = false;
   /** When `linkish`: where the stretch between spaces that made it so starts (see `findLinksFrom`). */
   linkFrom = 0;
-  /** Scratch ids of the text being scanned. */
-  readonly scratch: number[] = [];
+  /** Word ids of the texts scanned, one after another: one buffer, not thousands of arrays. */
+  ids = new Int32Array(4096);
+  idsUsed = 0;
+  /** The term ids of {@link termsAt}, one list after another, likewise. */
+  termIds = new Int32Array(4096);
+  termIdsUsed = 0;
   /** Per word id: FNV-1a of the word (int32), its length, and where its characters start in `chars`. */
   private hashes = new Int32Array(1024);
   private lens = new Int32Array(1024);
@@ -187,6 +195,8 @@ export class Vocabulary {
     }
     this.hashes[nid] = h;
     this.lens[nid] = len;
+    // Digits hold no needle (all are letters).
+    this.needles.push(letters ? needlesOf(word) : 0);
     if (this.charsUsed + len > this.chars.length) {
       const c = new Uint8Array(Math.max(this.chars.length * 2, this.charsUsed + len));
       c.set(this.chars);
@@ -240,26 +250,38 @@ export class Vocabulary {
     this.table = table;
   }
 
-  /** {@link comparableKey} of the words with these ids. */
-  keyOf(ids: readonly number[]): string {
+  /** {@link comparableKey} of the words with ids `ids[at … at + n)`. */
+  keyAt(at: number, n: number): string {
     let k = '';
-    for (let i = 0; i < ids.length; i++) k += i === 0 ? this.words[ids[i]!]! : ` ${this.words[ids[i]!]!}`;
+    for (let i = 0; i < n; i++) k += (i === 0 ? '' : ' ') + this.words[this.ids[at + i]!]!;
     return k.indexOf("'") < 0 ? k : k.replace(/'/g, ' ');
   }
 
-  /** Term ids of `contentTerms` of the words with these ids. */
-  termsOfWords(ids: readonly number[]): number[] {
-    const out: number[] = [];
+  /** Appends the term ids of `contentTerms` of the words `src[at … at + n)`; returns where they start. */
+  termsAt(src: ArrayLike<number>, at: number, n: number): number {
     const stamp = ++this.stamp;
     let seen = this.seen;
     if (seen.length < this.terms.length) seen = this.seen = new Int32Array(this.terms.length * 2);
-    for (let i = 0; i < ids.length; i++) {
-      const t = this.wordTerm[ids[i]!]!;
+    const from = this.termIdsUsed;
+    if (from + n > this.termIds.length) this.termIds = grown(this.termIds, from + n);
+    const out = this.termIds;
+    let k = from;
+    for (let i = at; i < at + n; i++) {
+      const t = this.wordTerm[src[i]!]!;
       if (t >= 0 && seen[t] !== stamp) {
         seen[t] = stamp;
-        out.push(t);
+        out[k++] = t;
       }
     }
+    this.termIdsUsed = k;
+    return from;
+  }
+
+  /** Term ids of `contentTerms` of the words with these ids (as {@link termsAt}, kept apart). */
+  termsOfWords(ids: readonly number[]): number[] {
+    const at = this.termsAt(ids, 0, ids.length);
+    const out = Array.from(this.termIds.subarray(at, this.termIdsUsed));
+    this.termIdsUsed = at;
     return out;
   }
   /** Per term id: the {@link termsOfWords} call that last met it. */
@@ -267,8 +289,8 @@ export class Vocabulary {
   private stamp = 0;
 }
 
-function grown(a: Int32Array): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
+function grown(a: Int32Array, need = 0): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(Math.max(a.length * 2, need));
   b.set(a);
   return b;
 }
@@ -296,42 +318,53 @@ function isLetter(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 }
 
-/**
- * The ids of `words(text)` when `text` is ASCII and `squash` would leave it as is, else null (the
- * caller takes the general path). The same loop as `words` (lower-casing as it goes), interning each
- * word in `vocab`. Sets `vocab.keyHash` to the {@link keyHash} of the words joined by spaces with
- * apostrophes as spaces, and `vocab.linkish`.
- */
+/** {@link scanText}'s ids as an array, or null (the caller takes the general path). */
 export function scanWords(text: string, vocab: Vocabulary): number[] | null {
-  const ids = vocab.scratch;
+  const n = scanText(text, vocab);
+  return n < 0 ? null : Array.from(vocab.ids.subarray(vocab.idsUsed, vocab.idsUsed + n));
+}
+
+/**
+ * How many words `words(text)` has when `text` is ASCII and `squash` would leave it as is, their ids
+ * written to `vocab.ids` from `vocab.idsUsed` (kept once the caller moves `idsUsed` past them), else
+ * -1. The same loop as `words` (lower-casing as it goes), interning each word in `vocab`. Sets
+ * `vocab.keyHash` to the {@link keyHash} of the words joined by spaces with apostrophes as spaces,
+ * `vocab.linkish`, and `vocab.needleBits`.
+ */
+export function scanText(text: string, vocab: Vocabulary): number {
+  const len = text.length;
+  // At most one word per two characters, plus one.
+  if (vocab.idsUsed + len + 1 > vocab.ids.length) vocab.ids = grown(vocab.ids, vocab.idsUsed + len + 1);
+  const ids = vocab.ids;
+  const base = vocab.idsUsed;
   let n = 0;
   let start = -1;
   let wh = 0;
   let kh = 0;
+  let needles = 0;
   let lastSpace = -1; // a space right after it would be leading (or doubled): squash would change the text
   let linkish = false;
-  const len = text.length;
   if (len > vocab.buf.length) vocab.buf = new Uint8Array(Math.max(len, vocab.buf.length * 2));
   const buf = vocab.buf;
   for (let i = 0; i < len; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80) return null;
+    if (c >= 0x80) return -1;
     const k = CLASS[c]!;
     if (k & (LOWER | UPPER | DIGIT)) {
       if (start < 0) {
         start = i;
         wh = FNV_OFFSET | 0;
       }
-      const l = c | ((k & UPPER) << 4);
+      const l = c | 0x20; // lower case: letters and digits alike (digits have the bit)
       buf[i] = l;
       wh = Math.imul(wh ^ l, FNV_PRIME);
       continue;
     }
     if (k !== 0) {
       if (k === SPACE) {
-        if (lastSpace === i - 1) return null;
+        if (lastSpace === i - 1) return -1;
         lastSpace = i;
-      } else if (k === CONTROL) return null;
+      } else if (k === CONTROL) return -1;
       else if (k === SLASH || (k === DOT && i + 1 < len && isLetter(text.charCodeAt(i + 1)))) {
         if (!linkish) {
           linkish = true;
@@ -346,18 +379,21 @@ export function scanWords(text: string, vocab: Vocabulary): number[] | null {
     }
     if (start >= 0) {
       const id = vocab.id(text, start, i, wh);
-      ids[n++] = id;
+      ids[base + n++] = id;
       kh = (Math.imul(kh, vocab.keyMul[id]!) + vocab.keyAdd[id]!) | 0;
+      needles |= vocab.needles[id]!;
       start = -1;
     }
   }
-  if (lastSpace === len - 1 && len > 0) return null; // a trailing space
+  if (lastSpace === len - 1 && len > 0) return -1; // a trailing space
   if (start >= 0) {
     const id = vocab.id(text, start, len, wh);
-    ids[n++] = id;
+    ids[base + n++] = id;
     kh = (Math.imul(kh, vocab.keyMul[id]!) + vocab.keyAdd[id]!) | 0;
+    needles |= vocab.needles[id]!;
   }
   vocab.keyHash = n > 0 ? kh & MASK : EMPTY_KEY_HASH;
   vocab.linkish = linkish;
-  return ids.slice(0, n);
+  vocab.needleBits = needles;
+  return n;
 }

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CODES, opensInCode } from '../../lib/snapshot/cues';
+import { OPENER_WORDS, OPENERS } from '../../lib/snapshot/openers';
 import { plainFirst, shoutedFirst } from '../../lib/snapshot/pointer';
 import { answersItself, copulaPointer } from '../../lib/snapshot/text';
 import { where } from '../snapshot/where';
@@ -507,6 +508,15 @@ describe('snapshot cues', () => {
     expect(where('The error is in `lib/io/reader.py`.')).toBe('requiredEvidenceLinks');
   });
 
+  it('lists in OPENER_WORDS exactly the words OPENERS accepts (the first-word gates rely on it)', () => {
+    const one = new RegExp(`^${OPENERS}$`, 'i');
+    for (const w of OPENER_WORDS) expect(one.test(`${w}, `)).toBe(true);
+    // Any word OPENERS accepts is listed: try every run of letters the regex source spells.
+    const spelled = new Set(OPENERS.match(/[a-z]+/g)!.filter((w) => one.test(`${w} `)));
+    spelled.add('okay');
+    expect([...spelled].sort()).toEqual([...OPENER_WORDS].sort());
+  });
+
   it('has room for every word code in the seven bits the flags give them', () => {
     // Bits 24-30 hold the code: a 128th word would spill into the sign bit and corrupt every flag test.
     expect(CODES.length).toBeLessThanOrEqual(127);
@@ -559,6 +569,10 @@ describe('snapshot cues', () => {
     expect(where("It didn't print anything!")).toBe('blockers');
     expect(where("I don't see `from . import x` in the file!")).toBe('blockers');
     expect(where('This means we are done.')).not.toBe('blockers');
+    // Behind the first-word gate of the whole-line forms: an opener first, then the form.
+    expect(where('So which means `x` is gone!')).toBe('blockers');
+    expect(where("Wait, they didn't run at all!")).toBe('blockers');
+    expect(where('Hmm, so this means the cache is stale!')).toBe('blockers');
     expect(where("Actually, there isn't a problem!")).not.toBe('blockers');
     expect(where('I definitely should not submit changes to `pyproject.toml`.')).toBe('blockers');
     // A change named by its gerund, with no verb of its own: a plan; a guess about it is not.
