@@ -55,8 +55,7 @@
  * Length: over 400 lines on purpose. It is one experiment, kept whole (split, features, trainer,
  * selection, the single scoring) so its recorded run can be reproduced from one file.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { featuresOf, GROUPS, type Group } from './learned-features.js';
 import {
@@ -66,6 +65,7 @@ import {
   loadLabelled,
   loadLabelledMore,
   loadReportLabels,
+  rulesFingerprint,
   SPLIT,
 } from './score.js';
 
@@ -294,14 +294,8 @@ function train(
         const o = cols[a]! * K;
         for (let c = 0; c < K; c++) z[c]! += look[o + c]!;
       }
-      let max = -Infinity;
-      for (let c = 0; c < K; c++) if (z[c]! > max) max = z[c]!;
-      let sum = 0;
-      for (let c = 0; c < K; c++) {
-        z[c] = Math.exp(z[c]! - max);
-        sum += z[c]!;
-      }
-      for (let c = 0; c < K; c++) z[c] = z[c]! / sum / n;
+      softmax(z);
+      for (let c = 0; c < K; c++) z[c] = z[c]! / n;
       z[y[i]!]! -= 1 / n;
       for (let a = off[i]!; a < off[i + 1]!; a++) {
         const o = cols[a]! * K;
@@ -320,10 +314,8 @@ function train(
   return at;
 }
 
-/** Class probabilities of one row under feature-major weights. */
-function probs(w: Float64Array, row: Int32Array): Float64Array {
-  const z = new Float64Array(K);
-  for (const j of row) for (let c = 0; c < K; c++) z[c]! += w[j * K + c]!;
+/** `z` turned in place into probabilities (max-shifted, so no exponent overflows). */
+function softmax(z: Float64Array): Float64Array {
   let max = -Infinity;
   for (let c = 0; c < K; c++) if (z[c]! > max) max = z[c]!;
   let sum = 0;
@@ -333,6 +325,13 @@ function probs(w: Float64Array, row: Int32Array): Float64Array {
   }
   for (let c = 0; c < K; c++) z[c] = z[c]! / sum;
   return z;
+}
+
+/** Class probabilities of one row under feature-major weights. */
+function probs(w: Float64Array, row: Int32Array): Float64Array {
+  const z = new Float64Array(K);
+  for (const j of row) for (let c = 0; c < K; c++) z[c]! += w[j * K + c]!;
+  return softmax(z);
 }
 
 /** Fits a feature set at one L2 on `idx` of `ps`; returns the weights at each step count and the index. */
@@ -365,9 +364,7 @@ for (const f of FEATURE_SETS)
 const sKey = (s: Setting) => `${fsKey(s)} l2=${s.l2} steps=${s.steps}`;
 const cvProbs = new Map<string, Float64Array[]>(settings.map((s) => [sKey(s), new Array(TRAIN.length)]));
 let trainings = 0;
-// `--folds=N` (timing only): the first N folds.
-const FOLDS = Number(argv.find((a) => a.startsWith('--folds='))?.slice(8) ?? groupIdx.length);
-for (const held of groupIdx.slice(0, FOLDS)) {
+for (const held of groupIdx) {
   const heldSet = new Set(held);
   const fitIdx = allTrain.filter((i) => !heldSet.has(i));
   for (const f of FEATURE_SETS)
@@ -609,15 +606,5 @@ if (RUN_TEST) {
   }
 }
 // The rules are whatever lib/snapshot holds at run time: fingerprint them.
-const LIB = resolve(import.meta.dirname, '../../lib/snapshot');
-const fingerprint = createHash('sha256')
-  .update(
-    readdirSync(LIB)
-      .filter((f) => f.endsWith('.ts'))
-      .sort()
-      .map((f) => `${f}\n${readFileSync(resolve(LIB, f), 'utf8')}`)
-      .join('\n'),
-  )
-  .digest('hex')
-  .slice(0, 16);
+const fingerprint = rulesFingerprint();
 console.log(`rules fingerprint ${fingerprint}; ${((Date.now() - t0) / 1000).toFixed(0)} s`);

@@ -68,9 +68,6 @@
  * Flags: `--tune-only` prints the tune-kind folds only; `--json` prints only the JSON blob;
  * `--sets-5-7` adds the spent sets 5-7; `--pairs` adds the `pairs` feature set to the grid.
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { featuresOf, GROUPS, type Group } from './learned-features.js';
 import { probs, type Rows, train } from './learned-model.js';
 import {
@@ -81,6 +78,7 @@ import {
   loadLabelledMore,
   loadReportLabels,
   type Score,
+  rulesFingerprint as fingerprintRules,
   SPLIT,
 } from './score.js';
 
@@ -444,17 +442,7 @@ const verdict = Object.fromEntries(
 );
 
 // The rules are whatever lib/snapshot holds at run time (other work may change them): fingerprint it.
-const LIB = resolve(import.meta.dirname, '../../lib/snapshot');
-const rulesFingerprint = createHash('sha256')
-  .update(
-    readdirSync(LIB)
-      .filter((f) => f.endsWith('.ts'))
-      .sort()
-      .map((f) => `${f}\n${readFileSync(resolve(LIB, f), 'utf8')}`)
-      .join('\n'),
-  )
-  .digest('hex')
-  .slice(0, 16);
+const rulesFingerprint = fingerprintRules();
 const blob = {
   entries: entries.length,
   setSizes: Object.fromEntries(SETS.map((s) => [s, entries.filter((e) => e.set === s).length])),

@@ -4,7 +4,8 @@
  * (tune / held-out / untouched). An entry's prediction is the category its own text goes to
  * (requiredEvidenceLinks when the entry is itself a pointer to evidence), else irrelevant.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index.js';
 import { squash, words } from '../../lib/snapshot/text.js';
@@ -199,4 +200,22 @@ export function score(entries: readonly LabelledEntry[], cat: Categorizer): Scor
     confusion,
     errors,
   };
+}
+
+/**
+ * A short hash of every source file of lib/snapshot: the rules an experiment scored, which other
+ * work may change between its runs (learned.ts and learned-open.ts print it with their figures).
+ */
+export function rulesFingerprint(): string {
+  const lib = resolve(DIR, '../../lib/snapshot');
+  return createHash('sha256')
+    .update(
+      readdirSync(lib)
+        .filter((f) => f.endsWith('.ts'))
+        .sort()
+        .map((f) => `${f}\n${readFileSync(resolve(lib, f), 'utf8')}`)
+        .join('\n'),
+    )
+    .digest('hex')
+    .slice(0, 16);
 }
