@@ -71,6 +71,7 @@
 import { featuresOf, GROUPS, type Group } from './learned-features.js';
 import { probs, type Rows, train } from './learned-model.js';
 import {
+  rulesFingerprint as fingerprintRules,
   LABELS,
   type Label,
   type LabelledEntry,
@@ -78,7 +79,6 @@ import {
   loadLabelledMore,
   loadReportLabels,
   type Score,
-  rulesFingerprint as fingerprintRules,
   SPLIT,
 } from './score.js';
 
