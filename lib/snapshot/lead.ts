@@ -14,36 +14,42 @@ import { errorIn, quotesSource } from './located.js';
 import { firstWordHash, stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
 
-/** The last word of a leading label, and the category it gives the line. */
-const LABELS: Record<string, number> = {
-  diagnosis: BLOCKER,
-  problem: BLOCKER,
-  problems: BLOCKER,
-  issue: BLOCKER,
-  issues: BLOCKER,
-  bug: BLOCKER,
-  blocker: BLOCKER,
-  blockers: BLOCKER,
-  cause: BLOCKER,
-  // The task restated (session summaries open with it): nothing left to act on in the line itself.
-  goal: NONE,
-  goals: NONE,
-  objective: NONE,
-  context: NONE,
-  background: NONE,
-  overview: NONE,
-  todo: NEXT,
-  steps: NEXT,
-  backlog: NEXT,
-  next: NEXT,
-  plan: NEXT,
-  remaining: NEXT,
-  pending: NEXT,
-  hypothesis: HYPOTHESIS,
-  theory: HYPOTHESIS,
-  question: QUESTION,
-  questions: QUESTION,
-};
+/**
+ * The last word of a leading label, and the category it gives the line. A `Map`, not an object: a
+ * label word such as "constructor" or "toString" must not find `Object.prototype`'s members (it did,
+ * and "constructor: …" returned a function as its category).
+ */
+const LABELS: ReadonlyMap<string, number> = /* @__PURE__ */ new Map(
+  Object.entries({
+    diagnosis: BLOCKER,
+    problem: BLOCKER,
+    problems: BLOCKER,
+    issue: BLOCKER,
+    issues: BLOCKER,
+    bug: BLOCKER,
+    blocker: BLOCKER,
+    blockers: BLOCKER,
+    cause: BLOCKER,
+    // The task restated (session summaries open with it): nothing left to act on in the line itself.
+    goal: NONE,
+    goals: NONE,
+    objective: NONE,
+    context: NONE,
+    background: NONE,
+    overview: NONE,
+    todo: NEXT,
+    steps: NEXT,
+    backlog: NEXT,
+    next: NEXT,
+    plan: NEXT,
+    remaining: NEXT,
+    pending: NEXT,
+    hypothesis: HYPOTHESIS,
+    theory: HYPOTHESIS,
+    question: QUESTION,
+    questions: QUESTION,
+  }),
+);
 
 /** ☐ (open), ☑ ☒ ✅ ✔ (ticked). */
 const BOX = /[\u2610-\u2612\u2705\u2714]/;
@@ -72,7 +78,7 @@ function labelBefore(raw: string, colon: number): boolean {
   while (e > 0 && !isAsciiLetter(raw.charCodeAt(e - 1))) e--;
   let s = e;
   while (s > 0 && isAsciiLetter(raw.charCodeAt(s - 1))) s--;
-  return s < e && LABELS[raw.slice(s, e).toLowerCase()] !== undefined;
+  return s < e && LABELS.has(raw.slice(s, e).toLowerCase());
 }
 
 function isAsciiLetter(c: number): boolean {
@@ -128,7 +134,7 @@ export function leadCategory(raw: string): number {
     const m = LABEL.exec(raw);
     if (m) {
       const words = m[1]!.trim().toLowerCase().split(/\s+/);
-      const category = LABELS[words[words.length - 1]!];
+      const category = LABELS.get(words[words.length - 1]!);
       if (category !== undefined && words.length <= 3) return category;
     }
   }

@@ -25,7 +25,8 @@ export function signature(
   minhashes: Int32Array,
   out: Int32Array,
 ): void {
-  // MINHASHES = 8 values (the snapshot's 4 bands of 2), kept in locals.
+  // MINHASHES = 8 values (the snapshot's 4 bands of 2), unrolled on purpose so the eight minima stay
+  // in locals, not array slots, across the loop over a candidate's terms.
   let m0 = 0x7fffffff; // 0xffffffff, flipped
   let m1 = m0;
   let m2 = m0;

@@ -7,7 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BLOCKER, NEXT } from '../../lib/snapshot/codes';
 import { classify } from '../../lib/snapshot/index';
+import { leadCategory } from '../../lib/snapshot/lead';
+import { OPENER_WORDS } from '../../lib/snapshot/openers';
 import { words } from '../../lib/snapshot/text';
 import { where } from '../snapshot/where';
 
@@ -38,19 +41,8 @@ const PIECES = [
   "need's",
   'fixed',
   'failed',
-  // first words of the whole-line forms, and openers
-  'so',
-  'but',
-  'and',
-  'also',
-  'wait',
-  'however',
-  'hmm',
-  'ok',
-  'okay',
-  'ah',
-  'oh',
-  'now',
+  // first words of the whole-line forms, and the openers (all of them)
+  ...OPENER_WORDS,
   'this',
   'that',
   'which',
@@ -128,5 +120,13 @@ describe('snapshot gates', () => {
       'The user asked whether the cache is stale.',
     ])
       expect(where(t)).toBe(classify(words(t), t).category ?? 'none');
+  });
+
+  it('reads a label word through its own table only, never Object.prototype', () => {
+    // "constructor: …" once found Object.prototype.constructor and returned a function as its category.
+    for (const w of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'])
+      expect(typeof leadCategory(`${w}: fix the init`)).toBe('number');
+    expect(leadCategory('Problem: the cache is stale')).toBe(BLOCKER);
+    expect(leadCategory('Plan: rerun the suite')).toBe(NEXT);
   });
 });
