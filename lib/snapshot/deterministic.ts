@@ -4,10 +4,13 @@
  * consolidated through MinHash-LSH buckets (never all pairs), items ranked by relevance to the
  * objective and recency, capped per category and per item.
  */
-import { classify, classifyFlags, RESOLVED_CODE, scopeCategory, taskCategory } from './classify.js';
+
+import { ValidationError } from '../core/index.js';
+import { type Analysis, analyze, CATEGORIES, keepTerms, read, type TermsRef } from './analysis.js';
+import { scopeCategory, taskCategory } from './classify.js';
 import { Buckets, signature } from './lsh.js';
-import { hint } from './needles.js';
-import { clip, comparableKey, contentTerms, findLinks, findLinksFrom, squash, words } from './text.js';
+import type { SnapshotMemo } from './memo.js';
+import { clip, comparableKey, contentTerms, squash, words } from './text.js';
 import type {
   ActiveContextSnapshot,
   DroppedItem,
@@ -47,21 +50,7 @@ export const MAX_TEXT_LENGTH = 260;
  */
 export const NEAR_DUPLICATE_THRESHOLD = 0.6;
 
-/**
- * The list fields of an {@link ActiveContextSnapshot}, in output order.
- *
- * @example
- * ```ts
- * for (const category of CATEGORIES) console.log(category, snapshot[category].length);
- * ```
- */
-export const CATEGORIES: readonly SnapshotCategory[] = [
-  'openHypotheses',
-  'blockers',
-  'nextActions',
-  'unresolvedQuestions',
-  'requiredEvidenceLinks',
-];
+export { CATEGORIES };
 
 const CATEGORY_INDEX: Record<SnapshotCategory, number> = {
   openHypotheses: 0,
@@ -88,36 +77,6 @@ interface Candidate {
   iteration: number;
   order: number;
   score: number;
-}
-
-/**
- * What one distinct entry text says, computed once per build however often the text repeats (memory
- * entries often do): the squashed text, its links, words, classification, key and terms.
- */
-interface Analysis {
-  text: string;
-  links: string[];
-  /** Where the candidates its links became (once they did) start in the build's `linkCands`; -1 before. */
-  linkAt: number;
-  /**
-   * Where the words' ids start in `vocab.ids` (ASCII text); -1 for other text, or until the words are
-   * read (only when the text needs them).
-   */
-  at: number;
-  /** How many words, once read (-1 before). */
-  n: number;
-  /** {@link keyHash} of the comparable key. */
-  keyHash: number;
-  /** The category without a forcing scope (`undefined` when uncategorized or resolved). */
-  category: SnapshotCategory | undefined;
-  resolved: boolean;
-  key: string | null;
-  /** Its content terms, as a {@link Candidate}'s: -1 until needed. */
-  termsAt: number;
-  termsLen: number;
-  /** The candidate this text became (in category `candCat`), so a repeat skips the key look-up. */
-  cand: Candidate | null;
-  candCat: number;
 }
 
 /** The sources of every candidate when there is no trace to show them (never written). */
@@ -161,21 +120,20 @@ function jaccard(count: number, terms: Int32Array, seen: Int32Array, stamp: numb
 }
 
 /**
- * Relevance to the objective (share of its terms present) weighed with recency. The objective's
- * terms were the first the vocabulary met: they are the ids below `objective`, their count.
+ * Relevance to the objective (share of its terms present) weighed with recency. `isObjective` is 1 at
+ * the ids of the objective's terms, `objective` their count.
  */
-function scoreOf(terms: Int32Array, c: Candidate, objective: number, recency: number): number {
+function scoreOf(
+  terms: Int32Array,
+  c: Candidate,
+  isObjective: Uint8Array,
+  objective: number,
+  recency: number,
+): number {
   let hits = 0;
-  if (objective > 0)
-    for (let i = c.termsAt; i < c.termsAt + c.termsLen; i++) if (terms[i]! < objective) hits++;
+  if (objective > 0) for (let i = c.termsAt; i < c.termsAt + c.termsLen; i++) hits += isObjective[terms[i]!]!;
   const relevance = objective > 0 ? Math.min(1, hits / Math.min(objective, 3)) : 0;
   return Math.round((0.7 * relevance + 0.3 * recency) * 1e6) / 1e6;
-}
-
-/** {@link comparableKey} from words already split. */
-function keyOf(ws: readonly string[]): string {
-  const k = ws.join(' ');
-  return k.indexOf("'") < 0 ? k : k.replace(/'/g, ' ');
 }
 
 /** Byte-stable order: score, then recency, then input order. */
@@ -264,87 +222,9 @@ function byRecency(a: Candidate, b: Candidate): number {
   return b.iteration - a.iteration;
 }
 
-const NO_LINKS: string[] = [];
-
-/**
- * The analysis of an entry's text. ASCII text that needs no squashing is read in one pass (words,
- * key hash, whether it may hold links) and classified at once; other text is squashed, and read when
- * its words are needed.
- */
-function analyze(raw: string, vocab: Vocabulary): Analysis {
-  const n = scanText(raw, vocab);
-  const text = n >= 0 ? raw : squash(raw);
-  const a: Analysis = {
-    text,
-    links:
-      n >= 0
-        ? vocab.linkish
-          ? findLinksFrom(text, vocab.linkFrom)
-          : NO_LINKS
-        : text === ''
-          ? NO_LINKS
-          : findLinks(text),
-    linkAt: -1,
-    at: -1,
-    n: -1,
-    keyHash: 0,
-    category: undefined,
-    resolved: false,
-    key: null,
-    termsAt: -1,
-    termsLen: 0,
-    cand: null,
-    candCat: -1,
-  };
-  if (n >= 0) readIds(a, n, vocab);
-  return a;
-}
-
-/** Keeps the `n` ids {@link scanText} just wrote for `a`, and classifies `a` by them. */
-function readIds(a: Analysis, n: number, vocab: Vocabulary): void {
-  a.at = vocab.idsUsed;
-  vocab.idsUsed += n; // kept
-  a.n = n;
-  a.keyHash = vocab.keyHash;
-  // The needles its words hold spare the forms' searches (needles.ts).
-  hint(a.text, vocab.needleBits);
-  const code = classifyFlags(vocab.ids, vocab.flags, a.text, vocab.linkish, a.at, n);
-  a.category = code >= 0 && code < CATEGORIES.length ? CATEGORIES[code] : undefined;
-  a.resolved = code === RESOLVED_CODE;
-}
-
-/**
- * Words, ids and key hash of `a` (squashed text), then its unforced classification. Text that is not
- * ASCII keeps no ids: its terms are found at once (the words are at hand; such text is rare).
- */
-function read(a: Analysis, vocab: Vocabulary): void {
-  const n = scanText(a.text, vocab);
-  if (n >= 0) {
-    readIds(a, n, vocab);
-    return;
-  }
-  const ws = words(a.text);
-  a.n = ws.length;
-  a.key = keyOf(ws);
-  a.keyHash = keyHash(a.key);
-  a.termsAt = keepTerms(vocab, vocab.termIdsOf(contentTerms(ws)));
-  a.termsLen = vocab.termIdsUsed - a.termsAt;
-  const k = classify(ws, a.text, undefined);
-  a.category = k.category;
-  a.resolved = k.resolved;
-}
-
-/** Appends term ids to `vocab.termIds`; returns where they start. */
-function keepTerms(vocab: Vocabulary, terms: readonly number[]): number {
-  const at = vocab.termIdsUsed;
-  if (at + terms.length > vocab.termIds.length) {
-    const grown = new Int32Array(Math.max(vocab.termIds.length * 2, at + terms.length));
-    grown.set(vocab.termIds);
-    vocab.termIds = grown;
-  }
-  for (let i = 0; i < terms.length; i++) vocab.termIds[at + i] = terms[i]!;
-  vocab.termIdsUsed = at + terms.length;
-  return at;
+function isMemo(m: unknown): m is SnapshotMemo {
+  const memo = m as SnapshotMemo | null;
+  return typeof memo?.begin === 'function' && memo.analyses instanceof Map && memo.terms instanceof Map;
 }
 
 function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): SnapshotTrace {
@@ -355,9 +235,19 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   const tasks = input.tasks ?? [];
   const dropped: DroppedItem[] = [];
   const objectiveText = squash(String(input.objective ?? ''));
-  const vocab = new Vocabulary();
-  // Distinct terms (contentTerms drops repeats): their ids are 0 … objectiveTerms − 1.
-  const objectiveTerms = vocab.termIdsOf(contentTerms(words(objectiveText))).length;
+  // A memo keeps the vocabulary and the texts' analyses from one build to the next (analysis.ts).
+  const memo = options.memo;
+  // Checked by shape, not `instanceof`: a bundle that never makes a memo does not carry its class.
+  if (memo !== undefined && !isMemo(memo))
+    throw new ValidationError([{ path: 'memo', message: 'must be a memo from createSnapshotMemo()' }], {
+      subject: 'Snapshot options',
+    });
+  const gen = memo ? memo.begin() : 0;
+  const vocab = memo ? memo.vocab : new Vocabulary();
+  const analyses = (memo ? memo.analyses : new Map()) as Map<string, Analysis<Candidate>>;
+  const termsOf: Map<string, TermsRef> | null = memo ? memo.terms : null;
+  // Distinct terms (contentTerms drops repeats).
+  const objectiveIds = vocab.termIdsOf(contentTerms(words(objectiveText)));
 
   let minIter = Number.POSITIVE_INFINITY;
   let maxIter = Number.NEGATIVE_INFINITY;
@@ -394,7 +284,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     text: string,
     source: string,
     iteration: number,
-    a: Analysis | null,
+    a: Analysis<Candidate> | null,
     entrySource: boolean,
     known: Candidate | null,
   ): Candidate | null => {
@@ -463,13 +353,20 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     let termsAt: number;
     let termsLen: number;
     if (a === null) {
-      // A link or a task title: its words are not kept.
-      const n = scanText(text, vocab);
-      termsAt =
-        n >= 0
-          ? vocab.termsAt(vocab.ids, vocab.idsUsed, n)
-          : keepTerms(vocab, vocab.termIdsOf(contentTerms(words(text))));
-      termsLen = vocab.termIdsUsed - termsAt;
+      // A link or a task title: its words are not kept (a memo keeps its terms).
+      const known = termsOf?.get(text);
+      if (known !== undefined) {
+        termsAt = known.at;
+        termsLen = known.len;
+      } else {
+        const n = scanText(text, vocab);
+        termsAt =
+          n >= 0
+            ? vocab.termsAt(vocab.ids, vocab.idsUsed, n)
+            : keepTerms(vocab, vocab.termIdsOf(contentTerms(words(text))));
+        termsLen = vocab.termIdsUsed - termsAt;
+        termsOf?.set(text, { at: termsAt, len: termsLen });
+      }
     } else {
       if (a.termsAt < 0) {
         a.termsAt = vocab.termsAt(vocab.ids, a.at, a.n);
@@ -501,7 +398,6 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     return c;
   };
 
-  const memo = new Map<string, Analysis>();
   // The candidates of the texts' links, a text's after another's (one array, not one per text).
   const linkCands: (Candidate | null)[] = [];
   const forcedByScope = new Map<string, SnapshotCategory | null>();
@@ -512,10 +408,16 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     const e = entries[i]!;
     const v = e.value;
     const raw = typeof v === 'string' ? v : String(v ?? '');
-    let a = memo.get(raw);
+    let a = analyses.get(raw);
     if (a === undefined) {
-      a = analyze(raw, vocab);
-      memo.set(raw, a);
+      a = analyze<Candidate>(raw, vocab, gen);
+      analyses.set(raw, a);
+    } else if (a.gen !== gen) {
+      // Kept by the memo from an earlier build: what it became there is not this build's.
+      a.gen = gen;
+      a.linkAt = -1;
+      a.cand = null;
+      a.candCat = -1;
     }
     const text = a.text;
     if (text === '') continue;
@@ -565,7 +467,11 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
 
   // 2. Rank by relevance to the objective and recency.
   const termIds = vocab.termIds;
-  for (const c of candidates) c.score = scoreOf(termIds, c, objectiveTerms, recencyOf(c.iteration));
+  const isObjective = new Uint8Array(vocab.terms.length);
+  for (const t of objectiveIds) isObjective[t] = 1;
+  const objectiveTerms = objectiveIds.length;
+  for (const c of candidates)
+    c.score = scoreOf(termIds, c, isObjective, objectiveTerms, recencyOf(c.iteration));
   const ranked = rank(candidates);
 
   // 3. Consolidate near duplicates in rank order: each item is compared only with representatives

@@ -38,6 +38,7 @@ export {
   type ReduceStepDiagnostics,
   reduceTrajectory,
 } from './diet.js';
+export { createSnapshotMemo, SnapshotMemo, type SnapshotMemoOptions } from './memo.js';
 export {
   clampParam,
   PARAM_DEFAULTS,

@@ -5,6 +5,7 @@
 import { extractJson } from '../core/index.js';
 import { SNAKE } from './constants.js';
 import { CATEGORIES } from './deterministic.js';
+import { currentIteration } from './retire.js';
 import { clip, comparableKey, contentTerms, findLinks, squash, words } from './text.js';
 import type { ActiveContextSnapshot, DroppedItem, SnapshotCategory, SnapshotInput } from './types.js';
 
@@ -81,14 +82,6 @@ ${JSON.stringify(tasks)}
   "required_evidence_links": [...],
   "dropped": [{"value": "string", "reason": "string"}, ...]
 }`;
-}
-
-/** The current iteration: given, else the highest sourceIteration (0 when there are no entries). */
-export function currentIteration(input: SnapshotInput): number {
-  if (typeof input.iteration === 'number' && Number.isFinite(input.iteration)) return input.iteration;
-  let max = 0;
-  for (const e of input.entries ?? []) max = Math.max(max, Number(e.sourceIteration) || 0);
-  return max;
 }
 
 function toSnake(s: ActiveContextSnapshot): Record<string, unknown> {

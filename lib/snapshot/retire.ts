@@ -4,9 +4,20 @@
  */
 import { classify } from './classify.js';
 import { CATEGORIES } from './deterministic.js';
-import { currentIteration } from './reflect.js';
 import { comparableKey, contentTerms, squash, words } from './text.js';
 import type { ActiveContextSnapshot, RetiredTrajectoryRecord, SnapshotInput } from './types.js';
+
+/**
+ * The current iteration: given, else the highest sourceIteration (0 when there are no entries). Here,
+ * not in reflect.ts, so that retirements (which the playground shows at once) do not pull the
+ * reflection's parser into a first visit's JavaScript.
+ */
+export function currentIteration(input: SnapshotInput): number {
+  if (typeof input.iteration === 'number' && Number.isFinite(input.iteration)) return input.iteration;
+  let max = 0;
+  for (const e of input.entries ?? []) max = Math.max(max, Number(e.sourceIteration) || 0);
+  return max;
+}
 
 /**
  * Step 10's retirements: items of the previous snapshot the current one no longer holds (compared by

@@ -4,6 +4,7 @@
 import type { TokenCounter } from '../core/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type { RedactOptions } from '../redact/index.js';
+import type { SnapshotMemo } from './memo.js';
 
 /**
  * One remembered fact of an agent run.
@@ -98,6 +99,12 @@ export interface SnapshotOptions {
   maxTextLength?: number;
   /** Jaccard similarity of content words from which two items of a category are consolidated. Default 0.6. */
   nearDuplicateThreshold?: number;
+  /**
+   * Keeps the analysis of every text for the next snapshot given the same memo, so that one of
+   * entries mostly seen before reads only the new texts; the output is the same. From
+   * `createSnapshotMemo()`.
+   */
+  memo?: SnapshotMemo;
 }
 
 /**

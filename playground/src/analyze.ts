@@ -24,6 +24,7 @@ import {
   pickParams,
   type RetiredTrajectoryRecord,
   type SnapshotInput,
+  type SnapshotMemo,
   type SnapshotTrace,
   snapshotInputFrom,
   snapshotJson,
@@ -352,8 +353,13 @@ export function insightsOf(p: Parsed, markers: Markers, scorer?: TurnScorer): In
   return lessonsOfParsed(p, markers, scorer).insights;
 }
 
-export function snapshotOf(p: Parsed, s: Settings): SnapshotView {
-  const trace = deterministicSnapshotWithTrace(p.input, pickParams(s, 'caps'));
+/**
+ * The deterministic snapshot of a parsed input. `memo` (the worker keeps one, for the large inputs it
+ * is given) lets a slider moved over the same transcript, or an edited one, read only the texts it
+ * has not read yet; the snapshot is the same without it.
+ */
+export function snapshotOf(p: Parsed, s: Settings, memo?: SnapshotMemo): SnapshotView {
+  const trace = deterministicSnapshotWithTrace(p.input, { ...pickParams(s, 'caps'), memo });
   const previous = p.input.previous ?? null;
   return {
     trace,

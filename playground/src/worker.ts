@@ -5,7 +5,7 @@
  * editor and applies its edits. With the learned correction scorer on, the worker imports it itself
  * (once); messages are handled one after the other, so an answer never interleaves with that import.
  */
-import { pickParams } from 'rearview/snapshot';
+import { createSnapshotMemo, pickParams } from 'rearview/snapshot';
 import {
   assembleView,
   compactionOf,
@@ -22,6 +22,12 @@ import {
 } from './analyze';
 import { lineSpan, lineStarts, replaceLine } from './line-index';
 import type { FromWorker, TextMeta, ToWorker } from './worker-protocol';
+
+/**
+ * Kept across the worker's snapshots: a slider moved over a large input, or an edit to it, reads only
+ * the entry texts it has not read yet (the same snapshot, much sooner). Started over past 20,000 texts.
+ */
+const memo = createSnapshotMemo({ maxTexts: 20_000 });
 
 /** The preview shows this much of the start of the input. */
 const HEAD_CHARS = 4000;
@@ -76,7 +82,7 @@ async function partial(id: number, s: Settings) {
     type: 'update',
     id,
     ...scored,
-    ...(capsChanged ? { snapshot: snapshotOf(parsed, s) } : {}),
+    ...(capsChanged ? { snapshot: snapshotOf(parsed, s, memo) } : {}),
     ...(aChanged ? { compaction: compactionOf(parsed, s) } : {}),
   });
 }
@@ -97,7 +103,7 @@ async function analyze(id: number, s: Settings) {
   const turns = turnsOf(parsed);
   const scored = await insightsFor(parsed, s);
   post({ type: 'progress', id, phase: 'Building the snapshot', fraction: 0.7 });
-  const snapshot = snapshotOf(parsed, s);
+  const snapshot = snapshotOf(parsed, s, memo);
   post({ type: 'progress', id, phase: 'Compacting the trajectory', fraction: 0.85 });
   const compaction = compactionOf(parsed, s);
   const view = assembleView(

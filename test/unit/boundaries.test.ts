@@ -36,7 +36,7 @@ const LONG_FILES: Record<string, string> = {
   'heuristic/markers.ts':
     'data: the default marker vocabulary, one list per signal (about 60 lines of code; the lists are what is long)',
   'snapshot/deterministic.ts':
-    'one build() pass (entry analysis, candidates, MinHash-LSH consolidation, ranking, caps) sharing hot typed-array locals under a ~16 ms budget for 10k entries; the word scan and term table are in vocab.ts, the MinHash signature and bucket tables in lsh.ts, the gate hints in needles.ts',
+    'one build() pass (candidates, MinHash-LSH consolidation, ranking, caps) sharing hot typed-array locals under a ~16 ms budget for 10k entries; the entry analysis and the memo are in analysis.ts, the word scan and term table in vocab.ts, the MinHash signature and bucket tables in lsh.ts, the gate hints in needles.ts',
   'core/tokens.ts':
     'one hot scan (tokenFeatures, ~160 lines) whose character classes and feature slots are module-local constants of that loop, plus the weights `npm run calibrate:tokens` fits to those slots; split apart, a slot renumbered in one file silently skews the other',
 };

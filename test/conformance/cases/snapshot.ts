@@ -4,6 +4,7 @@ import {
   CATEGORIES,
   compactTrajectory,
   computeTrajectoryReduction,
+  createSnapshotMemo,
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
   type SnapshotInput,
@@ -99,6 +100,31 @@ export const snapshotCases: ConformanceCase[] = [
       check(!s.blockers.some((b) => b.includes('no error')), 'negated problem is not a blocker');
       check(s.requiredEvidenceLinks.includes('test/retry.test.ts'), 'paths go to evidence');
       return { snapshot: s, kept: t.kept, dropped: t.dropped, consolidated: t.consolidatedCount };
+    },
+  },
+  {
+    name: 'snapshot/memo',
+    run() {
+      // Four calls through one memo, small enough to start over once: each must read as without it.
+      const memo = createSnapshotMemo({ maxTexts: 12 });
+      const stance = STANCE.map(([value], i) => ({
+        scope: 'notes',
+        key: `s${i}`,
+        value,
+        sourceIteration: i,
+      }));
+      const calls: SnapshotInput[] = [
+        input,
+        { ...input, entries: [...input.entries, ...stance] },
+        { ...input, entries: input.entries.slice(2) },
+        { objective: 'Release 0.2', entries: [...stance, ...input.entries] },
+      ];
+      const out = calls.map((c, i) => {
+        const t = deterministicSnapshotWithTrace(c, { memo });
+        checkEqual(t, deterministicSnapshotWithTrace(c), `call ${i + 1} through the memo`);
+        return t.snapshot;
+      });
+      return { out, size: memo.size };
     },
   },
   {
