@@ -11,6 +11,7 @@ import {
   deterministicSnapshot,
   type MemoryEntry,
 } from '../lib/snapshot/index.js';
+import { collidingWords, randomWords } from '../test/snapshot/flood.js';
 import { type BenchResult, type BenchSuite, measure, readText, round, walkFiles } from './harness.js';
 import { SHARED_SETS, sharedTrajectories } from './shared-trajectories.js';
 
@@ -178,6 +179,36 @@ const suite: BenchSuite = {
       grow.underOneFrame = grow.medianMs < 16;
       results.push(grow);
     }
+    // Hash flooding: 16,384 distinct words that share one FNV-1a hash (test/snapshot/flood.ts), 16 to
+    // a note, against as many random words of the same length. Quadratic before the tables' probe
+    // limit (4.4 s against 0.12 s); linear with it.
+    const flooding = collidingWords(14, 32);
+    const notes = (ws: readonly string[]) => {
+      const entries: MemoryEntry[] = [];
+      for (let i = 0; i < ws.length; i += 16)
+        entries.push({
+          scope: 'notes',
+          key: `k${i}`,
+          value: `The build fails on ${ws.slice(i, i + 16).join(' ')}`,
+          sourceIteration: i,
+        });
+      return { objective, entries };
+    };
+    const floodRuns: BenchResult[] = [];
+    for (const [name, ws] of [
+      ['16384-random-words', randomWords(flooding)],
+      ['16384-colliding-words', flooding],
+    ] as const) {
+      const input = notes(ws);
+      const r = await measure(`deterministicSnapshot/${name}`, () => deterministicSnapshot(input), {
+        minRuns: 5,
+        budgetMs: 1500,
+      });
+      r.words = ws.length;
+      floodRuns.push(r);
+      results.push(r);
+    }
+    floodRuns[1]!.ratioVsRandomWords = round(floodRuns[1]!.medianMs / floodRuns[0]!.medianMs, 2);
     let prevNaive: BenchResult | undefined;
     for (const n of [1_000, 4_000]) {
       const entries = syntheticEntries(n);

@@ -4,9 +4,10 @@
  */
 import { classify, classifyFlags, RESOLVED_CODE } from './classify.js';
 import { hint } from './needles.js';
+import { scanText } from './scan.js';
 import { contentTerms, findLinks, findLinksFrom, squash, words } from './text.js';
 import type { SnapshotCategory } from './types.js';
-import { keyHash, scanText, type Vocabulary } from './vocab.js';
+import { keyHash, type Vocabulary } from './vocab.js';
 
 /**
  * The list fields of an {@link ActiveContextSnapshot}, in output order.

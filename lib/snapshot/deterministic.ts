@@ -10,6 +10,7 @@ import { type Analysis, analyze, CATEGORIES, keepTerms, read, type TermsRef } fr
 import { scopeCategory, taskCategory } from './classify.js';
 import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
+import { scanText } from './scan.js';
 import { clip, comparableKey, contentTerms, squash, words } from './text.js';
 import type {
   ActiveContextSnapshot,
@@ -20,7 +21,7 @@ import type {
   SnapshotTrace,
   TracedItem,
 } from './types.js';
-import { keyHash, scanText, Vocabulary } from './vocab.js';
+import { keyHash, PROBE_LIMIT, Vocabulary } from './vocab.js';
 
 /**
  * Default cap on items per category (`MAX_CATEGORY_ITEMS` of the snapshot specification).
@@ -272,6 +273,8 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   // By category (the group) and key hash; a category holds one candidate per key, so a bucket's
   // order does not matter.
   const byHash = new Buckets<Candidate>(256);
+  /** Every non-link candidate by category and key, once a key hash is shared by too many (see `add`). */
+  let byKey: Map<string, Candidate> | null = null;
   const candidates: Candidate[] = [];
   let candidateCount = 0;
   let consolidatedCount = 0;
@@ -308,19 +311,31 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
         if (key === '') return null;
         h = keyHash(key);
       }
-      for (let e = byHash.first(ci, h); e >= 0; e = byHash.after(e)) {
-        const c = byHash.item(e);
-        if (key === null) {
-          key = vocab.keyAt(a!.at, a!.n);
-          a!.key = key;
+      if (byKey !== null) {
+        if (key === null) key = a!.key = vocab.keyAt(a!.at, a!.n);
+        existing = byKey.get(`${ci}:${key}`) ?? null;
+      } else
+        for (let e = byHash.first(ci, h), walked = 0; e >= 0; e = byHash.after(e)) {
+          const c = byHash.item(e);
+          if (key === null) {
+            key = vocab.keyAt(a!.at, a!.n);
+            a!.key = key;
+          }
+          // Every wording of a candidate has its key: any of them gives it.
+          c.key ??= comparableKey(c.text);
+          if (c.key === key) {
+            existing = c;
+            break;
+          }
+          if (++walked > PROBE_LIMIT) {
+            // Texts made to share a key hash: by the key itself from now on (see PROBE_LIMIT).
+            byKey = new Map();
+            for (const d of candidates)
+              if (d.cat !== 4) byKey.set(`${d.cat}:${(d.key ??= comparableKey(d.text))}`, d);
+            existing = byKey.get(`${ci}:${key}`) ?? null;
+            break;
+          }
         }
-        // Every wording of a candidate has its key: any of them gives it.
-        c.key ??= comparableKey(c.text);
-        if (c.key === key) {
-          existing = c;
-          break;
-        }
-      }
       if (a !== null && existing !== null && a.candCat < 0) {
         a.cand = existing;
         a.candCat = ci;
@@ -389,6 +404,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       score: 0,
     };
     if (ci === 4) links.set(text, c);
+    else if (byKey !== null) byKey.set(`${ci}:${(c.key ??= comparableKey(text))}`, c);
     else byHash.add(ci, h, c);
     if (a !== null && a.candCat < 0) {
       a.cand = c;

@@ -6,7 +6,7 @@
  * group: a 10k-entry snapshot files thousands of representatives four times each, and a map entry
  * and an array apiece cost more to make (and to collect) than the look-ups they serve.
  */
-import { MINHASHES } from './vocab.js';
+import { MINHASHES, PROBE_LIMIT } from './vocab.js';
 
 /**
  * The MinHash signature of the term ids `terms[at … end)`: per hash function, the least of its terms' values. Values are
@@ -82,6 +82,11 @@ export class Buckets<T> {
   private heads: Int32Array;
   private tails: Int32Array;
   private slotsUsed = 0;
+  /**
+   * Once a look-up has probed past {@link PROBE_LIMIT} slots (keys made to share low bits): every
+   * bucket's slot by group and key, in a Map, and the arrays used as a plain list (see `flood`).
+   */
+  private bySlot: Map<string, number> | null = null;
   /** Per entry: the next entry of its bucket (-1 at the end), and its item. */
   private next = new Int32Array(64);
   private readonly items: T[] = [];
@@ -98,13 +103,43 @@ export class Buckets<T> {
 
   /** The slot of bucket (`group`, `key`): where it is, or the free slot where it would go. */
   private slot(group: number, key: number): number {
+    if (this.bySlot !== null) return this.bySlot.get(`${group}:${key}`) ?? this.slotsUsed;
     const mask = this.keys.length - 1;
     let s = (key ^ Math.imul(group + 1, 0x9e3779b1)) & mask;
-    for (let g = this.groups[s]!; g !== 0; g = this.groups[s]!) {
+    for (let g = this.groups[s]!, probes = 0; g !== 0; g = this.groups[s]!) {
       if (g === group + 1 && this.keys[s] === key) return s;
       s = (s + 1) & mask;
+      if (++probes > PROBE_LIMIT) {
+        this.flood();
+        return this.slot(group, key);
+      }
     }
     return s;
+  }
+
+  /**
+   * Hands the buckets to a Map (keys that share a slot make linear probing quadratic): the used slots
+   * are packed at the front of the arrays, in slot order, each bucket keeping its chain; a new bucket
+   * takes the next free one. Which bucket an entry is in, and the order of each chain, do not change.
+   */
+  private flood(): void {
+    const { keys, groups, heads, tails } = this;
+    const size = keys.length;
+    this.keys = new Int32Array(size);
+    this.groups = new Int32Array(size);
+    this.heads = new Int32Array(size);
+    this.tails = new Int32Array(size);
+    const bySlot = new Map<string, number>();
+    let n = 0;
+    for (let i = 0; i < size; i++) {
+      if (groups[i] === 0) continue;
+      this.keys[n] = keys[i]!;
+      this.groups[n] = groups[i]!;
+      this.heads[n] = heads[i]!;
+      this.tails[n] = tails[i]!;
+      bySlot.set(`${groups[i]! - 1}:${keys[i]!}`, n++);
+    }
+    this.bySlot = bySlot;
   }
 
   /** The first entry of bucket (`group`, `key`), -1 when it is empty. */
@@ -143,6 +178,7 @@ export class Buckets<T> {
     this.keys[s] = key;
     this.heads[s] = e;
     this.tails[s] = e;
+    if (this.bySlot !== null) this.bySlot.set(`${group}:${key}`, s);
     if (++this.slotsUsed * 2 > this.keys.length) this.grow();
   }
 
@@ -153,6 +189,14 @@ export class Buckets<T> {
     this.groups = new Int32Array(size);
     this.heads = new Int32Array(size);
     this.tails = new Int32Array(size);
+    if (this.bySlot !== null) {
+      // A plain list: the slots keep their places.
+      this.keys.set(keys);
+      this.groups.set(groups);
+      this.heads.set(heads);
+      this.tails.set(tails);
+      return;
+    }
     for (let i = 0; i < keys.length; i++) {
       if (groups[i] === 0) continue;
       const s = this.slot(groups[i]! - 1, keys[i]!);

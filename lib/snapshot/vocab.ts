@@ -1,17 +1,29 @@
 /**
- * A per-snapshot vocabulary: the words of ASCII entries are read in one pass that interns each
- * distinct word once (no string per occurrence) with its term and classification flags, and hashes
- * the entry's comparable key on the way, so exact duplicates are found without building the key.
- * Everything here is an accelerator: {@link scanWords} gives the words `words` gives, and
- * {@link keyHash} hashes the key `comparableKey` builds.
+ * A per-snapshot vocabulary: the words of ASCII entries are read in one pass (`scanText`, scan.ts)
+ * that interns each distinct word once (no string per occurrence) with its term and classification
+ * flags, and hashes the entry's comparable key on the way, so exact duplicates are found without
+ * building the key. Everything here is an accelerator: `scanWords` gives the words `words` gives,
+ * and {@link keyHash} hashes the key `comparableKey` builds. Its tables give up their hash for a Map
+ * when made to collide ({@link PROBE_LIMIT}).
  */
 import { FNV_OFFSET, FNV_PRIME, fmix32 } from '../core/index.js';
 import { MAX_DIGIT_KEYWORD, wordFlags } from './cues.js';
 import { needlesOf } from './needles.js';
 import { isStopWord, stem } from './text.js';
 
+/**
+ * Probes a look-up may take before a table gives up on its hash. A hash table with linear probing is
+ * quadratic when many keys share a slot, and FNV-1a collisions are cheap to make (two 8-letter blocks
+ * with the same state after them, chained, give 2^k words of one full hash): 16,384 such words took a
+ * snapshot 4.4 s instead of 0.12 s. Past this many probes a table hands its keys to a `Map`, whose
+ * string hashing is the runtime's (seeded in V8), and every later look-up goes there: linear again, and
+ * the same ids, since ids are given in order of arrival either way. Natural text at a load of at most
+ * one half stays far below it.
+ */
+export const PROBE_LIMIT = 64;
+
 /** Hashes are kept to small integers (Smis), cheap as map keys. */
-const MASK = 0x3fffffff;
+export const MASK = 0x3fffffff;
 /** The multiplier that chains the hashes of a key's space-separated tokens. */
 const KEY_MUL = 0x9e3779b1 | 0;
 
@@ -31,7 +43,7 @@ export function keyHash(key: string): number {
   }
   return ((Math.imul(h, KEY_MUL) + t) | 0) & MASK;
 }
-const EMPTY_KEY_HASH = keyHash('');
+export const EMPTY_KEY_HASH = keyHash('');
 
 // MinHash: 8 hash functions (used in 4 bands of 2 by the snapshot).
 export const MINHASHES = 8;
@@ -62,12 +74,12 @@ export class Vocabulary {
   readonly wordTerm: number[] = [];
   /** The word's {@link wordFlags}. */
   readonly flags: number[] = [];
-  /** The word's `needlesOf`, and theirs for the words of the last {@link scanText}. */
+  /** The word's `needlesOf`, and theirs for the words of the last `scanText`. */
   readonly needles: number[] = [];
   needleBits = 0;
-  /** The key hash of the last {@link scanWords}. */
+  /** The key hash of the last `scanText`. */
   keyHash = 0;
-  /** Whether the text of the last {@link scanWords} may hold a link (a `/`, or `.` and a letter). */
+  /** Whether the text of the last `scanText` may hold a link (a `/`, or `.` and a letter). */
   linkish = false;
   /** When `linkish`: where the stretch between spaces that made it so starts (see `findLinksFrom`). */
   linkFrom = 0;
@@ -91,6 +103,10 @@ export class Vocabulary {
   keyAdd = new Int32Array(1024);
   /** Open addressing on the word hash: id + 1 per slot, 0 when free. */
   private table = new Int32Array(2048);
+  /** Every word's id once the table is flooded (see {@link PROBE_LIMIT}); null before. */
+  private byWord: Map<string, number> | null = null;
+  /** Likewise for terms. */
+  private byTerm: Map<string, number> | null = null;
   /** Term strings by id. */
   readonly terms: string[] = [];
   /** Open addressing on the term hash: id + 1 per slot, 0 when free. */
@@ -112,16 +128,29 @@ export class Vocabulary {
     let table = this.termTable;
     let mask = table.length - 1;
     let slot = h & mask;
-    for (let e = table[slot]!; e !== 0; e = table[slot]!) {
-      if (this.termHashes[e - 1] === h && this.terms[e - 1] === t) return e - 1;
-      slot = (slot + 1) & mask;
-    }
+    const byTerm = this.byTerm;
+    if (byTerm !== null) {
+      const known = byTerm.get(t);
+      if (known !== undefined) return known;
+      slot = -1;
+    } else
+      for (let e = table[slot]!, probes = 0; e !== 0; e = table[slot]!) {
+        if (this.termHashes[e - 1] === h && this.terms[e - 1] === t) return e - 1;
+        slot = (slot + 1) & mask;
+        if (++probes > PROBE_LIMIT) {
+          // Flooded: every term to a Map from now on (see PROBE_LIMIT).
+          const m = (this.byTerm = new Map<string, number>());
+          for (let i = 0; i < this.terms.length; i++) m.set(this.terms[i]!, i);
+          return this.termIdHashed(t, h);
+        }
+      }
     const id = this.terms.length;
     this.terms.push(t);
     if (id >= this.termHashes.length) this.termHashes = grown(this.termHashes);
     this.termHashes[id] = h;
-    table[slot] = id + 1;
-    if ((id + 1) * 2 > table.length) {
+    if (slot < 0) this.byTerm!.set(t, id);
+    else table[slot] = id + 1;
+    if (slot >= 0 && (id + 1) * 2 > table.length) {
       table = new Int32Array(table.length * 2);
       mask = table.length - 1;
       for (let j = 0; j <= id; j++) {
@@ -154,12 +183,13 @@ export class Vocabulary {
    * characters are in `buf` at the same positions.
    */
   id(text: string, start: number, end: number, h: number): number {
+    if (this.byWord !== null) return this.idOfWord(text, start, end, h);
     const len = end - start;
     const table = this.table;
     const mask = table.length - 1;
     const chars = this.chars;
     let slot = h & mask;
-    for (let e = table[slot]!; e !== 0; e = table[slot]!) {
+    for (let e = table[slot]!, probes = 0; e !== 0; e = table[slot]!) {
       const id = e - 1;
       if (this.hashes[id] === h && this.lens[id] === len) {
         const off = this.offs[id]! - start;
@@ -169,8 +199,26 @@ export class Vocabulary {
         if (k === end) return id;
       }
       slot = (slot + 1) & mask;
+      if (++probes > PROBE_LIMIT) {
+        // Flooded: every word to a Map from now on (see PROBE_LIMIT).
+        const m = (this.byWord = new Map<string, number>());
+        for (let i = 0; i < this.words.length; i++) m.set(this.words[i]!, i);
+        return this.idOfWord(text, start, end, h);
+      }
     }
     return this.add(text, start, end, h, slot);
+  }
+
+  /** {@link id} once the word table is flooded: by the word itself, in a Map. */
+  private idOfWord(text: string, start: number, end: number, h: number): number {
+    // ASCII only (scanText's), so this is the lower-casing in `buf`.
+    const known = this.byWord!.get(text.slice(start, end).toLowerCase());
+    return known !== undefined ? known : this.add(text, start, end, h, -1);
+  }
+
+  /** Whether a table has handed its keys to a Map (see {@link PROBE_LIMIT}). */
+  get flooded(): boolean {
+    return this.byWord !== null || this.byTerm !== null;
   }
 
   private add(text: string, start: number, end: number, h: number, slot: number): number {
@@ -234,8 +282,11 @@ export class Vocabulary {
         this.keyAdd[nid] = a;
       }
     }
-    this.table[slot] = nid + 1;
-    if ((nid + 1) * 2 > this.table.length) this.grow();
+    if (slot < 0) this.byWord!.set(word, nid);
+    else {
+      this.table[slot] = nid + 1;
+      if ((nid + 1) * 2 > this.table.length) this.grow();
+    }
     return nid;
   }
 
@@ -289,111 +340,9 @@ export class Vocabulary {
   private stamp = 0;
 }
 
-function grown(a: Int32Array, need = 0): Int32Array<ArrayBuffer> {
+/** A copy of `a` at least twice as long (and at least `need`). */
+export function grown(a: Int32Array, need = 0): Int32Array<ArrayBuffer> {
   const b = new Int32Array(Math.max(a.length * 2, need));
   b.set(a);
   return b;
-}
-
-// Character classes of ASCII for scanWords.
-const LOWER = 1; // a-z
-const UPPER = 2; // A-Z
-const DIGIT = 4; // 0-9
-const SPACE = 8; // ' '
-const CONTROL = 16; // \t \n \v \f \r: squash would change the text
-const SLASH = 32;
-const DOT = 64;
-const APOSTROPHE = 128;
-const CLASS = new Uint8Array(128);
-for (let c = 0x61; c <= 0x7a; c++) CLASS[c] = LOWER;
-for (let c = 0x41; c <= 0x5a; c++) CLASS[c] = UPPER;
-for (let c = 0x30; c <= 0x39; c++) CLASS[c] = DIGIT;
-CLASS[0x20] = SPACE;
-for (let c = 0x09; c <= 0x0d; c++) CLASS[c] = CONTROL;
-CLASS[0x2f] = SLASH;
-CLASS[0x2e] = DOT;
-CLASS[0x27] = APOSTROPHE;
-
-function isLetter(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
-}
-
-/** {@link scanText}'s ids as an array, or null (the caller takes the general path). */
-export function scanWords(text: string, vocab: Vocabulary): number[] | null {
-  const n = scanText(text, vocab);
-  return n < 0 ? null : Array.from(vocab.ids.subarray(vocab.idsUsed, vocab.idsUsed + n));
-}
-
-/**
- * How many words `words(text)` has when `text` is ASCII and `squash` would leave it as is, their ids
- * written to `vocab.ids` from `vocab.idsUsed` (kept once the caller moves `idsUsed` past them), else
- * -1. The same loop as `words` (lower-casing as it goes), interning each word in `vocab`. Sets
- * `vocab.keyHash` to the {@link keyHash} of the words joined by spaces with apostrophes as spaces,
- * `vocab.linkish`, and `vocab.needleBits`.
- */
-export function scanText(text: string, vocab: Vocabulary): number {
-  const len = text.length;
-  // At most one word per two characters, plus one.
-  if (vocab.idsUsed + len + 1 > vocab.ids.length) vocab.ids = grown(vocab.ids, vocab.idsUsed + len + 1);
-  const ids = vocab.ids;
-  const base = vocab.idsUsed;
-  let n = 0;
-  let start = -1;
-  let wh = 0;
-  let kh = 0;
-  let needles = 0;
-  let lastSpace = -1; // a space right after it would be leading (or doubled): squash would change the text
-  let linkish = false;
-  if (len > vocab.buf.length) vocab.buf = new Uint8Array(Math.max(len, vocab.buf.length * 2));
-  const buf = vocab.buf;
-  for (let i = 0; i < len; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) return -1;
-    const k = CLASS[c]!;
-    if (k & (LOWER | UPPER | DIGIT)) {
-      if (start < 0) {
-        start = i;
-        wh = FNV_OFFSET | 0;
-      }
-      const l = c | 0x20; // lower case: letters and digits alike (digits have the bit)
-      buf[i] = l;
-      wh = Math.imul(wh ^ l, FNV_PRIME);
-      continue;
-    }
-    if (k !== 0) {
-      if (k === SPACE) {
-        if (lastSpace === i - 1) return -1;
-        lastSpace = i;
-      } else if (k === CONTROL) return -1;
-      else if (k === SLASH || (k === DOT && i + 1 < len && isLetter(text.charCodeAt(i + 1)))) {
-        if (!linkish) {
-          linkish = true;
-          vocab.linkFrom = lastSpace + 1;
-        }
-      } else if (k === APOSTROPHE && start >= 0 && i + 1 < len && isLetter(text.charCodeAt(i + 1))) {
-        // isn't, can't: one word; the key reads the apostrophe as a space
-        wh = Math.imul(wh ^ 0x27, FNV_PRIME);
-        buf[i] = 0x27;
-        continue;
-      }
-    }
-    if (start >= 0) {
-      const id = vocab.id(text, start, i, wh);
-      ids[base + n++] = id;
-      kh = (Math.imul(kh, vocab.keyMul[id]!) + vocab.keyAdd[id]!) | 0;
-      needles |= vocab.needles[id]!;
-      start = -1;
-    }
-  }
-  if (lastSpace === len - 1 && len > 0) return -1; // a trailing space
-  if (start >= 0) {
-    const id = vocab.id(text, start, len, wh);
-    ids[base + n++] = id;
-    kh = (Math.imul(kh, vocab.keyMul[id]!) + vocab.keyAdd[id]!) | 0;
-    needles |= vocab.needles[id]!;
-  }
-  vocab.keyHash = n > 0 ? kh & MASK : EMPTY_KEY_HASH;
-  vocab.linkish = linkish;
-  vocab.needleBits = needles;
-  return n;
 }

@@ -12,6 +12,7 @@ import {
   wordFlags,
 } from '../../lib/snapshot/classify';
 import { CATEGORIES, deterministicSnapshotWithTrace } from '../../lib/snapshot/deterministic';
+import { scanWords } from '../../lib/snapshot/scan';
 import {
   comparableKey,
   contentTerms,
@@ -20,7 +21,7 @@ import {
   squash,
   words,
 } from '../../lib/snapshot/text';
-import { keyHash, scanWords, Vocabulary } from '../../lib/snapshot/vocab';
+import { keyHash, Vocabulary } from '../../lib/snapshot/vocab';
 
 const TEXTS = [
   'CI is red: 3 retry tests failing',
