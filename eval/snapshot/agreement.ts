@@ -1,10 +1,12 @@
 /**
  * `npx tsx eval/snapshot/agreement.ts`: how far two careful readers agree on the same memory entries,
- * the ceiling that frames the categoriser's figures (issue 18). Sets 3, 5, 19 and 29 (entries-3.jsonl,
- * entries-5.jsonl, entries-19.jsonl, entries-29.jsonl) were each labelled twice, independently and blind to the
- * categoriser and to each other: labels-<n>.tsv (the first reader, whose labels the figures use) and
- * labels-<n>-second.tsv. Set 29's second reader judged each entry from its own sentence, never opening the
- * trajectory around it (the categoriser sees no more); its first reader read the context of 42 terse entries.
+ * the ceiling that frames the categoriser's figures (issue 18). Sets 3, 5, 19 and 26-29 (entries-<n>.jsonl)
+ * were each labelled twice, independently and blind to the categoriser and to each other: labels-<n>.tsv
+ * (the first reader, whose labels the figures use) and labels-<n>-second.tsv. The second readers of sets
+ * 26-29 judged each entry from its own sentence, never opening the trajectory around it (the categoriser
+ * sees no more); set 29's first reader read the context of 42 terse entries. Sets 26-28's second
+ * readings came after the rule round that spent those sets: the snapshot's figures on them are of rules
+ * written from their first reader's errors, so only the readers' agreement there is a fresh figure.
  * Prints, as JSON per set: the second reader
  * scored against the first as if it were a categoriser (accuracy, accuracy on the first reader's hard
  * entries, per-category precision / recall, Cohen's kappa); the snapshot against each reader; and the
@@ -59,7 +61,7 @@ function brief(s: Score) {
   };
 }
 
-export function agreement(n: 3 | 5 | 19 | 29) {
+export function agreement(n: 3 | 5 | 19 | 26 | 27 | 28 | 29) {
   const first = loadReportLabels(n);
   const secondLabels = readLabels(`labels-${n}-second.tsv`);
   const byText = new Map(first.map((e) => [e.text, secondLabels.get(e.id)!]));
@@ -101,7 +103,15 @@ export function agreement(n: 3 | 5 | 19 | 29) {
 if (process.argv[1]?.endsWith('agreement.ts'))
   console.log(
     JSON.stringify(
-      { set3: agreement(3), set5: agreement(5), set19: agreement(19), set29: agreement(29) },
+      {
+        set3: agreement(3),
+        set5: agreement(5),
+        set19: agreement(19),
+        set26: agreement(26),
+        set27: agreement(27),
+        set28: agreement(28),
+        set29: agreement(29),
+      },
       null,
       2,
     ),

@@ -581,5 +581,6 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       });
     }
   }
+  memo?.end();
   return { snapshot, kept, dropped, candidateCount, consolidatedCount };
 }

@@ -16,9 +16,10 @@ import { Vocabulary } from './vocab.js';
  */
 export interface SnapshotMemoOptions {
   /**
-   * Distinct texts (entry texts, links and task titles) kept before the memo starts over: when a
-   * snapshot begins with more than this, everything is dropped and read again. Default 50,000 (about
-   * 19 MB besides the texts themselves with 66-character notes, measured in Node).
+   * Distinct texts (entry texts, links and task titles) kept at most: a snapshot that leaves more
+   * drops everything once it is done (the memory goes at once), and the next one reads every text
+   * again. Default 50,000 (about 19 MB besides the texts themselves with 66-character notes, measured
+   * in Node).
    */
   maxTexts?: number;
 }
@@ -80,10 +81,15 @@ export class SnapshotMemo {
     this.terms.clear();
   }
 
-  /** @internal Starts a build: over `maxTexts`, starts over; returns the build's generation. */
+  /** @internal Starts a build: over `maxTexts` (a build that threw), starts over; returns its generation. */
   begin(): number {
     if (this.size > this.maxTexts) this.clear();
     return ++this.gen;
+  }
+
+  /** @internal Ends a build: over `maxTexts`, drops everything now rather than at the next build. */
+  end(): void {
+    if (this.size > this.maxTexts) this.clear();
   }
 }
 

@@ -9,6 +9,7 @@ import {
   deterministicSnapshotWithTrace,
   type SnapshotInput,
 } from 'rearview/snapshot';
+import { collidingWords, randomWords } from '../../snapshot/flood';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 
@@ -125,6 +126,32 @@ export const snapshotCases: ConformanceCase[] = [
         return t.snapshot;
       });
       return { out, size: memo.size };
+    },
+  },
+  {
+    name: 'snapshot/hash flooding',
+    run() {
+      // 128 words that share one FNV-1a hash flood the snapshot's tables (past PROBE_LIMIT probes they
+      // go to the runtime's Map): the snapshot must read as one of ordinary words in their place.
+      const words = collidingWords(7, 32).map((w) => `${w}q`);
+      const control = randomWords(words).map((w) => `${w.slice(0, -1)}q`);
+      const back = new Map(control.map((c, i) => [c, words[i]!]));
+      const notes = (ws: readonly string[]): SnapshotInput => ({
+        objective: 'Fix the build',
+        entries: ws.map((w, i) => ({
+          scope: 'notes',
+          key: `w${i}`,
+          value: `The build fails on ${w}`,
+          sourceIteration: i,
+        })),
+      });
+      const got = deterministicSnapshotWithTrace(notes(words));
+      const want = JSON.stringify(deterministicSnapshotWithTrace(notes(control))).replace(
+        /[a-z]{20,}/g,
+        (c) => back.get(c) ?? c,
+      );
+      checkEqual(got, JSON.parse(want), 'colliding words read as ordinary ones');
+      return { snapshot: got.snapshot, dropped: got.dropped.length };
     },
   },
   {
