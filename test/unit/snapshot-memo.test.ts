@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isRearviewError } from '../../lib/core/index';
 import {
+  computeTrajectoryReduction,
   createSnapshotMemo,
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
@@ -168,5 +169,24 @@ describe('createSnapshotMemo', () => {
     }
     expect(isRearviewError(err) && err.code).toBe('validation_failed');
     expect((err as Error).message).toContain('memo');
+  });
+
+  it('computeTrajectoryReduction takes a memo too, and resolves with invalid_input for a bad one', async () => {
+    const input: SnapshotInput = {
+      objective: 'Fix the build',
+      entries: REAL.slice(0, 40).map((value, i) => ({
+        scope: 'notes',
+        key: `k${i}`,
+        value,
+        sourceIteration: i,
+      })),
+    };
+    const memo = createSnapshotMemo();
+    const plain = await computeTrajectoryReduction(input);
+    const memoed = await computeTrajectoryReduction(input, { memo });
+    expect(memoed.snapshot).toEqual(plain.snapshot);
+    expect(memo.size).toBeGreaterThan(0);
+    const bad = await computeTrajectoryReduction(input, { memo: {} as SnapshotMemo });
+    expect(bad.diagnostics.reflectionSkippedReason).toBe('invalid_input');
   });
 });
