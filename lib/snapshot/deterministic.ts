@@ -312,7 +312,10 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
         h = keyHash(key);
       }
       if (byKey !== null) {
-        if (key === null) key = a!.key = vocab.keyAt(a!.at, a!.n);
+        if (key === null) {
+          key = vocab.keyAt(a!.at, a!.n);
+          a!.key = key;
+        }
         existing = byKey.get(`${ci}:${key}`) ?? null;
       } else
         for (let e = byHash.first(ci, h), walked = 0; e >= 0; e = byHash.after(e)) {
@@ -330,8 +333,11 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
           if (++walked > PROBE_LIMIT) {
             // Texts made to share a key hash: by the key itself from now on (see PROBE_LIMIT).
             byKey = new Map();
-            for (const d of candidates)
-              if (d.cat !== 4) byKey.set(`${d.cat}:${(d.key ??= comparableKey(d.text))}`, d);
+            for (const d of candidates) {
+              if (d.cat === 4) continue;
+              d.key ??= comparableKey(d.text);
+              byKey.set(`${d.cat}:${d.key}`, d);
+            }
             existing = byKey.get(`${ci}:${key}`) ?? null;
             break;
           }
@@ -404,8 +410,10 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       score: 0,
     };
     if (ci === 4) links.set(text, c);
-    else if (byKey !== null) byKey.set(`${ci}:${(c.key ??= comparableKey(text))}`, c);
-    else byHash.add(ci, h, c);
+    else if (byKey !== null) {
+      c.key ??= comparableKey(text);
+      byKey.set(`${ci}:${c.key}`, c);
+    } else byHash.add(ci, h, c);
     if (a !== null && a.candCat < 0) {
       a.cand = c;
       a.candCat = ci;

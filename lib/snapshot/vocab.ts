@@ -139,8 +139,9 @@ export class Vocabulary {
         slot = (slot + 1) & mask;
         if (++probes > PROBE_LIMIT) {
           // Flooded: every term to a Map from now on (see PROBE_LIMIT).
-          const m = (this.byTerm = new Map<string, number>());
+          const m = new Map<string, number>();
           for (let i = 0; i < this.terms.length; i++) m.set(this.terms[i]!, i);
+          this.byTerm = m;
           return this.termIdHashed(t, h);
         }
       }
@@ -201,8 +202,9 @@ export class Vocabulary {
       slot = (slot + 1) & mask;
       if (++probes > PROBE_LIMIT) {
         // Flooded: every word to a Map from now on (see PROBE_LIMIT).
-        const m = (this.byWord = new Map<string, number>());
+        const m = new Map<string, number>();
         for (let i = 0; i < this.words.length; i++) m.set(this.words[i]!, i);
+        this.byWord = m;
         return this.idOfWord(text, start, end, h);
       }
     }
