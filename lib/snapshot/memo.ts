@@ -87,9 +87,13 @@ export class SnapshotMemo {
     return ++this.gen;
   }
 
-  /** @internal Ends a build: over `maxTexts`, drops everything now rather than at the next build. */
+  /**
+   * @internal Ends a build: over `maxTexts`, drops everything now rather than at the next build; and
+   * after text made to flood the vocabulary's tables (`PROBE_LIMIT`), so that later snapshots do not
+   * stay on the slower Map path.
+   */
   end(): void {
-    if (this.size > this.maxTexts) this.clear();
+    if (this.size > this.maxTexts || this.vocab.flooded) this.clear();
   }
 }
 

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  createSnapshotMemo,
   deterministicSnapshotWithTrace,
   type MemoryEntry,
   type SnapshotInput,
@@ -123,5 +124,14 @@ describe('hash flooding', () => {
         Math.ceil(words.length / 12) + Math.ceil(words.length / 6),
       );
     }
+  });
+
+  it('a memo that met flooding words drops them, so later snapshots take the fast path again', () => {
+    const memo = createSnapshotMemo();
+    const plain = JSON.stringify(deterministicSnapshotWithTrace(input(FULL)));
+    expect(JSON.stringify(deterministicSnapshotWithTrace(input(FULL), { memo }))).toBe(plain);
+    expect(memo.size).toBe(0);
+    deterministicSnapshotWithTrace(input(randomWords(FULL)), { memo });
+    expect(memo.size).toBeGreaterThan(FULL.length / 2);
   });
 });
