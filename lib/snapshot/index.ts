@@ -38,7 +38,13 @@ export {
   type ReduceStepDiagnostics,
   reduceTrajectory,
 } from './diet.js';
-export { createSnapshotMemo, SnapshotMemo, type SnapshotMemoOptions } from './memo.js';
+export {
+  createSnapshotMemo,
+  SnapshotMemo,
+  type SnapshotMemoOptions,
+  type WarmSnapshotMemoOptions,
+  warmSnapshotMemo,
+} from './memo.js';
 export {
   clampParam,
   PARAM_DEFAULTS,

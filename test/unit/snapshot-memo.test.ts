@@ -18,6 +18,7 @@ import {
   type SnapshotInput,
   SnapshotMemo,
   type SnapshotOptions,
+  warmSnapshotMemo,
 } from '../../lib/snapshot/index';
 
 /** Real agent notes (set 29, mini-swe-agent), read by strangers' agents, not written for this test. */
@@ -188,5 +189,82 @@ describe('createSnapshotMemo', () => {
     expect(memo.size).toBeGreaterThan(0);
     const bad = await computeTrajectoryReduction(input, { memo: {} as SnapshotMemo });
     expect(bad.diagnostics.reflectionSkippedReason).toBe('invalid_input');
+  });
+
+  it('property: warmed in slices of any size, the memo gives the same snapshots, and runs out', () => {
+    fc.assert(
+      fc.property(
+        fc.array(call, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 8 }),
+        (calls, limits) => {
+          const memo = createSnapshotMemo();
+          let entries: MemoryEntry[] = [];
+          for (const c of calls) {
+            entries = c.carry ? [...entries, ...c.entries] : c.entries;
+            const input = { objective: c.objective, entries, tasks: c.tasks };
+            let left = Number.POSITIVE_INFINITY;
+            for (const limit of limits) {
+              const before = memo.size;
+              const now = warmSnapshotMemo(memo, input, { limit });
+              expect(memo.size - before).toBeLessThanOrEqual(limit);
+              expect(now).toBeLessThanOrEqual(left);
+              left = now;
+              sameWithAndWithout(input, c.options, memo);
+            }
+            expect(warmSnapshotMemo(memo, input)).toBe(0);
+            sameWithAndWithout(input, c.options, memo);
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('warming reads real notes in slices; the snapshot after it reads no entry text anew', () => {
+    const entries = Array.from({ length: 600 }, (_, i) => ({
+      scope: 'notes',
+      key: `k${i}`,
+      value: i < REAL.length ? REAL[i]! : `${REAL[i % REAL.length]} (again ${i})`,
+      sourceIteration: i,
+    }));
+    expect(new Set(entries.map((e) => e.value)).size).toBe(600);
+    const input = { objective: 'Fix the separability matrix', entries };
+    const memo = createSnapshotMemo();
+    const lefts = [1, 2, 3].map(() => warmSnapshotMemo(memo, input, { limit: 200 }));
+    expect(lefts).toEqual([400, 200, 0]);
+    expect(memo.analyses.size).toBe(600);
+    const read = [...memo.analyses.values()];
+    sameWithAndWithout(input, {}, memo);
+    // No entry text was read again: the same analyses, and no other.
+    expect([...memo.analyses.values()].every((a, i) => a === read[i])).toBe(true);
+  });
+
+  it('warming stops at maxTexts, and rejects what it cannot use', () => {
+    const memo = createSnapshotMemo({ maxTexts: 5 });
+    const input = {
+      objective: '',
+      entries: REAL.slice(0, 20).map((value, i) => ({
+        scope: 'notes',
+        key: `k${i}`,
+        value,
+        sourceIteration: i,
+      })),
+    };
+    expect(warmSnapshotMemo(memo, input)).toBe(0);
+    expect(memo.size).toBe(5);
+    const bad = (f: () => unknown, key: string) => {
+      let err: unknown;
+      try {
+        f();
+      } catch (e) {
+        err = e;
+      }
+      expect(isRearviewError(err) && err.code).toBe('validation_failed');
+      expect((err as Error).message).toContain(key);
+    };
+    bad(() => warmSnapshotMemo({} as SnapshotMemo, input), 'memo');
+    bad(() => warmSnapshotMemo(memo, { objective: '', entries: 'x' as never }), 'input.entries');
+    bad(() => warmSnapshotMemo(memo, input, { limit: -1 }), 'limit');
+    bad(() => warmSnapshotMemo(memo, input, { limit: 0.5 }), 'limit');
   });
 });
