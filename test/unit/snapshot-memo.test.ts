@@ -92,6 +92,22 @@ function sameWithAndWithout(
   return memoed;
 }
 
+/** One note per text, in order. */
+const notesOf = (texts: readonly string[]): MemoryEntry[] =>
+  texts.map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i }));
+
+/** `f` throws a ValidationError (`validation_failed`) whose message names `key`. */
+function expectValidationError(f: () => unknown, key: string): void {
+  let err: unknown;
+  try {
+    f();
+  } catch (e) {
+    err = e;
+  }
+  expect(isRearviewError(err) && err.code).toBe('validation_failed');
+  expect((err as Error).message).toContain(key);
+}
+
 describe('createSnapshotMemo', () => {
   it('property: a memo changes nothing, call after call, across a start over', () => {
     fc.assert(
@@ -150,37 +166,20 @@ describe('createSnapshotMemo', () => {
   });
 
   it('rejects a bad maxTexts or a memo it did not make with a ValidationError naming the key', () => {
-    for (const bad of [-1, 1.5, Number.NaN, '10' as unknown as number]) {
-      let err: unknown;
-      try {
-        createSnapshotMemo({ maxTexts: bad });
-      } catch (e) {
-        err = e;
-      }
-      expect(isRearviewError(err) && err.code).toBe('validation_failed');
-      expect((err as Error).message).toContain('maxTexts');
-    }
+    for (const bad of [-1, 1.5, Number.NaN, '10' as unknown as number])
+      expectValidationError(() => createSnapshotMemo({ maxTexts: bad }), 'maxTexts');
     expect(createSnapshotMemo({ maxTexts: 0 }).maxTexts).toBe(0);
     expect(new SnapshotMemo().maxTexts).toBe(50_000);
-    let err: unknown;
-    try {
-      deterministicSnapshot({ objective: '', entries: [] }, { memo: {} as SnapshotMemo });
-    } catch (e) {
-      err = e;
-    }
-    expect(isRearviewError(err) && err.code).toBe('validation_failed');
-    expect((err as Error).message).toContain('memo');
+    expectValidationError(
+      () => deterministicSnapshot({ objective: '', entries: [] }, { memo: {} as SnapshotMemo }),
+      'memo',
+    );
   });
 
   it('computeTrajectoryReduction takes a memo too, and resolves with invalid_input for a bad one', async () => {
     const input: SnapshotInput = {
       objective: 'Fix the build',
-      entries: REAL.slice(0, 40).map((value, i) => ({
-        scope: 'notes',
-        key: `k${i}`,
-        value,
-        sourceIteration: i,
-      })),
+      entries: notesOf(REAL.slice(0, 40)),
     };
     const memo = createSnapshotMemo();
     const plain = await computeTrajectoryReduction(input);
@@ -243,28 +242,16 @@ describe('createSnapshotMemo', () => {
     const memo = createSnapshotMemo({ maxTexts: 5 });
     const input = {
       objective: '',
-      entries: REAL.slice(0, 20).map((value, i) => ({
-        scope: 'notes',
-        key: `k${i}`,
-        value,
-        sourceIteration: i,
-      })),
+      entries: notesOf(REAL.slice(0, 20)),
     };
     expect(warmSnapshotMemo(memo, input)).toBe(0);
     expect(memo.size).toBe(5);
-    const bad = (f: () => unknown, key: string) => {
-      let err: unknown;
-      try {
-        f();
-      } catch (e) {
-        err = e;
-      }
-      expect(isRearviewError(err) && err.code).toBe('validation_failed');
-      expect((err as Error).message).toContain(key);
-    };
-    bad(() => warmSnapshotMemo({} as SnapshotMemo, input), 'memo');
-    bad(() => warmSnapshotMemo(memo, { objective: '', entries: 'x' as never }), 'input.entries');
-    bad(() => warmSnapshotMemo(memo, input, { limit: -1 }), 'limit');
-    bad(() => warmSnapshotMemo(memo, input, { limit: 0.5 }), 'limit');
+    expectValidationError(() => warmSnapshotMemo({} as SnapshotMemo, input), 'memo');
+    expectValidationError(
+      () => warmSnapshotMemo(memo, { objective: '', entries: 'x' as never }),
+      'input.entries',
+    );
+    expectValidationError(() => warmSnapshotMemo(memo, input, { limit: -1 }), 'limit');
+    expectValidationError(() => warmSnapshotMemo(memo, input, { limit: 0.5 }), 'limit');
   });
 });
