@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fnv1a32 } from '../../lib/core/index.js';
 import { DATA, ENTRIES, type SampledEntry, SOURCES, sentences } from './sample';
 
@@ -260,14 +260,15 @@ export function loadMoreEntries(path: string = ENTRIES_MORE): MoreEntry[] {
       texts = new Map(aiderReplies().map((r) => [`${r.file}|${r.pos}`, r.text]));
     } else {
       process.stderr.write(
-        `entries-more: ${join(DATA, 'aider')} is absent; leaving out the ${needData.length} entries read from it\n`,
+        `${basename(path)}: ${join(DATA, 'aider')} is absent; leaving out the ${needData.length} entries read from it\n`,
       );
     }
   }
   const out: MoreEntry[] = [];
   for (const r of rows) {
     if (r.textFrom !== 'data') {
-      if (typeof r.text !== 'string') throw new Error(`entries-more: ${r.id} has neither text nor textFrom`);
+      if (typeof r.text !== 'string')
+        throw new Error(`${basename(path)}: ${r.id} has neither text nor textFrom`);
       out.push({ id: r.id, kind: r.kind, stratum: r.stratum, file: r.file, pos: r.pos, text: r.text });
       continue;
     }
@@ -275,13 +276,13 @@ export function loadMoreEntries(path: string = ENTRIES_MORE): MoreEntry[] {
     const text = texts.get(`${r.file}|${r.pos}`);
     if (text === undefined) {
       throw new Error(
-        `entries-more: ${r.id} (${r.file} ${r.pos}) is not found in the data folder; has it changed?`,
+        `${basename(path)}: ${r.id} (${r.file} ${r.pos}) is not found in the data folder; has it changed?`,
       );
     }
     const sha = sha256Hex(text);
     if (sha !== r.sha256) {
       throw new Error(
-        `entries-more: ${r.id} (${r.file} ${r.pos}) text hash ${sha.slice(0, 12)}… does not match the stored ${String(r.sha256).slice(0, 12)}…; the data folder differs from the one sampled`,
+        `${basename(path)}: ${r.id} (${r.file} ${r.pos}) text hash ${sha.slice(0, 12)}… does not match the stored ${String(r.sha256).slice(0, 12)}…; the data folder differs from the one sampled`,
       );
     }
     out.push({ id: r.id, kind: r.kind, stratum: r.stratum, file: r.file, pos: r.pos, text, sha256: sha });

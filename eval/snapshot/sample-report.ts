@@ -30,12 +30,17 @@ export type ReportSetEntry = Omit<MoreEntry, 'sha256'>;
 /** The path of set n's entries. */
 export const reportSetPath = (n: number): string => resolve(import.meta.dirname, `entries-${n}.jsonl`);
 
-/** The rows of entries-<n>.jsonl. */
+/**
+ * The rows of entries-<n>.jsonl. A set drawn from aider histories (set 30) keeps no text: its rows are
+ * re-read from ../shared/data and checked by hash (`loadMoreEntries`), and left out without it.
+ */
 export function loadReportSet(n: number, path: string = reportSetPath(n)): ReportSetEntry[] {
-  return readFileSync(path, 'utf8')
+  const rows = readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as ReportSetEntry);
+    .map((l) => JSON.parse(l) as ReportSetEntry & { textFrom?: 'data' });
+  if (!rows.some((r) => r.textFrom === 'data')) return rows;
+  return loadMoreEntries(path).map(({ sha256: _, ...e }) => e);
 }
 
 /** Draws all rows of set n (n ≥ 3), past sets 1 … n-1. */
