@@ -27,34 +27,37 @@ const NEEDLES = [
   'still',
 ] as const;
 
+/** Bit of a needle: its place in {@link NEEDLES}, so the list alone decides the bits. */
+const bit = (needle: (typeof NEEDLES)[number]): number => 1 << NEEDLES.indexOf(needle);
+
 /** @internal Needle bits. */
-export const N_SHOULD = 1 << 0;
+export const N_SHOULD = bit('should');
 /** @internal */
-export const N_WOULD = 1 << 1;
+export const N_WOULD = bit('would');
 /** @internal */
-export const N_ASK = 1 << 2;
+export const N_ASK = bit('ask');
 /** @internal */
-export const N_MUST = 1 << 3;
+export const N_MUST = bit('must');
 /** @internal */
-export const N_SEEM = 1 << 4;
+export const N_SEEM = bit('seem');
 /** @internal */
-export const N_LOOK = 1 << 5;
+export const N_LOOK = bit('look');
 /** @internal */
-export const N_APPEAR = 1 << 6;
+export const N_APPEAR = bit('appear');
 /** @internal */
-export const N_PROBABLY = 1 << 7;
+export const N_PROBABLY = bit('probably');
 /** @internal */
-export const N_INE = 1 << 8;
+export const N_INE = bit('ine');
 /** @internal */
-export const N_IGNORES = 1 << 9;
+export const N_IGNORES = bit('ignores');
+/** @internal "potential" or "possible". */
+export const N_POSSIBLE = bit('otential') | bit('ossible');
 /** @internal */
-export const N_POSSIBLE = (1 << 10) | (1 << 11);
-/** @internal */
-export const N_STILL = 1 << 12;
+export const N_STILL = bit('still');
 /** @internal "ed" then the end of a word, or an apostrophe inside one ("need's"): where `ed\b` can match. */
-export const N_ED_END = 1 << 13;
+export const N_ED_END = 1 << NEEDLES.length;
 /** @internal Every bit: nothing known. */
-export const ALL_NEEDLES = (1 << 14) - 1;
+export const ALL_NEEDLES = (N_ED_END << 1) - 1;
 
 /**
  * @internal The needles a lower-cased word (as `words` gives it) holds.

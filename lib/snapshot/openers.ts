@@ -8,18 +8,8 @@
  */
 
 /**
- * @internal Any number of openers, each maybe followed by a comma: a regex source to put after `^\s*`.
- *
- * @example
- * ```ts
- * new RegExp(`^\\s*${OPENERS}done`, 'i').test('OK so, done'); // true
- * ```
- */
-export const OPENERS = String.raw`(?:(?:so|but|and|also|wait|however|hmm|ok(?:ay)?|ah|oh|now),?\s+)*`;
-
-/**
- * @internal The words {@link OPENERS} accepts, for gates that look at a line's first word before
- * running a form built with {@link opened} (`stance.ts`). A test keeps the two in step.
+ * @internal The opening words: {@link OPENERS} is built from them, and gates that look at a line's
+ * first word before running a form built with {@link opened} (`stance.ts`) use them as they are.
  *
  * @example
  * ```ts
@@ -40,6 +30,16 @@ export const OPENER_WORDS: readonly string[] = [
   'oh',
   'now',
 ];
+
+/**
+ * @internal Any number of openers, each maybe followed by a comma: a regex source to put after `^\s*`.
+ *
+ * @example
+ * ```ts
+ * new RegExp(`^\\s*${OPENERS}done`, 'i').test('OK so, done'); // true
+ * ```
+ */
+export const OPENERS = `(?:(?:${OPENER_WORDS.join('|')}),?\\s+)*`;
 
 /**
  * @internal A case-insensitive regex anchored at the line's start, openers allowed, then `body`.

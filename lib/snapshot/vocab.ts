@@ -18,7 +18,8 @@ import { isStopWord, stem } from './text.js';
  * snapshot 4.4 s instead of 0.12 s. Past this many probes a table hands its keys to a `Map`, whose
  * string hashing is the runtime's (seeded in V8), and every later look-up goes there: linear again, and
  * the same ids, since ids are given in order of arrival either way. Natural text at a load of at most
- * one half stays far below it.
+ * one half stays below it: one traced snapshot of all 365,719 lines of ../shared/data (53,534 distinct
+ * words) flooded none of the tables.
  */
 export const PROBE_LIMIT = 64;
 
