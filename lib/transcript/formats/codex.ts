@@ -37,7 +37,7 @@ const BARE_ITEMS = new Set([
 ]);
 
 /** What the interruption marker says: the words Claude Code writes, which the heuristics read. */
-export const INTERRUPTED_MARKER = '[Request interrupted by user]';
+const INTERRUPTED_MARKER = '[Request interrupted by user]';
 
 /**
  * True for a line of a Codex rollout: a `{timestamp, type, payload}` wrapper of a known type, the
