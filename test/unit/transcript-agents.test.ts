@@ -234,6 +234,21 @@ describe('Codex CLI rollouts', () => {
     expect(parseTrajectory(codex, { resolved: true }).outcome).toEqual({ resolved: true, failed: false });
   });
 
+  it("flags a slash command's expanded template as a command, not the person's turn", () => {
+    const text = jsonl([
+      wrap(0, 'session_meta', { id: 's' }),
+      wrap(
+        1,
+        'response_item',
+        userText(
+          '\n## User Input\n\n```text\nadd a login page\n```\n\nYou **MUST** consider the user input.',
+        ),
+      ),
+      wrap(2, 'response_item', userText('## User Input is what I meant')),
+    ]);
+    expect(parseTranscript(text).messages.map((m) => m.synthetic)).toEqual(['command', undefined]);
+  });
+
   it('reads the older layout (header, record_type lines, bare items)', () => {
     const old = parseTranscript(codexOld);
     expect(old.messages.map((m) => [m.role, m.synthetic, m.toolUseId])).toEqual([

@@ -445,8 +445,10 @@ describe.skipIf(!present)('real data in ../shared/data', () => {
     string,
     { files: number; sessions: number; human: number; calls: number; failed: number }
   > = {};
+  let commandTurns = 0;
   const tally = (format: string, human: number, calls: number, failed: number) => {
-    const m = (measured[format] ??= { files: 0, sessions: 0, human: 0, calls: 0, failed: 0 });
+    measured[format] ??= { files: 0, sessions: 0, human: 0, calls: 0, failed: 0 };
+    const m = measured[format];
     m.files++;
     m.sessions++;
     m.human += human;
@@ -468,6 +470,7 @@ describe.skipIf(!present)('real data in ../shared/data', () => {
       let exitFailures = 0;
       let sessionId: string | undefined;
       const injected = new Set<number>();
+      let expansions = 0;
       text.split('\n').forEach((line, i) => {
         if (!line.trim()) return;
         const o = JSON.parse(line);
@@ -493,6 +496,11 @@ describe.skipIf(!present)('real data in ../shared/data', () => {
             )
           )
             injected.add(i + 1);
+          // A spec-kit slash command (/speckit.specify <text>…) sent as its prompt file's template.
+          if (item.role === 'user' && /^\s*## User Input\n\n```text\n/.test(first)) {
+            injected.add(i + 1);
+            expansions++;
+          }
         } else if (/_call$/.test(item.type)) {
           calls++;
           messages++;
@@ -521,11 +529,14 @@ describe.skipIf(!present)('real data in ../shared/data', () => {
         expect(m.synthetic !== undefined, `line ${m.source.line}`).toBe(injected.has(m.source.line!));
       expect(users.filter((m) => m.content === '[Request interrupted by user]').length).toBe(aborts);
       const human = users.filter((m) => !m.synthetic && m.content !== '[Request interrupted by user]');
-      // The person's prompts: one per user_message event where Codex writes them, and what SOURCES.jsonl
-      // counted (every human turn, in the older layout too).
-      if (userMessageEvents > 0) expect(human.length).toBe(userMessageEvents);
+      // The person's turns: one per user_message event where Codex writes them, and what SOURCES.jsonl
+      // counted (every human turn, in the older layout too). Both count a slash command's expanded
+      // template as a turn; here it is flagged `command` (the person typed the command, not the
+      // template), so those are added back to compare.
+      expect(users.filter((m) => m.synthetic === 'command').length).toBe(expansions);
+      if (userMessageEvents > 0) expect(human.length + expansions).toBe(userMessageEvents);
       const declared = codexSources.get(rel(path).slice('codex/'.length))?.human_turns;
-      expect(human.length).toBe(declared);
+      expect(human.length + expansions).toBe(declared);
       for (const insight of heuristicReflect(t.messages, { minScore: 0 })) {
         const m = t.messages.find((x) => `message:${x.id}` === insight.traceRefs[0]);
         expect(m?.synthetic, insight.traceRefs[0]).toBeUndefined();
@@ -542,6 +553,7 @@ describe.skipIf(!present)('real data in ../shared/data', () => {
         traj.steps.filter((s) => s.exitCode !== undefined && s.exitCode !== 0).length,
       ).toBeGreaterThanOrEqual(exitFailures);
       tally('codex', human.length, calls, failed.length);
+      commandTurns += expansions;
     },
   );
 
@@ -624,8 +636,10 @@ describe.skipIf(!present)('real data in ../shared/data', () => {
     // Every file of both folders was read above (it.each runs before this test, in file order).
     expect(measured.codex?.files).toBe(files.filter((f) => kind(f) === 'codex').length);
     expect(measured.antigravity?.files).toBe(files.filter((f) => kind(f) === 'antigravity').length);
-    // ../shared/data/README.md: 91 human turns in the 7 Codex rollouts; SOURCES.jsonl, per file, above.
-    expect(measured.codex?.human).toBe(91);
+    // ../shared/data/README.md: 91 human turns in the 7 Codex rollouts (SOURCES.jsonl, per file, above),
+    // the slash-command expansions among them.
+    console.log(`codex: ${commandTurns} slash-command expansions flagged 'command'`);
+    expect(measured.codex!.human + commandTurns).toBe(91);
   });
 
   it('agent runs: no insight from the task statement or any other user-seat message', () => {

@@ -25,6 +25,10 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
   ['<user_instructions>', 'meta'],
   ['# AGENTS.md instructions for ', 'meta'],
   ['<turn_aborted>', 'meta'],
+  // A slash command's prompt file expanded in the user's seat (spec-kit's `/speckit.*` and `/specify`
+  // prompts, in Codex, Claude Code, Cursor…): the person typed the command and its arguments, the
+  // template around them is the file's.
+  ['## User Input\n\n```text\n', 'command'],
 ];
 
 /**
