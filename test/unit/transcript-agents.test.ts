@@ -249,6 +249,26 @@ describe('Codex CLI rollouts', () => {
     expect(parseTranscript(text).messages.map((m) => m.synthetic)).toEqual(['command', undefined]);
   });
 
+  it('keeps only the request of a prompt sent from the IDE extension', () => {
+    const text = jsonl([
+      wrap(0, 'session_meta', { id: 's' }),
+      wrap(1, 'response_item', {
+        type: 'message',
+        role: 'user',
+        content: [
+          {
+            type: 'input_text',
+            text: '# Context from my IDE setup:\n\n## Open tabs:\n- fix.ts\n\n## My request for Codex:\nremove the border\n',
+          },
+          { type: 'input_image', image_url: 'data:' },
+        ],
+      }),
+    ]);
+    const t = parseTranscript(text);
+    expect(t.messages.map((m) => m.content)).toEqual(['remove the border\n']);
+    expect(t.ignoredKinds).toMatchObject({ 'ide-context': 1, input_image: 1 });
+  });
+
   it('reads the older layout (header, record_type lines, bare items)', () => {
     const old = parseTranscript(codexOld);
     expect(old.messages.map((m) => [m.role, m.synthetic, m.toolUseId])).toEqual([

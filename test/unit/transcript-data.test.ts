@@ -529,6 +529,8 @@ describe.skipIf(!present)('real data in ../shared/data', () => {
         expect(m.synthetic !== undefined, `line ${m.source.line}`).toBe(injected.has(m.source.line!));
       expect(users.filter((m) => m.content === '[Request interrupted by user]').length).toBe(aborts);
       const human = users.filter((m) => !m.synthetic && m.content !== '[Request interrupted by user]');
+      // The IDE extension's context (open tabs, active file) is not part of what the person typed.
+      for (const m of human) expect(m.content.startsWith('# Context from my IDE setup:')).toBe(false);
       // The person's turns: one per user_message event where Codex writes them, and what SOURCES.jsonl
       // counted (every human turn, in the older layout too). Both count a slash command's expanded
       // template as a turn; here it is flagged `command` (the person typed the command, not the

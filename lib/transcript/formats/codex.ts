@@ -112,7 +112,7 @@ function responseItem(item: Record<string, unknown>, base: ItemBase, state: Pars
   if (typeof type !== 'string') throw new ItemError('Response item has no "type"');
   if (type === 'message') {
     // Codex writes `developer` messages (permissions, collaboration mode): they read as system.
-    convertRoleMessage(item, base, state.tools, out);
+    convertRoleMessage(item.role === 'user' ? withoutIdeContext(item, out) : item, base, state.tools, out);
     return;
   }
   if (type === 'reasoning') {
@@ -128,6 +128,26 @@ function responseItem(item: Record<string, unknown>, base: ItemBase, state: Pars
     return;
   }
   out.ignored.push(type);
+}
+
+const IDE_CONTEXT = '# Context from my IDE setup:';
+const IDE_REQUEST = '\n## My request for Codex:\n';
+
+/**
+ * The IDE extension sends a prompt as `# Context from my IDE setup:` (open tabs, the active file,
+ * selections) then `## My request for Codex:` and what the person typed: only the request is theirs.
+ */
+function withoutIdeContext(item: Record<string, unknown>, out: ItemOut): Record<string, unknown> {
+  const content = item.content;
+  if (!Array.isArray(content) || content.length === 0) return item;
+  const first: unknown = content[0];
+  if (!isRecord(first) || typeof first.text !== 'string' || !first.text.startsWith(IDE_CONTEXT)) return item;
+  const at = first.text.indexOf(IDE_REQUEST);
+  if (at < 0) return item;
+  out.ignored.push('ide-context');
+  const blocks = content.slice();
+  blocks[0] = { ...first, text: first.text.slice(at + IDE_REQUEST.length) };
+  return { ...item, content: blocks };
 }
 
 function toolCall(
