@@ -386,6 +386,49 @@ describe('Antigravity step logs', () => {
   });
 });
 
+describe('Claude Code line types', () => {
+  it('a prompt queued while the agent worked (a queued_command attachment) is a user turn; other attachments are counted', () => {
+    const text = jsonl([
+      { type: 'user', uuid: 'u1', sessionId: 's', message: { role: 'user', content: 'add a form' } },
+      { type: 'attachment', uuid: 'a1', sessionId: 's', attachment: { type: 'todo_reminder', content: [] } },
+      {
+        type: 'attachment',
+        uuid: 'a2',
+        sessionId: 's',
+        timestamp: at(3),
+        attachment: {
+          type: 'queued_command',
+          prompt: [{ type: 'text', text: 'no, the name is optional' }],
+          commandMode: 'prompt',
+        },
+      },
+      {
+        type: 'attachment',
+        uuid: 'a3',
+        sessionId: 's',
+        attachment: { type: 'queued_command', prompt: 'ls', commandMode: 'bash' },
+      },
+      { type: 'ai-title', sessionId: 's', title: 'Form' },
+      {
+        type: 'user',
+        uuid: 'u2',
+        isMeta: true,
+        sessionId: 's',
+        message: { role: 'user', content: 'skill body' },
+      },
+    ]);
+    const t = parseTranscript(text);
+    expect(t.format).toBe('claude-code-jsonl');
+    expect(t.messages.map((m) => [m.id, m.content, m.synthetic, m.source.line])).toEqual([
+      ['u1', 'add a form', undefined, 1],
+      ['a2', 'no, the name is optional', undefined, 3],
+      ['u2', 'skill body', 'meta', 6],
+    ]);
+    expect(t.messages[1]!.ts).toBe(at(3));
+    expect(t.ignoredKinds).toEqual({ attachment: 2, 'ai-title': 1 });
+  });
+});
+
 describe('never throws anything but a TranscriptError', () => {
   const formats = [undefined, 'codex', 'antigravity'] as const;
   const check = (input: unknown) => {

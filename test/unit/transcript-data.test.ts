@@ -36,6 +36,7 @@ function sources(folder: string): Map<string, Record<string, unknown>> {
   return new Map(rows.map((r) => [String(r.file ?? ''), r]));
 }
 const otherAgents = sources('other-agents');
+const claudeMore = sources('claude-code-jsonl-more');
 const codexSources = sources('codex');
 
 /**
@@ -75,12 +76,21 @@ function claudeCounts(text: string) {
   let toolResults = 0;
   let ignored = 0;
   let ignoredBlocks = 0;
+  let queuedPrompts = 0;
   const metaLines = new Set<number>();
   let lineNo = 0;
   for (const line of text.split('\n')) {
     lineNo++;
     if (!line.trim()) continue;
     const o = JSON.parse(line);
+    // A prompt typed while the agent was busy is logged only as a queued_command attachment.
+    const queued = o.type === 'attachment' && o.attachment?.type === 'queued_command' && !o.isSidechain;
+    if (queued && (o.attachment.commandMode ?? 'prompt') === 'prompt') {
+      events++;
+      messages++;
+      queuedPrompts++;
+      continue;
+    }
     if ((o.type !== 'user' && o.type !== 'assistant') || o.isSidechain) {
       ignored++;
       continue;
@@ -112,7 +122,7 @@ function claudeCounts(text: string) {
       }
     }
   }
-  return { events, messages, toolUses, toolResults, ignored, ignoredBlocks, metaLines };
+  return { events, messages, toolUses, toolResults, ignored, ignoredBlocks, metaLines, queuedPrompts };
 }
 
 describe.skipIf(!present)('real data in ../shared/data', () => {
@@ -147,6 +157,15 @@ describe.skipIf(!present)('real data in ../shared/data', () => {
       // Every non-message or sidechain line, and every block that gives no message, is counted as
       // ignored, never dropped silently.
       expect(t.ignored).toBe(expected.ignored + expected.ignoredBlocks);
+      // Human turns against SOURCES.jsonl's count: that count also took background-task notices for
+      // turns (flagged `notification` here) and missed the prompts queued while the agent worked.
+      const declared = claudeMore.get(rel(path).slice('claude-code-jsonl-more/'.length))?.human_turns;
+      if (typeof declared === 'number') {
+        const users = t.messages.filter((m) => m.role === 'user');
+        const human = users.filter((m) => !m.synthetic && !m.content.startsWith('[Request interrupted'));
+        const notices = users.filter((m) => m.synthetic === 'notification').length;
+        expect(human.length).toBe(declared + expected.queuedPrompts - notices);
+      }
       // What Claude Code injected itself (isMeta: skill bodies, caveats) is never a person's turn.
       for (const m of t.messages)
         if (m.role === 'user' && expected.metaLines.has(m.source.line!)) expect(m.synthetic).toBe('meta');
