@@ -30,4 +30,5 @@ export type {
   TrajectoryFormat,
   Transcript,
   TranscriptFormat,
+  TranscriptMeta,
 } from './types.js';
