@@ -240,16 +240,20 @@ function attribute(line: string, name: string): string | undefined {
   return end < 0 ? undefined : line.slice(start, end);
 }
 
-/** Lines that only hold the wrapper tags of a block. */
+/** Lines that only hold tags (`<tool-use …><details>`, `</details></tool-use>`): no text outside `<…>`. */
 function isTagLine(line: string): boolean {
-  const t = line.trim();
-  return (
-    t === '</details>' ||
-    t === '</tool-use>' ||
-    t === '</details></tool-use>' ||
-    t === '<details>' ||
-    (t.startsWith('<tool-use') && t.endsWith('>') && t.indexOf('<', 1) < 0)
-  );
+  let inTag = false;
+  let tags = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (inTag) {
+      if (c === 0x3e /* > */) inTag = false;
+    } else if (c === 0x3c /* < */) {
+      inTag = true;
+      tags++;
+    } else if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return tags > 0 && !inTag;
 }
 
 /**
@@ -287,7 +291,8 @@ function pushTool(
     } else if (!isTagLine(l)) body.push(l);
   }
   const id = `m${block.line}`;
-  const bullet = summary.indexOf('\u2022');
+  // `Tool use: **name** • Edit file: a.ts` → `Edit file: a.ts`; older summaries are the call already.
+  const bullet = summary.startsWith('Tool use:') ? summary.indexOf('\u2022') : -1;
   const callText = bullet >= 0 ? summary.slice(bullet + 1).trim() : summary;
   const call: Message = {
     id,
