@@ -184,6 +184,8 @@ function parseApiHistory(prepared: Prepared, state: ParseState): void {
       return;
     }
     const texts: Message[] = [];
+    /** The tool whose `[name] Result:` header came last: later plain blocks are its output. */
+    const result: { name?: string } = {};
     let k = 0;
     for (const block of obj.content) {
       if (!isRecord(block)) throw new ItemError(`Content block must be an object, got ${typeName(block)}`);
@@ -198,7 +200,7 @@ function parseApiHistory(prepared: Prepared, state: ParseState): void {
         continue;
       }
       if (typeof block.text !== 'string') throw new ItemError('Text block has no text');
-      splitUserText(block.text, { ...base, id: `${id}.${k++}` }, texts, out.ignored);
+      splitUserText(block.text, { ...base, id: `${id}.${k++}` }, texts, out.ignored, result);
     }
     for (const m of texts) out.messages.push(m);
     commit(state, out);
@@ -209,7 +211,13 @@ function parseApiHistory(prepared: Prepared, state: ParseState): void {
  * One user-role text block of the API history → the person's text (inside the human tags) and the
  * harness text around it (tool results, injected instructions), each its own message.
  */
-function splitUserText(text: string, base: ItemBase, out: Message[], ignored: string[]): void {
+function splitUserText(
+  text: string,
+  base: ItemBase,
+  out: Message[],
+  ignored: string[],
+  result: { name?: string },
+): void {
   const lead = text.trimStart();
   if (lead.startsWith('<environment_details>')) {
     ignored.push('environment');
@@ -222,19 +230,37 @@ function splitUserText(text: string, base: ItemBase, out: Message[], ignored: st
     if (base.ts !== undefined) m.ts = base.ts;
     return m;
   };
-  const result = toolResultName(lead);
+  const name = toolResultName(lead);
+  if (name !== undefined) result.name = name;
   // A tool result may carry the person's reply (`<feedback>`, `<answer>`): both are kept.
-  if (result !== undefined) out.push(make('tool', text, '.r', { toolName: result }));
+  if (name !== undefined) out.push(make('tool', text, '.r', { toolName: name }));
+  else if (human.length === 0 && result.name !== undefined && !isInjected(lead)) {
+    // The body of the result whose header came in the block before.
+    out.push(make('tool', text, '.r', { toolName: result.name }));
+  }
   // Injected text no person typed: resumption notices, reminders, "[ERROR] You did not use a tool".
   else if (human.length === 0) out.push(make('user', text, '.h', { synthetic: 'hook' }));
   for (let i = 0; i < human.length; i++) out.push(make('user', human[i]!, `.u${i}`));
 }
 
+/** Cline's own notices and reminders, which follow a tool result without belonging to it. */
+function isInjected(lead: string): boolean {
+  return (
+    lead.startsWith('[') ||
+    lead.startsWith('#') ||
+    lead.startsWith('The user ') ||
+    lead.startsWith('(The user') ||
+    lead.startsWith('New instructions') ||
+    lead.startsWith('Files attached')
+  );
+}
+
 /** `[execute_command for 'ls'] Result:` / `[attempt_completion] Result:` → the tool name. */
 function toolResultName(lead: string): string | undefined {
   if (lead.charCodeAt(0) !== 0x5b /* [ */) return undefined;
-  const close = lead.indexOf(']');
-  if (close < 0 || close > 2000 || !lead.startsWith('] Result:', close)) return undefined;
+  // The command inside may hold brackets: look for the whole `] Result:`.
+  const close = lead.indexOf('] Result:');
+  if (close < 0) return undefined;
   const inner = lead.slice(1, close);
   const space = inner.indexOf(' for ');
   return space < 0 ? inner : inner.slice(0, space);
