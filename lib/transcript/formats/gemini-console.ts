@@ -134,12 +134,15 @@ function emitBox(rows: { text: string; line: number }[], state: ParseState): num
     return 0;
   }
   const head = rows[first]!.text;
-  if (head.startsWith('> ') || head === '>') {
+  const lead = head.trimStart();
+  if (lead.startsWith('> ') || lead === '>') {
+    // Continuation rows are indented to the prompt's text, past the `> `.
+    const indent = head.length - lead.length + 2;
     const turn = new Turn('user', rows[first]!.line);
-    turn.add(head.slice(2));
+    turn.add(lead.slice(2));
     for (let i = first + 1; i < rows.length; i++) {
       const t = rows[i]!.text;
-      turn.add(dedent(t, 2), isBlank(t));
+      turn.add(dedent(t, indent), isBlank(t));
     }
     state.messages.push(turn.toMessage());
     return 1;
