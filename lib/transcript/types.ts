@@ -22,7 +22,13 @@ export type TranscriptFormat =
   | 'jsonl'
   | 'aider'
   | 'codex'
-  | 'antigravity';
+  | 'antigravity'
+  | 'specstory'
+  | 'cline'
+  | 'gemini-cli'
+  | 'gemini-cli-console'
+  | 'atif'
+  | 'claude-code-markdown';
 
 /**
  * Agent-run formats {@link parseTrajectory} reads.
@@ -32,7 +38,13 @@ export type TranscriptFormat =
  * const format: TrajectoryFormat = 'mini-swe-agent';
  * ```
  */
-export type TrajectoryFormat = 'swe-agent' | 'mini-swe-agent' | 'claude-code-jsonl' | 'codex' | 'antigravity';
+export type TrajectoryFormat =
+  | 'swe-agent'
+  | 'mini-swe-agent'
+  | 'claude-code-jsonl'
+  | 'codex'
+  | 'antigravity'
+  | 'atif';
 
 /**
  * Who spoke. Tool calls are `assistant` messages with a `toolName`; tool outputs are `tool` messages.
@@ -106,13 +118,14 @@ export interface Message {
  *   or an aider housekeeping command (`/add`, `/drop`, `/clear`, `/model`, `/tokens`, `/run`…, and a
  *   `/ask`, `/code` or `/architect` whose text aider repeats as the next prompt). `/undo` is never
  *   synthetic: it is the person rejecting the last edit;
- * - `hook`: hook output and system reminders (`<system-reminder>`, `<user-prompt-submit-hook>`);
+ * - `hook`: hook output and system reminders (`<system-reminder>`, `<user-prompt-submit-hook>`), and
+ *   the text Cline injects in the user role (`[TASK RESUMPTION]`, reminders, tool-use errors);
  * - `notification`: background-task notices (`<task-notification>`);
  * - `confirmation`: an aider yes/no answer logged as a prompt ("Add file to the chat? … all"), or an
  *   empty aider prompt (`<blank>`);
  * - `handoff`: in aider's architect mode, the architect model's reply logged again as the prompt of
  *   the editor model;
- * - `task`: the task statement that opens an agent trajectory (SWE-agent, mini-swe-agent);
+ * - `task`: the task statement that opens an agent trajectory (SWE-agent, mini-swe-agent, ATIF);
  * - `observation`: a tool output an agent harness sends in the user role.
  *
  * @example
@@ -166,6 +179,23 @@ export interface Transcript {
   ignored: number;
   /** Counts of ignored items by kind, e.g. `{ progress: 1083, sidechain: 4, thinking: 39 }`. */
   ignoredKinds: Record<string, number>;
+  /** What the export says about the session, where it says it (SpecStory, Cline, Gemini CLI, ATIF…). */
+  meta?: TranscriptMeta;
+}
+
+/**
+ * Session facts an export records beside the messages: the agent that ran it, the models that
+ * answered (in order of first appearance) and the session id.
+ *
+ * @example
+ * ```ts
+ * const meta: TranscriptMeta = { agent: 'cursor', models: ['claude-opus-4-5'], sessionId: '0c56ec44-…' };
+ * ```
+ */
+export interface TranscriptMeta {
+  agent?: string;
+  models?: string[];
+  sessionId?: string;
 }
 
 /**
