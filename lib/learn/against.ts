@@ -95,7 +95,9 @@ export function stance(text: string): { rejects: string[]; asks: string[] } {
     const ask = ASK.exec(text);
     if (ask && !NEGATION.test(text)) asks.push(ask[1]!.toLowerCase());
   }
-  return { rejects: rejects.filter(meaningful), asks: asks.filter(meaningful) };
+  // A term may end a sentence: "npm." names npm.
+  const clean = (t: string) => t.replace(/[.+/@-]+$/, '');
+  return { rejects: rejects.map(clean).filter(meaningful), asks: asks.map(clean).filter(meaningful) };
 }
 
 const VAGUE = new Set([

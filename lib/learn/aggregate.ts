@@ -115,7 +115,7 @@ export class Aggregator {
       for (const s of against) {
         if (!contradicts(r.text, s.sentence)) continue;
         const line = { line: s.line, text: s.text };
-        (r.contradicts ??= []).push(line);
+        r.contradicts = [...(r.contradicts ?? []), line];
         contradictions.push({ ...line, rule: r.text, sessions: r.sessions });
       }
     }

@@ -113,7 +113,9 @@ function emit(prefix: string, line: string, out: string[]): void {
 }
 
 function range(start: number, length: number): string {
-  // An empty range names the line before it, as diff -u does (`-0,0` for an empty file).
+  // As diff -u writes them: an empty range names the line before it (`-0,0` for an empty file), a
+  // range of one line leaves its length out.
+  if (length === 1) return `${start + 1}`;
   return `${length === 0 ? start : start + 1},${length}`;
 }
 
