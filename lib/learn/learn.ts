@@ -2,7 +2,7 @@
  * `learn`: from a folder of agent sessions to rules for AGENTS.md / CLAUDE.md, streaming one session at
  * a time.
  */
-import { estimateTokens, isRearviewError, TranscriptError } from '../core/index.js';
+import { estimateTokens, formatLocation, isRearviewError, TranscriptError } from '../core/index.js';
 import { createRedactor } from '../redact/index.js';
 import { parseTranscript } from '../transcript/index.js';
 import { againstSentences } from './against.js';
@@ -41,10 +41,14 @@ function skippedOf(name: string, err: unknown): SkippedSource {
   }
   if (err instanceof TranscriptError) {
     const unrecognised = /Could not detect the format/.test(err.message);
+    // The location is said once, in `line` and `column`.
+    const suffix = formatLocation(err.location);
+    const reason =
+      suffix && err.message.endsWith(suffix) ? err.message.slice(0, -suffix.length) : err.message;
     const s: SkippedSource = {
       name,
       code: unrecognised ? 'learn_source_unrecognised' : 'learn_source_malformed',
-      reason: err.message,
+      reason,
     };
     if (err.location.line !== undefined) s.line = err.location.line;
     if (err.location.column !== undefined) s.column = err.location.column;
