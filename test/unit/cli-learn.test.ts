@@ -86,7 +86,9 @@ describe('rearview learn', () => {
     expect(r.out).toBe(
       '## Learned from sessions\n\n### Corrections\n\n- Use pnpm instead of npm. _(3 sessions, 2025-01-01 – 2025-03-01)_\n',
     );
-    expect(r.err).toContain('learn: 5 files, 4 sessions, 8 human turns → 1 rule (evidence from ≥ 2 sessions)');
+    expect(r.err).toContain(
+      'learn: 5 files, 4 sessions, 8 human turns → 1 rule (evidence from ≥ 2 sessions)',
+    );
     expect(r.err).toContain('Always run the linter first. (1 session)');
     expect(r.err).toContain('skipped notes.md');
     expect(r.err).not.toContain('node_modules');
