@@ -4,13 +4,7 @@
  * export the accepted rules as a markdown section or a diff against a pasted AGENTS.md. Everything
  * stays in the page.
  */
-import {
-  type LearnedRule,
-  type LearnProgress,
-  type LearnResult,
-  toMarkdown,
-  toUnifiedDiff,
-} from 'rearview/learn';
+import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 import { createSignal, For, onCleanup, Show } from 'solid-js';
 import { hasDirectoryPicker, pickDirectory, sessionFiles } from './files';
 import type { FromLearnWorker, ToLearnWorker } from './protocol';
@@ -55,6 +49,7 @@ export default function LearnPanel() {
     worker.onmessage = (e: MessageEvent<FromLearnWorker>) => {
       const m = e.data;
       if (m.type === 'progress') setProgress(m.progress);
+      else if (m.type === 'exported') setExported(m.text);
       else if (m.type === 'error') {
         setError(m.message);
         setRunning(false);
@@ -98,6 +93,14 @@ export default function LearnPanel() {
   const setText = (i: number, text: string) =>
     setReviews((rs) => rs.map((r, j) => (j === i ? { ...r, text } : r)));
 
+  const exportAs = (as: 'markdown' | 'diff') =>
+    worker?.postMessage({
+      type: 'export',
+      rules: accepted(),
+      as,
+      against: against(),
+    } satisfies ToLearnWorker);
+
   /** The accepted rules, with their edits. */
   const accepted = () =>
     reviews()
@@ -121,7 +124,10 @@ export default function LearnPanel() {
           <input
             type="file"
             multiple
-            {...{ webkitdirectory: true }}
+            ref={(el) => {
+              // Set as an attribute: a spread prop would pull Solid's spread helpers into the first load.
+              el.setAttribute('webkitdirectory', '');
+            }}
             data-testid="learn-folder-input"
             disabled={running()}
             onChange={(e) => start(sessionFiles(e.currentTarget.files))}
@@ -243,18 +249,10 @@ export default function LearnPanel() {
               </For>
             </ol>
             <div class="row">
-              <button
-                type="button"
-                data-testid="learn-export-md"
-                onClick={() => setExported(toMarkdown({ rules: accepted() }))}
-              >
+              <button type="button" data-testid="learn-export-md" onClick={() => exportAs('markdown')}>
                 Export accepted as markdown
               </button>
-              <button
-                type="button"
-                data-testid="learn-export-diff"
-                onClick={() => setExported(toUnifiedDiff({ rules: accepted() }, against(), 'AGENTS.md'))}
-              >
+              <button type="button" data-testid="learn-export-diff" onClick={() => exportAs('diff')}>
                 Export accepted as a diff
               </button>
             </div>

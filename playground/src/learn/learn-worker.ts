@@ -3,7 +3,7 @@
  * reference: only the file being read is in memory), reports progress and stops on cancel. Nothing
  * leaves the browser.
  */
-import { type LearnSource, learn } from 'rearview/learn';
+import { type LearnSource, learn, toMarkdown, toUnifiedDiff } from 'rearview/learn';
 import type { FromLearnWorker, ToLearnWorker } from './protocol';
 
 let controller: AbortController | undefined;
@@ -21,6 +21,15 @@ self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
   const m = e.data;
   if (m.type === 'cancel') {
     controller?.abort();
+    return;
+  }
+  if (m.type === 'export') {
+    // Formatting lives here too: the page's first load carries none of rearview/learn.
+    const text =
+      m.as === 'markdown'
+        ? toMarkdown({ rules: m.rules })
+        : toUnifiedDiff({ rules: m.rules }, m.against, 'AGENTS.md');
+    post({ type: 'exported', text });
     return;
   }
   controller = new AbortController();
