@@ -11,7 +11,7 @@
 
 export { LEARNED_HEADING, ruleLine, toJson, toMarkdown, toUnifiedDiff } from './format.js';
 export { learn } from './learn.js';
-export { judgeRule } from './quality.js';
+export { judgeFailure, judgeRule } from './quality.js';
 export { dropPrivate, LearnSourceError } from './source.js';
 export type {
   Contradiction,

@@ -19,13 +19,18 @@ const TEMPLATES = new Set(
 const PLACEHOLDER = /\[[a-z][a-z0-9_-]*-\d+\]/;
 /** A word an instruction can only be read with its session at hand, right after the verb. */
 const DEICTIC =
-  /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|keep|make|try|change|remove|delete|fix|put|add|leave|move|undo|revert|follow|check|only|just)\s+(?:(?:\w+\s+){0,2})?(?:it|this|that|these|those|them|here|there|him|her|the same|again|so|such)(?:[\s,.;!]|$)/i;
+  /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|keep|make|try|change|remove|delete|fix|put|add|leave|move|undo|revert|follow|check|only|just|give|show|tell|send|name|write|read|run)\s+(?:(?:\w+\s+){0,2})?(?:it|this|that|these|those|them|here|there|him|her|the same|again|so|such)(?:[\s,.;!]|$)/i;
 /** A path to one machine's or one project's file: `/Users/me/…`, `~/x`, `src/app/page.tsx`. */
 const PATH =
   /(?:^|[\s`'"(])(?:~|\/(?:Users|home|var|tmp|opt|mnt)|[A-Za-z]:\\)[/\\]?\S*|\b[\w.-]+\/[\w./-]*\.[A-Za-z]{1,5}\b/;
 /** Refers to the session's own objects: "the above", "this file", "line 42", "step 3". */
 const SESSION_BOUND =
   /\b(?:the above|above code|below code|this (?:file|function|page|component|one|line|error|bug|issue|part|section|code|change|test|screen|button|method|class|step|task|project)|that (?:file|function|one|line|error|bug|part|section|code|change)|line \d+|step \d+|lines? \d+-\d+|the following|as follows)\b/i;
+/**
+ * A request for this conversation ("I'd like to talk about…" read as "Prefer to talk about…"), or a
+ * wish that is no instruction ("Be able to…").
+ */
+const REQUEST = /^(?:prefer (?:to|when)|be able to|check if|check whether)\b/i;
 /** "Use We are…": a sentence whose subject was read as the verb's object. */
 const MISREAD =
   /^(?:(?:use|prefer|avoid)\s+(?:we|i|you|they|he|she|it['’]s|there)\b|wait\s+(?:again|a (?:sec|second|minute|moment))\b)/i;
@@ -50,8 +55,9 @@ function balanced(text: string, open: string, close: string): boolean {
  * - `garbled`: also a sentence misread as an instruction ("Use We are learning together…");
  * - `not self-contained`: its object is "it", "this", "that"… or "this file", "line 42", "the
  *   following": it needs the session to be understood;
- * - `task-bound`: it names one project's file (`src/app/page.tsx`) or one machine's path (`/Users/…`):
- *   a constraint of one task, not a standing rule.
+ * - `task-bound`: it names one project's file (`src/app/page.tsx`) or one machine's path (`/Users/…`),
+ *   or it is a request of this conversation ("Prefer to talk about…", "Check if…", "Be able to…"):
+ *   a task, not a standing rule.
  *
  * @example
  * ```ts
@@ -72,6 +78,7 @@ export function judgeRule(text: string): string | undefined {
   if (words.length < 3) return 'too short';
   if (
     (text.split('`').length - 1) % 2 === 1 ||
+    (text.split('"').length - 1) % 2 === 1 ||
     !balanced(text, '(', ')') ||
     !balanced(text, '[', ']') ||
     !balanced(text, '{', '}') ||
@@ -83,7 +90,7 @@ export function judgeRule(text: string): string | undefined {
   const visible = text.replace(/\s+/g, '').length;
   if (visible === 0 || letters / visible < 0.6 || MISREAD.test(text)) return 'garbled';
   if (DEICTIC.test(text) || SESSION_BOUND.test(text)) return 'not self-contained';
-  if (PATH.test(text)) return 'task-bound';
+  if (PATH.test(text) || REQUEST.test(text)) return 'task-bound';
   return undefined;
 }
 
@@ -95,8 +102,8 @@ const TEST_REPORT = /\bFAILED\b|test session starts|\d+ (?:passed|failed)\b|Asse
  * - `failure: unreadable error`: the error class is not a readable message (a row of dots from a
  *   pre-commit hook, a bare word such as "Error", longer than a line);
  * - `failure: a test report`: a failing test, whose fix is in the code, not in the call;
- * - `failure: a one-off argument`: the fix changed one argument's value (`change \`5\` to \`10\``), or
- *   names one machine's path: what worked once, for that task.
+ * - `failure: a one-off argument`: the fix changed one argument's value (`change \`5\` to \`10\``),
+ *   names one machine's path, or only asked for `--help` / `--version`: what worked once, for that task.
  *
  * @example
  * ```ts
@@ -119,5 +126,7 @@ export function judgeFailure(errorClass: string, change: string): string | undef
   if (typeof change !== 'string' || /^change\s/.test(change) || PATH.test(change) || /\bcd\b/.test(change)) {
     return 'failure: a one-off argument';
   }
+  // Asking for help or a version succeeds whatever was wrong: it is no fix.
+  if (/`(?:--help|-h|--version|-V)`/.test(change)) return 'failure: a one-off argument';
   return undefined;
 }

@@ -91,7 +91,8 @@ export function analyseSession(
     if (!proposal) continue;
     const id = ref.startsWith('message:') ? ref.slice('message:'.length) : ref;
     const turn = byId.get(id);
-    const text = redactText(proposal.text);
+    // Markdown escapes ("train\\_test\\_split") are the editor's, not the person's words.
+    const text = redactText(proposal.text.replace(/\\([\\`*_{}[\]()#+.!-])/g, '$1'));
     const verdict = judgeRule(text);
     if (verdict) {
       filter(verdict);

@@ -432,3 +432,28 @@ describe('learn: outputs', () => {
     }
   });
 });
+
+describe('learn: failure quality rules', () => {
+  it('keeps a fix that generalises and names why others are left out', async () => {
+    const { judgeFailure } = await import('../../lib/learn/index');
+    expect(
+      judgeFailure('(eval):N: command not found: pytest', 'first run `source .venv/bin/activate`'),
+    ).toBeUndefined();
+    expect(judgeFailure('ruff......................Failed', 'drop `--fix`')).toBe(
+      'failure: unreadable error',
+    );
+    expect(judgeFailure('Error', 'drop `--fix`')).toBe('failure: unreadable error');
+    expect(judgeFailure('tests/a.py::test_b FAILED', 'add `-q`')).toBe('failure: a test report');
+    expect(judgeFailure('No such option: -p', 'change `5` to `10`')).toBe('failure: a one-off argument');
+    expect(judgeFailure('No such option: -p', 'add `--help`')).toBe('failure: a one-off argument');
+    expect(judgeFailure('No such option: -p', 'first run `cd /Users/me/app`')).toBe(
+      'failure: a one-off argument',
+    );
+  });
+
+  it('undoes markdown escapes and drops requests of one conversation', () => {
+    expect(judgeRule('Prefer to talk about a different encounter.')).toBe('task-bound');
+    expect(judgeRule('Do NOT use a global transaction; use the monitor_orgs table.".')).toBe('garbled');
+    expect(judgeRule('Give that to me again, but shorter.')).toBe('not self-contained');
+  });
+});
