@@ -457,3 +457,36 @@ describe('learn: failure quality rules', () => {
     expect(judgeRule('Give that to me again, but shorter.')).toBe('not self-contained');
   });
 });
+
+describe('learn: linear scanners', () => {
+  /** Time of `fn` on inputs of n and 4n (ratio of one run's times, never a wall-clock threshold). */
+  async function ratio(make: (n: number) => string, fn: (s: string) => unknown, n: number): Promise<number> {
+    // The fastest of five runs: a busy machine only ever slows a run down.
+    const time = async (s: string) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        await fn(s);
+        best = Math.min(best, performance.now() - t0);
+      }
+      return best;
+    };
+    await time(make(n / 4));
+    const small = await time(make(n));
+    const large = await time(make(4 * n));
+    return large / small;
+  }
+
+  it('reads an adversarial against file and judges adversarial rules in linear time', async () => {
+    const rules = three();
+    const base = await learn(rules);
+    const hostile = (n: number) =>
+      `${'- use '.repeat(n)}${'a'.repeat(n)}\n- Never use ${'x-'.repeat(n)}\n${'`'.repeat(n)}\n- ${'(('.repeat(n)}\n`;
+    // The against file is scanned once per run; the rules of the run are fixed.
+    const r = await ratio(hostile, (s) => learn(rules, { against: s }), 20_000);
+    expect(r).toBeLessThan(10);
+    expect(base.rules).toHaveLength(1);
+    const rule = (n: number) => `Use ${'a '.repeat(n)}instead of ${'b-'.repeat(n)}${'`'.repeat(n)}`;
+    expect(await ratio(rule, judgeRule, 20_000)).toBeLessThan(10);
+  });
+});
