@@ -72,7 +72,7 @@ export function toMarkdown(result: Pick<LearnResult, 'rules'>): string {
   return `${[LEARNED_HEADING, ...body(rules)].join('\n')}\n`;
 }
 
-/** The file with the rules added: appended to an existing learned section, else as a new section at the end. */
+/** The file with the rules added: into an existing learned section (under its sub-headings), else as a new section at the end. */
 function withRules(existing: string, result: Pick<LearnResult, 'rules'>): string {
   const section = toMarkdown(result);
   if (!section) return existing;
@@ -86,10 +86,37 @@ function withRules(existing: string, result: Pick<LearnResult, 'rules'>): string
         break;
       }
     }
-    // Keep the blank lines that end the section after the inserted rules.
-    while (end > at + 1 && lines[end - 1] === '') end--;
-    const added = body(result.rules);
-    return [...lines.slice(0, end), ...added, ...lines.slice(end)].join('\n');
+    // Each kind's rules go to the end of its sub-heading when the section has it, else to a new
+    // sub-heading at the section's end; the blank lines that close a part stay after the added rules.
+    const inserts: { at: number; lines: string[] }[] = [];
+    const fresh: LearnedRule[] = [];
+    for (const kind of ORDER) {
+      const of = result.rules.filter((r) => r.kind === kind);
+      if (!of.length) continue;
+      const head = lines.findIndex((l, i) => i > at && i < end && l.trimEnd() === TITLES[kind]);
+      if (head < 0) {
+        fresh.push(...of);
+        continue;
+      }
+      let stop = end;
+      for (let i = head + 1; i < end; i++) {
+        if (/^#{1,3}\s/.test(lines[i]!)) {
+          stop = i;
+          break;
+        }
+      }
+      while (stop > head + 1 && lines[stop - 1] === '') stop--;
+      inserts.push({ at: stop, lines: of.map(ruleLine) });
+    }
+    let close = end;
+    while (close > at + 1 && lines[close - 1] === '') close--;
+    if (fresh.length) inserts.push({ at: close, lines: body(fresh) });
+    const out = lines.slice();
+    // From the bottom up, so that earlier positions stay valid; at one position the later insert goes
+    // in first, so that it ends up after the earlier one.
+    const order = inserts.map((ins, i) => ({ ...ins, i })).sort((a, b) => b.at - a.at || b.i - a.i);
+    for (const ins of order) out.splice(ins.at, 0, ...ins.lines);
+    return out.join('\n');
   }
   if (!existing) return section;
   return `${existing}${existing.endsWith('\n') ? '' : '\n'}\n${section}`;
@@ -121,7 +148,8 @@ function range(start: number, length: number): string {
 
 /**
  * A unified diff (`diff -u` style, 3 lines of context) that adds the proposed rules to
- * `existingText`: to its learned section when it has one, else as a new section at the end. The
+ * `existingText`: into its learned section when it has one (each rule at the end of its kind's
+ * sub-heading, or under a new sub-heading), else as a new section at the end. The
  * change is one hunk: common leading and trailing lines are context, everything between is replaced
  * (linear in the file's length). An empty string when no rule is proposed. Apply it with
  * `patch -p1` or `git apply`.

@@ -394,16 +394,29 @@ describe('learn: outputs', () => {
       expect(diff.startsWith('--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ ')).toBe(true);
       const after = applyPatch(before, diff);
       if (before.includes('## Learned from sessions')) {
-        expect(after).toContain(
-          '- Old rule. _(2 sessions)_\n\n### Corrections\n\n- Use pnpm instead of npm.',
-        );
-        expect(after.indexOf('Use pnpm')).toBeLessThan(after.indexOf('## Other'));
-        expect(after.replace(section.replace('## Learned from sessions\n', ''), '')).toBe(before);
+        // Under the section's own sub-heading, not a second one.
+        const line = '- Use pnpm instead of npm. _(3 sessions, 2025-01-01 – 2025-03-01)_\n';
+        expect(after).toContain(`- Old rule. _(2 sessions)_\n${line}`);
+        expect(after.split('### Corrections')).toHaveLength(2);
+        expect(after.replace(line, '')).toBe(before);
       } else {
         expect(after.endsWith(section)).toBe(true);
         expect(after.startsWith(before.replace(/\n?$/, ''))).toBe(true);
       }
     }
+  });
+
+  it('adds a kind the learned section has no sub-heading for under a new one, at the section end', async () => {
+    const r = await learn([
+      ...three(),
+      ...three('No, run the linter before committing.').map((s) => ({ ...s, name: `lint-${s.name}` })),
+    ]);
+    const before = '## Learned from sessions\n\n### Preferences\n\n- Old. _(2 sessions)_\n\n## Other\n';
+    const after = applyPatch(before, toUnifiedDiff(r, before, 'AGENTS.md'));
+    expect(after).toBe(
+      '## Learned from sessions\n\n### Preferences\n\n- Old. _(2 sessions)_\n\n### Corrections\n\n' +
+        `${r.rules.map((x) => `- ${x.text} _(3 sessions, 2025-01-01 – 2025-03-01)_\n`).join('')}\n## Other\n`,
+    );
   });
 
   it('agrees with diff -u on the hunks', async (ctx) => {
