@@ -511,6 +511,7 @@ export function formatText(name, r) {
  * @returns {Promise<number>}
  */
 export async function main(argv, ioOptions = {}) {
+  if (argv[0] === 'learn') return (await import('./learn.mjs')).main(argv.slice(1), ioOptions);
   const io = {
     stdout: ioOptions.stdout ?? process.stdout,
     stderr: ioOptions.stderr ?? process.stderr,

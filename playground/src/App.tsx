@@ -12,12 +12,14 @@ const SnapshotPanel = lazy(() =>
 );
 const ReductionPanel = lazy(() => import('./components/ReductionPanel'));
 const AboutPanel = lazy(() => import('./components/AboutPanel'));
+const LearnPanel = lazy(() => import('./learn/LearnPanel'));
 
 const TABS = [
   { id: 'insights', label: 'Insights' },
   { id: 'snapshots', label: 'Snapshots' },
   { id: 'reduction', label: 'Trajectory reduction' },
   { id: 'playbook', label: 'Playbook' },
+  { id: 'learn', label: 'Learn' },
 ] as const;
 
 export function App() {
@@ -127,6 +129,9 @@ export function App() {
                 </Match>
                 <Match when={app.tab() === 'playbook'}>
                   <PlaybookPanel app={app} />
+                </Match>
+                <Match when={app.tab() === 'learn'}>
+                  <LearnPanel />
                 </Match>
               </Switch>
             </Suspense>

@@ -87,7 +87,9 @@ export function createAppState() {
   const [settings, setSettings] = createSignal<Settings>(initial.settings);
   const [samples, setSamples] = createSignal<SampleMeta[]>([]);
   const [highlight, setHighlight] = createSignal<string | null>(null);
-  const [tab, setTab] = createSignal<'insights' | 'snapshots' | 'reduction' | 'playbook'>('insights');
+  const [tab, setTab] = createSignal<'insights' | 'snapshots' | 'reduction' | 'playbook' | 'learn'>(
+    'insights',
+  );
   const [large, setLarge] = createSignal(false);
   const [workerView, setWorkerView] = createSignal<View | null>(null);
   const [workerError, setWorkerError] = createSignal<ParseFailure | null>(null);

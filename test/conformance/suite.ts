@@ -7,6 +7,7 @@
 import { canonicalJson, sha256Hex } from 'rearview/core';
 import { coreCases } from './cases/core';
 import { heuristicCases } from './cases/heuristic';
+import { learnCases } from './cases/learn';
 import { lessonsCases } from './cases/lessons';
 import { llmCases } from './cases/llm';
 import { loopCases } from './cases/loop';
@@ -56,6 +57,7 @@ export const cases: ConformanceCase[] = [
   ...heuristicCases,
   ...sessionCases,
   ...lessonsCases,
+  ...learnCases,
 ];
 
 export async function runConformance(runtime: string): Promise<ConformanceReport> {

@@ -1,0 +1,243 @@
+// `rearview learn <paths…>`: walks folders of agent sessions, streams every file into rearview/learn
+// (one file in memory at a time) and prints the proposed AGENTS.md section, a unified diff against an
+// existing file (--diff) or the whole result with its evidence (--json). Nothing is written to disk.
+// Exit codes: 0 ok, 1 input error, 2 usage error. It imports the BUILT library (dist/lib).
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+
+const DIST = new URL('../dist/lib/', import.meta.url);
+
+export const LEARN_USAGE = `Usage: rearview learn <paths…> [options]
+
+Reads every session file under <paths> (Claude Code JSONL and console text, aider histories, Anthropic
+and OpenAI messages, ShareGPT, plain text, JSONL…) and proposes the rules they teach for AGENTS.md or
+CLAUDE.md, each with its evidence: the sessions, dates and turns it comes from. The section goes to
+stdout, the summary (skipped files, contradictions, what the file already says) to stderr.
+
+Options:
+  --against <file>       the existing AGENTS.md / CLAUDE.md: never propose what it says, report what
+                         the sessions contradict
+  --budget <n>           token budget of the proposed section
+  --min-sessions <n>     evidence needed from at least n sessions (default 2; 1 keeps one-offs)
+  --json                 the whole result as JSON (rules with evidence and dates, skipped files, …)
+  --diff                 a unified diff that adds the rules to the --against file (apply: patch -p1)
+  --progress             show the progress line even when stderr is not a terminal
+  --no-progress          never show it
+  -h, --help             this help
+
+Exit codes: 0 ok, 1 input error (a path or the --against file cannot be read, or no file could be
+read), 2 usage error.`;
+
+/** File names a session folder holds; a file named on the command line is always read. */
+const SESSION_FILE = /\.(?:jsonl|json|md|markdown|txt|log)$/i;
+/** Folders never walked: they hold dependencies and history, not sessions. */
+const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
+
+class UsageError extends Error {}
+class InputError extends Error {}
+
+// Terminal control sequences and control characters (but newline and tab): session text is untrusted
+// and printed raw it could retitle or clear the terminal (the same rule as the reflect command's).
+const TERMINAL_SEQUENCE =
+  /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b\n]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+function printable(text) {
+  return String(text).replace(TERMINAL_SEQUENCE, '').replace(CONTROL, '');
+}
+
+function count(flag, value) {
+  const n = Number(value);
+  if (value === undefined || !Number.isInteger(n) || n < 1) {
+    throw new UsageError(`${flag} needs a whole number ≥ 1`);
+  }
+  return n;
+}
+
+/**
+ * @param {string[]} argv the arguments after `learn`
+ */
+export function parseLearnArgs(argv) {
+  const out = { paths: [], json: false, diff: false, progress: undefined, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-h' || a === '--help') out.help = true;
+    else if (a === '--json') out.json = true;
+    else if (a === '--diff') out.diff = true;
+    else if (a === '--progress') out.progress = true;
+    else if (a === '--no-progress') out.progress = false;
+    else if (a === '--against') {
+      out.against = argv[++i];
+      if (out.against === undefined || out.against.startsWith('--'))
+        throw new UsageError('--against needs a file');
+    } else if (a === '--budget') out.budget = count('--budget', argv[++i]);
+    else if (a === '--min-sessions') out.minSessions = count('--min-sessions', argv[++i]);
+    else if (a === '--') {
+      out.paths.push(...argv.slice(i + 1));
+      break;
+    } else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
+    else out.paths.push(a);
+  }
+  if (out.help) return out;
+  if (out.json && out.diff) throw new UsageError('use either --json or --diff, not both');
+  if (!out.paths.length) throw new UsageError('missing <paths>: give session files or folders');
+  return out;
+}
+
+/** Every session file under `paths`, sorted within each folder; throws InputError on a missing path. */
+function filesOf(paths) {
+  const out = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      const st = statSync(p);
+      if (st.isDirectory()) {
+        if (!SKIP_DIRS.has(name)) walk(p);
+      } else if (st.isFile() && SESSION_FILE.test(name))
+        out.push({ path: p, size: st.size, mtime: st.mtime });
+    }
+  };
+  for (const p of paths) {
+    if (!existsSync(p)) throw new InputError(`${p}: no such file or folder`);
+    const st = statSync(p);
+    if (st.isDirectory()) walk(p);
+    else out.push({ path: p, size: st.size, mtime: st.mtime });
+  }
+  return out;
+}
+
+/** A one-line progress display on stderr, redrawn at most every 100 ms. */
+function progressLine(stream, totalBytes, enabled) {
+  let last = 0;
+  let shown = false;
+  const mb = (n) => (n / 1e6).toFixed(1);
+  return {
+    update(p, force = false) {
+      if (!enabled) return;
+      const now = Date.now();
+      if (!force && now - last < 100) return;
+      last = now;
+      shown = true;
+      stream.write(
+        `\rlearn: ${p.files} files, ${mb(p.bytes)}/${mb(totalBytes)} MB, ${p.sessions} sessions, ${p.rules} rules   `,
+      );
+    },
+    end() {
+      if (shown) stream.write('\n');
+    },
+  };
+}
+
+async function loadLearn() {
+  if (!existsSync(new URL('learn/index.js', DIST)) || !existsSync(new URL('redact/index.js', DIST))) {
+    throw new UsageError('the built library is missing (dist/lib/learn): run `npm run build:lib` first');
+  }
+  const [learn, redact] = await Promise.all([
+    import(new URL('learn/index.js', DIST).href),
+    import(new URL('redact/index.js', DIST).href),
+  ]);
+  return { learn, redact };
+}
+
+/** The summary for stderr: figures, skipped files, contradictions, what the file already says, one-offs. */
+function summary(r, against) {
+  const lines = [
+    `learn: ${r.stats.files} files, ${r.stats.sessions} sessions, ${r.stats.humanTurns} human turns → ${r.rules.length} rule${r.rules.length === 1 ? '' : 's'} (evidence from ≥ ${r.minSessions} sessions), ${r.stats.tokens} tokens${r.aborted ? ' (stopped early)' : ''}`,
+  ];
+  if (r.overBudget.length)
+    lines.push(`  ${r.overBudget.length} more rules did not fit the budget of ${r.budget} tokens`);
+  if (r.oneOffCount) {
+    lines.push(`  ${r.oneOffCount} candidates seen in fewer sessions, the first ones:`);
+    for (const o of r.oneOffs.slice(0, 5))
+      lines.push(`    - ${o.text} (${o.sessions} session${o.sessions === 1 ? '' : 's'})`);
+  }
+  for (const c of r.contradictions) {
+    lines.push(
+      `  ${against}:${c.line} is contradicted by ${c.sessions} sessions: "${c.text}" vs "${c.rule}"`,
+    );
+  }
+  for (const a of r.alreadyThere) lines.push(`  ${against}:${a.line.line} already says: ${a.rule}`);
+  const filtered = Object.entries(r.filtered);
+  if (filtered.length) lines.push(`  left out: ${filtered.map(([k, n]) => `${n} ${k}`).join(', ')}`);
+  for (const s of r.skipped) {
+    const at = s.line === undefined ? '' : `:${s.line}${s.column === undefined ? '' : `:${s.column}`}`;
+    lines.push(`  skipped ${s.name}${at}: ${s.reason} [${s.code}]`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Runs `rearview learn`. Never calls process.exit: returns the exit code.
+ * @param {string[]} argv the arguments after `learn`
+ * @param {{ stdout?: any, stderr?: any }} [ioOptions]
+ * @returns {Promise<number>}
+ */
+export async function main(argv, ioOptions = {}) {
+  const io = { stdout: ioOptions.stdout ?? process.stdout, stderr: ioOptions.stderr ?? process.stderr };
+  let redactText = (t) => t;
+  // Everything printed carries session text or file names: redacted, then stripped of control characters.
+  const say = (stream, text) => stream.write(printable(redactText(text)));
+  let line = null;
+  try {
+    const args = parseLearnArgs(argv);
+    if (args.help) {
+      io.stdout.write(`${LEARN_USAGE}\n`);
+      return 0;
+    }
+    const { learn, redact } = await loadLearn();
+    const redactor = redact.createRedactor();
+    redactText = (t) => redactor.redactText(t);
+    let againstText;
+    if (args.against !== undefined) {
+      try {
+        againstText = readFileSync(args.against, 'utf8');
+      } catch (err) {
+        throw new InputError(`${args.against}: cannot read the --against file (${err.code ?? err.message})`);
+      }
+    }
+    const files = filesOf(args.paths);
+    if (!files.length) throw new InputError(`no session files under ${args.paths.join(', ')}`);
+    const total = files.reduce((n, f) => n + f.size, 0);
+    const base = args.paths.length === 1 && statSync(args.paths[0]).isDirectory() ? args.paths[0] : undefined;
+    line = progressLine(io.stderr, total, args.progress ?? io.stderr.isTTY === true);
+    const sources = (async function* () {
+      for (const f of files) {
+        yield {
+          name: base ? relative(base, f.path) : f.path,
+          stream: createReadStream(f.path),
+          modified: f.mtime,
+        };
+      }
+    })();
+    const result = await learn.learn(sources, {
+      ...(againstText === undefined ? {} : { against: againstText }),
+      ...(args.budget === undefined ? {} : { budget: args.budget }),
+      ...(args.minSessions === undefined ? {} : { minSessions: args.minSessions }),
+      onProgress: (p) => line.update(p),
+    });
+    line.end();
+    line = null;
+    const againstName = args.against === undefined ? 'AGENTS.md' : basename(args.against);
+    if (args.json) say(io.stdout, `${learn.toJson(result)}\n`);
+    else if (args.diff) say(io.stdout, learn.toUnifiedDiff(result, againstText ?? '', againstName));
+    else say(io.stdout, learn.toMarkdown(result));
+    say(io.stderr, summary(result, args.against ?? againstName));
+    if (result.stats.files > 0 && result.skipped.length === result.stats.files) {
+      say(io.stderr, 'rearview learn: no file could be read\n');
+      return 1;
+    }
+    return 0;
+  } catch (err) {
+    line?.end();
+    if (err instanceof UsageError) {
+      say(io.stderr, `rearview learn: ${err.message}\n\n${LEARN_USAGE}\n`);
+      return 2;
+    }
+    if (err instanceof InputError) {
+      say(io.stderr, `rearview learn: ${err.message}\n`);
+      return 1;
+    }
+    say(io.stderr, `rearview learn: unexpected error: ${err?.stack ?? err}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { SHOTS, trackErrors } from './helpers';
+
+// Real shared sessions, read from ../shared/data (never copied into the project).
+const DATA = resolve(import.meta.dirname, '../../shared/data');
+const SESSIONS = resolve(DATA, 'claude-code-jsonl');
+
+test.skip(!existsSync(SESSIONS), `${SESSIONS} is absent`);
+
+test('Learn: a folder of real sessions, reviewed and exported as markdown and as a diff', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await expect(page.getByTestId('learn-pick')).toBeVisible(); // Chromium has showDirectoryPicker
+  await page
+    .getByTestId('learn-against')
+    .evaluate((el) => ((el as HTMLDetailsElement).closest('details')!.open = true));
+  await page.getByTestId('learn-against').fill('# Agents\n\n- Keep commits small.\n');
+  await page.getByTestId('learn-folder-input').setInputFiles(SESSIONS);
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  await expect(page.getByTestId('learn-progress')).toContainText('rules');
+  const rules = page.getByTestId('learn-rule');
+  await expect(rules.first()).toBeVisible();
+  const first = rules.first();
+  await expect(first.locator('.learn-text')).toHaveValue(/--set-upstream/);
+  await first.locator('summary').click();
+  await expect(first.locator('details li').first()).toContainText('.jsonl');
+  await first
+    .locator('.learn-text')
+    .fill('Push a new branch with `git push --set-upstream origin <branch>`.');
+  await first.getByRole('button', { name: 'Accept' }).click();
+  await page.getByTestId('learn-export-md').click();
+  await expect(page.getByTestId('learn-export')).toContainText('## Learned from sessions');
+  await expect(page.getByTestId('learn-export')).toContainText(
+    'Push a new branch with `git push --set-upstream',
+  );
+  await page.getByTestId('learn-export-diff').click();
+  await expect(page.getByTestId('learn-export')).toContainText('--- a/AGENTS.md');
+  await expect(page.getByTestId('learn-export')).toContainText('+- Push a new branch');
+  await page.screenshot({ path: `${SHOTS}/learn.png`, fullPage: true });
+  // A rejected rule is not exported.
+  await first.getByRole('button', { name: 'Reject' }).click();
+  await page.getByTestId('learn-export-md').click();
+  await expect(page.getByTestId('learn-export')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('Learn: cancel stops the worker and keeps what was read', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-min-sessions').fill('1');
+  await page.getByTestId('learn-folder-input').setInputFiles(DATA);
+  await expect(page.getByTestId('learn-cancel')).toBeVisible();
+  await page.getByTestId('learn-cancel').click();
+  await expect(page.getByTestId('learn-summary')).toContainText('Cancelled:');
+  await expect(page.getByTestId('learn-cancel')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,217 @@
+/**
+ * `learn`: from a folder of agent sessions to rules for AGENTS.md / CLAUDE.md, streaming one session at
+ * a time.
+ */
+import { estimateTokens, formatLocation, isRearviewError, TranscriptError } from '../core/index.js';
+import { createRedactor } from '../redact/index.js';
+import { parseTranscript } from '../transcript/index.js';
+import { againstSentences } from './against.js';
+import { Aggregator } from './aggregate.js';
+import { toMarkdown } from './format.js';
+import { refineWithModel } from './model.js';
+import { analyseSession, splitSessions } from './session.js';
+import {
+  DEFAULT_MAX_SOURCE_BYTES,
+  dropPrivate,
+  LearnSourceError,
+  modifiedIso,
+  readSource,
+} from './source.js';
+import type { LearnedRule, LearnOptions, LearnResult, LearnSource, SkippedSource } from './types.js';
+
+/** Hand the event loop back this often, so a worker hears its cancel message and a page stays responsive. */
+const YIELD_MS = 40;
+
+async function* iterate(
+  sources: Iterable<LearnSource> | AsyncIterable<LearnSource>,
+): AsyncGenerator<LearnSource> {
+  if (sources && typeof (sources as AsyncIterable<LearnSource>)[Symbol.asyncIterator] === 'function') {
+    yield* sources as AsyncIterable<LearnSource>;
+  } else if (sources && typeof (sources as Iterable<LearnSource>)[Symbol.iterator] === 'function') {
+    yield* sources as Iterable<LearnSource>;
+  }
+}
+
+function skippedOf(name: string, err: unknown): SkippedSource {
+  if (err instanceof LearnSourceError) {
+    const s: SkippedSource = { name, code: err.code, reason: err.message.slice(name.length + 2) };
+    if (err.location.line !== undefined) s.line = err.location.line;
+    if (err.location.column !== undefined) s.column = err.location.column;
+    return s;
+  }
+  if (err instanceof TranscriptError) {
+    const unrecognised = /Could not detect the format/.test(err.message);
+    // The location is said once, in `line` and `column`.
+    const suffix = formatLocation(err.location);
+    const reason =
+      suffix && err.message.endsWith(suffix) ? err.message.slice(0, -suffix.length) : err.message;
+    const s: SkippedSource = {
+      name,
+      code: unrecognised ? 'learn_source_unrecognised' : 'learn_source_malformed',
+      reason,
+    };
+    if (err.location.line !== undefined) s.line = err.location.line;
+    if (err.location.column !== undefined) s.column = err.location.column;
+    return s;
+  }
+  const reason = isRearviewError(err) ? err.message : err instanceof Error ? err.message : String(err);
+  return { name, code: isRearviewError(err) ? err.code : 'learn_source_failed', reason };
+}
+
+/**
+ * Reads agent sessions and proposes the rules they teach, with their evidence.
+ *
+ * Each source is read, its `<private>…</private>` spans dropped, parsed (`parseTranscript`, lenient)
+ * and its user turns redacted before anything else reads them; then the corrections and preferences
+ * (the instruction each turn gives, `heuristicReflect` and the key-point policy) and the failure
+ * classes whose fix worked (`rearview/failures`) are collected. Across sessions the same instruction is
+ * one rule with its evidence (sessions, count, first and last date, links to the turns);
+ * near-duplicates are merged (the playbook's dedup); rules with evidence from fewer than `minSessions`
+ * sessions are one-offs; what `against` already says is left out and the lines it contradicts are
+ * reported; rules are ranked by evidence, then recency, and cut to `budget` tokens.
+ *
+ * One source is in memory at a time. A source that cannot be read goes to `skipped` with its typed
+ * error's code and location, and the run goes on. When `signal` fires, the result covers the sources
+ * read so far (`aborted: true`). No model is called unless `llm` is given. Never rejects on bad input.
+ *
+ * @example
+ * ```ts
+ * import { learn, toMarkdown } from 'rearview/learn';
+ *
+ * const result = await learn(
+ *   [{ name: 'a.jsonl', text: a }, { name: 'b.jsonl', text: b }],
+ *   { against: agentsMd, budget: 800, onProgress: (p) => console.log(p.sessions, p.rules) },
+ * );
+ * console.log(toMarkdown(result));
+ * ```
+ */
+export async function learn(
+  sources: Iterable<LearnSource> | AsyncIterable<LearnSource>,
+  options: LearnOptions = {},
+): Promise<LearnResult> {
+  const minSessions = Math.max(1, Math.floor(Number(options?.minSessions ?? 2)) || 2);
+  const maxBytes =
+    typeof options?.maxSourceBytes === 'number' ? options.maxSourceBytes : DEFAULT_MAX_SOURCE_BYTES;
+  const signal = options?.signal;
+  const redactor = createRedactor(options?.redactPatterns ? { patterns: options.redactPatterns } : {});
+  const redactText = (t: string) => redactor.redactText(t);
+  const agg = new Aggregator(minSessions);
+  const result: LearnResult = {
+    rules: [],
+    oneOffs: [],
+    oneOffCount: 0,
+    overBudget: [],
+    alreadyThere: [],
+    contradictions: [],
+    filtered: {},
+    skipped: [],
+    stats: { files: 0, bytes: 0, sessions: 0, humanTurns: 0, tokens: 0 },
+    minSessions,
+    aborted: false,
+  };
+  if (typeof options?.budget === 'number') result.budget = options.budget;
+  const progress = () => {
+    try {
+      options?.onProgress?.({
+        files: result.stats.files,
+        bytes: result.stats.bytes,
+        sessions: result.stats.sessions,
+        rules: agg.ruleCount,
+      });
+    } catch {
+      // A throwing progress sink must not stop the run.
+    }
+  };
+  let lastYield = Date.now();
+  try {
+    for await (const source of iterate(sources)) {
+      if (signal?.aborted) break;
+      const name = redactText(
+        typeof source?.name === 'string' && source.name ? source.name : `source-${result.stats.files + 1}`,
+      );
+      result.stats.files++;
+      try {
+        const { text, bytes } = await readSource(source, maxBytes, signal);
+        result.stats.bytes += bytes;
+        if (signal?.aborted) break;
+        readOne(name, text, modifiedIso(source?.modified), redactText, agg, result);
+      } catch (err) {
+        result.skipped.push(skippedOf(name, err));
+      }
+      progress();
+      if (Date.now() - lastYield >= YIELD_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        lastYield = Date.now();
+      }
+    }
+  } catch (err) {
+    // The iterable itself failed: what was read so far stands.
+    result.skipped.push(
+      skippedOf('<sources>', new LearnSourceError('learn_source_unreadable', '<sources>', errorText(err))),
+    );
+  }
+  result.aborted = signal?.aborted === true;
+  const done = agg.finish(againstSentences(options?.against));
+  result.alreadyThere = done.alreadyThere;
+  result.contradictions = done.contradictions;
+  result.oneOffCount = done.oneOffs.length;
+  result.oneOffs = done.oneOffs.slice(0, Math.max(0, options?.oneOffLimit ?? 20));
+  let rules = done.rules;
+  if (options?.llm && rules.length && !result.aborted) {
+    const refined = await refineWithModel(rules, options.llm, options.confirmLlm, redactText, signal);
+    result.llm = refined.cost;
+    rules = refined.rules;
+    if (refined.dropped) result.filtered['model: not a standing rule'] = refined.dropped;
+  }
+  fitBudget(rules, options?.budget, result);
+  progress();
+  return result;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Parses one source and feeds its sessions to the aggregator. Throws a typed error on a bad source. */
+function readOne(
+  name: string,
+  raw: string,
+  modified: string | undefined,
+  redactText: (t: string) => string,
+  agg: Aggregator,
+  result: LearnResult,
+): void {
+  const text = dropPrivate(raw);
+  if (!text.trim()) throw new LearnSourceError('learn_source_invalid', name, 'empty');
+  const transcript = parseTranscript(text, { lenient: true });
+  for (const session of splitSessions(name, transcript.format, transcript.messages)) {
+    // Person-written turns are quoted as evidence and read by the heuristics: redacted before both.
+    const messages = session.messages.map((m) =>
+      m.role === 'user' ? { ...m, content: redactText(m.content) } : m,
+    );
+    const found = analyseSession(session.name, messages, modified, redactText);
+    result.stats.sessions++;
+    result.stats.humanTurns += found.humanTurns;
+    for (const [reason, n] of Object.entries(found.filtered))
+      result.filtered[reason] = (result.filtered[reason] ?? 0) + n;
+    for (const f of found.findings) agg.add(f);
+  }
+}
+
+/** Keeps rules in rank order while the section fits `budget` tokens; the rest go to `overBudget`. */
+function fitBudget(rules: LearnedRule[], budget: number | undefined, result: LearnResult): void {
+  if (typeof budget !== 'number' || !Number.isFinite(budget)) {
+    result.rules = rules;
+    result.stats.tokens = estimateTokens(toMarkdown({ rules }));
+    return;
+  }
+  const kept: LearnedRule[] = [];
+  // The whole section is measured (heading and sub-headings count too); a rule that does not fit is
+  // passed over and a shorter one after it may still fit.
+  for (const r of rules) {
+    if (estimateTokens(toMarkdown({ rules: [...kept, r] })) <= budget) kept.push(r);
+    else result.overBudget.push(r);
+  }
+  result.rules = kept;
+  result.stats.tokens = estimateTokens(toMarkdown({ rules: kept }));
+}

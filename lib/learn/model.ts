@@ -1,0 +1,78 @@
+/**
+ * The optional model pass: one request that rewrites each proposed rule as a short imperative or
+ * drops it. Its cost is estimated before (and may be declined) and reported after.
+ */
+import { estimateTokens, extractJson } from '../core/index.js';
+import type { LearnedRule, LearnLlm, LlmCost } from './types.js';
+
+const SYSTEM =
+  "You edit rules for an AGENTS.md file. Each rule was read from a person's corrections to a coding agent. " +
+  'Reply with JSON only: an array of {"id": string, "text": string | null}. Rewrite each rule as one short, ' +
+  'self-contained imperative sentence that keeps its meaning; use null for a rule that is a one-off task, ' +
+  'is unclear without its session, or is not an instruction.';
+const OUT_TOKENS_PER_RULE = 40;
+
+/**
+ * The request for `rules`: the system prompt and one line per rule (texts are redacted already).
+ */
+function request(rules: readonly LearnedRule[]): { system: string; user: string; maxTokens: number } {
+  const user = rules.map((r) => JSON.stringify({ id: r.id, text: r.text })).join('\n');
+  return { system: SYSTEM, user, maxTokens: Math.min(8000, 64 + rules.length * OUT_TOKENS_PER_RULE) };
+}
+
+/**
+ * Sends the rules to `llm` once (after `confirm` accepts the estimated cost) and applies its edits.
+ * A failed or declined call keeps the rules as they are and says why in `cost.skipped`.
+ */
+export async function refineWithModel(
+  rules: LearnedRule[],
+  llm: LearnLlm,
+  confirm: ((cost: LlmCost) => boolean | Promise<boolean>) | undefined,
+  redactText: (t: string) => string,
+  signal: AbortSignal | undefined,
+): Promise<{ rules: LearnedRule[]; cost: LlmCost; dropped: number }> {
+  const req = request(rules);
+  const cost: LlmCost = {
+    estimatedInputTokens: estimateTokens(req.system) + estimateTokens(req.user) + 8,
+    maxOutputTokens: req.maxTokens,
+  };
+  try {
+    if (confirm && !(await confirm({ ...cost }))) {
+      cost.skipped = 'declined';
+      return { rules, cost, dropped: 0 };
+    }
+    const reply = await llm.complete({
+      system: req.system,
+      messages: [{ role: 'user', content: redactText(req.user) }],
+      maxTokens: req.maxTokens,
+      temperature: 0,
+      ...(signal ? { signal } : {}),
+    });
+    cost.inputTokens = reply.usage?.inputTokens ?? 0;
+    cost.outputTokens = reply.usage?.outputTokens ?? 0;
+    const edits = new Map<string, string | null>();
+    const parsed = extractJson(reply.text);
+    if (Array.isArray(parsed)) {
+      for (const e of parsed as { id?: unknown; text?: unknown }[]) {
+        if (e && typeof e.id === 'string' && (typeof e.text === 'string' || e.text === null)) {
+          edits.set(e.id, typeof e.text === 'string' ? e.text.replace(/\s+/g, ' ').trim() || null : null);
+        }
+      }
+    }
+    let dropped = 0;
+    const out: LearnedRule[] = [];
+    for (const r of rules) {
+      if (!edits.has(r.id)) {
+        out.push(r);
+        continue;
+      }
+      const text = edits.get(r.id);
+      if (text === null || text === undefined) dropped++;
+      else out.push({ ...r, text: redactText(text.slice(0, 200)) });
+    }
+    return { rules: out, cost, dropped };
+  } catch (err) {
+    cost.skipped = `failed: ${redactText(err instanceof Error ? err.message : String(err))}`;
+    return { rules, cost, dropped: 0 };
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The quality rules a proposed rule must pass: a self-contained imperative instruction a person would
+ * paste into AGENTS.md. Each rule names its reason, so a run reports what it left out and why.
+ */
+
+/** Texts detectors use as placeholders: they say nothing a session could act on. */
+const TEMPLATES = new Set(
+  [
+    "apply the user's correction",
+    'apply the users correction',
+    'follow the user preference',
+    "follow the user's preference",
+    'avoid repeating this mistake',
+    'avoid this friction',
+  ].map((t) => t.replace(/[^a-z' ]/g, '')),
+);
+
+/** A placeholder of `rearview/redact` (`[email-1]`, `[api-key-2]`). */
+const PLACEHOLDER = /\[[a-z][a-z0-9_-]*-\d+\]/;
+/** A word an instruction can only be read with its session at hand, right after the verb. */
+const DEICTIC =
+  /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|keep|make|try|change|remove|delete|fix|put|add|leave|move|undo|revert|follow|check|only|just|give|show|tell|send|name|write|read|run)\s+(?:(?:\w+\s+){0,2})?(?:it|this|that|these|those|them|here|there|him|her|the same|again|so|such)(?:[\s,.;!]|$)/i;
+/** A path to one machine's or one project's file: `/Users/me/…`, `~/x`, `src/app/page.tsx`. */
+const PATH =
+  /(?:^|[\s`'"(])(?:~|\/(?:Users|home|var|tmp|opt|mnt)|[A-Za-z]:\\)[/\\]?\S*|\b[\w.-]+\/[\w./-]*\.[A-Za-z]{1,5}\b/;
+/** Refers to the session's own objects: "the above", "this file", "line 42", "step 3". */
+const SESSION_BOUND =
+  /\b(?:the above|above code|below code|this (?:file|function|page|component|one|line|error|bug|issue|part|section|code|change|test|screen|button|method|class|step|task|project)|that (?:file|function|one|line|error|bug|part|section|code|change)|line \d+|step \d+|lines? \d+-\d+|the following|as follows)\b/i;
+/**
+ * A request for this conversation ("I'd like to talk about…" read as "Prefer to talk about…"), or a
+ * wish that is no instruction ("Be able to…").
+ */
+const REQUEST = /^(?:prefer (?:to|when)|be able to|check if|check whether)\b/i;
+/** "Use We are…": a sentence whose subject was read as the verb's object. */
+const MISREAD =
+  /^(?:(?:use|prefer|avoid)\s+(?:we|i|you|they|he|she|it['’]s|there)\b|wait\s+(?:again|a (?:sec|second|minute|moment))\b)/i;
+
+function balanced(text: string, open: string, close: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === open) depth++;
+    else if (ch === close && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * Why `text` is not a rule worth proposing, or undefined when it is one. `turn` is the user turn it
+ * was read from. The reasons:
+ * - `template`: a detector's placeholder text ("Apply the user's correction.");
+ * - `secret`: it quotes a redacted value (a rule about one key or address is no rule);
+ * - `truncated`: the instruction ran past the length a key point may have;
+ * - `too short`: under three words;
+ * - `garbled`: unbalanced code quotes or brackets, markup or escapes, or mostly not words;
+ * - `garbled`: also a sentence misread as an instruction ("Use We are learning together…");
+ * - `not self-contained`: its object is "it", "this", "that"… or "this file", "line 42", "the
+ *   following": it needs the session to be understood;
+ * - `task-bound`: it names one project's file (`src/app/page.tsx`) or one machine's path (`/Users/…`),
+ *   or it is a request of this conversation ("Prefer to talk about…", "Check if…", "Be able to…"):
+ *   a task, not a standing rule.
+ *
+ * @example
+ * ```ts
+ * judgeRule('Use pnpm instead of npm.'); // undefined
+ * judgeRule("Don't do that again."); // 'not self-contained'
+ * ```
+ */
+export function judgeRule(text: string): string | undefined {
+  if (typeof text !== 'string' || !text.trim()) return 'too short';
+  const plain = text
+    .toLowerCase()
+    .replace(/[^a-z' ]/g, '')
+    .trim();
+  if (TEMPLATES.has(plain)) return 'template';
+  if (PLACEHOLDER.test(text)) return 'secret';
+  if (text.endsWith('…')) return 'truncated';
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length < 3) return 'too short';
+  if (
+    (text.split('`').length - 1) % 2 === 1 ||
+    (text.split('"').length - 1) % 2 === 1 ||
+    !balanced(text, '(', ')') ||
+    !balanced(text, '[', ']') ||
+    !balanced(text, '{', '}') ||
+    /<\/?[a-z][\w-]*[\s>]|\\[nrt"]|&[a-z]+;|https?:\/\/\S{60,}/i.test(text)
+  ) {
+    return 'garbled';
+  }
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  const visible = text.replace(/\s+/g, '').length;
+  if (visible === 0 || letters / visible < 0.6 || MISREAD.test(text)) return 'garbled';
+  if (DEICTIC.test(text) || SESSION_BOUND.test(text)) return 'not self-contained';
+  if (PATH.test(text) || REQUEST.test(text)) return 'task-bound';
+  return undefined;
+}
+
+/** A test run's report, not a misused tool: a failing test is fixed in the code, not in the call. */
+const TEST_REPORT = /\bFAILED\b|test session starts|\d+ (?:passed|failed)\b|AssertionError|::/;
+
+/**
+ * Why a failure class and its fix are no rule, or undefined when they are one. The reasons:
+ * - `failure: unreadable error`: the error class is not a readable message (a row of dots from a
+ *   pre-commit hook, a bare word such as "Error", longer than a line);
+ * - `failure: a test report`: a failing test, whose fix is in the code, not in the call;
+ * - `failure: a one-off argument`: the fix changed one argument's value (`change \`5\` to \`10\``),
+ *   names one machine's path, or only asked for `--help` / `--version`: what worked once, for that task.
+ *
+ * @example
+ * ```ts
+ * judgeFailure('(eval):N: command not found: pytest', 'first run `source .venv/bin/activate`'); // undefined
+ * judgeFailure('Error', 'change `5` to `10`'); // 'failure: unreadable error'
+ * ```
+ */
+export function judgeFailure(errorClass: string, change: string): string | undefined {
+  const cls = typeof errorClass === 'string' ? errorClass.trim() : '';
+  if (
+    !cls ||
+    cls.length > 90 ||
+    /\.{5,}/.test(cls) ||
+    !/\p{L}{3}/u.test(cls) ||
+    cls.split(/\s+/).length < 2
+  ) {
+    return 'failure: unreadable error';
+  }
+  if (TEST_REPORT.test(cls)) return 'failure: a test report';
+  if (typeof change !== 'string' || /^change\s/.test(change) || PATH.test(change) || /\bcd\b/.test(change)) {
+    return 'failure: a one-off argument';
+  }
+  // Asking for help or a version succeeds whatever was wrong: it is no fix.
+  if (/`(?:--help|-h|--version|-V)`/.test(change)) return 'failure: a one-off argument';
+  return undefined;
+}

@@ -1,0 +1,170 @@
+/**
+ * One session's findings: its user turns through the heuristics and the key-point policy (the
+ * instruction of each correction or preference), and its failed tool calls grouped into classes with
+ * the change that made a later call work. Pure and synchronous; the caller redacts and drops private
+ * spans before.
+ */
+import { groupFailures, stepsFromMessages } from '../failures/index.js';
+import { heuristicReflect } from '../heuristic/index.js';
+import { proposeKeyPoint, turnContexts } from '../playbook/index.js';
+import type { Message } from '../transcript/index.js';
+import { judgeFailure, judgeRule } from './quality.js';
+import type { Evidence, RuleKind } from './types.js';
+
+/** One piece of evidence for one candidate rule. */
+export interface Finding {
+  kind: RuleKind;
+  /** Groups findings across sessions before near-duplicate merging. */
+  key: string;
+  text: string;
+  evidence: Evidence;
+}
+
+/** What one session gave. */
+export interface SessionFindings {
+  findings: Finding[];
+  humanTurns: number;
+  /** Candidate texts left out by the quality rules, by reason. */
+  filtered: Record<string, number>;
+}
+
+const QUOTE_CHARS = 200;
+
+/** A turn's text on one line, clipped: enough to recognise it in the session. */
+export function quoteOf(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS - 1)}…` : line;
+}
+
+/** Lower-case words only: "Use pnpm, not npm!" and "use pnpm not npm." are one candidate. */
+export function candidateKey(kind: RuleKind, text: string): string {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  return `${kind === 'failure' ? 'f' : 'u'}:${words.join(' ')}`;
+}
+
+/**
+ * Splits a transcript into sessions. An aider history appends one chat after another, each opened by
+ * a `# aider chat started at …` header (a `system` message): each is a session of its own, named
+ * `{name}#{n}`. Every other format is one session per source.
+ */
+export function splitSessions(
+  name: string,
+  format: string,
+  messages: readonly Message[],
+): { name: string; messages: Message[] }[] {
+  if (format !== 'aider') return [{ name, messages: messages.slice() }];
+  const out: { name: string; messages: Message[] }[] = [];
+  let current: Message[] = [];
+  const flush = () => {
+    if (current.some((m) => m.role !== 'system'))
+      out.push({ name: `${name}#${out.length + 1}`, messages: current });
+    current = [];
+  };
+  for (const m of messages) {
+    if (m.role === 'system' && current.length) flush();
+    current.push(m);
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The findings of one session. `messages` must be redacted already (user turns at least: they are
+ * quoted); `fallbackDate` dates turns before any timestamp.
+ */
+export function analyseSession(
+  session: string,
+  messages: readonly Message[],
+  fallbackDate: string | undefined,
+  redactText: (text: string) => string,
+): SessionFindings {
+  const out: SessionFindings = { findings: [], humanTurns: 0, filtered: {} };
+  const filter = (reason: string) => {
+    out.filtered[reason] = (out.filtered[reason] ?? 0) + 1;
+  };
+  const byId = byDateOf(messages, fallbackDate);
+  for (const m of messages) if (m.role === 'user' && !m.synthetic) out.humanTurns++;
+  const turns = turnContexts(messages);
+  for (const insight of heuristicReflect(messages)) {
+    const ref = insight.traceRefs[0] ?? '';
+    const proposal = proposeKeyPoint(insight, turns.get(ref) ?? '');
+    if (!proposal) continue;
+    const id = ref.startsWith('message:') ? ref.slice('message:'.length) : ref;
+    const turn = byId.get(id);
+    // Markdown escapes ("train\\_test\\_split") are the editor's, not the person's words.
+    const text = redactText(proposal.text.replace(/\\([\\`*_{}[\]()#+.!-])/g, '$1'));
+    const verdict = judgeRule(text);
+    if (verdict) {
+      filter(verdict);
+      continue;
+    }
+    const kind: RuleKind = proposal.category === 'correction' ? 'rule' : 'preference';
+    out.findings.push({
+      kind,
+      key: candidateKey(kind, text),
+      text,
+      evidence: evidenceOf(session, id, turn?.m, turn?.date ?? fallbackDate),
+    });
+  }
+  for (const f of failureFindings(session, messages, byId, redactText, filter)) {
+    out.findings.push(f);
+  }
+  return out;
+}
+
+function evidenceOf(session: string, id: string, m: Message | undefined, date: string | undefined): Evidence {
+  const e: Evidence = { session, message: id, quote: m ? quoteOf(m.content) : '' };
+  if (typeof m?.source?.line === 'number') e.line = m.source.line;
+  if (date) e.date = date;
+  return e;
+}
+
+/**
+ * Every message by id with its date: its own timestamp, else the latest one before it (aider dates
+ * only the session header), else the file's.
+ */
+function byDateOf(
+  messages: readonly Message[],
+  fallback: string | undefined,
+): Map<string, { m: Message; date?: string }> {
+  const out = new Map<string, { m: Message; date?: string }>();
+  let date = fallback;
+  for (const m of messages) {
+    if (typeof m.ts === 'string' && Number.isFinite(Date.parse(m.ts))) date = new Date(m.ts).toISOString();
+    out.set(m.id, date ? { m, date } : { m });
+  }
+  return out;
+}
+
+/** Failure classes of the session whose fix was a real change (not the same call retried). */
+function failureFindings(
+  session: string,
+  messages: readonly Message[],
+  byId: Map<string, { m: Message; date?: string }>,
+  redactText: (text: string) => string,
+  filter: (reason: string) => void,
+): Finding[] {
+  if (!messages.some((m) => m.isError)) return [];
+  const out: Finding[] = [];
+  for (const c of groupFailures([stepsFromMessages(messages, session)])) {
+    if (!c.fix || c.fix.kind === 'retry' || !c.fix.change) continue;
+    const cls = c.errorClass.replace(/\s+/g, ' ').trim();
+    const why = judgeFailure(cls, c.fix.change);
+    if (why) {
+      filter(why);
+      continue;
+    }
+    const subject = c.subject && c.subject !== c.tool ? `\`${c.tool}\` (${c.subject})` : `\`${c.tool}\``;
+    const text = redactText(`When ${subject} fails with "${cls}": ${c.fix.change}.`);
+    const key = candidateKey('failure', redactText(`${c.tool} ${cls}`));
+    for (const o of c.occurrences) {
+      const id = o.ref.startsWith('message:') ? o.ref.slice('message:'.length) : o.ref;
+      const at = byId.get(id);
+      const e: Evidence = { session, message: id, quote: at ? quoteOf(redactText(at.m.content)) : '' };
+      if (typeof at?.m.source?.line === 'number') e.line = at.m.source.line;
+      if (at?.date) e.date = at.date;
+      out.push({ kind: 'failure', key, text, evidence: e });
+    }
+  }
+  return out;
+}

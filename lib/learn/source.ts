@@ -1,0 +1,176 @@
+/**
+ * Reading one source: text, bytes or a stream to a string (one session in memory at a time), the
+ * `<private>…</private>` spans dropped before anything else reads it, and the typed error a bad source
+ * is reported with.
+ */
+import {
+  type InputLocation,
+  RearviewError,
+  type RearviewErrorOptions,
+  utf8ByteLength,
+} from '../core/index.js';
+import type { LearnSource } from './types.js';
+
+/**
+ * A source `learn` could not read. `code` says why: `learn_source_invalid` (no content or a bad
+ * shape), `learn_source_unreadable` (the stream failed), `learn_source_too_large`,
+ * `learn_source_unrecognised` (no transcript format fits) or `learn_source_malformed` (the format
+ * broke at `line`/`column`). `learn` never throws it: the source goes to `result.skipped`.
+ *
+ * @example
+ * ```ts
+ * new LearnSourceError('learn_source_too_large', 'big.jsonl', 'larger than 256 MiB');
+ * ```
+ */
+export class LearnSourceError extends RearviewError {
+  readonly source: string;
+  readonly location: InputLocation;
+
+  constructor(
+    code: string,
+    source: string,
+    message: string,
+    options: RearviewErrorOptions & InputLocation = {},
+  ) {
+    const { cause, ...location } = options;
+    super(code, `${source}: ${message}`, { cause });
+    this.name = 'LearnSourceError';
+    this.source = source;
+    this.location = location;
+  }
+}
+
+/**
+ * `text` without its `<private>…</private>` spans (tags included, case-insensitive). An unclosed
+ * `<private>` hides everything after it: a missing close tag must not leak what the person meant to
+ * keep; a stray close tag is kept as text. One left-to-right pass over literal tags: linear on any input.
+ *
+ * @example
+ * ```ts
+ * dropPrivate('use pnpm <private>my token</private> always'); // 'use pnpm  always'
+ * ```
+ */
+export function dropPrivate(text: string): string {
+  if (typeof text !== 'string') return '';
+  const re = /<(\/?)private>/gi;
+  let m = re.exec(text);
+  if (!m) return text;
+  let out = '';
+  let from = 0;
+  let inside = false;
+  for (; m !== null; m = re.exec(text)) {
+    if (!inside && m[1] === '') {
+      out += text.slice(from, m.index);
+      inside = true;
+    } else if (inside && m[1] === '/') {
+      inside = false;
+      from = m.index + m[0].length;
+    }
+  }
+  return inside ? out : out + text.slice(from);
+}
+
+/** Default largest source: far above any real session, low enough that one file cannot exhaust memory. */
+export const DEFAULT_MAX_SOURCE_BYTES = 256 * 1024 * 1024;
+
+/** The source's date as an ISO string, or undefined when it has none or a bad one. */
+export function modifiedIso(modified: LearnSource['modified']): string | undefined {
+  if (modified === undefined || modified === null) return undefined;
+  const d = modified instanceof Date ? modified : new Date(modified);
+  const t = d.getTime();
+  return Number.isFinite(t) ? d.toISOString() : undefined;
+}
+
+function isAsyncIterable(v: unknown): v is AsyncIterable<Uint8Array | string> {
+  return (
+    v !== null &&
+    typeof v === 'object' &&
+    typeof (v as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/**
+ * The text of one source and its size in bytes. Throws {@link LearnSourceError} on a bad source;
+ * stops reading (and cancels the stream) when `signal` fires.
+ */
+export async function readSource(
+  source: LearnSource,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<{ text: string; bytes: number }> {
+  const name = typeof source?.name === 'string' ? source.name : '<unnamed>';
+  if (source === null || typeof source !== 'object') {
+    throw new LearnSourceError('learn_source_invalid', name, 'not a source object');
+  }
+  if (typeof source.text === 'string') {
+    const bytes = utf8ByteLength(source.text);
+    if (bytes > maxBytes) throw tooLarge(name, maxBytes);
+    return { text: source.text, bytes };
+  }
+  const decoder = new TextDecoder('utf-8');
+  if (source.bytes instanceof Uint8Array || source.bytes instanceof ArrayBuffer) {
+    const bytes = source.bytes.byteLength;
+    if (bytes > maxBytes) throw tooLarge(name, maxBytes);
+    return { text: decoder.decode(source.bytes), bytes };
+  }
+  const stream = source.stream;
+  if (stream === undefined)
+    throw new LearnSourceError('learn_source_invalid', name, 'no text, bytes or stream');
+  const parts: string[] = [];
+  let bytes = 0;
+  const take = (chunk: Uint8Array | string) => {
+    if (typeof chunk === 'string') {
+      bytes += utf8ByteLength(chunk);
+      parts.push(chunk);
+    } else if (chunk instanceof Uint8Array) {
+      bytes += chunk.byteLength;
+      parts.push(decoder.decode(chunk, { stream: true }));
+    } else
+      throw new LearnSourceError(
+        'learn_source_invalid',
+        name,
+        'the stream gave a chunk that is neither text nor bytes',
+      );
+    if (bytes > maxBytes) throw tooLarge(name, maxBytes);
+  };
+  try {
+    if (typeof (stream as ReadableStream).getReader === 'function') {
+      const reader = (stream as ReadableStream<Uint8Array | string>).getReader();
+      try {
+        for (;;) {
+          if (signal?.aborted) break;
+          const { done, value } = await reader.read();
+          if (done) break;
+          take(value);
+        }
+      } finally {
+        reader.cancel().catch(() => {});
+      }
+    } else if (isAsyncIterable(stream)) {
+      for await (const chunk of stream) {
+        if (signal?.aborted) break;
+        take(chunk);
+      }
+    } else
+      throw new LearnSourceError(
+        'learn_source_invalid',
+        name,
+        'stream is neither a ReadableStream nor an async iterable',
+      );
+  } catch (err) {
+    if (err instanceof LearnSourceError) throw err;
+    throw new LearnSourceError('learn_source_unreadable', name, `reading failed: ${errorText(err)}`, {
+      cause: err,
+    });
+  }
+  parts.push(decoder.decode());
+  return { text: parts.join(''), bytes };
+}
+
+function tooLarge(name: string, max: number): LearnSourceError {
+  return new LearnSourceError('learn_source_too_large', name, `larger than ${max} bytes`);
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,244 @@
+/**
+ * Shapes of `rearview/learn`: the sources it reads, its options, and the rules it proposes with
+ * their evidence.
+ */
+
+/**
+ * One session file. Exactly one of `text`, `bytes` or `stream` carries the content; a stream is read
+ * to its end (one session at a time is held in memory, never the whole folder).
+ *
+ * @example
+ * ```ts
+ * const source: LearnSource = { name: 'sessions/a.jsonl', text: jsonl, modified: '2025-03-01T10:00:00Z' };
+ * ```
+ */
+export interface LearnSource {
+  /** Where it came from (a path, a file name): evidence links name it. */
+  name: string;
+  text?: string;
+  bytes?: Uint8Array | ArrayBuffer;
+  stream?: ReadableStream<Uint8Array | string> | AsyncIterable<Uint8Array | string>;
+  /** When the file was last written: the date of evidence whose turn carries no timestamp. */
+  modified?: string | number | Date;
+}
+
+/**
+ * What {@link LearnOptions.onProgress} is told after every source.
+ *
+ * @example
+ * ```ts
+ * const onProgress = (p: LearnProgress) => console.log(`${p.files} files, ${p.rules} rules`);
+ * ```
+ */
+export interface LearnProgress {
+  /** Sources read so far (skipped ones included). */
+  files: number;
+  /** Bytes read so far (UTF-8). */
+  bytes: number;
+  /** Sessions analysed so far (an aider history holds one per `# aider chat started at`). */
+  sessions: number;
+  /** Rules that already have evidence from at least `minSessions` sessions (before near-duplicate merging). */
+  rules: number;
+}
+
+/**
+ * A model learn may ask to tighten the proposed rules (any `LlmClient` of `rearview/llm` fits).
+ *
+ * @example
+ * ```ts
+ * const llm: LearnLlm = { complete: async () => ({ text: '[]', usage: { inputTokens: 0, outputTokens: 0 } }) };
+ * ```
+ */
+export interface LearnLlm {
+  complete(request: {
+    system?: string;
+    messages: { role: 'user' | 'assistant'; content: string }[];
+    maxTokens: number;
+    temperature?: number;
+    signal?: AbortSignal;
+  }): Promise<{ text: string; usage: { inputTokens: number; outputTokens: number } }>;
+}
+
+/**
+ * The token cost of the optional model pass: estimated before the call, reported after it.
+ *
+ * @example
+ * ```ts
+ * const cost: LlmCost = { estimatedInputTokens: 900, maxOutputTokens: 1200 };
+ * ```
+ */
+export interface LlmCost {
+  estimatedInputTokens: number;
+  maxOutputTokens: number;
+  /** Set after the call: what the provider reported. */
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Set when the call was declined (`confirmLlm` said no) or failed. */
+  skipped?: string;
+}
+
+/**
+ * Options of `learn`.
+ *
+ * @example
+ * ```ts
+ * const options: LearnOptions = { minSessions: 2, budget: 600, against: agentsMd };
+ * ```
+ */
+export interface LearnOptions {
+  /** A rule needs evidence from at least this many sessions (default 2; 1 keeps one-offs). */
+  minSessions?: number;
+  /** The existing AGENTS.md / CLAUDE.md text: what it already says is never proposed. */
+  against?: string;
+  /** Token budget of the proposed section (`estimateTokens` of core); rules past it are `overBudget`. */
+  budget?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: LearnProgress) => void;
+  /** Sources larger than this many bytes are skipped (default 256 MiB). */
+  maxSourceBytes?: number;
+  /** Extra redaction patterns, as `rearview/redact` takes them. */
+  redactPatterns?: { kind: string; pattern: RegExp | string }[];
+  /** A model to tighten the rules; none is called without it. */
+  llm?: LearnLlm;
+  /** Told the estimated cost before the model call; returning false skips the call. */
+  confirmLlm?: (cost: LlmCost) => boolean | Promise<boolean>;
+  /** Most candidates seen in one session only that the result lists (default 20). */
+  oneOffLimit?: number;
+}
+
+/**
+ * One turn that supports a rule: a link back to the session.
+ *
+ * @example
+ * ```ts
+ * const e: Evidence = { session: 'a.jsonl', message: 'u12', line: 40, date: '2025-03-01T10:00:00Z', quote: 'No, use pnpm.' };
+ * ```
+ */
+export interface Evidence {
+  session: string;
+  /** The message id (`Message.id` of `rearview/transcript`). */
+  message: string;
+  /** 1-based line of the message in its source, when the format has lines. */
+  line?: number;
+  date?: string;
+  /** The turn's text, redacted and clipped. */
+  quote: string;
+}
+
+/**
+ * `rule`: a correction ("do this, not that"); `preference`: how the user likes things done;
+ * `failure`: a tool error class and the change that made a later call work.
+ *
+ * @example
+ * ```ts
+ * const kind: RuleKind = 'failure';
+ * ```
+ */
+export type RuleKind = 'rule' | 'preference' | 'failure';
+
+/**
+ * An existing line of the `against` file.
+ *
+ * @example
+ * ```ts
+ * const l: ExistingLine = { line: 3, text: '- Use npm to install.' };
+ * ```
+ */
+export interface ExistingLine {
+  line: number;
+  text: string;
+}
+
+/**
+ * A proposed rule with its evidence.
+ *
+ * @example
+ * ```ts
+ * result.rules[0]; // { kind: 'rule', text: 'Use pnpm instead of npm.', sessions: 3, count: 4, … }
+ * ```
+ */
+export interface LearnedRule {
+  /** Stable within a result: `r1`, `r2`… in rank order. */
+  id: string;
+  kind: RuleKind;
+  text: string;
+  /** Distinct sessions with evidence. */
+  sessions: number;
+  /** Turns (or failed calls) with evidence. */
+  count: number;
+  firstDate?: string;
+  lastDate?: string;
+  /** Rank score: evidence first, then recency. */
+  score: number;
+  /** Up to 12 evidence turns, one per session first. */
+  evidence: Evidence[];
+  /** Existing lines of the `against` file this rule's evidence contradicts. */
+  contradicts?: ExistingLine[];
+}
+
+/**
+ * A source that could not be read, and why; the run went on without it.
+ *
+ * @example
+ * ```ts
+ * const s: SkippedSource = { name: 'LICENSE', code: 'learn_source_unrecognised', reason: 'Could not detect the format' };
+ * ```
+ */
+export interface SkippedSource {
+  name: string;
+  code: string;
+  reason: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * A contradiction between the `against` file and the sessions.
+ *
+ * @example
+ * ```ts
+ * const c: Contradiction = { line: 4, text: '- Use npm.', rule: 'Use pnpm, not npm.', sessions: 3 };
+ * ```
+ */
+export interface Contradiction extends ExistingLine {
+  rule: string;
+  sessions: number;
+}
+
+/**
+ * What `learn` found.
+ *
+ * @example
+ * ```ts
+ * const { rules, skipped, contradictions } = await learn(sources);
+ * ```
+ */
+export interface LearnResult {
+  /** Ranked, within the budget. */
+  rules: LearnedRule[];
+  /** Ranked candidates with evidence from fewer than `minSessions` sessions (at most `oneOffLimit`). */
+  oneOffs: LearnedRule[];
+  /** How many candidates fell under `minSessions`. */
+  oneOffCount: number;
+  /** Rules past the token budget, ranked. */
+  overBudget: LearnedRule[];
+  /** Candidates the `against` file already says, with the line that says it. */
+  alreadyThere: { rule: string; line: ExistingLine }[];
+  contradictions: Contradiction[];
+  /** Candidate texts left out by the quality rules, counted by reason. */
+  filtered: Record<string, number>;
+  skipped: SkippedSource[];
+  stats: {
+    files: number;
+    bytes: number;
+    sessions: number;
+    humanTurns: number;
+    /** Estimated tokens of the proposed section. */
+    tokens: number;
+  };
+  minSessions: number;
+  budget?: number;
+  /** True when the signal fired: the result covers the sources read before it. */
+  aborted: boolean;
+  llm?: LlmCost;
+}

@@ -1,0 +1,269 @@
+/**
+ * The Learn tab: pick a folder of agent sessions; a worker runs `learn` over it (progress: files, MB,
+ * sessions, rules; cancel); review each proposed rule with its evidence turns (edit, accept, reject);
+ * export the accepted rules as a markdown section or a diff against a pasted AGENTS.md. Everything
+ * stays in the page.
+ */
+import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
+import { createSignal, For, onCleanup, Show } from 'solid-js';
+import { hasDirectoryPicker, pickDirectory, sessionFiles } from './files';
+import type { FromLearnWorker, ToLearnWorker } from './protocol';
+import './learn.css';
+
+type Verdict = 'pending' | 'accepted' | 'rejected';
+interface Review {
+  rule: LearnedRule;
+  text: string;
+  verdict: Verdict;
+}
+
+const mb = (n: number) => (n / 1e6).toFixed(1);
+
+export default function LearnPanel() {
+  const [files, setFiles] = createSignal<File[]>([]);
+  const [progress, setProgress] = createSignal<LearnProgress | undefined>();
+  const [running, setRunning] = createSignal(false);
+  const [result, setResult] = createSignal<LearnResult | undefined>();
+  const [reviews, setReviews] = createSignal<Review[]>([]);
+  const [error, setError] = createSignal('');
+  const [minSessions, setMinSessions] = createSignal(2);
+  const [budget, setBudget] = createSignal(0);
+  const [against, setAgainst] = createSignal('');
+  const [exported, setExported] = createSignal('');
+  let worker: Worker | undefined;
+  onCleanup(() => worker?.terminate());
+
+  const totalBytes = () => files().reduce((n, f) => n + f.size, 0);
+
+  const start = (picked: File[]) => {
+    setFiles(picked);
+    setResult(undefined);
+    setReviews([]);
+    setExported('');
+    setError('');
+    if (!picked.length) {
+      setError('No session files (.jsonl, .json, .md, .txt, .log) in that folder.');
+      return;
+    }
+    worker ??= new Worker(new URL('./learn-worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (e: MessageEvent<FromLearnWorker>) => {
+      const m = e.data;
+      if (m.type === 'progress') setProgress(m.progress);
+      else if (m.type === 'exported') setExported(m.text);
+      else if (m.type === 'error') {
+        setError(m.message);
+        setRunning(false);
+      } else {
+        setResult(m.result);
+        setProgress({
+          files: m.result.stats.files,
+          bytes: m.result.stats.bytes,
+          sessions: m.result.stats.sessions,
+          rules: m.result.rules.length,
+        });
+        setReviews(m.result.rules.map((rule) => ({ rule, text: rule.text, verdict: 'pending' as Verdict })));
+        setRunning(false);
+      }
+    };
+    setProgress({ files: 0, bytes: 0, sessions: 0, rules: 0 });
+    setRunning(true);
+    const msg: ToLearnWorker = {
+      type: 'run',
+      files: picked,
+      minSessions: minSessions(),
+      ...(budget() > 0 ? { budget: budget() } : {}),
+      ...(against().trim() ? { against: against() } : {}),
+    };
+    worker.postMessage(msg);
+  };
+
+  const pick = async () => {
+    try {
+      start(await pickDirectory());
+    } catch (err) {
+      // The person closed the picker: nothing to do.
+      if ((err as { name?: string })?.name !== 'AbortError') setError(String(err));
+    }
+  };
+
+  const cancel = () => worker?.postMessage({ type: 'cancel' } satisfies ToLearnWorker);
+
+  const setVerdict = (i: number, verdict: Verdict) =>
+    setReviews((rs) => rs.map((r, j) => (j === i ? { ...r, verdict } : r)));
+  const setText = (i: number, text: string) =>
+    setReviews((rs) => rs.map((r, j) => (j === i ? { ...r, text } : r)));
+
+  const exportAs = (as: 'markdown' | 'diff') =>
+    worker?.postMessage({
+      type: 'export',
+      rules: accepted(),
+      as,
+      against: against(),
+    } satisfies ToLearnWorker);
+
+  /** The accepted rules, with their edits. */
+  const accepted = () =>
+    reviews()
+      .filter((r) => r.verdict === 'accepted')
+      .map((r) => ({ ...r.rule, text: r.text.trim() || r.rule.text }));
+
+  return (
+    <div class="learn" data-testid="learn-panel">
+      <p class="hint">
+        Pick a folder of agent sessions (Claude Code JSONL, aider histories, console transcripts, chat
+        exports…). A worker reads one file at a time; nothing leaves this page.
+      </p>
+      <div class="row">
+        <Show when={hasDirectoryPicker()}>
+          <button type="button" onClick={pick} disabled={running()} data-testid="learn-pick">
+            Pick a folder…
+          </button>
+        </Show>
+        <label class="ghost">
+          {hasDirectoryPicker() ? 'or choose files: ' : 'Choose a folder: '}
+          <input
+            type="file"
+            multiple
+            ref={(el) => {
+              // Set as an attribute: a spread prop would pull Solid's spread helpers into the first load.
+              el.setAttribute('webkitdirectory', '');
+            }}
+            data-testid="learn-folder-input"
+            disabled={running()}
+            onChange={(e) => start(sessionFiles(e.currentTarget.files))}
+          />
+        </label>
+        <label>
+          min sessions{' '}
+          <input
+            type="number"
+            min="1"
+            value={minSessions()}
+            data-testid="learn-min-sessions"
+            onInput={(e) => setMinSessions(Math.max(1, Number(e.currentTarget.value) || 1))}
+          />
+        </label>
+        <label>
+          budget (tokens, 0 = none){' '}
+          <input
+            type="number"
+            min="0"
+            value={budget()}
+            onInput={(e) => setBudget(Number(e.currentTarget.value) || 0)}
+          />
+        </label>
+      </div>
+      <details>
+        <summary>Existing AGENTS.md / CLAUDE.md (optional)</summary>
+        <textarea
+          rows={6}
+          data-testid="learn-against"
+          placeholder="Paste it: what it says is not proposed again, and lines the sessions contradict are shown."
+          value={against()}
+          onInput={(e) => setAgainst(e.currentTarget.value)}
+        />
+      </details>
+      <Show when={progress()}>
+        {(p) => (
+          <div class="learn-progress" data-testid="learn-progress">
+            <progress max={Math.max(1, files().length)} value={p().files} />
+            <span>
+              {p().files}/{files().length} files · {mb(p().bytes)}/{mb(totalBytes())} MB · {p().sessions}{' '}
+              sessions · {p().rules} rules
+            </span>
+            <Show when={running()}>
+              <button type="button" class="ghost" onClick={cancel} data-testid="learn-cancel">
+                Cancel
+              </button>
+            </Show>
+          </div>
+        )}
+      </Show>
+      <Show when={error()}>
+        <p class="error" role="alert">
+          {error()}
+        </p>
+      </Show>
+      <Show when={result()}>
+        {(r) => (
+          <div data-testid="learn-result">
+            <p data-testid="learn-summary">
+              {r().aborted ? 'Cancelled: ' : ''}
+              {r().stats.sessions} sessions, {r().stats.humanTurns} human turns → {r().rules.length} rules
+              with evidence from ≥ {r().minSessions} sessions; {r().oneOffCount} seen in fewer;{' '}
+              {r().skipped.length} files skipped.
+            </p>
+            <For each={r().contradictions}>
+              {(c) => (
+                <p class="warn" data-testid="learn-contradiction">
+                  Line {c.line} ("{c.text}") is contradicted by {c.sessions} sessions: {c.rule}
+                </p>
+              )}
+            </For>
+            <ol class="learn-rules" data-testid="learn-rules">
+              <For each={reviews()}>
+                {(rv, i) => (
+                  <li class={`learn-rule ${rv.verdict}`} data-testid="learn-rule">
+                    <input
+                      class="learn-text"
+                      value={rv.text}
+                      aria-label="Rule text"
+                      onInput={(e) => setText(i(), e.currentTarget.value)}
+                    />
+                    <span class="meta">
+                      {rv.rule.kind} · {rv.rule.sessions} sessions · {rv.rule.count} turns
+                      {rv.rule.lastDate ? ` · last ${rv.rule.lastDate.slice(0, 10)}` : ''}
+                    </span>
+                    <button
+                      type="button"
+                      aria-pressed={rv.verdict === 'accepted'}
+                      onClick={() => setVerdict(i(), 'accepted')}
+                    >
+                      Accept
+                    </button>
+                    <button
+                      type="button"
+                      aria-pressed={rv.verdict === 'rejected'}
+                      onClick={() => setVerdict(i(), 'rejected')}
+                    >
+                      Reject
+                    </button>
+                    <details>
+                      <summary>Evidence ({rv.rule.evidence.length} turns)</summary>
+                      <ul>
+                        <For each={rv.rule.evidence}>
+                          {(e) => (
+                            <li>
+                              <code>
+                                {e.session}
+                                {e.line !== undefined ? `:${e.line}` : ''} #{e.message}
+                              </code>{' '}
+                              {e.date ? e.date.slice(0, 10) : ''} — {e.quote}
+                            </li>
+                          )}
+                        </For>
+                      </ul>
+                    </details>
+                  </li>
+                )}
+              </For>
+            </ol>
+            <div class="row">
+              <button type="button" data-testid="learn-export-md" onClick={() => exportAs('markdown')}>
+                Export accepted as markdown
+              </button>
+              <button type="button" data-testid="learn-export-diff" onClick={() => exportAs('diff')}>
+                Export accepted as a diff
+              </button>
+            </div>
+            <Show when={exported()}>
+              <pre class="learn-export" data-testid="learn-export">
+                {exported()}
+              </pre>
+            </Show>
+          </div>
+        )}
+      </Show>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * The Learn tab's worker: streams the picked files through `learn` one at a time (a File is a lazy
+ * reference: only the file being read is in memory), reports progress and stops on cancel. Nothing
+ * leaves the browser.
+ */
+import { type LearnSource, learn, toMarkdown, toUnifiedDiff } from 'rearview/learn';
+import type { FromLearnWorker, ToLearnWorker } from './protocol';
+
+let controller: AbortController | undefined;
+
+const post = (m: FromLearnWorker) => (self as unknown as Worker).postMessage(m);
+
+function* sources(files: File[]): Generator<LearnSource> {
+  for (const f of files) {
+    const name = (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
+    yield { name, stream: f.stream(), modified: f.lastModified };
+  }
+}
+
+self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
+  const m = e.data;
+  if (m.type === 'cancel') {
+    controller?.abort();
+    return;
+  }
+  if (m.type === 'export') {
+    // Formatting lives here too: the page's first load carries none of rearview/learn.
+    const text =
+      m.as === 'markdown'
+        ? toMarkdown({ rules: m.rules })
+        : toUnifiedDiff({ rules: m.rules }, m.against, 'AGENTS.md');
+    post({ type: 'exported', text });
+    return;
+  }
+  controller = new AbortController();
+  let last = 0;
+  try {
+    const result = await learn(sources(m.files), {
+      minSessions: m.minSessions,
+      ...(m.budget ? { budget: m.budget } : {}),
+      ...(m.against ? { against: m.against } : {}),
+      signal: controller.signal,
+      onProgress: (progress) => {
+        // At most ~20 updates a second: the page redraws on each.
+        const now = Date.now();
+        if (now - last < 50 && progress.files < m.files.length) return;
+        last = now;
+        post({ type: 'progress', progress });
+      },
+    });
+    post({ type: 'done', result });
+  } catch (err) {
+    post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+  }
+};

@@ -1,0 +1,162 @@
+/**
+ * `rearview learn` (cli/learn.mjs on the built dist/lib), in-process through the dispatcher's main():
+ * folders walked, the section on stdout and the summary on stderr, --json, --diff (applied back with
+ * patch), --against contradictions, --budget, --min-sessions, exit codes, redaction of everything
+ * printed, and the progress line.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../..');
+type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
+let main: Main;
+let tmp: string;
+
+const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01234567-AbCdEf';
+
+function session(day: string, correction: string): string {
+  return [
+    {
+      type: 'user',
+      message: { role: 'user', content: 'Install the dependencies.' },
+      uuid: 'u1',
+      timestamp: `${day}T10:00:00Z`,
+    },
+    {
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Running npm install.' }] },
+      uuid: 'a1',
+      timestamp: `${day}T10:00:05Z`,
+    },
+    {
+      type: 'user',
+      message: { role: 'user', content: correction },
+      uuid: 'u2',
+      timestamp: `${day}T10:01:00Z`,
+    },
+  ]
+    .map((o) => JSON.stringify(o))
+    .join('\n');
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'dist/lib/learn/index.js'))) {
+    const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
+    await buildLib({ quiet: true });
+  }
+  ({ main } = (await import(join(root, 'cli/rearview.mjs'))) as { main: Main });
+  tmp = mkdtempSync(join(tmpdir(), 'rearview-learn-'));
+  mkdirSync(join(tmp, 'sessions/nested'), { recursive: true });
+  mkdirSync(join(tmp, 'sessions/node_modules'), { recursive: true });
+  const fix = `No, use pnpm instead of npm. My key is ${KEY} by the way.`;
+  writeFileSync(join(tmp, 'sessions/a.jsonl'), session('2025-01-01', fix));
+  writeFileSync(join(tmp, 'sessions/b.jsonl'), session('2025-02-01', fix));
+  writeFileSync(join(tmp, 'sessions/nested/c.jsonl'), session('2025-03-01', fix));
+  writeFileSync(
+    join(tmp, 'sessions/nested/one-off.jsonl'),
+    session('2025-03-02', 'No, always run the linter first.'),
+  );
+  writeFileSync(join(tmp, 'sessions/node_modules/x.jsonl'), session('2025-03-03', fix));
+  writeFileSync(join(tmp, 'sessions/notes.md'), 'just some notes, not a session');
+  writeFileSync(join(tmp, 'sessions/image.png'), 'not read');
+  writeFileSync(join(tmp, 'AGENTS.md'), '# Agents\n\n- Use npm to install dependencies.\n');
+}, 120_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+async function run(argv: string[], tty = false) {
+  let out = '';
+  let err = '';
+  const code = await main(['learn', ...argv], {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s), isTTY: tty },
+  });
+  return { code, out, err };
+}
+
+describe('rearview learn', () => {
+  it('walks folders and prints the section on stdout, the summary on stderr', async () => {
+    const r = await run([join(tmp, 'sessions')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(
+      '## Learned from sessions\n\n### Corrections\n\n- Use pnpm instead of npm. _(3 sessions, 2025-01-01 – 2025-03-01)_\n',
+    );
+    expect(r.err).toContain(
+      'learn: 5 files, 4 sessions, 8 human turns → 1 rule (evidence from ≥ 2 sessions)',
+    );
+    expect(r.err).toContain('Always run the linter first. (1 session)');
+    expect(r.err).toContain('skipped notes.md');
+    expect(r.err).not.toContain('node_modules');
+    expect(r.out + r.err).not.toContain(KEY.slice(0, 20));
+  });
+
+  it('prints JSON with evidence and dates, redacted', async () => {
+    const r = await run([join(tmp, 'sessions'), '--json', '--min-sessions', '1']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out);
+    expect(json.rules.map((x: { text: string }) => x.text)).toEqual([
+      'Use pnpm instead of npm.',
+      'Always run the linter first.',
+    ]);
+    expect(json.rules[0].evidence[0]).toMatchObject({ session: 'a.jsonl', message: 'u2', line: 3 });
+    expect(json.rules[0].evidence[0].quote).toContain('[anthropic-key-1]');
+    expect(r.out).not.toContain(KEY.slice(0, 20));
+  });
+
+  it('diffs against the existing file, reports the contradiction, and the diff applies with patch', async (ctx) => {
+    const agents = join(tmp, 'AGENTS.md');
+    const r = await run([join(tmp, 'sessions'), '--against', agents, '--diff']);
+    expect(r.code).toBe(0);
+    expect(r.out.startsWith('--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ -1,3 +1,9 @@\n')).toBe(true);
+    expect(r.err).toContain(
+      `${agents}:3 is contradicted by 3 sessions: "- Use npm to install dependencies." vs "Use pnpm instead of npm."`,
+    );
+    try {
+      execFileSync('patch', ['--version']);
+    } catch {
+      ctx.skip();
+    }
+    const copy = join(tmp, 'patched');
+    mkdirSync(copy, { recursive: true });
+    writeFileSync(join(copy, 'AGENTS.md'), readFileSync(agents));
+    execFileSync('patch', ['-p1', '-s'], { cwd: copy, input: r.out });
+    expect(readFileSync(join(copy, 'AGENTS.md'), 'utf8')).toBe(
+      '# Agents\n\n- Use npm to install dependencies.\n\n## Learned from sessions\n\n### Corrections\n\n- Use pnpm instead of npm. _(3 sessions, 2025-01-01 – 2025-03-01)_\n',
+    );
+  });
+
+  it('keeps to the budget', async () => {
+    const r = await run([join(tmp, 'sessions'), '--min-sessions', '1', '--budget', '40', '--json']);
+    const json = JSON.parse(r.out);
+    expect(json.stats.tokens).toBeLessThanOrEqual(40);
+    expect(json.rules.length + json.overBudget.length).toBe(2);
+  });
+
+  it('draws a progress line on a terminal only', async () => {
+    expect((await run([join(tmp, 'sessions')], true)).err).toMatch(
+      /\rlearn: \d+ files, [\d.]+\/[\d.]+ MB, \d+ sessions, \d+ rules/,
+    );
+    expect((await run([join(tmp, 'sessions')], false)).err).not.toContain('\r');
+  });
+
+  it('exits 2 on usage errors and 1 on input errors', async () => {
+    expect((await run([])).code).toBe(2);
+    expect((await run(['--bogus', tmp])).code).toBe(2);
+    expect((await run([tmp, '--json', '--diff'])).code).toBe(2);
+    expect((await run([tmp, '--budget', 'x'])).code).toBe(2);
+    expect((await run([tmp, '--min-sessions'])).code).toBe(2);
+    const missing = await run([join(tmp, 'nope')]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('no such file or folder');
+    expect((await run([join(tmp, 'sessions'), '--against', join(tmp, 'nope.md')])).code).toBe(1);
+    expect((await run([join(tmp, 'sessions/notes.md')])).code).toBe(1);
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Usage: rearview learn');
+  });
+});

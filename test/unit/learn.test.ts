@@ -1,0 +1,505 @@
+/**
+ * `learn` on synthetic sessions: one rule from the same correction in three sessions, with its
+ * evidence and dates; private spans and planted secrets in no output; the against file (dedup and
+ * contradictions); the budget; abort; bad sources skipped and reported; the outputs (a unified diff
+ * applied back, and compared with `diff -u`).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  dropPrivate,
+  judgeRule,
+  type LearnSource,
+  learn,
+  toJson,
+  toMarkdown,
+  toUnifiedDiff,
+} from '../../lib/learn/index';
+
+/** A Claude Code session on `day` whose second turn corrects the agent with `correction`. */
+function session(day: string, correction: string, extra: object[] = []): string {
+  return [
+    {
+      type: 'user',
+      message: { role: 'user', content: 'Install the dependencies and run the tests.' },
+      uuid: 'u1',
+      timestamp: `${day}T10:00:00Z`,
+    },
+    {
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Running npm install now.' }] },
+      uuid: 'a1',
+      timestamp: `${day}T10:00:05Z`,
+    },
+    {
+      type: 'user',
+      message: { role: 'user', content: correction },
+      uuid: 'u2',
+      timestamp: `${day}T10:01:00Z`,
+    },
+    {
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'OK, switching.' }] },
+      uuid: 'a2',
+      timestamp: `${day}T10:01:05Z`,
+    },
+    ...extra,
+  ]
+    .map((o) => JSON.stringify(o))
+    .join('\n');
+}
+
+const PNPM = 'No, use pnpm instead of npm.';
+const three = (correction = PNPM): LearnSource[] => [
+  { name: 'b.jsonl', text: session('2025-02-01', correction) },
+  { name: 'a.jsonl', text: session('2025-01-01', correction) },
+  { name: 'c.jsonl', text: session('2025-03-01', correction) },
+];
+
+describe('learn: aggregation', () => {
+  it('makes the same correction in 3 sessions one rule with 3 sessions of evidence and its dates', async () => {
+    const r = await learn(three());
+    expect(r.rules).toHaveLength(1);
+    const [rule] = r.rules;
+    expect(rule).toMatchObject({
+      id: 'r1',
+      kind: 'rule',
+      text: 'Use pnpm instead of npm.',
+      sessions: 3,
+      count: 3,
+    });
+    expect(rule!.firstDate).toBe('2025-01-01T10:01:00.000Z');
+    expect(rule!.lastDate).toBe('2025-03-01T10:01:00.000Z');
+    expect(rule!.evidence.map((e) => [e.session, e.message, e.line])).toEqual([
+      ['a.jsonl', 'u2', 3],
+      ['b.jsonl', 'u2', 3],
+      ['c.jsonl', 'u2', 3],
+    ]);
+    expect(r.stats).toMatchObject({ files: 3, sessions: 3, humanTurns: 6 });
+    expect(r.skipped).toEqual([]);
+  });
+
+  it('drops one-offs by default, lists them, and keeps them with minSessions 1', async () => {
+    const one = [{ name: 'a.jsonl', text: session('2025-01-01', PNPM) }];
+    const strict = await learn(one);
+    expect(strict.rules).toEqual([]);
+    expect(strict.oneOffCount).toBe(1);
+    expect(strict.oneOffs[0]!.text).toBe('Use pnpm instead of npm.');
+    const loose = await learn(one, { minSessions: 1 });
+    expect(loose.rules.map((x) => x.text)).toEqual(['Use pnpm instead of npm.']);
+  });
+
+  it('merges wordings of one instruction and a longer instruction into the shorter one it contains', async () => {
+    const r = await learn([
+      { name: 'a.jsonl', text: session('2025-01-01', 'No, use pnpm instead of npm!') },
+      { name: 'b.jsonl', text: session('2025-01-02', 'no, Use pnpm instead of npm') },
+      { name: 'c.jsonl', text: session('2025-01-03', 'No. Do not add new features.') },
+      {
+        name: 'd.jsonl',
+        text: session('2025-01-04', 'No. Do not add new features, only polish the existing UI.'),
+      },
+    ]);
+    const texts = r.rules.map((x) => [x.text, x.sessions]);
+    expect(texts).toContainEqual(['Use pnpm instead of npm.', 2]);
+    expect(texts).toContainEqual(['Do not add new features.', 2]);
+  });
+
+  it('never merges a rule with its negation', async () => {
+    const r = await learn(
+      [
+        { name: 'a.jsonl', text: session('2025-01-01', 'No, always use the staging database for tests.') },
+        { name: 'b.jsonl', text: session('2025-01-02', 'No, never use the staging database for tests.') },
+      ],
+      { minSessions: 1 },
+    );
+    expect(r.rules).toHaveLength(2);
+  });
+
+  it('ranks by evidence, then recency', async () => {
+    const r = await learn([
+      ...three(),
+      { name: 'd.jsonl', text: session('2024-01-01', 'No, run the linter before committing.') },
+      { name: 'e.jsonl', text: session('2024-01-02', 'No, run the linter before committing.') },
+    ]);
+    expect(r.rules.map((x) => x.text)).toEqual([
+      'Use pnpm instead of npm.',
+      'Run the linter before committing.',
+    ]);
+    expect(r.rules[0]!.score).toBeGreaterThan(r.rules[1]!.score);
+  });
+});
+
+describe('learn: privacy', () => {
+  const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01234567-AbCdEf';
+  const SECRET = 'hunter2-bluebird-codename';
+
+  it('keeps <private> spans and planted keys out of every output', async () => {
+    const text = `No, use pnpm instead of npm. <private>${SECRET} is the codename</private> My key is ${KEY} by the way.`;
+    const sources = three(text).map((s, i) => ({ ...s, name: i === 0 ? `keys/${KEY}.jsonl` : s.name }));
+    const r = await learn(sources, { minSessions: 1 });
+    expect(r.rules.length).toBeGreaterThan(0);
+    const outputs = [
+      toJson(r),
+      toMarkdown(r),
+      toUnifiedDiff(r, '# Agents\n', 'AGENTS.md'),
+      JSON.stringify(r),
+    ];
+    for (const out of outputs) {
+      expect(out).not.toContain(SECRET);
+      expect(out).not.toContain('codename');
+      expect(out).not.toContain(KEY.slice(0, 24));
+    }
+    expect(toJson(r)).toContain('[anthropic-key-1]');
+  });
+
+  it('drops private spans before parsing, an unclosed one to the end', () => {
+    expect(dropPrivate('a <private>b</private> c')).toBe('a  c');
+    expect(dropPrivate('a <PRIVATE>b</Private> c <private>d')).toBe('a  c ');
+    expect(dropPrivate('a </private> b')).toBe('a </private> b');
+  });
+
+  it('drops private spans in linear time (growth ratio on adversarial input)', () => {
+    const time = (n: number) => {
+      const text = '<private>'.repeat(n) + '</private'.repeat(n) + '<priv'.repeat(n);
+      const t0 = performance.now();
+      for (let i = 0; i < 5; i++) dropPrivate(text);
+      return performance.now() - t0;
+    };
+    time(2000);
+    const small = time(20_000);
+    const large = time(80_000);
+    // 4x the input: a linear scan takes about 4x; a quadratic one 16x.
+    expect(large / small).toBeLessThan(10);
+  });
+});
+
+describe('learn: against an existing file', () => {
+  it('never proposes what the file says and reports the lines the evidence contradicts', async () => {
+    const against = '# Agents\n\n- Use npm to install dependencies.\n- Run the linter before committing.\n';
+    const r = await learn(
+      [
+        ...three(),
+        { name: 'd.jsonl', text: session('2025-01-05', 'No, run the linter before committing.') },
+        { name: 'e.jsonl', text: session('2025-01-06', 'No, run the linter before committing.') },
+      ],
+      { against },
+    );
+    expect(r.rules.map((x) => x.text)).toEqual(['Use pnpm instead of npm.']);
+    expect(r.alreadyThere).toEqual([
+      {
+        rule: 'Run the linter before committing.',
+        line: { line: 4, text: '- Run the linter before committing.' },
+      },
+    ]);
+    expect(r.contradictions).toEqual([
+      { line: 3, text: '- Use npm to install dependencies.', rule: 'Use pnpm instead of npm.', sessions: 3 },
+    ]);
+    expect(r.rules[0]!.contradicts).toEqual([{ line: 3, text: '- Use npm to install dependencies.' }]);
+  });
+
+  it('reports a file line that rejects what the sessions ask for', async () => {
+    const r = await learn(three('No, use yarn for installs.'), { against: '- Never use yarn.\n' });
+    expect(r.contradictions.map((c) => c.line)).toEqual([1]);
+  });
+});
+
+describe('learn: budget, abort, bad sources, progress', () => {
+  const many = (): LearnSource[] => {
+    const rules = [
+      'use pnpm instead of npm',
+      'run the linter before committing',
+      'keep functions under fifty lines',
+    ];
+    const out: LearnSource[] = [];
+    for (const [i, r] of rules.entries()) {
+      for (let s = 0; s < 3 - i + 1; s++)
+        out.push({ name: `${i}-${s}.jsonl`, text: session(`2025-01-0${s + 1}`, `No, ${r}.`) });
+    }
+    return out;
+  };
+
+  it('fits the token budget, keeping the best ranked rules', async () => {
+    const all = await learn(many());
+    expect(all.rules).toHaveLength(3);
+    const tight = await learn(many(), { budget: all.stats.tokens - 5 });
+    expect(tight.rules.length).toBeLessThan(3);
+    expect(tight.stats.tokens).toBeLessThanOrEqual(all.stats.tokens - 5);
+    expect(tight.rules[0]!.text).toBe(all.rules[0]!.text);
+    expect([...tight.rules, ...tight.overBudget].map((x) => x.text).sort()).toEqual(
+      all.rules.map((x) => x.text).sort(),
+    );
+  });
+
+  it('stops when the signal fires and returns what was read', async () => {
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const r = await learn(many(), {
+      signal: controller.signal,
+      onProgress: (p) => {
+        seen.push(p.files);
+        if (p.files === 2) controller.abort();
+      },
+    });
+    expect(r.aborted).toBe(true);
+    expect(r.stats.files).toBe(2);
+    expect(seen.slice(0, 2)).toEqual([1, 2]);
+  });
+
+  it('reports bad sources with typed codes and locations, and learns from the others', async () => {
+    async function* failing(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('{"type":');
+      throw new Error('disk went away');
+    }
+    const r = await learn(
+      [
+        ...three(),
+        { name: 'empty.md', text: '   ' },
+        { name: 'LICENSE', text: 'Permission is hereby granted, free of charge, to any person' },
+        { name: 'broken.jsonl', stream: failing() },
+        { name: 'nothing' } as LearnSource,
+        { name: 'huge.jsonl', text: 'x'.repeat(2000) },
+      ],
+      { maxSourceBytes: 1000 },
+    );
+    expect(r.rules.map((x) => x.sessions)).toEqual([3]);
+    expect(r.skipped.map((s) => [s.name, s.code])).toEqual([
+      ['empty.md', 'learn_source_invalid'],
+      ['LICENSE', 'learn_source_unrecognised'],
+      ['broken.jsonl', 'learn_source_unreadable'],
+      ['nothing', 'learn_source_invalid'],
+      ['huge.jsonl', 'learn_source_too_large'],
+    ]);
+    for (const s of r.skipped) expect(s.reason.length).toBeGreaterThan(0);
+  });
+
+  it('reads bytes, ReadableStreams and async iterables of sources, and reports progress', async () => {
+    const [a, b, c] = three().map((s) => s.text!);
+    async function* sources(): AsyncGenerator<LearnSource> {
+      yield { name: 'a', bytes: new TextEncoder().encode(a) };
+      yield { name: 'b', stream: new Blob([b!]).stream() };
+      yield { name: 'c', text: c! };
+    }
+    const progress: { files: number; sessions: number; rules: number }[] = [];
+    const r = await learn(sources(), { onProgress: (p) => progress.push(p) });
+    expect(r.rules[0]!.sessions).toBe(3);
+    expect(r.stats.bytes).toBe(new TextEncoder().encode(a! + b! + c!).length);
+    expect(progress.at(-1)).toMatchObject({ files: 3, sessions: 3, rules: 1 });
+  });
+
+  it('asks a given model once, after showing the estimated cost, and reports the actual cost', async () => {
+    const calls: string[] = [];
+    const r = await learn(three(), {
+      llm: {
+        async complete(req) {
+          calls.push(req.messages[0]!.content);
+          return {
+            text: '[{"id":"r1","text":"Use pnpm, never npm."}]',
+            usage: { inputTokens: 120, outputTokens: 20 },
+          };
+        },
+      },
+      confirmLlm: (cost) => cost.estimatedInputTokens > 0,
+    });
+    expect(calls).toHaveLength(1);
+    expect(r.llm).toMatchObject({ inputTokens: 120, outputTokens: 20 });
+    expect(r.llm!.estimatedInputTokens).toBeGreaterThan(0);
+    expect(r.rules[0]!.text).toBe('Use pnpm, never npm.');
+    const declined = await learn(three(), {
+      llm: { complete: () => Promise.reject(new Error('called')) },
+      confirmLlm: () => false,
+    });
+    expect(declined.llm?.skipped).toBe('declined');
+  });
+});
+
+describe('learn: quality rules', () => {
+  it('keeps self-contained instructions and names why others are left out', () => {
+    expect(judgeRule('Use pnpm instead of npm.')).toBeUndefined();
+    expect(judgeRule("Apply the user's correction.")).toBe('template');
+    expect(judgeRule("Don't do that again.")).toBe('not self-contained');
+    expect(judgeRule('Do the following without changing the layout.')).toBe('not self-contained');
+    expect(judgeRule('Use We are also learning together, not rush to solutions.')).toBe('garbled');
+    expect(judgeRule('Show only the diff for app/connection-test/page.tsx.')).toBe('task-bound');
+    expect(judgeRule('Never commit [api-key-1] to git.')).toBe('secret');
+    expect(judgeRule('Use `foo( bar.')).toBe('garbled');
+  });
+});
+
+/** Applies a unified diff of one file: the test's own applier, so the diff is checked for what it does. */
+function applyPatch(text: string, diff: string): string {
+  const lines = text === '' ? [] : text.split('\n');
+  const hasFinal = text.endsWith('\n');
+  if (hasFinal) lines.pop();
+  const patch = diff.split('\n');
+  const out: string[] = [];
+  let at = 0;
+  let finalNewline = hasFinal;
+  for (let i = 2; i < patch.length; i++) {
+    const h = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(patch[i]!);
+    if (!h) continue;
+    const start = Number(h[2] ?? 1) === 0 ? Number(h[1]) : Number(h[1]) - 1;
+    while (at < start) out.push(lines[at++]!);
+    for (i++; i < patch.length && !patch[i]!.startsWith('@@'); i++) {
+      const l = patch[i]!;
+      const next = patch[i + 1];
+      if (l.startsWith(' ')) {
+        expect(lines[at]).toBe(l.slice(1));
+        out.push(lines[at++]!);
+      } else if (l.startsWith('-')) {
+        expect(lines[at]).toBe(l.slice(1));
+        at++;
+      } else if (l.startsWith('+')) {
+        out.push(l.slice(1));
+        finalNewline = next !== '\\ No newline at end of file';
+      }
+    }
+    i--;
+  }
+  while (at < lines.length) out.push(lines[at++]!);
+  return out.join('\n') + (finalNewline && out.length ? '\n' : '');
+}
+
+describe('learn: outputs', () => {
+  it('writes a markdown section and JSON with the evidence and dates', async () => {
+    const r = await learn(three());
+    expect(toMarkdown(r)).toBe(
+      '## Learned from sessions\n\n### Corrections\n\n- Use pnpm instead of npm. _(3 sessions, 2025-01-01 – 2025-03-01)_\n',
+    );
+    const json = JSON.parse(toJson(r));
+    expect(json.rules[0].evidence[0]).toMatchObject({
+      session: 'a.jsonl',
+      message: 'u2',
+      line: 3,
+      date: '2025-01-01T10:01:00.000Z',
+    });
+    expect(toMarkdown({ rules: [] })).toBe('');
+    expect(toUnifiedDiff({ rules: [] }, 'x\n', 'AGENTS.md')).toBe('');
+  });
+
+  it('writes unified diffs that apply back to the file with the rules added', async () => {
+    const r = await learn(three());
+    const section = toMarkdown(r);
+    const files = [
+      '',
+      '# Agents\n',
+      '# Agents\n\n- Keep it short.',
+      `# Agents\n\n${'- line\n'.repeat(10)}`,
+      '# Agents\n\n## Learned from sessions\n\n### Corrections\n\n- Old rule. _(2 sessions)_\n\n## Other\n\n- Keep.\n',
+    ];
+    for (const before of files) {
+      const diff = toUnifiedDiff(r, before, 'AGENTS.md');
+      expect(diff.startsWith('--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ ')).toBe(true);
+      const after = applyPatch(before, diff);
+      if (before.includes('## Learned from sessions')) {
+        // Under the section's own sub-heading, not a second one.
+        const line = '- Use pnpm instead of npm. _(3 sessions, 2025-01-01 – 2025-03-01)_\n';
+        expect(after).toContain(`- Old rule. _(2 sessions)_\n${line}`);
+        expect(after.split('### Corrections')).toHaveLength(2);
+        expect(after.replace(line, '')).toBe(before);
+      } else {
+        expect(after.endsWith(section)).toBe(true);
+        expect(after.startsWith(before.replace(/\n?$/, ''))).toBe(true);
+      }
+    }
+  });
+
+  it('adds a kind the learned section has no sub-heading for under a new one, at the section end', async () => {
+    const r = await learn([
+      ...three(),
+      ...three('No, run the linter before committing.').map((s) => ({ ...s, name: `lint-${s.name}` })),
+    ]);
+    const before = '## Learned from sessions\n\n### Preferences\n\n- Old. _(2 sessions)_\n\n## Other\n';
+    const after = applyPatch(before, toUnifiedDiff(r, before, 'AGENTS.md'));
+    expect(after).toBe(
+      '## Learned from sessions\n\n### Preferences\n\n- Old. _(2 sessions)_\n\n### Corrections\n\n' +
+        `${r.rules.map((x) => `- ${x.text} _(3 sessions, 2025-01-01 – 2025-03-01)_\n`).join('')}\n## Other\n`,
+    );
+  });
+
+  it('agrees with diff -u on the hunks', async (ctx) => {
+    let hasDiff = true;
+    try {
+      execFileSync('diff', ['--version']);
+    } catch {
+      hasDiff = false;
+    }
+    if (!hasDiff) ctx.skip();
+    const r = await learn(three());
+    const dir = mkdtempSync(join(tmpdir(), 'learn-diff-'));
+    for (const before of ['# Agents\n', '# Agents\n\n- Keep it short.', `# A\n\n${'- line\n'.repeat(10)}`]) {
+      const ours = toUnifiedDiff(r, before, 'AGENTS.md');
+      const after = applyPatch(before, ours);
+      writeFileSync(join(dir, 'a'), before);
+      writeFileSync(join(dir, 'b'), after);
+      let theirs = '';
+      try {
+        execFileSync('diff', ['-u', join(dir, 'a'), join(dir, 'b')], { encoding: 'utf8' });
+      } catch (err) {
+        theirs = (err as { stdout: string }).stdout;
+      }
+      const hunks = (d: string) => d.slice(d.indexOf('@@'));
+      expect(hunks(ours)).toBe(hunks(theirs));
+    }
+  });
+});
+
+describe('learn: failure quality rules', () => {
+  it('keeps a fix that generalises and names why others are left out', async () => {
+    const { judgeFailure } = await import('../../lib/learn/index');
+    expect(
+      judgeFailure('(eval):N: command not found: pytest', 'first run `source .venv/bin/activate`'),
+    ).toBeUndefined();
+    expect(judgeFailure('ruff......................Failed', 'drop `--fix`')).toBe(
+      'failure: unreadable error',
+    );
+    expect(judgeFailure('Error', 'drop `--fix`')).toBe('failure: unreadable error');
+    expect(judgeFailure('tests/a.py::test_b FAILED', 'add `-q`')).toBe('failure: a test report');
+    expect(judgeFailure('No such option: -p', 'change `5` to `10`')).toBe('failure: a one-off argument');
+    expect(judgeFailure('No such option: -p', 'add `--help`')).toBe('failure: a one-off argument');
+    expect(judgeFailure('No such option: -p', 'first run `cd /Users/me/app`')).toBe(
+      'failure: a one-off argument',
+    );
+  });
+
+  it('undoes markdown escapes and drops requests of one conversation', () => {
+    expect(judgeRule('Prefer to talk about a different encounter.')).toBe('task-bound');
+    expect(judgeRule('Do NOT use a global transaction; use the monitor_orgs table.".')).toBe('garbled');
+    expect(judgeRule('Give that to me again, but shorter.')).toBe('not self-contained');
+  });
+});
+
+describe('learn: linear scanners', () => {
+  /** Time of `fn` on inputs of n and 4n (ratio of one run's times, never a wall-clock threshold). */
+  async function ratio(make: (n: number) => string, fn: (s: string) => unknown, n: number): Promise<number> {
+    // The fastest of five runs: a busy machine only ever slows a run down.
+    const time = async (s: string) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 5; i++) {
+        const t0 = performance.now();
+        await fn(s);
+        best = Math.min(best, performance.now() - t0);
+      }
+      return best;
+    };
+    await time(make(n / 4));
+    const small = await time(make(n));
+    const large = await time(make(4 * n));
+    return large / small;
+  }
+
+  it('reads an adversarial against file and judges adversarial rules in linear time', async () => {
+    const rules = three();
+    const base = await learn(rules);
+    const hostile = (n: number) =>
+      `${'- use '.repeat(n)}${'a'.repeat(n)}\n- Never use ${'x-'.repeat(n)}\n${'`'.repeat(n)}\n- ${'(('.repeat(n)}\n`;
+    // The against file is scanned once per run; the rules of the run are fixed.
+    const r = await ratio(hostile, (s) => learn(rules, { against: s }), 20_000);
+    expect(r).toBeLessThan(10);
+    expect(base.rules).toHaveLength(1);
+    const rule = (n: number) => `Use ${'a '.repeat(n)}instead of ${'b-'.repeat(n)}${'`'.repeat(n)}`;
+    expect(await ratio(rule, judgeRule, 20_000)).toBeLessThan(10);
+  });
+});
