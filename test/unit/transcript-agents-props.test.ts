@@ -2,6 +2,7 @@
  * Codex CLI rollouts and Antigravity step logs: parsing arbitrary lines of these shapes never throws
  * anything but a TranscriptError, and both parsers stay linear on adversarial input (growth ratios).
  */
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TranscriptError } from '../../lib/core/index';
@@ -12,6 +13,7 @@ import {
   safeParseTranscript,
 } from '../../lib/transcript/index';
 import { at, step, userText, wrap } from './agent-log-fixtures';
+import { growthRatio } from './linear-growth';
 
 describe('never throws anything but a TranscriptError', () => {
   const formats = [undefined, 'codex', 'antigravity'] as const;
@@ -114,24 +116,14 @@ describe('never throws anything but a TranscriptError', () => {
 });
 
 describe('linear time on adversarial input', () => {
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  /** Median time at 2n over median time at n, measured in one run, interleaved. */
+  /** Time at 2n over time at n, measured in one run (test/unit/linear-growth.ts). */
   const growth = (make: (n: number) => string, run: (text: string) => unknown, n: number): number => {
     const small = make(n);
     const large = make(2 * n);
-    run(small);
-    run(large);
-    const a: number[] = [];
-    const b: number[] = [];
-    for (let k = 0; k < 5; k++) {
-      let t0 = performance.now();
-      run(small);
-      a.push(performance.now() - t0);
-      t0 = performance.now();
-      run(large);
-      b.push(performance.now() - t0);
-    }
-    return median(b) / Math.max(median(a), 1e-3);
+    return growthRatio(
+      () => run(small),
+      () => run(large),
+    );
   };
 
   it('Codex: long outputs full of near-miss headers, wrappers that fail to parse, one call id reused', () => {
