@@ -291,3 +291,38 @@ describe.skipIf(!present)('real SpecStory exports in ../shared/data/specstory', 
     expect(totals.headers).toBe(1586);
   });
 });
+
+describe('Cursor button prompts', () => {
+  it('flags the plan-build and fix-in-chat prompts as commands, keeps the person’s own turns', () => {
+    const text = [
+      '_**User**_',
+      '',
+      'Implement the plan as specified, it is attached for your reference. Do NOT edit the plan file itself.',
+      '',
+      '---',
+      '',
+      '_**Agent (model gpt-5, mode Agent)**_',
+      '',
+      'Done.',
+      '',
+      '---',
+      '',
+      '_**User**_',
+      '',
+      'For the code present, we get this error:',
+      '```',
+      'Cannot find name x',
+      '```',
+      'Fix it, verify, and then give a concise explanation.',
+      '',
+      '---',
+      '',
+      '_**User**_',
+      '',
+      'No, do not edit the plan file, keep it.',
+      '',
+    ].join('\n');
+    const users = parseTranscript(text, { format: 'specstory' }).messages.filter((m) => m.role === 'user');
+    expect(users.map((m) => m.synthetic)).toEqual(['command', 'command', undefined]);
+  });
+});

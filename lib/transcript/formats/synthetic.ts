@@ -29,7 +29,15 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
   // prompts, in Codex, Claude Code, Cursor…): the person typed the command and its arguments, the
   // template around them is the file's.
   ['## User Input\n\n```text\n', 'command'],
+  // Cursor's buttons: "Build" on a plan sends the first, "Fix in chat" on a diagnostic the second
+  // (with the diagnostic pasted after it). Neither is the person's wording, so neither may teach a
+  // rule ("Do NOT edit the plan file itself" would otherwise reach every repository's playbook).
+  ['Implement the plan as specified, it is attached for your reference.', 'command'],
+  ['For the code present, we get this error:', 'command'],
 ];
+
+/** The first characters of {@link PREFIXES}, derived so a new prefix cannot be missed by the shortcut. */
+const FIRST_CHARS: ReadonlySet<number> = new Set(PREFIXES.map(([prefix]) => prefix.charCodeAt(0)));
 
 /**
  * The {@link SyntheticKind} of a user turn's text when it is harness text, else undefined.
@@ -38,15 +46,15 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
  * ```ts
  * syntheticKind('This session is being continued from a previous conversation that ran out of context.'); // 'summary'
  * syntheticKind('<command-name>/mcp</command-name>'); // 'command'
+ * syntheticKind('Implement the plan as specified, it is attached for your reference.'); // 'command'
  * syntheticKind('No, use pnpm.'); // undefined
  * ```
  */
 export function syntheticKind(text: string): SyntheticKind | undefined {
   let i = 0;
   while (i < text.length && text.charCodeAt(i) <= 0x20) i++;
-  // Every prefix starts with '<', '#', 'T' or 'Y': one comparison rejects almost every real prompt.
-  const c = text.charCodeAt(i);
-  if (c !== 0x3c && c !== 0x23 && c !== 0x54 && c !== 0x59) return undefined;
+  // One look-up of the first character rejects almost every real prompt.
+  if (!FIRST_CHARS.has(text.charCodeAt(i))) return undefined;
   for (const [prefix, kind] of PREFIXES) if (text.startsWith(prefix, i)) return kind;
   return undefined;
 }
