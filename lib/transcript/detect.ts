@@ -3,6 +3,9 @@
  * items are looked at for the Anthropic/OpenAI distinction, at most 20 lines for JSONL), text inputs
  * by the prefixes of their first 64 KB of lines.
  */
+
+import { isAntigravityStep } from './formats/antigravity.js';
+import { isCodexLine } from './formats/codex.js';
 import {
   failedAt,
   firstLine,
@@ -96,6 +99,8 @@ export function detectValue(value: unknown): Detection {
     if (inner.format === 'anthropic' || inner.format === 'openai') return inner;
     return { reason: 'The messages array holds no role-based messages', at: { index: 0 } };
   }
+  const agent = agentLog(value);
+  if (agent) return { format: agent };
   if (isClaudeEvent(value)) return { format: 'claude-code-jsonl' };
   if ('role' in value || ('from' in value && 'value' in value)) return { format: 'jsonl' };
   return {
@@ -109,6 +114,8 @@ function detectArray(items: unknown[]): Detection {
   if (!first) return { reason: 'The array holds no objects', at: { index: 0 } };
   if (Array.isArray(first.conversations)) return { format: 'sharegpt' };
   if ('from' in first && 'value' in first) return { format: 'sharegpt' };
+  const agent = agentLog(first);
+  if (agent) return { format: agent };
   if (isClaudeEvent(first)) return { format: 'claude-code-jsonl' };
   if (!('role' in first)) {
     return {
@@ -155,6 +162,21 @@ function hasOpenAiMarkers(items: unknown[]): boolean {
   return false;
 }
 
+/**
+ * `codex` or `antigravity` when `obj` is a line of a Codex CLI rollout or an Antigravity step log,
+ * else undefined. Checked before Claude Code events: those logs also have a string `type`.
+ *
+ * @example
+ * ```ts
+ * agentLog({ step_index: 3, source: 'MODEL', type: 'VIEW_FILE' }); // 'antigravity'
+ * ```
+ */
+export function agentLog(obj: Record<string, unknown>): 'codex' | 'antigravity' | undefined {
+  if (isAntigravityStep(obj)) return 'antigravity';
+  if (isCodexLine(obj)) return 'codex';
+  return undefined;
+}
+
 const CLAUDE_EVENT_TYPES = new Set([
   'user',
   'assistant',
@@ -163,6 +185,10 @@ const CLAUDE_EVENT_TYPES = new Set([
   'summary',
   'file-history-snapshot',
   'queue-operation',
+  'attachment',
+  'ai-title',
+  'custom-title',
+  'last-prompt',
   'result',
 ]);
 
@@ -178,6 +204,8 @@ const CLAUDE_EVENT_TYPES = new Set([
 export function isClaudeEvent(obj: Record<string, unknown>): boolean {
   const type = obj.type;
   if (typeof type !== 'string' || 'role' in obj) return false;
+  // Codex rollouts wrap their items in `payload`, Antigravity steps carry `step_index`: never Claude.
+  if ('payload' in obj || 'step_index' in obj) return false;
   if (typeof obj.uuid === 'string' || typeof obj.sessionId === 'string' || 'isSidechain' in obj) return true;
   if ((type === 'user' || type === 'assistant') && isRecord(obj.message)) return true;
   return CLAUDE_EVENT_TYPES.has(type) && type !== 'user' && type !== 'assistant';
@@ -203,12 +231,15 @@ function detectJsonl(text: string, whole: JsonFailure): Detection {
     sampled++;
     const r = tryJson(line);
     if (!r.ok || !isRecord(r.value)) continue;
+    const agent = agentLog(r.value);
+    if (agent) return { format: agent };
     if (isClaudeEvent(r.value)) return { format: 'claude-code-jsonl' };
     if ('role' in r.value || ('from' in r.value && 'value' in r.value)) messageLike = true;
   }
   if (messageLike) return { format: 'jsonl' };
   return {
-    reason: 'JSONL lines are neither messages ({role, content} / {from, value}) nor Claude Code events',
+    reason:
+      'JSONL lines are neither messages ({role, content} / {from, value}) nor Claude Code, Codex or Antigravity events',
     at: { line: first.lineNumber },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * `rearview/transcript`: import conversations and agent trajectories from the formats people
  * actually have — Anthropic and OpenAI message arrays, ShareGPT, Claude Code session JSONL and
- * console transcripts, aider chat histories, pasted plain text, generic JSONL, SWE-agent and
- * mini-swe-agent trajectories — into one flat shape. Linear time, no dependencies beyond
+ * console transcripts, aider chat histories, Codex CLI rollouts, Antigravity step logs, pasted plain
+ * text, generic JSONL, SWE-agent and mini-swe-agent trajectories — into one flat shape. Linear time, no dependencies beyond
  * `rearview/core`, every runtime.
  *
  * @module

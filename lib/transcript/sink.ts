@@ -56,6 +56,17 @@ export class Sink {
     this.skipped.push(item);
   }
 
+  /**
+   * Records a damaged item that the format is known to contain (a fragment of a line spliced into a
+   * log) in `skipped`, in strict mode too: one such line must not cost the rest of the session.
+   */
+  skip(reason: string, at: SourceRef): void {
+    const item: SkippedItem = { reason };
+    if (at.line !== undefined) item.line = at.line;
+    if (at.index !== undefined) item.index = at.index;
+    this.skipped.push(item);
+  }
+
   /** A TranscriptError naming this sink's format and `at`. */
   error(reason: string, at: SourceRef = {}, cause?: unknown, code?: string): TranscriptError {
     return transcriptError(this.format, reason, at, cause, code);

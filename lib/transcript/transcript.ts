@@ -2,7 +2,9 @@
 import { describeError, isRearviewError, TranscriptError } from '../core/index.js';
 import { detectPrepared } from './detect.js';
 import { parseAider } from './formats/aider.js';
+import { parseAntigravity } from './formats/antigravity.js';
 import { parseChat } from './formats/chat.js';
+import { parseCodex } from './formats/codex.js';
 import { parseConsole } from './formats/console.js';
 import { parseClaudeCode, parseJsonl } from './formats/jsonl.js';
 import { parsePlain } from './formats/plain.js';
@@ -21,6 +23,8 @@ const FORMATS: ReadonlySet<string> = new Set<TranscriptFormat>([
   'plain',
   'jsonl',
   'aider',
+  'codex',
+  'antigravity',
 ]);
 
 /**
@@ -87,6 +91,12 @@ export function parseTranscript(input: unknown, options: ParseTranscriptOptions 
     case 'jsonl':
       parseJsonl(prepared, state);
       break;
+    case 'codex':
+      parseCodex(prepared, state);
+      break;
+    case 'antigravity':
+      parseAntigravity(prepared, state);
+      break;
     case 'claude-code-console':
       parseConsole(prepared, state);
       break;
@@ -150,7 +160,9 @@ export function toTranscriptError(err: unknown, format: string | undefined): Tra
 }
 
 function isLineFormat(format: TranscriptFormat): boolean {
-  return format === 'claude-code-jsonl' || format === 'jsonl';
+  return (
+    format === 'claude-code-jsonl' || format === 'jsonl' || format === 'codex' || format === 'antigravity'
+  );
 }
 
 /** A single-line JSON text stays text for line formats, so its messages get `line` sources. */

@@ -20,7 +20,9 @@ export type TranscriptFormat =
   | 'claude-code-console'
   | 'plain'
   | 'jsonl'
-  | 'aider';
+  | 'aider'
+  | 'codex'
+  | 'antigravity';
 
 /**
  * Agent-run formats {@link parseTrajectory} reads.
@@ -30,7 +32,7 @@ export type TranscriptFormat =
  * const format: TrajectoryFormat = 'mini-swe-agent';
  * ```
  */
-export type TrajectoryFormat = 'swe-agent' | 'mini-swe-agent' | 'claude-code-jsonl';
+export type TrajectoryFormat = 'swe-agent' | 'mini-swe-agent' | 'claude-code-jsonl' | 'codex' | 'antigravity';
 
 /**
  * Who spoke. Tool calls are `assistant` messages with a `toolName`; tool outputs are `tool` messages.
@@ -98,7 +100,8 @@ export interface Message {
  *
  * - `summary`: Claude Code's continuation summary after a compaction ("This session is being
  *   continued from a previous conversation…", `isCompactSummary`);
- * - `meta`: Claude Code `isMeta` events (skill bodies, local-command caveats);
+ * - `meta`: Claude Code `isMeta` events (skill bodies, local-command caveats), and the context Codex
+ *   injects in the user's seat (`<environment_context>`, `<user_instructions>`, AGENTS.md, `<turn_aborted>`);
  * - `command`: a command expansion (`<command-name>`, `<command-message>`, `<local-command-stdout>`)
  *   or an aider housekeeping command (`/add`, `/drop`, `/clear`, `/model`, `/tokens`, `/run`…, and a
  *   `/ask`, `/code` or `/architect` whose text aider repeats as the next prompt). `/undo` is never

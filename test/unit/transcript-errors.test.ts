@@ -243,8 +243,18 @@ describe('safe variants never throw', () => {
     'claude-code-console',
     'plain',
     'jsonl',
+    'aider',
+    'codex',
+    'antigravity',
   ] as const;
-  const trajFormats = [undefined, 'swe-agent', 'mini-swe-agent', 'claude-code-jsonl'] as const;
+  const trajFormats = [
+    undefined,
+    'swe-agent',
+    'mini-swe-agent',
+    'claude-code-jsonl',
+    'codex',
+    'antigravity',
+  ] as const;
   const check = (input: unknown) => {
     for (const format of formats) {
       for (const lenient of [false, true]) {

@@ -72,6 +72,13 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
   let fenced = false;
   let echo: Echo | undefined;
   let reply: Message | undefined;
+  /**
+   * A prompt was read in this session. Only a reply to a prompt can be handed on as the next one:
+   * text before the first prompt is aider's launch output (`aider --architect --message <task>`
+   * wraps the task onto lines without `> `), and the task, logged next as the first prompt, is the
+   * person's.
+   */
+  let prompted = false;
   const flush = (): void => {
     if (!turn) return;
     const m = turn.toMessage();
@@ -81,7 +88,8 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       // Architect mode: aider hands the architect model's reply to the editor model as a prompt.
       if (reply !== undefined && sameText(m.content, reply.content)) m.synthetic = 'handoff';
       reply = undefined;
-    } else if (m.role === 'assistant') reply = m;
+      prompted = true;
+    } else if (m.role === 'assistant') reply = prompted ? m : undefined;
     state.messages.push(m);
     turn = undefined;
   };
@@ -94,6 +102,8 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
     if (firstContent === 0) firstContent = n;
     if (line.startsWith(HEADER)) {
       flush();
+      reply = undefined;
+      prompted = false;
       session++;
       found = true;
       fenced = false;

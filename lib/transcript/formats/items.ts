@@ -11,7 +11,8 @@ import type { SourceRef } from '../types.js';
 /**
  * Calls `fn(obj, at)` for every object item. For text, `at` is `{ line }` and blank lines are
  * skipped; for an array `{ index }`; a single object is one item at index 0. `fn` may throw
- * {@link ItemError} to reject its item.
+ * {@link ItemError} to reject its item. With `brokenLines: 'skip'`, a text line that is not JSON is
+ * recorded in `skipped` even in strict mode (formats whose real logs hold spliced fragments).
  *
  * @example
  * ```ts
@@ -22,6 +23,7 @@ export function forEachObject(
   prepared: Prepared,
   sink: Sink,
   fn: (obj: Record<string, unknown>, at: SourceRef) => void,
+  brokenLines: 'invalid' | 'skip' = 'invalid',
 ): void {
   if (prepared.kind === 'text' && prepared.text.charCodeAt(firstNonSpace(prepared.text)) === 0x5b /* [ */) {
     // A JSON array of items rather than JSONL.
@@ -36,10 +38,9 @@ export function forEachObject(
       const parsed = tryJson(line);
       if (!parsed.ok) {
         // The column is within this line, which is also the column in the whole text.
-        sink.invalid(`Line is not valid JSON: ${parsed.message}`, {
-          line: lineNumber,
-          column: parsed.column,
-        });
+        const where = { line: lineNumber, column: parsed.column };
+        if (brokenLines === 'skip') sink.skip(`Line is not valid JSON: ${parsed.message}`, where);
+        else sink.invalid(`Line is not valid JSON: ${parsed.message}`, where);
         return undefined;
       }
       const value = parsed.value;

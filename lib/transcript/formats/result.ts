@@ -16,6 +16,8 @@ export interface ParseState {
   messages: Message[];
   tools: ToolNames;
   includeSidechains: boolean;
+  /** Exit codes of tool results, where the format records them (Codex): read by the trajectory. */
+  exitCodes?: Map<Message, number>;
 }
 
 /**

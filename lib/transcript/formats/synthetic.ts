@@ -19,6 +19,16 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
   ['<system-reminder>', 'hook'],
   ['<user-prompt-submit-hook>', 'hook'],
   ['<task-notification>', 'notification'],
+  // Codex CLI: the context it sends in the user's seat before the first prompt, the repository's
+  // instructions, and the note that tells the model the person stopped a turn.
+  ['<environment_context>', 'meta'],
+  ['<user_instructions>', 'meta'],
+  ['# AGENTS.md instructions for ', 'meta'],
+  ['<turn_aborted>', 'meta'],
+  // A slash command's prompt file expanded in the user's seat (spec-kit's `/speckit.*` and `/specify`
+  // prompts, in Codex, Claude Code, Cursor…): the person typed the command and its arguments, the
+  // template around them is the file's.
+  ['## User Input\n\n```text\n', 'command'],
 ];
 
 /**
@@ -34,9 +44,9 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
 export function syntheticKind(text: string): SyntheticKind | undefined {
   let i = 0;
   while (i < text.length && text.charCodeAt(i) <= 0x20) i++;
-  // Every prefix starts with '<', 'T' or 'Y': one comparison rejects almost every real prompt.
+  // Every prefix starts with '<', '#', 'T' or 'Y': one comparison rejects almost every real prompt.
   const c = text.charCodeAt(i);
-  if (c !== 0x3c && c !== 0x54 && c !== 0x59) return undefined;
+  if (c !== 0x3c && c !== 0x23 && c !== 0x54 && c !== 0x59) return undefined;
   for (const [prefix, kind] of PREFIXES) if (text.startsWith(prefix, i)) return kind;
   return undefined;
 }

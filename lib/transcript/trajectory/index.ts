@@ -11,6 +11,7 @@ import type {
   Trajectory,
   TrajectoryFormat,
 } from '../types.js';
+import { agentLogSteps } from './agent-logs.js';
 import { claudeCodeSteps } from './claude-code.js';
 import { contentId, outcomeFrom } from './common.js';
 import { miniSweAgentSteps } from './mini-swe-agent.js';
@@ -20,6 +21,8 @@ const FORMATS: ReadonlySet<string> = new Set<TrajectoryFormat>([
   'swe-agent',
   'mini-swe-agent',
   'claude-code-jsonl',
+  'codex',
+  'antigravity',
 ]);
 
 /**
@@ -28,7 +31,8 @@ const FORMATS: ReadonlySet<string> = new Set<TrajectoryFormat>([
  * - `swe-agent`: an object with a `trajectory` array, or with `history` and no `messages`;
  * - `mini-swe-agent`: an object with a `messages` array and a `trajectory_format` starting with
  *   `mini-swe-agent` (or an `info.mini_version`, or a `<returncode>` in a user message);
- * - `claude-code-jsonl`: Claude Code session events (JSONL text or an array).
+ * - `claude-code-jsonl`: Claude Code session events (JSONL text or an array);
+ * - `codex`, `antigravity`: Codex CLI rollouts and Antigravity step logs (JSONL text or an array).
  *
  * @example
  * ```ts
@@ -75,11 +79,12 @@ function detect(prepared: Prepared): TrajectoryDetection {
     const whole = parseWholeJson(prepared.text);
     if (!whole) return { reason: 'Input is not JSON or JSONL' };
     if (!whole.ok) {
-      // JSONL: only Claude Code sessions are trajectories in JSONL.
+      // JSONL: Claude Code sessions, Codex rollouts and Antigravity logs are trajectories in JSONL.
       const asTranscript = detectPrepared(prepared);
-      if (asTranscript.format === 'claude-code-jsonl') return { format: 'claude-code-jsonl' };
+      const session = sessionFormat(asTranscript.format);
+      if (session) return { format: session };
       return {
-        reason: asTranscript.reason ?? 'Input is JSONL but not a Claude Code session',
+        reason: asTranscript.reason ?? 'Input is JSONL but not a Claude Code, Codex or Antigravity session',
         ...(asTranscript.at ? { at: asTranscript.at } : {}),
       };
     }
@@ -94,11 +99,17 @@ function detect(prepared: Prepared): TrajectoryDetection {
       };
 }
 
+function sessionFormat(
+  format: string | undefined,
+): 'claude-code-jsonl' | 'codex' | 'antigravity' | undefined {
+  return format === 'claude-code-jsonl' || format === 'codex' || format === 'antigravity'
+    ? format
+    : undefined;
+}
+
 function detectValue(value: unknown): TrajectoryFormat | undefined {
   if (Array.isArray(value)) {
-    return value.length > 0 && detectPrepared({ kind: 'value', value }).format === 'claude-code-jsonl'
-      ? 'claude-code-jsonl'
-      : undefined;
+    return value.length > 0 ? sessionFormat(detectPrepared({ kind: 'value', value }).format) : undefined;
   }
   if (!isRecord(value)) return undefined;
   if (Array.isArray(value.trajectory)) return 'swe-agent';
@@ -120,19 +131,19 @@ function detectValue(value: unknown): TrajectoryFormat | undefined {
     return undefined;
   }
   if (Array.isArray(value.history)) return 'swe-agent';
-  if (detectPrepared({ kind: 'value', value }).format === 'claude-code-jsonl') return 'claude-code-jsonl';
-  return undefined;
+  return sessionFormat(detectPrepared({ kind: 'value', value }).format);
 }
 
 /**
  * Reads an agent run into steps (thought, action, tool, observation, error, exit code) and an
- * outcome. Formats: SWE-agent `.traj`, mini-swe-agent `.traj.json`, Claude Code session JSONL;
+ * outcome. Formats: SWE-agent `.traj`, mini-swe-agent `.traj.json`, Claude Code session JSONL, Codex
+ * CLI rollouts, Antigravity step logs;
  * detected unless `options.format` is given.
  *
  * `outcome.failed`: `!resolved` when the caller passes `resolved` (e.g. from a SWE-bench results
  * file); otherwise SWE-agent runs fail unless `exit_status` is `submitted` with a non-empty
- * submission, mini-swe-agent runs unless it is `Submitted` with a submission. Claude Code sessions
- * record no outcome: `outcome` is only set when `resolved` is given.
+ * submission, mini-swe-agent runs unless it is `Submitted` with a submission. Claude Code, Codex and Antigravity
+ * sessions record no outcome: `outcome` is only set when `resolved` is given.
  *
  * @example
  * ```ts
@@ -167,7 +178,7 @@ export function parseTrajectory(input: unknown, options: ParseTrajectoryOptions 
       );
     }
     format = detection.format;
-    if (detection.value !== undefined && format !== 'claude-code-jsonl')
+    if (detection.value !== undefined && !sessionFormat(format))
       prepared = { kind: 'value', value: detection.value };
   }
   const sink = new Sink(format, options.lenient === true);
@@ -176,6 +187,11 @@ export function parseTrajectory(input: unknown, options: ParseTrajectoryOptions 
   let outcome: Trajectory['outcome'];
   if (format === 'claude-code-jsonl') {
     const r = claudeCodeSteps(prepared, sink);
+    steps = r.steps;
+    id = r.sessionId;
+    if (options.resolved !== undefined) outcome = { resolved: options.resolved, failed: !options.resolved };
+  } else if (format === 'codex' || format === 'antigravity') {
+    const r = agentLogSteps(format, prepared, sink);
     steps = r.steps;
     id = r.sessionId;
     if (options.resolved !== undefined) outcome = { resolved: options.resolved, failed: !options.resolved };

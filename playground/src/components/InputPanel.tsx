@@ -13,6 +13,8 @@ const FORMAT_NAMES: Record<string, string> = {
   'claude-code-console': 'Claude Code console',
   plain: 'Plain text',
   jsonl: 'JSONL messages',
+  codex: 'Codex CLI rollout (JSONL)',
+  antigravity: 'Antigravity step log (JSONL)',
   'swe-agent': 'SWE-agent trajectory (.traj)',
   'mini-swe-agent': 'mini-swe-agent trajectory (.traj.json)',
 };
