@@ -1,8 +1,9 @@
 /**
  * `rearview/transcript`: import conversations and agent trajectories from the formats people
- * actually have — Anthropic and OpenAI message arrays, ShareGPT, Claude Code session JSONL and
- * console transcripts, aider chat histories, Codex CLI rollouts, Antigravity step logs, pasted plain
- * text, generic JSONL, SWE-agent and mini-swe-agent trajectories — into one flat shape. Linear time, no dependencies beyond
+ * actually have — Anthropic and OpenAI message arrays, ShareGPT, Claude Code session JSONL, console
+ * transcripts and Markdown exports, aider chat histories, Codex CLI rollouts, Antigravity step logs,
+ * SpecStory exports, Cline task histories, Gemini CLI sessions and terminal transcripts, pasted plain
+ * text, generic JSONL, SWE-agent, mini-swe-agent and ATIF trajectories — into one flat shape. Linear time, no dependencies beyond
  * `rearview/core`, every runtime.
  *
  * @module
@@ -30,4 +31,5 @@ export type {
   TrajectoryFormat,
   Transcript,
   TranscriptFormat,
+  TranscriptMeta,
 } from './types.js';

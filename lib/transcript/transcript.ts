@@ -5,11 +5,17 @@ import { parseAider } from './formats/aider.js';
 import { parseAntigravity } from './formats/antigravity.js';
 import { parseChat } from './formats/chat.js';
 import { parseCodex } from './formats/codex.js';
+import { parseAtif } from './formats/atif.js';
+import { parseClaudeMarkdown } from './formats/claude-markdown.js';
+import { parseCline } from './formats/cline.js';
 import { parseConsole } from './formats/console.js';
+import { parseGeminiSession } from './formats/gemini.js';
+import { parseGeminiConsole } from './formats/gemini-console.js';
 import { parseClaudeCode, parseJsonl } from './formats/jsonl.js';
 import { parsePlain } from './formats/plain.js';
 import type { ParseState } from './formats/result.js';
 import { parseShareGpt } from './formats/sharegpt.js';
+import { parseSpecStory } from './formats/specstory.js';
 import { failedAt, type Prepared, prepareInput, tryJson } from './input.js';
 import { Sink, transcriptError } from './sink.js';
 import type { ParseTranscriptOptions, SafeResult, Transcript, TranscriptFormat } from './types.js';
@@ -25,6 +31,12 @@ const FORMATS: ReadonlySet<string> = new Set<TranscriptFormat>([
   'aider',
   'codex',
   'antigravity',
+  'specstory',
+  'cline',
+  'gemini-cli',
+  'gemini-cli-console',
+  'atif',
+  'claude-code-markdown',
 ]);
 
 /**
@@ -109,16 +121,36 @@ export function parseTranscript(input: unknown, options: ParseTranscriptOptions 
     case 'sharegpt':
       parseShareGpt(asValue(prepared, sink), state);
       break;
+    case 'specstory':
+      parseSpecStory(prepared, state);
+      break;
+    case 'gemini-cli-console':
+      parseGeminiConsole(prepared, state);
+      break;
+    case 'claude-code-markdown':
+      parseClaudeMarkdown(prepared, state);
+      break;
+    case 'cline':
+      parseCline(asValue(prepared, sink), state);
+      break;
+    case 'gemini-cli':
+      parseGeminiSession(asValue(prepared, sink), state);
+      break;
+    case 'atif':
+      parseAtif(asValue(prepared, sink), state);
+      break;
     default:
       parseChat(asValue(prepared, sink), state);
   }
-  return {
+  const transcript: Transcript = {
     format,
     messages: state.messages,
     skipped: sink.skipped,
     ignored: sink.ignored,
     ignoredKinds: sink.ignoredKinds,
   };
+  if (state.meta) transcript.meta = state.meta;
+  return transcript;
 }
 
 /**

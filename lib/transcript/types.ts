@@ -22,7 +22,13 @@ export type TranscriptFormat =
   | 'jsonl'
   | 'aider'
   | 'codex'
-  | 'antigravity';
+  | 'antigravity'
+  | 'specstory'
+  | 'cline'
+  | 'gemini-cli'
+  | 'gemini-cli-console'
+  | 'atif'
+  | 'claude-code-markdown';
 
 /**
  * Agent-run formats {@link parseTrajectory} reads.
@@ -32,7 +38,13 @@ export type TranscriptFormat =
  * const format: TrajectoryFormat = 'mini-swe-agent';
  * ```
  */
-export type TrajectoryFormat = 'swe-agent' | 'mini-swe-agent' | 'claude-code-jsonl' | 'codex' | 'antigravity';
+export type TrajectoryFormat =
+  | 'swe-agent'
+  | 'mini-swe-agent'
+  | 'claude-code-jsonl'
+  | 'codex'
+  | 'antigravity'
+  | 'atif';
 
 /**
  * Who spoke. Tool calls are `assistant` messages with a `toolName`; tool outputs are `tool` messages.
@@ -166,6 +178,23 @@ export interface Transcript {
   ignored: number;
   /** Counts of ignored items by kind, e.g. `{ progress: 1083, sidechain: 4, thinking: 39 }`. */
   ignoredKinds: Record<string, number>;
+  /** What the export says about the session, where it says it (SpecStory, Cline, Gemini CLI, ATIF…). */
+  meta?: TranscriptMeta;
+}
+
+/**
+ * Session facts an export records beside the messages: the agent that ran it, the models that
+ * answered (in order of first appearance) and the session id.
+ *
+ * @example
+ * ```ts
+ * const meta: TranscriptMeta = { agent: 'cursor', models: ['claude-opus-4-5'], sessionId: '0c56ec44-…' };
+ * ```
+ */
+export interface TranscriptMeta {
+  agent?: string;
+  models?: string[];
+  sessionId?: string;
 }
 
 /**

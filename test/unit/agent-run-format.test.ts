@@ -28,7 +28,9 @@ describe('agentRunFormat', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.jsonValue(), fc.anything()), (input) => {
         const f = detectTrajectoryFormat(input);
-        expect(agentRunFormat(input)).toBe(f === 'swe-agent' || f === 'mini-swe-agent' ? f : undefined);
+        expect(agentRunFormat(input)).toBe(
+          f === 'swe-agent' || f === 'mini-swe-agent' || f === 'atif' ? f : undefined,
+        );
       }),
     );
   });

@@ -135,7 +135,8 @@ describe.skipIf(!hasData)('every shared data file (in-process)', () => {
     }
     expect(failures).toEqual([]);
     expect(ok).toBeGreaterThan(300);
-  });
+    // Over 450 files, several of them megabytes: a full reflection each, well past the 30 s default.
+  }, 300_000);
 
   it('prints a readable report, and the reduction report with --reduce', async () => {
     const traj = walk(join(DATA, 'mini-swe-agent')).find((f) => f.endsWith('.traj.json'))!;

@@ -88,7 +88,8 @@ function pushSystem(system: unknown, state: ParseState): void {
 }
 
 /**
- * The item's timestamp (`timestamp`, `ts` or `created_at` as a string), as a spreadable object.
+ * The item's timestamp (`timestamp`, `ts`, `created_at` or `_metadata.timestamp` as a string), as a
+ * spreadable object.
  *
  * @example
  * ```ts
@@ -96,6 +97,8 @@ function pushSystem(system: unknown, state: ParseState): void {
  * ```
  */
 export function timestamp(obj: Record<string, unknown>): { ts?: string } {
-  const ts = obj.timestamp ?? obj.ts ?? obj.created_at;
+  // Session converters put it in `_metadata.timestamp`.
+  const meta = obj._metadata;
+  const ts = obj.timestamp ?? obj.ts ?? obj.created_at ?? (isRecord(meta) ? meta.timestamp : undefined);
   return typeof ts === 'string' ? { ts } : {};
 }

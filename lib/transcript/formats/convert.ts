@@ -175,6 +175,10 @@ function convertBlocks(
         id === undefined ? undefined : tools.get(id),
       );
       if (block.is_error === true) m.isError = true;
+    } else if (type === 'tool_output' && role === 'tool') {
+      // Session converters' tool results: `{type: 'tool_output', text: string | [{type: 'text', text}]}`.
+      text.push(resultText(block.text, b, out));
+      sawText = true;
     } else if (THINKING.has(type)) {
       out.ignored.push('thinking');
     } else {

@@ -1,6 +1,6 @@
 /** The per-parse state every transcript format writes into. */
 import type { Sink } from '../sink.js';
-import type { Message } from '../types.js';
+import type { Message, TranscriptMeta } from '../types.js';
 import type { ItemOut, ToolNames } from './convert.js';
 
 /**
@@ -18,6 +18,24 @@ export interface ParseState {
   includeSidechains: boolean;
   /** Exit codes of tool results, where the format records them (Codex): read by the trajectory. */
   exitCodes?: Map<Message, number>;
+  /** Session facts the format records (agent, models, session id), when it records any. */
+  meta?: TranscriptMeta;
+}
+
+/**
+ * Records a model name in `state.meta.models` (once, in order of first appearance).
+ *
+ * @example
+ * ```ts
+ * noteModel(state, 'claude-opus-4-5');
+ * ```
+ */
+export function noteModel(state: ParseState, model: string | undefined): void {
+  if (model === undefined || model.length === 0) return;
+  state.meta ??= {};
+  state.meta.models ??= [];
+  const models = state.meta.models;
+  if (models.length < 64 && !models.includes(model)) models.push(model);
 }
 
 /**

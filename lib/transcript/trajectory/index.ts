@@ -1,5 +1,6 @@
 /** `parseTrajectory`, `safeParseTrajectory`, `detectTrajectoryFormat` and `agentRunFormat`. */
 import { detectPrepared } from '../detect.js';
+import { isAtif } from '../formats/atif.js';
 import { failedAt, type Prepared, parseWholeJson, prepareInput, tryJson } from '../input.js';
 import { isRecord, Sink, transcriptError } from '../sink.js';
 import { toTranscriptError } from '../transcript.js';
@@ -12,6 +13,7 @@ import type {
   TrajectoryFormat,
 } from '../types.js';
 import { agentLogSteps } from './agent-logs.js';
+import { atifSteps } from './atif.js';
 import { claudeCodeSteps } from './claude-code.js';
 import { contentId, outcomeFrom } from './common.js';
 import { miniSweAgentSteps } from './mini-swe-agent.js';
@@ -23,6 +25,7 @@ const FORMATS: ReadonlySet<string> = new Set<TrajectoryFormat>([
   'claude-code-jsonl',
   'codex',
   'antigravity',
+  'atif',
 ]);
 
 /**
@@ -33,6 +36,7 @@ const FORMATS: ReadonlySet<string> = new Set<TrajectoryFormat>([
  *   `mini-swe-agent` (or an `info.mini_version`, or a `<returncode>` in a user message);
  * - `claude-code-jsonl`: Claude Code session events (JSONL text or an array);
  * - `codex`, `antigravity`: Codex CLI rollouts and Antigravity step logs (JSONL text or an array).
+ * - `atif`: an ATIF document (`schema_version: 'ATIF-…'`, or `steps` beside an `agent` object).
  *
  * @example
  * ```ts
@@ -49,7 +53,7 @@ export function detectTrajectoryFormat(input: unknown): TrajectoryFormat | undef
 
 /**
  * The format of `input` when it is an agent run whose failed steps its messages do not mark
- * (`swe-agent`, `mini-swe-agent`): the input every front end (CLI, playground, edge examples) reads as
+ * (`swe-agent`, `mini-swe-agent`, `atif`): the input every front end (CLI, playground, edge examples) reads as
  * a trajectory beside its messages. Undefined for anything else, a Claude Code session included (its
  * tool calls and errors are messages already; reading its trajectory too would count them twice).
  * Never throws.
@@ -60,9 +64,9 @@ export function detectTrajectoryFormat(input: unknown): TrajectoryFormat | undef
  * agentRunFormat('User: hi');                      // undefined
  * ```
  */
-export function agentRunFormat(input: unknown): 'swe-agent' | 'mini-swe-agent' | undefined {
+export function agentRunFormat(input: unknown): 'swe-agent' | 'mini-swe-agent' | 'atif' | undefined {
   const format = detectTrajectoryFormat(input);
-  return format === 'swe-agent' || format === 'mini-swe-agent' ? format : undefined;
+  return format === 'swe-agent' || format === 'mini-swe-agent' || format === 'atif' ? format : undefined;
 }
 
 interface TrajectoryDetection {
@@ -94,7 +98,7 @@ function detect(prepared: Prepared): TrajectoryDetection {
   return format
     ? { format, value }
     : {
-        reason: 'Could not detect the trajectory format (swe-agent, mini-swe-agent, claude-code-jsonl)',
+        reason: 'Could not detect the trajectory format (swe-agent, mini-swe-agent, claude-code-jsonl, atif)',
         value,
       };
 }
@@ -112,6 +116,7 @@ function detectValue(value: unknown): TrajectoryFormat | undefined {
     return value.length > 0 ? sessionFormat(detectPrepared({ kind: 'value', value }).format) : undefined;
   }
   if (!isRecord(value)) return undefined;
+  if (isAtif(value)) return 'atif';
   if (Array.isArray(value.trajectory)) return 'swe-agent';
   if (Array.isArray(value.messages)) {
     if (typeof value.trajectory_format === 'string' && value.trajectory_format.startsWith('mini-swe-agent')) {
@@ -192,6 +197,11 @@ export function parseTrajectory(input: unknown, options: ParseTrajectoryOptions 
     if (options.resolved !== undefined) outcome = { resolved: options.resolved, failed: !options.resolved };
   } else if (format === 'codex' || format === 'antigravity') {
     const r = agentLogSteps(format, prepared, sink);
+    steps = r.steps;
+    id = r.sessionId;
+    if (options.resolved !== undefined) outcome = { resolved: options.resolved, failed: !options.resolved };
+  } else if (format === 'atif') {
+    const r = atifSteps(asObject(prepared, sink), sink);
     steps = r.steps;
     id = r.sessionId;
     if (options.resolved !== undefined) outcome = { resolved: options.resolved, failed: !options.resolved };

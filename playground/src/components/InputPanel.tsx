@@ -17,6 +17,12 @@ const FORMAT_NAMES: Record<string, string> = {
   antigravity: 'Antigravity step log (JSONL)',
   'swe-agent': 'SWE-agent trajectory (.traj)',
   'mini-swe-agent': 'mini-swe-agent trajectory (.traj.json)',
+  specstory: 'SpecStory export (Markdown)',
+  cline: 'Cline task history',
+  'gemini-cli': 'Gemini CLI session (JSON)',
+  'gemini-cli-console': 'Gemini CLI terminal',
+  atif: 'ATIF trajectory',
+  'claude-code-markdown': 'Claude Code Markdown export',
 };
 
 export const formatName = (f: string) => FORMAT_NAMES[f] ?? f;

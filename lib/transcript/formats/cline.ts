@@ -1,0 +1,283 @@
+/**
+ * Cline task histories, both files Cline keeps per task:
+ *
+ * - `ui_messages.json`: `[{ts, type: 'say'|'ask', say|ask, text}]`, what the panel showed. The first
+ *   `say: text` (or `say: task`) is the person's task and each `say: user_feedback` a reply; later
+ *   `say: text`, `completion_result` and `ask: followup` are the agent's words; `tool`, `command` are
+ *   tool calls and `command_output` their output; `error` a failed step. API bookkeeping, checkpoints,
+ *   reasoning and progress lists are ignored (counted by kind).
+ * - `api_conversation_history.json`: the Anthropic messages Cline sent. What a person typed sits in
+ *   `<task>`, `<feedback>`, `<answer>` and `<user_message>` tags inside user-role text; the rest of a
+ *   user message is harness text: `[tool for 'x'] Result:` blocks become `tool` messages, the
+ *   `<environment_details>` Cline appends to every request is ignored, and other injected text
+ *   (`[TASK RESUMPTION]`, reminders, `[ERROR] You did not use a tool`) is kept flagged `hook`.
+ */
+
+import type { Prepared } from '../input.js';
+import { ItemError, isRecord, typeName } from '../sink.js';
+import type { Message, Role } from '../types.js';
+import { convertRoleMessage, type ItemBase } from './convert.js';
+import { forEachObject } from './items.js';
+import { commit, newItemOut, noteModel, type ParseState } from './result.js';
+
+/** `say` / `ask` kinds that are bookkeeping, not conversation. */
+const IGNORED = new Set([
+  'api_req_started',
+  'api_req_finished',
+  'api_req_retried',
+  'api_req_failed',
+  'api_req_cost',
+  'deleted_api_reqs',
+  'checkpoint_created',
+  'task_progress',
+  'reasoning',
+  'resume_task',
+  'resume_completed_task',
+  'error_retry',
+  'shell_integration_warning',
+  'user_feedback_diff',
+  'mcp_server_request_started',
+  'browser_action_launch',
+  'use_mcp_server',
+  'condense',
+]);
+
+/** Tags holding text a person typed, in api_conversation_history user messages. */
+const HUMAN_TAGS = ['task', 'feedback', 'answer', 'user_message'] as const;
+
+/**
+ * True for a Cline `ui_messages.json` item: `{ts, type: 'say'|'ask', say|ask}`.
+ *
+ * @example
+ * ```ts
+ * isClineUiMessage({ ts: 1, type: 'say', say: 'text', text: 'hi' }); // true
+ * ```
+ */
+export function isClineUiMessage(obj: Record<string, unknown>): boolean {
+  return (
+    'ts' in obj &&
+    ((obj.type === 'say' && typeof obj.say === 'string') ||
+      (obj.type === 'ask' && typeof obj.ask === 'string'))
+  );
+}
+
+/**
+ * Parses either Cline layout into `state`.
+ *
+ * @example
+ * ```ts
+ * parseCline({ kind: 'value', value: [{ ts: 1, type: 'say', say: 'text', text: 'fix the bug' }] }, state);
+ * ```
+ */
+export function parseCline(prepared: Prepared, state: ParseState): void {
+  if (prepared.kind !== 'value' || !Array.isArray(prepared.value)) {
+    throw state.sink.error('Expected a JSON array (ui_messages.json or api_conversation_history.json)');
+  }
+  const items = prepared.value;
+  if (items.length === 0) throw state.sink.error('The array is empty', {}, undefined, 'transcript_empty');
+  const first = items.find(isRecord);
+  state.meta = { agent: 'cline' };
+  if (first && 'role' in first) parseApiHistory(prepared, state);
+  else parseUi(prepared, state);
+}
+
+/** Cline's `ts` (epoch milliseconds, a number or a numeric string) as ISO. */
+function isoTs(ts: unknown): string | undefined {
+  const n = typeof ts === 'number' ? ts : typeof ts === 'string' ? Number(ts) : Number.NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 8.64e15) return undefined;
+  return new Date(n).toISOString();
+}
+
+function parseUi(prepared: Prepared, state: ParseState): void {
+  let taskSeen = false;
+  forEachObject(prepared, state.sink, (obj, at) => {
+    if (!isClineUiMessage(obj)) throw new ItemError('Item is not a Cline message ({ts, type: say|ask})');
+    const kind = (obj.type === 'say' ? obj.say : obj.ask) as string;
+    const text = obj.text === undefined || obj.text === null ? '' : obj.text;
+    if (typeof text !== 'string') throw new ItemError(`Message text must be a string, got ${typeName(text)}`);
+    modelFrom(obj.modelInfo, state);
+    const ts = isoTs(obj.ts);
+    const id = `m${at.index ?? at.line}`;
+    const push = (role: Role, content: string, extra: Partial<Message> = {}): void => {
+      const m: Message = { id, role, content, source: at, ...extra };
+      if (ts !== undefined) m.ts = ts;
+      state.messages.push(m);
+    };
+    if (IGNORED.has(kind)) {
+      state.sink.ignore(kind);
+      return;
+    }
+    if (kind === 'task' || (kind === 'text' && obj.type === 'say' && !taskSeen)) {
+      taskSeen = true;
+      push('user', text);
+    } else if (kind === 'user_feedback') push('user', text);
+    else if (
+      kind === 'text' ||
+      kind === 'completion_result' ||
+      kind === 'followup' ||
+      kind === 'plan_mode_respond'
+    ) {
+      if (text.trim().length === 0) state.sink.ignore(`${obj.type}:${kind}`);
+      else push('assistant', text);
+    } else if (
+      kind === 'tool' ||
+      kind === 'command' ||
+      kind === 'browser_action' ||
+      kind === 'use_mcp_server'
+    ) {
+      const name = kind === 'tool' ? toolField(text) : kind === 'command' ? 'execute_command' : kind;
+      push('assistant', text, { toolName: name, toolUseId: id });
+    } else if (
+      kind === 'command_output' ||
+      kind === 'browser_action_result' ||
+      kind === 'mcp_server_response'
+    ) {
+      const call = lastCall(state.messages);
+      push('tool', text, call ? { toolName: call.toolName!, toolUseId: call.toolUseId! } : {});
+    } else if (kind === 'error' || kind === 'mistake_limit_reached' || kind === 'diff_error') {
+      push('tool', text, { toolName: 'cline', isError: true });
+    } else state.sink.ignore(`${obj.type}:${kind}`);
+  });
+}
+
+/** The `tool` field of a `say: tool` payload (`{"tool":"editedExistingFile",…}`), else `tool`. */
+function toolField(text: string): string {
+  const at = text.indexOf('"tool":"');
+  if (at < 0 || at > 64) return 'tool';
+  const start = at + 8;
+  const end = text.indexOf('"', start);
+  return end > start && end - start < 80 ? text.slice(start, end) : 'tool';
+}
+
+function lastCall(messages: Message[]): Message | undefined {
+  for (let i = messages.length - 1; i >= 0 && i >= messages.length - 8; i--) {
+    const m = messages[i]!;
+    if (m.role === 'assistant' && m.toolName !== undefined) return m;
+    if (m.role === 'user') return undefined;
+  }
+  return undefined;
+}
+
+/** `modelInfo: {modelId}` (an object, or a string the export stringified) → `meta.models`. */
+function modelFrom(info: unknown, state: ParseState): void {
+  if (isRecord(info) && typeof info.modelId === 'string') noteModel(state, info.modelId);
+  else if (typeof info === 'string') {
+    const at = info.indexOf('modelId');
+    if (at < 0 || at > 200) return;
+    const quote = info.indexOf("'", at + 9) >= 0 ? "'" : '"';
+    const start = info.indexOf(quote, at + 8) + 1;
+    const end = start > 0 ? info.indexOf(quote, start) : -1;
+    if (end > start && end - start < 120) noteModel(state, info.slice(start, end));
+  }
+}
+
+function parseApiHistory(prepared: Prepared, state: ParseState): void {
+  forEachObject(prepared, state.sink, (obj, at) => {
+    const out = newItemOut();
+    const ts = isoTs(obj.ts);
+    const id = `m${at.index ?? at.line}`;
+    const base: ItemBase = { id, source: at, ...(ts ? { ts } : {}) };
+    modelFrom(obj.modelInfo, state);
+    if (obj.role !== 'user' || !Array.isArray(obj.content)) {
+      convertRoleMessage(obj, base, state.tools, out);
+      commit(state, out);
+      return;
+    }
+    const texts: Message[] = [];
+    /** The tool whose `[name] Result:` header came last: later plain blocks are its output. */
+    const result: { name?: string } = {};
+    let k = 0;
+    for (const block of obj.content) {
+      if (!isRecord(block)) throw new ItemError(`Content block must be an object, got ${typeName(block)}`);
+      if (block.type !== 'text') {
+        // Images, and tool_result blocks of newer Cline versions: the shared converter.
+        convertRoleMessage(
+          { role: 'user', content: [block] },
+          { ...base, id: `${id}.b${k++}` },
+          state.tools,
+          out,
+        );
+        continue;
+      }
+      if (typeof block.text !== 'string') throw new ItemError('Text block has no text');
+      splitUserText(block.text, { ...base, id: `${id}.${k++}` }, texts, out.ignored, result);
+    }
+    for (const m of texts) out.messages.push(m);
+    commit(state, out);
+  });
+}
+
+/**
+ * One user-role text block of the API history → the person's text (inside the human tags) and the
+ * harness text around it (tool results, injected instructions), each its own message.
+ */
+function splitUserText(
+  text: string,
+  base: ItemBase,
+  out: Message[],
+  ignored: string[],
+  result: { name?: string },
+): void {
+  const lead = text.trimStart();
+  if (lead.startsWith('<environment_details>')) {
+    ignored.push('environment');
+    return;
+  }
+  const human: string[] = [];
+  for (const tag of HUMAN_TAGS) collectTag(text, tag, human);
+  const make = (role: Role, content: string, suffix: string, extra: Partial<Message> = {}): Message => {
+    const m: Message = { id: `${base.id}${suffix}`, role, content, source: base.source, ...extra };
+    if (base.ts !== undefined) m.ts = base.ts;
+    return m;
+  };
+  const name = toolResultName(lead);
+  if (name !== undefined) result.name = name;
+  // A tool result may carry the person's reply (`<feedback>`, `<answer>`): both are kept.
+  if (name !== undefined) out.push(make('tool', text, '.r', { toolName: name }));
+  else if (human.length === 0 && result.name !== undefined && !isInjected(lead)) {
+    // The body of the result whose header came in the block before.
+    out.push(make('tool', text, '.r', { toolName: result.name }));
+  }
+  // Injected text no person typed: resumption notices, reminders, "[ERROR] You did not use a tool".
+  else if (human.length === 0) out.push(make('user', text, '.h', { synthetic: 'hook' }));
+  for (let i = 0; i < human.length; i++) out.push(make('user', human[i]!, `.u${i}`));
+}
+
+/** Cline's own notices and reminders, which follow a tool result without belonging to it. */
+function isInjected(lead: string): boolean {
+  return (
+    lead.startsWith('[') ||
+    lead.startsWith('#') ||
+    lead.startsWith('The user ') ||
+    lead.startsWith('(The user') ||
+    lead.startsWith('New instructions') ||
+    lead.startsWith('Files attached')
+  );
+}
+
+/** `[execute_command for 'ls'] Result:` / `[attempt_completion] Result:` → the tool name. */
+function toolResultName(lead: string): string | undefined {
+  if (lead.charCodeAt(0) !== 0x5b /* [ */) return undefined;
+  // The command inside may hold brackets: look for the whole `] Result:`.
+  const close = lead.indexOf('] Result:');
+  if (close < 0) return undefined;
+  const inner = lead.slice(1, close);
+  const space = inner.indexOf(' for ');
+  return space < 0 ? inner : inner.slice(0, space);
+}
+
+/** Appends the trimmed text of every `<tag>…</tag>` in `text` (in order, `indexOf` only). */
+function collectTag(text: string, tag: string, into: string[]): void {
+  const open = `<${tag}>`;
+  const close = `</${tag}>`;
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(open, from);
+    if (start < 0) return;
+    const end = text.indexOf(close, start + open.length);
+    if (end < 0) return;
+    const inner = text.slice(start + open.length, end).trim();
+    if (inner.length > 0) into.push(inner);
+    from = end + close.length;
+  }
+}

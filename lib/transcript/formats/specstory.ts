@@ -1,0 +1,334 @@
+/**
+ * SpecStory exports (`.specstory/history/*.md`, from Cursor, VS Code Copilot, Claude Code, Codex CLI
+ * and Gemini CLI). A line `_**User**_` / `_**User (time)**_` opens a person's turn; `_**Assistant**_`,
+ * `_**Assistant (model)**_`, `_**Agent (model, mode)**_` or the older `_****_` opens the agent's. A
+ * `---` line just before a header is a separator. In the agent's turns, `<think>…</think>` is
+ * reasoning (ignored, counted), `<tool-use data-tool-name=…>…</tool-use>` and the older
+ * `<details><summary>Edit file: …</summary>…</details>` are tool calls: the summary becomes an
+ * assistant message with `toolName`, the body (input and output as the export shows them) a `tool`
+ * message paired with it. v2.1 exports name the agent and session in `<!-- cursor Session <uuid> -->`.
+ *
+ * One pass over the lines, `indexOf` only: a block left open (an unclosed `<details>`) ends at the next
+ * header, so a broken export loses no turn and costs no backtracking.
+ */
+import type { Prepared } from '../input.js';
+import { forEachLine, isBlank } from '../lines.js';
+import type { Message, Role } from '../types.js';
+import { noteModel, type ParseState } from './result.js';
+import { syntheticKind } from './synthetic.js';
+
+/** A turn header: who speaks, and what the parentheses say (a time for users, a model for agents). */
+interface Header {
+  role: Role;
+  label?: string;
+}
+
+/**
+ * The header a line is, or undefined: `_**User**_`, `_**User (2025-12-06 19:04Z)**_`,
+ * `_**Assistant**_`, `_**Agent (claude-opus-4-5, Agent)**_`, `_****_`.
+ *
+ * @example
+ * ```ts
+ * specstoryHeader('_**Agent (claude-opus-4-5)**_'); // { role: 'assistant', label: 'claude-opus-4-5' }
+ * specstoryHeader('_**TOC:**_'); // undefined
+ * ```
+ */
+export function specstoryHeader(line: string): Header | undefined {
+  let end = line.length;
+  while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0x09)) end--;
+  if (end < 6 || !line.startsWith('_**') || !line.startsWith('**_', end - 3)) return undefined;
+  const inner = line.slice(3, end - 3);
+  const open = inner.indexOf(' (');
+  const name = open < 0 ? inner : inner.slice(0, open);
+  let label: string | undefined;
+  if (open >= 0) {
+    if (!inner.endsWith(')')) return undefined;
+    label = inner.slice(open + 2, inner.length - 1).trim();
+  }
+  let role: Role;
+  if (name === 'User') role = 'user';
+  else if (name === 'Assistant' || name === 'Agent' || name === '') role = 'assistant';
+  else return undefined;
+  return label ? { role, label } : { role };
+}
+
+/** `2025-12-06 19:04:39Z` / `2025-12-06 19:04Z` → ISO; anything else → undefined. */
+function isoTime(label: string): string | undefined {
+  if (label.length < 16 || label.charCodeAt(10) !== 0x20) return undefined;
+  for (const i of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15]) {
+    const c = label.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return undefined;
+  }
+  return `${label.slice(0, 10)}T${label.slice(11)}`;
+}
+
+/** `model claude-3.7-sonnet, mode Agent` / `copilot/claude-sonnet-4.5` / `default` → the model. */
+function modelOf(label: string): string | undefined {
+  let model = label.startsWith('model ') ? label.slice(6) : label;
+  const comma = model.indexOf(',');
+  if (comma >= 0) model = model.slice(0, comma);
+  model = model.trim();
+  return model === 'default' || model.length === 0 ? undefined : model;
+}
+
+/** What the lines being collected belong to. */
+type Mode = 'text' | 'think' | 'tool' | 'details';
+
+/**
+ * Parses a SpecStory export into `state`.
+ *
+ * @example
+ * ```ts
+ * parseSpecStory({ kind: 'text', text: '_**User**_\n\nhi\n\n---\n\n_**Assistant**_\n\nhello' }, state);
+ * ```
+ */
+export function parseSpecStory(prepared: Prepared, state: ParseState): void {
+  if (prepared.kind !== 'text') throw state.sink.error('Expected SpecStory markdown, got a JSON value');
+  const { sink, messages } = state;
+  let role: Role | undefined;
+  let ts: string | undefined;
+  let parts: string[] = [];
+  let partsLine = 0;
+  let mode: Mode = 'text';
+  /** The open tool block: where it started, its tag's name and the nesting depth of `<details>`. */
+  let block: { line: number; name?: string; lines: string[]; depth: number } | undefined;
+  let headers = 0;
+  let preamble = false;
+
+  const flushText = (): void => {
+    if (role === undefined || parts.length === 0) {
+      parts = [];
+      return;
+    }
+    const content = trimSection(parts);
+    parts = [];
+    if (content.length === 0) return;
+    const m: Message = { id: `m${partsLine}`, role, content, source: { line: partsLine } };
+    if (ts !== undefined) m.ts = ts;
+    if (role === 'user') {
+      const kind = syntheticKind(content);
+      if (kind !== undefined) m.synthetic = kind;
+    }
+    messages.push(m);
+  };
+  const addText = (line: string, n: number): void => {
+    if (parts.length === 0) {
+      if (isBlank(line)) return;
+      partsLine = n;
+    }
+    parts.push(line);
+  };
+  const closeBlock = (): void => {
+    if (block) pushTool(block, ts, state);
+    block = undefined;
+    mode = 'text';
+  };
+
+  forEachLine(prepared.text, (line, n) => {
+    const header = line.charCodeAt(0) === 0x5f /* _ */ ? specstoryHeader(line) : undefined;
+    if (header) {
+      // A header always starts a turn: whatever block was left open ends here.
+      closeBlock();
+      flushText();
+      headers++;
+      role = header.role;
+      ts = undefined;
+      if (header.label !== undefined) {
+        if (role === 'user') ts = isoTime(header.label);
+        else noteModel(state, modelOf(header.label));
+      }
+      return undefined;
+    }
+    if (role === undefined) {
+      sessionComment(line, state);
+      if (!preamble && !isBlank(line)) {
+        preamble = true;
+        sink.ignore('preamble');
+      }
+      return undefined;
+    }
+    if (mode === 'think') {
+      if (line.includes('</think>')) mode = 'text';
+      return undefined;
+    }
+    if (mode === 'tool') {
+      block!.lines.push(line);
+      if (line.includes('</tool-use>')) closeBlock();
+      return undefined;
+    }
+    if (mode === 'details') {
+      block!.lines.push(line);
+      block!.depth += count(line, '<details') - count(line, '</details>');
+      if (block!.depth <= 0) closeBlock();
+      return undefined;
+    }
+    if (role === 'assistant') {
+      const lead = line.trimStart();
+      if (lead.startsWith('<think>')) {
+        flushText();
+        sink.ignore('thinking');
+        if (!line.includes('</think>')) mode = 'think';
+        return undefined;
+      }
+      if (lead.startsWith('<tool-use')) {
+        flushText();
+        block = { line: n, name: attribute(line, 'data-tool-name'), lines: [line], depth: 0 };
+        if (!line.includes('</tool-use>')) mode = 'tool';
+        else closeBlock();
+        return undefined;
+      }
+      if (lead.startsWith('<details')) {
+        flushText();
+        block = { line: n, lines: [line], depth: count(line, '<details') - count(line, '</details>') };
+        if (block.depth > 0) mode = 'details';
+        else closeBlock();
+        return undefined;
+      }
+    }
+    addText(line, n);
+    return undefined;
+  });
+  closeBlock();
+  flushText();
+  if (headers === 0) {
+    throw sink.error('No SpecStory turn found (no "_**User**_" or "_**Assistant**_" header)', { line: 1 });
+  }
+}
+
+/** `<!-- cursor Session 1f0c… (2025-…) -->` → the agent and the session id. */
+function sessionComment(line: string, state: ParseState): void {
+  if (!line.startsWith('<!-- ')) return;
+  const at = line.indexOf(' Session ');
+  if (at < 0) return;
+  state.meta ??= {};
+  const meta = state.meta;
+  meta.agent = line.slice(5, at).trim();
+  const rest = line.slice(at + ' Session '.length);
+  const space = rest.indexOf(' ');
+  const id = (space < 0 ? rest : rest.slice(0, space)).trim();
+  if (id.length > 0 && id !== '-->') meta.sessionId = id;
+}
+
+/** The section's text without leading/trailing blank lines and the `---` separator that closed it. */
+function trimSection(parts: string[]): string {
+  let end = parts.length;
+  while (end > 0 && isBlank(parts[end - 1]!)) end--;
+  if (end > 0 && parts[end - 1]!.trim() === '---') {
+    end--;
+    while (end > 0 && isBlank(parts[end - 1]!)) end--;
+  }
+  return parts.slice(0, end).join('\n');
+}
+
+/** Occurrences of `needle` in `line` (non-overlapping, `indexOf` only). */
+function count(line: string, needle: string): number {
+  let n = 0;
+  let i = line.indexOf(needle);
+  while (i >= 0) {
+    n++;
+    i = line.indexOf(needle, i + needle.length);
+  }
+  return n;
+}
+
+/** The value of `name="…"` in a tag line, or undefined. */
+function attribute(line: string, name: string): string | undefined {
+  const at = line.indexOf(`${name}="`);
+  if (at < 0) return undefined;
+  const start = at + name.length + 2;
+  const end = line.indexOf('"', start);
+  return end < 0 ? undefined : line.slice(start, end);
+}
+
+/** Lines that only hold tags (`<tool-use …><details>`, `</details></tool-use>`): no text outside `<…>`. */
+function isTagLine(line: string): boolean {
+  let inTag = false;
+  let tags = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (inTag) {
+      if (c === 0x3e /* > */) inTag = false;
+    } else if (c === 0x3c /* < */) {
+      inTag = true;
+      tags++;
+    } else if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return tags > 0 && !inTag;
+}
+
+/**
+ * Emits a tool block: the summary as the call (`toolName` from the tag, `Tool use: **name**`, or the
+ * summary's leading words such as `Edit file`), the rest as its output. A `Thought Process` details
+ * block is reasoning and only counted.
+ */
+function pushTool(
+  block: { line: number; name?: string; lines: string[] },
+  ts: string | undefined,
+  state: ParseState,
+): void {
+  let summary = '';
+  let summaryLine = -1;
+  for (let i = 0; i < block.lines.length && summaryLine < 0; i++) {
+    const l = block.lines[i]!;
+    const open = l.indexOf('<summary>');
+    if (open < 0) continue;
+    const close = l.indexOf('</summary>', open);
+    summary = l.slice(open + '<summary>'.length, close < 0 ? l.length : close).trim();
+    summaryLine = i;
+  }
+  if (block.name === undefined && summary.startsWith('Thought Process')) {
+    state.sink.ignore('thinking');
+    return;
+  }
+  const name = block.name ?? toolNameOf(summary);
+  const body: string[] = [];
+  for (let i = 0; i < block.lines.length; i++) {
+    const l = block.lines[i]!;
+    if (i === summaryLine) {
+      const close = l.indexOf('</summary>');
+      const after = close < 0 ? '' : l.slice(close + '</summary>'.length);
+      if (!isBlank(after)) body.push(after);
+    } else if (!isTagLine(l)) body.push(l);
+  }
+  const id = `m${block.line}`;
+  // `Tool use: **name** • Edit file: a.ts` → `Edit file: a.ts`; older summaries are the call already.
+  const bullet = summary.startsWith('Tool use:') ? summary.indexOf('\u2022') : -1;
+  const callText = bullet >= 0 ? summary.slice(bullet + 1).trim() : summary;
+  const call: Message = {
+    id,
+    role: 'assistant',
+    content: callText,
+    toolName: name,
+    toolUseId: id,
+    source: { line: block.line },
+  };
+  if (ts !== undefined) call.ts = ts;
+  state.messages.push(call);
+  const output = trimSection(body);
+  const trimmed = output.trim();
+  if (trimmed.length === 0) return;
+  const result: Message = {
+    id: `${id}.out`,
+    role: 'tool',
+    content: trimmed,
+    toolName: name,
+    toolUseId: id,
+    source: { line: block.line },
+  };
+  state.messages.push(result);
+}
+
+/** `Tool use: **read_file** • …` → `read_file`; `Edit file: src/a.ts` → `Edit file`; else `tool`. */
+function toolNameOf(summary: string): string {
+  if (summary.startsWith('Tool use: **')) {
+    const end = summary.indexOf('**', 'Tool use: **'.length);
+    if (end > 0) return summary.slice('Tool use: **'.length, end);
+  }
+  let end = summary.length;
+  for (const stop of [':', ' \u2022', ' "', ' `', ' **']) {
+    const i = summary.indexOf(stop);
+    if (i >= 0 && i < end) end = i;
+  }
+  const name = summary.slice(0, Math.min(end, 60)).replaceAll('*', '').trim();
+  return name.length > 0 ? name : 'tool';
+}
