@@ -10,13 +10,28 @@
 import type { TurnEvidence } from '../heuristic/index.js';
 import { turnFeatures } from './features.js';
 
-/** Buckets of the hashed features: 2^20, few collisions among the features a model keeps. */
+/**
+ * Buckets of the hashed features: 2^20, few collisions among the features a model keeps.
+ *
+ * @example
+ * ```ts
+ * hashFeature('u:no') < BUCKETS; // true
+ * ```
+ */
 export const BUCKETS = 1 << 20;
 /** How much of a turn is read: bounded work per turn, and what the labels were read from. */
 const READ = 600;
 const MAX_WORDS = 120;
 
-/** FNV-1a over UTF-16 code units, 32 bits: integer-only, identical everywhere. */
+/**
+ * A feature name's bucket: FNV-1a over UTF-16 code units, 32 bits, integer-only (identical
+ * everywhere), cut to {@link BUCKETS}.
+ *
+ * @example
+ * ```ts
+ * hashFeature('u:still'); // a number in [0, 2^20)
+ * ```
+ */
 export function hashFeature(name: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) {
