@@ -352,6 +352,7 @@ async function main() {
     return;
   }
   const feats = memoFeats();
+  const curveOnly = process.argv.includes('--curve-only');
   const variants: Record<string, Features> = { reader: feats };
   if (process.argv.includes('--teachers')) {
     const { teacherFeatures } = await import('./reader-teachers');
@@ -363,7 +364,7 @@ async function main() {
     markers: markersOnly,
     correctionModel: oldModel,
   };
-  for (const [name, fe] of Object.entries(variants)) {
+  for (const [name, fe] of Object.entries(curveOnly ? {} : variants)) {
     const t1 = Date.now();
     predictors[name] = fromMap(crossAuthor(pool, fe));
     console.error(`${name}: folds in ${Date.now() - t1} ms`);
@@ -381,7 +382,7 @@ async function main() {
       },
     ),
   );
-  console.log(
+  if (!curveOnly) console.log(
     printTables(
       'leave-authors-out, older sets (correctionModel was trained on these: not a held-out figure for it)',
       olderInPool,
@@ -391,9 +392,10 @@ async function main() {
       },
     ),
   );
-  if (process.argv.includes('--curve')) {
+  if (process.argv.includes('--curve') || curveOnly) {
     console.log('\n## learning curve (reader, strangers rows of the folds)');
-    for (const fraction of [0.25, 0.5, 0.75, 1]) {
+    // 100 % is the main run's reader column (the same folds and model).
+    for (const fraction of curveOnly ? [0.25, 0.5, 0.75] : [0.25, 0.5, 0.75, 1]) {
       const p = fromMap(crossAuthor(pool, feats, fraction));
       const t = table(strangersInPool, { r: p }).r!;
       const tAll = table(pool, { r: p }).r!;
