@@ -382,16 +382,17 @@ async function main() {
       },
     ),
   );
-  if (!curveOnly) console.log(
-    printTables(
-      'leave-authors-out, older sets (correctionModel was trained on these: not a held-out figure for it)',
-      olderInPool,
-      predictors,
-      {
-        source: (e) => e.source,
-      },
-    ),
-  );
+  if (!curveOnly)
+    console.log(
+      printTables(
+        'leave-authors-out, older sets (correctionModel was trained on these: not a held-out figure for it)',
+        olderInPool,
+        predictors,
+        {
+          source: (e) => e.source,
+        },
+      ),
+    );
   if (process.argv.includes('--curve') || curveOnly) {
     console.log('\n## learning curve (reader, strangers rows of the folds)');
     // 100 % is the main run's reader column (the same folds and model).
