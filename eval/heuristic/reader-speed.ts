@@ -21,9 +21,24 @@ const time = (f: () => void) => {
   return best;
 };
 const rows: [string, () => void][] = [
-  ['markers (classifyTurn)', () => turns.forEach((e) => classifyTurn(e.text))],
-  ['correctionModel', () => turns.forEach((e) => correctionScore(e))],
-  ['reader', () => turns.forEach((e) => readerScores(e))],
+  [
+    'markers (classifyTurn)',
+    () => {
+      for (const e of turns) classifyTurn(e.text);
+    },
+  ],
+  [
+    'correctionModel',
+    () => {
+      for (const e of turns) correctionScore(e);
+    },
+  ],
+  [
+    'reader',
+    () => {
+      for (const e of turns) readerScores(e);
+    },
+  ],
 ];
 for (const [name, f] of rows) {
   const ms = time(f);
