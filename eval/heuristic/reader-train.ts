@@ -290,20 +290,6 @@ const fromMap =
   (e) =>
     m.get(e) ?? { correction: false, preference: false, approval: false, friction: false };
 
-/** A predictor with the final model, for strangers.ts `--reader` (trained on the whole pool). */
-export async function readerPredictor(): Promise<Predictor> {
-  const { readerModel, READER_MIN_SCORE } = await import('../../lib/heuristic-model/reader');
-  return (e) => {
-    if (!e.evidence || !e.markers)
-      return { correction: false, preference: false, approval: false, friction: false };
-    const s = readerModel(e.evidence, { ...e.markers });
-    return Object.fromEntries(CATEGORIES.map((c) => [c, s[c] >= READER_MIN_SCORE[c]])) as Record<
-      Category,
-      boolean
-    >;
-  };
-}
-
 function encode(f: Fitted): string {
   const lines: string[] = [];
   lines.push('/**');

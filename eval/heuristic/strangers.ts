@@ -133,8 +133,10 @@ async function main() {
     correctionModel: oldModel,
   };
   if (process.argv.includes('--reader')) {
-    const { readerPredictor } = await import('./reader-train');
-    predictors.reader = await readerPredictor();
+    // The shipped reader (trained on the older sets and the `strangers` split), at its thresholds.
+    const { readerModel, READER_MIN_SCORE } = await import('../../lib/heuristic-model/reader');
+    predictors.reader = (e) =>
+      e.evidence && e.markers ? atScores(readerModel(e.evidence, { ...e.markers }), READER_MIN_SCORE) : NONE;
   }
   console.log(
     `${examples.length} rows mapped (0 unmapped); scored: ${split}, ${rows.length} distinct readings\n`,
