@@ -247,7 +247,7 @@ export function loadPool() {
   };
 }
 
-const memoFeats = (extra?: (e: Example) => string[]): Features => {
+export const memoFeats = (extra?: (e: Example) => string[]): Features => {
   const memo = new Map<Example, number[]>();
   return (e) => {
     let v = memo.get(e);
@@ -292,7 +292,8 @@ const fromMap =
   (e) =>
     m.get(e) ?? { correction: false, preference: false, approval: false, friction: false };
 
-function encode(f: Fitted): string {
+/** The text of `lib/heuristic-model/reader-weights.ts` for a fitted model. */
+export function encode(f: Fitted): string {
   const lines: string[] = [];
   lines.push('/**');
   lines.push(
@@ -324,6 +325,9 @@ function encode(f: Fitted): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The shipped reader: trained and calibrated on the whole pool. */
+export const shippedReader = (pool: readonly Example[]) => fit(pool, memoFeats());
+
 async function main() {
   const t0 = Date.now();
   const { pool, strangers } = loadPool();
@@ -331,7 +335,7 @@ async function main() {
     `pool ${pool.length} turns, ${new Set(pool.map((e) => e.author)).size} authors (${Date.now() - t0} ms)`,
   );
   if (process.argv.includes('--write')) {
-    const f = fit(pool, memoFeats());
+    const f = shippedReader(pool);
     const file = resolve(import.meta.dirname ?? '.', '../../lib/heuristic-model/reader-weights.ts');
     writeFileSync(file, encode(f));
     console.log(

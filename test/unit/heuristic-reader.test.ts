@@ -184,3 +184,20 @@ describe('strangers loader', () => {
     300_000,
   );
 });
+
+describe('reader training', () => {
+  it.runIf(haveSharedData())(
+    'is deterministic: the shipped data is exactly what the training script gives',
+    async () => {
+      const { encode, loadPool, shippedReader } = await import('../../eval/heuristic/reader-train');
+      const { readFileSync } = await import('node:fs');
+      const file = new URL('../../lib/heuristic-model/reader-weights.ts', import.meta.url);
+      const { pool } = loadPool();
+      const text = encode(shippedReader(pool));
+      // The file is the script's output after the formatter: compare the data, not the layout.
+      const data = (s: string) => (s.match(/'[^']*'|\[[^\]]*\]/g) ?? []).map((x) => x.replace(/\s+/g, ''));
+      expect(data(text)).toEqual(data(readFileSync(file, 'utf8')));
+    },
+    900_000,
+  );
+});
