@@ -63,6 +63,18 @@ export function claudeMessage(
 ): boolean {
   const type = obj.type;
   if (typeof type !== 'string') throw new ItemError('Event has no "type"');
+  const queued = type === 'attachment' ? queuedPrompt(obj.attachment) : undefined;
+  if (queued !== undefined && !(obj.isSidechain === true && !state.includeSidechains)) {
+    // A prompt the person typed while the agent was busy: Claude Code logs it only as an attachment.
+    const id = typeof obj.uuid === 'string' ? obj.uuid : itemId(at);
+    convertRoleMessage(
+      { role: 'user', content: queued },
+      { id, source: at, ...timestamp(obj) },
+      state.tools,
+      out,
+    );
+    return true;
+  }
   if (type !== 'user' && type !== 'assistant') {
     state.sink.ignore(type);
     return false;
@@ -81,6 +93,14 @@ export function claudeMessage(
   else if (obj.isMeta === true) base.synthetic = 'meta';
   convertRoleMessage(msg.role === undefined ? { ...msg, role: type } : msg, base, state.tools, out);
   return true;
+}
+
+/** The prompt of a `queued_command` attachment typed as a prompt (not a `!` shell command), else undefined. */
+function queuedPrompt(attachment: unknown): unknown {
+  if (!isRecord(attachment) || attachment.type !== 'queued_command') return undefined;
+  if (attachment.commandMode !== undefined && attachment.commandMode !== 'prompt') return undefined;
+  const prompt = attachment.prompt;
+  return typeof prompt === 'string' || Array.isArray(prompt) ? prompt : undefined;
 }
 
 function itemId(at: SourceRef): string {
