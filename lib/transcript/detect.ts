@@ -148,11 +148,13 @@ function isClineHistory(items: unknown[]): boolean {
     if (!Array.isArray(item.content)) return false;
     for (const block of item.content) {
       if (!isRecord(block) || typeof block.text !== 'string') continue;
-      const t = block.text.trimStart();
+      // Only the opening is looked at: no copy of a block that may be megabytes long.
+      const t = block.text;
+      const at = firstNonSpace(t);
       if (
-        t.startsWith('<task>') ||
-        t.startsWith('<environment_details>') ||
-        t.startsWith('[TASK RESUMPTION]')
+        t.startsWith('<task>', at) ||
+        t.startsWith('<environment_details>', at) ||
+        t.startsWith('[TASK RESUMPTION]', at)
       ) {
         return true;
       }

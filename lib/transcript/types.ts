@@ -118,13 +118,14 @@ export interface Message {
  *   or an aider housekeeping command (`/add`, `/drop`, `/clear`, `/model`, `/tokens`, `/run`…, and a
  *   `/ask`, `/code` or `/architect` whose text aider repeats as the next prompt). `/undo` is never
  *   synthetic: it is the person rejecting the last edit;
- * - `hook`: hook output and system reminders (`<system-reminder>`, `<user-prompt-submit-hook>`);
+ * - `hook`: hook output and system reminders (`<system-reminder>`, `<user-prompt-submit-hook>`), and
+ *   the text Cline injects in the user role (`[TASK RESUMPTION]`, reminders, tool-use errors);
  * - `notification`: background-task notices (`<task-notification>`);
  * - `confirmation`: an aider yes/no answer logged as a prompt ("Add file to the chat? … all"), or an
  *   empty aider prompt (`<blank>`);
  * - `handoff`: in aider's architect mode, the architect model's reply logged again as the prompt of
  *   the editor model;
- * - `task`: the task statement that opens an agent trajectory (SWE-agent, mini-swe-agent);
+ * - `task`: the task statement that opens an agent trajectory (SWE-agent, mini-swe-agent, ATIF);
  * - `observation`: a tool output an agent harness sends in the user role.
  *
  * @example

@@ -158,8 +158,8 @@ describe('atif', () => {
         },
       ],
     });
-    const a = make(6_000);
-    const b = make(12_000);
+    const a = make(10_000);
+    const b = make(20_000);
     expect(
       growthRatio(
         () => parseTranscript(a),

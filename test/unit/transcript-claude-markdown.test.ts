@@ -99,6 +99,7 @@ describe('claude-code-markdown', () => {
     expect(t.messages[0]).toMatchObject({ ts: '2025-01-02T15:04:05', source: { line: 12 } });
     expect(t.messages[3]!.ts).toBe('2025-01-02T00:30:00');
     expect(t.ignoredKinds).toMatchObject({ thinking: 1, preamble: 1 });
+    expect(t.meta).toEqual({ agent: 'claude-code', sessionId: 'abc' });
   });
 
   it('throws a located TranscriptError: no event, or a JSON body that is not content blocks', () => {

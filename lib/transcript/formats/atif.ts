@@ -141,13 +141,20 @@ export function parseAtif(prepared: Prepared, state: ParseState): void {
     const id = `m${at.index}`;
     const ts = typeof step.timestamp === 'string' ? step.timestamp : undefined;
     const out: Message[] = [];
-    const push = (role: Role, content: string, extra: Partial<Message> = {}): void => {
-      const m: Message = { id, role, content, source: at, ...extra };
+    const push = (role: Role, content: string, call?: AtifCall): Message => {
+      const m: Message = { id, role, content, source: at };
       if (ts !== undefined) m.ts = ts;
+      if (call) {
+        m.toolName = call.name;
+        m.toolUseId = call.id;
+      }
       out.push(m);
+      return m;
     };
-    if (source === 'user') push('user', text, answered ? {} : { synthetic: 'task' });
-    else if (source === 'system') push('system', text);
+    if (source === 'user') {
+      const m = push('user', text);
+      if (!answered) m.synthetic = 'task';
+    } else if (source === 'system') push('system', text);
     else {
       answered = true;
       if (typeof step.model_name === 'string') noteModel(state, step.model_name);
@@ -156,9 +163,9 @@ export function parseAtif(prepared: Prepared, state: ParseState): void {
       if (text.trim().length > 0) push('assistant', text);
       for (const call of atifCalls(step, id)) {
         if (call.arguments !== undefined || call.name !== 'observation') {
-          push('assistant', safeStringify(call.arguments ?? {}), { toolName: call.name, toolUseId: call.id });
+          push('assistant', safeStringify(call.arguments ?? {}), call);
         }
-        if (call.output !== undefined) push('tool', call.output, { toolName: call.name, toolUseId: call.id });
+        if (call.output !== undefined) push('tool', call.output, call);
       }
     }
     if (out.length > 1) for (let k = 0; k < out.length; k++) out[k]!.id = `${id}.${k}`;

@@ -103,9 +103,16 @@ export function parseClaudeMarkdown(prepared: Prepared, state: ParseState): void
       return undefined;
     }
     if (event) event.parts.push(line);
-    else if (!preamble && !isBlank(line)) {
-      preamble = true;
-      sink.ignore('preamble');
+    else {
+      // The exporter's header: `- **Session ID**: \`06ea6fa4-…\``.
+      if (line.startsWith('- **Session ID**: `')) {
+        const id = line.slice('- **Session ID**: `'.length, line.lastIndexOf('`'));
+        if (id.length > 0 && id.length < 200) state.meta = { agent: 'claude-code', sessionId: id };
+      }
+      if (!preamble && !isBlank(line)) {
+        preamble = true;
+        sink.ignore('preamble');
+      }
     }
     return undefined;
   });
