@@ -186,7 +186,7 @@ export interface Fitted {
 const foldOf = (author: string, salt: string, k: number) => fnv1a32(`${salt}#${author}`) % k;
 
 /** Train on `rows`, calibrate and choose thresholds on their inner out-of-fold logits. */
-export function fit(rows: readonly Example[], feats: Features): Fitted {
+export function fitReader(rows: readonly Example[], feats: Features): Fitted {
   const oofZ: number[][] = CATEGORIES.map(() => []);
   const oofY: number[][] = CATEGORIES.map(() => []);
   for (let k = 0; k < INNER; k++) {
@@ -275,7 +275,7 @@ export function crossAuthor(
     const trainRows = pool.filter(
       (e) => foldOf(e.author, 'fold', FOLDS) !== k && fnv1a32(`curve#${e.author}`) % 100 < fraction * 100,
     );
-    const f = fit(trainRows, feats);
+    const f = fitReader(trainRows, feats);
     for (const e of test) {
       const s = scoresOf(f, feats(e));
       out.set(
@@ -326,7 +326,7 @@ export function encode(f: Fitted): string {
 }
 
 /** The shipped reader: trained and calibrated on the whole pool. */
-export const shippedReader = (pool: readonly Example[]) => fit(pool, memoFeats());
+export const shippedReader = (pool: readonly Example[]) => fitReader(pool, memoFeats());
 
 async function main() {
   const t0 = Date.now();

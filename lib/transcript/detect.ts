@@ -5,10 +5,10 @@
  */
 
 import { isAntigravityStep } from './formats/antigravity.js';
-import { isCodexLine } from './formats/codex.js';
 import { isAtif } from './formats/atif.js';
 import { isClaudeMarkdownTitle } from './formats/claude-markdown.js';
 import { isClineUiMessage } from './formats/cline.js';
+import { isCodexLine } from './formats/codex.js';
 import { isGeminiSession } from './formats/gemini.js';
 import { specstoryHeader } from './formats/specstory.js';
 import {

@@ -3,11 +3,11 @@ import { describeError, isRearviewError, TranscriptError } from '../core/index.j
 import { detectPrepared } from './detect.js';
 import { parseAider } from './formats/aider.js';
 import { parseAntigravity } from './formats/antigravity.js';
-import { parseChat } from './formats/chat.js';
-import { parseCodex } from './formats/codex.js';
 import { parseAtif } from './formats/atif.js';
+import { parseChat } from './formats/chat.js';
 import { parseClaudeMarkdown } from './formats/claude-markdown.js';
 import { parseCline } from './formats/cline.js';
+import { parseCodex } from './formats/codex.js';
 import { parseConsole } from './formats/console.js';
 import { parseGeminiSession } from './formats/gemini.js';
 import { parseGeminiConsole } from './formats/gemini-console.js';
