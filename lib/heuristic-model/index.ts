@@ -1,6 +1,7 @@
 /**
- * `rearview/heuristic-model`: a learned scorer for user corrections, for `heuristicReflect`'s `scorer`
- * option. A logistic regression over non-topical features of the turn (a closed list of function and
+ * `rearview/heuristic-model`: learned scorers for `heuristicReflect`'s `scorer` option: `readerModel`
+ * (all four categories, calibrated scores, thresholds per category in `READER_MIN_SCORE`; see
+ * `reader.ts`) and `correctionModel`, a scorer for user corrections alone. A logistic regression over non-topical features of the turn (a closed list of function and
  * discourse words, punctuation, length, position, pasted-output shape, the marker detector's signals
  * and the transcript's context), trained by `eval/heuristic/learned.ts` on the labelled turns and
  * shipped as data. Pure JS, integer arithmetic and a score table: the same score in every runtime.
@@ -14,6 +15,8 @@ import { baseFeatures, shapeFeatures } from './features.js';
 import { LIMIT, TABLE, WEIGHTS } from './weights.js';
 
 export { turnFeatures } from './features.js';
+export { READER_MIN_SCORE, readerModel, readerScores } from './reader.js';
+export { hashFeature, readerBuckets, readerFeatures } from './reader-features.js';
 
 /** The weights of single features, and of pairs by their first then second member (`x:a&b`). */
 interface Model {

@@ -47,9 +47,11 @@ export interface HeuristicOptions {
   /**
    * Insights whose `score` is below this are not reported. Default {@link DEFAULT_MIN_SCORE} (chosen
    * for precision ≥ 0.85 in every category on authors the detector was never tuned on); 0 keeps every
-   * insight with any evidence.
+   * insight with any evidence. Per category (`{ correction: 0.8, friction: 0.9 }`) for a scorer whose
+   * categories have thresholds of their own (`READER_MIN_SCORE` of `rearview/heuristic-model`); a
+   * category left out keeps the default.
    */
-  minScore?: number;
+  minScore?: number | Partial<TurnScores>;
   /**
    * A learned scorer (for example `correctionModel` from `rearview/heuristic-model`): called for every
    * turn a person wrote, with what the detector found, it returns the turn's scores (it may keep the
@@ -296,12 +298,17 @@ const FACTS = ['User correction', 'User preference', 'User approval', 'Friction 
  * scoreTurns(messages, {}, (turn) => turnInsights(turn, DEFAULT_MIN_SCORE, out)); // = heuristicReflect(messages)
  * ```
  */
-export function turnInsights(turn: ScoredTurn, minScore: number, out: ReflectionInsight[]): void {
+export function turnInsights(
+  turn: ScoredTurn,
+  minScore: number | Partial<TurnScores>,
+  out: ReflectionInsight[],
+): void {
   const { text, ref, prev, lastOther, scores } = turn;
   for (let k = 0; k < KINDS.length; k++) {
     const category = KINDS[k]!;
     const score = scores[category];
-    if (!(score > 0 && score >= minScore)) continue;
+    const min = typeof minScore === 'number' ? minScore : (minScore[category] ?? DEFAULT_MIN_SCORE);
+    if (!(score > 0 && score >= min)) continue;
     const traceRefs = [ref];
     let fact = `${FACTS[k]}: ${truncateUtf8(text, 200)}`;
     const tags = ['user_feedback', category];
@@ -353,7 +360,8 @@ export function heuristicReflect(
   options: HeuristicOptions = {},
 ): ReflectionInsight[] {
   const out: ReflectionInsight[] = [];
-  const min = typeof options?.minScore === 'number' ? options.minScore : DEFAULT_MIN_SCORE;
+  const m = options?.minScore;
+  const min = typeof m === 'number' || (m !== null && typeof m === 'object') ? m : DEFAULT_MIN_SCORE;
   scoreTurns(messages, options, (turn) => turnInsights(turn, min, out));
   return out;
 }

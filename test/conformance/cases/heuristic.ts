@@ -7,7 +7,15 @@ import {
   insightMetadata,
   loadLanguageMarkers,
 } from 'rearview/heuristic';
-import { correctionModel, correctionScore, turnFeatures } from 'rearview/heuristic-model';
+import {
+  correctionModel,
+  correctionScore,
+  READER_MIN_SCORE,
+  readerBuckets,
+  readerModel,
+  readerScores,
+  turnFeatures,
+} from 'rearview/heuristic-model';
 import { parseReflectionResponse, reflectionPrompt } from 'rearview/llm-reflect';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';
 import { check, checkEqual } from '../check';
@@ -30,6 +38,47 @@ const SESSION = [
 
 /** rearview/heuristic: identical insights, references and provenance in every runtime. */
 export const heuristicCases: ConformanceCase[] = [
+  {
+    // Hashing (Math.imul), lower-casing, \p{L} words, CJK runs and the integer sums: byte-identical
+    // scores in every runtime.
+    name: 'heuristic-model/reader scores',
+    run() {
+      const { messages } = parseTranscript(SESSION, { format: 'plain' });
+      const insights = heuristicReflect(messages, { scorer: readerModel, minScore: 0 });
+      const kept = heuristicReflect(messages, { scorer: readerModel, minScore: READER_MIN_SCORE });
+      check(insights.length > 0, 'the reader reads the turns');
+      const signals = {
+        correction: false,
+        challenge: false,
+        preference: false,
+        approval: false,
+        friction: false,
+      };
+      const turns = [
+        'Нет, это снова не работает. ОШИБКА!',
+        '还是不行，按钮没有反应',
+        'ボタンがまだ動きません',
+        'Não, ainda não funciona, de novo o mesmo erro',
+        '## User Input\n\n```text\nadd tests\n```\nYou **MUST** consider the user input',
+        'wait, why did you remove the tests? Always keep them. Café ☕',
+        '/undo',
+      ].map((text, i) => ({
+        text,
+        signals,
+        interrupted: i === 2,
+        repeat: false,
+        undo: i === 6,
+        first: i === 0,
+        reply: i === 1 ? 'I have fixed the handler, it should work now.' : undefined,
+      }));
+      const scores = turns.map(readerScores);
+      check(
+        scores.every((s) => Object.values(s).every((x) => x >= 0 && x <= 1)),
+        'scores in [0, 1]',
+      );
+      return { insights, kept, scores, buckets: turns.map(readerBuckets) };
+    },
+  },
   {
     name: 'heuristic-model/learned correction scores',
     run() {

@@ -1,0 +1,89 @@
+/**
+ * One shape for every labelled turn the reader trains and is measured on: the older sets
+ * (labelled-turns*.jsonl, read by data.ts) and the `strangers` labels (strangers-data.ts), each with
+ * what `heuristicReflect` tells a scorer (`TurnEvidence`) and the marker detector's scores.
+ */
+import { scoreTurns, type TurnEvidence, type TurnScores } from '../../lib/heuristic/index';
+import { authorOf, type Category, contextOf, familyOf, loadLabelledSets, type Row } from './data';
+import { loadStrangers, type StrangerRow, sourceOf } from './strangers-data';
+
+export interface Example {
+  id: string;
+  /** The person (fold groups never split one). */
+  author: string;
+  /** console, sharegpt, aider (older sets) or the strangers folder (specstory, codex, …). */
+  source: string;
+  lang: string;
+  split: string;
+  labels: Category[];
+  standing: boolean | null;
+  instruction: string | null;
+  /** Undefined when the library never scores the turn (a synthetic message). */
+  evidence: TurnEvidence | undefined;
+  markers: TurnScores | undefined;
+  markersLang: TurnScores | undefined;
+  /** A row that repeats an earlier row's text by the same author (strangers `duplicate_of`). */
+  duplicate: boolean;
+}
+
+function readOld(r: Row): Pick<Example, 'evidence' | 'markers'> {
+  const messages = contextOf(r, Number.MAX_SAFE_INTEGER);
+  let last: { e: TurnEvidence; s: TurnScores } | undefined;
+  let found: Pick<Example, 'evidence' | 'markers'> = { evidence: undefined, markers: undefined };
+  scoreTurns(
+    messages,
+    {
+      scorer: (e, s) => {
+        last = { e, s };
+        return s;
+      },
+    },
+    (turn) => {
+      if (turn.index === messages.length - 1 && last) found = { evidence: last.e, markers: last.s };
+      last = undefined;
+    },
+  );
+  return found;
+}
+
+/** The older labelled sets as examples (every split, the once-held-out ones included). */
+export function oldExamples(): Example[] {
+  return loadLabelledSets().map((r) => {
+    const read = readOld(r);
+    return {
+      id: `old:${r.n}`,
+      author: authorOf(r),
+      source: familyOf(r),
+      lang: r.lang ?? 'en',
+      split: r.split,
+      labels: r.labels,
+      standing: null,
+      instruction: null,
+      evidence: read.evidence,
+      markers: read.markers,
+      markersLang: undefined,
+      duplicate: false,
+    };
+  });
+}
+
+const fromStranger = (r: StrangerRow): Example => ({
+  id: `s:${r.n}`,
+  author: `strangers:${r.author}`,
+  source: sourceOf(r),
+  lang: r.lang,
+  split: r.split,
+  labels: r.labels,
+  standing: r.standing,
+  instruction: r.instruction,
+  evidence: r.evidence,
+  markers: r.markers,
+  markersLang: r.markersLang,
+  duplicate: r.duplicate_of !== undefined,
+});
+
+/** The strangers rows as examples, and the rows that could not be located (none expected). */
+export function strangerExamples() {
+  const { rows, unmapped } = loadStrangers();
+  return { examples: rows.map(fromStranger), unmapped };
+}

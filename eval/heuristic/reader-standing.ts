@@ -1,0 +1,71 @@
+/**
+ * `npx tsx eval/heuristic/reader-standing.ts`: the second decision of issue 38 — does a correction or
+ * preference hold a standing instruction (worth keeping for future sessions) or is it a one-off? — as
+ * a logistic regression over the reader's features, measured on 5 folds grouped by author over the
+ * `strangers` rows labelled correction or preference (the older sets carry no `standing`). Not
+ * shipped: a measurement of whether the features can tell the two apart. Never reads `strangers-final`.
+ */
+import { fnv1a32 } from '../../lib/core/index';
+import { readerBuckets } from '../../lib/heuristic-model/reader-features';
+import type { Category } from './data';
+import { type Example, strangerExamples } from './reader-data';
+import { logits, train } from './reader-train';
+
+const rows = strangerExamples().examples.filter(
+  (e) => e.split === 'strangers' && !e.duplicate && e.evidence !== undefined && e.standing !== null,
+);
+// `train` fits four outputs from `labels`: the standing decision rides on the first ('correction').
+const asStanding = (e: Example): Example => ({
+  ...e,
+  labels: e.standing ? (['correction'] as Category[]) : [],
+});
+const data = rows.map(asStanding);
+const feats = (() => {
+  const memo = new Map<string, number[]>();
+  return (e: Example) => {
+    let v = memo.get(e.id);
+    if (!v) {
+      v = readerBuckets(e.evidence!);
+      memo.set(e.id, v);
+    }
+    return v;
+  };
+})();
+const z = new Map<string, number>();
+for (let k = 0; k < 5; k++) {
+  const inK = (e: Example) => fnv1a32(`fold#${e.author}`) % 5 === k;
+  const m = train(
+    data.filter((e) => !inK(e)),
+    feats,
+  );
+  for (const e of data.filter(inK)) z.set(e.id, logits(m, feats(e))[0]!);
+}
+const pos = data.filter((e) => e.labels.length > 0).length;
+console.log(
+  `${data.length} corrections/preferences (strangers split, distinct), ${pos} standing, ${new Set(data.map((e) => e.author)).size} authors`,
+);
+const order = [...data].sort((a, b) => z.get(b.id)! - z.get(a.id)!);
+let tp = 0;
+let ap = 0;
+order.forEach((e, i) => {
+  if (e.labels.length > 0) {
+    tp++;
+    ap += tp / (i + 1);
+  }
+});
+console.log(
+  `out-of-fold average precision ${(ap / pos).toFixed(3)} (base rate ${(pos / data.length).toFixed(3)})`,
+);
+for (const cut of [0, -16, -32]) {
+  const said = data.filter((e) => z.get(e.id)! >= cut);
+  const right = said.filter((e) => e.labels.length > 0).length;
+  console.log(
+    `logit ≥ ${cut / 16}: precision ${(right / Math.max(1, said.length)).toFixed(3)}, recall ${(right / pos).toFixed(3)} (${said.length} said)`,
+  );
+}
+// Baseline: the marker detector's preference signal ("from now on", "always") as the decision.
+const saidM = data.filter((e) => e.evidence!.signals.preference);
+const rightM = saidM.filter((e) => e.labels.length > 0).length;
+console.log(
+  `markers' preference signal: precision ${(rightM / Math.max(1, saidM.length)).toFixed(3)}, recall ${(rightM / pos).toFixed(3)} (${saidM.length} said)`,
+);

@@ -1,0 +1,402 @@
+/**
+ * The reader (`readerModel` of `rearview/heuristic-model`): how it is trained, measured on authors it
+ * never saw, and written as data.
+ *
+ * `npx tsx eval/heuristic/reader-train.ts` prints the leave-authors-out evaluation (5 folds grouped by
+ * author over every older labelled set and the `strangers` split; `strangers-final` is never read
+ * here) beside the markers and the correction model, per source and language, and the learning curve
+ * (25/50/75/100 % of each fold's training authors). `--write` trains on the whole pool and rewrites
+ * `lib/heuristic-model/reader-weights.ts`. `--teachers` compares features from `compromise` and
+ * `wink-nlp` added to the reader's own (reader-teachers.ts).
+ *
+ * Model: one logistic regression per category (correction, preference, approval, friction) over the
+ * hashed `readerFeatures`, full-batch Adam, L2, a fixed number of steps: deterministic (no random
+ * draw; rows in file order). Only buckets seen in turns of at least `MIN_AUTHORS` authors of the
+ * training turns get a weight (default 1: every bucket; 3, meant to keep one person's topic words out,
+ * gave a slightly lower out-of-fold average precision in reader-probe.ts: 0.611 against 0.622 for
+ * corrections on the strangers rows). Settings (Adam rate 0.05, 150 steps, L2 0.002) were chosen on
+ * the training folds only (reader-probe.ts); Adagrad and L2 0.01 / 0.0005 did no better. Weights are integers (sixteenths of a logit). Scores: a Platt fit of the out-of-fold
+ * logits (an inner 3-fold split by author), written as a table logit → score (two decimals), so scores
+ * are calibrated probabilities; each category's threshold is the lowest logit whose inner out-of-fold
+ * precision reaches its target, and its score is that category's `minScore`.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fnv1a32 } from '../../lib/core/index';
+import { readerBuckets } from '../../lib/heuristic-model/reader-features';
+import { CATEGORIES, type Category } from './data';
+import { type Example, oldExamples, strangerExamples } from './reader-data';
+import {
+  langGroup,
+  markersOnly,
+  oldModel,
+  type Predictor,
+  printTables,
+  seedSubstrings,
+  table,
+} from './strangers';
+
+export const SCALE = 16;
+export const LIMIT = 160;
+const STEPS = Number(process.env.READER_STEPS ?? 150);
+const RATE = Number(process.env.READER_RATE ?? 0.05);
+const L2 = Number(process.env.READER_L2 ?? 0.002);
+const MIN_AUTHORS = Number(process.env.READER_MIN_AUTHORS ?? 1);
+const FOLDS = 5;
+const INNER = 3;
+/** Inner out-of-fold precision each category's threshold must reach (a margin over the targets). */
+export const TARGETS: Record<Category, number> = {
+  correction: 0.88,
+  preference: 0.83,
+  approval: 0.85,
+  friction: 0.83,
+};
+
+export type Features = (e: Example) => number[];
+
+export interface Model {
+  bias: number[];
+  /** bucket → four integer weights (sixteenths), by category order. */
+  weights: Map<number, Int32Array>;
+}
+
+/** Logistic regressions for the four categories at once, over the given rows' buckets. */
+export function train(rows: readonly Example[], feats: Features): Model {
+  // Buckets seen by enough authors.
+  const authors = new Map<number, Set<string>>();
+  for (const e of rows)
+    for (const b of feats(e)) {
+      let s = authors.get(b);
+      if (!s) {
+        s = new Set();
+        authors.set(b, s);
+      }
+      if (s.size < MIN_AUTHORS) s.add(e.author);
+    }
+  const index = new Map<number, number>();
+  for (const [b, s] of [...authors].sort((a, c) => a[0] - c[0]))
+    if (s.size >= MIN_AUTHORS) index.set(b, index.size);
+  const x = rows.map((e) =>
+    Int32Array.from(
+      feats(e)
+        .filter((b) => index.has(b))
+        .map((b) => index.get(b)!),
+    ),
+  );
+  const C = CATEGORIES.length;
+  const y = rows.map((e) => CATEGORIES.map((c) => (e.labels.includes(c) ? 1 : 0)));
+  const n = index.size;
+  const w = new Float64Array(n * C);
+  const bias = new Float64Array(C);
+  const g = new Float64Array(n * C);
+  const gb = new Float64Array(C);
+  // Adam, full batch: moments per weight.
+  const m1 = new Float64Array(n * C);
+  const m2 = new Float64Array(n * C);
+  const b1 = new Float64Array(C);
+  const b2 = new Float64Array(C);
+  const z = new Float64Array(C);
+  for (let step = 0; step < STEPS; step++) {
+    g.fill(0);
+    gb.fill(0);
+    for (let i = 0; i < x.length; i++) {
+      const xi = x[i]!;
+      for (let c = 0; c < C; c++) z[c] = bias[c]!;
+      for (const k of xi) for (let c = 0; c < C; c++) z[c]! += w[k * C + c]!;
+      for (let c = 0; c < C; c++) {
+        const d = 1 / (1 + Math.exp(-z[c]!)) - y[i]![c]!;
+        z[c] = d;
+        gb[c]! += d;
+      }
+      for (const k of xi) for (let c = 0; c < C; c++) g[k * C + c]! += z[c]!;
+    }
+    const c1 = 1 - 0.9 ** (step + 1);
+    const c2 = 1 - 0.999 ** (step + 1);
+    for (let j = 0; j < n * C; j++) {
+      const gj = g[j]! / x.length + L2 * w[j]!;
+      m1[j] = 0.9 * m1[j]! + 0.1 * gj;
+      m2[j] = 0.999 * m2[j]! + 0.001 * gj * gj;
+      w[j]! -= (RATE * (m1[j]! / c1)) / (Math.sqrt(m2[j]! / c2) + 1e-8);
+    }
+    for (let c = 0; c < C; c++) {
+      const gj = gb[c]! / x.length;
+      b1[c] = 0.9 * b1[c]! + 0.1 * gj;
+      b2[c] = 0.999 * b2[c]! + 0.001 * gj * gj;
+      bias[c]! -= (RATE * (b1[c]! / c1)) / (Math.sqrt(b2[c]! / c2) + 1e-8);
+    }
+  }
+  const weights = new Map<number, Int32Array>();
+  for (const [b, k] of index) {
+    const q = Int32Array.from({ length: C }, (_, c) => Math.round(w[k * C + c]! * SCALE));
+    if (q.some((v) => v !== 0)) weights.set(b, q);
+  }
+  return { bias: [...bias].map((v) => Math.round(v * SCALE)), weights };
+}
+
+/** The integer logits of one turn, by category. */
+export function logits(m: Model, buckets: readonly number[]): number[] {
+  const z = [...m.bias];
+  for (const b of buckets) {
+    const w = m.weights.get(b);
+    if (w) for (let c = 0; c < z.length; c++) z[c]! += w[c]!;
+  }
+  return z.map((v) => Math.max(-LIMIT, Math.min(LIMIT, v)));
+}
+
+/** Platt scaling on integer logits: p = σ(a·z/16 + b), fitted by gradient descent (deterministic). */
+export function platt(z: readonly number[], y: readonly number[]): { a: number; b: number } {
+  let a = 1;
+  let b = 0;
+  for (let step = 0; step < 2000; step++) {
+    let ga = 0;
+    let gb = 0;
+    for (let i = 0; i < z.length; i++) {
+      const s = z[i]! / SCALE;
+      const d = 1 / (1 + Math.exp(-(a * s + b))) - y[i]!;
+      ga += d * s;
+      gb += d;
+    }
+    a -= (0.5 * ga) / z.length;
+    b -= (0.5 * gb) / z.length;
+  }
+  return { a, b };
+}
+
+/** The lowest logit whose rows at or above it reach `target` precision (≥ 5 of them); LIMIT + 1 if none. */
+export function threshold(z: readonly number[], y: readonly number[], target: number): number {
+  const order = z.map((v, i) => [v, y[i]!] as const).sort((p, q) => q[0] - p[0]);
+  let tp = 0;
+  let best = LIMIT + 1;
+  for (let i = 0; i < order.length; i++) {
+    tp += order[i]![1];
+    if (i + 1 < order.length && order[i + 1]![0] === order[i]![0]) continue;
+    if (i + 1 >= 5 && tp / (i + 1) >= target) best = order[i]![0];
+  }
+  return best;
+}
+
+export interface Fitted {
+  model: Model;
+  /** Per category: score table over logits -LIMIT..LIMIT (hundredths) and the threshold's score. */
+  tables: number[][];
+  minScore: Record<Category, number>;
+  thresholds: number[];
+}
+
+const foldOf = (author: string, salt: string, k: number) => fnv1a32(`${salt}#${author}`) % k;
+
+/** Train on `rows`, calibrate and choose thresholds on their inner out-of-fold logits. */
+export function fitReader(rows: readonly Example[], feats: Features): Fitted {
+  const oofZ: number[][] = CATEGORIES.map(() => []);
+  const oofY: number[][] = CATEGORIES.map(() => []);
+  for (let k = 0; k < INNER; k++) {
+    const inTest = (e: Example) => foldOf(e.author, 'reader-inner', INNER) === k;
+    const m = train(
+      rows.filter((e) => !inTest(e)),
+      feats,
+    );
+    for (const e of rows.filter(inTest)) {
+      const z = logits(m, feats(e));
+      CATEGORIES.forEach((c, ci) => {
+        oofZ[ci]!.push(z[ci]!);
+        oofY[ci]!.push(e.labels.includes(c) ? 1 : 0);
+      });
+    }
+  }
+  const model = train(rows, feats);
+  const tables: number[][] = [];
+  const thresholds: number[] = [];
+  const minScore = {} as Record<Category, number>;
+  CATEGORIES.forEach((c, ci) => {
+    const { a, b } = platt(oofZ[ci]!, oofY[ci]!);
+    const t = threshold(oofZ[ci]!, oofY[ci]!, TARGETS[c]);
+    const tbl: number[] = [];
+    for (let z = -LIMIT; z <= LIMIT; z++) tbl.push(Math.round(100 / (1 + Math.exp(-(a * (z / SCALE) + b)))));
+    // Monotone, and the threshold's score strictly above every score under it.
+    for (let i = 1; i < tbl.length; i++) tbl[i] = Math.max(tbl[i]!, tbl[i - 1]!);
+    const ti = Math.min(t, LIMIT) + LIMIT;
+    if (t <= LIMIT) {
+      const at = Math.max(tbl[ti]!, ti > 0 ? tbl[ti - 1]! + 1 : 1);
+      for (let i = ti; i < tbl.length; i++) tbl[i] = Math.max(tbl[i]!, at);
+      minScore[c] = at / 100;
+    } else minScore[c] = 1.01; // nothing reaches the target: the category is never reported
+    tables.push(tbl);
+    thresholds.push(t);
+  });
+  return { model, tables, minScore, thresholds };
+}
+
+/** The scores of one turn from a fitted model (what `readerModel` computes at run time). */
+export function scoresOf(f: Fitted, buckets: readonly number[]): Record<Category, number> {
+  const z = logits(f.model, buckets);
+  return Object.fromEntries(CATEGORIES.map((c, ci) => [c, f.tables[ci]![z[ci]! + LIMIT]! / 100])) as Record<
+    Category,
+    number
+  >;
+}
+
+export function loadPool() {
+  const old = oldExamples();
+  const { examples, unmapped } = strangerExamples();
+  if (unmapped.length > 0) throw new Error(`${unmapped.length} strangers rows unmapped`);
+  const usable = (e: Example) => e.evidence !== undefined && !e.duplicate;
+  return {
+    pool: [...old, ...examples.filter((e) => e.split === 'strangers')].filter(usable),
+    strangers: examples.filter((e) => e.split === 'strangers' && !e.duplicate),
+    final: examples.filter((e) => e.split === 'strangers-final' && !e.duplicate),
+  };
+}
+
+export const memoFeats = (extra?: (e: Example) => string[]): Features => {
+  const memo = new Map<Example, number[]>();
+  return (e) => {
+    let v = memo.get(e);
+    if (!v) {
+      v = e.evidence ? readerBuckets(e.evidence) : [];
+      if (extra) v = [...new Set([...v, ...extra(e).map((s) => fnv1a32(s) & ((1 << 20) - 1))])];
+      memo.set(e, v);
+    }
+    return v;
+  };
+};
+
+/**
+ * Leave-authors-out: every pool turn predicted by a model trained and calibrated without its author.
+ * `fraction` keeps that share of each fold's training authors (by hash), for the learning curve.
+ */
+export function crossAuthor(
+  pool: readonly Example[],
+  feats: Features,
+  fraction = 1,
+): Map<Example, Record<Category, boolean>> {
+  const out = new Map<Example, Record<Category, boolean>>();
+  for (let k = 0; k < FOLDS; k++) {
+    const test = pool.filter((e) => foldOf(e.author, 'fold', FOLDS) === k);
+    const trainRows = pool.filter(
+      (e) => foldOf(e.author, 'fold', FOLDS) !== k && fnv1a32(`curve#${e.author}`) % 100 < fraction * 100,
+    );
+    const f = fitReader(trainRows, feats);
+    for (const e of test) {
+      const s = scoresOf(f, feats(e));
+      out.set(
+        e,
+        Object.fromEntries(CATEGORIES.map((c) => [c, s[c] >= f.minScore[c]])) as Record<Category, boolean>,
+      );
+    }
+  }
+  return out;
+}
+
+const fromMap =
+  (m: Map<Example, Record<Category, boolean>>): Predictor =>
+  (e) =>
+    m.get(e) ?? { correction: false, preference: false, approval: false, friction: false };
+
+/** The text of `lib/heuristic-model/reader-weights.ts` for a fitted model. */
+export function encode(f: Fitted): string {
+  const lines: string[] = [];
+  lines.push('/**');
+  lines.push(
+    " * @internal The reader's data, written by `npx tsx eval/heuristic/reader-train.ts --write` (do not",
+  );
+  lines.push(
+    ' * edit): per category (correction, preference, approval, friction) the bias, the integer weights',
+  );
+  lines.push(
+    ' * (sixteenths of a logit) by hashed feature bucket (delta-coded, base 36), the score table over',
+  );
+  lines.push(` * logits -${LIMIT}..${LIMIT} (hundredths) and the threshold's score (\`READER_MIN_SCORE\`).`);
+  lines.push(' */');
+  const entries = [...f.model.weights].sort((a, b) => a[0] - b[0]);
+  let prev = 0;
+  const parts: string[] = [];
+  for (const [b, w] of entries) {
+    parts.push(`${(b - prev).toString(36)}:${[...w].map((v) => v.toString(36)).join(':')}`);
+    prev = b;
+  }
+  lines.push(`export const BIAS: readonly number[] = ${JSON.stringify(f.model.bias)};`);
+  lines.push(`export const WEIGHTS: string =\n  '${parts.join(' ')}';`);
+  lines.push(
+    `export const TABLES: string =\n  '${f.tables.map((t) => t.map((v) => v.toString(36)).join(',')).join(';')}';`,
+  );
+  lines.push(
+    `export const MIN_SCORES: readonly number[] = ${JSON.stringify(CATEGORIES.map((c) => f.minScore[c]))};`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The shipped reader: trained and calibrated on the whole pool. */
+export const shippedReader = (pool: readonly Example[]) => fitReader(pool, memoFeats());
+
+async function main() {
+  const t0 = Date.now();
+  const { pool, strangers } = loadPool();
+  console.error(
+    `pool ${pool.length} turns, ${new Set(pool.map((e) => e.author)).size} authors (${Date.now() - t0} ms)`,
+  );
+  if (process.argv.includes('--write')) {
+    const f = shippedReader(pool);
+    const file = resolve(import.meta.dirname ?? '.', '../../lib/heuristic-model/reader-weights.ts');
+    writeFileSync(file, encode(f));
+    console.log(
+      `wrote ${file}: ${f.model.weights.size} buckets; minScore ${JSON.stringify(f.minScore)}; thresholds ${f.thresholds}`,
+    );
+    return;
+  }
+  const feats = memoFeats();
+  const curveOnly = process.argv.includes('--curve-only');
+  const variants: Record<string, Features> = { reader: feats };
+  if (process.argv.includes('--teachers')) {
+    const { teacherFeatures } = await import('./reader-teachers');
+    for (const [name, extra] of Object.entries(await teacherFeatures(pool)))
+      variants[`reader+${name}`] = memoFeats(extra);
+  }
+  const predictors: Record<string, Predictor> = {
+    seed: seedSubstrings,
+    markers: markersOnly,
+    correctionModel: oldModel,
+  };
+  for (const [name, fe] of Object.entries(curveOnly ? {} : variants)) {
+    const t1 = Date.now();
+    predictors[name] = fromMap(crossAuthor(pool, fe));
+    console.error(`${name}: folds in ${Date.now() - t1} ms`);
+  }
+  const strangersInPool = strangers.filter((e) => e.evidence !== undefined);
+  const olderInPool = pool.filter((e) => !e.id.startsWith('s:'));
+  console.log(
+    printTables(
+      'leave-authors-out, strangers split (1,414 distinct readings; correctionModel never saw these authors)',
+      strangers,
+      predictors,
+      {
+        source: (e) => e.source,
+        lang: langGroup,
+      },
+    ),
+  );
+  if (!curveOnly)
+    console.log(
+      printTables(
+        'leave-authors-out, older sets (correctionModel was trained on these: not a held-out figure for it)',
+        olderInPool,
+        predictors,
+        {
+          source: (e) => e.source,
+        },
+      ),
+    );
+  if (process.argv.includes('--curve') || curveOnly) {
+    console.log('\n## learning curve (reader, strangers rows of the folds)');
+    // 100 % is the main run's reader column (the same folds and model).
+    for (const fraction of curveOnly ? [0.25, 0.5, 0.75] : [0.25, 0.5, 0.75, 1]) {
+      const p = fromMap(crossAuthor(pool, feats, fraction));
+      const t = table(strangersInPool, { r: p }).r!;
+      const tAll = table(pool, { r: p }).r!;
+      console.log(
+        `| ${fraction * 100} % | ${CATEGORIES.map((c) => `${c} ${t[c].precision.toFixed(3)} / ${t[c].recall.toFixed(3)}`).join(' | ')} | all pool: ${CATEGORIES.map((c) => `${tAll[c].precision.toFixed(3)} / ${tAll[c].recall.toFixed(3)}`).join(' | ')} |`,
+      );
+    }
+  }
+}
+
+if (process.argv[1]?.endsWith('reader-train.ts')) await main();

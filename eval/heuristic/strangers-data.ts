@@ -1,0 +1,230 @@
+/**
+ * The `strangers` labels (strangers/labels.jsonl) read with their turns: every row is located in the
+ * shared data by parsing its file with `parseTranscript` (as rearview reads it in use) and matching the
+ * SHA-256 of each user message's trimmed text against the row's. No text is stored in the repository:
+ * it is re-read from `../shared/data` on every run.
+ *
+ * Each file is read once through `scoreTurns` with a scorer that records what `heuristicReflect`
+ * gives a scorer for each person's turn (`TurnEvidence` and the marker scores): what a learned model
+ * sees in use, with the whole conversation before the turn.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sharedDataDir } from '../../bench/harness';
+import {
+  compileMarkers,
+  DEFAULT_MARKERS,
+  type MessageLike,
+  scoreTurns,
+  type TurnEvidence,
+  type TurnScores,
+} from '../../lib/heuristic/index';
+import { withLanguages } from '../../lib/heuristic/languages';
+import { parseTranscript } from '../../lib/transcript/index';
+import type { Category } from './data';
+import { sha256 } from './data';
+import { readRows } from './rows';
+
+export interface StrangerLabel {
+  n: number;
+  source: string;
+  line?: number;
+  turn?: number;
+  part?: number;
+  index: number;
+  author: string;
+  sha256: string;
+  lang: string;
+  split: 'strangers' | 'strangers-final';
+  label: string;
+  labels: Category[];
+  standing: boolean | null;
+  instruction: string | null;
+  first: boolean;
+  stratum: string;
+  command?: string;
+  duplicate_of?: number;
+}
+
+/** One labelled turn with what the library reads of it. */
+export interface StrangerRow extends StrangerLabel {
+  /** The turn's index in the parsed messages. */
+  message: number;
+  /** What the scorer is told (undefined when the library skips the turn: a synthetic message). */
+  evidence: TurnEvidence | undefined;
+  /** The marker detector's scores (default markers), and with the language lists. */
+  markers: TurnScores | undefined;
+  markersLang: TurnScores | undefined;
+  /** Why the parsed message is skipped by `heuristicReflect`, when it is (`synthetic` kind). */
+  synthetic?: string;
+}
+
+export interface Unmapped {
+  row: StrangerLabel;
+  reason: string;
+}
+
+const textOf = (content: unknown): string | undefined => {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const parts: string[] = [];
+  for (const b of content)
+    if (b && typeof b === 'object' && (b as { type?: unknown }).type === 'text') {
+      const t = (b as { text?: unknown }).text;
+      if (typeof t === 'string') parts.push(t);
+    }
+  return parts.length > 0 ? parts.join('\n') : undefined;
+};
+
+/** Variants of a user message's text the labeller may have hashed (reminder blocks stripped). */
+function variants(text: string): string[] {
+  const out = [text.trim()];
+  const stripped = text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim();
+  if (stripped !== out[0]) out.push(stripped);
+  return out;
+}
+
+interface FileRead {
+  messages: MessageLike[];
+  evidence: Map<number, TurnEvidence>;
+  markers: Map<number, TurnScores>;
+  markersLang: Map<number, TurnScores>;
+  /** SHA-256 of each user message's text (and variants) → message indexes, in order. */
+  byHash: Map<string, number[]>;
+  format: string;
+}
+
+const defaultCompiled = compileMarkers(DEFAULT_MARKERS);
+const languageCompiled = compileMarkers(withLanguages(DEFAULT_MARKERS));
+
+function readFile(source: string): FileRead {
+  const dir = sharedDataDir();
+  if (!dir) throw new Error('the shared data (../shared/data) is needed to read the strangers labels');
+  const t = parseTranscript(readFileSync(join(dir, source), 'utf8'), { lenient: true });
+  const messages = t.messages as MessageLike[];
+  const evidence = new Map<number, TurnEvidence>();
+  const markers = new Map<number, TurnScores>();
+  const markersLang = new Map<number, TurnScores>();
+  let last: { e: TurnEvidence; s: TurnScores } | undefined;
+  scoreTurns(
+    messages,
+    {
+      markers: defaultCompiled,
+      scorer: (e, s) => {
+        last = { e, s };
+        return s;
+      },
+    },
+    (turn) => {
+      if (last) {
+        evidence.set(turn.index, last.e);
+        markers.set(turn.index, last.s);
+      }
+      last = undefined;
+    },
+  );
+  scoreTurns(
+    messages,
+    {
+      markers: languageCompiled,
+      scorer: (_e, s) => {
+        last = { e: _e, s };
+        return s;
+      },
+    },
+    (turn) => {
+      if (last) markersLang.set(turn.index, last.s);
+      last = undefined;
+    },
+  );
+  const byHash = new Map<string, number[]>();
+  messages.forEach((m, i) => {
+    if (m.role !== 'user') return;
+    const text = textOf(m.content);
+    if (text === undefined) return;
+    for (const v of new Set(variants(text))) {
+      const h = sha256(v);
+      const list = byHash.get(h) ?? [];
+      list.push(i);
+      byHash.set(h, list);
+    }
+  });
+  return { messages, evidence, markers, markersLang, byHash, format: t.format };
+}
+
+/**
+ * aider: the labeller joined a run of prompts that the parser splits (a `/ask X` that aider logs again
+ * as `X`, a `<blank>` before a prompt). Such a row maps to the run's one prompt the library reads (the
+ * non-synthetic one), or the last of the run; -1 when no run starting at the row's line matches.
+ */
+function joined(file: FileRead, row: StrangerLabel): number {
+  if (row.line === undefined) return -1;
+  const start = file.messages.findIndex((m) => m.id === `m${row.line}`);
+  if (start < 0) return -1;
+  const texts: string[] = [];
+  for (let j = start; j < Math.min(file.messages.length, start + 4); j++) {
+    const m = file.messages[j]!;
+    if (m.role !== 'user') break;
+    texts.push(textOf(m.content) ?? '');
+    if (sha256(texts.join('\n').trim()) === row.sha256) {
+      for (let k = start; k <= j; k++) if (!file.messages[k]!.synthetic) return k;
+      return j;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Every row of strangers/labels.jsonl with its turn located and read; rows whose text is found in no
+ * user message of the parsed file are returned apart with the reason.
+ */
+export function loadStrangers(): { rows: StrangerRow[]; unmapped: Unmapped[]; formats: Map<string, string> } {
+  const labels = readRows<StrangerLabel>('strangers/labels.jsonl');
+  const bySource = new Map<string, StrangerLabel[]>();
+  for (const r of labels) {
+    const list = bySource.get(r.source) ?? [];
+    list.push(r);
+    bySource.set(r.source, list);
+  }
+  const rows: StrangerRow[] = [];
+  const unmapped: Unmapped[] = [];
+  const formats = new Map<string, string>();
+  for (const [source, list] of [...bySource].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    let file: FileRead;
+    try {
+      file = readFile(source);
+    } catch (e) {
+      for (const row of list)
+        unmapped.push({ row, reason: `parse failed: ${(e as Error).message.slice(0, 80)}` });
+      continue;
+    }
+    formats.set(source, file.format);
+    // Rows with the same text in one file take the parsed messages with that text in order.
+    const ordered = [...list].sort((a, b) => a.index - b.index);
+    const used = new Map<string, number>();
+    for (const row of ordered) {
+      const at = file.byHash.get(row.sha256);
+      const k = used.get(row.sha256) ?? 0;
+      used.set(row.sha256, k + 1);
+      const i = at && at.length > 0 ? at[Math.min(k, at.length - 1)]! : joined(file, row);
+      if (i < 0) {
+        unmapped.push({ row, reason: `no user message of the ${file.format} parse has this text` });
+        continue;
+      }
+      const m = file.messages[i]!;
+      const syn = m.synthetic;
+      rows.push({
+        ...row,
+        message: i,
+        evidence: file.evidence.get(i),
+        markers: file.markers.get(i),
+        markersLang: file.markersLang.get(i),
+        ...(syn ? { synthetic: typeof syn === 'string' ? syn : 'synthetic' } : {}),
+      });
+    }
+  }
+  return { rows, unmapped, formats };
+}
+
+/** The folder a row's file is in: specstory, codex, cline, aider, claude-code-jsonl-more, other-agents. */
+export const sourceOf = (r: Pick<StrangerLabel, 'source'>): string => r.source.split('/')[0]!;

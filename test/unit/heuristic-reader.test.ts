@@ -1,0 +1,203 @@
+/**
+ * The reader (`readerModel` of `rearview/heuristic-model`): integer weights and score tables (the same
+ * scores for the same input), scores in [0, 1] that never throw, per-category thresholds through
+ * `heuristicReflect`'s `minScore`, linear time in the turn's length, its size under 150 KB gzipped
+ * with `rearview/heuristic` alone still under 8 KB, and the strangers loader mapping every row.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { haveSharedData } from '../../eval/heuristic/data';
+import { bundle, heuristicSizes } from '../../eval/heuristic/size';
+import { loadStrangers } from '../../eval/heuristic/strangers-data';
+import { heuristicReflect } from '../../lib/heuristic/index';
+import {
+  hashFeature,
+  READER_MIN_SCORE,
+  readerBuckets,
+  readerFeatures,
+  readerModel,
+  readerScores,
+} from '../../lib/heuristic-model/index';
+import { BIAS, MIN_SCORES, TABLES, WEIGHTS } from '../../lib/heuristic-model/reader-weights';
+import { evidence } from '../heuristic/evidence';
+
+const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;
+
+describe('reader data', () => {
+  it('holds integer weights, monotone tables in [0, 1] and one threshold per category', () => {
+    expect(BIAS.every(Number.isInteger)).toBe(true);
+    const entries = WEIGHTS.split(' ');
+    expect(entries.length).toBeGreaterThan(1000);
+    for (const e of entries.slice(0, 2000)) {
+      const parts = e.split(':').map((p) => Number.parseInt(p, 36));
+      expect(parts).toHaveLength(5);
+      expect(parts.every(Number.isInteger)).toBe(true);
+    }
+    const tables = TABLES.split(';').map((t) => t.split(',').map((v) => Number.parseInt(v, 36)));
+    expect(tables).toHaveLength(4);
+    for (const t of tables) {
+      expect(t).toHaveLength(321);
+      for (let i = 1; i < t.length; i++) expect(t[i]!).toBeGreaterThanOrEqual(t[i - 1]!);
+      expect(t[0]!).toBeGreaterThanOrEqual(0);
+      expect(t[t.length - 1]!).toBeLessThanOrEqual(100);
+    }
+    expect(MIN_SCORES).toHaveLength(4);
+    expect(Object.keys(READER_MIN_SCORE)).toEqual([...KINDS]);
+  });
+
+  it('scores a turn as the table at the clamped integer sum of its buckets', () => {
+    const weights = new Map<number, number[]>();
+    let b = 0;
+    for (const e of WEIGHTS.split(' ')) {
+      const [d, ...w] = e.split(':').map((p) => Number.parseInt(p, 36));
+      b += d!;
+      weights.set(b, w);
+    }
+    const tables = TABLES.split(';').map((t) => t.split(',').map((v) => Number.parseInt(v, 36) / 100));
+    for (const text of [
+      'No, that is still wrong.',
+      'Add a dark mode toggle',
+      '还是不行',
+      'Perfect, thanks!',
+    ]) {
+      const e = evidence(text);
+      const z = [...BIAS];
+      for (const k of readerBuckets(e)) {
+        const w = weights.get(k);
+        if (w) for (let c = 0; c < 4; c++) z[c]! += w[c]!;
+      }
+      const s = readerScores(e);
+      KINDS.forEach((k, c) => {
+        expect(s[k]).toBe(tables[c]![Math.max(-160, Math.min(160, z[c]!)) + 160]);
+      });
+    }
+  });
+
+  it('gives the same scores for the same input (fixed inputs)', () => {
+    const turns = [
+      'No, that is still wrong.',
+      'Always use pnpm in this repo.',
+      'Perfect!',
+      'WHY ISNT THIS WORKING??',
+    ];
+    const a = turns.map((t) => readerScores(evidence(t)));
+    const b = turns.map((t) => readerScores(evidence(t)));
+    expect(a).toEqual(b);
+    // A correction after the agent claimed a fix ranks above the same words as a first turn.
+    const claimed = readerScores(
+      evidence('that is still broken', { reply: 'Fixed it: the handler now works.' }),
+    );
+    const first = readerScores(evidence('that is still broken', { first: true, reply: undefined }));
+    expect(claimed.correction).toBeGreaterThan(first.correction);
+  });
+});
+
+describe('readerFeatures', () => {
+  it('reads open words, CJK character pairs, the reply and template text', () => {
+    const f = readerFeatures(evidence('No, use the other parser', { reply: 'I have fixed the bug.' }));
+    expect(f).toEqual(expect.arrayContaining(['u:parser', 'v:other_parser', 'r:claim']));
+    expect(readerFeatures(evidence('还是不行'))).toEqual(expect.arrayContaining(['k:还是', 'script:cjk']));
+    expect(readerFeatures(evidence('## User Input\n\n```text\nx\n```\nYou **MUST** consider'))).toContain(
+      't:template',
+    );
+  });
+
+  it('hashes names to buckets with integer arithmetic', () => {
+    expect(hashFeature('u:still')).toBe(hashFeature('u:still'));
+    expect(hashFeature('')).toBe(0x811c9dc5 & ((1 << 20) - 1));
+  });
+});
+
+describe('readerModel with heuristicReflect', () => {
+  it('never throws and returns four scores in [0, 1] on any evidence (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 700 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.option(fc.string({ maxLength: 300 }), { nil: undefined }),
+        (text, first, undo, reply) => {
+          const markers = { correction: undo ? 0.9 : 0, preference: 0, approval: 0, friction: 0 };
+          const s = readerModel(evidence(text, { first, undo, reply }), markers);
+          for (const k of KINDS) {
+            expect(s[k]).toBeGreaterThanOrEqual(0);
+            expect(s[k]).toBeLessThanOrEqual(1);
+          }
+        },
+      ),
+    );
+  });
+
+  it('reports by per-category thresholds (minScore as a record)', () => {
+    const messages = [
+      { role: 'user', content: 'Add a REST endpoint for books' },
+      { role: 'assistant', content: 'Done: I have fixed the endpoint, it should work now.' },
+      { role: 'user', content: "No, that's still wrong, it still returns 500 and you didn't fix anything" },
+    ];
+    const all = heuristicReflect(messages, { scorer: readerModel, minScore: 0 });
+    const kept = heuristicReflect(messages, { scorer: readerModel, minScore: READER_MIN_SCORE });
+    for (const i of kept)
+      expect(i.score!).toBeGreaterThanOrEqual(READER_MIN_SCORE[i.category as (typeof KINDS)[number]]);
+    expect(kept.length).toBeLessThanOrEqual(all.length);
+    // A category left out of the record keeps the default threshold.
+    const partial = heuristicReflect(messages, { scorer: readerModel, minScore: { correction: 0 } });
+    expect(partial.some((i) => i.category === 'correction')).toBe(true);
+  });
+
+  it('is linear in the turn length: time ratio per doubling ≤ 3 (one run)', () => {
+    const unit = 'still wrong 还是不行 ```x``` \n    at f (a.js:1)\n "q" `c` ';
+    const time = (n: number) => {
+      const e = evidence(unit.repeat(n), { reply: 'Fixed. '.repeat(n) });
+      const t0 = performance.now();
+      for (let i = 0; i < 50; i++) readerScores(e);
+      return performance.now() - t0;
+    };
+    time(64);
+    const sizes = [2000, 4000, 8000];
+    const times = sizes.map((n) => Math.min(time(n), time(n), time(n)));
+    for (let i = 1; i < times.length; i++)
+      expect(times[i]! / Math.max(times[i - 1]!, 0.05)).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('reader size', () => {
+  it('the heuristic-model entry stays under 150 KB gzipped; rearview/heuristic alone under 8 KB', async () => {
+    const entry = new URL('../../lib/heuristic-model/index.ts', import.meta.url).pathname;
+    const model = await bundle(`export * from ${JSON.stringify(entry)};`);
+    const sizes = await heuristicSizes();
+    console.log(
+      `reader size: model entry ${model.gzipped} B gzipped; heuristic entry ${sizes.wholeEntry.gzipped} B`,
+    );
+    expect(model.gzipped).toBeLessThan(150 * 1024);
+    expect(sizes.wholeEntry.gzipped).toBeLessThan(8 * 1024);
+  }, 120_000);
+});
+
+describe('strangers loader', () => {
+  it.runIf(haveSharedData())(
+    'maps every labelled row to a parsed message with the same text',
+    () => {
+      const { rows, unmapped } = loadStrangers();
+      expect(unmapped).toEqual([]);
+      expect(rows).toHaveLength(2647);
+    },
+    300_000,
+  );
+});
+
+describe('reader training', () => {
+  it.runIf(haveSharedData())(
+    'is deterministic: the shipped data is exactly what the training script gives',
+    async () => {
+      const { encode, loadPool, shippedReader } = await import('../../eval/heuristic/reader-train');
+      const { readFileSync } = await import('node:fs');
+      const file = new URL('../../lib/heuristic-model/reader-weights.ts', import.meta.url);
+      const { pool } = loadPool();
+      const text = encode(shippedReader(pool));
+      // The file is the script's output after the formatter: compare the data, not the layout.
+      const data = (s: string) => (s.match(/'[^']*'|\[[^\]]*\]/g) ?? []).map((x) => x.replace(/\s+/g, ''));
+      expect(data(text)).toEqual(data(readFileSync(file, 'utf8')));
+    },
+    900_000,
+  );
+});
