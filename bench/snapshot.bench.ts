@@ -5,8 +5,8 @@
  *
  * Standalone: `npx tsx bench/snapshot.bench.ts` prints the results as JSON.
  */
+import { compactTrajectory } from '../lib/compress/index.js';
 import {
-  compactTrajectory,
   createSnapshotMemo,
   deterministicSnapshot,
   type MemoryEntry,

@@ -3,27 +3,29 @@
  * deterministic snapshot is always computed; the reflected one replaces it only when every gate
  * passes. Never rejects: every failure falls back to the deterministic snapshot with its reason.
  */
-import { describeError, estimateTokens, withDeadline } from '../core/index.js';
-import { withRedaction } from '../llm/index.js';
-import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, snapshotJson } from './constants.js';
+
+import { comparableKey } from '../categorise/index.js';
+import {
+  clip,
+  describeError,
+  errorName,
+  estimateTokens,
+  guardedClock,
+  guardedCounter,
+  isObject,
+  EarlyStop as Stop,
+  withDeadline,
+} from '../core/index.js';
+import { readReply, withRedaction } from '../llm/index.js';
+import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, REPLY_FIELDS, snapshotJson } from './constants.js';
 import {
   CATEGORIES,
   deterministicSnapshotWithTrace,
   MAX_CATEGORY_ITEMS,
   MAX_TEXT_LENGTH,
 } from './deterministic.js';
-import {
-  errorName,
-  guardedClock,
-  guardedCounter,
-  isObject,
-  newDiagnostics,
-  positive,
-  readInput,
-  readReply,
-  Stop,
-  safeDeterministic,
-} from './guards.js';
+import { newDiagnostics, positive, readInput, safeDeterministic } from './guards.js';
+import type { TrajectoryReductionOptions } from './options.js';
 import {
   buildReflectionPrompt,
   indexSources,
@@ -33,7 +35,6 @@ import {
   validateReflection,
 } from './reflect.js';
 import { computeRetirements } from './retire.js';
-import { clip, comparableKey } from './text.js';
 import type {
   ActiveContextSnapshot,
   ReflectionSkippedReason,
@@ -43,11 +44,10 @@ import type {
   TracedItem,
   TrajectoryReduction,
   TrajectoryReductionDiagnostics,
-  TrajectoryReductionOptions,
 } from './types.js';
 
 export { computeRetirements } from './retire.js';
-export { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, snapshotJson };
+export { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, REPLY_FIELDS, snapshotJson };
 
 function defaultNow(): number {
   const perf = (globalThis as { performance?: { now(): number } }).performance;
@@ -262,7 +262,7 @@ function bail(run: Run, options: TrajectoryReductionOptions, err: unknown): Traj
   const det = run.det ?? safeDeterministic(input);
   d.path = 'deterministic';
   d.reflectionUsed = false;
-  d.reflectionSkippedReason = stop?.reason ?? 'invalid_input';
+  d.reflectionSkippedReason = (stop?.reason as ReflectionSkippedReason | undefined) ?? 'invalid_input';
   d.reflectionError = stop ? stop.message : `${errorName(err)}: ${describeError(err)}`;
   d.deterministicDropped = det.dropped;
   d.deterministicTokens = run.detTokens ?? estimateTokens(snapshotJson(det.snapshot));

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildCompressionPrompt, REFLECTION_MARKER, reduceTrajectory } from '../../lib/compress/index';
 import { anthropicClient, fixtureClient, type LlmClient, requestKey } from '../../lib/llm/index';
-import { buildCompressionPrompt, REFLECTION_MARKER, reduceTrajectory } from '../../lib/snapshot/index';
 import type { Step } from '../../lib/transcript/index';
 import { useMockAnthropic } from '../llm/use-mock';
 import { answer, deaf, within } from './hostile';

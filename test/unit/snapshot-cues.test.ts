@@ -4,10 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CODES, opensInCode } from '../../lib/snapshot/cues';
-import { OPENER_WORDS, OPENERS } from '../../lib/snapshot/openers';
-import { plainFirst, shoutedFirst } from '../../lib/snapshot/pointer';
-import { answersItself, copulaPointer } from '../../lib/snapshot/text';
+import { CODES, opensInCode } from '../../lib/categorise/cues';
+import { OPENER_WORDS, OPENERS } from '../../lib/categorise/openers';
+import { plainFirst, shoutedFirst } from '../../lib/categorise/pointer';
+import { answersItself, copulaPointer } from '../../lib/categorise/text';
 import { where } from '../snapshot/where';
 
 describe('snapshot cues', () => {

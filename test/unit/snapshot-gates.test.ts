@@ -7,11 +7,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BLOCKER, NEXT } from '../../lib/snapshot/codes';
-import { classify } from '../../lib/snapshot/index';
-import { leadCategory } from '../../lib/snapshot/lead';
-import { OPENER_WORDS } from '../../lib/snapshot/openers';
-import { words } from '../../lib/snapshot/text';
+import { BLOCKER, NEXT } from '../../lib/categorise/codes';
+import { classify } from '../../lib/categorise/index';
+import { leadCategory } from '../../lib/categorise/lead';
+import { OPENER_WORDS } from '../../lib/categorise/openers';
+import { words } from '../../lib/categorise/text';
 import { where } from '../snapshot/where';
 
 const PIECES = [

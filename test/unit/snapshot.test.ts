@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findLinks } from '../../lib/categorise/index';
 import { anthropicClient, fixtureClient, type LlmClient, requestKey } from '../../lib/llm/index';
 import {
   buildReflectionPrompt,
@@ -13,7 +14,6 @@ import {
   computeTrajectoryReduction,
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
-  findLinks,
   MAX_CATEGORY_ITEMS,
   MAX_TEXT_LENGTH,
   type MemoryEntry,

@@ -1,8 +1,8 @@
+import { compactTrajectory } from 'rearview/compress';
 import { fixtureClient, requestKey } from 'rearview/llm';
 import {
   buildReflectionPrompt,
   CATEGORIES,
-  compactTrajectory,
   computeTrajectoryReduction,
   createSnapshotMemo,
   deterministicSnapshot,
