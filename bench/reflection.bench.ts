@@ -6,6 +6,8 @@
  * Standalone: `npx tsx bench/reflection.bench.ts` prints one stable JSON object per backend, one per line
  * (`ms` is 0 when CI=true or with `--ci`, as the seed's tests force; otherwise the measured time).
  */
+
+import { memoryStore } from '../lib/kv/index.js';
 import {
   buildReflectSummaryPrompt,
   type ReflectionBundle,
@@ -19,7 +21,6 @@ import {
   reflectionPromptJson,
   validateReflectionConfig,
 } from '../lib/post-turn/index.js';
-import { memoryStore } from '../lib/store/index.js';
 import { type BenchResult, type BenchSuite, measure } from './harness.js';
 
 /** The stable input (examples/reflection/enabled.yaml and llm_fixture.yaml of the seed). */

@@ -1,5 +1,5 @@
 /**
- * `rearview/post-turn` (also `rearview/reflect`): deterministic, gated post-turn reflection. A
+ * `rearview/post-turn`: deterministic, gated post-turn reflection. A
  * validated config, a rule-based summariser and an LLM backend replaying `rearview/llm` fixtures, a
  * bit-exact deterministic embedding, time and write budgets, memory entries in a `rearview/kv`
  * MemoryEntryStore, and `t3_reflection.jsonl` records; byte-identical in every runtime. Off by

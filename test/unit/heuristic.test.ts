@@ -21,6 +21,7 @@ import {
   type ReflectionInsight,
   SEED_MARKERS,
 } from '../../lib/heuristic/index';
+import { memoryStore } from '../../lib/kv/index';
 import { anthropicClient, fixtureClient, type LlmRequest, requestKey } from '../../lib/llm/index';
 import {
   llmReflect,
@@ -29,7 +30,6 @@ import {
   reflectionPrompt,
 } from '../../lib/llm-reflect/index';
 import { createRearview } from '../../lib/session/index';
-import { memoryStore } from '../../lib/store/index';
 import { type Message, parseTrajectory, parseTranscript, type Trajectory } from '../../lib/transcript/index';
 import { useMockAnthropic } from '../llm/use-mock';
 

@@ -1,6 +1,7 @@
 // Seed 002, section 8: disabled-path identity (PR82), determinism (PR83), budgets (PR83), policy glue
 // (PR85), gate plumbing, fail-soft errors and t3_reflection.jsonl records (section 5.1, PR86).
 import { canonicalJson } from 'rearview/core';
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import {
   buildReflectSummaryPrompt,
   coerceReflectionFlag,
@@ -25,7 +26,6 @@ import {
   sanitizePlanReflection,
   validateReflectionConfig,
 } from 'rearview/post-turn';
-import { type KeyValueStore, memoryStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 
 const NOW = '2025-01-01T00:00:00Z';

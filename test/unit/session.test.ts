@@ -6,10 +6,11 @@
  */
 import fc from 'fast-check';
 import { heuristicReflect, type MessageLike } from 'rearview/heuristic';
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import type { LlmClient } from 'rearview/llm';
 import { PLAYBOOK_TEMPLATE, SECTION_NAMES } from 'rearview/playbook';
 import { createRearview } from 'rearview/session';
-import { type KeyValueStore, memoryStore, type PlaybookChange, playbookStore } from 'rearview/store';
+import { type PlaybookChange, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { scriptedLlm } from '../llm/scripted';
 

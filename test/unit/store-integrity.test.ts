@@ -4,6 +4,7 @@
 // and repaired on the applyTags path too (item 11).
 
 import fc from 'fast-check';
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import {
   applyDelta,
   type BulletTag,
@@ -16,8 +17,6 @@ import {
 } from 'rearview/playbook';
 import {
   countersFromRecords,
-  type KeyValueStore,
-  memoryStore,
   mergeCounters,
   type PlaybookStoreOptions,
   playbookStore,

@@ -1,16 +1,14 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { type KeyValueStore, memoryStore, workersKvStore } from 'rearview/kv';
 import { type BulletTag, emptyPlaybook, type Playbook } from 'rearview/playbook';
 import {
-  type KeyValueStore,
   MIGRATED_REPLICA,
-  memoryStore,
   mergePlaybookDocuments,
   type PlaybookChange,
   type PlaybookStoreOptions,
   playbookStore,
   syncPlaybooks,
-  workersKvStore,
 } from 'rearview/store';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeKvNamespace } from './store-helpers';

@@ -2,14 +2,10 @@
 // read-modify-writes of one counter slot overwrite each other. The store cannot prevent that, but it
 // must not lose increments silently: the writer that finds its write overwritten gets
 // `store_replica_conflict` (issue 20 item 12).
+
+import { type KeyValueStore, memoryStore, workersKvStore } from 'rearview/kv';
 import { type BulletTag, emptyPlaybook } from 'rearview/playbook';
-import {
-  type KeyValueStore,
-  memoryStore,
-  type PlaybookStoreOptions,
-  playbookStore,
-  workersKvStore,
-} from 'rearview/store';
+import { type PlaybookStoreOptions, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { fakeKvNamespace } from './store-helpers';
 

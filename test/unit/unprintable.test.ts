@@ -4,17 +4,12 @@
 import fc from 'fast-check';
 import { reduceTrajectory } from 'rearview/compress';
 import { describeError, isRearviewError } from 'rearview/core';
+import { type KeyValueStore, memoryStore, openBestStore, workersKvStore } from 'rearview/kv';
 import { type LlmClient, withRetries } from 'rearview/llm';
 import { toolCritiquer } from 'rearview/loop';
 import { createRearview } from 'rearview/session';
 import { computeTrajectoryReduction } from 'rearview/snapshot';
-import {
-  type KeyValueStore,
-  memoryStore,
-  openBestStore,
-  playbookStore,
-  workersKvStore,
-} from 'rearview/store';
+import { playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 
 const UNPRINTABLE: unknown[] = [

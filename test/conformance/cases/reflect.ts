@@ -1,4 +1,5 @@
 import { canonicalJson } from 'rearview/core';
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import {
   buildReflectSummaryPrompt,
   coerceReflectionFlag,
@@ -15,7 +16,6 @@ import {
   safeValidateReflectionConfig,
   validateReflectionConfig,
 } from 'rearview/post-turn';
-import { type KeyValueStore, memoryStore } from 'rearview/store';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 

@@ -1,6 +1,7 @@
 import { sha256Hex } from 'rearview/core';
+import { memoryStore } from 'rearview/kv';
 import { createRearview } from 'rearview/session';
-import { memoryStore, playbookStore } from 'rearview/store';
+import { playbookStore } from 'rearview/store';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 

@@ -1,12 +1,7 @@
+import { parseJsonLocated } from 'rearview/core';
+import { memoryEntryStore, memoryStore } from 'rearview/kv';
 import { applyBulletTags, applyDelta, emptyPlaybook } from 'rearview/playbook';
-import {
-  memoryEntryStore,
-  memoryStore,
-  mergePlaybookDocuments,
-  parseJsonLocated,
-  playbookStore,
-  syncPlaybooks,
-} from 'rearview/store';
+import { mergePlaybookDocuments, playbookStore, syncPlaybooks } from 'rearview/store';
 import { check, checkEqual, checkRejects } from '../check';
 import type { ConformanceCase } from '../suite';
 
