@@ -9,7 +9,6 @@
 
 import { memoryStore } from '../lib/kv/index.js';
 import {
-  buildReflectSummaryPrompt,
   type ReflectionBundle,
   type ReflectionConfig,
   type ReflectionMicrobench,
@@ -19,6 +18,7 @@ import {
   reflectionMicrobench,
   reflectionPromptHash,
   reflectionPromptJson,
+  turnSummaryPrompt,
   validateReflectionConfig,
 } from '../lib/post-turn/index.js';
 import { type BenchResult, type BenchSuite, measure } from './harness.js';
@@ -40,7 +40,7 @@ const BUNDLE: ReflectionBundle = {
 async function configs(): Promise<Record<'rulebased' | 'llm', ReflectionConfig>> {
   const rulebased = validateReflectionConfig({ allowReflection: true, reflection: { backend: 'rulebased' } });
   const json = reflectionPromptJson(
-    buildReflectSummaryPrompt(
+    turnSummaryPrompt(
       { ...BUNDLE, planReflection: true },
       { summaryTokens: rulebased.reflection.summaryTokens, topkSnippets: rulebased.reflection.topkSnippets },
     ),

@@ -30,6 +30,14 @@ import { root } from './entries.mjs';
 /** Public names renamed since the baseline: current name → baseline name. */
 export const RENAMED = {
   REPLY_FIELDS: 'SNAKE',
+  insightPrompt: 'reflectionPrompt',
+  reflectedSnapshotPrompt: 'buildReflectionPrompt',
+  reflectorPrompt: 'buildReflectorPrompt',
+  turnSummaryPrompt: 'buildReflectSummaryPrompt',
+  compressionPrompt: 'buildCompressionPrompt',
+  KeyPointTagSchema: 'BulletTagSchema',
+  applyKeyPointTags: 'applyBulletTags',
+  tallyKeyPointTags: 'tallyBulletTags',
 };
 
 const args = process.argv.slice(2);

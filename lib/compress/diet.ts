@@ -115,10 +115,10 @@ only, between <compressed> and </compressed>.`;
  *
  * @example
  * ```ts
- * const { system, user } = buildCompressionPrompt(steps, 3, 2, 1);
+ * const { system, user } = compressionPrompt(steps, 3, 2, 1);
  * ```
  */
-export function buildCompressionPrompt(
+export function compressionPrompt(
   steps: readonly Step[],
   t: number,
   a: number,
@@ -219,7 +219,7 @@ async function compressSteps(run: DietRun, options: ReduceOptions): Promise<void
       d.status = 'below_threshold';
       continue;
     }
-    const prompt = buildCompressionPrompt(out, t, a, b);
+    const prompt = compressionPrompt(out, t, a, b);
     let text: string;
     try {
       run.calls++;

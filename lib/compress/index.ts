@@ -21,7 +21,7 @@ export {
 export { type CompactionRule, isErrorLine } from './compact-rules.js';
 export { DIET_A, DIET_B, DIET_THETA } from './defaults.js';
 export {
-  buildCompressionPrompt,
+  compressionPrompt,
   REFLECTION_MARKER,
   type ReduceOptions,
   type ReduceResult,

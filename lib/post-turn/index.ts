@@ -34,7 +34,6 @@ export {
   sanitizePlanReflection,
 } from './gate.js';
 export {
-  buildReflectSummaryPrompt,
   type FetchLike,
   FixtureMissingError,
   type GenerateOptions,
@@ -48,6 +47,7 @@ export {
   reflectionFixturesToJsonl,
   reflectionPromptHash,
   reflectionPromptJson,
+  turnSummaryPrompt,
 } from './llm-fixtures.js';
 export {
   compareReflectionLogRecords,

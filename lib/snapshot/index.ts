@@ -45,13 +45,13 @@ export {
   snapshotJson,
 } from './reduction.js';
 export {
-  buildReflectionPrompt,
   indexSources,
   type ParsedReflection,
   type ParseOutcome,
   parseReflection,
   type ReflectedItem,
   type Rejection,
+  reflectedSnapshotPrompt,
   type SourceIndex,
   validateReflection,
 } from './reflect.js';

@@ -27,11 +27,11 @@ import {
 import { newDiagnostics, positive, readInput, safeDeterministic } from './guards.js';
 import type { TrajectoryReductionOptions } from './options.js';
 import {
-  buildReflectionPrompt,
   indexSources,
   type ParsedReflection,
   parseReflection,
   type ReflectedItem,
+  reflectedSnapshotPrompt,
   validateReflection,
 } from './reflect.js';
 import { computeRetirements } from './retire.js';
@@ -58,7 +58,7 @@ function defaultNow(): number {
  * Computes the active-context snapshot for the current iteration: the reference design's ten steps.
  *
  * 4. the deterministic snapshot under `minSnapshotTokens` → `below_threshold`; no `llm` → `no_llm`;
- * 5. the reference design's prompt ({@link buildReflectionPrompt}); 6. one call (`api_error`, `timeout`, `aborted`);
+ * 5. the reference design's prompt ({@link reflectedSnapshotPrompt}); 6. one call (`api_error`, `timeout`, `aborted`);
  * 7. `extractJson` (`parse_error`, `invalid_schema`); 8. savings gate against the deterministic
  * snapshot (`insufficient_savings`); 9. every item traces to an entry or task (`validation_failed`),
  * then the caps; 10. retirements against `previous` and the diagnostics.
@@ -148,7 +148,7 @@ async function reduce(run: Run, options: TrajectoryReductionOptions): Promise<Tr
   if (!llm) return fallback('no_llm');
 
   // Step 5: prompt. Step 6: one call, timed, raced against the signal and the time limit.
-  const prompt = buildReflectionPrompt(input);
+  const prompt = reflectedSnapshotPrompt(input);
   const started = now();
   d.reflectionInvoked = true;
   let reply: ReturnType<typeof readReply>;

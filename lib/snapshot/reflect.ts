@@ -16,10 +16,10 @@ import type { ActiveContextSnapshot, DroppedItem, SnapshotCategory, SnapshotInpu
  *
  * @example
  * ```ts
- * const prompt = buildReflectionPrompt({ objective: 'Fix CI', entries, tasks, previous: null });
+ * const prompt = reflectedSnapshotPrompt({ objective: 'Fix CI', entries, tasks, previous: null });
  * ```
  */
-export function buildReflectionPrompt(input: SnapshotInput): string {
+export function reflectedSnapshotPrompt(input: SnapshotInput): string {
   const entries = (input.entries ?? []).map((e, i) => ({
     id: `m${i + 1}`,
     scope: String(e.scope ?? ''),

@@ -8,7 +8,7 @@ import { isRearviewError, LlmError } from 'rearview/core';
 import { anthropicClient, fixtureClient, type LlmClient, openAiClient } from 'rearview/llm';
 import { createRedactor, type RedactFinding } from 'rearview/redact';
 import {
-  buildReflectionPrompt,
+  reflectedSnapshotPrompt as buildReflectionPrompt,
   computeTrajectoryReduction,
   pickParams,
   type SnapshotInput,

@@ -3,7 +3,6 @@
 import { canonicalJson } from 'rearview/core';
 import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import {
-  buildReflectSummaryPrompt,
   coerceReflectionFlag,
   FixtureMissingError,
   type LineWriter,
@@ -24,6 +23,7 @@ import {
   reflectionPromptHash,
   reflectionPromptJson,
   sanitizePlanReflection,
+  turnSummaryPrompt,
   validateReflectionConfig,
 } from 'rearview/post-turn';
 import { describe, expect, it } from 'vitest';
@@ -70,7 +70,7 @@ async function dump(kv: KeyValueStore): Promise<string> {
 
 async function llmFixtures(bundle: ReflectionBundle, completion: string, summaryTokens = 128, topk = 3) {
   const json = reflectionPromptJson(
-    buildReflectSummaryPrompt(
+    turnSummaryPrompt(
       { ...bundle, planReflection: coerceReflectionFlag(bundle.plan?.reflection) },
       { summaryTokens, topkSnippets: topk },
     ),

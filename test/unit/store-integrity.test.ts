@@ -7,9 +7,9 @@ import fc from 'fast-check';
 import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import {
   applyDelta,
-  type BulletTag,
   emptyPlaybook,
   isKeyPointName,
+  type KeyPointTag,
   type Playbook,
   PlaybookSchema,
   parseAceText,
@@ -37,7 +37,7 @@ const opts = (extra: PlaybookStoreOptions = {}): PlaybookStoreOptions => ({
   onWarning: () => {},
   ...extra,
 });
-const tag = (name: string, t = 'helpful'): BulletTag => ({ name, tag: t });
+const tag = (name: string, t = 'helpful'): KeyPointTag => ({ name, tag: t });
 const helpful = (pb: Playbook, name: string) =>
   Object.values(pb.sections)
     .flat()

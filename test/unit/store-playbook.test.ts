@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { type KeyValueStore, memoryStore, workersKvStore } from 'rearview/kv';
-import { type BulletTag, emptyPlaybook, type Playbook } from 'rearview/playbook';
+import { emptyPlaybook, type KeyPointTag, type Playbook } from 'rearview/playbook';
 import {
   MIGRATED_REPLICA,
   mergePlaybookDocuments,
@@ -31,7 +31,7 @@ const opts = (extra: PlaybookStoreOptions = {}): PlaybookStoreOptions => ({
 });
 
 const ADD = (section: string, text: string) => ({ type: 'ADD', section, text });
-const tag = (name: string, t: string): BulletTag => ({ name, tag: t });
+const tag = (name: string, t: string): KeyPointTag => ({ name, tag: t });
 const counters = (pb: Playbook) =>
   Object.fromEntries(
     Object.values(pb.sections)

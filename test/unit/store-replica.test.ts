@@ -4,7 +4,7 @@
 // `store_replica_conflict` (issue 20 item 12).
 
 import { type KeyValueStore, memoryStore, workersKvStore } from 'rearview/kv';
-import { type BulletTag, emptyPlaybook } from 'rearview/playbook';
+import { emptyPlaybook, type KeyPointTag } from 'rearview/playbook';
 import { type PlaybookStoreOptions, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { fakeKvNamespace } from './store-helpers';
@@ -14,7 +14,7 @@ const opts = (extra: PlaybookStoreOptions = {}): PlaybookStoreOptions => ({
   onWarning: () => {},
   ...extra,
 });
-const tag = (name: string): BulletTag => ({ name, tag: 'helpful' });
+const tag = (name: string): KeyPointTag => ({ name, tag: 'helpful' });
 const helpfulOf = async (kv: KeyValueStore) =>
   (await playbookStore(kv, opts()).load('p')).sections.OTHERS[0]!.helpful;
 
