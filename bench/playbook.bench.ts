@@ -24,7 +24,7 @@ import {
   SECTION_SLUGS,
   selectForPrompt,
 } from '../lib/playbook/index.js';
-import { mulberry32 } from '../test/random';
+import { mulberry32 } from '../tools/shared/random';
 import { type BenchResult, type BenchSuite, measure, round } from './harness.js';
 
 const SYLLABLES = 'ka lo mi ru te sa no vi de po ga li mu re ta si ne bo fi ze'.split(' ');

@@ -12,7 +12,7 @@ import {
   type MemoryEntry,
   warmSnapshotMemo,
 } from '../lib/snapshot/index.js';
-import { collidingWords, randomWords } from '../test/snapshot/flood.js';
+import { collidingWords, randomWords } from '../tools/shared/flood.js';
 import { type BenchResult, type BenchSuite, measure, readText, round, walkFiles } from './harness.js';
 import { SHARED_SETS, sharedTrajectories } from './shared-trajectories.js';
 

@@ -12,8 +12,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { idbStore, type KeyValueStore, memoryStore } from '../lib/kv/index.js';
 import { emptyPlaybook } from '../lib/playbook/index.js';
 import { playbookStore } from '../lib/store/index.js';
+import { runStoreProcedure, type StoreFigures } from '../tools/shared/store-procedure.js';
 import { type BenchResult, type BenchSuite, round } from './harness.js';
-import { runStoreProcedure, type StoreFigures } from './store-procedure.js';
 
 const SIZE = 10_000;
 const CALLS = 1_000;

@@ -5,8 +5,7 @@
  *   npx tsx bench/tokens.bench.ts
  */
 import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { estimateTokens } from '../lib/core/tokens';
-import { utf8ByteLength } from '../lib/core/utf8';
+import { estimateTokens, utf8ByteLength } from '../lib/core/index';
 import { loadDatasets } from './calibrate-tokens';
 import { type BenchResult, type BenchSuite, measure, round } from './harness';
 

@@ -45,7 +45,7 @@ import {
   SUBJ,
   WEAK,
 } from '../../lib/categorise/cues.js';
-import { findLinks, squash, words } from '../../lib/categorise/text.js';
+import { findLinks, squash, words } from '../../lib/categorise/index.js';
 import { type Label, snapshotCategorizer } from './score.js';
 
 export const GROUPS = ['rule', 'cue', 'word', 'pos', 'suffix', 'punct', 'len'] as const;

@@ -17,8 +17,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scopeCategory } from '../../lib/categorise/index.js';
-import { squash } from '../../lib/categorise/text.js';
+import { scopeCategory, squash } from '../../lib/categorise/index.js';
 import { fnv1a32 } from '../../lib/core/index.js';
 import {
   entriesFromMessages,

@@ -6,7 +6,7 @@
 import { idbStore, memoryStore } from 'rearview/kv';
 import { emptyPlaybook } from 'rearview/playbook';
 import { type PlaybookChange, playbookStore } from 'rearview/store';
-import { runStoreProcedure } from '../../bench/store-procedure';
+import { runStoreProcedure } from '../../tools/shared/store-procedure';
 
 export { idbStore, memoryStore, playbookStore };
 

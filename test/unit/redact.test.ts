@@ -8,7 +8,7 @@ import {
   redactMessages,
   redactText,
 } from '../../lib/redact/index';
-import { makeFakes, pem } from '../fixtures/redact/fakes';
+import { makeFakes, pem } from '../../tools/shared/redact-fakes';
 
 const f = makeFakes(7);
 

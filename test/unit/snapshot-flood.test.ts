@@ -15,7 +15,7 @@ import {
   type SnapshotInput,
 } from '../../lib/snapshot/index';
 import { Buckets } from '../../lib/snapshot/lsh';
-import { collidingWords, fnv, randomWords } from '../snapshot/flood';
+import { collidingWords, fnv, randomWords } from '../../tools/shared/flood';
 
 // A suffix keeps the stemmer away from the words' random endings (and keeps the collisions: the
 // states after the words are equal, so are they after the same letter).

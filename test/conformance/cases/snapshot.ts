@@ -10,7 +10,7 @@ import {
   type SnapshotInput,
   warmSnapshotMemo,
 } from 'rearview/snapshot';
-import { collidingWords, randomWords } from '../../snapshot/flood';
+import { collidingWords, randomWords } from '../../../tools/shared/flood';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 

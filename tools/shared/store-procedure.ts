@@ -4,9 +4,9 @@
  * its own copy of the library, so the browser bundle measures the built artifacts.
  */
 
-import type { KeyValueStore } from '../lib/kv/index.js';
-import type { Playbook } from '../lib/playbook/index.js';
-import type { playbookStore } from '../lib/store/index.js';
+import type { KeyValueStore } from '../../lib/kv/index.js';
+import type { Playbook } from '../../lib/playbook/index.js';
+import type { playbookStore } from '../../lib/store/index.js';
 
 /** The figures one run produces, in milliseconds. */
 export interface StoreFigures {
