@@ -551,7 +551,7 @@ describe('snapshot cues', () => {
     );
   });
 
-  it('reads the forms of the round from sets 26-28 (stop 32)', () => {
+  it('reads the forms found in the errors of sets 26-28', () => {
     // What ran or was written, shown next: evidence; "shows:" / "says:" lead-ins stay as they were.
     expect(where('The output is:')).toBe('requiredEvidenceLinks');
     expect(where('The patch file I created was:')).toBe('requiredEvidenceLinks');

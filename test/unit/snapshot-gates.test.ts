@@ -1,5 +1,5 @@
 /**
- * The snapshot's cheap gates (stop 32) must never change a category: the per-word needle hints
+ * The snapshot's cheap gates must never change a category: the per-word needle hints
  * (`needles.ts`, set only on the snapshot's scan path) and the first-word look-up in front of the
  * whole-line forms (`stance.ts`). `classify` on the general path runs every form unhinted, so on any
  * text it and the snapshot must agree. The texts are built from the words the gates look for, their

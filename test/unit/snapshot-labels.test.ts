@@ -1,6 +1,6 @@
 /**
  * The snapshot's categorizer against the hand-labelled set of eval/snapshot/ (rules in
- * LABELLING.md): the set's shape, the accuracy targets of issue 18 on the sources it was not tuned
+ * LABELLING.md): the set's shape, the categoriser's accuracy targets on the sources it was not tuned
  * on, and the known failures of the keyword categorizer it replaced.
  */
 import { readFileSync } from 'node:fs';

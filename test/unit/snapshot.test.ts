@@ -535,7 +535,7 @@ describe('computeTrajectoryReduction through the real SDK and fixtures', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------
-// Never rejects, never hangs (issue 20, items 9 and 10).
+// Never rejects, never hangs: every failure falls back to the deterministic snapshot.
 
 const SNAPSHOT_KEYS = [
   'currentObjective',

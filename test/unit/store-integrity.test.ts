@@ -1,5 +1,5 @@
 // What may enter a stored playbook, and what a store does with records that should not be there:
-// key point names follow the id grammar everywhere they come in (issue 20 item 6), user-chosen
+// key point names follow the id grammar everywhere they come in, user-chosen
 // keys equal to built-in object members are plain data (item 7), and a corrupt head is quarantined
 // and repaired on the applyTags path too (item 11).
 

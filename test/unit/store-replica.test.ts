@@ -1,7 +1,7 @@
 // A replica id shared by two concurrent writers on Workers KV (no transactions): their
 // read-modify-writes of one counter slot overwrite each other. The store cannot prevent that, but it
 // must not lose increments silently: the writer that finds its write overwritten gets
-// `store_replica_conflict` (issue 20 item 12).
+// `store_replica_conflict`.
 
 import { type KeyValueStore, memoryStore, workersKvStore } from 'rearview/kv';
 import { emptyPlaybook, type KeyPointTag } from 'rearview/playbook';
