@@ -6,7 +6,7 @@
  */
 import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { estimateTokens, utf8ByteLength } from '../lib/core/index';
-import { loadDatasets } from './calibrate-tokens';
+import { loadDatasets } from './calibrate-data';
 import { type BenchResult, type BenchSuite, measure, round } from './harness';
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() };

@@ -61,7 +61,7 @@ const INTERNAL: Record<string, string> = {
   'bench/calibrate-tokens.ts → lib/core/tokens':
     'fits the weights of the token estimator’s private feature slots',
   'eval/heuristic/learned.ts → lib/heuristic-model/features': 'trains on the scorer’s private features',
-  'eval/heuristic/learned.ts → lib/heuristic/reflect': 'trains on the heuristics’ private scoring',
+  'eval/heuristic/learned-fit.ts → lib/heuristic/reflect': 'trains on the heuristics’ private scoring',
   'eval/heuristic/learned.ts → lib/heuristic/score': 'trains on the heuristics’ private scoring',
   'eval/heuristic/probe-context.ts → lib/heuristic-model/features': 'probes the scorer’s private features',
   'eval/heuristic/probe-pairs.ts → lib/heuristic-model/features': 'probes the scorer’s private features',
@@ -84,11 +84,10 @@ const LONG_FILES: Record<string, string> = {
     'split pending: the playground is being restructured in parallel',
   'playground/src/analyze.ts': 'split pending: its input reading moves to the library in parallel',
   'playground/src/state.ts': 'split pending: the playground is being restructured in parallel',
-  'bench/calibrate-tokens.ts':
-    'one fit: the corpus walk, the least-squares solver and the report share the feature layout of lib/core/tokens.ts',
-  'eval/heuristic/learned.ts': 'one training run whose folds, features and report share its state',
-  'eval/snapshot/learned.ts': 'one training run whose folds, features and report share its state',
-  'eval/snapshot/learned-open.ts': 'one training run whose folds, features and report share its state',
+  'eval/snapshot/learned.ts':
+    'a script whose top-level state (entries, folds, encodings, caches) every step reads; split pending',
+  'eval/snapshot/learned-open.ts':
+    'a script whose top-level state (entries, folds, encodings, caches) every step reads; split pending',
 };
 
 function sources(dir: string): string[] {
