@@ -6,11 +6,6 @@ import { chromiumLaunchOptions } from './test/chromium.ts';
 // Public entries resolve to the sources, so tests exercise exactly what `import 'rearview/…'` gives.
 const alias = [
   { find: /^rearview$/, replacement: fileURLToPath(new URL('./lib/index.ts', import.meta.url)) },
-  // `rearview/reflect` is the old name of `rearview/post-turn`, kept in package.json's exports.
-  {
-    find: /^rearview\/reflect$/,
-    replacement: fileURLToPath(new URL('./lib/post-turn/index.ts', import.meta.url)),
-  },
   {
     find: /^rearview\/(.+)$/,
     replacement: `${fileURLToPath(new URL('./lib/', import.meta.url))}$1/index.ts`,

@@ -5,8 +5,7 @@
  * document. Timings are wall-clock medians over repeated runs after a warm-up, so a single GC pause
  * does not decide a figure.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 
 export interface BenchResult {
   /** Stable identifier, e.g. `extractJson/adversarial-10MB`. */
@@ -75,22 +74,7 @@ export function round(n: number, digits = 3): number {
   return Math.round(n * f) / f;
 }
 
-/** The shared real data folder (`../shared/data` beside the repo), or undefined when absent. */
-export function sharedDataDir(): string | undefined {
-  const dir = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../../shared/data');
-  return existsSync(dir) ? dir : undefined;
-}
-
-/** Every file under `dir` (recursively) whose name passes `filter`. */
-export function walkFiles(dir: string, filter: (name: string) => boolean = () => true): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir).sort()) {
-    const p = join(dir, entry);
-    if (statSync(p).isDirectory()) out.push(...walkFiles(p, filter));
-    else if (filter(entry)) out.push(p);
-  }
-  return out;
-}
+export { sharedDataDir, walkFiles } from '../tools/shared/data';
 
 export function readText(path: string): string {
   return readFileSync(path, 'utf8');

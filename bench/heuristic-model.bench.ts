@@ -12,10 +12,10 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { naiveSeedReflect } from '../eval/heuristic/seed-naive';
-import { bundle } from '../eval/heuristic/size';
 import { heuristicReflect, type MessageLike } from '../lib/heuristic/index';
 import { correctionModel } from '../lib/heuristic-model/index';
+import { bundle } from '../tools/shared/heuristic-size';
+import { naiveSeedReflect } from '../tools/shared/seed-naive';
 import { type BenchResult, type BenchSuite, round, sharedDataDir } from './harness';
 import { sharedConversations } from './heuristic.bench';
 

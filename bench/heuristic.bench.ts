@@ -18,11 +18,11 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { naiveSeedReflect } from '../eval/heuristic/seed-naive';
-import { heuristicSizes } from '../eval/heuristic/size';
-import { FNV_OFFSET, FNV_PRIME } from '../lib/core/hash32';
+import { FNV_OFFSET, FNV_PRIME } from '../lib/core/index';
 import { compileMarkers, DEFAULT_MARKERS, heuristicReflect } from '../lib/heuristic/index';
 import { parseTranscript } from '../lib/transcript/index';
+import { heuristicSizes } from '../tools/shared/heuristic-size';
+import { naiveSeedReflect } from '../tools/shared/seed-naive';
 import { type BenchResult, type BenchSuite, readText, round, sharedDataDir } from './harness';
 
 interface Turn {

@@ -15,7 +15,7 @@
  * Standalone: `npx tsx bench/loop.bench.ts` prints the results as JSON.
  */
 import { jaccard, keywords, ReflexionMemory } from '../lib/loop/index.js';
-import { mulberry32 } from '../test/random';
+import { mulberry32 } from '../tools/shared/random';
 import { type BenchResult, type BenchSuite, measure, round } from './harness.js';
 
 const SIZES = [1_000, 10_000, 100_000];

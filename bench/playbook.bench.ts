@@ -1,5 +1,5 @@
 /**
- * Playbooks: formatPlaybook of 10,000 key points; applyBulletTags with 1,000 tags on 10,000 key points;
+ * Playbooks: formatPlaybook of 10,000 key points; applyKeyPointTags with 1,000 tags on 10,000 key points;
  * near-duplicate detection (prefix-filtered index) at 1,000, 10,000 and 50,000 key points with its
  * growth (10k/1k and 50k/10k against the size ratios, and µs per key point), against the all-pairs scan
  * in the same run at the sizes it can afford (1,000 and 5,000), with ratios. Also selectForPrompt and
@@ -12,19 +12,19 @@
  * Standalone: `npx tsx bench/playbook.bench.ts` prints the results as JSON.
  */
 import {
-  applyBulletTags,
-  type BulletTag,
+  applyKeyPointTags,
   emptyPlaybook,
   enforceBudget,
   findDuplicates,
   findDuplicatesAllPairs,
   formatPlaybook,
+  type KeyPointTag,
   type Playbook,
   SECTION_NAMES,
   SECTION_SLUGS,
   selectForPrompt,
 } from '../lib/playbook/index.js';
-import { mulberry32 } from '../test/random';
+import { mulberry32 } from '../tools/shared/random';
 import { type BenchResult, type BenchSuite, measure, round } from './harness.js';
 
 const SYLLABLES = 'ka lo mi ru te sa no vi de po ga li mu re ta si ne bo fi ze'.split(' ');
@@ -89,15 +89,15 @@ const suite: BenchSuite = {
 
     const names = SECTION_NAMES.flatMap((s) => pb10k.sections[s].map((k) => k.name));
     const rand = mulberry32(7);
-    const tags: BulletTag[] = Array.from({ length: 1000 }, (_, i) => ({
+    const tags: KeyPointTag[] = Array.from({ length: 1000 }, (_, i) => ({
       name: i % 50 === 0 ? `pat-9${i}99` : names[Math.floor(rand() * names.length)]!,
       tag: ['helpful', 'harmful', 'neutral'][i % 3]!,
       rationale: 'bench',
     }));
     const target = syntheticPlaybook(10_000);
     out.push({
-      ...(await measure('applyBulletTags/1k-tags-on-10k', () =>
-        applyBulletTags(target, tags, { onWarning: () => {} }),
+      ...(await measure('applyKeyPointTags/1k-tags-on-10k', () =>
+        applyKeyPointTags(target, tags, { onWarning: () => {} }),
       )),
       keyPoints: 10_000,
       tags: 1000,

@@ -15,7 +15,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { redact } from '../lib/redact/index';
-import { scorePlanted } from '../test/fixtures/redact/planted';
+import { scorePlanted } from '../tools/shared/redact-planted';
 import { type BenchResult, type BenchSuite, measure, round } from './harness';
 
 const SEEDS = [1, 2, 3];

@@ -5,7 +5,7 @@
  *
  * Standalone: `npx tsx bench/reduction.bench.ts` prints the results as JSON.
  */
-import { compactTrajectory, type PruneOptions, pruneTrajectory } from '../lib/snapshot/index.js';
+import { compactTrajectory, type PruneOptions, pruneTrajectory } from '../lib/compress/index.js';
 import type { Step } from '../lib/transcript/index.js';
 import { type BenchResult, type BenchSuite, measure, round } from './harness.js';
 import { SHARED_SETS, sharedTrajectories } from './shared-trajectories.js';

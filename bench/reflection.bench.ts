@@ -6,8 +6,9 @@
  * Standalone: `npx tsx bench/reflection.bench.ts` prints one stable JSON object per backend, one per line
  * (`ms` is 0 when CI=true or with `--ci`, as the seed's tests force; otherwise the measured time).
  */
+
+import { memoryStore } from '../lib/kv/index.js';
 import {
-  buildReflectSummaryPrompt,
   type ReflectionBundle,
   type ReflectionConfig,
   type ReflectionMicrobench,
@@ -17,9 +18,9 @@ import {
   reflectionMicrobench,
   reflectionPromptHash,
   reflectionPromptJson,
+  turnSummaryPrompt,
   validateReflectionConfig,
 } from '../lib/post-turn/index.js';
-import { memoryStore } from '../lib/store/index.js';
 import { type BenchResult, type BenchSuite, measure } from './harness.js';
 
 /** The stable input (examples/reflection/enabled.yaml and llm_fixture.yaml of the seed). */
@@ -39,7 +40,7 @@ const BUNDLE: ReflectionBundle = {
 async function configs(): Promise<Record<'rulebased' | 'llm', ReflectionConfig>> {
   const rulebased = validateReflectionConfig({ allowReflection: true, reflection: { backend: 'rulebased' } });
   const json = reflectionPromptJson(
-    buildReflectSummaryPrompt(
+    turnSummaryPrompt(
       { ...BUNDLE, planReflection: true },
       { summaryTokens: rulebased.reflection.summaryTokens, topkSnippets: rulebased.reflection.topkSnippets },
     ),

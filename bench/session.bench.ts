@@ -9,9 +9,10 @@
  */
 import { pathToFileURL } from 'node:url';
 import { heuristicReflect, type MessageLike } from '../lib/heuristic/index';
+import { memoryStore } from '../lib/kv/index';
 import { emptyPlaybook } from '../lib/playbook/index';
 import { createRearview } from '../lib/session/index';
-import { memoryStore, playbookStore } from '../lib/store/index';
+import { playbookStore } from '../lib/store/index';
 import { type BenchResult, type BenchSuite, measure, round } from './harness';
 
 const USER_TURNS = [

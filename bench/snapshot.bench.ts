@@ -5,14 +5,14 @@
  *
  * Standalone: `npx tsx bench/snapshot.bench.ts` prints the results as JSON.
  */
+import { compactTrajectory } from '../lib/compress/index.js';
 import {
-  compactTrajectory,
   createSnapshotMemo,
   deterministicSnapshot,
   type MemoryEntry,
   warmSnapshotMemo,
 } from '../lib/snapshot/index.js';
-import { collidingWords, randomWords } from '../test/snapshot/flood.js';
+import { collidingWords, randomWords } from '../tools/shared/flood.js';
 import { type BenchResult, type BenchSuite, measure, readText, round, walkFiles } from './harness.js';
 import { SHARED_SETS, sharedTrajectories } from './shared-trajectories.js';
 

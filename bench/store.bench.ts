@@ -9,10 +9,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
+import { idbStore, type KeyValueStore, memoryStore } from '../lib/kv/index.js';
 import { emptyPlaybook } from '../lib/playbook/index.js';
-import { idbStore, type KeyValueStore, memoryStore, playbookStore } from '../lib/store/index.js';
+import { playbookStore } from '../lib/store/index.js';
+import { runStoreProcedure, type StoreFigures } from '../tools/shared/store-procedure.js';
 import { type BenchResult, type BenchSuite, round } from './harness.js';
-import { runStoreProcedure, type StoreFigures } from './store-procedure.js';
 
 const SIZE = 10_000;
 const CALLS = 1_000;

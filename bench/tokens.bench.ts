@@ -5,9 +5,8 @@
  *   npx tsx bench/tokens.bench.ts
  */
 import { countTokens as o200kCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { estimateTokens } from '../lib/core/tokens';
-import { utf8ByteLength } from '../lib/core/utf8';
-import { loadDatasets } from './calibrate-tokens';
+import { estimateTokens, utf8ByteLength } from '../lib/core/index';
+import { loadDatasets } from './calibrate-data';
 import { type BenchResult, type BenchSuite, measure, round } from './harness';
 
 const NO_SPECIAL = { disallowedSpecial: new Set<string>() };

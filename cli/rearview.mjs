@@ -147,15 +147,16 @@ async function loadLib() {
       `the built library is missing (${fileURLToPath(DIST)}): run \`npm run build:lib\` first`,
     );
   }
-  const [core, transcript, snapshot, llmReflect, llm, session] = await Promise.all([
+  const [core, transcript, snapshot, compress, llmReflect, llm, session] = await Promise.all([
     import(new URL('core/index.js', DIST).href),
     import(new URL('transcript/index.js', DIST).href),
     import(new URL('snapshot/index.js', DIST).href),
+    import(new URL('compress/index.js', DIST).href),
     import(new URL('llm-reflect/index.js', DIST).href),
     import(new URL('llm/index.js', DIST).href),
     import(new URL('session/index.js', DIST).href),
   ]);
-  return { core, transcript, snapshot, llmReflect, llm, session };
+  return { core, transcript, snapshot, compress, llmReflect, llm, session };
 }
 
 /** A progress bar on stderr, redrawn at most every 100 ms. */
@@ -380,7 +381,7 @@ export async function analyse(text, args, lib, llm, bar) {
     });
     const steps = parsed.trajectory?.steps;
     const keep = params.a === undefined ? {} : { keepRecent: params.a };
-    const compaction = steps?.length ? lib.snapshot.compactTrajectory(steps, keep).diagnostics : null;
+    const compaction = steps?.length ? lib.compress.compactTrajectory(steps, keep).diagnostics : null;
     result.reduction = {
       diagnostics: reduction.diagnostics,
       retired: reduction.retired,

@@ -18,7 +18,7 @@ import { join, resolve } from 'node:path';
 import { applyDelta, type DeltaOperation, emptyPlaybook, findDuplicates } from '../lib/playbook/index';
 import { type LessonsInput, lessons, type ProposedKeyPoint } from '../lib/session/index';
 import { agentRunFormat, parseTrajectory, parseTranscript } from '../lib/transcript/index';
-import { mulberry32 as random } from '../test/random';
+import { mulberry32 as random } from '../tools/shared/random';
 
 const DATA = resolve(import.meta.dirname, '../../shared/data');
 const SAMPLE = 20;

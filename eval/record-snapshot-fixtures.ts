@@ -15,7 +15,7 @@ import {
   CATEGORIES,
   computeTrajectoryReduction,
   deterministicSnapshotWithTrace,
-  SNAKE,
+  REPLY_FIELDS,
   type SnapshotInput,
 } from '../lib/snapshot/index.js';
 import { buildInputs, FIXTURES, MODEL } from './snapshot-inputs.js';
@@ -31,7 +31,7 @@ function scriptedReply(input: SnapshotInput, variant: 'normal' | 'hallucinate' |
   const trace = deterministicSnapshotWithTrace(input, { nearDuplicateThreshold: 0.3, maxCategoryItems: 12 });
   const reply: Record<string, unknown> = { current_objective: input.objective.split(/(?<=\.)\s/)[0] };
   for (const c of CATEGORIES) {
-    reply[SNAKE[c]] = trace.kept
+    reply[REPLY_FIELDS[c]] = trace.kept
       .filter((k) => k.category === c)
       .map((k) =>
         k.sources.length > 1 && c !== 'requiredEvidenceLinks'

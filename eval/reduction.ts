@@ -17,7 +17,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { observationTokens, prefixRetention } from '../lib/snapshot/index.js';
+import { observationTokens, prefixRetention } from '../lib/compress/index.js';
 import { parseTrajectory, type Step } from '../lib/transcript/index.js';
 import { errorLines, outputLines, patchTargets, survival } from './reduction/metrics.js';
 import { CATEGORIES, compactToday, headTail, type Policy, plainMask, prune } from './reduction/policies.js';

@@ -6,12 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  deterministicSnapshot,
-  isErrorLine,
-  type MemoryEntry,
-  type SnapshotInput,
-} from '../lib/snapshot/index.js';
+import { isErrorLine } from '../lib/compress/index.js';
+import { deterministicSnapshot, type MemoryEntry, type SnapshotInput } from '../lib/snapshot/index.js';
 import { parseTrajectory } from '../lib/transcript/index.js';
 
 export const DATA = resolve(import.meta.dirname, '../../shared/data/mini-swe-agent');

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedDataDir } from '../../bench/harness';
 import type { MessageLike } from '../../lib/heuristic/index';
 import { parseTranscript } from '../../lib/transcript/index';
+import { sharedDataDir } from '../../tools/shared/data';
 import { readRows } from './rows';
 
 export type Category = 'correction' | 'preference' | 'approval' | 'friction';

@@ -11,7 +11,7 @@
  * second variant: the markers were fitted to the training turns, so the model learns to trust their
  * signals more than they deserve on new text.
  */
-import { fnv1a32 } from '../../lib/core/hash32';
+import { fnv1a32 } from '../../lib/core/index';
 import { classifyTurn } from '../../lib/heuristic/index';
 import { CATEGORIES, type Category, loadLabelledSets, type Row, score } from './run';
 

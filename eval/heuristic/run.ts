@@ -32,6 +32,7 @@ import {
 } from '../../lib/heuristic/index';
 import { withLanguages } from '../../lib/heuristic/languages';
 import { SCORES, signalKinds, turnScores } from '../../lib/heuristic/score';
+import { seedClassify } from '../../tools/shared/seed-naive';
 import { agreement } from './agreement';
 import {
   authorOf,
@@ -44,7 +45,6 @@ import {
   loadLabelledSets,
   type Row,
 } from './data';
-import { seedClassify } from './seed-naive';
 
 export { CATEGORIES, type Category, loadLabelledSets, type Row } from './data';
 

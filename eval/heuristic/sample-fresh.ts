@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseTranscript } from '../../lib/transcript/index';
-import { mulberry32 } from '../../test/random';
+import { mulberry32 } from '../../tools/shared/random';
 import { type Candidate, drawer, sharegptTurns } from './candidates';
 import { loadLabelledSets } from './run';
 

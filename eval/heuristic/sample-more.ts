@@ -10,7 +10,7 @@
  * excluded, so the draw is the same before and after its file exists.
  */
 import { join } from 'node:path';
-import { mulberry32 } from '../../test/random';
+import { mulberry32 } from '../../tools/shared/random';
 import { drawer, sharegptTurns } from './candidates';
 import { loadLabelledSets } from './data';
 

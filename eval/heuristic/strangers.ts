@@ -12,11 +12,11 @@
  */
 import { DEFAULT_MIN_SCORE, type TurnScores } from '../../lib/heuristic/index';
 import { correctionModel } from '../../lib/heuristic-model/index';
+import { seedClassify } from '../../tools/shared/seed-naive';
 import { CATEGORIES, type Category } from './data';
 import type { Example } from './reader-data';
 import { strangerExamples } from './reader-data';
 import { score } from './run';
-import { seedClassify } from './seed-naive';
 
 export type Predictor = (e: Example) => Record<Category, boolean>;
 

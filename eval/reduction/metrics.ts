@@ -3,8 +3,8 @@
  * error lines (by `isErrorLine`), the lines the final patch touches as they appear in the last view of
  * each patched file, and every line of those last views (the final file state).
  */
-import { isErrorLine, parsePatch, viewLineNumber } from '../../lib/snapshot/index.js';
-import { viewOf } from '../../lib/snapshot/prune-rules.js';
+import { isErrorLine, parsePatch, viewLineNumber } from '../../lib/compress/index.js';
+import { viewOf } from '../../lib/compress/prune-rules.js';
 import type { Step } from '../../lib/transcript/index.js';
 
 export interface Kept {

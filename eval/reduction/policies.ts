@@ -8,7 +8,7 @@ import {
   type PruneCategory,
   type PruneOptions,
   pruneTrajectory,
-} from '../../lib/snapshot/index.js';
+} from '../../lib/compress/index.js';
 import type { Step } from '../../lib/transcript/index.js';
 
 export interface PolicyRun {

@@ -16,7 +16,7 @@
  *   and in paths/URLs (bins); a URL; a file:line; non-ASCII letters; parentheses.
  * - `len`: word-count bins.
  */
-import { classify, wordFlags } from '../../lib/snapshot/classify.js';
+import { classify, wordFlags } from '../../lib/categorise/classify.js';
 import {
   AUX,
   BENIGN,
@@ -44,8 +44,8 @@ import {
   STILL,
   SUBJ,
   WEAK,
-} from '../../lib/snapshot/cues.js';
-import { findLinks, squash, words } from '../../lib/snapshot/text.js';
+} from '../../lib/categorise/cues.js';
+import { findLinks, squash, words } from '../../lib/categorise/index.js';
 import { type Label, snapshotCategorizer } from './score.js';
 
 export const GROUPS = ['rule', 'cue', 'word', 'pos', 'suffix', 'punct', 'len'] as const;

@@ -7,11 +7,11 @@
  * a real model's, so the reflected figures show the pipeline and its gates, not Haiku's quality.
  */
 import { readFileSync } from 'node:fs';
+import { comparableKey } from '../../lib/categorise/index.js';
 import { fixtureClient } from '../../lib/llm/index.js';
 import {
   type ActiveContextSnapshot,
   CATEGORIES,
-  comparableKey,
   computeTrajectoryReduction,
   deterministicSnapshotWithTrace,
 } from '../../lib/snapshot/index.js';

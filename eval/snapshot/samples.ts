@@ -17,15 +17,14 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scopeCategory, squash } from '../../lib/categorise/index.js';
 import { fnv1a32 } from '../../lib/core/index.js';
 import {
   entriesFromMessages,
   entriesFromSteps,
   type MemoryEntry,
   objectiveFromText,
-  scopeCategory,
 } from '../../lib/snapshot/index.js';
-import { squash } from '../../lib/snapshot/text.js';
 import { agentRunFormat, parseTrajectory, parseTranscript } from '../../lib/transcript/index.js';
 import { type Label, oldCategorizer, snapshotCategorizer } from './score.js';
 

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index.js';
-import { squash, words } from '../../lib/snapshot/text.js';
+import { findLinks, squash, words } from '../../lib/categorise/index.js';
+import { deterministicSnapshot } from '../../lib/snapshot/index.js';
 import { classify as oldClassify } from './old-classify.js';
 import { loadMoreEntries } from './sample-more.js';
 import { loadReportSet } from './sample-report.js';

@@ -26,10 +26,11 @@ import {
   PlaybookObject,
   routePlaybookRequest,
 } from 'rearview/durable';
+import { type KvNamespaceLike, workersKvStore } from 'rearview/kv';
 import { anthropicClient } from 'rearview/llm';
 import { redactMessages } from 'rearview/redact';
 import { createRearview } from 'rearview/session';
-import { type KvNamespaceLike, type PlaybookStore, playbookStore, workersKvStore } from 'rearview/store';
+import { type PlaybookStore, playbookStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';
 import {
   type Authenticate,

@@ -16,10 +16,11 @@
  * scope) and keeps playbooks in a per-instance memory store. For durable playbooks, build your own
  * handler with `createHandler({ store, authenticate })` around any `KeyValueStore`.
  */
+
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import { anthropicClient, type LlmClient } from 'rearview/llm';
 import { redactMessages } from 'rearview/redact';
 import { createRearview } from 'rearview/session';
-import { type KeyValueStore, memoryStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';
 import {
   type Authenticate,

@@ -6,10 +6,11 @@
  *   points relevant to the user's message; `observe` runs after each turn; "End session" reflects;
  * - the playbook panel follows changes from this tab and any other tab.
  */
+
+import { idbStore } from 'rearview/kv';
 import { anthropicClient, type LlmMessage } from 'rearview/llm';
 import type { Playbook } from 'rearview/playbook';
 import { createRearview } from 'rearview/session';
-import { idbStore } from 'rearview/store';
 
 const BASE_PROMPT = 'You are a concise, helpful assistant for a software team.';
 const SECTIONS = [

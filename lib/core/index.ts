@@ -23,6 +23,7 @@ export {
   TranscriptError,
   ValidationError,
 } from './errors.js';
+export { describeKind, EarlyStop, errorName, guardedClock, guardedCounter, isObject } from './guards.js';
 export { sha256Hex, toHex } from './hash.js';
 export { FNV_OFFSET, FNV_PRIME, fmix32, fnv1a32, fnv1a32Bytes } from './hash32.js';
 export { extractJson } from './json.js';
@@ -36,4 +37,4 @@ export {
 export { contentText, defaultRef } from './message.js';
 export { contentWords, jaccard, shingles } from './similarity.js';
 export { countTokens, estimateTokens, type TokenCounter } from './tokens.js';
-export { truncateUtf8, utf8ByteLength } from './utf8.js';
+export { clip, truncateUtf8, utf8ByteLength } from './utf8.js';

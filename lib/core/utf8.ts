@@ -70,3 +70,20 @@ export function utf8ByteLength(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * Cuts `text` to at most `max` UTF-16 units, ending with `…` when cut, never splitting a surrogate pair.
+ *
+ * @example
+ * ```ts
+ * clip('abcdef', 4); // 'abc…'
+ * ```
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 0) return '';
+  let end = max - 1;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}

@@ -176,8 +176,8 @@ export function shapeFeatures(features: readonly string[]): string[] {
 /**
  * The features plus every pair of shape and context features (`x:a&b`, in code-unit order): a
  * linear model over them can weigh "a marker hit in a first turn" apart from either alone. Pairs of
- * words are left out, so no topic can enter through them. Added in stop 27: cross-author recall at
- * the same precision rose from 0.32 to 0.40 (eval/heuristic/LABELLING.md).
+ * words are left out, so no topic can enter through them. The pairs are there because they lift
+ * cross-author recall at the same precision from 0.32 to 0.40 (eval/heuristic/LABELLING.md).
  */
 function withPairs(features: string[]): string[] {
   const shape = shapeFeatures(features);

@@ -15,5 +15,5 @@
  */
 
 export type { EscalationOptions } from './escalate.js';
-export { type PromptOptions, parseReflectionResponse, reflectionPrompt } from './prompt.js';
+export { insightPrompt, type PromptOptions, parseReflectionResponse } from './prompt.js';
 export { type LlmReflectOptions, llmReflect, mergeInsights } from './reflect.js';

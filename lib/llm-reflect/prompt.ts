@@ -11,11 +11,11 @@ import type {
 } from '../heuristic/index.js';
 
 /**
- * Options of {@link reflectionPrompt}.
+ * Options of {@link insightPrompt}.
  *
  * @example
  * ```ts
- * reflectionPrompt(messages, { maxMessageBytes: 1000 });
+ * insightPrompt(messages, { maxMessageBytes: 1000 });
  * ```
  */
 export interface PromptOptions {
@@ -31,10 +31,10 @@ export interface PromptOptions {
  *
  * @example
  * ```ts
- * const prompt = reflectionPrompt([{ role: 'user', content: 'No, use REST.' }]);
+ * const prompt = insightPrompt([{ role: 'user', content: 'No, use REST.' }]);
  * ```
  */
-export function reflectionPrompt(messages: readonly MessageLike[], options: PromptOptions = {}): string {
+export function insightPrompt(messages: readonly MessageLike[], options: PromptOptions = {}): string {
   const max = options.maxMessageBytes ?? 2000;
   const refOf = typeof options.ref === 'function' ? options.ref : defaultRef;
   const turns: string[] = [];

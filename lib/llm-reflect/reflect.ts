@@ -1,5 +1,5 @@
 /**
- * `llmReflect`: the model's insights (one call with {@link reflectionPrompt}, or, with `escalate`, a
+ * `llmReflect`: the model's insights (one call with {@link insightPrompt}, or, with `escalate`, a
  * verdict on the uncertain turns only) merged with `heuristicReflect`'s by {@link mergeInsights}.
  * Only `import type` from `rearview/llm`: the client is passed in.
  */
@@ -11,7 +11,7 @@ import {
 } from '../heuristic/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type { EscalationOptions } from './escalate.js';
-import { type PromptOptions, parseReflectionResponse, reflectionPrompt } from './prompt.js';
+import { insightPrompt, type PromptOptions, parseReflectionResponse } from './prompt.js';
 
 function factKey(insight: ReflectionInsight): string {
   return `${insight.category}\u0000${insight.fact
@@ -78,7 +78,7 @@ export interface LlmReflectOptions extends HeuristicOptions, PromptOptions {
 }
 
 /**
- * Asks the model for insights with {@link reflectionPrompt} and merges them with
+ * Asks the model for insights with {@link insightPrompt} and merges them with
  * {@link heuristicReflect}'s (the model's first; a heuristic insight about the same turn and category
  * only adds its trace references). A reply that cannot be read contributes nothing; a failed call
  * rejects with the client's `LlmError`. With `escalate`, only the turns the heuristics are unsure
@@ -100,7 +100,7 @@ export async function llmReflect(
     return escalateReflect(messages, { ...options, escalate });
   }
   const response = await options.llm.complete({
-    messages: [{ role: 'user', content: reflectionPrompt(messages, options) }],
+    messages: [{ role: 'user', content: insightPrompt(messages, options) }],
     maxTokens: options.maxTokens ?? 2048,
     temperature: 0,
     ...(options.signal ? { signal: options.signal } : {}),

@@ -40,5 +40,6 @@ export {
   redactRequest,
   withRedaction,
 } from './redacting.js';
+export { readReply } from './reply.js';
 export { abortableSleep, isRetryableStatus, type RetryPolicy, retryAfterMs, withRetries } from './retry.js';
 export type { LlmClient, LlmMessage, LlmRequest, LlmResponse, LlmUsage } from './types.js';

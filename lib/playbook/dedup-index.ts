@@ -6,7 +6,7 @@
  * @module
  * @internal
  */
-import { contentWords } from '../core/index.js';
+import { contentWords, FNV_PRIME } from '../core/index.js';
 import { starClusters } from './dedup-stars.js';
 import { type KeyPoint, type Playbook, SECTION_NAMES, type SectionName } from './model.js';
 
@@ -137,7 +137,7 @@ export function cluster(
       const s = start[i]!;
       const len = start[i + 1]! - s;
       let h = Math.imul(sec[i]! + 1, 0x9e3779b1) ^ len;
-      for (let k = s; k < s + len; k++) h = Math.imul(h ^ sets[k]!, 0x01000193) ^ (h >>> 15);
+      for (let k = s; k < s + len; k++) h = Math.imul(h ^ sets[k]!, FNV_PRIME) ^ (h >>> 15);
       let slot = mix(h) & mask;
       let u = -1;
       for (;;) {

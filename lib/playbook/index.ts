@@ -107,7 +107,6 @@ export {
 } from './policy.js';
 export { redactOperations, redactorFor, redactPlaybookTexts, redactReflection } from './redaction.js';
 export {
-  buildReflectorPrompt,
   formatTranscript,
   type ParsedReflectorReply,
   parseReflectorReply,
@@ -115,6 +114,7 @@ export {
   type ReflectorDiagnostic,
   type ReflectorOptions,
   type ReflectorResult,
+  reflectorPrompt,
   runReflector,
 } from './reflector.js';
 export {
@@ -127,11 +127,11 @@ export { compareForEviction, compareNames, keyPointConfidence, WILSON_Z, wilsonL
 export { type Selection, type SelectOptions, selectForPrompt } from './select.js';
 export {
   type ApplyTagsOptions,
-  applyBulletTags,
-  type BulletTag,
-  BulletTagSchema,
+  applyKeyPointTags,
+  type KeyPointTag,
+  KeyPointTagSchema,
   type TagTally,
   type TagValue,
-  tallyBulletTags,
+  tallyKeyPointTags,
 } from './tags.js';
 export { CURATOR_TEMPLATE, fillTemplate, PLAYBOOK_TEMPLATE, REFLECTOR_TEMPLATE } from './templates.js';

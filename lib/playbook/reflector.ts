@@ -13,7 +13,7 @@ import type { Playbook } from './model.js';
 import { type PlaybookDiagnostic, replyOrReport, safeReporter } from './model-call.js';
 import { redactReflection } from './redaction.js';
 import { sanitizeKeyPointText } from './sanitize.js';
-import type { BulletTag } from './tags.js';
+import type { KeyPointTag } from './tags.js';
 import { fillTemplate, REFLECTOR_TEMPLATE } from './templates.js';
 
 /** What the Reflector returns. */
@@ -21,7 +21,7 @@ export interface ReflectorResult {
   /** What went well or poorly; `''` after a failure. */
   analysis: string;
   /** Per-key-point verdicts (`name`, `tag`, `rationale`); `[]` after a failure. */
-  bulletTags: BulletTag[];
+  bulletTags: KeyPointTag[];
 }
 
 /** Something the Reflector wants the caller to know: a failure it absorbed, or a reply it repaired. */
@@ -93,7 +93,7 @@ const MAX_RATIONALE_BYTES = 1_000;
  * ```ts
  * const cited = extractCitedIds(messages);
  * const { analysis, bulletTags } = await runReflector(messages, playbook, cited, { llm });
- * applyBulletTags(playbook, bulletTags);
+ * applyKeyPointTags(playbook, bulletTags);
  * ```
  */
 export async function runReflector(
@@ -105,7 +105,7 @@ export async function runReflector(
   const report = safeReporter(options?.onDiagnostic);
   const reply = await replyOrReport(
     options,
-    () => buildReflectorPrompt(messages, playbook, citedIds, options),
+    () => reflectorPrompt(messages, playbook, citedIds, options),
     report,
     'Reflector',
   );
@@ -143,10 +143,10 @@ export async function runReflector(
  *
  * @example
  * ```ts
- * const prompt = buildReflectorPrompt(messages, playbook, ['pat-001']);
+ * const prompt = reflectorPrompt(messages, playbook, ['pat-001']);
  * ```
  */
-export function buildReflectorPrompt(
+export function reflectorPrompt(
   messages: readonly ReflectableMessage[],
   playbook: Playbook,
   citedIds: readonly string[],
@@ -272,7 +272,7 @@ const TAGS = new Set(['helpful', 'harmful', 'neutral']);
  * Parses a Reflector reply: the first JSON found by {@link extractJson};
  * missing `analysis` / `bullet_tags` default to `''` / `[]` (partial results are accepted); entries of
  * `bullet_tags` without a string `name` and `tag` are dropped; a tag value is lower-cased when that makes
- * it one of `helpful`/`harmful`/`neutral` (others are kept for `applyBulletTags` to report). Texts are
+ * it one of `helpful`/`harmful`/`neutral` (others are kept for `applyKeyPointTags` to report). Texts are
  * bounded. Never throws.
  *
  * @example
@@ -290,7 +290,7 @@ export function parseReflectorReply(reply: string): ParsedReflectorReply {
   let analysis = '';
   if (typeof obj.analysis === 'string') analysis = truncateUtf8(obj.analysis, MAX_ANALYSIS_BYTES);
   else problems.push(obj.analysis === undefined ? 'no "analysis"' : '"analysis" is not a string');
-  const bulletTags: BulletTag[] = [];
+  const bulletTags: KeyPointTag[] = [];
   const rawTags = obj.bullet_tags ?? obj.bulletTags;
   if (Array.isArray(rawTags)) {
     let dropped = 0;

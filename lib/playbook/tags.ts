@@ -11,38 +11,38 @@ import { isKeyPointName, type KeyPoint, type Playbook, SECTION_NAMES } from './m
 export type TagValue = 'helpful' | 'harmful' | 'neutral';
 
 /** One reflector verdict on one key point. `tag` is kept a string: unknown values are skipped. */
-export interface BulletTag {
+export interface KeyPointTag {
   name: string;
   tag: string;
   rationale?: string;
 }
 
 /**
- * valibot schema of a {@link BulletTag}.
+ * valibot schema of a {@link KeyPointTag}.
  *
  * @example
  * ```ts
- * v.parse(BulletTagSchema, { name: 'pat-001', tag: 'helpful', rationale: 'applied' });
+ * v.parse(KeyPointTagSchema, { name: 'pat-001', tag: 'helpful', rationale: 'applied' });
  * ```
  */
-export const BulletTagSchema = v.object({
+export const KeyPointTagSchema = v.object({
   name: v.string(),
   tag: v.string(),
   rationale: v.optional(v.string()),
 });
 
-/** Options of {@link applyBulletTags}. */
+/** Options of {@link applyKeyPointTags}. */
 export interface ApplyTagsOptions {
   /** Receives one message per skipped tag. Default: `console.warn` (looked up when called). */
   onWarning?: (message: string) => void;
 }
 
-/** What {@link tallyBulletTags} found: increments per name and the tags it skipped. */
+/** What {@link tallyKeyPointTags} found: increments per name and the tags it skipped. */
 export interface TagTally {
   /** Increments per key point name, in first-seen order. */
   increments: Map<string, { helpful: number; harmful: number }>;
   /** Tags that changed nothing and why (`neutral` tags are not listed). */
-  skipped: { tag: BulletTag; reason: string }[];
+  skipped: { tag: KeyPointTag; reason: string }[];
 }
 
 /**
@@ -52,16 +52,16 @@ export interface TagTally {
  *
  * @example
  * ```ts
- * tallyBulletTags(new Set(['pat-001']), [{ name: 'pat-001', tag: 'helpful' }]).increments.get('pat-001');
+ * tallyKeyPointTags(new Set(['pat-001']), [{ name: 'pat-001', tag: 'helpful' }]).increments.get('pat-001');
  * // { helpful: 1, harmful: 0 }
  * ```
  */
-export function tallyBulletTags(known: ReadonlySet<string>, tags: readonly BulletTag[]): TagTally {
+export function tallyKeyPointTags(known: ReadonlySet<string>, tags: readonly KeyPointTag[]): TagTally {
   const increments = new Map<string, { helpful: number; harmful: number }>();
   const skipped: TagTally['skipped'] = [];
   // Model output is untrusted: anything but an array is one skipped entry, never an exception.
   if (!Array.isArray(tags)) {
-    skipped.push({ tag: tags as unknown as BulletTag, reason: 'bullet tags are not an array' });
+    skipped.push({ tag: tags as unknown as KeyPointTag, reason: 'bullet tags are not an array' });
     return { increments, skipped };
   }
   for (const tag of tags) {
@@ -95,17 +95,17 @@ export function tallyBulletTags(known: ReadonlySet<string>, tags: readonly Bulle
  *
  * @example
  * ```ts
- * applyBulletTags(pb, [{ name: 'pat-001', tag: 'helpful', rationale: 'Applied correctly' }]);
+ * applyKeyPointTags(pb, [{ name: 'pat-001', tag: 'helpful', rationale: 'Applied correctly' }]);
  * ```
  */
-export function applyBulletTags(
+export function applyKeyPointTags(
   playbook: Playbook,
-  tags: readonly BulletTag[],
+  tags: readonly KeyPointTag[],
   options: ApplyTagsOptions = {},
 ): Playbook {
   const byName = new Map<string, KeyPoint>();
   for (const s of SECTION_NAMES) for (const kp of playbook.sections[s] ?? []) byName.set(kp.name, kp);
-  const { increments, skipped } = tallyBulletTags(new Set(byName.keys()), tags);
+  const { increments, skipped } = tallyKeyPointTags(new Set(byName.keys()), tags);
   for (const [name, inc] of increments) {
     const kp = byName.get(name)!;
     kp.helpful += inc.helpful;
@@ -113,6 +113,8 @@ export function applyBulletTags(
   }
   if (skipped.length) {
     const warn = options.onWarning ?? ((m: string) => console.warn(m));
+    // The warning's text is observable output (callers match on it; the conformance digest covers it),
+    // so it keeps the name it was published with.
     for (const s of skipped) warn(`applyBulletTags: skipped ${s.reason}`);
   }
   return playbook;

@@ -1,5 +1,5 @@
 /**
- * `rearview/post-turn` (also `rearview/reflect`): deterministic, gated post-turn reflection. A
+ * `rearview/post-turn`: deterministic, gated post-turn reflection. A
  * validated config, a rule-based summariser and an LLM backend replaying `rearview/llm` fixtures, a
  * bit-exact deterministic embedding, time and write budgets, memory entries in a `rearview/kv`
  * MemoryEntryStore, and `t3_reflection.jsonl` records; byte-identical in every runtime. Off by
@@ -34,7 +34,6 @@ export {
   sanitizePlanReflection,
 } from './gate.js';
 export {
-  buildReflectSummaryPrompt,
   type FetchLike,
   FixtureMissingError,
   type GenerateOptions,
@@ -48,6 +47,7 @@ export {
   reflectionFixturesToJsonl,
   reflectionPromptHash,
   reflectionPromptJson,
+  turnSummaryPrompt,
 } from './llm-fixtures.js';
 export {
   compareReflectionLogRecords,

@@ -49,10 +49,10 @@ export interface ReflectionPrompt {
  *
  * @example
  * ```ts
- * buildReflectSummaryPrompt({ utter: 'hi  there', snippets: ['a'] }, { summaryTokens: 128, topkSnippets: 3 });
+ * turnSummaryPrompt({ utter: 'hi  there', snippets: ['a'] }, { summaryTokens: 128, topkSnippets: 3 });
  * ```
  */
-export function buildReflectSummaryPrompt(
+export function turnSummaryPrompt(
   input: ReflectionPromptInput,
   options: { summaryTokens: number; topkSnippets: number },
 ): ReflectionPrompt {

@@ -16,13 +16,13 @@ import { type ReflectionConfig, validateReflectionConfig } from './config.js';
 import { deterministicEmbedding, EMBEDDING_DIM } from './embedding.js';
 import { coerceReflectionFlag, reflectionGate } from './gate.js';
 import {
-  buildReflectSummaryPrompt,
   FixtureMissingError,
   loadReflectionFixtures,
   type ReflectionLlmAdapter,
   reflectionFixtureAdapter,
   reflectionPromptHash,
   reflectionPromptJson,
+  turnSummaryPrompt,
 } from './llm-fixtures.js';
 import { type ReflectionLogRecord, writeReflectionLog } from './log.js';
 import type { ReflectionMemoryEntry } from './memory.js';
@@ -169,7 +169,7 @@ async function prepare(
     if (backend === 'rulebased') {
       summary = rulebasedSummary(bundle.utter, snippets, { summaryTokens, topkSnippets });
     } else {
-      const prompt = buildReflectSummaryPrompt(
+      const prompt = turnSummaryPrompt(
         {
           agent,
           turn,

@@ -14,9 +14,9 @@ import {
   type ReflectionInsight,
 } from '../heuristic/index.js';
 import {
-  type BulletTag,
   dedupeProposals,
   extractCitedIds,
+  type KeyPointTag,
   type ProposeOptions,
   proposeKeyPoint,
   turnVerdict,
@@ -38,7 +38,7 @@ export interface SessionState {
   insights: ReflectionInsight[];
   proposed: ProposedKeyPoint[];
   /** Evidence on cited key points, in order. */
-  tags: BulletTag[];
+  tags: KeyPointTag[];
   /**
    * The last user turns (as many as the heuristics compare a turn with to find a repeated request),
    * re-read as context; their own insights are dropped.

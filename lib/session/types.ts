@@ -17,8 +17,8 @@ import type { KeyValueStore } from '../kv/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type {
   AppliedOperation,
-  BulletTag,
   KeyPointProposal,
+  KeyPointTag,
   Playbook,
   SectionName,
   Selection,
@@ -134,7 +134,7 @@ export interface LessonsResult {
   /** One key point per lesson (near-duplicates merged by the playbook's dedup). */
   proposed: ProposedKeyPoint[];
   /** Evidence on key points the assistant cited: corrected or complained about, or approved. */
-  tags: BulletTag[];
+  tags: KeyPointTag[];
 }
 
 /**

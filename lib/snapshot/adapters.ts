@@ -3,10 +3,11 @@
  * objective and a previous snapshot. The playground and the CLI both use them, so the same transcript
  * gives the same snapshot everywhere.
  */
+
+import { findLinks } from '../categorise/index.js';
+import { isErrorLine } from '../compress/index.js';
 import type { Message, Step } from '../transcript/index.js';
-import { isErrorLine } from './compact-rules.js';
 import { deterministicSnapshot } from './deterministic.js';
-import { findLinks } from './text.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
 
 const SENTENCE = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])/;

@@ -2,12 +2,21 @@
  * The analysis of one entry text (words, key, links, category, terms): a pure function of the text,
  * so a memo (memo.ts) can keep it from one snapshot to the next without changing what one says.
  */
-import { classify, classifyFlags, RESOLVED_CODE } from './classify.js';
-import { hint } from './needles.js';
-import { scanText } from './scan.js';
-import { contentTerms, findLinks, findLinksFrom, squash, words } from './text.js';
+import {
+  classify,
+  classifyFlags,
+  contentTerms,
+  findLinks,
+  findLinksFrom,
+  hint,
+  keyHash,
+  RESOLVED_CODE,
+  scanText,
+  squash,
+  type Vocabulary,
+  words,
+} from '../categorise/index.js';
 import type { SnapshotCategory } from './types.js';
-import { keyHash, type Vocabulary } from './vocab.js';
 
 /**
  * The list fields of an {@link ActiveContextSnapshot}, in output order.

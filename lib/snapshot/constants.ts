@@ -27,14 +27,16 @@ export const MIN_SNAPSHOT_TOKENS = 400;
 export const MIN_SAVINGS_TOKENS = 100;
 
 /**
- * Snake-case field names of the reflected snapshot's reply format.
+ * The field name of each snapshot category in the reflected snapshot's reply format, snake_case
+ * (`openHypotheses` → `open_hypotheses`), for code that writes or reads such replies.
  *
  * @example
  * ```ts
- * SNAKE.nextActions; // 'next_actions'
+ * REPLY_FIELDS.nextActions; // 'next_actions'
+ * const reply = Object.fromEntries(CATEGORIES.map((c) => [REPLY_FIELDS[c], snapshot[c]]));
  * ```
  */
-export const SNAKE: Record<SnapshotCategory, string> = {
+export const REPLY_FIELDS: Readonly<Record<SnapshotCategory, string>> = {
   openHypotheses: 'open_hypotheses',
   blockers: 'blockers',
   nextActions: 'next_actions',

@@ -5,23 +5,31 @@
  * objective and recency, capped per category and per item.
  */
 
-import { ValidationError } from '../core/index.js';
+import {
+  comparableKey,
+  contentTerms,
+  keyHash,
+  PROBE_LIMIT,
+  scanText,
+  scopeCategory,
+  squash,
+  taskCategory,
+  Vocabulary,
+  words,
+} from '../categorise/index.js';
+import { clip, ValidationError } from '../core/index.js';
 import { type Analysis, analyze, CATEGORIES, keepTerms, read, type TermsRef } from './analysis.js';
-import { scopeCategory, taskCategory } from './classify.js';
 import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
-import { scanText } from './scan.js';
-import { clip, comparableKey, contentTerms, squash, words } from './text.js';
+import type { SnapshotOptions } from './options.js';
 import type {
   ActiveContextSnapshot,
   DroppedItem,
   SnapshotCategory,
   SnapshotInput,
-  SnapshotOptions,
   SnapshotTrace,
   TracedItem,
 } from './types.js';
-import { keyHash, PROBE_LIMIT, Vocabulary } from './vocab.js';
 
 /**
  * Default cap on items per category (`MAX_CATEGORY_ITEMS` of the snapshot specification).

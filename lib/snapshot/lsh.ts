@@ -6,7 +6,7 @@
  * group: a 10k-entry snapshot files thousands of representatives four times each, and a map entry
  * and an array apiece cost more to make (and to collect) than the look-ups they serve.
  */
-import { MINHASHES, PROBE_LIMIT } from './vocab.js';
+import { MINHASHES, PROBE_LIMIT } from '../categorise/index.js';
 
 /**
  * The MinHash signature of the term ids `terms[at … end)`: per hash function, the least of its terms' values. Values are

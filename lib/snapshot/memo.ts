@@ -2,10 +2,11 @@
  * `createSnapshotMemo`: what a snapshot keeps for the next one (analysis.ts says what an analysis
  * is). Its own module, so that a bundle that never makes a memo does not carry it.
  */
+
+import { Vocabulary } from '../categorise/index.js';
 import { ValidationError } from '../core/index.js';
 import { type Analysis, analyze, read, type TermsRef } from './analysis.js';
 import type { SnapshotInput } from './types.js';
-import { Vocabulary } from './vocab.js';
 
 /**
  * Options of {@link createSnapshotMemo}.

@@ -3,8 +3,10 @@
  * text, the playground's URL key and the CLI's flag. The playground's sliders and shared URLs, its
  * worker and the `rearview` CLI all read these specs, so a range cannot drift between them.
  */
+
+import { DIET_A, DIET_B, DIET_THETA } from '../compress/index.js';
 import { ValidationError } from '../core/index.js';
-import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, SNAKE as SEED_FIELDS } from './constants.js';
+import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS } from './constants.js';
 import { MAX_CATEGORY_ITEMS, MAX_TEXT_LENGTH, NEAR_DUPLICATE_THRESHOLD } from './deterministic.js';
 import type { SnapshotCategory } from './types.js';
 
@@ -75,15 +77,6 @@ export interface ParamSpec {
 }
 
 type SpecBody = Omit<ParamSpec, 'name'>;
-
-// AgentDiet's defaults (arXiv 2509.23586): the one source of the defaults of reduceTrajectory's
-// a, b, theta and compactTrajectory's keepRecent (= a).
-/** AgentDiet's default delay `a` (also `compactTrajectory`'s default `keepRecent`). */
-export const DIET_A = 2;
-/** AgentDiet's default context `b`. */
-export const DIET_B = 1;
-/** AgentDiet's default θ in tokens. */
-export const DIET_THETA = 500;
 
 // Ranges: the gates take any count of tokens, so their maxima are where a slider stops being useful
 // (well above a default snapshot); a cap below 1 item or 20 characters leaves nothing readable; a
@@ -297,14 +290,3 @@ export function parseParam(name: ParamName, text: string): number {
   if (why) throw new ValidationError([{ path: name, message: why }], { subject: 'Parameter' });
   return Number(text);
 }
-
-/**
- * The snake_case field name of each snapshot category in the reflected snapshot's reply format
- * (`openHypotheses` → `open_hypotheses`), for code that writes or reads such replies.
- *
- * @example
- * ```ts
- * const reply = Object.fromEntries(CATEGORIES.map((c) => [SNAKE[c], snapshot[c]]));
- * ```
- */
-export const SNAKE: Readonly<Record<SnapshotCategory, string>> = SEED_FIELDS;

@@ -3,37 +3,38 @@
  * deterministic snapshot is always computed; the reflected one replaces it only when every gate
  * passes. Never rejects: every failure falls back to the deterministic snapshot with its reason.
  */
-import { describeError, estimateTokens, withDeadline } from '../core/index.js';
-import { withRedaction } from '../llm/index.js';
-import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, snapshotJson } from './constants.js';
+
+import { comparableKey } from '../categorise/index.js';
+import {
+  clip,
+  describeError,
+  errorName,
+  estimateTokens,
+  guardedClock,
+  guardedCounter,
+  isObject,
+  EarlyStop as Stop,
+  withDeadline,
+} from '../core/index.js';
+import { readReply, withRedaction } from '../llm/index.js';
+import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, REPLY_FIELDS, snapshotJson } from './constants.js';
 import {
   CATEGORIES,
   deterministicSnapshotWithTrace,
   MAX_CATEGORY_ITEMS,
   MAX_TEXT_LENGTH,
 } from './deterministic.js';
+import { newDiagnostics, positive, readInput, safeDeterministic } from './guards.js';
+import type { TrajectoryReductionOptions } from './options.js';
 import {
-  errorName,
-  guardedClock,
-  guardedCounter,
-  isObject,
-  newDiagnostics,
-  positive,
-  readInput,
-  readReply,
-  Stop,
-  safeDeterministic,
-} from './guards.js';
-import {
-  buildReflectionPrompt,
   indexSources,
   type ParsedReflection,
   parseReflection,
   type ReflectedItem,
+  reflectedSnapshotPrompt,
   validateReflection,
 } from './reflect.js';
 import { computeRetirements } from './retire.js';
-import { clip, comparableKey } from './text.js';
 import type {
   ActiveContextSnapshot,
   ReflectionSkippedReason,
@@ -43,11 +44,10 @@ import type {
   TracedItem,
   TrajectoryReduction,
   TrajectoryReductionDiagnostics,
-  TrajectoryReductionOptions,
 } from './types.js';
 
 export { computeRetirements } from './retire.js';
-export { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, snapshotJson };
+export { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS, REPLY_FIELDS, snapshotJson };
 
 function defaultNow(): number {
   const perf = (globalThis as { performance?: { now(): number } }).performance;
@@ -58,7 +58,7 @@ function defaultNow(): number {
  * Computes the active-context snapshot for the current iteration: the reference design's ten steps.
  *
  * 4. the deterministic snapshot under `minSnapshotTokens` → `below_threshold`; no `llm` → `no_llm`;
- * 5. the reference design's prompt ({@link buildReflectionPrompt}); 6. one call (`api_error`, `timeout`, `aborted`);
+ * 5. the reference design's prompt ({@link reflectedSnapshotPrompt}); 6. one call (`api_error`, `timeout`, `aborted`);
  * 7. `extractJson` (`parse_error`, `invalid_schema`); 8. savings gate against the deterministic
  * snapshot (`insufficient_savings`); 9. every item traces to an entry or task (`validation_failed`),
  * then the caps; 10. retirements against `previous` and the diagnostics.
@@ -148,7 +148,7 @@ async function reduce(run: Run, options: TrajectoryReductionOptions): Promise<Tr
   if (!llm) return fallback('no_llm');
 
   // Step 5: prompt. Step 6: one call, timed, raced against the signal and the time limit.
-  const prompt = buildReflectionPrompt(input);
+  const prompt = reflectedSnapshotPrompt(input);
   const started = now();
   d.reflectionInvoked = true;
   let reply: ReturnType<typeof readReply>;
@@ -262,7 +262,7 @@ function bail(run: Run, options: TrajectoryReductionOptions, err: unknown): Traj
   const det = run.det ?? safeDeterministic(input);
   d.path = 'deterministic';
   d.reflectionUsed = false;
-  d.reflectionSkippedReason = stop?.reason ?? 'invalid_input';
+  d.reflectionSkippedReason = (stop?.reason as ReflectionSkippedReason | undefined) ?? 'invalid_input';
   d.reflectionError = stop ? stop.message : `${errorName(err)}: ${describeError(err)}`;
   d.deterministicDropped = det.dropped;
   d.deterministicTokens = run.detTokens ?? estimateTokens(snapshotJson(det.snapshot));

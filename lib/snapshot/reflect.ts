@@ -2,14 +2,13 @@
  * The reflected half of the snapshot flow: the prompt, parsing the reply and
  * validating that every item traces to a source entry or task (step 9).
  */
-import { extractJson } from '../core/index.js';
-import { SNAKE } from './constants.js';
+
+import { comparableKey, contentTerms, findLinks, squash, words } from '../categorise/index.js';
+import { clip, extractJson } from '../core/index.js';
+import { REPLY_FIELDS } from './constants.js';
 import { CATEGORIES } from './deterministic.js';
 import { currentIteration } from './retire.js';
-import { clip, comparableKey, contentTerms, findLinks, squash, words } from './text.js';
 import type { ActiveContextSnapshot, DroppedItem, SnapshotCategory, SnapshotInput } from './types.js';
-
-export { SNAKE };
 
 /**
  * The reflection prompt, extended in two places: entries carry an `id`
@@ -17,10 +16,10 @@ export { SNAKE };
  *
  * @example
  * ```ts
- * const prompt = buildReflectionPrompt({ objective: 'Fix CI', entries, tasks, previous: null });
+ * const prompt = reflectedSnapshotPrompt({ objective: 'Fix CI', entries, tasks, previous: null });
  * ```
  */
-export function buildReflectionPrompt(input: SnapshotInput): string {
+export function reflectedSnapshotPrompt(input: SnapshotInput): string {
   const entries = (input.entries ?? []).map((e, i) => ({
     id: `m${i + 1}`,
     scope: String(e.scope ?? ''),
@@ -86,7 +85,7 @@ ${JSON.stringify(tasks)}
 
 function toSnake(s: ActiveContextSnapshot): Record<string, unknown> {
   const out: Record<string, unknown> = { current_objective: s.currentObjective };
-  for (const c of CATEGORIES) out[SNAKE[c]] = s[c] ?? [];
+  for (const c of CATEGORIES) out[REPLY_FIELDS[c]] = s[c] ?? [];
   return out;
 }
 
@@ -130,9 +129,9 @@ export function parseReflection(reply: string): ParseOutcome {
   }
   const lists = {} as Record<SnapshotCategory, ReflectedItem[]>;
   for (const c of CATEGORIES) {
-    const raw = o[SNAKE[c]] ?? o[c] ?? [];
+    const raw = o[REPLY_FIELDS[c]] ?? o[c] ?? [];
     if (!Array.isArray(raw))
-      return { ok: false, reason: 'invalid_schema', error: `${SNAKE[c]} is not an array` };
+      return { ok: false, reason: 'invalid_schema', error: `${REPLY_FIELDS[c]} is not an array` };
     const items: ReflectedItem[] = [];
     for (let i = 0; i < raw.length; i++) {
       const it = raw[i];
@@ -155,7 +154,7 @@ export function parseReflection(reply: string): ParseOutcome {
       return {
         ok: false,
         reason: 'invalid_schema',
-        error: `${SNAKE[c]}[${i}] is neither a string nor {text, sources}`,
+        error: `${REPLY_FIELDS[c]}[${i}] is neither a string nor {text, sources}`,
       };
     }
     lists[c] = items;
@@ -255,7 +254,7 @@ export function validateReflection(
   for (const c of CATEGORIES) {
     for (const item of parsed.lists[c]) {
       const why = checkItem(item, idx, traced);
-      if (why) rejected.push({ category: SNAKE[c], text: item.text, why });
+      if (why) rejected.push({ category: REPLY_FIELDS[c], text: item.text, why });
     }
   }
   return { rejected, traced };

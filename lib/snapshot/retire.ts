@@ -2,9 +2,8 @@
  * Step 10 of {@link computeTrajectoryReduction}: which items of the previous snapshot the current one
  * retires, and why.
  */
-import { classify } from './classify.js';
+import { classify, comparableKey, contentTerms, squash, words } from '../categorise/index.js';
 import { CATEGORIES } from './deterministic.js';
-import { comparableKey, contentTerms, squash, words } from './text.js';
 import type { ActiveContextSnapshot, RetiredTrajectoryRecord, SnapshotInput } from './types.js';
 
 /**

@@ -5,35 +5,6 @@
  *
  * @module
  */
-// The key-value adapters and the bounded entry log (`memoryEntryStore`) live in `rearview/kv`, the
-// located JSON parser in `rearview/core`; they stay re-exported here so that no import written
-// against earlier versions breaks.
-export { findSyntaxError, parseJsonLocated } from '../core/index.js';
-export {
-  type FallbackOptions,
-  type IdbStoreOptions,
-  idbStore,
-  type KeyValueStore,
-  type KvNamespaceLike,
-  type ListOptions,
-  type MemoryEntryStore,
-  type MemoryEntryStoreOptions,
-  type MemoryStoreOptions,
-  memoryEntryStore,
-  memoryStore,
-  type OpenBestStoreOptions,
-  openBestStore,
-  type StoredEntry,
-  type TransactResult,
-  toStoreError,
-  withFallback,
-  workersKvStore,
-} from '../kv/index.js';
-// The one reflexion-memory record schema lives in `rearview/loop`; these are the names it had here.
-export {
-  type ReflexionEntry as ReflexionMemoryRecord,
-  ReflexionEntrySchema as ReflexionMemorySchema,
-} from '../loop/index.js';
 export {
   countersFromRecords,
   type GCounters,

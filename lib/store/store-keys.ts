@@ -2,6 +2,7 @@
  * The key layout of a stored playbook (see lib/store/README.md) and the sharding of counter records.
  * Ids and replica ids are URI-encoded so that no user-chosen id can reach into another's keys.
  */
+import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { CounterRecord } from './playbook-schema.js';
 
 const enc = encodeURIComponent;
@@ -27,10 +28,10 @@ export function allShards(id: string, replica: string, shards: number): string[]
 
 /** FNV-1a of the name, modulo the shard count: which counter record holds a key point. */
 export function shardOf(name: string, shards: number): number {
-  let h = 0x811c9dc5;
+  let h = FNV_OFFSET;
   for (let i = 0; i < name.length; i++) {
     h ^= name.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, FNV_PRIME);
   }
   return (h >>> 0) % shards;
 }

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { StoreError, ValidationError } from '../core/index.js';
-import { type BulletTag, tallyBulletTags } from '../playbook/index.js';
+import { type KeyPointTag, tallyKeyPointTags } from '../playbook/index.js';
 import {
   type CounterRecord,
   type HeadRecord,
@@ -28,7 +28,7 @@ interface BadHead {
 export async function applyTagsToStore(
   ctx: StoreContext,
   id: string,
-  tags: readonly BulletTag[],
+  tags: readonly KeyPointTag[],
 ): Promise<ApplyTagsResult> {
   if (!Array.isArray(tags)) {
     throw new ValidationError([{ path: '', message: 'bullet tags must be an array' }], {
@@ -49,7 +49,7 @@ export async function applyTagsToStore(
       cached = ctx.namesCache.get(id)!;
     }
     const { version, names } = cached;
-    const tally = tallyBulletTags(names, tags);
+    const tally = tallyKeyPointTags(names, tags);
     const at = ctx.nowIso();
     const corruptFound: StoreError[] = [];
     const pending = new Map<string, number>();

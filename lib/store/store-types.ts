@@ -4,7 +4,7 @@
  */
 import type { StoreError } from '../core/index.js';
 import type { KeyValueStore } from '../kv/index.js';
-import type { AppliedOperation, BulletTag, Playbook } from '../playbook/index.js';
+import type { AppliedOperation, KeyPointTag, Playbook } from '../playbook/index.js';
 import type { MergeConflict, PlaybookDocument } from './playbook-merge.js';
 import type { TagEvent, VersionMeta } from './playbook-schema.js';
 
@@ -71,7 +71,7 @@ export interface ApplyTagsResult {
   /** Tags that changed a counter. */
   applied: number;
   /** Tags skipped (unknown name or tag value); neutral tags are neither applied nor skipped. */
-  skipped: { tag: BulletTag; reason: string }[];
+  skipped: { tag: KeyPointTag; reason: string }[];
   /** Content version the tags were checked against. */
   version: number;
 }
@@ -125,7 +125,7 @@ export interface PlaybookStore {
    */
   save(id: string, playbook: Playbook): Promise<WriteResult>;
   /** Applies reflector tags atomically: one transaction however many tags (the reference design semantics). */
-  applyTags(id: string, tags: readonly BulletTag[]): Promise<ApplyTagsResult>;
+  applyTags(id: string, tags: readonly KeyPointTag[]): Promise<ApplyTagsResult>;
   /** Applies curator operations (ADD/UPDATE/MERGE/REMOVE) atomically as one new version. */
   applyDelta(id: string, operations: readonly unknown[]): Promise<ApplyDeltaStoreResult>;
   /** Retained content versions and applyTags events, oldest first. */

@@ -14,18 +14,17 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { findLinks } from 'rearview/categorise';
+import { isErrorLine, reduceTrajectory } from 'rearview/compress';
 import { estimateTokens } from 'rearview/core';
 import { fixturesToJsonl, type LlmClient, type LlmRequest, recordingClient } from 'rearview/llm';
 import {
   CATEGORIES,
   computeTrajectoryReduction,
   deterministicSnapshotWithTrace,
-  findLinks,
-  isErrorLine,
   PARAM_DEFAULTS,
   pickParams,
-  reduceTrajectory,
-  SNAKE,
+  REPLY_FIELDS as SNAKE,
   type SnapshotInput,
 } from 'rearview/snapshot';
 import { parseInput } from '../src/analyze';

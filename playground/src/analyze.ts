@@ -7,12 +7,13 @@
  *   for `rearview/snapshot` (documented in the UI's "How the snapshot input is built");
  * - `computeView`: insights, the deterministic snapshot with its trace, and the compaction steps.
  */
+
+import { compactTrajectory } from 'rearview/compress';
 import { estimateTokens } from 'rearview/core';
 import type { TurnScorer } from 'rearview/heuristic';
 import { type LessonsInput, type LessonsResult, lessons } from 'rearview/session';
 import {
   type ActiveContextSnapshot,
-  compactTrajectory,
   computeRetirements,
   deterministicSnapshotWithTrace,
   entriesFromMessages,

@@ -64,7 +64,7 @@ export function currentMode(): Mode {
 
 const KEY = 'anthropic-api-key';
 async function kv() {
-  const { idbStore } = await import('rearview/store');
+  const { idbStore } = await import('rearview/kv');
   return idbStore('rearview-playground', 'secrets');
 }
 

@@ -5,6 +5,8 @@
  * rearview/playbook: one key point per lesson, near-duplicates merged), exactly as `createRearview`
  * turns them at the end of a session, redacted before they are stored.
  */
+
+import { idbStore } from 'rearview/kv';
 import {
   type DeltaOperation,
   dedupeProposals,
@@ -15,7 +17,7 @@ import {
   turnContexts,
 } from 'rearview/playbook';
 import { redactText } from 'rearview/redact';
-import { idbStore, type PlaybookStore, playbookStore } from 'rearview/store';
+import { type PlaybookStore, playbookStore } from 'rearview/store';
 import type { Turn } from './analyze';
 import type { Insight } from './heuristics';
 

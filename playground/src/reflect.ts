@@ -2,15 +2,15 @@
  * The model side of the playground, loaded on demand (dynamic import) so the first page load carries
  * neither the LLM layer nor the Anthropic SDK (which rearview/llm itself imports lazily).
  */
+
+import { type ReduceResult, reduceTrajectory } from 'rearview/compress';
 import { isRearviewError, LlmError } from 'rearview/core';
 import { anthropicClient, fixtureClient, type LlmClient, openAiClient } from 'rearview/llm';
 import { createRedactor, type RedactFinding } from 'rearview/redact';
 import {
-  buildReflectionPrompt,
+  reflectedSnapshotPrompt as buildReflectionPrompt,
   computeTrajectoryReduction,
   pickParams,
-  type ReduceResult,
-  reduceTrajectory,
   type SnapshotInput,
   type TrajectoryReduction,
 } from 'rearview/snapshot';

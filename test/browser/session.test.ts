@@ -1,7 +1,9 @@
 // rearview/session in real Chromium on IndexedDB: a session's correction becomes a key point that a
 // second facade (a "reload") injects, and changes reach another facade through BroadcastChannel.
+
+import { idbStore } from 'rearview/kv';
 import { createRearview } from 'rearview/session';
-import { idbStore, type PlaybookChange } from 'rearview/store';
+import type { PlaybookChange } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 
 let n = 0;

@@ -2,9 +2,11 @@
  * Browser entry for the multi-tab test (test/runtime/store-tabs.test.ts) and the Chromium benchmark
  * (bench/store.bench.ts): bundled from dist/ and loaded by real pages with `import()`.
  */
+
+import { idbStore, memoryStore } from 'rearview/kv';
 import { emptyPlaybook } from 'rearview/playbook';
-import { idbStore, memoryStore, type PlaybookChange, playbookStore } from 'rearview/store';
-import { runStoreProcedure } from '../../bench/store-procedure';
+import { type PlaybookChange, playbookStore } from 'rearview/store';
+import { runStoreProcedure } from '../../tools/shared/store-procedure';
 
 export { idbStore, memoryStore, playbookStore };
 

@@ -1,7 +1,9 @@
 // rearview/store in real Chromium: the shared contract on IndexedDB, playbooks on IndexedDB, and
 // change notifications between PlaybookStore objects through BroadcastChannel.
+
+import { idbStore, memoryStore, openBestStore } from 'rearview/kv';
 import { emptyPlaybook } from 'rearview/playbook';
-import { idbStore, memoryStore, openBestStore, type PlaybookChange, playbookStore } from 'rearview/store';
+import { type PlaybookChange, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { runKeyValueStoreContract } from '../store/vitest-contract';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playbookClient } from '../../lib/durable/index';
 import type { PlaybookChange, PlaybookStore } from '../../lib/store/index';
-import { mulberry32 as random } from '../random';
+import { mulberry32 as random } from '../../tools/shared/random';
 import {
   buildDurableWorker,
   type DurableServer,

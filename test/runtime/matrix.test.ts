@@ -64,9 +64,10 @@ describe('runtime matrix', () => {
 describe('dist/ imported directly, without a bundler', () => {
   const script = (runtime: string) =>
     `import * as r from ${JSON.stringify(`${root}/dist/lib/index.js`)};\n` +
+    `import * as core from ${JSON.stringify(`${root}/dist/lib/core/index.js`)};\n` +
     `console.log(JSON.stringify({ runtime: ${JSON.stringify(runtime)}, version: r.VERSION, ` +
-    `hash: await r.sha256Hex(r.canonicalJson({ b: [1.5, 'caf\\u00e9'], a: null })), ` +
-    `json: r.extractJson('reply: {"ok": true}') }));\n`;
+    `hash: await core.sha256Hex(core.canonicalJson({ b: [1.5, 'caf\\u00e9'], a: null })), ` +
+    `json: core.extractJson('reply: {"ok": true}') }));\n`;
 
   it.each(['node', 'deno', 'bun'])('%s imports dist/lib/index.js', async (runtime) => {
     const dir = mkdtempSync(join(tmpdir(), 'rearview-dist-'));

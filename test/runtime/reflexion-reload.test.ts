@@ -14,7 +14,7 @@ const dir = join(root, '.cache/reflexion-reload');
 let served: { url: string; server: Server };
 
 const ENTRY = `import { ReflexionMemory } from 'rearview/loop';
-import { idbStore } from 'rearview/store';
+import { idbStore } from 'rearview/kv';
 
 export async function remember(db) {
   const memory = await ReflexionMemory.open({ store: idbStore(db), namespace: 'reload', now: () => 1234 });

@@ -3,7 +3,7 @@
  * idbStore in real Chromium and on fake-indexeddb in Node, workersKvStore inside workerd with a real
  * KV binding. Framework-free (no vitest import) so that a worker bundle can run it too.
  */
-import type { KeyValueStore } from 'rearview/store';
+import type { KeyValueStore } from 'rearview/kv';
 
 export interface ContractCase {
   name: string;

@@ -1,5 +1,5 @@
 /** The KeyValueStore contract as vitest tests (Node and the browser project). */
-import type { KeyValueStore } from 'rearview/store';
+import type { KeyValueStore } from 'rearview/kv';
 import { describe, it } from 'vitest';
 import { keyValueStoreContract } from './contract';
 

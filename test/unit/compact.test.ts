@@ -1,7 +1,7 @@
 /** compactTrajectory: each rule, its markers, the invariants (error lines, changed lines) and determinism. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compactTrajectory, isErrorLine, renderStep, viewedFile } from '../../lib/snapshot/index';
+import { compactTrajectory, isErrorLine, renderStep, viewedFile } from '../../lib/compress/index';
 import type { Step } from '../../lib/transcript/index';
 
 const step = (index: number, action: string, observation: string, extra: Partial<Step> = {}): Step => ({

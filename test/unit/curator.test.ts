@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { memoryStore } from 'rearview/kv';
 import { anthropicClient, type LlmClient } from 'rearview/llm';
 import {
   applyDelta,
@@ -33,7 +34,7 @@ import {
   wilsonLowerBound,
 } from 'rearview/playbook';
 import { reflectSession } from 'rearview/session';
-import { memoryStore, playbookStore } from 'rearview/store';
+import { playbookStore } from 'rearview/store';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { useMockAnthropic } from '../llm/use-mock';

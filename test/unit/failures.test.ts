@@ -17,8 +17,8 @@ import {
   reflectFromTrajectories,
   stepsFromMessages,
 } from 'rearview/failures';
+import { memoryStore } from 'rearview/kv';
 import { createRearview } from 'rearview/session';
-import { memoryStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 

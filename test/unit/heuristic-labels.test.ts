@@ -7,11 +7,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sharedDataDir } from '../../bench/harness';
 import { haveSharedData, sha256 } from '../../eval/heuristic/data';
 import { readRows } from '../../eval/heuristic/rows';
 import { evaluate, loadLabelledSets } from '../../eval/heuristic/run';
 import { parseTranscript } from '../../lib/transcript/index';
+import { sharedDataDir } from '../../tools/shared/data';
 
 const CATEGORIES = ['correction', 'preference', 'approval', 'friction'];
 type LabelledRow = {

@@ -277,7 +277,7 @@ describe('correctionModel with heuristicReflect', () => {
 describe('correctionModel in a session', () => {
   it('observe, fed in chunks, agrees with heuristicReflect on the whole history (property)', async () => {
     const { createRearview } = await import('rearview/session');
-    const { memoryStore } = await import('rearview/store');
+    const { memoryStore } = await import('rearview/kv');
     const TURNS = ['No, that is wrong.', 'Perfect, thanks!', 'still failing??', '/undo', 'Add a test', 'ok?'];
     fc.assert(
       fc.property(

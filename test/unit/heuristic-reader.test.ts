@@ -7,7 +7,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { haveSharedData } from '../../eval/heuristic/data';
-import { bundle, heuristicSizes } from '../../eval/heuristic/size';
 import { loadStrangers } from '../../eval/heuristic/strangers-data';
 import { heuristicReflect } from '../../lib/heuristic/index';
 import {
@@ -19,6 +18,7 @@ import {
   readerScores,
 } from '../../lib/heuristic-model/index';
 import { BIAS, MIN_SCORES, TABLES, WEIGHTS } from '../../lib/heuristic-model/reader-weights';
+import { bundle, heuristicSizes } from '../../tools/shared/heuristic-size';
 import { evidence } from '../heuristic/evidence';
 
 const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;

@@ -20,7 +20,7 @@
  * 9,571 B. The heuristic entry went from 7,528 to 8,154 B, still under its 8 KB.
  */
 import { describe, expect, it } from 'vitest';
-import { heuristicSizes } from '../../eval/heuristic/size';
+import { heuristicSizes } from '../../tools/shared/heuristic-size';
 
 describe('rearview/heuristic and rearview/llm-reflect size budgets', () => {
   it('the whole heuristic entry stays under 8 KB minified + gzipped, llm-reflect under 9.5 KB', async () => {

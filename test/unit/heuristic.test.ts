@@ -21,15 +21,15 @@ import {
   type ReflectionInsight,
   SEED_MARKERS,
 } from '../../lib/heuristic/index';
+import { memoryStore } from '../../lib/kv/index';
 import { anthropicClient, fixtureClient, type LlmRequest, requestKey } from '../../lib/llm/index';
 import {
+  insightPrompt,
   llmReflect,
   mergeInsights,
   parseReflectionResponse,
-  reflectionPrompt,
 } from '../../lib/llm-reflect/index';
 import { createRearview } from '../../lib/session/index';
-import { memoryStore } from '../../lib/store/index';
 import { type Message, parseTrajectory, parseTranscript, type Trajectory } from '../../lib/transcript/index';
 import { useMockAnthropic } from '../llm/use-mock';
 
@@ -683,14 +683,14 @@ describe('the model half', () => {
     ],
   })}\n\`\`\``;
 
-  it('reflectionPrompt lists every turn with its reference', () => {
-    const prompt = reflectionPrompt(messages);
+  it('insightPrompt lists every turn with its reference', () => {
+    const prompt = insightPrompt(messages);
     expect(prompt).toContain('[message:t2] user: No, not GraphQL. I said REST endpoint.');
     expect(prompt).toContain('[message:t1] assistant: ');
     expect(prompt).toContain('"trace_refs"');
-    expect(
-      reflectionPrompt([{ role: 'user', content: 'x'.repeat(5000) }], { maxMessageBytes: 10 }),
-    ).toContain('xxxxxxxxxx […]');
+    expect(insightPrompt([{ role: 'user', content: 'x'.repeat(5000) }], { maxMessageBytes: 10 })).toContain(
+      'xxxxxxxxxx […]',
+    );
   });
 
   it('llmReflect through anthropicClient (real SDK, local server) merges without duplicates', async () => {
@@ -709,7 +709,7 @@ describe('the model half', () => {
 
   it('llmReflect through fixtureClient, and an unreadable reply leaves the heuristic insights', async () => {
     const request: LlmRequest = {
-      messages: [{ role: 'user', content: reflectionPrompt(messages) }],
+      messages: [{ role: 'user', content: insightPrompt(messages) }],
       maxTokens: 2048,
       temperature: 0,
     };

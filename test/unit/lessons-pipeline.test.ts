@@ -9,10 +9,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { memoryStore } from 'rearview/kv';
 import { sanitizeKeyPointText } from 'rearview/playbook';
 import { redactMessages, redactText } from 'rearview/redact';
 import { createRearview, lessons } from 'rearview/session';
-import { memoryStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agentRuns } from '../../examples/shared/edge';

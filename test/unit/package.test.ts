@@ -18,17 +18,7 @@ describe('package.json', () => {
     const folders = readdirSync(join(root, 'lib'), { withFileTypes: true })
       .filter((d) => d.isDirectory() && existsSync(join(root, 'lib', d.name, 'index.ts')))
       .map((d) => `./${d.name}`);
-    // Subpaths kept for folders that were renamed, so that no published import breaks.
-    const aliases: Record<string, string> = { './reflect': 'post-turn' };
-    expect(Object.keys(pkg.exports).sort()).toEqual(
-      ['.', './package.json', ...folders, ...Object.keys(aliases)].sort(),
-    );
-    for (const [alias, name] of Object.entries(aliases)) {
-      expect(pkg.exports[alias]).toEqual({
-        types: `./dist/lib/${name}/index.d.ts`,
-        default: `./dist/lib/${name}/index.js`,
-      });
-    }
+    expect(Object.keys(pkg.exports).sort()).toEqual(['.', './package.json', ...folders].sort());
     for (const folder of folders) {
       const name = folder.slice(2);
       expect(pkg.exports[folder]).toEqual({
@@ -52,6 +42,21 @@ describe('package.json', () => {
 describe('module scope', () => {
   it('touches no runtime global when every entry is loaded', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'rearview-scope-'));
+    // The root entry and every subpath, each under its folder's name (`core`, `snapshot`, …).
+    const entry = join(outDir, 'every-entry.ts');
+    const folders = readdirSync(join(root, 'lib'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(root, 'lib', d.name, 'index.ts')))
+      .map((d) => d.name);
+    writeFileSync(
+      entry,
+      [
+        `export * from ${JSON.stringify(join(root, 'lib/index.ts'))};`,
+        ...folders.map(
+          (f) =>
+            `export * as ${f.replace(/-(\w)/g, (_, c) => c.toUpperCase())} from ${JSON.stringify(join(root, 'lib', f, 'index.ts'))};`,
+        ),
+      ].join('\n'),
+    );
     await build({
       configFile: false,
       logLevel: 'silent',
@@ -60,7 +65,7 @@ describe('module scope', () => {
         outDir,
         minify: false,
         lib: {
-          entry: join(root, 'lib/index.ts'),
+          entry,
           formats: ['iife'],
           name: 'Rearview',
           fileName: () => 'all.js',
@@ -102,8 +107,9 @@ describe('module scope', () => {
     runInNewContext(code, sandbox);
     expect(touched).toEqual([]);
     // The bundle did define the API, so the check ran on real code.
-    const api = runInNewContext('Rearview', sandbox) as Record<string, unknown>;
-    expect(typeof api.extractJson).toBe('function');
+    const api = runInNewContext('Rearview', sandbox) as Record<string, Record<string, unknown>>;
+    expect(typeof api.core?.extractJson).toBe('function');
+    expect(typeof api.snapshot?.deterministicSnapshot).toBe('function');
     expect(api.VERSION).toBe(pkg.version);
   }, 60_000);
 });
@@ -132,9 +138,11 @@ describe('bundle contents', () => {
   }
 
   it('leaves the Anthropic SDK out of bundles that never call a model', async () => {
-    const files = await bundle("import { extractJson } from 'rearview';\nconsole.log(extractJson('{}'));\n");
+    const files = await bundle(
+      "import { parseTranscript } from 'rearview';\nconsole.log(parseTranscript('User: hi').format);\n",
+    );
     const all = Object.values(files).join('\n');
-    expect(all).toContain('function extractJson');
+    expect(all).toContain('function parseTranscript');
     expect(all).not.toMatch(/anthropic-ai|class BaseAnthropic|dangerouslyAllowBrowser/);
   }, 60_000);
 

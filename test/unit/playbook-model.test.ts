@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {
-  applyBulletTags,
   applyDelta,
+  applyKeyPointTags,
   emptyPlaybook,
   formatKeyPointId,
   highWaterOf,
@@ -11,7 +11,7 @@ import {
   parseAceText,
   parseKeyPointId,
   SECTION_NAMES,
-  tallyBulletTags,
+  tallyKeyPointTags,
   toAceText,
 } from 'rearview/playbook';
 import * as v from 'valibot';
@@ -26,10 +26,10 @@ function seedPlaybook(): Playbook {
   return pb;
 }
 
-describe('applyBulletTags (seed 001, REQ-REFL-007)', () => {
+describe('applyKeyPointTags (seed 001, REQ-REFL-007)', () => {
   it('SCN-REFL-006-01: helpful and harmful add one, in place, returning the same object', () => {
     const pb = seedPlaybook();
-    const out = applyBulletTags(pb, [
+    const out = applyKeyPointTags(pb, [
       { name: 'pat-001', tag: 'helpful', rationale: 'Applied correctly' },
       { name: 'oth-001', tag: 'harmful', rationale: 'Led to wrong approach' },
     ]);
@@ -41,7 +41,7 @@ describe('applyBulletTags (seed 001, REQ-REFL-007)', () => {
   it('SCN-REFL-006-02: neutral changes nothing and warns about nothing', () => {
     const pb = seedPlaybook();
     const onWarning = vi.fn();
-    applyBulletTags(pb, [{ name: 'pat-001', tag: 'neutral' }], { onWarning });
+    applyKeyPointTags(pb, [{ name: 'pat-001', tag: 'neutral' }], { onWarning });
     expect(pb.sections['PATTERNS & APPROACHES'][0]).toMatchObject({ helpful: 3, harmful: 1 });
     expect(onWarning).not.toHaveBeenCalled();
   });
@@ -49,7 +49,7 @@ describe('applyBulletTags (seed 001, REQ-REFL-007)', () => {
   it('SCN-REFL-004-02: unknown names and unknown tag values are skipped with a warning, no exception', () => {
     const pb = seedPlaybook();
     const onWarning = vi.fn();
-    applyBulletTags(
+    applyKeyPointTags(
       pb,
       [
         { name: 'pat-999', tag: 'helpful', rationale: 'Phantom entry' },
@@ -64,7 +64,7 @@ describe('applyBulletTags (seed 001, REQ-REFL-007)', () => {
 
   it('warns through console.warn by default, looked up at call time', () => {
     const spy = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    applyBulletTags(seedPlaybook(), [{ name: 'nope', tag: 'helpful' }]);
+    applyKeyPointTags(seedPlaybook(), [{ name: 'nope', tag: 'helpful' }]);
     expect(spy).toHaveBeenCalledOnce();
     spy.mockRestore();
   });
@@ -79,7 +79,7 @@ describe('applyBulletTags (seed 001, REQ-REFL-007)', () => {
           }),
         ),
         (tags) => {
-          const pb = applyBulletTags(seedPlaybook(), tags, { onWarning: () => {} });
+          const pb = applyKeyPointTags(seedPlaybook(), tags, { onWarning: () => {} });
           const count = (name: string, tag: string) =>
             tags.filter((t) => t.name === name && t.tag === tag).length;
           expect(pb.sections['PATTERNS & APPROACHES'][0]!.helpful).toBe(3 + count('pat-001', 'helpful'));
@@ -210,7 +210,7 @@ describe('key point names', () => {
         const valid = /^(?:[a-z]+-\d+|kpt_\d+)$/.test(name);
         expect(isKeyPointName(name)).toBe(valid);
         expect(v.safeParse(PlaybookSchema, pb).success).toBe(valid);
-        expect(tallyBulletTags(new Set([name]), [{ name, tag: 'helpful' }]).increments.size).toBe(1);
+        expect(tallyKeyPointTags(new Set([name]), [{ name, tag: 'helpful' }]).increments.size).toBe(1);
         if (!valid) return;
         const text = toAceText(pb, { metadata: false });
         expect(text.split('\n').filter((l) => l.startsWith('['))).toEqual([

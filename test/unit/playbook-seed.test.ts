@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import {
-  applyBulletTags,
+  applyKeyPointTags,
   CITATION_PATTERN,
   emptyPlaybook,
   extractCitedIds,
@@ -155,7 +155,7 @@ describe('PLAYBOOK_TEMPLATE and formatPlaybook (REQ-REFL-002)', () => {
   });
 });
 
-describe('applyBulletTags (REQ-REFL-007)', () => {
+describe('applyKeyPointTags (REQ-REFL-007)', () => {
   const seeded = (): Playbook => {
     const pb = emptyPlaybook();
     pb.sections['PATTERNS & APPROACHES'].push(kp('pat-001', 'use types', 3, 1));
@@ -166,7 +166,7 @@ describe('applyBulletTags (REQ-REFL-007)', () => {
   it('SCN-REFL-006-01 / 006-02 / 004-02', () => {
     const pb = seeded();
     expect(
-      applyBulletTags(pb, [
+      applyKeyPointTags(pb, [
         { name: 'pat-001', tag: 'helpful', rationale: 'Applied correctly' },
         { name: 'oth-001', tag: 'harmful', rationale: 'Led to wrong approach' },
       ]),
@@ -175,14 +175,14 @@ describe('applyBulletTags (REQ-REFL-007)', () => {
     expect(pb.sections.OTHERS[0]).toMatchObject({ helpful: 0, harmful: 1 });
 
     const neutral = seeded();
-    applyBulletTags(neutral, [{ name: 'pat-001', tag: 'neutral', rationale: 'Not relevant' }]);
+    applyKeyPointTags(neutral, [{ name: 'pat-001', tag: 'neutral', rationale: 'Not relevant' }]);
     expect(neutral).toEqual(seeded());
 
     const phantom = seeded();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       expect(() =>
-        applyBulletTags(phantom, [{ name: 'pat-999', tag: 'helpful', rationale: 'Phantom entry' }]),
+        applyKeyPointTags(phantom, [{ name: 'pat-999', tag: 'helpful', rationale: 'Phantom entry' }]),
       ).not.toThrow();
       expect(warn).toHaveBeenCalledTimes(1);
       expect(String(warn.mock.calls[0]![0])).toContain('pat-999');
@@ -198,9 +198,9 @@ describe('applyBulletTags (REQ-REFL-007)', () => {
       { name: 'pat-001', tag: 'helpful' },
       { name: 'pat-001', tag: 'helpful' },
     ];
-    applyBulletTags(pb, tags);
+    applyKeyPointTags(pb, tags);
     expect(pb.sections['PATTERNS & APPROACHES'][0]!.helpful).toBe(5);
-    applyBulletTags(pb, tags);
+    applyKeyPointTags(pb, tags);
     expect(pb.sections['PATTERNS & APPROACHES'][0]!.helpful).toBe(7);
   });
 
@@ -220,7 +220,7 @@ describe('applyBulletTags (REQ-REFL-007)', () => {
       fc.property(fc.oneof(fc.array(fc.oneof(tag, fc.anything())), fc.anything()), (tags) => {
         const pb = seeded();
         const warnings: string[] = [];
-        expect(applyBulletTags(pb, tags as never, { onWarning: (m) => warnings.push(m) })).toBe(pb);
+        expect(applyKeyPointTags(pb, tags as never, { onWarning: (m) => warnings.push(m) })).toBe(pb);
         const list = Array.isArray(tags) ? (tags as { name?: unknown; tag?: unknown }[]) : [];
         const count = (name: string, t: string) =>
           list.filter((x) => x?.name === name && x?.tag === t).length;

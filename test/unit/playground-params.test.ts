@@ -5,10 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { compactTrajectory, reduceTrajectory } from 'rearview/compress';
 import type { LlmClient } from 'rearview/llm';
 import {
   clampParam,
-  compactTrajectory,
   computeTrajectoryReduction,
   deterministicSnapshotWithTrace,
   type MemoryEntry,
@@ -18,8 +18,7 @@ import {
   type ParamName,
   parseParam,
   pickParams,
-  reduceTrajectory,
-  SNAKE,
+  REPLY_FIELDS as SNAKE,
 } from 'rearview/snapshot';
 import type { Step } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The playground's learned correction scorer switch (issue 16): it round-trips through the URL, the
+ * The playground's learned correction scorer switch: it round-trips through the URL, the
  * analysis with it on gives the library's `lessons(…, { scorer: correctionModel })`, a correction only
  * the model finds shows with its score, and the worker path (worker.ts, driven here through its
  * message handler) imports the scorer itself and sends the same insights.

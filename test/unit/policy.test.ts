@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { heuristicReflect, type MessageLike, type ReflectionInsight } from 'rearview/heuristic';
+import { memoryStore } from 'rearview/kv';
 import {
   applyDelta,
   dedupeProposals,
@@ -20,7 +21,6 @@ import {
   turnVerdict,
 } from 'rearview/playbook';
 import { createRearview } from 'rearview/session';
-import { memoryStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { type Turn, turnsOf } from '../../playground/src/analyze';
 import { insightOperations } from '../../playground/src/playbook-store';

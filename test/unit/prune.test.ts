@@ -8,9 +8,9 @@ import {
   prefixRetention,
   pruneTrajectory,
   viewLineNumber,
-} from '../../lib/snapshot/index';
-import { pathMatcher } from '../../lib/snapshot/patch';
-import { editedFile } from '../../lib/snapshot/prune-rules';
+} from '../../lib/compress/index';
+import { pathMatcher } from '../../lib/compress/patch';
+import { editedFile } from '../../lib/compress/prune-rules';
 import type { Step } from '../../lib/transcript/index';
 
 const step = (index: number, action: string, observation: string, extra: Partial<Step> = {}): Step => ({

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_KINDS, redact } from '../../lib/redact/index';
-import { nonSecrets, POSITIONS, plantedSecrets, scorePlanted } from '../fixtures/redact/planted';
+import { nonSecrets, POSITIONS, plantedSecrets, scorePlanted } from '../../tools/shared/redact-planted';
 
 const SEEDS = [1, 2, 3];
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRedactor, type RedactFinding, redact } from '../../lib/redact/index';
-import { makeFakes, pem } from '../fixtures/redact/fakes';
+import { makeFakes, pem } from '../../tools/shared/redact-fakes';
 
 const f = makeFakes(11);
 

@@ -8,7 +8,7 @@ import {
   redactMessages,
   redactText,
 } from '../../lib/redact/index';
-import { makeFakes, pem } from '../fixtures/redact/fakes';
+import { makeFakes, pem } from '../../tools/shared/redact-fakes';
 
 const f = makeFakes(7);
 
@@ -141,7 +141,7 @@ describe('built-in kinds', () => {
   });
 });
 
-describe('a key right after an escape (issue 20, item 1)', () => {
+describe('a key right after an escape', () => {
   const keys: [string, string][] = [
     ['anthropic-key', f.anthropic],
     ['openai-key', f.openaiProject],
@@ -178,7 +178,7 @@ describe('a key right after an escape (issue 20, item 1)', () => {
   });
 });
 
-describe('overlapping matches (issue 20, item 2)', () => {
+describe('overlapping matches', () => {
   it('seed 1489921623: an address never leaves the head of a secret in clear', () => {
     // The counterexample of "is idempotent" at seed 1489921623: the address's local part was cut at 64
     // characters, so the first 40 characters of the secret run stayed and a second pass redacted them.
@@ -216,7 +216,7 @@ describe('overlapping matches (issue 20, item 2)', () => {
   });
 });
 
-describe('Stripe, Google, URL credentials and named secrets (issue 20, item 3)', () => {
+describe('Stripe, Google, URL credentials and named secrets', () => {
   const stripe = `sk_live_${'a1B2c3D4'.repeat(3)}`;
   const google = `AIza${'SyA1b2C3d4'.repeat(3)}12345`;
 

@@ -3,10 +3,11 @@
  * be told not to. A capturing client records exactly what would have left the device.
  */
 import { describe, expect, it } from 'vitest';
+import { reduceTrajectory } from '../../lib/compress/index';
 import type { LlmClient, LlmRequest } from '../../lib/llm/index';
 import { llmCritiquer, llmGenerator, llmReviser } from '../../lib/loop/index';
 import { emptyPlaybook, runCurator, runReflector } from '../../lib/playbook/index';
-import { computeTrajectoryReduction, reduceTrajectory } from '../../lib/snapshot/index';
+import { computeTrajectoryReduction } from '../../lib/snapshot/index';
 
 const EMAIL = 'jane.doe@example.com';
 const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';

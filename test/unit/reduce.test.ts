@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { compressionPrompt, REFLECTION_MARKER, reduceTrajectory } from '../../lib/compress/index';
 import { anthropicClient, fixtureClient, type LlmClient, requestKey } from '../../lib/llm/index';
-import { buildCompressionPrompt, REFLECTION_MARKER, reduceTrajectory } from '../../lib/snapshot/index';
 import type { Step } from '../../lib/transcript/index';
 import { useMockAnthropic } from '../llm/use-mock';
 import { answer, deaf, within } from './hostile';
@@ -66,7 +66,7 @@ describe('reduceTrajectory', () => {
     expect(llm.prompts[1]).toContain('context step 4');
     expect(llm.prompts[1]).not.toContain('context step 0');
     // The window shows the already-compressed step 0? No: b = 1 keeps it out; with b = 2 it is in.
-    const { user } = buildCompressionPrompt(r.steps, 2, 2, 2);
+    const { user } = compressionPrompt(r.steps, 2, 2, 2);
     expect(user).toContain(REFLECTION_MARKER);
   });
 
@@ -117,7 +117,7 @@ describe('reduceTrajectory through the real SDK and fixtures', () => {
 
   it('replays recorded fixtures by request key', async () => {
     const s = steps();
-    const { system, user } = buildCompressionPrompt(s, 0, 2, 1);
+    const { system, user } = compressionPrompt(s, 0, 2, 1);
     const key = await requestKey({
       system,
       messages: [{ role: 'user', content: user }],

@@ -17,7 +17,6 @@ import {
   requestKey,
 } from 'rearview/llm';
 import {
-  buildReflectSummaryPrompt,
   FixtureMissingError,
   parseReflectionFixtures,
   type ReflectionFixture,
@@ -26,6 +25,7 @@ import {
   reflectionFixturesToJsonl,
   reflectionPromptHash,
   reflectionPromptJson,
+  turnSummaryPrompt,
 } from 'rearview/post-turn';
 import { describe, expect, it } from 'vitest';
 
@@ -50,7 +50,7 @@ const llmConfig = (jsonl: string) => ({
 
 async function bundleHash() {
   const json = reflectionPromptJson(
-    buildReflectSummaryPrompt({ ...bundle, planReflection: true }, { summaryTokens: 128, topkSnippets: 3 }),
+    turnSummaryPrompt({ ...bundle, planReflection: true }, { summaryTokens: 128, topkSnippets: 3 }),
   );
   return reflectionPromptHash(json);
 }

@@ -1,8 +1,8 @@
 // Seed 002, section 8: disabled-path identity (PR82), determinism (PR83), budgets (PR83), policy glue
 // (PR85), gate plumbing, fail-soft errors and t3_reflection.jsonl records (section 5.1, PR86).
 import { canonicalJson } from 'rearview/core';
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import {
-  buildReflectSummaryPrompt,
   coerceReflectionFlag,
   FixtureMissingError,
   type LineWriter,
@@ -23,9 +23,9 @@ import {
   reflectionPromptHash,
   reflectionPromptJson,
   sanitizePlanReflection,
+  turnSummaryPrompt,
   validateReflectionConfig,
 } from 'rearview/post-turn';
-import { type KeyValueStore, memoryStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 
 const NOW = '2025-01-01T00:00:00Z';
@@ -70,7 +70,7 @@ async function dump(kv: KeyValueStore): Promise<string> {
 
 async function llmFixtures(bundle: ReflectionBundle, completion: string, summaryTokens = 128, topk = 3) {
   const json = reflectionPromptJson(
-    buildReflectSummaryPrompt(
+    turnSummaryPrompt(
       { ...bundle, planReflection: coerceReflectionFlag(bundle.plan?.reflection) },
       { summaryTokens, topkSnippets: topk },
     ),

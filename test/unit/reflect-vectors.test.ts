@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { canonicalJson } from 'rearview/core';
 import {
-  buildReflectSummaryPrompt,
   countWhitespaceTokens,
   deterministicEmbedding,
   normalizeText,
@@ -17,6 +16,7 @@ import {
   rulebasedSummary,
   splitWhitespace,
   truncateTokens,
+  turnSummaryPrompt,
 } from 'rearview/post-turn';
 import { describe, expect, it } from 'vitest';
 
@@ -48,7 +48,7 @@ const hasPython = spawnSync('python3', ['--version'], { encoding: 'utf8' }).stat
 
 describe('seed 4.3 prompt hash helper', () => {
   it('gives the hash Python gives for the seed example prompt', async () => {
-    const prompt = buildReflectSummaryPrompt(
+    const prompt = turnSummaryPrompt(
       {
         agent: 'unknown',
         turn: 0,
@@ -69,7 +69,7 @@ describe('seed 4.3 prompt hash helper', () => {
     // Defaults: agent "unknown", turn 0, plan_reflection false.
     expect(
       reflectionPromptJson(
-        buildReflectSummaryPrompt(
+        turnSummaryPrompt(
           { utter: prompt.utter, snippets: prompt.snippets },
           {
             summaryTokens: 128,
@@ -84,7 +84,7 @@ describe('seed 4.3 prompt hash helper', () => {
     for (const b of vectors.rulebased) {
       const expected = vectors.prompts.find((p) => p.name === b.name)!;
       const json = reflectionPromptJson(
-        buildReflectSummaryPrompt(
+        turnSummaryPrompt(
           {
             agent: b.agent,
             turn: b.turn,

@@ -6,14 +6,14 @@
 import fc from 'fast-check';
 import { anthropicClient, type LlmClient } from 'rearview/llm';
 import {
-  applyBulletTags,
-  buildReflectorPrompt,
+  applyKeyPointTags,
   emptyPlaybook,
   formatTranscript,
   type Playbook,
   parseReflectorReply,
   REFLECTOR_TEMPLATE,
   type ReflectorDiagnostic,
+  reflectorPrompt,
   runReflector,
 } from 'rearview/playbook';
 import { describe, expect, it } from 'vitest';
@@ -262,7 +262,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
     expect(prompt).toContain('[user] My key is [anthropic-key-1] and mail [email-1]');
     expect(prompt).toContain('[assistant] I will email [email-1] now.');
 
-    const raw = buildReflectorPrompt(secretive, typeHintsPlaybook(), [], { redact: false });
+    const raw = reflectorPrompt(secretive, typeHintsPlaybook(), [], { redact: false });
     expect(raw).toContain('jane@corp.io');
   });
 
@@ -282,7 +282,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
   });
 
   it('a transcript value holding a placeholder is not expanded again; huge transcripts are elided in the middle', () => {
-    const prompt = buildReflectorPrompt(
+    const prompt = reflectorPrompt(
       [{ role: 'assistant', content: 'literal {playbook} and {cited_ids}' }],
       typeHintsPlaybook(),
       ['pat-001'],
@@ -374,7 +374,7 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
             expect(typeof t.tag).toBe('string');
           }
           const before = JSON.parse(JSON.stringify(pb)) as Playbook;
-          const returned = applyBulletTags(pb, out.bulletTags, { onWarning: () => {} });
+          const returned = applyKeyPointTags(pb, out.bulletTags, { onWarning: () => {} });
           expect(returned).toBe(pb);
           for (const s of Object.keys(pb.sections) as (keyof Playbook['sections'])[]) {
             pb.sections[s].forEach((kp, i) => {

@@ -4,6 +4,8 @@
  * calls are not blocked, and runReflector / runCurator resolve with a timeout diagnostic when a client
  * never answers.
  */
+
+import { memoryStore } from 'rearview/kv';
 import type { LlmClient, LlmRequest, LlmResponse } from 'rearview/llm';
 import {
   type CuratorDiagnostic,
@@ -14,7 +16,7 @@ import {
   SECTION_NAMES,
 } from 'rearview/playbook';
 import { createRearview, reflectSession } from 'rearview/session';
-import { memoryStore, playbookStore } from 'rearview/store';
+import { playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 
 const quiet = { broadcast: false as const, onWarning: () => {} };

@@ -1,6 +1,7 @@
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import { anthropicClient, type LlmClient } from 'rearview/llm';
 import { createRearview, reflectSession } from 'rearview/session';
-import { type KeyValueStore, memoryStore, playbookStore } from 'rearview/store';
+import { playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { rejectionOf, scriptedLlm } from '../llm/scripted';
 import { useMockAnthropic } from '../llm/use-mock';

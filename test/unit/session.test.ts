@@ -6,10 +6,11 @@
  */
 import fc from 'fast-check';
 import { heuristicReflect, type MessageLike } from 'rearview/heuristic';
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import type { LlmClient } from 'rearview/llm';
 import { PLAYBOOK_TEMPLATE, SECTION_NAMES } from 'rearview/playbook';
 import { createRearview } from 'rearview/session';
-import { type KeyValueStore, memoryStore, type PlaybookChange, playbookStore } from 'rearview/store';
+import { type PlaybookChange, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { scriptedLlm } from '../llm/scripted';
 
@@ -91,7 +92,7 @@ describe('observe', () => {
         text: 'Use pnpm instead of npm.',
         category: 'correction',
         traceRefs: ['message:m2', 'message:m0', 'message:m1'],
-        // What the correction corrected (issue 17).
+        // What the correction corrected, so the key point can say what to do instead.
         context: 'Run npm install.',
       },
     ]);
@@ -144,7 +145,7 @@ describe('endSession without a model', () => {
         {
           name: 'pref-001',
           section: 'USER PREFERENCES',
-          // The user's instruction as an imperative, not the turn quoted (issue 17).
+          // The user's instruction as an imperative, not the turn quoted: a key point is an instruction.
           text: 'Prefer short answers.',
           by: 'heuristic',
         },

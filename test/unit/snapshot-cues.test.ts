@@ -4,10 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CODES, opensInCode } from '../../lib/snapshot/cues';
-import { OPENER_WORDS, OPENERS } from '../../lib/snapshot/openers';
-import { plainFirst, shoutedFirst } from '../../lib/snapshot/pointer';
-import { answersItself, copulaPointer } from '../../lib/snapshot/text';
+import { CODES, opensInCode } from '../../lib/categorise/cues';
+import { OPENER_WORDS, OPENERS } from '../../lib/categorise/openers';
+import { plainFirst, shoutedFirst } from '../../lib/categorise/pointer';
+import { answersItself, copulaPointer } from '../../lib/categorise/text';
 import { where } from '../snapshot/where';
 
 describe('snapshot cues', () => {
@@ -551,7 +551,7 @@ describe('snapshot cues', () => {
     );
   });
 
-  it('reads the forms of the round from sets 26-28 (stop 32)', () => {
+  it('reads the forms found in the errors of sets 26-28', () => {
     // What ran or was written, shown next: evidence; "shows:" / "says:" lead-ins stay as they were.
     expect(where('The output is:')).toBe('requiredEvidenceLinks');
     expect(where('The patch file I created was:')).toBe('requiredEvidenceLinks');

@@ -6,6 +6,8 @@
  * and that a whole snapshot of such words says exactly what it says of ordinary words in their place.
  */
 import { describe, expect, it } from 'vitest';
+import { scanWords } from '../../lib/categorise/scan';
+import { PROBE_LIMIT, Vocabulary } from '../../lib/categorise/vocab';
 import {
   createSnapshotMemo,
   deterministicSnapshotWithTrace,
@@ -13,9 +15,7 @@ import {
   type SnapshotInput,
 } from '../../lib/snapshot/index';
 import { Buckets } from '../../lib/snapshot/lsh';
-import { scanWords } from '../../lib/snapshot/scan';
-import { PROBE_LIMIT, Vocabulary } from '../../lib/snapshot/vocab';
-import { collidingWords, fnv, randomWords } from '../snapshot/flood';
+import { collidingWords, fnv, randomWords } from '../../tools/shared/flood';
 
 // A suffix keeps the stemmer away from the words' random endings (and keeps the collisions: the
 // states after the words are equal, so are they after the same letter).

@@ -1,5 +1,5 @@
 /**
- * The snapshot's cheap gates (stop 32) must never change a category: the per-word needle hints
+ * The snapshot's cheap gates must never change a category: the per-word needle hints
  * (`needles.ts`, set only on the snapshot's scan path) and the first-word look-up in front of the
  * whole-line forms (`stance.ts`). `classify` on the general path runs every form unhinted, so on any
  * text it and the snapshot must agree. The texts are built from the words the gates look for, their
@@ -7,11 +7,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BLOCKER, NEXT } from '../../lib/snapshot/codes';
-import { classify } from '../../lib/snapshot/index';
-import { leadCategory } from '../../lib/snapshot/lead';
-import { OPENER_WORDS } from '../../lib/snapshot/openers';
-import { words } from '../../lib/snapshot/text';
+import { BLOCKER, NEXT } from '../../lib/categorise/codes';
+import { classify } from '../../lib/categorise/index';
+import { leadCategory } from '../../lib/categorise/lead';
+import { OPENER_WORDS } from '../../lib/categorise/openers';
+import { words } from '../../lib/categorise/text';
 import { where } from '../snapshot/where';
 
 const PIECES = [

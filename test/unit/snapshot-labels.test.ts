@@ -1,6 +1,6 @@
 /**
  * The snapshot's categorizer against the hand-labelled set of eval/snapshot/ (rules in
- * LABELLING.md): the set's shape, the accuracy targets of issue 18 on the sources it was not tuned
+ * LABELLING.md): the set's shape, the categoriser's accuracy targets on the sources it was not tuned
  * on, and the known failures of the keyword categorizer it replaced.
  */
 import { readFileSync } from 'node:fs';
@@ -14,8 +14,9 @@ import {
   score,
   snapshotCategorizer,
 } from '../../eval/snapshot/score';
-import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index';
-import { isExtension } from '../../lib/snapshot/pointer';
+import { findLinks } from '../../lib/categorise/index';
+import { isExtension } from '../../lib/categorise/pointer';
+import { deterministicSnapshot } from '../../lib/snapshot/index';
 
 const all = loadLabelled();
 const crossSource = all.filter((e) => SPLIT[e.kind] !== 'tune');
@@ -111,7 +112,7 @@ describe('categorization by what the sentence does (known failures of the keywor
   });
 
   it("knows every extension text.ts's LINK finds in prose, so the two lists cannot drift apart", () => {
-    const source = readFileSync(resolve(import.meta.dirname, '../../lib/snapshot/text.ts'), 'utf8');
+    const source = readFileSync(resolve(import.meta.dirname, '../../lib/categorise/text.ts'), 'utf8');
     const group = /\\\.\(\?:((?:[a-z0-9]+\|)+[a-z0-9]+)\)\(\?::\\d/.exec(source);
     expect(group, "LINK's extension group").not.toBeNull();
     const linkExtensions = group![1]!.split('|');

@@ -78,7 +78,7 @@ const playgroundParse = (text: string) => {
   return r.value.input;
 };
 
-describe('issue 18 on the bundled samples', () => {
+describe('the categoriser on the bundled samples', () => {
   it("samples.ts builds the playground's entries for every sample", () => {
     for (const s of manifest) {
       const text = readSample(s);

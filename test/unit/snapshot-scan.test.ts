@@ -10,9 +10,8 @@ import {
   MAX_DIGIT_KEYWORD,
   RESOLVED_CODE,
   wordFlags,
-} from '../../lib/snapshot/classify';
-import { CATEGORIES, deterministicSnapshotWithTrace } from '../../lib/snapshot/deterministic';
-import { scanWords } from '../../lib/snapshot/scan';
+} from '../../lib/categorise/classify';
+import { scanWords } from '../../lib/categorise/scan';
 import {
   comparableKey,
   contentTerms,
@@ -20,8 +19,9 @@ import {
   findLinksFrom,
   squash,
   words,
-} from '../../lib/snapshot/text';
-import { keyHash, Vocabulary } from '../../lib/snapshot/vocab';
+} from '../../lib/categorise/text';
+import { keyHash, Vocabulary } from '../../lib/categorise/vocab';
+import { CATEGORIES, deterministicSnapshotWithTrace } from '../../lib/snapshot/deterministic';
 
 const TEXTS = [
   'CI is red: 3 retry tests failing',

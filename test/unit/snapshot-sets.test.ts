@@ -76,12 +76,12 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-// Sets 3-29: report kinds only, each labelled blind and scored once (LABELLING-3…29.md); the floors
-// are the entries they get right now (sets 3-8 and 10-28 were since spent on rule rounds; their one
-// scorings: 83, 77, 82, 81, 87, 84, 82, 80, 84.5, 83, 83, 80, 83, 79, 83, 89, 80, 82.5, 82, 83, 80, 82.5, 80.5, 87 and 77 %;
-// set 9 scored 83 % once, 88 % since; sets 26-28 were spent in stop 32; set 29 is at its one scoring, 78 %). Stop 30's quoted-source rule ("But the PR description says: "…"", which
-// set 6 labels irrelevant and sets 9-15 call evidence; LABELLING-15.md) costs set 6 one entry. Set 6 has 250 entries and sets
-// 7-26 200: console-summary ran out; console-agent runs out in set 27 (162) and is absent from sets 28-29 (120).
+// Sets 3-29: report kinds only, each labelled blind and scored once (LABELLING-3…29.md; the one-time
+// scores are there). The floors are the entries the rules get right now, so a rule change that loses
+// entries on any set fails here. The quoted-source rule ("But the PR description says: "…"", which set 6
+// labels irrelevant and sets 9-15 call evidence; LABELLING-15.md) costs set 6 one entry. Set 6 has 250
+// entries and sets 7-26 200: console-summary ran out; console-agent runs out in set 27 (162) and is
+// absent from sets 28-29 (120).
 const LATER: [number, number][] = [
   [3, 236 / 260],
   [4, 235 / 260],

@@ -4,7 +4,7 @@
  * questions, suggestions and criticism, a constraint, a hedged verdict or plan, a heading over a plan.
  */
 import { describe, expect, it } from 'vitest';
-import { stanceCategory } from '../../lib/snapshot/stance';
+import { stanceCategory } from '../../lib/categorise/stance';
 import { where } from '../snapshot/where';
 
 describe('snapshot stance', () => {

@@ -6,18 +6,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findLinks } from '../../lib/categorise/index';
 import { anthropicClient, fixtureClient, type LlmClient, requestKey } from '../../lib/llm/index';
 import {
-  buildReflectionPrompt,
   computeRetirements,
   computeTrajectoryReduction,
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
-  findLinks,
   MAX_CATEGORY_ITEMS,
   MAX_TEXT_LENGTH,
   type MemoryEntry,
   parseReflection,
+  reflectedSnapshotPrompt,
   type SnapshotInput,
 } from '../../lib/snapshot/index';
 import { useMockAnthropic } from '../llm/use-mock';
@@ -334,7 +334,7 @@ describe('computeTrajectoryReduction: the seed flow with a scripted model', () =
   });
 
   it('step 5 builds the seed prompt with ids, previous snapshot and tasks', () => {
-    const p = buildReflectionPrompt(bigInput());
+    const p = reflectedSnapshotPrompt(bigInput());
     expect(p).toContain('## Current Objective\nFix the failing retry tests after the retry refactor');
     expect(p).toContain(
       '## Previous Snapshot (iteration 5)\n{"current_objective":"Fix the failing retry tests"',
@@ -494,7 +494,7 @@ describe('computeTrajectoryReduction through the real SDK and fixtures', () => {
       messages: { content: string }[];
     };
     expect(body).toMatchObject({ model: 'claude-haiku-4-5', max_tokens: 2048, temperature: 0 });
-    expect(body.messages[0]!.content).toBe(buildReflectionPrompt(bigInput()));
+    expect(body.messages[0]!.content).toBe(reflectedSnapshotPrompt(bigInput()));
   });
 
   it('falls back on a 500, a dropped connection and a malformed body', async () => {
@@ -515,7 +515,7 @@ describe('computeTrajectoryReduction through the real SDK and fixtures', () => {
 
   it('replays a recorded fixture exactly (request key of the real request)', async () => {
     const request = {
-      messages: [{ role: 'user' as const, content: buildReflectionPrompt(bigInput()) }],
+      messages: [{ role: 'user' as const, content: reflectedSnapshotPrompt(bigInput()) }],
       maxTokens: 2048,
       temperature: 0,
     };
@@ -535,7 +535,7 @@ describe('computeTrajectoryReduction through the real SDK and fixtures', () => {
 });
 
 // ---------------------------------------------------------------------------------------------------
-// Never rejects, never hangs (issue 20, items 9 and 10).
+// Never rejects, never hangs: every failure falls back to the deterministic snapshot.
 
 const SNAPSHOT_KEYS = [
   'currentObjective',

@@ -1,7 +1,7 @@
 // The shared KeyValueStore contract in Node: memoryStore, idbStore on fake-indexeddb, and
 // workersKvStore on an in-process KV double (the real binding runs in test/runtime/store-workerd.test.ts).
 import { IDBFactory } from 'fake-indexeddb';
-import { idbStore, memoryStore, workersKvStore } from 'rearview/store';
+import { idbStore, memoryStore, workersKvStore } from 'rearview/kv';
 import { runKeyValueStoreContract } from '../store/vitest-contract';
 import { fakeKvNamespace } from './store-helpers';
 

@@ -6,10 +6,10 @@ import {
   type KeyValueStore,
   memoryStore,
   openBestStore,
-  playbookStore,
   withFallback,
   workersKvStore,
-} from 'rearview/store';
+} from 'rearview/kv';
+import { playbookStore } from 'rearview/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 /** Test doubles shared by the store unit tests. */
-import type { KvNamespaceLike } from 'rearview/store';
+import type { KvNamespaceLike } from 'rearview/kv';
 
 /** An in-memory stand-in for a Workers KV binding (text values, paged list). */
 export function fakeKvNamespace(

@@ -1,14 +1,15 @@
 // What may enter a stored playbook, and what a store does with records that should not be there:
-// key point names follow the id grammar everywhere they come in (issue 20 item 6), user-chosen
+// key point names follow the id grammar everywhere they come in, user-chosen
 // keys equal to built-in object members are plain data (item 7), and a corrupt head is quarantined
 // and repaired on the applyTags path too (item 11).
 
 import fc from 'fast-check';
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import {
   applyDelta,
-  type BulletTag,
   emptyPlaybook,
   isKeyPointName,
+  type KeyPointTag,
   type Playbook,
   PlaybookSchema,
   parseAceText,
@@ -16,8 +17,6 @@ import {
 } from 'rearview/playbook';
 import {
   countersFromRecords,
-  type KeyValueStore,
-  memoryStore,
   mergeCounters,
   type PlaybookStoreOptions,
   playbookStore,
@@ -38,7 +37,7 @@ const opts = (extra: PlaybookStoreOptions = {}): PlaybookStoreOptions => ({
   onWarning: () => {},
   ...extra,
 });
-const tag = (name: string, t = 'helpful'): BulletTag => ({ name, tag: t });
+const tag = (name: string, t = 'helpful'): KeyPointTag => ({ name, tag: t });
 const helpful = (pb: Playbook, name: string) =>
   Object.values(pb.sections)
     .flat()

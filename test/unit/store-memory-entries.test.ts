@@ -1,7 +1,11 @@
 import { sha256Hex } from 'rearview/core';
 import * as kv from 'rearview/kv';
-import { ReflexionEntrySchema, ReflexionMemory } from 'rearview/loop';
-import { memoryEntryStore, memoryStore, ReflexionMemorySchema } from 'rearview/store';
+import { memoryEntryStore, memoryStore } from 'rearview/kv';
+import {
+  ReflexionEntrySchema,
+  ReflexionMemory,
+  ReflexionEntrySchema as ReflexionMemorySchema,
+} from 'rearview/loop';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 

@@ -1,16 +1,14 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { type BulletTag, emptyPlaybook, type Playbook } from 'rearview/playbook';
+import { type KeyValueStore, memoryStore, workersKvStore } from 'rearview/kv';
+import { emptyPlaybook, type KeyPointTag, type Playbook } from 'rearview/playbook';
 import {
-  type KeyValueStore,
   MIGRATED_REPLICA,
-  memoryStore,
   mergePlaybookDocuments,
   type PlaybookChange,
   type PlaybookStoreOptions,
   playbookStore,
   syncPlaybooks,
-  workersKvStore,
 } from 'rearview/store';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeKvNamespace } from './store-helpers';
@@ -33,7 +31,7 @@ const opts = (extra: PlaybookStoreOptions = {}): PlaybookStoreOptions => ({
 });
 
 const ADD = (section: string, text: string) => ({ type: 'ADD', section, text });
-const tag = (name: string, t: string): BulletTag => ({ name, tag: t });
+const tag = (name: string, t: string): KeyPointTag => ({ name, tag: t });
 const counters = (pb: Playbook) =>
   Object.fromEntries(
     Object.values(pb.sections)

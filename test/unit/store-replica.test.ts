@@ -1,15 +1,11 @@
 // A replica id shared by two concurrent writers on Workers KV (no transactions): their
 // read-modify-writes of one counter slot overwrite each other. The store cannot prevent that, but it
 // must not lose increments silently: the writer that finds its write overwritten gets
-// `store_replica_conflict` (issue 20 item 12).
-import { type BulletTag, emptyPlaybook } from 'rearview/playbook';
-import {
-  type KeyValueStore,
-  memoryStore,
-  type PlaybookStoreOptions,
-  playbookStore,
-  workersKvStore,
-} from 'rearview/store';
+// `store_replica_conflict`.
+
+import { type KeyValueStore, memoryStore, workersKvStore } from 'rearview/kv';
+import { emptyPlaybook, type KeyPointTag } from 'rearview/playbook';
+import { type PlaybookStoreOptions, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { fakeKvNamespace } from './store-helpers';
 
@@ -18,7 +14,7 @@ const opts = (extra: PlaybookStoreOptions = {}): PlaybookStoreOptions => ({
   onWarning: () => {},
   ...extra,
 });
-const tag = (name: string): BulletTag => ({ name, tag: 'helpful' });
+const tag = (name: string): KeyPointTag => ({ name, tag: 'helpful' });
 const helpfulOf = async (kv: KeyValueStore) =>
   (await playbookStore(kv, opts()).load('p')).sections.OTHERS[0]!.helpful;
 

@@ -2,18 +2,14 @@
 // values that cannot be printed: `String({ toString: 0 })` itself throws. Every place that reports a
 // thrown value must still give its typed error or diagnostic, not a TypeError from the report.
 import fc from 'fast-check';
+import { reduceTrajectory } from 'rearview/compress';
 import { describeError, isRearviewError } from 'rearview/core';
+import { type KeyValueStore, memoryStore, openBestStore, workersKvStore } from 'rearview/kv';
 import { type LlmClient, withRetries } from 'rearview/llm';
 import { toolCritiquer } from 'rearview/loop';
 import { createRearview } from 'rearview/session';
-import { computeTrajectoryReduction, reduceTrajectory } from 'rearview/snapshot';
-import {
-  type KeyValueStore,
-  memoryStore,
-  openBestStore,
-  playbookStore,
-  workersKvStore,
-} from 'rearview/store';
+import { computeTrajectoryReduction } from 'rearview/snapshot';
+import { playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 
 const UNPRINTABLE: unknown[] = [

@@ -1,4 +1,5 @@
 /** Helpers shared by the trajectory readers: outcome rules, ids, first-word tool names. */
+import { FNV_OFFSET, FNV_PRIME } from '../../core/index.js';
 import { isRecord } from '../sink.js';
 import type { Outcome, Step, TrajectoryFormat } from '../types.js';
 
@@ -62,15 +63,15 @@ function isSpace(c: number): boolean {
  * ```
  */
 export function contentId(format: TrajectoryFormat, steps: readonly Step[]): string {
-  let h = 0x811c9dc5;
+  let h = FNV_OFFSET;
   const mix = (s: string | undefined): void => {
     if (s === undefined) return;
     for (let i = 0; i < s.length; i++) {
       h ^= s.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
+      h = Math.imul(h, FNV_PRIME);
     }
     h ^= 0xff;
-    h = Math.imul(h, 0x01000193);
+    h = Math.imul(h, FNV_PRIME);
   };
   for (const step of steps) {
     mix(step.action);

@@ -1,5 +1,4 @@
 import {
-  PARAM_DEFAULTS,
   PRUNE_CATEGORIES,
   type PrefixRetention,
   type PruneCategory,
@@ -7,7 +6,8 @@ import {
   prefixRetention,
   pruneTrajectory,
   type ReduceResult,
-} from 'rearview/snapshot';
+} from 'rearview/compress';
+import { PARAM_DEFAULTS } from 'rearview/snapshot';
 import type { Step } from 'rearview/transcript';
 import { createEffect, createMemo, createSignal, For, Show } from 'solid-js';
 import { clipText } from '../analyze';

@@ -1,7 +1,7 @@
+import { comparableKey } from 'rearview/categorise';
 import {
   type ActiveContextSnapshot,
   CATEGORIES,
-  comparableKey,
   type SnapshotCategory,
   type TrajectoryReduction,
 } from 'rearview/snapshot';

@@ -16,7 +16,7 @@ import {
   readerScores,
   turnFeatures,
 } from 'rearview/heuristic-model';
-import { parseReflectionResponse, reflectionPrompt } from 'rearview/llm-reflect';
+import { insightPrompt, parseReflectionResponse } from 'rearview/llm-reflect';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
@@ -293,7 +293,7 @@ export const heuristicCases: ConformanceCase[] = [
         { source: 'trace', reference: 'message:m1', date: NOW },
         'trace provenance',
       );
-      const prompt = reflectionPrompt([
+      const prompt = insightPrompt([
         { role: 'user', content: 'No, use REST.', id: 'm1' },
         { role: 'assistant', content: 'OK' },
       ]);

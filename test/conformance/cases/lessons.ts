@@ -69,7 +69,7 @@ const MINI = JSON.stringify({
   ],
 });
 
-/** Lessons worth keeping (issue 17): byte-identical classes, lessons, instructions and key points everywhere. */
+/** Lessons worth keeping: byte-identical classes, lessons, instructions and key points everywhere. */
 export const lessonsCases: ConformanceCase[] = [
   {
     name: 'lessons/error classes, failure groups and their fixes',

@@ -1,3 +1,4 @@
+import { memoryStore } from 'rearview/kv';
 import type { LlmClient, LlmRequest } from 'rearview/llm';
 import {
   type Candidate,
@@ -18,7 +19,6 @@ import {
   type StepContext,
   toolCritiquer,
 } from 'rearview/loop';
-import { memoryStore } from 'rearview/store';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 

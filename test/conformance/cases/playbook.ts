@@ -1,6 +1,6 @@
 import {
-  applyBulletTags,
   applyDelta,
+  applyKeyPointTags,
   deduplicate,
   emptyPlaybook,
   enforceBudget,
@@ -105,11 +105,11 @@ export const playbookCases: ConformanceCase[] = [
     },
   },
   {
-    name: 'playbook/applyBulletTags',
+    name: 'playbook/applyKeyPointTags',
     run() {
       const pb = sample();
       const warnings: string[] = [];
-      const out = applyBulletTags(
+      const out = applyKeyPointTags(
         pb,
         [
           { name: 'pat-001', tag: 'helpful' },

@@ -1,4 +1,4 @@
-import { parsePatch, prefixRetention, pruneTrajectory } from 'rearview/snapshot';
+import { parsePatch, prefixRetention, pruneTrajectory } from 'rearview/compress';
 import type { Step } from 'rearview/transcript';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';

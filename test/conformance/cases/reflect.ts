@@ -1,6 +1,6 @@
 import { canonicalJson } from 'rearview/core';
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import {
-  buildReflectSummaryPrompt,
   coerceReflectionFlag,
   deterministicEmbedding,
   type ReflectionBundle,
@@ -13,9 +13,9 @@ import {
   reflectionPromptHash,
   reflectionPromptJson,
   safeValidateReflectionConfig,
+  turnSummaryPrompt,
   validateReflectionConfig,
 } from 'rearview/post-turn';
-import { type KeyValueStore, memoryStore } from 'rearview/store';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 
@@ -72,7 +72,7 @@ async function fixturesFor(bundles: readonly ReflectionBundle[], summaryTokens: 
   for (const b of bundles) {
     if (b.agent === 'AgentE') continue;
     const json = reflectionPromptJson(
-      buildReflectSummaryPrompt(
+      turnSummaryPrompt(
         { ...b, planReflection: coerceReflectionFlag(b.plan?.reflection) },
         { summaryTokens, topkSnippets: 3 },
       ),
@@ -126,7 +126,7 @@ export const reflectCases: ConformanceCase[] = [
     name: 'reflect/prompt hash python vectors (seed 4.3)',
     async run() {
       const seed = reflectionPromptJson(
-        buildReflectSummaryPrompt(
+        turnSummaryPrompt(
           {
             agent: 'unknown',
             turn: 0,
@@ -137,7 +137,7 @@ export const reflectCases: ConformanceCase[] = [
         ),
       );
       const unicode = reflectionPromptJson(
-        buildReflectSummaryPrompt(
+        turnSummaryPrompt(
           {
             agent: 'AgentB',
             turn: 7,

@@ -1,6 +1,7 @@
 import { sha256Hex } from 'rearview/core';
+import { memoryStore } from 'rearview/kv';
 import { createRearview } from 'rearview/session';
-import { memoryStore, playbookStore } from 'rearview/store';
+import { playbookStore } from 'rearview/store';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 
@@ -51,7 +52,7 @@ export const sessionCases: ConformanceCase[] = [
       checkEqual(analysed, [1, 1, 1, 1, 1], 'each observe call reads only the new message');
       const first = await rv.endSession();
       check(first.errors.length === 0, 'no errors');
-      // The user's instructions as imperatives (issue 17): never a quoted turn or a template.
+      // The user's instructions as imperatives: never a quoted turn or a template.
       checkEqual(
         first.added[0] && `${first.added[0].name} ${first.added[0].text}`,
         'mis-001 Use pnpm instead of npm.',

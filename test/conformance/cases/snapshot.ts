@@ -1,16 +1,16 @@
+import { compactTrajectory } from 'rearview/compress';
 import { fixtureClient, requestKey } from 'rearview/llm';
 import {
-  buildReflectionPrompt,
   CATEGORIES,
-  compactTrajectory,
   computeTrajectoryReduction,
   createSnapshotMemo,
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
+  reflectedSnapshotPrompt,
   type SnapshotInput,
   warmSnapshotMemo,
 } from 'rearview/snapshot';
-import { collidingWords, randomWords } from '../../snapshot/flood';
+import { collidingWords, randomWords } from '../../../tools/shared/flood';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 
@@ -202,7 +202,7 @@ export const snapshotCases: ConformanceCase[] = [
         dropped: [{ value: 'the flaky websocket test is fixed', reason: 'resolved' }],
       };
       const request = {
-        messages: [{ role: 'user' as const, content: buildReflectionPrompt(input) }],
+        messages: [{ role: 'user' as const, content: reflectedSnapshotPrompt(input) }],
         maxTokens: 2048,
         temperature: 0,
       };

@@ -1,12 +1,7 @@
-import { applyBulletTags, applyDelta, emptyPlaybook } from 'rearview/playbook';
-import {
-  memoryEntryStore,
-  memoryStore,
-  mergePlaybookDocuments,
-  parseJsonLocated,
-  playbookStore,
-  syncPlaybooks,
-} from 'rearview/store';
+import { parseJsonLocated } from 'rearview/core';
+import { memoryEntryStore, memoryStore } from 'rearview/kv';
+import { applyDelta, applyKeyPointTags, emptyPlaybook } from 'rearview/playbook';
+import { mergePlaybookDocuments, playbookStore, syncPlaybooks } from 'rearview/store';
 import { check, checkEqual, checkRejects } from '../check';
 import type { ConformanceCase } from '../suite';
 
@@ -44,7 +39,7 @@ export const storeCases: ConformanceCase[] = [
     },
   },
   {
-    name: 'store/applyDelta and applyBulletTags (seed 001)',
+    name: 'store/applyDelta and applyKeyPointTags (seed 001)',
     run() {
       const now = () => '2025-01-01T00:00:00.000Z';
       const base = emptyPlaybook();
@@ -60,7 +55,7 @@ export const storeCases: ConformanceCase[] = [
         ],
         { now },
       );
-      applyBulletTags(
+      applyKeyPointTags(
         d.playbook,
         [
           { name: 'pat-002', tag: 'helpful' },

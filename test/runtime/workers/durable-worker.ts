@@ -15,8 +15,9 @@ import {
   PlaybookObject,
   routePlaybookRequest,
 } from 'rearview/durable';
+import { type KvNamespaceLike, workersKvStore } from 'rearview/kv';
 import { createRearview } from 'rearview/session';
-import { type KvNamespaceLike, type PlaybookStore, playbookStore, workersKvStore } from 'rearview/store';
+import { type PlaybookStore, playbookStore } from 'rearview/store';
 import { runContractCases } from '../../store/contract';
 
 interface Env {

@@ -6,7 +6,8 @@
  * - GET /memory-entries  a bounded memoryEntryStore on KV.
  * Every answer is JSON.
  */
-import { type KvNamespaceLike, memoryEntryStore, playbookStore, workersKvStore } from 'rearview/store';
+import { type KvNamespaceLike, memoryEntryStore, workersKvStore } from 'rearview/kv';
+import { playbookStore } from 'rearview/store';
 import { runContractCases } from '../../store/contract';
 
 interface Env {

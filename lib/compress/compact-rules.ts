@@ -3,7 +3,15 @@
  * the counts it adds to the step's marker. The driver decides which rules apply to which step.
  */
 import type { Step } from '../transcript/index.js';
-import type { CompactionRule } from './compact.js';
+
+/** The rule that removed text. */
+export type CompactionRule =
+  | 'repeat'
+  | 'superseded'
+  | 'repeated_lines'
+  | 'truncated'
+  | 'long_lines'
+  | 'reflection';
 
 const ERROR_LINE =
   /\b(?:error|errors|exception|traceback|failed|failure|failures|fatal|panic|segmentation fault|abort(?:ed)?|denied|not found|no such file|cannot|unable to)\b|\bE\s{3}|^FAIL|^ERROR|\w+(?:Error|Exception|Warning):/i;

@@ -40,6 +40,13 @@ export function scanWords(text: string, vocab: Vocabulary): number[] | null {
  * -1. The same loop as `words` (lower-casing as it goes), interning each word in `vocab`. Sets
  * `vocab.keyHash` to the {@link keyHash} of the words joined by spaces with apostrophes as spaces,
  * `vocab.linkish`, and `vocab.needleBits`.
+ *
+ * @example
+ * ```ts
+ * const vocab = new Vocabulary();
+ * scanText('Run the tests', vocab); // 3
+ * scanText('café', vocab); // -1: not ASCII, read by words() instead
+ * ```
  */
 export function scanText(text: string, vocab: Vocabulary): number {
   const len = text.length;

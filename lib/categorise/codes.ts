@@ -18,5 +18,20 @@ export const EVIDENCE = 4;
 export const NONE = 5;
 /** `classifyFlags`: no category, not resolved. */
 export const NO_CATEGORY = -1;
-/** `classifyFlags`: resolved or done (so no category); the same code as {@link NONE}. */
+/**
+ * `classifyFlags`: resolved or done (so no category); the same code as {@link NONE}.
+ *
+ * @example
+ * ```ts
+ * if (classifyFlags(flags, n, raw) === RESOLVED_CODE) dropAsResolved();
+ * ```
+ */
 export const RESOLVED_CODE = NONE;
+
+/** The five list fields of a snapshot. */
+export type SnapshotCategory =
+  | 'openHypotheses'
+  | 'blockers'
+  | 'nextActions'
+  | 'unresolvedQuestions'
+  | 'requiredEvidenceLinks';

@@ -9,6 +9,7 @@
  * held-out ones).
  */
 
+import type { SnapshotCategory } from './codes.js';
 import { NO_CATEGORY, RESOLVED_CODE } from './codes.js';
 import {
   AUX,
@@ -98,7 +99,6 @@ import { boldTitle, leadCategory, titled } from './lead.js';
 import { hedgedPlace, locatesEvidence } from './located.js';
 import { isPointer, plainFirst, shoutedFirst } from './pointer.js';
 import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark } from './text.js';
-import type { SnapshotCategory } from './types.js';
 
 export { MAX_DIGIT_KEYWORD, scopeCategory, taskCategory, wordFlags } from './cues.js';
 

@@ -4,8 +4,20 @@
  */
 import type { Step } from '../transcript/index.js';
 import { marker } from './compact-rules.js';
-import type { PruneCategory } from './prune.js';
 import { isFrameLine, isNoiseLine, isPassingTestLine } from './prune-rules.js';
+
+/** The four kinds of removal {@link pruneTrajectory} counts. */
+export type PruneCategory = 'expired' | 'redundant' | 'useless' | 'masked';
+
+/**
+ * Every category, in the order savings are attributed.
+ *
+ * @example
+ * ```ts
+ * for (const c of PRUNE_CATEGORIES) console.log(c, diagnostics.saved[c]);
+ * ```
+ */
+export const PRUNE_CATEGORIES: readonly PruneCategory[] = ['expired', 'redundant', 'useless', 'masked'];
 
 /** Characters removed per category in one step. */
 export type Removed = Record<PruneCategory, number>;

@@ -3,8 +3,10 @@
  * side (test/browser/store-bench.entry.ts, bundled against dist/). Type imports only: each side passes
  * its own copy of the library, so the browser bundle measures the built artifacts.
  */
-import type { Playbook } from '../lib/playbook/index.js';
-import type { KeyValueStore, playbookStore } from '../lib/store/index.js';
+
+import type { KeyValueStore } from '../../lib/kv/index.js';
+import type { Playbook } from '../../lib/playbook/index.js';
+import type { playbookStore } from '../../lib/store/index.js';
 
 /** The figures one run produces, in milliseconds. */
 export interface StoreFigures {

@@ -2,7 +2,7 @@
  * The word cues of the categorizer (classify.ts): one flag bit per set of words, and a code for the
  * words a decision names one by one. Data: chosen on the tune sources of eval/snapshot/.
  */
-import type { SnapshotCategory } from './types.js';
+import type { SnapshotCategory } from './codes.js';
 
 export const set = (s: string) => s.split(' ');
 

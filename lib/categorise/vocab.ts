@@ -20,6 +20,11 @@ import { isStopWord, stem } from './text.js';
  * the same ids, since ids are given in order of arrival either way. Natural text at a load of at most
  * one half stays below it: one traced snapshot of all 365,719 lines of ../shared/data (53,534 distinct
  * words) flooded none of the tables.
+ *
+ * @example
+ * ```ts
+ * if (probes > PROBE_LIMIT) useMap(); // a flooded table hands its keys to a Map
+ * ```
  */
 export const PROBE_LIMIT = 64;
 
@@ -31,6 +36,11 @@ const KEY_MUL = 0x9e3779b1 | 0;
 /**
  * The hash of a comparable key: per space-separated token its FNV-1a (over UTF-16 units), chained
  * as `h * KEY_MUL + token`, masked. Chained per token so that a scan can add a word's share at once.
+ *
+ * @example
+ * ```ts
+ * keyHash(comparableKey('CI is red')) === keyHash('ci is red'); // true
+ * ```
  */
 export function keyHash(key: string): number {
   let h = 0;
@@ -46,7 +56,14 @@ export function keyHash(key: string): number {
 }
 export const EMPTY_KEY_HASH = keyHash('');
 
-// MinHash: 8 hash functions (used in 4 bands of 2 by the snapshot).
+/**
+ * How many MinHash functions each term gets (the snapshot bands them 4 × 2).
+ *
+ * @example
+ * ```ts
+ * const signature = new Int32Array(MINHASHES);
+ * ```
+ */
 export const MINHASHES = 8;
 const SEEDS_A = [
   0x9e3779b1, 0x85ebca77, 0xc2b2ae3d, 0x27d4eb2f, 0x165667b1, 0xd3a2646c, 0xfd7046c5, 0xb55a4f09,
@@ -67,6 +84,12 @@ function fnv(s: string): number {
 /**
  * The distinct words and content terms met while building one snapshot. A term (a stemmed content
  * word, as `contentTerms` gives) gets a small id, one string and its MinHash values, computed once.
+ *
+ * @example
+ * ```ts
+ * const vocab = new Vocabulary();
+ * scanText('Run the tests', vocab); // 3 words, interned in vocab
+ * ```
  */
 export class Vocabulary {
   /** Word by id. */

@@ -8,7 +8,14 @@ import { isPointer } from './pointer.js';
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
-/** Whitespace collapsed to single spaces, trimmed. */
+/**
+ * Whitespace collapsed to single spaces, trimmed.
+ *
+ * @example
+ * ```ts
+ * squash('  a\n\tb  '); // 'a b'
+ * ```
+ */
 export function squash(text: string): string {
   return needsSquash(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
@@ -44,6 +51,11 @@ export function comparableKey(text: string): string {
 /**
  * Lower-cased words (letters and digits, with contractions such as `isn't` kept whole). ASCII text
  * takes a character loop; anything else the Unicode regex.
+ *
+ * @example
+ * ```ts
+ * words("It isn't RED."); // ['it', "isn't", 'red']
+ * ```
  */
 export function words(text: string): string[] {
   const lower = text.toLowerCase();
@@ -100,7 +112,14 @@ export function stem(word: string): string {
   return word;
 }
 
-/** Stemmed content words (stop words dropped), duplicates removed, in first-seen order. */
+/**
+ * Stemmed content words (stop words dropped), duplicates removed, in first-seen order.
+ *
+ * @example
+ * ```ts
+ * contentTerms(words('the tests and the test fail')); // stems of 'tests' and 'fail', once each
+ * ```
+ */
 export function contentTerms(ws: readonly string[]): string[] {
   const out: string[] = [];
   for (const w of ws) {
@@ -109,23 +128,6 @@ export function contentTerms(ws: readonly string[]): string[] {
     if (!out.includes(s)) out.push(s);
   }
   return out;
-}
-
-/**
- * Cuts `text` to at most `max` UTF-16 units, ending with `…` when cut, never splitting a surrogate pair.
- *
- * @example
- * ```ts
- * clip('abcdef', 4); // 'abc…'
- * ```
- */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 0) return '';
-  let end = max - 1;
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
 }
 
 /** FNV-1a over UTF-16 units: a fast 32-bit string hash, identical in every runtime. */
@@ -156,6 +158,11 @@ export function findLinks(text: string): string[] {
 /**
  * {@link findLinks} when no link starts before `from` (-1: there is none), which must be the start of
  * the text or follow ASCII whitespace, or be where {@link linkStretch} points.
+ *
+ * @example
+ * ```ts
+ * findLinksFrom('see lib/a.ts', 0); // ['lib/a.ts']
+ * ```
  */
 export function findLinksFrom(text: string, from: number): string[] {
   // A match holds no whitespace, and a `/` or a `.` before a (lower-case) letter: the regex only

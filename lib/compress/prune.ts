@@ -14,27 +14,24 @@
  *
  * Linear in the input: one backward pass (prune-plan.ts) and one forward pass, maps only.
  */
-import { estimateTokens } from '../core/index.js';
+import { clip, estimateTokens } from '../core/index.js';
 import type { Step } from '../transcript/index.js';
 import { isErrorLine } from './compact-rules.js';
 import { lineContent, parsePatch, patchContentLines, patchProtection, pathMatcher } from './patch.js';
-import { attribute, lineSets, pruneLines, wholeOutput, zero } from './prune-lines.js';
+import {
+  attribute,
+  lineSets,
+  PRUNE_CATEGORIES,
+  type PruneCategory,
+  pruneLines,
+  wholeOutput,
+  zero,
+} from './prune-lines.js';
+
+export { PRUNE_CATEGORIES, type PruneCategory };
+
 import { type Expiry, planPrune } from './prune-plan.js';
 import { commandOf, editedFile, viewOf } from './prune-rules.js';
-import { clip } from './text.js';
-
-/** The four kinds of removal {@link pruneTrajectory} counts. */
-export type PruneCategory = 'expired' | 'redundant' | 'useless' | 'masked';
-
-/**
- * Every category, in the order savings are attributed.
- *
- * @example
- * ```ts
- * for (const c of PRUNE_CATEGORIES) console.log(c, diagnostics.saved[c]);
- * ```
- */
-export const PRUNE_CATEGORIES: readonly PruneCategory[] = ['expired', 'redundant', 'useless', 'masked'];
 
 /**
  * Options of {@link pruneTrajectory}.

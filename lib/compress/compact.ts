@@ -16,6 +16,7 @@
 import { estimateTokens } from '../core/index.js';
 import type { Step } from '../transcript/index.js';
 import {
+  type CompactionRule,
   collapseRepeats,
   cutLongLines,
   elideSuperseded,
@@ -24,7 +25,7 @@ import {
   type Stat,
   viewContent,
 } from './compact-rules.js';
-import { DIET_A } from './params.js';
+import { DIET_A } from './defaults.js';
 
 /** What was done to a step's outputs. */
 export interface CompactionMarker {
@@ -32,15 +33,6 @@ export interface CompactionMarker {
   removedLines: number;
   removedChars: number;
 }
-
-/** The rule that removed text. */
-export type CompactionRule =
-  | 'repeat'
-  | 'superseded'
-  | 'repeated_lines'
-  | 'truncated'
-  | 'long_lines'
-  | 'reflection';
 
 /** A step after compaction; `compacted` is set on every step whose outputs changed. */
 export type CompactedStep = Step & { compacted?: CompactionMarker };

@@ -4,18 +4,18 @@
  * chained `m` times, give 2^m distinct words whose hashes agree in the low `bits` bits (all 32 for a
  * full collision). The snapshot's tables hash words, terms and keys with FNV-1a (vocab.ts, lsh.ts).
  */
-const PRIME = 16777619;
-const OFFSET = 2166136261 | 0;
+import { FNV_OFFSET, FNV_PRIME } from '../../lib/core/index';
+
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** FNV-1a of `s` continued from state `h` (int32). */
 export function fnvFrom(h: number, s: string): number {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), PRIME);
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
   return h;
 }
 
 /** FNV-1a of `s` (int32), as `Vocabulary` hashes a lower-case word. */
-export const fnv = (s: string): number => fnvFrom(OFFSET, s);
+export const fnv = (s: string): number => fnvFrom(FNV_OFFSET | 0, s);
 
 /** A small deterministic generator of letters (no Math.random: the same words on every run). */
 function letters(seed: number): () => string {
@@ -30,7 +30,7 @@ function letters(seed: number): () => string {
 export function collidingWords(m: number, bits = 32, seed = 1): string[] {
   const next = letters(seed);
   const mask = bits >= 32 ? -1 : (1 << bits) - 1;
-  let h = OFFSET;
+  let h = FNV_OFFSET | 0;
   const pairs: [string, string][] = [];
   for (let k = 0; k < m; k++) {
     const seen = new Map<number, string>();

@@ -14,13 +14,13 @@
  * gate, and none backtracks over the line (test/unit/snapshot-stance.test.ts feeds it adversarial
  * text), so the cost per entry stays small and linear.
  *
- * Written in stop 27 from the errors of spent labelled sets (rounds from sets 5-6, set 7, then all
- * spent sets; eval/snapshot/LABELLING-5…8.md), each round measured once on a set no rule had seen; the
- * last ones in stop 30 from sets 11-16's errors (LABELLING-11…16.md), then stop 32 from sets 26-28's.
+ * Each rule answers errors seen on spent labelled sets (eval/snapshot/LABELLING-*.md) and was kept only
+ * if it held on a set no rule had seen, measured once.
  * Rules that broke more spent entries than they fixed were dropped ("You're right" as a conceded
  * problem, "<source> says:" as evidence, any "X should <verb>" as a plan).
  */
 
+import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import { BLOCKER, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
 import {
   mayHold,
@@ -179,11 +179,11 @@ const ALL_WHOLE_LINE = (1 << WHOLE_LINE.length) - 1;
  * ```
  */
 export function firstWordHash(raw: string, i: number): number {
-  let h = 0x811c9dc5 | 0;
+  let h = FNV_OFFSET | 0;
   for (; i < raw.length; i++) {
     const c = raw.charCodeAt(i) | 0x20;
     if (c < 0x61 || c > 0x7a) break;
-    h = Math.imul(h ^ c, 0x01000193);
+    h = Math.imul(h ^ c, FNV_PRIME);
   }
   return h;
 }

@@ -3,6 +3,8 @@
  * beside words that only introduce it. Apart from `text.ts` so each stays a file one can read whole.
  */
 
+import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
+
 /**
  * Whether the entry is a pointer to evidence: a path, a file name or a URL with at most one other
  * word beside words that only introduce it (`see`, `log:`, `at`). One pass over the characters.
@@ -85,10 +87,10 @@ function isNameCode(c: number): boolean {
 
 /** FNV-1a of the lower-cased ASCII letters of `raw[s … e)`, without building the string. */
 function letterHash(raw: string, s: number, e: number): number {
-  let h = 0x811c9dc5 | 0;
+  let h = FNV_OFFSET | 0;
   for (let k = s; k < e; k++) {
     const c = raw.charCodeAt(k) | 0x20;
-    if (c >= 0x61 && c <= 0x7a) h = Math.imul(h ^ c, 0x01000193);
+    if (c >= 0x61 && c <= 0x7a) h = Math.imul(h ^ c, FNV_PRIME);
   }
   return h;
 }

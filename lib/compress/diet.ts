@@ -5,18 +5,22 @@
  */
 import {
   describeError,
+  describeKind,
+  errorName,
   estimateTokens,
+  guardedCounter,
+  isObject,
   isRearviewError,
+  EarlyStop as Stop,
   type TokenCounter,
   withDeadline,
 } from '../core/index.js';
-import { type LlmClient, withRedaction } from '../llm/index.js';
+import { type LlmClient, readReply, withRedaction } from '../llm/index.js';
 import type { RedactOptions } from '../redact/index.js';
 import type { Step } from '../transcript/index.js';
 import { type CompactedStep, renderStep } from './compact.js';
 import { isErrorLine } from './compact-rules.js';
-import { errorName, guardedCounter, isObject, kind, readReply, Stop } from './guards.js';
-import { DIET_A, DIET_B, DIET_THETA } from './params.js';
+import { DIET_A, DIET_B, DIET_THETA } from './defaults.js';
 
 /**
  * Options of {@link reduceTrajectory}. Token counts (the θ gates) use `countTokens` when given, else
@@ -111,10 +115,10 @@ only, between <compressed> and </compressed>.`;
  *
  * @example
  * ```ts
- * const { system, user } = buildCompressionPrompt(steps, 3, 2, 1);
+ * const { system, user } = compressionPrompt(steps, 3, 2, 1);
  * ```
  */
-export function buildCompressionPrompt(
+export function compressionPrompt(
   steps: readonly Step[],
   t: number,
   a: number,
@@ -156,7 +160,8 @@ export async function reduceTrajectory(
 ): Promise<ReduceResult> {
   const run: DietRun = { out: [], diag: [], calls: 0 };
   try {
-    if (!Array.isArray(steps)) throw new Stop('invalid_input', `steps must be an array, got ${kind(steps)}`);
+    if (!Array.isArray(steps))
+      throw new Stop('invalid_input', `steps must be an array, got ${describeKind(steps)}`);
     run.out = steps.map((s: Step) => ({ ...s }));
     await compressSteps(run, isObject(options) ? options : ({} as ReduceOptions));
   } catch (err) {
@@ -214,7 +219,7 @@ async function compressSteps(run: DietRun, options: ReduceOptions): Promise<void
       d.status = 'below_threshold';
       continue;
     }
-    const prompt = buildCompressionPrompt(out, t, a, b);
+    const prompt = compressionPrompt(out, t, a, b);
     let text: string;
     try {
       run.calls++;
@@ -302,7 +307,7 @@ function windowOption(options: ReduceOptions, key: 'a' | 'b', fallback: number):
 }
 
 function shown(value: unknown): string {
-  return typeof value === 'number' ? String(value) : kind(value);
+  return typeof value === 'number' ? String(value) : describeKind(value);
 }
 
 function result(run: DietRun): ReduceResult {

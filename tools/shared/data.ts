@@ -1,0 +1,23 @@
+/**
+ * Where the shared real data lives (../shared/data beside the repository) and how to list it: one
+ * definition for bench, eval and test.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The shared real data folder (`../shared/data` beside the repo), or undefined when absent. */
+export function sharedDataDir(): string | undefined {
+  const dir = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../../../shared/data');
+  return existsSync(dir) ? dir : undefined;
+}
+
+/** Every file under `dir` (recursively) whose name passes `filter`. */
+export function walkFiles(dir: string, filter: (name: string) => boolean = () => true): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir).sort()) {
+    const p = join(dir, entry);
+    if (statSync(p).isDirectory()) out.push(...walkFiles(p, filter));
+    else if (filter(entry)) out.push(p);
+  }
+  return out;
+}
