@@ -4,8 +4,7 @@
  * category, on the strangers rows of the folds. For choosing settings; never reads `strangers-final`.
  */
 import { fnv1a32 } from '../../lib/core/index';
-import { turnFeatures } from '../../lib/heuristic-model/features';
-import { hashFeature, readerBuckets } from '../../lib/heuristic-model/reader-features';
+import { hashFeature, readerBuckets, turnFeatures } from '../../lib/heuristic-model/index';
 import { CATEGORIES } from './data';
 import type { Example } from './reader-data';
 import { type Features, loadPool, logits, train } from './reader-train';

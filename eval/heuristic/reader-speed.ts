@@ -3,8 +3,7 @@
  * markers alone, over every strangers turn (their evidence as the library gives it), best of 5 runs.
  */
 import { classifyTurn } from '../../lib/heuristic/index';
-import { correctionScore } from '../../lib/heuristic-model/index';
-import { readerScores } from '../../lib/heuristic-model/reader';
+import { correctionScore, readerScores } from '../../lib/heuristic-model/index';
 import { strangerExamples } from './reader-data';
 
 const turns = strangerExamples()

@@ -6,7 +6,7 @@
  * shipped: a measurement of whether the features can tell the two apart. Never reads `strangers-final`.
  */
 import { fnv1a32 } from '../../lib/core/index';
-import { readerBuckets } from '../../lib/heuristic-model/reader-features';
+import { readerBuckets } from '../../lib/heuristic-model/index';
 import type { Category } from './data';
 import { type Example, strangerExamples } from './reader-data';
 import { logits, train } from './reader-train';

@@ -23,7 +23,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fnv1a32 } from '../../lib/core/index';
-import { readerBuckets } from '../../lib/heuristic-model/reader-features';
+import { readerBuckets } from '../../lib/heuristic-model/index';
 import { CATEGORIES, type Category } from './data';
 import { type Example, oldExamples, strangerExamples } from './reader-data';
 import {

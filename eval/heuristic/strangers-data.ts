@@ -10,7 +10,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedDataDir } from '../../bench/harness';
 import {
   compileMarkers,
   DEFAULT_MARKERS,
@@ -21,6 +20,7 @@ import {
 } from '../../lib/heuristic/index';
 import { withLanguages } from '../../lib/heuristic/languages';
 import { parseTranscript } from '../../lib/transcript/index';
+import { sharedDataDir } from '../../tools/shared/data';
 import type { Category } from './data';
 import { sha256 } from './data';
 import { readRows } from './rows';

@@ -134,7 +134,7 @@ async function main() {
   };
   if (process.argv.includes('--reader')) {
     // The shipped reader (trained on the older sets and the `strangers` split), at its thresholds.
-    const { readerModel, READER_MIN_SCORE } = await import('../../lib/heuristic-model/reader');
+    const { readerModel, READER_MIN_SCORE } = await import('../../lib/heuristic-model/index');
     predictors.reader = (e) =>
       e.evidence && e.markers ? atScores(readerModel(e.evidence, { ...e.markers }), READER_MIN_SCORE) : NONE;
   }

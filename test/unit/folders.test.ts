@@ -48,6 +48,11 @@ const CROSSING: Record<string, string> = {
   'test/unit/heuristic-model.test.ts → eval/heuristic/data': "tests the shipped model against eval's data",
   'test/unit/heuristic-model.test.ts → eval/heuristic/learned':
     'tests that the shipped model is what eval trains',
+  'test/unit/heuristic-reader.test.ts → eval/heuristic/data': "tests the shipped reader against eval's data",
+  'test/unit/heuristic-reader.test.ts → eval/heuristic/strangers-data':
+    'tests that every label row of the strangers set maps to a parsed turn',
+  'test/unit/heuristic-reader.test.ts → eval/heuristic/reader-train':
+    'tests that the shipped reader is what eval trains',
   'test/unit/snapshot-labels.test.ts → eval/snapshot/score': "a floor test of eval's labelled sets",
   'test/unit/snapshot-samples.test.ts → eval/snapshot/samples': "tests eval's sample drawing",
   'test/unit/snapshot-samples.test.ts → eval/snapshot/score': "tests eval's sample drawing",
@@ -66,6 +71,8 @@ const INTERNAL: Record<string, string> = {
   'eval/heuristic/probe-context.ts → lib/heuristic-model/features': 'probes the scorer’s private features',
   'eval/heuristic/probe-pairs.ts → lib/heuristic-model/features': 'probes the scorer’s private features',
   'eval/heuristic/run.ts → lib/heuristic/languages': 'scores per language with the private language table',
+  'eval/heuristic/strangers-data.ts → lib/heuristic/languages':
+    'scores per language with the private language table',
   'eval/heuristic/run.ts → lib/heuristic/score': 'reports the private score components',
   'eval/reduction/metrics.ts → lib/compress/prune-rules.js':
     'measures what the pruner’s private view reader reads',
@@ -77,6 +84,8 @@ const INTERNAL: Record<string, string> = {
 
 /** Files past {@link MAX_LINES}, each with its reason. */
 const LONG_FILES: Record<string, string> = {
+  'eval/heuristic/reader-train.ts':
+    'one training script: the pool, the encoding and the fit share their tables, and the test replays it whole',
   'cli/rearview.mjs': 'split pending: the CLI is being rewritten in TypeScript in parallel',
   'playground/src/components/ReductionPanel.tsx':
     'split pending: the playground is being restructured in parallel',
