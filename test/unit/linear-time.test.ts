@@ -5,8 +5,18 @@
  * one run, never a wall-clock threshold).
  */
 import { describe, expect, it } from 'vitest';
+import { extractJson } from '../../lib/core/index';
 import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/index';
+import { heuristicReflect } from '../../lib/heuristic/index';
+import { dedupeProposals, emptyPlaybook, findDuplicates } from '../../lib/playbook/index';
+import { redact } from '../../lib/redact/index';
 import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index';
+import {
+  detectFormat,
+  safeParseTrajectory,
+  safeParseTranscript,
+  type TranscriptFormat,
+} from '../../lib/transcript/index';
 import { describeGrowth, fill, measureGrowth } from './linear-time';
 
 type Case = readonly [name: string, make: (n: number) => string];
@@ -20,6 +30,22 @@ function linear(scanner: string, scan: (input: string) => unknown, cases: readon
         expect(g.excess, `${scanner} on ${name}: ${describeGrowth(g)}`).toBeLessThanOrEqual(1);
       });
   });
+}
+
+/**
+ * A scan whose input is built from the text first (entries, messages, a playbook): built once per
+ * text, outside the measured calls, so the time is the scanner's and not the test's own allocation.
+ */
+function prepared<T>(prepare: (text: string) => T, scan: (input: T) => unknown): (text: string) => unknown {
+  const built = new Map<string, T>();
+  return (text) => {
+    let input = built.get(text);
+    if (input === undefined) {
+      input = prepare(text);
+      built.set(text, input);
+    }
+    return scan(input);
+  };
 }
 
 /** Runs of the characters a link, path or file-name pattern reads. */
@@ -52,7 +78,30 @@ describe('links and snapshots', () => {
         objective: 'x',
         entries: [{ scope: 'notes', key: 'k', value, sourceIteration: 0 }],
       }),
-    DOTTED,
+    [
+      ...DOTTED.slice(0, 4),
+      ['a long word', (n) => fill(n, 'a')],
+      ['words', (n) => fill(n, 'fix the build ')],
+    ],
+  );
+  // Scan, classify, links and near-duplicate search over many entries (one a line).
+  linear(
+    'deterministicSnapshot (an entry a line)',
+    prepared(
+      (text) =>
+        text.split('\n').map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i })),
+      (entries) => deterministicSnapshot({ objective: 'x', entries }),
+    ),
+    [
+      ['the same note', (n) => fill(n, 'The build fails on lib/a.ts\n')],
+      ['near duplicates', (n) => fill(n, 'The build fails on lib/a.ts again and again x\n')],
+      [
+        'numbered notes',
+        (n) => Array.from({ length: n / 40 }, (_, i) => `Step ${i} fails on file${i}.ts now\n`).join(''),
+      ],
+      ['one word a note', (n) => fill(n, 'a\n')],
+      ['tasks and checks', (n) => fill(n, 'TODO: check if x.ts has the guard - it does\n')],
+    ],
   );
 });
 
@@ -71,7 +120,7 @@ describe('error classes', () => {
   ];
   linear('errorClass', errorClass, ERRORS);
   linear('commandHead', commandHead, [
-    ['spaces', (n) => fill(n, ' ', 'a')],
+    ['spaces between two words', (n) => fill(n, ' ', 'a', 'b')],
     ['spaces then a separator', (n) => fill(n, ' ', 'a', '&&b')],
     ['separators', (n) => fill(n, ' & |;')],
     ['assignments', (n) => fill(n, 'a', '', '=')],
@@ -79,15 +128,150 @@ describe('error classes', () => {
   ]);
   linear(
     'stepsFromMessages (calls without ids)',
-    (text) =>
-      stepsFromMessages(
-        // Every call first, then every result: the open calls of one tool pile up.
+    prepared(
+      // Every call first, then every result: the open calls of one tool pile up.
+      (text) =>
         Array.from({ length: text.length / 10 }, (_, i) =>
           i >= text.length / 20
             ? { role: 'tool', toolName: 'Bash', content: 'x', isError: true }
             : { role: 'assistant', toolName: 'Bash', content: 'ls' },
         ),
-      ),
+      stepsFromMessages,
+    ),
     [['one tool, many calls', (n) => fill(n, 'x')]],
+  );
+});
+
+describe('redaction', () => {
+  linear('redact', redact, [
+    ['a@ repeated', (n) => fill(n, 'a@')],
+    ['sk-ant- repeated', (n) => fill(n, 'sk-ant-')],
+    ['a base64 run', (n) => fill(n, 'A', 'eyJ')],
+    ['JWT-like segments', (n) => fill(n, 'eyJaaaaaaaaaa.')],
+    ['BEGIN without END', (n) => fill(n, '-----BEGIN PRIVATE KEY-----\n')],
+    ['backslashes', (n) => fill(n, '\\', '', 'njane@x.io')],
+    ['settings repeated', (n) => fill(n, 'a.token=a1')],
+    ['URL escapes', (n) => fill(n, '%3D%22%40')],
+    ['Bearer repeated', (n) => fill(n, 'Bearer ')],
+    ['one long quoted password', (n) => fill(n, 'p@ss ', '"password": "')],
+    ['near-miss keys', (n) => fill(n, 'AKIA ghp_ xoxb- AIza ')],
+    ['quotes', (n) => fill(n, '"\'`')],
+  ]);
+});
+
+describe('heuristics', () => {
+  linear('heuristicReflect (one user turn)', (content) => heuristicReflect([{ role: 'user', content }]), [
+    ['double quotes', (n) => fill(n, '"')],
+    ['backticks', (n) => fill(n, '`')],
+    ['no, repeated', (n) => fill(n, 'no, ')],
+    ['short lines', (n) => fill(n, 'a\n')],
+    ['dashes', (n) => fill(n, '- -- — ')],
+    ['a long word', (n) => fill(n, 'a')],
+    ["don't repeated", (n) => fill(n, "don't use ")],
+    ['I said repeated', (n) => fill(n, 'I said always use x. ')],
+  ]);
+});
+
+describe('JSON extraction', () => {
+  linear('extractJson', extractJson, [
+    ['a run of {', (n) => fill(n, '{')],
+    ['```json { repeated', (n) => fill(n, '```json\n{')],
+    ['an unterminated string', (n) => fill(n, 'x', '{"a": "')],
+    ['unterminated strings repeated', (n) => fill(n, '{"a": "\\"')],
+    ['\\"{ repeated', (n) => fill(n, '\\"{')],
+    ['a run of [', (n) => fill(n, '[')],
+    ['x``` repeated', (n) => fill(n, 'x```')],
+    ['{x} repeated', (n) => fill(n, '{x}')],
+    ['nested brackets', (n) => `${'['.repeat(n / 2)}${']'.repeat(n / 2)}`],
+  ]);
+});
+
+describe('format detection and parsers', () => {
+  /** `open`, as many whole `item`s as fit in about `n` characters joined by commas, `close`. */
+  const list = (n: number, item: string, open = '[', close = ']') =>
+    `${open}${Array.from({ length: Math.max(1, Math.floor((n - open.length - close.length) / (item.length + 1))) }, () => item).join(',')}${close}`;
+  const INPUTS: readonly Case[] = [
+    ['JSON messages', (n) => list(n, '{"role":"user","content":"a"}')],
+    ['JSON blocks', (n) => list(n, '{"role":"assistant","content":[{"type":"text","text":"a"}]}')],
+    ['ShareGPT turns', (n) => list(n, '{"from":"human","value":"a"}', '[{"conversations":[', ']}]')],
+    ['JSONL events', (n) => fill(n, '{"type":"user","message":{"role":"user","content":"a"}}\n')],
+    ['JSONL messages', (n) => fill(n, '{"role":"user","content":"x"}\n')],
+    ['console turns', (n) => fill(n, '> a\n⏺ b\n  ⎿  c\n')],
+    ['plain turns', (n) => fill(n, 'User: a\nAssistant: b\n')],
+    ['aider prompts', (n) => fill(n, '#### a\n> b\nc\n')],
+    ['one long JSON string', (n) => `[{"role":"user","content":"${fill(n - 40, 'a\\"')}"}]`],
+    ['a run of {', (n) => fill(n, '{')],
+    ['a run of [', (n) => fill(n, '[')],
+    ['quotes', (n) => fill(n, '"')],
+    ['backslashes', (n) => fill(n, '\\')],
+    ['User: without newlines', (n) => fill(n, 'User: ')],
+  ];
+  linear('detectFormat', detectFormat, INPUTS);
+  const formats: TranscriptFormat[] = [
+    'anthropic',
+    'openai',
+    'sharegpt',
+    'claude-code-jsonl',
+    'claude-code-console',
+    'plain',
+    'jsonl',
+    'aider',
+  ];
+  // Every parser on every input, its own format's or not (a refusal must be linear too).
+  for (const format of formats)
+    linear(
+      `parseTranscript (${format})`,
+      (text) => safeParseTranscript(text, { format, lenient: true }),
+      INPUTS,
+    );
+  linear('parseTranscript (detected)', (text) => safeParseTranscript(text, { lenient: true }), INPUTS);
+  const step = '{"action":"ls","observation":"x","response":"r","thought":"t"}';
+  const mini = '{"role":"user","content":"<returncode>1</returncode><output>x</output>"}';
+  linear('parseTrajectory', (text) => safeParseTrajectory(text, { lenient: true }), [
+    ['SWE-agent steps', (n) => list(n, step, '{"trajectory":[', '],"history":[]}')],
+    [
+      'mini-swe-agent messages',
+      (n) => list(n, mini, '{"trajectory_format":"mini-swe-agent-1","messages":[', ']}'),
+    ],
+    [
+      'Claude Code events',
+      (n) => fill(n, '{"type":"assistant","message":{"role":"assistant","content":"a"}}\n'),
+    ],
+    ['a run of {', (n) => fill(n, '{')],
+  ]);
+});
+
+describe('playbook dedup and index', () => {
+  /** A playbook of one key point a line. */
+  const playbookOf = (text: string) => {
+    const pb = emptyPlaybook();
+    pb.sections.OTHERS = text
+      .split('\n')
+      .map((t, i) => ({ name: `oth-${String(i + 1).padStart(5, '0')}`, text: t, helpful: 0, harmful: 0 }));
+    return pb;
+  };
+  const LINES: readonly Case[] = [
+    ['the same key point', (n) => fill(n, 'Run the tests before a push\n')],
+    [
+      'near duplicates',
+      (n) => Array.from({ length: n / 40 }, (_, i) => `Run the tests before push ${i % 7}\n`).join(''),
+    ],
+    [
+      'distinct key points',
+      (n) => Array.from({ length: n / 30 }, (_, i) => `Use tool${i} for task${i * 7}\n`).join(''),
+    ],
+    ['long lines of one word', (n) => fill(n, `${'a'.repeat(2000)}\n`)],
+  ];
+  linear('findDuplicates', prepared(playbookOf, findDuplicates), LINES);
+  linear(
+    'dedupeProposals',
+    prepared(
+      (text) =>
+        text
+          .split('\n')
+          .map((t) => ({ section: 'OTHERS' as const, text: t, category: 'preference', traceRefs: [] })),
+      (proposals) => dedupeProposals(proposals, emptyPlaybook()),
+    ),
+    LINES,
   );
 });
