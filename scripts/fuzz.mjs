@@ -4,6 +4,8 @@
 // the runs of `npm test`, which always uses one fixed seed (test/setup/fast-check.ts). Each failure is
 // printed with its file, test name, counterexample and the parameters that replay it, ready to paste
 // into a regression test: fc.assert(property, { seed, path, endOnFailure: true }).
+// Among them is a time-growth property (test/unit/linear-time.property.test.ts): generated adversarial
+// repetitions fed to every scanner of untrusted text, each doubling of the input at most tripling the time.
 //
 //   npm run fuzz                              # every property test file, 10x runs
 //   REARVIEW_FUZZ_MULTIPLIER=50 npm run fuzz -- test/unit/utf8.test.ts

@@ -12,7 +12,8 @@
  *   GET  /playbook/subscribe?id=default  (WebSocket) ← each change as it commits
  *
  * Every request carries `Authorization: Bearer <token>` (see ../shared/edge.ts: a principal signed
- * with REARVIEW_AUTH_SECRET); the playbook is the principal's own, never one the request names.
+ * with REARVIEW_AUTH_SECRET or one of the keys of REARVIEW_AUTH_KEYS; tokens expire and name their key);
+ * the playbook is the principal's own, never one the request names.
  *
  * Bindings: PLAYBOOKS (a KV namespace) or PLAYBOOK_OBJECTS (the Durable Object namespace of
  * `Playbooks`, SQLite-backed; when bound it wins), REARVIEW_AUTH_SECRET (a secret; without it every request is
@@ -35,8 +36,10 @@ import { parseTranscript } from 'rearview/transcript';
 import {
   type Authenticate,
   agentRuns,
+  authKeysFromEnv,
   authorize,
   budgetOf,
+  principalOf,
   reflectBody,
   sharedSecretAuth,
 } from '../shared/edge.js';
@@ -47,6 +50,8 @@ export interface Env {
   /** Durable Objects: one consistent playbook per principal for many concurrent writers. */
   PLAYBOOK_OBJECTS?: DurableObjectNamespaceLike;
   REARVIEW_AUTH_SECRET?: string;
+  /** The set of active signing keys, a JSON object of key id → secret (rotation); wins over the secret. */
+  REARVIEW_AUTH_KEYS?: string;
   ANTHROPIC_API_KEY?: string;
   ANTHROPIC_BASE_URL?: string;
   ANTHROPIC_MODEL?: string;
@@ -62,7 +67,7 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 function json(env: Env, body: unknown, status = 200): Response {
   let text = JSON.stringify(body);
   // Defence in depth: nothing the Worker returns may contain its secrets.
-  for (const key of [env.ANTHROPIC_API_KEY, env.REARVIEW_AUTH_SECRET]) {
+  for (const key of [env.ANTHROPIC_API_KEY, env.REARVIEW_AUTH_SECRET, ...authSecrets(env)]) {
     if (key && text.includes(key)) text = text.split(key).join('[redacted]');
   }
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
@@ -95,12 +100,21 @@ function isolateState(env: Env) {
       : undefined;
     shared = { kv: env.PLAYBOOKS, ...(store ? { store } : {}) };
   }
-  const secret = env.REARVIEW_AUTH_SECRET ?? '';
-  if (secret.length >= 16 && shared.secret !== secret) {
-    shared.authenticate = sharedSecretAuth(secret);
-    shared.secret = secret;
+  // The key set as configured: a change (a rotation) takes effect on the next request.
+  const keys = authKeysFromEnv(env);
+  const config = keys === undefined ? undefined : JSON.stringify(keys);
+  if (shared.secret !== config) {
+    if (keys === undefined) delete shared.authenticate;
+    else shared.authenticate = sharedSecretAuth(keys);
+    shared.secret = config;
   }
   return shared;
+}
+
+/** The secrets of the configured key set (`REARVIEW_AUTH_KEYS`), kept out of every answer. */
+function authSecrets(env: Env): string[] {
+  const keys = authKeysFromEnv(env);
+  return keys && typeof keys === 'object' ? Object.values(keys) : [];
 }
 
 function rearviewFor(env: Env, store: PlaybookStore, playbookId: string) {
@@ -141,17 +155,21 @@ export default {
     // Closed by default: a deployment without a secret refuses everyone rather than serving everyone.
     const authenticate = state.authenticate;
     if (!authenticate) {
-      return json(env, { error: 'REARVIEW_AUTH_SECRET is not configured (16+ characters)' }, 503);
+      return json(
+        env,
+        { error: 'REARVIEW_AUTH_SECRET (16+ characters) or REARVIEW_AUTH_KEYS is not configured' },
+        503,
+      );
     }
     if (objectRoute) {
       // The object is the principal's own: its name comes from the verified token, never the request.
       return routePlaybookRequest(request, env, {
         namespace: objects,
-        authenticate: async ({ request: r }) => (await authenticate(r))?.playbookId ?? null,
+        authenticate: async ({ request: r }) => principalOf(await authenticate(r))?.playbookId ?? null,
       });
     }
     const auth = await authorize(request, authenticate);
-    if ('error' in auth) return json(env, { error: auth.error }, auth.status);
+    if ('error' in auth) return json(env, { error: auth.error, code: auth.code }, auth.status);
     // With Durable Objects the principal's object holds its playbook under the id 'default'; with KV
     // the playbook id itself is the principal's.
     const store = objects ? durableObjectPlaybook(objects, auth.principal.playbookId) : state.store;

@@ -16,14 +16,29 @@ export interface Principal {
   playbookId: string;
 }
 
+/** Why a request did not authenticate: a stable `code` for clients, and a message for people. */
+export interface AuthFailure {
+  code: string;
+  message: string;
+}
+
 /**
- * The deployer's hook: the principal a request authenticates as, or null (the caller gets a 401).
- * Plug in whatever the app already uses (a session cookie, a JWT verified with its JWKS, mTLS…).
+ * The deployer's hook: the principal a request authenticates as, else null or an {@link AuthFailure}
+ * (the caller gets a 401, with the failure's code when there is one). Plug in whatever the app
+ * already uses (a session cookie, a JWT verified with its JWKS, mTLS…).
  */
-export type Authenticate = (request: Request) => Promise<Principal | null> | Principal | null;
+export type Authenticate = (
+  request: Request,
+) => Promise<Principal | AuthFailure | null> | Principal | AuthFailure | null;
 
 /** Principal ids: short, and safe inside a playbook id and a KV key. */
 const PRINCIPAL = /^[\w-]{1,48}$/;
+/** Key ids: short names of signing keys (`2026-12`, `k2`). */
+const KEY_ID = /^[\w-]{1,32}$/;
+/** The key id of a single secret given as a string. */
+export const DEFAULT_KEY_ID = 'default';
+/** The longest a token may live by default: 30 days. */
+const MAX_LIFETIME_SECONDS = 30 * 24 * 3600;
 const encoder = new TextEncoder();
 
 /** The playbook of a principal: one per principal, so no caller can reach another's. */
@@ -44,7 +59,12 @@ function base64url(bytes: Uint8Array): string {
   return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-async function sign(secret: string, principal: string): Promise<Uint8Array> {
+/** What a token signs: everything it claims, so changing any part breaks the signature. */
+export function tokenClaims(principal: string, exp: number, kid: string): string {
+  return `rearview:v2:${principal}:${exp}:${kid}`;
+}
+
+async function sign(secret: string, text: string): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey(
     'raw',
     encoder.encode(secret),
@@ -52,44 +72,120 @@ async function sign(secret: string, principal: string): Promise<Uint8Array> {
     false,
     ['sign'],
   );
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`rearview:${principal}`)));
+  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(text)));
 }
 
 /**
- * The default hook: `Authorization: Bearer <principal>.<signature>`, where the signature is
- * base64url(HMAC-SHA256(secret, "rearview:" + principal)) as `token.mjs` issues it (your backend does,
- * after its own login). It is recomputed here with the shared secret and compared in constant time.
+ * The signing keys of {@link sharedSecretAuth}: one secret (key id `default`) or a set of active keys
+ * by key id. Rotation: add the new key, issue tokens with it, and drop the old one once its tokens
+ * have expired (or at once, to revoke them all). Throws on a short secret or a malformed key id.
  */
-export function sharedSecretAuth(secret: string): Authenticate {
-  if (secret.length < 16) throw new Error('the auth secret must be at least 16 characters');
+export function signingKeys(keys: string | Readonly<Record<string, string>>): Map<string, string> {
+  const entries = typeof keys === 'string' ? [[DEFAULT_KEY_ID, keys] as const] : Object.entries(keys);
+  if (entries.length === 0) throw new Error('the auth key set is empty');
+  for (const [kid, secret] of entries) {
+    if (!KEY_ID.test(kid)) throw new Error(`invalid auth key id ${JSON.stringify(kid)}: [A-Za-z0-9_-], 1-32`);
+    if (typeof secret !== 'string' || secret.length < 16) {
+      throw new Error(`the auth secret of key ${kid} must be at least 16 characters`);
+    }
+  }
+  return new Map(entries);
+}
+
+/**
+ * The signing keys configured in an environment: `REARVIEW_AUTH_KEYS`, a JSON object of key id →
+ * secret (the set of active keys), else `REARVIEW_AUTH_SECRET` alone (key id `default`); undefined
+ * when neither is usable (the examples then refuse every request).
+ */
+export function authKeysFromEnv(env: {
+  REARVIEW_AUTH_KEYS?: string;
+  REARVIEW_AUTH_SECRET?: string;
+}): string | Record<string, string> | undefined {
+  const set = env.REARVIEW_AUTH_KEYS;
+  if (set) {
+    try {
+      const keys = JSON.parse(set) as Record<string, string>;
+      signingKeys(keys);
+      return keys;
+    } catch {
+      return undefined;
+    }
+  }
+  const secret = env.REARVIEW_AUTH_SECRET ?? '';
+  return secret.length >= 16 ? secret : undefined;
+}
+
+const fail = (code: string, message: string): AuthFailure => ({ code, message });
+
+/**
+ * The default hook: `Authorization: Bearer <principal>.<exp>.<kid>.<signature>`, where `exp` is the
+ * expiry in seconds since the epoch, `kid` names the signing key, and the signature is
+ * base64url(HMAC-SHA256(key, "rearview:v2:<principal>:<exp>:<kid>")) as `token.mjs` issues it (your
+ * backend does, after its own login). The signature is recomputed with the named key and compared in
+ * constant time. Failures, each a 401 with its code: `token_malformed`, `token_unknown_key` (a key
+ * that is not, or no longer, active), `token_invalid` (a signature that does not match: tampered),
+ * `token_expired`, `token_lifetime` (an expiry further away than `maxLifetimeSeconds`, default 30
+ * days: no token lives forever).
+ */
+export function sharedSecretAuth(
+  keys: string | Readonly<Record<string, string>>,
+  options: { now?: () => number; maxLifetimeSeconds?: number } = {},
+): Authenticate {
+  const active = signingKeys(keys);
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const maxLifetime = options.maxLifetimeSeconds ?? MAX_LIFETIME_SECONDS;
   return async (request) => {
     const header = request.headers.get('authorization') ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-    const dot = token?.lastIndexOf('.') ?? -1;
-    if (!token || dot < 1) return null;
-    const principal = token.slice(0, dot);
-    if (!PRINCIPAL.test(principal)) return null;
-    const expected = encoder.encode(base64url(await sign(secret, principal)));
-    if (!timingSafeEqual(encoder.encode(token.slice(dot + 1)), expected)) return null;
+    if (!token) return null;
+    const parts = token.split('.');
+    if (parts.length !== 4) return fail('token_malformed', 'a token is <principal>.<exp>.<kid>.<signature>');
+    const [principal, expText, kid, signature] = parts as [string, string, string, string];
+    if (!PRINCIPAL.test(principal) || !/^\d{1,12}$/.test(expText) || !KEY_ID.test(kid)) {
+      return fail('token_malformed', 'a token is <principal>.<exp>.<kid>.<signature>');
+    }
+    const secret = active.get(kid);
+    if (secret === undefined) return fail('token_unknown_key', `the token's key ${kid} is not active`);
+    const exp = Number(expText);
+    const expected = encoder.encode(base64url(await sign(secret, tokenClaims(principal, exp, kid))));
+    if (!timingSafeEqual(encoder.encode(signature), expected)) {
+      return fail('token_invalid', 'the token signature does not match');
+    }
+    const t = now();
+    if (exp <= t) return fail('token_expired', 'the token has expired');
+    if (exp > t + maxLifetime) return fail('token_lifetime', `the token lives longer than ${maxLifetime} s`);
     return { id: principal, playbookId: playbookIdFor(principal) };
   };
 }
 
 /**
- * Why a request may not go on (an error body and status), or the principal. The playbook is the
- * principal's: a `playbook` query parameter (how these examples used to pick one) is refused rather
- * than silently ignored, so an old client learns that it no longer chooses.
+ * Why a request may not go on (an error body with its code, and a status), or the principal. The
+ * playbook is the principal's: a `playbook` query parameter (how these examples used to pick one) is
+ * refused rather than silently ignored, so an old client learns that it no longer chooses.
  */
 export async function authorize(
   request: Request,
   authenticate: Authenticate,
-): Promise<{ principal: Principal } | { error: string; status: number }> {
+): Promise<{ principal: Principal } | { error: string; code: string; status: number }> {
   const principal = await authenticate(request);
-  if (!principal) return { error: 'unauthorized: send Authorization: Bearer <token>', status: 401 };
+  if (!principal) {
+    return { error: 'unauthorized: send Authorization: Bearer <token>', code: 'unauthorized', status: 401 };
+  }
+  if ('code' in principal)
+    return { error: `unauthorized: ${principal.message}`, code: principal.code, status: 401 };
   if (new URL(request.url).searchParams.has('playbook')) {
-    return { error: 'the playbook comes from your credentials; drop the playbook parameter', status: 400 };
+    return {
+      error: 'the playbook comes from your credentials; drop the playbook parameter',
+      code: 'bad_request',
+      status: 400,
+    };
   }
   return { principal };
+}
+
+/** The principal of an {@link Authenticate} result, or null for a failure of any kind. */
+export function principalOf(result: Principal | AuthFailure | null): Principal | null {
+  return result && 'playbookId' in result ? result : null;
 }
 
 /**

@@ -12,7 +12,7 @@
  * from the request (see ../shared/edge.ts).
  *
  * `export default handler` reads its configuration from the environment when a request comes in
- * (REARVIEW_AUTH_SECRET, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL; never at module
+ * (REARVIEW_AUTH_SECRET or REARVIEW_AUTH_KEYS, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL; never at module
  * scope) and keeps playbooks in a per-instance memory store. For durable playbooks, build your own
  * handler with `createHandler({ store, authenticate })` around any `KeyValueStore`.
  */
@@ -25,6 +25,7 @@ import { parseTranscript } from 'rearview/transcript';
 import {
   type Authenticate,
   agentRuns,
+  authKeysFromEnv,
   authorize,
   budgetOf,
   reflectBody,
@@ -40,8 +41,11 @@ export interface HandlerOptions {
    * `authSecret` is given.
    */
   authenticate?: Authenticate;
-  /** Shared secret of the default hook (signed bearer tokens, see ../shared/edge.ts). */
-  authSecret?: string;
+  /**
+   * Signing keys of the default hook (expiring bearer tokens naming their key, see ../shared/edge.ts):
+   * one secret, or the active keys by key id (rotation).
+   */
+  authSecret?: string | Readonly<Record<string, string>>;
   /** Where playbooks live. Default: one memory store per handler (per instance). */
   store?: KeyValueStore;
   /** A model client; overrides `apiKey`. */
@@ -75,7 +79,9 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
   const reply = (body: unknown, status = 200) => {
     let text = JSON.stringify(body);
     // Nothing the handler returns may contain its secrets.
-    for (const key of [options.apiKey, options.authSecret]) {
+    const secrets =
+      typeof options.authSecret === 'object' ? Object.values(options.authSecret) : [options.authSecret];
+    for (const key of [options.apiKey, ...secrets]) {
       if (key && text.includes(key)) text = text.split(key).join('[redacted]');
     }
     return new Response(text, { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
@@ -84,7 +90,7 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
   return async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const auth = await authorize(request, authenticate);
-    if ('error' in auth) return reply({ error: auth.error }, auth.status);
+    if ('error' in auth) return reply({ error: auth.error, code: auth.code }, auth.status);
     store ??= memoryStore();
     const rv = createRearview({
       store,
@@ -129,14 +135,15 @@ export default async function handler(request: Request): Promise<Response> {
   if (!fromEnv) {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
     // Closed by default: without a secret every request is refused rather than every playbook open.
-    if ((env.REARVIEW_AUTH_SECRET ?? '').length < 16) {
+    const keys = authKeysFromEnv(env);
+    if (keys === undefined) {
       return Response.json(
-        { error: 'REARVIEW_AUTH_SECRET is not configured (16+ characters)' },
+        { error: 'REARVIEW_AUTH_SECRET (16+ characters) or REARVIEW_AUTH_KEYS is not configured' },
         { status: 503 },
       );
     }
     fromEnv = createHandler({
-      authSecret: env.REARVIEW_AUTH_SECRET,
+      authSecret: keys,
       ...(env.ANTHROPIC_API_KEY ? { apiKey: env.ANTHROPIC_API_KEY } : {}),
       ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
       ...(env.ANTHROPIC_MODEL ? { model: env.ANTHROPIC_MODEL } : {}),

@@ -138,8 +138,22 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * A URL, a path, or a file name by its extension (`setup.py:12`). A file name is only tried at the
+ * first candidate start (`\b` before `[\w-]`) of a dotted run (the lookbehind: no candidate start
+ * before it joined to it by `[\w-]` and single dots). A later start in the run can only end at the
+ * dots the first one could, so it fails where the first failed: trying every start (`a.a.a.…`) cost
+ * quadratic time. The lookbehind is lazy, so it reads back only to the nearest start.
+ * {@link findLinksFrom} tries the first start after where a search begins with `FILE_NAME_AT`.
+ */
 const LINK =
-  /\bhttps?:\/\/[^\s<>"'`)\]}]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+  /\bhttps?:\/\/[^\s<>"'`)\]}]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+const FIRST_START = '(?<!\\b[\\w-](?:[\\w-]|\\.(?!\\.))*?)';
+/** `LINK`'s file name at one start (sticky), without the first-start lookbehind. */
+const FILE_NAME_AT = new RegExp(
+  `\\b${LINK.source.slice(LINK.source.indexOf(FIRST_START) + FIRST_START.length)}`,
+  'y',
+);
 
 /**
  * URLs and file paths mentioned in `text`, in order, without trailing punctuation. A path needs a
@@ -171,18 +185,62 @@ export function findLinksFrom(text: string, from: number): string[] {
   if (from < 0) return [];
   const out: string[] = [];
   for (;;) {
+    // A search that begins inside a dotted run: its first candidate start may be no run's first, so
+    // `LINK` skips it; it is tried alone, and wins unless `LINK` matches before or at it.
+    const start = firstStartWithin(text, from);
+    let found: string | undefined;
+    let next = -1;
+    if (start >= 0) {
+      FILE_NAME_AT.lastIndex = start;
+      const f = FILE_NAME_AT.exec(text);
+      if (f !== null) {
+        found = f[0];
+        next = FILE_NAME_AT.lastIndex;
+      }
+    }
     LINK.lastIndex = from;
     const m = LINK.exec(text);
-    if (m === null) break;
-    const link = m[0];
-    let next = LINK.lastIndex;
-    if (link === '') next++;
-    else pushLink(out, link);
+    if (m !== null && (found === undefined || m.index <= start)) {
+      found = m[0];
+      next = LINK.lastIndex;
+    }
+    if (found === undefined) break;
+    if (found === '') next++;
+    else pushLink(out, found);
     from = linkStretch(text, next);
     if (from < 0) break;
   }
   LINK.lastIndex = 0;
   return out;
+}
+
+/** Whether `c` is in `[\w-]`. */
+function isNameChar(c: number): boolean {
+  const l = c | 0x20;
+  return (l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+}
+
+/** Whether `c` is in `\w`. */
+function isWordChar(c: number): boolean {
+  return c !== 0x2d && isNameChar(c);
+}
+
+/**
+ * When `from` is inside a run of `[\w.-]`: the first candidate start of a file name (`\b` before
+ * `[\w-]`) from `from` on that the run joins to what comes before `from` (no `..` between), else -1.
+ */
+function firstStartWithin(text: string, from: number): number {
+  if (from === 0) return -1;
+  const before = text.charCodeAt(from - 1);
+  if (before !== 0x2e && !isNameChar(before)) return -1;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x2e) {
+      if (text.charCodeAt(i - 1) === 0x2e) return -1;
+    } else if (!isNameChar(c)) return -1;
+    else if (isWordChar(c) !== isWordChar(text.charCodeAt(i - 1))) return i;
+  }
+  return -1;
 }
 
 /** Adds a match of `LINK` to `out` as `findLinks` keeps it, if it does. */
@@ -215,20 +273,18 @@ function pushLink(out: string[], link: string): void {
  * or a `.` before a letter, or -1. No match of `LINK` starts before it.
  */
 function linkStretch(text: string, from: number): number {
+  // Returns as soon as the stretch qualifies: reading on to its end would read a long stretch again
+  // after each of its links (quadratic time on `x.ts:x.ts:…`).
   let start = from;
-  let found = false;
   for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x2f) found = true;
-    else if (c === 0x2e) {
+    if (c === 0x2f) return start;
+    if (c === 0x2e) {
       const d = i + 1 < text.length ? text.charCodeAt(i + 1) | 0x20 : 0;
-      if (d >= 0x61 && d <= 0x7a) found = true;
-    } else if (c === 0x20 || (c <= 0x0d && c >= 0x09)) {
-      if (found) return start;
-      start = i + 1;
-    }
+      if (d >= 0x61 && d <= 0x7a) return start;
+    } else if (c === 0x20 || (c <= 0x0d && c >= 0x09)) start = i + 1;
   }
-  return found ? start : -1;
+  return -1;
 }
 
 function isTrailingPunctuation(c: number): boolean {

@@ -1,6 +1,7 @@
 import { describeError, RearviewError } from '../core/index.js';
 import { formatPlaybook } from '../playbook/index.js';
 import { type PlaybookChange, type PlaybookStore, playbookStore } from '../store/index.js';
+import { DEFAULT_MAX_BODY_BYTES, type DurableRedact, readBodyCapped, redactWriteArgs } from './intake.js';
 import {
   CLIENT_HEADER,
   encodeResult,
@@ -30,6 +31,10 @@ const NOT_AN_ID: ReadonlySet<WireMethod> = new Set<WireMethod>([
  * quarantine, G-counters and migrations behave identically. Requests are run one at a time and each
  * write is one storage transaction, so counters stay exact however many users write at once.
  *
+ * Every key point text a write carries is redacted before it is stored (option `redact`: `false`, or
+ * `rearview/redact` options; default on), and an RPC body over `maxBodyBytes` (default 2 MiB, the most
+ * one SQLite value holds) answers 413 `durable_too_large` before it is read whole.
+ *
  * Speaks JSON: `POST …/rpc` with `{ method, args }` (a {@link PlaybookStore} method, `kv.get`,
  * `kv.getMany`, `kv.keys`, or `format` to get the prompt text); `GET …/subscribe?id=<playbook>` upgraded
  * to a hibernatable WebSocket that receives every change in commit order. Never route requests to it
@@ -57,10 +62,15 @@ export class PlaybookObject {
   private readonly watched = new Set<string>();
   /** Client id of the request being run (requests run one at a time). */
   private currentClient: string | undefined;
+  private readonly redact: DurableRedact;
+  private readonly maxBodyBytes: number;
 
   constructor(ctx: DurableObjectStateLike, _env?: unknown, options: PlaybookObjectOptions = {}) {
     this.ctx = ctx;
-    this.store = playbookStore(durableStorageKv(ctx.storage), { ...options, broadcast: false });
+    const { redact = true, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, ...storeOptions } = options;
+    this.redact = redact;
+    this.maxBodyBytes = maxBodyBytes;
+    this.store = playbookStore(durableStorageKv(ctx.storage), { ...storeOptions, broadcast: false });
     // Woken from hibernation with subscribers still connected: listen for their playbooks again.
     for (const ws of ctx.getWebSockets()) {
       for (const tag of ctx.getTags?.(ws) ?? []) if (tag.startsWith('pb:')) this.watch(tag.slice(3));
@@ -100,8 +110,10 @@ export class PlaybookObject {
 
   private async rpc(request: Request): Promise<Response> {
     let body: { method?: unknown; args?: unknown };
+    // Over the cap: 413 before the body is read whole (or parsed, or handed to storage).
+    const text = await readBodyCapped(request, this.maxBodyBytes);
     try {
-      body = (await request.json()) as typeof body;
+      body = JSON.parse(text) as typeof body;
     } catch (err) {
       throw new RearviewError('durable_bad_request', `Request body is not JSON: ${describeError(err)}`);
     }
@@ -112,7 +124,9 @@ export class PlaybookObject {
     if (!Array.isArray(args))
       throw new RearviewError('durable_bad_request', `args of ${method} must be an array`);
     const client = request.headers.get(CLIENT_HEADER) ?? undefined;
-    const result = await this.serialize(client, () => this.call(method, args));
+    // Key point texts redacted before they reach the store, as every other write path does.
+    const safe = redactWriteArgs(method, args, this.redact);
+    const result = await this.serialize(client, () => this.call(method, safe));
     return Response.json({ result: encodeResult(method, result) ?? null });
   }
 

@@ -69,7 +69,7 @@ export function statusOf(code: string): number {
   if (code === 'store_not_found') return 404;
   if (code === 'unauthorized') return 401;
   if (code === 'store_replica_conflict' || code === 'store_conflict') return 409;
-  if (code === 'store_quota') return 413;
+  if (code === 'store_quota' || code === 'durable_too_large') return 413;
   if (/^(validation|durable_bad|config)|_invalid/.test(code)) return 400;
   return 500;
 }

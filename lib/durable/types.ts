@@ -4,6 +4,7 @@
  * break every other runtime at load time).
  */
 import type { PlaybookStoreOptions } from '../store/index.js';
+import type { DurableRedact } from './intake.js';
 
 /**
  * The synchronous key-value API of a SQLite-backed Durable Object (`ctx.storage.kv`).
@@ -63,7 +64,15 @@ export interface DurableObjectNamespaceLike<Id = unknown> {
 }
 
 /** Options of a {@link PlaybookObject} (pass them from a subclass constructor). */
-export type PlaybookObjectOptions = Omit<PlaybookStoreOptions, 'broadcast' | 'replicaId'>;
+export type PlaybookObjectOptions = Omit<PlaybookStoreOptions, 'broadcast' | 'replicaId'> & {
+  /**
+   * Redaction of the key point texts a write carries, before they are stored: `rearview/redact`
+   * options, or `false` when every writer redacts already. Default: on, with the default kinds.
+   */
+  redact?: DurableRedact;
+  /** The largest RPC body read, in bytes; a larger one answers 413 `durable_too_large`. Default 2 MiB. */
+  maxBodyBytes?: number;
+};
 
 /** A change as pushed to subscribers over the WebSocket. */
 export interface ChangeMessage {

@@ -64,15 +64,29 @@ export function errorClass(error: string): string {
   return normal || (exit ? 'exit code N' : 'no output');
 }
 
+/**
+ * A URL. Its `[\w+.-]*` runs to the end of the run of such characters wherever it starts, so only
+ * the first start (`\b` before a letter) of a run is tried: the lookbehind (lazy, it reads back only
+ * to the nearest start) skips the others, which would fail or match where the first did. Trying every
+ * start of `a.a.a.…` took quadratic time.
+ */
+const URL = /\b(?=[a-z])(?<!\b[a-z][\w+.-]*?)[a-z][\w+.-]*:\/\/\S+/gi;
+/**
+ * A path (two slashes, a slash and a file name, or a file name by its extension). The last two are
+ * tried only at the first start of their run (`[\w.-]`, `[\w-]`), as `URL`: a later start of the run
+ * reaches the same run end, so it fails where an earlier start failed or was swallowed by a match
+ * ending with `.name` (which leaves no later `.name` in its run). A start right after a `.` may be a
+ * match's extension, never tried: it does not skip the starts after it.
+ */
+const PATH =
+  /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b(?=[\w.-])(?<!\b[\w.-]+?)[\w.-]+\/[\w./-]*\.\w+\b|\b(?=[\w-])(?<!(?<!\.)\b[\w-]+?)[\w-]+\.(?:py|ts|js|tsx|jsx|ex|exs|rb|go|rs|java|json|md|txt|yml|yaml|toml|lock|sh|c|h|cpp)\b/g;
+
 /** The parts of an error line that differ between occurrences of the same failure, replaced. */
 function normalise(line: string): string {
   const out = line
     .replace(/(["'`“‘])[^"'`“”‘’\n]{0,200}?["'`”’]/g, '"…"')
-    .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, '<url>')
-    .replace(
-      /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b[\w.-]+\/[\w./-]*\.\w+\b|\b[\w-]+\.(?:py|ts|js|tsx|jsx|ex|exs|rb|go|rs|java|json|md|txt|yml|yaml|toml|lock|sh|c|h|cpp)\b/g,
-      '<path>',
-    )
+    .replace(URL, '<url>')
+    .replace(PATH, '<path>')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
     .replace(
       /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b|\b(?=\w*\d\w*\d)(?=\w*[a-z])\w{8,}\b/gi,
@@ -105,7 +119,14 @@ export function commandHead(command: string): string {
   const first = command.trim().split('\n', 1)[0] ?? '';
   // `cd`, `source venv/bin/activate` and `export` set the stage; the command is what follows.
   const parts = first
-    .split(/\s*(?:&&|\|\||;|\|)\s*/)
+    .split(/&&|\|\||;|\|/)
+    // The spaces around each separator dropped after the split (those at the line's end stay):
+    // `\s*` around the separators of the split regex would start a scan to the end of a run of
+    // spaces at every space of it (quadratic time).
+    .map((p, i, all) => {
+      const start = i > 0 ? p.trimStart() : p;
+      return i < all.length - 1 ? start.trimEnd() : start;
+    })
     .filter((p) => p && !/^(?:cd|source|\.|export|set)\s/.test(p));
   const tokens = (parts[0] ?? '').split(/\s+/).filter((t) => t && !/^\w+=/.test(t));
   while (tokens.length && (WRAPPERS.has(tokens[0]!) || /^\d+[smh]?$/.test(tokens[0]!))) tokens.shift();

@@ -305,7 +305,11 @@ export function stepsFromMessages(messages: readonly ToolMessageLike[], id = 'co
       if (m.role === 'assistant') {
         calls.push({ tool: m.toolName, action: contentText(m.content) ?? '' });
         if (useId !== undefined) byId.set(useId, calls.length - 1);
-        else byTool.set(m.toolName, [...(byTool.get(m.toolName) ?? []), calls.length - 1]);
+        else {
+          const open = byTool.get(m.toolName);
+          if (open) open.push(calls.length - 1);
+          else byTool.set(m.toolName, [calls.length - 1]);
+        }
         return;
       }
       if (m.role !== 'tool') return;

@@ -3,7 +3,6 @@
  * the session facade on durableObjectPlaybook, and the raw object endpoints behind the same auth.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +15,12 @@ let workerd: ChildProcess;
 let url: string;
 const storage = mkdtempSync(join(tmpdir(), 'rearview-do-example-'));
 
-const token = (principal: string) =>
-  `${principal}.${createHmac('sha256', SECRET).update(`rearview:${principal}`).digest('base64url')}`;
-const as = (principal: string) => ({ authorization: `Bearer ${token(principal)}` });
+type IssueToken = (secret: string, principal: string) => string;
+let issueToken: IssueToken;
+const as = (principal: string) => ({ authorization: `Bearer ${issueToken(SECRET, principal)}` });
 
 beforeAll(async () => {
+  ({ issueToken } = (await import(join(root, 'examples/shared/token.mjs'))) as { issueToken: IssueToken });
   const dir = await ensureBuilt();
   const { bundleAgainstDist } = await import(join(root, 'scripts/build-conformance.mjs'));
   await bundleAgainstDist({

@@ -1,0 +1,147 @@
+/**
+ * Time growth of a scanner, measured as ratios within one run (never a wall-clock threshold): the
+ * input doubles four times (12.5 KB → 200 KB by default, so 10 KB and 100 KB are in range) and each
+ * doubling may at most triple the time. Linear code doubles (about 2), quadratic code quadruples
+ * (about 4), so the bound of 3 tells them apart with room for noise on a busy machine.
+ *
+ * One doubling of the four may step over the bound: even plain linear work takes a step in cost
+ * where its output crosses a size of the engine (an array of slices, built by `push`, costs about
+ * five times more a slice once it holds more than about 16,000: measured, see `linearStep` in
+ * test/unit/linear-time.test.ts), and a scanner that allocates takes such steps too. A step is one
+ * doubling: the doublings after it are near 2 again. A quadratic scanner is near 4 at every doubling,
+ * so it still fails, and one that turns quadratic at some size is over the bound at every doubling
+ * from there (two or more in the range, unless it turns at the very last).
+ *
+ * Robust to noise, not to quadratics: time is the process's CPU time (a busy machine's other
+ * processes do not count), every sample repeats the call enough times to last a few milliseconds of
+ * it (the same count at every size), the sizes are measured in turn round after round (a slow spell
+ * of the machine hits all of them alike), each size's time is the fastest of its rounds (another
+ * process or a collection of other garbage only ever adds time, and on a loaded machine more than
+ * half the samples may be hit, which moves a median), and an attempt that fails by a little is
+ * measured again (at most three attempts). The fastest run of a quadratic scanner is still quadratic.
+ */
+
+/** The sizes of a growth check: 12.5 KB to 200 KB in four doublings. */
+export const SIZES: readonly number[] = [12_500, 25_000, 50_000, 100_000, 200_000];
+/** The largest ratio one doubling of the input may take. */
+export const MAX_RATIO = 3;
+
+/** What one growth check measured. */
+export interface Growth {
+  /** The length of each input. */
+  lengths: number[];
+  /** The fastest time of one sample (`repeat` calls) at each size, in milliseconds. */
+  times: number[];
+  /** Each doubling's time ratio, scaled to an exact doubling of the length. */
+  ratios: number[];
+  /**
+   * How far the growth is over the bound: the second largest ratio (one step is allowed) divided by
+   * {@link MAX_RATIO}. At most 1 passes.
+   */
+  excess: number;
+  /** Calls per sample. */
+  repeat: number;
+  /** Attempts made (a second and third only when the first failed by a little). */
+  attempts: number;
+}
+
+/** `prefix`, `unit` repeated, `suffix`: `n` UTF-16 units in all (the repetition cut to fit). */
+export function fill(n: number, unit: string, prefix = '', suffix = ''): string {
+  const body = n - prefix.length - suffix.length;
+  return (
+    prefix + unit.repeat(Math.ceil(Math.max(0, body) / unit.length)).slice(0, Math.max(0, body)) + suffix
+  );
+}
+
+/** Milliseconds of CPU this process has used: unlike the wall clock, not the time others ran. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+function timeOf(scan: (input: string) => unknown, input: string, repeat: number): number {
+  const t0 = cpuMs();
+  for (let r = 0; r < repeat; r++) scan(input);
+  return cpuMs() - t0;
+}
+
+/** Each time's ratio to the one before it, scaled to an exact doubling of the lengths. */
+function ratiosOf(times: readonly number[], lengths: readonly number[]): number[] {
+  return times
+    .slice(1)
+    .map((t, i) => (t / Math.max(times[i]!, 1e-3)) * ((2 * lengths[i]!) / lengths[i + 1]!));
+}
+
+/** The second largest ratio over {@link MAX_RATIO}: one doubling may be a step (see above). */
+function excessOf(ratios: readonly number[]): number {
+  const sorted = [...ratios].sort((x, y) => y - x);
+  return (sorted[1] ?? sorted[0] ?? 0) / MAX_RATIO;
+}
+
+type Measured = Pick<Growth, 'times' | 'ratios' | 'excess'>;
+
+/** One attempt: the fastest times over `rounds` rounds of the sizes. */
+function attempt(
+  scan: (input: string) => unknown,
+  inputs: readonly string[],
+  repeat: number,
+  rounds: number,
+): Measured {
+  const lengths = inputs.map((t) => t.length);
+  const times = inputs.map(() => Number.POSITIVE_INFINITY);
+  let m: Measured = { times, ratios: [], excess: 0 };
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < inputs.length; i++) times[i] = Math.min(times[i]!, timeOf(scan, inputs[i]!, repeat));
+    const ratios = ratiosOf(times, lengths);
+    m = { times: [...times], ratios, excess: excessOf(ratios) };
+    // Far over the bound after three rounds: a quadratic, no need to wait for the slowest sizes again.
+    if (round >= 2 && m.excess > 1.6) break;
+  }
+  return m;
+}
+
+function repeatFor(scan: (input: string) => unknown, input: string, sampleMs: number): number {
+  const one = Math.min(...[0, 1, 2].map(() => timeOf(scan, input, 1)));
+  return Math.min(1000, Math.max(1, Math.ceil(sampleMs / Math.max(one, 0.004))));
+}
+
+/**
+ * Measures how `scan`'s time grows on `make(n)` for each size. `make` gets the target length and
+ * should return an input of about that length (ratios are scaled to the lengths it returns).
+ * `excess` at most 1 passes.
+ *
+ * @example
+ * ```ts
+ * const g = measureGrowth((t) => findLinks(t), (n) => fill(n, 'a.'));
+ * expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+ * ```
+ */
+export function measureGrowth(
+  scan: (input: string) => unknown,
+  make: (n: number) => string,
+  {
+    sizes = SIZES,
+    rounds = 5,
+    sampleMs = 4,
+  }: { sizes?: readonly number[]; rounds?: number; sampleMs?: number } = {},
+): Growth {
+  const inputs = sizes.map(make);
+  // Warm-up: every size once (the JIT sees each shape), the smallest a few times for its time.
+  for (const input of inputs) scan(input);
+  const repeat = repeatFor(scan, inputs[0]!, sampleMs);
+  let best: Measured | undefined;
+  let attempts = 0;
+  while (attempts < 3) {
+    attempts++;
+    const a = attempt(scan, inputs, repeat, rounds);
+    if (!best || a.excess < best.excess) best = a;
+    // Within the bound, or so far over it (a quadratic quadruples) that measuring again is no use.
+    if (a.excess <= 1 || a.excess > 1.3) break;
+  }
+  return { lengths: inputs.map((t) => t.length), ...best!, repeat, attempts };
+}
+
+/** A growth report on one line: each doubling's ratio and the largest input's time a call. */
+export function describeGrowth(g: Growth): string {
+  return `ratios ${g.ratios.map((r) => r.toFixed(2)).join(' ')} (${g.lengths.at(-1)} units: ${(g.times.at(-1)! / g.repeat).toFixed(3)} ms a call, ${g.attempts} attempt(s))`;
+}
