@@ -7,11 +7,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findLinks } from '../../lib/categorise/index';
 import { extractJson } from '../../lib/core/index';
 import { commandHead, errorClass } from '../../lib/failures/index';
 import { heuristicReflect } from '../../lib/heuristic/index';
 import { redact } from '../../lib/redact/index';
-import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index';
+import { deterministicSnapshot } from '../../lib/snapshot/index';
 import { detectFormat, parseTranscript } from '../../lib/transcript/index';
 import { describeGrowth, fill, measureGrowth } from './linear-time';
 

@@ -5,12 +5,13 @@
  * one run, never a wall-clock threshold).
  */
 import { describe, expect, it } from 'vitest';
+import { findLinks } from '../../lib/categorise/index';
 import { extractJson } from '../../lib/core/index';
 import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/index';
 import { heuristicReflect } from '../../lib/heuristic/index';
 import { dedupeProposals, emptyPlaybook, findDuplicates } from '../../lib/playbook/index';
 import { redact } from '../../lib/redact/index';
-import { deterministicSnapshot, findLinks } from '../../lib/snapshot/index';
+import { deterministicSnapshot } from '../../lib/snapshot/index';
 import {
   detectFormat,
   safeParseTrajectory,
