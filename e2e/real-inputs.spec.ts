@@ -42,10 +42,10 @@ async function watchLongTasks(page: Page) {
 }
 const longTasks = (page: Page) => page.evaluate(() => (window as unknown as { __long: number[] }).__long);
 
-test('pasting a 5 MB real session goes straight to the worker: no task over 200 ms, no crash, a preview, line editing', async ({
+test('pasting a 5 MB real session goes straight to the worker: no crash, a preview, line editing', async ({
   page,
   context,
-}, info) => {
+}) => {
   const text = realSession();
   test.skip(!text, `needs ../shared/data/claude-code-jsonl with 5 MB of sessions (absent at ${SESSIONS})`);
   const errors = trackErrors(page);
@@ -67,13 +67,11 @@ test('pasting a 5 MB real session goes straight to the worker: no task over 200 
   const editor = page.getByLabel('Transcript text');
   await editor.focus();
   await page.keyboard.press('ControlOrMeta+A');
-  await watchLongTasks(page);
-  const t0 = Date.now();
+  // The main thread's longest task on this paste is bench/playground.bench.ts's (it depends on load).
   await page.keyboard.press('ControlOrMeta+V');
 
   const progress = page.getByTestId('progress');
   await expect(progress).toHaveAttribute('data-state', 'done', { timeout: 45_000 });
-  const ms = Date.now() - t0;
   await expect(page.getByTestId('detected-format')).toHaveText('Claude Code session (JSONL)');
   await expect(page.getByTestId('source')).toHaveText('Pasted text');
   // The text never went into a textarea: a read-only preview with its size and the choices.
@@ -87,12 +85,6 @@ test('pasting a 5 MB real session goes straight to the worker: no task over 200 
   );
   await expect(page.getByTestId('clear-input')).toBeVisible();
 
-  const long = await longTasks(page);
-  const longest = Math.max(0, ...long);
-  const summary = `${(text!.length / 1e6).toFixed(2)} MB pasted: result in ${ms} ms; ${long.length} long tasks, longest ${longest.toFixed(0)} ms`;
-  console.log(summary);
-  info.annotations.push({ type: 'paste', description: summary });
-  expect(longest).toBeLessThan(200);
   expect(crashed).toBe(false);
   expect(await page.evaluate(() => 1 + 1)).toBe(2);
   await page.screenshot({ path: `${SHOTS}/paste-5mb-preview.png` });
@@ -148,7 +140,7 @@ test('a parse error is located once (line and column) and the editor jumps to it
   );
   // Said once: the message carries no second location and no engine "position".
   const message = (await page.getByTestId('parse-error-message').textContent()) ?? '';
-  expect(message).toBe('[auto] Input is neither JSON nor JSONL: unexpected "m"');
+  expect(message).toBe(`invalid JSON at ${line}:${column}: unexpected "m"`);
   expect(await alert.textContent()).not.toMatch(/position \d|\(line 1\)/);
 
   await page.getByTestId('jump-to-error').click();
@@ -193,8 +185,8 @@ test.describe('local model mode', () => {
     await page.getByLabel('Transcript text').fill(own);
     await expect(page.getByTestId('source')).toHaveText('Pasted text');
     await page.getByRole('tab', { name: 'Snapshots' }).click();
-    await page.getByLabel('minSnapshotTokens value').fill('0');
-    await page.getByLabel('minSnapshotTokens value').press('Enter');
+    await page.getByLabel('Reflect from snapshot size value').fill('0');
+    await page.getByLabel('Reflect from snapshot size value').press('Enter');
 
     // Offline replay cannot answer for it…
     await page.getByTestId('run-reflection').click();
@@ -266,8 +258,8 @@ for (const width of [1440, 390]) {
     for (const tab of ['Insights', 'Snapshots', 'Trajectory reduction', 'Playbook']) {
       await page.getByRole('tab', { name: tab }).click();
       if (tab === 'Snapshots') {
-        await page.getByLabel('minSnapshotTokens value').fill('0');
-        await page.getByLabel('minSnapshotTokens value').press('Enter');
+        await page.getByLabel('Reflect from snapshot size value').fill('0');
+        await page.getByLabel('Reflect from snapshot size value').press('Enter');
         await page.getByTestId('run-reflection').click();
         // The case that widened the page: an unbroken 64-character request key.
         await expect(page.getByTestId('diagnostics')).toContainText(/request key [0-9a-f]{32,}/);

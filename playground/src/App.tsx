@@ -57,6 +57,9 @@ export function App() {
 
   return (
     <div class="app">
+      <a class="skip-link" href="#results" data-testid="skip-link">
+        Skip to the results
+      </a>
       <header class="app-header">
         <div>
           <h1>
@@ -87,7 +90,7 @@ export function App() {
           <InputPanel app={app} />
           <TunePanel app={app} />
         </div>
-        <section class="panel right" aria-label="Results">
+        <section class="panel right" id="results" tabIndex={-1} aria-label="Results">
           <div class="tabs" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
             <For each={TABS}>
               {(t) => (
@@ -102,7 +105,10 @@ export function App() {
                 >
                   {t.label}
                   <Show when={t.id === 'insights' && app.view()}>
+                    {/* Read as "Insights (5)", shown as a badge. */}
+                    <span class="visually-hidden"> (</span>
                     <span class="count">{app.view()!.insights.length}</span>
+                    <span class="visually-hidden">)</span>
                   </Show>
                 </button>
               )}
