@@ -93,6 +93,7 @@ export {
   type SourceIndex,
   validateReflection,
 } from './reflect.js';
+export { readSnapshotSource, type SnapshotSource } from './source.js';
 export { clip, comparableKey, findLinks } from './text.js';
 export type {
   ActiveContextSnapshot,

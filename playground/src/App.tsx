@@ -101,14 +101,17 @@ export function App() {
                   aria-selected={app.tab() === t.id}
                   aria-controls={`panel-${t.id}`}
                   tabIndex={app.tab() === t.id ? 0 : -1}
+                  // Read as "Insights (5)"; the count is shown as a badge.
+                  aria-label={
+                    t.id === 'insights' && app.view()
+                      ? `${t.label} (${app.view()!.insights.length})`
+                      : undefined
+                  }
                   onClick={() => app.setTab(t.id)}
                 >
                   {t.label}
                   <Show when={t.id === 'insights' && app.view()}>
-                    {/* Read as "Insights (5)", shown as a badge. */}
-                    <span class="visually-hidden"> (</span>
                     <span class="count">{app.view()!.insights.length}</span>
-                    <span class="visually-hidden">)</span>
                   </Show>
                 </button>
               )}

@@ -182,8 +182,9 @@ export function InputPanel(props: { app: AppState }) {
                 type="button"
                 class="link"
                 onClick={() => {
+                  const id = r().id;
                   setReplaced(null);
-                  void app.loadSample(r().id);
+                  void app.loadSample(id);
                 }}
               >
                 Put the sample back
