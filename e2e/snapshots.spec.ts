@@ -67,8 +67,8 @@ test('the offline reflection shows the diff, the diagnostics and the token savin
   await page.screenshot({ path: `${SHOTS}/snapshots-light.png`, fullPage: true });
 
   // Raising minSavingsTokens past the savings keeps the deterministic snapshot, and says why.
-  await page.getByLabel('minSavingsTokens value').fill('1000');
-  await page.getByLabel('minSavingsTokens value').press('Enter');
+  await page.getByLabel('Adopt from savings value').fill('1000');
+  await page.getByLabel('Adopt from savings value').press('Enter');
   await page.getByTestId('run-reflection').click();
   await expect(page.getByTestId('skipped-reason')).toContainText('insufficient_savings');
 
