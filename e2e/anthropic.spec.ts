@@ -51,8 +51,8 @@ test('Anthropic mode through a proxy URL: reflection, redaction before sending, 
   expect(mock.requests[0]!.path).toBe('/v1/messages');
 
   // Redaction runs before anything is sent.
-  await page.getByLabel('minSnapshotTokens value').fill('0');
-  await page.getByLabel('minSnapshotTokens value').press('Enter');
+  await page.getByLabel('Reflect from snapshot size value').fill('0');
+  await page.getByLabel('Reflect from snapshot size value').press('Enter');
   await page
     .getByLabel('Transcript text')
     .fill(

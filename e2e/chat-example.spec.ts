@@ -114,12 +114,29 @@ test('a correction in session 1 is injected into the system prompt of session 2'
   expect(errors).toEqual([]);
 });
 
-test('the proxy refuses other origins and other methods', async ({ request }) => {
+test('the proxy refuses other origins, requests without an Origin and other methods', async ({ request }) => {
   const cross = await request.post(`${chat.url}/v1/messages`, {
     headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
     data: { model: 'x', max_tokens: 1, messages: [] },
   });
   expect(cross.status()).toBe(403);
+  // No Origin at all (curl, any local process): refused too, and nothing reaches the model.
+  const before = mock.requests.length;
+  const bare = await request.post(`${chat.url}/v1/messages`, {
+    headers: { 'content-type': 'application/json' },
+    data: { model: 'x', max_tokens: 1, messages: [] },
+  });
+  expect(bare.status()).toBe(403);
+  expect((await bare.json()).error.message).toContain('missing Origin');
+  expect(mock.requests.length).toBe(before);
+  // The page's own origin goes through to the model.
+  mock.script([{ kind: 'json', text: 'hello' }]);
+  const same = await request.post(`${chat.url}/v1/messages`, {
+    headers: { origin: chat.url, 'content-type': 'application/json' },
+    data: { model: 'x', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] },
+  });
+  expect(same.status()).toBe(200);
+  expect(mock.requests).toHaveLength(1); // script() starts a fresh request log
   expect((await request.get(`${chat.url}/v1/messages`)).status()).toBe(405);
   expect((await request.get(`${chat.url}/../../package.json`)).status()).toBe(404);
 });

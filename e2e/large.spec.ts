@@ -1,22 +1,23 @@
 import { expect, test } from '@playwright/test';
 import { repeatedSession, SHOTS, trackErrors } from './helpers';
 
-test('a 3 MB transcript is processed in a worker with progress while the page stays responsive', async ({
+test('a 3 MB transcript is processed in a worker with progress while the page keeps answering keys', async ({
   page,
-}, info) => {
+}) => {
   const errors = trackErrors(page);
   await page.goto('/?sample=plain');
   await page.getByTestId('detected-format').waitFor();
   const text = repeatedSession(3_000_000);
 
-  // Probes: input latency (keydown → next frame) and long tasks on the main thread.
+  // Keys the page handled (keydown → the next frame painted) while the worker worked: a count, not a
+  // latency; input latency and long tasks under load are bench/playground.bench.ts's.
   await page.evaluate(() => {
-    const w = window as unknown as { __lat: number[]; __long: number[] };
-    w.__lat = [];
-    w.__long = [];
-    document.addEventListener('keydown', (e) => {
-      const at = e.timeStamp;
-      requestAnimationFrame(() => w.__lat.push(performance.now() - at));
+    const w = window as unknown as { __frames: number };
+    w.__frames = 0;
+    document.addEventListener('keydown', () => {
+      requestAnimationFrame(() => {
+        w.__frames++;
+      });
     });
   });
 
@@ -26,13 +27,6 @@ test('a 3 MB transcript is processed in a worker with progress while the page st
     name: 'big-session.jsonl',
     mimeType: 'application/x-ndjson',
     buffer: Buffer.from(text),
-  });
-  // Long tasks from here on (Playwright's injection of the 3 MB file is itself a ~0.5 s task in the page).
-  await page.evaluate(() => {
-    const w = window as unknown as { __long: number[] };
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__long.push(entry.duration);
-    }).observe({ type: 'longtask', buffered: false });
   });
   // Type while the worker works, until it is done (and a few keys more).
   const progress = page.getByTestId('progress');
@@ -55,22 +49,8 @@ test('a 3 MB transcript is processed in a worker with progress while the page st
   await expect(page.getByTestId('edit-large')).toBeVisible();
   await expect(page.getByTestId('clear-input')).toBeVisible();
 
-  const { lat, long } = await page.evaluate(() => {
-    const w = window as unknown as { __lat: number[]; __long: number[] };
-    return { lat: w.__lat, long: w.__long };
-  });
-  const sorted = [...lat].sort((x, y) => x - y);
-  const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? 0;
-  const max = sorted.at(-1) ?? 0;
-  const longest = Math.max(0, ...long);
-  const summary = `${(text.length / 1e6).toFixed(2)} MB, ${lat.length} keypresses: input latency p95 ${p95.toFixed(1)} ms, max ${max.toFixed(1)} ms; longest main-thread task ${longest.toFixed(0)} ms; ${await progress.textContent()}`;
-  console.log(summary);
-  info.annotations.push({ type: 'responsiveness', description: summary });
-  expect(lat.length).toBeGreaterThanOrEqual(20);
-  // p95 under 100 ms; single outliers are allowed some slack on a loaded 2-core CI box.
-  expect(p95).toBeLessThan(100);
-  expect(max).toBeLessThan(250);
-  expect(longest).toBeLessThan(250);
+  const frames = await page.evaluate(() => (window as unknown as { __frames: number }).__frames);
+  expect(frames).toBeGreaterThanOrEqual(20);
   await page.screenshot({ path: `${SHOTS}/large-input.png` });
 
   // The analysis of the large input reached the page: its turns are listed. (The sample it repeats

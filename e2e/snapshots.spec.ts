@@ -2,9 +2,7 @@ import { expect, test } from '@playwright/test';
 import { PARAM_NAMES, PARAM_SPECS } from '../lib/snapshot/index.ts';
 import { openSample, SHOTS, trackErrors } from './helpers';
 
-test('a slider changes the deterministic snapshot at once, and the URL carries it', async ({
-  page,
-}, info) => {
+test('a slider changes the deterministic snapshot at once, and the URL carries it', async ({ page }) => {
   const errors = trackErrors(page);
   await openSample(page, 'console');
   await page.getByRole('tab', { name: 'Snapshots' }).click();
@@ -12,19 +10,15 @@ test('a slider changes the deterministic snapshot at once, and the URL carries i
   await expect(det.locator('li').first()).toBeVisible();
   const before = await det.locator('li').count();
 
-  // Time from the slider's input event to the updated DOM (Solid updates synchronously).
-  const ms = await page.evaluate(() => {
+  // The DOM is updated within the slider's own input event (Solid updates synchronously): read in
+  // the same task, with no frame in between. How long that task takes is bench/playground.bench.ts's.
+  const items = await page.evaluate(() => {
     const range = document.getElementById('set-maxCategoryItems') as HTMLInputElement;
-    const t0 = performance.now();
     range.value = '2';
     range.dispatchEvent(new Event('input', { bubbles: true }));
-    const items = document.querySelectorAll('[data-testid="deterministic-snapshot"] li').length;
-    return { ms: performance.now() - t0, items };
+    return document.querySelectorAll('[data-testid="deterministic-snapshot"] li').length;
   });
-  info.annotations.push({ type: 'slider-to-dom-ms', description: ms.ms.toFixed(1) });
-  console.log(`slider → deterministic snapshot updated in ${ms.ms.toFixed(1)} ms`);
-  expect(ms.items).toBeLessThan(before);
-  expect(ms.ms).toBeLessThan(100);
+  expect(items).toBeLessThan(before);
   await expect(page).toHaveURL(/items=2/);
   await expect(page).toHaveURL(/sample=console/);
 
@@ -73,8 +67,8 @@ test('the offline reflection shows the diff, the diagnostics and the token savin
   await page.screenshot({ path: `${SHOTS}/snapshots-light.png`, fullPage: true });
 
   // Raising minSavingsTokens past the savings keeps the deterministic snapshot, and says why.
-  await page.getByLabel('minSavingsTokens value').fill('1000');
-  await page.getByLabel('minSavingsTokens value').press('Enter');
+  await page.getByLabel('Adopt from savings value').fill('1000');
+  await page.getByLabel('Adopt from savings value').press('Enter');
   await page.getByTestId('run-reflection').click();
   await expect(page.getByTestId('skipped-reason')).toContainText('insufficient_savings');
 
@@ -89,8 +83,8 @@ test('the offline reflection shows the diff, the diagnostics and the token savin
   await expect(redaction).toContainText('jane.doe@corp.io');
   await page.getByTestId('run-reflection').click();
   await expect(page.getByTestId('skipped-reason')).toContainText('below_threshold');
-  await page.getByLabel('minSnapshotTokens value').fill('0');
-  await page.getByLabel('minSnapshotTokens value').press('Enter');
+  await page.getByLabel('Reflect from snapshot size value').fill('0');
+  await page.getByLabel('Reflect from snapshot size value').press('Enter');
   await page.getByTestId('run-reflection').click();
   await expect(page.getByTestId('llm-error')).toContainText('No recording for this input');
   await expect(page.getByTestId('llm-error')).toContainText('Anthropic mode');

@@ -6,7 +6,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const sh = (cmd) => execSync(cmd, { cwd: root, stdio: 'inherit' });
+// npm hands its configuration to scripts as npm_config_* variables (the project .npmrc's
+// allow-scripts among them); a nested npm reads those as command-line flags, and npm 11 refuses
+// --allow-scripts in a project-scoped install (EALLOWSCRIPTS). The nested npm reads .npmrc itself,
+// so it gets an environment without them.
+const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_/i.test(k)));
+const sh = (cmd) => execSync(cmd, { cwd: root, stdio: 'inherit', env: childEnv });
 
 if (!existsSync(join(root, 'node_modules/.bin/vite'))) {
   console.log('rearview: installing dependencies (first run)…');

@@ -19,13 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scopeCategory, squash } from '../../lib/categorise/index.js';
 import { fnv1a32 } from '../../lib/core/index.js';
-import {
-  entriesFromMessages,
-  entriesFromSteps,
-  type MemoryEntry,
-  objectiveFromText,
-} from '../../lib/snapshot/index.js';
-import { agentRunFormat, parseTrajectory, parseTranscript } from '../../lib/transcript/index.js';
+import { type MemoryEntry, readSnapshotSource } from '../../lib/snapshot/index.js';
 import { type Label, oldCategorizer, snapshotCategorizer } from './score.js';
 
 export const SAMPLES_DIR = fileURLToPath(new URL('../../public/samples', import.meta.url));
@@ -47,22 +41,13 @@ export function readSample(s: SampleMeta): string {
   return readFileSync(join(SAMPLES_DIR, s.file), 'utf8');
 }
 
-/** The objective and memory entries the playground's `parseInput` builds for `text` (same calls). */
+/**
+ * The objective and memory entries the playground and the CLI build for `text`: the library's one
+ * reader, `readSnapshotSource`.
+ */
 export function parseSample(text: string): { objective: string; entries: MemoryEntry[] } {
-  if (agentRunFormat(text)) {
-    const trajectory = parseTrajectory(text);
-    let firstUser: string | undefined;
-    try {
-      firstUser = parseTranscript(text).messages.find(
-        (m) => m.role === 'user' && m.content.trim().length > 8,
-      )?.content;
-    } catch {
-      firstUser = undefined;
-    }
-    const objective = firstUser ? objectiveFromText(firstUser) : trajectory.id;
-    return { objective, entries: entriesFromSteps(trajectory.steps) };
-  }
-  return entriesFromMessages(parseTranscript(text).messages);
+  const { objective, entries } = readSnapshotSource(text).input;
+  return { objective, entries: [...entries] };
 }
 
 export interface Change {

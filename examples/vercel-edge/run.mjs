@@ -5,7 +5,8 @@
 //
 //   npm run build:lib && REARVIEW_AUTH_SECRET=… ANTHROPIC_API_KEY=sk-ant-… node examples/vercel-edge/run.mjs [--port 3000]
 //
-// Tests import loadEdgeHandler() to call the same bundle directly.
+// Tests import loadEdgeHandler() to call the same bundle directly, and startEdgeServer() to go
+// through HTTP as curl does.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -65,18 +66,30 @@ async function bundle() {
   });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const i = process.argv.indexOf('--port');
-  const port = i > 0 ? Number(process.argv[i + 1]) : 3000;
-  const handler = await loadEdgeHandler();
+/**
+ * Serves the handler over HTTP on 127.0.0.1: each request, with its method, URL, headers and body,
+ * becomes a `Request` inside the VM.
+ * @param {{ port?: number, env?: Record<string, string | undefined>, file?: string }} [options]
+ *   `port` 0 picks a free one; `env` and `file` as for loadEdgeHandler
+ * @returns {Promise<{ url: string, close: () => Promise<void> }>}
+ */
+export async function startEdgeServer(options = {}) {
+  const handler = await loadEdgeHandler({ env: options.env, file: options.file });
   const server = createServer(async (req, res) => {
     const chunks = [];
     for await (const c of req) chunks.push(c);
     const body = Buffer.concat(chunks).toString('utf8');
+    // The handler authenticates from the headers (Authorization): without them every call is a 401.
+    // Repeated headers arrive as arrays in Node and are joined as fetch's Headers joins them.
+    const headers = {};
+    for (const [name, value] of Object.entries(req.headersDistinct ?? {})) {
+      if (value?.length) headers[name] = value.join(', ');
+    }
     try {
       const out = await handler.call({
         method: req.method,
-        url: `http://127.0.0.1:${port}${req.url}`,
+        url: `http://127.0.0.1:${server.address().port}${req.url}`,
+        headers,
         ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
       });
       res.writeHead(out.status, out.headers);
@@ -86,11 +99,26 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       res.end(String(err));
     }
   });
-  server.listen(port, '127.0.0.1', () => {
-    console.log(`vercel-edge example on http://127.0.0.1:${port} (edge-runtime VM)`);
-    console.log(
-      `try: curl -H "Authorization: Bearer $TOKEN" -X POST --data-binary @transcript.jsonl 'http://127.0.0.1:${port}/api/reflect'`,
-    );
-    console.log('(a token for principal alice: node examples/shared/token.mjs alice)');
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, '127.0.0.1', resolve);
   });
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const i = process.argv.indexOf('--port');
+  const { url } = await startEdgeServer({ port: i > 0 ? Number(process.argv[i + 1]) : 3000 });
+  console.log(`vercel-edge example on ${url} (edge-runtime VM)`);
+  console.log(
+    `try: curl -H "Authorization: Bearer $TOKEN" -X POST --data-binary @transcript.jsonl '${url}/api/reflect'`,
+  );
+  console.log('(a token for principal alice: node examples/shared/token.mjs alice)');
 }

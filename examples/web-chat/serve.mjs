@@ -70,14 +70,21 @@ export async function startChatServer(options = {}) {
           res.writeHead(405).end();
           return;
         }
-        // Only this page may spend the key: refuse cross-site requests.
+        // Only this page may spend the key. Browsers send Origin on every POST, same-origin ones
+        // included, so a request without it comes from outside a browser (any local process, curl):
+        // refused like a cross-site one.
         const origin = req.headers.origin;
-        if (origin && origin !== `http://${req.headers.host}`) {
+        if (origin !== `http://${req.headers.host}`) {
           res.writeHead(403, { 'content-type': 'application/json' });
           res.end(
             JSON.stringify({
               type: 'error',
-              error: { type: 'permission_error', message: 'cross-origin request' },
+              error: {
+                type: 'permission_error',
+                message: origin
+                  ? 'cross-origin request'
+                  : 'missing Origin: only the chat page may call the model',
+              },
             }),
           );
           return;

@@ -9,7 +9,7 @@
  */
 
 export { type ReflectSessionOptions, type ReflectSessionResult, reflectSession } from './reflect-session.js';
-export { createRearview, lessons } from './session.js';
+export { createRearview, lessons, lessonsInputOf } from './session.js';
 export type {
   LessonsInput,
   LessonsOptions,

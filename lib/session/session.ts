@@ -111,6 +111,30 @@ export function lessons(input: LessonsInput, options: LessonsOptions = {}): Less
   return lessonsOf(input, observeConfig(options));
 }
 
+/**
+ * What the lesson pipeline reads from one read text (`readSnapshotSource` of rearview/snapshot, or
+ * anything shaped like it): the messages, and the agent run for SWE-agent and mini-swe-agent. A Claude
+ * Code session's tool calls are messages already, so its trajectory is left out (it would count every
+ * failure twice). The CLI and the playground both build their lessons' input here.
+ *
+ * @example
+ * ```ts
+ * import { readSnapshotSource } from 'rearview/snapshot';
+ *
+ * const { proposed } = lessons(lessonsInputOf(readSnapshotSource(text)));
+ * ```
+ */
+export function lessonsInputOf(source: {
+  kind: string;
+  transcript: { messages: readonly MessageLike[] } | null;
+  trajectory: TrajectoryLike | null;
+}): LessonsInput {
+  return {
+    messages: source.transcript?.messages ?? [],
+    trajectories: source.kind === 'trajectory' && source.trajectory ? [source.trajectory] : [],
+  };
+}
+
 /** Reads `options` into the facade's state (a `KeyValueStore` is wrapped in `playbookStore`). */
 function facadeState(options: RearviewOptions, store: PlaybookStore): FacadeState {
   const newId = options.sessionId ?? randomId;

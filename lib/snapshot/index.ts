@@ -55,6 +55,7 @@ export {
   type SourceIndex,
   validateReflection,
 } from './reflect.js';
+export { readSnapshotSource, type SnapshotSource } from './source.js';
 export type {
   ActiveContextSnapshot,
   DroppedItem,

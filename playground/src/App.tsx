@@ -59,6 +59,9 @@ export function App() {
 
   return (
     <div class="app">
+      <a class="skip-link" href="#results" data-testid="skip-link">
+        Skip to the results
+      </a>
       <header class="app-header">
         <div>
           <h1>
@@ -89,7 +92,7 @@ export function App() {
           <InputPanel app={app} />
           <TunePanel app={app} />
         </div>
-        <section class="panel right" aria-label="Results">
+        <section class="panel right" id="results" tabIndex={-1} aria-label="Results">
           <div class="tabs" role="tablist" aria-label="Views" onKeyDown={onTabKey}>
             <For each={TABS}>
               {(t) => (
@@ -100,6 +103,12 @@ export function App() {
                   aria-selected={app.tab() === t.id}
                   aria-controls={`panel-${t.id}`}
                   tabIndex={app.tab() === t.id ? 0 : -1}
+                  // Read as "Insights (5)"; the count is shown as a badge.
+                  aria-label={
+                    t.id === 'insights' && app.view()
+                      ? `${t.label} (${app.view()!.insights.length})`
+                      : undefined
+                  }
                   onClick={() => app.setTab(t.id)}
                 >
                   {t.label}

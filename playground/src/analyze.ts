@@ -11,7 +11,12 @@
 import { compactTrajectory } from 'rearview/compress';
 import { estimateTokens } from 'rearview/core';
 import type { TurnScorer } from 'rearview/heuristic';
-import { type LessonsInput, type LessonsResult, lessons } from 'rearview/session';
+import {
+  type LessonsInput,
+  type LessonsResult,
+  lessons,
+  lessonsInputOf as sessionLessonsInput,
+} from 'rearview/session';
 import {
   type ActiveContextSnapshot,
   computeRetirements,
@@ -19,24 +24,18 @@ import {
   entriesFromMessages,
   entriesFromSteps,
   type MemoryEntry,
-  objectiveFromText,
   PARAM_DEFAULTS,
   type ParamValues,
   pickParams,
   type RetiredTrajectoryRecord,
+  readSnapshotSource,
   type SnapshotInput,
   type SnapshotMemo,
   type SnapshotTrace,
   snapshotInputFrom,
   snapshotJson,
 } from 'rearview/snapshot';
-import {
-  agentRunFormat,
-  parseTrajectory,
-  parseTranscript,
-  type Trajectory,
-  type Transcript,
-} from 'rearview/transcript';
+import type { Trajectory, Transcript } from 'rearview/transcript';
 import { DEFAULT_MARKERS, type Insight, type Markers, stepRef, truncate } from './heuristics';
 
 /**
@@ -161,6 +160,11 @@ export interface View {
   counts: Counts;
   turns: Turn[];
   insights: Insight[];
+  /**
+   * The key points the file proposes, one per lesson (`lessons` of rearview/session, near-duplicates
+   * merged): the very list the CLI prints for the same file.
+   */
+  keyPoints: LessonsResult['proposed'];
   /** True when the insights' corrections were decided by the learned scorer. */
   learned?: boolean;
   /** Why the learned scorer could not be used (the insights are then the markers'). */
@@ -195,53 +199,11 @@ export { entriesFromMessages, entriesFromSteps };
 export const toSnapshotInput: (objective: string, entries: MemoryEntry[]) => SnapshotInput =
   snapshotInputFrom;
 
+/** Reads `text` with the library's one reader (`readSnapshotSource`, as the CLI and the eval do). */
 export function parseInput(text: string): ParseOutcome {
   if (!text.trim()) return { ok: false, error: { message: 'The input is empty.', code: 'transcript_empty' } };
   try {
-    if (agentRunFormat(text)) {
-      const trajectory = parseTrajectory(text);
-      let transcript: Transcript | null = null;
-      try {
-        transcript = parseTranscript(text);
-      } catch {
-        transcript = null;
-      }
-      const firstUser = transcript?.messages.find((m) => m.role === 'user' && m.content.trim().length > 8);
-      const objective = firstUser ? objectiveFromText(firstUser.content) : trajectory.id;
-      const input = toSnapshotInput(objective, entriesFromSteps(trajectory.steps));
-      return {
-        ok: true,
-        value: {
-          kind: 'trajectory',
-          format: trajectory.format,
-          transcript,
-          trajectory,
-          input,
-          chars: text.length,
-        },
-      };
-    }
-    const transcript = parseTranscript(text);
-    let trajectory: Trajectory | null = null;
-    if (transcript.format === 'claude-code-jsonl') {
-      try {
-        trajectory = parseTrajectory(text, { format: 'claude-code-jsonl' });
-      } catch {
-        trajectory = null;
-      }
-    }
-    const { objective, entries } = entriesFromMessages(transcript.messages);
-    return {
-      ok: true,
-      value: {
-        kind: 'transcript',
-        format: transcript.format,
-        transcript,
-        trajectory,
-        input: toSnapshotInput(objective, entries),
-        chars: text.length,
-      },
-    };
+    return { ok: true, value: { ...readSnapshotSource(text), chars: text.length } };
   } catch (err) {
     return { ok: false, error: failure(err) };
   }
@@ -326,15 +288,9 @@ export function countsOf(p: Parsed, text?: string): Counts {
   };
 }
 
-/**
- * What the lesson pipeline reads: the messages, and the agent run for SWE-agent and mini-swe-agent
- * (a Claude Code session's tool calls are messages already; its trajectory would count them twice).
- */
+/** What the lesson pipeline reads (`lessonsInputOf` of rearview/session, as the CLI builds it). */
 export function lessonsInputOf(p: Parsed): LessonsInput {
-  return {
-    messages: p.transcript?.messages ?? [],
-    trajectories: p.kind === 'trajectory' && p.trajectory ? [p.trajectory] : [],
-  };
+  return sessionLessonsInput(p);
 }
 
 /**
@@ -350,8 +306,18 @@ export function lessonsOfParsed(
   return lessons(lessonsInputOf(p), scorer ? { markers, scorer } : { markers });
 }
 
+/** The insights and the key points of a parsed input, from one run of the lesson pipeline. */
+export function lessonParts(
+  p: Parsed,
+  markers: Markers,
+  scorer?: TurnScorer,
+): { insights: Insight[]; keyPoints: LessonsResult['proposed'] } {
+  const learned = lessonsOfParsed(p, markers, scorer);
+  return { insights: learned.insights, keyPoints: learned.proposed };
+}
+
 export function insightsOf(p: Parsed, markers: Markers, scorer?: TurnScorer): Insight[] {
-  return lessonsOfParsed(p, markers, scorer).insights;
+  return lessonParts(p, markers, scorer).insights;
 }
 
 /**
@@ -407,7 +373,7 @@ export function compactionOf(p: Parsed, s: Settings): CompactionView | null {
 /** The parts of a View computed separately (the main thread memoizes them; the worker reports progress). */
 export type ViewParts = Pick<
   View,
-  'counts' | 'turns' | 'insights' | 'learned' | 'scorerError' | 'snapshot' | 'compaction'
+  'counts' | 'turns' | 'insights' | 'keyPoints' | 'learned' | 'scorerError' | 'snapshot' | 'compaction'
 >;
 
 export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
@@ -419,6 +385,7 @@ export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
     counts: parts.counts,
     turns: parts.turns,
     insights: parts.insights,
+    keyPoints: parts.keyPoints,
     ...(parts.learned ? { learned: true } : {}),
     ...(parts.scorerError ? { scorerError: parts.scorerError } : {}),
     snapshot: parts.snapshot,
@@ -435,7 +402,7 @@ export function computeView(p: Parsed, s: Settings, text?: string, scorer?: Turn
   const view = assembleView(p, {
     counts: countsOf(p, text),
     turns: turnsOf(p),
-    insights: insightsOf(p, s.markers, learned),
+    ...lessonParts(p, s.markers, learned),
     learned: Boolean(learned),
     snapshot: snapshotOf(p, s),
     compaction: compactionOf(p, s),

@@ -16,7 +16,7 @@ import {
   compactionOf,
   countsOf,
   DEFAULT_SETTINGS,
-  insightsOf,
+  lessonParts,
   loadScorer,
   type Parsed,
   type ParseFailure,
@@ -127,18 +127,21 @@ export function createAppState() {
       );
     }),
   );
-  type Scored = Pick<ViewParts, 'insights' | 'learned' | 'scorerError'> & { p: Parsed; m: Markers };
+  type Scored = Pick<ViewParts, 'insights' | 'keyPoints' | 'learned' | 'scorerError'> & {
+    p: Parsed;
+    m: Markers;
+  };
   const localInsights = createMemo<Scored | null>((prev) => {
     const p = parsed();
     const m = markers();
     if (!p) return null;
-    if (!learnedOn()) return { p, m, insights: insightsOf(p, m) };
+    if (!learnedOn()) return { p, m, ...lessonParts(p, m) };
     const { scorer, error } = model();
-    if (scorer) return { p, m, insights: insightsOf(p, m, scorer), learned: true };
-    if (error) return { p, m, insights: insightsOf(p, m), scorerError: error };
+    if (scorer) return { p, m, ...lessonParts(p, m, scorer), learned: true };
+    if (error) return { p, m, ...lessonParts(p, m), scorerError: error };
     // Loading: the insights on screen stay (no flash of an empty list) unless the input changed.
     if (prev && prev.p === p && prev.m === m && !prev.scorerError) return prev;
-    return { p, m, insights: insightsOf(p, m) };
+    return { p, m, ...lessonParts(p, m) };
   }, null);
   const localSnapshot = createMemo(() => {
     const p = parsed();
@@ -160,6 +163,7 @@ export function createAppState() {
       counts: base.counts,
       turns: base.turns,
       insights: scored.insights,
+      keyPoints: scored.keyPoints,
       learned: scored.learned,
       scorerError: scored.scorerError,
       snapshot,
@@ -212,7 +216,14 @@ export function createAppState() {
         (v) =>
           v && {
             ...v,
-            ...(m.insights ? { insights: m.insights, learned: m.learned, scorerError: m.scorerError } : {}),
+            ...(m.insights
+              ? {
+                  insights: m.insights,
+                  keyPoints: m.keyPoints ?? [],
+                  learned: m.learned,
+                  scorerError: m.scorerError,
+                }
+              : {}),
             ...(m.snapshot ? { snapshot: m.snapshot } : {}),
             ...(m.compaction !== undefined ? { compaction: m.compaction } : {}),
           },

@@ -52,6 +52,7 @@ export type FromWorker =
       id: number;
       /** With `learned` and `scorerError` as in View, whenever insights are sent. */
       insights?: Insight[];
+      keyPoints?: View['keyPoints'];
       learned?: boolean;
       scorerError?: string;
       snapshot?: SnapshotView;

@@ -10,7 +10,7 @@ import {
   assembleView,
   compactionOf,
   countsOf,
-  insightsOf,
+  lessonParts,
   loadScorer,
   type Parsed,
   parseInput,
@@ -52,16 +52,16 @@ const index = () => {
 };
 const meta = (): TextMeta => ({ chars: text.length, lines: index().length, head: text.slice(0, HEAD_CHARS) });
 
-type Scored = Pick<ViewParts, 'insights' | 'learned' | 'scorerError'>;
+type Scored = Pick<ViewParts, 'insights' | 'keyPoints' | 'learned' | 'scorerError'>;
 
 /** The insights with the settings' markers, and the learned scorer when it is on and loads. */
 async function insightsFor(p: Parsed, s: Settings): Promise<Scored> {
-  if (!s.learnedScorer) return { insights: insightsOf(p, s.markers), learned: false };
+  if (!s.learnedScorer) return { ...lessonParts(p, s.markers), learned: false };
   try {
     const scorer = await loadScorer();
-    return { insights: insightsOf(p, s.markers, scorer), learned: true };
+    return { ...lessonParts(p, s.markers, scorer), learned: true };
   } catch (err) {
-    return { insights: insightsOf(p, s.markers), learned: false, scorerError: String(err) };
+    return { ...lessonParts(p, s.markers), learned: false, scorerError: String(err) };
   }
 }
 

@@ -62,13 +62,13 @@ describe('anthropicClient in Chromium', () => {
   });
 
   it('aborts during a backoff wait', async () => {
-    await script([{ kind: 'status', status: 429, headers: { 'retry-after': '30' } }]);
+    // A 50 s hint (under the 60 s cap, so it is waited for) outlasts the test's timeout: a wait the
+    // abort did not end fails the test, however busy the machine, without timing anything.
+    await script([{ kind: 'status', status: 429, headers: { 'retry-after': '50' } }]);
     const llm = anthropicClient({ apiKey: 'k', baseURL: url, dangerouslyAllowBrowser: true });
-    const started = performance.now();
     await expect(llm.complete({ ...request, signal: AbortSignal.timeout(100) })).rejects.toMatchObject({
       code: 'llm_aborted',
     });
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('keeps a key the server echoes out of the error message', async () => {

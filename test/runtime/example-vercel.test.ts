@@ -150,6 +150,35 @@ describe('examples/vercel-edge in @edge-runtime/vm', () => {
     expect(bob.prompt).not.toContain('deploy script');
   });
 
+  it("run.mjs serves it over HTTP with the request's headers: the README's curl gets a 200", async () => {
+    const { startEdgeServer } = await import(join(root, 'examples/vercel-edge/run.mjs'));
+    const server = await startEdgeServer({
+      port: 0,
+      env: { REARVIEW_AUTH_SECRET: SECRET, ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: mock.url },
+      file: handler.file,
+    });
+    try {
+      mock.script([
+        {
+          kind: 'json',
+          text: JSON.stringify({ analysis: 'Deploys go through the script.', bullet_tags: [] }),
+        },
+        { kind: 'json', text: JSON.stringify({ reasoning: 'none', operations: [] }) },
+      ]);
+      const url = `${server.url}/api/reflect`;
+      const res = await fetch(url, { method: 'POST', headers: as('carol'), body: chat });
+      const body = await res.json();
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(body.added.map((a: { text: string }) => a.text)).toEqual([
+        'Use the deploy script instead of npm run deploy.',
+      ]);
+      const denied = await fetch(url, { method: 'POST', body: chat });
+      expect(denied.status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('the default handler refuses everyone (503) until REARVIEW_AUTH_SECRET is set', async () => {
     const { loadEdgeHandler } = await import(join(root, 'examples/vercel-edge/run.mjs'));
     // The same bundle, in a fresh VM whose environment has no secret.

@@ -13,11 +13,9 @@ describe('withDeadline', () => {
     const controller = new AbortController();
     const pending = withDeadline(never, { signal: controller.signal });
     setTimeout(() => controller.abort(), 5);
-    const t0 = performance.now();
+    // The work never settles, so settling at all means the abort settled it (no clock needed).
     const err = await pending.catch((e: unknown) => e);
     expect(isRearviewError(err) && err.code).toBe('llm_aborted');
-    // "At once": well before any test timeout, within a few timer ticks of the abort.
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it('rejects with llm_timeout after timeoutMs and aborts the signal given to the work', async () => {

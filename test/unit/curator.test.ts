@@ -402,9 +402,8 @@ describe('selectForPrompt', () => {
         harmful: i % 3,
       });
     }
-    const t0 = performance.now();
+    // Its speed is bench/playbook.bench.ts's selectForPrompt/10k-into-2k-tokens.
     const sel = selectForPrompt(pb, 'flaky migrations in module m13', { tokenBudget: 2000 });
-    expect(performance.now() - t0).toBeLessThan(5000);
     expect(sel.tokens).toBeLessThanOrEqual(2000);
     expect(sel.selected.length).toBeGreaterThan(10);
   });

@@ -293,9 +293,9 @@ describe('extractJson: linear on adversarial input (not a benchmark)', () => {
   const KB256 = 256 * 1024;
   const fill = (size: number, unit: string, prefix = '') =>
     prefix + unit.repeat(Math.ceil((size - prefix.length) / unit.length));
-  // Quadratic behaviour at these sizes takes minutes (a quadratic fence search took 6 s on 225 KB);
-  // linear takes about a second at most. The bound only catches the former, so it holds on slow CI too.
-  const SANITY_MS = 10_000;
+  // Quadratic behaviour at these sizes takes minutes (a quadratic fence search took 6 s on 225 KB),
+  // past the test's timeout; linear takes about a second at most. No clock here: the time ratios of
+  // 1 MB to 10 MB are bench/core.bench.ts's.
 
   it.each([
     ['2 MB: a run of {', fill(MB2, '{')],
@@ -309,9 +309,7 @@ describe('extractJson: linear on adversarial input (not a benchmark)', () => {
     ['256 KB: {x} repeated (every brace region fails to parse)', fill(KB256, '{x}')],
   ])('%s → undefined', (_label, text) => {
     expect(text.length).toBeGreaterThanOrEqual(KB256);
-    const t0 = performance.now();
     expect(extractJson(text)).toBeUndefined();
-    expect(performance.now() - t0).toBeLessThan(SANITY_MS);
   });
 
   it('a valid object after 2 MB of noise is still found', () => {

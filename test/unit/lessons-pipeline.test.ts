@@ -95,6 +95,8 @@ describe.skipIf(!files.length)('the four front ends agree on every shared file',
       if (!parsed.ok) throw new Error(parsed.error.message);
       const view = computeView(parsed.value, DEFAULT_SETTINGS, text);
       expect(json(view.insights)).toEqual(expected.insights);
+      // The key points the page lists and adds are the view's, from the same lessons() run.
+      expect(json(view.keyPoints)).toEqual(expected.proposed);
       expect(json(insightKeyPoints(view.insights, view.turns))).toEqual(expected.proposed);
 
       // The session facade.

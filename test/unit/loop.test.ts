@@ -442,7 +442,7 @@ describe('runReflectionLoop: cancellation', () => {
 
   it('resolves with reason aborted and the best so far, even when a component ignores the signal', async () => {
     const controller = new AbortController();
-    const started = Date.now();
+    // The second critique never settles: resolving at all means the abort ended the loop.
     const r = await runReflectionLoop({
       prompt: 'p',
       initialCandidate: 'a',
@@ -454,7 +454,6 @@ describe('runReflectionLoop: cancellation', () => {
       signal: controller.signal,
     });
     expect(r).toMatchObject({ reason: 'aborted', converged: false, iterations: 1, best: { content: 'a' } });
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('stores no lessons after an abort', async () => {
@@ -914,8 +913,8 @@ describe('LLM-backed components through the real SDK against the local Messages 
   });
 
   it('aborts a slow request through the SDK and resolves with reason aborted', async () => {
-    mock.script([{ kind: 'json', text: '{"issues":[],"severity":0}', delayMs: 1500 }]);
-    const started = Date.now();
+    // The reply would come after the test's timeout: only the abort can end the loop in time.
+    mock.script([{ kind: 'json', text: '{"issues":[],"severity":0}', delayMs: 50_000 }]);
     const r = await runReflectionLoop({
       prompt: 'p',
       initialCandidate: 'a',
@@ -924,6 +923,5 @@ describe('LLM-backed components through the real SDK against the local Messages 
       signal: AbortSignal.timeout(100),
     });
     expect(r).toMatchObject({ reason: 'aborted', iterations: 0, best: { content: 'a' } });
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

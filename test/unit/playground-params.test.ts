@@ -101,6 +101,15 @@ describe('PARAM_SPECS', () => {
     expect(new Set(PARAM_NAMES.map((n) => PARAM_SPECS[n].flag)).size).toBe(PARAM_NAMES.length);
   });
 
+  it('labels are words a person reads, never the identifier (the sliders and --help show them)', () => {
+    for (const name of PARAM_NAMES) {
+      const label = PARAM_SPECS[name].label;
+      expect(label, name).not.toBe(name);
+      expect(label, name).toMatch(/ /);
+      expect(label, name).not.toMatch(/\b[a-z]+[A-Z]\w*/); // no camelCase identifier inside
+    }
+  });
+
   it('clampParam always lands in range (whole where the parameter is)', () => {
     const name = fc.constantFrom(...PARAM_NAMES);
     const value = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(Number.NaN, Infinity, -Infinity));

@@ -131,6 +131,8 @@ describe('the worker path with the learned scorer', () => {
       type: 'update',
       id: 1,
       insights: lessons(lessonsInputOf(p)).insights,
+      // The key points come with the insights, from the same lessons() run.
+      keyPoints: lessons(lessonsInputOf(p)).proposed,
       learned: false,
     });
     const on = await ask([{ type: 'settings', id: 2, settings: learned }], 'update');

@@ -373,8 +373,8 @@ describe('budgets (PR83)', () => {
   });
 
   it('bounds a hanging adapter with a real timer when no clock is injected', async () => {
+    // The adapter never answers: settling at all means the budget's timer ended the call.
     const never = { generate: () => new Promise<string>(() => {}) };
-    const t0 = Date.now();
     const r = await reflect(
       bundleA,
       {
@@ -386,7 +386,6 @@ describe('budgets (PR83)', () => {
       { fixtures: never },
     );
     expect(r.metrics.reason).toBe('reflection_timeout');
-    expect(Date.now() - t0).toBeLessThan(2000);
   });
 
   it('caps entries written at opsReflection (hard cap, 0 writes nothing)', async () => {

@@ -64,24 +64,28 @@ describe('endSession and abort', () => {
   it('settles at once after an abort when the client ignores its signal, and the next call is not blocked', async () => {
     const llm = deaf();
     const store = playbookStore(memoryStore(), quiet);
-    const rv = createRearview({ store, llm, timeoutMs: 200 });
+    const rv = createRearview({ store, llm, timeoutMs: 2_000 });
     const ac = new AbortController();
     const first = rv.endSession({ messages: chat(), signal: ac.signal });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(llm.calls).toHaveLength(1); // the Reflector is waiting
-    const t0 = performance.now();
+    // Abort as soon as the Reflector is waiting (polled, not slept: a busy machine gets there later).
+    while (llm.calls.length === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(llm.calls).toHaveLength(1);
     ac.abort();
-    const s1 = await within(first, 1_000);
+    // The client never answers; the deadline would end the step with llm_timeout, so an llm_aborted
+    // step means the abort settled it — no elapsed time is compared.
+    const s1 = await within(first, 5_000);
     expect(s1).not.toBe('pending');
     if (s1 === 'pending') return;
-    expect(performance.now() - t0).toBeLessThan(150);
     expect(s1.aborted).toBe(true);
     expect(s1.errors.some((e) => e.code === 'llm_aborted' && e.stage === 'reflector')).toBe(true);
     // The heuristic key point was saved before the model step; nothing after it.
     expect(s1.added.map((a) => a.by)).toEqual(['heuristic']);
 
     // The next call runs: its own model call ends at the time limit instead of hanging.
-    const s2 = await within(rv.endSession({ messages: [...chat(), { role: 'user', content: 'ok' }] }), 2_000);
+    const s2 = await within(
+      rv.endSession({ messages: [...chat(), { role: 'user', content: 'ok' }] }),
+      10_000,
+    );
     expect(s2).not.toBe('pending');
     if (s2 === 'pending') return;
     expect(s2.aborted).toBe(false);

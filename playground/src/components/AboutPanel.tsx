@@ -52,10 +52,10 @@ export default function AboutPanel(props: { samples: SampleMeta[]; onClose: () =
           <For each={props.samples}>
             {(s) => (
               <tr>
-                <td>{s.title}</td>
-                <td>{s.source}</td>
-                <td>{s.licence}</td>
-                <td>{s.redactions}</td>
+                <td data-label="Sample">{s.title}</td>
+                <td data-label="Source">{s.source}</td>
+                <td data-label="Licence">{s.licence}</td>
+                <td data-label="Redacted">{s.redactions}</td>
               </tr>
             )}
           </For>

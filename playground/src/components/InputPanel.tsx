@@ -1,6 +1,8 @@
 import { createEffect, createSignal, For, lazy, on, Show, Suspense } from 'solid-js';
+import { located, parseErrorText, size } from '../input-messages';
 import { offsetOf } from '../line-index';
-import { type AppState, EDITOR_LIMIT } from '../state';
+import { decidePaste, PASTE_LIMIT } from '../paste';
+import type { AppState } from '../state';
 
 // Only a large input opens it: kept out of the first page load.
 const ChunkEditor = lazy(() => import('./ChunkEditor'));
@@ -27,20 +29,6 @@ const FORMAT_NAMES: Record<string, string> = {
 
 export const formatName = (f: string) => FORMAT_NAMES[f] ?? f;
 
-const size = (chars: number) =>
-  chars >= 1e6 ? `${(chars / 1e6).toFixed(1)} MB` : `${Math.round(chars / 1000).toLocaleString('en-US')} KB`;
-
-/** The location is in the heading: the message's own "(line 54, column 14)" suffix is not repeated. */
-const withoutLocation = (message: string) =>
-  message.replace(/ \((?:line \d+(?:, column \d+)?|index \d+)\)$/, '');
-
-const located = (err: { line?: number; column?: number; index?: number }) =>
-  err.line != null
-    ? ` (line ${err.line}${err.column != null ? `, column ${err.column}` : ''})`
-    : err.index != null
-      ? ` (item ${err.index})`
-      : '';
-
 export function InputPanel(props: { app: AppState }) {
   const app = props.app;
   const [dragging, setDragging] = createSignal(false);
@@ -51,17 +39,32 @@ export function InputPanel(props: { app: AppState }) {
    * A large paste is taken from the clipboard event itself, before the browser puts it in the
    * textarea: the text goes to the worker and the editor shows a preview.
    */
+  const [refused, setRefused] = createSignal<number | null>(null);
+  const [replaced, setReplaced] = createSignal<{ id: string; title: string } | null>(null);
   const onPaste = (e: ClipboardEvent) => {
     const pasted = e.clipboardData?.getData('text/plain') ?? '';
     const target = e.target instanceof HTMLTextAreaElement ? e.target : null;
-    const kept = target ? target.value.length - (target.selectionEnd - target.selectionStart) : 0;
-    if (pasted.length + kept <= EDITOR_LIMIT && !app.bigMeta()) return; // the textarea takes it
+    const source = app.source();
+    const decision = decidePaste(pasted, {
+      value: target?.value ?? '',
+      selectionStart: target?.selectionStart ?? 0,
+      selectionEnd: target?.selectionEnd ?? 0,
+      sample: source.kind === 'sample',
+      large: Boolean(app.bigMeta()),
+    });
+    setRefused(null);
+    setReplaced(null);
+    if (decision.kind === 'editor') return; // the textarea takes it
     e.preventDefault();
-    if (target && !app.bigMeta())
-      app.paste(
-        target.value.slice(0, target.selectionStart) + pasted + target.value.slice(target.selectionEnd),
-      );
-    else app.paste(pasted);
+    if (decision.kind === 'refuse') {
+      setRefused(decision.chars);
+      return;
+    }
+    if (decision.replacedSample && source.kind === 'sample') {
+      const title = app.samples().find((x) => x.id === source.id)?.title ?? source.id;
+      setReplaced({ id: source.id, title });
+    }
+    app.paste(decision.text);
   };
 
   // The error jump in the textarea: select the offending character and scroll it to the middle.
@@ -179,6 +182,42 @@ export function InputPanel(props: { app: AppState }) {
         <Show when={app.editorNote()}>
           <p class="hint note">{app.editorNote()}</p>
         </Show>
+        <Show when={replaced()}>
+          {(r) => (
+            <p class="hint note" role="status" data-testid="paste-replaced">
+              The paste replaced the sample “{r().title}”.{' '}
+              <button
+                type="button"
+                class="link"
+                onClick={() => {
+                  const id = r().id;
+                  setReplaced(null);
+                  void app.loadSample(id);
+                }}
+              >
+                Put the sample back
+              </button>
+            </p>
+          )}
+        </Show>
+        <Show when={refused()}>
+          {(chars) => (
+            <div class="notice" role="alert" data-testid="paste-too-large">
+              <p>
+                This paste is {size(chars())}: pastes above {size(PASTE_LIMIT)} are not read. Open the file
+                instead, or drop it here.
+              </p>
+              <div class="row">
+                <button type="button" onClick={() => fileInput?.click()}>
+                  Open file…
+                </button>
+                <button type="button" class="ghost" onClick={() => setRefused(null)}>
+                  Dismiss
+                </button>
+              </div>
+            </div>
+          )}
+        </Show>
         <Show when={app.progress()}>
           {(p) => (
             <div
@@ -205,7 +244,7 @@ export function InputPanel(props: { app: AppState }) {
           {(err) => (
             <div class="error" role="alert" data-testid="parse-error">
               <strong data-testid="parse-error-where">Could not read this input{located(err())}.</strong>
-              <p data-testid="parse-error-message">{withoutLocation(err().message)}</p>
+              <p data-testid="parse-error-message">{parseErrorText(err())}</p>
               <Show when={err().line != null}>
                 <button
                   type="button"

@@ -1,3 +1,4 @@
+import type { KeyPointProposal } from 'rearview/playbook';
 import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
 import type { Insight } from '../heuristics';
 import type { AppState } from '../state';
@@ -45,22 +46,17 @@ export function InsightsPanel(props: { app: AppState }) {
     }),
   );
 
-  // Key points through the library's policy (rearview/playbook), loaded with the playbook code.
-  const [policy, setPolicy] = createSignal<typeof import('../playbook-store') | undefined>();
-  createEffect(() => {
-    if (app.view()?.insights.length && !policy())
-      void import('../playbook-store').then((m) => setPolicy(() => m));
-  });
-  /** The key point an insight proposes on its own, or undefined when it teaches nothing durable. */
-  const contexts = createMemo(() => policy()?.viewTurns(turns()));
+  // The file's key points are the library's (`lessons` of rearview/session, near-duplicates merged),
+  // computed with the insights: the same list the CLI prints. An insight shows the key point it leads to.
+  const keyPoints = () => app.view()?.keyPoints ?? [];
   const proposal = (ins: Insight) => {
-    const map = contexts();
-    return map ? policy()?.insightKeyPoints([ins], map)[0] : undefined;
+    const ref = ins.traceRefs[0];
+    return ref ? keyPoints().find((k) => k.traceRefs.includes(ref)) : undefined;
   };
 
-  async function addToPlaybook(list: Insight[]) {
+  async function addToPlaybook(list: readonly KeyPointProposal[]) {
     const pb = await import('../playbook-store');
-    const r = await pb.addKeyPoints(pb.insightKeyPoints(list, turns()));
+    const r = await pb.addKeyPoints(list);
     const known = r.repeats ? ` ${r.repeats} already in the playbook.` : '';
     setStatus(
       `Added ${r.applied.length} key point${r.applied.length === 1 ? '' : 's'} to the playbook (version ${r.version}).${known}`,
@@ -84,8 +80,8 @@ export function InsightsPanel(props: { app: AppState }) {
                 {v().insights.length === 1 ? '' : 's'}
                 <For each={counts()}>{([k, n]) => <span class="chip">{`${k}: ${n}`}</span>}</For>
               </p>
-              <Show when={v().insights.length}>
-                <button type="button" onClick={() => void addToPlaybook(v().insights)}>
+              <Show when={v().keyPoints.length}>
+                <button type="button" onClick={() => void addToPlaybook(v().keyPoints)}>
                   Add all to playbook
                 </button>
               </Show>
@@ -93,6 +89,23 @@ export function InsightsPanel(props: { app: AppState }) {
             <p class="hint" role="status" data-testid="insight-status">
               {status()}
             </p>
+            <Show when={v().keyPoints.length}>
+              <details class="key-points" data-testid="key-points">
+                <summary>
+                  Key points ({v().keyPoints.length}): what a session would add to the playbook
+                </summary>
+                <ol>
+                  <For each={v().keyPoints}>
+                    {(k) => (
+                      <li>
+                        [{k.section}] {k.text}
+                        {k.context ? ` — corrected: ${k.context}` : ''}
+                      </li>
+                    )}
+                  </For>
+                </ol>
+              </details>
+            </Show>
             <Show when={app.scorerStatus()?.kind === 'failed'}>
               <p class="error" data-testid="insights-scorer-error">
                 The learned scorer could not be loaded (see Tune): these are the markers' insights.
@@ -139,9 +152,11 @@ export function InsightsPanel(props: { app: AppState }) {
                           )}
                         </For>
                         <Show when={proposal(ins)}>
-                          <button type="button" class="link" onClick={() => void addToPlaybook([ins])}>
-                            Add to playbook
-                          </button>
+                          {(p) => (
+                            <button type="button" class="link" onClick={() => void addToPlaybook([p()])}>
+                              Add to playbook
+                            </button>
+                          )}
                         </Show>
                       </div>
                     </li>

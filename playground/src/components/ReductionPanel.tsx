@@ -12,7 +12,7 @@ import type { Step } from 'rearview/transcript';
 import { createEffect, createMemo, createSignal, For, Show } from 'solid-js';
 import { clipText } from '../analyze';
 import { RECORDED_THETAS } from '../fixtures-meta';
-import { currentMode, mode } from '../llm-state';
+import { currentMode, mode, modeLabel } from '../llm-state';
 import type { AppState } from '../state';
 import { LlmSettings } from './LlmSettings';
 
@@ -267,14 +267,14 @@ function PruneSection(props: { app: AppState }) {
               <For each={r().diagnostics.steps}>
                 {(s, i) => (
                   <tr>
-                    <td>{s.index + 1}</td>
-                    <td>
+                    <td data-label="Step">{s.index + 1}</td>
+                    <td data-label="Action">
                       <code>{steps()[i()]?.tool}</code> {clipText(steps()[i()]?.action ?? '').slice(0, 160)}
                     </td>
-                    <td class="num">
+                    <td class="num" data-label="Tokens">
                       {s.tokensBefore} → {s.tokensAfter}
                     </td>
-                    <td>
+                    <td data-label="Lost">
                       <Show when={s.lost.length} fallback={<span class="hint">nothing</span>}>
                         <details>
                           <summary>
@@ -408,7 +408,7 @@ export default function ReductionPanel(props: { app: AppState }) {
               >
                 {running()
                   ? 'Compressing…'
-                  : `AgentDiet with ${mode() === 'offline' ? 'recorded answers' : 'Anthropic'} (a = ${app.settings().a}, b = ${app.settings().b}, θ = ${app.settings().theta})`}
+                  : `AgentDiet with ${modeLabel()} (a = ${app.settings().a}, b = ${app.settings().b}, θ = ${app.settings().theta})`}
               </button>
               <Show when={mode() === 'offline'}>
                 <span class="hint">
@@ -449,17 +449,17 @@ export default function ReductionPanel(props: { app: AppState }) {
                     const dd = () => diet()?.diagnostics.steps[i()];
                     return (
                       <tr>
-                        <td>{s.index + 1}</td>
-                        <td>
+                        <td data-label="Step">{s.index + 1}</td>
+                        <td data-label="Action">
                           <code>{s.tool}</code> {s.action}
                         </td>
-                        <td class="num">
+                        <td class="num" data-label="Tokens">
                           {s.tokensBefore} → {s.tokensAfter}
                           <Show when={s.tokensAfter < s.tokensBefore}>
                             <span class="saved"> −{s.tokensBefore - s.tokensAfter}</span>
                           </Show>
                         </td>
-                        <td>
+                        <td data-label="Elided">
                           <Show when={s.rules.length} fallback={<span class="hint">nothing</span>}>
                             <details>
                               <summary>
@@ -479,7 +479,7 @@ export default function ReductionPanel(props: { app: AppState }) {
                           </Show>
                         </td>
                         <Show when={diet()}>
-                          <td>
+                          <td data-label="AgentDiet">
                             <span class={`status-${dd()?.status}`}>{dd()?.status.replace(/_/g, ' ')}</span>
                             <Show when={dd()?.status === 'accepted'}>
                               {' '}

@@ -24,10 +24,31 @@ type Reflect = typeof import('../reflect');
 interface RunResult {
   result: TrajectoryReduction;
   input: View['input'];
+  /** The settings the run used (canonical JSON): any change since makes the run stale. */
+  settings: string;
   errorCode: string | null;
   message: string | null;
   mode: ModeKind;
 }
+
+/** The category another side holds the same item in (by comparable key), if not `c`. */
+function movedFrom(
+  snapshot: ActiveContextSnapshot | undefined,
+  c: SnapshotCategory,
+  key: string,
+): SnapshotCategory | undefined {
+  if (!snapshot) return undefined;
+  return CATEGORIES.find(
+    (other) =>
+      other !== c &&
+      other !== 'requiredEvidenceLinks' &&
+      Array.isArray(snapshot[other]) &&
+      (snapshot[other] as string[]).some((x) => comparableKey(x) === key),
+  );
+}
+
+/** The settings as one comparable string (markers included). */
+const settingsKey = (s: object) => JSON.stringify(s);
 
 export function SnapshotPanel(props: { app: AppState }) {
   const app = props.app;
@@ -59,12 +80,14 @@ export function SnapshotPanel(props: { app: AppState }) {
             `${code === 'llm_rate_limited' ? 'Rate limited' : 'The request failed'}, retrying in ${Math.max(1, Math.round(delayMs / 1000))} s…`,
           ),
       });
+      const settings = settingsKey(app.settings());
       const result = await m.reflectSnapshot(v.input, app.settings(), client);
       const err = client.lastError;
       const skipped = result.diagnostics.reflectionSkippedReason;
       setRun({
         result,
         input: v.input,
+        settings,
         errorCode: skipped === 'api_error' || skipped === 'timeout' ? (err?.code ?? null) : null,
         message:
           skipped === 'api_error' || skipped === 'timeout'
@@ -82,7 +105,15 @@ export function SnapshotPanel(props: { app: AppState }) {
 
   const det = () => app.view()?.snapshot;
   const reflected = () => run()?.result;
-  const stale = () => run() && run()!.input !== app.view()?.input;
+  /** Why the reflected column no longer matches the page: the input, the settings or the model. */
+  const stale = (): string | null => {
+    const r = run();
+    if (!r) return null;
+    if (r.input !== app.view()?.input) return 'the input changed';
+    if (r.settings !== settingsKey(app.settings())) return 'the settings changed';
+    if (r.mode !== mode()) return `the model changed (this run used ${modeLabel(r.mode)})`;
+    return null;
+  };
 
   /** Where each deterministic item came from (text → sources). */
   const detSources = createMemo(() => new Map((det()?.trace.kept ?? []).map((k) => [k.text, k.sources])));
@@ -98,6 +129,8 @@ export function SnapshotPanel(props: { app: AppState }) {
     if (same) return { mark: 'kept', note: '' };
     const d2 = d.find((x) => comparableKey(x).includes(key) || key.includes(comparableKey(x)));
     if (d2) return { mark: 'shortened', note: '' };
+    const from = c === 'requiredEvidenceLinks' ? undefined : movedFrom(det()?.trace.snapshot, c, key);
+    if (from) return { mark: 'moved', note: `${TITLES[from]} → ${TITLES[c]}` };
     return { mark: 'added', note: kept?.sources.length ? `from ${kept.sources.join(', ')}` : '' };
   }
 
@@ -113,6 +146,8 @@ export function SnapshotPanel(props: { app: AppState }) {
       const sources = detSources().get(text) ?? [];
       const into = r.kept.find((k) => k.category === c && k.sources.some((s) => sources.includes(s)));
       if (into) return { mark: 'consolidated', note: `into “${into.text}”` };
+      const to = movedFrom(r.snapshot, c, key);
+      if (to) return { mark: 'moved', note: `${TITLES[c]} → ${TITLES[to]}` };
     }
     const dropped = r.diagnostics.dropped.find((d) => {
       const dk = comparableKey(d.text);
@@ -158,9 +193,6 @@ export function SnapshotPanel(props: { app: AppState }) {
               <span class="hint" role="status" data-testid="retry-status">
                 {retry()}
               </span>
-              <Show when={stale()}>
-                <span class="hint">The input changed since this run: run it again.</span>
-              </Show>
             </div>
             <details class="redaction" data-testid="redaction-preview">
               <summary>
@@ -225,7 +257,7 @@ export function SnapshotPanel(props: { app: AppState }) {
                 <SnapshotLists snapshot={v().snapshot.trace.snapshot} mark={markDeterministic} />
                 <Retired list={v().snapshot.retired} />
               </div>
-              <div class="side" data-testid="reflected-snapshot">
+              <div class="side" classList={{ stale: Boolean(stale()) }} data-testid="reflected-snapshot">
                 <h3>
                   Reflected{' '}
                   <Show when={reflected()}>
@@ -243,6 +275,13 @@ export function SnapshotPanel(props: { app: AppState }) {
                 >
                   {(r) => (
                     <>
+                      <Show when={stale()}>
+                        {(why) => (
+                          <p class="notice stale-note" role="status" data-testid="stale">
+                            <strong>Stale:</strong> {why()} since this run. Run it again to compare.
+                          </p>
+                        )}
+                      </Show>
                       <Show when={!r().diagnostics.reflectionUsed}>
                         <p class="notice" data-testid="skipped-reason">
                           Reflection skipped: <strong>{r().diagnostics.reflectionSkippedReason}</strong>

@@ -46,10 +46,9 @@ export const coreCases: ConformanceCase[] = [
         '```json\n{\n'.repeat(n / 10),
         '\\"{'.repeat(n / 3),
       ];
-      const t0 = Date.now();
+      // A quadratic scan of 200k braces takes minutes, past every runtime's test timeout; a linear one
+      // milliseconds. No clock here: bench/core.bench.ts prints the time ratios.
       const out = inputs.map((t) => extractJson(t) ?? null);
-      // Generous bound: a quadratic scan of 200k braces takes minutes; a linear one takes milliseconds.
-      check(Date.now() - t0 < 5_000, 'adversarial inputs finish quickly');
       return out;
     },
   },

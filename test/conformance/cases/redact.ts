@@ -193,10 +193,9 @@ export const redactCases: ConformanceCase[] = [
         `x@${'a.'.repeat(n / 2)}1`,
         'Bearer '.repeat(n / 7),
       ];
-      const t0 = Date.now();
+      // A quadratic scan of these takes minutes, past every runtime's test timeout; a linear one
+      // milliseconds. No clock here: bench/redact.bench.ts prints the time ratios.
       const out = inputs.map((t) => redact(t).count);
-      // Generous bound: a quadratic scan of these takes minutes; a linear one takes milliseconds.
-      check(Date.now() - t0 < 5_000, 'adversarial inputs finish quickly');
       return out;
     },
   },

@@ -1,0 +1,153 @@
+// The CLI's arguments and help: the fixed options, and one flag per rearview/snapshot PARAM_SPECS
+// parameter, derived from the spec (name, range, default, help), so the flags, the playground's
+// sliders and its URL take the same parameters.
+
+/** A usage error: exit code 2. */
+export class UsageError extends Error {}
+/** An input error: exit code 1. */
+export class InputError extends Error {}
+
+const HEAD = `Usage: rearview reflect <file | -> [options]
+
+Reads a transcript or an agent trajectory in any format rearview/transcript reads (Anthropic/OpenAI
+messages, ShareGPT, Claude Code JSONL or console text, plain text, JSONL, SWE-agent, mini-swe-agent, …)
+from <file>, or from stdin with - or a pipe, and prints what rearview learns from it.
+
+       rearview learn <paths…> [options]
+
+Proposes rules for AGENTS.md / CLAUDE.md from a folder of sessions (rearview learn --help).`;
+
+const EXITS = 'Exit codes: 0 ok, 1 input error (with its line or index), 2 usage error.';
+
+/** The fixed options, as [left column, description]. */
+const OPTIONS = [
+  ['--json', 'machine-readable output (one JSON document)'],
+  ['--reduce', 'add the reduction report (reflection gates, step compaction; AgentDiet with a model)'],
+  ['--llm', 'also reflect with Claude (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional)'],
+  ['--fixtures <file>', 'reflect with recorded LLM replies (JSONL from recordingClient), no network'],
+  ['--model <name>', "model for --llm (default: rearview's Haiku-class default)"],
+  ['--progress', 'show the progress bar even when stderr is not a terminal (files over 4 MB)'],
+  ['--no-progress', 'never show it'],
+  ['-h, --help', 'this help'],
+  ['-v, --version', 'the version'],
+];
+
+/**
+ * Every parameter of rearview/snapshot's PARAM_SPECS, in PARAM_NAMES order: the snapshot's caps and
+ * gates, and AgentDiet's a (also the step compaction's keepRecent), b and θ (used by --reduce with
+ * --llm or --fixtures on an agent trajectory).
+ * @param {any} snapshot the built rearview/snapshot
+ */
+export function cliParams(snapshot) {
+  return snapshot.PARAM_NAMES.map((n) => snapshot.PARAM_SPECS[n]);
+}
+
+/** Joins words the help must not wrap apart. */
+const KEEP = '\u0000';
+/** Help lines stay within this many columns (a description wraps under itself). */
+const COLUMNS = 100;
+
+/** Rows as `  left  description`, the descriptions starting in one column and wrapped under it. */
+function table(rows) {
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  const room = Math.max(30, COLUMNS - 2 - width);
+  return rows.map(([left, text]) => {
+    const lines = [''];
+    for (const word of text.split(' ')) {
+      const line = lines[lines.length - 1];
+      if (line && line.length + 1 + word.length > room) lines.push(word);
+      else lines[lines.length - 1] = line ? `${line} ${word}` : word;
+    }
+    const indent = ' '.repeat(2 + width);
+    return `  ${left.padEnd(width)}${lines.join(`\n${indent}`)}`.replaceAll(KEEP, ' ');
+  });
+}
+
+/** The help text, with the parameters' flags when the library is there to describe them. */
+export function usage(snapshot) {
+  const params = snapshot
+    ? cliParams(snapshot).map((spec) => [
+        `--${spec.flag} <n>`,
+        // The range and default stay on one line (KEEP joins them until the text is wrapped).
+        `${spec.label}: ${spec.help} ${[`${spec.min}–${spec.max}`, `${spec.unit},`, 'default', `${spec.default}.`].join(KEEP)}`,
+      ])
+    : [
+        [
+          '--<parameter> <n>',
+          'a snapshot cap, reduction gate or AgentDiet parameter (build the library to list them)',
+        ],
+      ];
+  const rows = table([...OPTIONS, ...params]);
+  const options = rows.slice(0, OPTIONS.length);
+  const flags = rows.slice(OPTIONS.length);
+  const title = snapshot ? 'Parameters (rearview/snapshot PARAM_SPECS):' : 'Parameters:';
+  return `${HEAD}\n\nOptions:\n${options.join('\n')}\n\n${title}\n${flags.join('\n')}\n\n${EXITS}`;
+}
+
+/** The help without the library (it names no parameter). */
+export const USAGE = usage(undefined);
+
+/**
+ * @param {string[]} argv arguments after the program name
+ * @param {any} [snapshot] the built rearview/snapshot: its PARAM_SPECS give the parameters' flags
+ * @returns {{ command: string | undefined, file: string | undefined, json: boolean, reduce: boolean,
+ *   llm: boolean, fixtures: string | undefined, model: string | undefined, progress: boolean | undefined,
+ *   help: boolean, version: boolean, params: Record<string, number> }}
+ */
+export function parseArgs(argv, snapshot) {
+  const flags = new Map(snapshot ? cliParams(snapshot).map((spec) => [`--${spec.flag}`, spec.name]) : []);
+  const out = {
+    command: undefined,
+    file: undefined,
+    json: false,
+    reduce: false,
+    llm: false,
+    fixtures: undefined,
+    model: undefined,
+    progress: undefined,
+    help: false,
+    version: false,
+    params: {},
+  };
+  const positional = [];
+  /** A parameter's value, refused (exit 2) outside the library's range. */
+  const param = (flag, text) => {
+    try {
+      out.params[flags.get(flag)] = snapshot.parseParam(flags.get(flag), text);
+    } catch (err) {
+      throw new UsageError(`${flag}: ${err.issues?.[0]?.message ?? err.message}`);
+    }
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (name) => {
+      const v = argv[++i];
+      if (v === undefined || (v.startsWith('--') && v.length > 2))
+        throw new UsageError(`${name} needs a value`);
+      return v;
+    };
+    if (a === '--json') out.json = true;
+    else if (a === '--reduce') out.reduce = true;
+    else if (a === '--llm') out.llm = true;
+    else if (a === '--fixtures') out.fixtures = value('--fixtures');
+    else if (a.startsWith('--fixtures=')) out.fixtures = a.slice('--fixtures='.length);
+    else if (a === '--model') out.model = value('--model');
+    else if (a.startsWith('--model=')) out.model = a.slice('--model='.length);
+    else if (a === '--progress') out.progress = true;
+    else if (a === '--no-progress') out.progress = false;
+    else if (flags.has(a)) param(a, value(a));
+    else if (flags.has(a.split('=')[0])) param(a.split('=')[0], a.slice(a.indexOf('=') + 1));
+    else if (a === '-h' || a === '--help') out.help = true;
+    else if (a === '-v' || a === '--version') out.version = true;
+    else if (a === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    } else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
+    else positional.push(a);
+  }
+  out.command = positional[0];
+  out.file = positional[1];
+  if (positional.length > 2) throw new UsageError(`unexpected argument ${positional[2]}`);
+  if (out.llm && out.fixtures) throw new UsageError('use either --llm or --fixtures, not both');
+  return out;
+}

@@ -1,0 +1,112 @@
+// The human-readable report and the located error line.
+import { printable } from './io.mjs';
+
+const CATEGORY_LABELS = [
+  ['currentObjective', 'Objective'],
+  ['blockers', 'Blockers'],
+  ['openHypotheses', 'Open hypotheses'],
+  ['nextActions', 'Next actions'],
+  ['unresolvedQuestions', 'Unresolved questions'],
+  ['requiredEvidenceLinks', 'Evidence'],
+];
+
+/** Trace references on one line: a failure seen 40 times lists the first 8 and a count. */
+function refList(refs) {
+  return refs.length <= 8 ? refs.join(', ') : `${refs.slice(0, 8).join(', ')} … (${refs.length} in all)`;
+}
+
+function itemText(item) {
+  return oneLine(typeof item === 'string' ? item : (item?.text ?? JSON.stringify(item)), 300);
+}
+
+/** One line, at most `max` characters. */
+function oneLine(text, max) {
+  const t = String(text).replace(/\s+/g, ' ').trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}
+
+function reductionLines(r) {
+  const lines = [];
+  const d = r.diagnostics;
+  lines.push('');
+  lines.push('Reduction');
+  lines.push(
+    `  reflection: ${d.reflectionUsed ? 'used' : `skipped (${d.reflectionSkippedReason ?? 'n/a'})`}` +
+      ` · deterministic ${d.deterministicTokens} tokens` +
+      (d.reflectedTokens != null ? ` · reflected ${d.reflectedTokens} tokens` : ''),
+  );
+  if (d.logLine) lines.push(`  ${d.logLine}`);
+  lines.push(`  retired since the previous snapshot: ${r.retired.length}`);
+  const k = r.compaction;
+  if (k) {
+    lines.push(
+      `  step compaction: ${k.tokensBefore} → ${k.tokensAfter} tokens (${k.savedPercent}% saved, ${k.stepsCompacted} steps)`,
+    );
+  }
+  const diet = r.diet;
+  if (diet) {
+    lines.push(
+      `  AgentDiet: ${diet.tokensBefore} → ${diet.tokensAfter} tokens, ${diet.calls} model call(s), ${diet.accepted} step(s) accepted` +
+        (diet.error ? ` (stopped: ${oneLine(diet.error, 200)})` : ''),
+    );
+  }
+  return lines;
+}
+
+/** The human-readable report, with every control character removed (see printable). */
+export function formatText(name, r) {
+  const lines = [];
+  const c = r.counts;
+  const parts = [`${c.messages} messages`];
+  if (c.steps !== null) parts.push(`${c.steps} steps (${c.failedSteps} failed)`);
+  if (c.ignored) parts.push(`${c.ignored} ignored`);
+  lines.push(`${name}: ${r.format} ${r.kind} · ${parts.join(' · ')}`);
+  lines.push('');
+  lines.push(`Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}`);
+  if (!r.insights.length) lines.push('  (none)');
+  r.insights.forEach((ins, i) => {
+    lines.push(`  ${i + 1}. [${ins.category}, ${ins.confidence}] ${oneLine(ins.fact, 240)}`);
+    lines.push(`     → ${oneLine(ins.recommendation, 300)}`);
+    if (ins.traceRefs?.length) lines.push(`     refs: ${refList(ins.traceRefs)}`);
+  });
+  lines.push('');
+  const keyPoints = r.keyPoints ?? [];
+  lines.push(`Key points (${keyPoints.length}): what a session would add to the playbook`);
+  if (!keyPoints.length) lines.push('  (none)');
+  keyPoints.forEach((p, i) => {
+    lines.push(`  ${i + 1}. [${p.section}] ${oneLine(p.text, 300)}`);
+    if (p.context) lines.push(`     corrected: ${oneLine(p.context, 200)}`);
+    if (p.traceRefs?.length) lines.push(`     refs: ${refList(p.traceRefs)}`);
+  });
+  lines.push('');
+  lines.push(`Snapshot (deterministic, ~${r.snapshotTokens} tokens)`);
+  for (const [key, label] of CATEGORY_LABELS) {
+    const value = r.snapshot[key];
+    if (typeof value === 'string') lines.push(`  ${label}: ${oneLine(value, 300)}`);
+    else if (Array.isArray(value) && value.length) {
+      lines.push(`  ${label}:`);
+      for (const item of value) lines.push(`    - ${itemText(item)}`);
+    }
+  }
+  if (r.reduction) lines.push(...reductionLines(r.reduction));
+  if (r.llm?.error) lines.push('', `LLM reflection failed (${r.llm.error}); heuristic insights shown.`);
+  return printable(`${lines.join('\n')}\n`);
+}
+
+/**
+ * An input error as `file:line:column: message` (the compiler convention terminals and editors link),
+ * the location said once: the message's own "(line 54, column 14)" suffix is dropped. Errors located
+ * by array index, or not at all, keep `file: message`.
+ */
+export function locatedMessage(where, err, core) {
+  const location = err.cause?.location;
+  if (!location || location.line === undefined) {
+    return err.message.startsWith(`${where}:`) ? err.message : `${where}: ${err.message}`;
+  }
+  let message = err.message;
+  const suffix = typeof core?.formatLocation === 'function' ? core.formatLocation(location) : '';
+  const lineOnly = location.index === undefined && location.path === undefined;
+  if (lineOnly && suffix && message.endsWith(suffix)) message = message.slice(0, -suffix.length);
+  const column = location.column === undefined ? '' : `:${location.column}`;
+  return `${where}:${location.line}${column}: ${message}`;
+}
