@@ -107,13 +107,28 @@ const SECRET_PREFIX = /(?:[A-Za-z0-9]{1,32}[_.-]|[A-Z]?[a-z0-9]{1,32}(?=[A-Z])){
 const SECRET_WORD =
   '(?:[pP]ass(?:word|wd)|PASS(?:WORD|WD)|[sS]ecret(?:[_-]?[kK]ey)?|SECRET(?:[_-]?KEY)?|[tT]oken|TOKEN|' +
   '[aA]pi[_-]?[kK]ey|API[_-]?KEY)';
+/**
+ * A ternary's branches (`cond ? "__Secure-session-token" : "session-token"`): a quoted string after `?`
+ * and before `:` is an expression, not a setting's name. Read backwards from the `:`; bounded.
+ */
+const TERNARY = /(?<!\?[ \t]{0,16}\\?["'][^"'\\\r\n?]{1,256}\\?["'][ \t]{0,16}:)/.source;
 /** `=`, `:`, `:=` or `=>` with the key's closing quote and spaces, but not `==` or `::`. */
-const SECRET_SEP = /(?:\\?["'])?[ \t]{0,16}(?::=|=>|=|:)(?![=:>])[ \t]{0,16}(?:\\?["'])?/.source;
+const SECRET_SEP = `(?:\\\\?["'])?[ \\t]{0,16}(?::=|=>|=|:${TERNARY})(?![=:>])[ \\t]{0,16}(?:\\\\?["'])?`;
+/**
+ * Stand-ins a person or tool wrote for a value: `[MASKED_DB_URL]`, `[REDACTED]` (whole, in brackets), and
+ * masked keys (`sk_test_••••••••`, `abc********`): four mask characters within the first 64.
+ */
+const STAND_IN = String.raw`\[[A-Za-z][A-Za-z0-9 _-]{0,62}\](?![A-Za-z0-9])|[^\s"'\\]{0,64}(?:\u2022{4}|\*{4}|\u25cf{4})`;
 /** References and stand-ins: `$VAR`, `${VAR}`, `<your-token>`, `{{ secrets.X }}`, `%s`, `***`, `YOUR_KEY_HERE`. */
-const NOT_A_VALUE = `[$<{%*]|${ci('your')}[_-]?[A-Za-z]`;
+const NOT_A_VALUE = `[$<{%*]|${ci('your')}[_-]?[A-Za-z]|${STAND_IN}`;
+/**
+ * A "value" that starts with a comma or a closing bracket follows a string's closing quote, not an
+ * opening one (`"…password:\",\"call_id\"…`, where a message happens to end in a setting's name).
+ */
+const CLOSING = '[,;})\\]]';
 /** A quoted value may hold anything but its quote, a line break and the start of a placeholder. */
 const quoted = (quote: string) =>
-  `(?<=${quote})(?!${NOT_A_VALUE}|\\s)(?:[^${quote}\\\\\\r\\n[]|\\\\[^${quote}\\r\\n]|${PLACEHOLDER_AHEAD}){1,8192}`;
+  `(?<=${quote})(?!${NOT_A_VALUE}|\\s|${CLOSING})(?:[^${quote}\\\\\\r\\n[]|\\\\[^${quote}\\r\\n]|${PLACEHOLDER_AHEAD}){1,8192}`;
 /**
  * An unquoted value stops at spaces, quotes, brackets, `,;&` and backslashes (the `\n` after a `.env`
  * line in JSON), and must hold a digit or a symbol: `token: string`, `api_key=api_key`,
@@ -121,8 +136,14 @@ const quoted = (quote: string) =>
  * a second pass sees a placeholder there, and must find what the first found.)
  */
 const UNQUOTED_CHAR = String.raw`[^\s"'\x60,;&<>(){}[\]\\]`;
+/**
+ * A shell substring expansion (`${token:0:20}`, `${TOKEN: -4}`) reads part of a variable: the offset and
+ * length after its `:` are numbers, not a value (a default, `${DB_PASSWORD:-s3cret}`, still is one).
+ */
+const SUBSTRING_EXPANSION = String.raw`(?<=\$\{[A-Za-z_][A-Za-z0-9_]{0,64}:[ \t]{0,16})-?[0-9]{1,9}(?::-?[0-9]{1,9})?\}`;
 const UNQUOTED =
-  `(?<!["'])(?!${NOT_A_VALUE})` + `(?=${UNQUOTED_CHAR}{0,8192}?[0-9!#$%*+/=@^~|?:])${UNQUOTED_CHAR}{3,8192}`;
+  `(?<!["'])(?!${NOT_A_VALUE}|${SUBSTRING_EXPANSION})` +
+  `(?=${UNQUOTED_CHAR}{0,8192}?(?:[0-9!#$%*+/=@^~|]|:(?!:)(?<!::)|\\?(?!\\.)))${UNQUOTED_CHAR}{3,8192}`;
 const SECRET_VALUE = `${quoted('"')}|${quoted("'")}|${UNQUOTED}`;
 
 /** `scheme://user:password@host`: the user and password, any scheme and host (`localhost` too). */
@@ -229,7 +250,7 @@ export const KIND_SPECS: readonly KindSpec[] = [
     // lookbehind would make it try every position); the lookbehind then checks the name and the
     // separator, and `:=` / `=>` are completed after it. The span starts at the separator: the name
     // stays as it is, as before.
-    scan: `[:=](?<=(?<![A-Za-z0-9_.])${SECRET_PREFIX}${SECRET_WORD}(?:\\\\?["'])?[ \\t]{0,16}[:=])(?:(?<=:)=|(?<==)>)?(?![=:>])[ \\t]{0,16}(?:\\\\?["'])?(${SECRET_VALUE})`,
+    scan: `[:=]${TERNARY}(?<=(?<![A-Za-z0-9_.])${SECRET_PREFIX}${SECRET_WORD}(?:\\\\?["'])?[ \\t]{0,16}[:=])(?:(?<=:)=|(?<==)>)?(?![=:>])[ \\t]{0,16}(?:\\\\?["'])?(${SECRET_VALUE})`,
     lookbehind: '',
     secretGroup: true,
   },

@@ -1,7 +1,8 @@
 import { ValidationError } from '../core/index.js';
+import { ECHO_KIND, Echoes } from './echoes.js';
 import type { BuiltinKind } from './kinds.js';
 import { type Config, configFor, LITERAL_KIND } from './options.js';
-import { findPlaceholders, scan } from './scanner.js';
+import { type CompiledRules, findPlaceholders, type Span, scan } from './scanner.js';
 
 /**
  * A caller-supplied pattern. A string is matched literally (every occurrence); a `RegExp` is used with
@@ -150,6 +151,7 @@ class State {
   readonly order: Entry[] = [];
   readonly nextNumber = new Map<string, number>();
   readonly reserved = new Map<string, Set<number>>();
+  readonly echoes = new Echoes();
   total = 0;
 
   reserve(kind: string, n: number): void {
@@ -190,17 +192,18 @@ function run(state: State, config: Config, text: string): RedactResult {
     existing.push(start, end);
     if (state.assigned.has(text.slice(start, end))) literals.push(start, end);
   });
+  const spans = spansOf(state, rules, text, existing, isAllowed);
   const out = new Output(text);
   let nextLiteral = 0;
-  scan(text, rules, existing, (span) => {
-    const value = text.slice(span.valueStart, span.end);
-    if (isAllowed?.(value, span.kind)) return;
+  for (const span of spans) {
     // Literal placeholders before this span first, in order (they never overlap a span).
     while (nextLiteral < literals.length && literals[nextLiteral]! < span.valueStart) {
       nextLiteral = out.literal(literals, nextLiteral, state);
     }
-    out.replace(span.valueStart, span.end, state.entryFor(span.kind, value));
-  });
+    const value = text.slice(span.valueStart, span.end);
+    const kind = span.kind === ECHO_KIND ? state.echoes.kindOf(value) : span.kind;
+    out.replace(span.valueStart, span.end, state.entryFor(kind, value));
+  }
   while (nextLiteral < literals.length) nextLiteral = out.literal(literals, nextLiteral, state);
   state.total += out.count;
   if (out.count === 0) return { text, findings: [], count: 0 };
@@ -208,6 +211,38 @@ function run(state: State, config: Config, text: string): RedactResult {
   const findings: RedactFinding[] = [];
   for (const [entry, n] of out.seen) findings.push(finding(entry, n, config.includeOriginals));
   return { text: out.parts.join(''), findings, count: out.count };
+}
+
+/**
+ * The spans to replace. A value found by its context that also appears bare (see echoes.ts) makes the
+ * scan run again with the values as one more rule; a few rounds at most, as a round may find new values.
+ */
+function spansOf(
+  state: State,
+  rules: CompiledRules,
+  text: string,
+  existing: readonly number[],
+  isAllowed: Config['isAllowed'],
+): Span[] {
+  for (let round = 0; ; round++) {
+    const echo = state.echoes.asRule();
+    const withEchoes = echo ? { ...rules, custom: [...rules.custom, echo] } : rules;
+    const spans: Span[] = [];
+    scan(text, withEchoes, existing, (span) => {
+      if (!isAllowed?.(text.slice(span.valueStart, span.end), span.kind)) spans.push(span);
+    });
+    let fresh = false;
+    let echoed = 0;
+    for (const s of spans) {
+      if (s.kind === ECHO_KIND) continue;
+      const value = text.slice(s.valueStart, s.end);
+      if (state.echoes.add(s.kind, value)) fresh = true;
+      if (state.echoes.has(value)) echoed++;
+    }
+    if (!fresh || round === 2) return spans;
+    // Scan again only if the values appear more often than they were found.
+    if (state.echoes.count(text) <= echoed) return spans;
+  }
 }
 
 /** The redacted text as it is built, and what one call replaced. */

@@ -353,5 +353,14 @@ function emailSpan(text: string, at: number, end: number, prevEnd: number): Span
   }
   if (start === at) return undefined;
   if (at - start === 3 && text.startsWith('git', start)) return undefined;
+  // `\\n@pytest.fixture` in text escaped twice (JSON inside JSON): a lone escape letter after
+  // backslashes is the end of a line break, not someone's address.
+  if (
+    at - start === 1 &&
+    start > prevEnd &&
+    text.charCodeAt(start - 1) === BACKSLASH &&
+    ESCAPE_LETTERS.includes(text.charAt(start))
+  )
+    return undefined;
   return { start, valueStart: start, end, kind: 'email' };
 }

