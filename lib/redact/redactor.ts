@@ -3,6 +3,7 @@ import { ECHO_KIND, Echoes } from './echoes.js';
 import type { BuiltinKind } from './kinds.js';
 import { type Config, configFor, LITERAL_KIND } from './options.js';
 import { type CompiledRules, findPlaceholders, type Span, scan } from './scanner.js';
+import { originalRange, skeletonOf } from './skeleton.js';
 
 /**
  * A caller-supplied pattern. A string is matched literally (every occurrence); a `RegExp` is used with
@@ -182,27 +183,33 @@ function run(state: State, config: Config, text: string): RedactResult {
     });
   }
   const { rules, isAllowed } = config;
+  // The scan reads the text as a reader sees it (invisible characters dropped, NFKC): see skeleton.ts.
+  const sk = skeletonOf(text, rules.knownKinds);
+  const scanned = sk.text;
   // Placeholders already in the text reserve their numbers, and no caller pattern may match into them.
   // One that an earlier call of this redactor handed out (`[email-1]` pasted back in) would be restored
   // to that call's value: it is replaced too, as a value of kind `placeholder`.
   const existing: number[] = [];
   const literals: number[] = [];
-  findPlaceholders(text, rules.knownKinds, (kind, n, start, end) => {
+  // A placeholder wedged into a key is not in the skeleton; its number stays reserved all the same.
+  if (scanned !== text) findPlaceholders(text, rules.knownKinds, (kind, n) => state.reserve(kind, n));
+  findPlaceholders(scanned, rules.knownKinds, (kind, n, start, end) => {
     state.reserve(kind, n);
     existing.push(start, end);
-    if (state.assigned.has(text.slice(start, end))) literals.push(start, end);
+    if (state.assigned.has(scanned.slice(start, end))) literals.push(...originalRange(sk, start, end));
   });
-  const spans = spansOf(state, rules, text, existing, isAllowed);
+  const spans = spansOf(state, rules, scanned, existing, isAllowed);
   const out = new Output(text);
   let nextLiteral = 0;
   for (const span of spans) {
+    const [start, end] = originalRange(sk, span.valueStart, span.end);
     // Literal placeholders before this span first, in order (they never overlap a span).
-    while (nextLiteral < literals.length && literals[nextLiteral]! < span.valueStart) {
+    while (nextLiteral < literals.length && literals[nextLiteral]! < start) {
       nextLiteral = out.literal(literals, nextLiteral, state);
     }
-    const value = text.slice(span.valueStart, span.end);
-    const kind = span.kind === ECHO_KIND ? state.echoes.kindOf(value) : span.kind;
-    out.replace(span.valueStart, span.end, state.entryFor(kind, value));
+    const kind =
+      span.kind === ECHO_KIND ? state.echoes.kindOf(scanned.slice(span.valueStart, span.end)) : span.kind;
+    out.replace(start, end, state.entryFor(kind, text.slice(start, end)));
   }
   while (nextLiteral < literals.length) nextLiteral = out.literal(literals, nextLiteral, state);
   state.total += out.count;
