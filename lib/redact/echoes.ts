@@ -5,13 +5,34 @@
  */
 import type { CustomRule } from './scanner.js';
 
-/** Kinds recognised by their context only; the kinds with a shape of their own are found anywhere. */
+/**
+ * Kinds recognised by their context only (the kinds with a shape of their own are found anywhere), and
+ * private keys, whose body lines are pasted on their own.
+ */
 const CONTEXTUAL: ReadonlySet<string> = new Set([
   'secret',
   'bearer-token',
+  'basic-auth',
   'aws-secret-key',
   'url-credentials',
+  'private-key',
 ]);
+const BASE64_LINE = /^[A-Za-z0-9+/=]{40,}$/;
+
+/**
+ * What to look for: the value itself, the password of URL credentials (`user:password`), and each
+ * base64 line of a private key (a setting's value may hold one too, `"private_key": "-----BEGIN…"`).
+ */
+function parts(kind: string, value: string): string[] {
+  if (kind === 'url-credentials') {
+    const colon = value.indexOf(':');
+    return colon >= 0 ? [value, value.slice(colon + 1)] : [value];
+  }
+  if (value.includes('PRIVATE KEY')) {
+    return value.split(/(?:\\r)?\\n|\r?\n|[ \t]+/).filter((line) => BASE64_LINE.test(line));
+  }
+  return [value];
+}
 
 /** Bounds the alternation: beyond it, later values are still redacted where their context is. */
 const MAX_ECHOES = 512;
@@ -45,10 +66,14 @@ export class Echoes {
 
   /** Remembers `value` (of `kind`) when it is worth looking for elsewhere; whether it is new. */
   add(kind: string, value: string): boolean {
-    if (this.kinds.has(value) || this.kinds.size >= MAX_ECHOES || !worthEchoing(kind, value)) return false;
-    this.kinds.set(value, kind);
-    this.rule = undefined;
-    return true;
+    let fresh = false;
+    for (const part of parts(kind, value)) {
+      if (this.kinds.has(part) || this.kinds.size >= MAX_ECHOES || !worthEchoing(kind, part)) continue;
+      this.kinds.set(part, kind);
+      this.rule = undefined;
+      fresh = true;
+    }
+    return fresh;
   }
 
   /** Whether `value` is remembered. */

@@ -142,7 +142,12 @@ const SECRET_PREFIX = /(?:[A-Za-z0-9]{1,32}[_.-]|[A-Z]?[a-z0-9]{1,32}(?=[A-Z])){
 const SECRET_WORD =
   '(?:[pP]ass(?:word|wd)|PASS(?:WORD|WD)|[pP]wd|[sS]ecret(?:[_-]?[kK]ey)?|SECRET(?:[_-]?KEY)?|[tT]oken|TOKEN|' +
   '[aA]pi[_-]?[kK]ey|API[_-]?KEY|[aA]ccount[_-]?[kK]ey|ACCOUNT_?KEY|[aA]ccess[_-]?[kK]ey|ACCESS_?KEY|' +
-  '[pP]rivate[_-]?[kK]ey(?:[_-]?[iI]d)?|PRIVATE_?KEY(?:_?ID)?|[sS]ig(?:nature)?|SIG(?:NATURE)?)';
+  '[pP]rivate[_-]?[kK]ey(?:[_-]?[iI]d)?|PRIVATE_?KEY(?:_?ID)?|' +
+  // A URL's signature (`?sig=`, `&X-Amz-Signature=`), not "signature = …" in prose.
+  '(?<=[?&;])sig(?==)|(?:[sS]ignature|SIGNATURE)(?==)|' +
+  // `KEY` alone only ends an upper-case environment name set with `=` (`ADAFRUIT_IO_KEY=…`): `"key":`
+  // in JSON and `const ROLES_KEY = 'roles'` are names of other things.
+  '(?<=[A-Z0-9]_)KEY(?==))';
 /**
  * A ternary's branches (`cond ? "__Secure-session-token" : "session-token"`): a quoted string after `?`
  * and before `:` is an expression, not a setting's name. Read backwards from the `:`; bounded.
@@ -230,8 +235,15 @@ function vendorKind(kind: VendorKind): KindSpec {
   };
 }
 
-/** `Basic <base64>`: at least 8 characters with a digit, `+/=` or a lower-then-upper pair (`dXNlcjpw…`). */
-const BASIC_TOKEN = `${PH_GLUED}((?=[A-Za-z0-9+/]{0,1024}?(?:[0-9+/=]|[a-z][A-Z]))[A-Za-z0-9+/]{8,1024}={0,2})(?![A-Za-z0-9+/=])`;
+/**
+ * `Basic <base64>`: after `Authorization:`, at least 8 base64 characters; elsewhere (`-H 'Basic …'`)
+ * `Basic` or `BASIC` and a token holding a digit or `+/=` ("a basic ProductCard component" is prose).
+ */
+const AUTHZ = `[Aa]uthorization["']?[ \\t]{0,16}[:=][ \\t]{0,16}["']?`;
+const BASIC =
+  `(?:Basic|BASIC|basic(?<=${AUTHZ}basic))[ \\t]{1,16}${PH_GLUED}` +
+  `((?:(?<=${AUTHZ}[Bb][Aa][Ss][Ii][Cc][ \\t]{1,16}(?:${PH}){0,4})|(?=[A-Za-z0-9+/]{0,1024}?[0-9+/=]))` +
+  '[A-Za-z0-9+/]{8,1024}={0,2})(?![A-Za-z0-9+/=])';
 /** `Bearer <token>`: at least 16 characters and one digit (`Bearer authentication` is prose). */
 const BEARER_TOKEN = `[ \\t]{1,16}${PH_GLUED}((?=[A-Za-z._~+/-]{0,8192}[0-9])[A-Za-z0-9._~+/-]{16,8192}={0,2})`;
 
@@ -301,7 +313,7 @@ export const KIND_SPECS: readonly KindSpec[] = [
   keys('jwt', [['eyJ', '[A-Za-z0-9_-]{8,8192}\\.eyJ[A-Za-z0-9_-]{8,65536}\\.[A-Za-z0-9_-]{0,8192}']]),
   {
     kind: 'basic-auth',
-    source: `(?:[Bb]asic|BASIC)[ \\t]{1,16}${BASIC_TOKEN}`,
+    source: BASIC,
     lookbehind: WORD_DASH,
     secretGroup: true,
   },

@@ -9,12 +9,17 @@
  * restoring the originals still gives the input exactly.
  */
 
-/** The scanned text and, when it differs from the input, where each of its characters came from. */
+/**
+ * The scanned text and, when it differs from the input, where its characters came from: a list of
+ * segments (only where something changed, so a long text with one zero-width space costs two segments).
+ */
 export interface Skeleton {
   text: string;
-  /** Per scanned character: start of the original character it came from (absent: the identity). */
+  /** Per segment: where it starts in the scanned text (ascending). */
+  at?: number[];
+  /** Per segment: where it starts in the input. */
   from?: number[];
-  /** Per scanned character: end of the original character it came from. */
+  /** Per segment: where it ends in the input, or -1 for an unchanged stretch (one to one). */
   to?: number[];
 }
 
@@ -48,11 +53,13 @@ function fold(cp: number): string {
   return f;
 }
 
-/** The skeleton being built: unchanged stretches are copied lazily. */
+/** The skeleton being built: unchanged stretches are copied lazily, as one segment each. */
 class Builder {
   readonly out: string[] = [];
+  readonly at: number[] = [];
   readonly from: number[] = [];
   readonly to: number[] = [];
+  length = 0;
   copied = 0;
   changed = false;
   constructor(readonly text: string) {}
@@ -60,10 +67,12 @@ class Builder {
   /** Replaces text[start, end) by `by` (each of its characters maps to the whole range). */
   put(start: number, end: number, by: string): void {
     this.copy(start);
-    this.out.push(by);
-    for (let k = 0; k < by.length; k++) {
+    if (by.length > 0) {
+      this.out.push(by);
+      this.at.push(this.length);
       this.from.push(start);
       this.to.push(end);
+      this.length += by.length;
     }
     this.copied = end;
     this.changed = true;
@@ -72,10 +81,10 @@ class Builder {
   copy(upTo: number): void {
     if (upTo <= this.copied) return;
     this.out.push(this.text.slice(this.copied, upTo));
-    for (let k = this.copied; k < upTo; k++) {
-      this.from.push(k);
-      this.to.push(k + 1);
-    }
+    this.at.push(this.length);
+    this.from.push(this.copied);
+    this.to.push(-1);
+    this.length += upTo - this.copied;
     this.copied = upTo;
   }
 }
@@ -114,7 +123,7 @@ export function skeletonOf(text: string, knownKinds: ReadonlySet<string>): Skele
   }
   if (!b.changed) return { text };
   b.copy(text.length);
-  return { text: b.out.join(''), from: b.from, to: b.to };
+  return { text: b.out.join(''), at: b.at, from: b.from, to: b.to };
 }
 
 /** Folds a run of characters that are not printable ASCII. */
@@ -138,6 +147,23 @@ function oddBackslashes(text: string, i: number): boolean {
 
 /** The original range of the scanned range [start, end) (`end > start`). */
 export function originalRange(sk: Skeleton, start: number, end: number): [number, number] {
-  if (!sk.from || !sk.to) return [start, end];
-  return [sk.from[start]!, sk.to[end - 1]!];
+  const { at, from, to } = sk;
+  if (!at || !from || !to) return [start, end];
+  const first = segmentOf(at, start);
+  const last = segmentOf(at, end - 1);
+  const s = to[first] === -1 ? from[first]! + (start - at[first]!) : from[first]!;
+  const e = to[last] === -1 ? from[last]! + (end - at[last]!) : to[last]!;
+  return [s, e];
+}
+
+/** The segment holding scanned position `p` (binary search). */
+function segmentOf(at: readonly number[], p: number): number {
+  let lo = 0;
+  let hi = at.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (at[mid]! <= p) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

@@ -148,7 +148,7 @@ export const VENDOR_FORMATS: readonly VendorFormat[] = [
   { kind: 'vendor-key', prefix: 'pnu_', rest: `[A-Za-z0-9]{36}${END}`, what: 'Prefect API key' },
   { kind: 'vendor-key', prefix: 'pul-', rest: `${HEX}{40}${END}`, what: 'Pulumi access token' },
   { kind: 'vendor-key', prefix: 'rdme_', rest: `[a-z0-9]{70}${END}`, what: 'ReadMe API key' },
-  { kind: 'vendor-key', prefix: 'sntr[ysu]_', rest: '[A-Za-z0-9+/=_-]{40,1024}', what: 'Sentry tokens' },
+  { kind: 'vendor-key', prefix: 'sntry[su]_', rest: '[A-Za-z0-9+/=_-]{40,1024}', what: 'Sentry tokens' },
   { kind: 'vendor-key', prefix: 'fo1_', rest: `[A-Za-z0-9_-]{43}${END}`, what: 'Fly.io access token' },
   {
     kind: 'vendor-key',
