@@ -147,15 +147,16 @@ async function loadLib() {
       `the built library is missing (${fileURLToPath(DIST)}): run \`npm run build:lib\` first`,
     );
   }
-  const [core, transcript, snapshot, llmReflect, llm, session] = await Promise.all([
+  const [core, transcript, snapshot, llmReflect, llm, session, redact] = await Promise.all([
     import(new URL('core/index.js', DIST).href),
     import(new URL('transcript/index.js', DIST).href),
     import(new URL('snapshot/index.js', DIST).href),
     import(new URL('llm-reflect/index.js', DIST).href),
     import(new URL('llm/index.js', DIST).href),
     import(new URL('session/index.js', DIST).href),
+    import(new URL('redact/index.js', DIST).href),
   ]);
-  return { core, transcript, snapshot, llmReflect, llm, session };
+  return { core, transcript, snapshot, llmReflect, llm, session, redact };
 }
 
 /** A progress bar on stderr, redrawn at most every 100 ms. */
@@ -431,6 +432,23 @@ const TERMINAL_SEQUENCE =
   /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b\n]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?/g;
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
+// Bidi controls (embeddings, overrides, isolates, marks): printed raw, U+202E reverses what follows on
+// the terminal, so a file name or an insight could show other text than it holds.
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Every printed line goes through here: secrets redacted (rearview/redact, when the library is built)
+ * and bidi controls removed — or, in JSON, escaped so the document still parses to the same value.
+ * @param {string} text
+ * @param {{ redactText?: (t: string) => string, json?: boolean }} [how]
+ */
+export function safeOut(text, how = {}) {
+  const redacted = how.redactText ? how.redactText(String(text)) : String(text);
+  return redacted.replace(BIDI, (c) =>
+    how.json ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : '',
+  );
+}
+
 /** Text safe to print on a terminal: control sequences and control characters removed. */
 export function printable(text) {
   return String(text).replace(TERMINAL_SEQUENCE, '').replace(CONTROL, '');
@@ -519,7 +537,8 @@ export async function main(argv, ioOptions = {}) {
   };
   // Everything printed but the progress bar goes through printable: file names, parser messages and
   // the report all carry text from the input.
-  const say = (stream, text) => stream.write(printable(text));
+  let redactText;
+  const say = (stream, text) => stream.write(safeOut(printable(text), { redactText }));
   let args;
   let bar = null;
   let lib = null;
@@ -529,6 +548,7 @@ export async function main(argv, ioOptions = {}) {
       throw err;
     });
     const built = lib instanceof UsageError ? null : lib;
+    redactText = built?.redact?.redactText;
     // Without the build only --help and --version can answer (the thresholds' flags come from it).
     if (!built && !argv.some((a) => ['-h', '--help', '-v', '--version', 'help'].includes(a))) throw lib;
     args = parseArgs(argv, built?.snapshot);
@@ -552,8 +572,8 @@ export async function main(argv, ioOptions = {}) {
     const result = await analyse(input.text, args, built, llm, bar);
     bar?.end();
     bar = null;
-    if (args.json) io.stdout.write(`${printableJson({ file: name, ...result })}\n`);
-    else io.stdout.write(formatText(name, result));
+    if (args.json) say(io.stdout, safeOut(`${printableJson({ file: name, ...result })}\n`, { json: true }));
+    else say(io.stdout, formatText(name, result));
     if (result.llm?.error && args.json)
       say(io.stderr, `rearview: LLM reflection failed: ${result.llm.error}\n`);
     return 0;
