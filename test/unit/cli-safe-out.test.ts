@@ -6,14 +6,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fakeRandom } from '../fixtures/redact/fakes';
 
+const CLI = join(import.meta.dirname, '../../cli/rearview.mjs');
 const r = fakeRandom(369);
 const KEY = `ghp_${r('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 36)}`;
 
 async function run(argv: string[]): Promise<{ code: number; out: string }> {
-  const { main } = (await import('../../cli/rearview.mjs')) as {
+  const { main } = (await import(pathToFileURL(CLI).href)) as {
     main: (argv: string[], io: Record<string, unknown>) => Promise<number>;
   };
   let out = '';
