@@ -4,7 +4,7 @@
  * in a markdown code fence) → recall per kind and per position, which must be 1 everywhere; and the
  * look-alikes (git SHA-1/SHA-256, UUIDs, semver, base64 data URLs, long paths, npm integrity strings,
  * Docker digests, hex colours) in the same positions → false positives, which must be 0. The set is
- * test/fixtures/redact/planted.ts, built from fixed seeds; test/unit/redact-planted.test.ts enforces it.
+ * tools/shared/redact-planted.ts, built from fixed seeds; test/unit/redact-planted.test.ts enforces it.
  *
  * The numbers that matter are recall and false positives, whose targets (1 and 0) are fixed. The timing
  * beside them is of one whole scoring run (the set built from its seed, then every text redacted), has

@@ -16,15 +16,16 @@ export async function loadLib() {
       `the built library is missing (${fileURLToPath(DIST)}): run \`npm run build:lib\` first`,
     );
   }
-  const [core, snapshot, compress, llmReflect, llm, session] = await Promise.all([
+  const [core, snapshot, compress, llmReflect, llm, session, redact] = await Promise.all([
     import(new URL('core/index.js', DIST).href),
     import(new URL('snapshot/index.js', DIST).href),
     import(new URL('compress/index.js', DIST).href),
     import(new URL('llm-reflect/index.js', DIST).href),
     import(new URL('llm/index.js', DIST).href),
     import(new URL('session/index.js', DIST).href),
+    import(new URL('redact/index.js', DIST).href),
   ]);
-  return { core, snapshot, compress, llmReflect, llm, session };
+  return { core, snapshot, compress, llmReflect, llm, session, redact };
 }
 
 /** Reads the input in any format rearview/transcript accepts. Throws InputError, located. */

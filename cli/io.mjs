@@ -14,9 +14,40 @@ const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
  * }} Io
  */
 
-/** Every write of the CLI, to stdout or stderr. */
-export function write(stream, text) {
-  stream.write(text);
+// Bidi controls (embeddings, overrides, isolates, marks): printed raw, U+202E reverses what follows on
+// the terminal, so a file name or an insight could show other text than it holds.
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** rearview/redact's redactText once the built library is loaded; until then text passes as it is. */
+let redactText;
+
+/**
+ * Sets the redaction every later write applies (rearview/redact's `redactText` of the built library).
+ * @param {((text: string) => string) | undefined} fn
+ */
+export function useRedactor(fn) {
+  redactText = fn;
+}
+
+/**
+ * Every printed line goes through here: secrets redacted and bidi controls removed — or, in JSON,
+ * escaped so the document still parses to the same value.
+ * @param {string} text
+ * @param {{ redactText?: (t: string) => string, json?: boolean }} [how]
+ */
+export function safeOut(text, how = {}) {
+  const redacted = how.redactText ? how.redactText(String(text)) : String(text);
+  return redacted.replace(BIDI, (c) =>
+    how.json ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : '',
+  );
+}
+
+/**
+ * Every write of the CLI, to stdout or stderr: insights quote transcript turns, keys included, so
+ * nothing leaves unredacted.
+ */
+export function write(stream, text, json = false) {
+  stream.write(safeOut(text, { redactText, json }));
 }
 
 /** The package's version, from the package.json next to this directory (the one it ships in). */

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { analyse, llmClient, loadLib } from './analyse.mjs';
 import { InputError, parseArgs, UsageError, usage } from './args.mjs';
 import { formatText, locatedMessage } from './format.mjs';
-import { printable, printableJson, readInput, version, write } from './io.mjs';
+import { printable, printableJson, readInput, useRedactor, version, write } from './io.mjs';
 
 export { analyse, lessonsInput } from './analyse.mjs';
 export { cliParams, parseArgs, USAGE, usage } from './args.mjs';
@@ -47,6 +47,7 @@ export async function main(argv, ioOptions = {}) {
       throw err;
     });
     const built = lib instanceof UsageError ? null : lib;
+    useRedactor(built?.redact?.redactText);
     // Without the build only --help and --version can answer (the parameters' flags come from it).
     if (!built && !argv.some((a) => ['-h', '--help', '-v', '--version', 'help'].includes(a))) throw lib;
     args = parseArgs(argv, built?.snapshot);
@@ -70,7 +71,7 @@ export async function main(argv, ioOptions = {}) {
     const result = await analyse(input.text, args, built, llm, bar);
     bar?.end();
     bar = null;
-    if (args.json) write(io.stdout, `${printableJson({ file: name, ...result })}\n`);
+    if (args.json) write(io.stdout, `${printableJson({ file: name, ...result })}\n`, true);
     else write(io.stdout, formatText(name, result));
     if (result.llm?.error && args.json)
       say(io.stderr, `rearview: LLM reflection failed: ${result.llm.error}\n`);

@@ -128,13 +128,35 @@ export function scrubSecrets(message: string, secrets: readonly (string | undefi
     const patterns: RedactPattern[] = [];
     for (const secret of secrets) {
       if (typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH) {
-        patterns.push({ kind: 'api-key', pattern: secret });
+        for (const spelling of spellings(secret)) patterns.push({ kind: 'api-key', pattern: spelling });
+        // A masked echo (`sk-ant-api03-Z…`, `sk-ant-api03-Zx***`): the key's start, then a mask.
+        patterns.push({ kind: 'api-key', pattern: maskedEcho(secret) });
       }
     }
     return redact(message, patterns.length ? { patterns } : undefined).text;
   } catch {
     return 'a message that could not be scrubbed';
   }
+}
+
+/** The ways a server echoes a key it was sent: as is, base64 (padded or not), URL-encoded. */
+function spellings(secret: string): string[] {
+  const out = new Set([secret, encodeURIComponent(secret)]);
+  try {
+    const b64 = btoa(secret);
+    out.add(b64);
+    out.add(b64.replace(/=+$/, ''));
+    out.add(b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
+  } catch {
+    // A key outside Latin-1 has no btoa spelling; the others still apply.
+  }
+  return [...out];
+}
+
+/** The key's first 12 characters (at least its prefix and one more), any key characters, then a mask. */
+function maskedEcho(secret: string): RegExp {
+  const head = secret.slice(0, Math.min(12, secret.length - 4)).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return new RegExp(`${head}[A-Za-z0-9_-]{0,64}(?:\u2026|\\.{3}|\\*{3,64}|x{4,64})`);
 }
 
 /** @internal Values of headers that carry credentials (a proxy's own auth): scrubbed from error messages too. */

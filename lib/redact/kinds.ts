@@ -10,6 +10,7 @@
  * a letter or digit also refuses to start inside a run of its own characters (a lookbehind added by
  * the scanner), so a long run is attempted once, not once per character.
  */
+import { splitPrefix, VENDOR_FORMATS, VENDOR_KINDS, type VendorKind } from './vendors.js';
 
 /**
  * Names of the built-in kinds, in the order they are tried when two could start at the same place.
@@ -33,8 +34,13 @@ export const BUILTIN_KINDS = [
   'slack-token',
   'aws-access-key',
   'jwt',
+  'basic-auth',
   'secret',
   'email',
+  'npm-token',
+  'huggingface-token',
+  'gitlab-token',
+  'vendor-key',
 ] as const;
 
 /**
@@ -61,6 +67,15 @@ export interface KindSpec {
   lookbehind: string;
   /** The source's one capturing group is the secret; the rest of the match is context kept as is. */
   secretGroup: boolean;
+  /**
+   * For a kind found from a separator inside its prefix (the vendor table): the parts of the prefix
+   * before it, as an expression anchored at the end, to walk the match's start back over.
+   */
+  head?: RegExp;
+  /** For a kind that may be glued to a short word: the sources of its fixed starts. */
+  prefixes?: readonly string[];
+  /** The part of `source` that may be glued, when not all of it may (`openai-key`'s legacy keys). */
+  gluedSource?: string;
 }
 
 const PEM_LABEL = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/.source;
@@ -69,7 +84,11 @@ const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/.source;
 const PEM_BODY = /(?:[^-[\]]|-(?!----)){0,16384}/.source;
 // A block cut short (no END line): the base64 lines that follow, separated by real or escaped newlines.
 // Repetitions of groups are bounded: each one costs the regexp engine backtracking stack.
-const PEM_LINES = /(?:[ \t]*(?:\r?\n|\\r?\\n)[ \t]*[A-Za-z0-9+/=]{16,16384}){1,1024}/.source;
+// Lines may be separated by spaces only (newlines flattened), and an encrypted key's `Proc-Type:` and
+// `DEK-Info:` headers and the blank line after them are part of the block.
+const PEM_LINES =
+  /(?:(?:[ \t]*(?:\r?\n|\\r?\\n)[ \t]*|[ \t]{1,16})(?:[A-Za-z0-9+/=]{16,16384}|[A-Z][A-Za-z-]{1,32}:[^\r\n\\]{0,256}|(?=\r?\n|\\r?\\n))){1,1024}/
+    .source;
 
 /** `AWS_SECRET_ACCESS_KEY`, `aws_secret_access_key`, `SecretAccessKey`, `secret-access-key`, any case. */
 const AWS_SECRET_NAME = `(?:${ci('aws')}[_-]?)?${ci('secret')}[_-]?${ci('access')}[_-]?${ci('key')}`;
@@ -91,7 +110,23 @@ const EMAIL_DOMAIN =
 
 /** Letters, digits, `_` and `-`: the characters keys and tokens are made of. */
 const WORD_DASH = /(?<![A-Za-z0-9_-])/.source;
-const ALNUM = /(?<![A-Za-z0-9])/.source;
+
+/**
+ * A key with a fixed start may be glued to the end of a short word or number (`idAKIA…`, `MY_ghp_…`,
+ * `1sk-ant-…`): the start is matched first, then a look back refuses it only after 16 or more word
+ * characters. That also bounds the attempts inside a long run to its first 16 positions (linear).
+ * Used for the scan only: right after a match or an escape every kind may start (see scanner.ts).
+ */
+export function glued(prefix: string, rest: string): string {
+  return `(?:${prefix})(?<![A-Za-z0-9_-]{16}(?:${prefix}))${rest}`;
+}
+
+/** Placeholders already in the text where a value starts (`password="[email-1]Hunter2…"`): skipped. */
+const PH = /\[[a-z][a-z0-9_-]{0,63}-[1-9][0-9]{0,8}\]/.source;
+/** Placeholders after an opening quote, before the value they would hide. */
+const PH_QUOTED = `(?:(?<=["'\x60])(?:${PH}){1,4})?`;
+/** Placeholders glued to a token after `Bearer ` or `Basic ` (`Bearer [email-1]abc…`). */
+const PH_GLUED = `(?:(?:${PH}){1,4}(?=[A-Za-z0-9]))?`;
 
 /** A placeholder (`[email-1]`): a value may hold a `[`, but never the start of one of these. */
 const PLACEHOLDER_AHEAD = /\[(?![a-z][a-z0-9_-]{0,63}-[1-9][0-9]{0,8}\])/.source;
@@ -105,15 +140,36 @@ const PLACEHOLDER_AHEAD = /\[(?![a-z][a-z0-9_-]{0,63}-[1-9][0-9]{0,8}\])/.source
 const SECRET_PREFIX = /(?:[A-Za-z0-9]{1,32}[_.-]|[A-Z]?[a-z0-9]{1,32}(?=[A-Z])){0,8}/.source;
 // Lower case, upper case or capitalised (a class per letter would be tried at every position of the text).
 const SECRET_WORD =
-  '(?:[pP]ass(?:word|wd)|PASS(?:WORD|WD)|[sS]ecret(?:[_-]?[kK]ey)?|SECRET(?:[_-]?KEY)?|[tT]oken|TOKEN|' +
-  '[aA]pi[_-]?[kK]ey|API[_-]?KEY)';
+  '(?:[pP]ass(?:word|wd)|PASS(?:WORD|WD)|[pP]wd|[sS]ecret(?:[_-]?[kK]ey)?|SECRET(?:[_-]?KEY)?|[tT]oken|TOKEN|' +
+  '[aA]pi[_-]?[kK]ey|API[_-]?KEY|[aA]ccount[_-]?[kK]ey|ACCOUNT_?KEY|[aA]ccess[_-]?[kK]ey|ACCESS_?KEY|' +
+  '[pP]rivate[_-]?[kK]ey(?:[_-]?[iI]d)?|PRIVATE_?KEY(?:_?ID)?|' +
+  // A URL's signature (`?sig=`, `&X-Amz-Signature=`), not "signature = …" in prose.
+  '(?<=[?&;])sig(?==)|(?:[sS]ignature|SIGNATURE)(?==)|' +
+  // `KEY` alone only ends an upper-case environment name set with `=` (`ADAFRUIT_IO_KEY=…`): `"key":`
+  // in JSON and `const ROLES_KEY = 'roles'` are names of other things.
+  '(?<=[A-Z0-9]_)KEY(?==))';
+/**
+ * A ternary's branches (`cond ? "__Secure-session-token" : "session-token"`): a quoted string after `?`
+ * and before `:` is an expression, not a setting's name. Read backwards from the `:`; bounded.
+ */
+const TERNARY = /(?<!\?[ \t]{0,16}\\?["'][^"'\\\r\n?]{1,256}\\?["'][ \t]{0,16}:)/.source;
 /** `=`, `:`, `:=` or `=>` with the key's closing quote and spaces, but not `==` or `::`. */
-const SECRET_SEP = /(?:\\?["'])?[ \t]{0,16}(?::=|=>|=|:)(?![=:>])[ \t]{0,16}(?:\\?["'])?/.source;
+const SECRET_SEP = `(?:\\\\?["'\x60])?[ \\t]{0,16}(?::=|=>|=|:${TERNARY})(?![=:>])[ \\t]{0,16}(?:\\\\?["'\x60])?${PH_QUOTED}`;
+/**
+ * Stand-ins a person or tool wrote for a value: `[MASKED_DB_URL]`, `[REDACTED]` (whole, in brackets), and
+ * masked keys (`sk_test_••••••••`, `abc********`): four mask characters within the first 64.
+ */
+const STAND_IN = String.raw`\[[A-Za-z][A-Za-z0-9 _-]{0,62}\](?![A-Za-z0-9])|[^\s"'\\]{0,64}(?:\u2022{4}|\*{4}|\u25cf{4})`;
 /** References and stand-ins: `$VAR`, `${VAR}`, `<your-token>`, `{{ secrets.X }}`, `%s`, `***`, `YOUR_KEY_HERE`. */
-const NOT_A_VALUE = `[$<{%*]|${ci('your')}[_-]?[A-Za-z]`;
+const NOT_A_VALUE = `[$<{%*]|${ci('your')}[_-]?[A-Za-z]|${STAND_IN}`;
+/**
+ * A "value" that starts with a comma or a closing bracket follows a string's closing quote, not an
+ * opening one (`"…password:\",\"call_id\"…`, where a message happens to end in a setting's name).
+ */
+const CLOSING = '[,;})\\]]';
 /** A quoted value may hold anything but its quote, a line break and the start of a placeholder. */
 const quoted = (quote: string) =>
-  `(?<=${quote})(?!${NOT_A_VALUE}|\\s)(?:[^${quote}\\\\\\r\\n[]|\\\\[^${quote}\\r\\n]|${PLACEHOLDER_AHEAD}){1,8192}`;
+  `(?<=${quote}(?:${PH}){0,4})(?!${NOT_A_VALUE}|\\s|${CLOSING})(?:[^${quote}\\\\\\r\\n[]|\\\\[^${quote}\\r\\n]|${PLACEHOLDER_AHEAD}){1,8192}`;
 /**
  * An unquoted value stops at spaces, quotes, brackets, `,;&` and backslashes (the `\n` after a `.env`
  * line in JSON), and must hold a digit or a symbol: `token: string`, `api_key=api_key`,
@@ -121,13 +177,75 @@ const quoted = (quote: string) =>
  * a second pass sees a placeholder there, and must find what the first found.)
  */
 const UNQUOTED_CHAR = String.raw`[^\s"'\x60,;&<>(){}[\]\\]`;
+/**
+ * A shell substring expansion (`${token:0:20}`, `${TOKEN: -4}`) reads part of a variable: the offset and
+ * length after its `:` are numbers, not a value (a default, `${DB_PASSWORD:-s3cret}`, still is one).
+ */
+const SUBSTRING_EXPANSION = String.raw`(?<=\$\{[A-Za-z_][A-Za-z0-9_]{0,64}:[ \t]{0,16})-?[0-9]{1,9}(?::-?[0-9]{1,9})?\}`;
 const UNQUOTED =
-  `(?<!["'])(?!${NOT_A_VALUE})` + `(?=${UNQUOTED_CHAR}{0,8192}?[0-9!#$%*+/=@^~|?:])${UNQUOTED_CHAR}{3,8192}`;
-const SECRET_VALUE = `${quoted('"')}|${quoted("'")}|${UNQUOTED}`;
+  `(?<!["'\x60])(?!${NOT_A_VALUE}|${SUBSTRING_EXPANSION})` +
+  `(?=${UNQUOTED_CHAR}{0,8192}?(?:[0-9!#$%*+/=@^~|]|:(?!:)(?<!::)|\\?(?!\\.)))${UNQUOTED_CHAR}{3,8192}`;
+const SECRET_VALUE = `${quoted('"')}|${quoted("'")}|${quoted('\x60')}|${UNQUOTED}`;
+
+const OPENAI_REST = '[A-Za-z0-9_-]{20,1024}';
+const OPENAI_LEGACY = '(?=[A-Za-z0-9]{0,1024}[A-Z0-9])[A-Za-z0-9]{20,1024}';
 
 /** `scheme://user:password@host`: the user and password, any scheme and host (`localhost` too). */
 const URL_SCHEME = /[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\//.source;
 const URL_USERINFO = /([^\s:/?#@[\]"'<>\\]{0,256}:[^\s/?#[\]"'<>\\]{1,1024})(?=@[A-Za-z0-9[])/.source;
+
+/** A kind of keys with fixed starts: `[prefix, rest]` pairs, glued or not (see {@link glued}). */
+function keys(kind: BuiltinKind, parts: readonly (readonly [string, string])[]): KindSpec {
+  return {
+    kind,
+    source: `(?:${parts.map(([p, r]) => `(?:${p})${r}`).join('|')})`,
+    scan: `(?:${parts.map(([p, r]) => glued(p, r)).join('|')})`,
+    lookbehind: '',
+    secretGroup: false,
+    prefixes: parts.map(([p]) => p),
+  };
+}
+
+/**
+ * The vendor table's kind, from its rows (vendors.ts). The scan finds most rows from the `_`, `-` or `.`
+ * in their prefix (see `splitPrefix`): fifty prefixes starting with letters would make the combined
+ * expression stop at almost every letter of the text.
+ */
+function vendorKind(kind: VendorKind): KindSpec {
+  const rows = VENDOR_FORMATS.filter((f) => f.kind === kind);
+  const scan = rows.map((f) => {
+    const split = splitPrefix(f.prefix);
+    if (!split) return glued(f.prefix, f.rest);
+    const { head, sep, tail } = split;
+    return `${sep}(?<=(?<![A-Za-z0-9_-]{16})(?:${head})${sep})${tail}${f.rest}`;
+  });
+  return {
+    ...keys(
+      kind,
+      rows.map((f) => [f.prefix, f.rest] as const),
+    ),
+    scan: `(?:${scan.join('|')})`,
+    // A match of the scan starts at the separator: the head before it is part of the key.
+    head: new RegExp(
+      `(?:${rows
+        .map((f) => splitPrefix(f.prefix)?.head)
+        .filter((h) => h !== undefined)
+        .join('|')})$`,
+    ),
+  };
+}
+
+/**
+ * `Basic <base64>`: after `Authorization:`, at least 8 base64 characters; elsewhere (`-H 'Basic …'`)
+ * `Basic` or `BASIC` and a token holding a digit or `+/=` ("a basic ProductCard component" is prose).
+ */
+const AUTHZ = `[Aa]uthorization["']?[ \\t]{0,16}[:=][ \\t]{0,16}["']?`;
+const BASIC =
+  `(?:Basic|BASIC|basic(?<=${AUTHZ}basic))[ \\t]{1,16}${PH_GLUED}` +
+  `((?:(?<=${AUTHZ}[Bb][Aa][Ss][Ii][Cc][ \\t]{1,16}(?:${PH}){0,4})|(?=[A-Za-z0-9+/]{0,1024}?[0-9+/=]))` +
+  '[A-Za-z0-9+/]{8,1024}={0,2})(?![A-Za-z0-9+/=])';
+/** `Bearer <token>`: at least 16 characters and one digit (`Bearer authentication` is prose). */
+const BEARER_TOKEN = `[ \\t]{1,16}${PH_GLUED}((?=[A-Za-z._~+/-]{0,8192}[0-9])[A-Za-z0-9._~+/-]{16,8192}={0,2})`;
 
 /** @internal The built-in kinds, in {@link BUILTIN_KINDS} order. */
 export const KIND_SPECS: readonly KindSpec[] = [
@@ -138,18 +256,19 @@ export const KIND_SPECS: readonly KindSpec[] = [
     secretGroup: false,
   },
   {
+    // The name may be glued to a word (`MY_AWS_SECRET_ACCESS_KEY`); it starts with a long literal.
     kind: 'aws-secret-key',
     source: `${AWS_SECRET_NAME}${AWS_SECRET_SEP}[ \\t]{0,16}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
-    lookbehind: ALNUM,
+    lookbehind: '',
     secretGroup: true,
   },
   {
     kind: 'bearer-token',
-    // At least 16 characters and one digit: `Bearer authentication` or `Bearer YOUR_TOKEN` is prose.
-    source: /(?:[Bb]earer|BEARER)[ \t]{1,16}((?=[A-Za-z._~+/-]{0,8192}[0-9])[A-Za-z0-9._~+/-]{16,8192}={0,2})/
-      .source,
-    lookbehind: WORD_DASH,
+    source: `(?:[Bb]earer|BEARER)${BEARER_TOKEN}`,
+    scan: glued('[Bb]earer|BEARER', BEARER_TOKEN),
+    lookbehind: '',
     secretGroup: true,
+    prefixes: ['(?:[Bb]earer|BEARER)'],
   },
   {
     kind: 'url-credentials',
@@ -159,65 +278,44 @@ export const KIND_SPECS: readonly KindSpec[] = [
     lookbehind: '',
     secretGroup: true,
   },
-  {
-    kind: 'slack-webhook',
-    source: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{8,1024}/.source,
-    lookbehind: WORD_DASH,
-    secretGroup: false,
-  },
-  {
-    kind: 'anthropic-key',
-    source: /sk-ant-[A-Za-z0-9_-]{20,1024}/.source,
-    lookbehind: WORD_DASH,
-    secretGroup: false,
-  },
+  keys('slack-webhook', [
+    ['https?:\\/\\/hooks\\.slack\\.com\\/', '(?:services|workflows|triggers)\\/[A-Za-z0-9_/-]{8,1024}'],
+  ]),
+  keys('anthropic-key', [['sk-ant-', '[A-Za-z0-9_-]{20,1024}']]),
   {
     kind: 'openai-key',
     // Project/service keys may hold `-` and `_`; legacy keys are alphanumeric and, unlike a word such as
-    // `sk-internationalization`, hold an upper-case letter or a digit.
-    source:
-      /sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,1024}|(?=[A-Za-z0-9]{0,1024}[A-Z0-9])[A-Za-z0-9]{20,1024})/
-        .source,
-    lookbehind: WORD_DASH,
+    // `sk-internationalization`, hold an upper-case letter or a digit. Only the former may be glued to
+    // a word (`task-sk-…` is a word).
+    source: `sk-(?:(?:proj|svcacct|admin)-${OPENAI_REST}|${OPENAI_LEGACY})`,
+    scan: `(?:${glued('sk-(?:proj|svcacct|admin)-', OPENAI_REST)}|${WORD_DASH}sk-${OPENAI_LEGACY})`,
+    lookbehind: '',
     secretGroup: false,
+    prefixes: ['sk-(?:proj|svcacct|admin)-'],
+    gluedSource: `sk-(?:proj|svcacct|admin)-${OPENAI_REST}`,
   },
+  keys('github-token', [
+    ['gh[pousr]_', '[A-Za-z0-9]{36,1024}'],
+    ['github_pat_', '[A-Za-z0-9_]{22,1024}'],
+  ]),
+  // Secret and restricted keys, live and test (a test key still opens the account's test data), and
+  // webhook signing secrets. Publishable keys (`pk_live_…`) are public by design: kept.
+  keys('stripe-key', [
+    ['[sr]k_(?:live|test)_', '[A-Za-z0-9]{20,1024}'],
+    ['whsec_', '[A-Za-z0-9]{24,1024}'],
+  ]),
+  keys('google-api-key', [['AIza', '[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])']]),
+  keys('slack-token', [
+    ['xox[abeoprs]-', '[A-Za-z0-9-]{10,1024}'],
+    ['xapp-', '[0-9]{1,8}-[A-Za-z0-9-]{10,1024}'],
+  ]),
+  keys('aws-access-key', [['AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9]', '[A-Z0-9]{16}(?![A-Za-z0-9])']]),
+  keys('jwt', [['eyJ', '[A-Za-z0-9_-]{8,8192}\\.eyJ[A-Za-z0-9_-]{8,65536}\\.[A-Za-z0-9_-]{0,8192}']]),
   {
-    kind: 'github-token',
-    source: /(?:gh[pousr]_[A-Za-z0-9]{36,1024}|github_pat_[A-Za-z0-9_]{22,1024})/.source,
+    kind: 'basic-auth',
+    source: BASIC,
     lookbehind: WORD_DASH,
-    secretGroup: false,
-  },
-  {
-    // Secret and restricted keys, live and test (a test key still opens the account's test data), and
-    // webhook signing secrets. Publishable keys (`pk_live_…`) are public by design: kept.
-    kind: 'stripe-key',
-    source: /(?:[sr]k_(?:live|test)_[A-Za-z0-9]{20,1024}|whsec_[A-Za-z0-9]{24,1024})/.source,
-    lookbehind: WORD_DASH,
-    secretGroup: false,
-  },
-  {
-    kind: 'google-api-key',
-    source: /AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])/.source,
-    lookbehind: WORD_DASH,
-    secretGroup: false,
-  },
-  {
-    kind: 'slack-token',
-    source: /(?:xox[abeoprs]-[A-Za-z0-9-]{10,1024}|xapp-[0-9]{1,8}-[A-Za-z0-9-]{10,1024})/.source,
-    lookbehind: WORD_DASH,
-    secretGroup: false,
-  },
-  {
-    kind: 'aws-access-key',
-    source: /(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/.source,
-    lookbehind: ALNUM,
-    secretGroup: false,
-  },
-  {
-    kind: 'jwt',
-    source: /eyJ[A-Za-z0-9_-]{8,8192}\.eyJ[A-Za-z0-9_-]{8,65536}\.[A-Za-z0-9_-]{0,8192}/.source,
-    lookbehind: WORD_DASH,
-    secretGroup: false,
+    secretGroup: true,
   },
   {
     // After the key kinds: at the same position `ghp_…-api-key: x` is a token, not a setting's name.
@@ -228,8 +326,8 @@ export const KIND_SPECS: readonly KindSpec[] = [
     // scan). The separator comes first so the engine still skips to candidate characters (a leading
     // lookbehind would make it try every position); the lookbehind then checks the name and the
     // separator, and `:=` / `=>` are completed after it. The span starts at the separator: the name
-    // stays as it is, as before.
-    scan: `[:=](?<=(?<![A-Za-z0-9_.])${SECRET_PREFIX}${SECRET_WORD}(?:\\\\?["'])?[ \\t]{0,16}[:=])(?:(?<=:)=|(?<==)>)?(?![=:>])[ \\t]{0,16}(?:\\\\?["'])?(${SECRET_VALUE})`,
+    // stays as it is. The name may be glued to a word (`mypassword=`, `:_authToken=`).
+    scan: `[:=]${TERNARY}(?<=${SECRET_PREFIX}${SECRET_WORD}(?:\\\\?["'\\x60])?[ \\t]{0,16}[:=])(?:(?<=:)=|(?<==)>)?(?![=:>])[ \\t]{0,16}(?:\\\\?["'\\x60])?${PH_QUOTED}(${SECRET_VALUE})`,
     lookbehind: '',
     secretGroup: true,
   },
@@ -241,6 +339,7 @@ export const KIND_SPECS: readonly KindSpec[] = [
     lookbehind: '',
     secretGroup: false,
   },
+  ...VENDOR_KINDS.map(vendorKind),
 ];
 
 /** Characters of an email local part (RFC 5322 "atext" minus the rarely seen symbols). */

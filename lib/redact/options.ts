@@ -5,7 +5,7 @@
 import { type Issue, ValidationError } from '../core/index.js';
 import { BUILTIN_KINDS } from './kinds.js';
 import type { RedactOptions, RedactPattern } from './redactor.js';
-import { type CompiledRules, type CustomRule, compileRules } from './scanner.js';
+import { type CompiledRules, type CustomRule, compileRules } from './rules.js';
 
 const KIND_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 /** Kind of a placeholder that was already in a text when an earlier call had handed it out. */

@@ -1,7 +1,9 @@
 import { ValidationError } from '../core/index.js';
+import { ECHO_KIND, Echoes } from './echoes.js';
 import type { BuiltinKind } from './kinds.js';
 import { type Config, configFor, LITERAL_KIND } from './options.js';
-import { findPlaceholders, scan } from './scanner.js';
+import { type CompiledRules, findPlaceholders, type Span, scan } from './scanner.js';
+import { originalRange, skeletonOf } from './skeleton.js';
 
 /**
  * A caller-supplied pattern. A string is matched literally (every occurrence); a `RegExp` is used with
@@ -150,6 +152,7 @@ class State {
   readonly order: Entry[] = [];
   readonly nextNumber = new Map<string, number>();
   readonly reserved = new Map<string, Set<number>>();
+  readonly echoes = new Echoes();
   total = 0;
 
   reserve(kind: string, n: number): void {
@@ -180,27 +183,34 @@ function run(state: State, config: Config, text: string): RedactResult {
     });
   }
   const { rules, isAllowed } = config;
+  // The scan reads the text as a reader sees it (invisible characters dropped, NFKC): see skeleton.ts.
+  const sk = skeletonOf(text, rules.knownKinds);
+  const scanned = sk.text;
   // Placeholders already in the text reserve their numbers, and no caller pattern may match into them.
   // One that an earlier call of this redactor handed out (`[email-1]` pasted back in) would be restored
   // to that call's value: it is replaced too, as a value of kind `placeholder`.
   const existing: number[] = [];
   const literals: number[] = [];
-  findPlaceholders(text, rules.knownKinds, (kind, n, start, end) => {
+  // A placeholder wedged into a key is not in the skeleton; its number stays reserved all the same.
+  if (scanned !== text) findPlaceholders(text, rules.knownKinds, (kind, n) => state.reserve(kind, n));
+  findPlaceholders(scanned, rules.knownKinds, (kind, n, start, end) => {
     state.reserve(kind, n);
     existing.push(start, end);
-    if (state.assigned.has(text.slice(start, end))) literals.push(start, end);
+    if (state.assigned.has(scanned.slice(start, end))) literals.push(...originalRange(sk, start, end));
   });
+  const spans = spansOf(state, rules, scanned, existing, isAllowed);
   const out = new Output(text);
   let nextLiteral = 0;
-  scan(text, rules, existing, (span) => {
-    const value = text.slice(span.valueStart, span.end);
-    if (isAllowed?.(value, span.kind)) return;
+  for (const span of spans) {
+    const [start, end] = originalRange(sk, span.valueStart, span.end);
     // Literal placeholders before this span first, in order (they never overlap a span).
-    while (nextLiteral < literals.length && literals[nextLiteral]! < span.valueStart) {
+    while (nextLiteral < literals.length && literals[nextLiteral]! < start) {
       nextLiteral = out.literal(literals, nextLiteral, state);
     }
-    out.replace(span.valueStart, span.end, state.entryFor(span.kind, value));
-  });
+    const kind =
+      span.kind === ECHO_KIND ? state.echoes.kindOf(scanned.slice(span.valueStart, span.end)) : span.kind;
+    out.replace(start, end, state.entryFor(kind, text.slice(start, end)));
+  }
   while (nextLiteral < literals.length) nextLiteral = out.literal(literals, nextLiteral, state);
   state.total += out.count;
   if (out.count === 0) return { text, findings: [], count: 0 };
@@ -208,6 +218,38 @@ function run(state: State, config: Config, text: string): RedactResult {
   const findings: RedactFinding[] = [];
   for (const [entry, n] of out.seen) findings.push(finding(entry, n, config.includeOriginals));
   return { text: out.parts.join(''), findings, count: out.count };
+}
+
+/**
+ * The spans to replace. A value found by its context that also appears bare (see echoes.ts) makes the
+ * scan run again with the values as one more rule; a few rounds at most, as a round may find new values.
+ */
+function spansOf(
+  state: State,
+  rules: CompiledRules,
+  text: string,
+  existing: readonly number[],
+  isAllowed: Config['isAllowed'],
+): Span[] {
+  for (let round = 0; ; round++) {
+    const echo = state.echoes.asRule();
+    const withEchoes = echo ? { ...rules, custom: [...rules.custom, echo] } : rules;
+    const spans: Span[] = [];
+    scan(text, withEchoes, existing, (span) => {
+      if (!isAllowed?.(text.slice(span.valueStart, span.end), span.kind)) spans.push(span);
+    });
+    let fresh = false;
+    let echoed = 0;
+    for (const s of spans) {
+      if (s.kind === ECHO_KIND) continue;
+      const value = text.slice(s.valueStart, s.end);
+      if (state.echoes.add(s.kind, value)) fresh = true;
+      if (state.echoes.has(value)) echoed++;
+    }
+    if (!fresh || round === 2) return spans;
+    // Scan again only if the values appear more often than they were found.
+    if (state.echoes.count(text) <= echoed) return spans;
+  }
 }
 
 /** The redacted text as it is built, and what one call replaced. */

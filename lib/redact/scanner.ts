@@ -3,98 +3,15 @@
  * expression, tried left to right; caller-supplied patterns run beside it and the earliest match wins.
  */
 import { afterEscape, BACKSLASH, ESCAPE_LETTERS, EscapeCursor, worthTrying } from './escapes.js';
-import { isLocalChar, KIND_SPECS, type KindSpec } from './kinds.js';
+import { isLocalChar } from './kinds.js';
+import { type Alt, type CompiledRules, type CustomRule, GENERIC, type Part, type Span } from './rules.js';
 
-/** A caller-supplied pattern, normalised to a global regular expression. */
-export interface CustomRule {
-  kind: string;
-  regex: RegExp;
-}
-
-/** Everything one configuration needs to scan, built once and reused for every call. */
-export interface CompiledRules {
-  /** Combined expression with each kind's left-boundary lookbehind, flags `g`. */
-  global: RegExp;
-  /** The same without the lookbehinds, flags `y`: tried right after a match, whose end is a boundary. */
-  sticky: RegExp;
-  /** The combined expression with its lookbehinds, flags `y`: what may start inside a claimed span. */
-  probe: RegExp;
-  /** Per alternative: its capturing group and kind. */
-  alts: Alt[];
-  /** Anchored tests that reclassify a bearer token as a more specific kind (`Bearer sk-ant-…`). */
-  classify: { kind: string; test: RegExp }[];
-  /** Names whose placeholders (`[email-3]`) are recognised in the input. */
-  knownKinds: ReadonlySet<string>;
-  custom: CustomRule[];
-}
-
-interface Alt {
-  group: number;
-  kind: string;
-  secretGroup: boolean;
-  email: boolean;
-}
-
-/** One region of the text the scanner claimed. */
-export interface Span {
-  /** Where the claimed region starts (context such as `Bearer ` included). */
-  start: number;
-  /** Where the secret value starts (after any context) and ends. */
-  valueStart: number;
-  end: number;
-  kind: string;
-}
+export type { CompiledRules, CustomRule, Span } from './rules.js';
 
 const AT = 64;
-
-/**
- * Kinds a bearer token or a named secret (`GH_TOKEN=ghp_…`) is reported as when its whole value has
- * their shape (`Bearer sk-ant-…`).
- */
-const CLASSIFIABLE: readonly string[] = [
-  'anthropic-key',
-  'openai-key',
-  'github-token',
-  'stripe-key',
-  'google-api-key',
-  'slack-token',
-  'aws-access-key',
-  'jwt',
-];
-/** Kinds whose value is reclassified by {@link CLASSIFIABLE}. */
-const GENERIC: readonly string[] = ['bearer-token', 'secret'];
-
-/** Builds the expressions for a set of enabled built-in kinds, custom rules and known kind names. */
-export function compileRules(
-  enabled: ReadonlySet<string>,
-  custom: CustomRule[],
-  knownKinds: readonly string[],
-): CompiledRules {
-  const specs = KIND_SPECS.filter((s) => enabled.has(s.kind));
-  const alts: Alt[] = [];
-  const withBoundary: string[] = [];
-  const withoutBoundary: string[] = [];
-  let group = 1;
-  for (const spec of specs) {
-    withBoundary.push(`(${spec.lookbehind}${spec.scan ?? spec.source})`);
-    withoutBoundary.push(`(${spec.source})`);
-    alts.push({ group, kind: spec.kind, secretGroup: spec.secretGroup, email: spec.kind === 'email' });
-    group += spec.secretGroup ? 2 : 1;
-  }
-  // With every built-in kind off, an expression that never matches keeps the scanner simple.
-  const never = '(?!)';
-  return {
-    global: new RegExp(withBoundary.join('|') || never, 'g'),
-    sticky: new RegExp(withoutBoundary.join('|') || never, 'y'),
-    probe: new RegExp(withBoundary.join('|') || never, 'y'),
-    alts,
-    classify: specs
-      .filter((s: KindSpec) => CLASSIFIABLE.includes(s.kind))
-      .map((s) => ({ kind: s.kind, test: new RegExp(`^(?:${s.source})$`) })),
-    knownKinds: new Set(knownKinds),
-    custom,
-  };
-}
+/** Where a vendor prefix is split (see vendors.ts), and how long the part before it may be. */
+const SEPARATORS = '_-.';
+const MAX_HEAD = 40;
 
 /** A placeholder-shaped token at a given position (kind names are checked against the known ones). */
 const PLACEHOLDER = /\[([a-z][a-z0-9_-]{0,63})-([1-9][0-9]{0,8})\]/y;
@@ -133,15 +50,20 @@ export function scan(
 ): void {
   const { custom } = rules;
   const escapes = new EscapeCursor(text);
+  const matches = new NextMatches(text, rules.parts);
   let pos = 0;
   let afterMatch = false;
   if (custom.length === 0) {
     // Fast path: only the combined expression.
     for (;;) {
       const found =
-        (afterMatch ? stickyAt(text, rules, pos) : undefined) ?? globalFrom(text, rules, pos, pos, escapes);
+        (afterMatch ? stickyAt(text, rules, pos) : undefined) ??
+        earliest(
+          afterMatch ? gluedAfter(text, rules, pos) : undefined,
+          globalFrom(text, rules, pos, pos, escapes, matches),
+        );
       if (!found) return;
-      const span = overlapping(text, rules, found);
+      const span = overlapping(text, rules, unglue(text, rules, pos, found));
       onSpan(span);
       pos = span.end;
       afterMatch = true;
@@ -157,14 +79,15 @@ export function scan(
     if (afterMatch) {
       // A match's end is a boundary: try for a built-in match starting exactly there.
       const s = stickyAt(text, rules, pos);
-      if (s) {
-        builtin = s;
+      const g = s ? undefined : gluedAfter(text, rules, pos);
+      if (s || g) {
+        builtin = s ?? earliest(g, globalFrom(text, rules, pos, pos, escapes, matches));
         builtinFresh = true;
       }
       afterMatch = false;
     }
     if (!builtinFresh || (builtin !== undefined && builtin.start < pos)) {
-      builtin = globalFrom(text, rules, pos, pos, escapes);
+      builtin = globalFrom(text, rules, pos, pos, escapes, matches);
       builtinFresh = true;
     }
     let best = builtin;
@@ -188,7 +111,7 @@ export function scan(
       next[bestCustom] = nextCustom(text, custom[bestCustom]!, best.start + 1);
       continue;
     }
-    if (bestCustom < 0) best = overlapping(text, rules, best);
+    if (bestCustom < 0) best = overlapping(text, rules, unglue(text, rules, pos, best));
     onSpan(best);
     pos = best.end;
     afterMatch = true;
@@ -203,7 +126,6 @@ export function scan(
  * growing once the matches probed are four times the span, which keeps the scan linear.
  */
 function overlapping(text: string, rules: CompiledRules, span: Span): Span {
-  const probe = rules.probe;
   let { valueStart, end, kind } = span;
   let longest = end - valueStart;
   let work = 0;
@@ -213,12 +135,12 @@ function overlapping(text: string, rules: CompiledRules, span: Span): Span {
   for (let p = first; p < end && work <= 4 * (end - span.start); p++) {
     if (!mayStart(text, p)) continue;
     // After an escape the kinds start without their lookbehinds, as in the scan.
-    const re = afterEscape(text, p) ? rules.sticky : probe;
-    re.lastIndex = p;
-    const m = re.exec(text);
-    if (m === null) continue;
+    const escaped = afterEscape(text, p);
+    const found = execAt(text, rules, p, escaped ? 'sticky' : 'probe');
+    if (found === undefined) continue;
+    const m = found.m;
     work += m[0].length;
-    const other = interpret(text, rules, m, span.start);
+    const other = interpret(text, rules, m, span.start, found.alts);
     // A match inside the span's context (a setting's name) is redacted too: the value starts there.
     if (other === undefined || (other.end <= end && other.valueStart >= valueStart)) continue;
     if (other.end - other.valueStart > longest) {
@@ -268,13 +190,81 @@ function nextCustom(text: string, rule: CustomRule, from: number): Span | undefi
   }
 }
 
+/**
+ * A key glued to the word that follows a match's end (`[openai-key-1]_sk-ant-…` on a second pass): the
+ * scan refuses a glued key after 16 word characters, but those that belong to a match do not count, so
+ * the 15 positions after the end are tried for a glued kind, as a second pass would (the placeholder's
+ * `]` is a boundary). Stops where the word does.
+ */
+function gluedAfter(text: string, rules: CompiledRules, pos: number): Span | undefined {
+  const glued = rules.glued;
+  if (!glued) return undefined;
+  for (let p = pos + 1; p < pos + 16 && p < text.length; p++) {
+    if (!isWordDash(text.charCodeAt(p - 1))) return undefined;
+    if (!glued.starts.has(text.charCodeAt(p))) continue;
+    glued.sticky.lastIndex = p;
+    const m = glued.sticky.exec(text);
+    if (m === null) continue;
+    const span = interpret(text, rules, m, p, glued.alts);
+    if (span) return span;
+  }
+  return undefined;
+}
+
+/**
+ * A key glued to the word before it (`jane@corp.ioAKIA…`) leaves, once replaced, a boundary where its
+ * word went on: a second pass may then find something that ends there (the address `jane@corp.io`).
+ * So the text between the last match's end and the glued key is scanned as the second pass will see
+ * it — a placeholder after it — and a match there comes first.
+ */
+function unglue(text: string, rules: CompiledRules, pos: number, span: Span): Span {
+  if (span.start <= pos || !isWordDash(text.charCodeAt(span.start - 1))) return span;
+  const sub = `${text.slice(pos, span.start)}[x-1]`;
+  const found = globalFrom(sub, rules, 0, 0, new EscapeCursor(sub), new NextMatches(sub, rules.parts));
+  if (found === undefined || found.end > span.start - pos) return span;
+  return {
+    start: found.start + pos,
+    valueStart: found.valueStart + pos,
+    end: found.end + pos,
+    kind: found.kind,
+  };
+}
+
+/** Letters, digits, `_` and `-`. */
+function isWordDash(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+}
+
+/** The span that starts first (the second on a tie: the scan's own order). */
+function earliest(a: Span | undefined, b: Span | undefined): Span | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a.start < b.start ? a : b;
+}
+
 /** A built-in match starting exactly at `pos`, ignoring the left-boundary lookbehinds. */
 function stickyAt(text: string, rules: CompiledRules, pos: number, prevEnd = pos): Span | undefined {
   if (pos >= text.length) return undefined;
-  const sticky = rules.sticky;
-  sticky.lastIndex = pos;
-  const m = sticky.exec(text);
-  return m === null ? undefined : interpret(text, rules, m, prevEnd);
+  const found = execAt(text, rules, pos, 'sticky');
+  return found === undefined ? undefined : interpret(text, rules, found.m, prevEnd, found.alts);
+}
+
+/** The first set's match exactly at `pos`, else the next set's. */
+function execAt(
+  text: string,
+  rules: CompiledRules,
+  pos: number,
+  which: 'sticky' | 'probe',
+): { m: RegExpExecArray; alts: Alt[] } | undefined {
+  const c = text.charCodeAt(pos);
+  for (const part of rules.parts) {
+    if (part.starts && !part.starts.has(c)) continue;
+    const re = part[which];
+    re.lastIndex = pos;
+    const m = re.exec(text);
+    if (m !== null) return { m, alts: part.alts };
+  }
+  return undefined;
 }
 
 /**
@@ -288,24 +278,56 @@ function globalFrom(
   from: number,
   prevEnd: number,
   escapes: EscapeCursor,
+  next: NextMatches,
 ): Span | undefined {
-  const re = rules.global;
   let boundary = escapes.next(from);
   while (from <= text.length) {
-    re.lastIndex = from;
-    const m = re.exec(text);
-    const limit = m === null ? text.length : m.index;
+    const found = next.from(from);
+    const limit = found === undefined ? text.length : found.m.index;
     for (; boundary >= 0 && boundary <= limit; boundary = escapes.next(boundary + 1)) {
       if (!worthTrying(text, boundary)) continue;
       const span = stickyAt(text, rules, boundary, prevEnd);
       if (span) return span;
     }
-    if (m === null) return undefined;
-    const span = interpret(text, rules, m, prevEnd);
+    if (found === undefined) return undefined;
+    const span = interpret(text, rules, found.m, prevEnd, found.alts);
     if (span) return span;
-    from = m.index + 1;
+    from = found.m.index + 1;
   }
   return undefined;
+}
+
+/**
+ * The next match of each combined expression, remembered: the scan only moves forward, so an
+ * expression whose next match lies further on is not run again from every match of the other.
+ */
+export class NextMatches {
+  private readonly at: (RegExpExecArray | null | undefined)[];
+  private readonly asked: number[];
+  constructor(
+    private readonly text: string,
+    private readonly globals: readonly Part[],
+  ) {
+    this.at = globals.map(() => undefined);
+    this.asked = globals.map(() => -1);
+  }
+
+  /** The earliest match at or after `from` (ties: the first expression). */
+  from(from: number): { m: RegExpExecArray; alts: Alt[] } | undefined {
+    let best: { m: RegExpExecArray; alts: Alt[] } | undefined;
+    for (let i = 0; i < this.globals.length; i++) {
+      let m = this.at[i];
+      if (m === undefined || this.asked[i]! > from || (m !== null && m.index < from)) {
+        const re = this.globals[i]!.global;
+        re.lastIndex = from;
+        m = this.at[i] = re.exec(this.text);
+        this.asked[i] = from;
+      }
+      if (m !== null && (best === undefined || m.index < best.m.index))
+        best = { m, alts: this.globals[i]!.alts };
+    }
+    return best;
+  }
 }
 
 function interpret(
@@ -313,9 +335,10 @@ function interpret(
   rules: CompiledRules,
   m: RegExpExecArray,
   prevEnd: number,
+  alts: readonly Alt[] = rules.parts[0]!.alts,
 ): Span | undefined {
   const end = m.index + m[0].length;
-  for (const alt of rules.alts) {
+  for (const alt of alts) {
     if (m[alt.group] === undefined) continue;
     if (alt.email) return emailSpan(text, m.index, end, prevEnd);
     if (alt.secretGroup) {
@@ -332,7 +355,13 @@ function interpret(
       }
       return { start: m.index, valueStart, end, kind };
     }
-    return { start: m.index, valueStart: m.index, end, kind: alt.kind };
+    let start = m.index;
+    // Found from the separator inside its prefix (`glpat-` from its `-`): the head is part of the key.
+    if (alt.head && SEPARATORS.includes(m[0].charAt(0))) {
+      const h = alt.head.exec(text.slice(Math.max(0, start - MAX_HEAD), start));
+      if (h) start -= h[0].length;
+    }
+    return { start, valueStart: start, end, kind: alt.kind };
   }
   return undefined;
 }
@@ -353,5 +382,14 @@ function emailSpan(text: string, at: number, end: number, prevEnd: number): Span
   }
   if (start === at) return undefined;
   if (at - start === 3 && text.startsWith('git', start)) return undefined;
+  // `\\n@pytest.fixture` in text escaped twice (JSON inside JSON): a lone escape letter after
+  // backslashes is the end of a line break, not someone's address.
+  if (
+    at - start === 1 &&
+    start > prevEnd &&
+    text.charCodeAt(start - 1) === BACKSLASH &&
+    ESCAPE_LETTERS.includes(text.charAt(start))
+  )
+    return undefined;
   return { start, valueStart: start, end, kind: 'email' };
 }

@@ -10,11 +10,12 @@
  */
 
 import type { TrajectoryLike } from '../failures/index.js';
-import type { MessageLike } from '../heuristic/index.js';
+import type { MessageLike, ReflectionInsight } from '../heuristic/index.js';
 import {
   emptyPlaybook,
   formatPlaybook,
   type Playbook,
+  redactorFor,
   redactPlaybookTexts,
   type Selection,
   selectForPrompt,
@@ -179,7 +180,8 @@ async function endSession(
     const s = f.session;
     // Read the whole history once: the summary's insights and the proposals saved share them.
     const failures = failureInsights(s);
-    const summary = emptySummary(s.id, f.config.playbookId, s.history.length, sessionInsights(s, failures));
+    const insights = redactInsights(sessionInsights(s, failures), f.config.redact);
+    const summary = emptySummary(s.id, f.config.playbookId, s.history.length, insights);
     if (signal?.aborted) {
       summary.aborted = true;
       summary.errors.push({ stage: 'aborted', message: 'endSession was aborted before it started' });
@@ -269,7 +271,7 @@ export function createRearview(options: RearviewOptions): Rearview {
     },
     observe: (messages) => observeMessages(f.tracker, f.session, messages, f.observe),
     observeTrajectory: (trajectory) => observeTrajectory(f.session, trajectory),
-    insights: () => sessionInsights(f.session),
+    insights: () => redactInsights(sessionInsights(f.session), f.config.redact),
     proposed: () => sessionProposals(f.session),
     endSession: (opts) => endSession(f, opts),
     systemPrompt: (opts) => systemPrompt(f, opts),
@@ -289,4 +291,21 @@ export function createRearview(options: RearviewOptions): Rearview {
       if (ownsStore) store.close();
     },
   };
+}
+
+/**
+ * Insights with their fact and recommendation redacted: they quote the user's turns and tool output,
+ * and a summary is shown, logged and printed. One redactor, so a value keeps its placeholder throughout.
+ */
+function redactInsights(
+  insights: ReflectionInsight[],
+  redact: EndSessionConfig['redact'],
+): ReflectionInsight[] {
+  const redactor = redactorFor(redact);
+  if (!redactor) return insights;
+  return insights.map((i) => ({
+    ...i,
+    fact: redactor.redactText(i.fact),
+    recommendation: redactor.redactText(i.recommendation),
+  }));
 }

@@ -3,6 +3,7 @@
  * content plus G-counters (playbook-gcounters.ts). Pure functions; no storage here.
  */
 import * as v from 'valibot';
+import { type Issue, ValidationError } from '../core/index.js';
 import {
   type HighWater,
   type KeyPoint,
@@ -280,6 +281,24 @@ export function sameContent(a: ContentDoc, b: ContentDoc): boolean {
  * ```
  */
 export function mergePlaybookDocuments(a: PlaybookDocument, b: PlaybookDocument): PlaybookDocument {
+  const issues = [...documentIssues(a, 'a'), ...documentIssues(b, 'b')];
+  if (issues.length > 0) throw new ValidationError(issues, { subject: 'Playbook documents to merge' });
   const { doc } = mergeContent(a, b);
   return { format: 'rearview.playbook', ...doc, counters: mergeCounters(a.counters, b.counters) };
+}
+
+/** What makes a document unmergeable (not an object, a section missing or not a list), located. */
+function documentIssues(d: unknown, path: string): Issue[] {
+  if (typeof d !== 'object' || d === null) return [{ path, message: 'must be a playbook document object' }];
+  const sections = (d as { sections?: unknown }).sections;
+  if (typeof sections !== 'object' || sections === null) {
+    return [{ path: `${path}.sections`, message: 'must be an object of sections' }];
+  }
+  const issues: Issue[] = [];
+  for (const name of SECTION_NAMES) {
+    if (!Array.isArray((sections as Record<string, unknown>)[name])) {
+      issues.push({ path: `${path}.sections.${name}`, message: 'missing or not a list of key points' });
+    }
+  }
+  return issues;
 }

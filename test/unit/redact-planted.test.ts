@@ -2,7 +2,7 @@
  * Secrets never leave: every documented kind, planted in every position secrets take in real
  * transcripts (after a `\n` escape in JSON, inside a JSON string, in a URL, in a code fence, …), is
  * redacted, and look-alikes (hashes, UUIDs, versions, data URLs, paths, digests, colours) are not.
- * The set is built from fixed seeds (test/fixtures/redact/planted.ts), the same as `npm run bench`'s.
+ * The set is built from fixed seeds (tools/shared/redact-planted.ts), the same as `npm run bench`'s.
  */
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_KINDS, redact } from '../../lib/redact/index';

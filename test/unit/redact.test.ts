@@ -137,6 +137,11 @@ describe('built-in kinds', () => {
         'stripe-key',
         'google-api-key',
         'url-credentials',
+        'npm-token',
+        'huggingface-token',
+        'gitlab-token',
+        'vendor-key',
+        'basic-auth',
       ].sort(),
     );
   });
@@ -171,11 +176,13 @@ describe('a key right after an escape', () => {
     });
   }
 
-  it('an escaped backslash before a letter is not an escape: the key stays inside its word', () => {
-    // `\\n` is a backslash, then the letter n: `nghp_…` is one word, as without the backslashes.
-    expect(redactText(`C:\\\\n${f.ghp}`)).toBe(`C:\\\\n${f.ghp}`);
+  it('a key glued to the end of a short word is still a key; inside a long run it is not', () => {
+    // `\\n` is a backslash, then the letter n: `nghp_…` is a key glued to a one-letter word.
+    expect(redactText(`C:\\\\n${f.ghp}`)).toBe('C:\\\\n[github-token-1]');
     expect(redactText(`C:\\\\\\n${f.ghp}`)).toBe('C:\\\\\\n[github-token-1]');
-    expect(redactText(`in${f.ghp}`)).toBe(`in${f.ghp}`);
+    expect(redactText(`in${f.ghp}`)).toBe('in[github-token-1]');
+    // After 16 or more word characters the prefix is part of the run (a hash, a base64 blob).
+    expect(redactText(`${'a1'.repeat(8)}${f.ghp}`)).toBe(`${'a1'.repeat(8)}${f.ghp}`);
   });
 });
 
@@ -187,7 +194,8 @@ describe('overlapping matches', () => {
       'aws_secret_access_key=AOzeACBYgB36PWHJCawxZ2eTnpqZtdZa9ToEoIoOa-AAa0+0-Ask-DsHaua6tHFKB6PoSUsul' +
       'T3BlbkFJ8iyhYR3GhbpgLpRSG2YGgit@github.com:';
     const once = redact(text, { includeOriginals: true });
-    expect(once.text).toBe('aws_secret_access_key=[email-1]:');
+    // `access_key` is a setting's name too: the whole value after it goes, address and all.
+    expect(once.text).toBe('aws_secret_access_key=[secret-1]');
     expect(once.text).not.toContain('AOzeACBYgB36PWHJCawxZ2eTnpqZtdZa9ToEoIoO');
     expect(redact(once.text).count).toBe(0);
   });

@@ -1,0 +1,62 @@
+/**
+ * The spellings of issue 36 (items 4 and 5) that once leaked: URL-encoded, JSON-escaped slashes, .npmrc,
+ * Hugging Face, Basic auth, Azure and SQL connection strings, PEM variants, GCP key ids, http:// Slack
+ * webhooks, keys glued to a word or a digit, backtick- and &quot;-quoted passwords, and a placeholder in
+ * front of (or inside) a value. Every case must lose its secret.
+ */
+import { describe, expect, it } from 'vitest';
+import { redact } from '../../lib/redact/index';
+import { fakeRandom } from '../../tools/shared/redact-fakes';
+
+const r = fakeRandom(364);
+const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const k36 = r(A, 36);
+const aws = `AKIA${r('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`;
+const ant = `sk-ant-api03-${r(A, 40)}`;
+const awsSecret = r(`${A}+/`, 20).replace(/\//g, 'x') + r(A, 20);
+const b64line = r(A, 48);
+
+/** [text, the secret that must not survive] */
+const CASES: [string, string][] = [
+  [`key%3D${aws}`, aws],
+  [`x%20ghp_${k36}`, `ghp_${k36}`],
+  [`%22${ant}%22`, ant],
+  ['postgres%3A%2F%2Fadmin%3APw9xQz7%40host', 'Pw9xQz7'],
+  ['mailto:jane.doe%40corp.io', 'jane.doe'],
+  [`"aws_secret_access_key":"${awsSecret.slice(0, 10)}\\/${awsSecret.slice(11)}"`, awsSecret.slice(11)],
+  [`https:\\/\\/hooks.slack.com\\/services\\/T0ABCDEFG\\/B0ABCDEFG\\/${k36.slice(0, 24)}`, k36.slice(0, 24)],
+  [`//registry.npmjs.org/:_authToken=npm_${k36}`, `npm_${k36}`],
+  [`npm_${k36}`, `npm_${k36}`],
+  [`hf_${r('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 34)}`, 'hf_'],
+  ['Authorization: Basic dXNlcjpwYXNzd29yZA==', 'dXNlcjpwYXNzd29yZA=='],
+  [`AccountName=x;AccountKey=${b64line}==;EndpointSuffix=core.windows.net`, b64line],
+  [`Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=${b64line}=`, b64line],
+  [`https://x.blob.core.windows.net/c?sv=2020-08-04&sig=${b64line}%3D&se=2024`, b64line],
+  ['Server=db;Database=app;Uid=sa;Pwd=Secr3t!x9;', 'Secr3t!x9'],
+  [
+    `-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,ABCDEF0123456789\n\n${b64line}\n`,
+    b64line,
+  ],
+  [`-----BEGIN PRIVATE KEY----- ${b64line} ${b64line.slice(8)}`, b64line.slice(8)],
+  [`"private_key_id": "${r('0123456789abcdef', 40)}"`, '"private_key_id": "'],
+  [`http://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/${k36.slice(0, 24)}`, k36.slice(0, 24)],
+  [`id${aws}`, aws],
+  [`MY_ghp_${k36}`, `ghp_${k36}`],
+  [`1${ant}`, ant],
+  ['password: `Hunter2x9!`', 'Hunter2x9!'],
+  ['password=&quot;Hunter2x9!&quot;', 'Hunter2x9!'],
+  ['password="[email-1]Hunter2x9!"', 'Hunter2x9!'],
+  ['Bearer [email-1]abcdef1234567890abcdef', 'abcdef1234567890abcdef'],
+  [`AKIA[email-1]${aws.slice(4)}`, aws.slice(4)],
+];
+
+describe('issue 36 spellings', () => {
+  for (const [text, secret] of CASES) {
+    it(text.slice(0, 60), () => {
+      const out = redact(text).text;
+      if (secret === '"private_key_id": "') expect(out).toBe('"private_key_id": "[secret-1]"');
+      else if (secret === 'hf_') expect(out).toBe('[huggingface-token-1]');
+      else expect(out).not.toContain(secret);
+    });
+  }
+});

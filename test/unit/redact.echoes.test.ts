@@ -1,0 +1,77 @@
+/**
+ * A value found by its context is redacted wherever else it appears; and the shapes of code that once
+ * made the redactor "find" a value it then left elsewhere in clear (shell substring expansions,
+ * ternaries, optional chaining, scope resolution, stand-ins). Both broke the shared-data check that no
+ * found value survives in the output.
+ */
+import { describe, expect, it } from 'vitest';
+import { createRedactor, redact, redactMessages, redactText } from '../../lib/redact/index';
+import { fakeRandom } from '../../tools/shared/redact-fakes';
+
+const r = fakeRandom(36);
+const hex = r('0123456789abcdef', 64);
+
+describe('a value found by its context is redacted wherever it appears', () => {
+  it('a bearer token repeated bare in the same text', () => {
+    const text = `curl -H "Authorization: Bearer ${hex}" …\nYour CRON_SECRET is \`${hex}\`.`;
+    const out = redact(text);
+    expect(out.text).not.toContain(hex);
+    expect(out.text).toBe(
+      'curl -H "Authorization: Bearer [bearer-token-1]" …\nYour CRON_SECRET is `[bearer-token-1]`.',
+    );
+    expect(out.findings).toEqual([{ kind: 'bearer-token', placeholder: '[bearer-token-1]', count: 2 }]);
+  });
+
+  it('the bare copy before the one with context, and in later messages of one redactor', () => {
+    const pw = `Zq${r('abcdefghijklmnop0123456789', 14)}!`;
+    expect(redactText(`use ${pw} to log in; password: "${pw}"`)).toBe(
+      'use [secret-1] to log in; password: "[secret-1]"',
+    );
+    const msgs = redactMessages([
+      { role: 'user', content: `DB_PASSWORD=${pw}` },
+      { role: 'assistant', content: `I will connect with ${pw}.` },
+    ]);
+    expect(msgs.map((m) => m.content)).toEqual(['DB_PASSWORD=[secret-1]', 'I will connect with [secret-1].']);
+    const red = createRedactor();
+    red.redactText(`token: ${hex}`);
+    expect(red.redactText(`echo ${hex}`)).toBe('echo [secret-1]');
+  });
+
+  it('short values and plain numbers are not hunted elsewhere (they are words)', () => {
+    expect(redactText('password: "demo" — see the demo')).toBe('password: "[secret-1]" — see the demo');
+    expect(redactText('token: 2024-01-01 and on 2024-01-01 again')).toBe(
+      'token: [secret-1] and on 2024-01-01 again',
+    );
+  });
+
+  it('stays idempotent when the bare copy is glued to more text', () => {
+    const text = `Bearer ${hex} then ${hex}sk-ant-api03-${r('abcdefghijkl0123456789', 40)}`;
+    const once = redactText(text);
+    expect(once).not.toContain(hex);
+    expect(redactText(once)).toBe(once);
+  });
+});
+
+describe('code that looks like a setting is not a value', () => {
+  const code = [
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell substring expansion, literally
+    'echo "token: ${token:0:20}..." and ${TOKEN: -4}',
+    'return secure ? "__Secure-authjs.session-token" : "authjs.session-token";',
+    'if (!options?.apiKey) { apiKey: options?.apiKey }',
+    '$apiToken = ApiToken::where($hash)->first();',
+    'GOOGLE_GEMINI_API_KEY="[MASKED_GEMINI_KEY]" and password: [REDACTED]',
+    'CLERK_SECRET_KEY="sk_test_••••••••••••" api_key=abc********',
+    '{"text":"then check the app_user password:\\",\\"call_id\\":\\"\\"}',
+    'x = "\\\\n\\\\n\\\\n@pytest.fixture\\\\ndef app():"',
+  ];
+  for (const text of code) {
+    it(text.slice(0, 48), () => {
+      expect(redact(text).findings).toEqual([]);
+    });
+  }
+
+  it('a default in a shell expansion is still a value', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell default, literally
+    expect(redactText('${DB_PASSWORD:-s3cret9x}')).toBe('${DB_PASSWORD:[secret-1]}');
+  });
+});
