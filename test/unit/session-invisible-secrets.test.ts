@@ -4,9 +4,11 @@
  * redaction, so a redactor that did not see through them handed the re-joined key to the playbook, the
  * Reflector and Curator requests and the summary.
  */
+
+import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import type { LlmRequest } from 'rearview/llm';
 import { createRearview } from 'rearview/session';
-import { type KeyValueStore, memoryStore, playbookStore } from 'rearview/store';
+import { playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { redactText } from '../../lib/redact/index';
 import { fakeRandom } from '../../tools/shared/redact-fakes';

@@ -3,7 +3,8 @@
  * version) throws a typed, located ValidationError, not a TypeError from deep inside the merge.
  */
 import { isRearviewError } from 'rearview/core';
-import { memoryStore, mergePlaybookDocuments, playbookStore } from 'rearview/store';
+import { memoryStore } from 'rearview/kv';
+import { mergePlaybookDocuments, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 
 describe('mergePlaybookDocuments on a malformed document', () => {
