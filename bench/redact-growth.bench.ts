@@ -26,6 +26,7 @@ const ADVERSARIAL: [string, string][] = [
   ['flattened PEM headers', '-----BEGIN PRIVATE KEY----- Proc-Type: 4 '],
   ['new setting names', ':_authToken=ADAFRUIT_IO_KEY=?sig=Pwd='],
   ['placeholders before values', 'password="[email-1]'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell syntax is the input under test
   ['shell substring expansions', '${token:0:20}'],
   ['ternaries', 'x ? "a-token" : "b'],
   ['bearer after placeholders', 'Bearer [email-1]'],

@@ -8,7 +8,6 @@ import { DIET_A, DIET_B, DIET_THETA } from '../compress/index.js';
 import { ValidationError } from '../core/index.js';
 import { MIN_SAVINGS_TOKENS, MIN_SNAPSHOT_TOKENS } from './constants.js';
 import { MAX_CATEGORY_ITEMS, MAX_TEXT_LENGTH, NEAR_DUPLICATE_THRESHOLD } from './deterministic.js';
-import type { SnapshotCategory } from './types.js';
 
 /**
  * The name of a tunable parameter: the option of the same name of `deterministicSnapshot` /
