@@ -16,7 +16,8 @@ export {
   taskCategory,
 } from './classify.js';
 export type { SnapshotCategory } from './codes.js';
+export { findLinks, findLinksFrom } from './links.js';
 export { hint } from './needles.js';
 export { scanText } from './scan.js';
-export { comparableKey, contentTerms, findLinks, findLinksFrom, squash, words } from './text.js';
+export { comparableKey, contentTerms, squash, words } from './text.js';
 export { keyHash, MINHASHES, PROBE_LIMIT, Vocabulary } from './vocab.js';

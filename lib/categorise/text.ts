@@ -138,160 +138,6 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/**
- * A URL, a path, or a file name by its extension (`setup.py:12`). A file name is only tried at the
- * first candidate start (`\b` before `[\w-]`) of a dotted run (the lookbehind: no candidate start
- * before it joined to it by `[\w-]` and single dots). A later start in the run can only end at the
- * dots the first one could, so it fails where the first failed: trying every start (`a.a.a.…`) cost
- * quadratic time. The lookbehind is lazy, so it reads back only to the nearest start.
- * {@link findLinksFrom} tries the first start after where a search begins with `FILE_NAME_AT`.
- */
-const LINK =
-  /\bhttps?:\/\/[^\s<>"'`)\]}]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
-const FIRST_START = '(?<!\\b[\\w-](?:[\\w-]|\\.(?!\\.))*?)';
-/** `LINK`'s file name at one start (sticky), without the first-start lookbehind. */
-const FILE_NAME_AT = new RegExp(
-  `\\b${LINK.source.slice(LINK.source.indexOf(FIRST_START) + FIRST_START.length)}`,
-  'y',
-);
-
-/**
- * URLs and file paths mentioned in `text`, in order, without trailing punctuation. A path needs a
- * slash with a file name or two slashes (`lib/a.ts`, `./x/y`, `/etc/hosts`), or a known extension
- * (`setup.py:12`), so `and/or` is not a path.
- *
- * @example
- * ```ts
- * findLinks('see https://x.dev/a and lib/core/json.ts:12'); // ['https://x.dev/a', 'lib/core/json.ts:12']
- * ```
- */
-export function findLinks(text: string): string[] {
-  return findLinksFrom(text, linkStretch(text, 0));
-}
-
-/**
- * {@link findLinks} when no link starts before `from` (-1: there is none), which must be the start of
- * the text or follow ASCII whitespace, or be where {@link linkStretch} points.
- *
- * @example
- * ```ts
- * findLinksFrom('see lib/a.ts', 0); // ['lib/a.ts']
- * ```
- */
-export function findLinksFrom(text: string, from: number): string[] {
-  // A match holds no whitespace, and a `/` or a `.` before a (lower-case) letter: the regex only
-  // runs from the first stretch between spaces that has one, and again after each match. The
-  // skipped stretches cannot hold a match, so the matches are the same as an exec loop from 0.
-  if (from < 0) return [];
-  const out: string[] = [];
-  for (;;) {
-    // A search that begins inside a dotted run: its first candidate start may be no run's first, so
-    // `LINK` skips it; it is tried alone, and wins unless `LINK` matches before or at it.
-    const start = firstStartWithin(text, from);
-    let found: string | undefined;
-    let next = -1;
-    if (start >= 0) {
-      FILE_NAME_AT.lastIndex = start;
-      const f = FILE_NAME_AT.exec(text);
-      if (f !== null) {
-        found = f[0];
-        next = FILE_NAME_AT.lastIndex;
-      }
-    }
-    LINK.lastIndex = from;
-    const m = LINK.exec(text);
-    if (m !== null && (found === undefined || m.index <= start)) {
-      found = m[0];
-      next = LINK.lastIndex;
-    }
-    if (found === undefined) break;
-    if (found === '') next++;
-    else pushLink(out, found);
-    from = linkStretch(text, next);
-    if (from < 0) break;
-  }
-  LINK.lastIndex = 0;
-  return out;
-}
-
-/** Whether `c` is in `[\w-]`. */
-function isNameChar(c: number): boolean {
-  const l = c | 0x20;
-  return (l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
-}
-
-/** Whether `c` is in `\w`. */
-function isWordChar(c: number): boolean {
-  return c !== 0x2d && isNameChar(c);
-}
-
-/**
- * When `from` is inside a run of `[\w.-]`: the first candidate start of a file name (`\b` before
- * `[\w-]`) from `from` on that the run joins to what comes before `from` (no `..` between), else -1.
- */
-function firstStartWithin(text: string, from: number): number {
-  if (from === 0) return -1;
-  const before = text.charCodeAt(from - 1);
-  if (before !== 0x2e && !isNameChar(before)) return -1;
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x2e) {
-      if (text.charCodeAt(i - 1) === 0x2e) return -1;
-    } else if (!isNameChar(c)) return -1;
-    else if (isWordChar(c) !== isWordChar(text.charCodeAt(i - 1))) return i;
-  }
-  return -1;
-}
-
-/** Adds a match of `LINK` to `out` as `findLinks` keeps it, if it does. */
-function pushLink(out: string[], link: string): void {
-  // Trailing punctuation off (`[.,;:!?]+$`).
-  let end = link.length;
-  while (end > 0 && isTrailingPunctuation(link.charCodeAt(end - 1))) end--;
-  if (end < link.length) link = link.slice(0, end);
-  if (link.startsWith('http')) out.push(link);
-  else {
-    let slashes = 0;
-    for (let i = link.indexOf('/'); i >= 0; i = link.indexOf('/', i + 1)) slashes++;
-    const pathLike =
-      slashes === 0 ||
-      link.startsWith('/') ||
-      link.startsWith('./') ||
-      link.startsWith('../') ||
-      link.startsWith('~/') ||
-      slashes >= 2 ||
-      /\.[A-Za-z][\w]*(?::\d+)*$/.test(link.slice(link.lastIndexOf('/') + 1));
-    if (pathLike) {
-      if (link.endsWith('/') && slashes === 1) link = link.slice(0, -1);
-      if (link.length > 1) out.push(link);
-    }
-  }
-}
-
-/**
- * The start of the first stretch of `text` from `from` on (cut at ASCII whitespace) that holds a `/`
- * or a `.` before a letter, or -1. No match of `LINK` starts before it.
- */
-function linkStretch(text: string, from: number): number {
-  // Returns as soon as the stretch qualifies: reading on to its end would read a long stretch again
-  // after each of its links (quadratic time on `x.ts:x.ts:…`).
-  let start = from;
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x2f) return start;
-    if (c === 0x2e) {
-      const d = i + 1 < text.length ? text.charCodeAt(i + 1) | 0x20 : 0;
-      if (d >= 0x61 && d <= 0x7a) return start;
-    } else if (c === 0x20 || (c <= 0x0d && c >= 0x09)) start = i + 1;
-  }
-  return -1;
-}
-
-function isTrailingPunctuation(c: number): boolean {
-  // . , ; : ! ?
-  return c === 0x2e || c === 0x2c || c === 0x3b || c === 0x3a || c === 0x21 || c === 0x3f;
-}
-
 /** Whether the text ends with `:` (a heading over what follows). */
 export function endsWithColon(raw: string): boolean {
   return raw.charCodeAt(raw.length - 1) === 0x3a;
@@ -371,6 +217,11 @@ function pointerAt(raw: string, i: number): boolean {
   while (s < e && isQuote(raw.charCodeAt(s))) s++;
   while (e > s && (isQuote(raw.charCodeAt(e - 1)) || isTrailingPunctuation(raw.charCodeAt(e - 1)))) e--;
   return e - s > 2 && isPointer(raw.slice(s, e));
+}
+
+function isTrailingPunctuation(c: number): boolean {
+  // . , ; : ! ?
+  return c === 0x2e || c === 0x2c || c === 0x3b || c === 0x3a || c === 0x21 || c === 0x3f;
 }
 
 function isQuote(c: number): boolean {

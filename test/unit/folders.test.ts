@@ -37,6 +37,12 @@ const MAY_IMPORT: Record<(typeof FOLDERS)[number], readonly string[]> = {
 
 /** Imports across the rule, each with the reason it stays. */
 const CROSSING: Record<string, string> = {
+  'bench/adversarial.bench.ts → test/adversarial':
+    'times the adversarial inputs the linear-scan tests feed, so bench and test measure the same text',
+  'bench/playground.bench.ts → e2e/helpers': 'drives the playground with the end-to-end tests’ page helpers',
+  'bench/playground.bench.ts → test/chromium': 'launches the Chromium build the browser tests use',
+  'scripts/check-examples.ts → test/llm/mock-anthropic':
+    'CI runs each example against the mock Messages API the tests serve',
   'bench/durable.bench.ts → test/runtime/workers/durable-server.js':
     'measures the same workerd Durable Object server the runtime tests start',
   'bench/store.bench.ts → test/chromium.js': 'launches the Chromium build the browser tests use',
@@ -86,7 +92,6 @@ const INTERNAL: Record<string, string> = {
 const LONG_FILES: Record<string, string> = {
   'eval/heuristic/reader-train.ts':
     'one training script: the pool, the encoding and the fit share their tables, and the test replays it whole',
-  'cli/rearview.mjs': 'split pending: the CLI is being rewritten in TypeScript in parallel',
   'playground/src/components/ReductionPanel.tsx':
     'split pending: the playground is being restructured in parallel',
   'playground/src/components/SnapshotPanel.tsx':

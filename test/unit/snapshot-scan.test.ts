@@ -11,15 +11,9 @@ import {
   RESOLVED_CODE,
   wordFlags,
 } from '../../lib/categorise/classify';
+import { findLinks, findLinksFrom } from '../../lib/categorise/links';
 import { scanWords } from '../../lib/categorise/scan';
-import {
-  comparableKey,
-  contentTerms,
-  findLinks,
-  findLinksFrom,
-  squash,
-  words,
-} from '../../lib/categorise/text';
+import { comparableKey, contentTerms, squash, words } from '../../lib/categorise/text';
 import { keyHash, Vocabulary } from '../../lib/categorise/vocab';
 import { CATEGORIES, deterministicSnapshotWithTrace } from '../../lib/snapshot/deterministic';
 
