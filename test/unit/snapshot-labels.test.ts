@@ -111,8 +111,8 @@ describe('categorization by what the sentence does (known failures of the keywor
       expect(where(file), file).toBe('requiredEvidenceLinks');
   });
 
-  it("knows every extension text.ts's LINK finds in prose, so the two lists cannot drift apart", () => {
-    const source = readFileSync(resolve(import.meta.dirname, '../../lib/categorise/text.ts'), 'utf8');
+  it("knows every extension links.ts's LINK finds in prose, so the two lists cannot drift apart", () => {
+    const source = readFileSync(resolve(import.meta.dirname, '../../lib/categorise/links.ts'), 'utf8');
     const group = /\\\.\(\?:((?:[a-z0-9]+\|)+[a-z0-9]+)\)\(\?::\\d/.exec(source);
     expect(group, "LINK's extension group").not.toBeNull();
     const linkExtensions = group![1]!.split('|');
