@@ -1,10 +1,10 @@
 /**
  * Time growth of a scanner, measured as ratios within one run (never a wall-clock threshold): the
- * input doubles four times (12.5 KB → 200 KB by default, so 10 KB and 100 KB are in range) and each
+ * input doubles three times (12.5 KB → 100 KB by default, so 10 KB and 100 KB are in range) and each
  * doubling may at most triple the time. Linear code doubles (about 2), quadratic code quadruples
  * (about 4), so the bound of 3 tells them apart with room for noise on a busy machine.
  *
- * One doubling of the four may step over the bound: even plain linear work takes a step in cost
+ * One doubling of the three may step over the bound: even plain linear work takes a step in cost
  * where its output crosses a size of the engine (an array of slices, built by `push`, costs about
  * five times more a slice once it holds more than about 16,000: measured, see `linearStep` in
  * test/unit/linear-time.test.ts), and a scanner that allocates takes such steps too. A step is one
@@ -21,8 +21,8 @@
  * measured again (at most three attempts). The fastest run of a quadratic scanner is still quadratic.
  */
 
-/** The sizes of a growth check: 12.5 KB to 200 KB in four doublings. */
-export const SIZES: readonly number[] = [12_500, 25_000, 50_000, 100_000, 200_000];
+/** The sizes of a growth check: 12.5 KB to 100 KB in three doublings. */
+export const SIZES: readonly number[] = [12_500, 25_000, 50_000, 100_000];
 /** The largest ratio one doubling of the input may take. */
 export const MAX_RATIO = 3;
 
@@ -121,7 +121,7 @@ export function measureGrowth(
   make: (n: number) => string,
   {
     sizes = SIZES,
-    rounds = 5,
+    rounds = 4,
     sampleMs = 4,
   }: { sizes?: readonly number[]; rounds?: number; sampleMs?: number } = {},
 ): Growth {
