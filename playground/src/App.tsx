@@ -3,7 +3,8 @@ import { createSignal, For, lazy, Match, onMount, Show, Suspense, Switch } from 
 import { InputPanel } from './components/InputPanel';
 import { InsightsPanel } from './components/InsightsPanel';
 import { TunePanel } from './components/TunePanel';
-import { createAppState, type SampleMeta } from './state';
+import { createAppState } from './state';
+import type { SampleMeta } from './state-types';
 
 // Panels that are not needed for the first paint load on demand.
 const PlaybookPanel = lazy(() => import('./components/PlaybookPanel'));
