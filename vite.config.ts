@@ -1,13 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import solid from 'vite-plugin-solid';
 
 // The playground: a Solid app in playground/, static files in public/, built to dist/playground.
 // It imports the SDK from lib/ sources through the same `rearview/*` names users write.
+// The version the header shows, from package.json (a unit test keeps lib's VERSION equal to it): the
+// root entry's VERSION would bring the stores it re-exports into the first visit's chunk.
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
 export default defineConfig({
   root: fileURLToPath(new URL('./playground', import.meta.url)),
   publicDir: fileURLToPath(new URL('./public', import.meta.url)),
   plugins: [solid()],
+  define: { __REARVIEW_VERSION__: JSON.stringify(version) },
   resolve: {
     alias: [
       { find: /^rearview$/, replacement: fileURLToPath(new URL('./lib/index.ts', import.meta.url)) },

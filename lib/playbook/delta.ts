@@ -7,17 +7,16 @@
 import * as v from 'valibot';
 import { cloneJson } from '../core/index.js';
 import {
-  describeIssues,
   formatKeyPointId,
   type HighWater,
   highWaterOf,
-  KeyPointNameSchema,
   type Playbook,
   parseKeyPointId,
   SECTION_NAMES,
   SECTION_SLUGS,
   type SectionName,
 } from './model.js';
+import { describeIssues, KeyPointNameSchema } from './schema.js';
 
 /** Where a key point's current text came from: the session and the traces that produced it. */
 export interface Provenance {

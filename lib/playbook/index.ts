@@ -71,7 +71,6 @@ export {
   turnContexts,
 } from './lessons.js';
 export {
-  describeIssues,
   emptyPlaybook,
   formatKeyPointId,
   type HighWater,
@@ -79,10 +78,7 @@ export {
   isKeyPointName,
   isLegacyId,
   type KeyPoint,
-  KeyPointNameSchema,
-  KeyPointSchema,
   type Playbook,
-  PlaybookSchema,
   parseKeyPointId,
   SECTION_NAMES,
   SECTION_SLUGS,
@@ -123,6 +119,7 @@ export {
   sanitizeKeyPointText,
   sanitizeProvenance,
 } from './sanitize.js';
+export { describeIssues, KeyPointNameSchema, KeyPointSchema, PlaybookSchema } from './schema.js';
 export { compareForEviction, compareNames, keyPointConfidence, WILSON_Z, wilsonLowerBound } from './score.js';
 export { type Selection, type SelectOptions, selectForPrompt } from './select.js';
 export {

@@ -16,12 +16,12 @@ import {
   isKeyPointName,
   type KeyPoint,
   type Playbook,
-  PlaybookSchema,
   parseKeyPointId,
   SECTION_NAMES,
   SECTION_SLUGS,
   type SectionName,
 } from './model.js';
+import { PlaybookSchema } from './schema.js';
 
 /** Options of {@link toAceText}. */
 export interface AceTextOptions {

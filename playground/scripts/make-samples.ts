@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { redact } from 'rearview/redact';
-import type { SampleMeta } from '../src/state';
+import type { SampleMeta } from '../src/state-types';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DATA = resolve(ROOT, '../shared/data');

@@ -1,9 +1,10 @@
-import { VERSION } from 'rearview';
 import { createSignal, For, lazy, Match, onMount, Show, Suspense, Switch } from 'solid-js';
 import { InputPanel } from './components/InputPanel';
 import { InsightsPanel } from './components/InsightsPanel';
 import { TunePanel } from './components/TunePanel';
-import { createAppState, type SampleMeta } from './state';
+import { createAppState } from './state';
+import type { SampleMeta } from './state-types';
+import { VERSION } from './version';
 
 // Panels that are not needed for the first paint load on demand.
 const PlaybookPanel = lazy(() => import('./components/PlaybookPanel'));

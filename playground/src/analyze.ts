@@ -18,7 +18,6 @@ import {
   lessonsInputOf as sessionLessonsInput,
 } from 'rearview/session';
 import {
-  type ActiveContextSnapshot,
   computeRetirements,
   deterministicSnapshotWithTrace,
   entriesFromMessages,
@@ -27,16 +26,37 @@ import {
   PARAM_DEFAULTS,
   type ParamValues,
   pickParams,
-  type RetiredTrajectoryRecord,
   readSnapshotSource,
   type SnapshotInput,
   type SnapshotMemo,
-  type SnapshotTrace,
   snapshotInputFrom,
   snapshotJson,
 } from 'rearview/snapshot';
-import type { Trajectory, Transcript } from 'rearview/transcript';
+import type {
+  CompactionView,
+  Counts,
+  Parsed,
+  ParseFailure,
+  ParseOutcome,
+  SnapshotView,
+  Turn,
+  View,
+  ViewParts,
+} from './analyze-types';
 import { DEFAULT_MARKERS, type Insight, type Markers, stepRef, truncate } from './heuristics';
+
+export type {
+  CompactionStepView,
+  CompactionView,
+  Counts,
+  Parsed,
+  ParseFailure,
+  ParseOutcome,
+  SnapshotView,
+  Turn,
+  View,
+  ViewParts,
+} from './analyze-types';
 
 /**
  * The tunable numbers (rearview/snapshot's PARAM_SPECS: the snapshot's caps and gates, AgentDiet's
@@ -68,112 +88,6 @@ export function loadScorer(): Promise<TurnScorer> {
     if (scorerLoad === load) scorerLoad = undefined;
   });
   return load;
-}
-
-/** A transcript message or a trajectory step, as the turn list shows it. */
-export interface Turn {
-  /** `message:<id>` or `trajectory:<id>:event:<index>`: what insights' traceRefs point at. */
-  ref: string;
-  role: string;
-  label: string;
-  preview: string;
-  isError: boolean;
-  /** Where it is in the input: `line 12`, `index 3`. */
-  where: string;
-  /**
-   * The full text of a user turn and of the agent message just before it (what a correction
-   * corrected), so key points are proposed from the same text as everywhere else; absent otherwise.
-   */
-  content?: string;
-  toolName?: string;
-}
-
-export interface Parsed {
-  kind: 'transcript' | 'trajectory';
-  /** The transcript format, or the trajectory format for trajectories. */
-  format: string;
-  transcript: Transcript | null;
-  trajectory: Trajectory | null;
-  input: SnapshotInput;
-  chars: number;
-}
-
-export interface ParseFailure {
-  message: string;
-  code: string;
-  format?: string;
-  line?: number;
-  /** 1-based column on `line`, where a JSON text broke. */
-  column?: number;
-  index?: number;
-}
-
-export type ParseOutcome = { ok: true; value: Parsed } | { ok: false; error: ParseFailure };
-
-export interface Counts {
-  messages: number;
-  user: number;
-  assistant: number;
-  toolCalls: number;
-  toolErrors: number;
-  ignored: number;
-  skipped: number;
-  steps: number | null;
-  failedSteps: number | null;
-  entries: number;
-  chars: number;
-  tokens: number;
-}
-
-export interface CompactionStepView {
-  index: number;
-  tool: string;
-  action: string;
-  tokensBefore: number;
-  tokensAfter: number;
-  rules: string[];
-  removedLines: number;
-  before: string;
-  after: string;
-}
-
-export interface CompactionView {
-  tokensBefore: number;
-  tokensAfter: number;
-  savedPercent: number;
-  steps: CompactionStepView[];
-}
-
-export interface SnapshotView {
-  trace: SnapshotTrace;
-  tokens: number;
-  retired: RetiredTrajectoryRecord[];
-  previous: ActiveContextSnapshot | null;
-}
-
-/** What the UI renders for one input; the same whether computed here or in the worker. */
-export interface View {
-  kind: Parsed['kind'];
-  format: string;
-  trajectoryId: string | null;
-  objective: string;
-  counts: Counts;
-  turns: Turn[];
-  insights: Insight[];
-  /**
-   * The key points the file proposes, one per lesson (`lessons` of rearview/session, near-duplicates
-   * merged): the very list the CLI prints for the same file.
-   */
-  keyPoints: LessonsResult['proposed'];
-  /** True when the insights' corrections were decided by the learned scorer. */
-  learned?: boolean;
-  /** Why the learned scorer could not be used (the insights are then the markers'). */
-  scorerError?: string;
-  snapshot: SnapshotView;
-  compaction: CompactionView | null;
-  /** The snapshot input, for the reflected path (entries are small). */
-  input: SnapshotInput;
-  ms: number;
 }
 
 function failure(err: unknown): ParseFailure {
@@ -369,12 +283,6 @@ export function compactionOf(p: Parsed, s: Settings): CompactionView | null {
     }),
   };
 }
-
-/** The parts of a View computed separately (the main thread memoizes them; the worker reports progress). */
-export type ViewParts = Pick<
-  View,
-  'counts' | 'turns' | 'insights' | 'keyPoints' | 'learned' | 'scorerError' | 'snapshot' | 'compaction'
->;
 
 export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
   return {

@@ -10,7 +10,7 @@
  * - over a large input (kept in the worker) a paste replaces it;
  * - otherwise the editor takes it, unless the result outgrows the editor: then it goes to the worker.
  */
-import { EDITOR_LIMIT } from './state';
+import { EDITOR_LIMIT } from './state-types';
 
 /** Pastes above this many characters are refused with an offer to open or drop the file. */
 export const PASTE_LIMIT = 10_000_000;

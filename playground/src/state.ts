@@ -28,54 +28,18 @@ import {
   type ViewParts,
 } from './analyze';
 import type { Markers } from './heuristics';
+import {
+  EDITOR_LIMIT,
+  type Jump,
+  LARGE_INPUT,
+  type Progress,
+  type SampleMeta,
+  type ScorerStatus,
+  type Source,
+} from './state-types';
 import { readUrlState, writeUrlState } from './url-state';
 import { createWorkerClient } from './worker-client';
 import type { LineWindow, TextMeta } from './worker-protocol';
-
-/** Inputs above this many characters go to the worker. */
-export const LARGE_INPUT = 200_000;
-/**
- * A paste or a file above this many characters skips the editor: a live textarea holding megabytes
- * froze the page for seconds and crashed the renderer at 2.9 MB.
- */
-export const EDITOR_LIMIT = 100_000;
-
-/** Where the editor should scroll to and highlight (a parse error's line and column). */
-export interface Jump {
-  line: number;
-  column?: number;
-  /** Changes on every request, so the same place can be asked for twice. */
-  seq: number;
-}
-
-export type Source =
-  | { kind: 'none' }
-  | { kind: 'sample'; id: string }
-  | { kind: 'paste' }
-  | { kind: 'file'; name: string; size: number };
-
-export interface Progress {
-  phase: string;
-  fraction: number;
-  done: boolean;
-  phases: string[];
-  bytes: number;
-  ms?: number;
-}
-
-export interface SampleMeta {
-  id: string;
-  title: string;
-  format: string;
-  file: string;
-  description: string;
-  source: string;
-  licence: string;
-  redactions: number;
-}
-
-/** The learned correction scorer as the Tune panel reports it (null while it is off). */
-export type ScorerStatus = { kind: 'loading' } | { kind: 'on' } | { kind: 'failed'; message: string };
 
 const shallowEqual = <T extends object>(a: T, b: T) =>
   Object.keys(a).every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);

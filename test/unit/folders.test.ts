@@ -92,12 +92,6 @@ const INTERNAL: Record<string, string> = {
 const LONG_FILES: Record<string, string> = {
   'eval/heuristic/reader-train.ts':
     'one training script: the pool, the encoding and the fit share their tables, and the test replays it whole',
-  'playground/src/components/ReductionPanel.tsx':
-    'split pending: the playground is being restructured in parallel',
-  'playground/src/components/SnapshotPanel.tsx':
-    'split pending: the playground is being restructured in parallel',
-  'playground/src/analyze.ts': 'split pending: its input reading moves to the library in parallel',
-  'playground/src/state.ts': 'split pending: the playground is being restructured in parallel',
   'eval/snapshot/learned.ts':
     'a script whose top-level state (entries, folds, encodings, caches) every step reads; split pending',
   'eval/snapshot/learned-open.ts':

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseErrorText } from '../../playground/src/input-messages';
 import { decidePaste, PASTE_LIMIT } from '../../playground/src/paste';
-import { EDITOR_LIMIT } from '../../playground/src/state';
+import { EDITOR_LIMIT } from '../../playground/src/state-types';
 
 const SAMPLE = 'User: hello\nAssistant: hi\n';
 const at = (over: Partial<Parameters<typeof decidePaste>[1]> = {}) => ({

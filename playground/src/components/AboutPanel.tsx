@@ -1,5 +1,5 @@
 import { For } from 'solid-js';
-import { EDITOR_LIMIT, LARGE_INPUT, type SampleMeta } from '../state';
+import { EDITOR_LIMIT, LARGE_INPUT, type SampleMeta } from '../state-types';
 
 export default function AboutPanel(props: { samples: SampleMeta[]; onClose: () => void }) {
   return (
