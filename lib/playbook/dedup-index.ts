@@ -7,7 +7,7 @@
  * @internal
  */
 import { contentWords, FNV_PRIME } from '../core/index.js';
-import { starClusters } from './dedup-stars.js';
+import { starClusters, starClustersByUnit, unitGraph } from './dedup-stars.js';
 import { type KeyPoint, type Playbook, SECTION_NAMES, type SectionName } from './model.js';
 
 /** A group of near-duplicates and the key point they merge into. */
@@ -44,7 +44,7 @@ export function itemsOf(playbook: Playbook): Item[] {
 
 /**
  * Candidate generation by prefix filtering at `floor`, scoring by `score(i, j, jaccard)` (≥ 0 keeps the
- * pair with that similarity), then star clustering.
+ * pair with that similarity), then star clustering (by unit pair when the score reads only the Jaccard).
  *
  * Linear-memory layout: shingle ids, sets, postings and unit members live in flat typed arrays (no
  * per-shingle strings, maps or arrays), so the cost per key point stays flat as the playbook grows.
@@ -57,6 +57,7 @@ export function cluster(
   floor: number,
   sameSection: boolean,
   score: (i: number, j: number, jaccard: number) => number,
+  memberwise = true,
 ): DuplicateGroup[] {
   const items = itemsOf(playbook);
   const n = items.length;
@@ -229,7 +230,9 @@ export function cluster(
       tail[r] = entries++;
     }
   }
-  // 5. Expand to items and score the pairs: by lower unit, then in discovery order.
+  // 5. Score the unit pairs, or expand them to member pairs: by lower unit, then in discovery order.
+  const graph = { unitOf, memberStart, members, matesOf: (u: number) => unitLen[u]! > 0 };
+  if (!memberwise) return starClustersByUnit(items, unitGraph(graph, pairA, pairB, pairJac, score));
   const pairCount = pairA.length;
   const pairOrder = new Int32Array(pairCount);
   {
