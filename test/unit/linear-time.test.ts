@@ -231,9 +231,15 @@ describe('format detection and parsers', () => {
     INPUTS.filter(([name]) => name !== 'console turns'),
   );
   // Open: detected console turns measured 2.11 1.49 4.42 3.54 per doubling (25 ms a call at 200 KB,
-  // 40,000 messages); the same text with the format given passed, and its cost a character steps up
-  // tenfold between 100 KB and 200 KB, like an output that crosses an engine size (see
-  // linear-time.ts), but that is not shown yet. Skipped, not hidden.
+  // 40,000 messages). Measured on the built parser (node --cpu-prof; the format given behaves the
+  // same): the time is in pushing the parsed messages (formats/console.ts, flush), and the cost a
+  // character rises about fourfold between 50 KB and 200 KB, then stays flat (0.17 µs a character at
+  // 0.4, 0.8 and 1.6 MB: ratios 1.84 2.05 1.90). With a young generation too small to ever hold the
+  // output (node --max-semi-space-size=1) the growth is 1.90 1.87 2.14 2.41 2.27 2.10 from 12.5 KB to
+  // 800 KB: the parser is linear, and the step is the garbage collector promoting messages once they
+  // outgrow the young generation. That step spans two doublings of this range, one more than the
+  // helper allows; measuring in a child process with a fixed young generation would show it, not yet
+  // done. Skipped, not hidden.
   it.skip('parseTranscript (detected) on console turns (over the bound, open)', () => {
     const g = measureGrowth(
       (text) => safeParseTranscript(text, { lenient: true }),
