@@ -71,9 +71,9 @@ export function cluster(
   const pairIds = new PairTable(4 * n);
   // Sized once from the word counts (at most 2 shingles a word): arrays grown by `push` step up in
   // cost per element past engine size classes, which made the build superlinear on large playbooks.
-  const wordsOf: string[][] = new Array(n);
+  const wordsOf = items.map((it) => contentWords(it.kp.text));
   let bound = 0;
-  for (let i = 0; i < n; i++) bound += 2 * (wordsOf[i] = contentWords(items[i]!.kp.text)).length;
+  for (const words of wordsOf) bound += 2 * words.length;
   const df = new Int32Array(bound);
   const seenIn = new Int32Array(bound); // 1 + the last key point that counted the shingle
   const flat = new Int32Array(bound);
