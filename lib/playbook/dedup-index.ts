@@ -7,7 +7,8 @@
  * @internal
  */
 import { contentWords, FNV_PRIME } from '../core/index.js';
-import { starClusters } from './dedup-stars.js';
+import { mix, PairTable } from './dedup-pairs.js';
+import { starClusters, starClustersByUnit, unitGraph } from './dedup-stars.js';
 import { type KeyPoint, type Playbook, SECTION_NAMES, type SectionName } from './model.js';
 
 /** A group of near-duplicates and the key point they merge into. */
@@ -21,6 +22,8 @@ export interface DuplicateGroup {
   /** Smallest similarity between the survivor and another member. */
   similarity: number;
 }
+
+export { PAIR_PROBE_LIMIT, PairTable } from './dedup-pairs.js';
 
 export interface Item {
   kp: KeyPoint;
@@ -44,7 +47,7 @@ export function itemsOf(playbook: Playbook): Item[] {
 
 /**
  * Candidate generation by prefix filtering at `floor`, scoring by `score(i, j, jaccard)` (≥ 0 keeps the
- * pair with that similarity), then star clustering.
+ * pair with that similarity), then star clustering (by unit pair when the score reads only the Jaccard).
  *
  * Linear-memory layout: shingle ids, sets, postings and unit members live in flat typed arrays (no
  * per-shingle strings, maps or arrays), so the cost per key point stays flat as the playbook grows.
@@ -57,6 +60,7 @@ export function cluster(
   floor: number,
   sameSection: boolean,
   score: (i: number, j: number, jaccard: number) => number,
+  memberwise = true,
 ): DuplicateGroup[] {
   const items = itemsOf(playbook);
   const n = items.length;
@@ -65,48 +69,47 @@ export function cluster(
   //    flat[start[i] .. start[i + 1]).
   const wordIds = new Map<string, number>();
   const pairIds = new PairTable(4 * n);
-  const df: number[] = [];
-  const seenIn: number[] = []; // 1 + the last key point that counted the shingle
-  const flat: number[] = [];
+  // Sized once from the word counts (at most 2 shingles a word): arrays grown by `push` step up in
+  // cost per element past engine size classes, which made the build superlinear on large playbooks.
+  const wordsOf = items.map((it) => contentWords(it.kp.text));
+  let bound = 0;
+  for (const words of wordsOf) bound += 2 * words.length;
+  const df = new Int32Array(bound);
+  const seenIn = new Int32Array(bound); // 1 + the last key point that counted the shingle
+  const flat = new Int32Array(bound);
+  let vocab = 0;
+  let total = 0;
   const start = new Int32Array(n + 1);
   const seq: number[] = [];
   for (let i = 0; i < n; i++) {
-    start[i] = flat.length;
+    start[i] = total;
     const stamp = i + 1;
-    const words = contentWords(items[i]!.kp.text);
+    const words = wordsOf[i]!;
     seq.length = words.length;
     for (let k = 0; k < words.length; k++) {
       let id = wordIds.get(words[k]!);
       if (id === undefined) {
-        id = df.length;
+        id = vocab++;
         wordIds.set(words[k]!, id);
-        df.push(0);
-        seenIn.push(0);
       }
       seq[k] = id;
       if (seenIn[id] !== stamp) {
         seenIn[id] = stamp;
         df[id]!++;
-        flat.push(id);
+        flat[total++] = id;
       }
     }
     for (let k = 1; k < words.length; k++) {
-      let id = pairIds.getOrAdd(seq[k - 1]!, seq[k]!, df.length);
-      if (id < 0) {
-        id = df.length;
-        df.push(0);
-        seenIn.push(0);
-      }
+      let id = pairIds.getOrAdd(seq[k - 1]!, seq[k]!, vocab);
+      if (id < 0) id = vocab++;
       if (seenIn[id] !== stamp) {
         seenIn[id] = stamp;
         df[id]!++;
-        flat.push(id);
+        flat[total++] = id;
       }
     }
   }
-  start[n] = flat.length;
-  const total = flat.length;
-  const vocab = df.length;
+  start[n] = total;
   // 2. Rank shingles rarest first, ties by id (first appearance): a stable counting sort on frequency.
   const rank = new Int32Array(vocab);
   {
@@ -229,7 +232,9 @@ export function cluster(
       tail[r] = entries++;
     }
   }
-  // 5. Expand to items and score the pairs: by lower unit, then in discovery order.
+  // 5. Score the unit pairs, or expand them to member pairs: by lower unit, then in discovery order.
+  const graph = { unitOf, memberStart, members, matesOf: (u: number) => unitLen[u]! > 0 };
+  if (!memberwise) return starClustersByUnit(items, unitGraph(graph, pairA, pairB, pairJac, score));
   const pairCount = pairA.length;
   const pairOrder = new Int32Array(pairCount);
   {
@@ -269,107 +274,6 @@ export function cluster(
     return unitLen[u]! > 0 && to - from > 1 ? members.subarray(from, to) : noMates;
   };
   return starClusters(items, adj, mates);
-}
-
-/**
- * Probes after which {@link PairTable} gives up on its hash. Word ids come in order of first
- * appearance, so whoever writes the key points chooses which pairs occur, and pairs that share a slot
- * can be searched for offline: linear probing over them is quadratic. Past this many probes the table
- * hands its pairs to a `Map` (the runtime's string hashing) and answers the same.
- */
-export const PAIR_PROBE_LIMIT = 64;
-
-/**
- * Interns pairs of non-negative ints: open addressing with linear probing, deterministic. Slot s holds
- * (a, b, value) at 4s, 4s + 1, 4s + 2 of one array, so a probe touches one cache line.
- * @internal Exported for its tests.
- *
- * @example
- * ```ts
- * const t = new PairTable(16);
- * t.getOrAdd(1, 2, 7); // -1: stored
- * t.getOrAdd(1, 2, 9); // 7
- * ```
- */
-export class PairTable {
-  #slots: Int32Array;
-  #mask: number;
-  #size = 0;
-  /** Every pair's value once the table is flooded (see {@link PAIR_PROBE_LIMIT}); null before. */
-  #byPair: Map<string, number> | null = null;
-
-  /** Room for `expected` pairs before the first growth. */
-  constructor(expected: number) {
-    let cap = 1024;
-    while (cap < 2 * expected) cap *= 2;
-    this.#slots = new Int32Array(4 * cap).fill(-1);
-    this.#mask = cap - 1;
-  }
-
-  /** The value of (a, b), or -1 after storing `value` for it. */
-  getOrAdd(a: number, b: number, value: number): number {
-    const byPair = this.#byPair;
-    if (byPair !== null) {
-      const key = `${a},${b}`;
-      const v = byPair.get(key);
-      if (v !== undefined) return v;
-      byPair.set(key, value);
-      return -1;
-    }
-    if (2 * (this.#size + 1) > this.#mask + 1) this.#grow();
-    const slots = this.#slots;
-    const mask = this.#mask;
-    let slot = mix(Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & mask;
-    for (let probes = 0; ; ) {
-      const at = slot << 2;
-      const v = slots[at + 2]!;
-      if (v < 0) break;
-      if (slots[at] === a && slots[at + 1] === b) return v;
-      slot = (slot + 1) & mask;
-      if (++probes > PAIR_PROBE_LIMIT) {
-        const m = new Map<string, number>();
-        for (let i = 0; i < slots.length; i += 4)
-          if (slots[i + 2]! >= 0) m.set(`${slots[i]},${slots[i + 1]}`, slots[i + 2]!);
-        this.#byPair = m;
-        return this.getOrAdd(a, b, value);
-      }
-    }
-    this.#size++;
-    const at = slot << 2;
-    slots[at] = a;
-    slots[at + 1] = b;
-    slots[at + 2] = value;
-    return -1;
-  }
-
-  /** Whether the pairs have gone to a Map (see {@link PAIR_PROBE_LIMIT}). */
-  get flooded(): boolean {
-    return this.#byPair !== null;
-  }
-
-  #grow(): void {
-    const old = this.#slots;
-    const cap = 2 * (this.#mask + 1);
-    const mask = cap - 1;
-    const slots = new Int32Array(4 * cap).fill(-1);
-    for (let at = 0; at < old.length; at += 4) {
-      if (old[at + 2]! < 0) continue;
-      let slot = mix(Math.imul(old[at]!, 0x9e3779b1) ^ Math.imul(old[at + 1]!, 0x85ebca77)) & mask;
-      while (slots[(slot << 2) + 2]! >= 0) slot = (slot + 1) & mask;
-      slots.set(old.subarray(at, at + 3), slot << 2);
-    }
-    this.#slots = slots;
-    this.#mask = mask;
-  }
-}
-
-/** 32-bit finalizer (murmur3 fmix32), as a signed int: callers mask it. */
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
 }
 
 function sameRange(a: Int32Array, i: number, j: number, len: number): boolean {

@@ -65,8 +65,12 @@ export interface DedupOptions {
  */
 export function findDuplicates(playbook: Playbook, options: DedupOptions = {}): DuplicateGroup[] {
   const threshold = checkThreshold(options.threshold ?? DEDUP_THRESHOLD);
-  return cluster(playbook, threshold, options.sameSection ?? true, (_i, _j, jac) =>
-    jac >= threshold ? jac : -1,
+  return cluster(
+    playbook,
+    threshold,
+    options.sameSection ?? true,
+    (_i, _j, jac) => (jac >= threshold ? jac : -1),
+    false,
   );
 }
 

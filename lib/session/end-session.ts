@@ -22,6 +22,7 @@ import type { RedactOptions } from '../redact/index.js';
 import type { PlaybookStore } from '../store/index.js';
 import { rawProposals, type SessionState } from './observe.js';
 import { reflectSession } from './reflect-session.js';
+import { withSplitSecrets } from './split-secrets.js';
 import type { ProposedKeyPoint, RearviewBudgets, SessionError, SessionSummary } from './types.js';
 
 /** What a facade fixes at creation and every `endSession` reads. */
@@ -115,7 +116,7 @@ function stopped(run: EndRun, step: string): boolean {
  */
 async function saveHeuristicKeyPoints(run: EndRun): Promise<Set<string>> {
   const { config, session, summary } = run;
-  const redactor = redactorFor(config.redact);
+  const redactor = redactorFor(withSplitSecrets(config.redact, session.splitSecrets));
   const candidates: ProposedKeyPoint[] = [];
   for (const p of rawProposals(session, run.failures)) {
     const text = sanitizeKeyPointText(redactor ? redactor.redactText(p.text) : p.text);
@@ -167,7 +168,7 @@ async function learnWithModel(run: EndRun): Promise<number> {
       source: { session: session.id },
       ...(signal ? { signal } : {}),
       ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
-      redact: config.redact,
+      redact: withSplitSecrets(config.redact, session.splitSecrets),
       ...(budgets.curatorOperations !== undefined ? { maxOperations: budgets.curatorOperations } : {}),
       ...(budgets.playbookTokens !== undefined ? { budget: { maxTokens: budgets.playbookTokens } } : {}),
       onDiagnostic: (d) =>

@@ -21,6 +21,9 @@ import {
   proposeKeyPoint,
   turnVerdict,
 } from '../playbook/index.js';
+import type { RedactOptions, RedactPattern } from '../redact/index.js';
+import { collectSplitSecrets, tailOf } from './split-secrets.js';
+import { type ConversationTracker, firstNew, newTracker } from './tracker.js';
 import type { LessonsInput, LessonsResult, ObserveResult, ProposedKeyPoint } from './types.js';
 
 /** User turns the heuristics compare a new turn with (`heuristicReflect` keeps the last 8). */
@@ -51,22 +54,43 @@ export interface SessionState {
   pendingCited: Set<string>;
   /** Agent runs observed besides the conversation (SWE-agent, mini-swe-agent trajectories). */
   trajectories: TrajectoryLike[];
+  /** Halves of keys split across two messages, as literal patterns of their kinds (./split-secrets.ts). */
+  splitSecrets: RedactPattern[];
+  /** The end of the last message's text and of the last user turn's, for the next join. */
+  joinTail: string | undefined;
+  joinUserTail: string | undefined;
+  /**
+   * The state before the last message was read: a streamed message re-sent with more text replaces it
+   * (`restoreLast`), so its partial copies leave nothing behind.
+   */
+  undo: Undo | undefined;
 }
 
-/**
- * Where the caller's conversation was last seen. It survives `endSession`: a UI that keeps appending
- * to the same array only has its new messages analysed in the next session.
- */
-export interface ConversationTracker {
-  count: number;
-  last: MessageLike | undefined;
-  array: readonly MessageLike[] | undefined;
+/** What reading one message changes, as it was before (every field is O(1) to save and restore). */
+interface Undo {
+  history: number;
+  insights: number;
+  proposed: number;
+  tags: number;
+  splitSecrets: number;
+  recentUsers: Tracked[];
+  tail: Tracked[];
+  tailLength: number;
+  lastAgent: MessageLike | undefined;
+  pendingCited: Set<string>;
+  joinTail: string | undefined;
+  joinUserTail: string | undefined;
 }
+
+export type { ConversationTracker } from './tracker.js';
+export { newTracker } from './tracker.js';
 
 /** How observation reads turns: the heuristics' markers and the policy's confidence floor. */
 export interface ObserveConfig {
   heuristic: HeuristicOptions;
   policy: ProposeOptions;
+  /** The session's redaction, to find keys split across two messages; `false`/absent: not searched. */
+  redact?: boolean | RedactOptions;
 }
 
 /** A session with nothing observed yet. */
@@ -82,40 +106,71 @@ export function newSessionState(id: string): SessionState {
     lastAgent: undefined,
     pendingCited: new Set(),
     trajectories: [],
+    splitSecrets: [],
+    joinTail: undefined,
+    joinUserTail: undefined,
+    undo: undefined,
   };
-}
-
-/** A tracker that has seen no conversation yet. */
-export function newTracker(): ConversationTracker {
-  return { count: 0, last: undefined, array: undefined };
 }
 
 function isUser(m: MessageLike): boolean {
   return m.role === 'user' || m.role === 'human';
 }
 
-/** The same message as before: the same object, or the same role, id and text. */
-function sameMessage(a: MessageLike | undefined, b: MessageLike | undefined): boolean {
-  if (a === b) return true;
-  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (a.role !== b.role || a.id !== b.id) return false;
-  return contentText(a.content) === contentText(b.content);
+function isObject(m: unknown): m is MessageLike {
+  return m !== null && typeof m === 'object';
 }
 
-/** Index of the first message not seen before (0 for a different conversation); updates the tracker. */
-function firstNew(tracker: ConversationTracker, messages: readonly MessageLike[]): number {
-  let start = 0;
-  if (
-    tracker.count > 0 &&
-    messages.length >= tracker.count &&
-    (messages === tracker.array || sameMessage(messages[tracker.count - 1], tracker.last))
-  ) {
-    start = tracker.count;
+/** Saves what reading the next message changes. */
+function saveUndo(s: SessionState, history: number, proposedSoFar: number): Undo {
+  return {
+    history,
+    insights: s.insights.length,
+    proposed: s.proposed.length + proposedSoFar,
+    tags: s.tags.length,
+    splitSecrets: s.splitSecrets.length,
+    recentUsers: s.recentUsers.slice(),
+    tail: s.tail,
+    tailLength: s.tail.length,
+    lastAgent: s.lastAgent,
+    pendingCited: new Set(s.pendingCited),
+    joinTail: s.joinTail,
+    joinUserTail: s.joinUserTail,
+  };
+}
+
+/** Forgets the last message read (its history entry, insights, proposals, evidence and context). */
+function restoreLast(s: SessionState, u: Undo): void {
+  s.history.length = u.history;
+  s.insights.length = u.insights;
+  s.proposed.length = u.proposed;
+  s.tags.length = u.tags;
+  s.splitSecrets.length = u.splitSecrets;
+  s.recentUsers = u.recentUsers;
+  u.tail.length = u.tailLength;
+  s.tail = u.tail;
+  s.lastAgent = u.lastAgent;
+  s.pendingCited = u.pendingCited;
+  s.joinTail = u.joinTail;
+  s.joinUserTail = u.joinUserTail;
+  s.undo = undefined;
+}
+
+/** Keeps the halves of keys split between the previous message (or user turn) and this one. */
+function joinWithPrevious(s: SessionState, m: MessageLike, redactOption: ObserveConfig['redact']): void {
+  if (!redactOption || !isObject(m)) return;
+  const text = contentText(m.content);
+  if (!text) return;
+  const options = redactOption === true ? undefined : redactOption;
+  if (s.joinTail !== undefined) collectSplitSecrets(s.joinTail, text, options, s.splitSecrets);
+  if (isUser(m)) {
+    // Two user turns with a reply between them: a key may be split across them too.
+    if (s.joinUserTail !== undefined && s.joinUserTail !== s.joinTail) {
+      collectSplitSecrets(s.joinUserTail, text, options, s.splitSecrets);
+    }
+    s.joinUserTail = tailOf(text);
   }
-  tracker.array = messages;
-  tracker.count = messages.length;
-  tracker.last = messages[messages.length - 1];
-  return start;
+  s.joinTail = tailOf(text);
 }
 
 /**
@@ -130,10 +185,13 @@ export function observeMessages(
 ): ObserveResult {
   const empty: ObserveResult = { analysed: 0, insights: [], proposed: [] };
   if (!Array.isArray(messages)) return empty;
-  const start = firstNew(tracker, messages);
+  const { start, replace } = firstNew(tracker, messages);
   if (start >= messages.length) return empty;
 
   const s = session;
+  // A replaced last message is forgotten before its new copy is read (the session that read it may
+  // have ended: then there is nothing to forget).
+  if (replace && s.undo && s.history.length === s.undo.history + 1) restoreLast(s, s.undo);
   const base = s.history.length;
   // The window: the context heuristicReflect reads for the first new turn — the last user turns (a
   // repeated request is friction) and every message since (the reply a correction follows, an
@@ -154,6 +212,7 @@ export function observeMessages(
   const refOf = (m: MessageLike, i: number) => defaultRef(m, globalIndex[i] ?? i);
   const fresh = new Set<string>();
   for (let w = offset; w < window.length; w++) fresh.add(refOf(window[w]!, w));
+  const lastRef = refOf(window[window.length - 1]!, window.length - 1);
   const found = heuristicReflect(window, { ...config.heuristic, ref: refOf }).filter((i) =>
     fresh.has(i.traceRefs[0] ?? ''),
   );
@@ -164,10 +223,17 @@ export function observeMessages(
     if (list) list.push(insight);
     else byRef.set(ref, [insight]);
   }
+  // The last message's insights go last, so that forgetting it (a streamed copy replaced) is a truncation.
+  for (const insight of found) if ((insight.traceRefs[0] ?? '') !== lastRef) s.insights.push(insight);
 
   const proposed: ProposedKeyPoint[] = [];
   for (let w = offset; w < window.length; w++) {
     const m = window[w]!;
+    if (w === window.length - 1) {
+      s.undo = saveUndo(s, base + (w - offset), proposed.length);
+      s.insights.push(...(byRef.get(lastRef) ?? []));
+    }
+    joinWithPrevious(s, m, config.redact);
     // As in heuristicReflect: a turn no person wrote is neither a user turn nor the reply.
     if (m === null || typeof m !== 'object' || m.synthetic) continue;
     const gi = globalIndex[w]!;
@@ -201,7 +267,6 @@ export function observeMessages(
     if (s.recentUsers.length > RECENT_USERS) s.recentUsers.shift();
     s.tail = [];
   }
-  s.insights.push(...found);
   s.proposed.push(...proposed);
   return { analysed: messages.length - start, insights: found, proposed };
 }

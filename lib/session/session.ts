@@ -35,6 +35,7 @@ import {
   sessionInsights,
   sessionProposals,
 } from './observe.js';
+import { withSplitSecrets } from './split-secrets.js';
 import type {
   LessonsInput,
   LessonsOptions,
@@ -149,7 +150,8 @@ function facadeState(options: RearviewOptions, store: PlaybookStore): FacadeStat
       budgets,
       timeoutMs: options.timeoutMs,
     },
-    observe: observeConfig(options),
+    // Redaction also reads the join of consecutive messages: a key split across two is found whole.
+    observe: { ...observeConfig(options), redact: options.redact ?? true },
     newId,
     report: (e) => {
       try {
@@ -180,7 +182,10 @@ async function endSession(
     const s = f.session;
     // Read the whole history once: the summary's insights and the proposals saved share them.
     const failures = failureInsights(s);
-    const insights = redactInsights(sessionInsights(s, failures), f.config.redact);
+    const insights = redactInsights(
+      sessionInsights(s, failures),
+      withSplitSecrets(f.config.redact, s.splitSecrets),
+    );
     const summary = emptySummary(s.id, f.config.playbookId, s.history.length, insights);
     if (signal?.aborted) {
       summary.aborted = true;
@@ -271,7 +276,8 @@ export function createRearview(options: RearviewOptions): Rearview {
     },
     observe: (messages) => observeMessages(f.tracker, f.session, messages, f.observe),
     observeTrajectory: (trajectory) => observeTrajectory(f.session, trajectory),
-    insights: () => redactInsights(sessionInsights(f.session), f.config.redact),
+    insights: () =>
+      redactInsights(sessionInsights(f.session), withSplitSecrets(f.config.redact, f.session.splitSecrets)),
     proposed: () => sessionProposals(f.session),
     endSession: (opts) => endSession(f, opts),
     systemPrompt: (opts) => systemPrompt(f, opts),

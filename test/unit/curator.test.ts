@@ -306,6 +306,39 @@ describe('near-duplicate merging', () => {
     );
   });
 
+  it('equals the all-pairs oracle on groups of verbatim copies that are near duplicates of each other (property)', () => {
+    // A small vocabulary and short texts: many identical shingle sets (units) with many members, most
+    // units near duplicates of several others, so star clustering takes whole units as neighbours.
+    const WORDS = ['run', 'tests', 'push', 'lint', 'build', 'deploy', 'check', 'types'];
+    const row = fc.tuple(
+      fc.constantFrom(...SECTION_NAMES.slice(0, 2)),
+      fc.array(fc.nat(WORDS.length - 1), { minLength: 2, maxLength: 5 }),
+      fc.nat(3),
+      fc.nat(3),
+      fc.nat(4),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(row, { minLength: 20, maxLength: 300 }),
+        fc.constantFrom(0.34, 0.5, 0.6, 0.75),
+        fc.boolean(),
+        (rows, threshold, sameSection) => {
+          const pb = emptyPlaybook();
+          rows.forEach(([s, ws, h, x, copies], i) => {
+            for (let c = 0; c <= copies; c++) {
+              const text = ws.map((w) => WORDS[w]).join(' ');
+              pb.sections[s].push({ name: `kpt_${i}_${c}`, text, helpful: (h + c) % 4, harmful: x });
+            }
+          });
+          expect(findDuplicates(pb, { threshold, sameSection })).toEqual(
+            findDuplicatesAllPairs(pb, { threshold, sameSection }),
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('an embedding function catches paraphrases the lexical index proposes as candidates', async () => {
     const pb = fixture();
     const calls: string[][] = [];

@@ -1,0 +1,75 @@
+/**
+ * Keys split across two messages. Each message is redacted on its own, so a key whose first half ends
+ * one message and whose second half starts the next is found in neither: both halves would be stored,
+ * sent to the Reflector and printed. `observe` redacts the join of each message with the one before it
+ * (and with the previous user turn) and keeps the halves of every key that crosses the boundary; the
+ * session's redaction then treats each half as a literal value of that key's kind.
+ *
+ * @module
+ */
+import { type RedactOptions, type RedactPattern, redact } from '../redact/index.js';
+
+/**
+ * Characters read on each side of a boundary: longer than any key the redactor bounds (1 KiB), so a
+ * key crossing it is seen whole, and constant, so a message costs the same whatever its length.
+ */
+const WINDOW = 1100;
+
+/**
+ * Halves shorter than this are not kept: three characters of a key tell nothing, while a literal that
+ * short would replace common words throughout the session.
+ */
+const MIN_HALF = 4;
+
+/** The end of a message's text that a key crossing into the next message can start in. */
+export function tailOf(text: string): string {
+  return text.length > WINDOW ? text.slice(-WINDOW) : text;
+}
+
+/**
+ * Adds to `out` the halves of every value the redactor finds across the join of `before` (the end of
+ * the previous message) and `text` (the new one) that starts before the boundary and ends after it.
+ */
+export function collectSplitSecrets(
+  before: string,
+  text: string,
+  options: RedactOptions | undefined,
+  out: RedactPattern[],
+): void {
+  if (!before || !text) return;
+  const head = text.length > WINDOW ? text.slice(0, WINDOW) : text;
+  const joined = before + head;
+  const at = before.length;
+  const found = redact(joined, { ...options, includeOriginals: true });
+  if (!found.count) return;
+  for (const f of found.findings) {
+    const value = f.original;
+    if (!value) continue;
+    // Every occurrence of the value that starts before the boundary and ends after it.
+    for (let i = joined.indexOf(value, Math.max(0, at - value.length + 1)); i !== -1 && i < at; ) {
+      if (i + value.length > at) {
+        for (const half of [joined.slice(i, at), joined.slice(at, i + value.length)]) {
+          if (half.trim().length >= MIN_HALF && !out.some((p) => p.pattern === half)) {
+            out.push({ kind: f.kind, pattern: half });
+          }
+        }
+      }
+      i = joined.indexOf(value, i + 1);
+    }
+  }
+}
+
+/**
+ * The session's `redact` option with the halves of split keys as literal patterns of their kinds.
+ * `false` stays `false` (the caller turned redaction off).
+ */
+export function withSplitSecrets(
+  redactOption: boolean | RedactOptions,
+  halves: readonly RedactPattern[],
+): boolean | RedactOptions {
+  if (redactOption === false || !halves.length) return redactOption;
+  const options = redactOption === true ? {} : redactOption;
+  // Longest first: a half that contains another one is replaced whole.
+  const sorted = [...halves].sort((a, b) => String(b.pattern).length - String(a.pattern).length);
+  return { ...options, patterns: [...(options.patterns ?? []), ...sorted] };
+}
