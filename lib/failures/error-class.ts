@@ -102,6 +102,9 @@ function normalise(line: string): string {
   return `${space > 60 ? cut.slice(0, space) : cut}…`;
 }
 
+/** Characters of a command read for its head (programs and their first argument sit well inside). */
+const HEAD_WINDOW = 4096;
+
 /** Shell wrappers that say nothing about what a command does. */
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'timeout', 'nohup', 'exec', 'command']);
 
@@ -116,7 +119,10 @@ const WRAPPERS = new Set(['sudo', 'env', 'time', 'timeout', 'nohup', 'exec', 'co
  */
 export function commandHead(command: string): string {
   if (typeof command !== 'string') return '';
-  const first = command.trim().split('\n', 1)[0] ?? '';
+  // The head is in the line's first few words: reading at most HEAD_WINDOW characters keeps a
+  // pasted megabyte-long line from costing more than a short one (splitting all of it into tokens
+  // crossed an engine size step: linear, but ten times slower past 25 KB).
+  const first = (command.trimStart().slice(0, HEAD_WINDOW).split('\n', 1)[0] ?? '').trimEnd();
   // `cd`, `source venv/bin/activate` and `export` set the stage; the command is what follows.
   const parts = first
     .split(/&&|\|\||;|\|/)
