@@ -22,7 +22,7 @@ import {
   turnVerdict,
 } from '../playbook/index.js';
 import type { RedactOptions, RedactPattern } from '../redact/index.js';
-import { collectSplitSecrets, tailOf } from './split-secrets.js';
+import { collectSplitSecrets, type SecretFinder, tailOf } from './split-secrets.js';
 import { type ConversationTracker, firstNew, newTracker } from './tracker.js';
 import type { LessonsInput, LessonsResult, ObserveResult, ProposedKeyPoint } from './types.js';
 
@@ -91,6 +91,8 @@ export interface ObserveConfig {
   policy: ProposeOptions;
   /** The session's redaction, to find keys split across two messages; `false`/absent: not searched. */
   redact?: boolean | RedactOptions;
+  /** The finder that searches the joins (`rearview/redact`'s `redact`); absent: joins not searched. */
+  findSecrets?: SecretFinder;
 }
 
 /** A session with nothing observed yet. */
@@ -157,16 +159,18 @@ function restoreLast(s: SessionState, u: Undo): void {
 }
 
 /** Keeps the halves of keys split between the previous message (or user turn) and this one. */
-function joinWithPrevious(s: SessionState, m: MessageLike, redactOption: ObserveConfig['redact']): void {
-  if (!redactOption || !isObject(m)) return;
+function joinWithPrevious(s: SessionState, m: MessageLike, config: ObserveConfig): void {
+  const redactOption = config.redact;
+  const find = config.findSecrets;
+  if (!redactOption || !find || !isObject(m)) return;
   const text = contentText(m.content);
   if (!text) return;
   const options = redactOption === true ? undefined : redactOption;
-  if (s.joinTail !== undefined) collectSplitSecrets(s.joinTail, text, options, s.splitSecrets);
+  if (s.joinTail !== undefined) collectSplitSecrets(s.joinTail, text, options, s.splitSecrets, find);
   if (isUser(m)) {
     // Two user turns with a reply between them: a key may be split across them too.
     if (s.joinUserTail !== undefined && s.joinUserTail !== s.joinTail) {
-      collectSplitSecrets(s.joinUserTail, text, options, s.splitSecrets);
+      collectSplitSecrets(s.joinUserTail, text, options, s.splitSecrets, find);
     }
     s.joinUserTail = tailOf(text);
   }
@@ -233,7 +237,7 @@ export function observeMessages(
       s.undo = saveUndo(s, base + (w - offset), proposed.length);
       s.insights.push(...(byRef.get(lastRef) ?? []));
     }
-    joinWithPrevious(s, m, config.redact);
+    joinWithPrevious(s, m, config);
     // As in heuristicReflect: a turn no person wrote is neither a user turn nor the reply.
     if (m === null || typeof m !== 'object' || m.synthetic) continue;
     const gi = globalIndex[w]!;

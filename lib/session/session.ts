@@ -20,6 +20,7 @@ import {
   type Selection,
   selectForPrompt,
 } from '../playbook/index.js';
+import { redact } from '../redact/index.js';
 import { type PlaybookStore, playbookStore } from '../store/index.js';
 import { type EndSessionConfig, emptySummary, endSessionSteps, sessionError } from './end-session.js';
 import {
@@ -151,7 +152,7 @@ function facadeState(options: RearviewOptions, store: PlaybookStore): FacadeStat
       timeoutMs: options.timeoutMs,
     },
     // Redaction also reads the join of consecutive messages: a key split across two is found whole.
-    observe: { ...observeConfig(options), redact: options.redact ?? true },
+    observe: { ...observeConfig(options), redact: options.redact ?? true, findSecrets: redact },
     newId,
     report: (e) => {
       try {

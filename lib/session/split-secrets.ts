@@ -7,7 +7,13 @@
  *
  * @module
  */
-import { type RedactOptions, type RedactPattern, redact } from '../redact/index.js';
+import type { RedactOptions, RedactPattern, redact } from '../redact/index.js';
+
+/**
+ * The redactor's finder (`rearview/redact`'s `redact`), passed in by the facade that redacts anyway:
+ * imported here, it would pull every secret kind into bundles that only read lessons.
+ */
+export type SecretFinder = typeof redact;
 
 /**
  * Characters read on each side of a boundary: longer than any key the redactor bounds (1 KiB), so a
@@ -35,6 +41,7 @@ export function collectSplitSecrets(
   text: string,
   options: RedactOptions | undefined,
   out: RedactPattern[],
+  redact: SecretFinder,
 ): void {
   if (!before || !text) return;
   const head = text.length > WINDOW ? text.slice(0, WINDOW) : text;
