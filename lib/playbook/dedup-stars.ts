@@ -53,17 +53,9 @@ export function starClusters(
     if (!members.length) continue;
     assigned[c] = 1;
     for (const j of members) assigned[j] = 1;
-    const names = members.map((j) => items[j]!.kp.name).sort(compareNames);
-    groups.push({
-      into: items[c]!.kp.name,
-      names: [items[c]!.kp.name, ...names],
-      section: items[c]!.section,
-      similarity: Math.round(similarity * 1e6) / 1e6,
-      pos: c,
-    });
+    groups.push(groupOf(items, c, members, similarity));
   }
-  groups.sort((a, b) => a.pos - b.pos);
-  return groups.map(({ pos: _pos, ...g }) => g);
+  return inPlaybookOrder(groups);
 }
 
 /** Key points with identical shingle sets (units) and the near-duplicate pairs between units. */
@@ -142,15 +134,30 @@ export function starClustersByUnit(items: Item[], g: UnitGraph): DuplicateGroup[
     done[own] = 1;
     for (const w of touched) done[w] = 1;
     for (const j of found) assigned[j] = 1;
-    const names = found.map((j) => items[j]!.kp.name).sort(compareNames);
-    groups.push({
-      into: items[c]!.kp.name,
-      names: [items[c]!.kp.name, ...names],
-      section: items[c]!.section,
-      similarity: Math.round(similarity * 1e6) / 1e6,
-      pos: c,
-    });
+    groups.push(groupOf(items, c, found, similarity));
   }
+  return inPlaybookOrder(groups);
+}
+
+/** The group that survivor `c` absorbs `members` into, remembering `c`'s position for ordering. */
+function groupOf(
+  items: Item[],
+  c: number,
+  members: readonly number[],
+  similarity: number,
+): DuplicateGroup & { pos: number } {
+  const names = members.map((j) => items[j]!.kp.name).sort(compareNames);
+  return {
+    into: items[c]!.kp.name,
+    names: [items[c]!.kp.name, ...names],
+    section: items[c]!.section,
+    similarity: Math.round(similarity * 1e6) / 1e6,
+    pos: c,
+  };
+}
+
+/** Groups in the playbook order of their survivors, without the position used to sort them. */
+function inPlaybookOrder(groups: (DuplicateGroup & { pos: number })[]): DuplicateGroup[] {
   groups.sort((a, b) => a.pos - b.pos);
   return groups.map(({ pos: _pos, ...g }) => g);
 }
