@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { type MockAnthropic, startMockAnthropic } from '../test/llm/mock-anthropic.ts';
-import { openSample, SHOTS, trackErrors } from './helpers';
+import { openSample, recordedAnswer, SHOTS, trackErrors } from './helpers';
 
 let mock: MockAnthropic;
 test.beforeAll(async () => {
@@ -10,16 +9,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await mock.close();
 });
-
-/** The recorded answer for the console sample: a valid reflection the mock can send back. */
-function recordedAnswer(sample: string): string {
-  const index = JSON.parse(readFileSync(new URL('../public/fixtures/index.json', import.meta.url), 'utf8'));
-  const key = index.samples[sample].snapshot as string;
-  const lines = readFileSync(new URL('../public/fixtures/reflections.jsonl', import.meta.url), 'utf8').split(
-    '\n',
-  );
-  return JSON.parse(lines.find((l) => l.includes(key))!).text;
-}
 
 async function useProxy(page: Page, key = '') {
   await page.getByRole('tab', { name: 'Snapshots' }).click();

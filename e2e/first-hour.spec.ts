@@ -10,7 +10,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { lessons, lessonsInputOf } from '../lib/session/index.ts';
 import { PARAM_NAMES, PARAM_SPECS, readSnapshotSource } from '../lib/snapshot/index.ts';
 import { type MockAnthropic, startMockAnthropic } from '../test/llm/mock-anthropic.ts';
-import { openSample, SHOTS, trackErrors } from './helpers';
+import { openSample, recordedAnswer, SHOTS, trackErrors } from './helpers';
 
 let mock: MockAnthropic;
 test.beforeAll(async () => {
@@ -19,16 +19,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await mock.close();
 });
-
-/** The recorded reflection of a sample (public/fixtures), as the model's reply text. */
-function recordedAnswer(sample: string): string {
-  const index = JSON.parse(readFileSync(new URL('../public/fixtures/index.json', import.meta.url), 'utf8'));
-  const key = index.samples[sample].snapshot as string;
-  const lines = readFileSync(new URL('../public/fixtures/reflections.jsonl', import.meta.url), 'utf8').split(
-    '\n',
-  );
-  return JSON.parse(lines.find((l) => l.includes(key))!).text;
-}
 
 async function reflectThroughMock(page: Page) {
   await page.getByRole('tab', { name: 'Snapshots' }).click();

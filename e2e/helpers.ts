@@ -3,6 +3,17 @@ import type { Page } from '@playwright/test';
 
 export const SHOTS = 'test-results/screenshots';
 
+/**
+ * The recorded reflection of a bundled sample (public/fixtures), as the model's reply text: a valid
+ * answer a mock Messages API or OpenAI-compatible server can send back.
+ */
+export function recordedAnswer(sample: string): string {
+  const index = JSON.parse(readFileSync(new URL('../public/fixtures/index.json', import.meta.url), 'utf8'));
+  const key = index.samples[sample].snapshot as string;
+  const jsonl = readFileSync(new URL('../public/fixtures/reflections.jsonl', import.meta.url), 'utf8');
+  return JSON.parse(jsonl.split('\n').find((l) => l.includes(key))!).text;
+}
+
 /** Collects uncaught page errors so a spec can assert there were none. */
 export function trackErrors(page: Page): string[] {
   const errors: string[] = [];

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type MockOpenAi, startMockOpenAi } from '../test/llm/mock-openai.ts';
-import { openSample, repeatedSession, SHOTS, trackErrors } from './helpers';
+import { openSample, recordedAnswer, repeatedSession, SHOTS, trackErrors } from './helpers';
 
 const SESSIONS = new URL('../../shared/data/claude-code-jsonl/', import.meta.url).pathname;
 
@@ -154,14 +154,6 @@ test.describe('local model mode', () => {
   test.afterAll(async () => {
     await mock.close();
   });
-
-  /** The recorded answer for the console sample: a valid reflection the local server sends back. */
-  function recordedAnswer(sample: string): string {
-    const index = JSON.parse(readFileSync(new URL('../public/fixtures/index.json', import.meta.url), 'utf8'));
-    const key = index.samples[sample].snapshot as string;
-    const jsonl = readFileSync(new URL('../public/fixtures/reflections.jsonl', import.meta.url), 'utf8');
-    return JSON.parse(jsonl.split('\n').find((l) => l.includes(key))!).text;
-  }
 
   test('reflects pasted text through a local OpenAI-compatible server, remembering its address and model but no key', async ({
     page,
