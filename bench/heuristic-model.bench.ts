@@ -1,9 +1,10 @@
 /**
- * The learned correction scorer's cost: `heuristicReflect` with `scorer: correctionModel` beside the
- * same call without it (markers only) and the naive port of seed 004, timed alternately in the same
+ * The learned scorers' cost: `heuristicReflect` with `scorer: correctionModel` and with the four-way
+ * `readerModel` (`timesMarkers`: its time over markers-only, budget 2) beside the same call without
+ * either (markers only) and the naive port of seed 004, timed alternately in the same
  * run, on the whole shared conversations (console days, ShareGPT, aider: user and assistant messages,
  * since the scorer reads the reply each turn answers) and on those conversations repeated to 1, 4 and
- * 16 MB. MB/s counts UTF-8 bytes of user-turn text. `vsMarkers` is the markers-only time over the
+ * 16 and 50 MB. MB/s counts UTF-8 bytes of user-turn text. `vsMarkers` is the markers-only time over the
  * scorer's (below 1: the scorer costs that much), `vsNaive` the naive port's time over the scorer's;
  * `timeVs1MB` shows scaling (16 at 16 MB means linear). Also the size of the entry as an application
  * bundles it (Vite, minified, gzip -9: eval/heuristic/size.ts).
@@ -13,7 +14,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { heuristicReflect, type MessageLike } from '../lib/heuristic/index';
-import { correctionModel } from '../lib/heuristic-model/index';
+import { correctionModel, READER_MIN_SCORE, readerModel } from '../lib/heuristic-model/index';
 import { bundle } from '../tools/shared/heuristic-size';
 import { naiveSeedReflect } from '../tools/shared/seed-naive';
 import { type BenchResult, type BenchSuite, round, sharedDataDir } from './harness';
@@ -46,6 +47,7 @@ function race(name: string, cs: MessageLike[][], rounds: number): BenchResult[] 
   const bytes = userBytes(cs);
   const runs: [string, () => unknown][] = [
     ['scorer', () => cs.map((c) => heuristicReflect(c, { scorer: correctionModel }))],
+    ['reader', () => cs.map((c) => heuristicReflect(c, { scorer: readerModel, minScore: READER_MIN_SCORE }))],
     ['markers', () => cs.map((c) => heuristicReflect(c))],
     ['naive', () => cs.map((c) => naiveSeedReflect(c as { role: string; content: string }[]))],
   ];
@@ -59,7 +61,7 @@ function race(name: string, cs: MessageLike[][], rounds: number): BenchResult[] 
       times[k]!.push(performance.now() - t0);
     });
   void sink;
-  const [s, m, n] = times.map(median) as [number, number, number];
+  const [s, rd, m, n] = times.map(median) as [number, number, number, number];
   return [
     {
       name: `${name}/scorer`,
@@ -68,6 +70,14 @@ function race(name: string, cs: MessageLike[][], rounds: number): BenchResult[] 
       mbPerSec: round(bytes / 1e3 / s),
       vsMarkers: round(m / s, 2),
       vsNaive: round(n / s, 2),
+    },
+    {
+      name: `${name}/reader`,
+      medianMs: round(rd),
+      runs: rounds,
+      mbPerSec: round(bytes / 1e3 / rd),
+      // The issue's budget: reading with the reader at most twice the markers-only time.
+      timesMarkers: round(rd / m, 2),
     },
     { name: `${name}/markers`, medianMs: round(m), runs: rounds, mbPerSec: round(bytes / 1e3 / m) },
     { name: `${name}/naive`, medianMs: round(n), runs: rounds, mbPerSec: round(bytes / 1e3 / n) },
@@ -86,10 +96,10 @@ const suite: BenchSuite = {
     const out = race('shared-conversations', base, 7);
     const baseBytes = userBytes(base);
     let first: number | undefined;
-    for (const mb of [1, 4, 16]) {
+    for (const mb of [1, 4, 16, 50]) {
       const cs: MessageLike[][] = [];
       for (let b = 0; b < mb * 1e6; b += baseBytes) cs.push(...base);
-      const r = race(`synthetic-${mb}MB`, cs, mb >= 16 ? 3 : 5);
+      const r = race(`synthetic-${mb}MB`, cs, mb >= 50 ? 1 : mb >= 16 ? 3 : 5);
       const scorer = r[0]!;
       first ??= scorer.medianMs / mb;
       scorer.timeVs1MB = round(scorer.medianMs / first, 1);
