@@ -1,7 +1,8 @@
 /**
  * rearview/session: `observe` is incremental. Time per observe call (one user turn and one assistant
  * reply appended) at history sizes 100 / 1,000 / 10,000 messages must stay flat, while the naive
- * baseline — re-running heuristicReflect on the whole history at every call — grows linearly. Also
+ * baseline — re-running heuristicReflect on the whole history at every call — grows linearly; the same
+ * with the learned reader (`scorer: readerModel`), median and p99 per call. Also
  * endSession (heuristic only, memoryStore) on a 10,000-message session over a 1,000-key-point playbook,
  * and systemPrompt on that playbook.
  *
@@ -9,9 +10,10 @@
  */
 import { pathToFileURL } from 'node:url';
 import { heuristicReflect, type MessageLike } from '../lib/heuristic/index';
+import { READER_MIN_SCORE, readerModel } from '../lib/heuristic-model/index';
 import { memoryStore } from '../lib/kv/index';
 import { emptyPlaybook } from '../lib/playbook/index';
-import { createRearview } from '../lib/session/index';
+import { createRearview, type RearviewOptions } from '../lib/session/index';
 import { playbookStore } from '../lib/store/index';
 import { type BenchResult, type BenchSuite, measure, round } from './harness';
 
@@ -44,9 +46,17 @@ function history(n: number): MessageLike[] {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Median time of one observe call that appends a turn pair to a history of `size` messages. */
-function observeAt(size: number, calls: number): BenchResult {
-  const rv = createRearview({ store: memoryStore(), storeOptions: { broadcast: false } });
+/**
+ * Median and 99th-percentile time of one observe call that appends a turn pair to a history of `size`
+ * messages, markers only or with `options` (the learned reader).
+ */
+function observeAt(
+  size: number,
+  calls: number,
+  options: Partial<RearviewOptions> = {},
+  label = '',
+): BenchResult {
+  const rv = createRearview({ store: memoryStore(), storeOptions: { broadcast: false }, ...options });
   const msgs = history(size);
   rv.observe(msgs);
   const times: number[] = [];
@@ -56,9 +66,11 @@ function observeAt(size: number, calls: number): BenchResult {
     rv.observe(msgs);
     if (c >= 20) times.push(performance.now() - t0); // the first calls warm the JIT
   }
+  const sorted = [...times].sort((a, b) => a - b);
   return {
-    name: `observe/incremental-${size}`,
+    name: `observe/incremental${label}-${size}`,
     medianMs: round(median(times), 4),
+    p99Ms: round(sorted[Math.floor(sorted.length * 0.99)]!, 4),
     runs: times.length,
     history: size,
   };
@@ -91,6 +103,10 @@ const suite = {
       r.vs100 = round(r.medianMs / naive[0]!.medianMs, 2);
     });
     results.push(...incremental, ...naive);
+    // With the learned reader (issue 38's budget: p99 per observe call ≤ 0.2 ms on a 10k history).
+    const reader = { scorer: readerModel, minScore: READER_MIN_SCORE };
+    observeAt(1_000, 300, reader, '-reader');
+    results.push(...[100, 10_000].map((n) => observeAt(n, 400, reader, '-reader')));
 
     // endSession and systemPrompt on a sizeable playbook.
     const pb = emptyPlaybook();
