@@ -86,7 +86,9 @@ function observeConfig(options: LessonsOptions): ObserveConfig {
   return {
     heuristic: {
       ...(options?.markers ? { markers: options.markers } : {}),
-      ...(typeof options?.minScore === 'number' ? { minScore: options.minScore } : {}),
+      ...(typeof options?.minScore === 'number' || (options?.minScore && typeof options.minScore === 'object')
+        ? { minScore: options.minScore }
+        : {}),
       ...(typeof options?.scorer === 'function' ? { scorer: options.scorer } : {}),
     },
     policy: { minConfidence: options?.minConfidence ?? 'medium' },

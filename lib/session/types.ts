@@ -12,6 +12,7 @@ import type {
   MessageLike,
   ReflectionInsight,
   TurnScorer,
+  TurnScores,
 } from '../heuristic/index.js';
 import type { KeyValueStore } from '../kv/index.js';
 import type { LlmClient } from '../llm/index.js';
@@ -73,10 +74,11 @@ export interface RearviewOptions {
   /** Marker lists of the heuristics (`rearview/heuristic`). */
   markers?: MarkerSet | CompiledMarkers;
   /**
-   * Lowest `score` of an insight the heuristics keep (`heuristicReflect`'s `minScore`). Default the
-   * heuristics' own (`DEFAULT_MIN_SCORE`).
+   * Lowest `score` of an insight the heuristics keep (`heuristicReflect`'s `minScore`): one floor, or
+   * one per category (`{ correction: 0.7, friction: 0.9 }`, as `READER_MIN_SCORE` of
+   * `rearview/heuristic-model` gives for its reader). Default the heuristics' own (`DEFAULT_MIN_SCORE`).
    */
-  minScore?: number;
+  minScore?: number | Partial<TurnScores>;
   /**
    * A learned scorer for the heuristics (`heuristicReflect`'s `scorer`), e.g. `correctionModel` from
    * `rearview/heuristic-model`. Default none: the marker scores.

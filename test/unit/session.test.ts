@@ -119,6 +119,20 @@ describe('observe', () => {
   });
 });
 
+describe('per-category score floors', () => {
+  it('passes a per-category minScore to the heuristics, as heuristicReflect applies it', () => {
+    // A scorer that rates every turn the same in all four categories, so only the floors decide.
+    const scorer = () => ({ correction: 0.6, preference: 0.6, approval: 0.6, friction: 0.6 });
+    const floors = { correction: 0.5, preference: 0.9, approval: 0.9, friction: 0.9 };
+    const rv = createRearview({ store: memoryStore(), storeOptions: quiet, scorer, minScore: floors });
+    rv.observe(chat());
+    const kept = rv.insights().map((i) => i.category);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(new Set(kept)).toEqual(new Set(['correction']));
+    expect(rv.insights()).toEqual(heuristicReflect(chat(), { scorer, minScore: floors }));
+  });
+});
+
 describe('endSession without a model', () => {
   it('adds corrections and preferences as key points with provenance, then injects them', async () => {
     const store = playbookStore(memoryStore(), { ...quiet, now: () => '2025-01-01T00:00:00.000Z' });
