@@ -7,6 +7,7 @@
  * is pasted. Each feature name is hashed (FNV-1a, 32 bits, `Math.imul`) to one of 2^20 buckets: the
  * model stores weights by bucket, never a word. Pure string work: the same buckets in every runtime.
  */
+import { fnv1a32 } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
 import { turnFeatures } from './features.js';
 
@@ -33,12 +34,7 @@ const MAX_WORDS = 120;
  * ```
  */
 export function hashFeature(name: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) {
-    h ^= name.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0) & (BUCKETS - 1);
+  return fnv1a32(name) & (BUCKETS - 1);
 }
 
 /** Command templates and IDE boilerplate sent in the person's seat: no person typed them. */

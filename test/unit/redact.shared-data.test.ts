@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fnv1a32 } from '../../lib/core/index';
 import { redact } from '../../lib/redact/index';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -95,9 +96,7 @@ const REAL_KEY_CHECKS: [string, RegExp][] = [
 const PLACEHOLDER = /\[([a-z][a-z0-9_-]*)-([1-9][0-9]*)\]/g;
 /** A short, stable fingerprint of a value for a failure message (FNV-1a), never the value itself. */
 function hashOf(value: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16);
+  return fnv1a32(value).toString(16);
 }
 
 /** A value the redactor does not hunt elsewhere (lib/redact/echoes.ts): it is a word. */
