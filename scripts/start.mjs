@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: installs dependencies when node_modules is missing, builds the library and the
+// `npm start`: installs dependencies when node_modules is missing, builds the library, the CLI and the
 // playground, then serves the playground on 127.0.0.1 and prints its URL.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

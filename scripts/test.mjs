@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: everything, in order — typecheck, lint, library build, unit + browser + runtime-matrix
-// tests (vitest), playground build, end-to-end tests (Playwright). Stops at the first failing step
-// and ends with one summary line: "rearview: N passed, N failed, N skipped (why)".
+// `npm test`: everything, in order — typecheck, lint, library and CLI builds, unit + browser +
+// runtime-matrix tests (vitest), playground build, end-to-end tests (Playwright). Stops at the first
+// failing step and ends with one summary line: "rearview: N passed, N failed, N skipped (why)".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -35,9 +35,11 @@ const env = {
 
 const steps = [
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']],
+  ['typecheck cli', bin('tsc'), ['-p', 'tsconfig.cli.json', '--noEmit']],
   ['typecheck tests', bin('tsc'), ['-p', 'tsconfig.test.json', '--noEmit']],
   ['lint', bin('biome'), ['check', '.']],
   ['build library', process.execPath, ['scripts/build-lib.mjs']],
+  ['build cli', process.execPath, ['scripts/build-cli.mjs']],
   [
     'unit, browser and runtime-matrix tests',
     bin('vitest'),

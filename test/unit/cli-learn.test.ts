@@ -1,5 +1,5 @@
 /**
- * `rearview learn` (cli/learn.mjs on the built dist/lib), in-process through the dispatcher's main():
+ * `rearview learn` (cli/learn.ts built to dist/cli, on the built dist/lib), in-process through the dispatcher's main():
  * folders walked, the section on stdout and the summary on stderr, --json, --diff (applied back with
  * patch), --against contradictions, --budget, --min-sessions, exit codes, redaction of everything
  * printed, and the progress line.
@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli } from './built-cli';
 
 const root = join(import.meta.dirname, '../..');
 type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
@@ -47,7 +48,7 @@ beforeAll(async () => {
     const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
     await buildLib({ quiet: true });
   }
-  ({ main } = (await import(join(root, 'cli/rearview.mjs'))) as { main: Main });
+  ({ main } = (await import(await builtCli())) as { main: Main });
   tmp = mkdtempSync(join(tmpdir(), 'rearview-learn-'));
   mkdirSync(join(tmp, 'sessions/nested'), { recursive: true });
   mkdirSync(join(tmp, 'sessions/node_modules'), { recursive: true });

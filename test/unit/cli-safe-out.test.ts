@@ -1,7 +1,7 @@
 /**
  * The CLI prints insights quoted from the transcript: every printed line is redacted and its bidi
  * controls neutralised (U+202E would reverse what follows on the terminal), in the human report and
- * in --json. Runs main() in-process on the built dist/lib.
+ * in --json. Runs main() of the built CLI (dist/cli) in-process on the built dist/lib.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fakeRandom } from '../../tools/shared/redact-fakes';
+import { builtCli } from './built-cli';
 
-const CLI = join(import.meta.dirname, '../../cli/rearview.mjs');
 const r = fakeRandom(369);
 const KEY = `ghp_${r('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 36)}`;
 
 async function run(argv: string[]): Promise<{ code: number; out: string }> {
-  const { main } = (await import(pathToFileURL(CLI).href)) as {
+  const { main } = (await import(pathToFileURL(await builtCli()).href)) as {
     main: (argv: string[], io: Record<string, unknown>) => Promise<number>;
   };
   let out = '';

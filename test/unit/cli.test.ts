@@ -1,5 +1,5 @@
 /**
- * The CLI (cli/rearview.mjs, Node only, on the built dist/lib): every shared data file in-process
+ * The CLI (cli/*.ts built to dist/cli/rearview.js, Node only, on the built dist/lib): every shared data file in-process
  * through the exported main() (fast), and the real binary spawned for stdin, exit codes, usage errors,
  * --json, --reduce, --llm against the local Messages API, --fixtures and the progress bar.
  */
@@ -24,10 +24,11 @@ import { DEFAULT_SETTINGS } from '../../playground/src/analyze';
 import { SLIDER_GROUPS } from '../../playground/src/sliders';
 import { readUrlState, writeUrlState } from '../../playground/src/url-state';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+import { builtCli } from './built-cli';
 
 const root = join(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-const CLI = join(root, 'cli/rearview.mjs');
+let CLI: string;
 const DATA = join(root, '../shared/data');
 const hasData = existsSync(DATA);
 
@@ -46,6 +47,7 @@ beforeAll(async () => {
     const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
     await buildLib({ quiet: true });
   }
+  CLI = await builtCli();
   ({ main, parseArgs } = (await import(CLI)) as { main: Main; parseArgs: ParseArgs });
   mock = await startMockAnthropic();
   tmp = mkdtempSync(join(tmpdir(), 'rearview-cli-'));
@@ -226,11 +228,11 @@ describe('the binary', () => {
   });
 
   it('tells to build the library when dist/ is missing (exit 2)', async () => {
-    const dir = join(tmp, 'nodist/cli');
+    const dir = join(tmp, 'nodist/dist/cli');
     mkdirSync(dir, { recursive: true });
-    for (const f of readdirSync(join(root, 'cli')).filter((n) => n.endsWith('.mjs')))
-      copyFileSync(join(root, 'cli', f), join(dir, f));
-    const r = await runCli(['reflect', '-'], { input: chat, cli: join(dir, 'rearview.mjs') });
+    for (const f of readdirSync(join(root, 'dist/cli')).filter((n) => n.endsWith('.js')))
+      copyFileSync(join(root, 'dist/cli', f), join(dir, f));
+    const r = await runCli(['reflect', '-'], { input: chat, cli: join(dir, 'rearview.js') });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('run `npm run build:lib` first');
   });

@@ -19,10 +19,10 @@ import { agentRuns } from '../../examples/shared/edge';
 import { createHandler } from '../../examples/vercel-edge/handler';
 import { computeView, DEFAULT_SETTINGS, parseInput } from '../../playground/src/analyze';
 import { insightKeyPoints } from '../../playground/src/playbook-store';
+import { builtCli } from './built-cli';
 
 const root = join(import.meta.dirname, '../..');
 const DATA = join(root, '../shared/data');
-const CLI = join(root, 'cli/rearview.mjs');
 
 const DIRS: [string, (f: string) => boolean][] = [
   ['claude-code-jsonl', (f) => f.endsWith('.jsonl')],
@@ -48,7 +48,7 @@ beforeAll(async () => {
     const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
     await buildLib({ quiet: true });
   }
-  main = ((await import(CLI)) as { main: Main }).main;
+  main = ((await import(await builtCli())) as { main: Main }).main;
 }, 120_000);
 
 async function cli(path: string) {

@@ -1,54 +1,112 @@
 // The analysis behind `rearview reflect`, on the BUILT library (dist/lib): one reading of the text
 // (rearview/snapshot's readSnapshotSource, as the playground and the eval read theirs), the lesson
 // pipeline (rearview/session's lessons: insights and key points), the deterministic snapshot and,
-// with --reduce, the reduction report.
+// with --reduce, the reduction report. The library's types come from its public subpaths; its code is
+// loaded at run time from dist/lib, beside this file's dist/cli.
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { InputError, UsageError } from './args.mjs';
+import type * as Compress from 'rearview/compress';
+import type * as Core from 'rearview/core';
+import type * as Llm from 'rearview/llm';
+import type * as LlmReflect from 'rearview/llm-reflect';
+import type * as Redact from 'rearview/redact';
+import type * as Session from 'rearview/session';
+import type * as Snapshot from 'rearview/snapshot';
+import { type CliArgs, InputError, UsageError } from './args.js';
+import { errorCode, type ProgressBar, type ResolvedIo } from './io.js';
 
-const DIST = new URL('../dist/lib/', import.meta.url);
+/** The built library: this file runs from dist/cli, the library's entries are in dist/lib. */
+const DIST = new URL('../lib/', import.meta.url);
 
-/** Loads the built library, or explains how to build it. */
-export async function loadLib() {
+/**
+ * The built library's entries the reflect command uses.
+ * @example
+ * ```ts
+ * const lib: Lib = await loadLib();
+ * lib.snapshot.readSnapshotSource(text);
+ * ```
+ */
+export interface Lib {
+  core: typeof Core;
+  snapshot: typeof Snapshot;
+  compress: typeof Compress;
+  llmReflect: typeof LlmReflect;
+  llm: typeof Llm;
+  session: typeof Session;
+  redact: typeof Redact;
+}
+
+/** One parsed input: rearview/snapshot's readSnapshotSource. */
+type Parsed = Snapshot.SnapshotSource;
+
+/** One entry of the built library, by its path under dist/lib. */
+function entry<T>(path: string): Promise<T> {
+  return import(new URL(path, DIST).href) as Promise<T>;
+}
+
+/**
+ * Loads the built library, or explains how to build it.
+ * @example
+ * ```ts
+ * const lib = await loadLib(); // throws UsageError when dist/lib is missing
+ * ```
+ */
+export async function loadLib(): Promise<Lib> {
   if (!existsSync(new URL('index.js', DIST)) || !existsSync(new URL('llm-reflect/index.js', DIST))) {
     throw new UsageError(
       `the built library is missing (${fileURLToPath(DIST)}): run \`npm run build:lib\` first`,
     );
   }
   const [core, snapshot, compress, llmReflect, llm, session, redact] = await Promise.all([
-    import(new URL('core/index.js', DIST).href),
-    import(new URL('snapshot/index.js', DIST).href),
-    import(new URL('compress/index.js', DIST).href),
-    import(new URL('llm-reflect/index.js', DIST).href),
-    import(new URL('llm/index.js', DIST).href),
-    import(new URL('session/index.js', DIST).href),
-    import(new URL('redact/index.js', DIST).href),
+    entry<typeof Core>('core/index.js'),
+    entry<typeof Snapshot>('snapshot/index.js'),
+    entry<typeof Compress>('compress/index.js'),
+    entry<typeof LlmReflect>('llm-reflect/index.js'),
+    entry<typeof Llm>('llm/index.js'),
+    entry<typeof Session>('session/index.js'),
+    entry<typeof Redact>('redact/index.js'),
   ]);
   return { core, snapshot, compress, llmReflect, llm, session, redact };
 }
 
 /** Reads the input in any format rearview/transcript accepts. Throws InputError, located. */
-function parseInput(text, lib) {
+function parseInput(text: string, lib: Lib): Parsed {
   try {
     return lib.snapshot.readSnapshotSource(text);
   } catch (err) {
-    if (lib.core.isRearviewError?.(err) || err?.name === 'TranscriptError') {
-      throw new InputError(err.message, { cause: err });
+    if (lib.core.isRearviewError?.(err) || (err as Error | undefined)?.name === 'TranscriptError') {
+      throw new InputError((err as Error).message, { cause: err });
     }
     throw err;
   }
 }
 
-/** What the lesson pipeline reads from a parsed input (rearview/session's lessonsInputOf). */
-export function lessonsInput(parsed, lib) {
+/**
+ * What the lesson pipeline reads from a parsed input (rearview/session's lessonsInputOf).
+ * @example
+ * ```ts
+ * lib.session.lessons(lessonsInput(lib.snapshot.readSnapshotSource(text), lib));
+ * ```
+ */
+export function lessonsInput(parsed: Parsed, lib: Lib): Session.LessonsInput {
   return lib.session.lessonsInputOf(parsed);
 }
 
-/** Builds the LLM client for --llm / --fixtures, or undefined. */
-export async function llmClient(args, io, lib) {
+/**
+ * Builds the LLM client for --llm / --fixtures, or undefined.
+ * @example
+ * ```ts
+ * const llm = await llmClient(parseArgs(['reflect', '-', '--fixtures', 'replies.jsonl'], lib.snapshot), io, lib);
+ * ```
+ */
+export async function llmClient(
+  args: Pick<CliArgs, 'fixtures' | 'llm' | 'model'>,
+  io: Pick<ResolvedIo, 'env'>,
+  lib: Lib,
+): Promise<Llm.LlmClient | undefined> {
   if (args.fixtures) {
-    let text;
+    let text: string;
     try {
       const handle = await open(args.fixtures, 'r');
       try {
@@ -57,12 +115,12 @@ export async function llmClient(args, io, lib) {
         await handle.close();
       }
     } catch (err) {
-      throw new UsageError(`--fixtures ${args.fixtures}: cannot read the file (${err.code ?? err.message})`);
+      throw new UsageError(`--fixtures ${args.fixtures}: cannot read the file (${errorCode(err)})`);
     }
     try {
       return lib.llm.fixtureClient(text);
     } catch (err) {
-      throw new UsageError(`--fixtures ${args.fixtures}: ${err.message}`);
+      throw new UsageError(`--fixtures ${args.fixtures}: ${(err as Error).message}`);
     }
   }
   if (args.llm) {
@@ -78,7 +136,12 @@ export async function llmClient(args, io, lib) {
 }
 
 /** --reduce: the reflection gates, the step compaction and, with a model, AgentDiet (a, b, θ). */
-async function reduction(parsed, params, lib, llm) {
+async function reduction(
+  parsed: Parsed,
+  params: Partial<Snapshot.ParamValues>,
+  lib: Lib,
+  llm: Llm.LlmClient | undefined,
+) {
   const S = lib.snapshot;
   const reduced = await S.computeTrajectoryReduction(parsed.input, {
     ...S.pickParams(params, 'caps', 'gates'),
@@ -87,7 +150,13 @@ async function reduction(parsed, params, lib, llm) {
   const steps = parsed.trajectory?.steps;
   const keep = params.a === undefined ? {} : { keepRecent: params.a };
   const compaction = steps?.length ? lib.compress.compactTrajectory(steps, keep).diagnostics : null;
-  let diet = null;
+  let diet: {
+    tokensBefore: number;
+    tokensAfter: number;
+    calls: number;
+    accepted: number;
+    error?: string;
+  } | null = null;
   if (llm && steps?.length) {
     const d = (await lib.compress.reduceTrajectory(steps, { llm, ...S.pickParams(params, 'diet') }))
       .diagnostics;
@@ -115,11 +184,51 @@ async function reduction(parsed, params, lib, llm) {
   };
 }
 
+/** The reduction report of --reduce. */
+export type Reduction = Awaited<ReturnType<typeof reduction>>;
+
+/**
+ * What `rearview reflect` learns from one input, printed as text (formatText) or as JSON.
+ * @example
+ * ```ts
+ * const result: Analysis = await analyse(text, args, lib, undefined, null);
+ * result.insights.length;
+ * ```
+ */
+export interface Analysis {
+  kind: Parsed['kind'];
+  format: string;
+  trajectoryId?: string;
+  counts: {
+    messages: number;
+    steps: number | null;
+    failedSteps: number | null;
+    ignored: number;
+    entries: number;
+    chars: number;
+  };
+  insights: Session.LessonsResult['insights'];
+  keyPoints: Session.LessonsResult['proposed'];
+  snapshot: Snapshot.ActiveContextSnapshot;
+  snapshotTokens: number;
+  llm?: { used: boolean; error?: string };
+  reduction?: Reduction;
+}
+
 /**
  * Analyses one input: the same result whether printed as text or JSON.
- * @returns {Promise<Record<string, any>>}
+ * @example
+ * ```ts
+ * const result = await analyse('User: use pnpm, not npm.', parseArgs(['reflect', '-'], lib.snapshot), lib, undefined, null);
+ * ```
  */
-export async function analyse(text, args, lib, llm, bar) {
+export async function analyse(
+  text: string,
+  args: Pick<CliArgs, 'params' | 'reduce'>,
+  lib: Lib,
+  llm: Llm.LlmClient | undefined,
+  bar: ProgressBar | null | undefined,
+): Promise<Analysis> {
   bar?.stage('parsing');
   const parsed = parseInput(text, lib);
   const messages = parsed.transcript?.messages ?? [];
@@ -128,14 +237,15 @@ export async function analyse(text, args, lib, llm, bar) {
   // insights, one failure lesson per tool and error class, and one key point per lesson.
   const learned = lib.session.lessons(lessonsInput(parsed, lib));
   let insights = learned.insights;
-  const llmInfo = llm ? { used: false } : undefined;
+  const llmInfo: Analysis['llm'] = llm ? { used: false } : undefined;
   if (llm && messages.length) {
     try {
       const merged = await lib.llmReflect.llmReflect(messages, { llm });
       insights = merged.concat(learned.insights.filter((i) => i.tags.includes('tool_failure')));
-      llmInfo.used = true;
+      llmInfo!.used = true;
     } catch (err) {
-      llmInfo.error = `${err?.code ? `${err.code}: ` : ''}${err?.message ?? String(err)}`;
+      const e = err as { code?: string; message?: string } | undefined;
+      llmInfo!.error = `${e?.code ? `${e.code}: ` : ''}${e?.message ?? String(err)}`;
     }
   }
   bar?.stage('snapshot');
@@ -144,7 +254,7 @@ export async function analyse(text, args, lib, llm, bar) {
     parsed.input,
     lib.snapshot.pickParams(params, 'caps'),
   );
-  const result = {
+  const result: Analysis = {
     kind: parsed.kind,
     format: parsed.format,
     ...(parsed.trajectory ? { trajectoryId: parsed.trajectory.id } : {}),

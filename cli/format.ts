@@ -1,7 +1,9 @@
 // The human-readable report and the located error line.
-import { printable } from './io.mjs';
+import type * as Core from 'rearview/core';
+import type { Analysis, Reduction } from './analyse.js';
+import { printable } from './io.js';
 
-const CATEGORY_LABELS = [
+const CATEGORY_LABELS: readonly (readonly [keyof Analysis['snapshot'], string])[] = [
   ['currentObjective', 'Objective'],
   ['blockers', 'Blockers'],
   ['openHypotheses', 'Open hypotheses'],
@@ -11,22 +13,25 @@ const CATEGORY_LABELS = [
 ];
 
 /** Trace references on one line: a failure seen 40 times lists the first 8 and a count. */
-function refList(refs) {
+function refList(refs: readonly string[]): string {
   return refs.length <= 8 ? refs.join(', ') : `${refs.slice(0, 8).join(', ')} … (${refs.length} in all)`;
 }
 
-function itemText(item) {
-  return oneLine(typeof item === 'string' ? item : (item?.text ?? JSON.stringify(item)), 300);
+function itemText(item: unknown): string {
+  return oneLine(
+    typeof item === 'string' ? item : ((item as { text?: unknown } | null)?.text ?? JSON.stringify(item)),
+    300,
+  );
 }
 
 /** One line, at most `max` characters. */
-function oneLine(text, max) {
+function oneLine(text: unknown, max: number): string {
   const t = String(text).replace(/\s+/g, ' ').trim();
   return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
 }
 
-function reductionLines(r) {
-  const lines = [];
+function reductionLines(r: Reduction): string[] {
+  const lines: string[] = [];
   const d = r.diagnostics;
   lines.push('');
   lines.push('Reduction');
@@ -53,9 +58,15 @@ function reductionLines(r) {
   return lines;
 }
 
-/** The human-readable report, with every control character removed (see printable). */
-export function formatText(name, r) {
-  const lines = [];
+/**
+ * The human-readable report, with every control character removed (see printable).
+ * @example
+ * ```ts
+ * process.stdout.write(formatText('chat.json', await analyse(text, args, lib, undefined, null)));
+ * ```
+ */
+export function formatText(name: string, r: Analysis): string {
+  const lines: string[] = [];
   const c = r.counts;
   const parts = [`${c.messages} messages`];
   if (c.steps !== null) parts.push(`${c.steps} steps (${c.failedSteps} failed)`);
@@ -81,7 +92,7 @@ export function formatText(name, r) {
   lines.push('');
   lines.push(`Snapshot (deterministic, ~${r.snapshotTokens} tokens)`);
   for (const [key, label] of CATEGORY_LABELS) {
-    const value = r.snapshot[key];
+    const value: unknown = r.snapshot[key];
     if (typeof value === 'string') lines.push(`  ${label}: ${oneLine(value, 300)}`);
     else if (Array.isArray(value) && value.length) {
       lines.push(`  ${label}:`);
@@ -97,9 +108,17 @@ export function formatText(name, r) {
  * An input error as `file:line:column: message` (the compiler convention terminals and editors link),
  * the location said once: the message's own "(line 54, column 14)" suffix is dropped. Errors located
  * by array index, or not at all, keep `file: message`.
+ * @example
+ * ```ts
+ * locatedMessage('chat.jsonl', err, lib.core); // 'chat.jsonl:54:14: [transcript_invalid] …'
+ * ```
  */
-export function locatedMessage(where, err, core) {
-  const location = err.cause?.location;
+export function locatedMessage(
+  where: string,
+  err: Error,
+  core: Pick<typeof Core, 'formatLocation'> | undefined,
+): string {
+  const location = (err.cause as { location?: Core.InputLocation } | undefined)?.location;
   if (!location || location.line === undefined) {
     return err.message.startsWith(`${where}:`) ? err.message : `${where}: ${err.message}`;
   }

@@ -1,11 +1,42 @@
 // The CLI's arguments and help: the fixed options, and one flag per rearview/snapshot PARAM_SPECS
 // parameter, derived from the spec (name, range, default, help), so the flags, the playground's
 // sliders and its URL take the same parameters.
+import type * as Snapshot from 'rearview/snapshot';
 
-/** A usage error: exit code 2. */
+/** What the help and the parser read of rearview/snapshot (the built module, or the sources in tests). */
+export type SnapshotParams = Pick<typeof Snapshot, 'PARAM_NAMES' | 'PARAM_SPECS' | 'parseParam'>;
+
+/**
+ * A usage error: exit code 2.
+ * @example
+ * ```ts
+ * throw new UsageError('missing command: rearview reflect <file>');
+ * ```
+ */
 export class UsageError extends Error {}
-/** An input error: exit code 1. */
+/**
+ * An input error: exit code 1.
+ * @example
+ * ```ts
+ * throw new InputError(`${file}: is a directory`);
+ * ```
+ */
 export class InputError extends Error {}
+
+/** The parsed command line of `rearview reflect` (and help, version). */
+export interface CliArgs {
+  command: string | undefined;
+  file: string | undefined;
+  json: boolean;
+  reduce: boolean;
+  llm: boolean;
+  fixtures: string | undefined;
+  model: string | undefined;
+  progress: boolean | undefined;
+  help: boolean;
+  version: boolean;
+  params: Partial<Snapshot.ParamValues>;
+}
 
 const HEAD = `Usage: rearview reflect <file | -> [options]
 
@@ -20,7 +51,7 @@ Proposes rules for AGENTS.md / CLAUDE.md from a folder of sessions (rearview lea
 const EXITS = 'Exit codes: 0 ok, 1 input error (with its line or index), 2 usage error.';
 
 /** The fixed options, as [left column, description]. */
-const OPTIONS = [
+const OPTIONS: readonly (readonly [string, string])[] = [
   ['--json', 'machine-readable output (one JSON document)'],
   ['--reduce', 'add the reduction report (reflection gates, step compaction; AgentDiet with a model)'],
   ['--llm', 'also reflect with Claude (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional)'],
@@ -36,9 +67,13 @@ const OPTIONS = [
  * Every parameter of rearview/snapshot's PARAM_SPECS, in PARAM_NAMES order: the snapshot's caps and
  * gates, and AgentDiet's a (also the step compaction's keepRecent), b and θ (used by --reduce with
  * --llm or --fixtures on an agent trajectory).
- * @param {any} snapshot the built rearview/snapshot
+ * @param snapshot the built rearview/snapshot
+ * @example
+ * ```ts
+ * cliParams(snapshot).map((spec) => `--${spec.flag}`); // ['--max-category-items', …]
+ * ```
  */
-export function cliParams(snapshot) {
+export function cliParams(snapshot: SnapshotParams): Readonly<Snapshot.ParamSpec>[] {
   return snapshot.PARAM_NAMES.map((n) => snapshot.PARAM_SPECS[n]);
 }
 
@@ -48,7 +83,7 @@ const KEEP = '\u0000';
 const COLUMNS = 100;
 
 /** Rows as `  left  description`, the descriptions starting in one column and wrapped under it. */
-function table(rows) {
+function table(rows: readonly (readonly [string, string])[]): string[] {
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
   const room = Math.max(30, COLUMNS - 2 - width);
   return rows.map(([left, text]) => {
@@ -63,9 +98,15 @@ function table(rows) {
   });
 }
 
-/** The help text, with the parameters' flags when the library is there to describe them. */
-export function usage(snapshot) {
-  const params = snapshot
+/**
+ * The help text, with the parameters' flags when the library is there to describe them.
+ * @example
+ * ```ts
+ * process.stdout.write(`${usage(snapshot)}\n`);
+ * ```
+ */
+export function usage(snapshot: SnapshotParams | undefined): string {
+  const params: (readonly [string, string])[] = snapshot
     ? cliParams(snapshot).map((spec) => [
         `--${spec.flag} <n>`,
         // The range and default stay on one line (KEEP joins them until the text is wrapped).
@@ -84,19 +125,29 @@ export function usage(snapshot) {
   return `${HEAD}\n\nOptions:\n${options.join('\n')}\n\n${title}\n${flags.join('\n')}\n\n${EXITS}`;
 }
 
-/** The help without the library (it names no parameter). */
+/**
+ * The help without the library (it names no parameter).
+ * @example
+ * ```ts
+ * USAGE.startsWith('Usage: rearview reflect'); // true
+ * ```
+ */
 export const USAGE = usage(undefined);
 
 /**
- * @param {string[]} argv arguments after the program name
- * @param {any} [snapshot] the built rearview/snapshot: its PARAM_SPECS give the parameters' flags
- * @returns {{ command: string | undefined, file: string | undefined, json: boolean, reduce: boolean,
- *   llm: boolean, fixtures: string | undefined, model: string | undefined, progress: boolean | undefined,
- *   help: boolean, version: boolean, params: Record<string, number> }}
+ * Parses the arguments of `rearview reflect`; throws UsageError on a wrong one.
+ * @param argv arguments after the program name
+ * @param snapshot the built rearview/snapshot: its PARAM_SPECS give the parameters' flags
+ * @example
+ * ```ts
+ * parseArgs(['reflect', 'chat.json', '--json'], snapshot).json; // true
+ * ```
  */
-export function parseArgs(argv, snapshot) {
-  const flags = new Map(snapshot ? cliParams(snapshot).map((spec) => [`--${spec.flag}`, spec.name]) : []);
-  const out = {
+export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): CliArgs {
+  const flags = new Map<string, Snapshot.ParamName>(
+    snapshot ? cliParams(snapshot).map((spec) => [`--${spec.flag}`, spec.name]) : [],
+  );
+  const out: CliArgs = {
     command: undefined,
     file: undefined,
     json: false,
@@ -109,18 +160,19 @@ export function parseArgs(argv, snapshot) {
     version: false,
     params: {},
   };
-  const positional = [];
+  const positional: string[] = [];
   /** A parameter's value, refused (exit 2) outside the library's range. */
-  const param = (flag, text) => {
+  const param = (flag: string, text: string) => {
     try {
-      out.params[flags.get(flag)] = snapshot.parseParam(flags.get(flag), text);
+      out.params[flags.get(flag)!] = snapshot!.parseParam(flags.get(flag)!, text);
     } catch (err) {
-      throw new UsageError(`${flag}: ${err.issues?.[0]?.message ?? err.message}`);
+      const e = err as { issues?: { message?: string }[]; message: string };
+      throw new UsageError(`${flag}: ${e.issues?.[0]?.message ?? e.message}`);
     }
   };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (name) => {
+    const a = argv[i]!;
+    const value = (name: string): string => {
       const v = argv[++i];
       if (v === undefined || (v.startsWith('--') && v.length > 2))
         throw new UsageError(`${name} needs a value`);
@@ -136,7 +188,7 @@ export function parseArgs(argv, snapshot) {
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
     else if (flags.has(a)) param(a, value(a));
-    else if (flags.has(a.split('=')[0])) param(a.split('=')[0], a.slice(a.indexOf('=') + 1));
+    else if (flags.has(a.split('=')[0]!)) param(a.split('=')[0]!, a.slice(a.indexOf('=') + 1));
     else if (a === '-h' || a === '--help') out.help = true;
     else if (a === '-v' || a === '--version') out.version = true;
     else if (a === '--') {

@@ -4,9 +4,39 @@
 // Exit codes: 0 ok, 1 input error, 2 usage error. It imports the BUILT library (dist/lib).
 import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import type * as Learn from 'rearview/learn';
+import type * as Redact from 'rearview/redact';
+import type { Io, Writable } from './io.js';
 
-const DIST = new URL('../dist/lib/', import.meta.url);
+/** The built library: this file runs from dist/cli, the library's entries are in dist/lib. */
+const DIST = new URL('../lib/', import.meta.url);
 
+/** The parsed command line of `rearview learn`. */
+interface LearnArgs {
+  paths: string[];
+  json: boolean;
+  diff: boolean;
+  progress: boolean | undefined;
+  help: boolean;
+  against?: string | undefined;
+  budget?: number;
+  minSessions?: number;
+}
+
+/** A session file found under the paths. */
+interface SessionFile {
+  path: string;
+  size: number;
+  mtime: Date;
+}
+
+/**
+ * The help of `rearview learn`.
+ * @example
+ * ```ts
+ * process.stdout.write(`${LEARN_USAGE}\n`);
+ * ```
+ */
 export const LEARN_USAGE = `Usage: rearview learn <paths…> [options]
 
 Reads every session file under <paths> (Claude Code JSONL and console text, aider histories, Anthropic
@@ -42,11 +72,11 @@ const TERMINAL_SEQUENCE =
   /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b\n]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?/g;
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
-function printable(text) {
+function printable(text: string): string {
   return String(text).replace(TERMINAL_SEQUENCE, '').replace(CONTROL, '');
 }
 
-function count(flag, value) {
+function count(flag: string, value: string | undefined): number {
   const n = Number(value);
   if (value === undefined || !Number.isInteger(n) || n < 1) {
     throw new UsageError(`${flag} needs a whole number ≥ 1`);
@@ -55,12 +85,17 @@ function count(flag, value) {
 }
 
 /**
- * @param {string[]} argv the arguments after `learn`
+ * Parses the arguments of `rearview learn`; throws its UsageError on a wrong one.
+ * @param argv the arguments after `learn`
+ * @example
+ * ```ts
+ * parseLearnArgs(['sessions/', '--against', 'AGENTS.md']).against; // 'AGENTS.md'
+ * ```
  */
-export function parseLearnArgs(argv) {
-  const out = { paths: [], json: false, diff: false, progress: undefined, help: false };
+export function parseLearnArgs(argv: readonly string[]): LearnArgs {
+  const out: LearnArgs = { paths: [], json: false, diff: false, progress: undefined, help: false };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+    const a = argv[i]!;
     if (a === '-h' || a === '--help') out.help = true;
     else if (a === '--json') out.json = true;
     else if (a === '--diff') out.diff = true;
@@ -85,9 +120,9 @@ export function parseLearnArgs(argv) {
 }
 
 /** Every session file under `paths`, sorted within each folder; throws InputError on a missing path. */
-function filesOf(paths) {
-  const out = [];
-  const walk = (dir) => {
+function filesOf(paths: readonly string[]): SessionFile[] {
+  const out: SessionFile[] = [];
+  const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
       const st = statSync(p);
@@ -107,12 +142,12 @@ function filesOf(paths) {
 }
 
 /** A one-line progress display on stderr, redrawn at most every 100 ms. */
-function progressLine(stream, totalBytes, enabled) {
+function progressLine(stream: Writable, totalBytes: number, enabled: boolean) {
   let last = 0;
   let shown = false;
-  const mb = (n) => (n / 1e6).toFixed(1);
+  const mb = (n: number) => (n / 1e6).toFixed(1);
   return {
-    update(p, force = false) {
+    update(p: Learn.LearnProgress, force = false) {
       if (!enabled) return;
       const now = Date.now();
       if (!force && now - last < 100) return;
@@ -128,19 +163,19 @@ function progressLine(stream, totalBytes, enabled) {
   };
 }
 
-async function loadLearn() {
+async function loadLearn(): Promise<{ learn: typeof Learn; redact: typeof Redact }> {
   if (!existsSync(new URL('learn/index.js', DIST)) || !existsSync(new URL('redact/index.js', DIST))) {
     throw new UsageError('the built library is missing (dist/lib/learn): run `npm run build:lib` first');
   }
   const [learn, redact] = await Promise.all([
-    import(new URL('learn/index.js', DIST).href),
-    import(new URL('redact/index.js', DIST).href),
+    import(new URL('learn/index.js', DIST).href) as Promise<typeof Learn>,
+    import(new URL('redact/index.js', DIST).href) as Promise<typeof Redact>,
   ]);
   return { learn, redact };
 }
 
 /** The summary for stderr: figures, skipped files, contradictions, what the file already says, one-offs. */
-function summary(r, against) {
+function summary(r: Learn.LearnResult, against: string): string {
   const lines = [
     `learn: ${r.stats.files} files, ${r.stats.sessions} sessions, ${r.stats.humanTurns} human turns → ${r.rules.length} rule${r.rules.length === 1 ? '' : 's'} (evidence from ≥ ${r.minSessions} sessions), ${r.stats.tokens} tokens${r.aborted ? ' (stopped early)' : ''}`,
   ];
@@ -168,16 +203,18 @@ function summary(r, against) {
 
 /**
  * Runs `rearview learn`. Never calls process.exit: returns the exit code.
- * @param {string[]} argv the arguments after `learn`
- * @param {{ stdout?: any, stderr?: any }} [ioOptions]
- * @returns {Promise<number>}
+ * @param argv the arguments after `learn`
+ * @example
+ * ```ts
+ * process.exitCode = await main(['sessions/', '--diff', '--against', 'AGENTS.md']);
+ * ```
  */
-export async function main(argv, ioOptions = {}) {
+export async function main(argv: readonly string[], ioOptions: Io = {}): Promise<number> {
   const io = { stdout: ioOptions.stdout ?? process.stdout, stderr: ioOptions.stderr ?? process.stderr };
-  let redactText = (t) => t;
+  let redactText = (t: string) => t;
   // Everything printed carries session text or file names: redacted, then stripped of control characters.
-  const say = (stream, text) => stream.write(printable(redactText(text)));
-  let line = null;
+  const say = (stream: Writable, text: string) => stream.write(printable(redactText(text)));
+  let line: ReturnType<typeof progressLine> | null = null;
   try {
     const args = parseLearnArgs(argv);
     if (args.help) {
@@ -187,18 +224,20 @@ export async function main(argv, ioOptions = {}) {
     const { learn, redact } = await loadLearn();
     const redactor = redact.createRedactor();
     redactText = (t) => redactor.redactText(t);
-    let againstText;
+    let againstText: string | undefined;
     if (args.against !== undefined) {
       try {
         againstText = readFileSync(args.against, 'utf8');
       } catch (err) {
-        throw new InputError(`${args.against}: cannot read the --against file (${err.code ?? err.message})`);
+        const e = err as { code?: string; message?: string };
+        throw new InputError(`${args.against}: cannot read the --against file (${e.code ?? e.message})`);
       }
     }
     const files = filesOf(args.paths);
     if (!files.length) throw new InputError(`no session files under ${args.paths.join(', ')}`);
     const total = files.reduce((n, f) => n + f.size, 0);
-    const base = args.paths.length === 1 && statSync(args.paths[0]).isDirectory() ? args.paths[0] : undefined;
+    const base =
+      args.paths.length === 1 && statSync(args.paths[0]!).isDirectory() ? args.paths[0] : undefined;
     line = progressLine(io.stderr, total, args.progress ?? io.stderr.isTTY === true);
     const sources = (async function* () {
       for (const f of files) {
@@ -213,7 +252,7 @@ export async function main(argv, ioOptions = {}) {
       ...(againstText === undefined ? {} : { against: againstText }),
       ...(args.budget === undefined ? {} : { budget: args.budget }),
       ...(args.minSessions === undefined ? {} : { minSessions: args.minSessions }),
-      onProgress: (p) => line.update(p),
+      onProgress: (p) => line!.update(p),
     });
     line.end();
     line = null;
@@ -237,7 +276,7 @@ export async function main(argv, ioOptions = {}) {
       say(io.stderr, `rearview learn: ${err.message}\n`);
       return 1;
     }
-    say(io.stderr, `rearview learn: unexpected error: ${err?.stack ?? err}\n`);
+    say(io.stderr, `rearview learn: unexpected error: ${(err as Error | undefined)?.stack ?? err}\n`);
     return 1;
   }
 }

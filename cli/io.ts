@@ -2,40 +2,80 @@
 // stdout or stderr, which goes through `write` (one place to filter what leaves the process).
 import { readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { InputError } from './args.mjs';
+import { InputError } from './args.js';
 
 const PROGRESS_MIN_BYTES = 4 * 1024 * 1024;
 
 /**
- * @typedef {{ write(chunk: string): unknown, isTTY?: boolean }} Writable
- * @typedef {{
- *   stdout?: Writable, stderr?: Writable, stdin?: NodeJS.ReadableStream & { isTTY?: boolean },
- *   env?: Record<string, string | undefined>,
- * }} Io
+ * Where the CLI writes: process.stdout and process.stderr, or a test's sink.
+ * @example
+ * ```ts
+ * const sink: Writable = { write: (s) => (out += s) };
+ * ```
  */
+export interface Writable {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+}
+
+/** What the CLI reads: stdin, a stream of strings or byte chunks. */
+export type Readable = AsyncIterable<string | Uint8Array> & { isTTY?: boolean };
+
+/**
+ * The streams and environment `main` runs with; each defaults to the process's own.
+ * @example
+ * ```ts
+ * await main(['reflect', 'chat.json'], { stdout: sink, stderr: sink, env: {} });
+ * ```
+ */
+export interface Io {
+  stdout?: Writable;
+  stderr?: Writable;
+  stdin?: Readable;
+  env?: Record<string, string | undefined>;
+}
+
+/** {@link Io} with every stream and the environment filled in. */
+export type ResolvedIo = Required<Io>;
+
+/** A progress bar on stderr; `stage` redraws it at 100 % with the stage's name. */
+export interface ProgressBar {
+  update(done: number, stage: string, force?: boolean): void;
+  stage(stage: string): void;
+  end(): void;
+}
 
 // Bidi controls (embeddings, overrides, isolates, marks): printed raw, U+202E reverses what follows on
 // the terminal, so a file name or an insight could show other text than it holds.
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** rearview/redact's redactText once the built library is loaded; until then text passes as it is. */
-let redactText;
+let redactText: ((text: string) => string) | undefined;
 
 /**
  * Sets the redaction every later write applies (rearview/redact's `redactText` of the built library).
- * @param {((text: string) => string) | undefined} fn
+ * @example
+ * ```ts
+ * useRedactor(lib.redact.redactText);
+ * ```
  */
-export function useRedactor(fn) {
+export function useRedactor(fn: ((text: string) => string) | undefined): void {
   redactText = fn;
 }
 
 /**
  * Every printed line goes through here: secrets redacted and bidi controls removed — or, in JSON,
  * escaped so the document still parses to the same value.
- * @param {string} text
- * @param {{ redactText?: (t: string) => string, json?: boolean }} [how]
+ * @example
+ * ```ts
+ * safeOut('a\u202eb'); // 'ab'
+ * safeOut('"a\u202eb"', { json: true }); // '"a\\u202eb"'
+ * ```
  */
-export function safeOut(text, how = {}) {
+export function safeOut(
+  text: string,
+  how: { redactText?: ((t: string) => string) | undefined; json?: boolean } = {},
+): string {
   const redacted = how.redactText ? how.redactText(String(text)) : String(text);
   return redacted.replace(BIDI, (c) =>
     how.json ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : '',
@@ -45,14 +85,26 @@ export function safeOut(text, how = {}) {
 /**
  * Every write of the CLI, to stdout or stderr: insights quote transcript turns, keys included, so
  * nothing leaves unredacted.
+ * @example
+ * ```ts
+ * write(process.stdout, `${printableJson(result)}\n`, true);
+ * ```
  */
-export function write(stream, text, json = false) {
+export function write(stream: Writable, text: string, json = false): void {
   stream.write(safeOut(text, { redactText, json }));
 }
 
-/** The package's version, from the package.json next to this directory (the one it ships in). */
-export function version() {
-  return JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+/**
+ * The package's version, from the package.json two folders up (dist/cli/ → the package it ships in).
+ * @example
+ * ```ts
+ * version(); // '0.1.0'
+ * ```
+ */
+export function version(): string {
+  return (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
 }
 
 // Terminal control sequences: CSI (ESC [ … final byte), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC
@@ -64,16 +116,26 @@ const TERMINAL_SEQUENCE =
   /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b\n]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?/g;
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
-/** Text safe to print on a terminal: control sequences and control characters removed. */
-export function printable(text) {
+/**
+ * Text safe to print on a terminal: control sequences and control characters removed.
+ * @example
+ * ```ts
+ * printable('\x1b]0;pwned\x07ok'); // 'ok'
+ * ```
+ */
+export function printable(text: unknown): string {
   return String(text).replace(TERMINAL_SEQUENCE, '').replace(CONTROL, '');
 }
 
 /**
  * JSON safe to print on a terminal: JSON.stringify escapes C0 but leaves DEL and C1 raw (0x9B is a
  * CSI on 8-bit terminals), so those are escaped too; the document still parses to the same value.
+ * @example
+ * ```ts
+ * printableJson({ text: '\x9b' }); // '{\n  "text": "\\u009b"\n}'
+ * ```
  */
-export function printableJson(value) {
+export function printableJson(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(
     /[\x7f-\x9f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
@@ -81,11 +143,11 @@ export function printableJson(value) {
 }
 
 /** A progress bar on stderr, redrawn at most every 100 ms. */
-function progressBar(stream, total, enabled) {
+function progressBar(stream: Writable, total: number, enabled: boolean): ProgressBar {
   let last = 0;
   let shown = false;
-  const mb = (n) => (n / 1e6).toFixed(1);
-  const draw = (done, stage, force = false) => {
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+  const draw = (done: number, stage: string, force = false) => {
     if (!enabled) return;
     const now = Date.now();
     if (!force && now - last < 100) return;
@@ -102,17 +164,27 @@ function progressBar(stream, total, enabled) {
   };
   return {
     update: draw,
-    stage: (stage) => draw(total, stage, true),
+    stage: (stage: string) => draw(total, stage, true),
     end() {
       if (shown) write(stream, '\n');
     },
   };
 }
 
-/** Reads a file (with progress) or stdin into one UTF-8 string. */
-export async function readInput(file, io, wantProgress) {
+/**
+ * Reads a file (with progress) or stdin into one UTF-8 string.
+ * @example
+ * ```ts
+ * const { text, bar } = await readInput('chat.json', io, undefined);
+ * ```
+ */
+export async function readInput(
+  file: string | undefined,
+  io: ResolvedIo,
+  wantProgress: boolean | undefined,
+): Promise<{ text: string; bytes: number; bar: ProgressBar | null }> {
   if (file === '-' || file === undefined) {
-    const chunks = [];
+    const chunks: Uint8Array[] = [];
     for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     return {
       text: decode(Buffer.concat(chunks)),
@@ -120,14 +192,14 @@ export async function readInput(file, io, wantProgress) {
       bar: null,
     };
   }
-  let size;
+  let size: number;
   try {
     const st = statSync(file);
     if (st.isDirectory()) throw new InputError(`${file}: is a directory`);
     size = st.size;
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw new InputError(`${file}: cannot read the file (${err.code ?? err.message})`);
+    throw new InputError(`${file}: cannot read the file (${errorCode(err)})`);
   }
   const show = size > PROGRESS_MIN_BYTES && (wantProgress ?? io.stderr.isTTY === true);
   const bar = progressBar(io.stderr, size, show);
@@ -147,6 +219,18 @@ export async function readInput(file, io, wantProgress) {
   }
 }
 
-function decode(buf) {
+function decode(buf: Uint8Array): string {
   return new TextDecoder('utf-8').decode(buf);
+}
+
+/**
+ * A failed system call's code (`ENOENT`), else the error's message: what a "cannot read" line names.
+ * @example
+ * ```ts
+ * errorCode(Object.assign(new Error('no such file'), { code: 'ENOENT' })); // 'ENOENT'
+ * ```
+ */
+export function errorCode(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  return `${e.code ?? e.message}`;
 }
