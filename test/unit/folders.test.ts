@@ -49,6 +49,8 @@ const CROSSING: Record<string, string> = {
   'bench/store.bench.ts → test/runtime/runtimes.js': 'runs workerd through the runtime matrix launcher',
   'examples/edge-worker/run.mjs → scripts/kv-backend.mjs': 'serves Workers KV from the build tooling backend',
   'test/unit/heuristic-labels.test.ts → eval/heuristic/data': "a floor test of eval's labelled sets",
+  'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes/sample':
+    "checks that the set's rows still resolve in the shared data through the set's own loader",
   'test/unit/heuristic-labels.test.ts → eval/heuristic/rows': "a floor test of eval's labelled sets",
   'test/unit/heuristic-labels.test.ts → eval/heuristic/run': "a floor test of eval's scorer",
   'test/unit/heuristic-model.test.ts → eval/heuristic/data': "tests the shipped model against eval's data",
