@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { kappa, readTsv } from '../../eval/snapshot/sets/strangers-notes/agreement';
 import { loadStrangersNotes } from '../../eval/snapshot/sets/strangers-notes/sample';
 import { sharedDataDir } from '../../tools/shared/data';
 
@@ -79,6 +80,44 @@ describe('strangers-notes set', () => {
     expect(second).toHaveLength(100);
     expect(new Set(second).size).toBe(100);
     for (const id of second) expect(ids.has(id)).toBe(true);
+  });
+
+  it('labels-second.tsv labels exactly the second-reader sample, with a known label and a 0/1 hard flag', () => {
+    const lines = readFileSync(join(DIR, 'labels-second.tsv'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    expect(lines[0]!.startsWith('#')).toBe(true);
+    const secondLabels = readTsv(join(DIR, 'labels-second.tsv'));
+    expect([...secondLabels.keys()].sort()).toEqual([...second].sort());
+    for (const [label, hard] of secondLabels.values()) {
+      expect(LABELS).toContain(label);
+      expect(['0', '1']).toContain(hard);
+    }
+  });
+
+  it("agreement's kappa: 1 for identical labellings, 0 at chance, negative below it", () => {
+    expect(
+      kappa([
+        ['a', 'a'],
+        ['b', 'b'],
+        ['a', 'a'],
+      ]),
+    ).toBe(1);
+    // Each reader says a/b half the time, independently: observed = chance = 0.5.
+    expect(
+      kappa([
+        ['a', 'a'],
+        ['a', 'b'],
+        ['b', 'a'],
+        ['b', 'b'],
+      ]),
+    ).toBe(0);
+    expect(
+      kappa([
+        ['a', 'b'],
+        ['b', 'a'],
+      ]),
+    ).toBe(-1);
   });
 
   it('every row resolves in the shared data with its stored hash', (ctx) => {
