@@ -1,6 +1,6 @@
 /**
  * `npx tsx eval/snapshot/sets/strangers-notes/agreement.ts`: how far the two blind readers of the
- * `strangers-notes` set agree on the 100 ids of `second-reader-sample.txt` (issue 39). Reads only
+ * `strangers-notes` set agree on the 100 ids of `second-reader-sample.txt`. Reads only
  * `labels.tsv` (first reader) and `labels-second.tsv` (second reader); runs no classifier, so the
  * figures are the readers' own ceiling, not a model score. Prints JSON: raw agreement, Cohen's kappa on
  * the category, agreement and kappa on the `hard` flag, the same split by stratum (`pos-*` vs `cue`),
