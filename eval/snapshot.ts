@@ -2,7 +2,7 @@
  * `npm run eval:snapshot`: how well the deterministic snapshot sorts memory entries, on the
  * hand-labelled sets of eval/snapshot/: 520 sentences from five kinds of real agent output (rules in
  * eval/snapshot/LABELLING.md), 330 more labelled blind with aider replies and two enriched strata
- * (LABELLING-more.md), and sets 3-29 (5,432 entries of the report kinds, each labelled blind and scored
+ * (sets/2/LABELLING.md), and sets 3-29 (5,432 entries of the report kinds, each labelled blind and scored
  * once; LABELLING-3…29.md say which were then spent on rule rounds). Per split — tune (rules were
  * chosen there), held-out and untouched kinds of sets 1-2, each later set, and the report-kind
  * entries whose errors were never listed — it prints accuracy (all and hard entries), per-category

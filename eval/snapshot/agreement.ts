@@ -23,6 +23,7 @@ import {
   score,
   snapshotCategorizer,
 } from './score.js';
+import { setFile } from './sets.js';
 
 const round = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
 
@@ -63,10 +64,10 @@ function brief(s: Score) {
 
 export function agreement(n: 3 | 5 | 19 | 26 | 27 | 28 | 29) {
   const first = loadReportLabels(n);
-  const secondLabels = readLabels(`labels-${n}-second.tsv`);
+  const secondLabels = readLabels(setFile(n, 'labels-second.tsv'));
   const byText = new Map(first.map((e) => [e.text, secondLabels.get(e.id)!]));
   if (secondLabels.size !== first.length || [...byText.values()].some((v) => !v))
-    throw new Error(`labels-${n}-second.tsv must label every entry of set ${n} once`);
+    throw new Error(`${setFile(n, 'labels-second.tsv')} must label every entry of set ${n} once`);
   const secondReader: Categorizer = (text) => byText.get(text)!.label;
   // The same entries with the second reader's labels and hard flags, to score against it.
   const asSecond: LabelledEntry[] = first.map((e) => ({ ...e, ...secondLabels.get(e.id)! }));

@@ -4,7 +4,7 @@
  * nothing here ships.
  *
  * Data: sets 1–4 of eval/snapshot/, 1,370 labelled entries: sets 1–2 (entries.jsonl +
- * entries-more.jsonl, 850, six source kinds) and the report-kind sets 3 and 4 (entries-3/-4.jsonl,
+ * sets/2/entries.jsonl, 850, six source kinds) and the report-kind sets 3 and 4 (entries-3/-4.jsonl,
  * 260 each, loadReportLabels(3/4)), which add to the three report kinds (mini-swe-agent, console-agent,
  * console-summary). An entry's kind is its source kind whatever its set. Set 5 and later are never
  * loaded. Only aggregates are printed; no entry of a report kind is ever listed.
@@ -108,7 +108,7 @@ interface Setting {
 }
 
 const t0 = Date.now();
-// Sets 1-2 (entries.jsonl + entries-more.jsonl), 3 and 4. Set 5 and later are never loaded here.
+// Sets 1-2 (entries.jsonl + sets/2/entries.jsonl), 3 and 4. Set 5 and later are never loaded here.
 const entries: (LabelledEntry & { set: string })[] = [
   ...[...loadLabelled(), ...loadLabelledMore()].map((e) => ({ ...e, set: '1-2' })),
   ...loadReportLabels(3).map((e) => ({ ...e, set: '3' })),

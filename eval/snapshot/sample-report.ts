@@ -19,6 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ENTRIES, type SampledEntry, SOURCES } from './sample';
 import { isEvidence, loadMoreEntries, type MoreEntry, type Raw, ranked, Taken, take } from './sample-more';
+import { setPath } from './sets';
 
 /** Per kind, how many uniform entries a set takes. */
 const UNIFORM: Record<string, number> = { 'mini-swe-agent': 80, 'console-agent': 80, 'console-summary': 60 };
@@ -28,7 +29,7 @@ const N_EVIDENCE = 40;
 export type ReportSetEntry = Omit<MoreEntry, 'sha256'>;
 
 /** The path of set n's entries. */
-export const reportSetPath = (n: number): string => resolve(import.meta.dirname, `entries-${n}.jsonl`);
+export const reportSetPath = (n: number): string => setPath(n, 'entries.jsonl');
 
 /**
  * The rows of entries-<n>.jsonl. A set drawn from aider histories (set 30) keeps no text: its rows are

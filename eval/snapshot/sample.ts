@@ -8,9 +8,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fnv1a32 } from '../../lib/core/index.js';
+import { setPath } from './sets';
 
 export const DATA = resolve(import.meta.dirname, '../../../shared/data');
-export const ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
+export const ENTRIES = setPath(1, 'entries.jsonl');
 
 /** One sampled entry: its id, source kind, file (relative to the data folder), position and text. */
 export interface SampledEntry {

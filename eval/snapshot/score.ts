@@ -12,6 +12,7 @@ import { deterministicSnapshot } from '../../lib/snapshot/index.js';
 import { classify as oldClassify } from './old-classify.js';
 import { loadMoreEntries } from './sample-more.js';
 import { loadReportSet } from './sample-report.js';
+import { setFile } from './sets.js';
 
 export const LABELS = [
   'openHypotheses',
@@ -40,7 +41,7 @@ export const SPLIT: Record<string, 'tune' | 'held-out' | 'untouched'> = {
   'mini-swe-agent': 'held-out',
   'console-agent': 'held-out',
   'console-summary': 'untouched',
-  // The second, blind set adds aider's replies: held out for its one scoring, then tuned on (LABELLING-more.md).
+  // The second, blind set adds aider's replies: held out for its one scoring, then tuned on (sets/2/LABELLING.md).
   'aider-reply': 'tune',
 };
 
@@ -73,15 +74,15 @@ function joinLabels<E extends { id: string }>(
 
 /** The labelled set: entries joined with their labels (every entry must have one). */
 export function loadLabelled(): LabelledEntry[] {
-  const entries = readFileSync(resolve(DIR, 'entries.jsonl'), 'utf8')
+  const entries = readFileSync(resolve(DIR, setFile(1, 'entries.jsonl')), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Omit<LabelledEntry, 'label' | 'hard'>);
-  return joinLabels(entries, 'labels.tsv');
+  return joinLabels(entries, setFile(1, 'labels.tsv'));
 }
 
 /**
- * The second labelled set (entries-more.jsonl + labels-more.tsv, LABELLING-more.md): labelled blind
+ * The second labelled set (sets/2/entries.jsonl + sets/2/labels.tsv, sets/2/LABELLING.md): labelled blind
  * to the categoriser, aider texts re-read from the shared data and checked by hash. Ids `more-…`.
  */
 export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
@@ -93,7 +94,7 @@ export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
     text: e.text,
     stratum: e.stratum,
   }));
-  return joinLabels(entries, 'labels-more.tsv');
+  return joinLabels(entries, setFile(2, 'labels.tsv'));
 }
 
 /**
@@ -103,7 +104,7 @@ export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
  * 260 entries, set 6 250 and sets 7-9 200: console-summary ran out.
  */
 export function loadReportLabels(n: number): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(loadReportSet(n), `labels-${n}.tsv`);
+  return joinLabels(loadReportSet(n), setFile(n, 'labels.tsv'));
 }
 
 export type Categorizer = (text: string) => Label;
