@@ -35,8 +35,8 @@ export interface Row {
 
 /**
  * Sets no fold trains or calibrates on: `final` and `aider-final` (held out since they were labelled),
- * and `more` (400 ShareGPT turns, 195 authors, labelled blind for issue 16 and scored once; see
- * LABELLING.md for why it stayed out of the pool).
+ * `more` (400 ShareGPT turns, 195 authors, labelled blind and scored once; see LABELLING.md for why
+ * it stayed out of the pool) and `last` (189 untouched ShareGPT turns, scored once).
  */
 export const HELD_OUT: ReadonlySet<string> = new Set(['final', 'aider-final', 'more', 'last']);
 

@@ -1,11 +1,11 @@
 /**
  * `npx tsx eval/snapshot/agreement.ts`: how far two careful readers agree on the same memory entries,
- * the ceiling that frames the categoriser's figures (issue 18). Sets 3, 5, 19 and 26-29 (entries-<n>.jsonl)
- * were each labelled twice, independently and blind to the categoriser and to each other: labels-<n>.tsv
- * (the first reader, whose labels the figures use) and labels-<n>-second.tsv. The second readers of sets
+ * the ceiling that frames the categoriser's figures. Sets 3, 5, 19 and 26-29 (sets/<n>/) were each
+ * labelled twice, independently and blind to the categoriser and to each other: labels.tsv (the first
+ * reader, whose labels the figures use) and labels-second.tsv. The second readers of sets
  * 26-29 judged each entry from its own sentence, never opening the trajectory around it (the categoriser
  * sees no more); set 29's first reader read the context of 42 terse entries. Sets 26-28's second
- * readings came after the rule round that spent those sets: the snapshot's figures on them are of rules
+ * readings came after their first reader's errors had been listed to write rules: the snapshot's figures on them are of rules
  * written from their first reader's errors, so only the readers' agreement there is a fresh figure.
  * Prints, as JSON per set: the second reader
  * scored against the first as if it were a categoriser (accuracy, accuracy on the first reader's hard

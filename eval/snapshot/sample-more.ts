@@ -1,10 +1,10 @@
 /**
- * Draws the second, held-out batch of snapshot entries (issue 18) from ../shared/data,
- * deterministically, next to the 520 of entries.jsonl (which it never repeats: same file+pos or
+ * Draws set 2, a held-out batch of snapshot entries, from ../shared/data,
+ * deterministically, next to the 520 of set 1 (which it never repeats: same file+pos or
  * same text is excluded). Four strata, drawn in this order so the uniform one stays uniform:
  *
  * - `uniform`: 20 more entries per existing source kind, continuing `sample.ts`'s ranking
- *   (distinct texts, smallest FNV-1a hash of `file|pos`) after the ones entries.jsonl took;
+ *   (distinct texts, smallest FNV-1a hash of `file|pos`) after the ones set 1 took;
  * - `aider-reply`: sentences of the model's replies in the aider histories, at most 10 per
  *   repository, smallest hash first;
  * - `question-enriched`: sentences of every source ending with `?` or reporting a question
@@ -15,7 +15,7 @@
  * Ids (`more-001` …) follow the brief's order: aider-reply, question, evidence, uniform. Aider
  * files may not be copied into the project, so aider rows keep no `text`: they store `sha256` of
  * the sentence and `textFrom: "data"`, and `loadMoreEntries()` re-reads them from the data folder.
- * Run once to (re)write eval/snapshot/entries-more.jsonl: `npx tsx eval/snapshot/sample-more.ts`.
+ * Run once to (re)write eval/snapshot/sets/2/entries.jsonl: `npx tsx eval/snapshot/sample-more.ts`.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Scores categorizers on the labelled set (entries.jsonl + labels.tsv): accuracy (all and hard
+ * Scores categorizers on the labelled sets (sets/<n>/entries.jsonl + labels.tsv): accuracy (all and hard
  * entries), per-category precision and recall, and the confusion matrix, per split of sources
  * (tune / held-out / untouched). An entry's prediction is the category its own text goes to
  * (requiredEvidenceLinks when the entry is itself a pointer to evidence), else irrelevant.
@@ -98,10 +98,10 @@ export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
 }
 
 /**
- * Labelled set n ≥ 3 (entries-<n>.jsonl + labels-<n>.tsv, LABELLING-<n>.md): entries of the report
- * kinds only, each set labelled blind to the categoriser and held untouched until its one scoring
- * (LABELLING-<n>.md says when, and which rule round then spent it). Ids `set<n>-…`. Sets 3-5 hold
- * 260 entries, set 6 250 and sets 7-9 200: console-summary ran out.
+ * Labelled set n ≥ 3 (sets/<n>/entries.jsonl + labels.tsv, its LABELLING.md): entries of the report
+ * kinds (set 30: aider replies of untouched authors), each set labelled blind to the categoriser and
+ * held untouched until its one scoring (its LABELLING.md says whether its errors were then listed to
+ * write rules). Ids `set<n>-…`. Sets hold fewer entries as the data's report-kind sentences run out.
  */
 export function loadReportLabels(n: number): (LabelledEntry & { stratum: string })[] {
   return joinLabels(loadReportSet(n), setFile(n, 'labels.tsv'));
@@ -124,7 +124,7 @@ export const snapshotCategorizer: Categorizer = (text) => {
   return 'irrelevant';
 };
 
-/** The categorizer before issue 18 (frozen in old-classify.ts), read the same way. */
+/** The older rule set, frozen in old-classify.ts as a baseline, read the same way. */
 export const oldCategorizer: Categorizer = (text) => {
   const own = squash(text);
   return oldClassify(words(own), own).category ?? 'irrelevant';

@@ -1,5 +1,5 @@
 /**
- * The labelled evaluation sets (eval/heuristic/labelled-turns*.jsonl): well-formed, disjoint from one
+ * The labelled evaluation sets (eval/heuristic/sets/<name>/turns.jsonl): well-formed, disjoint from one
  * another (no shared message, no shared text), and every turn is what `parseTranscript` reads at the
  * stated place in the shared data (aider rows store a hash, not the text: `loadLabelledSets` re-reads
  * and checks it).

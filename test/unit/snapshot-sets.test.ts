@@ -76,8 +76,8 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-// Sets 3-29: report kinds only, each labelled blind and scored once (LABELLING-3…29.md; the one-time
-// scores are there). The floors are the entries the rules get right now, so a rule change that loses
+// Sets 3-29: report kinds only, each labelled blind and scored once (each set's sets/<n>/LABELLING.md
+// holds its one-time score). The floors are the entries the rules get right now, so a rule change that loses
 // entries on any set fails here. The quoted-source rule ("But the PR description says: "…"", which set 6
 // labels irrelevant and sets 9-15 call evidence; sets/15/LABELLING.md) costs set 6 one entry. Set 6 has 250
 // entries and sets 7-26 200: console-summary ran out; console-agent runs out in set 27 (162) and is
