@@ -7,7 +7,7 @@
  * 16 and 50 MB. MB/s counts UTF-8 bytes of user-turn text. `vsMarkers` is the markers-only time over the
  * scorer's (below 1: the scorer costs that much), `vsNaive` the naive port's time over the scorer's;
  * `timeVs1MB` shows scaling (16 at 16 MB means linear). Also the size of the entry as an application
- * bundles it (Vite, minified, gzip -9: eval/heuristic/size.ts).
+ * bundles it (Vite, minified, gzip -9: tools/shared/heuristic-size.ts).
  *
  * Standalone: `npx tsx bench/heuristic-model.bench.ts`.
  */

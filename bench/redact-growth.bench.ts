@@ -1,7 +1,9 @@
 /**
- * Growth ratios of the scanners added to lib/redact for issue 36, on adversarial input: the median time
- * (5 runs) at 2x over the median at 1x, for 10 KB and 100 KB. Linear is about 2. Printed as JSON; not yet
- * enforced by a test (on a loaded machine several cases measured above 3 at 10 KB; see the report).
+ * Growth ratios of lib/redact's scanners for unusual spellings (encoded, escaped, glued, invisible characters,
+ * placeholders) on adversarial input: the median time
+ * (5 runs) at 2x over the median at 1x, for 10 KB and 100 KB. Linear is about 2. Printed as JSON; not
+ * enforced by a test (on a loaded machine several cases measured above 3 at 10 KB, so a threshold would
+ * flake).
  *
  * Standalone: `npx tsx bench/redact-growth.bench.ts`.
  */

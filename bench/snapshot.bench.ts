@@ -55,14 +55,14 @@ export function syntheticEntries(n: number): MemoryEntry[] {
 
 /**
  * 10,000 entries whose texts are real agent notes: the distinct texts of the labelled sets
- * (eval/snapshot/entries*.jsonl, about 6,100, 66 characters on average), the rest of them again with a
+ * (eval/snapshot/sets/<n>/entries.jsonl, about 6,100, 66 characters on average), the rest of them again with a
  * number appended, so that every text is distinct. Real notes are longer and more varied than the
  * synthetic mix, and each distinct text is read and classified once: the honest worst case.
  */
 export function realEntries(n: number): MemoryEntry[] {
-  const dir = new URL('../eval/snapshot/', import.meta.url).pathname;
+  const dir = new URL('../eval/snapshot/sets/', import.meta.url).pathname;
   const texts = new Set<string>();
-  for (const file of walkFiles(dir, (f) => /entries[^/]*\.jsonl$/.test(f)).sort())
+  for (const file of walkFiles(dir, (f) => f === 'entries.jsonl').sort())
     for (const line of readText(file).split('\n')) {
       if (!line.trim()) continue;
       const t = (JSON.parse(line) as { text?: unknown }).text;

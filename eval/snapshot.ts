@@ -2,12 +2,12 @@
  * `npm run eval:snapshot`: how well the deterministic snapshot sorts memory entries, on the
  * hand-labelled sets of eval/snapshot/: 520 sentences from five kinds of real agent output (rules in
  * eval/snapshot/LABELLING.md), 330 more labelled blind with aider replies and two enriched strata
- * (LABELLING-more.md), and sets 3-29 (5,432 entries of the report kinds, each labelled blind and scored
- * once; LABELLING-3…29.md say which were then spent on rule rounds). Per split — tune (rules were
+ * (sets/2/LABELLING.md), and sets 3-30 (5,536 entries, each labelled blind and scored once; each set's
+ * sets/<n>/LABELLING.md says whether its errors were then listed to write rules, "spent"). Per split — tune (rules were
  * chosen there), held-out and untouched kinds of sets 1-2, each later set, and the report-kind
  * entries whose errors were never listed — it prints accuracy (all and hard entries), per-category
  * precision/recall and the confusion matrix of the snapshot, beside two baselines in the same run: a
- * plain keyword categorizer and the categorizer before issue 18 (frozen in eval/snapshot/old-classify.ts).
+ * plain keyword categorizer and an older rule set (frozen in eval/snapshot/old-classify.ts).
  *
  * Flags: `--errors` lists the snapshot's misses on the tune split and the spent sets (`SPENT`; never on
  * splits that stand for unseen data; `--all-errors` lists every split's); `--dev` prints only the tune split and the spent sets;
@@ -30,7 +30,7 @@ import {
 } from './snapshot/score.js';
 
 /**
- * The report-kind sets after the first two (entries-<n>.jsonl), and those spent on rule rounds. Listed,
+ * The report-kind sets after the first two (sets/<n>/), and those spent (errors listed to write rules). Listed,
  * not read from the folder: a set joins when it is scored, so no run of this script scores a set whose
  * labels are still being written, or prints a blind set's figure before its one scoring.
  */
@@ -82,9 +82,9 @@ function run(): void {
     ],
   ];
   const report = all.filter((e) => SPLIT[e.kind] !== 'tune');
-  // Sets 3-17 (report kinds only, LABELLING-<n>.md), each apart so the splits above keep the figures
-  // they had before it existed: the set, its uniform draws, its evidence stratum. A spent set's errors
-  // were listed for a rule round; the sets after the last spent one stand for unseen entries.
+  // Each later set (report kinds only, sets/<n>/LABELLING.md) apart, so the splits above keep their
+  // figures as sets are added: the set, its uniform draws, its evidence stratum. A spent set's errors
+  // were listed to write rules; the sets after the last spent one stand for unseen entries.
   const listable = new Set(['tune']);
   const cumulative = [...report];
   for (const n of LATER_SETS) {

@@ -12,10 +12,10 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 
 export function agreement() {
   type Labels = { n: number; labels: string[] };
-  const second = readRows<Labels>('second-reader.jsonl');
-  // The second reader read before approval was split from preference: compare under those rules.
+  const second = readRows<Labels>('sets/tune-test/second-reader.jsonl');
+  // The second reader's rules had no `approval` (it counted as preference): compare under those rules.
   const first = new Map(
-    readRows<Labels>('labelled-turns.jsonl').map((r) => [
+    readRows<Labels>('sets/tune-test/turns.jsonl').map((r) => [
       r.n,
       r.labels.map((l) => (l === 'approval' ? 'preference' : l)),
     ]),

@@ -35,8 +35,8 @@ export interface Row {
 
 /**
  * Sets no fold trains or calibrates on: `final` and `aider-final` (held out since they were labelled),
- * and `more` (400 ShareGPT turns, 195 authors, labelled blind for issue 16 and scored once; see
- * LABELLING.md for why it stayed out of the pool).
+ * `more` (400 ShareGPT turns, 195 authors, labelled blind and scored once; see LABELLING.md for why
+ * it stayed out of the pool) and `last` (189 untouched ShareGPT turns, scored once).
  */
 export const HELD_OUT: ReadonlySet<string> = new Set(['final', 'aider-final', 'more', 'last']);
 
@@ -88,15 +88,16 @@ export function haveSharedData(): boolean {
 }
 
 /**
- * Every labelled set in this folder; aider rows get their text from the shared data (checked against
- * the stored hash: a mismatch throws, naming the row).
+ * Every labelled set of turns: each folder of `sets/` holding a `turns.jsonl`, in name order (the
+ * folds and the training read the rows in this order); aider rows get their text from the shared data
+ * (checked against the stored hash: a mismatch throws, naming the row).
  */
 export function loadLabelledSets(): Row[] {
-  const dir = import.meta.dirname ?? new URL('.', import.meta.url).pathname;
+  const dir = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, 'sets');
   const rows = readdirSync(dir)
-    .filter((f) => /^labelled-turns.*\.jsonl$/.test(f))
+    .filter((set) => existsSync(join(dir, set, 'turns.jsonl')))
     .sort()
-    .flatMap((f) => readRows<Row>(f));
+    .flatMap((set) => readRows<Row>(`sets/${set}/turns.jsonl`));
   for (const r of rows) {
     if (r.text !== undefined) continue;
     const m = messagesOf(r.source)[r.turn ?? -1];

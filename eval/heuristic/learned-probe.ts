@@ -82,7 +82,7 @@ function model(rows: Row[], cat: Category, withSignals: boolean): (text: string)
 
 function probe() {
   const rows = loadLabelledSets();
-  // The sets it was written on (tune, test, fresh): not the aider sets, which came later.
+  // Trained on tune, test and fresh only, the sets its documented figures were measured with.
   const trainRows = rows.filter((r) => r.split === 'tune' || r.split === 'test' || r.split === 'fresh');
   const final = rows.filter((r) => r.split === 'final');
   const detector = (r: Row) => classifyTurn(r.text);

@@ -19,7 +19,7 @@
  * (`final`, `aider-final`, `more`). Turns the library never scores (synthetic ones) are left out of
  * training and never predicted. In each outer fold the model is trained on the other
  * folds' authors, its threshold is chosen on *their* out-of-fold logits (an inner 5-fold split by
- * author; since stop 28 three such splits, pooled: probe-threshold.ts), and the fold's own authors are
+ * author; three such splits, pooled, as probe-threshold.ts chose), and the fold's own authors are
  * scored once with both.
  */
 import { execFileSync } from 'node:child_process';
@@ -61,7 +61,7 @@ export function evaluate(
   options: {
     /** Also score `aider-final` (once, at the end). */
     final?: boolean;
-    /** Also score `last` (stop 27's untouched ShareGPT turns; once, at the end). */
+    /** Also score `last` (the untouched ShareGPT turns; once, at the end). */
     last?: boolean;
     /** The features (default: the shipped `turnFeatures`), for probes. */
     features?: (e: TurnEvidence) => string[];

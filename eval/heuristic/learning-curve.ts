@@ -1,5 +1,5 @@
 /**
- * Would more labelled turns lift the learned correction model on unseen authors? (issue 16, stop 27)
+ * Would more labelled turns lift the learned correction model on unseen authors?
  *
  * `npx tsx eval/heuristic/learning-curve.ts` prints, as JSON:
  * - `curve`: the leave-authors-out evaluation of `learned.ts` with each fold trained on a fraction
@@ -21,7 +21,7 @@ for (const frac of [0.4, 0.6, 0.8, 1]) {
   const draws = frac === 1 ? ['a'] : ['a', 'b', 'c', 'd'];
   const sum: Record<string, number> = {};
   for (const seed of draws) {
-    // The threshold policy of stop 27 (one inner split), which the documented figures used.
+    // One inner split, the threshold policy the documented figures used.
     const rep = evaluate(rows, {
       innerRepeats: 1,
       trainOn: (r) => (fnv1a32(`${seed}#${authorOf(r)}:${r.source}`) % 1000) / 1000 < frac,

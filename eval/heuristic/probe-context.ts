@@ -1,5 +1,5 @@
 /**
- * Probe (issue 16, stop 27): do features of the message a turn answers lift the learned correction
+ * Probe: do features of the message a turn answers lift the learned correction
  * model on unseen authors? Variants fixed before the first run:
  * - `reply`: the answered message claims a finished change, carries code/an applied edit, or shows a
  *   failure; its length bucket;
@@ -50,7 +50,7 @@ const variants: Record<string, (e: TurnEvidence) => string[]> = {
 };
 const out: Record<string, unknown> = {};
 for (const [name, features] of Object.entries(variants)) {
-  // The threshold policy of stop 27 (one inner split), which the documented figures used.
+  // One inner split, the threshold policy the documented figures used.
   const rep = evaluate(rows, { features, innerRepeats: 1 });
   out[name] = {
     all: rep.all,

@@ -1,5 +1,5 @@
 /**
- * Probe (issue 16, stop 27): the learned correction scorer with and without the shipped feature pairs,
+ * Probe: the learned correction scorer with and without the shipped feature pairs,
  * and the variants tried after the pairs shipped and dropped. Reproduces the figures of
  * eval/heuristic/LABELLING.md "Pairs of shape features". Same five author folds as `learned.ts`;
  * precision / recall at each fold's chosen threshold, and the oracle precision at recall
@@ -40,7 +40,7 @@ const variants: [string, Parameters<typeof evaluate>[1]][] = [
   ['pairs, spent sets train, the pool calibrates', { trainExtra: spent, calibrateExtra: false }],
 ];
 for (const [name, options] of variants) {
-  // The threshold policy of stop 27 (one inner split), which these figures were printed with.
+  // One inner split, the threshold policy these documented figures were printed with.
   const rep = evaluate(rows, { innerRepeats: 1, ...options });
   console.log(
     JSON.stringify({

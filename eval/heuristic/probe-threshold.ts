@@ -1,5 +1,5 @@
 /**
- * Probe (issue 16, stop 28): is the gap between the recall the folds' threshold gives (0.40 at
+ * Probe: is the gap between the recall the folds' threshold gives (0.40 at
  * P 0.90, all families) and the oracle cut (P 0.868 at R 0.5) a threshold-*choice* problem?
  *
  * Written down before the first run, with what each variant should show if its idea is right:

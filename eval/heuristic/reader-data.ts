@@ -1,6 +1,6 @@
 /**
  * One shape for every labelled turn the reader trains and is measured on: the older sets
- * (labelled-turns*.jsonl, read by data.ts) and the `strangers` labels (strangers-data.ts), each with
+ * (sets/<name>/turns.jsonl, read by data.ts) and the `strangers` labels (strangers-data.ts), each with
  * what `heuristicReflect` tells a scorer (`TurnEvidence`) and the marker detector's scores.
  */
 import { scoreTurns, type TurnEvidence, type TurnScores } from '../../lib/heuristic/index';

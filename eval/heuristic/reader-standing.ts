@@ -1,5 +1,5 @@
 /**
- * `npx tsx eval/heuristic/reader-standing.ts`: the second decision of issue 38 — does a correction or
+ * `npx tsx eval/heuristic/reader-standing.ts`: the reader's second decision — does a correction or
  * preference hold a standing instruction (worth keeping for future sessions) or is it a one-off? — as
  * a logistic regression over the reader's features, measured on 5 folds grouped by author over the
  * `strangers` rows labelled correction or preference (the older sets carry no `standing`). Not

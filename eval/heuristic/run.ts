@@ -1,6 +1,6 @@
 /**
  * `npm run eval:heuristic` (`npx tsx eval/heuristic/run.ts`): how rearview's detector and the seed's
- * substring markers do on labelled real user turns (labelled-turns*.jsonl, see LABELLING.md), per
+ * substring markers do on labelled real user turns (sets/<name>/turns.jsonl, see LABELLING.md), per
  * category, in one run:
  *
  * - `crossAuthor`: grouped k-fold by author (leave-authors-out). In each fold `minScore` is chosen on

@@ -1,5 +1,5 @@
 /**
- * Draws the `more` set (issue 16, see LABELLING.md): further ShareGPT turns only (each conversation is a
+ * Draws the `more` set (see LABELLING.md): further ShareGPT turns only (each conversation is a
  * different author), in none of the other labelled sets in this folder (neither the same message nor the
  * same text), the two ShareGPT strata of `sample-fresh.ts`, seeded shuffle (mulberry32). Writes unlabelled
  * rows to stdout; labels were added by a reader who saw only the rules, the earlier labels and the turns

@@ -1,5 +1,5 @@
 /**
- * The `strangers` labels (strangers/labels.jsonl) read with their turns: every row is located in the
+ * The `strangers` labels (sets/strangers/labels.jsonl) read with their turns: every row is located in the
  * shared data by parsing its file with `parseTranscript` (as rearview reads it in use) and matching the
  * SHA-256 of each user message's trimmed text against the row's. No text is stored in the repository:
  * it is re-read from `../shared/data` on every run.
@@ -175,11 +175,11 @@ function joined(file: FileRead, row: StrangerLabel): number {
 }
 
 /**
- * Every row of strangers/labels.jsonl with its turn located and read; rows whose text is found in no
+ * Every row of sets/strangers/labels.jsonl with its turn located and read; rows whose text is found in no
  * user message of the parsed file are returned apart with the reason.
  */
 export function loadStrangers(): { rows: StrangerRow[]; unmapped: Unmapped[]; formats: Map<string, string> } {
-  const labels = readRows<StrangerLabel>('strangers/labels.jsonl');
+  const labels = readRows<StrangerLabel>('sets/strangers/labels.jsonl');
   const bySource = new Map<string, StrangerLabel[]>();
   for (const r of labels) {
     const list = bySource.get(r.source) ?? [];

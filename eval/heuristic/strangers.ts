@@ -1,6 +1,6 @@
 /**
  * `npx tsx eval/heuristic/strangers.ts`: the detectors on the `strangers` labels (76 authors no rule
- * was written from; strangers/README.md), per category, per source folder and per language.
+ * was written from; sets/strangers/README.md), per category, per source folder and per language.
  *
  * Scored: the markers (`DEFAULT_MARKERS`, and with `loadLanguageMarkers()`'s lists), the learned
  * correction scorer `correctionModel` (`rearview/heuristic-model`), the seed's substring markers, and

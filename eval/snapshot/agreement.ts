@@ -1,11 +1,11 @@
 /**
  * `npx tsx eval/snapshot/agreement.ts`: how far two careful readers agree on the same memory entries,
- * the ceiling that frames the categoriser's figures (issue 18). Sets 3, 5, 19 and 26-29 (entries-<n>.jsonl)
- * were each labelled twice, independently and blind to the categoriser and to each other: labels-<n>.tsv
- * (the first reader, whose labels the figures use) and labels-<n>-second.tsv. The second readers of sets
+ * the ceiling that frames the categoriser's figures. Sets 3, 5, 19 and 26-29 (sets/<n>/) were each
+ * labelled twice, independently and blind to the categoriser and to each other: labels.tsv (the first
+ * reader, whose labels the figures use) and labels-second.tsv. The second readers of sets
  * 26-29 judged each entry from its own sentence, never opening the trajectory around it (the categoriser
  * sees no more); set 29's first reader read the context of 42 terse entries. Sets 26-28's second
- * readings came after the rule round that spent those sets: the snapshot's figures on them are of rules
+ * readings came after their first reader's errors had been listed to write rules: the snapshot's figures on them are of rules
  * written from their first reader's errors, so only the readers' agreement there is a fresh figure.
  * Prints, as JSON per set: the second reader
  * scored against the first as if it were a categoriser (accuracy, accuracy on the first reader's hard
@@ -23,6 +23,7 @@ import {
   score,
   snapshotCategorizer,
 } from './score.js';
+import { setFile } from './sets.js';
 
 const round = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
 
@@ -63,10 +64,10 @@ function brief(s: Score) {
 
 export function agreement(n: 3 | 5 | 19 | 26 | 27 | 28 | 29) {
   const first = loadReportLabels(n);
-  const secondLabels = readLabels(`labels-${n}-second.tsv`);
+  const secondLabels = readLabels(setFile(n, 'labels-second.tsv'));
   const byText = new Map(first.map((e) => [e.text, secondLabels.get(e.id)!]));
   if (secondLabels.size !== first.length || [...byText.values()].some((v) => !v))
-    throw new Error(`labels-${n}-second.tsv must label every entry of set ${n} once`);
+    throw new Error(`${setFile(n, 'labels-second.tsv')} must label every entry of set ${n} once`);
   const secondReader: Categorizer = (text) => byText.get(text)!.label;
   // The same entries with the second reader's labels and hard flags, to score against it.
   const asSecond: LabelledEntry[] = first.map((e) => ({ ...e, ...secondLabels.get(e.id)! }));

@@ -1,5 +1,5 @@
 /**
- * Named, non-topical features of one labelled entry for eval/snapshot/learned.ts (issue 18). Every
+ * Named, non-topical features of one labelled entry for eval/snapshot/learned.ts. Every
  * feature is a readable string `group:value`; nothing is hashed. Groups:
  * - `rule`: the snapshot's own answer (score.ts `snapshotCategorizer`, one-hot over the six labels) and
  *   the `resolved` bit of lib/snapshot/classify.ts `classify` (done-report / problem gone).

@@ -1,15 +1,16 @@
 /**
- * `npx tsx eval/snapshot/learned-open.ts [--test] [--table] [--grid=x1|x2]` (issue 18, open-vocabulary
- * pass): with three times the data of learned.ts's last run AND the words of the text itself as
+ * `npx tsx eval/snapshot/learned-open.ts [--test] [--table] [--grid=x1|x2]` (open-vocabulary
+ * features): with three times the data of learned.ts's largest run AND the words of the text itself as
  * features, does a learned model, or a hybrid that keeps the rules' answer unless the model beats it
  * by a probability margin, beat the snapshot's hand-written rules on entries nobody tuned on? An
  * experiment, nothing here ships.
  *
  * Split (fixed before any figure). TRAIN, 5,071 entries (everything the rules were tuned on): the tune
- * kinds of sets 1-2 (`SPLIT[kind] === 'tune'`, 441) and the spent sets 3-8, 10-25 (labels-<n>.tsv,
- * never the *-second files). TEST, 1,091 entries (the never-listed pool): the report kinds of sets 1-2
+ * kinds of sets 1-2 (`SPLIT[kind] === 'tune'`, 441) and the spent sets 3-8, 10-25 (their labels.tsv,
+ * never a labels-second.tsv). TEST, 1,091 entries (the never-listed pool): the report kinds of sets 1-2
  * (409), set 9 (200) and sets 26-28 (200, 162, 120). Only aggregates of TEST are ever printed, and only
- * with `--test`. Set 29 (being labelled elsewhere) is never read.
+ * with `--test`. Set 29 is never read: its labels
+ * did not exist when this split was fixed.
  *
  * Features: learned-features.ts's named non-topical groups (`minimal` = rule one-hot + resolved bit,
  * first/second token class, punctuation, length; `full` = all seven groups; `noRule` = full minus the

@@ -1,10 +1,10 @@
 /**
- * `npx tsx eval/snapshot/learned.ts` (issue 18): does a small learned component over non-topical
+ * `npx tsx eval/snapshot/learned.ts`: does a small learned component over non-topical
  * features beat the snapshot's hand-written rules on sources it was not fitted to? An experiment,
  * nothing here ships.
  *
- * Data: sets 1–4 of eval/snapshot/, 1,370 labelled entries: sets 1–2 (entries.jsonl +
- * entries-more.jsonl, 850, six source kinds) and the report-kind sets 3 and 4 (entries-3/-4.jsonl,
+ * Data: sets 1–4 of eval/snapshot/, 1,370 labelled entries: sets 1–2 (sets/1/ +
+ * sets/2/, 850, six source kinds) and the report-kind sets 3 and 4 (sets/3/, sets/4/,
  * 260 each, loadReportLabels(3/4)), which add to the three report kinds (mini-swe-agent, console-agent,
  * console-summary). An entry's kind is its source kind whatever its set. Set 5 and later are never
  * loaded. Only aggregates are printed; no entry of a report kind is ever listed.
@@ -32,12 +32,11 @@
  * the first run: feature sets {minimal: rule pos punct len; compact: + cue suffix; full: + word;
  * noRule: full without rule}, L2 {0.001, 0.003, 0.01, 0.03}, steps {25, 75, 200}, t {0, 0.1 … 0.9, never}.
  *
- * History. First run (850 entries, rules of 69349d0): model alone below the rules on every held-out
- * kind (report 85% vs 89%), hybrid 90% vs 89%, +2/−0, p 0.5. This run (issue 18, second pass: sets
- * 3–4 added, the set grouping added, the cell-based training sets; grid, features and model untouched).
- * Checked first with `--tune-only`, then one full run, nothing changed after it.
- *
- * Result (rules of 76feed9, fingerprint 3518891e984cace3; 356 trainings, ~46 s). Report kinds pooled
+ * Runs, each with the grid, features and model fixed before it. On sets 1–2 alone (850 entries, rules
+ * of 69349d0): model alone below the rules on every held-out kind (report 85% vs 89%), hybrid 90% vs
+ * 89%, +2/−0, p 0.5. With sets 3–4, the set grouping and the cell-based training sets (checked first
+ * with `--tune-only`, then one full run, nothing changed after it), the
+ * result (rules of 76feed9, fingerprint 3518891e984cace3; 356 trainings, ~46 s). Report kinds pooled
  * (929 entries, 239 hard):
  *   leave-one-kind-out: rules 88.2%, model 87.3% (+1/−9, p 0.021: worse), hybrid 88.1% (+0/−1, p 1);
  *     hard 65.3% / 64.0% / 65.3%. By set: 1–2 90.7/89.2/90.7, 3 87.7/87.7/87.7, 4 84.6/83.8/84.2.
@@ -53,14 +52,14 @@
  * either grouping (criterion: ≥ 2 points with p < 0.05 in both); no learned-weights.json is written
  * and a learned fallback does not earn a place in lib/snapshot.
  *
- * Third run (stop 27, `--sets-5-7`: the spent sets 5-7 added, 2,080 entries; grid, features and
+ * With `--sets-5-7` (the spent sets 5-7 added, 2,080 entries; grid, features and
  * model untouched; set 8, untouched, never loaded; rules of f5ec43d, fingerprint f66163f1697c4105;
  * 549 trainings, 124 s). Report kinds pooled (1,639 entries, 423 hard):
  *   leave-one-kind-out: rules 88.2%, model 87.0% (+10/−38, p 6e-5: worse), hybrid 88.2% (+1/−1);
  *   leave-one-set-out:  rules 88.2%, model 88.1% (+11/−13, p 0.84), hybrid 88.3% (+3/−1, p 0.63);
  *     hard 67% / 68% / 67%.
- * Verdict unchanged with three times the first run's data: no learned fallback.
- * Fourth run (`--sets-5-7 --pairs`: a `pairs` feature set added to the grid, the minimal set plus every
+ * Verdict unchanged with three times the data of sets 1–2: no learned fallback.
+ * With `--sets-5-7 --pairs` (a `pairs` feature set added to the grid, the minimal set plus every
  * pair of its features, the idea that lifted the heuristic scorer; rules of 32cda04, 194 s): chosen in
  * 3 of 6 set folds for the model; leave-one-set-out rules 89%, model 88% (+8/−18, p 0.076), hybrid 89%
  * (+2/−2); leave-one-kind-out model +7/−39. No gain either.
@@ -84,7 +83,7 @@ import {
 
 const args = new Set(process.argv.slice(2));
 const TUNE_ONLY = args.has('--tune-only');
-// `--sets-5-7` (stop 27): also the spent sets 5-7 (set 8, untouched, is never loaded).
+// `--sets-5-7`: also the spent sets 5-7 (set 8, untouched, is never loaded).
 const SETS_5_7 = args.has('--sets-5-7');
 const K = LABELS.length;
 
@@ -93,7 +92,7 @@ const FEATURE_SETS: Record<string, readonly Group[]> = {
   compact: ['rule', 'cue', 'pos', 'suffix', 'punct', 'len'],
   full: GROUPS,
   noRule: GROUPS.filter((g) => g !== 'rule'),
-  // `--pairs` (stop 27): the minimal set plus every pair of its features, as the heuristic scorer's pairs.
+  // `--pairs`: the minimal set plus every pair of its features, as the heuristic scorer's pairs.
   ...(args.has('--pairs') ? { pairs: ['rule', 'pos', 'punct', 'len'] as const } : {}),
 };
 const L2S = [0.001, 0.003, 0.01, 0.03];
@@ -108,7 +107,7 @@ interface Setting {
 }
 
 const t0 = Date.now();
-// Sets 1-2 (entries.jsonl + entries-more.jsonl), 3 and 4. Set 5 and later are never loaded here.
+// Sets 1-2, 3 and 4. Set 5 and later are never loaded here.
 const entries: (LabelledEntry & { set: string })[] = [
   ...[...loadLabelled(), ...loadLabelledMore()].map((e) => ({ ...e, set: '1-2' })),
   ...loadReportLabels(3).map((e) => ({ ...e, set: '3' })),

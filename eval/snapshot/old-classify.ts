@@ -1,5 +1,5 @@
 /**
- * FROZEN copy of lib/snapshot/classify.ts before issue 18 (the "old rules" baseline of
+ * FROZEN copy of an older lib/snapshot/classify.ts (the "old rules" baseline of
  * `npm run eval:snapshot`). Do not edit: it is what the new categoriser is compared with.
  *
  * Keyword categorization of memory entries, negation- and resolution-aware: "no error found", "the

@@ -1,12 +1,12 @@
 /**
- * Set 30 (issue 18): every reply sentence of the three aider histories that no earlier set sampled,
+ * Set 30: every reply sentence of the three aider histories that no earlier set sampled,
  * `AspireOne+laura-backend`, `BrunoAguiar-A+Poketibiazero` and `rjohnson318+aider-terraform-test-envt`.
  * Their authors' sessions chose no rule: set 2 drew aider replies from the other 16 repositories, so
  * `aider-reply` is a tune kind, but these three are strangers to it. A sentence whose text an earlier
  * set holds (many aider lines recur: "Here are the *SEARCH/REPLACE* blocks:") is left out, as is a
  * repeat within the set. Aider files may not be copied into the project: rows keep `sha256` and
  * `textFrom: "data"` (sample-more.ts re-reads them). Ids `set30-001` … in source order.
- * Run once to (re)write eval/snapshot/entries-30.jsonl: `npx tsx eval/snapshot/sample-aider.ts`.
+ * Run once to (re)write eval/snapshot/sets/30/entries.jsonl: `npx tsx eval/snapshot/sample-aider.ts`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

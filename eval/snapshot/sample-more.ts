@@ -1,10 +1,10 @@
 /**
- * Draws the second, held-out batch of snapshot entries (issue 18) from ../shared/data,
- * deterministically, next to the 520 of entries.jsonl (which it never repeats: same file+pos or
+ * Draws set 2, a held-out batch of snapshot entries, from ../shared/data,
+ * deterministically, next to the 520 of set 1 (which it never repeats: same file+pos or
  * same text is excluded). Four strata, drawn in this order so the uniform one stays uniform:
  *
  * - `uniform`: 20 more entries per existing source kind, continuing `sample.ts`'s ranking
- *   (distinct texts, smallest FNV-1a hash of `file|pos`) after the ones entries.jsonl took;
+ *   (distinct texts, smallest FNV-1a hash of `file|pos`) after the ones set 1 took;
  * - `aider-reply`: sentences of the model's replies in the aider histories, at most 10 per
  *   repository, smallest hash first;
  * - `question-enriched`: sentences of every source ending with `?` or reporting a question
@@ -15,15 +15,16 @@
  * Ids (`more-001` …) follow the brief's order: aider-reply, question, evidence, uniform. Aider
  * files may not be copied into the project, so aider rows keep no `text`: they store `sha256` of
  * the sentence and `textFrom: "data"`, and `loadMoreEntries()` re-reads them from the data folder.
- * Run once to (re)write eval/snapshot/entries-more.jsonl: `npx tsx eval/snapshot/sample-more.ts`.
+ * Run once to (re)write eval/snapshot/sets/2/entries.jsonl: `npx tsx eval/snapshot/sample-more.ts`.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fnv1a32 } from '../../lib/core/index.js';
 import { DATA, ENTRIES, type SampledEntry, SOURCES, sentences } from './sample';
+import { setPath, shownPath } from './sets';
 
-export const ENTRIES_MORE = resolve(import.meta.dirname, 'entries-more.jsonl');
+export const ENTRIES_MORE = setPath(2, 'entries.jsonl');
 
 const AIDER_KIND = 'aider-reply';
 const N_AIDER = 130;
@@ -40,7 +41,7 @@ export interface Raw {
   text: string;
 }
 
-/** One row of entries-more.jsonl (aider rows carry `sha256` and `textFrom` instead of `text`). */
+/** One row of sets/2/entries.jsonl (aider rows carry `sha256` and `textFrom` instead of `text`). */
 export interface MoreRow {
   id: string;
   kind: string;
@@ -193,7 +194,7 @@ export function take(list: Raw[], n: number, taken: Taken, ok: (r: Raw) => boole
   return out;
 }
 
-/** Draws all rows of entries-more.jsonl. */
+/** Draws all rows of sets/2/entries.jsonl. */
 export function drawMore(): MoreRow[] {
   const existing = readFileSync(ENTRIES, 'utf8')
     .split('\n')
@@ -244,7 +245,7 @@ export function drawMore(): MoreRow[] {
 }
 
 /**
- * The rows of entries-more.jsonl with their texts. Aider rows are re-read from ../shared/data and
+ * The rows of sets/2/entries.jsonl with their texts. Aider rows are re-read from ../shared/data and
  * checked against their SHA-256 (throws on a mismatch or a missing position); when the aider
  * folder is absent they are left out, with a note on stderr.
  */
@@ -260,7 +261,7 @@ export function loadMoreEntries(path: string = ENTRIES_MORE): MoreEntry[] {
       texts = new Map(aiderReplies().map((r) => [`${r.file}|${r.pos}`, r.text]));
     } else {
       process.stderr.write(
-        `${basename(path)}: ${join(DATA, 'aider')} is absent; leaving out the ${needData.length} entries read from it\n`,
+        `${shownPath(path)}: ${join(DATA, 'aider')} is absent; leaving out the ${needData.length} entries read from it\n`,
       );
     }
   }
@@ -268,7 +269,7 @@ export function loadMoreEntries(path: string = ENTRIES_MORE): MoreEntry[] {
   for (const r of rows) {
     if (r.textFrom !== 'data') {
       if (typeof r.text !== 'string')
-        throw new Error(`${basename(path)}: ${r.id} has neither text nor textFrom`);
+        throw new Error(`${shownPath(path)}: ${r.id} has neither text nor textFrom`);
       out.push({ id: r.id, kind: r.kind, stratum: r.stratum, file: r.file, pos: r.pos, text: r.text });
       continue;
     }
@@ -276,13 +277,13 @@ export function loadMoreEntries(path: string = ENTRIES_MORE): MoreEntry[] {
     const text = texts.get(`${r.file}|${r.pos}`);
     if (text === undefined) {
       throw new Error(
-        `${basename(path)}: ${r.id} (${r.file} ${r.pos}) is not found in the data folder; has it changed?`,
+        `${shownPath(path)}: ${r.id} (${r.file} ${r.pos}) is not found in the data folder; has it changed?`,
       );
     }
     const sha = sha256Hex(text);
     if (sha !== r.sha256) {
       throw new Error(
-        `${basename(path)}: ${r.id} (${r.file} ${r.pos}) text hash ${sha.slice(0, 12)}… does not match the stored ${String(r.sha256).slice(0, 12)}…; the data folder differs from the one sampled`,
+        `${shownPath(path)}: ${r.id} (${r.file} ${r.pos}) text hash ${sha.slice(0, 12)}… does not match the stored ${String(r.sha256).slice(0, 12)}…; the data folder differs from the one sampled`,
       );
     }
     out.push({ id: r.id, kind: r.kind, stratum: r.stratum, file: r.file, pos: r.pos, text, sha256: sha });

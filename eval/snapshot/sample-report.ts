@@ -1,5 +1,5 @@
 /**
- * Draws the later batches of snapshot entries (issue 18: sets 3, 4, 5 …) from ../shared/data,
+ * Draws the report-kind snapshot sets (3, 4, 5 …) from ../shared/data,
  * deterministically, from the report kinds only (`mini-swe-agent`, `console-agent`,
  * `console-summary`). Set n repeats nothing of sets 1 … n-1 (same file+pos or same text), and no two
  * of its entries share either. Two strata, drawn in this order:
@@ -13,25 +13,26 @@
  *
  * Ids `set<n>-001` … follow the strata's order (uniform by kind, then evidence), source order
  * within each. These sources may be copied, so every row keeps its text.
- * Run once to (re)write eval/snapshot/entries-<n>.jsonl: `npx tsx eval/snapshot/sample-report.ts <n>`.
+ * Run once to (re)write eval/snapshot/sets/<n>/entries.jsonl: `npx tsx eval/snapshot/sample-report.ts <n>`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ENTRIES, type SampledEntry, SOURCES } from './sample';
 import { isEvidence, loadMoreEntries, type MoreEntry, type Raw, ranked, Taken, take } from './sample-more';
+import { setPath } from './sets';
 
 /** Per kind, how many uniform entries a set takes. */
 const UNIFORM: Record<string, number> = { 'mini-swe-agent': 80, 'console-agent': 80, 'console-summary': 60 };
 const N_EVIDENCE = 40;
 
-/** One row of entries-<n>.jsonl: set 2's entry shape, always with its text (these sources may be copied). */
+/** One row of a set's entries.jsonl: set 2's entry shape, always with its text (these sources may be copied). */
 export type ReportSetEntry = Omit<MoreEntry, 'sha256'>;
 
 /** The path of set n's entries. */
-export const reportSetPath = (n: number): string => resolve(import.meta.dirname, `entries-${n}.jsonl`);
+export const reportSetPath = (n: number): string => setPath(n, 'entries.jsonl');
 
 /**
- * The rows of entries-<n>.jsonl. A set drawn from aider histories (set 30) keeps no text: its rows are
+ * The rows of set n's entries.jsonl. A set drawn from aider histories (set 30) keeps no text: its rows are
  * re-read from ../shared/data and checked by hash (`loadMoreEntries`), and left out without it.
  */
 export function loadReportSet(n: number, path: string = reportSetPath(n)): ReportSetEntry[] {

@@ -2,15 +2,16 @@
  * Draws the memory-like entries of the labelled set from ../shared/data, deterministically: each
  * source's sentences (agent thoughts, replies, summary bullets) are collected with their file and
  * position, and the ones with the smallest FNV-1a hash of their position are kept. Run once to
- * (re)write eval/snapshot/entries.jsonl: `npx tsx eval/snapshot/sample.ts`. Labels live apart, in
- * labels.tsv, written by hand from LABELLING.md.
+ * (re)write set 1, eval/snapshot/sets/1/entries.jsonl: `npx tsx eval/snapshot/sample.ts`. Labels live
+ * apart, in sets/1/labels.tsv, written by hand from LABELLING.md.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fnv1a32 } from '../../lib/core/index.js';
+import { setPath } from './sets';
 
 export const DATA = resolve(import.meta.dirname, '../../../shared/data');
-export const ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
+export const ENTRIES = setPath(1, 'entries.jsonl');
 
 /** One sampled entry: its id, source kind, file (relative to the data folder), position and text. */
 export interface SampledEntry {

@@ -1,7 +1,8 @@
 /**
- * Issue 18 on the playground's bundled samples (public/samples, manifest.json): each sample is parsed
- * as the playground parses it, and every entry of its snapshot input is categorised by today's
- * deterministic snapshot (`snapshotCategorizer`) and by the rules before issue 18 (`oldCategorizer`).
+ * The categoriser on the playground's bundled samples (public/samples, manifest.json): each sample is
+ * parsed as the playground parses it, and every entry of its snapshot input is categorised by the
+ * deterministic snapshot (`snapshotCategorizer`) and by the older rules frozen as a baseline
+ * (`oldCategorizer`), so a blind judge can say which placement reads better where they differ.
  * Entries whose scope forces their category (`evidence`: the links a tool call names) land in the
  * same place under both rules and are not compared.
  *

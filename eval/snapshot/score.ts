@@ -1,5 +1,5 @@
 /**
- * Scores categorizers on the labelled set (entries.jsonl + labels.tsv): accuracy (all and hard
+ * Scores categorizers on the labelled sets (sets/<n>/entries.jsonl + labels.tsv): accuracy (all and hard
  * entries), per-category precision and recall, and the confusion matrix, per split of sources
  * (tune / held-out / untouched). An entry's prediction is the category its own text goes to
  * (requiredEvidenceLinks when the entry is itself a pointer to evidence), else irrelevant.
@@ -12,6 +12,7 @@ import { deterministicSnapshot } from '../../lib/snapshot/index.js';
 import { classify as oldClassify } from './old-classify.js';
 import { loadMoreEntries } from './sample-more.js';
 import { loadReportSet } from './sample-report.js';
+import { setFile } from './sets.js';
 
 export const LABELS = [
   'openHypotheses',
@@ -40,7 +41,7 @@ export const SPLIT: Record<string, 'tune' | 'held-out' | 'untouched'> = {
   'mini-swe-agent': 'held-out',
   'console-agent': 'held-out',
   'console-summary': 'untouched',
-  // The second, blind set adds aider's replies: held out for its one scoring, then tuned on (LABELLING-more.md).
+  // The second, blind set adds aider's replies: held out for its one scoring, then tuned on (sets/2/LABELLING.md).
   'aider-reply': 'tune',
 };
 
@@ -73,15 +74,15 @@ function joinLabels<E extends { id: string }>(
 
 /** The labelled set: entries joined with their labels (every entry must have one). */
 export function loadLabelled(): LabelledEntry[] {
-  const entries = readFileSync(resolve(DIR, 'entries.jsonl'), 'utf8')
+  const entries = readFileSync(resolve(DIR, setFile(1, 'entries.jsonl')), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Omit<LabelledEntry, 'label' | 'hard'>);
-  return joinLabels(entries, 'labels.tsv');
+  return joinLabels(entries, setFile(1, 'labels.tsv'));
 }
 
 /**
- * The second labelled set (entries-more.jsonl + labels-more.tsv, LABELLING-more.md): labelled blind
+ * The second labelled set (sets/2/entries.jsonl + sets/2/labels.tsv, sets/2/LABELLING.md): labelled blind
  * to the categoriser, aider texts re-read from the shared data and checked by hash. Ids `more-…`.
  */
 export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
@@ -93,17 +94,17 @@ export function loadLabelledMore(): (LabelledEntry & { stratum: string })[] {
     text: e.text,
     stratum: e.stratum,
   }));
-  return joinLabels(entries, 'labels-more.tsv');
+  return joinLabels(entries, setFile(2, 'labels.tsv'));
 }
 
 /**
- * Labelled set n ≥ 3 (entries-<n>.jsonl + labels-<n>.tsv, LABELLING-<n>.md): entries of the report
- * kinds only, each set labelled blind to the categoriser and held untouched until its one scoring
- * (LABELLING-<n>.md says when, and which rule round then spent it). Ids `set<n>-…`. Sets 3-5 hold
- * 260 entries, set 6 250 and sets 7-9 200: console-summary ran out.
+ * Labelled set n ≥ 3 (sets/<n>/entries.jsonl + labels.tsv, its LABELLING.md): entries of the report
+ * kinds (set 30: aider replies of untouched authors), each set labelled blind to the categoriser and
+ * held untouched until its one scoring (its LABELLING.md says whether its errors were then listed to
+ * write rules). Ids `set<n>-…`. Sets hold fewer entries as the data's report-kind sentences run out.
  */
 export function loadReportLabels(n: number): (LabelledEntry & { stratum: string })[] {
-  return joinLabels(loadReportSet(n), `labels-${n}.tsv`);
+  return joinLabels(loadReportSet(n), setFile(n, 'labels.tsv'));
 }
 
 export type Categorizer = (text: string) => Label;
@@ -123,7 +124,7 @@ export const snapshotCategorizer: Categorizer = (text) => {
   return 'irrelevant';
 };
 
-/** The categorizer before issue 18 (frozen in old-classify.ts), read the same way. */
+/** The older rule set, frozen in old-classify.ts as a baseline, read the same way. */
 export const oldCategorizer: Categorizer = (text) => {
   const own = squash(text);
   return oldClassify(words(own), own).category ?? 'irrelevant';

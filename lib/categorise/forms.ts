@@ -2,7 +2,7 @@
  * Short readings of an entry that `classify.ts` asks for at one point of its decisions: over the words'
  * flags (`fs`, as `cues.ts` `wordFlags` gives them) or over the raw text, each anchored or bounded so it
  * stays linear. Apart from `classify.ts` so each stays a file one can read whole; most were written
- * from the errors of the spent labelled sets (eval/snapshot/LABELLING-11…13.md).
+ * from the errors of the spent labelled sets (sets 11-13, eval/snapshot/sets/<n>/LABELLING.md).
  */
 
 import { C_ARE, C_IS, C_PHASE, C_RED, C_STATE, C_TO, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';

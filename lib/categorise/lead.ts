@@ -115,7 +115,7 @@ export function leadCategory(raw: string): number {
   }
   const l = c | 0x20;
   // "Line 269: `…`", "Line 27: When the directory exists but …": a line of a listing or of a coverage
-  // report, quoted as a place to look (LABELLING-7/-11.md); not "Line 196 starts `…`" (a description).
+  // report, quoted as a place to look (the records of sets 7 and 11, eval/snapshot/sets/<n>/LABELLING.md); not "Line 196 starts `…`" (a description).
   if (l === 0x6c && LINE_LEAD.test(raw) && !PLANNED.test(raw)) return EVIDENCE;
   if (quotesSource(raw)) return EVIDENCE; // "The PR says \"…\"": a source quoted (located.ts)
   if (errorIn(raw)) return EVIDENCE; // "the error is in `a/b.py`": where a failure shows (located.ts)

@@ -156,7 +156,7 @@ function grepHit(raw: string, tick: number): boolean {
  * `requests.get`" names code, which the labelled sets call irrelevant). The quote is someone else's
  * words (its "I think" is not the writer's guess). The labellers of sets 9-15 call such a line a place
  * to look, evidence; sets 3-6, labelled before that convention was written down, call a few of them
- * irrelevant (LABELLING-15.md, "Then spent").
+ * irrelevant (sets/15/LABELLING.md, "Then spent").
  */
 const QUOTED_SOURCE = /* @__PURE__ */ opened(
   /(?:the\s+)?(?:pr(?:\s+description)?|issue(?:\s+description)?|(?:pr\s+|issue\s+)?reporter|(?:pr|issue)\s+author|user|instructions?|task|documentation|docs|rfc\s*\d+|traceback|error\s+message|spec|comment|docstring|output)\s+(?:(?:also|\w+ly)\s+)?(?:(?:says|say|said|states|stated|suggests|suggested|assumes|reports|reported|shows|writes|wrote)\s*:?\s*["“`]|mention(?:s|ed)\s*:?\s*["“])/

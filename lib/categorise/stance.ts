@@ -14,7 +14,7 @@
  * gate, and none backtracks over the line (test/unit/snapshot-stance.test.ts feeds it adversarial
  * text), so the cost per entry stays small and linear.
  *
- * Each rule answers errors seen on spent labelled sets (eval/snapshot/LABELLING-*.md) and was kept only
+ * Each rule answers errors seen on spent labelled sets (eval/snapshot/sets/<n>/LABELLING.md) and was kept only
  * if it held on a set no rule had seen, measured once.
  * Rules that broke more spent entries than they fixed were dropped ("You're right" as a conceded
  * problem, "<source> says:" as evidence, any "X should <verb>" as a plan).

@@ -1,5 +1,5 @@
 /**
- * Issue 22: a parse error carries one location, line and column, computed from the offset in the
+ * A parse error carries one location, line and column, computed from the offset in the
  * original text (pretty-printed or not), and says it once.
  */
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * The labelled evaluation sets (eval/heuristic/labelled-turns*.jsonl): well-formed, disjoint from one
+ * The labelled evaluation sets (eval/heuristic/sets/<name>/turns.jsonl): well-formed, disjoint from one
  * another (no shared message, no shared text), and every turn is what `parseTranscript` reads at the
  * stated place in the shared data (aider rows store a hash, not the text: `loadLabelledSets` re-reads
  * and checks it).
@@ -31,11 +31,11 @@ const shared = haveSharedData();
 const rows: LabelledRow[] = shared
   ? (loadLabelledSets() as unknown as LabelledRow[])
   : [
-      'labelled-turns.jsonl',
-      'labelled-turns-fresh.jsonl',
-      'labelled-turns-final.jsonl',
-      'labelled-turns-more.jsonl',
-      'labelled-turns-last.jsonl',
+      'sets/tune-test/turns.jsonl',
+      'sets/fresh/turns.jsonl',
+      'sets/final/turns.jsonl',
+      'sets/more/turns.jsonl',
+      'sets/last/turns.jsonl',
     ].flatMap((f) => readRows<LabelledRow>(f));
 
 describe('labelled evaluation sets', () => {
@@ -62,7 +62,7 @@ describe('labelled evaluation sets', () => {
   });
 
   it('aider rows name their repository and language, store a hash and no text, and hold out whole authors', () => {
-    const aider = readRows<LabelledRow & { turn: number }>('labelled-turns-aider.jsonl');
+    const aider = readRows<LabelledRow & { turn: number }>('sets/aider/turns.jsonl');
     expect(aider.length).toBeGreaterThanOrEqual(600);
     const splitOf = new Map<string, string>();
     for (const r of aider) {

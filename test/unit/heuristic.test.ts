@@ -446,7 +446,7 @@ describe('trajectories from every format', () => {
       const run = parseTrajectory(text, { resolved: false });
       const failedSteps = run.steps.filter((s) => s.error !== undefined);
       const insights = reflectFromTrajectories([run]);
-      // Issue 17: one lesson per tool and error class (test/unit/failures.test.ts), not one per step.
+      // One lesson per tool and error class (test/unit/failures.test.ts), not one per step.
       expect(insights.length).toBeLessThanOrEqual(failedSteps.length);
       const refs = insights.flatMap((i) => i.traceRefs);
       for (const s of failedSteps) expect(refs).toContain(`trajectory:${run.id}:event:${s.index}`);
@@ -487,7 +487,7 @@ describe('trajectories from every format', () => {
     const text = lines.map((l) => JSON.stringify(l)).join('\n');
     const failed = reflectFromTrajectories([parseTrajectory(text, { resolved: false })]);
     expect(failed).toHaveLength(1);
-    // Issue 17: the insight is the failure class (the error text normalised, one line, bounded).
+    // The insight is the failure class (the error text normalised, one line, bounded).
     expect(failed[0]!.tags).toEqual(['tool_failure', 'tool:Bash', 'no_fix']);
     expect(failed[0]!.traceRefs).toEqual(['trajectory:s1:event:0']);
     expect(failed[0]!.fact).toBe(

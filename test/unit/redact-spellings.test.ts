@@ -1,5 +1,5 @@
 /**
- * The spellings of issue 36 (items 4 and 5) that once leaked: URL-encoded, JSON-escaped slashes, .npmrc,
+ * Spellings of secrets that once leaked: URL-encoded, JSON-escaped slashes, .npmrc,
  * Hugging Face, Basic auth, Azure and SQL connection strings, PEM variants, GCP key ids, http:// Slack
  * webhooks, keys glued to a word or a digit, backtick- and &quot;-quoted passwords, and a placeholder in
  * front of (or inside) a value. Every case must lose its secret.
@@ -50,7 +50,7 @@ const CASES: [string, string][] = [
   [`AKIA[email-1]${aws.slice(4)}`, aws.slice(4)],
 ];
 
-describe('issue 36 spellings', () => {
+describe('spellings that once leaked', () => {
   for (const [text, secret] of CASES) {
     it(text.slice(0, 60), () => {
       const out = redact(text).text;

@@ -239,7 +239,7 @@ describe('snapshot cues', () => {
     expect(where('Removed the redundant null check.')).toBe('none');
   });
 
-  // Stop 29, written from set 10's listed errors (invented sentences, none from a labelled set).
+  // Forms found in set 10's listed errors (invented sentences, none from a labelled set).
   it('sends a line location, quoted actual or expected output and a grep hit to evidence', () => {
     expect(where('Okay, `parse_header` is defined at line 412.')).toBe('requiredEvidenceLinks');
     expect(where('The loop is at line 88.')).toBe('requiredEvidenceLinks');
@@ -476,7 +476,7 @@ describe('snapshot cues', () => {
     expect(where('The lines are roughly 120 to 140.')).toBe('requiredEvidenceLinks');
   });
 
-  it('round from sets 23-25: where a thing is, a guessed file, "It seems I broke X", "If I change X, it should work", a state that persists', () => {
+  it('reads the forms found in the errors of sets 23-25: where a thing is, a guessed file, "It seems I broke X", "If I change X, it should work", a state that persists', () => {
     expect(where('So the main logic should be in `lib/core/parse.ts`.')).toBe('requiredEvidenceLinks');
     expect(where('`load` is defined in `lib/io/load.ts` and `lib/io/index.ts`.')).toBe(
       'requiredEvidenceLinks',

@@ -22,7 +22,7 @@ import {
 } from '../../lib/snapshot/index';
 
 /** Real agent notes (set 29, mini-swe-agent), read by strangers' agents, not written for this test. */
-const REAL = readFileSync(join(import.meta.dirname, '../../eval/snapshot/entries-29.jsonl'), 'utf8')
+const REAL = readFileSync(join(import.meta.dirname, '../../eval/snapshot/sets/29/entries.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => (JSON.parse(l) as { text: string }).text);

@@ -1,6 +1,6 @@
 /**
- * Issue 18 on the playground's bundled samples (eval/snapshot/samples.ts, SAMPLES.md): the entries a
- * blind judgement found the old categoriser got wrong and today's gets right still change that way,
+ * The categoriser on the playground's bundled samples (eval/snapshot/samples.ts, SAMPLES.md): the entries
+ * a blind judgement found the old categoriser got wrong and the current one gets right still change that way,
  * and land where the playground's deterministic column shows them (e2e/snapshot-samples.spec.ts reads
  * the same entries in the browser). Also: samples.ts parses like the playground, and the snapshot of
  * every bundled sample is deterministic.

@@ -1,10 +1,10 @@
 /**
- * The second labelled snapshot set (eval/snapshot/entries-more.jsonl + labels-more.tsv, labelled
- * blind; LABELLING-more.md): well-formed, no aider text stored, every aider entry still the sentence
+ * The second labelled snapshot set (eval/snapshot/sets/2/entries.jsonl + labels.tsv, labelled
+ * blind; sets/2/LABELLING.md): well-formed, no aider text stored, every aider entry still the sentence
  * its hash names, disjoint from the first set, and the categoriser's accuracy on the report split
  * (mini-swe-agent, console-agent, console-summary) over both sets above the keyword baseline and the
  * issue's 85 %. That split excludes aider replies, which moved to tune after the one blind scoring;
- * with them held out, that scoring gave 82 % (LABELLING-more.md). Without ../shared/data the aider rows
+ * with them held out, that scoring gave 82 % (sets/2/LABELLING.md). Without ../shared/data the aider rows
  * cannot be read and the last two tests are skipped (vitest reports them as skipped).
  */
 import { readFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ import {
 } from '../../eval/snapshot/score';
 
 const dir = join(import.meta.dirname, '../../eval/snapshot');
-const rows = readFileSync(join(dir, 'entries-more.jsonl'), 'utf8')
+const rows = readFileSync(join(dir, 'sets/2/entries.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as { id: string; kind: string; file: string; text?: string; sha256?: string });
@@ -39,7 +39,7 @@ describe('second labelled snapshot set', () => {
         expect(r.sha256, r.id).toMatch(/^[0-9a-f]{64}$/);
       } else expect(r.text, r.id).toBeTruthy();
     }
-    const labelled = readFileSync(join(dir, 'labels-more.tsv'), 'utf8')
+    const labelled = readFileSync(join(dir, 'sets/2/labels.tsv'), 'utf8')
       .split('\n')
       .filter((l) => l !== '' && !l.startsWith('#'))
       .map((l) => l.split('\t'));
@@ -76,10 +76,10 @@ describe('second labelled snapshot set', () => {
   );
 });
 
-// Sets 3-29: report kinds only, each labelled blind and scored once (LABELLING-3…29.md; the one-time
-// scores are there). The floors are the entries the rules get right now, so a rule change that loses
+// Sets 3-29: report kinds only, each labelled blind and scored once (each set's sets/<n>/LABELLING.md
+// holds its one-time score). The floors are the entries the rules get right now, so a rule change that loses
 // entries on any set fails here. The quoted-source rule ("But the PR description says: "…"", which set 6
-// labels irrelevant and sets 9-15 call evidence; LABELLING-15.md) costs set 6 one entry. Set 6 has 250
+// labels irrelevant and sets 9-15 call evidence; sets/15/LABELLING.md) costs set 6 one entry. Set 6 has 250
 // entries and sets 7-26 200: console-summary ran out; console-agent runs out in set 27 (162) and is
 // absent from sets 28-29 (120).
 const LATER: [number, number][] = [
@@ -149,7 +149,7 @@ describe.each(LATER)('labelled snapshot set %i (report kinds only)', (n, floor) 
 });
 
 // Set 30: the aider replies of the three histories no earlier set sampled, authors no rule was written
-// from (sample-aider.ts), labelled blind and scored once: 82 of 104 (LABELLING-30.md). Aider text stays
+// from (sample-aider.ts), labelled blind and scored once: 82 of 104 (sets/30/LABELLING.md). Aider text stays
 // in ../shared/data, so the set is read from there.
 describe.skipIf(!haveSharedData())('labelled snapshot set 30 (aider replies of untouched authors)', () => {
   const set = loadReportLabels(30);
