@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   llm: ['core', 'redact'],
   heuristic: ['core', 'transcript'],
   failures: ['core', 'heuristic'],
-  'heuristic-model': ['heuristic'],
+  'heuristic-model': ['core', 'heuristic'],
   'llm-reflect': ['core', 'heuristic', 'llm'],
   categorise: ['core'],
   compress: ['core', 'llm', 'redact', 'transcript'],
