@@ -1,0 +1,215 @@
+/**
+ * `npm run eval:notes-reader [-- --final] [-- --write]` (issue 39): a learned reader for agent notes
+ * against the keyword baseline, the frozen old rules (old-classify.ts) and today's categoriser (the
+ * deterministic snapshot), all in the same run, on groups of authors and agents never trained on.
+ *
+ * Data (notes-reader-data.ts): every labelled set, each entry in its group (the author or agent whose
+ * prose it is). The kept-apart groups were fixed by a hash of the group name before any figure; they
+ * are trained, chosen and scored on only with `--final`, once. The rest is cross-validated by fold
+ * (each single-agent kind one fold, aider owners in three hash folds): a model is trained on the other
+ * folds and predicts the held one, so every figure below `cv` is on an author the model never saw.
+ * Caveat: today's rules were written from these same sets (mostly the console and mini-swe-agent
+ * ones), so their figures, and the model's rule features, are in-sample for the rules.
+ *
+ * Features (lib/categorise-model/features.ts): `rules` = today's rules as features (category, resolved
+ * bit, cue bits, closing punctuation, links, length); `words` = the sentence's words and pairs with the
+ * same shape features, no rule; `all` = both; `all+wink`, `all+compromise` add a library's tags
+ * (notes-reader-libs.ts; measured, never shipped). Model (notes-reader-model.ts): softmax regression,
+ * AdaGrad, integer weights. Settings per feature set chosen by pooled cv accuracy over the grid.
+ *
+ * Flags: `--final` trains the chosen setting on every cv entry and scores the kept-apart set (once);
+ * `--write` (with `--final`) writes lib/categorise-model/weights.ts; `--no-libs` skips the libraries;
+ * `--json` writes the figures to stdout as JSON after the tables.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { noteFeatures } from '../../lib/categorise-model/index.js';
+import { fnv1a32 } from '../../lib/core/index.js';
+import { foldOf, type GroupedEntry, loadGrouped } from './notes-reader-data.js';
+import { compromiseFeatures, winkFeatures } from './notes-reader-libs.js';
+import { type IntModel, predict, quantise, train } from './notes-reader-model.js';
+import { encodeWeights, type Row, summarise, table } from './notes-reader-report.js';
+import { FREE, fitOn, OWN_SETS, rowOf } from './notes-reader-ship.js';
+import { keywordCategorizer, LABELS, type Label, oldCategorizer, snapshotCategorizer } from './score.js';
+
+const args = new Set(process.argv.slice(2));
+const FINAL = args.has('--final');
+const WRITE = args.has('--write');
+const LIBS = !args.has('--no-libs');
+const K = LABELS.length;
+
+const FEATURE_SETS: Record<string, (names: string[]) => string[]> = { ...OWN_SETS };
+const L2S = [0.03, 0.1, 0.3];
+const EPOCHS = [3, 10];
+
+const t0 = performance.now();
+const entries = loadGrouped();
+const y = entries.map((e) => LABELS.indexOf(e.label));
+const tf = performance.now();
+const names = entries.map((e) => noteFeatures(e.text));
+const own = performance.now();
+
+/** Library features by name, with their cost per entry. */
+const libs: Record<string, { feats: string[][]; msPerEntry: number }> = {};
+if (LIBS)
+  for (const [name, fn] of [
+    ['wink', winkFeatures],
+    ['compromise', compromiseFeatures],
+  ] as const) {
+    const t = performance.now();
+    const feats = entries.map((e) => fn(e.text));
+    libs[name] = { feats, msPerEntry: (performance.now() - t) / entries.length };
+  }
+if (LIBS) {
+  FEATURE_SETS['all+wink'] = (ns) => ns;
+  FEATURE_SETS['all+compromise'] = (ns) => ns;
+  // The rules' answer and a library's tags alone: does a library's grammar transfer where words do not?
+  FEATURE_SETS['rule+wink'] = (ns) => ns.filter((n) => n.startsWith('r:'));
+  FEATURE_SETS['rule+compromise'] = (ns) => ns.filter((n) => n.startsWith('r:'));
+}
+
+/** Rows (sorted buckets) of every entry under one feature set. */
+function rowsOf(fs: string): Int32Array[] {
+  const plus = fs.indexOf('+');
+  const lib = plus > 0 ? libs[fs.slice(plus + 1)]!.feats : undefined;
+  return entries.map((_, i) => {
+    return rowOf(FEATURE_SETS[fs]!(names[i]!).concat(lib ? lib[i]! : []));
+  });
+}
+
+const cvIdx = entries.map((_, i) => i).filter((i) => !entries[i]!.keptApart);
+const apartIdx = entries.map((_, i) => i).filter((i) => entries[i]!.keptApart);
+const folds = [...new Set(cvIdx.map((i) => foldOf(entries[i]!.group)))].sort();
+const ids = entries.map((e) => e.id);
+
+function fitFold(rows: Int32Array[], idx: readonly number[], l2: number, epochs: readonly number[]) {
+  const m = train(
+    idx.map((i) => rows[i]!),
+    idx.map((i) => y[i]!),
+    idx.map((i) => ids[i]!),
+    K,
+    { l2, epochs, free: FREE },
+  );
+  return new Map([...m].map(([e, f]) => [e, quantise(f)] as const));
+}
+
+/** Out-of-fold predictions of every cv entry, per (l2, epochs); `keep(i)` thins the training part. */
+function crossValidate(rows: Int32Array[], l2: number, keep: (i: number) => boolean = () => true) {
+  const out = new Map<number, Int32Array>(EPOCHS.map((e) => [e, new Int32Array(entries.length).fill(-1)]));
+  for (const f of folds) {
+    const trainIdx = cvIdx.filter((i) => foldOf(entries[i]!.group) !== f && keep(i));
+    const models = fitFold(rows, trainIdx, l2, EPOCHS);
+    for (const i of cvIdx)
+      if (foldOf(entries[i]!.group) === f)
+        for (const e of EPOCHS) out.get(e)![i] = predict(models.get(e)!, rows[i]!);
+  }
+  return out;
+}
+
+const rowsFor = (idx: readonly number[], pred: (i: number) => Label): Row[] =>
+  idx.map((i) => ({
+    label: entries[i]!.label,
+    pred: pred(i),
+    hard: entries[i]!.hard,
+    group: foldOf(entries[i]!.group),
+  }));
+
+// Baselines over every entry (each a pure function of the text).
+const base: Record<string, Label[]> = {
+  keyword: entries.map((e) => keywordCategorizer(e.text)),
+  'old rules': entries.map((e) => oldCategorizer(e.text)),
+  today: entries.map((e) => snapshotCategorizer(e.text)),
+};
+
+console.log(
+  `notes reader: ${entries.length} entries (${cvIdx.length} cv in ${folds.length} folds, ${apartIdx.length} kept apart), ` +
+    `own features ${((own - tf) / entries.length).toFixed(3)} ms/entry` +
+    Object.entries(libs)
+      .map(([n, l]) => `, ${n} ${l.msPerEntry.toFixed(3)} ms/entry`)
+      .join(''),
+);
+
+// 1. Every feature set over the grid; the setting with the best pooled cv accuracy per set.
+const chosen: Record<string, { l2: number; epochs: number; pred: Int32Array; acc: number }> = {};
+const rowsBySet = new Map<string, Int32Array[]>();
+for (const fs of Object.keys(FEATURE_SETS)) {
+  const rows = rowsOf(fs);
+  rowsBySet.set(fs, rows);
+  for (const l2 of L2S) {
+    const preds = crossValidate(rows, l2);
+    for (const e of EPOCHS) {
+      const p = preds.get(e)!;
+      const acc = cvIdx.filter((i) => p[i] === y[i]).length / cvIdx.length;
+      console.log(`  ${fs} l2 ${l2} epochs ${e}: cv ${(acc * 100).toFixed(1)}%`);
+      if (!chosen[fs] || acc > chosen[fs].acc) chosen[fs] = { l2, epochs: e, pred: p, acc };
+    }
+  }
+}
+
+// 2. The cv table: baselines and each feature set's chosen setting, per fold and pooled.
+const cvMethods: [string, (i: number) => Label][] = [
+  ...Object.entries(base).map(([n, p]) => [n, (i: number) => p[i]!] as [string, (i: number) => Label]),
+  ...Object.entries(chosen).map(
+    ([fs, c]) => [`model:${fs}`, (i: number) => LABELS[c.pred[i]!]!] as [string, (i: number) => Label],
+  ),
+];
+console.log('\n## cv: out-of-fold, by fold (accuracy / hard)');
+const cvSummaries = Object.fromEntries(cvMethods.map(([n, p]) => [n, summarise(rowsFor(cvIdx, p))]));
+console.log(table(cvSummaries, folds));
+
+// The shipped feature set: the best of the library-free sets.
+const SHIP = (['all', 'rules', 'words'] as const).reduce((a, b) => (chosen[b]!.acc > chosen[a]!.acc ? b : a));
+const ship = chosen[SHIP]!;
+console.log(`\nshipped feature set: ${SHIP} (l2 ${ship.l2}, ${ship.epochs} epochs)`);
+
+// 3. Learning curve: the shipped setting trained on a hashed share of each training part.
+console.log('\n## learning curve (cv accuracy / hard, shipped setting)');
+for (const share of [0.1, 0.25, 0.5, 1]) {
+  const keep = (i: number) => share === 1 || fnv1a32(`curve#${ids[i]}`) / 2 ** 32 < share;
+  const p = crossValidate(rowsBySet.get(SHIP)!, ship.l2, keep).get(ship.epochs)!;
+  const s = summarise(rowsFor(cvIdx, (i) => LABELS[p[i]!]!));
+  console.log(
+    `  ${Math.round(share * 100)}%: ${(s.accuracy * 100).toFixed(1)}% / ${(s.hardAccuracy * 100).toFixed(1)}%`,
+  );
+}
+
+// 4. The kept-apart set, once: the shipped setting trained on every cv entry.
+const json: Record<string, unknown> = {
+  cv: cvSummaries,
+  chosen,
+  libs: Object.fromEntries(Object.entries(libs).map(([n, l]) => [n, l.msPerEntry])),
+};
+if (FINAL) {
+  const rows = rowsBySet.get(SHIP)!;
+  const model: IntModel = fitOn(
+    cvIdx.map((i) => entries[i]!),
+    { featureSet: SHIP, l2: ship.l2, epochs: ship.epochs },
+  );
+  const finalMethods: [string, (i: number) => Label][] = [
+    ...Object.entries(base).map(([n, p]) => [n, (i: number) => p[i]!] as [string, (i: number) => Label]),
+    ['model', (i) => LABELS[predict(model, rows[i]!)]!],
+  ];
+  const groupOfApart = (r: Row, i: number) => ({
+    ...r,
+    group: entries[apartIdx[i]!]!.group.replace(/^aider:.*/, 'aider'),
+  });
+  const apart = Object.fromEntries(
+    finalMethods.map(([n, p]) => [n, summarise(rowsFor(apartIdx, p).map(groupOfApart))]),
+  );
+  console.log('\n## kept apart (scored once)');
+  console.log(table(apart, ['swe-agent', 'claude-code-jsonl', 'aider']));
+  json.apart = apart;
+  if (WRITE) {
+    const file = resolve(import.meta.dirname, '../../lib/categorise-model/weights.ts');
+    writeFileSync(
+      file,
+      encodeWeights(model, { featureSet: SHIP, l2: ship.l2, epochs: ship.epochs, n: cvIdx.length }),
+    );
+    console.log(`\nwrote ${file}: ${model.w.size} buckets`);
+  }
+}
+if (args.has('--json'))
+  console.log(JSON.stringify(json, (_, v) => (v instanceof Int32Array ? undefined : v)));
+console.log(`\n${((performance.now() - t0) / 1000).toFixed(0)} s`);
+
+export type { GroupedEntry };
