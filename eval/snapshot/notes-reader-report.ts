@@ -69,7 +69,7 @@ const SHORT: Record<Label, string> = {
 };
 
 /** Method rows: pooled accuracy / hard, each group's, then precision / recall per category; confusions. */
-export function table(s: Record<string, Summary>, groups: readonly string[]): string {
+export function table(s: Record<string, Summary>, groups: readonly string[], accuracyOnly = false): string {
   const first = Object.values(s)[0]!;
   const lines = [
     `| method | all (n ${first.n}) | hard (n ${first.hardN}) | ${groups.map((g) => `${g} (n ${first.byGroup[g]?.n ?? 0})`).join(' | ')} |`,
@@ -83,6 +83,7 @@ export function table(s: Record<string, Summary>, groups: readonly string[]): st
         )
         .join(' | ')} |`,
     );
+  if (accuracyOnly) return lines.join('\n');
   lines.push(
     '',
     `| method | ${LABELS.map((l) => `${SHORT[l]} P / R`).join(' | ')} |`,

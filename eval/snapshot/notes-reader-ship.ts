@@ -3,23 +3,13 @@
  * notes-reader.ts chooses between, and what `--final --write` trains and writes to
  * lib/categorise-model/weights.ts. The unit test refits from here and compares with the shipped data.
  */
-import { noteBucket, noteFeatures } from '../../lib/categorise-model/index.js';
+import { type NoteFeatureSet, noteBucket, noteFeatures } from '../../lib/categorise-model/index.js';
 import { type GroupedEntry, loadGrouped } from './notes-reader-data.js';
 import { type IntModel, quantise, train } from './notes-reader-model.js';
 import { LABELS } from './score.js';
 
-const RULE_PREFIX = /^(?:r|re|rf|c|c0):/;
-const WORD_PREFIX = /^(?:u|b|f|f2|rf):/;
-
-/**
- * The library-free feature sets: `rules` = today's rules as features (category, resolved bit, cue
- * bits) with the shape features; `words` = words, pairs and shape, no rule; `all` = both.
- */
-export const OWN_SETS: Record<string, (names: string[]) => string[]> = {
-  rules: (ns) => ns.filter((n) => !WORD_PREFIX.test(n)),
-  words: (ns) => ns.filter((n) => !RULE_PREFIX.test(n)),
-  all: (ns) => ns,
-};
+/** The library-free feature sets (lib/categorise-model's `NoteFeatureSet`). */
+export const OWN_SETS: readonly NoteFeatureSet[] = ['rules', 'words', 'all'];
 
 /**
  * The rules' own answer carries no L2: the model starts from the rules and moves off them only as far
@@ -35,17 +25,15 @@ export const rowOf = (names: readonly string[]): Int32Array =>
   Int32Array.from(new Set(names.map(noteBucket))).sort();
 
 export interface Setting {
-  featureSet: string;
+  featureSet: NoteFeatureSet;
   l2: number;
   epochs: number;
 }
 
 /** Trains `setting` on `entries` (all of them); integer weights. */
 export function fitOn(entries: readonly GroupedEntry[], setting: Setting): IntModel {
-  const pick = OWN_SETS[setting.featureSet];
-  if (!pick) throw new Error(`unknown feature set ${setting.featureSet}`);
   const m = train(
-    entries.map((e) => rowOf(pick(noteFeatures(e.text)))),
+    entries.map((e) => rowOf(noteFeatures(e.text, setting.featureSet))),
     entries.map((e) => LABELS.indexOf(e.label)),
     entries.map((e) => e.id),
     LABELS.length,

@@ -51,35 +51,52 @@ function lengthBin(n: number): string {
 }
 
 /**
- * The feature names of one sentence (before hashing).
+ * Which features a model reads: `rules` (today's rules as features, with the shape features),
+ * `words` (words, word pairs and shape, no rule), or `all`.
+ *
+ * @example
+ * ```ts
+ * const set: NoteFeatureSet = 'rules';
+ * ```
+ */
+export type NoteFeatureSet = 'rules' | 'words' | 'all';
+
+/**
+ * The feature names of one sentence (before hashing), of the feature set `set` (default `all`).
  *
  * @example
  * ```ts
  * noteFeatures('Maybe the cache is stale?').includes('e:?'); // true
  * ```
  */
-export function noteFeatures(sentence: string): string[] {
+export function noteFeatures(sentence: string, set: NoteFeatureSet = 'all'): string[] {
   const text = squash(String(sentence ?? '').slice(0, READ));
   const ws = words(text);
   const out: string[] = [];
   const k = classify(ws, text);
   const rule = k.category ?? 'none';
-  out.push(`r:${rule}`);
-  if (k.resolved) out.push('r:resolved');
-  let flags = 0;
-  for (const w of ws) flags |= wordFlags(w);
-  const first = ws.length > 0 ? wordFlags(ws[0]!) : 0;
-  for (let b = 0; b < CUE_BITS; b++) {
-    if (flags & (1 << b)) out.push(`c:${b}`);
-    if (first & (1 << b)) out.push(`c0:${b}`);
+  const rules = set !== 'words';
+  const open = set !== 'rules';
+  if (rules) {
+    out.push(`r:${rule}`);
+    if (k.resolved) out.push('r:resolved');
+    let flags = 0;
+    for (const w of ws) flags |= wordFlags(w);
+    const first = ws.length > 0 ? wordFlags(ws[0]!) : 0;
+    for (let b = 0; b < CUE_BITS; b++) {
+      if (flags & (1 << b)) out.push(`c:${b}`);
+      if (first & (1 << b)) out.push(`c0:${b}`);
+    }
   }
   const end = ending(text);
-  out.push(`e:${end}`, `re:${rule}|${end}`);
+  out.push(`e:${end}`);
+  if (rules) out.push(`re:${rule}|${end}`);
   if (text.slice(0, -1).includes('?')) out.push('q:inner');
   if (text.includes('`')) out.push('tick');
   const links = text === '' ? 0 : findLinks(text).length;
   out.push(`l:${Math.min(links, 2)}`);
   out.push(`n:${lengthBin(ws.length)}`);
+  if (!open) return out;
   let previous = '^';
   const n = Math.min(ws.length, MAX_WORDS);
   for (let i = 0; i < n; i++) {
@@ -87,7 +104,10 @@ export function noteFeatures(sentence: string): string[] {
     // Numbers and long tokens (hashes, identifiers) carry a topic, not what the sentence does.
     const w = raw.charCodeAt(0) <= 0x39 ? '0' : raw.length > 20 ? '~' : raw;
     out.push(`u:${w}`, `b:${previous}_${w}`);
-    if (i === 0) out.push(`f:${w}`, `rf:${rule}|${w}`);
+    if (i === 0) {
+      out.push(`f:${w}`);
+      if (rules) out.push(`rf:${rule}|${w}`);
+    }
     if (i === 1) out.push(`f2:${previous}_${w}`);
     previous = w;
   }
@@ -96,13 +116,13 @@ export function noteFeatures(sentence: string): string[] {
 }
 
 /**
- * The hashed buckets of a sentence's features, each once, ascending.
+ * The hashed buckets of a sentence's features (of the feature set `set`), each once, ascending.
  *
  * @example
  * ```ts
  * noteBuckets('Run the tests next.').every((b) => b < BUCKETS); // true
  * ```
  */
-export function noteBuckets(sentence: string): number[] {
-  return [...new Set(noteFeatures(sentence).map(noteBucket))].sort((a, b) => a - b);
+export function noteBuckets(sentence: string, set: NoteFeatureSet = 'all'): number[] {
+  return [...new Set(noteFeatures(sentence, set).map(noteBucket))].sort((a, b) => a - b);
 }

@@ -12,9 +12,9 @@
  */
 import type { SnapshotCategory } from '../categorise/index.js';
 import { noteBuckets } from './features.js';
-import { BIAS, WEIGHTS } from './weights.js';
+import { BIAS, TRAINED, WEIGHTS } from './weights.js';
 
-export { BUCKETS, noteBucket, noteBuckets, noteFeatures } from './features.js';
+export { BUCKETS, type NoteFeatureSet, noteBucket, noteBuckets, noteFeatures } from './features.js';
 
 /**
  * The reader's classes, in the order of its weights: the five snapshot categories and `irrelevant`
@@ -68,7 +68,8 @@ function decode(): Map<number, Int32Array> {
 export function noteLogits(sentence: string): number[] {
   const w = decode();
   const z = [...BIAS];
-  for (const b of noteBuckets(sentence)) {
+  // Exactly the features the weights were trained on: another set's buckets could meet a weight.
+  for (const b of noteBuckets(sentence, TRAINED.featureSet)) {
     const wb = w.get(b);
     if (wb) for (let c = 0; c < K; c++) z[c]! += wb[c]!;
   }

@@ -129,7 +129,15 @@ describe('notes reader training', () => {
       const { shippedModel } = await import('../../eval/snapshot/notes-reader-ship');
       const { encodeWeights } = await import('../../eval/snapshot/notes-reader-report');
       const { readFileSync } = await import('node:fs');
+      const { logits } = await import('../../eval/snapshot/notes-reader-model');
+      const { rowOf } = await import('../../eval/snapshot/notes-reader-ship');
+      const { loadGrouped } = await import('../../eval/snapshot/notes-reader-data');
       const model = shippedModel(TRAINED);
+      // The library reads a sentence exactly as the evaluation scored the model: same buckets, same sums.
+      for (const e of loadGrouped().filter((_, i) => i % 7 === 0))
+        expect(noteLogits(e.text)).toEqual([
+          ...logits(model, rowOf(noteFeatures(e.text, TRAINED.featureSet))),
+        ]);
       const text = encodeWeights(model, { ...TRAINED, n: 0 });
       const file = new URL('../../lib/categorise-model/weights.ts', import.meta.url);
       // The file is the script's output after the formatter: compare the data, not the layout.

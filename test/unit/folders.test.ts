@@ -52,6 +52,10 @@ const CROSSING: Record<string, string> = {
     'the refit needs the shared data its sets re-read',
   'test/unit/categorise-model.test.ts → eval/snapshot/notes-reader-ship':
     'tests that the shipped notes reader is what eval trains',
+  'test/unit/categorise-model.test.ts → eval/snapshot/notes-reader-data':
+    'tests that the shipped notes reader reads the labelled entries as eval scored them',
+  'test/unit/categorise-model.test.ts → eval/snapshot/notes-reader-model':
+    'tests that the shipped notes reader sums as eval scored it',
   'test/unit/categorise-model.test.ts → eval/snapshot/notes-reader-report':
     'tests that the shipped notes reader is what eval trains',
   'test/unit/heuristic-labels.test.ts → eval/heuristic/data': "a floor test of eval's labelled sets",

@@ -51,7 +51,7 @@ export const categoriseModelCases: ConformanceCase[] = [
         CATEGORIES.every((c) => snapshot[c].length <= NOTES.length),
         'every category holds at most the notes',
       );
-      return { logits, got, snapshot, buckets: NOTES.map(noteBuckets) };
+      return { logits, got, snapshot, buckets: NOTES.map((t) => noteBuckets(t)) };
     },
   },
 ];
