@@ -1,0 +1,223 @@
+/**
+ * Draws the `strangers-notes` set (issue 39): sentences of the agent's own prose (replies, plans,
+ * findings, status reports) by the authors added last to ../shared/data (`specstory/`,
+ * `claude-code-jsonl-more/`, `codex/`, `cline/`, `other-agents/`), none of which an earlier snapshot
+ * set drew from. Files are read with `rearview/transcript` (the importer, not the categoriser):
+ * agent prose = `assistant` messages that are no tool call. Code fences, `<think>`/`<thinking>`
+ * blocks, HTML/XML tag lines, tables, unfenced diff lines and Cursor's tool captions are dropped, then `sentences()` of sample.ts splits the rest
+ * as for every other set.
+ *
+ * Stratified and deterministic: each author's prose sentences, in session order, are cut into
+ * POS_BINS equal stretches (`pos-1` … `pos-5`, start to end of the author's sessions); the author's
+ * quota is filled round-robin over the stretches, smallest FNV-1a hash of `strangers-notes|file|pos`
+ * first, so every author gives plans from the start, findings from the middle and reports from the
+ * end. Texts already taken (in this set) are skipped. Then a small `cue` stratum (ids after the positional
+ * ones): per author, one more sentence holding a question or hedge cue (CUE), so that open questions and
+ * guesses, rare in agent prose, get a chance; score it apart from `pos-*` when a keyword-free rate is wanted. No text is stored: rows carry `sha256` and
+ * `textFrom: "data"`; `loadStrangersNotes()` re-reads and checks them.
+ *
+ * Run once to (re)write entries.jsonl: `npx tsx eval/snapshot/sets/strangers-notes/sample.ts`.
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { fnv1a32 } from '../../../../lib/core/index.js';
+import { parseTranscript } from '../../../../lib/transcript/index.js';
+import { DATA, sentences } from '../../sample';
+import { sha256Hex } from '../../sample-more';
+
+export const NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
+export const FOLDERS = ['specstory', 'claude-code-jsonl-more', 'codex', 'cline', 'other-agents'] as const;
+const PER_AUTHOR = 6;
+const POS_BINS = 5;
+/** At most this many `cue` entries per author (one), drawn after the positional ones. */
+const CUE_PER_AUTHOR = 1;
+/**
+ * A question or hedge cue in any of the set's languages. Used only to *choose* the small `cue` stratum
+ * (so that rare questions and guesses get a chance), never to label: many matches are plans or reports.
+ */
+const CUE =
+  /[?？]\s*$|\b(?:might|may|maybe|perhaps|probably|likely|possibly|seems?|suspect|guess|hypothes\w*|not sure|unclear|wonder\w*|could be|presumably|appears? to)\b|可能|也许|似乎|好像|大概|похоже|возможно|видимо|наверное|quizás|tal vez|parece|probablemente|talvez|provavelmente|かもしれ|おそらく|多分|아마|것 같/i;
+
+/** A prose sentence: author (`owner/repo`), kind (source folder), file, position and text. */
+export interface NoteRaw {
+  author: string;
+  kind: string;
+  file: string;
+  pos: string;
+  text: string;
+}
+
+/** One row of entries.jsonl. */
+export interface NoteRow {
+  id: string;
+  kind: string;
+  stratum: string;
+  author: string;
+  split: 'strangers' | 'strangers-final';
+  file: string;
+  pos: string;
+  sha256: string;
+  textFrom: 'data';
+}
+
+/** The author split of eval/heuristic/strangers (fixed by author name only), so both tasks keep the same authors apart. */
+export const splitOf = (author: string): NoteRow['split'] =>
+  fnv1a32(`strangers-final#${author}`) % 5 === 0 ? 'strangers-final' : 'strangers';
+
+/** Diff lines of an edit an export prints unfenced (`+   code`), not prose. */
+const DIFF_LINE = /^[+-](?:\s{2,}|$)|^[+]\s*\S/;
+/** Cursor's tool-call captions in SpecStory exports (`Read file: x`, `Tool use: **grep**`), written by the tool, not the agent. */
+const TOOL_LINE =
+  /^\s*(?:Tool use:|(?:Read file|Searched (?:codebase|web)|Grep search|Listed (?:current )?directory|Edit file|Deleted file|Could not find file|Cancelled|Model (?:failed|provided))\b)/;
+
+function prose(content: string): string {
+  return content
+    .replace(/```[\s\S]*?(```|$)/g, '\n')
+    .replace(/<(think|thinking)>[\s\S]*?(<\/\1>|$)/g, '\n')
+    .replace(/<details>[\s\S]*?(<\/details>|$)/g, '\n')
+    .split('\n')
+    .filter(
+      (l) =>
+        !/^\s*<\/?[A-Za-z][\w-]*[^>]*>\s*$/.test(l) &&
+        !/^\s*\|/.test(l) &&
+        !DIFF_LINE.test(l) &&
+        !TOOL_LINE.test(l),
+    )
+    .join('\n');
+}
+
+function filesOf(folder: string): { file: string; author: string }[] {
+  const src = join(DATA, folder, 'SOURCES.jsonl');
+  return readFileSync(src, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { repo: string; file: string })
+    .map((r) => ({ file: `${folder}/${r.file}`, author: r.repo }))
+    .filter((r) => existsSync(join(DATA, r.file)) && statSync(join(DATA, r.file)).isFile())
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** Every prose sentence of one data file, in order; `pos` = `messages[<index>] <message id>#<sentence index>` (ids repeat in some formats). */
+export function notesOf(file: string, author: string): NoteRaw[] {
+  const kind = file.split('/')[0]!;
+  let t: ReturnType<typeof parseTranscript>;
+  try {
+    t = parseTranscript(readFileSync(join(DATA, file), 'utf8'), { lenient: true });
+  } catch {
+    return [];
+  }
+  const out: NoteRaw[] = [];
+  for (const [k, m] of t.messages.entries()) {
+    if (m.role !== 'assistant' || m.toolName !== undefined || m.synthetic !== undefined) continue;
+    sentences(prose(m.content))
+      .filter((text) => !TOOL_LINE.test(text))
+      .forEach((text, j) => {
+        out.push({ author, kind, file, pos: `messages[${k}] ${m.id}#${j}`, text });
+      });
+  }
+  return out;
+}
+
+/** All prose sentences of the five folders, grouped by author in file order. */
+export function allNotes(): NoteRaw[] {
+  return FOLDERS.filter((f) => existsSync(join(DATA, f))).flatMap((folder) =>
+    filesOf(folder).flatMap((f) => notesOf(f.file, f.author)),
+  );
+}
+
+export function drawNotes(): NoteRow[] {
+  const byAuthor = new Map<string, NoteRaw[]>();
+  for (const r of allNotes()) {
+    const list = byAuthor.get(r.author) ?? [];
+    list.push(r);
+    byAuthor.set(r.author, list);
+  }
+  const seen = new Set<string>();
+  const picked: { r: NoteRaw; bin: number; order: number }[] = [];
+  let order = 0;
+  for (const author of [...byAuthor.keys()].sort()) {
+    const list = byAuthor.get(author)!;
+    const bins: { r: NoteRaw; i: number; h: number }[][] = Array.from({ length: POS_BINS }, () => []);
+    list.forEach((r, i) => {
+      bins[Math.min(POS_BINS - 1, Math.floor((i * POS_BINS) / list.length))]!.push({
+        r,
+        i,
+        h: fnv1a32(`strangers-notes|${r.file}|${r.pos}`),
+      });
+    });
+    for (const b of bins) b.sort((x, y) => x.h - y.h || x.i - y.i);
+    const chosen: { r: NoteRaw; i: number; bin: number }[] = [];
+    const cursor = bins.map(() => 0);
+    for (let round = 0; chosen.length < PER_AUTHOR && round < list.length; round++) {
+      for (let b = 0; b < POS_BINS && chosen.length < PER_AUTHOR; b++) {
+        while (cursor[b]! < bins[b]!.length) {
+          const c = bins[b]![cursor[b]!++]!;
+          if (seen.has(c.r.text)) continue;
+          seen.add(c.r.text);
+          chosen.push({ r: c.r, i: c.i, bin: b });
+          break;
+        }
+      }
+    }
+    chosen.sort((a, b) => a.i - b.i);
+    for (const c of chosen) picked.push({ r: c.r, bin: c.bin, order: order++ });
+  }
+  // The `cue` stratum: per author, the smallest-hash (own salt) untaken sentence with a question or hedge cue.
+  for (const author of [...byAuthor.keys()].sort()) {
+    const cands = byAuthor
+      .get(author)!
+      .map((r, i) => ({ r, i, h: fnv1a32(`strangers-notes-cue|${r.file}|${r.pos}`) }))
+      .filter((c) => CUE.test(c.r.text) && !seen.has(c.r.text))
+      .sort((x, y) => x.h - y.h || x.i - y.i)
+      .slice(0, CUE_PER_AUTHOR)
+      .sort((x, y) => x.i - y.i);
+    for (const c of cands) {
+      seen.add(c.r.text);
+      picked.push({ r: c.r, bin: -1, order: order++ });
+    }
+  }
+  return picked.map(({ r, bin }, j) => ({
+    id: `notes-${String(j + 1).padStart(3, '0')}`,
+    kind: r.kind,
+    stratum: bin < 0 ? 'cue' : `pos-${bin + 1}`,
+    author: r.author,
+    split: splitOf(r.author),
+    file: r.file,
+    pos: r.pos,
+    sha256: sha256Hex(r.text),
+    textFrom: 'data',
+  }));
+}
+
+/** The rows with their texts, re-read from ../shared/data and checked by SHA-256 (throws on a mismatch). */
+export function loadStrangersNotes(path: string = NOTES_ENTRIES): (NoteRow & { text: string })[] {
+  const rows = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as NoteRow);
+  const cache = new Map<string, Map<string, string>>();
+  const out: (NoteRow & { text: string })[] = [];
+  for (const r of rows) {
+    if (!existsSync(join(DATA, r.file))) {
+      process.stderr.write(`${basename(path)}: ${r.file} is absent; leaving out ${r.id}\n`);
+      continue;
+    }
+    let texts = cache.get(r.file);
+    if (!texts) {
+      texts = new Map(notesOf(r.file, r.author).map((n) => [n.pos, n.text]));
+      cache.set(r.file, texts);
+    }
+    const text = texts.get(r.pos);
+    if (text === undefined) throw new Error(`${r.id} (${r.file} ${r.pos}) is not found in the data folder`);
+    if (sha256Hex(text) !== r.sha256)
+      throw new Error(`${r.id} (${r.file} ${r.pos}): text hash differs from the stored one`);
+    out.push({ ...r, text });
+  }
+  return out;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const rows = drawNotes();
+  writeFileSync(NOTES_ENTRIES, `${rows.map((e) => JSON.stringify(e)).join('\n')}\n`);
+  process.stderr.write(`wrote ${rows.length} entries to ${NOTES_ENTRIES}\n`);
+}
