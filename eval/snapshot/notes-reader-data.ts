@@ -6,7 +6,8 @@
  * Groups: an aider reply belongs to the owner of its repository (`aider/<owner>+<repo>.md`); the
  * console agent's prose and its session summaries share one group (one developer's sessions); every
  * other kind is one agent run by one author (swe-agent, claude-code-jsonl, mini-swe-agent). A set
- * marked `keptApart` (the strangers' notes, once labelled) is kept apart whole.
+ * marked `keptApart` (the strangers' notes: 438 sentences of 64 authors no rule was written from) is
+ * kept apart whole; its rows name their author (`owner/repo`), which is their group.
  *
  * The kept-apart groups were fixed from the group names alone, before any figure was computed:
  * `fnv1a32('notes-reader-final#' + group) % 5 === 0`. With the sets of 2 December 2026 that is
@@ -14,7 +15,8 @@
  * BBXtreme, ZeyadMahfouzz, sannysanoff: 51).
  */
 import { fnv1a32 } from '../../lib/core/index.js';
-import { type LabelledEntry, loadLabelled, loadLabelledMore, loadReportLabels } from './score.js';
+import { type LabelledEntry, loadLabelled, loadLabelledMore, loadReportLabels, readLabels } from './score.js';
+import { loadStrangersNotes } from './sets/strangers-notes/sample.js';
 
 export interface LabelledSet {
   name: string;
@@ -37,13 +39,23 @@ function reportSets(): LabelledSet[] {
   }
 }
 
+/** The strangers' notes (64 authors no rule was written from) with their blind labels. */
+function strangersNotes(): LabelledEntry[] {
+  const labels = readLabels('sets/strangers-notes/labels.tsv');
+  return loadStrangersNotes().map((e) => {
+    const lab = labels.get(e.id);
+    if (!lab) throw new Error(`strangers-notes: no label for ${e.id}`);
+    return { ...e, ...lab };
+  });
+}
+
 /** Every labelled set. Adding one is one line here. */
 export function labelledSets(): LabelledSet[] {
   return [
     { name: '1', load: loadLabelled },
     { name: '2', load: loadLabelledMore },
     ...reportSets(),
-    // { name: 'strangers-notes', load: loadStrangersNotes, keptApart: true },
+    { name: 'strangers-notes', load: strangersNotes, keptApart: true },
   ];
 }
 
