@@ -14,6 +14,7 @@ export {
   RESOLVED_CODE,
   scopeCategory,
   taskCategory,
+  wordFlags,
 } from './classify.js';
 export type { SnapshotCategory } from './codes.js';
 export { findLinks, findLinksFrom } from './links.js';

@@ -55,6 +55,9 @@ export interface Analysis<C = unknown> {
   keyHash: number;
   /** The category without a forcing scope (`undefined` when uncategorized or resolved). */
   category: SnapshotCategory | undefined;
+  /** The injected categoriser that gave `readCategory` (a snapshot's `categorise` option), or null. */
+  readBy: unknown;
+  readCategory: SnapshotCategory | undefined;
   resolved: boolean;
   key: string | null;
   /** Its content terms, as a candidate's: -1 until needed. */
@@ -102,6 +105,8 @@ export function analyze<C>(raw: string, vocab: Vocabulary, gen: number): Analysi
     n: -1,
     keyHash: 0,
     category: undefined,
+    readBy: null,
+    readCategory: undefined,
     resolved: false,
     key: null,
     termsAt: -1,

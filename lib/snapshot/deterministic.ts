@@ -231,6 +231,17 @@ function byRecency(a: Candidate, b: Candidate): number {
   return b.iteration - a.iteration;
 }
 
+/** An injected categoriser's answer, checked: a snapshot category or `undefined`. */
+function checkedCategory(c: unknown): SnapshotCategory | undefined {
+  if (c === undefined || CATEGORIES.includes(c as SnapshotCategory)) return c as SnapshotCategory | undefined;
+  throw new ValidationError(
+    [{ path: 'categorise', message: `returned ${String(c)}, not a snapshot category` }],
+    {
+      subject: 'Snapshot options',
+    },
+  );
+}
+
 function isMemo(m: unknown): m is SnapshotMemo {
   const memo = m as SnapshotMemo | null;
   return typeof memo?.begin === 'function' && memo.analyses instanceof Map && memo.terms instanceof Map;
@@ -249,6 +260,11 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   // Checked by shape, not `instanceof`: a bundle that never makes a memo does not carry its class.
   if (memo !== undefined && !isMemo(memo))
     throw new ValidationError([{ path: 'memo', message: 'must be a memo from createSnapshotMemo()' }], {
+      subject: 'Snapshot options',
+    });
+  const categorise = options.categorise;
+  if (categorise !== undefined && typeof categorise !== 'function')
+    throw new ValidationError([{ path: 'categorise', message: 'must be a function of the text' }], {
       subject: 'Snapshot options',
     });
   const gen = memo ? memo.begin() : 0;
@@ -470,9 +486,17 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       lastForced = forced;
     }
     if (forced !== 'requiredEvidenceLinks' && a.n < 0) read(a, vocab);
+    let own = a.category;
+    if (categorise !== undefined && !forced) {
+      if (a.readBy !== categorise) {
+        a.readCategory = checkedCategory(categorise(text));
+        a.readBy = categorise;
+      }
+      own = a.readCategory;
+    }
     const found = a.links;
     // A pointer to evidence ("See lib/retry.ts:42") keeps its text, which holds its links.
-    if (found.length > 0 && (forced || a.category !== 'requiredEvidenceLinks')) {
+    if (found.length > 0 && (forced || own !== 'requiredEvidenceLinks')) {
       if (a.linkAt < 0) {
         a.linkAt = linkCands.length;
         for (let l = 0; l < found.length; l++) linkCands.push(null);
@@ -484,7 +508,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       if (found.length === 0) add(4, text, source, iteration, null, true, null);
       continue;
     }
-    const category = forced ? (a.resolved && forced === 'blockers' ? undefined : forced) : a.category;
+    const category = forced ? (a.resolved && forced === 'blockers' ? undefined : forced) : own;
     if (category) add(CATEGORY_INDEX[category], text, source, iteration, a, true, null);
     else if (trace)
       dropped.push({ text, reason: a.resolved ? 'resolved' : 'uncategorized', sources: [source] });

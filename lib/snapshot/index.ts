@@ -24,7 +24,7 @@ export {
   type WarmSnapshotMemoOptions,
   warmSnapshotMemo,
 } from './memo.js';
-export type { SnapshotOptions, TrajectoryReductionOptions } from './options.js';
+export type { NoteCategoriser, SnapshotOptions, TrajectoryReductionOptions } from './options.js';
 export {
   clampParam,
   PARAM_DEFAULTS,

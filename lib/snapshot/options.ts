@@ -3,6 +3,7 @@
  * (types.ts): they name the memo, so keeping them out of types.ts keeps the memo's own imports
  * (which read types.ts) free of a circle.
  */
+import type { SnapshotCategory } from '../categorise/index.js';
 import type { TokenCounter } from '../core/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type { RedactOptions } from '../redact/index.js';
@@ -29,7 +30,26 @@ export interface SnapshotOptions {
    * `createSnapshotMemo()`.
    */
   memo?: SnapshotMemo;
+  /**
+   * Categorises an entry's text in place of the built-in rules (entries whose scope forces a category
+   * keep it): a category, or `undefined` for text not worth keeping. Called once per distinct text
+   * (per memo, when one is given). `notesReader` of `rearview/categorise-model` is one. Default: the
+   * rules of `rearview/categorise`.
+   */
+  categorise?: NoteCategoriser;
 }
+
+/**
+ * A categoriser of entry texts for {@link SnapshotOptions.categorise}: a pure function of the text.
+ *
+ * @example
+ * ```ts
+ * const { notesReader } = await import('rearview/categorise-model');
+ * const categorise: NoteCategoriser = notesReader;
+ * deterministicSnapshot(input, { categorise });
+ * ```
+ */
+export type NoteCategoriser = (text: string) => SnapshotCategory | undefined;
 
 /**
  * Options of {@link computeTrajectoryReduction}. Token counts drive both gates: they use

@@ -5,6 +5,7 @@
  * every runtime must reproduce byte for byte.
  */
 import { canonicalJson, sha256Hex } from 'rearview/core';
+import { categoriseModelCases } from './cases/categorise-model';
 import { coreCases } from './cases/core';
 import { heuristicCases } from './cases/heuristic';
 import { learnCases } from './cases/learn';
@@ -45,6 +46,7 @@ export interface ConformanceReport {
 
 export const cases: ConformanceCase[] = [
   ...coreCases,
+  ...categoriseModelCases,
   ...llmCases,
   ...transcriptCases,
   ...redactCases,

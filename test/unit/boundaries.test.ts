@@ -23,6 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'heuristic-model': ['core', 'heuristic'],
   'llm-reflect': ['core', 'heuristic', 'llm'],
   categorise: ['core'],
+  'categorise-model': ['categorise'],
   compress: ['core', 'llm', 'redact', 'transcript'],
   snapshot: ['categorise', 'compress', 'core', 'llm', 'redact', 'transcript'],
   playbook: ['core', 'llm', 'redact'],

@@ -48,6 +48,16 @@ const CROSSING: Record<string, string> = {
   'bench/store.bench.ts → test/chromium.js': 'launches the Chromium build the browser tests use',
   'bench/store.bench.ts → test/runtime/runtimes.js': 'runs workerd through the runtime matrix launcher',
   'examples/edge-worker/run.mjs → scripts/kv-backend.mjs': 'serves Workers KV from the build tooling backend',
+  'test/unit/categorise-model.test.ts → eval/heuristic/data':
+    'the refit needs the shared data its sets re-read',
+  'test/unit/categorise-model.test.ts → eval/snapshot/notes-reader-ship':
+    'tests that the shipped notes reader is what eval trains',
+  'test/unit/categorise-model.test.ts → eval/snapshot/notes-reader-data':
+    'tests that the shipped notes reader reads the labelled entries as eval scored them',
+  'test/unit/categorise-model.test.ts → eval/snapshot/notes-reader-model':
+    'tests that the shipped notes reader sums as eval scored it',
+  'test/unit/categorise-model.test.ts → eval/snapshot/notes-reader-report':
+    'tests that the shipped notes reader is what eval trains',
   'test/unit/heuristic-labels.test.ts → eval/heuristic/data': "a floor test of eval's labelled sets",
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes/sample':
     "checks that the set's rows still resolve in the shared data through the set's own loader",

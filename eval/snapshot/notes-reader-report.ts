@@ -1,0 +1,129 @@
+/**
+ * Figures and tables of the notes reader's evaluation (notes-reader.ts), and the writer of the shipped
+ * weights (lib/categorise-model/weights.ts).
+ */
+import type { IntModel } from './notes-reader-model.js';
+import { LABELS, type Label } from './score.js';
+
+export interface Row {
+  label: Label;
+  pred: Label;
+  hard: boolean;
+  group: string;
+}
+
+export interface Summary {
+  n: number;
+  accuracy: number;
+  hardN: number;
+  hardAccuracy: number;
+  perLabel: Record<
+    Label,
+    { precision: number | null; recall: number | null; support: number; predicted: number }
+  >;
+  /** confusion[label][predicted] */
+  confusion: Record<Label, Record<Label, number>>;
+  byGroup: Record<string, { n: number; accuracy: number; hardN: number; hardAccuracy: number }>;
+}
+
+function acc(rows: readonly Row[]) {
+  const hard = rows.filter((r) => r.hard);
+  return {
+    n: rows.length,
+    accuracy: rows.length ? rows.filter((r) => r.pred === r.label).length / rows.length : 0,
+    hardN: hard.length,
+    hardAccuracy: hard.length ? hard.filter((r) => r.pred === r.label).length / hard.length : 0,
+  };
+}
+
+/** Accuracy (all, hard), per-category precision and recall, confusion and per-group figures. */
+export function summarise(rows: readonly Row[]): Summary {
+  const confusion = Object.fromEntries(
+    LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))]),
+  ) as Summary['confusion'];
+  for (const r of rows) confusion[r.label][r.pred]++;
+  const perLabel = {} as Summary['perLabel'];
+  for (const l of LABELS) {
+    const support = LABELS.reduce((s, p) => s + confusion[l][p], 0);
+    const predicted = LABELS.reduce((s, t) => s + confusion[t][l], 0);
+    perLabel[l] = {
+      precision: predicted ? confusion[l][l] / predicted : null,
+      recall: support ? confusion[l][l] / support : null,
+      support,
+      predicted,
+    };
+  }
+  const groups = [...new Set(rows.map((r) => r.group))];
+  const byGroup = Object.fromEntries(groups.map((g) => [g, acc(rows.filter((r) => r.group === g))]));
+  return { ...acc(rows), perLabel, confusion, byGroup };
+}
+
+const pct = (x: number | null) => (x === null ? '  -  ' : `${(x * 100).toFixed(1)}`.padStart(5));
+const SHORT: Record<Label, string> = {
+  openHypotheses: 'hyp',
+  blockers: 'block',
+  nextActions: 'next',
+  unresolvedQuestions: 'quest',
+  requiredEvidenceLinks: 'evid',
+  irrelevant: 'none',
+};
+
+/** Method rows: pooled accuracy / hard, each group's, then precision / recall per category; confusions. */
+export function table(s: Record<string, Summary>, groups: readonly string[], accuracyOnly = false): string {
+  const first = Object.values(s)[0]!;
+  const lines = [
+    `| method | all (n ${first.n}) | hard (n ${first.hardN}) | ${groups.map((g) => `${g} (n ${first.byGroup[g]?.n ?? 0})`).join(' | ')} |`,
+    `|---|---|---|${groups.map(() => '---').join('|')}|`,
+  ];
+  for (const [name, x] of Object.entries(s))
+    lines.push(
+      `| ${name} | ${pct(x.accuracy)} | ${pct(x.hardAccuracy)} | ${groups
+        .map((g) =>
+          x.byGroup[g] ? `${pct(x.byGroup[g].accuracy)} / ${pct(x.byGroup[g].hardAccuracy)}` : '-',
+        )
+        .join(' | ')} |`,
+    );
+  if (accuracyOnly) return lines.join('\n');
+  lines.push(
+    '',
+    `| method | ${LABELS.map((l) => `${SHORT[l]} P / R`).join(' | ')} |`,
+    `|---|${LABELS.map(() => '---').join('|')}|`,
+  );
+  for (const [name, x] of Object.entries(s))
+    lines.push(
+      `| ${name} | ${LABELS.map((l) => `${pct(x.perLabel[l].precision)} / ${pct(x.perLabel[l].recall)}`).join(' | ')} |`,
+    );
+  for (const [name, x] of Object.entries(s).filter(([n]) => n === 'today' || n.startsWith('model'))) {
+    lines.push(
+      '',
+      `confusion, ${name} (rows: label, columns: predicted): ${LABELS.map((l) => SHORT[l]).join(' ')}`,
+    );
+    for (const l of LABELS)
+      lines.push(
+        `  ${SHORT[l].padEnd(5)} ${LABELS.map((p) => String(x.confusion[l][p]).padStart(5)).join(' ')}`,
+      );
+  }
+  return lines.join('\n');
+}
+
+/** The source of lib/categorise-model/weights.ts for a trained model. */
+export function encodeWeights(m: IntModel, meta: Record<string, string | number>): string {
+  const buckets = [...m.w.keys()].sort((a, b) => a - b);
+  let previous = 0;
+  const parts = buckets.map((b) => {
+    const s = [(b - previous).toString(36), ...[...m.w.get(b)!].map((v) => v.toString(36))].join(':');
+    previous = b;
+    return s;
+  });
+  return `/**
+ * @internal The notes reader's data, written by \`npm run eval:notes-reader -- --final --write\` (do not
+ * edit): the bias per category (${LABELS.join(', ')}) and the integer weights (sixteenths of a logit)
+ * by hashed feature bucket (delta-coded, base 36); \`TRAINED\` is the setting cross-validation chose,
+ * trained on the ${meta.n} labelled entries outside the kept-apart groups.
+ */
+export const TRAINED = { featureSet: '${meta.featureSet}', l2: ${meta.l2}, epochs: ${meta.epochs} } as const;
+export const BIAS: readonly number[] = [${[...m.bias].join(', ')}];
+export const WEIGHTS: string =
+  '${parts.join(' ')}';
+`;
+}

@@ -1,0 +1,153 @@
+/**
+ * `rearview/categorise-model` (the notes reader) and the snapshot's `categorise` option: integer
+ * weights, what the snapshot does with an injected categoriser, the entry's size, and that the shipped
+ * data is exactly what the training script gives.
+ */
+import { describe, expect, it } from 'vitest';
+import { haveSharedData } from '../../eval/heuristic/data';
+import {
+  BUCKETS,
+  NOTE_CLASSES,
+  noteBuckets,
+  noteFeatures,
+  noteLogits,
+  notesReader,
+} from '../../lib/categorise-model/index';
+import { BIAS, TRAINED, WEIGHTS } from '../../lib/categorise-model/weights';
+import { ValidationError } from '../../lib/core/index';
+import {
+  CATEGORIES,
+  createSnapshotMemo,
+  deterministicSnapshot,
+  type SnapshotInput,
+} from '../../lib/snapshot/index';
+import { bundle } from '../../tools/shared/heuristic-size';
+
+const NOTES = [
+  'The issue might be with how I am running it.',
+  'API Error: Request was aborted.',
+  'All subtasks complete: 26 regression tests pass.',
+  'Should we rename it to with_common_list_options?',
+  "Let's run the retry suite with the jitter pinned.",
+  'See lib/retry.ts:42 for the cap.',
+  'Zürich 🚀 deploy blocked by quota',
+];
+const inputOf = (texts: readonly string[]): SnapshotInput => ({
+  objective: '',
+  entries: texts.map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i })),
+});
+
+describe('notes reader data', () => {
+  it('holds integer weights for six classes, buckets in range, ascending', () => {
+    expect(BIAS).toHaveLength(NOTE_CLASSES.length);
+    expect(BIAS.every(Number.isInteger)).toBe(true);
+    let bucket = 0;
+    for (const entry of WEIGHTS.split(' ')) {
+      const parts = entry.split(':');
+      const delta = Number.parseInt(parts[0]!, 36);
+      expect(delta).toBeGreaterThan(bucket === 0 ? -1 : 0);
+      bucket += delta;
+      expect(parts.slice(1)).toHaveLength(NOTE_CLASSES.length);
+    }
+    expect(bucket).toBeLessThan(BUCKETS);
+  });
+
+  it('gives each note one class from integer logits, the same on every call', () => {
+    for (const t of NOTES) {
+      const z = noteLogits(t);
+      expect(z.every(Number.isInteger)).toBe(true);
+      const best = NOTE_CLASSES[z.indexOf(Math.max(...z))];
+      expect(notesReader(t)).toBe(best === 'irrelevant' ? undefined : best);
+      expect(noteBuckets(t)).toEqual(noteBuckets(t));
+    }
+    // The rules' own answer is a feature: a plain plan and a plain question keep theirs.
+    expect(noteFeatures('Run the tests next.')).toContain('r:nextActions');
+    expect(notesReader('Should we rename it to with_common_list_options?')).toBe('unresolvedQuestions');
+  });
+
+  it('reads a bounded prefix: a 1 MB note costs what its first 600 characters do', () => {
+    const big = `Maybe the cache is stale. ${'x '.repeat(500_000)}`;
+    expect(noteBuckets(big)).toEqual(noteBuckets(big.slice(0, 600)));
+  });
+});
+
+describe('snapshot categorise option', () => {
+  it('puts each note where the categoriser says; forced scopes keep theirs', () => {
+    const s = deterministicSnapshot(inputOf(NOTES), { categorise: notesReader });
+    for (const t of NOTES) {
+      const c = notesReader(t);
+      if (c && c !== 'requiredEvidenceLinks') expect(s[c]).toContain(t);
+      for (const other of CATEGORIES)
+        if (other !== c && other !== 'requiredEvidenceLinks') expect(s[other]).not.toContain(t);
+    }
+    const all = deterministicSnapshot(
+      {
+        objective: '',
+        entries: [
+          { scope: 'notes', key: 'a', value: 'the build passes now', sourceIteration: 1 },
+          { scope: 'questions', key: 'b', value: 'the build passes now too', sourceIteration: 1 },
+        ],
+      },
+      { categorise: () => 'blockers' },
+    );
+    expect(all.blockers).toEqual(['the build passes now']);
+    expect(all.unresolvedQuestions).toEqual(['the build passes now too']);
+  });
+
+  it('gives the same snapshot through a memo, however often it is reused', () => {
+    const memo = createSnapshotMemo();
+    const plain = deterministicSnapshot(inputOf(NOTES), { categorise: notesReader });
+    deterministicSnapshot(inputOf(NOTES), { memo });
+    expect(deterministicSnapshot(inputOf(NOTES), { memo, categorise: notesReader })).toEqual(plain);
+    expect(deterministicSnapshot(inputOf(NOTES), { memo })).toEqual(deterministicSnapshot(inputOf(NOTES)));
+  });
+
+  it('rejects a categoriser that is not a function, or answers with no category', () => {
+    expect(() => deterministicSnapshot(inputOf(NOTES), { categorise: 'x' as never })).toThrow(
+      ValidationError,
+    );
+    expect(() => deterministicSnapshot(inputOf(NOTES), { categorise: () => 'irrelevant' as never })).toThrow(
+      ValidationError,
+    );
+  });
+});
+
+describe('notes reader size', () => {
+  it('the categorise-model entry stays under 60 KB gzipped', async () => {
+    const entry = new URL('../../lib/categorise-model/index.ts', import.meta.url).pathname;
+    const model = await bundle(`export * from ${JSON.stringify(entry)};`);
+    console.log(`notes reader: entry ${model.gzipped} B gzipped (${model.minified} B minified)`);
+    expect(model.gzipped).toBeLessThan(60 * 1024);
+  }, 120_000);
+});
+
+describe('notes reader training', () => {
+  // Sets 2 and 30 keep no text: they are re-read from ../shared/data, so the refit needs it.
+  it.runIf(haveSharedData())(
+    'is deterministic: the shipped data is exactly what the training script gives',
+    async () => {
+      const { shippedModel } = await import('../../eval/snapshot/notes-reader-ship');
+      const { encodeWeights } = await import('../../eval/snapshot/notes-reader-report');
+      const { readFileSync } = await import('node:fs');
+      const { logits } = await import('../../eval/snapshot/notes-reader-model');
+      const { rowOf } = await import('../../eval/snapshot/notes-reader-ship');
+      const { loadGrouped } = await import('../../eval/snapshot/notes-reader-data');
+      const model = shippedModel(TRAINED);
+      // The library reads a sentence exactly as the evaluation scored the model: same buckets, same sums.
+      for (const e of loadGrouped().filter((_, i) => i % 7 === 0))
+        expect(noteLogits(e.text)).toEqual([
+          ...logits(model, rowOf(noteFeatures(e.text, TRAINED.featureSet))),
+        ]);
+      const text = encodeWeights(model, { ...TRAINED, n: 0 });
+      const file = new URL('../../lib/categorise-model/weights.ts', import.meta.url);
+      // The file is the script's output after the formatter: compare the data, not the layout.
+      const data = (s: string) => [
+        s.match(/BIAS[^=]*=\s*(\[[^\]]*\])/)?.[1]?.replace(/\s+/g, ''),
+        s.match(/WEIGHTS[^=]*=\s*'([^']*)'/)?.[1],
+      ];
+      expect(data(text)[1]?.length).toBeGreaterThan(0);
+      expect(data(text)).toEqual(data(readFileSync(file, 'utf8')));
+    },
+    600_000,
+  );
+});
