@@ -58,15 +58,18 @@ async function serve(): Promise<{ url: string; child: ChildProcess }> {
   throw new Error('the playground server did not start');
 }
 
-/** Starts recording the main thread's long tasks (> 50 ms) in window.__long, and clears the marks. */
+/** Starts recording the main thread's long tasks (> 50 ms) in window.__long, and clears the measures. */
 const watchLongTasks = (page: Page) =>
   page.evaluate(() => {
-    const w = window as unknown as { __long: [number, number][] };
+    const w = window as unknown as { __long: [number, number][]; __observer?: PerformanceObserver };
+    // One observer at a time: a second one would report every task twice.
+    w.__observer?.disconnect();
     w.__long = [];
     performance.clearMeasures();
-    new PerformanceObserver((list) => {
+    w.__observer = new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) w.__long.push([entry.startTime, entry.duration]);
-    }).observe({ type: 'longtask', buffered: false });
+    });
+    w.__observer.observe({ type: 'longtask', buffered: false });
   });
 
 /**
@@ -106,6 +109,11 @@ async function longTasks(
     longestWithReadMs: round(Math.max(0, ...long.map(([, d]) => d))),
     overBudgetWithRead: long.filter(([, d]) => d > BUDGET_MS).length,
     clipboardReadMs: round(reads.reduce((n, [, d]) => n + d, 0)),
+    /** The five longest tasks as [start, duration, own part], for reading a trace beside them. */
+    top: long
+      .map(([start, d], i) => [round(start), round(d), round(own[i]!)])
+      .sort((a, b) => b[1]! - a[1]!)
+      .slice(0, 5),
     ...extra,
   };
 }

@@ -23,8 +23,8 @@ export interface LineWindow {
 export type ToWorker =
   /** A piece of the text of analysis `id` (a large text is sent in pieces, one task each). */
   | { type: 'text'; id: number; text: string }
-  /** Analyse `buffer` (UTF-8), or else the pieces of text sent for `id`. */
-  | { type: 'analyze'; id: number; buffer?: ArrayBuffer; settings: Settings }
+  /** Analyse `file` (UTF-8, read by the worker), or else the pieces of text sent for `id`. */
+  | { type: 'analyze'; id: number; file?: Blob; settings: Settings }
   | { type: 'settings'; id: number; settings: Settings }
   | { type: 'steps'; id: number }
   /** Lines `from` (1-based) to `from + count - 1`, each clipped to `clip` characters. */

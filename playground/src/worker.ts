@@ -132,11 +132,7 @@ async function handle(msg: ToWorker) {
       return;
     case 'analyze':
       post({ type: 'progress', id: msg.id, phase: 'Reading', fraction: 0.05 });
-      text = msg.buffer
-        ? new TextDecoder().decode(msg.buffer)
-        : receiving === msg.id
-          ? received.join('')
-          : '';
+      text = msg.file ? await msg.file.text() : receiving === msg.id ? received.join('') : '';
       received = [];
       starts = null;
       post({ type: 'meta', id: msg.id, meta: meta() });
