@@ -17,6 +17,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
@@ -109,6 +110,8 @@ async function longTasks(
     longestWithReadMs: round(Math.max(0, ...long.map(([, d]) => d))),
     overBudgetWithRead: long.filter(([, d]) => d > BUDGET_MS).length,
     clipboardReadMs: round(reads.reduce((n, [, d]) => n + d, 0)),
+    /** The machine's load when the case ended (other processes stretch every task). */
+    loadAverage1m: round(loadavg()[0]!),
     /** The five longest tasks as [start, duration, own part], for reading a trace beside them. */
     top: long
       .map(([start, d], i) => [round(start), round(d), round(own[i]!)])
