@@ -8,17 +8,21 @@
  *   main thread's long tasks;
  * - `paste-5MB`, `paste-10MB`, `drop-50MB`: the long tasks from the paste or drop to the result.
  *
- * Each reports `longestTaskMs` and `overBudget`, the tasks above the 200 ms budget (the browser's own
- * clipboard read, ~7 ms a MB, is one of them on a big paste); `withinBudget` says whether none was.
+ * Each reports `longestTaskMs` and `overBudget`, the page's own work in its longest task and the count of
+ * tasks whose own work is above the 200 ms budget: the browser's clipboard read (`getData`, measured by
+ * the paste handler) is left out, as it is not the page's to shorten; `longestWithReadMs`,
+ * `overBudgetWithRead` and `clipboardReadMs` give the figures with it. `withinBudget`: none over.
  * Standalone: `npx tsx bench/playground.bench.ts` prints JSON.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { repeatedSession } from '../e2e/helpers';
+import { CLIPBOARD_READ } from '../playground/src/paste';
 import { chromiumLaunchOptions } from '../test/chromium';
 import { type BenchResult, type BenchSuite, round } from './harness';
 
@@ -55,24 +59,45 @@ async function serve(): Promise<{ url: string; child: ChildProcess }> {
   throw new Error('the playground server did not start');
 }
 
-/** Starts recording the main thread's long tasks (> 50 ms) in window.__long. */
+/** Starts recording the main thread's long tasks (> 50 ms) in window.__long, and clears the measures. */
 const watchLongTasks = (page: Page) =>
   page.evaluate(() => {
-    const w = window as unknown as { __long: number[] };
+    const w = window as unknown as { __long: [number, number][]; __observer?: PerformanceObserver };
+    // One observer at a time: a second one would report every task twice.
+    w.__observer?.disconnect();
     w.__long = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__long.push(entry.duration);
-    }).observe({ type: 'longtask', buffered: false });
+    performance.clearMeasures();
+    w.__observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__long.push([entry.startTime, entry.duration]);
+    });
+    w.__observer.observe({ type: 'longtask', buffered: false });
   });
 
+/**
+ * The long tasks since watchLongTasks. The paste handler measures the browser's clipboard read
+ * (`getData`, CLIPBOARD_READ of playground/src/paste.ts); the page's own part of a task is its
+ * duration less the clipboard reads inside it. `overBudget` counts the tasks whose own part is above
+ * the budget; `overBudgetWithRead` counts them with the read.
+ */
 async function longTasks(
   page: Page,
   name: string,
   extra: Record<string, unknown> = {},
 ): Promise<BenchResult> {
-  const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
-  const longest = Math.max(0, ...long);
-  const overBudget = long.filter((d) => d > BUDGET_MS).length;
+  const { long, reads } = await page.evaluate((measure) => {
+    const reads = performance
+      .getEntriesByName(measure, 'measure')
+      .map((m) => [m.startTime, m.duration] as [number, number]);
+    return { long: (window as unknown as { __long: [number, number][] }).__long, reads };
+  }, CLIPBOARD_READ);
+  const own = long.map(([start, duration]) => {
+    const read = reads
+      .filter(([at, d]) => at >= start - 1 && at + d <= start + duration + 1)
+      .reduce((n, [, d]) => n + d, 0);
+    return duration - read;
+  });
+  const longest = Math.max(0, ...own);
+  const overBudget = own.filter((d) => d > BUDGET_MS).length;
   return {
     name,
     medianMs: round(longest),
@@ -82,6 +107,16 @@ async function longTasks(
     overBudget,
     budgetMs: BUDGET_MS,
     withinBudget: overBudget === 0,
+    longestWithReadMs: round(Math.max(0, ...long.map(([, d]) => d))),
+    overBudgetWithRead: long.filter(([, d]) => d > BUDGET_MS).length,
+    clipboardReadMs: round(reads.reduce((n, [, d]) => n + d, 0)),
+    /** The machine's load when the case ended (other processes stretch every task). */
+    loadAverage1m: round(loadavg()[0]!),
+    /** The five longest tasks as [start, duration, own part], for reading a trace beside them. */
+    top: long
+      .map(([start, d], i) => [round(start), round(d), round(own[i]!)])
+      .sort((a, b) => b[1]! - a[1]!)
+      .slice(0, 5),
     ...extra,
   };
 }
@@ -161,7 +196,9 @@ async function pasteOrDrop(page: Page, url: string, text: string): Promise<Bench
   for (const mb of [5, 10]) {
     await page.evaluate(async (n) => {
       const blob = (window as unknown as { __blob: Blob }).__blob;
-      await navigator.clipboard.writeText(await blob.slice(0, n).text());
+      const text = await blob.slice(0, n).text();
+      // Whole lines: a transcript someone copies, analysed to the end (not a parse error).
+      await navigator.clipboard.writeText(text.slice(0, text.lastIndexOf('\n') + 1));
     }, mb * 1e6);
     const target = (await page.getByTestId('large-preview').count())
       ? page.getByTestId('large-preview')

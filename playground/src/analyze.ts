@@ -23,8 +23,6 @@ import {
   entriesFromMessages,
   entriesFromSteps,
   type MemoryEntry,
-  PARAM_DEFAULTS,
-  type ParamValues,
   pickParams,
   readSnapshotSource,
   type SnapshotInput,
@@ -44,6 +42,7 @@ import type {
   ViewParts,
 } from './analyze-types';
 import { DEFAULT_MARKERS, type Insight, type Markers, stepRef, truncate } from './heuristics';
+import type { Settings } from './settings';
 
 export type {
   CompactionStepView,
@@ -58,21 +57,7 @@ export type {
   ViewParts,
 } from './analyze-types';
 
-/**
- * The tunable numbers (rearview/snapshot's PARAM_SPECS: the snapshot's caps and gates, AgentDiet's
- * a, b and θ) plus the heuristic markers and the learned correction scorer switch.
- */
-export interface Settings extends ParamValues {
-  markers: Markers;
-  /** Corrections decided by `correctionModel` of rearview/heuristic-model (loaded on first use). */
-  learnedScorer: boolean;
-}
-
-export const DEFAULT_SETTINGS: Settings = {
-  ...PARAM_DEFAULTS,
-  markers: DEFAULT_MARKERS,
-  learnedScorer: false,
-};
+export { DEFAULT_SETTINGS, type Settings } from './settings';
 
 let scorerLoad: Promise<TurnScorer> | undefined;
 /**

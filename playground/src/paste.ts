@@ -12,6 +12,12 @@
  */
 import { EDITOR_LIMIT } from './state-types';
 
+/**
+ * The performance measure around the browser's clipboard read in the paste handler (`getData`): the
+ * bench tells the browser's own copy from the page's work in the same task with it.
+ */
+export const CLIPBOARD_READ = 'rearview:clipboard-read';
+
 /** Pastes above this many characters are refused with an offer to open or drop the file. */
 export const PASTE_LIMIT = 10_000_000;
 

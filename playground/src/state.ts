@@ -11,23 +11,9 @@ import type { TurnScorer } from 'rearview/heuristic';
 import { pickParams } from 'rearview/snapshot';
 import type { Step } from 'rearview/transcript';
 import { batch, createEffect, createMemo, createSignal, on } from 'solid-js';
-import {
-  assembleView,
-  compactionOf,
-  countsOf,
-  DEFAULT_SETTINGS,
-  lessonParts,
-  loadScorer,
-  type Parsed,
-  type ParseFailure,
-  parseInput,
-  type Settings,
-  snapshotOf,
-  turnsOf,
-  type View,
-  type ViewParts,
-} from './analyze';
+import type { Parsed, ParseFailure, ParseOutcome, Settings, View, ViewParts } from './analyze';
 import type { Markers } from './heuristics';
+import { DEFAULT_SETTINGS } from './settings';
 import {
   EDITOR_LIMIT,
   type Jump,
@@ -40,6 +26,8 @@ import {
 import { readUrlState, writeUrlState } from './url-state';
 import { createWorkerClient } from './worker-client';
 import type { LineWindow, TextMeta } from './worker-protocol';
+
+type Analysis = typeof import('./analyze');
 
 const shallowEqual = <T extends object>(a: T, b: T) =>
   Object.keys(a).every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
@@ -64,8 +52,18 @@ export function createAppState() {
   const [chunkEditor, setChunkEditor] = createSignal(false);
   const [jump, setJump] = createSignal<Jump | null>(null);
 
+  /**
+   * The analysis code (the transcript parsers, the snapshot, the lesson pipeline), imported at once but
+   * not part of the first paint: the page shows itself while it loads, in parallel with the sample.
+   */
+  const [analysis, setAnalysis] = createSignal<Analysis | null>(null);
+  void import('./analyze').then(setAnalysis);
+
   // Main thread: parse on every change of a typical input.
-  const local = createMemo(() => (large() || !text().trim() ? null : parseInput(text())));
+  const local = createMemo<ParseOutcome | null>(() => {
+    const an = analysis();
+    return !an || large() || !text().trim() ? null : an.parseInput(text());
+  });
   const parsed = createMemo(() => {
     const r = local();
     return r?.ok ? r.value : null;
@@ -75,7 +73,8 @@ export function createAppState() {
   const a = createMemo(() => settings().a);
   const localBase = createMemo(() => {
     const p = parsed();
-    return p ? { counts: countsOf(p, text()), turns: turnsOf(p) } : null;
+    const an = analysis();
+    return p && an ? { counts: an.countsOf(p, text()), turns: an.turnsOf(p) } : null;
   });
   const learnedOn = createMemo(() => settings().learnedScorer);
   /** The learned scorer's import on this thread: nothing yet (loading), the scorer, or why it failed. */
@@ -85,10 +84,12 @@ export function createAppState() {
     on([learnedOn, large], ([onNow, big]) => {
       if (!onNow || big || model().scorer) return;
       setModel({}); // switching on again after a failure tries again
-      loadScorer().then(
-        (scorer) => setModel({ scorer }),
-        (err: unknown) => setModel({ error: String(err) }),
-      );
+      void import('./analyze')
+        .then((an) => an.loadScorer())
+        .then(
+          (scorer) => setModel({ scorer }),
+          (err: unknown) => setModel({ error: String(err) }),
+        );
     }),
   );
   type Scored = Pick<ViewParts, 'insights' | 'keyPoints' | 'learned' | 'scorerError'> & {
@@ -98,7 +99,9 @@ export function createAppState() {
   const localInsights = createMemo<Scored | null>((prev) => {
     const p = parsed();
     const m = markers();
-    if (!p) return null;
+    const an = analysis();
+    if (!p || !an) return null;
+    const { lessonParts } = an;
     if (!learnedOn()) return { p, m, ...lessonParts(p, m) };
     const { scorer, error } = model();
     if (scorer) return { p, m, ...lessonParts(p, m, scorer), learned: true };
@@ -109,11 +112,13 @@ export function createAppState() {
   }, null);
   const localSnapshot = createMemo(() => {
     const p = parsed();
-    return p ? snapshotOf(p, { ...DEFAULT_SETTINGS, ...caps() }) : null;
+    const an = analysis();
+    return p && an ? an.snapshotOf(p, { ...DEFAULT_SETTINGS, ...caps() }) : null;
   });
   const localCompaction = createMemo(() => {
     const p = parsed();
-    return p ? compactionOf(p, { ...DEFAULT_SETTINGS, a: a() }) : null;
+    const an = analysis();
+    return p && an ? an.compactionOf(p, { ...DEFAULT_SETTINGS, a: a() }) : null;
   });
 
   const view = createMemo<View | null>(() => {
@@ -122,8 +127,9 @@ export function createAppState() {
     const base = localBase();
     const snapshot = localSnapshot();
     const scored = localInsights();
-    if (!p || !base || !snapshot || !scored) return null;
-    return assembleView(p, {
+    const an = analysis();
+    if (!p || !base || !snapshot || !scored || !an) return null;
+    return an.assembleView(p, {
       counts: base.counts,
       turns: base.turns,
       insights: scored.insights,
@@ -207,14 +213,13 @@ export function createAppState() {
     });
   }
 
-  type Payload = { text?: string; buffer?: ArrayBuffer };
+  type Payload = { text?: string; file?: Blob };
 
   function analyzeInWorker(payload: Payload, bytes: number) {
     startRun(bytes);
-    post(
-      { type: 'analyze', id: seq, ...payload, settings: settings() },
-      payload.buffer ? [payload.buffer] : [],
-    );
+    const id = seq;
+    if (payload.file) post({ type: 'analyze', id, file: payload.file, settings: settings() });
+    else void client.analyzeText(id, payload.text ?? '', settings, () => id === seq);
   }
 
   /** Hands a large text to the worker; the page keeps only its size and start. */
@@ -321,9 +326,9 @@ export function createAppState() {
       setText(await file.text(), from);
       return;
     }
-    // The bytes are decoded in the worker (50 MB of UTF-8 is a long task on the main thread).
-    const buffer = await file.arrayBuffer();
-    takeLarge({ buffer }, file.size, from);
+    // The worker reads the file itself: the page only passes the handle (reading 50 MB here took
+    // main-thread tasks of up to 175 ms, and decoding it one of seconds).
+    takeLarge({ file }, file.size, from);
   }
 
   async function loadSample(id: string) {

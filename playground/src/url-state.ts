@@ -4,7 +4,7 @@
  * value out of range is clamped, not refused (links outlive ranges).
  */
 import { clampParam, PARAM_NAMES, PARAM_SPECS } from 'rearview/snapshot';
-import { DEFAULT_SETTINGS, type Settings } from './analyze';
+import { DEFAULT_SETTINGS, type Settings } from './settings';
 
 export interface UrlState {
   sample: string | null;

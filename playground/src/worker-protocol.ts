@@ -21,7 +21,10 @@ export interface LineWindow {
 }
 
 export type ToWorker =
-  | { type: 'analyze'; id: number; text?: string; buffer?: ArrayBuffer; settings: Settings }
+  /** A piece of the text of analysis `id` (a large text is sent in pieces, one task each). */
+  | { type: 'text'; id: number; text: string }
+  /** Analyse `file` (UTF-8, read by the worker), or else the pieces of text sent for `id`. */
+  | { type: 'analyze'; id: number; file?: Blob; settings: Settings }
   | { type: 'settings'; id: number; settings: Settings }
   | { type: 'steps'; id: number }
   /** Lines `from` (1-based) to `from + count - 1`, each clipped to `clip` characters. */
@@ -30,23 +33,16 @@ export type ToWorker =
   | { type: 'edit'; id: number; line: number; text: string; settings: Settings }
   | { type: 'clear' };
 
-/** The large parts of a View, sent one message each before the rest (see worker.ts). */
-export type ViewPart =
-  | { key: 'turns'; value: View['turns'] }
-  | { key: 'snapshot'; value: View['snapshot'] }
-  | { key: 'compaction'; value: View['compaction'] }
-  | { key: 'input'; value: View['input'] };
-
-/** The View without its large parts. */
-export type ViewHead = Omit<View, ViewPart['key']>;
-
 export type FromWorker =
   | { type: 'progress'; id: number; phase: string; fraction: number }
   /** The input's size and start, as soon as it is read (before the analysis). */
   | { type: 'meta'; id: number; meta: TextMeta }
-  | ({ type: 'part'; id: number } & ViewPart)
-  | { type: 'view'; id: number; view: ViewHead; meta: TextMeta }
+  /** A piece of one of the long lists (lists.ts) of the view or update `id` that follows. */
+  | { type: 'items'; id: number; path: string; items: unknown[] }
+  /** The view, its long lists emptied: they came before in `items` messages. */
+  | { type: 'view'; id: number; view: View; meta: TextMeta }
   | { type: 'error'; id: number; error: ParseFailure; meta: TextMeta }
+  /** Its long lists (in `snapshot`, `compaction`, `insights`) came before in `items` messages. */
   | {
       type: 'update';
       id: number;

@@ -21,6 +21,7 @@ import {
   type ViewParts,
 } from './analyze';
 import { lineSpan, lineStarts, replaceLine } from './line-index';
+import { pieces, takeLists } from './lists';
 import type { FromWorker, TextMeta, ToWorker } from './worker-protocol';
 
 /**
@@ -31,15 +32,11 @@ const memo = createSnapshotMemo({ maxTexts: 20_000 });
 
 /** The preview shows this much of the start of the input. */
 const HEAD_CHARS = 4000;
-/**
- * Turns per message. The page deserializes each message in one task: a 50 MB session's view is
- * ~25 MB of turns, snapshot trace and compaction, a 250 ms task in one message; in parts, none
- * reaches 100 ms.
- */
-const TURNS_PER_MESSAGE = 8000;
-
 let parsed: Parsed | null = null;
 let text = '';
+/** The pieces of the text being received, for analysis `receiving`. */
+let received: string[] = [];
+let receiving = 0;
 let starts: Uint32Array | null = null;
 const post = (m: FromWorker) => (self as unknown as Worker).postMessage(m);
 
@@ -78,13 +75,20 @@ async function partial(id: number, s: Settings) {
   const aChanged = !prev || prev.a !== s.a;
   if (!markersChanged && !capsChanged && !aChanged) return;
   const scored = markersChanged ? await insightsFor(parsed, s) : undefined;
-  post({
-    type: 'update',
-    id,
+  const update = postLists(id, {
     ...scored,
     ...(capsChanged ? { snapshot: snapshotOf(parsed, s, memo) } : {}),
     ...(aChanged ? { compaction: compactionOf(parsed, s) } : {}),
   });
+  post({ type: 'update', id, ...update });
+}
+
+/** Sends the long lists of `value` in pieces (lists.ts) and returns the rest, to be sent last. */
+function postLists<T extends object>(id: number, value: T): T {
+  const { shell, lists } = takeLists(value);
+  for (const [path, list] of lists)
+    for (const items of pieces(list)) post({ type: 'items', id, path, items });
+  return shell;
 }
 
 async function analyze(id: number, s: Settings) {
@@ -114,22 +118,22 @@ async function analyze(id: number, s: Settings) {
   postView(id, view);
 }
 
-/** The view in parts (see TURNS_PER_MESSAGE), the small rest last: it completes the view. */
+/** The view: its long lists in pieces, then the rest, which completes it. */
 function postView(id: number, view: View) {
-  const { turns, snapshot, compaction, input, ...head } = view;
-  for (let i = 0; i < turns.length; i += TURNS_PER_MESSAGE)
-    post({ type: 'part', id, key: 'turns', value: turns.slice(i, i + TURNS_PER_MESSAGE) });
-  post({ type: 'part', id, key: 'snapshot', value: snapshot });
-  post({ type: 'part', id, key: 'compaction', value: compaction });
-  post({ type: 'part', id, key: 'input', value: input });
-  post({ type: 'view', id, view: head, meta: meta() });
+  post({ type: 'view', id, view: postLists(id, view), meta: meta() });
 }
 
 async function handle(msg: ToWorker) {
   switch (msg.type) {
+    case 'text':
+      if (receiving !== msg.id) received = [];
+      receiving = msg.id;
+      received.push(msg.text);
+      return;
     case 'analyze':
       post({ type: 'progress', id: msg.id, phase: 'Reading', fraction: 0.05 });
-      text = typeof msg.text === 'string' ? msg.text : new TextDecoder().decode(msg.buffer);
+      text = msg.file ? await msg.file.text() : receiving === msg.id ? received.join('') : '';
+      received = [];
       starts = null;
       post({ type: 'meta', id: msg.id, meta: meta() });
       await analyze(msg.id, msg.settings);

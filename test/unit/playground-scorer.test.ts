@@ -17,6 +17,7 @@ import {
   parseInput,
   type Settings,
 } from '../../playground/src/analyze';
+import { putLists } from '../../playground/src/lists';
 import { readUrlState, writeUrlState } from '../../playground/src/url-state';
 import type { FromWorker, ToWorker } from '../../playground/src/worker-protocol';
 
@@ -102,7 +103,20 @@ describe('the worker path with the learned scorer', () => {
     sent.length = 0;
     for (const data of msgs) handler({ data });
     await vi.waitFor(() => expect(sent.some((m) => m.type === type)).toBe(true));
-    return [...sent];
+    return whole(sent);
+  }
+  /** The answers as the page sees them (worker-client.ts): long lists, sent in pieces, put back. */
+  function whole(out: FromWorker[]): FromWorker[] {
+    const byPath = new Map<string, unknown[]>();
+    const answers: FromWorker[] = [];
+    for (const m of out) {
+      if (m.type === 'items') byPath.set(m.path, [...(byPath.get(m.path) ?? []), ...m.items]);
+      else {
+        if (m.type === 'view' || m.type === 'update') putLists(m.type === 'view' ? m.view : m, byPath);
+        answers.push(m);
+      }
+    }
+    return answers;
   }
   const insightsOfAnswer = (out: FromWorker[]) => {
     const m = out.find((o) => o.type === 'view' || o.type === 'update')!;
@@ -115,7 +129,13 @@ describe('the worker path with the learned scorer', () => {
 
   it('analyses with the scorer when the switch is on, in message order', async () => {
     const p = parsed(plain);
-    const out = await ask([{ type: 'analyze', id: 1, text: plain, settings: learned }], 'view');
+    const out = await ask(
+      [
+        { type: 'text', id: 1, text: plain },
+        { type: 'analyze', id: 1, settings: learned },
+      ],
+      'view',
+    );
     expect(out.map((m) => m.type).slice(0, 3)).toEqual(['progress', 'meta', 'progress']);
     expect(insightsOfAnswer(out)).toEqual({
       insights: lessons(lessonsInputOf(p), { scorer: correctionModel }).insights,

@@ -1,5 +1,6 @@
 import type { KeyPointProposal } from 'rearview/playbook';
 import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
+import type { Turn } from '../analyze-types';
 import type { Insight } from '../heuristics';
 import type { AppState } from '../state';
 
@@ -21,7 +22,15 @@ export function InsightsPanel(props: { app: AppState }) {
   const app = props.app;
   const [status, setStatus] = createSignal('');
   const turns = () => app.view()?.turns ?? [];
-  const byRef = createMemo(() => new Map(turns().map((t) => [t.ref, t])));
+  /** The turn of a ref; the index is built on first use (a 50 MB session has 37,000 turns). */
+  const byRef = createMemo(() => {
+    const list = turns();
+    let index: Map<string, Turn> | undefined;
+    return (ref: string) => {
+      index ??= new Map(list.map((t) => [t.ref, t]));
+      return index.get(ref);
+    };
+  });
   const [allInsights, setAllInsights] = createSignal(false);
   const insights = createMemo(() => {
     const list = app.view()?.insights ?? [];
@@ -29,7 +38,7 @@ export function InsightsPanel(props: { app: AppState }) {
   });
   const index = createMemo(() => {
     const h = app.highlight();
-    return h && byRef().has(h) ? turns().findIndex((t) => t.ref === h) : -1;
+    return h && byRef()(h) ? turns().findIndex((t) => t.ref === h) : -1;
   });
   const [start, setStart] = createSignal(0);
   const shown = createMemo(() => turns().slice(start(), start() + WINDOW));
@@ -143,11 +152,11 @@ export function InsightsPanel(props: { app: AppState }) {
                         )}
                       </Show>
                       <div class="row">
-                        <For each={ins.traceRefs.filter((r) => byRef().has(r)).slice(0, 2)}>
+                        <For each={ins.traceRefs.filter((r) => byRef()(r)).slice(0, 2)}>
                           {(ref, i) => (
                             <button type="button" class="link" onClick={() => app.goTo(ref)}>
                               {i() === 0 ? 'Go to turn' : 'Go to the turn before'} (
-                              {byRef().get(ref)?.where || ref})
+                              {byRef()(ref)?.where || ref})
                             </button>
                           )}
                         </For>

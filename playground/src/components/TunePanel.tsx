@@ -1,7 +1,7 @@
 import { clampParam, type ParamSpec } from 'rearview/snapshot';
 import { createSignal, For, Show } from 'solid-js';
-import { DEFAULT_SETTINGS } from '../analyze';
 import type { Markers } from '../heuristics';
+import { DEFAULT_SETTINGS } from '../settings';
 import { SLIDER_GROUPS } from '../sliders';
 import type { AppState } from '../state';
 
