@@ -28,9 +28,8 @@ const FINAL = process.argv.includes('--final');
 const SHOW = process.argv.includes('--show');
 const FOLDS = 5;
 
-const all = strangerExamples().examples.filter(
-  (e) => !e.duplicate && e.evidence !== undefined && e.standing !== null,
-);
+const every = strangerExamples().examples.filter((e) => !e.duplicate && e.evidence !== undefined);
+const all = every.filter((e) => e.standing !== null);
 const rows = all.filter((e) => e.split === (FINAL ? 'strangers-final' : 'strangers'));
 const text = (e: Example) => e.evidence!.text;
 
@@ -166,6 +165,13 @@ console.log(
 const ref = rows.filter((e) => e.standing && e.instruction);
 console.log(
   `reader instructions of the ${ref.length} standing rows: ${ref.filter((e) => /^[\p{Lu}]/u.test(e.instruction!)).length} start upper-case (sanity); rows whose turn is not English: ${ref.filter((e) => e.lang !== 'en').length}`,
+);
+// As if the detector had flagged every turn of the split (labelled none, approval and friction too):
+// how many key points the writer alone proposes, and how many sit on a turn with a standing rule.
+const turns = every.filter((e) => e.split === (FINAL ? 'strangers-final' : 'strangers'));
+const anyK = turns.filter((e) => writeKeyPoint(text(e)) !== undefined);
+console.log(
+  `writer over all ${turns.length} distinct turns of the split: ${anyK.length} key points, ${anyK.filter((e) => e.standing).length} on turns the reader marked standing, ${anyK.filter((e) => e.standing === null).length} on turns labelled neither correction nor preference`,
 );
 if (SHOW && !FINAL) {
   for (const o of said)

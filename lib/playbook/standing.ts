@@ -29,7 +29,7 @@ const CUES: readonly RegExp[] = [
   // a question
   /\?\s*$|\?[^?]*\?/,
   // a pasted failure
-  /\b(?:error|exception|traceback|failed|failing|warning|undefined|cannot|can['’]t find)\b|^\s+at\s|:\d+:\d+/im,
+  /\b(?:error|exception|traceback|failed|failing|warning|undefined|cannot|can['’]t find)\b|^[ \t]+at\s|:\d+:\d+/im,
   // one-off: this time, still broken, fix it
   /\b(?:still|again|this time|for now|yet|right now|rn|fix|broken|doesn['’]?t work|not working|isn['’]?t working|didn['’]?t work)\b/i,
   // deixis: the request points at what is on screen
@@ -50,7 +50,7 @@ const EXPLICIT =
 
 /** A choice between two named things: "Use pnpm instead of npm.", "Use tabs, not spaces.". */
 const CHOICE =
-  /^(?:use|prefer|choose|pick)\s+(?:[^,;:.?!]|\.(?=\S)){1,40}?,?\s+(?:instead of|rather than|over|not)\s+[^,;:?!]{1,40}?(?:,?\s+in (?:this|the|our) [\w -]{1,30})?[.!]?$/i;
+  /^(?:use|prefer|choose|pick)\s+(?=[^,;:.?!]*\p{L}{2})(?:[^,;:.?!]|\.(?=\S)){1,40}?,?\s+(?:instead of|rather than|over|not)\s+(?!an? )[^,;:?!]{1,40}?(?:,?\s+in (?:this|the|our) [\w -]{1,30})?[.!]?$/iu;
 
 /**
  * True when a written instruction says itself that it stands for later sessions: it starts with

@@ -30,7 +30,7 @@ const DANGLING = new Set(
 const INFORMAL = /\b(?:i|u|ur|pls|plz|wanna|gonna|gotta|rn|idk|lol|btw|imo)\b(?!['’])/;
 /** An unresolved "you" ("Prefer you to review…", "Prefer how you think"). */
 const UNRESOLVED =
-  /\bprefer (?:you|your|how|what|when|where|why|that|to)\b|\byou (?:should|must|need|have|were|are|did|do)\b/i;
+  /\bprefer (?:for |that )?(?:you|your|how|what|when|where|why|that|to)\b|^keep in mind\b|\byou (?:should|must|need|have|were|are|did|do)\b/i;
 /** Detectors' placeholder texts: they say nothing a session could act on. */
 const TEMPLATE =
   /^(?:apply the user['’]?s? correction|follow the user['’]?s? preference|avoid repeating this mistake|avoid this friction|continue this approach|automate or remember this)\b/i;
@@ -42,6 +42,20 @@ const SESSION_OBJECT =
   /\b(?:these|those) (?:files?|steps?|rules?|changes?|ones?|things?)\b|\bthe following\b|\bthis one\b/i;
 /** The imperative head a sentence starts with once negations and adverbs are read past. */
 const HEAD = /^(?:(?:don['’]?t|do not|never|always|only|also|first|please)\s+)*(?:[a-z][a-z-]*)\s+/i;
+
+/** Quotes and brackets in pairs: a cut quotation ('Use MM/DD/YYYY.").') reads as garbage. */
+function balanced(s: string): boolean {
+  if ((s.split('`').length - 1) % 2 === 1 || (s.split('"').length - 1) % 2 === 1) return false;
+  for (const [open, close] of ['()', '[]', '{}'] as const) {
+    let depth = 0;
+    for (const ch of s) {
+      if (ch === open) depth++;
+      else if (ch === close && --depth < 0) return false;
+    }
+    if (depth !== 0) return false;
+  }
+  return true;
+}
 
 /**
  * True when an imperative sentence has a named object after its verb, ends on a word that can end a
@@ -62,6 +76,7 @@ export function isWellFormedKeyPoint(sentence: string): boolean {
   if (!s || TEMPLATE.test(s) || SESSION_OBJECT.test(s) || INFORMAL.test(s) || UNRESOLVED.test(s))
     return false;
   if (ONE_OFF.test(s)) return false;
+  if (!balanced(s)) return false;
   const head = HEAD.exec(s);
   if (!head) return false;
   const rest = s.slice(head[0].length);

@@ -13,6 +13,7 @@ import {
   writeKeyPoint,
 } from 'rearview/playbook';
 import { describe, expect, it } from 'vitest';
+import { describeGrowth, fill, measureGrowth } from './linear-time';
 
 describe('standing rule or one-off request', () => {
   it('weighs one integer per cue, and reads the cues it names', () => {
@@ -146,5 +147,25 @@ describe('writeKeyPoint', () => {
     for (const i of heuristicReflect([{ role: 'user', content: oneOff }])) {
       expect(proposeKeyPoint(i, oneOff)).toBeUndefined();
     }
+  });
+});
+
+describe('writeKeyPoint on adversarial turns', () => {
+  // It reads at most the first 4,000 characters; within them every scan must stay linear.
+  it.each([
+    ['blank lines', '\n'],
+    ['spaces', ' '],
+    ['question marks', '?'],
+    ['repeated rules', 'always use a instead of b, '],
+    ['lead clauses', 'before x, '],
+    ['an open fence', '```'],
+    ['I would rather', 'i would rather '],
+  ])('stays linear on %s (each doubling at most triples the time, one step allowed)', (_, unit) => {
+    const g = measureGrowth(
+      (text) => writeKeyPoint(text),
+      (n) => fill(n, unit, 'No, ', '.'),
+      { sizes: [500, 1_000, 2_000, 4_000], rounds: 3 },
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });
