@@ -17,6 +17,7 @@
 import { fnv1a32 } from '../../lib/core/index';
 import {
   extractInstruction,
+  isStandingTurn,
   isWellFormedKeyPoint,
   saysStanding,
   standingCues,
@@ -139,6 +140,14 @@ if (!FINAL) {
   console.log(`fitted on every strangers author: weights [${w.join(', ')}], cut ${bestCut(w, rows)}`);
 }
 
+// The shipped decision alone (isStandingTurn), before the writer.
+const dec = prf(
+  rows.filter((e) => isStandingTurn(text(e))),
+  pos,
+);
+console.log(
+  `shipped isStandingTurn: precision ${f(dec.p)}, recall ${f(dec.r)} (${dec.right} of ${dec.said} said standing)`,
+);
 // Before this change: any sentence `extractInstruction(…, { rulesOnly: true })` found was kept.
 const before = prf(
   rows.filter((e) => extractInstruction(text(e), { rulesOnly: true }) !== undefined),
