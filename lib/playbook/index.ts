@@ -123,6 +123,13 @@ export { describeIssues, KeyPointNameSchema, KeyPointSchema, PlaybookSchema } fr
 export { compareForEviction, compareNames, keyPointConfidence, WILSON_Z, wilsonLowerBound } from './score.js';
 export { type Selection, type SelectOptions, selectForPrompt } from './select.js';
 export {
+  STANDING_CUT,
+  STANDING_WEIGHTS,
+  saysStanding,
+  standingCues,
+  standingScore,
+} from './standing.js';
+export {
   type ApplyTagsOptions,
   applyKeyPointTags,
   type KeyPointTag,
@@ -132,3 +139,4 @@ export {
   tallyKeyPointTags,
 } from './tags.js';
 export { CURATOR_TEMPLATE, fillTemplate, PLAYBOOK_TEMPLATE, REFLECTOR_TEMPLATE } from './templates.js';
+export { isStandingTurn, isWellFormedKeyPoint, writeKeyPoint } from './writer.js';

@@ -26,6 +26,8 @@ const FILLER =
 /** Lead-ins before the instruction itself. */
 const LEAD_IN =
   /^(?:(?:no|nope),?\s+)?(?:i (?:said|told you|asked you|asked|mean|meant|already said|already told you|want(?: you)?|need(?: you)?|would like(?: you)?|'?d like(?: you)?)(?: to| that)?|as i (?:said|mentioned|told you)(?: before| earlier| already)?,?|like i said,?|you (?:should|must|need to|have to|ought to|were supposed to)|we (?:should|must|need to|have to)|let['’]?s|(?:can|could|would|will) (?:you|we)(?: please)?|make sure(?: to| you| that you)?|remember to|from now on,?|going forward,?|in (?:the )?future,?|next time,?|for (?:the )?future,?|(?:you )?always remember to)[,:]?\s+/i;
+/** "I'd like to see your plan" asks the agent to show it. */
+const SEE = /^i(?: would|['’]d)? (?:like|want|need) to (?:see|review|read)\s+/i;
 /** Verbs an instruction starts with once its lead-in is gone. */
 const IMPERATIVE =
   /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|run|add|remove|delete|keep|make|put|try|check|ask|write|read|call|pass|set|install|prefer|start|move|rename|create|fix|revert|undo|commit|push|test|include|exclude|skip|only|leave|return|change|update|follow|wait|split|merge|show|print|explain|answer|reply|respond|give|send|open|close|load|save|build|deploy|replace|switch|format|sort|limit|stick|go|look|focus|drop|ignore|mention|tell|let|be|verify|confirm|double-check|search|grep|find|pin|bump|upgrade|downgrade|rewrite|refactor|simplify|document|comment|reuse|restore|rebase|squash|wrap|handle|escape|quote|put|place|target|point|respect|consider|note)\b/i;
@@ -34,6 +36,10 @@ const CHALLENGE =
   /^(?:shouldn['’]?t|should not|why not|why (?:don['’]?t|didn['’]?t|not) (?:you|we)|wouldn['’]?t it be better to|can['’]?t (?:you|we)|couldn['’]?t (?:you|we)|isn['’]?t it better to)\s+(?:(?:we|you|it|that|this|there|they|the \w+)\s+)?(?:be\s+|have\s+)?(?:just\s+)?/i;
 /** "I prefer X" is an instruction to prefer X; "I don't want X" one to avoid it. */
 const PREFER = /^i(?: would| really| always|['’]d)? (?:prefer|like)\s+(?:it\s+)?(?:if\s+)?/i;
+/** "I would rather use X" is an instruction to use X; "I would rather not X" one not to. */
+const RATHER = /^i(?: would|['’]d)? rather\s+(not\s+)?/i;
+/** A leading condition or scope before the imperative: "In the health endpoint, never return…". */
+const LEAD_CLAUSE = /^((?:in|for|when|whenever|before|after|on|during|while)\s[^,;:]{1,60}),\s+/i;
 const AVOID = /^i (?:do not|don['’]?t|never) (?:want|like)\s+/i;
 /** "I don't want you to X" is an instruction not to X. */
 const DONT = /^i (?:do not|don['’]?t|never) (?:want|like)(?: you)? to\s+/i;
@@ -74,15 +80,28 @@ function sentences(text: string): string[] {
 function strip(sentence: string): string {
   let s = sentence;
   for (let i = 0; i < 6; i++) {
-    const next = s.replace(MARKER, '').replace(FILLER, '').replace(LEAD_IN, '');
+    const next = s.replace(MARKER, '').replace(FILLER, '').replace(SEE, 'show me ').replace(LEAD_IN, '');
     if (next === s) break;
     s = next;
   }
   return s;
 }
 
-/** One sentence as an instruction, or undefined when it does not say what to do. */
+/**
+ * One sentence as an instruction, or undefined when it does not say what to do. A leading condition
+ * ("Before writing any code, show me the plan.") is kept in front of the instruction it scopes.
+ */
 function asInstruction(sentence: string, negated: string | undefined): string | undefined {
+  const lead = LEAD_CLAUSE.exec(sentence);
+  if (lead) {
+    const rest = asClause(sentence.slice(lead[0].length), undefined);
+    if (rest) return `${lead[1]}, ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`;
+  }
+  return asClause(sentence, negated);
+}
+
+/** One clause as an instruction, or undefined when it does not say what to do. */
+function asClause(sentence: string, negated: string | undefined): string | undefined {
   // "Can you use the helper?" asks for an action: a request, not a question.
   const request = REQUEST.test(sentence);
   // "USE pnpm" shouts a verb; "REST endpoint" names a thing.
@@ -93,9 +112,15 @@ function asInstruction(sentence: string, negated: string | undefined): string | 
   } else if (/\?\s*$/.test(s) && !request) {
     return undefined;
   }
-  if (DONT.test(s)) s = `don't ${s.replace(DONT, '')}`;
-  else if (PREFER.test(s)) s = `prefer ${s.replace(PREFER, '')}`;
-  else if (AVOID.test(s)) s = `avoid ${s.replace(AVOID, '')}`;
+  const rather = RATHER.exec(s);
+  if (rather) s = `${rather[1] ? "don't " : ''}${s.slice(rather[0].length)}`;
+  else if (DONT.test(s)) s = `don't ${s.replace(DONT, '')}`;
+  else if (PREFER.test(s)) {
+    // "I'd like your help with…" and "I like how you…" ask or praise: no preference to keep.
+    if (/^i(?: would| really| always|['’]d)? (?:prefer|like)\s+(?:your?|how|what|that|when)\b/i.test(s))
+      return undefined;
+    s = `prefer ${s.replace(PREFER, '')}`;
+  } else if (AVOID.test(s)) s = `avoid ${s.replace(AVOID, '')}`;
   s = s.replace(/[\s,;:.!?]+$/, '').replace(/,?\s+(?:please|thanks|thank you|ok|okay)$/i, '');
   if (!IMPERATIVE.test(s)) {
     // "No, not GraphQL. I said REST endpoint." — a bare noun phrase after a rejected one.
@@ -129,7 +154,7 @@ const RULE_VERB =
   /^(?:don['’]?t|do not|never|always|avoid|stop|prefer|use|keep|stick|only|respect|follow|ask|wait|make sure|be)\b/i;
 /** Words that make any instruction a standing rule: an alternative, a condition, an order. */
 const RULE_WORD =
-  /\b(?:instead|rather than|not|never|always|from now on|before|after|without|unless|whenever|every time|only)\b|\bfirst(?=\s*[.,;!]|\s*$)/i;
+  /\b(?:instead|rather than|not|never|always|from now on|before|after|without|unless|whenever|every time|each time|only|in all|for all|everywhere|regularly|by default|going forward)\b|\bfirst(?=\s*[.,;!]|\s*$)/i;
 
 /**
  * True when an instruction is a standing rule worth keeping ("Use pnpm instead of npm.", "Run the
@@ -153,7 +178,8 @@ export function isStandingRule(instruction: string): boolean {
  * not GraphQL.". Two instructions in a row are joined with a semicolon when they fit. Undefined when
  * the turn says nothing to do ("No, that's wrong.", "Why did you do that?"). With `rulesOnly`, only
  * sentences that are standing rules ({@link isStandingRule}) count: "Fix the card; do not touch the
- * others." gives "Do not touch the others.". Pure; never throws.
+ * others." gives "Do not touch the others.". `accept`, when given, must also pass each sentence
+ * kept (the key-point writer passes its grammar check). Pure; never throws.
  *
  * @example
  * ```ts
@@ -161,7 +187,10 @@ export function isStandingRule(instruction: string): boolean {
  * // "Don't modify the implementation while probing; ask first."
  * ```
  */
-export function extractInstruction(text: string, options: { rulesOnly?: boolean } = {}): string | undefined {
+export function extractInstruction(
+  text: string,
+  options: { rulesOnly?: boolean; accept?: (sentence: string) => boolean } = {},
+): string | undefined {
   if (typeof text !== 'string') return undefined;
   const found: string[] = [];
   let negated: string | undefined;
@@ -173,6 +202,7 @@ export function extractInstruction(text: string, options: { rulesOnly?: boolean 
     }
     const instruction = asInstruction(sentence, negated);
     if (!instruction || (options?.rulesOnly && !isStandingRule(instruction))) continue;
+    if (typeof options?.accept === 'function' && !options.accept(instruction)) continue;
     found.push(instruction);
     if (found.length === 2) break;
   }

@@ -7,9 +7,9 @@
  * @module
  */
 import { contentText, truncateUtf8 } from '../core/index.js';
-import { extractInstruction } from './instruction.js';
 import type { SectionName } from './model.js';
 import { sanitizeKeyPointText } from './sanitize.js';
+import { writeKeyPoint } from './writer.js';
 
 /**
  * The parts of a heuristic insight the policy reads; `ReflectionInsight` from `rearview/heuristic`
@@ -191,9 +191,12 @@ export function turnVerdict(insights: readonly InsightLike[], turnText: string):
   return undefined;
 }
 
-/** The turn's instruction when it is a standing rule; a one-off task ("Rename the title") is not kept. */
+/**
+ * The turn's instruction when it is a standing rule, as one well-formed sentence (`writeKeyPoint`);
+ * a one-off request ("Rename the title", a pasted error, a question) is evidence only.
+ */
 function rule(text: string): string | undefined {
-  return extractInstruction(text, { rulesOnly: true });
+  return writeKeyPoint(text);
 }
 
 /** The agent's action or claim a correction answered, on one line: a tool call or a reply's first sentence. */

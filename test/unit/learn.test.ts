@@ -96,15 +96,15 @@ describe('learn: aggregation', () => {
     const r = await learn([
       { name: 'a.jsonl', text: session('2025-01-01', 'No, use pnpm instead of npm!') },
       { name: 'b.jsonl', text: session('2025-01-02', 'no, Use pnpm instead of npm') },
-      { name: 'c.jsonl', text: session('2025-01-03', 'No. Do not add new features.') },
+      { name: 'c.jsonl', text: session('2025-01-03', 'No. Never add new features.') },
       {
         name: 'd.jsonl',
-        text: session('2025-01-04', 'No. Do not add new features, only polish the existing UI.'),
+        text: session('2025-01-04', 'No. Never add new features, only polish the existing UI.'),
       },
     ]);
     const texts = r.rules.map((x) => [x.text, x.sessions]);
     expect(texts).toContainEqual(['Use pnpm instead of npm.', 2]);
-    expect(texts).toContainEqual(['Do not add new features.', 2]);
+    expect(texts).toContainEqual(['Never add new features.', 2]);
   });
 
   it('never merges a rule with its negation', async () => {
@@ -121,12 +121,12 @@ describe('learn: aggregation', () => {
   it('ranks by evidence, then recency', async () => {
     const r = await learn([
       ...three(),
-      { name: 'd.jsonl', text: session('2024-01-01', 'No, run the linter before committing.') },
-      { name: 'e.jsonl', text: session('2024-01-02', 'No, run the linter before committing.') },
+      { name: 'd.jsonl', text: session('2024-01-01', 'No, always run the linter before committing.') },
+      { name: 'e.jsonl', text: session('2024-01-02', 'No, always run the linter before committing.') },
     ]);
     expect(r.rules.map((x) => x.text)).toEqual([
       'Use pnpm instead of npm.',
-      'Run the linter before committing.',
+      'Always run the linter before committing.',
     ]);
     expect(r.rules[0]!.score).toBeGreaterThan(r.rules[1]!.score);
   });
@@ -182,15 +182,15 @@ describe('learn: against an existing file', () => {
     const r = await learn(
       [
         ...three(),
-        { name: 'd.jsonl', text: session('2025-01-05', 'No, run the linter before committing.') },
-        { name: 'e.jsonl', text: session('2025-01-06', 'No, run the linter before committing.') },
+        { name: 'd.jsonl', text: session('2025-01-05', 'No, always run the linter before committing.') },
+        { name: 'e.jsonl', text: session('2025-01-06', 'No, always run the linter before committing.') },
       ],
       { against },
     );
     expect(r.rules.map((x) => x.text)).toEqual(['Use pnpm instead of npm.']);
     expect(r.alreadyThere).toEqual([
       {
-        rule: 'Run the linter before committing.',
+        rule: 'Always run the linter before committing.',
         line: { line: 4, text: '- Run the linter before committing.' },
       },
     ]);
@@ -201,7 +201,7 @@ describe('learn: against an existing file', () => {
   });
 
   it('reports a file line that rejects what the sessions ask for', async () => {
-    const r = await learn(three('No, use yarn for installs.'), { against: '- Never use yarn.\n' });
+    const r = await learn(three('No, always use yarn for installs.'), { against: '- Never use yarn.\n' });
     expect(r.contradictions.map((c) => c.line)).toEqual([1]);
   });
 });
@@ -210,8 +210,8 @@ describe('learn: budget, abort, bad sources, progress', () => {
   const many = (): LearnSource[] => {
     const rules = [
       'use pnpm instead of npm',
-      'run the linter before committing',
-      'keep functions under fifty lines',
+      'always run the linter before committing',
+      'always keep functions under fifty lines',
     ];
     const out: LearnSource[] = [];
     for (const [i, r] of rules.entries()) {
@@ -409,7 +409,7 @@ describe('learn: outputs', () => {
   it('adds a kind the learned section has no sub-heading for under a new one, at the section end', async () => {
     const r = await learn([
       ...three(),
-      ...three('No, run the linter before committing.').map((s) => ({ ...s, name: `lint-${s.name}` })),
+      ...three('No, always run the linter before committing.').map((s) => ({ ...s, name: `lint-${s.name}` })),
     ]);
     const before = '## Learned from sessions\n\n### Preferences\n\n- Old. _(2 sessions)_\n\n## Other\n';
     const after = applyPatch(before, toUnifiedDiff(r, before, 'AGENTS.md'));

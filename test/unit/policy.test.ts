@@ -116,11 +116,11 @@ describe('proposeKeyPoint', () => {
   });
 
   it('keeps medium-confidence corrections (challenges) by default and drops them with minConfidence: high', () => {
-    const text = "Shouldn't that be using a fixture?";
+    const text = "Shouldn't that be using a fixture every time?";
     const insight = { ...raw('correction', ['correction', 'question']), confidence: 'medium' as const };
     expect(proposeKeyPoint(insight, text)).toMatchObject({
       section: 'MISTAKES TO AVOID',
-      text: 'Use a fixture.',
+      text: 'Use a fixture every time.',
     });
     expect(proposeKeyPoint(insight, text, { minConfidence: 'high' })).toBeUndefined();
   });

@@ -85,8 +85,8 @@ export const learnCases: ConformanceCase[] = [
         { name: 'b.jsonl', text: session('2025-02-01', FIX, true) },
         { name: 'a.jsonl', bytes: new TextEncoder().encode(session('2025-01-01', FIX, true)) },
         { name: 'c.jsonl', text: session('2025-03-01', FIX) },
-        { name: 'd.jsonl', text: session('2025-03-02', 'No, run the linter before committing.') },
-        { name: 'e.jsonl', text: session('2025-03-03', 'No, run the linter before committing.') },
+        { name: 'd.jsonl', text: session('2025-03-02', 'No, always run the linter before committing.') },
+        { name: 'e.jsonl', text: session('2025-03-03', 'No, always run the linter before committing.') },
         {
           name: 'f.md',
           text: 'User: write it\nAssistant: done with tabs.\nUser: No, always indent with two spaces.\n',

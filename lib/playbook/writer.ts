@@ -1,0 +1,138 @@
+/**
+ * The key-point writer: from a correction or preference turn, one self-contained imperative sentence
+ * worth keeping for later sessions, or nothing. Two decisions stand between a turn and a key point:
+ * is it a standing instruction at all (`isStandingTurn`), and does the extracted sentence read
+ * as one (an imperative verb with a named object, no dangling word, no unresolved "you", nothing
+ * that points at this session's screen). When either says no, the insight keeps its evidence only.
+ *
+ * @module
+ */
+import { extractInstruction } from './instruction.js';
+import { STANDING_CUT, saysStanding, standingScore } from './standing.js';
+
+/** Words that carry no object: pronouns, determiners, prepositions, auxiliaries, negations. */
+const FUNCTION_WORDS = new Set(
+  (
+    'a an the to of in on at by for from with without into onto about as and or but nor so if than then that this these those ' +
+    "it its it’s it's them they their there here he she him her his we us our you your i me my mine is are was were be been being " +
+    "do does did done don’t don't not no never always only just also all any some every each more most less very too " +
+    'can could should would will shall may might must have has had get got make made let which what when where why how who whom whose ' +
+    'like please again still yet now up down out off over under instead rather first before after'
+  ).split(' '),
+);
+/** Words that cannot end a sentence: it was cut in the middle ("Avoid the hook matching to."). */
+const DANGLING = new Set(
+  'a an the to of for from with into onto about as and or but nor so if than that which who whose my your our their his her its is are was were be been does very like please'.split(
+    ' ',
+  ),
+);
+/** Chat shorthand: the sentence was not rewritten (case matters: "I" is a person, "i" a typo). */
+const INFORMAL = /\b(?:i|u|ur|pls|plz|wanna|gonna|gotta|rn|idk|lol|btw|imo)\b(?!['’])/;
+/** An unresolved "you" ("Prefer you to review…", "Prefer how you think"). */
+const UNRESOLVED =
+  /\bprefer (?:for |that )?(?:you|your|how|what|when|where|why|that|to)\b|^keep in mind\b|\byou (?:should|must|need|have|were|are|did|do)\b/i;
+/** Detectors' placeholder texts: they say nothing a session could act on. */
+const TEMPLATE =
+  /^(?:apply the user['’]?s? correction|follow the user['’]?s? preference|avoid repeating this mistake|avoid this friction|continue this approach|automate or remember this)\b/i;
+/** Only this session: "yet", "this time", an `@file` mention, what is on screen. */
+const ONE_OFF =
+  /\b(?:yet|this time|for now|right now|for the moment|attached|screenshot|above|below|same error)\b|(?:^|\s)@\S/i;
+/** An object only this session can resolve: "these files", "the following", "this one". */
+const SESSION_OBJECT =
+  /\b(?:these|those) (?:files?|steps?|rules?|changes?|ones?|things?)\b|\bthe following\b|\bthis one\b/i;
+/** The imperative head a sentence starts with once negations and adverbs are read past. */
+const HEAD = /^(?:(?:don['’]?t|do not|never|always|only|also|first|please)\s+)*(?:[a-z][a-z-]*)\s+/i;
+
+/** Quotes and brackets in pairs: a cut quotation ('Use MM/DD/YYYY.").') reads as garbage. */
+function balanced(s: string): boolean {
+  if ((s.split('`').length - 1) % 2 === 1 || (s.split('"').length - 1) % 2 === 1) return false;
+  for (const [open, close] of ['()', '[]', '{}'] as const) {
+    let depth = 0;
+    for (const ch of s) {
+      if (ch === open) depth++;
+      else if (ch === close && --depth < 0) return false;
+    }
+    if (depth !== 0) return false;
+  }
+  return true;
+}
+
+/**
+ * True when an imperative sentence has a named object after its verb, ends on a word that can end a
+ * sentence and holds no chat shorthand, no unresolved "you" and nothing bound to this session.
+ * Pure; never throws.
+ *
+ * @example
+ * ```ts
+ * isWellFormedKeyPoint('Use pnpm instead of npm in this repository.'); // true
+ * isWellFormedKeyPoint('Avoid the hook matching to.'); // false (ends on "to")
+ * isWellFormedKeyPoint('Prefer how you think.'); // false (no object, "you" unresolved)
+ * ```
+ */
+export function isWellFormedKeyPoint(sentence: string): boolean {
+  if (typeof sentence !== 'string') return false;
+  if (/…\s*$/.test(sentence)) return false;
+  const s = sentence.trim().replace(/[.!]+$/, '');
+  if (!s || TEMPLATE.test(s) || SESSION_OBJECT.test(s) || INFORMAL.test(s) || UNRESOLVED.test(s))
+    return false;
+  if (ONE_OFF.test(s)) return false;
+  if (!balanced(s)) return false;
+  const head = HEAD.exec(s);
+  if (!head) return false;
+  const rest = s.slice(head[0].length);
+  // "Use we are learning…", "Prefer I prefer": a subject read as the verb's object.
+  if (/^(?:we|i|you|they|he|she|it['’]s|there|prefer|use|avoid)\b/i.test(rest)) return false;
+  // "Use it to continue…", "Do that in the test": the object is on the session's screen.
+  if (
+    /^(?:it|them|(?:this|that|these|those)(?=\s*(?:[,.;:]|$|\s(?:to|and|or|in|on|for|with|is|was|again)\b)))/i.test(
+      rest,
+    )
+  ) {
+    return false;
+  }
+  const objectWords = (rest.match(/[\p{L}][\p{L}\p{N}'’._/-]*/gu) ?? []).filter(
+    (w) => w.length >= 2 && !FUNCTION_WORDS.has(w.toLowerCase()),
+  );
+  if (objectWords.length === 0) return false;
+  const last = (s.match(/[\p{L}\p{N}'’]+$/u) ?? [''])[0].toLowerCase();
+  return !DANGLING.has(last);
+}
+
+/**
+ * True when a correction or preference turn holds a standing instruction rather than a one-off
+ * request: its weight sum (`standingScore`) reaches `STANDING_CUT`, or the well-formed rule it states
+ * says itself that it stands (`saysStanding`: "Always…", "from now on", "Use pnpm instead of npm").
+ * Deterministic and pure; a non-string is never standing.
+ *
+ * @example
+ * ```ts
+ * isStandingTurn('From now on, always use pnpm instead of npm.'); // true
+ * isStandingTurn('fix the error'); // false
+ * ```
+ */
+export function isStandingTurn(text: string): boolean {
+  if (typeof text !== 'string') return false;
+  if (standingScore(text) >= STANDING_CUT) return true;
+  const rule = extractInstruction(text, { rulesOnly: true, accept: isWellFormedKeyPoint });
+  return rule !== undefined && saysStanding(rule);
+}
+
+/**
+ * The key point a correction or preference turn proposes: its standing instruction as one imperative
+ * sentence ("No, use pnpm instead of npm from now on." → "Use pnpm instead of npm from now on."), or
+ * undefined for a one-off request, a pasted failure, a question, or a sentence that does not read as
+ * an instruction with a named object. Deterministic and pure; never throws.
+ *
+ * @example
+ * ```ts
+ * writeKeyPoint('No, always use pnpm instead of npm in this repository.');
+ * // 'Always use pnpm instead of npm in this repository.'
+ * writeKeyPoint('fix the error'); // undefined
+ * ```
+ */
+export function writeKeyPoint(text: string): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  const sentence = extractInstruction(text, { rulesOnly: true, accept: isWellFormedKeyPoint });
+  if (!sentence || !isWellFormedKeyPoint(sentence)) return undefined;
+  return saysStanding(sentence) || standingScore(text) >= STANDING_CUT ? sentence : undefined;
+}

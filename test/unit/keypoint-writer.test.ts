@@ -1,0 +1,171 @@
+import fc from 'fast-check';
+import { heuristicReflect } from 'rearview/heuristic';
+import { judgeRule } from 'rearview/learn';
+import {
+  isStandingTurn,
+  isWellFormedKeyPoint,
+  proposeKeyPoint,
+  STANDING_CUT,
+  STANDING_WEIGHTS,
+  saysStanding,
+  standingCues,
+  standingScore,
+  writeKeyPoint,
+} from 'rearview/playbook';
+import { describe, expect, it } from 'vitest';
+import { describeGrowth, fill, measureGrowth } from './linear-time';
+
+describe('standing rule or one-off request', () => {
+  it('weighs one integer per cue, and reads the cues it names', () => {
+    expect(STANDING_WEIGHTS).toHaveLength(standingCues('').length + 1);
+    expect(STANDING_WEIGHTS.every(Number.isInteger)).toBe(true);
+    expect(standingScore('')).toBe(STANDING_WEIGHTS[0]);
+    expect(standingScore('From now on, always ask me before deleting files.')).toBeGreaterThanOrEqual(
+      STANDING_CUT,
+    );
+  });
+
+  it('keeps rules that say they stand, and leaves one-off requests, errors and questions out', () => {
+    for (const t of [
+      'From now on, always ask me before deleting files.',
+      'No, never push to main directly.',
+      'Use pnpm, not npm, in this repository.',
+      'I prefer short answers.',
+    ]) {
+      expect(isStandingTurn(t), t).toBe(true);
+    }
+    for (const t of [
+      'fix the error',
+      'Please fix the error in the login page.',
+      'the build still fails: TypeError: x is undefined\n    at foo (a.js:1:2)',
+      'why did you change the config?',
+      "Don't write code yet.",
+      'No, use the other branch instead.',
+    ]) {
+      expect(isStandingTurn(t), t).toBe(false);
+    }
+    expect(isStandingTurn(42 as unknown as string)).toBe(false);
+  });
+
+  it('names a rule that says it stands', () => {
+    expect(saysStanding('Always run the linter before committing.')).toBe(true);
+    expect(saysStanding('Use ruff instead of flake8.')).toBe(true);
+    expect(saysStanding('Use the WHATWG URL API instead.')).toBe(false);
+    expect(saysStanding('Rename the card title.')).toBe(false);
+  });
+});
+
+describe('writeKeyPoint', () => {
+  it('writes the standing instruction as one imperative sentence', () => {
+    expect(writeKeyPoint('No, always use pnpm instead of npm in this repository.')).toBe(
+      'Always use pnpm instead of npm in this repository.',
+    );
+    expect(writeKeyPoint('I already told you, use tabs not spaces.')).toBe('Use tabs not spaces.');
+    expect(writeKeyPoint('Before writing any code, I would like to see your plan each time.')).toBe(
+      'Before writing any code, show me your plan each time.',
+    );
+    expect(writeKeyPoint('i would rather not use fixed pixels, ever')).toBe("Don't use fixed pixels, ever.");
+  });
+
+  it('proposes nothing for a one-off, a pasted failure or a question', () => {
+    for (const t of [
+      'fix the error',
+      'That still fails with TypeError: x is undefined, fix it',
+      'why did you change the config?',
+      "Don't write code yet.",
+      'No, use it to continue, not just the two of them.',
+    ]) {
+      expect(writeKeyPoint(t), t).toBeUndefined();
+    }
+  });
+
+  it('never writes the garbled or template sentences a reviewer found', () => {
+    for (const t of [
+      'Prefer how you think.',
+      'Avoid the hook matching to.',
+      'Prefer you to review the complete git.',
+      'Point, about not having solid testing strategy…',
+      "Apply the user's correction.",
+      'Use these files as the source of truth.',
+      'Only phton code i eill run it.',
+    ]) {
+      expect(isWellFormedKeyPoint(t), t).toBe(false);
+    }
+    expect(isWellFormedKeyPoint('Never reinitialise task-master; it would erase the task history.')).toBe(
+      true,
+    );
+    expect(writeKeyPoint('I would prefer you to review the complete git.')).toBeUndefined();
+    expect(writeKeyPoint('I prefer how you think.')).toBeUndefined();
+  });
+
+  it('every sentence it writes is well formed, passes the learn quality rules and is deterministic', () => {
+    const parts = [
+      'No, ',
+      'always ',
+      'never ',
+      'please ',
+      'use pnpm ',
+      'instead of npm',
+      'run the tests ',
+      'before committing',
+      '. ',
+      'from now on ',
+      'I prefer ',
+      'it ',
+      'this ',
+      'to ',
+      'the ',
+      'fix the error',
+      '?',
+      'you ',
+      'I ',
+      'ask me ',
+      '\n',
+    ];
+    let written = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...parts), { maxLength: 12 }), (list) => {
+        const text = list.join('');
+        const k = writeKeyPoint(text);
+        expect(writeKeyPoint(text)).toBe(k);
+        if (k === undefined) return;
+        written++;
+        expect(isWellFormedKeyPoint(k)).toBe(true);
+        expect(k).toMatch(/^[A-Z].*[.…]$/s);
+        expect(judgeRule(k) === undefined || judgeRule(k) === 'not self-contained').toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    expect(written).toBeGreaterThan(0);
+  });
+
+  it('is the text proposeKeyPoint gives a correction, which otherwise keeps only its evidence', () => {
+    const standing = 'No, always use pnpm instead of npm.';
+    const [insight] = heuristicReflect([{ role: 'user', content: standing }]);
+    expect(proposeKeyPoint(insight!, standing)?.text).toBe(writeKeyPoint(standing));
+    const oneOff = 'No, the build still fails with this error, fix it.';
+    for (const i of heuristicReflect([{ role: 'user', content: oneOff }])) {
+      expect(proposeKeyPoint(i, oneOff)).toBeUndefined();
+    }
+  });
+});
+
+describe('writeKeyPoint on adversarial turns', () => {
+  // It reads at most the first 4,000 characters; within them every scan must stay linear.
+  it.each([
+    ['blank lines', '\n'],
+    ['spaces', ' '],
+    ['question marks', '?'],
+    ['repeated rules', 'always use a instead of b, '],
+    ['lead clauses', 'before x, '],
+    ['an open fence', '```'],
+    ['I would rather', 'i would rather '],
+  ])('stays linear on %s (each doubling at most triples the time, one step allowed)', (_, unit) => {
+    const g = measureGrowth(
+      (text) => writeKeyPoint(text),
+      (n) => fill(n, unit, 'No, ', '.'),
+      { sizes: [500, 1_000, 2_000, 4_000], rounds: 3 },
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+});
