@@ -29,7 +29,7 @@ interface Label {
   author: string;
   split: string;
 }
-const labels = readFileSync(resolve(import.meta.dirname, 'strangers/labels.jsonl'), 'utf8')
+const labels = readFileSync(resolve(import.meta.dirname, 'sets/strangers/labels.jsonl'), 'utf8')
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as Label);
