@@ -350,7 +350,7 @@ export const KIND_SPECS: readonly KindSpec[] = [
     // separator, and `:=` / `=>` are completed after it. The span starts at the separator: the name
     // stays as it is. The name may be glued to a word (`mypassword=`, `:_authToken=`).
     // A vendor's name (gitleaks' keyword rules) and `curl -u user:` are tried only where the names fail.
-    scan: `[:=]${TERNARY}(?:(?<=${SECRET_PREFIX}${SECRET_WORD}(?:\\\\?["'\\x60])?[ \\t]{0,16}[:=])|(?<=${VENDOR_NAME}[:=])${VENDOR_VALUE_AHEAD}|(?<=${CURL_USER}))(?:(?<=:)=|(?<==)>)?(?![=:>])[ \\t]{0,16}(?:\\\\?["'\\x60])?${PH_QUOTED}(${SECRET_VALUE})`,
+    scan: `[:=]${TERNARY}(?:(?<=${SECRET_PREFIX}${SECRET_WORD}(?:\\\\?["'\\x60])?[ \\t]{0,16}[:=])|${VENDOR_VALUE_AHEAD}(?<=${VENDOR_NAME}[:=])|(?<=${CURL_USER}))(?:(?<=:)=|(?<==)>)?(?![=:>])[ \\t]{0,16}(?:\\\\?["'\\x60])?${PH_QUOTED}(${SECRET_VALUE})`,
     lookbehind: '',
     secretGroup: true,
   },

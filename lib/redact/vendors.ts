@@ -288,8 +288,7 @@ export const VENDOR_FORMATS: readonly VendorFormat[] = [
   },
   { kind: 'vendor-key', prefix: 'SK', rest: `${HEX}{32}${END}`, what: 'Twilio API key' },
   {
-    // Legacy Vault token: `s.` and 24 characters holding a digit, not after a letter or a dot
-    // (`this.…`, `os.…`) unless the letter ends an escape (`\ns.…`).
+    // Legacy Vault token: `s.` + 24 holding a digit, not after a letter (`os.…`) but an escape's (`\ns.…`).
     kind: 'vendor-key',
     prefix: 's\\.',
     rest: `(?<=(?<!(?<!\\\\)[A-Za-z.])s\\.)(?=[A-Za-z]{0,24}[0-9])[A-Za-z0-9]{24}${END}`,
@@ -307,14 +306,15 @@ export const VENDOR_NAMES: readonly string[] = (
   'facebook fastly finicity finnhub flickr freshbooks gitter gocardless heroku hubspot intercom jfrog ' +
   'artifactory bintray xray kraken kucoin launchdarkly linear linked?in lob mailchimp mailgun mapbox ' +
   'mattermost message?bird netlify new?relic nytimes newyorktimes okta plaid private?ai rapidapi sendbird ' +
-  'sentry snyk sonar squarespace sumo telegr travis twitch twitter typeform yandex zendesk contribsys ' +
+  'sentry snyk sonar squarespace sumo telegram travis twitch twitter typeform yandex zendesk contribsys ' +
   'sourcegraph'
 ).split(' ');
 
 /**
  * @internal A vendor's name anywhere in a setting's name (`DISCORD_CLIENT_ID`, `sonar.login`), lower case,
  * capitalised or upper case, starting a word (after a non-letter, an escape's letter, or camel case:
- * `myTwitterKey`); up to 24 name characters after it. What must follow it is in kinds.ts.
+ * `myTwitterKey`), ending the name or followed by `_.-` or an upper-case letter (the look back tries the
+ * names only there) and up to 23 name characters. What must follow it is in kinds.ts.
  */
 export const VENDOR_NAME: string = (() => {
   const form = (w: string, f: (part: string, i: number) => string) => w.split('?').map(f).join('[_-]?');
@@ -325,7 +325,7 @@ export const VENDOR_NAME: string = (() => {
   ).join('|');
   return (
     `(?:(?<!(?<!\\\\)[A-Za-z])(?:${lower})|(?<!(?<!\\\\)[A-Z])(?:${upper}|${cap}))` +
-    `[A-Za-z0-9_.-]{0,24}(?:\\\\?["'\x60])?[ \\t]{0,16}`
+    `(?:[_.A-Z-][A-Za-z0-9_.-]{0,23})?(?:\\\\?["'\x60])?[ \\t]{0,16}`
   );
 })();
 /**
