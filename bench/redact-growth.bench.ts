@@ -1,38 +1,13 @@
 /**
  * Growth ratios of lib/redact's scanners for unusual spellings (encoded, escaped, glued, invisible characters,
- * placeholders) on adversarial input: the median time
- * (5 runs) at 2x over the median at 1x, for 10 KB and 100 KB. Linear is about 2. Printed as JSON; not
- * enforced by a test (on a loaded machine several cases measured above 3 at 10 KB, so a threshold would
- * flake).
+ * placeholders) on adversarial input: the median time (5 runs) at 2x over the median at 1x, for 10 KB and
+ * 100 KB. Linear is about 2. Printed as JSON; the same inputs are enforced by
+ * test/unit/linear-time.test.ts (CPU time, fastest of rounds, a collector step allowed).
  *
  * Standalone: `npx tsx bench/redact-growth.bench.ts`.
  */
 import { createRedactor } from '../lib/redact/index';
-
-const ADVERSARIAL: [string, string][] = [
-  ['zero-width spaces', 'a\u200b'],
-  ['invisible run inside a key', 'ghp_\u200b\u00ad'],
-  ['percent-encoded bytes', '%3D%40%2F'],
-  ['JSON-escaped slashes', '\\/'],
-  ['HTML quotes', 'password=&quot;'],
-  ['placeholders wedged into keys', 'AKIA[email-1]'],
-  ['glued AWS prefixes', 'xAKIA'],
-  ['glued GitHub prefixes', 'ghp_'],
-  ['glued Anthropic prefixes', '1sk-ant-'],
-  ['vendor separators', 'npm_glpat-hvs.SG.'],
-  ['vendor heads without separators', 'dapiLTAIAKCp'],
-  ['underscores', '_'],
-  ['addresses before glued keys', 'x@y.ioAKIAABCDEFGHIJKLMNOP'],
-  ['echoed values', 'password: "abc12345xyz" abc12345xyz '],
-  ['Basic', 'Basic Authorization: basic '],
-  ['flattened PEM headers', '-----BEGIN PRIVATE KEY----- Proc-Type: 4 '],
-  ['new setting names', ':_authToken=ADAFRUIT_IO_KEY=?sig=Pwd='],
-  ['placeholders before values', 'password="[email-1]'],
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell syntax is the input under test
-  ['shell substring expansions', '${token:0:20}'],
-  ['ternaries', 'x ? "a-token" : "b'],
-  ['bearer after placeholders', 'Bearer [email-1]'],
-];
+import { REDACT_ADVERSARIAL as ADVERSARIAL } from '../tools/shared/redact-adversarial';
 
 function medianMs(text: string, runs = 5): number {
   const times: number[] = [];

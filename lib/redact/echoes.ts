@@ -39,20 +39,22 @@ const MAX_ECHOES = 512;
 const LETTER = /[A-Za-z]/;
 const DIGIT = /[0-9]/;
 const SYMBOL = /[^A-Za-z0-9\s]/;
+const LONG_NUMBER = /^[0-9]{14,}$/;
 
 /**
  * Whether a value is worth looking for elsewhere: a contextual kind, at least 8 characters, holding a
- * letter and a digit or a symbol, or at least 12 characters. Shorter values (`demo`, `admin`), plain
- * words and numbers or dates (`token: 2024-01-01`) would turn ordinary text into placeholders wherever
- * they repeat.
+ * letter and a digit or a symbol, or at least 12 characters; or a number of at least 14 digits (a
+ * client id, `DISCORD_CLIENT_ID=…`). Shorter values (`demo`, `admin`), plain words, short numbers and
+ * dates (`token: 2024-01-01`) would turn ordinary text into placeholders wherever they repeat.
  */
 function worthEchoing(kind: string, value: string): boolean {
   return (
     CONTEXTUAL.has(kind) &&
     value.length >= 8 &&
     value.length <= 1024 &&
-    LETTER.test(value) &&
-    (DIGIT.test(value) || SYMBOL.test(value) || value.length >= 12)
+    (LETTER.test(value)
+      ? DIGIT.test(value) || SYMBOL.test(value) || value.length >= 12
+      : LONG_NUMBER.test(value))
   );
 }
 

@@ -10,7 +10,7 @@
  * a letter or digit also refuses to start inside a run of its own characters (a lookbehind added by
  * the scanner), so a long run is attempted once, not once per character.
  */
-import { splitPrefix, VENDOR_FORMATS, VENDOR_KINDS, type VendorKind } from './vendors.js';
+import { splitPrefix, VENDOR_FORMATS, VENDOR_KINDS, VENDOR_NAME, type VendorKind } from './vendors.js';
 
 /**
  * Names of the built-in kinds, in the order they are tried when two could start at the same place.
@@ -147,7 +147,9 @@ const SECRET_WORD =
   '(?<=[?&;])sig(?==)|(?:[sS]ignature|SIGNATURE)(?==)|' +
   // `KEY` alone only ends an upper-case environment name set with `=` (`ADAFRUIT_IO_KEY=…`): `"key":`
   // in JSON and `const ROLES_KEY = 'roles'` are names of other things.
-  '(?<=[A-Z0-9]_)KEY(?==))';
+  '(?<=[A-Z0-9]_)KEY(?==)|' +
+  // NuGet.Config: `<add key="ClearTextPassword" value="…" />`.
+  '(?<=[pP]assword\\\\?["\'][ \\t]{1,16})value)';
 /**
  * A ternary's branches (`cond ? "__Secure-session-token" : "session-token"`): a quoted string after `?`
  * and before `:` is an expression, not a setting's name. Read backwards from the `:`; bounded.
@@ -187,8 +189,20 @@ const UNQUOTED =
   `(?=${UNQUOTED_CHAR}{0,8192}?(?:[0-9!#$%*+/=@^~|]|:(?!:)(?<!::)|\\?(?!\\.)))${UNQUOTED_CHAR}{3,8192}`;
 const SECRET_VALUE = `${quoted('"')}|${quoted("'")}|${quoted('\x60')}|${UNQUOTED}`;
 
+/**
+ * What a vendor's name must be followed by to be a setting, not prose or a link (`jira: ABC-12`,
+ * `JIRA_URL=https://…`): at least 14 key characters holding a digit, not a URL. The shortest values of
+ * gitleaks' keyword rules are 14 characters long.
+ */
+const VENDOR_VALUE_AHEAD =
+  `(?=[=>]?[ \\t]{0,16}(?:\\\\?["'\x60])?(?![A-Za-z][A-Za-z0-9+.-]{0,31}:\\/\\/)` +
+  '(?=[A-Za-z_=.+/:|-]{0,100}[0-9])[A-Za-z0-9_=.+/:|-]{14})';
+/** `curl -u user:password` (`--user`, quoted or not): the password after the first `:`. */
+const CURL_USER = `(?<=curl[ \\t][^\\r\\n]{0,256})(?:-u|--user)(?:=|[ \\t]{1,5})["']?[^\\s:"'\\\\]{1,64}:`;
+
 const OPENAI_REST = '[A-Za-z0-9_-]{20,1024}';
 const OPENAI_LEGACY = '(?=[A-Za-z0-9]{0,1024}[A-Z0-9])[A-Za-z0-9]{20,1024}';
+const OPENAI_MARKED = '[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}(?![A-Za-z0-9])';
 
 /** `scheme://user:password@host`: the user and password, any scheme and host (`localhost` too). */
 const URL_SCHEME = /[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\//.source;
@@ -226,10 +240,13 @@ function vendorKind(kind: VendorKind): KindSpec {
     ),
     scan: `(?:${scan.join('|')})`,
     // A match of the scan starts at the separator: the head before it is part of the key.
+    // With the separator, so a head of characters (`[A-Za-z0-9]{6}` before `_`) is only tried where
+    // its separator is; the earliest start wins, so a key's head is never cut short.
     head: new RegExp(
       `(?:${rows
-        .map((f) => splitPrefix(f.prefix)?.head)
+        .map((f) => splitPrefix(f.prefix))
         .filter((h) => h !== undefined)
+        .map((h) => h.head + h.sep)
         .join('|')})$`,
     ),
   };
@@ -274,12 +291,16 @@ export const KIND_SPECS: readonly KindSpec[] = [
     kind: 'url-credentials',
     source: `${URL_SCHEME}${URL_USERINFO}`,
     // Found from its `://`, which is rarer than a word start; the lookbehind checks the scheme.
-    scan: `:\\/\\/(?<=(?<![A-Za-z0-9+.-])${URL_SCHEME})${URL_USERINFO}`,
+    // A digit may come before the scheme (`1https://…`: a scheme starts with a letter).
+    scan: `:\\/\\/(?<=(?<![A-Za-z+.-])${URL_SCHEME})${URL_USERINFO}`,
     lookbehind: '',
     secretGroup: true,
   },
   keys('slack-webhook', [
-    ['https?:\\/\\/hooks\\.slack\\.com\\/', '(?:services|workflows|triggers)\\/[A-Za-z0-9_/-]{8,1024}'],
+    [
+      '(?:https?:\\/\\/|(?<!\\/))hooks\\.slack\\.com\\/',
+      '(?:services|workflows|triggers)\\/[A-Za-z0-9_+/-]{8,1024}',
+    ],
   ]),
   keys('anthropic-key', [['sk-ant-', '[A-Za-z0-9_-]{20,1024}']]),
   {
@@ -288,11 +309,12 @@ export const KIND_SPECS: readonly KindSpec[] = [
     // `sk-internationalization`, hold an upper-case letter or a digit. Only the former may be glued to
     // a word (`task-sk-…` is a word).
     source: `sk-(?:(?:proj|svcacct|admin)-${OPENAI_REST}|${OPENAI_LEGACY})`,
-    scan: `(?:${glued('sk-(?:proj|svcacct|admin)-', OPENAI_REST)}|${WORD_DASH}sk-${OPENAI_LEGACY})`,
+    // A legacy key holding OpenAI's marker (`T3BlbkFJ`) may be glued too: no word holds that.
+    scan: `(?:${glued('sk-(?:proj|svcacct|admin)-', OPENAI_REST)}|${glued('sk-', OPENAI_MARKED)}|${WORD_DASH}sk-${OPENAI_LEGACY})`,
     lookbehind: '',
     secretGroup: false,
-    prefixes: ['sk-(?:proj|svcacct|admin)-'],
-    gluedSource: `sk-(?:proj|svcacct|admin)-${OPENAI_REST}`,
+    prefixes: ['sk-'],
+    gluedSource: `sk-(?:(?:proj|svcacct|admin)-${OPENAI_REST}|${OPENAI_MARKED})`,
   },
   keys('github-token', [
     ['gh[pousr]_', '[A-Za-z0-9]{36,1024}'],
@@ -301,12 +323,12 @@ export const KIND_SPECS: readonly KindSpec[] = [
   // Secret and restricted keys, live and test (a test key still opens the account's test data), and
   // webhook signing secrets. Publishable keys (`pk_live_…`) are public by design: kept.
   keys('stripe-key', [
-    ['[sr]k_(?:live|test)_', '[A-Za-z0-9]{20,1024}'],
+    ['[sr]k_(?:live|test|prod)_', '[A-Za-z0-9]{10,1024}'],
     ['whsec_', '[A-Za-z0-9]{24,1024}'],
   ]),
   keys('google-api-key', [['AIza', '[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])']]),
   keys('slack-token', [
-    ['xox[abeoprs]-', '[A-Za-z0-9-]{10,1024}'],
+    ['xox[abeoprs]-', '[A-Za-z0-9-]{8,1024}'],
     ['xapp-', '[0-9]{1,8}-[A-Za-z0-9-]{10,1024}'],
   ]),
   keys('aws-access-key', [['AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9]', '[A-Z0-9]{16}(?![A-Za-z0-9])']]),
@@ -320,14 +342,15 @@ export const KIND_SPECS: readonly KindSpec[] = [
   {
     // After the key kinds: at the same position `ghp_…-api-key: x` is a token, not a setting's name.
     kind: 'secret',
-    source: `${SECRET_PREFIX}${SECRET_WORD}${SECRET_SEP}(${SECRET_VALUE})`,
+    source: `(?:${SECRET_PREFIX}${SECRET_WORD}${SECRET_SEP}|${VENDOR_NAME}[:=]${VENDOR_VALUE_AHEAD}[=>]?[ \\t]{0,16}(?:\\\\?["'\\x60])?${PH_QUOTED}|${CURL_USER})(${SECRET_VALUE})`,
     // Found from its separator (`=`, `:`), which is far rarer in text than the letters a name starts
     // with: the combined expression no longer stops at every p, s, t and a (that cost 45% of the whole
     // scan). The separator comes first so the engine still skips to candidate characters (a leading
     // lookbehind would make it try every position); the lookbehind then checks the name and the
     // separator, and `:=` / `=>` are completed after it. The span starts at the separator: the name
     // stays as it is. The name may be glued to a word (`mypassword=`, `:_authToken=`).
-    scan: `[:=]${TERNARY}(?<=${SECRET_PREFIX}${SECRET_WORD}(?:\\\\?["'\\x60])?[ \\t]{0,16}[:=])(?:(?<=:)=|(?<==)>)?(?![=:>])[ \\t]{0,16}(?:\\\\?["'\\x60])?${PH_QUOTED}(${SECRET_VALUE})`,
+    // A vendor's name (gitleaks' keyword rules) and `curl -u user:` are tried only where the names fail.
+    scan: `[:=]${TERNARY}(?:(?<=${SECRET_PREFIX}${SECRET_WORD}(?:\\\\?["'\\x60])?[ \\t]{0,16}[:=])|${VENDOR_VALUE_AHEAD}(?<=${VENDOR_NAME}[:=])|(?<=${CURL_USER}))(?:(?<=:)=|(?<==)>)?(?![=:>])[ \\t]{0,16}(?:\\\\?["'\\x60])?${PH_QUOTED}(${SECRET_VALUE})`,
     lookbehind: '',
     secretGroup: true,
   },

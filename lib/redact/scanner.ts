@@ -10,7 +10,7 @@ export type { CompiledRules, CustomRule, Span } from './rules.js';
 
 const AT = 64;
 /** Where a vendor prefix is split (see vendors.ts), and how long the part before it may be. */
-const SEPARATORS = '_-.';
+const SEPARATORS = '_-.~|';
 const MAX_HEAD = 40;
 
 /** A placeholder-shaped token at a given position (kind names are checked against the known ones). */
@@ -358,8 +358,9 @@ function interpret(
     let start = m.index;
     // Found from the separator inside its prefix (`glpat-` from its `-`): the head is part of the key.
     if (alt.head && SEPARATORS.includes(m[0].charAt(0))) {
-      const h = alt.head.exec(text.slice(Math.max(0, start - MAX_HEAD), start));
-      if (h) start -= h[0].length;
+      // The head's expression ends with the separator; it never reaches back into the previous match.
+      const h = alt.head.exec(text.slice(Math.max(0, prevEnd, start - MAX_HEAD), start + 1));
+      if (h) start -= h[0].length - 1;
     }
     return { start, valueStart: start, end, kind: alt.kind };
   }

@@ -38,7 +38,8 @@ export const VENDOR_FORMATS: readonly VendorFormat[] = [
   {
     kind: 'gitlab-token',
     prefix: 'gl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent|wt|ffct)-',
-    rest: `[A-Za-z0-9_-]{20,1024}`,
+    // A routable token ends in `.` and nine characters (`glpat-….01abc2def`).
+    rest: `[A-Za-z0-9_-]{20,1024}(?:\\.[a-z0-9]{9}(?![A-Za-z0-9]))?`,
     what: 'GitLab personal, pipeline, deploy, runner, CI-build, OAuth, feed, incoming-mail tokens',
   },
   {
@@ -159,9 +160,9 @@ export const VENDOR_FORMATS: readonly VendorFormat[] = [
   { kind: 'vendor-key', prefix: 'EZ[AT]K', rest: `[A-Za-z0-9]{54}${END}`, what: 'EasyPost API token' },
   {
     kind: 'vendor-key',
-    prefix: 'FLWSECK_TEST-',
-    rest: `[a-h0-9]{32}-X${END}`,
-    what: 'Flutterwave secret key',
+    prefix: 'FLW(?:SECK|PUBK)_TEST-',
+    rest: `[a-hA-H0-9]{12}(?:[a-hA-H0-9]{20}-X)?${END}`,
+    what: 'Flutterwave secret, public and encryption keys',
   },
   { kind: 'vendor-key', prefix: 'HRKU-', rest: `[A-Za-z0-9_-]{58,64}${END}`, what: 'Heroku API key (2024)' },
   {
@@ -198,10 +199,137 @@ export const VENDOR_FORMATS: readonly VendorFormat[] = [
     rest: '[A-Za-z0-9_-]{50,1024}\\.[A-Za-z0-9_-]{20,1024}',
     what: 'Mapbox secret token',
   },
+  {
+    kind: 'vendor-key',
+    prefix: 'fm(?:1[ar]|2)_',
+    rest: '[A-Za-z0-9+/]{100,8192}={0,3}',
+    what: 'Fly.io macaroon',
+  },
+  { kind: 'vendor-key', prefix: 'cmVmd', rest: `[A-Za-z0-9]{59}${END}`, what: 'Artifactory reference token' },
+  {
+    kind: 'vendor-key',
+    prefix: '(?:sc|ext|scauth|authress)_',
+    rest: '[A-Za-z0-9]{5,30}\\.[A-Za-z0-9]{4,6}\\.acc[_-][A-Za-z0-9-]{10,32}\\.[A-Za-z0-9+/_=-]{30,120}',
+    what: 'Authress service client key',
+  },
+  {
+    kind: 'vendor-key',
+    prefix: '[A-Za-z0-9_~.]{3}[0-9]Q~',
+    rest: '[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])',
+    what: 'Azure AD client secret',
+  },
+  { kind: 'vendor-key', prefix: '4b1d', rest: `[A-Za-z0-9]{38}${END}`, what: 'ClickHouse Cloud secret' },
+  {
+    kind: 'vendor-key',
+    prefix: 'dnkey-',
+    rest: `[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}${END}`,
+    what: 'Defined Networking token',
+  },
+  {
+    kind: 'vendor-key',
+    prefix: '[0-9]{15,16}\\|',
+    rest: `[A-Za-z0-9_-]{27,40}${END}`,
+    what: 'Facebook access token',
+  },
+  {
+    kind: 'vendor-key',
+    prefix: 'EAA[ACM]',
+    rest: '[A-Za-z0-9_-]{22,1024}',
+    what: 'Facebook page and Square access tokens',
+  },
+  {
+    kind: 'vendor-key',
+    prefix: '_gitlab_session=',
+    rest: `[a-z0-9]{32}${END}`,
+    what: 'GitLab session cookie',
+  },
+  { kind: 'vendor-key', prefix: 'eyJrIjoi', rest: '[A-Za-z0-9]{70,400}={0,3}', what: 'Grafana API key' },
+  {
+    kind: 'vendor-key',
+    prefix: '(?:pat|sat)\\.',
+    rest: `[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}${END}`,
+    what: 'Harness access token',
+  },
+  {
+    kind: 'vendor-key',
+    prefix: '[A-Za-z0-9]{14}\\.atlasv1\\.',
+    rest: `[A-Za-z0-9_=-]{60,70}${END}`,
+    what: 'Terraform Cloud token',
+  },
+  { kind: 'vendor-key', prefix: 's-s4t2(?:ud|af)-', rest: `${HEX}{64}${END}`, what: 'Intra42 client secret' },
+  { kind: 'vendor-key', prefix: 'ZXlK', rest: '[A-Za-z0-9/_+-]{40,8192}={0,2}', what: 'base64-encoded JWT' },
+  {
+    kind: 'vendor-key',
+    prefix: '[A-Za-z0-9]{6}_',
+    rest: `[A-Za-z0-9]{29}_mmk${END}`,
+    what: 'MaxMind license key',
+  },
+  {
+    kind: 'vendor-key',
+    prefix: 'webhook\\.office\\.com\\/webhookb2\\/',
+    rest: `[A-Za-z0-9-]{8,64}@[A-Za-z0-9-]{8,64}\\/IncomingWebhook\\/[A-Za-z0-9]{32}\\/[A-Za-z0-9-]{8,64}${END}`,
+    what: 'Microsoft Teams webhook',
+  },
+  { kind: 'vendor-key', prefix: 'API-', rest: `[A-Z0-9]{26}${END}`, what: 'Octopus Deploy API key' },
+  { kind: 'vendor-key', prefix: 'sha256~', rest: `[A-Za-z0-9_-]{43}${END}`, what: 'OpenShift user token' },
+  { kind: 'vendor-key', prefix: 'tk-us-', rest: `[A-Za-z0-9_-]{48}${END}`, what: 'Scalingo API token' },
+  {
+    kind: 'vendor-key',
+    prefix: 'sm_(?:aat|pat|sat)_',
+    rest: `[A-Za-z0-9]{16}${END}`,
+    what: 'SettleMint tokens',
+  },
+  { kind: 'vendor-key', prefix: 'shippo_(?:live|test)_', rest: `${HEX}{40}${END}`, what: 'Shippo API token' },
+  {
+    kind: 'vendor-key',
+    prefix: 'sgp_',
+    rest: `(?:${HEX}{16}_|local_)?${HEX}{40}${END}`,
+    what: 'Sourcegraph access token',
+  },
+  { kind: 'vendor-key', prefix: 'SK', rest: `${HEX}{32}${END}`, what: 'Twilio API key' },
+  {
+    // Legacy Vault token: `s.` + 24 holding a digit, not after a letter (`os.…`) but an escape's (`\ns.…`).
+    kind: 'vendor-key',
+    prefix: 's\\.',
+    rest: `(?<=(?<!(?<!\\\\)[A-Za-z.])s\\.)(?=[A-Za-z]{0,24}[0-9])[A-Za-z0-9]{24}${END}`,
+    what: 'HashiCorp Vault legacy token',
+  },
 ];
 
 /**
- * A prefix split at its first `_`, `-` or `.` outside a group: the scan looks for that separator (rarer in
+ * @internal Vendors' names that make a setting a secret wherever they stand in its name (gitleaks' keyword
+ * rules). Lower case; `?` is an optional `_` or `-` (`linked?in`: `linkedin`, `linked_in`, `LINKED-IN`).
+ */
+export const VENDOR_NAMES: readonly string[] = (
+  'adafruit adobe airtable algolia alibaba asana atlassian confluence jira beamer bitbucket bittrex meraki ' +
+  'cloudflare codecov cohere coinbase confluent contentful datadog dnkey discord droneci dropbox etsy ' +
+  'facebook fastly finicity finnhub flickr freshbooks gitter gocardless heroku hubspot intercom jfrog ' +
+  'artifactory bintray xray kraken kucoin launchdarkly linear linked?in lob mailchimp mailgun mapbox ' +
+  'mattermost message?bird netlify new?relic nytimes newyorktimes okta plaid private?ai rapidapi sendbird ' +
+  'sentry snyk sonar squarespace sumo telegram travis twitch twitter typeform yandex zendesk contribsys ' +
+  'sourcegraph'
+).split(' ');
+
+/**
+ * @internal A vendor's name anywhere in a setting's name (`DISCORD_CLIENT_ID`, `sonar.login`), lower case,
+ * capitalised or upper case, starting a word (after a non-letter, an escape's letter, or camel case:
+ * `myTwitterKey`), ending the name or followed by `_.-` or an upper-case letter (the look back tries the
+ * names only there) and up to 23 name characters. What must follow it is in kinds.ts.
+ */
+export const VENDOR_NAME: string = (() => {
+  const form = (w: string, f: (part: string, i: number) => string) => w.split('?').map(f).join('[_-]?');
+  const lower = VENDOR_NAMES.map((w) => form(w, (p) => p)).join('|');
+  const upper = VENDOR_NAMES.map((w) => form(w, (p) => p.toUpperCase())).join('|');
+  const cap = VENDOR_NAMES.map((w) =>
+    form(w, (p, i) => (i === 0 ? p[0]!.toUpperCase() : `[${p[0]}${p[0]!.toUpperCase()}]`) + p.slice(1)),
+  ).join('|');
+  return (
+    `(?:(?<!(?<!\\\\)[A-Za-z])(?:${lower})|(?<!(?<!\\\\)[A-Z])(?:${upper}|${cap}))` +
+    `(?:[_.A-Z-][A-Za-z0-9_.-]{0,23})?(?:\\\\?["'\x60])?[ \\t]{0,16}`
+  );
+})();
+/**
+ * A prefix split at its first `_`, `-`, `.`, `~` or `|` outside a group: the scan looks for that separator (rarer in
  * text than letters, so the combined expression keeps skipping) and checks what comes before it with a
  * look back. Prefixes without one (`dapi`, `LTAI`) are matched from their first letter.
  */
@@ -210,13 +338,14 @@ export function splitPrefix(prefix: string): { head: string; sep: string; tail: 
   for (let i = 0; i < prefix.length; i++) {
     const c = prefix[i];
     if (c === '\\') {
-      if (prefix[i + 1] === '.' && depth === 0 && i > 0) {
-        return { head: prefix.slice(0, i), sep: '\\.', tail: prefix.slice(i + 2) };
+      const next = prefix[i + 1];
+      if ((next === '.' || next === '|') && depth === 0 && i > 0) {
+        return { head: prefix.slice(0, i), sep: `\\${next}`, tail: prefix.slice(i + 2) };
       }
       i++;
     } else if (c === '(' || c === '[') depth++;
     else if (c === ')' || c === ']') depth--;
-    else if ((c === '_' || c === '-') && depth === 0 && i > 0) {
+    else if ((c === '_' || c === '-' || c === '~') && depth === 0 && i > 0) {
       return { head: prefix.slice(0, i), sep: c, tail: prefix.slice(i + 1) };
     }
   }
@@ -245,7 +374,7 @@ export function firstChars(prefix: string): string {
     }
     return out;
   }
-  if (prefix.startsWith('[')) return prefix.slice(1, prefix.indexOf(']'));
+  if (prefix.startsWith('[')) return expandClass(prefix.slice(1, prefix.indexOf(']')));
   return prefix.startsWith('\\') ? prefix.charAt(1) : prefix.charAt(0);
 }
 
@@ -256,3 +385,15 @@ export const VENDOR_KINDS: readonly VendorKind[] = [
   'gitlab-token',
   'vendor-key',
 ];
+
+/** The characters of a class body without negation or escapes (`A-Za-z0-9_~.`), ranges expanded. */
+function expandClass(body: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    if (body[i + 1] === '-' && i + 2 < body.length) {
+      for (let c = body.charCodeAt(i); c <= body.charCodeAt(i + 2); c++) out += String.fromCharCode(c);
+      i += 2;
+    } else out += body[i];
+  }
+  return out;
+}

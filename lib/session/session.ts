@@ -41,6 +41,7 @@ import type {
   LessonsInput,
   LessonsOptions,
   LessonsResult,
+  ProposedKeyPoint,
   Rearview,
   RearviewOptions,
   SessionError,
@@ -187,7 +188,7 @@ async function endSession(
     const failures = failureInsights(s);
     const insights = redactInsights(
       sessionInsights(s, failures),
-      withSplitSecrets(f.config.redact, s.splitSecrets),
+      redactorFor(withSplitSecrets(f.config.redact, s.splitSecrets)),
     );
     const summary = emptySummary(s.id, f.config.playbookId, s.history.length, insights);
     if (signal?.aborted) {
@@ -277,11 +278,26 @@ export function createRearview(options: RearviewOptions): Rearview {
     get sessionId() {
       return f.session.id;
     },
-    observe: (messages) => observeMessages(f.tracker, f.session, messages, f.observe),
+    observe: (messages) => {
+      const r = observeMessages(f.tracker, f.session, messages, f.observe);
+      const redactor = redactorFor(withSplitSecrets(f.config.redact, f.session.splitSecrets));
+      return {
+        ...r,
+        insights: redactInsights(r.insights, redactor),
+        proposed: redactProposals(r.proposed, redactor),
+      };
+    },
     observeTrajectory: (trajectory) => observeTrajectory(f.session, trajectory),
     insights: () =>
-      redactInsights(sessionInsights(f.session), withSplitSecrets(f.config.redact, f.session.splitSecrets)),
-    proposed: () => sessionProposals(f.session),
+      redactInsights(
+        sessionInsights(f.session),
+        redactorFor(withSplitSecrets(f.config.redact, f.session.splitSecrets)),
+      ),
+    proposed: () =>
+      redactProposals(
+        sessionProposals(f.session),
+        redactorFor(withSplitSecrets(f.config.redact, f.session.splitSecrets)),
+      ),
     endSession: (opts) => endSession(f, opts),
     systemPrompt: (opts) => systemPrompt(f, opts),
     select: (opts) => select(f, opts),
@@ -308,13 +324,28 @@ export function createRearview(options: RearviewOptions): Rearview {
  */
 function redactInsights(
   insights: ReflectionInsight[],
-  redact: EndSessionConfig['redact'],
+  redactor: ReturnType<typeof redactorFor>,
 ): ReflectionInsight[] {
-  const redactor = redactorFor(redact);
   if (!redactor) return insights;
   return insights.map((i) => ({
     ...i,
     fact: redactor.redactText(i.fact),
     recommendation: redactor.redactText(i.recommendation),
+  }));
+}
+
+/**
+ * Proposals with their text and context redacted: they quote the user's turn and the agent's message
+ * before it, and are shown before `endSession` stores them (redacted again there, with the store's map).
+ */
+function redactProposals(
+  proposed: ProposedKeyPoint[],
+  redactor: ReturnType<typeof redactorFor>,
+): ProposedKeyPoint[] {
+  if (!redactor) return proposed;
+  return proposed.map((p) => ({
+    ...p,
+    text: redactor.redactText(p.text),
+    ...(p.context !== undefined ? { context: redactor.redactText(p.context) } : {}),
   }));
 }

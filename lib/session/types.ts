@@ -212,7 +212,8 @@ export interface Rearview {
    * Feeds the conversation as it grows: pass the whole message array each time (the same array
    * mutated, or a copy holding the same or equal messages). Only messages not seen before are
    * analysed, with the previous user turn as context, so a call costs O(new messages). A different
-   * conversation (its last seen message no longer matches) is analysed from its start.
+   * conversation (its last seen message no longer matches) is analysed from its start. The insights
+   * and proposals it returns are redacted (unless `redact: false`); the session keeps the originals.
    */
   observe(messages: readonly MessageLike[]): ObserveResult;
   /**
@@ -221,9 +222,9 @@ export interface Rearview {
    * their tool calls and results are messages.
    */
   observeTrajectory(trajectory: TrajectoryLike): void;
-  /** The insights of the current session so far: the user turns', then the failure lessons. */
+  /** The insights of the current session so far: the user turns', then the failure lessons (redacted). */
   insights(): ReflectionInsight[];
-  /** Key points the current session will propose at `endSession`, one per lesson. */
+  /** Key points the current session will propose at `endSession`, one per lesson (text and context redacted). */
   proposed(): ProposedKeyPoint[];
   /**
    * Ends the session: saves the heuristic key points (deduplicated against the playbook, with the

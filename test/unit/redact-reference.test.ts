@@ -6,6 +6,7 @@
  * bench/redact-reference.bench.ts prints the same figures as JSON.
  */
 import { describe, expect, it } from 'vitest';
+import { GITLEAKS_NOT_PLANTED, GITLEAKS_RULE_IDS } from '../../tools/shared/gitleaks-rules';
 import {
   falsePositives,
   REFERENCE_POSITIONS,
@@ -63,10 +64,24 @@ describe('reference kinds (secretlint recommended, gitleaks default) in every po
     );
   });
 
+  it('plants every rule of gitleaks default configuration (218 rule ids) but its one path rule', () => {
+    const planted = new Set(
+      referenceKinds(1)
+        .map((k) => k.ref)
+        .filter((r) => r.startsWith('gitleaks/'))
+        .map((r) => r.slice('gitleaks/'.length)),
+    );
+    expect(GITLEAKS_RULE_IDS).toHaveLength(218);
+    expect(Object.keys(GITLEAKS_NOT_PLANTED)).toEqual(['pkcs12-file']);
+    expect(GITLEAKS_RULE_IDS.filter((id) => !planted.has(id))).toEqual(['pkcs12-file']);
+    expect([...planted].every((id) => GITLEAKS_RULE_IDS.includes(id))).toBe(true);
+  });
+
   it('false positives on look-alikes stay at the measured level', () => {
     // Measured: hashes, UUIDs, integrity strings and base64 images are kept; three of five documentation
     // example keys are redacted (AWS's AKIAIOSFODNN7EXAMPLE and its example secret, Slack's
-    // `xoxb-your-token`), which costs nothing but a placeholder.
+    // `xoxb-your-token`), which costs nothing but a placeholder. Vendors' names beside URLs, versions,
+    // handles and short values are kept.
     expect(falsePositives(1)).toEqual({
       'git SHA': 0,
       'sha256 hex': 0,
@@ -74,6 +89,7 @@ describe('reference kinds (secretlint recommended, gitleaks default) in every po
       'npm integrity': 0,
       'base64 image': 0,
       'documentation example key': 3,
+      'vendor name, no secret': 0,
     });
   });
 });

@@ -33,8 +33,9 @@ describe('observe on a streamed message', () => {
       const kv = memoryStore();
       const rv = createRearview({ store: kv, storeOptions: quiet });
       for (const n of cuts) rv.observe([...base, make(FULL.slice(0, n))]);
+      // What proposed() returns is redacted too (it is shown before endSession stores it).
       expect(rv.proposed().map((p) => p.text)).toEqual([
-        `Always use pnpm instead of npm here, and push with the token ${GH} from now on.`,
+        'Always use pnpm instead of npm here, and push with the token [github-token-1] from now on.',
       ]);
       const s = await rv.endSession();
       expect(s.messages).toBe(3);
@@ -55,7 +56,8 @@ describe('observe on a streamed message', () => {
       rv.observe(messages);
     }
     expect(rv.proposed()).toHaveLength(1);
-    expect(rv.proposed()[0]!.text).toContain(GH);
+    expect(rv.proposed()[0]!.text).toContain('[github-token-1] from now on');
+    expect(rv.proposed()[0]!.text).not.toContain(GH.slice(0, 8));
     const whole = createRearview({ store: memoryStore(), storeOptions: quiet });
     whole.observe([...base, { role: 'user', content: FULL }]);
     expect(rv.insights()).toEqual(whole.insights());

@@ -13,7 +13,7 @@ import {
   safeParseTranscript,
 } from '../../lib/transcript/index';
 import { at, step, userText, wrap } from './agent-log-fixtures';
-import { growthRatio } from './linear-growth';
+import { describeGrowth, doublings, type Growth, measureGrowth } from './linear-time';
 
 describe('never throws anything but a TranscriptError', () => {
   const formats = [undefined, 'codex', 'antigravity'] as const;
@@ -116,15 +116,9 @@ describe('never throws anything but a TranscriptError', () => {
 });
 
 describe('linear time on adversarial input', () => {
-  /** Time at 2n over time at n, measured in one run (test/unit/linear-growth.ts). */
-  const growth = (make: (n: number) => string, run: (text: string) => unknown, n: number): number => {
-    const small = make(n);
-    const large = make(2 * n);
-    return growthRatio(
-      () => run(small),
-      () => run(large),
-    );
-  };
+  /** How the time grows from n/4 to 2n (test/unit/linear-time.ts: three doublings, one step allowed). */
+  const growth = (make: (n: number) => string, run: (text: string) => unknown, n: number): Growth =>
+    measureGrowth(run, make, doublings(n / 4));
 
   it('Codex: long outputs full of near-miss headers, wrappers that fail to parse, one call id reused', () => {
     const make = (n: number) => {
@@ -151,7 +145,7 @@ describe('linear time on adversarial input', () => {
       }
       return lines.join('\n');
     };
-    const ratio = growth(
+    const g = growth(
       make,
       (text) => {
         parseTranscript(text);
@@ -159,7 +153,7 @@ describe('linear time on adversarial input', () => {
       },
       600,
     );
-    expect(ratio).toBeLessThanOrEqual(3);
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 
   it('Antigravity: unclosed requests, many calls with encoded arguments, near-miss status lines', () => {
@@ -191,7 +185,7 @@ describe('linear time on adversarial input', () => {
       }
       return lines.join('\n');
     };
-    const ratio = growth(
+    const g = growth(
       make,
       (text) => {
         parseTranscript(text);
@@ -199,6 +193,6 @@ describe('linear time on adversarial input', () => {
       },
       120,
     );
-    expect(ratio).toBeLessThanOrEqual(3);
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });

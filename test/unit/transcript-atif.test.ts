@@ -16,7 +16,7 @@ import {
   safeParseTrajectory,
   safeParseTranscript,
 } from '../../lib/transcript/index';
-import { growthRatio, thrown } from './linear-growth';
+import { describeGrowth, doublings, measureGrowth, thrown } from './linear-time';
 
 const RUN = {
   schema_version: 'ATIF-v1.6',
@@ -158,22 +158,10 @@ describe('atif', () => {
         },
       ],
     });
-    const a = make(10_000);
-    const b = make(20_000);
-    expect(
-      growthRatio(
-        () => parseTranscript(a),
-        () => parseTranscript(b),
-        9,
-      ),
-    ).toBeLessThanOrEqual(3);
-    expect(
-      growthRatio(
-        () => parseTrajectory(a),
-        () => parseTrajectory(b),
-        9,
-      ),
-    ).toBeLessThanOrEqual(3);
+    for (const parse of [parseTranscript, parseTrajectory]) {
+      const g = measureGrowth((v: unknown) => parse(v), make, doublings(2_500));
+      expect(g.excess, `${parse.name}: ${describeGrowth(g)}`).toBeLessThanOrEqual(1);
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TranscriptError } from '../../lib/core/index';
 import { detectFormat, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
-import { growthRatio, thrown } from './linear-growth';
+import { describeGrowth, doublings, measureGrowth, thrown } from './linear-time';
 
 const EXPORT = `# Claude Session Export
 
@@ -142,10 +142,9 @@ describe('claude-code-markdown', () => {
     ['headings without date lines', (n: number) => '### User\n'.repeat(n)],
     ['one body of unclosed brackets', (n: number) => `### User\n> 1/2/2025, 3:04:05 PM\n${'[\n'.repeat(n)}`],
   ])('stays linear on %s (time at 2x / time at 1x ≤ 3)', (_, make) => {
-    const a = make(25_000);
-    const b = make(50_000);
-    const parse = (s: string) => () => safeParseTranscript(s, { format: 'claude-code-markdown' });
-    expect(growthRatio(parse(a), parse(b))).toBeLessThanOrEqual(3);
+    const parse = (s: string) => safeParseTranscript(s, { format: 'claude-code-markdown' });
+    const g = measureGrowth(parse, make, doublings(6_250));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });
 

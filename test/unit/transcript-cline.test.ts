@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TranscriptError } from '../../lib/core/index';
 import { detectFormat, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
-import { growthRatio, thrown } from './linear-growth';
+import { describeGrowth, doublings, measureGrowth, thrown } from './linear-time';
 
 const T0 = 1_700_000_000_000;
 const model = { providerId: 'anthropic', modelId: 'claude-sonnet-4', mode: 'act' };
@@ -189,24 +189,13 @@ describe('cline', () => {
       },
       { role: 'assistant', content: 'ok' },
     ];
-    const a = input(50_000);
-    const b = input(100_000);
-    expect(
-      growthRatio(
-        () => safeParseTranscript(a, { format: 'cline' }),
-        () => safeParseTranscript(b, { format: 'cline' }),
-      ),
-    ).toBeLessThanOrEqual(3);
+    const parse = (v: unknown) => safeParseTranscript(v, { format: 'cline' });
+    const g = measureGrowth(parse, input, { ...doublings(12_500), sizeOf: (v) => JSON.stringify(v).length });
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
     const many = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ ts: i, type: 'say', say: 'user_feedback', text: 'x' }));
-    const c = many(20_000);
-    const d = many(40_000);
-    expect(
-      growthRatio(
-        () => parseTranscript(c),
-        () => parseTranscript(d),
-      ),
-    ).toBeLessThanOrEqual(3);
+    const h = measureGrowth((v: unknown) => parseTranscript(v), many, doublings(5_000));
+    expect(h.excess, describeGrowth(h)).toBeLessThanOrEqual(1);
   });
 });
 

@@ -9,8 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TranscriptError } from '../../lib/core/index';
 import { detectFormat, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
-import { growthRatio, thrown } from './linear-growth';
-import { describeGrowth, measureGrowth } from './linear-time';
+import { describeGrowth, doublings, measureGrowth, thrown } from './linear-time';
 
 const SESSION = {
   sessionId: 's-1',
@@ -172,15 +171,8 @@ describe('gemini-cli session JSON', () => {
         },
       ],
     });
-    const a = make(20_000);
-    const b = make(40_000);
-    expect(
-      growthRatio(
-        () => parseTranscript(a),
-        () => parseTranscript(b),
-        9,
-      ),
-    ).toBeLessThanOrEqual(3);
+    const g = measureGrowth((v: unknown) => parseTranscript(v), make, doublings(5_000));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });
 

@@ -8,6 +8,7 @@
  * real credential (documentation example keys are published by their vendors as examples).
  */
 import { createRedactor, redact } from '../../lib/redact/index';
+import { gitleaksKinds } from './gitleaks-rules';
 import { fakeRandom } from './redact-fakes';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -78,55 +79,17 @@ export function referenceKinds(seed: number): ReferenceKind[] {
     k('secretlint/stripe', `sk_live_${r(ALNUM, 24)}`),
     k('secretlint/tailscale', `tskey-auth-k${r(ALNUM, 10)}CNTRL-${r(ALNUM, 32)}`),
     k('secretlint/vercel', r(ALNUM, 24), ''),
-    // gitleaks default config: prefixed formats
-    k('gitleaks/age-secret-key', `AGE-SECRET-KEY-1${r('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58)}`),
-    k('gitleaks/alibaba-access-key-id', `LTAI${r(ALNUM, 20)}`),
-    k('gitleaks/atlassian-api-token', `ATATT3${r(B64URL, 186)}`),
-    k('gitleaks/digitalocean-pat', `dop_v1_${r(HEX, 64)}`),
-    k('gitleaks/pypi-upload-token', `pypi-AgEIcHlwaS5vcmc${r(B64URL, 60)}`),
-    k('gitleaks/rubygems-api-token', `rubygems_${r(HEX, 48)}`),
-    k('gitleaks/postman-api-token', `PMAK-${r(HEX, 24)}-${r(HEX, 34)}`),
-    k('gitleaks/sendinblue-api-token', `xkeysib-${r(HEX, 64)}-${r(ALNUM, 16)}`),
-    k('gitleaks/square-access-token', `sq0atp-${r(B64URL, 22)}`),
-    k('gitleaks/dynatrace-api-token', `dt0c01.${r(UPPER + DIGITS, 24)}.${r(UPPER + DIGITS, 64)}`),
-    k('gitleaks/doppler-api-token', `dp.pt.${r(ALNUM, 43)}`),
-    k('gitleaks/planetscale-api-token', `pscale_tkn_${r(B64URL, 43)}`),
-    k('gitleaks/prefect-api-token', `pnu_${r(ALNUM, 36)}`),
-    k('gitleaks/pulumi-api-token', `pul-${r(HEX, 40)}`),
-    k('gitleaks/readme-api-token', `rdme_${r(LOWER + DIGITS, 70)}`),
-    k('gitleaks/sentry-user-token', `sntryu_${r(HEX, 64)}`),
-    k('gitleaks/flyio-access-token', `fo1_${r(B64URL, 43)}`),
-    k('gitleaks/duffel-api-token', `duffel_test_${r(B64URL, 43)}`),
-    k('gitleaks/easypost-api-token', `EZAK${r(ALNUM, 54)}`),
-    k('gitleaks/flutterwave-secret-key', `FLWSECK_TEST-${r('abcdefgh0123456789', 32)}-X`),
-    k('gitleaks/heroku-api-key-v2', `HRKU-AA${r(B64URL, 58)}`),
-    k(
-      'gitleaks/hubspot-api-key',
-      `pat-na1-${r(HEX, 8)}-${r(HEX, 4)}-${r(HEX, 4)}-${r(HEX, 4)}-${r(HEX, 12)}`,
-    ),
-    k('gitleaks/new-relic-user-api-key', `NRAK-${r(UPPER + DIGITS, 27)}`),
-    k('gitleaks/perplexity-api-key', `pplx-${r(ALNUM, 48)}`),
-    k('gitleaks/xai-api-key', `xai-${r(ALNUM, 80)}`),
-    k('gitleaks/openrouter-api-key', `sk-or-v1-${r(HEX, 64)}`),
-    k('gitleaks/replicate-api-token', `r8_${r(ALNUM, 37)}`),
-    k('gitleaks/typeform-api-token', `tfp_${r(B64URL, 59)}`),
-    k('gitleaks/infracost-api-token', `ico-${r(ALNUM, 32)}`),
-    k('gitleaks/frameio-api-token', `fio-u-${r(B64URL, 64)}`),
-    k('gitleaks/adobe-client-secret', `p8e-${r(ALNUM, 32)}`),
-    k('gitleaks/artifactory-api-key', `AKCp${r(ALNUM, 69)}`),
-    k('gitleaks/clojars-api-token', `CLOJARS_${r(LOWER + DIGITS, 60)}`),
-    k('gitleaks/gcp-oauth-access-token', `ya29.${r(B64URL, 120)}`),
-    k('gitleaks/mapbox-api-token', `sk.eyJ${r(B64URL, 60)}.${r(B64URL, 22)}`),
-    k('gitleaks/cloudflare-origin-ca-key', `v1.0-${r(HEX, 24)}-${r(HEX, 146)}`),
-    k('gitleaks/stripe-access-token', `rk_live_${r(ALNUM, 24)}`),
-    k('gitleaks/jwt', `eyJ${r(B64URL, 20)}.eyJ${r(B64URL, 40)}.${r(B64URL, 43)}`),
-    k('gitleaks/curl-auth-header', `${r(ALNUM, 20)}9${r(ALNUM, 12)}`, ''),
-    k('gitleaks/generic-api-key', `${r(ALNUM, 24)}7`, ''),
-    k('gitleaks/adafruit-api-key', `${r(LOWER + DIGITS, 31)}9`, ''),
-    k('gitleaks/twilio-api-key', `${r(HEX, 32)}`, ''),
-    k('gitleaks/azure-storage-account-key', `${r(B64, 86)}==`, ''),
-    k('gitleaks/azure-sas-signature', `${r(ALNUM, 20)}%2B${r(ALNUM, 20)}%3D`, ''),
-    k('gitleaks/mssql-password', `Zq${r(ALNUM, 12)}!`, ''),
+    // Formats of later gitleaks releases than the configuration read (see gitleaks-rules.ts), kept.
+    k('extra/hubspot-api-key', `pat-na1-${r(HEX, 8)}-${r(HEX, 4)}-${r(HEX, 4)}-${r(HEX, 4)}-${r(HEX, 12)}`),
+    k('extra/xai-api-key', `xai-${r(ALNUM, 80)}`),
+    k('extra/openrouter-api-key', `sk-or-v1-${r(HEX, 64)}`),
+    k('extra/replicate-api-token', `r8_${r(ALNUM, 37)}`),
+    k('extra/gcp-oauth-access-token', `ya29.${r(B64URL, 120)}`),
+    k('extra/mapbox-api-token', `sk.eyJ${r(B64URL, 60)}.${r(B64URL, 22)}`),
+    k('extra/azure-storage-account-key', `${r(B64, 86)}==`, ''),
+    k('extra/azure-sas-signature', `${r(ALNUM, 20)}%2B${r(ALNUM, 20)}%3D`, ''),
+    k('extra/mssql-password', `Zq${r(ALNUM, 12)}!`, ''),
+    ...gitleaksKinds(seed),
   ].map(withContext);
 }
 
@@ -139,13 +102,9 @@ function withContext(k: ReferenceKind): ReferenceKind {
     'secretlint/database-connection-string': `postgres://admin:${v}@db.internal:5432/app`,
     // Quoted, as a .env written by `vercel env pull` has it (an unquoted value of letters only is kept).
     'secretlint/vercel': `VERCEL_TOKEN="${v}"`,
-    'gitleaks/curl-auth-header': `curl -H "Authorization: Bearer ${v}" https://api.example.com`,
-    'gitleaks/generic-api-key': `api_key = "${v}"`,
-    'gitleaks/adafruit-api-key': `ADAFRUIT_IO_KEY=${v}`,
-    'gitleaks/twilio-api-key': `TWILIO_AUTH_TOKEN=${v}`,
-    'gitleaks/azure-storage-account-key': `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${v};EndpointSuffix=core.windows.net`,
-    'gitleaks/azure-sas-signature': `https://acme.blob.core.windows.net/c/f?sv=2022-11-02&se=2030-01-01&sig=${v}`,
-    'gitleaks/mssql-password': `Server=db;Database=app;Uid=sa;Pwd=${v};`,
+    'extra/azure-storage-account-key': `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${v};EndpointSuffix=core.windows.net`,
+    'extra/azure-sas-signature': `https://acme.blob.core.windows.net/c/f?sv=2022-11-02&se=2030-01-01&sig=${v}`,
+    'extra/mssql-password': `Server=db;Database=app;Uid=sa;Pwd=${v};`,
   };
   return { ...k, text: text[k.ref]! };
 }
@@ -216,6 +175,16 @@ export function lookAlikes(seed: number): { cls: string; text: string }[] {
     { cls: 'documentation example key', text: 'SLACK_BOT_TOKEN=xoxb-your-token' },
     { cls: 'documentation example key', text: 'OPENAI_API_KEY=sk-...' },
     { cls: 'documentation example key', text: 'export GITHUB_TOKEN=<your-token>' },
+    // Vendors' names in settings and code that are not secrets (gitleaks' keyword rules read these names).
+    { cls: 'vendor name, no secret', text: 'JIRA_URL=https://acme.atlassian.net/browse/ABC-1234' },
+    { cls: 'vendor name, no secret', text: 'transition: opacity 0.25s linear, transform 0.25s linear' },
+    { cls: 'vendor name, no secret', text: '"@sentry/nextjs": "^7.119.0",' },
+    { cls: 'vendor name, no secret', text: 'SENTRY_ORG=acme-inc\nSENTRY_PROJECT=web-frontend' },
+    { cls: 'vendor name, no secret', text: 'twitter: "@acme_support", discord: "https://discord.gg/acme"' },
+    {
+      cls: 'vendor name, no secret',
+      text: `const url = this.baseUrl + os.path.join(${JSON.stringify(hex(8))})`,
+    },
   ];
 }
 

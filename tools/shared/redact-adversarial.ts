@@ -1,0 +1,39 @@
+/**
+ * Adversarial units for the redaction scanners (issue 36): each is repeated to the size under test. Read
+ * by bench/redact-growth.bench.ts (medians, printed) and test/unit/linear-time.test.ts (ratios, enforced).
+ */
+export const REDACT_ADVERSARIAL: readonly (readonly [name: string, unit: string])[] = [
+  ['zero-width spaces', 'a\u200b'],
+  ['invisible run inside a key', 'ghp_\u200b\u00ad'],
+  ['percent-encoded bytes', '%3D%40%2F'],
+  ['JSON-escaped slashes', '\\/'],
+  ['HTML quotes', 'password=&quot;'],
+  ['placeholders wedged into keys', 'AKIA[email-1]'],
+  ['glued AWS prefixes', 'xAKIA'],
+  ['glued GitHub prefixes', 'ghp_'],
+  ['glued Anthropic prefixes', '1sk-ant-'],
+  ['vendor separators', 'npm_glpat-hvs.SG.'],
+  ['vendor heads without separators', 'dapiLTAIAKCp'],
+  ['underscores', '_'],
+  ['addresses before glued keys', 'x@y.ioAKIAABCDEFGHIJKLMNOP'],
+  ['echoed values', 'password: "abc12345xyz" abc12345xyz '],
+  ['Basic', 'Basic Authorization: basic '],
+  ['flattened PEM headers', '-----BEGIN PRIVATE KEY----- Proc-Type: 4 '],
+  ['new setting names', ':_authToken=ADAFRUIT_IO_KEY=?sig=Pwd='],
+  ['placeholders before values', 'password="[email-1]'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell syntax is the input under test
+  ['shell substring expansions', '${token:0:20}'],
+  ['ternaries', 'x ? "a-token" : "b'],
+  ['bearer after placeholders', 'Bearer [email-1]'],
+  // Issue 36's gitleaks formats: vendors' names before separators, `curl -u`, heads before `|`, `~`, `.`.
+  ['vendor names before separators', 'DISCORD_CLIENT_ID=twitter:'],
+  ['vendor names in a long name', 'discord_a_b_c_d_e_f_g_h_i_j_k_l='],
+  ['curl -u pairs', 'curl -u a:b:'],
+  ['digit runs before bars', '1234567890123456|'],
+  ['tildes after heads', 'abc1Q~'],
+  ['Terraform heads', 'abcdefghijklmn.atlasv1.'],
+  ['MaxMind heads', 'abcdef_'],
+  ['dots after s', 's.s.1'],
+  ['Sourcegraph and Twilio prefixes', 'sgp_SK0a'],
+  ['EAA prefixes', 'EAAAEAAC'],
+];
