@@ -162,7 +162,7 @@ describe('writeKeyPoint on adversarial turns', () => {
     ['I would rather', 'i would rather '],
   ])('stays linear on %s (each doubling at most triples the time, one step allowed)', (_, unit) => {
     const g = measureGrowth(
-      (text) => writeKeyPoint(text),
+      (text: string) => writeKeyPoint(text),
       (n) => fill(n, unit, 'No, ', '.'),
       { sizes: [500, 1_000, 2_000, 4_000], rounds: 3 },
     );
