@@ -185,20 +185,23 @@ export function formatTranscript(
   options: { redactor?: Redactor | undefined; maxTokens?: number } = {},
 ): string {
   if (!Array.isArray(messages)) return '(no messages)';
-  const blocks: string[] = [];
+  const labels: string[] = [];
+  let texts: { role: string; content: string }[] = [];
   for (const m of messages) {
     if (typeof m !== 'object' || m === null) continue;
     const role = typeof m.role === 'string' ? m.role : 'unknown';
     const tool = typeof m.toolName === 'string' ? m.toolName : undefined;
-    const label = tool ? (role === 'assistant' ? `assistant → ${tool}` : `${role} ${tool}`) : role;
+    labels.push(tool ? (role === 'assistant' ? `assistant → ${tool}` : `${role} ${tool}`) : role);
     let text = contentText(m.content);
     if (text.length > MAX_MESSAGE_BYTES / 3) {
       const cut = truncateUtf8(text, MAX_MESSAGE_BYTES);
       if (cut.length < text.length) text = `${cut} […cut]`;
     }
-    if (options.redactor) text = options.redactor.redactText(text);
-    blocks.push(`[${label}] ${text}`);
+    texts.push({ role, content: text });
   }
+  // As one conversation: a password shown in a later message's URL is also hidden where it was typed bare before.
+  if (options.redactor) texts = options.redactor.redactMessages(texts);
+  const blocks = texts.map((t, i) => `[${labels[i]}] ${t.content}`);
   if (!blocks.length) return '(no messages)';
   const max = options.maxTokens ?? Number.POSITIVE_INFINITY;
   const costs = blocks.map((b) => estimateTokens(b) + 1);

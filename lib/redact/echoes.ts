@@ -78,6 +78,16 @@ export class Echoes {
     return fresh;
   }
 
+  /** How many values are remembered. */
+  get size(): number {
+    return this.kinds.size;
+  }
+
+  /** The values remembered after the first `known` (in the order they were found). */
+  since(known: number): string[] {
+    return [...this.kinds.keys()].slice(known);
+  }
+
   /** Whether `value` is remembered. */
   has(value: string): boolean {
     return this.kinds.has(value);

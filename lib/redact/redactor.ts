@@ -1,6 +1,7 @@
 import { ValidationError } from '../core/index.js';
 import { ECHO_KIND, Echoes } from './echoes.js';
 import type { BuiltinKind } from './kinds.js';
+import { type ConversationRedactor, redactConversation } from './messages.js';
 import { type Config, configFor, LITERAL_KIND } from './options.js';
 import { type CompiledRules, findPlaceholders, type Span, scan } from './scanner.js';
 import { originalRange, skeletonOf } from './skeleton.js';
@@ -284,15 +285,14 @@ function finding(entry: Entry, count: number, includeOriginals: boolean): Redact
   return f;
 }
 
-function redactContent(redactor: Redactor, content: unknown): unknown {
-  if (typeof content === 'string') return redactor.redactText(content);
-  if (!Array.isArray(content)) return content;
-  return content.map((block: unknown) => {
-    if (typeof block === 'string') return redactor.redactText(block);
-    if (typeof block !== 'object' || block === null) return block;
-    const text = (block as { text?: unknown }).text;
-    return typeof text === 'string' ? { ...block, text: redactor.redactText(text) } : block;
-  });
+/** Takes back what one reading counted (its text is being read again). */
+function uncount(state: State, result: RedactResult): void {
+  if (result.count === 0) return;
+  state.total -= result.count;
+  for (const f of result.findings) {
+    const entry = state.order.find((e) => e.placeholder === f.placeholder);
+    if (entry) entry.count -= f.count;
+  }
 }
 
 /**
@@ -316,6 +316,11 @@ function redactContent(redactor: Redactor, content: unknown): unknown {
 export function createRedactor(options?: RedactOptions): Redactor {
   const config = configFor(options);
   const state = new State();
+  const conversation: ConversationRedactor = {
+    read: (text) => run(state, config, text),
+    uncount: (result) => uncount(state, result),
+    echoes: state.echoes,
+  };
   const redactor: Redactor = {
     redact: (text) => run(state, config, text),
     redactText: (text) => run(state, config, text).text,
@@ -325,11 +330,7 @@ export function createRedactor(options?: RedactOptions): Redactor {
           subject: 'Messages to redact',
         });
       }
-      return messages.map((m) =>
-        typeof m === 'object' && m !== null
-          ? ({ ...m, content: redactContent(redactor, m.content) } as T)
-          : m,
-      );
+      return redactConversation(conversation, messages);
     },
     findings: () => state.order.map((e) => finding(e, e.count, config.includeOriginals)),
     get count() {

@@ -75,3 +75,41 @@ describe('code that looks like a setting is not a value', () => {
     expect(redactText('${DB_PASSWORD:-s3cret9x}')).toBe('${DB_PASSWORD:[secret-1]}');
   });
 });
+
+describe('a conversation is redacted as a whole', () => {
+  const PW = 'Kx9vQ2mT7wLp';
+  const conversation = () => [
+    { role: 'user', content: `mongosh -u admin -p ${PW} shows no documents` },
+    {
+      role: 'assistant',
+      content: [{ type: 'text', text: `Connect with mongodb://admin:${PW}@db:27017 instead.` }],
+    },
+    { role: 'user', content: 'Thanks, that works.' },
+  ];
+
+  it('redacts a value typed bare before the message that shows it in its context', () => {
+    const r = createRedactor();
+    const out = r.redactMessages(conversation());
+    const text = JSON.stringify(out);
+    expect(text).not.toContain(PW);
+    // The URL's `admin:…` is the first value found; the password alone, echoed, the second.
+    expect(out[0]!.content).toBe('mongosh -u admin -p [url-credentials-2] shows no documents');
+    expect(out[2]!.content).toBe('Thanks, that works.');
+    // The first message was read twice; what it holds is counted once.
+    expect(r.findings()).toEqual([
+      { kind: 'url-credentials', placeholder: '[url-credentials-1]', count: 1 },
+      { kind: 'url-credentials', placeholder: '[url-credentials-2]', count: 1 },
+    ]);
+    expect(r.count).toBe(2);
+  });
+
+  it('reads nothing twice when no later message teaches a value', () => {
+    const r = createRedactor();
+    const out = r.redactMessages([
+      { role: 'user', content: 'mail jane@corp.io' },
+      { role: 'assistant', content: 'Mailed jane@corp.io.' },
+    ]);
+    expect(out.map((m) => m.content)).toEqual(['mail [email-1]', 'Mailed [email-1].']);
+    expect(r.count).toBe(2);
+  });
+});
