@@ -30,6 +30,9 @@ export default function LearnPanel() {
   const [budget, setBudget] = createSignal(0);
   const [against, setAgainst] = createSignal('');
   const [exported, setExported] = createSignal('');
+  const [shareUrl, setShareUrl] = createSignal('');
+  const [saved, setSaved] = createSignal('');
+  const [saving, setSaving] = createSignal(false);
   let worker: Worker | undefined;
   onCleanup(() => worker?.terminate());
 
@@ -100,6 +103,30 @@ export default function LearnPanel() {
       as,
       against: against(),
     } satisfies ToLearnWorker);
+
+  /** Accepted rules into a playbook: this browser's, or the shared one when a URL is given. */
+  const save = async () => {
+    const rules = accepted();
+    if (!rules.length) {
+      setSaved('Accept a rule first.');
+      return;
+    }
+    setSaving(true);
+    setSaved('');
+    try {
+      const { saveRules } = await import('./save');
+      const url = shareUrl().trim();
+      const r = await saveRules(rules, url ? { kind: 'shared', url } : { kind: 'browser' });
+      setSaved(
+        `Saved ${r.added} key point${r.added === 1 ? '' : 's'} to the ${url ? 'shared' : "browser's"} playbook` +
+          ` (version ${r.version}); ${r.repeats} already there${r.rejected ? `, ${r.rejected} refused` : ''}.`,
+      );
+    } catch (err) {
+      setSaved(`Not saved: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      setSaving(false);
+    }
+  };
 
   /** The accepted rules, with their edits. */
   const accepted = () =>
@@ -255,7 +282,24 @@ export default function LearnPanel() {
               <button type="button" data-testid="learn-export-diff" onClick={() => exportAs('diff')}>
                 Export accepted as a diff
               </button>
+              <button type="button" data-testid="learn-save" disabled={saving()} onClick={save}>
+                Save accepted into the playbook
+              </button>
+              <input
+                type="url"
+                class="learn-share"
+                placeholder="shared playbook URL (rearview/durable), empty = this browser"
+                aria-label="Shared playbook URL"
+                data-testid="learn-share-url"
+                value={shareUrl()}
+                onInput={(e) => setShareUrl(e.currentTarget.value)}
+              />
             </div>
+            <Show when={saved()}>
+              <p class="hint" role="status" data-testid="learn-saved">
+                {saved()}
+              </p>
+            </Show>
             <Show when={exported()}>
               <pre class="learn-export" data-testid="learn-export">
                 {exported()}
