@@ -8,12 +8,29 @@ import type { FromLearnWorker, ToLearnWorker } from './protocol';
 
 let controller: AbortController | undefined;
 
+/** learn's default cap on one file (256 MiB). */
+const MAX_SOURCE_BYTES = 256 * 1024 * 1024;
+
 const post = (m: FromLearnWorker) => (self as unknown as Worker).postMessage(m);
 
-function* sources(files: File[]): Generator<LearnSource> {
+async function* sources(files: File[], maxBytes: number): AsyncGenerator<LearnSource> {
   for (const f of files) {
     const name = (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
-    yield { name, stream: f.stream(), modified: f.lastModified };
+    // One file is read at a time, whole: the browser decodes it natively in one step, where a stream
+    // would hand over many chunks to decode and join in script. A file past learn's cap is passed as a
+    // stream, which learn stops reading at the cap.
+    if (f.size > maxBytes) yield { name, stream: f.stream(), modified: f.lastModified };
+    else {
+      let text: string;
+      try {
+        text = await f.text();
+      } catch {
+        // Unreadable now (moved, permissions): learn reports the stream's error as a skipped file.
+        yield { name, stream: f.stream(), modified: f.lastModified };
+        continue;
+      }
+      yield { name, text, modified: f.lastModified };
+    }
   }
 }
 
@@ -35,7 +52,8 @@ self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
   controller = new AbortController();
   let last = 0;
   try {
-    const result = await learn(sources(m.files), {
+    const result = await learn(sources(m.files, MAX_SOURCE_BYTES), {
+      maxSourceBytes: MAX_SOURCE_BYTES,
       minSessions: m.minSessions,
       ...(m.budget ? { budget: m.budget } : {}),
       ...(m.against ? { against: m.against } : {}),
