@@ -41,6 +41,7 @@ const CROSSING: Record<string, string> = {
     'times the adversarial inputs the linear-scan tests feed, so bench and test measure the same text',
   'bench/playground.bench.ts → e2e/helpers': 'drives the playground with the end-to-end tests’ page helpers',
   'bench/playground.bench.ts → test/chromium': 'launches the Chromium build the browser tests use',
+  'bench/learn-chromium.bench.ts → test/chromium': 'launches the Chromium build the browser tests use',
   'scripts/check-examples.ts → test/llm/mock-anthropic':
     'CI runs each example against the mock Messages API the tests serve',
   'bench/durable.bench.ts → test/runtime/workers/durable-server.js':
