@@ -1,33 +1,20 @@
 /**
- * `learn` throughput and memory over the shared conversations repeated with varied ids up to a size
- * (default 100 MB; `LEARN_BENCH_MB=1000` for 1 GB): streamed one file at a time, as the CLI reads a
- * folder, beside the naive baseline that reads every file into memory first and then runs the same
- * pipeline. MB/s, sessions, rules, peak RSS and heap (sampled), and what 1 GB would take at the
- * measured rate. Also the share of the time spent in parseTranscript alone.
+ * `learn` in Node over a folder on disk: the shared conversations repeated with varied ids up to a size
+ * (bench/learn-folder.ts, written into a temporary folder; default 100 MB, `LEARN_BENCH_MB=1000` for
+ * 1 GB), read the way `rearview learn <folder>` reads it (the folder walked in name order, one read
+ * stream per file), beside the naive baseline in the same run: every file read into memory first,
+ * then the same pipeline. MB/s of wall and of CPU time, sessions, rules, peak RSS and heap (sampled),
+ * and whether both found the same rules.
  *
  * Standalone: `npx tsx bench/learn.bench.ts` (add `--expose-gc` through NODE_OPTIONS for steadier
  * memory figures).
  */
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type LearnSource, learn } from '../lib/learn/index';
-import { safeParseTranscript } from '../lib/transcript/index';
-import { type BenchResult, type BenchSuite, round, sharedDataDir, walkFiles } from './harness';
-
-/** Conversation folders (trajectory folders hold no person's turns). */
-const FOLDERS = [
-  'aider',
-  'claude-code-console',
-  'claude-code-jsonl',
-  'claude-code-jsonl-more',
-  'codex',
-  'cline',
-  'other-agents',
-  'specstory',
-  'sharegpt',
-];
-const METADATA = /(?:^|\/)(?:SOURCES?\.(?:jsonl|txt)|LICENSE|README\.md)$/;
+import { type BenchResult, type BenchSuite, round } from './harness';
+import { writeLearnFolder } from './learn-folder';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -53,111 +40,94 @@ async function peakMemory<T>(
   }
 }
 
-/** Copy `k` of a file: every id-like JSON field and the aider session header made distinct. */
-function vary(text: string, k: number): string {
-  if (k === 0) return text;
-  return text
-    .replace(/"(uuid|parentUuid|id|sessionId|tool_use_id)":"/g, `"$1":"c${k}-`)
-    .replace(/^# aider chat started at (\d{4})/gm, (_m, y: string) => `# aider chat started at ${y}`);
+/** The folder's files in the CLI's order: each folder's entries sorted by name, depth first. */
+function filesOf(dir: string): { path: string; mtime: Date }[] {
+  const out: { path: string; mtime: Date }[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) out.push(...filesOf(p));
+    else out.push({ path: p, mtime: st.mtime });
+  }
+  return out;
+}
+
+async function timed<T>(fn: (sample: () => void) => Promise<T>) {
+  gc?.();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const run = await peakMemory(fn);
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { ...run, ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 const suite = {
   name: 'learn',
   async run(): Promise<BenchResult[]> {
-    const dir = sharedDataDir();
-    if (!dir) {
+    const size = Number(process.env.LEARN_BENCH_MB ?? 100);
+    const folder = writeLearnFolder(size);
+    if (!folder) {
       console.warn('learn bench: ../shared/data is absent, nothing to measure');
       return [];
     }
-    const target = Number(process.env.LEARN_BENCH_MB ?? 100) * 1e6;
-    const files = FOLDERS.flatMap((f) => walkFiles(`${dir}/${f}`)).filter((p) => !METADATA.test(p));
-    // The files a reader exists for today (the others would be skipped in a few microseconds each).
-    const readable = files.filter((p) => safeParseTranscript(readFileSync(p, 'utf8'), { lenient: true }).ok);
-    const sizes = new Map(readable.map((p) => [p, Buffer.byteLength(readFileSync(p, 'utf8'))]));
-    const corpus = [...sizes.values()].reduce((a, b) => a + b, 0);
-    const copies = Math.max(1, Math.ceil(target / corpus));
-
-    /** The folder, one file read at a time (as the CLI streams it). */
-    function* streamed(): Generator<LearnSource> {
-      let bytes = 0;
-      for (let k = 0; k < copies; k++) {
-        for (const p of readable) {
-          if (bytes >= target) return;
-          bytes += sizes.get(p)!;
-          yield { name: `copy-${k}/${relative(dir!, p)}`, text: vary(readFileSync(p, 'utf8'), k) };
-        }
+    try {
+      const files = filesOf(folder.dir);
+      const name = (p: string) => relative(folder.dir, p);
+      // As the CLI streams a folder: one read stream per file, opened when learn asks for it.
+      async function* streamed(): AsyncGenerator<LearnSource> {
+        for (const f of files)
+          yield { name: name(f.path), stream: createReadStream(f.path), modified: f.mtime };
       }
+      // Warm the JIT on a slice, so that neither timed run pays for it.
+      await learn(files.slice(0, 60).map((f) => ({ name: f.path, text: readFileSync(f.path, 'utf8') })));
+
+      const ours = await timed((sample) => learn(streamed(), { onProgress: sample }));
+      const mb = ours.value.stats.bytes / 1e6;
+      const naive = await timed(async (sample) => {
+        const all: LearnSource[] = files.map((f) => ({
+          name: name(f.path),
+          text: readFileSync(f.path, 'utf8'),
+          modified: f.mtime,
+        }));
+        sample();
+        return learn(all, { onProgress: sample });
+      });
+      const label = `${Math.round(mb)}MB`;
+      return [
+        {
+          name: `learn/streamed-${label}`,
+          medianMs: round(ours.ms, 0),
+          runs: 1,
+          mbPerSec: round(mb / (ours.ms / 1000), 1),
+          // CPU time beside wall time: on a shared machine the wall clock also counts other processes.
+          cpuMbPerSec: round(mb / (ours.cpuMs / 1000), 1),
+          inputMB: round(mb, 1),
+          files: ours.value.stats.files,
+          sessions: ours.value.stats.sessions,
+          humanTurns: ours.value.stats.humanTurns,
+          rules: ours.value.rules.length,
+          oneOffs: ours.value.oneOffCount,
+          skipped: ours.value.skipped.length,
+          peakRssMB: ours.rssMB,
+          peakHeapMB: ours.heapMB,
+          gcExposed: gc !== undefined,
+        },
+        {
+          name: `learn/naive-read-all-first-${label}`,
+          medianMs: round(naive.ms, 0),
+          runs: 1,
+          mbPerSec: round(mb / (naive.ms / 1000), 1),
+          cpuMbPerSec: round(mb / (naive.cpuMs / 1000), 1),
+          peakRssMB: naive.rssMB,
+          peakHeapMB: naive.heapMB,
+          sameRules: JSON.stringify(naive.value.rules) === JSON.stringify(ours.value.rules),
+          streamedCpuOverNaiveCpu: round(ours.cpuMs / naive.cpuMs, 2),
+        },
+      ];
+    } finally {
+      folder.remove();
     }
-
-    const results: BenchResult[] = [];
-    // Warm the JIT on a slice, so that neither timed run pays for it.
-    await learn(readable.slice(0, 40).map((p) => ({ name: p, text: readFileSync(p, 'utf8') })));
-    // CPU time beside wall time: on a shared machine the wall clock also counts other processes.
-    let cpu0 = process.cpuUsage();
-    let t0 = performance.now();
-    const ours = await peakMemory((sample) => learn(streamed(), { onProgress: sample }));
-    const oursMs = performance.now() - t0;
-    const oursCpu = process.cpuUsage(cpu0);
-    const mb = ours.value.stats.bytes / 1e6;
-    const mbPerSec = round(mb / (oursMs / 1000), 1);
-    results.push({
-      name: `learn/streamed-${Math.round(mb)}MB`,
-      medianMs: round(oursMs, 0),
-      runs: 1,
-      mbPerSec,
-      cpuMbPerSec: round(mb / ((oursCpu.user + oursCpu.system) / 1e6), 1),
-      inputMB: round(mb, 1),
-      files: ours.value.stats.files,
-      sessions: ours.value.stats.sessions,
-      humanTurns: ours.value.stats.humanTurns,
-      rules: ours.value.rules.length,
-      oneOffs: ours.value.oneOffCount,
-      skipped: ours.value.skipped.length,
-      peakRssMB: ours.rssMB,
-      peakHeapMB: ours.heapMB,
-      gcExposed: gc !== undefined,
-      // Scaled from this run's rate: the pipeline is linear and holds one file at a time.
-      oneGigabyteSeconds: round(1000 / mbPerSec, 0),
-    });
-
-    cpu0 = process.cpuUsage();
-    t0 = performance.now();
-    const naive = await peakMemory(async (sample) => {
-      const all = [...streamed()];
-      sample();
-      return learn(all, { onProgress: sample });
-    });
-    const naiveMs = performance.now() - t0;
-    const naiveCpu = process.cpuUsage(cpu0);
-    results.push({
-      name: `learn/naive-read-all-first-${Math.round(mb)}MB`,
-      medianMs: round(naiveMs, 0),
-      runs: 1,
-      mbPerSec: round(mb / (naiveMs / 1000), 1),
-      cpuMbPerSec: round(mb / ((naiveCpu.user + naiveCpu.system) / 1e6), 1),
-      peakRssMB: naive.rssMB,
-      peakHeapMB: naive.heapMB,
-      sameRules: JSON.stringify(naive.value.rules) === JSON.stringify(ours.value.rules),
-    });
-
-    // Where the time goes: parseTranscript alone over one copy of the corpus.
-    let parseMs = 0;
-    for (const p of readable) {
-      const text = readFileSync(p, 'utf8');
-      const t = performance.now();
-      safeParseTranscript(text, { lenient: true });
-      parseMs += performance.now() - t;
-    }
-    const corpusMB = corpus / 1e6;
-    results.push({
-      name: `learn/parseTranscript-only-${Math.round(corpusMB)}MB`,
-      medianMs: round(parseMs, 0),
-      runs: 1,
-      mbPerSec: round(corpusMB / (parseMs / 1000), 1),
-      // learn's wall rate over parseTranscript's alone: how much of learn's time parsing takes.
-      learnRateOverParseRate: round(parseMs > 0 ? mbPerSec / (corpusMB / (parseMs / 1000)) : 0, 2),
-    });
-    return results;
   },
 } satisfies BenchSuite;
 

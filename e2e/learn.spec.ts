@@ -62,3 +62,38 @@ test('Learn: cancel stops the worker and keeps what was read', async ({ page }) 
   await expect(page.getByTestId('learn-cancel')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test('Learn: two accepted rules saved into the playbook are there after a reload, once', async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-min-sessions').fill('1');
+  await page.getByTestId('learn-folder-input').setInputFiles(SESSIONS);
+  const rules = page.getByTestId('learn-rule');
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  expect(await rules.count()).toBeGreaterThanOrEqual(2);
+  const texts: string[] = [];
+  for (const i of [0, 1]) {
+    texts.push(await rules.nth(i).locator('.learn-text').inputValue());
+    await rules.nth(i).getByRole('button', { name: 'Accept' }).click();
+  }
+  await page.getByTestId('learn-save').click();
+  await expect(page.getByTestId('learn-saved')).toContainText("Saved 2 key points to the browser's playbook");
+
+  await page.reload();
+  await page.getByRole('tab', { name: 'Playbook' }).click();
+  const playbook = page.getByTestId('playbook');
+  for (const t of texts) await expect(playbook).toContainText(t);
+  await expect(playbook).toContainText('2 key points');
+
+  // Saving the same rules again adds nothing: the playbook's own dedup finds them there.
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-min-sessions').fill('1');
+  await page.getByTestId('learn-folder-input').setInputFiles(SESSIONS);
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  for (const i of [0, 1]) await rules.nth(i).getByRole('button', { name: 'Accept' }).click();
+  await page.getByTestId('learn-save').click();
+  await expect(page.getByTestId('learn-saved')).toContainText('Saved 0 key points');
+  await expect(page.getByTestId('learn-saved')).toContainText('2 already there');
+  expect(errors).toEqual([]);
+});

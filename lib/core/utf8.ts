@@ -55,18 +55,24 @@ export function truncateUtf8(text: string, maxBytes: number): string {
  */
 export function utf8ByteLength(text: string): number {
   if (typeof text !== 'string') return 0;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
+  // Every unit takes at least one byte; only runs of non-ASCII units add more. The engine's regex
+  // finds those runs several times faster than a unit-by-unit loop (ASCII dominates real sessions).
+  let bytes = text.length;
+  const runs = /[^\x00-\x7f]+/g;
+  for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
+    const end = m.index + m[0].length;
+    for (let i = m.index; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 0x800) bytes += 1;
+      else {
+        bytes += 2;
+        // A surrogate pair: 4 bytes for 2 units (a lone surrogate is 3 bytes for 1 unit).
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+          const d = text.charCodeAt(i + 1);
+          if (d >= 0xdc00 && d <= 0xdfff) i++;
+        }
+      }
+    }
   }
   return bytes;
 }

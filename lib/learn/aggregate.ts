@@ -20,6 +20,8 @@ interface Candidate {
   first?: string;
   last?: string;
   evidence: Evidence[];
+  /** With `groupBy`: the sessions of each group. */
+  groups?: Map<string, Set<string>>;
 }
 
 /** The findings of every session so far, by candidate key. Memory grows with distinct instructions, not with input. */
@@ -30,7 +32,7 @@ export class Aggregator {
 
   constructor(private readonly minSessions: number) {}
 
-  add(f: Finding): void {
+  add(f: Finding, group?: string): void {
     let c = this.candidates.get(f.key);
     if (!c) {
       c = { kind: f.kind, texts: new Map(), sessions: new Set(), count: 0, evidence: [] };
@@ -43,6 +45,7 @@ export class Aggregator {
       c.sessions.add(f.evidence.session);
       if (c.sessions.size === this.minSessions) this.ruleCount++;
     }
+    if (group !== undefined) addGroup(c, group, f.evidence.session);
     widen(c, f.evidence.date);
     // One turn per session first: evidence should show the spread, not one session's repeats.
     if (c.evidence.length < MAX_EVIDENCE && (!known || c.evidence.length < MAX_EVIDENCE / 2)) {
@@ -180,7 +183,16 @@ function widen(c: Candidate, date: string | undefined): void {
 }
 
 function copy(c: Candidate): Candidate {
-  return { ...c, texts: new Map(c.texts), sessions: new Set(c.sessions), evidence: c.evidence.slice() };
+  const out = { ...c, texts: new Map(c.texts), sessions: new Set(c.sessions), evidence: c.evidence.slice() };
+  if (c.groups) out.groups = new Map([...c.groups].map(([g, s]) => [g, new Set(s)]));
+  return out;
+}
+
+function addGroup(c: Candidate, group: string, session: string): void {
+  c.groups ??= new Map();
+  const at = c.groups.get(group);
+  if (at) at.add(session);
+  else c.groups.set(group, new Set([session]));
 }
 
 function fold(into: Candidate, from: Candidate): void {
@@ -191,6 +203,7 @@ function fold(into: Candidate, from: Candidate): void {
     if (!into.sessions.has(e.session)) into.evidence.push(e);
   }
   for (const s of from.sessions) into.sessions.add(s);
+  for (const [g, sessions] of from.groups ?? []) for (const s of sessions) addGroup(into, g, s);
   widen(into, from.first);
   widen(into, from.last);
 }
@@ -233,6 +246,11 @@ function toRule(c: Candidate, text: string, latest: number): LearnedRule {
     score,
     evidence,
   };
+  if (c.groups) {
+    rule.groups = [...c.groups]
+      .map(([group, s]) => ({ group, sessions: s.size }))
+      .sort((a, b) => b.sessions - a.sessions || cmp(a.group, b.group));
+  }
   if (c.first) rule.firstDate = c.first;
   if (c.last) rule.lastDate = c.last;
   return rule;

@@ -134,7 +134,8 @@ export async function learn(
         const { text, bytes } = await readSource(source, maxBytes, signal);
         result.stats.bytes += bytes;
         if (signal?.aborted) break;
-        readOne(name, text, modifiedIso(source?.modified), redactText, agg, result);
+        const group = groupOf(options?.groupBy, source?.name, redactText);
+        readOne(name, text, modifiedIso(source?.modified), redactText, agg, result, group);
       } catch (err) {
         result.skipped.push(skippedOf(name, err));
       }
@@ -168,6 +169,21 @@ export async function learn(
   return result;
 }
 
+/** The source's group (redacted: it is printed), or undefined without `groupBy` or on its failure. */
+function groupOf(
+  groupBy: LearnOptions['groupBy'],
+  name: unknown,
+  redactText: (t: string) => string,
+): string | undefined {
+  if (typeof groupBy !== 'function' || typeof name !== 'string') return undefined;
+  try {
+    const g = groupBy(name);
+    return typeof g === 'string' && g ? redactText(g) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -180,6 +196,7 @@ function readOne(
   redactText: (t: string) => string,
   agg: Aggregator,
   result: LearnResult,
+  group: string | undefined,
 ): void {
   const text = dropPrivate(raw);
   if (!text.trim()) throw new LearnSourceError('learn_source_invalid', name, 'empty');
@@ -194,7 +211,7 @@ function readOne(
     result.stats.humanTurns += found.humanTurns;
     for (const [reason, n] of Object.entries(found.filtered))
       result.filtered[reason] = (result.filtered[reason] ?? 0) + n;
-    for (const f of found.findings) agg.add(f);
+    for (const f of found.findings) agg.add(f, group);
   }
 }
 

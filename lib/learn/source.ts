@@ -52,7 +52,8 @@ export class LearnSourceError extends RearviewError {
  */
 export function dropPrivate(text: string): string {
   if (typeof text !== 'string') return '';
-  const re = /<(\/?)private>/gi;
+  // Letter classes, not the `i` flag: the same match (no non-ASCII letter folds to these), found faster.
+  const re = /<(\/?)[Pp][Rr][Ii][Vv][Aa][Tt][Ee]>/g;
   let m = re.exec(text);
   if (!m) return text;
   let out = '';

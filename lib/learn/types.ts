@@ -104,6 +104,11 @@ export interface LearnOptions {
   confirmLlm?: (cost: LlmCost) => boolean | Promise<boolean>;
   /** Most candidates seen in one session only that the result lists (default 20). */
   oneOffLimit?: number;
+  /**
+   * The group (author, project) of a source, from its name: each rule then lists its sessions per
+   * group in `groups`. Undefined or '' leaves a source out of every group.
+   */
+  groupBy?: (name: string) => string | undefined;
 }
 
 /**
@@ -174,6 +179,8 @@ export interface LearnedRule {
   evidence: Evidence[];
   /** Existing lines of the `against` file this rule's evidence contradicts. */
   contradicts?: ExistingLine[];
+  /** With `groupBy`: sessions with evidence per group, most first (ties by name). */
+  groups?: { group: string; sessions: number }[];
 }
 
 /**

@@ -64,13 +64,13 @@ export function insightKeyPoints(
   );
 }
 
-/** The ADD operation of a proposal: redacted, with the playground as its session. */
-export function keyPointOperation(proposal: KeyPointProposal): DeltaOperation {
+/** The ADD operation of a proposal: redacted, with `session` (the playground by default) as its source. */
+export function keyPointOperation(proposal: KeyPointProposal, session = 'playground'): DeltaOperation {
   return {
     type: 'ADD',
     section: proposal.section,
     text: redactText(proposal.text),
-    source: { session: 'playground', traceRefs: proposal.traceRefs.slice(0, 4) },
+    source: { session, traceRefs: proposal.traceRefs.slice(0, 4).map((r) => redactText(r)) },
   };
 }
 
@@ -79,7 +79,7 @@ export function keyPointOperation(proposal: KeyPointProposal): DeltaOperation {
  * no instruction, a failure that neither found a fix nor recurred), one per lesson for the rest.
  */
 export function insightOperations(insights: readonly Insight[], turns: readonly Turn[]): DeltaOperation[] {
-  return insightKeyPoints(insights, turns).map(keyPointOperation);
+  return insightKeyPoints(insights, turns).map((p) => keyPointOperation(p));
 }
 
 export async function applyOperations(operations: DeltaOperation[]) {
@@ -87,12 +87,21 @@ export async function applyOperations(operations: DeltaOperation[]) {
 }
 
 /**
- * Adds proposals to the playbook, leaving out those it already says (the library's `dedupeProposals`,
- * as a session's end does). Returns what the store applied and how many were already there.
+ * Adds proposals to a playbook (this browser's by default; any `PlaybookStore`, a Durable Object
+ * client too), leaving out those it already says (the library's `dedupeProposals`, as a session's end
+ * does). Returns what the store applied and how many were already there.
  */
-export async function addKeyPoints(proposals: readonly KeyPointProposal[]) {
-  const { playbook } = await loadPlaybook();
+export async function addKeyPoints(
+  proposals: readonly KeyPointProposal[],
+  options: { store?: PlaybookStore; id?: string; session?: string } = {},
+) {
+  const store = options.store ?? getStore();
+  const id = options.id ?? PLAYBOOK_ID;
+  const { playbook } = await store.open(id);
   const { kept, repeats } = dedupeProposals(proposals, playbook);
-  const result = await applyOperations(kept.map(keyPointOperation));
+  const result = await store.applyDelta(
+    id,
+    kept.map((p) => keyPointOperation(p, options.session)),
+  );
   return { ...result, repeats: repeats.length };
 }

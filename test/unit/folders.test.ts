@@ -43,6 +43,7 @@ const CROSSING: Record<string, string> = {
   'bench/playground.bench.ts → test/chromium': 'launches the Chromium build the browser tests use',
   'bench/playground.bench.ts → playground/src/paste':
     'reads the clipboard-read measure under the name the paste handler gives it',
+  'bench/learn-chromium.bench.ts → test/chromium': 'launches the Chromium build the browser tests use',
   'scripts/check-examples.ts → test/llm/mock-anthropic':
     'CI runs each example against the mock Messages API the tests serve',
   'bench/durable.bench.ts → test/runtime/workers/durable-server.js':

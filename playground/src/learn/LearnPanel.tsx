@@ -18,6 +18,36 @@ interface Review {
 }
 
 const mb = (n: number) => (n / 1e6).toFixed(1);
+/** Files per message to the worker: cloning a File handle costs the main thread about 0.5 ms. */
+const BATCH = 100;
+
+/**
+ * A rule's evidence turns, drawn when opened: drawing every rule's turns with the result (1,400 items
+ * for the rules of 1 GB of sessions) was a 0.5 s task on the main thread.
+ */
+function EvidenceList(props: { evidence: LearnedRule['evidence'] }) {
+  const [open, setOpen] = createSignal(false);
+  return (
+    <details on:toggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Evidence ({props.evidence.length} turns)</summary>
+      <Show when={open()}>
+        <ul>
+          <For each={props.evidence}>
+            {(e) => (
+              <li>
+                <code>
+                  {e.session}
+                  {e.line !== undefined ? `:${e.line}` : ''} #{e.message}
+                </code>{' '}
+                {e.date ? e.date.slice(0, 10) : ''} — {e.quote}
+              </li>
+            )}
+          </For>
+        </ul>
+      </Show>
+    </details>
+  );
+}
 
 export default function LearnPanel() {
   const [files, setFiles] = createSignal<File[]>([]);
@@ -30,7 +60,11 @@ export default function LearnPanel() {
   const [budget, setBudget] = createSignal(0);
   const [against, setAgainst] = createSignal('');
   const [exported, setExported] = createSignal('');
+  const [shareUrl, setShareUrl] = createSignal('');
+  const [saved, setSaved] = createSignal('');
+  const [saving, setSaving] = createSignal(false);
   let worker: Worker | undefined;
+  let runs = 0;
   onCleanup(() => worker?.terminate());
 
   const totalBytes = () => files().reduce((n, f) => n + f.size, 0);
@@ -69,12 +103,28 @@ export default function LearnPanel() {
     setRunning(true);
     const msg: ToLearnWorker = {
       type: 'run',
-      files: picked,
+      files: picked.slice(0, BATCH),
+      total: picked.length,
+      more: picked.length > BATCH,
       minSessions: minSessions(),
       ...(budget() > 0 ? { budget: budget() } : {}),
       ...(against().trim() ? { against: against() } : {}),
     };
     worker.postMessage(msg);
+    void postRest(worker, picked, ++runs);
+  };
+
+  /** The files after the first batch, a batch per task, so the page stays responsive meanwhile. */
+  const postRest = async (to: Worker, picked: File[], run: number) => {
+    for (let i = BATCH; i < picked.length; i += BATCH) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (run !== runs) return; // a newer run started
+      to.postMessage({
+        type: 'files',
+        files: picked.slice(i, i + BATCH),
+        more: i + BATCH < picked.length,
+      } satisfies ToLearnWorker);
+    }
   };
 
   const pick = async () => {
@@ -100,6 +150,30 @@ export default function LearnPanel() {
       as,
       against: against(),
     } satisfies ToLearnWorker);
+
+  /** Accepted rules into a playbook: this browser's, or the shared one when a URL is given. */
+  const save = async () => {
+    const rules = accepted();
+    if (!rules.length) {
+      setSaved('Accept a rule first.');
+      return;
+    }
+    setSaving(true);
+    setSaved('');
+    try {
+      const { saveRules } = await import('./save');
+      const url = shareUrl().trim();
+      const r = await saveRules(rules, url ? { kind: 'shared', url } : { kind: 'browser' });
+      setSaved(
+        `Saved ${r.added} key point${r.added === 1 ? '' : 's'} to the ${url ? 'shared' : "browser's"} playbook` +
+          ` (version ${r.version}); ${r.repeats} already there${r.rejected ? `, ${r.rejected} refused` : ''}.`,
+      );
+    } catch (err) {
+      setSaved(`Not saved: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      setSaving(false);
+    }
+  };
 
   /** The accepted rules, with their edits. */
   const accepted = () =>
@@ -228,22 +302,7 @@ export default function LearnPanel() {
                     >
                       Reject
                     </button>
-                    <details>
-                      <summary>Evidence ({rv.rule.evidence.length} turns)</summary>
-                      <ul>
-                        <For each={rv.rule.evidence}>
-                          {(e) => (
-                            <li>
-                              <code>
-                                {e.session}
-                                {e.line !== undefined ? `:${e.line}` : ''} #{e.message}
-                              </code>{' '}
-                              {e.date ? e.date.slice(0, 10) : ''} — {e.quote}
-                            </li>
-                          )}
-                        </For>
-                      </ul>
-                    </details>
+                    <EvidenceList evidence={rv.rule.evidence} />
                   </li>
                 )}
               </For>
@@ -255,7 +314,24 @@ export default function LearnPanel() {
               <button type="button" data-testid="learn-export-diff" onClick={() => exportAs('diff')}>
                 Export accepted as a diff
               </button>
+              <button type="button" data-testid="learn-save" disabled={saving()} onClick={save}>
+                Save accepted into the playbook
+              </button>
+              <input
+                type="url"
+                class="learn-share"
+                placeholder="shared playbook URL (rearview/durable), empty = this browser"
+                aria-label="Shared playbook URL"
+                data-testid="learn-share-url"
+                value={shareUrl()}
+                onInput={(e) => setShareUrl(e.currentTarget.value)}
+              />
             </div>
+            <Show when={saved()}>
+              <p class="hint" role="status" data-testid="learn-saved">
+                {saved()}
+              </p>
+            </Show>
             <Show when={exported()}>
               <pre class="learn-export" data-testid="learn-export">
                 {exported()}

@@ -2,7 +2,20 @@
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 
 export type ToLearnWorker =
-  | { type: 'run'; files: File[]; minSessions: number; budget?: number; against?: string }
+  /**
+   * `files` is the first batch of `total`; the rest follow in `files` messages (`more` until the last):
+   * cloning thousands of File handles in one message held the page's main thread for seconds.
+   */
+  | {
+      type: 'run';
+      files: File[];
+      total: number;
+      more: boolean;
+      minSessions: number;
+      budget?: number;
+      against?: string;
+    }
+  | { type: 'files'; files: File[]; more: boolean }
   | { type: 'cancel' }
   | { type: 'export'; rules: LearnedRule[]; as: 'markdown' | 'diff'; against: string };
 

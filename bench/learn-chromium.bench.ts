@@ -1,0 +1,273 @@
+/**
+ * The playground's Learn tab in Debian's Chromium over a folder of sessions on disk
+ * (bench/learn-folder.ts: the shared conversations repeated with varied ids; default 100 MB,
+ * `LEARN_BENCH_MB=1000` for 1 GB), against the built playground (dist/playground, built first when
+ * absent). The folder goes through the tab's own folder input; its worker streams one file at a time.
+ * Beside it, in the same run, the naive baseline: the page reads every file into memory first and
+ * then hands the in-memory files to the same tab.
+ *
+ * Each reports the seconds from choosing the folder to the result, MB/s, the main thread's longest
+ * task and how many passed the 200 ms budget (PerformanceObserver `longtask`), and memory: the peak of
+ * the summed proportional set size (PSS, shared pages split between processes) of every Chromium
+ * process, sampled each second, and the page's own JS heap (`performance.memory`).
+ * Standalone: `npx tsx bench/learn-chromium.bench.ts` prints JSON.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../test/chromium';
+import { type BenchResult, type BenchSuite, round } from './harness';
+import { writeLearnFolder } from './learn-folder';
+
+const root = join(import.meta.dirname, '..');
+const BUDGET_MS = 200;
+const RUN_TIMEOUT_MS = 20 * 60_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function serve(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['scripts/serve-playground.mjs', String(port)], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    try {
+      await fetch(url);
+      return { url, child };
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  child.kill();
+  throw new Error('the playground server did not start');
+}
+
+/** Every process below `pid` (Chromium's browser, renderers, GPU, utility processes). */
+function descendants(pid: number): number[] {
+  const parent = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, pp] of parent) {
+      if (pp === p) {
+        out.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+/** Summed PSS (kB → MB) of Chromium's processes, the node server and this process left out. */
+function chromiumPssMB(exclude: Set<number>): number {
+  let kb = 0;
+  for (const pid of descendants(process.pid)) {
+    if (exclude.has(pid)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom')) continue;
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      kb += Number(m?.[1] ?? 0);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return kb / 1000;
+}
+
+/** CPU seconds (user + system) used so far by Chromium's live processes. */
+function chromiumCpuSeconds(exclude: Set<number>): number {
+  const tick = 100; // USER_HZ on Linux
+  let t = 0;
+  for (const pid of descendants(process.pid)) {
+    if (exclude.has(pid)) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom')) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      t += (Number(f[11]) + Number(f[12])) / tick;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return t;
+}
+
+/** Runs `go` (which starts a learn run in the tab) and waits for its result, sampling memory. */
+async function measureRun(page: Page, exclude: Set<number>, go: () => Promise<void>) {
+  await page.evaluate(() => {
+    const w = window as unknown as { __long: number[]; __over: string[]; __t0: number };
+    w.__long = [];
+    w.__over = [];
+    w.__t0 = performance.now();
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        w.__long.push(entry.duration);
+        if (entry.duration > 200)
+          w.__over.push(`${Math.round(entry.startTime - w.__t0)}+${Math.round(entry.duration)}`);
+      }
+    }).observe({ type: 'longtask', buffered: false });
+  });
+  let peakPss = chromiumPssMB(exclude);
+  let peakHeap = 0;
+  const sampleHeap = async () => {
+    const used = await page
+      .evaluate(
+        () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0,
+      )
+      .catch(() => 0);
+    peakHeap = Math.max(peakHeap, used / 1e6);
+  };
+  const timer = setInterval(() => {
+    peakPss = Math.max(peakPss, chromiumPssMB(exclude));
+    void sampleHeap();
+  }, 1000);
+  const cpu0 = chromiumCpuSeconds(exclude);
+  const t0 = performance.now();
+  try {
+    await go();
+    await page.getByTestId('learn-summary').waitFor({ timeout: RUN_TIMEOUT_MS });
+  } finally {
+    clearInterval(timer);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpuSeconds = chromiumCpuSeconds(exclude) - cpu0;
+  peakPss = Math.max(peakPss, chromiumPssMB(exclude));
+  const { long, over } = await page.evaluate(() => {
+    const w = window as unknown as { __long: number[]; __over: string[] };
+    return { long: w.__long, over: w.__over };
+  });
+  const summary = (await page.getByTestId('learn-summary').textContent()) ?? '';
+  return {
+    seconds,
+    cpuSeconds: round(cpuSeconds, 1),
+    longestTaskMs: round(Math.max(0, ...long)),
+    longTasks: long.length,
+    overBudget: long.filter((d) => d > BUDGET_MS).length,
+    /** Each task over the budget: start (ms after the folder was chosen) + duration. */
+    overBudgetAt: over,
+    peakPssMB: round(peakPss, 0),
+    peakPageHeapMB: round(peakHeap, 0),
+    summary: summary.replace(/\s+/g, ' ').trim(),
+  };
+}
+
+async function openLearn(page: Page, url: string) {
+  await page.goto(url);
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-folder-input').waitFor();
+}
+
+const suite = {
+  name: 'learn-chromium',
+  async run(): Promise<BenchResult[]> {
+    const size = Number(process.env.LEARN_BENCH_MB ?? 100);
+    const folder = writeLearnFolder(size);
+    if (!folder) {
+      console.warn('learn-chromium bench: ../shared/data is absent, nothing to measure');
+      return [];
+    }
+    const { url, child } = await serve();
+    const exclude = new Set([child.pid ?? -1, ...descendants(child.pid ?? -1)]);
+    const browser = await chromium.launch(chromiumLaunchOptions);
+    try {
+      const mb = folder.bytes / 1e6;
+      const label = `${Math.round(mb)}MB`;
+      const result = (name: string, r: Awaited<ReturnType<typeof measureRun>>, extra = {}) => ({
+        name,
+        medianMs: round(r.seconds * 1000, 0),
+        runs: 1,
+        mbPerSec: round(mb / r.seconds, 1),
+        // Every Chromium process's CPU time: on a shared machine the wall clock counts others' work too.
+        cpuMbPerSec: round(mb / r.cpuSeconds, 1),
+        inputMB: round(mb, 1),
+        files: folder.files,
+        ...r,
+        budgetMs: BUDGET_MS,
+        withinBudget: r.overBudget === 0,
+        ...extra,
+      });
+
+      // Streamed: the tab's folder input, as a person picks a folder.
+      let page = await browser.newPage();
+      await openLearn(page, url);
+      const ours = await measureRun(page, exclude, () =>
+        page.getByTestId('learn-folder-input').setInputFiles(folder.dir),
+      );
+      await page.close();
+      process.stderr.write(`learn-chromium: streamed ${JSON.stringify(ours)}\n`);
+
+      // Naive: every file read into the page's memory first, then the in-memory files to the same tab.
+      // LEARN_CHROMIUM_NAIVE=0 leaves it out (it takes about three times as long).
+      if (process.env.LEARN_CHROMIUM_NAIVE === '0') return [result(`learn-chromium/streamed-${label}`, ours)];
+      page = await browser.newPage();
+      await openLearn(page, url);
+      await page.evaluate(() => {
+        const input = document.createElement('input');
+        input.type = 'file';
+        input.multiple = true;
+        input.setAttribute('webkitdirectory', '');
+        input.id = 'naive-input';
+        input.style.display = 'none';
+        document.body.append(input);
+      });
+      const naive = await measureRun(page, exclude, async () => {
+        await page.locator('#naive-input').setInputFiles(folder.dir);
+        await page.evaluate(async () => {
+          const picked = [...(document.getElementById('naive-input') as HTMLInputElement).files!];
+          const inMemory: File[] = [];
+          for (const f of picked) {
+            const bytes = new Uint8Array(await f.arrayBuffer());
+            inMemory.push(
+              new File([bytes], f.webkitRelativePath || f.name, { lastModified: f.lastModified }),
+            );
+          }
+          const dt = new DataTransfer();
+          for (const f of inMemory) dt.items.add(f);
+          const target = document.querySelector('[data-testid="learn-folder-input"]') as HTMLInputElement;
+          target.files = dt.files;
+          target.dispatchEvent(new Event('change', { bubbles: true }));
+        });
+      });
+      await page.close();
+      return [
+        result(`learn-chromium/streamed-${label}`, ours),
+        result(`learn-chromium/naive-read-all-first-${label}`, naive, {
+          sameSummary: naive.summary === ours.summary,
+        }),
+      ];
+    } finally {
+      await browser.close();
+      child.kill();
+      folder.remove();
+    }
+  },
+} satisfies BenchSuite;
+
+export default suite;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(JSON.stringify(await suite.run(), null, 2));
+}
