@@ -10,9 +10,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { heuristicReflect, type MessageLike, type TurnEvidence } from '../../lib/heuristic/index';
+import { wordsOf } from '../../lib/heuristic-model/features';
 import { readerBuckets, readerModel, readerScores } from '../../lib/heuristic-model/index';
+import { readerHashes } from '../../lib/heuristic-model/reader-hash';
 import { parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
 import { sharedDataDir } from '../../tools/shared/data';
 import { evidence } from '../heuristic/evidence';
@@ -199,4 +202,64 @@ describe('reader scores (pinned)', () => {
     },
     120_000,
   );
+});
+
+describe("the reader's hashed path", () => {
+  const pieces = fc.constantFrom(
+    'no',
+    'Still',
+    '"q"',
+    '`c`',
+    "it's",
+    '\n',
+    '    ',
+    '\t',
+    '```',
+    '> ',
+    '$ ',
+    '?',
+    '!',
+    'e\u0301',
+    '还是',
+    'ещё',
+    '42',
+    'x'.repeat(25),
+    ' ',
+    'TypeError',
+    '\ud83d\ude00',
+    '\ud800',
+  );
+  const text = fc.oneof(
+    fc.string({ unit: 'grapheme', maxLength: 80 }),
+    fc.array(pieces, { maxLength: 40 }).map((p) => p.join('')),
+  );
+  const turn = fc.record({
+    text,
+    reply: fc.option(fc.oneof(text, fc.constantFrom('Fixed it.', 'Error: x', 'Go on?')), { nil: undefined }),
+    first: fc.boolean(),
+    undo: fc.boolean(),
+    correction: fc.boolean(),
+  });
+
+  it('hashes the same buckets as readerFeatures names, on any turn (property)', () => {
+    fc.assert(
+      fc.property(turn, (t) => {
+        const e = evidence(t.text, { reply: t.reply, first: t.first, undo: t.undo });
+        e.signals.correction = t.correction;
+        const fast = [...new Set(readerHashes(e))].sort((a, b) => a - b);
+        expect(fast).toEqual([...readerBuckets(e)].sort((a, b) => a - b));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('splits words as /[\\p{L}\\p{N}_]+/gu does (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), text), (s) => {
+        expect(wordsOf(s, 1000)).toEqual(s.match(/[\p{L}\p{N}_]+/gu) ?? []);
+        expect(wordsOf(s, 2)).toEqual((s.match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 2));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
