@@ -49,9 +49,14 @@ export function vocabulary(): Set<string> {
  * "at" or "#" stays prose.
  */
 const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |File "|Traceback|[{}[\]<|])|\s+at \S)/;
-/** Error shapes in pasted output (generic across languages and tools). */
-const ERROR_SHAPE = /\b(?:error|exception|traceback|failed|failure|errno|panic|fatal)\b|\w+Error\b/i;
+/**
+ * Error shapes in pasted output (generic across languages and tools). `\wError\b` matches the same
+ * lines as `\w+Error\b` (some word character right before "error"), without its backtracking.
+ */
+const ERROR_SHAPE = /\b(?:error|exception|traceback|failed|failure|errno|panic|fatal)\b|\wError\b/i;
 const BUCKETS = [0, 2, 5, 10, 20, 40];
+/** A line with something besides white space (what `line.trim() !== ''` says, without the copy). */
+const NOT_BLANK = /\S/;
 /** How much of a turn is read (see {@link turnFeatures}). */
 const READ = 600;
 
@@ -86,76 +91,170 @@ export function turnFeatures(e: TurnEvidence): string[] {
  * ```
  */
 export function baseFeatures(e: TurnEvidence): string[] {
+  const { words, tail } = baseParts(e);
   const out = new Set<string>(['bias']);
-  // The first 600 characters: what the model was trained on (the labelled turns are stored cut there),
-  // and a bound on the work per turn however much was pasted.
-  let raw = typeof e.text === 'string' ? e.text.slice(0, READ) : '';
-  // Decomposed accents (NFD) would miss the closed vocabulary's composed spelling: compose them first.
-  if (/[\u0300-\u036f]/.test(raw)) raw = raw.normalize('NFC');
-  // The user's own prose: code fences, inline code, double-quoted spans and pasted lines removed.
-  let pastedLines = 0;
-  let pastedError = false;
-  const proseLines: string[] = [];
-  let inFence = false;
-  for (const line of raw.split('\n')) {
-    if (/^\s*```/.test(line)) {
-      inFence = !inFence;
-      pastedLines++;
-      continue;
-    }
-    if (inFence || PASTED.test(line)) {
-      pastedLines++;
-      if (!pastedError && ERROR_SHAPE.test(line)) pastedError = true;
-      continue;
-    }
-    proseLines.push(line);
-  }
-  const prose = proseLines
-    .join('\n')
-    .replace(/`[^`\n]*`/g, ' ')
-    .replace(/"[^"\n]*"/g, ' ')
-    .toLowerCase();
-  const words = (prose.replace(/['’]/g, '').match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, 200);
   const known = vocabulary();
-  let oov = 0;
   let previous = '';
-  words.forEach((w, i) => {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
     const inVocab = known.has(w);
-    if (!inVocab) oov++;
     if (i < 2) out.add(`${i === 0 ? 'f' : 's'}:${inVocab ? w : '*'}`);
     if (inVocab) {
       out.add(`w:${w}`);
       if (previous !== '') out.add(`b:${previous}_${w}`);
     }
     previous = inVocab ? w : '';
-  });
-  out.add(`len:${bucket(words.length)}`);
-  if (words.length > 0) out.add(`oov:${Math.min(4, Math.floor((oov * 5) / words.length))}`);
+  }
+  for (const f of tail) out.add(f);
+  return [...out];
+}
+
+/** @internal See {@link baseParts}. */
+export interface BaseParts {
+  words: string[];
+  tail: string[];
+  /**
+   * What the reader would read again, when its reading is the same as this one (no decomposed accent
+   * and no double quote in the prose): the turn's first 600 characters, its non-blank lines and the
+   * pasted ones among them, and the prose lower-cased without inline code and apostrophes.
+   */
+  shared?: { raw: string; lines: number; pasted: number; bare: string };
+}
+
+/**
+ * @internal What {@link baseFeatures} reads of a turn: its prose words (at most 200; each gives `f:`
+ * or `s:` for the first two, `w:` when in the vocabulary and `b:` for two vocabulary words in a row)
+ * and the names of the rest, in order (all of them shape features). One source for the names and
+ * for the reader's hashes of them.
+ *
+ * @example
+ * ```ts
+ * baseParts(turn).tail; // ['len:2', 'oov:1', 'p:ends?', 'ctx:first']
+ * ```
+ */
+export function baseParts(e: TurnEvidence): BaseParts {
+  const tail: string[] = [];
+  // The first 600 characters: what the model was trained on (the labelled turns are stored cut there),
+  // and a bound on the work per turn however much was pasted.
+  let raw = typeof e.text === 'string' ? e.text.slice(0, READ) : '';
+  // Decomposed accents (NFD) would miss the closed vocabulary's composed spelling: compose them first.
+  const composed = !/[\u0300-\u036f]/.test(raw);
+  if (!composed) raw = raw.normalize('NFC');
+  // The user's own prose: code fences, inline code, double-quoted spans and pasted lines removed.
+  let pastedLines = 0;
+  let pastedError = false;
+  const proseLines: string[] = [];
+  let inFence = false;
+  // The reader's count: lines that are not blank, and the pasted ones among them.
+  let lines = 0;
+  let pastedFilled = 0;
+  for (const line of raw.split('\n')) {
+    const filled = NOT_BLANK.test(line);
+    if (filled) lines++;
+    if (/^\s*```/.test(line)) {
+      inFence = !inFence;
+      pastedLines++;
+      if (filled) pastedFilled++;
+      continue;
+    }
+    if (inFence || PASTED.test(line)) {
+      pastedLines++;
+      if (filled) pastedFilled++;
+      if (!pastedError && ERROR_SHAPE.test(line)) pastedError = true;
+      continue;
+    }
+    proseLines.push(line);
+  }
+  const joined = proseLines.join('\n');
+  const quoted = joined.includes('"');
+  // Each replacement only where its character occurs: most turns have no code, quote or apostrophe.
+  const unticked = joined.includes('`') ? joined.replace(/`[^`\n]*`/g, ' ') : joined;
+  const prose = (quoted ? unticked.replace(/"[^"\n]*"/g, ' ') : unticked).toLowerCase();
+  const bare = prose.includes("'") || prose.includes('’') ? prose.replace(/['’]/g, '') : prose;
+  const words = wordsOf(bare, 200);
+  const known = vocabulary();
+  let oov = 0;
+  for (const w of words) if (!known.has(w)) oov++;
+  tail.push(`len:${bucket(words.length)}`);
+  if (words.length > 0) tail.push(`oov:${Math.min(4, Math.floor((oov * 5) / words.length))}`);
   const trimmed = prose.trim();
-  if (trimmed.endsWith('?')) out.add('p:ends?');
-  if (trimmed.includes('?')) out.add('p:?');
-  if (trimmed.includes('!')) out.add('p:!');
-  if (/\?\?|\?!|!\?/.test(trimmed)) out.add('p:??');
-  if (/(?:^|\s)[A-Z]{3,}(?:\s|[.!?,]|$)/.test(proseLines.join('\n'))) out.add('p:caps');
-  if (/^[a-z]/.test(raw.trimStart())) out.add('p:lower');
-  if (pastedLines > 0) out.add(`paste:${bucket(pastedLines) > 2 ? 'long' : 'short'}`);
-  if (pastedError) out.add('paste:error');
+  if (trimmed.endsWith('?')) tail.push('p:ends?');
+  if (trimmed.includes('?')) tail.push('p:?');
+  if (trimmed.includes('!')) tail.push('p:!');
+  if (/\?\?|\?!|!\?/.test(trimmed)) tail.push('p:??');
+  if (/(?:^|\s)[A-Z]{3,}(?:\s|[.!?,]|$)/.test(joined)) tail.push('p:caps');
+  if (/^[a-z]/.test(raw.trimStart())) tail.push('p:lower');
+  if (pastedLines > 0) tail.push(`paste:${bucket(pastedLines) > 2 ? 'long' : 'short'}`);
+  if (pastedError) tail.push('paste:error');
   // Position and the reply this turn answers: a first turn is a task, an answer to a question is an answer.
-  if (e.first) out.add('ctx:first');
+  if (e.first) tail.push('ctx:first');
   const reply = typeof e.reply === 'string' ? e.reply.trimEnd() : undefined;
-  if (reply === undefined) out.add('ctx:noreply');
-  else if (/\?\s*\S{0,3}$/.test(reply.slice(-300))) out.add('ctx:asked');
+  if (reply === undefined) tail.push('ctx:noreply');
+  else if (/\?\s*\S{0,3}$/.test(reply.slice(-300))) tail.push('ctx:asked');
   // The marker detector's signals and the transcript's context.
   const s: Partial<TurnEvidence['signals']> = e.signals ?? {};
-  if (s.correction && !s.challenge) out.add('m:correction');
-  if (s.challenge) out.add('m:challenge');
-  if (s.preference) out.add('m:preference');
-  if (s.approval) out.add('m:approval');
-  if (s.friction) out.add('m:friction');
-  if (e.interrupted) out.add('c:interrupted');
-  if (e.repeat) out.add('c:repeat');
-  if (e.undo) out.add('c:undo');
-  return [...out];
+  if (s.correction && !s.challenge) tail.push('m:correction');
+  if (s.challenge) tail.push('m:challenge');
+  if (s.preference) tail.push('m:preference');
+  if (s.approval) tail.push('m:approval');
+  if (s.friction) tail.push('m:friction');
+  if (e.interrupted) tail.push('c:interrupted');
+  if (e.repeat) tail.push('c:repeat');
+  if (e.undo) tail.push('c:undo');
+  // Without a quote removed or an accent composed, the reader's prose is this one (bar blank lines).
+  const shared = composed && !quoted ? { raw, lines, pasted: pastedFilled, bare } : undefined;
+  return { words, tail, shared };
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+/** Per BMP code unit: 0 not yet asked, 1 a word character, 2 not one (filled as characters are met). */
+let wordTable: Uint8Array | undefined;
+
+/**
+ * @internal The first `max` matches of `/[\p{L}\p{N}_]+/gu` in `text`, the same strings, found by a
+ * scan that asks the Unicode regex only once per distinct non-ASCII character (the regex over a whole
+ * turn was the reader's costliest step).
+ *
+ * @example
+ * ```ts
+ * wordsOf('no, ещё 2x_y!', 10); // ['no', 'ещё', '2x_y']
+ * ```
+ */
+export function wordsOf(text: string, max: number): string[] {
+  wordTable ??= new Uint8Array(0x10000);
+  const table = wordTable;
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    let word: boolean;
+    let width = 1;
+    if (c < 128) word = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 95;
+    else {
+      const cp = text.codePointAt(i)!;
+      if (cp > 0xffff) {
+        width = 2;
+        word = WORD_CHAR.test(String.fromCodePoint(cp));
+      } else {
+        let t = table[cp]!;
+        if (t === 0) {
+          t = WORD_CHAR.test(String.fromCharCode(cp)) ? 1 : 2;
+          table[cp] = t;
+        }
+        word = t === 1;
+      }
+    }
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      out.push(text.slice(start, i));
+      start = -1;
+      if (out.length >= max) return out;
+    }
+    i += width;
+  }
+  if (start >= 0 && out.length < max) out.push(text.slice(start));
+  return out;
 }
 
 /** The features that describe the turn's shape and context, not its words: the ones {@link withPairs} crosses. */

@@ -9,7 +9,7 @@
  */
 import { fnv1a32 } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
-import { turnFeatures } from './features.js';
+import { type BaseParts, turnFeatures } from './features.js';
 
 /**
  * Buckets of the hashed features: 2^20, few collisions among the features a model keeps.
@@ -22,7 +22,8 @@ import { turnFeatures } from './features.js';
 export const BUCKETS = 1 << 20;
 /** How much of a turn is read: bounded work per turn, and what the labels were read from. */
 const READ = 600;
-const MAX_WORDS = 120;
+/** @internal The words (and CJK characters) read of a turn's prose. */
+export const MAX_WORDS = 120;
 
 /**
  * A feature name's bucket: FNV-1a over UTF-16 code units, 32 bits, integer-only (identical
@@ -43,24 +44,98 @@ const TEMPLATE =
 /** The reply claims the work is done or fixed: a complaint after it is a correction. */
 const CLAIM =
   /\b(?:fixed|i(?:'ve| have) (?:updated|fixed|changed|added|implemented|made|removed|created)|should (?:now )?work|now (?:works|working)|successfully|is now|are now|all set|done)\b/i;
-const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal)\b|\w+Error\b/i;
-/** Han, kana and Hangul: scripts written without spaces between words. */
-const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+/** `\w+Error\b` written as `\wError\b`: the same turns match, without the quadratic backtracking. */
+const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal)\b|\wError\b/i;
+/** Runs of Han, kana and Hangul: scripts written without spaces between words. */
 const CJK_RUNS = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+/g;
 const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |File "|Traceback|[{}[\]<|])|\s+at \S)/;
 
 /**
- * The reader's feature names of one turn (before hashing; `readerBuckets` hashes them).
+ * @internal What the reader reads of a turn beyond `turnFeatures`, computed once: named by
+ * {@link readerFeatures}, hashed without names by `readerHashes` (one source for both).
+ */
+export interface ReaderParts {
+  /** The pasted share of the non-blank lines, 0..4, or -1 for a turn without one. */
+  pasted: number;
+  template: boolean;
+  /** The prose words as the reader names them (`0` for a number, `~` for a token over 20 characters). */
+  words: string[];
+  /** The runs of CJK characters of the prose. */
+  runs: string[];
+  claim: boolean;
+  error: boolean;
+  asked: boolean;
+}
+
+/**
+ * @internal Whether `s` holds a Han, kana or Hangul character (the ranges of `CJK_RUNS`, by code unit).
  *
  * @example
  * ```ts
- * const signals = { correction: false, challenge: false, preference: false, approval: false, friction: false };
- * const turn = { text: 'That is still broken.', signals, interrupted: false, repeat: false, undo: false, first: false, reply: 'Fixed!' };
- * readerFeatures(turn).includes('r:claim'); // true
+ * hasCjk('还是'); // true
  * ```
  */
-export function readerFeatures(e: TurnEvidence): string[] {
-  const out = turnFeatures(e);
+export function hasCjk(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af))
+      return true;
+  }
+  return false;
+}
+
+const allDigits = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return s.length > 0;
+};
+
+/**
+ * @internal The reader's own reading of one turn (see {@link ReaderParts}).
+ *
+ * @example
+ * ```ts
+ * readerParts(turn).words; // ['that', 'is', 'still', 'broken']
+ * ```
+ */
+export function readerParts(e: TurnEvidence, base?: BaseParts): ReaderParts {
+  const reply = typeof e.reply === 'string' ? e.reply.slice(-600) : '';
+  const prose = base?.shared ? { ...base.shared, text: base.shared.bare, words: base.words } : readProse(e);
+  const { raw, lines, pasted, text } = prose;
+  // The base reading's words are the same match of the same text (cut at 200, more than read here).
+  const words = (prose.words ?? text.match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, MAX_WORDS);
+  // Numbers and long tokens (hashes, paths) carry a topic, not how the person speaks.
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (allDigits(w)) words[i] = '0';
+    else if (w.length > 20) words[i] = '~';
+  }
+  return {
+    pasted: lines > 0 ? Math.min(4, Math.floor((pasted * 5) / lines)) : -1,
+    template: TEMPLATE.test(raw),
+    words,
+    runs: hasCjk(text) ? (text.match(CJK_RUNS) ?? []) : [],
+    claim: reply !== '' && CLAIM.test(reply),
+    error: reply !== '' && ERROR.test(reply),
+    asked: reply !== '' && /\?\s*\S{0,3}$/.test(reply.trimEnd()),
+  };
+}
+
+/**
+ * The reader's reading of the lines, when `baseParts` could not share its own (its blank lines add no
+ * word and no CJK run, so otherwise the two are the same).
+ */
+interface Prose {
+  raw: string;
+  lines: number;
+  pasted: number;
+  text: string;
+  words?: string[];
+}
+
+function readProse(e: TurnEvidence): Prose {
   const raw = typeof e.text === 'string' ? e.text.slice(0, READ) : '';
   let pasted = 0;
   let lines = 0;
@@ -80,37 +155,47 @@ export function readerFeatures(e: TurnEvidence): string[] {
     }
     prose.push(line);
   }
-  if (lines > 0) out.push(`pr:${Math.min(4, Math.floor((pasted * 5) / lines))}`);
-  if (TEMPLATE.test(raw)) out.push('t:template');
   let text = prose.join('\n').replace(/`[^`\n]*`/g, ' ');
   if (/[\u0300-\u036f]/.test(text)) text = text.normalize('NFC');
   text = text.toLowerCase().replace(/['’]/g, '');
-  const words = (text.match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, MAX_WORDS);
+  return { raw, lines, pasted, text };
+}
+
+/**
+ * The reader's feature names of one turn (before hashing; `readerBuckets` hashes them).
+ *
+ * @example
+ * ```ts
+ * const signals = { correction: false, challenge: false, preference: false, approval: false, friction: false };
+ * const turn = { text: 'That is still broken.', signals, interrupted: false, repeat: false, undo: false, first: false, reply: 'Fixed!' };
+ * readerFeatures(turn).includes('r:claim'); // true
+ * ```
+ */
+export function readerFeatures(e: TurnEvidence): string[] {
+  const out = turnFeatures(e);
+  const p = readerParts(e);
+  if (p.pasted >= 0) out.push(`pr:${p.pasted}`);
+  if (p.template) out.push('t:template');
   let previous = '^';
-  for (const w of words) {
-    // Numbers and long tokens (hashes, paths) carry a topic, not how the person speaks.
-    const word = /^\d+$/.test(w) ? '0' : w.length > 20 ? '~' : w;
-    if (!CJK.test(word)) {
+  for (const word of p.words) {
+    if (!hasCjk(word)) {
       out.push(`u:${word}`);
       out.push(`v:${previous}_${word}`);
     }
     previous = word;
   }
-  if (words.length > 0) out.push(`v:${previous}_$`);
+  if (p.words.length > 0) out.push(`v:${previous}_$`);
   let cjk = 0;
-  for (const run of text.match(CJK_RUNS) ?? []) {
+  for (const run of p.runs) {
     for (let i = 0; i < run.length && cjk < MAX_WORDS; i++, cjk++) {
       out.push(`k:${run[i]}`);
       if (i + 1 < run.length) out.push(`k:${run[i]}${run[i + 1]}`);
     }
   }
   if (cjk > 0) out.push('script:cjk');
-  const reply = typeof e.reply === 'string' ? e.reply.slice(-600) : '';
-  if (reply !== '') {
-    if (CLAIM.test(reply)) out.push('r:claim');
-    if (ERROR.test(reply)) out.push('r:error');
-    if (/\?\s*\S{0,3}$/.test(reply.trimEnd())) out.push('r:asked');
-  }
+  if (p.claim) out.push('r:claim');
+  if (p.error) out.push('r:error');
+  if (p.asked) out.push('r:asked');
   return out;
 }
 

@@ -7,35 +7,54 @@
  * `READER_MIN_SCORE` holds each category's threshold, chosen for precision on such authors.
  */
 import type { TurnEvidence, TurnScores } from '../heuristic/index.js';
-import { readerBuckets } from './reader-features.js';
+import { readerHashes } from './reader-hash.js';
 import { BIAS, MIN_SCORES, TABLES, WEIGHTS } from './reader-weights.js';
 
 const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;
 const LIMIT = 160;
 
+/**
+ * The weights by bucket in an open-addressing table (linear probing; the buckets are FNV bits already,
+ * so their low bits spread): `keys` holds bucket + 1 (0 is an empty slot), `rows[slot]` the bucket's
+ * row in `weights` (four integers per row). `seen[row]` marks a row counted for the current turn, so a
+ * bucket that several features share counts once without a set per turn.
+ */
 interface Decoded {
-  weights: Map<number, Int32Array>;
+  keys: Int32Array;
+  rows: Int32Array;
+  weights: Int32Array;
+  seen: Uint32Array;
   tables: Float64Array[];
 }
 let decoded: Decoded | undefined;
+/** A category's score: its table at the clamped integer logit. */
+const at = (table: Float64Array, z: number): number => table[Math.max(-LIMIT, Math.min(LIMIT, z)) + LIMIT]!;
+let turnId = 0;
 
 function decode(): Decoded {
   if (decoded) return decoded;
-  const weights = new Map<number, Int32Array>();
+  const entries = WEIGHTS === '' ? [] : WEIGHTS.split(' ');
+  let size = 16;
+  // A quarter full: a bucket without a weight (most of them) is told in one or two probes.
+  while (size < entries.length * 4) size *= 2;
+  const keys = new Int32Array(size);
+  const rows = new Int32Array(size);
+  const weights = new Int32Array(entries.length * 4);
   let bucket = 0;
-  if (WEIGHTS !== '')
-    for (const entry of WEIGHTS.split(' ')) {
-      const parts = entry.split(':');
-      bucket += Number.parseInt(parts[0]!, 36);
-      weights.set(
-        bucket,
-        Int32Array.from(parts.slice(1), (p) => Number.parseInt(p, 36)),
-      );
-    }
+  entries.forEach((entry, row) => {
+    const parts = entry.split(':');
+    bucket += Number.parseInt(parts[0]!, 36);
+    for (let c = 0; c < 4; c++) weights[row * 4 + c] = Number.parseInt(parts[c + 1]!, 36);
+    let slot = bucket & (size - 1);
+    while (keys[slot] !== 0 && keys[slot] !== bucket + 1) slot = (slot + 1) & (size - 1);
+    // A bucket listed twice keeps its last row, as a map would.
+    keys[slot] = bucket + 1;
+    rows[slot] = row;
+  });
   const tables = TABLES.split(';').map((t) =>
     Float64Array.from(t.split(','), (v) => Number.parseInt(v, 36) / 100),
   );
-  decoded = { weights, tables };
+  decoded = { keys, rows, weights, seen: new Uint32Array(entries.length), tables };
   return decoded;
 }
 
@@ -68,14 +87,38 @@ export const READER_MIN_SCORE: Readonly<Record<(typeof KINDS)[number], number>> 
  * ```
  */
 export function readerScores(turn: TurnEvidence): TurnScores {
-  const { weights, tables } = decode();
-  const z = [...BIAS];
-  for (const b of readerBuckets(turn)) {
-    const w = weights.get(b);
-    if (w) for (let c = 0; c < 4; c++) z[c]! += w[c]!;
+  const { keys, rows, weights, seen, tables } = decode();
+  const mask = keys.length - 1;
+  // A new mark per turn; after 2^32 turns the marks start again from a clean slate.
+  turnId = (turnId + 1) >>> 0;
+  if (turnId === 0) {
+    seen.fill(0);
+    turnId = 1;
   }
-  const at = (c: number) => tables[c]![Math.max(-LIMIT, Math.min(LIMIT, z[c]!)) + LIMIT]!;
-  return { correction: at(0), preference: at(1), approval: at(2), friction: at(3) };
+  let z0 = BIAS[0]!;
+  let z1 = BIAS[1]!;
+  let z2 = BIAS[2]!;
+  let z3 = BIAS[3]!;
+  const hashes = readerHashes(turn);
+  for (let i = 0; i < hashes.length; i++) {
+    const key = hashes[i]! + 1;
+    let slot = (key - 1) & mask;
+    while (keys[slot] !== 0 && keys[slot] !== key) slot = (slot + 1) & mask;
+    if (keys[slot] === 0) continue;
+    const row = rows[slot]!;
+    if (seen[row] === turnId) continue;
+    seen[row] = turnId;
+    z0 += weights[row * 4]!;
+    z1 += weights[row * 4 + 1]!;
+    z2 += weights[row * 4 + 2]!;
+    z3 += weights[row * 4 + 3]!;
+  }
+  return {
+    correction: at(tables[0]!, z0),
+    preference: at(tables[1]!, z1),
+    approval: at(tables[2]!, z2),
+    friction: at(tables[3]!, z3),
+  };
 }
 
 /**

@@ -1,0 +1,147 @@
+/**
+ * The reader's hashed features without their names: the buckets of `readerFeatures(e).map(hashFeature)`
+ * (the same set), computed by running FNV-1a over the pieces of each name (`u:` then the word; `v:`,
+ * the previous word, `_`, the word) instead of joining them into strings first, with one pass over a
+ * word's characters for all the names it is part of. The reader's hot path: every turn of every
+ * session goes through it; `readerFeatures` stays the reference it is tested against.
+ */
+import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
+import type { TurnEvidence } from '../heuristic/index.js';
+import { baseParts, vocabulary } from './features.js';
+import { BUCKETS, hasCjk, MAX_WORDS, readerParts } from './reader-features.js';
+
+/** FNV-1a state `h` continued over the UTF-16 code units of `s`. */
+function more(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+const step = (h: number, code: number): number => Math.imul(h ^ code, FNV_PRIME);
+const MASK = BUCKETS - 1;
+const fnv = (s: string): number => more(FNV_OFFSET, s) & MASK;
+
+const U = more(FNV_OFFSET, 'u:');
+const V = more(FNV_OFFSET, 'v:');
+const K = more(FNV_OFFSET, 'k:');
+const B = more(FNV_OFFSET, 'b:');
+const X = more(FNV_OFFSET, 'x:');
+const BIAS = fnv('bias');
+const FIRST_OTHER = fnv('f:*');
+const SECOND_OTHER = fnv('s:*');
+
+/** A vocabulary word's hashes: `w:<word>`, `f:<word>`, `s:<word>`, and the state after `b:<word>_`. */
+interface VocabHash {
+  word: number;
+  first: number;
+  second: number;
+  after: number;
+}
+let vocabCache: Map<string, VocabHash> | undefined;
+
+function vocabHashes(): Map<string, VocabHash> {
+  if (!vocabCache) {
+    vocabCache = new Map();
+    for (const w of vocabulary())
+      vocabCache.set(w, {
+        word: fnv(`w:${w}`),
+        first: fnv(`f:${w}`),
+        second: fnv(`s:${w}`),
+        after: step(more(B, w), UNDERSCORE),
+      });
+  }
+  return vocabCache;
+}
+const UNDERSCORE = 95;
+const AMPERSAND = 38;
+const DOLLAR = 36;
+const PASTED_SHARE = [0, 1, 2, 3, 4].map((n) => fnv(`pr:${n}`));
+const TEMPLATE = fnv('t:template');
+const SCRIPT_CJK = fnv('script:cjk');
+const CLAIM = fnv('r:claim');
+const ERROR = fnv('r:error');
+const ASKED = fnv('r:asked');
+
+let buf = new Int32Array(1024);
+let n = 0;
+const push = (bucket: number): void => {
+  if (n === buf.length) {
+    const grown = new Int32Array(buf.length * 2);
+    grown.set(buf);
+    buf = grown;
+  }
+  buf[n++] = bucket;
+};
+
+/**
+ * @internal The buckets of a turn's reader features (some more than once): a view of a buffer that
+ * the next call overwrites (read it before calling again).
+ *
+ * @example
+ * ```ts
+ * new Set(readerHashes(turn)); // the buckets of readerFeatures(turn).map(hashFeature)
+ * ```
+ */
+export function readerHashes(e: TurnEvidence): Int32Array {
+  n = 0;
+  // `turnFeatures`: the base features, then every pair of shape features (`x:a&b`, code-unit order).
+  const base = baseParts(e);
+  const { words, tail } = base;
+  const vocab = vocabHashes();
+  push(BIAS);
+  let previous: VocabHash | undefined;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const known = vocab.get(w);
+    if (i < 2) push(known ? (i === 0 ? known.first : known.second) : i === 0 ? FIRST_OTHER : SECOND_OTHER);
+    if (known) {
+      push(known.word);
+      if (previous) push(more(previous.after, w) & MASK);
+    }
+    previous = known;
+  }
+  // The shape features: the tail, and the first word's `f:`.
+  const shape = tail.slice();
+  for (const f of tail) push(fnv(f));
+  if (words.length > 0) shape.push(`f:${vocab.has(words[0]!) ? words[0] : '*'}`);
+  shape.sort();
+  for (let i = 0; i < shape.length; i++) {
+    const a = step(more(X, shape[i]!), AMPERSAND);
+    for (let j = i + 1; j < shape.length; j++) push(more(a, shape[j]!) & MASK);
+  }
+  const p = readerParts(e, base);
+  if (p.pasted >= 0) push(PASTED_SHARE[p.pasted]!);
+  if (p.template) push(TEMPLATE);
+  // `v:<previous>_<word>`: the state after `v:<previous>_` is kept from the previous word.
+  let after = step(more(V, '^'), UNDERSCORE);
+  for (const word of p.words) {
+    // One pass over the word's code units carries three FNV states: `u:<word>`, `v:<previous>_<word>`
+    // and `v:<word>`, the start of the next word's pair.
+    let u = U;
+    let pair = after;
+    let next = V;
+    for (let i = 0; i < word.length; i++) {
+      const c = word.charCodeAt(i);
+      u = Math.imul(u ^ c, FNV_PRIME);
+      pair = Math.imul(pair ^ c, FNV_PRIME);
+      next = Math.imul(next ^ c, FNV_PRIME);
+    }
+    if (!hasCjk(word)) {
+      push(u & MASK);
+      push(pair & MASK);
+    }
+    after = step(next, UNDERSCORE);
+  }
+  if (p.words.length > 0) push(step(after, DOLLAR) & MASK);
+  let cjk = 0;
+  for (const run of p.runs) {
+    for (let i = 0; i < run.length && cjk < MAX_WORDS; i++, cjk++) {
+      const k = step(K, run.charCodeAt(i));
+      push(k & MASK);
+      if (i + 1 < run.length) push(step(k, run.charCodeAt(i + 1)) & MASK);
+    }
+  }
+  if (cjk > 0) push(SCRIPT_CJK);
+  if (p.claim) push(CLAIM);
+  if (p.error) push(ERROR);
+  if (p.asked) push(ASKED);
+  return buf.subarray(0, n);
+}
