@@ -5,14 +5,24 @@
  * has been read, the messages that were read before such a value was learned and that hold it are read
  * again from their original text, with their first reading's counts taken back.
  */
-import type { RedactableMessage, RedactResult } from './redactor.js';
+/** A message as the redactor reads it: its `content` is a string or a list of blocks. */
+interface RedactableMessage {
+  content?: unknown;
+}
+
+/** What one reading of a text gave (a `Reading` of redactor.ts, as far as this file needs it). */
+export interface Reading {
+  text: string;
+  count: number;
+  findings: readonly { placeholder: string; count: number }[];
+}
 
 /** What {@link redactConversation} needs of a redactor's state. */
 export interface ConversationRedactor {
   /** Redacts one text, counting its findings. */
-  read(text: string): RedactResult;
+  read(text: string): Reading;
   /** Takes back the counts of a reading that is being redone. */
-  uncount(result: RedactResult): void;
+  uncount(result: Reading): void;
   /** How many echo values are known, and those learned after the first `known`. */
   echoes: { readonly size: number; since(known: number): string[] };
 }
@@ -47,11 +57,7 @@ function mapContent(content: unknown, read: (text: string) => string): unknown {
 }
 
 /** Redacts one message, keeping each text's reading so that it can be taken back. */
-function readMessage<T extends RedactableMessage>(
-  r: ConversationRedactor,
-  m: T,
-  readings: RedactResult[],
-): T {
+function readMessage<T extends RedactableMessage>(r: ConversationRedactor, m: T, readings: Reading[]): T {
   if (typeof m !== 'object' || m === null) return m;
   return {
     ...m,
@@ -73,10 +79,10 @@ export function redactConversation<T extends RedactableMessage>(
   messages: readonly T[],
 ): T[] {
   const knownBefore: number[] = [];
-  const readings: RedactResult[][] = [];
+  const readings: Reading[][] = [];
   const out = messages.map((m) => {
     knownBefore.push(r.echoes.size);
-    const mine: RedactResult[] = [];
+    const mine: Reading[] = [];
     readings.push(mine);
     return readMessage(r, m, mine);
   });

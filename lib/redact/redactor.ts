@@ -1,7 +1,7 @@
 import { ValidationError } from '../core/index.js';
 import { ECHO_KIND, Echoes } from './echoes.js';
 import type { BuiltinKind } from './kinds.js';
-import { type ConversationRedactor, redactConversation } from './messages.js';
+import { type ConversationRedactor, type Reading, redactConversation } from './messages.js';
 import { type Config, configFor, LITERAL_KIND } from './options.js';
 import { type CompiledRules, findPlaceholders, type Span, scan } from './scanner.js';
 import { originalRange, skeletonOf } from './skeleton.js';
@@ -286,8 +286,7 @@ function finding(entry: Entry, count: number, includeOriginals: boolean): Redact
 }
 
 /** Takes back what one reading counted (its text is being read again). */
-function uncount(state: State, result: RedactResult): void {
-  if (result.count === 0) return;
+function uncount(state: State, result: Reading): void {
   state.total -= result.count;
   for (const f of result.findings) {
     const entry = state.order.find((e) => e.placeholder === f.placeholder);
