@@ -12,7 +12,7 @@ import {
   DEFAULT_MIN_CHANGE,
   DEFAULT_SEVERITY_THRESHOLD,
 } from './convergence.js';
-import type { LessonSource, ReflectionLoopOptions } from './loop.js';
+import type { LessonSource, ReflectionLoopOptions } from './loop-options.js';
 import type {
   Candidate,
   CandidateInput,

@@ -4,8 +4,9 @@
  */
 import { describeError, isRearviewError } from '../core/index.js';
 import type { LlmUsage } from '../llm/index.js';
-import { type ConvergenceOptions, checkConvergence } from './convergence.js';
+import { checkConvergence } from './convergence.js';
 import { formatLessons } from './keywords.js';
+import type { ReflectionLoopOptions } from './loop-options.js';
 import {
   abortedError,
   budgetError,
@@ -25,71 +26,19 @@ import {
 } from './loop-support.js';
 import {
   type Candidate,
-  type CandidateInput,
   CONVERGED_REASONS,
   type Critique,
-  type CritiquerLike,
-  type GeneratorLike,
   type IterationRecord,
   type LoopBudget,
   type LoopResult,
   type MemoryLesson,
-  type ReviserLike,
   type StepContext,
   type StopReason,
   type UsageMeter,
   type UsageTotals,
 } from './types.js';
 
-/** The part of a memory the loop uses; `ReflexionMemory` has it. */
-export interface LoopMemory {
-  retrieveSimilar(prompt: string, options?: { limit?: number }): Promise<MemoryLesson[]>;
-  formatForPrompt?(lessons: readonly MemoryLesson[]): string;
-  store(input: { prompt: string; mistake: string; correction: string }): Promise<unknown>;
-  storeMany?(inputs: { prompt: string; mistake: string; correction: string }[]): Promise<unknown>;
-}
-
-/** A lesson the loop is about to store: one critique and the revision that fixed it. */
-export interface LessonSource {
-  prompt: string;
-  critique: Critique;
-  candidate: Candidate;
-  revision: Candidate;
-  /** Score gain of the revision once judged. */
-  improvement: number;
-}
-
-/**
- * Options of {@link runReflectionLoop}: the prompt, the components (`generator` is required unless
- * `initialCandidate` is given), memory, budget and the {@link ConvergenceOptions} thresholds.
- */
-export interface ReflectionLoopOptions extends Omit<ConvergenceOptions, 'maxIterations'> {
-  prompt: string;
-  /** Where to start; without it, `generator` makes the first candidate. */
-  initialCandidate?: CandidateInput;
-  generator?: GeneratorLike;
-  critiquer: CritiquerLike;
-  reviser: ReviserLike;
-  /** Most iterations (critiques); a revision follows every critique but the last. Default 3. */
-  maxIterations?: number;
-  /** Consulted before generating; lessons are stored after the run (see `remember`). */
-  memory?: LoopMemory;
-  /** Lessons retrieved from memory. Default 3. */
-  memoryLimit?: number;
-  /**
-   * When to store lessons: `'converged'` (default) only after a converged run, `'always'` after any
-   * run that was not aborted, `'never'`.
-   */
-  remember?: 'converged' | 'always' | 'never';
-  /** Turns a fixed mistake into the stored lesson; return undefined to skip it. */
-  toLesson?: (source: LessonSource) => { mistake: string; correction: string } | undefined;
-  /** Cancels the run; the loop stops at once with reason `aborted` (see {@link runReflectionLoop}). */
-  signal?: AbortSignal;
-  /** Caps LLM calls and/or tokens; reaching it stops the loop with reason `budget_exhausted`. */
-  budget?: LoopBudget;
-  /** Clock for timings, in ms. Default `performance.now` (else `Date.now`). */
-  clock?: () => number;
-}
+export type { LessonSource, LoopMemory, ReflectionLoopOptions } from './loop-options.js';
 
 /**
  * Runs generate → (critique → revise)* until convergence.

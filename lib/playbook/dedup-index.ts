@@ -8,28 +8,17 @@
  */
 import { contentWords, FNV_PRIME } from '../core/index.js';
 import { mix, PairTable } from './dedup-pairs.js';
-import { starClusters, starClustersByUnit, unitGraph } from './dedup-stars.js';
-import { type KeyPoint, type Playbook, SECTION_NAMES, type SectionName } from './model.js';
-
-/** A group of near-duplicates and the key point they merge into. */
-export interface DuplicateGroup {
-  /** Survivor: the most trusted member (confidence, then helpful count, then older, then name). */
-  into: string;
-  /** All members, `into` first, the others by name. */
-  names: string[];
-  /** Section of the survivor. */
-  section: SectionName;
-  /** Smallest similarity between the survivor and another member. */
-  similarity: number;
-}
+import {
+  type DuplicateGroup,
+  type Item,
+  starClusters,
+  starClustersByUnit,
+  unitGraph,
+} from './dedup-stars.js';
+import { type Playbook, SECTION_NAMES, type SectionName } from './model.js';
 
 export { PAIR_PROBE_LIMIT, PairTable } from './dedup-pairs.js';
-
-export interface Item {
-  kp: KeyPoint;
-  section: SectionName;
-  index: number;
-}
+export type { DuplicateGroup, Item } from './dedup-stars.js';
 
 export function checkThreshold(t: number): number {
   if (!(t > 0 && t <= 1)) throw new RangeError(`similarity threshold must be in (0, 1], got ${t}`);

@@ -5,9 +5,27 @@
  * @module
  * @internal
  */
-import type { DuplicateGroup, Item } from './dedup-index.js';
-import type { KeyPoint } from './model.js';
+import type { KeyPoint, SectionName } from './model.js';
 import { compareNames, keyPointConfidence } from './score.js';
+
+/** A group of near-duplicates and the key point they merge into. */
+export interface DuplicateGroup {
+  /** Survivor: the most trusted member (confidence, then helpful count, then older, then name). */
+  into: string;
+  /** All members, `into` first, the others by name. */
+  names: string[];
+  /** Section of the survivor. */
+  section: SectionName;
+  /** Smallest similarity between the survivor and another member. */
+  similarity: number;
+}
+
+/** A key point with its section and position in the playbook, as the clustering reads it. */
+export interface Item {
+  kp: KeyPoint;
+  section: SectionName;
+  index: number;
+}
 
 /** Survivor order: most trusted first (confidence, helpful count, older, name). */
 function compareSurvivor(a: KeyPoint, b: KeyPoint): number {

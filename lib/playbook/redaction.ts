@@ -9,7 +9,7 @@
 import { createRedactor, type RedactOptions, type Redactor } from '../redact/index.js';
 import type { DeltaOperation } from './delta.js';
 import type { Playbook } from './model.js';
-import type { ReflectorResult } from './reflector.js';
+import type { ReflectorResult } from './reflection-result.js';
 import { sanitizeKeyPointText } from './sanitize.js';
 
 /**

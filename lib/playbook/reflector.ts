@@ -12,17 +12,12 @@ import { formatKeyPoints } from './format.js';
 import type { Playbook } from './model.js';
 import { type PlaybookDiagnostic, replyOrReport, safeReporter } from './model-call.js';
 import { redactReflection } from './redaction.js';
+import type { ReflectorResult } from './reflection-result.js';
 import { sanitizeKeyPointText } from './sanitize.js';
 import type { KeyPointTag } from './tags.js';
 import { fillTemplate, REFLECTOR_TEMPLATE } from './templates.js';
 
-/** What the Reflector returns. */
-export interface ReflectorResult {
-  /** What went well or poorly; `''` after a failure. */
-  analysis: string;
-  /** Per-key-point verdicts (`name`, `tag`, `rationale`); `[]` after a failure. */
-  bulletTags: KeyPointTag[];
-}
+export type { ReflectorResult } from './reflection-result.js';
 
 /** Something the Reflector wants the caller to know: a failure it absorbed, or a reply it repaired. */
 /** A diagnostic of {@link runReflector}: see {@link PlaybookDiagnostic}. */

@@ -1,69 +1,11 @@
 import { ValidationError } from '../core/index.js';
 import { ECHO_KIND, Echoes } from './echoes.js';
-import type { BuiltinKind } from './kinds.js';
 import { type ConversationRedactor, type Reading, redactConversation } from './messages.js';
-import { type Config, configFor, LITERAL_KIND } from './options.js';
+import { type Config, configFor, LITERAL_KIND, type RedactOptions } from './options.js';
 import { type CompiledRules, findPlaceholders, type Span, scan } from './scanner.js';
 import { originalRange, skeletonOf } from './skeleton.js';
 
-/**
- * A caller-supplied pattern. A string is matched literally (every occurrence); a `RegExp` is used with
- * its own flags plus `g` (a non-global expression still replaces every occurrence). Empty matches are
- * ignored.
- *
- * @example
- * ```ts
- * const patterns: RedactPattern[] = [
- *   { kind: 'ticket', pattern: /TCK-\d+/ },
- *   { kind: 'codename', pattern: 'Project Bluebird' },
- * ];
- * ```
- */
-export interface RedactPattern {
-  /** Kind name used in placeholders: lower-case letters, digits, `-` and `_`, starting with a letter. */
-  kind: string;
-  pattern: string | RegExp;
-}
-
-/**
- * Values never redacted: exact strings (addresses compared case-insensitively), regular expressions
- * that must match the whole value, or a predicate.
- *
- * @example
- * ```ts
- * const allow: RedactAllow = ['noreply@anthropic.com', /.*@example\.com/];
- * const onlyExternal: RedactAllow = (value, kind) => kind === 'email' && value.endsWith('@corp.io');
- * ```
- */
-export type RedactAllow = readonly (string | RegExp)[] | ((value: string, kind: string) => boolean);
-
-/**
- * Options for {@link redact}, {@link createRedactor} and friends.
- *
- * @example
- * ```ts
- * const options: RedactOptions = {
- *   kinds: { email: false },
- *   patterns: [{ kind: 'ticket', pattern: /TCK-\d+/ }],
- *   allow: ['noreply@anthropic.com'],
- * };
- * ```
- */
-export interface RedactOptions {
-  /**
-   * Turn built-in kinds off (`{ email: false }`) — or back on. Every built-in kind is on by default.
-   */
-  kinds?: Partial<Record<BuiltinKind, boolean>>;
-  /** Extra patterns, tried beside the built-in kinds; at the same position they win, in order. */
-  patterns?: readonly RedactPattern[];
-  /** Values to leave as they are, e.g. `['noreply@anthropic.com']`. */
-  allow?: RedactAllow;
-  /**
-   * Put each redacted value in its finding's `original` (default `false`). The values stay in memory
-   * only — for a "show what was redacted" view; never persist or send a result built with this on.
-   */
-  includeOriginals?: boolean;
-}
+export type { RedactAllow, RedactOptions, RedactPattern } from './options.js';
 
 /**
  * One distinct redacted value.
