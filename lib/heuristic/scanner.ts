@@ -9,7 +9,6 @@
  * lines and pasted code or log lines (classified when the line ends, from counts kept on the way, and
  * then rolled back) are never matched; questions are known when their sentence ends.
  */
-import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import { type CompiledMarkers, isApostrophe, isWordCode, lower } from './compile.js';
 import { WARM_AFTER, warmUp } from './exercise.js';
 import { codesOf } from './units.js';
@@ -29,6 +28,8 @@ const SYMBOL = 1;
 const PASTE_LEAD = 2;
 const WORD = 4;
 const POSITIVE = 8;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
 
 export {
   CHALLENGE,
@@ -193,7 +194,7 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
     if (ch < 0x80 ? (cls[ch]! & WORD) !== 0 : isWordCode(ch)) {
       // Read the whole word in a tight loop: hash it (lower-cased, apostrophes skipped) as we go.
       const wStart = i;
-      let h = FNV_OFFSET | 0;
+      let h = FNV_OFFSET;
       let apostrophes = 0;
       let digits = 0;
       let cc = ch;

@@ -159,7 +159,7 @@ describe('atif', () => {
       ],
     });
     for (const parse of [parseTranscript, parseTrajectory]) {
-      const g = measureGrowth((v: unknown) => parse(v), make, doublings(2_500));
+      const g = measureGrowth((v: unknown) => parse(v), make, { ...doublings(2_500), rounds: 6 });
       expect(g.excess, `${parse.name}: ${describeGrowth(g)}`).toBeLessThanOrEqual(1);
     }
   });
