@@ -90,7 +90,7 @@ export async function runCurator(
   const empty = (called: boolean): CuratorResult => ({ operations: [], rejected: [], reasoning: '', called });
   const report = safeReporter(options?.onDiagnostic);
   const analysis = typeof reflection?.analysis === 'string' ? reflection.analysis : '';
-  const tags = Array.isArray(reflection?.bulletTags) ? reflection.bulletTags : [];
+  const tags = Array.isArray(reflection?.keyPointTags) ? reflection.keyPointTags : [];
   if (!analysis.trim() && !tags.length) return empty(false);
   const reply = await replyOrReport(
     options,
@@ -154,7 +154,7 @@ export function buildCuratorPrompt(
     typeof reflection?.analysis === 'string' && reflection.analysis.trim()
       ? clean(reflection.analysis)
       : '(none)';
-  const tags = (Array.isArray(reflection?.bulletTags) ? reflection.bulletTags : []).map(
+  const tags = (Array.isArray(reflection?.keyPointTags) ? reflection.keyPointTags : []).map(
     (t) => `- ${t.name}: ${t.tag}${t.rationale ? ` — ${clean(sanitizeKeyPointText(t.rationale))}` : ''}`,
   );
   return fillTemplate(options.template ?? CURATOR_TEMPLATE, {

@@ -81,7 +81,7 @@ export function redactPlaybookTexts(playbook: Playbook, redact?: boolean | Redac
  *
  * @example
  * ```ts
- * redactReflection({ analysis: 'key sk-ant-api03-…', bulletTags: [] }).analysis; // 'key [anthropic-key-1]'
+ * redactReflection({ analysis: 'key sk-ant-api03-…', keyPointTags: [] }).analysis; // 'key [anthropic-key-1]'
  * ```
  */
 export function redactReflection(
@@ -92,7 +92,7 @@ export function redactReflection(
   if (!redactor) return reflection;
   return {
     analysis: redactor.redactText(reflection.analysis),
-    bulletTags: reflection.bulletTags.map((t) =>
+    keyPointTags: reflection.keyPointTags.map((t) =>
       t.rationale ? { ...t, rationale: redactor.redactText(t.rationale) } : t,
     ),
   };

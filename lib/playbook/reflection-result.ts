@@ -11,12 +11,12 @@ import type { KeyPointTag } from './tags.js';
  *
  * @example
  * ```ts
- * const empty: ReflectorResult = { analysis: '', bulletTags: [] };
+ * const empty: ReflectorResult = { analysis: '', keyPointTags: [] };
  * ```
  */
 export interface ReflectorResult {
   /** What went well or poorly; `''` after a failure. */
   analysis: string;
   /** Per-key-point verdicts (`name`, `tag`, `rationale`); `[]` after a failure. */
-  bulletTags: KeyPointTag[];
+  keyPointTags: KeyPointTag[];
 }

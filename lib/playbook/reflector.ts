@@ -67,7 +67,7 @@ export interface ReflectorOptions {
   maxTranscriptTokens?: number;
 }
 
-const EMPTY = (): ReflectorResult => ({ analysis: '', bulletTags: [] });
+const EMPTY = (): ReflectorResult => ({ analysis: '', keyPointTags: [] });
 const MAX_MESSAGE_BYTES = 20_000;
 const MAX_ANALYSIS_BYTES = 16_000;
 const MAX_RATIONALE_BYTES = 1_000;
@@ -80,15 +80,15 @@ const MAX_RATIONALE_BYTES = 1_000;
  *
  * Never rejects: an API error after the client's retries, an unparseable reply, an
  * abort, the time limit (`timeoutMs`, default 60 s) or any other failure gives
- * `{ analysis: '', bulletTags: [] }` and an `onDiagnostic` call. A reply
+ * `{ analysis: '', keyPointTags: [] }` and an `onDiagnostic` call. A reply
  * with only some of the keys is accepted with defaults; bullet tags without a string `name` and `tag`
  * are dropped (reported).
  *
  * @example
  * ```ts
  * const cited = extractCitedIds(messages);
- * const { analysis, bulletTags } = await runReflector(messages, playbook, cited, { llm });
- * applyKeyPointTags(playbook, bulletTags);
+ * const { analysis, keyPointTags } = await runReflector(messages, playbook, cited, { llm });
+ * applyKeyPointTags(playbook, keyPointTags);
  * ```
  */
 export async function runReflector(
@@ -275,7 +275,7 @@ const TAGS = new Set(['helpful', 'harmful', 'neutral']);
  *
  * @example
  * ```ts
- * parseReflectorReply('Sure: {"analysis": "ok"}').result; // { analysis: 'ok', bulletTags: [] }
+ * parseReflectorReply('Sure: {"analysis": "ok"}').result; // { analysis: 'ok', keyPointTags: [] }
  * ```
  */
 export function parseReflectorReply(reply: string): ParsedReflectorReply {
@@ -288,8 +288,8 @@ export function parseReflectorReply(reply: string): ParsedReflectorReply {
   let analysis = '';
   if (typeof obj.analysis === 'string') analysis = truncateUtf8(obj.analysis, MAX_ANALYSIS_BYTES);
   else problems.push(obj.analysis === undefined ? 'no "analysis"' : '"analysis" is not a string');
-  const bulletTags: KeyPointTag[] = [];
-  const rawTags = obj.bullet_tags ?? obj.bulletTags;
+  const keyPointTags: KeyPointTag[] = [];
+  const rawTags = obj.bullet_tags ?? obj.bulletTags ?? obj.keyPointTags;
   if (Array.isArray(rawTags)) {
     let dropped = 0;
     for (const t of rawTags) {
@@ -299,7 +299,7 @@ export function parseReflectorReply(reply: string): ParsedReflectorReply {
         continue;
       }
       const lower = e.tag.trim().toLowerCase();
-      bulletTags.push({
+      keyPointTags.push({
         name: e.name.trim(),
         tag: TAGS.has(lower) ? lower : e.tag,
         rationale:
@@ -312,5 +312,5 @@ export function parseReflectorReply(reply: string): ParsedReflectorReply {
   } else {
     problems.push(rawTags === undefined ? 'no "bullet_tags"' : '"bullet_tags" is not a list');
   }
-  return { result: { analysis, bulletTags }, parsed: true, problems };
+  return { result: { analysis, keyPointTags }, parsed: true, problems };
 }

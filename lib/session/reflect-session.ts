@@ -126,7 +126,7 @@ export async function reflectSession(
   const out: ReflectSessionResult = {
     id,
     citedIds,
-    reflection: { analysis: '', bulletTags: [] },
+    reflection: { analysis: '', keyPointTags: [] },
     tags: { applied: 0, skipped: [], version: before.version },
     merged: [],
     curator: { operations: [], rejected: [], reasoning: '', called: false },
@@ -158,7 +158,7 @@ export async function reflectSession(
     onDiagnostic: (d) => options.onDiagnostic?.({ ...d, role: 'reflector' }),
   });
   if (stopped()) return out;
-  out.tags = await store.applyTags(id, out.reflection.bulletTags);
+  out.tags = await store.applyTags(id, out.reflection.keyPointTags);
   out.playbook = await store.load(id);
   out.version = out.tags.version;
 

@@ -55,7 +55,7 @@ const llm = (): LlmClient =>
 
 const reflection = {
   analysis: 'Running migrations on staging broke it; type hints helped.',
-  bulletTags: [{ name: 'pat-001', tag: 'helpful', rationale: 'used' }],
+  keyPointTags: [{ name: 'pat-001', tag: 'helpful', rationale: 'used' }],
 };
 
 describe('runCurator', () => {
@@ -130,7 +130,7 @@ describe('runCurator', () => {
   });
 
   it('skips the call on an empty reflection and never rejects on failures', async () => {
-    expect(await runCurator({ analysis: '', bulletTags: [] }, fixture(), { llm: llm() })).toMatchObject({
+    expect(await runCurator({ analysis: '', keyPointTags: [] }, fixture(), { llm: llm() })).toMatchObject({
       called: false,
       operations: [],
     });
@@ -613,7 +613,7 @@ describe('reflectSession', () => {
       id: 'x',
       dedup: false,
     });
-    expect(out.reflection).toEqual({ analysis: '', bulletTags: [] });
+    expect(out.reflection).toEqual({ analysis: '', keyPointTags: [] });
     expect(out.curator.called).toBe(false);
     expect(out.applied).toEqual([]);
     expect(await store.load('x')).toEqual(fixture());

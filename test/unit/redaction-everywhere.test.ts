@@ -102,12 +102,12 @@ describe('LLM-calling functions redact by default', () => {
     const cur = capturing(
       JSON.stringify({ operations: [{ type: 'ADD', section: 'OTHERS', text: `Mail ${EMAIL} the ${KEY}` }] }),
     );
-    const out = await runCurator({ analysis: `Ask ${EMAIL}.`, bulletTags: [] }, emptyPlaybook(), {
+    const out = await runCurator({ analysis: `Ask ${EMAIL}.`, keyPointTags: [] }, emptyPlaybook(), {
       llm: cur.llm,
     });
     expect(cur.text()).not.toContain(EMAIL);
     expect(out.operations).toMatchObject([{ type: 'ADD', text: 'Mail [email-1] the [anthropic-key-1]' }]);
-    const raw = await runCurator({ analysis: `Ask ${EMAIL}.`, bulletTags: [] }, emptyPlaybook(), {
+    const raw = await runCurator({ analysis: `Ask ${EMAIL}.`, keyPointTags: [] }, emptyPlaybook(), {
       llm: cur.llm,
       redact: false,
     });

@@ -72,7 +72,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
     mock.script([{ kind: 'json', text: JSON.stringify(EXPECTED_003_01) }]);
     const { llm } = client();
     const out = await runReflector(messages, typeHintsPlaybook(), ['pat-001'], { llm });
-    expect(out).toEqual({ analysis: EXPECTED_003_01.analysis, bulletTags: EXPECTED_003_01.bullet_tags });
+    expect(out).toEqual({ analysis: EXPECTED_003_01.analysis, keyPointTags: EXPECTED_003_01.bullet_tags });
     expect(mock.requests).toHaveLength(1);
     const prompt = promptOf();
     expect(prompt).toContain('[user] Help me refactor this code');
@@ -90,7 +90,9 @@ describe('runReflector through the real SDK (seed 001)', () => {
     const { llm } = client();
     const out = await runReflector(messages, typeHintsPlaybook(), [], { llm });
     expect(out.analysis).toBe('Type hints were used without being cited.');
-    expect(out.bulletTags).toEqual([{ name: 'pat-001', tag: 'helpful', rationale: 'Visible in the diff.' }]);
+    expect(out.keyPointTags).toEqual([
+      { name: 'pat-001', tag: 'helpful', rationale: 'Visible in the diff.' },
+    ]);
     const prompt = promptOf();
     expect(prompt).toMatch(/cited during the session\nnone\n/);
     expect(prompt).toContain('Content-based mode');
@@ -105,7 +107,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
     ]);
     const { llm } = client();
     const out = await runReflector(messages, emptyPlaybook(), [], { llm });
-    expect(out).toEqual({ analysis: 'The user asked for a refactor; it went smoothly.', bulletTags: [] });
+    expect(out).toEqual({ analysis: 'The user asked for a refactor; it went smoothly.', keyPointTags: [] });
     expect(promptOf()).toContain('(the playbook is empty)');
   });
 
@@ -120,7 +122,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
     ]);
     const { llm } = client();
     const out = await runReflector(messages, typeHintsPlaybook(), ['pat-001'], { llm });
-    expect(out.bulletTags).toEqual(tags);
+    expect(out.keyPointTags).toEqual(tags);
   });
 
   it('SCN-REFL-005-01: connection refused until retries are exhausted → empty result and a diagnostic', async () => {
@@ -136,7 +138,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
       llm,
       onDiagnostic: (d) => diagnostics.push(d),
     });
-    expect(out).toEqual({ analysis: '', bulletTags: [] });
+    expect(out).toEqual({ analysis: '', keyPointTags: [] });
     expect(waits).toEqual([2000, 4000, 8000]); // 3 retries with the seed's backoff: 4 attempts
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ stage: 'llm', code: 'llm_connection' });
@@ -149,7 +151,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
     const d1: ReflectorDiagnostic[] = [];
     expect(
       await runReflector(messages, typeHintsPlaybook(), [], { llm: a.llm, onDiagnostic: (d) => d1.push(d) }),
-    ).toEqual({ analysis: '', bulletTags: [] });
+    ).toEqual({ analysis: '', keyPointTags: [] });
     expect(mock.requests).toHaveLength(4);
     expect(d1[0]).toMatchObject({ stage: 'llm', code: 'llm_server' });
 
@@ -160,7 +162,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
         llm: client().llm,
         onDiagnostic: (d) => d2.push(d),
       }),
-    ).toEqual({ analysis: '', bulletTags: [] });
+    ).toEqual({ analysis: '', keyPointTags: [] });
     expect(mock.requests).toHaveLength(1);
     expect(d2[0]!.code).toBe('llm_auth');
 
@@ -173,7 +175,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
       signal: controller.signal,
       onDiagnostic: (d) => d3.push(d),
     });
-    expect(out).toEqual({ analysis: '', bulletTags: [] });
+    expect(out).toEqual({ analysis: '', keyPointTags: [] });
     expect(d3[0]!.code).toBe('llm_aborted');
   });
 
@@ -189,7 +191,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
         llm: client().llm,
         onDiagnostic: (d) => diagnostics.push(d),
       });
-      expect(out).toEqual({ analysis: '', bulletTags: [] });
+      expect(out).toEqual({ analysis: '', keyPointTags: [] });
       expect(diagnostics.map((d) => d.code)).toEqual(['reply_unparseable']);
     }
   });
@@ -204,7 +206,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
     const out = await runReflector(messages, typeHintsPlaybook(), ['pat-001'], { llm: client().llm });
     expect(out).toEqual({
       analysis: 'The session showed good use of type hints.',
-      bulletTags: [{ name: 'pat-001', tag: 'helpful', rationale: 'Type hints were applied correctly.' }],
+      keyPointTags: [{ name: 'pat-001', tag: 'helpful', rationale: 'Type hints were applied correctly.' }],
     });
   });
 
@@ -213,14 +215,14 @@ describe('runReflector through the real SDK (seed 001)', () => {
     mock.script([{ kind: 'json', text }]);
     expect(await runReflector(messages, typeHintsPlaybook(), [], { llm: client().llm })).toEqual({
       analysis: 'No significant observations.',
-      bulletTags: [],
+      keyPointTags: [],
     });
     mock.script([{ kind: 'sse', text, chunks: 7 }]);
     expect(
       await runReflector(messages, typeHintsPlaybook(), [], { llm: client({ stream: true }).llm }),
     ).toEqual({
       analysis: 'No significant observations.',
-      bulletTags: [],
+      keyPointTags: [],
     });
   });
 
@@ -236,12 +238,12 @@ describe('runReflector through the real SDK (seed 001)', () => {
       llm: client().llm,
       onDiagnostic: (d) => diagnostics.push(d),
     });
-    expect(out).toEqual({ analysis: '', bulletTags: [{ name: 'pat-001', tag: 'helpful', rationale: '' }] });
+    expect(out).toEqual({ analysis: '', keyPointTags: [{ name: 'pat-001', tag: 'helpful', rationale: '' }] });
     expect(diagnostics[0]).toMatchObject({ stage: 'shape', code: 'reply_partial' });
     expect(diagnostics[0]!.message).toContain('2 bullet tag(s)');
     expect(parseReflectorReply('{"analysis": "only analysis"}').result).toEqual({
       analysis: 'only analysis',
-      bulletTags: [],
+      keyPointTags: [],
     });
   });
 
@@ -278,7 +280,7 @@ describe('runReflector through the real SDK (seed 001)', () => {
     // The output example is itself a valid reflector reply.
     const example = parseReflectorReply(REFLECTOR_TEMPLATE.slice(REFLECTOR_TEMPLATE.indexOf('```json')));
     expect(example.parsed).toBe(true);
-    expect(example.result.bulletTags.map((t) => t.tag)).toEqual(['helpful', 'harmful', 'neutral']);
+    expect(example.result.keyPointTags.map((t) => t.tag)).toEqual(['helpful', 'harmful', 'neutral']);
   });
 
   it('a transcript value holding a placeholder is not expanded again; huge transcripts are elided in the middle', () => {
@@ -368,13 +370,13 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
             },
           });
           expect(typeof out.analysis).toBe('string');
-          expect(Array.isArray(out.bulletTags)).toBe(true);
-          for (const t of out.bulletTags) {
+          expect(Array.isArray(out.keyPointTags)).toBe(true);
+          for (const t of out.keyPointTags) {
             expect(typeof t.name).toBe('string');
             expect(typeof t.tag).toBe('string');
           }
           const before = JSON.parse(JSON.stringify(pb)) as Playbook;
-          const returned = applyKeyPointTags(pb, out.bulletTags, { onWarning: () => {} });
+          const returned = applyKeyPointTags(pb, out.keyPointTags, { onWarning: () => {} });
           expect(returned).toBe(pb);
           for (const s of Object.keys(pb.sections) as (keyof Playbook['sections'])[]) {
             pb.sections[s].forEach((kp, i) => {
@@ -400,7 +402,7 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
         llm: scripted({ throws: true, value: thrown }),
         onDiagnostic: (d) => seen.push(d),
       });
-      expect(out.bulletTags).toEqual([]);
+      expect(out.keyPointTags).toEqual([]);
       expect(seen.length).toBe(1);
       expect(seen[0]!.message).toMatch(/^Reflector call failed: /);
     }
@@ -413,13 +415,13 @@ describe('INV-REFL-002 and INV-REFL-003 under arbitrary model output (property t
           llm: scripted({ throws: false, value: '{"analysis":"a","bullet_tags":[]}' }),
         });
         expect(out).toHaveProperty('analysis');
-        expect(out).toHaveProperty('bulletTags');
+        expect(out).toHaveProperty('keyPointTags');
       }),
       { numRuns: 200 },
     );
     expect(await runReflector([], emptyPlaybook(), [], undefined as never)).toEqual({
       analysis: '',
-      bulletTags: [],
+      keyPointTags: [],
     });
   });
 });

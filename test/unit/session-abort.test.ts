@@ -146,7 +146,7 @@ describe('endSession and abort', () => {
       store,
       { llm, signal: ac.signal, onDiagnostic: () => ac.abort() },
     );
-    expect(out.reflection.bulletTags).toHaveLength(1); // the reply was read…
+    expect(out.reflection.keyPointTags).toHaveLength(1); // the reply was read…
     expect(calls).toBe(1); // …but the Curator never ran
     expect(out.aborted).toBe(true);
     expect(out.tags.applied).toBe(0);
@@ -169,7 +169,7 @@ describe('time limits of the model steps', () => {
       }),
       2_000,
     );
-    expect(out).toEqual({ analysis: '', bulletTags: [] });
+    expect(out).toEqual({ analysis: '', keyPointTags: [] });
     expect(diagnostics).toMatchObject([{ stage: 'llm', code: 'llm_timeout' }]);
     expect(llm.calls[0]!.signal?.aborted).toBe(true); // the client is told to stop too
   });
@@ -177,7 +177,7 @@ describe('time limits of the model steps', () => {
   it('runCurator resolves without operations and with an llm_timeout diagnostic', async () => {
     const diagnostics: CuratorDiagnostic[] = [];
     const out = await within(
-      runCurator({ analysis: 'Something to learn.', bulletTags: [] }, emptyPlaybook(), {
+      runCurator({ analysis: 'Something to learn.', keyPointTags: [] }, emptyPlaybook(), {
         llm: deaf(),
         timeoutMs: 50,
         onDiagnostic: (d) => diagnostics.push(d),
@@ -198,7 +198,7 @@ describe('time limits of the model steps', () => {
       onDiagnostic: (d) => diagnostics.push(d),
     });
     setTimeout(() => ac.abort(), 20);
-    expect(await within(pending, 1_000)).toEqual({ analysis: '', bulletTags: [] });
+    expect(await within(pending, 1_000)).toEqual({ analysis: '', keyPointTags: [] });
     expect(diagnostics.map((d) => d.code)).toEqual(['llm_aborted']);
   });
 });
