@@ -107,6 +107,18 @@ export const VENDOR_FORMATS: readonly VendorFormat[] = [
   { kind: 'vendor-key', prefix: 'do[opr]_v1_', rest: `${HEX}{64}${END}`, what: 'DigitalOcean tokens' },
   {
     kind: 'vendor-key',
+    prefix: 'cf(?:k|ut|at)_',
+    rest: `[A-Za-z0-9]{40,64}${END}`,
+    what: 'Cloudflare API key, user and account tokens',
+  },
+  {
+    kind: 'vendor-key',
+    prefix: 'vc[pikar]_',
+    rest: `[A-Za-z0-9]{24,64}${END}`,
+    what: 'Vercel personal, integration, app, refresh and API tokens',
+  },
+  {
+    kind: 'vendor-key',
     prefix: 'pypi-AgEIcHlwaS5vcmc',
     rest: '[A-Za-z0-9_-]{50,1024}',
     what: 'PyPI upload token',

@@ -113,3 +113,19 @@ describe('a conversation is redacted as a whole', () => {
     expect(r.count).toBe(2);
   });
 });
+
+describe('token shapes taken from secretlint', () => {
+  const r = fakeRandom(40);
+  const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  it.each([
+    ['Cloudflare user token', `cfut_${r(ALNUM, 40)}${r('0123456789abcdef', 8)}`],
+    ['Cloudflare account token', `cfat_${r(ALNUM, 48)}`],
+    ['Vercel personal token', `vcp_${r(ALNUM, 24)}`],
+    ['Vercel integration token', `vci_${r(ALNUM, 32)}`],
+  ])('redacts a %s on its own', (_, token) => {
+    expect(redactText(`deploy with ${token} today`)).toBe('deploy with [vendor-key-1] today');
+  });
+  it('leaves identifiers that only start the same way', () => {
+    expect(redactText('vcp_enabled and cfut_count are flags')).toBe('vcp_enabled and cfut_count are flags');
+  });
+});
