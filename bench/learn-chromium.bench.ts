@@ -1,60 +1,15 @@
-/**
- * The playground's Learn tab in Debian's Chromium over a folder of sessions on disk
- * (bench/learn-folder.ts: the shared conversations repeated with varied ids; default 100 MB,
- * `LEARN_BENCH_MB=1000` for 1 GB), against the built playground (dist/playground, built first when
- * absent). The folder goes through the tab's own folder input; its worker streams one file at a time.
- * Beside it, in the same run, the naive baseline: the page reads every file into memory first and
- * then hands the in-memory files to the same tab.
- *
- * Each reports the seconds from choosing the folder to the result, MB/s, the main thread's longest
- * task and how many passed the 200 ms budget (PerformanceObserver `longtask`), and memory: the peak of
- * the summed proportional set size (PSS, shared pages split between processes) of every Chromium
- * process, sampled each second, and the page's own JS heap (`performance.memory`).
- * Standalone: `npx tsx bench/learn-chromium.bench.ts` prints JSON.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { chromiumLaunchOptions } from '../test/chromium';
 import { type BenchResult, type BenchSuite, round } from './harness';
 import { writeLearnFolder } from './learn-folder';
+import { servePlayground } from './serve-playground';
 
-const root = join(import.meta.dirname, '..');
+const _root = join(import.meta.dirname, '..');
 const BUDGET_MS = 200;
 const RUN_TIMEOUT_MS = 20 * 60_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['scripts/serve-playground.mjs', String(port)], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    try {
-      await fetch(url);
-      return { url, child };
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  child.kill();
-  throw new Error('the playground server did not start');
-}
 
 /** Every process below `pid` (Chromium's browser, renderers, GPU, utility processes). */
 function descendants(pid: number): number[] {
@@ -189,7 +144,7 @@ const suite = {
       console.warn('learn-chromium bench: ../shared/data is absent, nothing to measure');
       return [];
     }
-    const { url, child } = await serve();
+    const { url, child } = await servePlayground();
     const exclude = new Set([child.pid ?? -1, ...descendants(child.pid ?? -1)]);
     const browser = await chromium.launch(chromiumLaunchOptions);
     try {

@@ -1,22 +1,4 @@
-/**
- * The playground's main-thread budgets, measured in Debian's Chromium against the built playground
- * (dist/playground, built first when absent): figures that depend on the machine's load, so they are
- * printed here instead of asserted by `npm test`.
- *
- * - `slider-to-dom`: a slider's input event to the updated deterministic snapshot (median of 21);
- * - `file-3MB`: keydown → next frame while a 3 MB file is processed in the worker (p95, max) and the
- *   main thread's long tasks;
- * - `paste-5MB`, `paste-10MB`, `drop-50MB`: the long tasks from the paste or drop to the result.
- *
- * Each reports `longestTaskMs` and `overBudget`, the page's own work in its longest task and the count of
- * tasks whose own work is above the 200 ms budget: the browser's clipboard read (`getData`, measured by
- * the paste handler) is left out, as it is not the page's to shorten; `longestWithReadMs`,
- * `overBudgetWithRead` and `clipboardReadMs` give the figures with it. `withinBudget`: none over.
- * Standalone: `npx tsx bench/playground.bench.ts` prints JSON.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,39 +7,10 @@ import { repeatedSession } from '../e2e/helpers';
 import { CLIPBOARD_READ } from '../playground/src/paste';
 import { chromiumLaunchOptions } from '../test/chromium';
 import { type BenchResult, type BenchSuite, round } from './harness';
+import { servePlayground } from './serve-playground';
 
 const root = join(import.meta.dirname, '..');
 const BUDGET_MS = 200;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function serve(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['scripts/serve-playground.mjs', String(port)], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    try {
-      await fetch(url);
-      return { url, child };
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  child.kill();
-  throw new Error('the playground server did not start');
-}
 
 /** Starts recording the main thread's long tasks (> 50 ms) in window.__long, and clears the measures. */
 const watchLongTasks = (page: Page) =>
@@ -235,7 +188,7 @@ const suite: BenchSuite = {
       const { build } = await import('vite');
       await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
     }
-    const { url, child } = await serve();
+    const { url, child } = await servePlayground();
     const browser = await chromium.launch(chromiumLaunchOptions);
     try {
       const context = await browser.newContext();
