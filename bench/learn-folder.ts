@@ -11,26 +11,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { safeParseTranscript } from '../lib/transcript/index';
+import { CONVERSATION_FOLDERS, METADATA_FILE } from '../tools/shared/data';
 import { sharedDataDir, walkFiles } from './harness';
 
-/** Conversation folders (the trajectory folders hold no person's turns). */
-export const CONVERSATION_FOLDERS = [
-  'aider',
-  'claude-code-console',
-  'claude-code-jsonl',
-  'claude-code-jsonl-more',
-  'codex',
-  'cline',
-  'other-agents',
-  'specstory',
-  'sharegpt',
-];
-const METADATA = /(?:^|\/)(?:SOURCES?\.(?:jsonl|txt)|LICENSE|README\.md)$/;
+export { CONVERSATION_FOLDERS };
 
 /** The shared conversation files a reader exists for today, with their text. */
 export function conversationFiles(dir: string): { path: string; text: string; bytes: number }[] {
   return CONVERSATION_FOLDERS.flatMap((f) => walkFiles(join(dir, f)))
-    .filter((p) => !METADATA.test(p))
+    .filter((p) => !METADATA_FILE.test(p))
     .map((path) => ({ path, text: readFileSync(path, 'utf8') }))
     .filter((f) => safeParseTranscript(f.text, { lenient: true }).ok)
     .map((f) => ({ ...f, bytes: Buffer.byteLength(f.text) }));

@@ -9,23 +9,11 @@ import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { learn, toJson, toMarkdown } from '../../lib/learn/index';
 import { safeParseTranscript } from '../../lib/transcript/index';
+import { CONVERSATION_FOLDERS, METADATA_FILE } from '../../tools/shared/data';
 
 const dir = resolve(import.meta.dirname, '../../../shared/data');
 const present = existsSync(dir);
 if (!present) console.warn(`learn-data: ${dir} is absent, skipping the real-data run`);
-
-/** Folders of conversations (trajectory folders are agent runs with no person in them). */
-const FOLDERS = [
-  'aider',
-  'claude-code-console',
-  'claude-code-jsonl',
-  'claude-code-jsonl-more',
-  'codex',
-  'cline',
-  'other-agents',
-  'specstory',
-  'sharegpt',
-];
 
 function walk(d: string): string[] {
   const out: string[] = [];
@@ -43,14 +31,13 @@ function author(path: string): string {
   return parts.length >= 2 && parts[1]!.includes('+') ? `${parts[0]}/${parts[1]!.split('+')[0]}` : parts[0]!;
 }
 
-const METADATA = /(?:^|\/)(?:SOURCES?\.(?:jsonl|txt)|LICENSE|README\.md)$/;
 const SECRET =
   /sk-ant-api03-[\w-]{20}|AIza[\w-]{30}|-----BEGIN [A-Z ]*PRIVATE KEY-----|AKIA[0-9A-Z]{16}|ghp_[A-Za-z0-9]{30}/;
 
 describe.skipIf(!present)('learn over the shared data', () => {
   it('reads every file of a format parseTranscript accepts, author by author, and prints the figures', async () => {
     const files = walk(dir).filter(
-      (p) => FOLDERS.includes(relative(dir, p).split('/')[0]!) && !METADATA.test(p),
+      (p) => CONVERSATION_FOLDERS.includes(relative(dir, p).split('/')[0]!) && !METADATA_FILE.test(p),
     );
     const byAuthor = new Map<string, string[]>();
     for (const f of files) byAuthor.set(author(f), [...(byAuthor.get(author(f)) ?? []), f]);

@@ -21,3 +21,19 @@ export function walkFiles(dir: string, filter: (name: string) => boolean = () =>
   }
   return out;
 }
+
+/** The folders of conversations (the trajectory folders are agent runs with no person in them). */
+export const CONVERSATION_FOLDERS: readonly string[] = [
+  'aider',
+  'claude-code-console',
+  'claude-code-jsonl',
+  'claude-code-jsonl-more',
+  'codex',
+  'cline',
+  'other-agents',
+  'specstory',
+  'sharegpt',
+];
+
+/** The data's own metadata files (sources, licences, READMEs): no session in them. */
+export const METADATA_FILE = /(?:^|\/)(?:SOURCES?\.(?:jsonl|txt)|LICENSE|README\.md)$/;
