@@ -19,7 +19,7 @@ import { agentRuns } from '../../examples/shared/edge';
 import { createHandler } from '../../examples/vercel-edge/handler';
 import { computeView, DEFAULT_SETTINGS, parseInput } from '../../playground/src/analyze';
 import { insightKeyPoints } from '../../playground/src/playbook-store';
-import { builtCli } from './built-cli';
+import { type CliMain, loadCliMain } from './built-cli';
 
 const root = join(import.meta.dirname, '../..');
 const DATA = join(root, '../shared/data');
@@ -40,15 +40,10 @@ const files = existsSync(DATA)
     )
   : [];
 
-type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
-let main: Main;
+let main: CliMain;
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/lib/session/index.js'))) {
-    const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
-    await buildLib({ quiet: true });
-  }
-  main = ((await import(await builtCli())) as { main: Main }).main;
+  main = await loadCliMain();
 }, 120_000);
 
 async function cli(path: string) {

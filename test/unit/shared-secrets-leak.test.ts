@@ -9,7 +9,6 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { fnv1a32 } from 'rearview/core';
 import type { MessageLike } from 'rearview/heuristic';
 import { type KeyValueStore, memoryStore } from 'rearview/kv';
@@ -18,7 +17,7 @@ import { createRearview } from 'rearview/session';
 import { parseTranscript } from 'rearview/transcript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scriptedLlm } from '../llm/scripted';
-import { builtCli } from './built-cli';
+import { type CliMain, loadCliMain } from './built-cli';
 
 const root = join(import.meta.dirname, '../..');
 const DATA = join(root, '../shared/data');
@@ -96,15 +95,10 @@ function messagesOf(text: string): MessageLike[] {
   }
 }
 
-type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
-let main: Main;
+let main: CliMain;
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'dist/lib/session/index.js'))) {
-    const { buildLib } = await import(join(root, 'scripts/build-lib.mjs'));
-    await buildLib({ quiet: true });
-  }
-  main = ((await import(pathToFileURL(await builtCli()).href)) as { main: Main }).main;
+  main = await loadCliMain();
 }, 120_000);
 
 async function cli(argv: string[]): Promise<string> {
