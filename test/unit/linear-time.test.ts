@@ -253,16 +253,18 @@ describe('format detection and parsers', () => {
   // cost over two or three doublings (in this process: 2.11 1.49 4.42 3.54 from 12.5 KB to 200 KB, and
   // 5.60 0.67 4.59 3.82 3.71 1.79 to 800 KB on a loaded machine; more than the one step allowed). The
   // parser's own growth is measured in a child process whose young generation never holds the output
-  // (node --max-semi-space-size=1): every message is promoted at the same cost, at every size.
+  // (node --max-semi-space-size=1): every message is promoted at the same cost, at every size. It still
+  // shows one step between 50 and 200 KB (a busy machine measured 1.43 7.41 2.04 2.59 1.98 1.96 to 800 KB),
+  // so the range runs to 800 KB, where each doubling costs twice again.
   it('parseTranscript (detected) on console turns (child process, fixed young generation)', () => {
     const child = resolve(import.meta.dirname, 'console-growth.child.ts');
     const out = execFileSync(process.execPath, ['--max-semi-space-size=1', '--import', 'tsx', child], {
       encoding: 'utf8',
     });
     const g = JSON.parse(out) as Growth;
-    expect(g.lengths.at(-1)).toBe(200_000);
+    expect(g.lengths.at(-1)).toBe(800_000);
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
-  });
+  }, 240_000);
   const step = '{"action":"ls","observation":"x","response":"r","thought":"t"}';
   const mini = '{"role":"user","content":"<returncode>1</returncode><output>x</output>"}';
   linear('parseTrajectory', (text) => safeParseTrajectory(text, { lenient: true }), [
