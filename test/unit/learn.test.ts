@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { againstSentences, contradicts, coverIndex } from '../../lib/learn/against';
 import {
   dropPrivate,
   judgeRule,
@@ -18,6 +19,7 @@ import {
   toMarkdown,
   toUnifiedDiff,
 } from '../../lib/learn/index';
+import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
 /** A Claude Code session on `day` whose second turn corrects the agent with `correction`. */
 function session(day: string, correction: string, extra: object[] = []): string {
@@ -162,17 +164,13 @@ describe('learn: privacy', () => {
   });
 
   it('drops private spans in linear time (growth ratio on adversarial input)', () => {
-    const time = (n: number) => {
-      const text = '<private>'.repeat(n) + '</private'.repeat(n) + '<priv'.repeat(n);
-      const t0 = performance.now();
-      for (let i = 0; i < 5; i++) dropPrivate(text);
-      return performance.now() - t0;
-    };
-    time(2000);
-    const small = time(20_000);
-    const large = time(80_000);
-    // 4x the input: a linear scan takes about 4x; a quadratic one 16x.
-    expect(large / small).toBeLessThan(10);
+    const k = (n: number) => Math.ceil(n / 23);
+    const g = measureGrowth(
+      (text: string) => dropPrivate(text),
+      (n) => '<private>'.repeat(k(n)) + '</private'.repeat(k(n)) + '<priv'.repeat(k(n)),
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });
 
@@ -472,34 +470,36 @@ describe('learn: failure quality rules', () => {
 });
 
 describe('learn: linear scanners', () => {
-  /** Time of `fn` on inputs of n and 4n (ratio of one run's times, never a wall-clock threshold). */
-  async function ratio(make: (n: number) => string, fn: (s: string) => unknown, n: number): Promise<number> {
-    // The fastest of five runs: a busy machine only ever slows a run down.
-    const time = async (s: string) => {
-      let best = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < 5; i++) {
-        const t0 = performance.now();
-        await fn(s);
-        best = Math.min(best, performance.now() - t0);
-      }
-      return best;
-    };
-    await time(make(n / 4));
-    const small = await time(make(n));
-    const large = await time(make(4 * n));
-    return large / small;
-  }
+  const RULES = ['Use pnpm instead of npm in this repository.', 'Never push to main without a review.'];
 
-  it('reads an adversarial against file and judges adversarial rules in linear time', async () => {
-    const rules = three();
-    const base = await learn(rules);
-    const hostile = (n: number) =>
-      `${'- use '.repeat(n)}${'a'.repeat(n)}\n- Never use ${'x-'.repeat(n)}\n${'`'.repeat(n)}\n- ${'(('.repeat(n)}\n`;
-    // The against file is scanned once per run; the rules of the run are fixed.
-    const r = await ratio(hostile, (s) => learn(rules, { against: s }), 20_000);
-    expect(r).toBeLessThan(10);
-    expect(base.rules).toHaveLength(1);
-    const rule = (n: number) => `Use ${'a '.repeat(n)}instead of ${'b-'.repeat(n)}${'`'.repeat(n)}`;
-    expect(await ratio(rule, judgeRule, 20_000)).toBeLessThan(10);
+  it('reads an adversarial against file in linear time', () => {
+    const hostile = (n: number) => {
+      const k = Math.ceil(n / 16);
+      return `${'- use '.repeat(k)}${'a'.repeat(k)}\n- Never use ${'x-'.repeat(k)}\n${'`'.repeat(k)}\n- ${'(('.repeat(k)}\n`;
+    };
+    // What a run does with the file: its sentences, the cover lookup and the contradiction test per rule.
+    const read = (text: string) => {
+      const sentences = againstSentences(text);
+      const cover = coverIndex(sentences);
+      for (const rule of RULES) {
+        cover(rule);
+        for (const s of sentences) contradicts(rule, s.sentence);
+      }
+    };
+    const g = measureGrowth(read, hostile, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
+  it('judges an adversarial rule in linear time', () => {
+    const rule = (n: number) => {
+      const k = Math.ceil(n / 7);
+      return `Use ${'a '.repeat(k)}instead of ${'b-'.repeat(k)}${'`'.repeat(k)}`;
+    };
+    const g = measureGrowth((text: string) => judgeRule(text), rule, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
+  it('still learns from the sessions when an against file is given', async () => {
+    expect((await learn(three(), { against: '- use a\n' })).rules).toHaveLength(1);
   });
 });
