@@ -3,7 +3,7 @@
  * weights (lib/categorise-model/weights.ts).
  */
 import type { IntModel } from './notes-reader-model.js';
-import { LABELS, type Label } from './score.js';
+import { emptyConfusion, LABELS, type Label, perLabelOf, type Score } from './score.js';
 
 export interface Row {
   label: Label;
@@ -12,19 +12,10 @@ export interface Row {
   group: string;
 }
 
-export interface Summary {
-  n: number;
-  accuracy: number;
-  hardN: number;
-  hardAccuracy: number;
-  perLabel: Record<
-    Label,
-    { precision: number | null; recall: number | null; support: number; predicted: number }
-  >;
-  /** confusion[label][predicted] */
-  confusion: Record<Label, Record<Label, number>>;
+/** A {@link Score} without its error list, with the same figures per group. */
+export type Summary = Omit<Score, 'errors'> & {
   byGroup: Record<string, { n: number; accuracy: number; hardN: number; hardAccuracy: number }>;
-}
+};
 
 function acc(rows: readonly Row[]) {
   const hard = rows.filter((r) => r.hard);
@@ -38,21 +29,9 @@ function acc(rows: readonly Row[]) {
 
 /** Accuracy (all, hard), per-category precision and recall, confusion and per-group figures. */
 export function summarise(rows: readonly Row[]): Summary {
-  const confusion = Object.fromEntries(
-    LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))]),
-  ) as Summary['confusion'];
+  const confusion = emptyConfusion();
   for (const r of rows) confusion[r.label][r.pred]++;
-  const perLabel = {} as Summary['perLabel'];
-  for (const l of LABELS) {
-    const support = LABELS.reduce((s, p) => s + confusion[l][p], 0);
-    const predicted = LABELS.reduce((s, t) => s + confusion[t][l], 0);
-    perLabel[l] = {
-      precision: predicted ? confusion[l][l] / predicted : null,
-      recall: support ? confusion[l][l] / support : null,
-      support,
-      predicted,
-    };
-  }
+  const perLabel = perLabelOf(confusion);
   const groups = [...new Set(rows.map((r) => r.group))];
   const byGroup = Object.fromEntries(groups.map((g) => [g, acc(rows.filter((r) => r.group === g))]));
   return { ...acc(rows), perLabel, confusion, byGroup };

@@ -164,9 +164,7 @@ export interface Score {
 }
 
 export function score(entries: readonly LabelledEntry[], cat: Categorizer): Score {
-  const confusion = Object.fromEntries(
-    LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))]),
-  ) as Score['confusion'];
+  const confusion = emptyConfusion();
   let right = 0;
   let hardN = 0;
   let hardRight = 0;
@@ -181,6 +179,26 @@ export function score(entries: readonly LabelledEntry[], cat: Categorizer): Scor
       if (p === e.label) hardRight++;
     }
   }
+  return {
+    n: entries.length,
+    accuracy: entries.length ? right / entries.length : 0,
+    hardN,
+    hardAccuracy: hardN ? hardRight / hardN : 0,
+    perLabel: perLabelOf(confusion),
+    confusion,
+    errors,
+  };
+}
+
+/** A confusion table of zeros: `confusion[label][predicted]`. */
+export function emptyConfusion(): Score['confusion'] {
+  return Object.fromEntries(
+    LABELS.map((l) => [l, Object.fromEntries(LABELS.map((p) => [p, 0]))]),
+  ) as Score['confusion'];
+}
+
+/** Precision, recall, support and predicted count of each category, from a confusion table. */
+export function perLabelOf(confusion: Score['confusion']): Score['perLabel'] {
   const perLabel = {} as Score['perLabel'];
   for (const l of LABELS) {
     const support = LABELS.reduce((s, p) => s + confusion[l][p], 0);
@@ -192,15 +210,7 @@ export function score(entries: readonly LabelledEntry[], cat: Categorizer): Scor
       predicted,
     };
   }
-  return {
-    n: entries.length,
-    accuracy: entries.length ? right / entries.length : 0,
-    hardN,
-    hardAccuracy: hardN ? hardRight / hardN : 0,
-    perLabel,
-    confusion,
-    errors,
-  };
+  return perLabel;
 }
 
 /**
