@@ -5,9 +5,9 @@
  * reader's own features on the same author folds. Speed is measured here (ms per turn over the pool).
  * Training-time only: neither library is shipped.
  */
-import nlp from 'compromise';
 import winkModel from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
+import { compromiseFeatures as compromiseFeaturesOf } from '../../tools/shared/compromise-features';
 import type { Example } from './reader-data';
 
 const proseOf = (e: Example) =>
@@ -32,19 +32,7 @@ const COMPROMISE_TAGS = [
 ];
 
 export function compromiseFeatures(e: Example): string[] {
-  const doc = nlp(proseOf(e));
-  const out: string[] = [];
-  for (const t of COMPROMISE_TAGS) if (doc.has(`#${t}`)) out.push(`cp:${t}`);
-  if (doc.questions().found) out.push('cp:question');
-  const terms = doc.json({ terms: { tags: true } }) as { terms: { tags: string[] }[] }[];
-  const first = terms[0]?.terms ?? [];
-  first.slice(0, 2).forEach((term, i) => {
-    for (const tag of term.tags) out.push(`cp:t${i}:${tag}`);
-  });
-  // The first word of every sentence (imperatives, "why", "still"…), by tag.
-  for (const s of terms)
-    if (s.terms[0]) out.push(`cp:s0:${s.terms[0].tags.includes('Verb') ? 'verb' : 'other'}`);
-  return out;
+  return compromiseFeaturesOf(proseOf(e), COMPROMISE_TAGS, true);
 }
 
 let wink: ReturnType<typeof winkNLP> | undefined;

@@ -4,9 +4,9 @@
  * and `compromise` (tags, questions). Measured against the reader's own features on groups never
  * trained on; neither ships in lib/.
  */
-import nlp from 'compromise';
 import winkModel from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
+import { compromiseFeatures as compromiseFeaturesOf } from '../../tools/shared/compromise-features';
 
 const COMPROMISE_TAGS = [
   'Modal',
@@ -26,16 +26,7 @@ const COMPROMISE_TAGS = [
 
 /** compromise's tags of a sentence: which tags occur, the first two terms' tags, a question. */
 export function compromiseFeatures(text: string): string[] {
-  const doc = nlp(text);
-  const out: string[] = [];
-  for (const t of COMPROMISE_TAGS) if (doc.has(`#${t}`)) out.push(`cp:${t}`);
-  if (doc.questions().found) out.push('cp:question');
-  const terms = doc.json({ terms: { tags: true } }) as { terms: { tags: string[] }[] }[];
-  const first = terms[0]?.terms ?? [];
-  first.slice(0, 2).forEach((term, i) => {
-    for (const tag of term.tags) out.push(`cp:t${i}:${tag}`);
-  });
-  return out;
+  return compromiseFeaturesOf(text, COMPROMISE_TAGS);
 }
 
 let wink: ReturnType<typeof winkNLP> | undefined;

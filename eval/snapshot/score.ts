@@ -8,20 +8,18 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findLinks, squash, words } from '../../lib/categorise/index.js';
+import { NOTE_CLASSES } from '../../lib/categorise-model/index.js';
 import { deterministicSnapshot } from '../../lib/snapshot/index.js';
 import { classify as oldClassify } from './old-classify.js';
 import { loadMoreEntries } from './sample-more.js';
 import { loadReportSet } from './sample-report.js';
 import { setFile } from './sets.js';
 
-export const LABELS = [
-  'openHypotheses',
-  'blockers',
-  'nextActions',
-  'unresolvedQuestions',
-  'requiredEvidenceLinks',
-  'irrelevant',
-] as const;
+/**
+ * The labels of the sets, in the order the shipped notes reader's weights use: one list, so that the
+ * weights the evaluation writes and the classes the library reads them as cannot drift apart.
+ */
+export const LABELS = NOTE_CLASSES;
 export type Label = (typeof LABELS)[number];
 
 export interface LabelledEntry {
