@@ -280,6 +280,8 @@ export function createRearview(options: RearviewOptions): Rearview {
     },
     observe: (messages) => {
       const r = observeMessages(f.tracker, f.session, messages, f.observe);
+      // Most calls learn nothing new: no redactor (with the session's split-secret patterns) to build.
+      if (!r.insights.length && !r.proposed.length) return r;
       const redactor = redactorFor(withSplitSecrets(f.config.redact, f.session.splitSecrets));
       return {
         ...r,

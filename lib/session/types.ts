@@ -214,6 +214,8 @@ export interface Rearview {
    * analysed, with the previous user turn as context, so a call costs O(new messages). A different
    * conversation (its last seen message no longer matches) is analysed from its start. The insights
    * and proposals it returns are redacted (unless `redact: false`); the session keeps the originals.
+   * Placeholders are numbered per call: `[email-1]` in two calls' results may stand for different
+   * values; `insights()` and `proposed()` number them once over the whole session.
    */
   observe(messages: readonly MessageLike[]): ObserveResult;
   /**
