@@ -20,9 +20,36 @@ const PLACEHOLDER = /\[[a-z][a-z0-9_-]*-\d+\]/;
 /** A word an instruction can only be read with its session at hand, right after the verb. */
 const DEICTIC =
   /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|keep|make|try|change|remove|delete|fix|put|add|leave|move|undo|revert|follow|check|only|just|give|show|tell|send|name|write|read|run)\s+(?:(?:\w+\s+){0,2})?(?:it|this|that|these|those|them|here|there|him|her|the same|again|so|such)(?:[\s,.;!]|$)/i;
-/** A path to one machine's or one project's file: `/Users/me/…`, `~/x`, `src/app/page.tsx`. */
-const PATH =
-  /(?:^|[\s`'"(])(?:~|\/(?:Users|home|var|tmp|opt|mnt)|[A-Za-z]:\\)[/\\]?\S*|\b[\w.-]+\/[\w./-]*\.[A-Za-z]{1,5}\b/;
+/** A path to one machine's files: `/Users/me/…`, `~/x`, `C:\\x`. */
+const MACHINE_PATH = /(?:^|[\s`'"(])(?:~|\/(?:Users|home|var|tmp|opt|mnt)|[A-Za-z]:\\)[/\\]?\S*/;
+/** A run of the characters a relative path is made of: matched greedily once per run, so linear. */
+const PATH_RUN = /[\w./-]+/g;
+/** A file extension closing a path: `.tsx`, `.py`. */
+const EXTENSION = /\.[A-Za-z]{1,5}(?![A-Za-z0-9_])/;
+
+/**
+ * Whether `text` names a path to one machine's or one project's file: `/Users/me/…`, `~/x`,
+ * `src/app/page.tsx`. A project path is read per run of path characters, with one pass over the run:
+ * a slash after a name, then an extension. (A single regex, `\b[\w.-]+\/[\w./-]*\.ext\b`, tries every
+ * word boundary of a run such as `b-b-b-…` and is quadratic.)
+ */
+function namesPath(text: string): boolean {
+  if (MACHINE_PATH.test(text)) return true;
+  for (const [run] of text.matchAll(PATH_RUN)) {
+    // The first slash after a name is enough: a later one leaves less room for the extension.
+    let named = false;
+    for (let i = 0; i < run.length; i++) {
+      const c = run.charCodeAt(i);
+      if (c === 47 /* / */) {
+        if (named) {
+          if (EXTENSION.test(run.slice(i + 1))) return true;
+          break;
+        }
+      } else if (c !== 46 /* . */ && c !== 45 /* - */) named = true;
+    }
+  }
+  return false;
+}
 /** Refers to the session's own objects: "the above", "this file", "line 42", "step 3". */
 const SESSION_BOUND =
   /\b(?:the above|above code|below code|this (?:file|function|page|component|one|line|error|bug|issue|part|section|code|change|test|screen|button|method|class|step|task|project)|that (?:file|function|one|line|error|bug|part|section|code|change)|line \d+|step \d+|lines? \d+-\d+|the following|as follows)\b/i;
@@ -90,7 +117,7 @@ export function judgeRule(text: string): string | undefined {
   const visible = text.replace(/\s+/g, '').length;
   if (visible === 0 || letters / visible < 0.6 || MISREAD.test(text)) return 'garbled';
   if (DEICTIC.test(text) || SESSION_BOUND.test(text)) return 'not self-contained';
-  if (PATH.test(text) || REQUEST.test(text)) return 'task-bound';
+  if (namesPath(text) || REQUEST.test(text)) return 'task-bound';
   return undefined;
 }
 
@@ -123,7 +150,7 @@ export function judgeFailure(errorClass: string, change: string): string | undef
     return 'failure: unreadable error';
   }
   if (TEST_REPORT.test(cls)) return 'failure: a test report';
-  if (typeof change !== 'string' || /^change\s/.test(change) || PATH.test(change) || /\bcd\b/.test(change)) {
+  if (typeof change !== 'string' || /^change\s/.test(change) || namesPath(change) || /\bcd\b/.test(change)) {
     return 'failure: a one-off argument';
   }
   // Asking for help or a version succeeds whatever was wrong: it is no fix.

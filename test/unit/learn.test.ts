@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { againstSentences, contradicts, coverIndex } from '../../lib/learn/against';
 import {
   dropPrivate,
+  judgeFailure,
   judgeRule,
   type LearnSource,
   learn,
@@ -490,12 +491,25 @@ describe('learn: linear scanners', () => {
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 
-  it('judges an adversarial rule in linear time', () => {
-    const rule = (n: number) => {
-      const k = Math.ceil(n / 7);
-      return `Use ${'a '.repeat(k)}instead of ${'b-'.repeat(k)}${'`'.repeat(k)}`;
-    };
+  // Balanced quotes and mostly letters at every size (else 'garbled' at once), so each check runs.
+  it.each([
+    ['words and a dashed run', (k: number) => `Use ${'a '.repeat(k)}instead of \`${'bb-'.repeat(k)}\``],
+    ['a name, a slash and no extension', (k: number) => `Keep ${'bb.'.repeat(k)}/${'cc-'.repeat(k)} here`],
+    ['many slashes and no extension', (k: number) => `Keep ${'aa/'.repeat(2 * k)} tidy`],
+  ])('judges an adversarial rule in linear time: %s', (_name, unit) => {
+    const rule = (n: number) => unit(Math.ceil(n / 7));
+    expect(judgeRule(rule(700))).not.toBe('garbled');
     const g = measureGrowth((text: string) => judgeRule(text), rule, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
+  it('judges an adversarial failure fix in linear time', () => {
+    const change = (n: number) => `run \`${'b-'.repeat(Math.ceil(n / 2))}\` first`;
+    const g = measureGrowth(
+      (text: string) => judgeFailure('command not found: pytest', text),
+      change,
+      doublings(20_000, 3),
+    );
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 
