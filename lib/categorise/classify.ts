@@ -8,9 +8,7 @@
  * The word sets were chosen on the tune sources of the labelled set in eval/snapshot/ (never its
  * held-out ones).
  */
-
-import type { SnapshotCategory } from './codes.js';
-import { NO_CATEGORY, RESOLVED_CODE } from './codes.js';
+import { NO_CATEGORY, RESOLVED_CODE, type SnapshotCategory } from './codes.js';
 import {
   AUX,
   BENIGN,
@@ -95,6 +93,7 @@ import {
 } from './cues.js';
 import * as forms from './forms.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
+import { otherLanguage } from './languages.js';
 import { boldTitle, leadCategory, titled } from './lead.js';
 import { hedgedPlace, locatesEvidence } from './located.js';
 import { isPointer, plainFirst, shoutedFirst } from './pointer.js';
@@ -158,7 +157,8 @@ export interface Classification {
  */
 export function classify(ws: readonly string[], raw: string, forced?: SnapshotCategory): Classification {
   const fs = ws.map(wordFlags);
-  const c = decide(fs, fs.length, raw, true);
+  let c = decide(fs, fs.length, raw, true);
+  if (c === NO_CATEGORY) c = otherLanguage(raw); // text scanText cannot read (not ASCII) comes here
   const resolved = c === RESOLVED_CODE;
   if (forced) return { category: resolved && forced === 'blockers' ? undefined : forced, resolved };
   return { category: CAT_CODE[c], resolved };

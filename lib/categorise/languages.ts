@@ -1,0 +1,263 @@
+/**
+ * What a sentence written in another language does, when the English reading of `classify.ts` found
+ * nothing in it: a table of rules, one row per language and category (id, pattern, category, an
+ * example), read in the labelling order (question, hypothesis, blocker, next action). A done-report
+ * in the same language ("已修复", "He creado", "исправлено") vetoes a blocker or a step, as in English.
+ *
+ * The rows hold the plain words each language says these things with (first-person plans and
+ * imperatives, problem words, hedges), not phrases of any one session. Only text holding a letter of
+ * these languages (FOREIGN_LETTER) is read here, so English outputs are unchanged; plain-ASCII Spanish or Portuguese
+ * without an accent is not read (a known gap). Every pattern is an alternation of literals, anchored
+ * or not: linear in the sentence.
+ */
+import { BLOCKER, HYPOTHESIS, NEXT, NO_CATEGORY, QUESTION } from './codes.js';
+
+/** One rule of the table. */
+export interface LanguageRule {
+  /** `<language>-<what>`, e.g. `zh-next`. */
+  id: string;
+  pattern: RegExp;
+  /** The category code (codes.ts) the rule gives, or `done` (vetoes a blocker or a step). */
+  category: number | 'done';
+  /** A sentence the rule reads, for the table's test. */
+  example: string;
+}
+
+/** Openers a plan may start with, in the table's languages: numbering, bullets, bold. */
+const LEAD = String.raw`^[\s*#>•\-–\d.、)）:：]*`;
+
+/** The table, in the order its rules are tried within a category. */
+export const LANGUAGE_RULES: readonly LanguageRule[] = [
+  // Done-reports first: they veto what a problem or plan word would say.
+  {
+    id: 'zh-done',
+    pattern:
+      /已(?:经)?(?:修复|完成|解决|更新|添加|创建|删除|提交|推送|修改|实现|安装|配置)|修复完成|全部通过|已通过|没有问题|没问题|正常(?:工作|运行)|(?:更新|实现|添加|创建|修改|解决|完成|修复|删除)了/,
+    category: 'done',
+    example: '已修复导入错误。',
+  },
+  {
+    id: 'ja-done',
+    pattern: /(?:修正|追加|作成|更新|削除|完了|実装|解決)(?:し)?ました|完了です/,
+    category: 'done',
+    example: 'エラーを修正しました。',
+  },
+  {
+    id: 'ko-done',
+    pattern: /(?:완료|수정|추가|생성|해결)(?:했습니다|되었습니다|됐습니다)/,
+    category: 'done',
+    example: '오류를 수정했습니다.',
+  },
+  {
+    id: 'ru-done',
+    pattern: /(?:исправлен|добавлен|создан|обновл[её]н|установлен|готово|успешно)/i,
+    category: 'done',
+    example: 'Ошибка исправлена.',
+  },
+  {
+    id: 'es-pt-done',
+    pattern:
+      /(?<![\p{L}\p{N}_])(?:he (?:creado|actualizado|agregado|añadido|corregido|arreglado)|(?:criei|atualizei|adicionei|corrigi)(?![\p{L}\p{N}_])|completad[oa]|concluíd[oa])/iu,
+    category: 'done',
+    example: 'He corregido la importación.',
+  },
+  {
+    id: 'vi-done',
+    pattern: /đã (?:sửa|tạo|cập nhật|thêm|hoàn thành|khắc phục)|thành công/iu,
+    category: 'done',
+    example: 'Đã sửa lỗi.',
+  },
+  // Open questions: a question mark closing a sentence in a script the English reading does not ask in.
+  { id: 'any-question', pattern: /[?？]\s*$/, category: QUESTION, example: '你想用哪个版本？' },
+  // Hedged guesses.
+  {
+    id: 'zh-hypothesis',
+    pattern: /可能|也许|似乎|好像|大概|估计|怀疑/,
+    category: HYPOTHESIS,
+    example: '可能是缓存的问题。',
+  },
+  {
+    id: 'ja-hypothesis',
+    pattern: /かもしれ|おそらく|可能性があ|ようです|みたいです/,
+    category: HYPOTHESIS,
+    example: 'キャッシュが原因かもしれません。',
+  },
+  {
+    id: 'ko-hypothesis',
+    pattern: /것 같|아마|가능성이/,
+    category: HYPOTHESIS,
+    example: '캐시 문제인 것 같습니다.',
+  },
+  {
+    id: 'ru-hypothesis',
+    pattern: /(?:похоже|возможно|видимо|наверное|вероятно|кажется)/i,
+    category: HYPOTHESIS,
+    example: 'Похоже, кэш устарел.',
+  },
+  {
+    id: 'es-pt-hypothesis',
+    pattern:
+      /(?<![\p{L}\p{N}_])(?:quizás|quizá|tal vez|probablemente|posiblemente|puede que|talvez|provavelmente|parece que)(?![\p{L}\p{N}_])/iu,
+    category: HYPOTHESIS,
+    example: 'Quizás el caché está desactualizado.',
+  },
+  {
+    id: 'vi-hypothesis',
+    pattern: /có lẽ|có thể là|dường như/i,
+    category: HYPOTHESIS,
+    example: 'Có lẽ bộ nhớ đệm đã cũ.',
+  },
+  {
+    id: 'de-fr-hypothesis',
+    pattern:
+      /(?<![\p{L}\p{N}_])(?:vielleicht|wahrscheinlich|scheint|peut-être|probablement|semble)(?![\p{L}\p{N}_])/iu,
+    category: HYPOTHESIS,
+    example: 'Peut-être que le cache est périmé.',
+  },
+  // Problems that stand.
+  {
+    id: 'zh-blocker',
+    pattern:
+      /错误|报错|失败|无法|不能|不支持|不允许|缺少|找不到|不存在|出错|异常|问题|仍未|仍然不|没有成功|未成功/,
+    category: BLOCKER,
+    example: 'macOS 的 rsync 不支持该选项。',
+  },
+  {
+    id: 'ja-blocker',
+    pattern: /エラー|失敗|できません|見つかりません|サポートされていません|問題が/,
+    category: BLOCKER,
+    example: 'ビルドが失敗します。',
+  },
+  {
+    id: 'ko-blocker',
+    pattern: /오류|에러|실패|안 됩니다|되지 않|문제가/,
+    category: BLOCKER,
+    example: '빌드가 실패합니다.',
+  },
+  {
+    id: 'ru-blocker',
+    pattern:
+      /(?:ошибк|не удалось|не получается|не работает|не поддерживается|нельзя|не хватает|блокирует|отсутствует|невозможно|проблем)/i,
+    category: BLOCKER,
+    example: 'Ошибка — не хватает прав на запись.',
+  },
+  {
+    id: 'es-pt-blocker',
+    pattern:
+      /(?<![\p{L}\p{N}_])(?:erro|falla|fallo|falha|no (?:puedo|tengo|se puede|funciona|existe|está disponible|es posible)|não (?:consigo|funciona|existe|é possível|está disponível|tenho))(?![\p{L}\p{N}_])/iu,
+    category: BLOCKER,
+    example: 'No está disponible la función de lectura.',
+  },
+  {
+    id: 'vi-blocker',
+    pattern: /lỗi|không thể|thất bại|không hoạt động|vấn đề/i,
+    category: BLOCKER,
+    example: 'Bản dựng bị lỗi.',
+  },
+  {
+    id: 'de-fr-blocker',
+    pattern:
+      /(?<![\p{L}\p{N}_])(?:fehler|fehlgeschlagen|funktioniert nicht|erreur|échec|échoue|ne fonctionne pas)(?![\p{L}\p{N}_])/iu,
+    category: BLOCKER,
+    example: 'Der Build ist fehlgeschlagen, die Prüfung bricht ab.',
+  },
+  // Plans and steps: first-person intent, "now / next", or an imperative verb opening the sentence.
+  {
+    id: 'zh-next',
+    pattern: new RegExp(
+      `${LEAD}(?:现在|接下来|下一步|然后|首先|最后|先)?[，,\\s]*(?:让我们?|我来|我将|我会|我要|我需要|需要|请|我们来|我们需要|将|更新|修复|添加|创建|删除|修改|运行|检查|安装|配置|实现|移除|改为|改用|替换|重新|确保|编写|调整|查看|分析|优化|部署|提交|推送)`,
+    ),
+    category: NEXT,
+    example: '现在让我更新组件。',
+  },
+  {
+    id: 'ja-next',
+    pattern:
+      /(?:します|しましょう|していきます|してみます|しておきます)[。.!！]?\s*$|^[\s*#\d.、]*(?:次に|まず|では|それでは)/,
+    category: NEXT,
+    example: '次にテストを実行します。',
+  },
+  {
+    id: 'ko-next',
+    pattern: /(?:하겠습니다|보겠습니다|할게요|합시다|하세요)[.!]?\s*$|^[\s*#\d.]*(?:다음으로|먼저|이제)/,
+    category: NEXT,
+    example: '이제 테스트를 실행하겠습니다.',
+  },
+  {
+    id: 'ru-next',
+    pattern:
+      /^[\s*#\d.•-]*(?:давай(?:те)?|сейчас|теперь|попробую|попробуем|проверю|проверим|запущу|установлю|исправлю|добавлю|создам|обновлю|сделаю|нужно|надо|следующ)/i,
+    category: NEXT,
+    example: 'Попробую обновить yt-dlp.',
+  },
+  {
+    id: 'es-pt-next',
+    pattern:
+      /^[\s*#\d.•-]*(?:voy a|vamos a|ahora (?:voy|vamos)|déjame|primero|luego|a continuación|necesito|hay que|debemos|intentaré|revisaré|crearé|actualizaré|agregaré|añadiré|asegúrate|proporciona|si quieres|vou|agora vou|deixe-me|preciso|precisamos|verifique|execute|instale|crie|adicione|atualize)(?![\p{L}\p{N}_])/iu,
+    category: NEXT,
+    example: 'Voy a revisar la configuración.',
+  },
+  {
+    id: 'vi-next',
+    pattern:
+      /^[\s*#\d.•-]*(?:tôi sẽ|hãy|bây giờ|tiếp theo|đầu tiên|cần|chúng ta sẽ|thử|bạn cần|bạn nên|nên|sử dụng)/i,
+    category: NEXT,
+    example: 'Bây giờ tôi sẽ chạy lại bài kiểm tra.',
+  },
+  {
+    id: 'de-fr-next',
+    pattern:
+      /^[\s*#\d.•-]*(?:ich werde|lass mich|als nächstes|zuerst|je vais|laissez-moi|ensuite|d'abord)(?![\p{L}\p{N}_])/iu,
+    category: NEXT,
+    example: 'Je vais relancer les tests après la correction.',
+  },
+];
+
+/** "…, but …": what follows a contrast stands despite a done word before it ("已提交，但推送失败"). */
+const CONTRAST = /但|但是|却|不过|но |pero |mas |nhưng|しかし|けど|ですが|하지만|그러나/i;
+
+/** A plan rule anchored at the sentence's start: a sentence that opens with a plan is one, hedged or not. */
+const opensWithPlan = (rule: LanguageRule) => rule.category === NEXT && rule.pattern.source.startsWith('^');
+
+const ORDER = [QUESTION, HYPOTHESIS, BLOCKER, NEXT];
+
+/**
+ * A letter of the table's languages that English text does not hold: accented Latin (Latin-1 and
+ * Extended, Vietnamese), Cyrillic, kana, CJK ideographs, Hangul. Curly quotes and dashes are not
+ * letters, so English prose with them is never read here.
+ */
+const FOREIGN_LETTER =
+  /[\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u0400-\u04FF\u1E00-\u1EFF\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF]/;
+
+/**
+ * @internal The category code the table gives `text` (codes.ts), or {@link NO_CATEGORY}: the first
+ * category of the labelling order with a matching rule, unless a done-report rule matches and the
+ * category is a blocker or a step. Text with no letter of these languages is never read.
+ *
+ * @example
+ * ```ts
+ * otherLanguage('现在让我更新组件。'); // NEXT (2)
+ * otherLanguage('Run the tests'); // NO_CATEGORY (-1): English is read by classify.ts
+ * ```
+ */
+export function otherLanguage(text: string): number {
+  if (!FOREIGN_LETTER.test(text)) return NO_CATEGORY;
+  const reportsDone = LANGUAGE_RULES.some((r) => r.category === 'done' && r.pattern.test(text));
+  // As in English ("Let me check whether the cache is stale"), a sentence opening with a plan is a
+  // step, unless it reports something done ("修改已经提交…": the opening verb was a noun).
+  if (
+    !reportsDone &&
+    !/[?？]\s*$/.test(text) &&
+    LANGUAGE_RULES.some((r) => opensWithPlan(r) && r.pattern.test(text))
+  )
+    return NEXT;
+  for (const category of ORDER) {
+    for (const rule of LANGUAGE_RULES) {
+      if (rule.category !== category || !rule.pattern.test(text)) continue;
+      if ((category === BLOCKER || category === NEXT) && reportsDone && !CONTRAST.test(text))
+        return NO_CATEGORY;
+      return category;
+    }
+  }
+  return NO_CATEGORY;
+}
