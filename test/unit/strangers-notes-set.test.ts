@@ -1,16 +1,18 @@
 /**
- * The `strangers-notes` snapshot set (issue 39): its rows, blind labels and second-reader sample are
- * well formed and agree with each other, and every row still resolves, by position and SHA-256, in the
- * shared data folder (skipped when the folder is absent).
+ * The `strangers-notes` and `strangers-notes-2` snapshot sets (issue 39): their rows, blind labels and
+ * second-reader samples are well formed and agree with each other, the second set holds no text of the
+ * first, and every row still resolves, by position and SHA-256, in the shared data folder (skipped when
+ * the folder is absent).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kappa, readTsv } from '../../eval/snapshot/sets/strangers-notes/agreement';
-import { loadStrangersNotes } from '../../eval/snapshot/sets/strangers-notes/sample';
+import { loadStrangersNotes, NOTES_ENTRIES } from '../../eval/snapshot/sets/strangers-notes/sample';
+import { NOTES2_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-2/sample';
 import { sharedDataDir } from '../../tools/shared/data';
 
-const DIR = resolve(import.meta.dirname, '../../eval/snapshot/sets/strangers-notes');
+const SETS = resolve(import.meta.dirname, '../../eval/snapshot/sets');
 const LABELS = [
   'requiredEvidenceLinks',
   'unresolvedQuestions',
@@ -33,33 +35,57 @@ interface Row {
   text?: string;
 }
 
-const rows = readFileSync(join(DIR, 'entries.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as Row);
-const labelLines = readFileSync(join(DIR, 'labels.tsv'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '');
-const second = readFileSync(join(DIR, 'second-reader-sample.txt'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '');
+function readSet(dir: string) {
+  const DIR = join(SETS, dir);
+  const rows = readFileSync(join(DIR, 'entries.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Row);
+  const labelLines = readFileSync(join(DIR, 'labels.tsv'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  const second = readFileSync(join(DIR, 'second-reader-sample.txt'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  return { DIR, rows, labelLines, second };
+}
 
-describe('strangers-notes set', () => {
-  it('rows carry references only, numbered in order, at most 25 per author over at least 25 authors', () => {
-    expect(rows.length).toBeGreaterThanOrEqual(400);
+const SET_CASES = [
+  {
+    name: 'strangers-notes',
+    prefix: 'notes-',
+    strata: /^(?:pos-[1-5]|cue)$/,
+    min: 400,
+    perAuthor: 25,
+    entries: NOTES_ENTRIES,
+  },
+  {
+    name: 'strangers-notes-2',
+    prefix: 'notes2-',
+    strata: /^pos-[1-6]$/,
+    min: 700,
+    perAuthor: 12,
+    entries: NOTES2_ENTRIES,
+  },
+];
+
+describe.each(SET_CASES)('$name set', ({ name, prefix, strata, min, perAuthor: maxPerAuthor, entries }) => {
+  const { DIR, rows, labelLines, second } = readSet(name);
+  it('rows carry references only, numbered in order, a bounded number per author over at least 25 authors', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(min);
     rows.forEach((r, i) => {
-      expect(r.id).toBe(`notes-${String(i + 1).padStart(3, '0')}`);
+      expect(r.id).toBe(`${prefix}${String(i + 1).padStart(3, '0')}`);
       expect(r.text).toBeUndefined();
       expect(r.textFrom).toBe('data');
       expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(r.file.startsWith(`${r.kind}/`)).toBe(true);
-      expect(r.stratum).toMatch(/^(?:pos-[1-5]|cue)$/);
+      expect(r.stratum).toMatch(strata);
       expect(['strangers', 'strangers-final']).toContain(r.split);
     });
     const perAuthor = new Map<string, number>();
     for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
     expect(perAuthor.size).toBeGreaterThanOrEqual(25);
-    expect(Math.max(...perAuthor.values())).toBeLessThanOrEqual(25);
+    expect(Math.max(...perAuthor.values())).toBeLessThanOrEqual(maxPerAuthor);
     expect(new Set(rows.map((r) => `${r.file}|${r.pos}`)).size).toBe(rows.length);
     expect(new Set(rows.map((r) => r.sha256)).size).toBe(rows.length);
   });
@@ -126,8 +152,15 @@ describe('strangers-notes set', () => {
       ctx.skip();
       return;
     }
-    const loaded = loadStrangersNotes();
+    const loaded = loadStrangersNotes(entries);
     expect(loaded.map((e) => e.id)).toEqual(rows.map((r) => r.id));
     for (const e of loaded) expect(e.text.length).toBeGreaterThanOrEqual(12);
   }, 120_000);
+});
+
+describe('strangers-notes-2 against the first set', () => {
+  it('holds no text of the first set', () => {
+    const first = new Set(readSet('strangers-notes').rows.map((r) => r.sha256));
+    for (const r of readSet('strangers-notes-2').rows) expect(first.has(r.sha256)).toBe(false);
+  });
 });
