@@ -37,6 +37,15 @@ function descendants(pid: number): number[] {
 }
 
 /**
+ * True for a Chromium process: by its program's name, not its whole command line (a checkout whose
+ * path holds "chrom" would count tsx's esbuild service too).
+ */
+function isChromium(cmdline: string): boolean {
+  const argv0 = cmdline.split('\0')[0] ?? '';
+  return /chrom|headless_shell/i.test(argv0.slice(argv0.lastIndexOf('/') + 1));
+}
+
+/**
  * Summed PSS (kB → MB) of Chromium's processes, the node server and this process left out; `byType`
  * splits it by Chromium's `--type=` (browser when absent), renderers summed.
  */
@@ -47,7 +56,7 @@ function chromiumPss(exclude: Set<number>): { total: number; byType: Record<stri
     if (exclude.has(pid)) continue;
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('chrom')) continue;
+      if (!isChromium(cmd)) continue;
       const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       const type = /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser';
       kb += Number(m?.[1] ?? 0);
@@ -67,7 +76,7 @@ function chromiumCpuSeconds(exclude: Set<number>): number {
   for (const pid of descendants(process.pid)) {
     if (exclude.has(pid)) continue;
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom')) continue;
+      if (!isChromium(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       t += (Number(f[11]) + Number(f[12])) / tick;
@@ -95,6 +104,8 @@ async function measureRun(page: Page, exclude: Set<number>, go: () => Promise<vo
   });
   let peakPss = chromiumPssMB(exclude);
   let peakPssByType: Record<string, number> = {};
+  let peakPssAt = 0;
+  const started = Date.now();
   let peakHeap = 0;
   const sampleHeap = async () => {
     const used = await page
@@ -106,7 +117,10 @@ async function measureRun(page: Page, exclude: Set<number>, go: () => Promise<vo
   };
   const timer = setInterval(() => {
     const pss = chromiumPss(exclude);
-    if (pss.total > peakPss) peakPssByType = pss.byType;
+    if (pss.total > peakPss) {
+      peakPssByType = pss.byType;
+      peakPssAt = Math.round((Date.now() - started) / 1000);
+    }
     peakPss = Math.max(peakPss, pss.total);
     void sampleHeap();
   }, 1000);
@@ -137,6 +151,8 @@ async function measureRun(page: Page, exclude: Set<number>, go: () => Promise<vo
     peakPssMB: round(peakPss, 0),
     /** The split of the peak sample by process type. */
     peakPssByType,
+    /** Seconds after the folder was chosen that the peak was sampled. */
+    peakPssAt,
     peakPageHeapMB: round(peakHeap, 0),
     summary: summary.replace(/\s+/g, ' ').trim(),
   };

@@ -77,6 +77,16 @@ export default function LearnPanel() {
   });
   createEffect(() => toFrame({ type: 'disabled', value: running() }));
 
+  const newWorker = () => new Worker(new URL('./learn-worker.ts', import.meta.url), { type: 'module' });
+  /**
+   * A finished run's worker is ended: its heap (what learn read, not yet collected) goes with it. An
+   * export starts a fresh one.
+   */
+  const letWorkerGo = () => {
+    worker?.terminate();
+    worker = undefined;
+  };
+
   const noFiles = 'No session files (.jsonl, .json, .md, .txt, .log) in that folder.';
 
   /**
@@ -94,7 +104,7 @@ export default function LearnPanel() {
       setError(noFiles);
       return;
     }
-    worker ??= new Worker(new URL('./learn-worker.ts', import.meta.url), { type: 'module' });
+    worker ??= newWorker();
     worker.onmessage = (e: MessageEvent<FromLearnWorker>) => {
       const m = e.data;
       if (m.type === 'progress') setProgress(m.progress);
@@ -103,7 +113,9 @@ export default function LearnPanel() {
       else if (m.type === 'error') {
         setError(m.message);
         setRunning(false);
+        letWorkerGo();
       } else {
+        letWorkerGo();
         if (dir && !m.result.aborted && m.result.stats.files === 0 && !m.result.skipped.length) {
           setError(noFiles);
           setProgress(undefined);
@@ -153,13 +165,20 @@ export default function LearnPanel() {
   const setText = (i: number, text: string) =>
     setReviews((rs) => rs.map((r, j) => (j === i ? { ...r, text } : r)));
 
-  const exportAs = (as: 'markdown' | 'diff') =>
-    worker?.postMessage({
+  const exportAs = (as: 'markdown' | 'diff') => {
+    if (!worker) {
+      worker = newWorker();
+      worker.onmessage = (e: MessageEvent<FromLearnWorker>) => {
+        if (e.data.type === 'exported') setExported(e.data.text);
+      };
+    }
+    worker.postMessage({
       type: 'export',
       rules: accepted(),
       as,
       against: against(),
     } satisfies ToLearnWorker);
+  };
 
   /** Accepted rules into a playbook: this browser's, or the shared one when a URL is given. */
   const save = async () => {
@@ -205,15 +224,18 @@ export default function LearnPanel() {
         </Show>
         <span class="ghost">
           {hasDirectoryPicker() ? 'or choose files: ' : 'Choose a folder: '}
-          <iframe
-            ref={frame}
-            class="learn-folder-frame"
-            title="Choose a folder"
-            sandbox="allow-scripts"
-            srcdoc={folderFrameDoc()}
-            data-testid="learn-folder-frame"
-            onLoad={() => toFrame({ type: 'disabled', value: running() })}
-          />
+          {/* Once the worker has every chosen file, the frame (its own process) is let go until the run ends. */}
+          <Show when={!running() || !total().complete} fallback={<span>(reading…)</span>}>
+            <iframe
+              ref={frame}
+              class="learn-folder-frame"
+              title="Choose a folder"
+              sandbox="allow-scripts"
+              srcdoc={folderFrameDoc()}
+              data-testid="learn-folder-frame"
+              onLoad={() => toFrame({ type: 'disabled', value: running() })}
+            />
+          </Show>
         </span>
         <label>
           min sessions{' '}
