@@ -36,21 +36,38 @@ function descendants(pid: number): number[] {
   return out;
 }
 
-/** Summed PSS (kB → MB) of Chromium's processes, the node server and this process left out. */
-function chromiumPssMB(exclude: Set<number>): number {
+/**
+ * True for a Chromium process: by its program's name, not its whole command line (a checkout whose
+ * path holds "chrom" would count tsx's esbuild service too).
+ */
+function isChromium(cmdline: string): boolean {
+  const argv0 = cmdline.split('\0')[0] ?? '';
+  return /chrom|headless_shell/i.test(argv0.slice(argv0.lastIndexOf('/') + 1));
+}
+
+/**
+ * Summed PSS (kB → MB) of Chromium's processes, the node server and this process left out; `byType`
+ * splits it by Chromium's `--type=` (browser when absent), renderers summed.
+ */
+function chromiumPss(exclude: Set<number>): { total: number; byType: Record<string, number> } {
   let kb = 0;
+  const byType: Record<string, number> = {};
   for (const pid of descendants(process.pid)) {
     if (exclude.has(pid)) continue;
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom')) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!isChromium(cmd)) continue;
       const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      const type = /--type=([\w-]+)/.exec(cmd)?.[1] ?? 'browser';
       kb += Number(m?.[1] ?? 0);
+      byType[type] = round((byType[type] ?? 0) + Number(m?.[1] ?? 0) / 1000, 0);
     } catch {
       // The process ended meanwhile.
     }
   }
-  return kb / 1000;
+  return { total: kb / 1000, byType };
 }
+const chromiumPssMB = (exclude: Set<number>) => chromiumPss(exclude).total;
 
 /** CPU seconds (user + system) used so far by Chromium's live processes. */
 function chromiumCpuSeconds(exclude: Set<number>): number {
@@ -59,7 +76,7 @@ function chromiumCpuSeconds(exclude: Set<number>): number {
   for (const pid of descendants(process.pid)) {
     if (exclude.has(pid)) continue;
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom')) continue;
+      if (!isChromium(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       t += (Number(f[11]) + Number(f[12])) / tick;
@@ -86,6 +103,9 @@ async function measureRun(page: Page, exclude: Set<number>, go: () => Promise<vo
     }).observe({ type: 'longtask', buffered: false });
   });
   let peakPss = chromiumPssMB(exclude);
+  let peakPssByType: Record<string, number> = {};
+  let peakPssAt = 0;
+  const started = Date.now();
   let peakHeap = 0;
   const sampleHeap = async () => {
     const used = await page
@@ -96,7 +116,12 @@ async function measureRun(page: Page, exclude: Set<number>, go: () => Promise<vo
     peakHeap = Math.max(peakHeap, used / 1e6);
   };
   const timer = setInterval(() => {
-    peakPss = Math.max(peakPss, chromiumPssMB(exclude));
+    const pss = chromiumPss(exclude);
+    if (pss.total > peakPss) {
+      peakPssByType = pss.byType;
+      peakPssAt = Math.round((Date.now() - started) / 1000);
+    }
+    peakPss = Math.max(peakPss, pss.total);
     void sampleHeap();
   }, 1000);
   const cpu0 = chromiumCpuSeconds(exclude);
@@ -124,15 +149,23 @@ async function measureRun(page: Page, exclude: Set<number>, go: () => Promise<vo
     /** Each task over the budget: start (ms after the folder was chosen) + duration. */
     overBudgetAt: over,
     peakPssMB: round(peakPss, 0),
+    /** The split of the peak sample by process type. */
+    peakPssByType,
+    /** Seconds after the folder was chosen that the peak was sampled. */
+    peakPssAt,
     peakPageHeapMB: round(peakHeap, 0),
     summary: summary.replace(/\s+/g, ' ').trim(),
   };
 }
 
+/** The tab's folder input, inside its own frame (playground/src/learn/folder-frame.ts). */
+const folderInput = (page: Page) =>
+  page.frameLocator('[data-testid="learn-folder-frame"]').getByTestId('learn-folder-input');
+
 async function openLearn(page: Page, url: string) {
   await page.goto(url);
   await page.getByRole('tab', { name: 'Learn' }).click();
-  await page.getByTestId('learn-folder-input').waitFor();
+  await folderInput(page).waitFor();
 }
 
 const suite = {
@@ -168,9 +201,7 @@ const suite = {
       // Streamed: the tab's folder input, as a person picks a folder.
       let page = await browser.newPage();
       await openLearn(page, url);
-      const ours = await measureRun(page, exclude, () =>
-        page.getByTestId('learn-folder-input').setInputFiles(folder.dir),
-      );
+      const ours = await measureRun(page, exclude, () => folderInput(page).setInputFiles(folder.dir));
       await page.close();
       process.stderr.write(`learn-chromium: streamed ${JSON.stringify(ours)}\n`);
 
@@ -179,7 +210,10 @@ const suite = {
       if (process.env.LEARN_CHROMIUM_NAIVE === '0') return [result(`learn-chromium/streamed-${label}`, ours)];
       page = await browser.newPage();
       await openLearn(page, url);
-      await page.evaluate(() => {
+      // The in-memory files are handed to the tab's input, in its frame.
+      const frame = await (await page.getByTestId('learn-folder-frame').elementHandle())!.contentFrame();
+      if (!frame) throw new Error('the folder input frame is missing');
+      await frame.evaluate(() => {
         const input = document.createElement('input');
         input.type = 'file';
         input.multiple = true;
@@ -189,8 +223,8 @@ const suite = {
         document.body.append(input);
       });
       const naive = await measureRun(page, exclude, async () => {
-        await page.locator('#naive-input').setInputFiles(folder.dir);
-        await page.evaluate(async () => {
+        await frame.locator('#naive-input').setInputFiles(folder.dir);
+        await frame.evaluate(async () => {
           const picked = [...(document.getElementById('naive-input') as HTMLInputElement).files!];
           const inMemory: File[] = [];
           for (const f of picked) {

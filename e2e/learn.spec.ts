@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { SHOTS, trackErrors } from './helpers';
 
 // Real shared sessions, read from ../shared/data (never copied into the project).
@@ -8,6 +8,10 @@ const DATA = resolve(import.meta.dirname, '../../shared/data');
 const SESSIONS = resolve(DATA, 'claude-code-jsonl');
 
 test.skip(!existsSync(SESSIONS), `${SESSIONS} is absent`);
+
+/** The folder input lives in a sandboxed frame of its own (playground/src/learn/folder-frame.ts). */
+const folderInput = (page: Page) =>
+  page.frameLocator('[data-testid="learn-folder-frame"]').getByTestId('learn-folder-input');
 
 test('Learn: a folder of real sessions, reviewed and exported as markdown and as a diff', async ({
   page,
@@ -21,7 +25,7 @@ test('Learn: a folder of real sessions, reviewed and exported as markdown and as
     .getByTestId('learn-against')
     .evaluate((el) => ((el as HTMLDetailsElement).closest('details')!.open = true));
   await page.getByTestId('learn-against').fill('# Agents\n\n- Keep commits small.\n');
-  await page.getByTestId('learn-folder-input').setInputFiles(SESSIONS);
+  await folderInput(page).setInputFiles(SESSIONS);
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
   await expect(page.getByTestId('learn-progress')).toContainText('rules');
   const rules = page.getByTestId('learn-rule');
@@ -55,7 +59,7 @@ test('Learn: cancel stops the worker and keeps what was read', async ({ page }) 
   await page.goto('/');
   await page.getByRole('tab', { name: 'Learn' }).click();
   await page.getByTestId('learn-min-sessions').fill('1');
-  await page.getByTestId('learn-folder-input').setInputFiles(DATA);
+  await folderInput(page).setInputFiles(DATA);
   await expect(page.getByTestId('learn-cancel')).toBeVisible();
   await page.getByTestId('learn-cancel').click();
   await expect(page.getByTestId('learn-summary')).toContainText('Cancelled:');
@@ -68,7 +72,7 @@ test('Learn: two accepted rules saved into the playbook are there after a reload
   await page.goto('/');
   await page.getByRole('tab', { name: 'Learn' }).click();
   await page.getByTestId('learn-min-sessions').fill('1');
-  await page.getByTestId('learn-folder-input').setInputFiles(SESSIONS);
+  await folderInput(page).setInputFiles(SESSIONS);
   const rules = page.getByTestId('learn-rule');
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
   expect(await rules.count()).toBeGreaterThanOrEqual(2);
@@ -89,7 +93,7 @@ test('Learn: two accepted rules saved into the playbook are there after a reload
   // Saving the same rules again adds nothing: the playbook's own dedup finds them there.
   await page.getByRole('tab', { name: 'Learn' }).click();
   await page.getByTestId('learn-min-sessions').fill('1');
-  await page.getByTestId('learn-folder-input').setInputFiles(SESSIONS);
+  await folderInput(page).setInputFiles(SESSIONS);
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
   for (const i of [0, 1]) await rules.nth(i).getByRole('button', { name: 'Accept' }).click();
   await page.getByTestId('learn-save').click();

@@ -5,9 +5,10 @@
  * stays in the page.
  */
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
-import { createSignal, For, onCleanup, Show } from 'solid-js';
-import { hasDirectoryPicker, pickDirectory, sessionFiles } from './files';
-import type { FromLearnWorker, ToLearnWorker } from './protocol';
+import { createEffect, createSignal, For, onCleanup, Show } from 'solid-js';
+import { type DirHandle, hasDirectoryPicker, pickDirectory } from './files';
+import { type FromFolderFrame, folderFrameDoc, type ToFolderFrame } from './folder-frame';
+import type { FromLearnWorker, LearnTotal, ToLearnWorker } from './protocol';
 import './learn.css';
 
 type Verdict = 'pending' | 'accepted' | 'rejected';
@@ -18,8 +19,6 @@ interface Review {
 }
 
 const mb = (n: number) => (n / 1e6).toFixed(1);
-/** Files per message to the worker: cloning a File handle costs the main thread about 0.5 ms. */
-const BATCH = 100;
 
 /**
  * A rule's evidence turns, drawn when opened: drawing every rule's turns with the result (1,400 items
@@ -50,7 +49,7 @@ function EvidenceList(props: { evidence: LearnedRule['evidence'] }) {
 }
 
 export default function LearnPanel() {
-  const [files, setFiles] = createSignal<File[]>([]);
+  const [total, setTotal] = createSignal<LearnTotal>({ files: 0, bytes: 0, complete: false });
   const [progress, setProgress] = createSignal<LearnProgress | undefined>();
   const [running, setRunning] = createSignal(false);
   const [result, setResult] = createSignal<LearnResult | undefined>();
@@ -64,30 +63,65 @@ export default function LearnPanel() {
   const [saved, setSaved] = createSignal('');
   const [saving, setSaving] = createSignal(false);
   let worker: Worker | undefined;
-  let runs = 0;
-  onCleanup(() => worker?.terminate());
+  let frame: HTMLIFrameElement | undefined;
+  const toFrame = (m: ToFolderFrame, transfer: Transferable[] = []) =>
+    frame?.contentWindow?.postMessage(m, '*', transfer);
+  const fromFrame = (e: MessageEvent<FromFolderFrame>) => {
+    if (!frame || e.source !== frame.contentWindow || e.data?.type !== 'picked') return;
+    start(e.data.total);
+  };
+  window.addEventListener('message', fromFrame);
+  onCleanup(() => {
+    window.removeEventListener('message', fromFrame);
+    worker?.terminate();
+  });
+  createEffect(() => toFrame({ type: 'disabled', value: running() }));
 
-  const totalBytes = () => files().reduce((n, f) => n + f.size, 0);
+  const newWorker = () => new Worker(new URL('./learn-worker.ts', import.meta.url), { type: 'module' });
+  /**
+   * A finished run's worker is ended: its heap (what learn read, not yet collected) goes with it. An
+   * export starts a fresh one.
+   */
+  const letWorkerGo = () => {
+    worker?.terminate();
+    worker = undefined;
+  };
 
-  const start = (picked: File[]) => {
-    setFiles(picked);
+  const noFiles = 'No session files (.jsonl, .json, .md, .txt, .log) in that folder.';
+
+  /**
+   * Starts a run over a picked folder the worker lists (`dir`), or over the `picked` files chosen in
+   * the input's frame, which the frame then posts to the worker itself.
+   */
+  const start = (picked: number, dir?: DirHandle) => {
+    // The input's files are counted at once; a picked folder's as the worker lists them.
+    setTotal({ files: picked, bytes: 0, complete: false });
     setResult(undefined);
     setReviews([]);
     setExported('');
     setError('');
-    if (!picked.length) {
-      setError('No session files (.jsonl, .json, .md, .txt, .log) in that folder.');
+    if (!dir && !picked) {
+      setError(noFiles);
       return;
     }
-    worker ??= new Worker(new URL('./learn-worker.ts', import.meta.url), { type: 'module' });
+    worker ??= newWorker();
     worker.onmessage = (e: MessageEvent<FromLearnWorker>) => {
       const m = e.data;
       if (m.type === 'progress') setProgress(m.progress);
+      else if (m.type === 'total') setTotal(m.total);
       else if (m.type === 'exported') setExported(m.text);
       else if (m.type === 'error') {
         setError(m.message);
         setRunning(false);
+        letWorkerGo();
       } else {
+        letWorkerGo();
+        if (dir && !m.result.aborted && m.result.stats.files === 0 && !m.result.skipped.length) {
+          setError(noFiles);
+          setProgress(undefined);
+          setRunning(false);
+          return;
+        }
         setResult(m.result);
         setProgress({
           files: m.result.stats.files,
@@ -101,35 +135,23 @@ export default function LearnPanel() {
     };
     setProgress({ files: 0, bytes: 0, sessions: 0, rules: 0 });
     setRunning(true);
+    const channel = dir ? undefined : new MessageChannel();
     const msg: ToLearnWorker = {
       type: 'run',
-      files: picked.slice(0, BATCH),
-      total: picked.length,
-      more: picked.length > BATCH,
+      ...(dir ? { dir } : {}),
+      ...(channel ? { port: channel.port1 } : {}),
+      total: picked,
       minSessions: minSessions(),
       ...(budget() > 0 ? { budget: budget() } : {}),
       ...(against().trim() ? { against: against() } : {}),
     };
-    worker.postMessage(msg);
-    void postRest(worker, picked, ++runs);
-  };
-
-  /** The files after the first batch, a batch per task, so the page stays responsive meanwhile. */
-  const postRest = async (to: Worker, picked: File[], run: number) => {
-    for (let i = BATCH; i < picked.length; i += BATCH) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (run !== runs) return; // a newer run started
-      to.postMessage({
-        type: 'files',
-        files: picked.slice(i, i + BATCH),
-        more: i + BATCH < picked.length,
-      } satisfies ToLearnWorker);
-    }
+    worker.postMessage(msg, channel ? [channel.port1] : []);
+    if (channel) toFrame({ type: 'send' }, [channel.port2]);
   };
 
   const pick = async () => {
     try {
-      start(await pickDirectory());
+      start(0, await pickDirectory());
     } catch (err) {
       // The person closed the picker: nothing to do.
       if ((err as { name?: string })?.name !== 'AbortError') setError(String(err));
@@ -143,13 +165,20 @@ export default function LearnPanel() {
   const setText = (i: number, text: string) =>
     setReviews((rs) => rs.map((r, j) => (j === i ? { ...r, text } : r)));
 
-  const exportAs = (as: 'markdown' | 'diff') =>
-    worker?.postMessage({
+  const exportAs = (as: 'markdown' | 'diff') => {
+    if (!worker) {
+      worker = newWorker();
+      worker.onmessage = (e: MessageEvent<FromLearnWorker>) => {
+        if (e.data.type === 'exported') setExported(e.data.text);
+      };
+    }
+    worker.postMessage({
       type: 'export',
       rules: accepted(),
       as,
       against: against(),
     } satisfies ToLearnWorker);
+  };
 
   /** Accepted rules into a playbook: this browser's, or the shared one when a URL is given. */
   const save = async () => {
@@ -193,20 +222,21 @@ export default function LearnPanel() {
             Pick a folder…
           </button>
         </Show>
-        <label class="ghost">
+        <span class="ghost">
           {hasDirectoryPicker() ? 'or choose files: ' : 'Choose a folder: '}
-          <input
-            type="file"
-            multiple
-            ref={(el) => {
-              // Set as an attribute: a spread prop would pull Solid's spread helpers into the first load.
-              el.setAttribute('webkitdirectory', '');
-            }}
-            data-testid="learn-folder-input"
-            disabled={running()}
-            onChange={(e) => start(sessionFiles(e.currentTarget.files))}
-          />
-        </label>
+          {/* Once the worker has every chosen file, the frame (its own process) is let go until the run ends. */}
+          <Show when={!running() || !total().complete} fallback={<span>(reading…)</span>}>
+            <iframe
+              ref={frame}
+              class="learn-folder-frame"
+              title="Choose a folder"
+              sandbox="allow-scripts"
+              srcdoc={folderFrameDoc()}
+              data-testid="learn-folder-frame"
+              onLoad={() => toFrame({ type: 'disabled', value: running() })}
+            />
+          </Show>
+        </span>
         <label>
           min sessions{' '}
           <input
@@ -240,10 +270,11 @@ export default function LearnPanel() {
       <Show when={progress()}>
         {(p) => (
           <div class="learn-progress" data-testid="learn-progress">
-            <progress max={Math.max(1, files().length)} value={p().files} />
+            <progress max={Math.max(1, total().files)} value={p().files} />
             <span>
-              {p().files}/{files().length} files · {mb(p().bytes)}/{mb(totalBytes())} MB · {p().sessions}{' '}
-              sessions · {p().rules} rules
+              {p().files}/{total().files}
+              {total().complete ? '' : '…'} files · {mb(p().bytes)}/{mb(total().bytes)}
+              {total().complete ? '' : '…'} MB · {p().sessions} sessions · {p().rules} rules
             </span>
             <Show when={running()}>
               <button type="button" class="ghost" onClick={cancel} data-testid="learn-cancel">

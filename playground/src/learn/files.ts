@@ -1,10 +1,16 @@
-/** Picking a folder: the directory picker where the browser has one, walked to a flat list of files. */
+/**
+ * Picking a folder. The directory picker's handle goes to the worker, which walks it there: listing and
+ * opening thousands of files costs the page nothing. The `webkitdirectory` input is in a frame of its
+ * own (folder-frame.ts).
+ */
 
 /** Names of files a session folder holds (as the CLI reads them). */
 export const SESSION_FILE = /\.(?:jsonl|json|md|markdown|txt|log)$/i;
-const SKIP_DIRS = new Set(['node_modules', '.git']);
+/** Folders never walked into. */
+export const SKIP_DIRS = new Set(['node_modules', '.git']);
 
-interface DirHandle {
+/** The parts of FileSystemDirectoryHandle the walk uses (the DOM typings lack `values()`). */
+export interface DirHandle {
   kind: 'directory';
   name: string;
   values(): AsyncIterable<DirHandle | FileHandle>;
@@ -15,40 +21,39 @@ interface FileHandle {
   getFile(): Promise<File>;
 }
 
+/** A session file and its path relative to the picked folder's parent (the name learn reports). */
+export interface NamedFile {
+  file: File;
+  name: string;
+}
+
 /** True when the browser offers `showDirectoryPicker` (Chromium); else the `webkitdirectory` input is used. */
 export function hasDirectoryPicker(): boolean {
   return typeof (globalThis as { showDirectoryPicker?: unknown }).showDirectoryPicker === 'function';
 }
 
-/** Asks for a folder and lists its session files (each a lazy File, with its path relative to the folder). */
-export async function pickDirectory(): Promise<File[]> {
-  const root = await (
-    globalThis as unknown as { showDirectoryPicker(): Promise<DirHandle> }
-  ).showDirectoryPicker();
-  const out: File[] = [];
-  const walk = async (dir: DirHandle, prefix: string) => {
+/** Asks for a folder; its handle can be posted to a worker, which walks it with {@link walkDirectory}. */
+export function pickDirectory(): Promise<DirHandle> {
+  return (globalThis as unknown as { showDirectoryPicker(): Promise<DirHandle> }).showDirectoryPicker();
+}
+
+/** The session files under `root` in path order, each opened (a lazy File) as the walk reaches it. */
+export async function* walkDirectory(root: DirHandle): AsyncGenerator<NamedFile> {
+  async function* walk(dir: DirHandle, prefix: string): AsyncGenerator<NamedFile> {
     const entries: (DirHandle | FileHandle)[] = [];
     for await (const h of dir.values()) entries.push(h);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const h of entries) {
       if (h.kind === 'directory') {
-        if (!SKIP_DIRS.has(h.name)) await walk(h, `${prefix}${h.name}/`);
+        if (!SKIP_DIRS.has(h.name)) yield* walk(h, `${prefix}${h.name}/`);
       } else if (SESSION_FILE.test(h.name)) {
-        const f = await h.getFile();
-        out.push(new File([f], `${prefix}${h.name}`, { lastModified: f.lastModified }));
+        yield { file: await h.getFile(), name: `${prefix}${h.name}` };
       }
     }
-  };
-  await walk(root, `${root.name}/`);
-  return out;
+  }
+  yield* walk(root, `${root.name}/`);
 }
 
-/** The session files of an `<input type=file webkitdirectory multiple>` selection, in path order. */
-export function sessionFiles(list: FileList | null): File[] {
-  const files = [...(list ?? [])].filter((f) => {
-    const path = (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
-    return SESSION_FILE.test(f.name) && !path.split('/').some((p) => SKIP_DIRS.has(p));
-  });
-  const key = (f: File) => (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
-  return files.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-}
+/** A File's path within the picked folder where the input gave one, else its name. */
+export const relativePath = (f: File) =>
+  (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;

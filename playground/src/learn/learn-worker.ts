@@ -1,10 +1,11 @@
 /**
- * The Learn tab's worker: streams the picked files through `learn` one at a time (a File is a lazy
- * reference: only the file being read is in memory), reports progress and stops on cancel. Nothing
- * leaves the browser.
+ * The Learn tab's worker: lists the picked folder (or takes the page's batches of files), streams the
+ * files through `learn` one at a time (a File is a lazy reference: only the file being read is in
+ * memory), reports progress and stops on cancel. Nothing leaves the browser.
  */
 import { type LearnSource, learn, toMarkdown, toUnifiedDiff } from 'rearview/learn';
-import type { FromLearnWorker, ToLearnWorker } from './protocol';
+import { type DirHandle, type NamedFile, relativePath, walkDirectory } from './files';
+import type { FileBatch, FromLearnWorker, LearnTotal, ToLearnWorker } from './protocol';
 
 let controller: AbortController | undefined;
 
@@ -13,20 +14,60 @@ const MAX_SOURCE_BYTES = 256 * 1024 * 1024;
 
 const post = (m: FromLearnWorker) => (self as unknown as Worker).postMessage(m);
 
-/** The picked files that arrived so far, and whether more batches are coming. */
-let queue: File[] = [];
+/** The files listed so far, and whether more are coming. */
+let queue: (NamedFile | undefined)[] = [];
 let next = 0;
 let more = false;
 let wake: (() => void) | undefined;
+let total: LearnTotal = { files: 0, bytes: 0, complete: false };
+let lastTotal = 0;
+/** Files listed so far, and how many the page said were chosen (the input's count is known up front). */
+let listed = 0;
+let announced = 0;
+
+/** Adds files to the queue; the page hears the running total at most ~20 times a second. */
+function enqueue(files: NamedFile[], complete: boolean) {
+  for (const f of files) {
+    queue.push(f);
+    // Here, not in the page: reading `size` may ask the browser process for the file's metadata.
+    total.bytes += f.file.size;
+  }
+  listed += files.length;
+  total.files = Math.max(listed, announced);
+  total.complete = complete;
+  more = !complete;
+  const now = Date.now();
+  if (complete || now - lastTotal >= 50) {
+    lastTotal = now;
+    post({ type: 'total', total: { ...total } });
+  }
+  wake?.();
+}
+
+/** Walks a picked folder into the queue, a few files per update. */
+async function list(dir: DirHandle, signal: AbortSignal) {
+  let batch: NamedFile[] = [];
+  try {
+    for await (const f of walkDirectory(dir)) {
+      if (signal.aborted) break;
+      batch.push(f);
+      if (batch.length >= 50) {
+        enqueue(batch, false);
+        batch = [];
+      }
+    }
+  } finally {
+    enqueue(batch, true);
+  }
+}
 
 async function* sources(maxBytes: number): AsyncGenerator<LearnSource> {
   for (;;) {
     while (next >= queue.length && more) await new Promise<void>((resolve) => (wake = resolve));
     if (next >= queue.length) return;
-    const f = queue[next]!;
+    const { file: f, name } = queue[next]!;
     // Read files are let go: one file at a time in memory.
-    queue[next++] = undefined as unknown as File;
-    const name = (f as File & { webkitRelativePath?: string }).webkitRelativePath || f.name;
+    queue[next++] = undefined;
     // One file is read at a time, whole: the browser decodes it natively in one step, where a stream
     // would hand over many chunks to decode and join in script. A file past learn's cap is passed as a
     // stream, which learn stops reading at the cap.
@@ -45,17 +86,13 @@ async function* sources(maxBytes: number): AsyncGenerator<LearnSource> {
   }
 }
 
+const named = (files: File[]) => files.map((file) => ({ file, name: relativePath(file) }));
+
 self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
   const m = e.data;
   if (m.type === 'cancel') {
     controller?.abort();
     more = false;
-    wake?.();
-    return;
-  }
-  if (m.type === 'files') {
-    queue.push(...m.files);
-    more = m.more;
     wake?.();
     return;
   }
@@ -69,9 +106,27 @@ self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
     return;
   }
   controller = new AbortController();
-  queue = m.files.slice();
+  const { signal } = controller;
+  queue = [];
   next = 0;
-  more = m.more;
+  total = { files: 0, bytes: 0, complete: false };
+  lastTotal = 0;
+  listed = 0;
+  announced = m.total;
+  more = true;
+  let listing: Promise<void> | undefined;
+  if (m.dir) {
+    listing = list(m.dir, signal);
+    // Awaited after learn; until then a failed walk must not count as unhandled.
+    listing.catch(() => {});
+  } else if (m.port) {
+    const port = m.port;
+    port.onmessage = (b: MessageEvent<FileBatch>) => {
+      if (signal.aborted) return port.close();
+      enqueue(named(b.data.files), !b.data.more);
+      if (!b.data.more) port.close();
+    };
+  } else enqueue([], true);
   let last = 0;
   try {
     const result = await learn(sources(MAX_SOURCE_BYTES), {
@@ -79,15 +134,16 @@ self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
       minSessions: m.minSessions,
       ...(m.budget ? { budget: m.budget } : {}),
       ...(m.against ? { against: m.against } : {}),
-      signal: controller.signal,
+      signal,
       onProgress: (progress) => {
         // At most ~20 updates a second: the page redraws on each.
         const now = Date.now();
-        if (now - last < 50 && progress.files < m.total) return;
+        if (now - last < 50 && !(total.complete && progress.files >= total.files)) return;
         last = now;
         post({ type: 'progress', progress });
       },
     });
+    await listing;
     post({ type: 'done', result });
   } catch (err) {
     post({ type: 'error', message: err instanceof Error ? err.message : String(err) });

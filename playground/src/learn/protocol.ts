@@ -1,26 +1,40 @@
 /** Messages between the Learn tab and its worker (learn-worker.ts). */
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
+import type { DirHandle } from './files';
 
 export type ToLearnWorker =
   /**
-   * `files` is the first batch of `total`; the rest follow in `files` messages (`more` until the last):
-   * cloning thousands of File handles in one message held the page's main thread for seconds.
+   * Either `dir`, a picked folder the worker walks itself, or `port`, on which the folder input's
+   * frame posts the `total` chosen files in batches ({@link FileBatch}).
    */
   | {
       type: 'run';
-      files: File[];
+      dir?: DirHandle;
+      port?: MessagePort;
       total: number;
-      more: boolean;
       minSessions: number;
       budget?: number;
       against?: string;
     }
-  | { type: 'files'; files: File[]; more: boolean }
   | { type: 'cancel' }
   | { type: 'export'; rules: LearnedRule[]; as: 'markdown' | 'diff'; against: string };
 
+/** A batch of chosen files on the run's port, in path order; `more` until the last. */
+export interface FileBatch {
+  files: File[];
+  more: boolean;
+}
+
+/** What the worker has been given so far: `complete` once the listing (or the last batch) is in. */
+export interface LearnTotal {
+  files: number;
+  bytes: number;
+  complete: boolean;
+}
+
 export type FromLearnWorker =
   | { type: 'progress'; progress: LearnProgress }
+  | { type: 'total'; total: LearnTotal }
   | { type: 'done'; result: LearnResult }
   | { type: 'exported'; text: string }
   | { type: 'error'; message: string };
