@@ -34,11 +34,22 @@ nicht noch immer wieder fehler falsch funktioniert aber
 ne nefunguje porad chyba znovu spatne proc
 нет не снова опять ошибка неправильно работает всё еще ещё почему`;
 
-let vocab: Set<string> | undefined;
+let vocab: Map<string, number> | undefined;
 
-/** @internal The closed vocabulary, built on first use. */
-export function vocabulary(): Set<string> {
-  vocab ??= new Set(WORDS.split(/\s+/).filter(Boolean));
+/**
+ * @internal The closed vocabulary, built on first use: each word with its id (its place in the list,
+ * 0, 1, …), which `baseParts` records per word so that the reader needs no second lookup.
+ *
+ * @example
+ * ```ts
+ * vocabulary().has('still'); // true
+ * ```
+ */
+export function vocabulary(): Map<string, number> {
+  if (!vocab) {
+    vocab = new Map();
+    for (const w of WORDS.split(/\s+/)) if (w !== '' && !vocab.has(w)) vocab.set(w, vocab.size);
+  }
   return vocab;
 }
 
@@ -50,10 +61,11 @@ export function vocabulary(): Set<string> {
  */
 const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |File "|Traceback|[{}[\]<|])|\s+at \S)/;
 /**
- * Error shapes in pasted output (generic across languages and tools). `\wError\b` matches the same
- * lines as `\w+Error\b` (some word character right before "error"), without its backtracking.
+ * Error shapes in pasted output (generic across languages and tools). `error\b` alone matches the
+ * same lines as `\berror\b|\w+Error\b` (before "error" there is either a word boundary or a word
+ * character), and with a literal first the engine can skip ahead instead of trying every position.
  */
-const ERROR_SHAPE = /\b(?:error|exception|traceback|failed|failure|errno|panic|fatal)\b|\wError\b/i;
+const ERROR_SHAPE = /error\b|\b(?:exception|traceback|failed|failure|errno|panic|fatal)\b/i;
 const BUCKETS = [0, 2, 5, 10, 20, 40];
 /** A line with something besides white space (what `line.trim() !== ''` says, without the copy). */
 const NOT_BLANK = /\S/;
@@ -91,13 +103,12 @@ export function turnFeatures(e: TurnEvidence): string[] {
  * ```
  */
 export function baseFeatures(e: TurnEvidence): string[] {
-  const { words, tail } = baseParts(e);
   const out = new Set<string>(['bias']);
-  const known = vocabulary();
+  const { words, tail, ids } = baseParts(e);
   let previous = '';
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    const inVocab = known.has(w);
+    const inVocab = ids[i]! >= 0;
     if (i < 2) out.add(`${i === 0 ? 'f' : 's'}:${inVocab ? w : '*'}`);
     if (inVocab) {
       out.add(`w:${w}`);
@@ -112,6 +123,8 @@ export function baseFeatures(e: TurnEvidence): string[] {
 /** @internal See {@link baseParts}. */
 export interface BaseParts {
   words: string[];
+  /** Each word's id in the closed vocabulary (`vocabulary()`), or -1 for a word outside it. */
+  ids: Int16Array;
   tail: string[];
   /**
    * What the reader would read again, when its reading is the same as this one (no decomposed accent
@@ -173,8 +186,13 @@ export function baseParts(e: TurnEvidence): BaseParts {
   const bare = prose.includes("'") || prose.includes('’') ? prose.replace(/['’]/g, '') : prose;
   const words = wordsOf(bare, 200);
   const known = vocabulary();
+  const ids = new Int16Array(words.length);
   let oov = 0;
-  for (const w of words) if (!known.has(w)) oov++;
+  for (let i = 0; i < words.length; i++) {
+    const id = known.get(words[i]!);
+    if (id === undefined) oov++;
+    ids[i] = id ?? -1;
+  }
   tail.push(`len:${bucket(words.length)}`);
   if (words.length > 0) tail.push(`oov:${Math.min(4, Math.floor((oov * 5) / words.length))}`);
   const trimmed = prose.trim();
@@ -190,7 +208,7 @@ export function baseParts(e: TurnEvidence): BaseParts {
   if (e.first) tail.push('ctx:first');
   const reply = typeof e.reply === 'string' ? e.reply.trimEnd() : undefined;
   if (reply === undefined) tail.push('ctx:noreply');
-  else if (/\?\s*\S{0,3}$/.test(reply.slice(-300))) tail.push('ctx:asked');
+  else if (endsAsking(reply, Math.max(0, reply.length - 300), reply.length)) tail.push('ctx:asked');
   // The marker detector's signals and the transcript's context.
   const s: Partial<TurnEvidence['signals']> = e.signals ?? {};
   if (s.correction && !s.challenge) tail.push('m:correction');
@@ -203,7 +221,48 @@ export function baseParts(e: TurnEvidence): BaseParts {
   if (e.undo) tail.push('c:undo');
   // Without a quote removed or an accent composed, the reader's prose is this one (bar blank lines).
   const shared = composed && !quoted ? { raw, lines, pasted: pastedFilled, bare } : undefined;
-  return { words, tail, shared };
+  return { words, ids, tail, shared };
+}
+
+/** `\s` of a regular expression (and what `trim` removes): white space and line terminators. */
+export const isSpace = (c: number): boolean =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  (c >= 0x80 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
+
+/**
+ * @internal Whether `s.slice(from, to)` matches `/\?\s*\S{0,3}$/` (ends with a question mark, then
+ * at most three characters that are not white space, such as `?)` or `? 🙂`), read backwards from
+ * `to` without copying the text or running a regex from its start.
+ *
+ * @example
+ * ```ts
+ * endsAsking('Shall I go on? ok', 0, 17); // true
+ * ```
+ */
+export function endsAsking(s: string, from: number, to: number): boolean {
+  let j = to;
+  // The last characters that are not white space: a `?` among the last four of them ends the match.
+  while (j > from) {
+    const c = s.charCodeAt(j - 1);
+    if (isSpace(c)) break;
+    if (c === 63) return true;
+    if (to - j === 3) return false;
+    j--;
+  }
+  if (j === from) return false;
+  // Then white space, right after a `?`.
+  while (j > from && isSpace(s.charCodeAt(j - 1))) j--;
+  return j > from && s.charCodeAt(j - 1) === 63;
 }
 
 const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
