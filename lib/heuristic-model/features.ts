@@ -54,6 +54,47 @@ export function vocabulary(): Map<string, number> {
 }
 
 /**
+ * The vocabulary as an open-addressing table keyed by a hash of the word computed here (id + 1 per
+ * slot, 0 empty), and the words by id to confirm a hit. `Map.get` on a word just cut from the text
+ * first has the engine hash the new string, the costliest step of reading a turn's words.
+ */
+let vocabTable: { slots: Int16Array; words: string[] } | undefined;
+
+const wordHash = (w: string): number => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
+  return h;
+};
+
+/**
+ * @internal A word's id in {@link vocabulary}, or -1 (the same answer as `vocabulary().get(w) ?? -1`).
+ *
+ * @example
+ * ```ts
+ * vocabularyId('still') >= 0; // true
+ * vocabularyId('parser'); // -1
+ * ```
+ */
+export function vocabularyId(w: string): number {
+  if (!vocabTable) {
+    const words = [...vocabulary().keys()];
+    const slots = new Int16Array(2048);
+    words.forEach((x, id) => {
+      let i = wordHash(x) & 2047;
+      while (slots[i] !== 0) i = (i + 1) & 2047;
+      slots[i] = id + 1;
+    });
+    vocabTable = { slots, words };
+  }
+  const { slots, words } = vocabTable;
+  for (let i = wordHash(w) & 2047; ; i = (i + 1) & 2047) {
+    const id = slots[i]! - 1;
+    if (id < 0) return -1;
+    if (words[id] === w) return id;
+  }
+}
+
+/**
  * A line that someone pasted (output, a log, code) or quoted, not the user's own words: indented by
  * a tab or four spaces, a quote, a shell prompt, a stack frame (`  at f (x.js:1)`, `File "x.py"`),
  * a traceback, or a line opening with code or markup punctuation. Prose that happens to start with
@@ -124,7 +165,7 @@ export function baseFeatures(e: TurnEvidence): string[] {
 export interface BaseParts {
   words: string[];
   /** Each word's id in the closed vocabulary (`vocabulary()`), or -1 for a word outside it. */
-  ids: Int16Array;
+  ids: number[];
   tail: string[];
   /**
    * What the reader would read again, when its reading is the same as this one (no decomposed accent
@@ -185,13 +226,12 @@ export function baseParts(e: TurnEvidence): BaseParts {
   const prose = (quoted ? unticked.replace(/"[^"\n]*"/g, ' ') : unticked).toLowerCase();
   const bare = prose.includes("'") || prose.includes('’') ? prose.replace(/['’]/g, '') : prose;
   const words = wordsOf(bare, 200);
-  const known = vocabulary();
-  const ids = new Int16Array(words.length);
+  const ids: number[] = [];
   let oov = 0;
   for (let i = 0; i < words.length; i++) {
-    const id = known.get(words[i]!);
-    if (id === undefined) oov++;
-    ids[i] = id ?? -1;
+    const id = vocabularyId(words[i]!);
+    if (id < 0) oov++;
+    ids.push(id);
   }
   tail.push(`len:${bucket(words.length)}`);
   if (words.length > 0) tail.push(`oov:${Math.min(4, Math.floor((oov * 5) / words.length))}`);
@@ -206,9 +246,13 @@ export function baseParts(e: TurnEvidence): BaseParts {
   if (pastedError) tail.push('paste:error');
   // Position and the reply this turn answers: a first turn is a task, an answer to a question is an answer.
   if (e.first) tail.push('ctx:first');
-  const reply = typeof e.reply === 'string' ? e.reply.trimEnd() : undefined;
-  if (reply === undefined) tail.push('ctx:noreply');
-  else if (endsAsking(reply, Math.max(0, reply.length - 300), reply.length)) tail.push('ctx:asked');
+  if (typeof e.reply !== 'string') tail.push('ctx:noreply');
+  else {
+    // The last 300 characters of `reply.trimEnd()`, read in place.
+    let to = e.reply.length;
+    while (to > 0 && isSpace(e.reply.charCodeAt(to - 1))) to--;
+    if (endsAsking(e.reply, Math.max(0, to - 300), to)) tail.push('ctx:asked');
+  }
   // The marker detector's signals and the transcript's context.
   const s: Partial<TurnEvidence['signals']> = e.signals ?? {};
   if (s.correction && !s.challenge) tail.push('m:correction');
@@ -224,7 +268,15 @@ export function baseParts(e: TurnEvidence): BaseParts {
   return { words, ids, tail, shared };
 }
 
-/** `\s` of a regular expression (and what `trim` removes): white space and line terminators. */
+/**
+ * @internal `\s` of a regular expression (and what `trim` removes): white space and line terminators,
+ * by UTF-16 code unit.
+ *
+ * @example
+ * ```ts
+ * [isSpace(0x20), isSpace(0x3000), isSpace(0x85)]; // [true, true, false]
+ * ```
+ */
 export const isSpace = (c: number): boolean =>
   c === 32 ||
   (c >= 9 && c <= 13) ||

@@ -1,11 +1,13 @@
 /**
  * The reader's hand-written scans against the regular expressions they stand for, on any text: the
  * backward "ends with a question" test (`endsAsking`, for `/\?\s*\S{0,3}$/` on a cut of the reply)
- * and the error patterns written with `error\b` first (for `\b(?:error|…)\b|\wError\b`).
+ * and the error patterns written with `error\b` first (for `\b(?:error|…)\b|\wError\b`), the
+ * template test by substring search (for `TEMPLATE`), and the vocabulary's own hash table (for its map).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { endsAsking } from '../../lib/heuristic-model/features';
+import { endsAsking, vocabulary, vocabularyId } from '../../lib/heuristic-model/features';
+import { isTemplate, TEMPLATE } from '../../lib/heuristic-model/reader-features';
 
 const pieces = fc.constantFrom(
   '?',
@@ -31,6 +33,22 @@ const pieces = fc.constantFrom(
   'K',
   '\u212a',
   'ſ',
+  '## User Input',
+  '## User',
+  'You **MUST**',
+  'For the code present, we get this error',
+  'Implement the plan as specified',
+  '<USER_REQUEST>',
+  '$ARGUMENTS',
+  '---\n',
+  '---\r',
+  'description:',
+  'name:',
+  '\u2028---\nname:',
+  'still',
+  'nao',
+  'não',
+  'ещё',
 );
 const text = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
@@ -65,6 +83,26 @@ describe("the reader's scans", () => {
         for (const [before, after] of pairs) expect(after.test(s)).toBe(before.test(s));
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it('isTemplate answers as TEMPLATE.test (property)', () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(isTemplate(s)).toBe(TEMPLATE.test(s));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('vocabularyId answers as the vocabulary map (property)', () => {
+    const known = vocabulary();
+    for (const [w, id] of known) expect(vocabularyId(w)).toBe(id);
+    fc.assert(
+      fc.property(text, (s) => {
+        for (const w of s.split(/\s+/)) expect(vocabularyId(w)).toBe(known.get(w) ?? -1);
+      }),
+      { numRuns: 3000 },
     );
   });
 });
