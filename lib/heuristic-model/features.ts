@@ -7,6 +7,7 @@
  * in every runtime.
  */
 import type { TurnEvidence } from '../heuristic/index.js';
+import { endsAsking, isSpace } from './text-scan.js';
 
 /**
  * The closed vocabulary: English function words, negation, status and discourse words of talk about
@@ -60,14 +61,17 @@ export function vocabulary(): Map<string, number> {
  */
 let vocabTable: { slots: Int16Array; words: string[] } | undefined;
 
+const FNV_BASIS = 0x811c9dc5;
+const FNV_MUL = 0x01000193;
 const wordHash = (w: string): number => {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
+  let h = FNV_BASIS;
+  for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), FNV_MUL);
   return h;
 };
 
 /**
  * @internal A word's id in {@link vocabulary}, or -1 (the same answer as `vocabulary().get(w) ?? -1`).
+ * `hash`, when known (from {@link wordsOf}), saves reading the word again.
  *
  * @example
  * ```ts
@@ -75,7 +79,7 @@ const wordHash = (w: string): number => {
  * vocabularyId('parser'); // -1
  * ```
  */
-export function vocabularyId(w: string): number {
+export function vocabularyId(w: string, hash = wordHash(w)): number {
   if (!vocabTable) {
     const words = [...vocabulary().keys()];
     const slots = new Int16Array(2048);
@@ -87,7 +91,7 @@ export function vocabularyId(w: string): number {
     vocabTable = { slots, words };
   }
   const { slots, words } = vocabTable;
-  for (let i = wordHash(w) & 2047; ; i = (i + 1) & 2047) {
+  for (let i = hash & 2047; ; i = (i + 1) & 2047) {
     const id = slots[i]! - 1;
     if (id < 0) return -1;
     if (words[id] === w) return id;
@@ -225,11 +229,12 @@ export function baseParts(e: TurnEvidence): BaseParts {
   const unticked = joined.includes('`') ? joined.replace(/`[^`\n]*`/g, ' ') : joined;
   const prose = (quoted ? unticked.replace(/"[^"\n]*"/g, ' ') : unticked).toLowerCase();
   const bare = prose.includes("'") || prose.includes('’') ? prose.replace(/['’]/g, '') : prose;
-  const words = wordsOf(bare, 200);
+  const hashes: number[] = [];
+  const words = wordsOf(bare, 200, hashes);
   const ids: number[] = [];
   let oov = 0;
   for (let i = 0; i < words.length; i++) {
-    const id = vocabularyId(words[i]!);
+    const id = vocabularyId(words[i]!, hashes[i]);
     if (id < 0) oov++;
     ids.push(id);
   }
@@ -268,55 +273,6 @@ export function baseParts(e: TurnEvidence): BaseParts {
   return { words, ids, tail, shared };
 }
 
-/**
- * @internal `\s` of a regular expression (and what `trim` removes): white space and line terminators,
- * by UTF-16 code unit.
- *
- * @example
- * ```ts
- * [isSpace(0x20), isSpace(0x3000), isSpace(0x85)]; // [true, true, false]
- * ```
- */
-export const isSpace = (c: number): boolean =>
-  c === 32 ||
-  (c >= 9 && c <= 13) ||
-  (c >= 0x80 &&
-    (c === 0xa0 ||
-      c === 0x1680 ||
-      (c >= 0x2000 && c <= 0x200a) ||
-      c === 0x2028 ||
-      c === 0x2029 ||
-      c === 0x202f ||
-      c === 0x205f ||
-      c === 0x3000 ||
-      c === 0xfeff));
-
-/**
- * @internal Whether `s.slice(from, to)` matches `/\?\s*\S{0,3}$/` (ends with a question mark, then
- * at most three characters that are not white space, such as `?)` or `? 🙂`), read backwards from
- * `to` without copying the text or running a regex from its start.
- *
- * @example
- * ```ts
- * endsAsking('Shall I go on? ok', 0, 17); // true
- * ```
- */
-export function endsAsking(s: string, from: number, to: number): boolean {
-  let j = to;
-  // The last characters that are not white space: a `?` among the last four of them ends the match.
-  while (j > from) {
-    const c = s.charCodeAt(j - 1);
-    if (isSpace(c)) break;
-    if (c === 63) return true;
-    if (to - j === 3) return false;
-    j--;
-  }
-  if (j === from) return false;
-  // Then white space, right after a `?`.
-  while (j > from && isSpace(s.charCodeAt(j - 1))) j--;
-  return j > from && s.charCodeAt(j - 1) === 63;
-}
-
 const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
 /** Per BMP code unit: 0 not yet asked, 1 a word character, 2 not one (filled as characters are met). */
 let wordTable: Uint8Array | undefined;
@@ -324,18 +280,20 @@ let wordTable: Uint8Array | undefined;
 /**
  * @internal The first `max` matches of `/[\p{L}\p{N}_]+/gu` in `text`, the same strings, found by a
  * scan that asks the Unicode regex only once per distinct non-ASCII character (the regex over a whole
- * turn was the reader's costliest step).
+ * turn was the reader's costliest step). With `hashes`, each word's FNV-1a hash (the one
+ * {@link vocabularyId} takes) is pushed there in the same scan.
  *
  * @example
  * ```ts
  * wordsOf('no, ещё 2x_y!', 10); // ['no', 'ещё', '2x_y']
  * ```
  */
-export function wordsOf(text: string, max: number): string[] {
+export function wordsOf(text: string, max: number, hashes?: number[]): string[] {
   wordTable ??= new Uint8Array(0x10000);
   const table = wordTable;
   const out: string[] = [];
   let start = -1;
+  let h = FNV_BASIS;
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
     let word: boolean;
@@ -356,15 +314,24 @@ export function wordsOf(text: string, max: number): string[] {
       }
     }
     if (word) {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = i;
+        h = FNV_BASIS;
+      }
+      h = Math.imul(h ^ c, FNV_MUL);
+      if (width === 2) h = Math.imul(h ^ text.charCodeAt(i + 1), FNV_MUL);
     } else if (start >= 0) {
       out.push(text.slice(start, i));
+      hashes?.push(h);
       start = -1;
       if (out.length >= max) return out;
     }
     i += width;
   }
-  if (start >= 0 && out.length < max) out.push(text.slice(start));
+  if (start >= 0 && out.length < max) {
+    out.push(text.slice(start));
+    hashes?.push(h);
+  }
   return out;
 }
 

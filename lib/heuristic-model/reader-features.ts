@@ -9,7 +9,8 @@
  */
 import { fnv1a32 } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
-import { type BaseParts, endsAsking, isSpace, turnFeatures, wordsOf } from './features.js';
+import { type BaseParts, turnFeatures, wordsOf } from './features.js';
+import { endsAsking, isSpace } from './text-scan.js';
 
 /**
  * Buckets of the hashed features: 2^20, few collisions among the features a model keeps.
@@ -208,7 +209,13 @@ export function readerProse(e: TurnEvidence, base?: BaseParts): Required<Prose> 
       words: base.words,
     };
   const prose = readProse(e);
-  return { ...prose, words: wordsOf(prose.text, MAX_WORDS) };
+  return {
+    raw: prose.raw,
+    lines: prose.lines,
+    pasted: prose.pasted,
+    text: prose.text,
+    words: wordsOf(prose.text, MAX_WORDS),
+  };
 }
 
 /**

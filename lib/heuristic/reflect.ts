@@ -274,14 +274,8 @@ function learned(
         first,
         reply,
       },
-      // A copy: the marker scores may be a shared frozen object, and a scorer may write to what it gets
-      // (four fields by name: a spread into a literal is the engine's slow path, once per turn).
-      {
-        correction: scores.correction,
-        preference: scores.preference,
-        approval: scores.approval,
-        friction: scores.friction,
-      },
+      // A copy: the marker scores may be a shared frozen object, and a scorer may write to what it gets.
+      { ...scores },
     );
     return out !== null && typeof out === 'object' && KINDS.every((k) => score01(out[k])) ? out : scores;
   } catch {

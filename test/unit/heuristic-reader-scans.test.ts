@@ -6,8 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { endsAsking, vocabulary, vocabularyId } from '../../lib/heuristic-model/features';
+import { vocabulary, vocabularyId, wordsOf } from '../../lib/heuristic-model/features';
 import { isTemplate, TEMPLATE } from '../../lib/heuristic-model/reader-features';
+import { endsAsking } from '../../lib/heuristic-model/text-scan';
 
 const pieces = fc.constantFrom(
   '?',
@@ -101,6 +102,11 @@ describe("the reader's scans", () => {
     fc.assert(
       fc.property(text, (s) => {
         for (const w of s.split(/\s+/)) expect(vocabularyId(w)).toBe(known.get(w) ?? -1);
+        // The hashes wordsOf gives in its scan are the ones vocabularyId computes itself.
+        const hashes: number[] = [];
+        const words = wordsOf(s, 1000, hashes);
+        expect(hashes.length).toBe(words.length);
+        words.forEach((w, i) => expect(vocabularyId(w, hashes[i])).toBe(known.get(w) ?? -1));
       }),
       { numRuns: 3000 },
     );
