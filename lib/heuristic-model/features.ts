@@ -7,6 +7,7 @@
  * in every runtime.
  */
 import type { TurnEvidence } from '../heuristic/index.js';
+import { endsAsking, isSpace } from './text-scan.js';
 
 /**
  * The closed vocabulary: English function words, negation, status and discourse words of talk about
@@ -34,12 +35,67 @@ nicht noch immer wieder fehler falsch funktioniert aber
 ne nefunguje porad chyba znovu spatne proc
 нет не снова опять ошибка неправильно работает всё еще ещё почему`;
 
-let vocab: Set<string> | undefined;
+let vocab: Map<string, number> | undefined;
 
-/** @internal The closed vocabulary, built on first use. */
-export function vocabulary(): Set<string> {
-  vocab ??= new Set(WORDS.split(/\s+/).filter(Boolean));
+/**
+ * @internal The closed vocabulary, built on first use: each word with its id (its place in the list,
+ * 0, 1, …), which `baseParts` records per word so that the reader needs no second lookup.
+ *
+ * @example
+ * ```ts
+ * vocabulary().has('still'); // true
+ * ```
+ */
+export function vocabulary(): Map<string, number> {
+  if (!vocab) {
+    vocab = new Map();
+    for (const w of WORDS.split(/\s+/)) if (w !== '' && !vocab.has(w)) vocab.set(w, vocab.size);
+  }
   return vocab;
+}
+
+/**
+ * The vocabulary as an open-addressing table keyed by a hash of the word computed here (id + 1 per
+ * slot, 0 empty), and the words by id to confirm a hit. `Map.get` on a word just cut from the text
+ * first has the engine hash the new string, the costliest step of reading a turn's words.
+ */
+let vocabTable: { slots: Int16Array; words: string[] } | undefined;
+
+const FNV_BASIS = 0x811c9dc5;
+const FNV_MUL = 0x01000193;
+const wordHash = (w: string): number => {
+  let h = FNV_BASIS;
+  for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), FNV_MUL);
+  return h;
+};
+
+/**
+ * @internal A word's id in {@link vocabulary}, or -1 (the same answer as `vocabulary().get(w) ?? -1`).
+ * `hash`, when known (from {@link wordsOf}), saves reading the word again.
+ *
+ * @example
+ * ```ts
+ * vocabularyId('still') >= 0; // true
+ * vocabularyId('parser'); // -1
+ * ```
+ */
+export function vocabularyId(w: string, hash = wordHash(w)): number {
+  if (!vocabTable) {
+    const words = [...vocabulary().keys()];
+    const slots = new Int16Array(2048);
+    words.forEach((x, id) => {
+      let i = wordHash(x) & 2047;
+      while (slots[i] !== 0) i = (i + 1) & 2047;
+      slots[i] = id + 1;
+    });
+    vocabTable = { slots, words };
+  }
+  const { slots, words } = vocabTable;
+  for (let i = hash & 2047; ; i = (i + 1) & 2047) {
+    const id = slots[i]! - 1;
+    if (id < 0) return -1;
+    if (words[id] === w) return id;
+  }
 }
 
 /**
@@ -50,10 +106,11 @@ export function vocabulary(): Set<string> {
  */
 const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |File "|Traceback|[{}[\]<|])|\s+at \S)/;
 /**
- * Error shapes in pasted output (generic across languages and tools). `\wError\b` matches the same
- * lines as `\w+Error\b` (some word character right before "error"), without its backtracking.
+ * Error shapes in pasted output (generic across languages and tools). `error\b` alone matches the
+ * same lines as `\berror\b|\w+Error\b` (before "error" there is either a word boundary or a word
+ * character), and with a literal first the engine can skip ahead instead of trying every position.
  */
-const ERROR_SHAPE = /\b(?:error|exception|traceback|failed|failure|errno|panic|fatal)\b|\wError\b/i;
+const ERROR_SHAPE = /error\b|\b(?:exception|traceback|failed|failure|errno|panic|fatal)\b/i;
 const BUCKETS = [0, 2, 5, 10, 20, 40];
 /** A line with something besides white space (what `line.trim() !== ''` says, without the copy). */
 const NOT_BLANK = /\S/;
@@ -91,13 +148,12 @@ export function turnFeatures(e: TurnEvidence): string[] {
  * ```
  */
 export function baseFeatures(e: TurnEvidence): string[] {
-  const { words, tail } = baseParts(e);
   const out = new Set<string>(['bias']);
-  const known = vocabulary();
+  const { words, tail, ids } = baseParts(e);
   let previous = '';
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    const inVocab = known.has(w);
+    const inVocab = ids[i]! >= 0;
     if (i < 2) out.add(`${i === 0 ? 'f' : 's'}:${inVocab ? w : '*'}`);
     if (inVocab) {
       out.add(`w:${w}`);
@@ -112,6 +168,8 @@ export function baseFeatures(e: TurnEvidence): string[] {
 /** @internal See {@link baseParts}. */
 export interface BaseParts {
   words: string[];
+  /** Each word's id in the closed vocabulary (`vocabulary()`), or -1 for a word outside it. */
+  ids: number[];
   tail: string[];
   /**
    * What the reader would read again, when its reading is the same as this one (no decomposed accent
@@ -171,10 +229,15 @@ export function baseParts(e: TurnEvidence): BaseParts {
   const unticked = joined.includes('`') ? joined.replace(/`[^`\n]*`/g, ' ') : joined;
   const prose = (quoted ? unticked.replace(/"[^"\n]*"/g, ' ') : unticked).toLowerCase();
   const bare = prose.includes("'") || prose.includes('’') ? prose.replace(/['’]/g, '') : prose;
-  const words = wordsOf(bare, 200);
-  const known = vocabulary();
+  const hashes: number[] = [];
+  const words = wordsOf(bare, 200, hashes);
+  const ids: number[] = [];
   let oov = 0;
-  for (const w of words) if (!known.has(w)) oov++;
+  for (let i = 0; i < words.length; i++) {
+    const id = vocabularyId(words[i]!, hashes[i]);
+    if (id < 0) oov++;
+    ids.push(id);
+  }
   tail.push(`len:${bucket(words.length)}`);
   if (words.length > 0) tail.push(`oov:${Math.min(4, Math.floor((oov * 5) / words.length))}`);
   const trimmed = prose.trim();
@@ -188,9 +251,13 @@ export function baseParts(e: TurnEvidence): BaseParts {
   if (pastedError) tail.push('paste:error');
   // Position and the reply this turn answers: a first turn is a task, an answer to a question is an answer.
   if (e.first) tail.push('ctx:first');
-  const reply = typeof e.reply === 'string' ? e.reply.trimEnd() : undefined;
-  if (reply === undefined) tail.push('ctx:noreply');
-  else if (/\?\s*\S{0,3}$/.test(reply.slice(-300))) tail.push('ctx:asked');
+  if (typeof e.reply !== 'string') tail.push('ctx:noreply');
+  else {
+    // The last 300 characters of `reply.trimEnd()`, read in place.
+    let to = e.reply.length;
+    while (to > 0 && isSpace(e.reply.charCodeAt(to - 1))) to--;
+    if (endsAsking(e.reply, Math.max(0, to - 300), to)) tail.push('ctx:asked');
+  }
   // The marker detector's signals and the transcript's context.
   const s: Partial<TurnEvidence['signals']> = e.signals ?? {};
   if (s.correction && !s.challenge) tail.push('m:correction');
@@ -203,7 +270,7 @@ export function baseParts(e: TurnEvidence): BaseParts {
   if (e.undo) tail.push('c:undo');
   // Without a quote removed or an accent composed, the reader's prose is this one (bar blank lines).
   const shared = composed && !quoted ? { raw, lines, pasted: pastedFilled, bare } : undefined;
-  return { words, tail, shared };
+  return { words, ids, tail, shared };
 }
 
 const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
@@ -213,18 +280,20 @@ let wordTable: Uint8Array | undefined;
 /**
  * @internal The first `max` matches of `/[\p{L}\p{N}_]+/gu` in `text`, the same strings, found by a
  * scan that asks the Unicode regex only once per distinct non-ASCII character (the regex over a whole
- * turn was the reader's costliest step).
+ * turn was the reader's costliest step). With `hashes`, each word's FNV-1a hash (the one
+ * {@link vocabularyId} takes) is pushed there in the same scan.
  *
  * @example
  * ```ts
  * wordsOf('no, ещё 2x_y!', 10); // ['no', 'ещё', '2x_y']
  * ```
  */
-export function wordsOf(text: string, max: number): string[] {
+export function wordsOf(text: string, max: number, hashes?: number[]): string[] {
   wordTable ??= new Uint8Array(0x10000);
   const table = wordTable;
   const out: string[] = [];
   let start = -1;
+  let h = FNV_BASIS;
   for (let i = 0; i < text.length; ) {
     const c = text.charCodeAt(i);
     let word: boolean;
@@ -245,15 +314,24 @@ export function wordsOf(text: string, max: number): string[] {
       }
     }
     if (word) {
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = i;
+        h = FNV_BASIS;
+      }
+      h = Math.imul(h ^ c, FNV_MUL);
+      if (width === 2) h = Math.imul(h ^ text.charCodeAt(i + 1), FNV_MUL);
     } else if (start >= 0) {
       out.push(text.slice(start, i));
+      hashes?.push(h);
       start = -1;
       if (out.length >= max) return out;
     }
     i += width;
   }
-  if (start >= 0 && out.length < max) out.push(text.slice(start));
+  if (start >= 0 && out.length < max) {
+    out.push(text.slice(start));
+    hashes?.push(h);
+  }
   return out;
 }
 

@@ -9,7 +9,8 @@
  */
 import { fnv1a32 } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
-import { type BaseParts, turnFeatures } from './features.js';
+import { type BaseParts, turnFeatures, wordsOf } from './features.js';
+import { endsAsking, isSpace } from './text-scan.js';
 
 /**
  * Buckets of the hashed features: 2^20, few collisions among the features a model keeps.
@@ -38,14 +39,26 @@ export function hashFeature(name: string): number {
   return fnv1a32(name) & (BUCKETS - 1);
 }
 
-/** Command templates and IDE boilerplate sent in the person's seat: no person typed them. */
-const TEMPLATE =
+/**
+ * @internal Command templates and IDE boilerplate sent in the person's seat: no person typed them
+ * (`isTemplate` tests it; exported for the test that holds the two to the same answer).
+ *
+ * @example
+ * ```ts
+ * TEMPLATE.test('Implement the plan as specified'); // true
+ * ```
+ */
+export const TEMPLATE =
   /## User Input|You \*\*MUST\*\*|For the code present, we get this error|Implement the plan as specified|<USER_REQUEST>|\$ARGUMENTS|^---\n(?:description|name):/m;
+const FRONT_MATTER = /^---\n(?:description|name):/m;
 /** The reply claims the work is done or fixed: a complaint after it is a correction. */
 const CLAIM =
   /\b(?:fixed|i(?:'ve| have) (?:updated|fixed|changed|added|implemented|made|removed|created)|should (?:now )?work|now (?:works|working)|successfully|is now|are now|all set|done)\b/i;
-/** `\w+Error\b` written as `\wError\b`: the same turns match, without the quadratic backtracking. */
-const ERROR = /\b(?:error|exception|traceback|failed|failure|fatal)\b|\wError\b/i;
+/**
+ * `\b(?:error|…)\b|\w+Error\b` written with `error\b` alone (before "error" there is either a word
+ * boundary or a word character): the same replies match, and the literal first lets the engine skip.
+ */
+const ERROR = /error\b|\b(?:exception|traceback|failed|failure|fatal)\b/i;
 /** Runs of Han, kana and Hangul: scripts written without spaces between words. */
 const CJK_RUNS = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+/g;
 const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |File "|Traceback|[{}[\]<|])|\s+at \S)/;
@@ -101,25 +114,107 @@ const allDigits = (s: string): boolean => {
  * ```
  */
 export function readerParts(e: TurnEvidence, base?: BaseParts): ReaderParts {
-  const reply = typeof e.reply === 'string' ? e.reply.slice(-600) : '';
-  const prose = base?.shared ? { ...base.shared, text: base.shared.bare, words: base.words } : readProse(e);
-  const { raw, lines, pasted, text } = prose;
-  // The base reading's words are the same match of the same text (cut at 200, more than read here).
-  const words = (prose.words ?? text.match(/[\p{L}\p{N}_]+/gu) ?? []).slice(0, MAX_WORDS);
-  // Numbers and long tokens (hashes, paths) carry a topic, not how the person speaks.
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (allDigits(w)) words[i] = '0';
-    else if (w.length > 20) words[i] = '~';
-  }
+  const prose = readerProse(e, base);
+  const words = prose.words.slice(0, MAX_WORDS);
+  for (let i = 0; i < words.length; i++) words[i] = readerWord(words[i]!);
+  const reply = replyParts(e.reply);
   return {
-    pasted: lines > 0 ? Math.min(4, Math.floor((pasted * 5) / lines)) : -1,
-    template: TEMPLATE.test(raw),
+    pasted: prose.lines > 0 ? Math.min(4, Math.floor((prose.pasted * 5) / prose.lines)) : -1,
+    template: isTemplate(prose.raw),
     words,
-    runs: hasCjk(text) ? (text.match(CJK_RUNS) ?? []) : [],
-    claim: reply !== '' && CLAIM.test(reply),
-    error: reply !== '' && ERROR.test(reply),
-    asked: reply !== '' && /\?\s*\S{0,3}$/.test(reply.trimEnd()),
+    runs: cjkRuns(prose.text),
+    claim: reply.claim,
+    error: reply.error,
+    asked: reply.asked,
+  };
+}
+
+/**
+ * @internal The word as the reader names it: numbers and long tokens (hashes, paths) carry a topic,
+ * not how the person speaks.
+ *
+ * @example
+ * ```ts
+ * [readerWord('42'), readerWord('a1b2c3d4e5f6a7b8c9d0e1'), readerWord('still')]; // ['0', '~', 'still']
+ * ```
+ */
+export const readerWord = (w: string): string => (allDigits(w) ? '0' : w.length > 20 ? '~' : w);
+
+/**
+ * @internal The runs of CJK characters of the prose, none without a CJK character.
+ *
+ * @example
+ * ```ts
+ * cjkRuns('还是 not 不行'); // ['还是', '不行']
+ * ```
+ */
+export const cjkRuns = (text: string): string[] => (hasCjk(text) ? (text.match(CJK_RUNS) ?? []) : []);
+
+/**
+ * @internal Whether the turn looks like a command template or IDE boilerplate: `TEMPLATE`'s
+ * alternatives one by one, the literal ones by the engine's substring search (faster than the regex
+ * trying seven alternatives at every position), the line-anchored one only where `---` and a line
+ * break occur. The same answer as `TEMPLATE.test(raw)`.
+ *
+ * @example
+ * ```ts
+ * isTemplate('## User Input\n$ARGUMENTS'); // true
+ * ```
+ */
+export const isTemplate = (raw: string): boolean =>
+  raw.includes('## User Input') ||
+  raw.includes('You **MUST**') ||
+  raw.includes('For the code present, we get this error') ||
+  raw.includes('Implement the plan as specified') ||
+  raw.includes('<USER_REQUEST>') ||
+  raw.includes('$ARGUMENTS') ||
+  (raw.includes('---\n') && FRONT_MATTER.test(raw));
+
+/**
+ * @internal What the reply a turn answers did, read from its last 600 characters: claimed a fix,
+ * showed an error, asked a question.
+ *
+ * @example
+ * ```ts
+ * replyParts('I have fixed the bug. Shall I go on?'); // { claim: true, error: false, asked: true }
+ * ```
+ */
+export function replyParts(full: string | undefined): { claim: boolean; error: boolean; asked: boolean } {
+  if (typeof full !== 'string' || full === '') return { claim: false, error: false, asked: false };
+  const from = Math.max(0, full.length - 600);
+  const reply = full.slice(from);
+  // `reply.trimEnd()` ends where the last character that is not white space does.
+  let to = full.length;
+  while (to > from && isSpace(full.charCodeAt(to - 1))) to--;
+  return { claim: CLAIM.test(reply), error: ERROR.test(reply), asked: endsAsking(full, from, to) };
+}
+
+/**
+ * @internal The prose the reader reads: shared with `baseParts` when it can be (its words are then
+ * the base reading's, cut at 200; more than the reader reads), otherwise read again.
+ *
+ * @example
+ * ```ts
+ * readerProse(turn, baseParts(turn)).words; // the prose words; the reader reads the first 120
+ * ```
+ */
+export function readerProse(e: TurnEvidence, base?: BaseParts): Required<Prose> {
+  const shared = base?.shared;
+  if (shared)
+    return {
+      raw: shared.raw,
+      lines: shared.lines,
+      pasted: shared.pasted,
+      text: shared.bare,
+      words: base.words,
+    };
+  const prose = readProse(e);
+  return {
+    raw: prose.raw,
+    lines: prose.lines,
+    pasted: prose.pasted,
+    text: prose.text,
+    words: wordsOf(prose.text, MAX_WORDS),
   };
 }
 

@@ -8,7 +8,16 @@
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
 import { baseParts, vocabulary } from './features.js';
-import { BUCKETS, hasCjk, MAX_WORDS, readerParts } from './reader-features.js';
+import {
+  BUCKETS,
+  cjkRuns,
+  hasCjk,
+  isTemplate,
+  MAX_WORDS,
+  readerProse,
+  readerWord,
+  replyParts,
+} from './reader-features.js';
 
 /** FNV-1a state `h` continued over the UTF-16 code units of `s`. */
 function more(h: number, s: string): number {
@@ -35,18 +44,19 @@ interface VocabHash {
   second: number;
   after: number;
 }
-let vocabCache: Map<string, VocabHash> | undefined;
+let vocabCache: VocabHash[] | undefined;
 
-function vocabHashes(): Map<string, VocabHash> {
+/** The hashes of each vocabulary word, by its id (`baseParts` gives each word's id). */
+function vocabHashes(): VocabHash[] {
   if (!vocabCache) {
-    vocabCache = new Map();
-    for (const w of vocabulary())
-      vocabCache.set(w, {
+    vocabCache = [];
+    for (const [w, id] of vocabulary())
+      vocabCache[id] = {
         word: fnv(`w:${w}`),
         first: fnv(`f:${w}`),
         second: fnv(`s:${w}`),
         after: step(more(B, w), UNDERSCORE),
-      });
+      };
   }
   return vocabCache;
 }
@@ -84,13 +94,14 @@ export function readerHashes(e: TurnEvidence): Int32Array {
   n = 0;
   // `turnFeatures`: the base features, then every pair of shape features (`x:a&b`, code-unit order).
   const base = baseParts(e);
-  const { words, tail } = base;
+  const { words, ids, tail } = base;
   const vocab = vocabHashes();
   push(BIAS);
   let previous: VocabHash | undefined;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    const known = vocab.get(w);
+    const id = ids[i]!;
+    const known = id >= 0 ? vocab[id] : undefined;
     if (i < 2) push(known ? (i === 0 ? known.first : known.second) : i === 0 ? FIRST_OTHER : SECOND_OTHER);
     if (known) {
       push(known.word);
@@ -101,18 +112,27 @@ export function readerHashes(e: TurnEvidence): Int32Array {
   // The shape features: the tail, and the first word's `f:`.
   const shape = tail.slice();
   for (const f of tail) push(fnv(f));
-  if (words.length > 0) shape.push(`f:${vocab.has(words[0]!) ? words[0] : '*'}`);
-  shape.sort();
+  if (words.length > 0) shape.push(`f:${ids[0]! >= 0 ? words[0] : '*'}`);
+  // Code-unit order, as `sort()` gives; an insertion sort, for the dozen names or fewer.
+  for (let i = 1; i < shape.length; i++) {
+    const x = shape[i]!;
+    let j = i - 1;
+    for (; j >= 0 && shape[j]! > x; j--) shape[j + 1] = shape[j]!;
+    shape[j + 1] = x;
+  }
   for (let i = 0; i < shape.length; i++) {
     const a = step(more(X, shape[i]!), AMPERSAND);
     for (let j = i + 1; j < shape.length; j++) push(more(a, shape[j]!) & MASK);
   }
-  const p = readerParts(e, base);
-  if (p.pasted >= 0) push(PASTED_SHARE[p.pasted]!);
-  if (p.template) push(TEMPLATE);
+  // `readerParts`, read in place: no copy of its words.
+  const p = readerProse(e, base);
+  if (p.lines > 0) push(PASTED_SHARE[Math.min(4, Math.floor((p.pasted * 5) / p.lines))]!);
+  if (isTemplate(p.raw)) push(TEMPLATE);
   // `v:<previous>_<word>`: the state after `v:<previous>_` is kept from the previous word.
   let after = step(more(V, '^'), UNDERSCORE);
-  for (const word of p.words) {
+  const read = Math.min(p.words.length, MAX_WORDS);
+  for (let w = 0; w < read; w++) {
+    const word = readerWord(p.words[w]!);
     // One pass over the word's code units carries three FNV states: `u:<word>`, `v:<previous>_<word>`
     // and `v:<word>`, the start of the next word's pair.
     let u = U;
@@ -130,9 +150,9 @@ export function readerHashes(e: TurnEvidence): Int32Array {
     }
     after = step(next, UNDERSCORE);
   }
-  if (p.words.length > 0) push(step(after, DOLLAR) & MASK);
+  if (read > 0) push(step(after, DOLLAR) & MASK);
   let cjk = 0;
-  for (const run of p.runs) {
+  for (const run of cjkRuns(p.text)) {
     for (let i = 0; i < run.length && cjk < MAX_WORDS; i++, cjk++) {
       const k = step(K, run.charCodeAt(i));
       push(k & MASK);
@@ -140,8 +160,9 @@ export function readerHashes(e: TurnEvidence): Int32Array {
     }
   }
   if (cjk > 0) push(SCRIPT_CJK);
-  if (p.claim) push(CLAIM);
-  if (p.error) push(ERROR);
-  if (p.asked) push(ASKED);
+  const reply = replyParts(e.reply);
+  if (reply.claim) push(CLAIM);
+  if (reply.error) push(ERROR);
+  if (reply.asked) push(ASKED);
   return buf.subarray(0, n);
 }

@@ -15,15 +15,14 @@ const LIMIT = 160;
 
 /**
  * The weights by bucket in an open-addressing table (linear probing; the buckets are FNV bits already,
- * so their low bits spread): `keys` holds bucket + 1 (0 is an empty slot), `rows[slot]` the bucket's
- * row in `weights` (four integers per row). `seen[row]` marks a row counted for the current turn, so a
- * bucket that several features share counts once without a set per turn.
+ * so their low bits spread), four integers per slot so that a probe reads one cache line: the bucket
+ * + 1 (0 is an empty slot), the bucket's four weights packed as signed bytes (`decode` checks that
+ * they fit), and the mark of the last turn that counted the bucket (a bucket that several features
+ * share counts once, without a set per turn); the fourth pads the slot to 16 bytes. Separate arrays of
+ * keys, rows, marks and weights cost up to four cache misses per weighted bucket.
  */
 interface Decoded {
-  keys: Int32Array;
-  rows: Int32Array;
-  weights: Int32Array;
-  seen: Uint32Array;
+  slots: Int32Array;
   tables: Float64Array[];
 }
 let decoded: Decoded | undefined;
@@ -35,26 +34,29 @@ function decode(): Decoded {
   if (decoded) return decoded;
   const entries = WEIGHTS === '' ? [] : WEIGHTS.split(' ');
   let size = 16;
-  // A quarter full: a bucket without a weight (most of them) is told in one or two probes.
-  while (size < entries.length * 4) size *= 2;
-  const keys = new Int32Array(size);
-  const rows = new Int32Array(size);
-  const weights = new Int32Array(entries.length * 4);
+  // At most half full: a bucket without a weight (most of them) is told in one or two probes.
+  while (size < entries.length * 2) size *= 2;
+  const slots = new Int32Array(size * 4);
   let bucket = 0;
-  entries.forEach((entry, row) => {
+  for (const entry of entries) {
     const parts = entry.split(':');
     bucket += Number.parseInt(parts[0]!, 36);
-    for (let c = 0; c < 4; c++) weights[row * 4 + c] = Number.parseInt(parts[c + 1]!, 36);
+    let packed = 0;
+    for (let c = 0; c < 4; c++) {
+      const w = Number.parseInt(parts[c + 1]!, 36);
+      if (!(w >= -128 && w <= 127)) throw new RangeError(`reader weight ${w} does not fit a signed byte`);
+      packed |= (w & 0xff) << (8 * c);
+    }
     let slot = bucket & (size - 1);
-    while (keys[slot] !== 0 && keys[slot] !== bucket + 1) slot = (slot + 1) & (size - 1);
-    // A bucket listed twice keeps its last row, as a map would.
-    keys[slot] = bucket + 1;
-    rows[slot] = row;
-  });
+    while (slots[slot * 4] !== 0 && slots[slot * 4] !== bucket + 1) slot = (slot + 1) & (size - 1);
+    // A bucket listed twice keeps its last weights, as a map would.
+    slots[slot * 4] = bucket + 1;
+    slots[slot * 4 + 1] = packed;
+  }
   const tables = TABLES.split(';').map((t) =>
     Float64Array.from(t.split(','), (v) => Number.parseInt(v, 36) / 100),
   );
-  decoded = { keys, rows, weights, seen: new Uint32Array(entries.length), tables };
+  decoded = { slots, tables };
   return decoded;
 }
 
@@ -87,12 +89,12 @@ export const READER_MIN_SCORE: Readonly<Record<(typeof KINDS)[number], number>> 
  * ```
  */
 export function readerScores(turn: TurnEvidence): TurnScores {
-  const { keys, rows, weights, seen, tables } = decode();
-  const mask = keys.length - 1;
-  // A new mark per turn; after 2^32 turns the marks start again from a clean slate.
-  turnId = (turnId + 1) >>> 0;
+  const { slots, tables } = decode();
+  const mask = (slots.length >> 2) - 1;
+  // A new mark per turn (int32, wrapping): when it comes round to 0 the marks start from a clean slate.
+  turnId = (turnId + 1) | 0;
   if (turnId === 0) {
-    seen.fill(0);
+    for (let i = 2; i < slots.length; i += 4) slots[i] = 0;
     turnId = 1;
   }
   let z0 = BIAS[0]!;
@@ -102,16 +104,19 @@ export function readerScores(turn: TurnEvidence): TurnScores {
   const hashes = readerHashes(turn);
   for (let i = 0; i < hashes.length; i++) {
     const key = hashes[i]! + 1;
-    let slot = (key - 1) & mask;
-    while (keys[slot] !== 0 && keys[slot] !== key) slot = (slot + 1) & mask;
-    if (keys[slot] === 0) continue;
-    const row = rows[slot]!;
-    if (seen[row] === turnId) continue;
-    seen[row] = turnId;
-    z0 += weights[row * 4]!;
-    z1 += weights[row * 4 + 1]!;
-    z2 += weights[row * 4 + 2]!;
-    z3 += weights[row * 4 + 3]!;
+    let slot = ((key - 1) & mask) << 2;
+    let k = slots[slot]!;
+    while (k !== 0 && k !== key) {
+      slot = (slot + 4) & (slots.length - 1);
+      k = slots[slot]!;
+    }
+    if (k === 0 || slots[slot + 2] === turnId) continue;
+    slots[slot + 2] = turnId;
+    const packed = slots[slot + 1]!;
+    z0 += (packed << 24) >> 24;
+    z1 += (packed << 16) >> 24;
+    z2 += (packed << 8) >> 24;
+    z3 += packed >> 24;
   }
   return {
     correction: at(tables[0]!, z0),
