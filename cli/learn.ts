@@ -120,6 +120,13 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   return out;
 }
 
+/**
+ * A file's modification time to the millisecond below, as a browser's `File.lastModified` gives it:
+ * Node's `stat().mtime` rounds to the nearest one, and an evidence date taken from the file then
+ * differs by 1 ms between `rearview learn` and the playground's Learn tab on the same folder.
+ */
+const fileDate = (mtimeMs: number) => new Date(Math.floor(mtimeMs));
+
 /** Every session file under `paths`, sorted within each folder; throws InputError on a missing path. */
 function filesOf(paths: readonly string[]): SessionFile[] {
   const out: SessionFile[] = [];
@@ -130,14 +137,14 @@ function filesOf(paths: readonly string[]): SessionFile[] {
       if (st.isDirectory()) {
         if (!SKIP_DIRS.has(name)) walk(p);
       } else if (st.isFile() && SESSION_FILE.test(name))
-        out.push({ path: p, size: st.size, mtime: st.mtime });
+        out.push({ path: p, size: st.size, mtime: fileDate(st.mtimeMs) });
     }
   };
   for (const p of paths) {
     if (!existsSync(p)) throw new InputError(`${p}: no such file or folder`);
     const st = statSync(p);
     if (st.isDirectory()) walk(p);
-    else out.push({ path: p, size: st.size, mtime: st.mtime });
+    else out.push({ path: p, size: st.size, mtime: fileDate(st.mtimeMs) });
   }
   return out;
 }

@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { SHOTS, trackErrors } from './helpers';
 
@@ -99,5 +101,62 @@ test('Learn: two accepted rules saved into the playbook are there after a reload
   await page.getByTestId('learn-save').click();
   await expect(page.getByTestId('learn-saved')).toContainText('Saved 0 key points');
   await expect(page.getByTestId('learn-saved')).toContainText('2 already there');
+  expect(errors).toEqual([]);
+});
+
+test('Learn: the tab and `rearview learn --json` give the same result on the same real folder', async ({
+  page,
+}) => {
+  // The built CLI (npm run build:cli; `npm test` builds it before these tests).
+  const cli = resolve(import.meta.dirname, '../dist/cli/rearview.js');
+  test.skip(!existsSync(cli), `${cli} is absent: run npm run build:cli`);
+  const errors = trackErrors(page);
+  // Two real folders side by side, copied into a temporary folder (never into the project). Their
+  // names make a whole-path sort and a folder-by-folder walk disagree ('-' and '.' sort before '/':
+  // `claude-code-jsonl-more/…` against `claude-code-jsonl/…`, `<id>.jsonl` against `<id>/subagents/…`),
+  // and fresh copies have sub-millisecond modification times.
+  const dir = mkdtempSync(join(tmpdir(), 'rearview-learn-parity-'));
+  try {
+    for (const f of ['claude-code-console', 'claude-code-jsonl', 'claude-code-jsonl-more'])
+      cpSync(resolve(DATA, f), join(dir, f), { recursive: true });
+    const run = spawnSync(process.execPath, [cli, 'learn', dir, '--json', '--min-sessions', '1'], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const fromCli = JSON.parse(run.stdout);
+
+    // The worker's whole result, as the tab receives it.
+    await page.addInitScript(() => {
+      const Base = window.Worker;
+      window.Worker = class extends Base {
+        constructor(url: string | URL, options?: WorkerOptions) {
+          super(url, options);
+          this.addEventListener('message', (e: MessageEvent) => {
+            if (e.data?.type === 'done')
+              (window as unknown as { __learned: unknown }).__learned = e.data.result;
+          });
+        }
+      };
+    });
+    await page.goto('/');
+    await page.getByRole('tab', { name: 'Learn' }).click();
+    await page.getByTestId('learn-min-sessions').fill('1');
+    await folderInput(page).setInputFiles(dir);
+    await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+    const fromTab = await page.evaluate(() => (window as unknown as { __learned: unknown }).__learned);
+    // The tab names a file from the picked folder down (`<folder>/a/b.jsonl`), the CLI from inside it.
+    const prefix = `${basename(dir)}/`;
+    const renamed = JSON.parse(JSON.stringify(fromTab), (k, v) =>
+      (k === 'name' || k === 'session') && typeof v === 'string' && v.startsWith(prefix)
+        ? v.slice(prefix.length)
+        : v,
+    );
+    expect(fromCli.stats.files).toBeGreaterThan(10);
+    expect(fromCli.rules.length + fromCli.skipped.length).toBeGreaterThan(1);
+    expect(renamed).toEqual(fromCli);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   expect(errors).toEqual([]);
 });

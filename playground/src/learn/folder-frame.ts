@@ -23,13 +23,24 @@ function frameMain(sessionFile: RegExp, skipDirs: string[]) {
   const input = document.getElementById('input') as HTMLInputElement;
   let files: File[] = [];
   input.addEventListener('change', () => {
-    const keyed: { key: string; file: File }[] = [];
+    const keyed: { parts: string[]; file: File }[] = [];
     for (const file of input.files ?? []) {
-      const key = file.webkitRelativePath || file.name;
-      if (sessionFile.test(file.name) && !key.split('/').some((p) => skipDirs.includes(p)))
-        keyed.push({ key, file });
+      const parts = (file.webkitRelativePath || file.name).split('/');
+      if (sessionFile.test(file.name) && !parts.some((p) => skipDirs.includes(p)))
+        keyed.push({ parts, file });
     }
-    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    // Name by name, as the CLI and the directory walk read a folder (each folder's entries sorted,
+    // depth first): a whole-path sort would put "a-b.jsonl" or "a.jsonl" before "a/x.jsonl", as '-'
+    // and '.' sort before '/', and learn's evidence, placeholders and skipped list follow read order.
+    keyed.sort((a, b) => {
+      const n = Math.min(a.parts.length, b.parts.length);
+      for (let i = 0; i < n; i++) {
+        const x = a.parts[i]!;
+        const y = b.parts[i]!;
+        if (x !== y) return x < y ? -1 : 1;
+      }
+      return a.parts.length - b.parts.length;
+    });
     files = keyed.map((k) => k.file);
     parent.postMessage({ type: 'picked', total: files.length }, '*');
   });
