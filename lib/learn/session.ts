@@ -82,15 +82,22 @@ export function analyseSession(
   const filter = (reason: string) => {
     out.filtered[reason] = (out.filtered[reason] ?? 0) + 1;
   };
-  const byId = byDateOf(messages, fallbackDate);
+  // Dates are looked up only for the turns a finding names: most sessions have none, and parsing
+  // every message's timestamp for them would be wasted.
+  let dates: Map<string, { m: Message; date?: string }> | undefined;
+  const byId = () => {
+    dates ??= byDateOf(messages, fallbackDate);
+    return dates;
+  };
   for (const m of messages) if (m.role === 'user' && !m.synthetic) out.humanTurns++;
-  const turns = turnContexts(messages);
-  for (const insight of heuristicReflect(messages)) {
+  const insights = heuristicReflect(messages);
+  const turns = insights.length ? turnContexts(messages) : new Map();
+  for (const insight of insights) {
     const ref = insight.traceRefs[0] ?? '';
     const proposal = proposeKeyPoint(insight, turns.get(ref) ?? '');
     if (!proposal) continue;
     const id = ref.startsWith('message:') ? ref.slice('message:'.length) : ref;
-    const turn = byId.get(id);
+    const turn = byId().get(id);
     // Markdown escapes ("train\\_test\\_split") are the editor's, not the person's words.
     const text = redactText(proposal.text.replace(/\\([\\`*_{}[\]()#+.!-])/g, '$1'));
     const verdict = judgeRule(text);
@@ -140,7 +147,7 @@ function byDateOf(
 function failureFindings(
   session: string,
   messages: readonly Message[],
-  byId: Map<string, { m: Message; date?: string }>,
+  byId: () => Map<string, { m: Message; date?: string }>,
   redactText: (text: string) => string,
   filter: (reason: string) => void,
 ): Finding[] {
@@ -159,7 +166,7 @@ function failureFindings(
     const key = candidateKey('failure', redactText(`${c.tool} ${cls}`));
     for (const o of c.occurrences) {
       const id = o.ref.startsWith('message:') ? o.ref.slice('message:'.length) : o.ref;
-      const at = byId.get(id);
+      const at = byId().get(id);
       const e: Evidence = { session, message: id, quote: at ? quoteOf(redactText(at.m.content)) : '' };
       if (typeof at?.m.source?.line === 'number') e.line = at.m.source.line;
       if (at?.date) e.date = at.date;

@@ -164,12 +164,32 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
 function recentSessions(text: string): boolean[] {
   const recent: boolean[] = [];
   let session = 0;
-  forEachLine(text, (line) => {
-    if (line.startsWith(HEADER)) session++;
-    else if (isPromptStart(line) && line.endsWith('  ')) recent[session] = true;
-    return undefined;
-  });
+  // Only lines starting with `#` matter: jump from one to the next without slicing the others.
+  for (
+    let at = text.charCodeAt(0) === 0x23 ? 0 : nextHashLine(text, 0);
+    at >= 0;
+    at = nextHashLine(text, at)
+  ) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    if (end > at && text.charCodeAt(end - 1) === 13) end--;
+    if (text.startsWith(HEADER, at)) session++;
+    else if (
+      text.startsWith('####', at) &&
+      (end - at === 4 || text.charCodeAt(at + 4) === 0x20) &&
+      end - at >= 2 &&
+      text.charCodeAt(end - 1) === 0x20 &&
+      text.charCodeAt(end - 2) === 0x20
+    )
+      recent[session] = true;
+  }
   return recent;
+}
+
+/** Start of the next line after `from` that begins with `#`, or -1. */
+function nextHashLine(text: string, from: number): number {
+  const i = text.indexOf('\n#', from);
+  return i < 0 ? -1 : i + 1;
 }
 
 function isPromptStart(line: string): boolean {
@@ -193,9 +213,11 @@ function promptLine(line: string, recent: boolean, inReply: boolean): string | u
  */
 function continues(open: Turn, next: string, recent: boolean): boolean {
   if (recent) return false;
-  const content = open.content;
-  if (content.startsWith(HELP_EXPANSION)) return true;
-  return commandOf(next) === undefined && commandOf(content) === undefined;
+  // Both checks read the first line only (the expansion's start and a command word hold no newline):
+  // joining every line of a long prompt for each of its lines would be quadratic.
+  const first = open.firstLine;
+  if (first.startsWith(HELP_EXPANSION)) return true;
+  return commandOf(next) === undefined && commandOf(first) === undefined;
 }
 
 /** The aider command a prompt starts with (`/add x` → `add`, prefixes resolved as aider does), or undefined. */
@@ -250,8 +272,13 @@ function promptKind(content: string): SyntheticKind | undefined {
 
 /** Equal up to trailing spaces on each line (aider adds two to every prompt line) and outer blank lines. */
 function sameText(prompt: string, reply: string): boolean {
-  if (prompt.length > reply.length + 2 * countLines(reply)) return false;
-  return normalise(prompt) === normalise(reply);
+  if (prompt.length > reply.length && prompt.length > reply.length + 2 * countLines(reply)) return false;
+  const p = normalise(prompt);
+  // The normalised reply starts at the reply's first non-space character with the prompt's first
+  // line: most replies differ there, and are not split and joined again for nothing.
+  const nl = p.indexOf('\n');
+  if (!reply.trimStart().startsWith(nl < 0 ? p : p.slice(0, nl))) return false;
+  return p === normalise(reply);
 }
 
 function countLines(text: string): number {

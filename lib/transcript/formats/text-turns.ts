@@ -39,6 +39,11 @@ export class Turn {
     return this.parts.length === 1 ? this.parts[0]! : this.parts.join('\n');
   }
 
+  /** The first line of {@link content} ('' before any), without joining the others. */
+  get firstLine(): string {
+    return this.parts[0] ?? '';
+  }
+
   toMessage(): Message {
     const m: Message = {
       id: `m${this.line}`,
