@@ -63,7 +63,18 @@ interface Located extends CallStep {
   run: string;
   step: number;
   ref: string;
-  target: string | undefined;
+  /** {@link targetOf}'s memo: most calls are never compared, so their input is never parsed. */
+  target?: string | undefined;
+  targetRead?: true;
+}
+
+/** What the call acted on ({@link callTarget}), read once and only when a failure asks for it. */
+function targetOf(s: Located): string | undefined {
+  if (!s.targetRead) {
+    s.target = callTarget(s.action);
+    s.targetRead = true;
+  }
+  return s.target;
 }
 
 function locate(run: CallRun): Located[] {
@@ -80,7 +91,6 @@ function locate(run: CallRun): Located[] {
       run: id,
       step: index + 1,
       ref: typeof s.ref === 'string' ? s.ref : `trajectory:${id}:event:${index}`,
-      target: callTarget(action),
     });
   });
   return out;
@@ -130,7 +140,7 @@ export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
       }
       if (!c.occurrences.some((o) => o.run === s.run)) c.runs++;
       c.occurrences.push({ run: s.run, step: s.step, ref: s.ref });
-      c.subjects.add(isShell(s) ? (s.target ?? prog) : '');
+      c.subjects.add(isShell(s) ? (targetOf(s) ?? prog) : '');
       if (!c.fix || c.fix.kind === 'retry') {
         const fix = findFix(steps, i);
         if (fix && (!c.fix || fix.kind !== 'retry')) c.fix = fix;
@@ -153,16 +163,14 @@ function commonProgram(subjects: ReadonlySet<string>): string {
  */
 function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
   const failed = steps[i]!;
+  const target = targetOf(failed);
   const later = steps.slice(i + 1).filter((s) => s.error === undefined);
   const onTarget = (s: Located) =>
-    s.target === failed.target ||
+    targetOf(s) === target ||
     // `make` then `make -C src`: the head gained an argument, the command is the same.
-    (failed.target !== undefined &&
-      isShell(failed) &&
-      isShell(s) &&
-      !!s.target?.startsWith(`${failed.target} `));
-  const sameTool = later.find((s) => s.tool === failed.tool && (failed.target === undefined || onTarget(s)));
-  const s = sameTool ?? (failed.target !== undefined ? later.find(onTarget) : undefined);
+    (target !== undefined && isShell(failed) && isShell(s) && !!targetOf(s)?.startsWith(`${target} `));
+  const sameTool = later.find((s) => s.tool === failed.tool && (target === undefined || onTarget(s)));
+  const s = sameTool ?? (target !== undefined ? later.find(onTarget) : undefined);
   if (!s) return undefined;
   if (s.tool !== failed.tool) {
     return { step: s.step, run: s.run, ref: s.ref, kind: 'other-tool', change: `use \`${s.tool}\` instead` };

@@ -44,6 +44,8 @@ const ERROR_STARTS = [
   '# Fix any errors below',
   'Unable to',
 ];
+/** The first characters of {@link ERROR_STARTS}: most lines are passed over on one comparison. */
+const ERROR_FIRSTS = new Set(ERROR_STARTS.map((s) => s.charCodeAt(0)));
 
 /**
  * Parses an aider chat history into `state`. Each session header becomes a `system` message (`ts`
@@ -296,8 +298,15 @@ function normalise(text: string): string {
 }
 
 function isFailure(output: string): boolean {
-  for (const line of output.split('\n')) {
-    for (const start of ERROR_STARTS) if (line.startsWith(start)) return true;
+  // Line by line without splitting the output (it can be a long test log); no start holds a newline,
+  // so a match at a line's start stays inside the line.
+  for (let at = 0; at < output.length; ) {
+    if (ERROR_FIRSTS.has(output.charCodeAt(at))) {
+      for (const start of ERROR_STARTS) if (output.startsWith(start, at)) return true;
+    }
+    const end = output.indexOf('\n', at);
+    if (end < 0) break;
+    at = end + 1;
   }
   return false;
 }
