@@ -117,15 +117,26 @@ export async function readSource(
   const stream = source.stream;
   if (stream === undefined)
     throw new LearnSourceError('learn_source_invalid', name, 'no text, bytes or stream');
+  // Byte chunks are kept as they come and decoded once, at the end or before a text chunk: one decode
+  // call without `stream` takes the engine's fast UTF-8 path (a streaming decoder never does in Node),
+  // and no chunk strings are made only to be joined. Decoding the joined bytes gives the same text as
+  // decoding chunk after chunk.
   const parts: string[] = [];
+  let chunks: Uint8Array[] = [];
   let bytes = 0;
+  const pending = (): Uint8Array => {
+    const out = chunks.length === 1 ? chunks[0]! : joinBytes(chunks);
+    chunks = [];
+    return out;
+  };
   const take = (chunk: Uint8Array | string) => {
     if (typeof chunk === 'string') {
       bytes += utf8ByteLength(chunk);
+      if (chunks.length) parts.push(decoder.decode(pending(), { stream: true }));
       parts.push(chunk);
     } else if (chunk instanceof Uint8Array) {
       bytes += chunk.byteLength;
-      parts.push(decoder.decode(chunk, { stream: true }));
+      chunks.push(chunk);
     } else
       throw new LearnSourceError(
         'learn_source_invalid',
@@ -164,8 +175,21 @@ export async function readSource(
       cause: err,
     });
   }
-  parts.push(decoder.decode());
-  return { text: parts.join(''), bytes };
+  parts.push(chunks.length ? decoder.decode(pending()) : decoder.decode());
+  return { text: parts.length === 1 ? parts[0]! : parts.join(''), bytes };
+}
+
+/** The chunks one after another in one array. */
+function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const c of chunks) n += c.byteLength;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
 }
 
 function tooLarge(name: string, max: number): LearnSourceError {
