@@ -52,6 +52,9 @@ export class LearnSourceError extends RearviewError {
  */
 export function dropPrivate(text: string): string {
   if (typeof text !== 'string') return '';
+  // Nearly no text holds a tag: `indexOf` from one `<` to the next settles that several times faster
+  // than the regular expression (measured on the shared data).
+  if (!hasPrivateTag(text)) return text;
   // Letter classes, not the `i` flag: the same match (no non-ASCII letter folds to these), found faster.
   const re = /<(\/?)[Pp][Rr][Ii][Vv][Aa][Tt][Ee]>/g;
   let m = re.exec(text);
@@ -69,6 +72,21 @@ export function dropPrivate(text: string): string {
     }
   }
   return inside ? out : out + text.slice(from);
+}
+
+const PRIVATE = 'private';
+
+/** Whether `text` holds `<private>` or `</private>` in any ASCII case: the tags {@link dropPrivate} drops. */
+function hasPrivateTag(text: string): boolean {
+  for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
+    let j = i + 1;
+    if (text.charCodeAt(j) === 0x2f /* / */) j++;
+    let k = 0;
+    // `| 0x20` folds an ASCII capital to its small letter; only the two cases of a letter fold to it.
+    while (k < PRIVATE.length && (text.charCodeAt(j + k) | 0x20) === PRIVATE.charCodeAt(k)) k++;
+    if (k === PRIVATE.length && text.charCodeAt(j + k) === 0x3e /* > */) return true;
+  }
+  return false;
 }
 
 /** Default largest source: far above any real session, low enough that one file cannot exhaust memory. */
