@@ -176,8 +176,7 @@ describe('redaction', () => {
           { ...doublings(10_000, PAST_STEP[name] ?? 4), rounds: 6 },
         );
         expect(g.excess, `${name}: ${describeGrowth(g)}`).toBeLessThanOrEqual(1);
-        // To 640 KB at six rounds: about 20 s of CPU on an idle machine, so more room than the default on a busy one.
-      }, 120_000);
+      }, 120_000); // to 640 KB at six rounds: tens of seconds of CPU on a busy machine
   });
 });
 
