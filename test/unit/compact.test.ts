@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compactTrajectory, isErrorLine, renderStep, viewedFile } from '../../lib/compress/index';
 import type { Step } from '../../lib/transcript/index';
+import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
 
 const step = (index: number, action: string, observation: string, extra: Partial<Step> = {}): Step => ({
   index,
@@ -127,5 +128,18 @@ describe('compactTrajectory', () => {
     for (const s of steps)
       for (const l of (s.observation ?? '').split('\n')) if (isErrorLine(l)) expect(kept).toContain(l.trim());
     expect(a.diagnostics.savedTokens).toBeGreaterThan(0);
+  });
+});
+
+describe('isErrorLine in linear time', () => {
+  // A long run of word characters with no `Error:` after it: `\w+(?:Error|…):` read the run again from
+  // each of its characters (5.2 s on 80 KB).
+  it.each([
+    ['a long word', (n: number) => fill(n, 'a')],
+    ['a long word, then a colon', (n: number) => fill(n, 'a_1', '', 'Errors:')],
+  ])('%s', (_name, make) => {
+    expect(isErrorLine(make(200))).toBe(false);
+    const g = measureGrowth(isErrorLine, make, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });

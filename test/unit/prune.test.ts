@@ -12,6 +12,7 @@ import {
 import { pathMatcher } from '../../lib/compress/patch';
 import { editedFile } from '../../lib/compress/prune-rules';
 import type { Step } from '../../lib/transcript/index';
+import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
 
 const step = (index: number, action: string, observation: string, extra: Partial<Step> = {}): Step => ({
   index,
@@ -261,6 +262,25 @@ describe('pruneTrajectory', () => {
     const a = pruneTrajectory(steps, { window: 1 });
     expect(pruneTrajectory(steps, { window: 1 })).toEqual(a);
     expect(a.steps.map((s) => [s.thought, s.action])).toEqual(steps.map((s) => [s.thought, s.action]));
+  });
+});
+
+describe('pruneTrajectory in linear time', () => {
+  // A listing whose line is a long run of slashes before its name: each line's name dropped its
+  // trailing slashes with `/\/+$/`, which read the run again from each slash (11 s on 160 KB).
+  it('on a listing line of slashes', () => {
+    const steps = (line: string) => [
+      step(0, 'ls', line),
+      step(1, 'cat a.py', 'x = 1'),
+      step(2, 'echo done', 'x'),
+    ];
+    const built = new Map<string, Step[]>();
+    const g = measureGrowth(
+      (line: string) => pruneTrajectory(built.get(line) ?? built.set(line, steps(line)).get(line)!),
+      (n) => fill(n, '/', '', 'x/'),
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });
 
