@@ -34,7 +34,26 @@ export function viewOf(step: Step): string | undefined {
 }
 
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'write_file', 'edit_file']);
-const SED_INPLACE = /^\s*(?:sed|perl)\s+-[a-zA-Z]*i[\s\S]*?\s([^\s'"|;&<>]+)\s*$/;
+const SED_HEAD = /^\s*(?:sed|perl)\s+-[a-zA-Z]*i/;
+const SPACE = /\s/;
+const FILE_NAME = /^[^\s'"|;&<>]+$/;
+
+/**
+ * `/^\s*(?:sed|perl)\s+-[a-zA-Z]*i[\s\S]*?\s([^\s'"|;&<>]+)\s*$/.exec(line)?.[1]` without its
+ * backtracking: the file is the last word, after the last space, and that space must come after the
+ * flags. The single regex read to the end of the line again for each `i` of a long run of flags.
+ */
+function sedInPlaceFile(line: string): string | undefined {
+  const head = SED_HEAD.exec(line);
+  if (!head) return undefined;
+  let end = line.length;
+  while (end > 0 && SPACE.test(line[end - 1]!)) end--;
+  let space = end - 1;
+  while (space >= head[0].length && !SPACE.test(line[space]!)) space--;
+  if (space < head[0].length) return undefined;
+  const name = line.slice(space + 1, end);
+  return FILE_NAME.test(name) ? name : undefined;
+}
 const REDIRECT = /(?:^|\s)>>?\s*['"]?([^\s'"|;&<>]+)['"]?\s*(?:<<|$)/;
 const EDITOR = /^\s*str_replace_editor\s+(?:str_replace|create|insert)\s+(\S+)/;
 
@@ -53,8 +72,10 @@ export function editedFile(step: Step): string | undefined {
   const cmd = commandOf(step);
   if (!cmd) return undefined;
   const firstLine = cmd.split('\n', 1)[0]!;
-  const m = EDITOR.exec(firstLine) ?? SED_INPLACE.exec(firstLine);
+  const m = EDITOR.exec(firstLine);
   if (m) return m[1];
+  const sed = sedInPlaceFile(firstLine);
+  if (sed !== undefined) return sed;
   if (/^\s*cat\b/.test(firstLine)) return REDIRECT.exec(firstLine)?.[1];
   return undefined;
 }

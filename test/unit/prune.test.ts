@@ -266,6 +266,18 @@ describe('pruneTrajectory', () => {
 });
 
 describe('pruneTrajectory in linear time', () => {
+  // `sed -iiii…`: the file is the last word, found once (the regex read the line again for each `i`,
+  // 11 s on 160 KB).
+  it('finds the file of a sed with a long run of flags', () => {
+    expect(editedFile(step(0, `sed -${'i'.repeat(50)} 's/a/b/' m.py`, ''))).toBe('m.py');
+    const g = measureGrowth(
+      (line: string) => editedFile(step(0, line, '')),
+      (n) => fill(n, 'i', 'sed -', "'"),
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
   // A listing whose line is a long run of slashes before its name: each line's name dropped its
   // trailing slashes with `/\/+$/`, which read the run again from each slash (11 s on 160 KB).
   it('on a listing line of slashes', () => {
