@@ -111,8 +111,10 @@ export function viewRange(step: Step): [number, number] {
   return [1, Number.MAX_SAFE_INTEGER];
 }
 
+// A rate's digits are read from the start of their run only (`(?<!\d)`): a run that has a match has one
+// from its start, and `\d+` tried from each digit read a long run again from each (quadratic).
 const PROGRESS =
-  /(?:\d{1,3}(?:\.\d+)?%\s*\|)|[█▉▊▋▌▍▎▏━─#=]{8,}|\[\s*[=#>.-]{4,}\s*\]|\beta\s+\d|\d+(?:\.\d+)?\s*[kMG]?i?B\/s\b|\r/;
+  /(?:\d{1,3}(?:\.\d+)?%\s*\|)|[█▉▊▋▌▍▎▏━─#=]{8,}|\[\s*[=#>.-]{4,}\s*\]|\beta\s+\d|(?<!\d)\d+(?:\.\d+)?\s*[kMG]?i?B\/s\b|\r/;
 const INSTALL =
   /^\s*(?:Collecting|Downloading|Requirement already satisfied|Installing collected packages|Successfully (?:installed|built|uninstalled)|Obtaining|Preparing metadata|Building wheels?|Created wheel|Stored in directory|Using cached|Attempting uninstall|Found existing installation|Uninstalling|Looking in indexes|Resolved \d+ packages|Prepared \d+ packages|Installed \d+ packages|Audited \d+ packages|added \d+ packages|up to date, audited|npm (?:WARN|notice)|Compiling \d+ files?|Generated \w+ app|==> \w+|Get:\d+|Hit:\d+|Fetched \d+|Reading package lists|Unpacking|Setting up|Selecting previously unselected)\b/;
 
@@ -121,8 +123,10 @@ export function isNoiseLine(line: string): boolean {
   return INSTALL.test(line) || PROGRESS.test(line);
 }
 
+// `\s*(?:\[…\]\s*)?$`, the same lines as `\s*(?:\[…\])?\s*$`: two `\s*` in a row split a run of spaces
+// every way before the end failed (quadratic in the run).
 const PASSING =
-  /(?:\sPASSED\b|\s\.\.\.\s+ok\s*$|^\s*ok \d+\b|^\s*[✓✔√]\s|^\s*PASS\s|^\s*\S+\.py\s+\.+\s*(?:\[\s*\d+%\])?\s*$|^\s*\.{3,}\s*(?:\[\s*\d+%\])?\s*$)/;
+  /(?:\sPASSED\b|\s\.\.\.\s+ok\s*$|^\s*ok \d+\b|^\s*[✓✔√]\s|^\s*PASS\s|^\s*\S+\.py\s+\.+\s*(?:\[\s*\d+%\]\s*)?$|^\s*\.{3,}\s*(?:\[\s*\d+%\]\s*)?$)/;
 
 /** True for one row of a table of passing tests (pytest `PASSED`, `... ok`, `✓ name`, dot rows). */
 export function isPassingTestLine(line: string): boolean {
