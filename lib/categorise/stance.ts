@@ -129,7 +129,25 @@ const GERUND_CHANGE = /* @__PURE__ */ opened(
 const CLAUSE_VERB =
   /^[^,]*\b(?:would|might|could|may|will|should|must|can|cannot|is|are|was|were|seems?|needs?)\b/i;
 /** "Instead of pinning versions, we should:", "I would add these in two places:": the writer's plan, its steps next. */
-const PLAN_COLON = /\b(?:i|we)\s+(?:should|would|will|need\s+to|must)\b[^.?!:]*:\s*$/i;
+const PLAN_HEAD = /\b(?:i|we)\s+(?:should|would|will|need\s+to|must)\b/i;
+/**
+ * `/\b(?:i|we)\s+(?:should|…)\b[^.?!:]*:\s*$/i` read in one pass: the head must sit after the last
+ * `.?!:` before the closing colon, so it is looked for there only (the single regex ran `[^.?!:]*` to the
+ * end from every "I will" of a long sentence, quadratic in it).
+ */
+function planColon(raw: string): boolean {
+  const colon = /:\s*$/.exec(raw);
+  if (!colon) return false;
+  const p = colon.index;
+  const q = Math.max(
+    raw.lastIndexOf('.', p - 1),
+    raw.lastIndexOf('?', p - 1),
+    raw.lastIndexOf('!', p - 1),
+    raw.lastIndexOf(':', p - 1),
+  );
+  // A `.?!:` (or the start) before the slice and the colon after it: `\b` reads the same at both ends.
+  return PLAN_HEAD.test(raw.slice(q + 1, p));
+}
 /** "Back to `apply_dataarray_vfunc`:", "Now back to inheritance.": the writer returns to a thread to pursue. */
 const BACK_TO = /^\s*(?:(?:now|so|ok(?:ay)?),?\s+)?back\s+to\s|^\s*now,?\s+for\s/i;
 /** "I apologize for the misunderstanding.", "Sorry!": an apology alone says nothing to keep. */
@@ -238,7 +256,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
   // obstacle is the line's point).
   if (
     last === 0x3a &&
-    (PLAN_HEADING.test(raw) || PLAN_COLON.test(raw)) &&
+    (PLAN_HEADING.test(raw) || planColon(raw)) &&
     !/n['’]t\b|\b(?:not|cannot)\b/i.test(raw)
   )
     return NEXT;

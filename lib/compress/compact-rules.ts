@@ -13,8 +13,10 @@ export type CompactionRule =
   | 'long_lines'
   | 'reflection';
 
+// `\w(?:Error|…):` and not `\w+(?:Error|…):`: a test finds one as soon as the other, and `\w+` read
+// the whole run of word characters again from each of its characters (quadratic on a long word).
 const ERROR_LINE =
-  /\b(?:error|errors|exception|traceback|failed|failure|failures|fatal|panic|segmentation fault|abort(?:ed)?|denied|not found|no such file|cannot|unable to)\b|\bE\s{3}|^FAIL|^ERROR|\w+(?:Error|Exception|Warning):/i;
+  /\b(?:error|errors|exception|traceback|failed|failure|failures|fatal|panic|segmentation fault|abort(?:ed)?|denied|not found|no such file|cannot|unable to)\b|\bE\s{3}|^FAIL|^ERROR|\w(?:Error|Exception|Warning):/i;
 
 /**
  * True for a line that reports an error: error words, `SomethingError:`, pytest's `E   ` lines.

@@ -105,7 +105,29 @@ export function renderStep(step: Step): string {
 
 const VIEW_CMD =
   /^\s*(?:cat(?:\s+-n)?|nl(?:\s+-\w+)*|head(?:\s+-n\s*\d+|\s+-\d+)?|tail(?:\s+-n\s*\+?\d+|\s+-\d+)?|sed\s+-n\s+(?:'[^']*'|"[^"]*"|\S+))\s+([^\s|;&<>]+)\s*(?:\|\s*(?:sed\s+-n\s+(?:'[^']*'|"[^"]*")|head(?:\s+-n)?\s*-?\d+|tail(?:\s+-n)?\s*[-+]?\d+)\s*)?$/;
-const WRITE_CMD = /^\s*cat\s+<<-?\s*['"]?(\w+)['"]?\s*>\s*([^\s|;&]+)\s*\n([\s\S]*?)\n\1\s*$/;
+const WRITE_HEAD = /^\s*cat\s+<<-?\s*['"]?(\w+)['"]?\s*>\s*([^\s|;&]+)/;
+const SPACE = /\s/;
+
+/**
+ * `/^\s*cat\s+<<-?\s*['"]?(\w+)['"]?\s*>\s*([^\s|;&]+)\s*\n([\s\S]*?)\n\1\s*$/` without its
+ * backtracking: the head matches one way only, the closing `\n` + tag + spaces can only be the end of
+ * the text, and the content starts after the last line break of the spaces that follow the file name
+ * and come before that closing line. The single regex read to the end of the text again for every line
+ * break it gave back from that `\s*` (quadratic on a heredoc that starts with many blank lines).
+ */
+function heredocWrite(action: string): { path: string; content: string } | undefined {
+  const head = WRITE_HEAD.exec(action);
+  if (!head) return undefined;
+  const tag = head[1]!;
+  let end = action.length;
+  while (end > 0 && SPACE.test(action[end - 1]!)) end--;
+  const close = end - tag.length - 1;
+  if (close < head[0].length || action[close] !== '\n' || !action.startsWith(tag, close + 1))
+    return undefined;
+  let from = -1;
+  for (let i = head[0].length; i < close && SPACE.test(action[i]!); i++) if (action[i] === '\n') from = i + 1;
+  return from < 0 ? undefined : { path: head[2]!, content: action.slice(from, close) };
+}
 
 /**
  * The file a step views (a single-line `cat`, `nl`, `sed -n`, `head` or `tail` command, or a `Read`
@@ -143,8 +165,8 @@ function writtenFile(step: Step): { path: string; content: string } | undefined 
     return path !== undefined && content !== undefined ? { path, content } : undefined;
   }
   if (!action.includes('<<')) return undefined;
-  const m = WRITE_CMD.exec(action);
-  return m ? { path: m[2]!.replace(/^['"]|['"]$/g, ''), content: m[3]! } : undefined;
+  const w = heredocWrite(action);
+  return w ? { path: w.path.replace(/^['"]|['"]$/g, ''), content: w.content } : undefined;
 }
 
 /** A JSON string field of a tool call's input (an action that starts with `{`), or undefined. */

@@ -33,7 +33,11 @@ function fileKey(path: string): string {
 /** The last path segment of a path or of a listing line (`drwxr-xr-x … name`, `./a/b.py`). */
 function basename(path: string): string {
   const trimmed = path.trim();
-  const p = trimmed.slice(trimmed.lastIndexOf(' ') + 1).replace(/\/+$/, '');
+  const name = trimmed.slice(trimmed.lastIndexOf(' ') + 1);
+  // Trailing slashes dropped from the end (`/\/+$/` read a long run of them from each slash).
+  let end = name.length;
+  while (end > 0 && name.charCodeAt(end - 1) === 0x2f) end--;
+  const p = name.slice(0, end);
   const slash = p.lastIndexOf('/');
   return slash >= 0 ? p.slice(slash + 1) : p;
 }

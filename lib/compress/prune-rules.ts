@@ -34,7 +34,26 @@ export function viewOf(step: Step): string | undefined {
 }
 
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'write_file', 'edit_file']);
-const SED_INPLACE = /^\s*(?:sed|perl)\s+-[a-zA-Z]*i[\s\S]*?\s([^\s'"|;&<>]+)\s*$/;
+const SED_HEAD = /^\s*(?:sed|perl)\s+-[a-zA-Z]*i/;
+const SPACE = /\s/;
+const FILE_NAME = /^[^\s'"|;&<>]+$/;
+
+/**
+ * `/^\s*(?:sed|perl)\s+-[a-zA-Z]*i[\s\S]*?\s([^\s'"|;&<>]+)\s*$/.exec(line)?.[1]` without its
+ * backtracking: the file is the last word, after the last space, and that space must come after the
+ * flags. The single regex read to the end of the line again for each `i` of a long run of flags.
+ */
+function sedInPlaceFile(line: string): string | undefined {
+  const head = SED_HEAD.exec(line);
+  if (!head) return undefined;
+  let end = line.length;
+  while (end > 0 && SPACE.test(line[end - 1]!)) end--;
+  let space = end - 1;
+  while (space >= head[0].length && !SPACE.test(line[space]!)) space--;
+  if (space < head[0].length) return undefined;
+  const name = line.slice(space + 1, end);
+  return FILE_NAME.test(name) ? name : undefined;
+}
 const REDIRECT = /(?:^|\s)>>?\s*['"]?([^\s'"|;&<>]+)['"]?\s*(?:<<|$)/;
 const EDITOR = /^\s*str_replace_editor\s+(?:str_replace|create|insert)\s+(\S+)/;
 
@@ -53,8 +72,10 @@ export function editedFile(step: Step): string | undefined {
   const cmd = commandOf(step);
   if (!cmd) return undefined;
   const firstLine = cmd.split('\n', 1)[0]!;
-  const m = EDITOR.exec(firstLine) ?? SED_INPLACE.exec(firstLine);
+  const m = EDITOR.exec(firstLine);
   if (m) return m[1];
+  const sed = sedInPlaceFile(firstLine);
+  if (sed !== undefined) return sed;
   if (/^\s*cat\b/.test(firstLine)) return REDIRECT.exec(firstLine)?.[1];
   return undefined;
 }
@@ -90,8 +111,10 @@ export function viewRange(step: Step): [number, number] {
   return [1, Number.MAX_SAFE_INTEGER];
 }
 
+// A rate's digits are read from the start of their run only (`(?<!\d)`): a run that has a match has one
+// from its start, and `\d+` tried from each digit read a long run again from each (quadratic).
 const PROGRESS =
-  /(?:\d{1,3}(?:\.\d+)?%\s*\|)|[█▉▊▋▌▍▎▏━─#=]{8,}|\[\s*[=#>.-]{4,}\s*\]|\beta\s+\d|\d+(?:\.\d+)?\s*[kMG]?i?B\/s\b|\r/;
+  /(?:\d{1,3}(?:\.\d+)?%\s*\|)|[█▉▊▋▌▍▎▏━─#=]{8,}|\[\s*[=#>.-]{4,}\s*\]|\beta\s+\d|(?<!\d)\d+(?:\.\d+)?\s*[kMG]?i?B\/s\b|\r/;
 const INSTALL =
   /^\s*(?:Collecting|Downloading|Requirement already satisfied|Installing collected packages|Successfully (?:installed|built|uninstalled)|Obtaining|Preparing metadata|Building wheels?|Created wheel|Stored in directory|Using cached|Attempting uninstall|Found existing installation|Uninstalling|Looking in indexes|Resolved \d+ packages|Prepared \d+ packages|Installed \d+ packages|Audited \d+ packages|added \d+ packages|up to date, audited|npm (?:WARN|notice)|Compiling \d+ files?|Generated \w+ app|==> \w+|Get:\d+|Hit:\d+|Fetched \d+|Reading package lists|Unpacking|Setting up|Selecting previously unselected)\b/;
 
@@ -100,8 +123,10 @@ export function isNoiseLine(line: string): boolean {
   return INSTALL.test(line) || PROGRESS.test(line);
 }
 
+// `\s*(?:\[…\]\s*)?$`, the same lines as `\s*(?:\[…\])?\s*$`: two `\s*` in a row split a run of spaces
+// every way before the end failed (quadratic in the run).
 const PASSING =
-  /(?:\sPASSED\b|\s\.\.\.\s+ok\s*$|^\s*ok \d+\b|^\s*[✓✔√]\s|^\s*PASS\s|^\s*\S+\.py\s+\.+\s*(?:\[\s*\d+%\])?\s*$|^\s*\.{3,}\s*(?:\[\s*\d+%\])?\s*$)/;
+  /(?:\sPASSED\b|\s\.\.\.\s+ok\s*$|^\s*ok \d+\b|^\s*[✓✔√]\s|^\s*PASS\s|^\s*\S+\.py\s+\.+\s*(?:\[\s*\d+%\]\s*)?$|^\s*\.{3,}\s*(?:\[\s*\d+%\]\s*)?$)/;
 
 /** True for one row of a table of passing tests (pytest `PASSED`, `... ok`, `✓ name`, dot rows). */
 export function isPassingTestLine(line: string): boolean {

@@ -210,9 +210,35 @@ function words(command: string): string[] {
 
 const SETUP = /^(?:cd|source|\.|export|set)\s/;
 
+const SPACE = /\s/;
+
+/**
+ * What splitting `line` on `\s*(?:&&|;)\s*` gives, in one pass: each separator is the next `&&` or
+ * `;` with the spaces on both sides, found once (the regex tried `\s*` from every space of a long run
+ * that led to no separator, quadratic in the run).
+ */
+function splitCommands(line: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    const op = c === ';' ? 1 : c === '&' && line[i + 1] === '&' ? 2 : 0;
+    if (op === 0) continue;
+    let start = i;
+    while (start > from && SPACE.test(line[start - 1]!)) start--;
+    let end = i + op;
+    while (end < line.length && SPACE.test(line[end]!)) end++;
+    out.push(line.slice(from, start));
+    from = end;
+    i = end - 1;
+  }
+  out.push(line.slice(from));
+  return out;
+}
+
 /** The setup parts of a command line (`source venv/bin/activate`, `cd app`). */
 function setups(command: string): string[] {
-  return (command.trim().split('\n', 1)[0] ?? '').split(/\s*(?:&&|;)\s*/).filter((p) => SETUP.test(p));
+  return splitCommands(command.trim().split('\n', 1)[0] ?? '').filter((p) => SETUP.test(p));
 }
 
 /** A setup step added, flags added or dropped, another program, or the first argument that changed. */

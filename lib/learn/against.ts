@@ -26,9 +26,7 @@ export function againstSentences(text: string | undefined): AgainstSentence[] {
       continue;
     }
     if (fenced || /^\s*#/.test(raw) || !raw.trim()) continue;
-    const body = raw
-      .replace(/<!--.*?-->/g, ' ')
-      .replace(/\s*_\([^)]*\)_\s*$/, '')
+    const body = withoutEvidenceNote(withoutComments(raw))
       .replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '')
       .trim();
     if (!body) continue;
@@ -37,6 +35,66 @@ export function againstSentences(text: string | undefined): AgainstSentence[] {
     }
   }
   return out;
+}
+
+/** Regex `.`'s complement: the line terminators. */
+function isTerminator(c: number): boolean {
+  return c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029;
+}
+
+/**
+ * `line.replace(/<!--.*?-->/g, ' ')` in one pass: each `-->` and line terminator is found once and
+ * kept while later openers need it (the regex ran to the end of the line from every unclosed `<!--`).
+ */
+function withoutComments(line: string): string {
+  let out = '';
+  let from = 0;
+  let close = -1; // the first `-->` at or after the body of the opener at hand
+  let stop = -1; // the first line terminator there (`.` stops at it)
+  let open = line.indexOf('<!--');
+  while (open >= 0) {
+    const body = open + 4;
+    if (close < body) close = line.indexOf('-->', body);
+    if (close < 0) break; // no later opener is closed either
+    if (stop < body) {
+      stop = body;
+      while (stop < line.length && !isTerminator(line.charCodeAt(stop))) stop++;
+    }
+    if (stop < close) {
+      open = line.indexOf('<!--', stop + 1);
+      continue;
+    }
+    out += `${line.slice(from, open)} `;
+    from = close + 3;
+    open = line.indexOf('<!--', from);
+  }
+  return from === 0 ? line : out + line.slice(from);
+}
+
+const SPACE = /\s/;
+
+/**
+ * `line.replace(/\s*_\([^)]*\)_\s*$/, '')` from the end: the note closes the line with `)_`, its
+ * `_(` is the first after the `)` before that one, and the spaces before it go too. The regex tried
+ * `\s*` from every space of a run and `[^)]*` from every `_(` (quadratic in both).
+ */
+function withoutEvidenceNote(line: string): string {
+  let end = line.length;
+  while (end > 0 && SPACE.test(line[end - 1]!)) end--;
+  if (end < 3 || line[end - 1] !== '_' || line[end - 2] !== ')') return line;
+  const close = end - 2;
+  const open = line.indexOf('_(', line.lastIndexOf(')', close - 1) + 1);
+  if (open < 0 || open + 2 > close) return line;
+  let start = open;
+  while (start > 0 && SPACE.test(line[start - 1]!)) start--;
+  return line.slice(0, start);
+}
+
+/** `term.replace(/[.+/@-]+$/, '')` without trying the run from each of its characters. */
+function withoutTrailingPunctuation(term: string): string {
+  let end = term.length;
+  while (end > 0 && '.+/@-'.includes(term[end - 1]!)) end--;
+  return term.slice(0, end);
 }
 
 /**
@@ -96,7 +154,7 @@ export function stance(text: string): { rejects: string[]; asks: string[] } {
     if (ask && !NEGATION.test(text)) asks.push(ask[1]!.toLowerCase());
   }
   // A term may end a sentence: "npm." names npm.
-  const clean = (t: string) => t.replace(/[.+/@-]+$/, '');
+  const clean = withoutTrailingPunctuation;
   return { rejects: rejects.map(clean).filter(meaningful), asks: asks.map(clean).filter(meaningful) };
 }
 

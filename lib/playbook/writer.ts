@@ -58,6 +58,33 @@ function balanced(s: string): boolean {
 }
 
 /**
+ * `s.replace(/[.!]+$/, '')` read from the end: the regex tried the run from each of its characters
+ * (quadratic on a long run of dots that does not end the text).
+ */
+function withoutEndMarks(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s[end - 1] === '.' || s[end - 1] === '!')) end--;
+  return s.slice(0, end);
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}'’]$/u;
+
+/**
+ * `s.match(/[\p{L}\p{N}'’]+$/u)?.[0] ?? ''` read from the end, a code point at a time (the regex read
+ * a long word again from each of its letters when something else ended the text).
+ */
+function lastWord(s: string): string {
+  let start = s.length;
+  while (start > 0) {
+    const pair = start >= 2 ? s.codePointAt(start - 2)! : -1;
+    const width = pair > 0xffff ? 2 : 1;
+    if (!WORD_CHAR.test(s.slice(start - width, start))) break;
+    start -= width;
+  }
+  return s.slice(start);
+}
+
+/**
  * True when an imperative sentence has a named object after its verb, ends on a word that can end a
  * sentence and holds no chat shorthand, no unresolved "you" and nothing bound to this session.
  * Pure; never throws.
@@ -72,7 +99,7 @@ function balanced(s: string): boolean {
 export function isWellFormedKeyPoint(sentence: string): boolean {
   if (typeof sentence !== 'string') return false;
   if (/…\s*$/.test(sentence)) return false;
-  const s = sentence.trim().replace(/[.!]+$/, '');
+  const s = withoutEndMarks(sentence.trim());
   if (!s || TEMPLATE.test(s) || SESSION_OBJECT.test(s) || INFORMAL.test(s) || UNRESOLVED.test(s))
     return false;
   if (ONE_OFF.test(s)) return false;
@@ -94,7 +121,7 @@ export function isWellFormedKeyPoint(sentence: string): boolean {
     (w) => w.length >= 2 && !FUNCTION_WORDS.has(w.toLowerCase()),
   );
   if (objectWords.length === 0) return false;
-  const last = (s.match(/[\p{L}\p{N}'’]+$/u) ?? [''])[0].toLowerCase();
+  const last = lastWord(s).toLowerCase();
   return !DANGLING.has(last);
 }
 

@@ -29,6 +29,21 @@ function sentences(text: string, max: number): string[] {
   return out;
 }
 
+const OPEN_PR = '<pr_description>';
+
+/**
+ * `/<pr_description>\s*([\s\S]*?)<\/pr_description>/.exec(text)?.[1]` with two searches: the first
+ * opener and the first closer after it (when that opener has none, no later one has). The regex read
+ * to the closer again for each space it gave back from `\s*` (quadratic on a long run of spaces).
+ */
+function prDescription(text: string): string | undefined {
+  const open = text.indexOf(OPEN_PR);
+  if (open < 0) return undefined;
+  const close = text.indexOf('</pr_description>', open + OPEN_PR.length);
+  if (close < 0) return undefined;
+  return text.slice(open + OPEN_PR.length, close).replace(/^\s+/, '');
+}
+
 /**
  * The objective in a task message: a `<pr_description>` or an `ISSUE:` block when there is one (SWE-agent
  * and mini-swe-agent tasks), else the text itself; whitespace squashed, at most ~240 characters.
@@ -39,9 +54,9 @@ function sentences(text: string, max: number): string[] {
  * ```
  */
 export function objectiveFromText(text: string): string {
-  const pr = /<pr_description>\s*([\s\S]*?)<\/pr_description>/.exec(text);
-  const issue = /ISSUE:\s*([\s\S]*?)(?:\n\s*\n|INSTRUCTIONS:|$)/.exec(text);
-  const body = (pr?.[1] ?? issue?.[1] ?? text).replace(/\s+/g, ' ').trim();
+  const pr = prDescription(text);
+  const issue = pr === undefined ? /ISSUE:\s*([\s\S]*?)(?:\n\s*\n|INSTRUCTIONS:|$)/.exec(text) : null;
+  const body = (pr ?? issue?.[1] ?? text).replace(/\s+/g, ' ').trim();
   return body.length <= 240 ? body : body.slice(0, 240).replace(/\s\S*$/, '');
 }
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compactTrajectory, isErrorLine, renderStep, viewedFile } from '../../lib/compress/index';
 import type { Step } from '../../lib/transcript/index';
+import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
 
 const step = (index: number, action: string, observation: string, extra: Partial<Step> = {}): Step => ({
   index,
@@ -127,5 +128,34 @@ describe('compactTrajectory', () => {
     for (const s of steps)
       for (const l of (s.observation ?? '').split('\n')) if (isErrorLine(l)) expect(kept).toContain(l.trim());
     expect(a.diagnostics.savedTokens).toBeGreaterThan(0);
+  });
+});
+
+describe('isErrorLine in linear time', () => {
+  // A long run of word characters with no `Error:` after it: `\w+(?:Error|…):` read the run again from
+  // each of its characters (5.2 s on 80 KB).
+  it.each([
+    ['a long word', (n: number) => fill(n, 'a')],
+    ['a long word, then a colon', (n: number) => fill(n, 'a_1', '', 'Errors:')],
+  ])('%s', (_name, make) => {
+    expect(isErrorLine(make(200))).toBe(false);
+    const g = measureGrowth(isErrorLine, make, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('compactTrajectory in linear time', () => {
+  // A heredoc whose body starts with many blank lines and never closes: the single regex read to the
+  // end again for each line break it gave back (3.7 s on 40 KB).
+  it('on a heredoc of blank lines without its closing tag', () => {
+    const built = new Map<string, Step[]>();
+    const steps = (action: string) => [step(0, action, 'x'), step(1, 'ls', 'y')];
+    const g = measureGrowth(
+      (action: string) =>
+        compactTrajectory(built.get(action) ?? built.set(action, steps(action)).get(action)!),
+      (n) => fill(n, '\n', 'cat <<EOF > a.py', 'x'),
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });

@@ -38,6 +38,7 @@ import { playbookStore } from 'rearview/store';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { useMockAnthropic } from '../llm/use-mock';
+import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
 
 const fixture = (): Playbook =>
   JSON.parse(
@@ -618,5 +619,21 @@ describe('reflectSession', () => {
     expect(out.applied).toEqual([]);
     expect(await store.load('x')).toEqual(fixture());
     store.close();
+  });
+});
+
+describe('parseAceText in linear time', () => {
+  // A heading with a long run of spaces before its last word, and a metadata comment with one: the
+  // heading regex split the run between a lazy name and two `\s*` every way (cubic, 26 s on 4 KB).
+  it.each([
+    ['a heading with a run of spaces', (n: number) => fill(n, ' ', '## a', 'x')],
+    [
+      'a metadata comment with a run of spaces',
+      (n: number) => fill(n, ' ', '## OTHERS\n<!-- rearview ', 'x'),
+    ],
+  ])('%s', (_name, make) => {
+    expect(parseAceText(make(300)).warnings.length).toBeGreaterThan(0);
+    const g = measureGrowth(parseAceText, make, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });

@@ -21,6 +21,7 @@ import { memoryStore } from 'rearview/kv';
 import { createRearview } from 'rearview/session';
 import { parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
+import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
 
 const TOO_BIG = (n: number) =>
   `File content (${n} tokens) exceeds maximum allowed tokens (25000). Please use offset and limit parameters.`;
@@ -81,6 +82,26 @@ describe('commandHead and callTarget', () => {
 });
 
 describe('groupFailures and failureLesson', () => {
+  // The fix is a changed command whose first line holds a long run of spaces and no `&&` or `;`: its
+  // setup parts were split with a regex that tried `\s*` from every space (8.4 s on 80 KB).
+  it('compares commands with a long run of spaces in linear time', () => {
+    const runOf = (cmd: string) => ({
+      id: 'r',
+      steps: [
+        { tool: 'Bash', action: cmd, error: 'error: no' },
+        { tool: 'Bash', action: `cd app && ${cmd}` },
+      ],
+    });
+    expect(groupFailures([runOf(fill(300, ' ', 'make', 'b'))])[0]!.fix?.change).toBe('first run `cd app`');
+    const built = new Map<string, ReturnType<typeof runOf>>();
+    const g = measureGrowth(
+      (cmd: string) => groupFailures([built.get(cmd) ?? built.set(cmd, runOf(cmd)).get(cmd)!]),
+      (n) => fill(n, ' ', 'make', 'b'),
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
   it('states the fix that worked: arguments passed, with its step', () => {
     const [c, ...rest] = groupFailures([
       {

@@ -12,6 +12,7 @@ import {
 import { pathMatcher } from '../../lib/compress/patch';
 import { editedFile } from '../../lib/compress/prune-rules';
 import type { Step } from '../../lib/transcript/index';
+import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
 
 const step = (index: number, action: string, observation: string, extra: Partial<Step> = {}): Step => ({
   index,
@@ -261,6 +262,53 @@ describe('pruneTrajectory', () => {
     const a = pruneTrajectory(steps, { window: 1 });
     expect(pruneTrajectory(steps, { window: 1 })).toEqual(a);
     expect(a.steps.map((s) => [s.thought, s.action])).toEqual(steps.map((s) => [s.thought, s.action]));
+  });
+});
+
+describe('pruneTrajectory in linear time', () => {
+  // One long line of an old observation goes through the noise and passing-test rules: `\d+…B/s` was
+  // tried from each digit and `\s*(?:[…])?\s*$` split a run of spaces every way (3.1 s on a 40 KB line
+  // of digits, 3.6 s on 80 KB of spaces after `a.py .`).
+  it.each([
+    ['a line of digits', (n: number) => fill(n, '0')],
+    ['a test file row, then spaces', (n: number) => fill(n, ' ', 'a.py . ', 'x')],
+  ])('on an observation of %s', (_name, make) => {
+    const built = new Map<string, Step[]>();
+    const steps = (obs: string) => [step(0, 'pytest', obs), ...pad(12)];
+    const g = measureGrowth(
+      (obs: string) => pruneTrajectory(built.get(obs) ?? built.set(obs, steps(obs)).get(obs)!, { window: 1 }),
+      make,
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+  // `sed -iiii…`: the file is the last word, found once (the regex read the line again for each `i`,
+  // 11 s on 160 KB).
+  it('finds the file of a sed with a long run of flags', () => {
+    expect(editedFile(step(0, `sed -${'i'.repeat(50)} 's/a/b/' m.py`, ''))).toBe('m.py');
+    const g = measureGrowth(
+      (line: string) => editedFile(step(0, line, '')),
+      (n) => fill(n, 'i', 'sed -', "'"),
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
+  // A listing whose line is a long run of slashes before its name: each line's name dropped its
+  // trailing slashes with `/\/+$/`, which read the run again from each slash (11 s on 160 KB).
+  it('on a listing line of slashes', () => {
+    const steps = (line: string) => [
+      step(0, 'ls', line),
+      step(1, 'cat a.py', 'x = 1'),
+      step(2, 'echo done', 'x'),
+    ];
+    const built = new Map<string, Step[]>();
+    const g = measureGrowth(
+      (line: string) => pruneTrajectory(built.get(line) ?? built.set(line, steps(line)).get(line)!),
+      (n) => fill(n, '/', '', 'x/'),
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });
 
