@@ -106,7 +106,9 @@ describe("the reader's scans", () => {
         const hashes: number[] = [];
         const words = wordsOf(s, 1000, hashes);
         expect(hashes.length).toBe(words.length);
-        words.forEach((w, i) => expect(vocabularyId(w, hashes[i])).toBe(known.get(w) ?? -1));
+        words.forEach((w, i) => {
+          expect(vocabularyId(w, hashes[i])).toBe(known.get(w) ?? -1);
+        });
       }),
       { numRuns: 3000 },
     );
