@@ -16,15 +16,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fnv1a32 } from '../../../../lib/core/index.js';
-import { sha256Hex } from '../../sample-more';
 import {
-  allNotes,
+  drawPositional,
   loadStrangersNotes,
   NOTES_ENTRIES,
-  type NoteRaw,
   type NoteRow,
-  splitOf,
+  noteRow,
+  notesByAuthor,
 } from '../strangers-notes/sample';
 
 export const NOTES2_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
@@ -32,52 +30,13 @@ const PER_AUTHOR = 12;
 const POS_BINS = 6;
 
 export function drawNotes2(taken: ReadonlySet<string>): NoteRow[] {
-  const byAuthor = new Map<string, NoteRaw[]>();
-  for (const r of allNotes()) {
-    const list = byAuthor.get(r.author) ?? [];
-    list.push(r);
-    byAuthor.set(r.author, list);
-  }
-  const seen = new Set(taken);
-  const picked: { r: NoteRaw; bin: number }[] = [];
-  for (const author of [...byAuthor.keys()].sort()) {
-    const list = byAuthor.get(author)!;
-    const bins: { r: NoteRaw; i: number; h: number }[][] = Array.from({ length: POS_BINS }, () => []);
-    list.forEach((r, i) => {
-      bins[Math.min(POS_BINS - 1, Math.floor((i * POS_BINS) / list.length))]!.push({
-        r,
-        i,
-        h: fnv1a32(`strangers-notes-2|${r.file}|${r.pos}`),
-      });
-    });
-    for (const b of bins) b.sort((x, y) => x.h - y.h || x.i - y.i);
-    const chosen: { r: NoteRaw; i: number; bin: number }[] = [];
-    const cursor = bins.map(() => 0);
-    for (let round = 0; chosen.length < PER_AUTHOR && round < list.length; round++) {
-      for (let b = 0; b < POS_BINS && chosen.length < PER_AUTHOR; b++) {
-        while (cursor[b]! < bins[b]!.length) {
-          const c = bins[b]![cursor[b]!++]!;
-          if (seen.has(c.r.text)) continue;
-          seen.add(c.r.text);
-          chosen.push({ r: c.r, i: c.i, bin: b });
-          break;
-        }
-      }
-    }
-    chosen.sort((a, b) => a.i - b.i);
-    for (const c of chosen) picked.push({ r: c.r, bin: c.bin });
-  }
-  return picked.map(({ r, bin }, j) => ({
-    id: `notes2-${String(j + 1).padStart(3, '0')}`,
-    kind: r.kind,
-    stratum: `pos-${bin + 1}`,
-    author: r.author,
-    split: splitOf(r.author),
-    file: r.file,
-    pos: r.pos,
-    sha256: sha256Hex(r.text),
-    textFrom: 'data',
-  }));
+  const picked = drawPositional(notesByAuthor(), {
+    perAuthor: PER_AUTHOR,
+    bins: POS_BINS,
+    salt: 'strangers-notes-2',
+    seen: new Set(taken),
+  });
+  return picked.map(({ r, bin }, j) => noteRow(`notes2-${String(j + 1).padStart(3, '0')}`, r, bin));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {

@@ -125,43 +125,66 @@ export function allNotes(): NoteRaw[] {
   );
 }
 
-export function drawNotes(): NoteRow[] {
+/** Every author's sentences, keyed by author (`owner/repo`), each list in file and session order. */
+export function notesByAuthor(): Map<string, NoteRaw[]> {
   const byAuthor = new Map<string, NoteRaw[]>();
   for (const r of allNotes()) {
     const list = byAuthor.get(r.author) ?? [];
     list.push(r);
     byAuthor.set(r.author, list);
   }
-  const seen = new Set<string>();
-  const picked: { r: NoteRaw; bin: number; order: number }[] = [];
-  let order = 0;
+  return byAuthor;
+}
+
+/**
+ * The positional strata: per author (in name order), each author's sentences cut into `bins` equal
+ * stretches, `perAuthor` taken round-robin over the stretches, smallest `fnv1a32(salt|file|pos)` first,
+ * skipping texts in `seen` (which it fills). Each pick keeps its stretch; per author in session order.
+ */
+export function drawPositional(
+  byAuthor: ReadonlyMap<string, readonly NoteRaw[]>,
+  o: { perAuthor: number; bins: number; salt: string; seen: Set<string> },
+): { r: NoteRaw; bin: number }[] {
+  const picked: { r: NoteRaw; bin: number }[] = [];
   for (const author of [...byAuthor.keys()].sort()) {
     const list = byAuthor.get(author)!;
-    const bins: { r: NoteRaw; i: number; h: number }[][] = Array.from({ length: POS_BINS }, () => []);
+    const bins: { r: NoteRaw; i: number; h: number }[][] = Array.from({ length: o.bins }, () => []);
     list.forEach((r, i) => {
-      bins[Math.min(POS_BINS - 1, Math.floor((i * POS_BINS) / list.length))]!.push({
+      bins[Math.min(o.bins - 1, Math.floor((i * o.bins) / list.length))]!.push({
         r,
         i,
-        h: fnv1a32(`strangers-notes|${r.file}|${r.pos}`),
+        h: fnv1a32(`${o.salt}|${r.file}|${r.pos}`),
       });
     });
     for (const b of bins) b.sort((x, y) => x.h - y.h || x.i - y.i);
     const chosen: { r: NoteRaw; i: number; bin: number }[] = [];
     const cursor = bins.map(() => 0);
-    for (let round = 0; chosen.length < PER_AUTHOR && round < list.length; round++) {
-      for (let b = 0; b < POS_BINS && chosen.length < PER_AUTHOR; b++) {
+    for (let round = 0; chosen.length < o.perAuthor && round < list.length; round++) {
+      for (let b = 0; b < o.bins && chosen.length < o.perAuthor; b++) {
         while (cursor[b]! < bins[b]!.length) {
           const c = bins[b]![cursor[b]!++]!;
-          if (seen.has(c.r.text)) continue;
-          seen.add(c.r.text);
+          if (o.seen.has(c.r.text)) continue;
+          o.seen.add(c.r.text);
           chosen.push({ r: c.r, i: c.i, bin: b });
           break;
         }
       }
     }
     chosen.sort((a, b) => a.i - b.i);
-    for (const c of chosen) picked.push({ r: c.r, bin: c.bin, order: order++ });
+    for (const c of chosen) picked.push({ r: c.r, bin: c.bin });
   }
+  return picked;
+}
+
+export function drawNotes(): NoteRow[] {
+  const byAuthor = notesByAuthor();
+  const seen = new Set<string>();
+  const picked = drawPositional(byAuthor, {
+    perAuthor: PER_AUTHOR,
+    bins: POS_BINS,
+    salt: 'strangers-notes',
+    seen,
+  });
   // The `cue` stratum: per author, the smallest-hash (own salt) untaken sentence with a question or hedge cue.
   for (const author of [...byAuthor.keys()].sort()) {
     const cands = byAuthor
@@ -173,11 +196,16 @@ export function drawNotes(): NoteRow[] {
       .sort((x, y) => x.i - y.i);
     for (const c of cands) {
       seen.add(c.r.text);
-      picked.push({ r: c.r, bin: -1, order: order++ });
+      picked.push({ r: c.r, bin: -1 });
     }
   }
-  return picked.map(({ r, bin }, j) => ({
-    id: `notes-${String(j + 1).padStart(3, '0')}`,
+  return picked.map(({ r, bin }, j) => noteRow(`notes-${String(j + 1).padStart(3, '0')}`, r, bin));
+}
+
+/** The stored row of a drawn sentence: references and hash, no text; `bin` < 0 is the `cue` stratum. */
+export function noteRow(id: string, r: NoteRaw, bin: number): NoteRow {
+  return {
+    id,
     kind: r.kind,
     stratum: bin < 0 ? 'cue' : `pos-${bin + 1}`,
     author: r.author,
@@ -186,7 +214,7 @@ export function drawNotes(): NoteRow[] {
     pos: r.pos,
     sha256: sha256Hex(r.text),
     textFrom: 'data',
-  }));
+  };
 }
 
 /** The rows with their texts, re-read from ../shared/data and checked by SHA-256 (throws on a mismatch). */
