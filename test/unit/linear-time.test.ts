@@ -265,7 +265,8 @@ describe('format detection and parsers', () => {
   // parser's own growth is measured in a child process whose young generation never holds the output
   // (node --max-semi-space-size=1): every message is promoted at the same cost, at every size. It still
   // shows one step between 50 and 200 KB (a busy machine measured 1.43 7.41 2.04 2.59 1.98 1.96 to 800 KB),
-  // so the range runs to 800 KB, where each doubling costs twice again.
+  // so the range runs from 50 KB (shorter calls are too short to time alone) to 800 KB, where each
+  // doubling costs twice again.
   it('parseTranscript (detected) on console turns (child process, fixed young generation)', () => {
     const child = resolve(import.meta.dirname, 'console-growth.child.ts');
     const out = execFileSync(process.execPath, ['--max-semi-space-size=1', '--import', 'tsx', child], {
