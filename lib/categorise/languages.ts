@@ -216,10 +216,19 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
 /** "…, but …": what follows a contrast stands despite a done word before it ("已提交，但推送失败"). */
 const CONTRAST = /但|但是|却|不过|но |pero |mas |nhưng|しかし|けど|ですが|하지만|그러나/i;
 
-/** A plan rule anchored at the sentence's start: a sentence that opens with a plan is one, hedged or not. */
-const opensWithPlan = (rule: LanguageRule) => rule.category === NEXT && rule.pattern.source.startsWith('^');
-
-const ORDER = [QUESTION, HYPOTHESIS, BLOCKER, NEXT];
+const rulesOf = (keep: (rule: LanguageRule) => boolean) => LANGUAGE_RULES.filter(keep);
+/** The done-report rules: any of them vetoes a problem or a step (unless a contrast follows). */
+const DONE_RULES = rulesOf((r) => r.category === 'done');
+/** The plan rules anchored at the sentence's start: a sentence that opens with a plan is one, hedged or not. */
+const OPENING_PLANS = rulesOf((r) => r.category === NEXT && r.pattern.source.startsWith('^'));
+/** The question rules: a question is never read as an opening plan. */
+const QUESTIONS = rulesOf((r) => r.category === QUESTION);
+/** The rules of each category, in the labelling order. */
+const IN_ORDER = [QUESTION, HYPOTHESIS, BLOCKER, NEXT].map((category) => ({
+  category,
+  rules: rulesOf((r) => r.category === category),
+}));
+const matches = (rules: readonly LanguageRule[], text: string) => rules.some((r) => r.pattern.test(text));
 
 /**
  * A letter of the table's languages that English text does not hold: accented Latin (Latin-1 and
@@ -242,22 +251,15 @@ const FOREIGN_LETTER =
  */
 export function otherLanguage(text: string): number {
   if (!FOREIGN_LETTER.test(text)) return NO_CATEGORY;
-  const reportsDone = LANGUAGE_RULES.some((r) => r.category === 'done' && r.pattern.test(text));
+  const reportsDone = matches(DONE_RULES, text);
   // As in English ("Let me check whether the cache is stale"), a sentence opening with a plan is a
   // step, unless it reports something done ("修改已经提交…": the opening verb was a noun).
-  if (
-    !reportsDone &&
-    !/[?？]\s*$/.test(text) &&
-    LANGUAGE_RULES.some((r) => opensWithPlan(r) && r.pattern.test(text))
-  )
-    return NEXT;
-  for (const category of ORDER) {
-    for (const rule of LANGUAGE_RULES) {
-      if (rule.category !== category || !rule.pattern.test(text)) continue;
-      if ((category === BLOCKER || category === NEXT) && reportsDone && !CONTRAST.test(text))
-        return NO_CATEGORY;
-      return category;
-    }
+  if (!reportsDone && !matches(QUESTIONS, text) && matches(OPENING_PLANS, text)) return NEXT;
+  for (const { category, rules } of IN_ORDER) {
+    if (!matches(rules, text)) continue;
+    if ((category === BLOCKER || category === NEXT) && reportsDone && !CONTRAST.test(text))
+      return NO_CATEGORY;
+    return category;
   }
   return NO_CATEGORY;
 }
