@@ -1,8 +1,10 @@
 /**
  * `learn` in Node over a folder on disk: the shared conversations repeated with varied ids up to a size
  * (bench/learn-folder.ts, written into a temporary folder; default 100 MB, `LEARN_BENCH_MB=1000` for
- * 1 GB), read the way `rearview learn <folder>` reads it (the folder walked in name order, one read
- * stream per file), beside the naive baseline in the same run: every file read into memory first,
+ * 1 GB), read by the library's streamed path (the folder walked in name order, one read stream per
+ * file, opened when learn asks for it; `rearview learn` walks the same order but reads each file whole
+ * when learn asks for it, with the same rules), beside the naive baseline in the same run: every file
+ * read into memory first,
  * then the same pipeline. MB/s of wall and of CPU time, sessions, rules, peak RSS and heap (sampled),
  * and whether both found the same rules.
  *
@@ -74,7 +76,7 @@ const suite = {
     try {
       const files = filesOf(folder.dir);
       const name = (p: string) => relative(folder.dir, p);
-      // As the CLI streams a folder: one read stream per file, opened when learn asks for it.
+      // The streamed path: one read stream per file, opened when learn asks for it.
       async function* streamed(): AsyncGenerator<LearnSource> {
         for (const f of files)
           yield { name: name(f.path), stream: createReadStream(f.path), modified: f.mtime };
