@@ -256,7 +256,9 @@ describe('format detection and parsers', () => {
     linear(
       `parseTranscript (${format})`,
       (text) => safeParseTranscript(text, { format, lenient: true }),
-      INPUTS,
+      // Console turns through their own parser are the detected path's: measured in the child process
+      // below, where the young generation's promotion step cannot fail them (3.08 1.75 4.11 in one CI run).
+      format === 'claude-code-console' ? INPUTS.filter(([name]) => name !== 'console turns') : INPUTS,
     );
   linear(
     'parseTranscript (detected)',
