@@ -21,7 +21,7 @@ import {
   type TranscriptFormat,
 } from '../../lib/transcript/index';
 import { REDACT_ADVERSARIAL } from '../../tools/shared/redact-adversarial';
-import { describeGrowth, doublings, fill, type Growth, measureGrowth } from './linear-time';
+import { describeGrowth, doublings, excessOf, fill, type Growth, measureGrowth } from './linear-time';
 
 type Case = readonly [name: string, make: (n: number) => string];
 
@@ -72,6 +72,29 @@ const DOTTED: readonly Case[] = [
   ['a long word', (n) => fill(n, 'a')],
   ['spaces', (n) => fill(n, ' ', 'a')],
 ];
+
+describe('the growth rule (excessOf)', () => {
+  // Ratios that CI runs of linear code measured on the 2-core machine (steps, short calls), and what a
+  // quadratic gives: the rule must pass the first and fail the second.
+  it.each([
+    ['one step at the last doubling', [3.08, 1.75, 4.11, 2.1]],
+    ['a jump on short calls, then a step', [7.74, 0.7, 3.36, 2.05]],
+    ['two steps apart in six doublings', [4.02, 0.99, 4.18, 2.32, 2.2, 1.92]],
+    ['an engine step after a noisy first doubling', [3.52, 1.17, 8.56, 2.48]],
+    ['plain linear', [2.1, 1.9, 2.2]],
+  ])('passes linear code: %s', (_, ratios) => {
+    expect(excessOf(ratios)).toBeLessThanOrEqual(1);
+  });
+  it.each([
+    ['quadratic throughout', [4.0, 3.9, 4.1]],
+    ['quadratic throughout, four doublings', [3.9, 4.2, 4.0, 3.95]],
+    ['quadratic from the middle', [2.0, 2.1, 3.8, 4.0]],
+    ['quadratic from the last two doublings', [2.0, 2.0, 2.1, 3.9, 4.0]],
+    ['quadratic with a noisy fast doubling', [4.0, 2.5, 4.1, 4.0]],
+  ])('fails a quadratic: %s', (_, ratios) => {
+    expect(excessOf(ratios)).toBeGreaterThan(1);
+  });
+});
 
 describe('links and snapshots', () => {
   linear('findLinks', findLinks, DOTTED);
