@@ -6,7 +6,12 @@
 /** A line that says what went wrong, preferred over banners and progress lines. */
 const ERROR_LINE =
   /\b(?:error|fatal|fail(?:s|ed|ures?)?|exception|denied|not found|no such|cannot|can['’]t|could not|unable|invalid|refused|timed out|timeout(?:error|expired)|does(?: not|n['’]t) exist|not allowed|unknown|missing|rejected|exceed(?:s|ed)?|too (?:large|long|many)|traceback|usage:)\b/i;
-const EXIT_LINE = /^exit(?: code|ed with)?:?\s*-?\d+\.?$/i;
+const EXIT_LINE = /^(?:exit(?: code|ed with)?:?|process exited with code)\s*-?\d+\.?$/i;
+/**
+ * The header Codex CLI's `exec_command` puts before a command's output (`Chunk ID: 5c9bc4`,
+ * `Wall time: 0.05 seconds`, `Original token count: 26`, `Output:`): the runner's, not the error.
+ */
+const ENVELOPE_LINE = /^(?:chunk id: \w+|wall time: [\d.]+ seconds?|original token count: \d+|output:)$/i;
 /** Lines read to find the error line: enough for a stack banner, bounded on huge outputs. */
 const SCAN_LINES = 40;
 const CLASS_CHARS = 120;
@@ -43,7 +48,7 @@ export function errorClass(error: string): string {
       .trim();
     if (!line) continue;
     if (EXIT_LINE.test(line)) exit = true;
-    else lines.push(line);
+    else if (!ENVELOPE_LINE.test(line)) lines.push(line);
   }
   // Test runners print their banner first and their verdict last ("N failed, N passed").
   const verdict = () =>
@@ -155,6 +160,30 @@ export function inputObject(action: string | undefined): Record<string, unknown>
   }
 }
 
+/** A shell that runs its script from `-c`: `bash -lc "npm test"` runs `npm test`. */
+const SHELL_ARGV0 = /^(?:\S*\/)?(?:ba|z|da|k)?sh$/;
+
+/**
+ * The shell command of a call's JSON input: `command` or `cmd` as a string, or `command` as an argv
+ * (Codex CLI's `["bash", "-lc", "npm test"]` is `npm test`; another argv is its words joined).
+ * Undefined when the input holds no command.
+ *
+ * @example
+ * ```ts
+ * commandOf({ command: ['bash', '-lc', 'npm test'], timeout_ms: 120000 }); // 'npm test'
+ * commandOf({ cmd: 'git push' });                                           // 'git push'
+ * commandOf({ file_path: 'a.ts' });                                          // undefined
+ * ```
+ */
+export function commandOf(input: Record<string, unknown>): string | undefined {
+  const c = input.command ?? input.cmd;
+  if (typeof c === 'string') return c;
+  if (!Array.isArray(c) || c.length === 0 || !c.every((w) => typeof w === 'string')) return undefined;
+  const argv = c as string[];
+  if (argv.length === 3 && SHELL_ARGV0.test(argv[0]!) && /^-[a-z]*c$/.test(argv[1]!)) return argv[2];
+  return argv.join(' ');
+}
+
 const TARGET_KEYS = ['file_path', 'notebook_path', 'path', 'url'];
 
 /**
@@ -172,5 +201,6 @@ export function callTarget(action: string | undefined): string | undefined {
   const input = inputObject(action);
   if (!input) return commandHead(action) || undefined;
   for (const key of TARGET_KEYS) if (typeof input[key] === 'string') return input[key] as string;
-  return typeof input.command === 'string' ? commandHead(input.command) || undefined : undefined;
+  const command = commandOf(input);
+  return command !== undefined ? commandHead(command) || undefined : undefined;
 }

@@ -5,7 +5,7 @@
  */
 import { contentText, defaultRef } from '../core/index.js';
 import type { MessageLike } from '../heuristic/index.js';
-import { callTarget, commandHead, errorClass, inputObject } from './error-class.js';
+import { callTarget, commandHead, commandOf, errorClass, inputObject } from './error-class.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
 export interface CallStep {
@@ -53,7 +53,12 @@ export interface FailureClass {
 }
 
 const SHELL_TOOL = /^(?:bash|sh|zsh|shell|terminal|run_?command|execute_?command|exec)$/i;
-const IGNORED_KEYS = new Set(['description']);
+/**
+ * Keys that describe a call, not what it does: a note to the reader, and the limits of an execution
+ * (Codex CLI's `timeout_ms`, `max_output_tokens`, `yield_time_ms`): a retry that only changes them is
+ * the same command.
+ */
+const IGNORED_KEYS = new Set(['description', 'timeout_ms', 'max_output_tokens', 'yield_time_ms']);
 /** The person declined the call: feedback for the user-turn heuristics, not a tool failure. */
 const USER_REJECTION =
   /^\s*(?:The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user)/;
@@ -104,7 +109,7 @@ function isShell(s: Located): boolean {
 function program(s: Located): string {
   if (!isShell(s)) return '';
   const input = inputObject(s.action);
-  const command = typeof input?.command === 'string' ? input.command : (s.action ?? '');
+  const command = input ? (commandOf(input) ?? '') : (s.action ?? '');
   return commandHead(command).split(' ')[0] ?? '';
 }
 
@@ -193,12 +198,14 @@ function describeChange(a: Located, b: Located): string {
   const parts: string[] = [];
   if (added.length) parts.push(`pass ${code(added)}`);
   if (dropped.length) parts.push(`drop ${code(dropped)}`);
-  const other = changed.filter(
-    (k) => k !== 'command' || typeof x[k] !== 'string' || typeof y[k] !== 'string',
-  );
+  // A command (a string, or Codex's argv) is compared as a command line, not as a value.
+  const cx = commandOf(x);
+  const cy = commandOf(y);
+  const commands = cx !== undefined && cy !== undefined;
+  const other = changed.filter((k) => !commands || (k !== 'command' && k !== 'cmd'));
   if (other.length) parts.push(`change ${code(other)}`);
-  if (other.length < changed.length) {
-    const c = commandChange(x.command as string, y.command as string);
+  if (commands && other.length < changed.length) {
+    const c = commandChange(cx, cy);
     if (c) parts.push(c);
   }
   return parts.join(', ');

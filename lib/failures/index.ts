@@ -7,7 +7,7 @@
  *
  * @module
  */
-export { callTarget, commandHead, errorClass } from './error-class.js';
+export { callTarget, commandHead, commandOf, errorClass } from './error-class.js';
 export {
   type CallRun,
   type CallStep,

@@ -129,8 +129,11 @@ const TEST_REPORT = /\bFAILED\b|test session starts|\d+ (?:passed|failed)\b|Asse
  * - `failure: unreadable error`: the error class is not a readable message (a row of dots from a
  *   pre-commit hook, a bare word such as "Error", longer than a line);
  * - `failure: a test report`: a failing test, whose fix is in the code, not in the call;
- * - `failure: a one-off argument`: the fix changed one argument's value (`change \`5\` to \`10\``),
- *   names one machine's path, or only asked for `--help` / `--version`: what worked once, for that task.
+ * - `failure: a one-off argument`: the fix changed an argument's value (`change \`5\` to \`10\``,
+ *   or the content keys of an edit), names one machine's path, or only asked for `--help` /
+ *   `--version`: what worked once, for that task;
+ * - `failure: a permission prompt`: the fix asked the agent's runner for more rights
+ *   (`with_escalated_permissions`, `sandbox_permissions`): the runner's policy, which asks anyway.
  *
  * @example
  * ```ts
@@ -145,12 +148,18 @@ export function judgeFailure(errorClass: string, change: string): string | undef
     cls.length > 90 ||
     /\.{5,}/.test(cls) ||
     !/\p{L}{3}/u.test(cls) ||
-    cls.split(/\s+/).length < 2
+    cls.split(/\s+/).length < 2 ||
+    // errorClass's names for an output with no error line, and npm's banner of the script it ran.
+    /^(?:no output|exit code N|unknown error)$/.test(cls) ||
+    /^> \S+@/.test(cls)
   ) {
     return 'failure: unreadable error';
   }
   if (TEST_REPORT.test(cls)) return 'failure: a test report';
-  if (typeof change !== 'string' || /^change\s/.test(change) || namesPath(change) || /\bcd\b/.test(change)) {
+  if (typeof change !== 'string') return 'failure: a one-off argument';
+  if (/`(?:with_escalated_permissions|sandbox_permissions)`/.test(change))
+    return 'failure: a permission prompt';
+  if (/(?:^|,\s)change\s/.test(change) || namesPath(change) || /\bcd\b/.test(change)) {
     return 'failure: a one-off argument';
   }
   // Asking for help or a version succeeds whatever was wrong: it is no fix.

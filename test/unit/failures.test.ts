@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import {
   callTarget,
   commandHead,
+  commandOf,
   errorClass,
   failureLesson,
   groupFailures,
@@ -78,6 +79,62 @@ describe('commandHead and callTarget', () => {
     expect(callTarget('{"file_path":"/a/b.ts","offset":10}')).toBe('/a/b.ts');
     expect(callTarget('{"command":"mix test test/a_test.exs","timeout":3}')).toBe('mix test');
     expect(callTarget('{"pattern":"*.ts"}')).toBeUndefined();
+  });
+
+  it("reads Codex CLI's commands: an argv through a shell, or `cmd`", () => {
+    expect(commandOf({ command: ['bash', '-lc', 'npm test'], timeout_ms: 1 })).toBe('npm test');
+    expect(commandOf({ command: ['/bin/zsh', '-c', 'git push'] })).toBe('git push');
+    expect(commandOf({ command: ['rg', '-n', 'foo'] })).toBe('rg -n foo');
+    expect(commandOf({ cmd: 'pnpm install' })).toBe('pnpm install');
+    expect(commandOf({ command: [1, 2] })).toBeUndefined();
+    expect(commandOf({ file_path: 'a.ts' })).toBeUndefined();
+    expect(callTarget('{"command":["bash","-lc","git push origin main"],"timeout_ms":5000}')).toBe(
+      'git push',
+    );
+  });
+
+  it("names the error of a Codex CLI output, not its runner's header", () => {
+    const out =
+      'Chunk ID: bbc7dc\nWall time: 0.0518 seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\nnpm error code ENOTFOUND';
+    expect(errorClass(out)).toBe('npm error code ENOTFOUND');
+    expect(
+      errorClass('Chunk ID: 5c9bc4\nWall time: 0.05 seconds\nProcess exited with code 2\nOutput:\n'),
+    ).toBe('exit code N');
+  });
+
+  it('learns from a Codex CLI retry: the command line compared, its time limit ignored', () => {
+    const [c] = groupFailures([
+      {
+        id: 'r',
+        steps: [
+          {
+            tool: 'shell',
+            action: '{"command":["bash","-lc","git push"],"timeout_ms":1000}',
+            error: 'fatal: The current branch main has no upstream branch.',
+          },
+          {
+            tool: 'shell',
+            action: '{"command":["bash","-lc","git push --set-upstream origin main"],"timeout_ms":9000}',
+          },
+        ],
+      },
+    ]);
+    expect(c?.subject).toBe('git push');
+    expect(c?.fix?.change).toBe('add `--set-upstream`');
+    const [retry] = groupFailures([
+      {
+        id: 'r',
+        steps: [
+          {
+            tool: 'shell',
+            action: '{"command":["bash","-lc","pnpm test"],"timeout_ms":1000}',
+            error: 'command timed out after 1000 milliseconds',
+          },
+          { tool: 'shell', action: '{"command":["bash","-lc","pnpm test"],"timeout_ms":60000}' },
+        ],
+      },
+    ]);
+    expect(retry?.fix?.kind).toBe('retry');
   });
 });
 

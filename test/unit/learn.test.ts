@@ -461,6 +461,23 @@ describe('learn: failure quality rules', () => {
     expect(judgeFailure('No such option: -p', 'first run `cd /Users/me/app`')).toBe(
       'failure: a one-off argument',
     );
+    // errorClass's names for outputs with no error line, and npm's script banner, are no message.
+    expect(judgeFailure('no output', 'drop `-i`')).toBe('failure: unreadable error');
+    expect(judgeFailure('exit code N', 'drop `-i`')).toBe('failure: unreadable error');
+    expect(judgeFailure('> app@N lint', 'drop `-i`')).toBe('failure: unreadable error');
+    // An edit retried with other content: a value changed, whatever keys came and went.
+    expect(
+      judgeFailure(
+        'Error invalid tool call: problem parsing the tool call.',
+        'drop `Meta`, change `Content`',
+      ),
+    ).toBe('failure: a one-off argument');
+    expect(
+      judgeFailure('npm error code ENOTFOUND', 'pass `with_escalated_permissions`/`justification`'),
+    ).toBe('failure: a permission prompt');
+    expect(judgeFailure('No such option: -p', undefined as unknown as string)).toBe(
+      'failure: a one-off argument',
+    );
   });
 
   it('undoes markdown escapes and drops requests of one conversation', () => {
