@@ -12,7 +12,9 @@
  *    letters or more, stop words left out), and the end-to-end figures of the shipped pipeline.
  *
  * `--final` scores `strangers-final` once with what is shipped (no fitting). `--show` prints every
- * proposed sentence beside the reader's wording (strangers split only).
+ * proposed sentence beside the reader's wording (strangers split only). `--show-all` prints the key
+ * points the writer proposes over every turn of the split, with the turn's labels and its first words
+ * (to the terminal only: the turns are third-party text).
  */
 import { fnv1a32 } from '../../lib/core/index';
 import {
@@ -186,3 +188,8 @@ if (SHOW && !FINAL) {
   for (const o of said)
     console.log(`${o.e.standing ? 'STANDING' : 'one-off '} | ${o.k} | ${o.e.instruction ?? ''}`);
 }
+if (process.argv.includes('--show-all'))
+  for (const e of anyK)
+    console.log(
+      `${e.standing ? 'S' : e.standing === null ? '-' : 'o'} ${e.labels.join(',') || 'none'} | ${writeKeyPoint(text(e))} || ${text(e).slice(0, 160).replace(/\s+/g, ' ')}`,
+    );

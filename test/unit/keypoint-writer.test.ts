@@ -162,6 +162,23 @@ describe('isWellFormedKeyPoint in linear time', () => {
   });
 });
 
+describe('saysStanding in linear time', () => {
+  // CHOICE's `\s+` before a lookahead to the next punctuation retried every split of a run of spaces
+  // (3.7 s on 40 KB); a long text is read with its runs of white space made one space.
+  it.each([
+    ['a run of spaces after the verb', (n: number) => fill(n, ' ', 'use')],
+    ['runs of spaces and words', (n: number) => fill(n, '   a', 'Use ', ' instead of')],
+  ])('%s', (_name, make) => {
+    const g = measureGrowth(saysStanding, make, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+  it('answers as before on short instructions, and reads long ones the same way', () => {
+    expect(saysStanding(`Use pnpm${' '.repeat(500)}instead of npm.`)).toBe(true);
+    expect(saysStanding(`use${' '.repeat(500)}`)).toBe(false);
+    expect(saysStanding('Use a  rather than  an pnpm an npm')).toBe(true);
+  });
+});
+
 describe('writeKeyPoint on adversarial turns', () => {
   // It reads at most the first 4,000 characters; within them every scan must stay linear.
   it.each([
