@@ -56,6 +56,35 @@ test('Learn: a folder of real sessions, reviewed and exported as markdown and as
   expect(errors).toEqual([]);
 });
 
+test("Learn: on one person's folder, what was said in one session can be moved into the review and exported", async ({
+  page,
+}) => {
+  // One real Cline task: one session, so no rule reaches two sessions, but standing instructions
+  // were said once (`rearview learn` lists them as candidates too).
+  const one = resolve(DATA, 'cline/mike4567+MRA04242026');
+  test.skip(!existsSync(one), `${one} is absent`);
+  const errors = trackErrors(page);
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await folderInput(page).setInputFiles(one);
+  await expect(page.getByTestId('learn-summary')).toContainText('→ 0 rules');
+  await expect(page.getByTestId('learn-rule')).toHaveCount(0);
+  const oneOffs = page.getByTestId('learn-one-offs');
+  await oneOffs.locator('summary').click();
+  const candidate = page.getByTestId('learn-one-off').first();
+  const text = (await candidate.locator('span').first().textContent()) ?? '';
+  expect(text.length).toBeGreaterThan(10);
+  await candidate.getByRole('button', { name: 'Review' }).click();
+  await expect(candidate.getByRole('button', { name: 'In review' })).toBeDisabled();
+  const rule = page.getByTestId('learn-rule');
+  await expect(rule).toHaveCount(1);
+  await expect(rule.locator('.learn-text')).toHaveValue(text);
+  await rule.getByRole('button', { name: 'Accept' }).click();
+  await page.getByTestId('learn-export-md').click();
+  await expect(page.getByTestId('learn-export')).toContainText(text.slice(0, 40));
+  expect(errors).toEqual([]);
+});
+
 test('Learn: cancel stops the worker and keeps what was read', async ({ page }) => {
   const errors = trackErrors(page);
   await page.goto('/');

@@ -9,7 +9,7 @@
  */
 import { fnv1a32 } from '../../lib/core/index';
 import { CATEGORIES } from './data';
-import type { Example } from './reader-data';
+import { type Example, syntheticExamples } from './reader-data';
 import { loadPool, logits, memoFeats, train } from './reader-train';
 
 const FOLDS = 5;
@@ -20,12 +20,17 @@ const trainOn = (e: Example) => process.env.READER_CURVE_TRAIN !== 'strangers' |
 const pool = loaded;
 // READER_CURVE_FRACTION=0.5 keeps that share of each fold's training authors (the learning curve).
 const fraction = Number(process.env.READER_CURVE_FRACTION ?? 1);
+// READER_CURVE_SYNTH=a.jsonl,b.jsonl adds invented turns to every fold's training rows (never scored).
+const synthetic = process.env.READER_CURVE_SYNTH
+  ? syntheticExamples(process.env.READER_CURVE_SYNTH.split(',')).filter((e) => e.evidence !== undefined)
+  : [];
+if (synthetic.length) console.error(`${synthetic.length} synthetic turns added to training`);
 const kept = (e: Example) => fnv1a32(`curve#${e.author}`) % 100 < fraction * 100;
 const feats = memoFeats();
 const z = new Map<Example, number[]>();
 for (let k = 0; k < FOLDS; k++) {
   const m = train(
-    pool.filter((e) => foldOf(e.author) !== k && trainOn(e) && kept(e)),
+    [...pool.filter((e) => foldOf(e.author) !== k && trainOn(e) && kept(e)), ...synthetic],
     feats,
   );
   for (const e of pool.filter((x) => foldOf(x.author) === k)) z.set(e, logits(m, feats(e)));

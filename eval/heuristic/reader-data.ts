@@ -3,8 +3,10 @@
  * (sets/<name>/turns.jsonl, read by data.ts) and the `strangers` labels (strangers-data.ts), each with
  * what `heuristicReflect` tells a scorer (`TurnEvidence`) and the marker detector's scores.
  */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { scoreTurns, type TurnEvidence, type TurnScores } from '../../lib/heuristic/index';
-import { authorOf, type Category, contextOf, familyOf, loadLabelledSets, type Row } from './data';
+import { authorOf, CATEGORIES, type Category, contextOf, familyOf, loadLabelledSets, type Row } from './data';
 import { loadStrangers, type StrangerRow, sourceOf } from './strangers-data';
 
 export interface Example {
@@ -86,4 +88,70 @@ const fromStranger = (r: StrangerRow): Example => ({
 export function strangerExamples() {
   const { rows, unmapped } = loadStrangers();
   return { examples: rows.map(fromStranger), unmapped };
+}
+
+/** One invented turn of `sets/synthetic/*.jsonl` (training only: sets/synthetic/README.md). */
+interface SyntheticRow {
+  id: string;
+  lang: string;
+  first: boolean;
+  reply: string;
+  text: string;
+  labels: Category[];
+  standing: boolean | null;
+}
+
+/** The earlier turn a synthetic turn that is not the first follows: a plain request, no signal. */
+const EARLIER = 'Let us work on the project.';
+
+/**
+ * The synthetic turns of `files` as examples, read as the library reads a conversation: the earlier
+ * turn (unless the row is a first turn), the agent's reply, then the turn. Their `split` is
+ * `synthetic`: they may train a model, never score one. Each file is one author, so that a fold
+ * never holds half of one writer's rows.
+ */
+export function syntheticExamples(files: readonly string[]): Example[] {
+  const out: Example[] = [];
+  for (const file of files) {
+    const rows = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as SyntheticRow);
+    for (const r of rows) {
+      const messages = [
+        ...(r.first ? [] : [{ role: 'user', content: EARLIER }]),
+        ...(r.first || !r.reply ? [] : [{ role: 'assistant', content: r.reply }]),
+        { role: 'user', content: r.text },
+      ];
+      let last: { e: TurnEvidence; s: TurnScores } | undefined;
+      let found: Pick<Example, 'evidence' | 'markers'> = { evidence: undefined, markers: undefined };
+      scoreTurns(
+        messages,
+        {
+          scorer: (e, s) => {
+            last = { e, s };
+            return s;
+          },
+        },
+        (turn) => {
+          if (turn.index === messages.length - 1 && last) found = { evidence: last.e, markers: last.s };
+          last = undefined;
+        },
+      );
+      out.push({
+        id: `syn:${r.id}`,
+        author: `synthetic:${basename(file)}`,
+        source: 'synthetic',
+        lang: r.lang,
+        split: 'synthetic',
+        labels: r.labels.filter((c) => CATEGORIES.includes(c)),
+        standing: r.standing ?? null,
+        instruction: null,
+        ...found,
+        markersLang: undefined,
+        duplicate: false,
+      });
+    }
+  }
+  return out;
 }

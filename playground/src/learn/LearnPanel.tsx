@@ -8,6 +8,7 @@ import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 import { createEffect, createSignal, For, onCleanup, Show } from 'solid-js';
 import { type DirHandle, hasDirectoryPicker, pickDirectory } from './files';
 import { type FromFolderFrame, folderFrameDoc, type ToFolderFrame } from './folder-frame';
+import OneOffs from './OneOffs';
 import type { FromLearnWorker, LearnTotal, ToLearnWorker } from './protocol';
 import './learn.css';
 
@@ -338,6 +339,13 @@ export default function LearnPanel() {
                 )}
               </For>
             </ol>
+            <OneOffs
+              oneOffs={r().oneOffs}
+              count={r().oneOffCount}
+              minSessions={r().minSessions}
+              inReview={(rule) => reviews().some((rv) => rv.rule === rule)}
+              onReview={(rule) => setReviews([...reviews(), { rule, text: rule.text, verdict: 'pending' }])}
+            />
             <div class="row">
               <button type="button" data-testid="learn-export-md" onClick={() => exportAs('markdown')}>
                 Export accepted as markdown
