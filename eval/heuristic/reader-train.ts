@@ -6,7 +6,8 @@
  * author over every older labelled set and the `strangers` split; `strangers-final` is never read
  * here) beside the markers and the correction model, per source and language, and the learning curve
  * (25/50/75/100 % of each fold's training authors). `--write` trains on the whole pool and rewrites
- * `lib/heuristic-model/reader-weights.ts`. `--teachers` compares features from `compromise` and
+ * `lib/heuristic-model/reader-weights.ts`. The invented turns of `sets/synthetic/` are in every training
+ * set (never in a fold's test rows, never calibrated on); `--no-synthetic` leaves them out. `--teachers` compares features from `compromise` and
  * `wink-nlp` added to the reader's own (reader-teachers.ts).
  *
  * Model: one logistic regression per category (correction, preference, approval, friction) over the
@@ -20,12 +21,12 @@
  * are calibrated probabilities; each category's threshold is the lowest logit whose inner out-of-fold
  * precision reaches its target, and its score is that category's `minScore`.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fnv1a32 } from '../../lib/core/index';
 import { readerBuckets } from '../../lib/heuristic-model/index';
 import { CATEGORIES, type Category } from './data';
-import { type Example, oldExamples, strangerExamples } from './reader-data';
+import { type Example, oldExamples, strangerExamples, syntheticExamples } from './reader-data';
 import {
   langGroup,
   markersOnly,
@@ -185,7 +186,11 @@ export interface Fitted {
 
 const foldOf = (author: string, salt: string, k: number) => fnv1a32(`${salt}#${author}`) % k;
 
-/** Train on `rows`, calibrate and choose thresholds on their inner out-of-fold logits. */
+/**
+ * Train on `rows`, calibrate and choose thresholds on their inner out-of-fold logits. Synthetic rows
+ * (`split` `synthetic`) train every inner model but are never calibrated on: invented turns are easier
+ * than real ones, and a threshold chosen on them lets real precision fall.
+ */
 export function fitReader(rows: readonly Example[], feats: Features): Fitted {
   const oofZ: number[][] = CATEGORIES.map(() => []);
   const oofY: number[][] = CATEGORIES.map(() => []);
@@ -195,7 +200,7 @@ export function fitReader(rows: readonly Example[], feats: Features): Fitted {
       rows.filter((e) => !inTest(e)),
       feats,
     );
-    for (const e of rows.filter(inTest)) {
+    for (const e of rows.filter((x) => inTest(x) && x.split !== 'synthetic')) {
       const z = logits(m, feats(e));
       CATEGORIES.forEach((c, ci) => {
         oofZ[ci]!.push(z[ci]!);
@@ -268,13 +273,17 @@ export function crossAuthor(
   pool: readonly Example[],
   feats: Features,
   fraction = 1,
+  extraTraining: readonly Example[] = [],
 ): Map<Example, Record<Category, boolean>> {
   const out = new Map<Example, Record<Category, boolean>>();
   for (let k = 0; k < FOLDS; k++) {
     const test = pool.filter((e) => foldOf(e.author, 'fold', FOLDS) === k);
-    const trainRows = pool.filter(
-      (e) => foldOf(e.author, 'fold', FOLDS) !== k && fnv1a32(`curve#${e.author}`) % 100 < fraction * 100,
-    );
+    const trainRows = [
+      ...pool.filter(
+        (e) => foldOf(e.author, 'fold', FOLDS) !== k && fnv1a32(`curve#${e.author}`) % 100 < fraction * 100,
+      ),
+      ...extraTraining,
+    ];
     const f = fitReader(trainRows, feats);
     for (const e of test) {
       const s = scoresOf(f, feats(e));
@@ -325,8 +334,24 @@ export function encode(f: Fitted): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The shipped reader: trained and calibrated on the whole pool. */
-export const shippedReader = (pool: readonly Example[]) => fitReader(pool, memoFeats());
+/**
+ * The invented turns of `sets/synthetic/` (training only: never in a fold's test rows, never in a
+ * reported figure). Part of the shipped recipe; `--no-synthetic` leaves them out, for comparison.
+ */
+export function syntheticTraining(): Example[] {
+  const dir = resolve(import.meta.dirname ?? '.', 'sets/synthetic');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .map((f) => resolve(dir, f));
+  return syntheticExamples(files).filter((e) => e.evidence !== undefined);
+}
+
+/** The shipped reader: trained on the whole pool and the synthetic turns, calibrated on the pool. */
+export const shippedReader = (
+  pool: readonly Example[],
+  synthetic: readonly Example[] = syntheticTraining(),
+) => fitReader([...pool, ...synthetic], memoFeats());
 
 async function main() {
   const t0 = Date.now();
@@ -334,8 +359,10 @@ async function main() {
   console.error(
     `pool ${pool.length} turns, ${new Set(pool.map((e) => e.author)).size} authors (${Date.now() - t0} ms)`,
   );
+  const synthetic = process.argv.includes('--no-synthetic') ? [] : syntheticTraining();
+  if (synthetic.length) console.error(`${synthetic.length} synthetic turns in every training set`);
   if (process.argv.includes('--write')) {
-    const f = shippedReader(pool);
+    const f = shippedReader(pool, synthetic);
     const file = resolve(import.meta.dirname ?? '.', '../../lib/heuristic-model/reader-weights.ts');
     writeFileSync(file, encode(f));
     console.log(
@@ -358,7 +385,7 @@ async function main() {
   };
   for (const [name, fe] of Object.entries(curveOnly ? {} : variants)) {
     const t1 = Date.now();
-    predictors[name] = fromMap(crossAuthor(pool, fe));
+    predictors[name] = fromMap(crossAuthor(pool, fe, 1, synthetic));
     console.error(`${name}: folds in ${Date.now() - t1} ms`);
   }
   const strangersInPool = strangers.filter((e) => e.evidence !== undefined);
@@ -389,7 +416,7 @@ async function main() {
     console.log('\n## learning curve (reader, strangers rows of the folds)');
     // 100 % is the main run's reader column (the same folds and model).
     for (const fraction of curveOnly ? [0.25, 0.5, 0.75] : [0.25, 0.5, 0.75, 1]) {
-      const p = fromMap(crossAuthor(pool, feats, fraction));
+      const p = fromMap(crossAuthor(pool, feats, fraction, synthetic));
       const t = table(strangersInPool, { r: p }).r!;
       const tAll = table(pool, { r: p }).r!;
       console.log(
