@@ -1,17 +1,18 @@
 /**
  * `learn` in Node over a folder on disk: the shared conversations repeated with varied ids up to a size
  * (bench/learn-folder.ts, written into a temporary folder; default 100 MB, `LEARN_BENCH_MB=1000` for
- * 1 GB), read by the library's streamed path (the folder walked in name order, one read stream per
- * file, opened when learn asks for it; `rearview learn` walks the same order but reads each file whole
- * when learn asks for it, with the same rules), beside the naive baseline in the same run: every file
- * read into memory first,
- * then the same pipeline. MB/s of wall and of CPU time, sessions, rules, peak RSS and heap (sampled),
+ * 1 GB), read three ways in the same run: the library's streamed path (the folder walked in name
+ * order, one read stream per file, opened when learn asks for it); the CLI's path (`rearview learn`:
+ * the same order, each file read whole as bytes when learn asks for it; cli/learn.ts imports the
+ * built library and keeps its reader private, so the row mirrors its generator); and the naive
+ * baseline: every file read into memory first, then the same pipeline. MB/s of wall and of CPU time, sessions, rules, peak RSS and heap (sampled),
  * and whether both found the same rules.
  *
  * Standalone: `npx tsx bench/learn.bench.ts` (add `--expose-gc` through NODE_OPTIONS for steadier
  * memory figures).
  */
 import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type LearnSource, learn } from '../lib/learn/index';
@@ -86,6 +87,16 @@ const suite = {
 
       const ours = await timed((sample) => learn(streamed(), { onProgress: sample }));
       const mb = ours.value.stats.bytes / 1e6;
+      // The CLI's path: cli/learn.ts's source generator (whole file as bytes, read on demand).
+      const cli = await timed((sample) =>
+        learn(
+          (async function* () {
+            for (const f of files)
+              yield { name: name(f.path), bytes: await readFile(f.path), modified: f.mtime };
+          })(),
+          { onProgress: sample },
+        ),
+      );
       const naive = await timed(async (sample) => {
         const all: LearnSource[] = files.map((f) => ({
           name: name(f.path),
@@ -114,6 +125,17 @@ const suite = {
           peakRssMB: ours.rssMB,
           peakHeapMB: ours.heapMB,
           gcExposed: gc !== undefined,
+        },
+        {
+          name: `learn/cli-whole-files-${label}`,
+          medianMs: round(cli.ms, 0),
+          runs: 1,
+          mbPerSec: round(mb / (cli.ms / 1000), 1),
+          cpuMbPerSec: round(mb / (cli.cpuMs / 1000), 1),
+          peakRssMB: cli.rssMB,
+          peakHeapMB: cli.heapMB,
+          sameRules: JSON.stringify(cli.value.rules) === JSON.stringify(ours.value.rules),
+          cliCpuOverNaiveCpu: round(cli.cpuMs / naive.cpuMs, 2),
         },
         {
           name: `learn/naive-read-all-first-${label}`,
