@@ -259,8 +259,8 @@ function commandChange(a: string, b: string): string {
   const ha = commandHead(a);
   const hb = commandHead(b);
   if (ha.split(' ')[0] !== hb.split(' ')[0]) return `run \`${hb}\` instead of \`${ha}\``;
-  const flags = (ws: string[]) =>
-    new Set(ws.filter((w) => /^--?[a-z]/i.test(w)).map((w) => w.split('=')[0]!));
+  const isFlag = (w: string) => /^--?[a-z]/i.test(w);
+  const flags = (ws: string[]) => new Set(ws.filter(isFlag).map((w) => w.split('=')[0]!));
   const fa = flags(wa);
   const fb = flags(wb);
   const added = [...fb].filter((f) => !fa.has(f));
@@ -268,13 +268,30 @@ function commandChange(a: string, b: string): string {
   const parts: string[] = [];
   if (added.length) parts.push(`add ${code(added.slice(0, 4))}`);
   if (dropped.length) parts.push(`drop ${code(dropped.slice(0, 4))}`);
-  if (parts.length) return parts.join(', ');
+  // Flags are the fix only when the call that worked still runs what failed: every other word of
+  // the failed call, in order (`make` → `make -C src`). A call that dropped one ran something else
+  // (`python -c "…"` → `python -m app`), and its flags say nothing about the failure.
+  if (
+    parts.length &&
+    keepsInOrder(
+      wa.filter((w) => !isFlag(w)),
+      wb,
+    )
+  )
+    return parts.join(', ');
   const from = wa.find((w) => !wb.includes(w));
   const to = wb.find((w) => !wa.includes(w));
   const clip = (w: string) => (w.length > 40 ? `${w.slice(0, 39)}…` : w);
   if (from && to) return `change \`${clip(from)}\` to \`${clip(to)}\``;
-  if (to) return `add \`${clip(to)}\``;
-  return from ? `drop \`${clip(from)}\`` : 'reorder the arguments';
+  if (to) return `add the argument \`${clip(to)}\``;
+  return from ? `drop the argument \`${clip(from)}\`` : 'reorder the arguments';
+}
+
+/** Whether `all` holds every word of `words`, in the same order (others may come between). */
+function keepsInOrder(words: readonly string[], all: readonly string[]): boolean {
+  let j = 0;
+  for (const w of all) if (j < words.length && w === words[j]) j++;
+  return j === words.length;
 }
 
 function times(n: number): string {

@@ -130,7 +130,8 @@ const TEST_REPORT = /\bFAILED\b|test session starts|\d+ (?:passed|failed)\b|Asse
  *   pre-commit hook, a bare word such as "Error", longer than a line);
  * - `failure: a test report`: a failing test, whose fix is in the code, not in the call;
  * - `failure: a one-off argument`: the fix changed an argument's value (`change \`5\` to \`10\``,
- *   or the content keys of an edit), names one machine's path, or only asked for `--help` /
+ *   `add the argument \`pipx\``, or the content keys of an edit), names one machine's path, or only
+ *   asked for `--help` /
  *   `--version`: what worked once, for that task;
  * - `failure: a permission prompt`: the fix asked the agent's runner for more rights
  *   (`with_escalated_permissions`, `sandbox_permissions`): the runner's policy, which asks anyway.
@@ -159,7 +160,12 @@ export function judgeFailure(errorClass: string, change: string): string | undef
   if (typeof change !== 'string') return 'failure: a one-off argument';
   if (/`(?:with_escalated_permissions|sandbox_permissions)`/.test(change))
     return 'failure: a permission prompt';
-  if (/(?:^|,\s)change\s/.test(change) || namesPath(change) || /\bcd\b/.test(change)) {
+  if (
+    /(?:^|,\s)change\s/.test(change) ||
+    /\bthe argument\b/.test(change) ||
+    namesPath(change) ||
+    /\bcd\b/.test(change)
+  ) {
     return 'failure: a one-off argument';
   }
   // Asking for help or a version succeeds whatever was wrong: it is no fix.

@@ -102,6 +102,25 @@ describe('commandHead and callTarget', () => {
     ).toBe('exit code N');
   });
 
+  it('credits flags only when the call that worked still runs what failed', () => {
+    const fixOf = (failed: string, worked: string) =>
+      groupFailures([
+        {
+          id: 'r',
+          steps: [
+            { tool: 'Bash', action: failed, error: 'NameError: name "x" is not defined' },
+            { tool: 'Bash', action: worked },
+          ],
+        },
+      ])[0]?.fix?.change;
+    expect(fixOf('make', 'make -C src')).toBe('add `-C`');
+    expect(fixOf('git push', 'git push --set-upstream origin main')).toBe('add `--set-upstream`');
+    // Another script ran: its flags are not the fix.
+    expect(fixOf('python -c "import x"', 'python -m app')).toBe('change `-c` to `-m`');
+    expect(fixOf('brew install foo', 'brew install pipx')).toBe('change `foo` to `pipx`');
+    expect(fixOf('npm install', 'npm install left-pad')).toBe('add the argument `left-pad`');
+  });
+
   it('learns from a Codex CLI retry: the command line compared, its time limit ignored', () => {
     const [c] = groupFailures([
       {

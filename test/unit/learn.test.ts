@@ -478,6 +478,10 @@ describe('learn: failure quality rules', () => {
     expect(judgeFailure('No such option: -p', undefined as unknown as string)).toBe(
       'failure: a one-off argument',
     );
+    // A call that worked by running another argument is no lesson about the failure.
+    expect(judgeFailure('Command timed out after 2m', 'add the argument `pipx`')).toBe(
+      'failure: a one-off argument',
+    );
   });
 
   it('undoes markdown escapes and drops requests of one conversation', () => {
