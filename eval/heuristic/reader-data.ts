@@ -28,8 +28,8 @@ export interface Example {
   duplicate: boolean;
 }
 
-function readOld(r: Row): Pick<Example, 'evidence' | 'markers'> {
-  const messages = contextOf(r, Number.MAX_SAFE_INTEGER);
+/** What the library tells a scorer about the last message of `messages` (a person's turn). */
+function readLast(messages: Parameters<typeof scoreTurns>[0]): Pick<Example, 'evidence' | 'markers'> {
   let last: { e: TurnEvidence; s: TurnScores } | undefined;
   let found: Pick<Example, 'evidence' | 'markers'> = { evidence: undefined, markers: undefined };
   scoreTurns(
@@ -48,7 +48,8 @@ function readOld(r: Row): Pick<Example, 'evidence' | 'markers'> {
   return found;
 }
 
-/** The older labelled sets as examples (every split, the once-held-out ones included). */
+const readOld = (r: Row) => readLast(contextOf(r, Number.MAX_SAFE_INTEGER));
+
 export function oldExamples(): Example[] {
   return loadLabelledSets().map((r) => {
     const read = readOld(r);
@@ -123,21 +124,7 @@ export function syntheticExamples(files: readonly string[]): Example[] {
         ...(r.first || !r.reply ? [] : [{ role: 'assistant', content: r.reply }]),
         { role: 'user', content: r.text },
       ];
-      let last: { e: TurnEvidence; s: TurnScores } | undefined;
-      let found: Pick<Example, 'evidence' | 'markers'> = { evidence: undefined, markers: undefined };
-      scoreTurns(
-        messages,
-        {
-          scorer: (e, s) => {
-            last = { e, s };
-            return s;
-          },
-        },
-        (turn) => {
-          if (turn.index === messages.length - 1 && last) found = { evidence: last.e, markers: last.s };
-          last = undefined;
-        },
-      );
+      const found = readLast(messages);
       out.push({
         id: `syn:${r.id}`,
         author: `synthetic:${basename(file)}`,
