@@ -81,6 +81,7 @@ describe('the growth rule (excessOf)', () => {
     ['a jump on short calls, then a step', [7.74, 0.7, 3.36, 2.05]],
     ['two steps apart in six doublings', [4.02, 0.99, 4.18, 2.32, 2.2, 1.92]],
     ['an engine step after a noisy first doubling', [3.52, 1.17, 8.56, 2.48]],
+    ['two steps, then a step in the added doublings', [3.59, 1.07, 4.14, 3.39, 2.15]],
     ['plain linear', [2.1, 1.9, 2.2]],
   ])('passes linear code: %s', (_, ratios) => {
     expect(excessOf(ratios)).toBeLessThanOrEqual(1);
@@ -91,6 +92,8 @@ describe('the growth rule (excessOf)', () => {
     ['quadratic from the middle', [2.0, 2.1, 3.8, 4.0]],
     ['quadratic from the last two doublings', [2.0, 2.0, 2.1, 3.9, 4.0]],
     ['quadratic with a noisy fast doubling', [4.0, 2.5, 4.1, 4.0]],
+    ['quadratic through the added doublings', [2.1, 2.0, 3.2, 3.9, 4.1]],
+    ['quadratic from the middle, six doublings', [2.0, 2.1, 2.0, 3.7, 3.9, 4.0]],
   ])('fails a quadratic: %s', (_, ratios) => {
     expect(excessOf(ratios)).toBeGreaterThan(1);
   });

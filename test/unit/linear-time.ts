@@ -19,8 +19,8 @@
  * of the machine hits all of them alike), each size's time is the fastest of its rounds (another
  * process or a collection of other garbage only ever adds time, and on a loaded machine more than
  * half the samples may be hit, which moves a median), and an attempt that fails by a little is
- * measured again: a second time as it was, a third time with one more doubling at the top (see
- * `excessOf`'s tail rule). The fastest run of a quadratic scanner is still quadratic.
+ * measured again: a second time as it was, a third time with two more doublings at the top (see
+ * `excessOf`'s tail rules). The fastest run of a quadratic scanner is still quadratic.
  */
 
 /** The sizes of a growth check: 12.5 KB to 100 KB in three doublings. */
@@ -79,9 +79,11 @@ function ratiosOf(times: readonly number[], lengths: readonly number[]): number[
  * fails (it is near 4 at every doubling from the size where it turns quadratic, the last included).
  * - Step rule: the largest ratio once one step is set aside (one doubling anywhere, or two
  *   consecutive doublings before the last); the step that leaves the least is chosen.
- * - Tail rule, from four doublings on: the last doubling within the bound, and at most half of the
- *   others over it (a linear scan can meet two steps in a run, a cache size and a collector's
- *   promotion, at sizes of its own; a quadratic's last doubling is its longest sample and near 4).
+ * - Tail rules, from four doublings on (a linear scan can meet two steps in a run, a cache size and a
+ *   collector's promotion, at sizes of its own; a quadratic's last doublings are its longest samples,
+ *   each near 4): the last doubling within the bound and at most half of the others over it; or the
+ *   last two doublings within the bound on average (their geometric mean: one of them may be a step)
+ *   and at most half of the others, rounded up, over it.
  */
 export function excessOf(ratios: readonly number[]): number {
   const n = ratios.length;
@@ -96,6 +98,9 @@ export function excessOf(ratios: readonly number[]): number {
     const others = ratios.slice(0, -1).sort((a, b) => a - b);
     const kept = others.slice(0, others.length - Math.floor(n / 2));
     best = Math.min(best, Math.max(ratios[n - 1]!, ...kept));
+    const before = ratios.slice(0, -2).sort((a, b) => a - b);
+    const keptBefore = before.slice(0, before.length - Math.ceil((n - 2) / 2));
+    best = Math.min(best, Math.max(Math.sqrt(ratios[n - 2]! * ratios[n - 1]!), ...keptBefore));
   }
   return best / MAX_RATIO;
 }
@@ -157,14 +162,15 @@ export function measureGrowth<T>(
   let attempts = 0;
   while (attempts < 3) {
     attempts++;
-    // A third attempt, after two that failed by a little, adds a doubling at the top: the tail rule of
-    // `excessOf` then reads past a step at the largest sizes, or past two steps in a short run.
+    // A third attempt, after two that failed by a little, adds two doublings at the top: the tail
+    // rules of `excessOf` then read past a step at the largest sizes, or past two steps in a short run.
     if (attempts === 3) {
-      const top = sizes.at(-1)! * 2;
-      const input = make(top);
-      scan(input);
-      inputs.push(input);
-      lengths.push(sizeOf ? sizeOf(input) : typeof input === 'string' ? input.length : top);
+      for (const top of [sizes.at(-1)! * 2, sizes.at(-1)! * 4]) {
+        const input = make(top);
+        scan(input);
+        inputs.push(input);
+        lengths.push(sizeOf ? sizeOf(input) : typeof input === 'string' ? input.length : top);
+      }
     }
     const a = attempt(scan, inputs, lengths, repeat, rounds);
     if (!best || a.excess < best.excess) best = a;
