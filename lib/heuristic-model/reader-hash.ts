@@ -18,6 +18,7 @@ import {
   readerWord,
   replyParts,
 } from './reader-features.js';
+import { scanHashes } from './reader-scan.js';
 
 /** FNV-1a state `h` continued over the UTF-16 code units of `s`. */
 function more(h: number, s: string): number {
@@ -91,6 +92,19 @@ const push = (bucket: number): void => {
  * ```
  */
 export function readerHashes(e: TurnEvidence): Int32Array {
+  return scanHashes(e) ?? partsHashes(e);
+}
+
+/**
+ * @internal {@link readerHashes} read through `baseParts` and `readerParts` (the strings path): what
+ * it does for the turns `scanHashes` leaves, and what the tests hold the scan to.
+ *
+ * @example
+ * ```ts
+ * new Set(partsHashes(turn)); // the same set as new Set(readerHashes(turn))
+ * ```
+ */
+export function partsHashes(e: TurnEvidence): Int32Array {
   n = 0;
   // `turnFeatures`: the base features, then every pair of shape features (`x:a&b`, code-unit order).
   const base = baseParts(e);

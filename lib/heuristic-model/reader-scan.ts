@@ -1,0 +1,292 @@
+/**
+ * The reader's buckets of a turn in one pass over its characters, building no string: the lines are
+ * told pasted or prose by their first characters, the prose is lower-cased by code arithmetic, its
+ * words are hashed as they are read (the vocabulary is asked with the code units), and the shape
+ * features are counted as the scan goes; their names, and the names of their pairs, are hashed once
+ * per process and kept by number. It reads the turns whose prose is ASCII (bar the typographic
+ * apostrophe) with no double quote and no decomposed accent, most of them; for the others it gives
+ * nothing and `readerHashes` reads the turn through `baseParts` (Unicode lower-casing and word
+ * classes, the quote-less prose of the base features beside the reader's). The buckets are the same
+ * set either way (property tests hold the two paths to each other).
+ */
+import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
+import type { TurnEvidence } from '../heuristic/index.js';
+import { ERROR_SHAPE, vocabularyIdOfCodes } from './features.js';
+import { BUCKETS, isTemplate, MAX_WORDS, replyParts } from './reader-features.js';
+import { fnv, hashShape, more, shapeTables, step, TAIL_ID, TAIL_NAMES, type Tables } from './reader-shape.js';
+import { endsAsking, isSpace } from './text-scan.js';
+
+const MASK = BUCKETS - 1;
+const READ = 600;
+/** The words `baseParts` reads (its `wordsOf` cut). */
+const BASE_WORDS = 200;
+const NFD = /[\u0300-\u036f]/;
+const { LEN, OOV, ENDS_Q, Q, BANG, QQ, CAPS, LOWER, LONG, SHORT, PASTE_ERROR, FIRST, NO_REPLY, ASKED } =
+  TAIL_ID;
+const { CORRECTION, CHALLENGE, PREFERENCE, APPROVAL, FRICTION, INTERRUPTED, REPEAT, UNDO } = TAIL_ID;
+
+let buf = new Int32Array(1024);
+let n = 0;
+const push = (bucket: number): void => {
+  if (n === buf.length) {
+    const grown = new Int32Array(buf.length * 2);
+    grown.set(buf);
+    buf = grown;
+  }
+  buf[n++] = bucket;
+};
+/** The code units of the word being read, lower-cased (a word is at most the 600 characters read). */
+const codes = new Uint16Array(READ);
+const shape = new Int32Array(TAIL_NAMES.length);
+
+const U = more(FNV_OFFSET, 'u:');
+const V = more(FNV_OFFSET, 'v:');
+const V_START = step(more(V, '^'), 95);
+const BIAS = fnv('bias');
+const FIRST_OTHER = fnv('f:*');
+const SECOND_OTHER = fnv('s:*');
+const PASTED_SHARE = [0, 1, 2, 3, 4].map((k) => fnv(`pr:${k}`));
+const TEMPLATE = fnv('t:template');
+const CLAIM = fnv('r:claim');
+const ERROR = fnv('r:error');
+const REPLY_ASKED = fnv('r:asked');
+
+/** What the scan has read of the words so far: kept here so that the per-character loop holds only the word it reads. */
+const words = { count: 0, oov: 0, first: -2, previous: -1, after: 0 };
+const LENGTHS = [0, 2, 5, 10, 20, 40];
+
+/**
+ * One word read (its `length` code units in `codes`, FNV-1a `hash`, all digits or not): the base
+ * features' `f:`/`s:`, `w:` and `b:` buckets of the first 200 words and the reader's `u:` and `v:`
+ * of the first 120, as `readerHashes` names them. Returns 0, the length of the next word.
+ */
+function endWord(t: Tables, length: number, hash: number, digits: boolean): number {
+  const count = words.count;
+  if (count >= BASE_WORDS) return 0;
+  const id = vocabularyIdOfCodes(codes, length, hash);
+  if (count === 0) words.first = id;
+  if (id < 0) words.oov++;
+  if (count < 2)
+    push(id >= 0 ? (count === 0 ? t.first[id]! : t.second[id]!) : count === 0 ? FIRST_OTHER : SECOND_OTHER);
+  if (id >= 0) {
+    push(t.word[id]!);
+    if (words.previous >= 0) {
+      let b = t.after[words.previous]!;
+      for (let i = 0; i < length; i++) b = Math.imul(b ^ codes[i]!, FNV_PRIME);
+      push(b & MASK);
+    }
+  }
+  words.previous = id;
+  if (count < MAX_WORDS) {
+    // `readerWord`: a number reads `0`, a token over 20 characters `~`.
+    let u = U;
+    let pair = words.after;
+    let next = V;
+    if (digits || length > 20) {
+      const c = digits ? 48 : 126;
+      u = step(u, c);
+      pair = step(pair, c);
+      next = step(next, c);
+    } else
+      for (let i = 0; i < length; i++) {
+        const c = codes[i]!;
+        u = Math.imul(u ^ c, FNV_PRIME);
+        pair = Math.imul(pair ^ c, FNV_PRIME);
+        next = Math.imul(next ^ c, FNV_PRIME);
+      }
+    push(u & MASK);
+    push(pair & MASK);
+    words.after = step(next, 95);
+  }
+  words.count = count + 1;
+  return 0;
+}
+
+/**
+ * @internal Whether the line `s.slice(from, to)` (no line break in it) is pasted or quoted: the same
+ * answer as `PASTED.test(line)` of `features.ts`, read from the line's first characters.
+ *
+ * @example
+ * ```ts
+ * pastedLine('    x = 1', 0, 9); // true
+ * ```
+ */
+export function pastedLine(s: string, from: number, to: number): boolean {
+  let k = from;
+  while (k < to && isSpace(s.charCodeAt(k))) k++;
+  if (k - from >= 4 || (from < to && s.charCodeAt(from) === 9)) return true;
+  if (k === to) return false;
+  const c = s.charCodeAt(k);
+  // `[{}[\]<|]`, `>`: one character; then the words that open a prompt, a frame or a traceback.
+  if (c === 62 || c === 123 || c === 125 || c === 91 || c === 93 || c === 60 || c === 124) return true;
+  if (c === 36) return k + 1 < to && s.charCodeAt(k + 1) === 32;
+  if (c === 70) return k + 6 <= to && s.startsWith('File "', k);
+  if (c === 84) return k + 9 <= to && s.startsWith('Traceback', k);
+  return k > from && c === 97 && k + 3 < to && s.startsWith('at ', k) && !isSpace(s.charCodeAt(k + 3));
+}
+
+/**
+ * @internal The reader's buckets of `e` read in one pass (see the module comment): a view of a
+ * buffer the next call overwrites, or `undefined` for a turn this scan leaves to `baseParts`.
+ *
+ * @example
+ * ```ts
+ * scanHashes(turn); // the buckets of readerFeatures(turn), as a set, or undefined
+ * ```
+ */
+export function scanHashes(e: TurnEvidence): Int32Array | undefined {
+  const raw = typeof e.text === 'string' ? e.text.slice(0, READ) : '';
+  if (NFD.test(raw)) return undefined;
+  const t = shapeTables();
+  n = 0;
+  push(BIAS);
+  let lines = 0;
+  let pastedLines = 0;
+  let pastedFilled = 0;
+  let pastedError = false;
+  let inFence = false;
+  // The prose as `baseParts` reads it: the previous character (code spans count as a space, lines
+  // are joined by a line break), what it has held, and the capitals test on the lines as written.
+  let prose = false;
+  let previous = 0;
+  let ask = false;
+  let bang = false;
+  let twice = false;
+  let endsAsk = false;
+  let caps = false;
+  // The word being read (the others are counted in `words`, word by word).
+  let length = 0;
+  let hash = FNV_OFFSET;
+  let digits = true;
+  words.count = 0;
+  words.oov = 0;
+  words.first = -2;
+  words.previous = -1;
+  words.after = V_START;
+  for (let from = 0; from <= raw.length; ) {
+    let to = raw.indexOf('\n', from);
+    if (to < 0) to = raw.length;
+    let k = from;
+    while (k < to && isSpace(raw.charCodeAt(k))) k++;
+    const filled = k < to;
+    if (filled) lines++;
+    if (raw.startsWith('```', k)) {
+      inFence = !inFence;
+      pastedLines++;
+      pastedFilled++;
+    } else if (inFence || pastedLine(raw, from, to)) {
+      pastedLines++;
+      if (filled) pastedFilled++;
+      if (!pastedError && ERROR_SHAPE.test(raw.slice(from, to))) pastedError = true;
+    } else {
+      if (prose) {
+        if (length > 0) length = endWord(t, length, hash, digits);
+        previous = 10;
+      }
+      prose = true;
+      let codeEnd = from;
+      let run = 0;
+      let runAfterSpace = false;
+      let space = true;
+      for (let i = from; i < to; i++) {
+        const c = raw.charCodeAt(i);
+        // `p:caps`: three capitals or more after a space or the line's start, then a space, `.!?,` or its end.
+        if (c >= 65 && c <= 90) {
+          if (run === 0) runAfterSpace = space;
+          run++;
+          space = false;
+        } else {
+          space = isSpace(c);
+          if (run >= 3 && runAfterSpace && (space || c === 46 || c === 33 || c === 63 || c === 44))
+            caps = true;
+          run = 0;
+        }
+        if (c === 34) return undefined;
+        if (i < codeEnd) continue;
+        let p = c;
+        if (c === 96) {
+          const close = raw.indexOf('`', i + 1);
+          if (close >= 0 && close < to) {
+            codeEnd = close + 1;
+            p = 32;
+          }
+        } else if (c >= 128 && c !== 0x2019) return undefined;
+        if (p === 39 || p === 0x2019) {
+          // An apostrophe is dropped from the words (`don't` reads `dont`) but stays in the prose.
+          previous = p;
+          endsAsk = false;
+          continue;
+        }
+        const lower = p >= 65 && p <= 90 ? p + 32 : p;
+        if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 95) {
+          if (length === 0) {
+            hash = FNV_OFFSET;
+            digits = true;
+          }
+          codes[length++] = lower;
+          hash = Math.imul(hash ^ lower, FNV_PRIME);
+          if (lower > 57) digits = false;
+          endsAsk = false;
+        } else {
+          if (length > 0) length = endWord(t, length, hash, digits);
+          if (p === 63) {
+            ask = true;
+            if (previous === 63 || previous === 33) twice = true;
+            endsAsk = true;
+          } else if (p === 33) {
+            bang = true;
+            if (previous === 63) twice = true;
+            endsAsk = false;
+          } else if (!isSpace(p)) endsAsk = false;
+        }
+        previous = p;
+      }
+      if (run >= 3 && runAfterSpace) caps = true;
+    }
+    from = to + 1;
+  }
+  if (length > 0) endWord(t, length, hash, digits);
+  const { count, oov, after } = words;
+  // The tail of `baseParts`, by number.
+  let s = 0;
+  let b = 0;
+  while (b < 6 && count > LENGTHS[b]!) b++;
+  shape[s++] = LEN + b;
+  if (count > 0) shape[s++] = OOV + Math.min(4, Math.floor((oov * 5) / count));
+  if (endsAsk) shape[s++] = ENDS_Q;
+  if (ask) shape[s++] = Q;
+  if (bang) shape[s++] = BANG;
+  if (twice) shape[s++] = QQ;
+  if (caps) shape[s++] = CAPS;
+  let k = 0;
+  while (k < raw.length && isSpace(raw.charCodeAt(k))) k++;
+  if (k < raw.length && raw.charCodeAt(k) >= 97 && raw.charCodeAt(k) <= 122) shape[s++] = LOWER;
+  if (pastedLines > 0) shape[s++] = pastedLines > 5 ? LONG : SHORT;
+  if (pastedError) shape[s++] = PASTE_ERROR;
+  if (e.first) shape[s++] = FIRST;
+  if (typeof e.reply !== 'string') shape[s++] = NO_REPLY;
+  else {
+    let to = e.reply.length;
+    while (to > 0 && isSpace(e.reply.charCodeAt(to - 1))) to--;
+    if (endsAsking(e.reply, Math.max(0, to - 300), to)) shape[s++] = ASKED;
+  }
+  const m: Partial<TurnEvidence['signals']> = e.signals ?? {};
+  if (m.correction && !m.challenge) shape[s++] = CORRECTION;
+  if (m.challenge) shape[s++] = CHALLENGE;
+  if (m.preference) shape[s++] = PREFERENCE;
+  if (m.approval) shape[s++] = APPROVAL;
+  if (m.friction) shape[s++] = FRICTION;
+  if (e.interrupted) shape[s++] = INTERRUPTED;
+  if (e.repeat) shape[s++] = REPEAT;
+  if (e.undo) shape[s++] = UNDO;
+  hashShape(t, shape, s, count > 0 ? words.first + 1 : -1, push);
+  // `readerParts`: the pasted share, the template test, the end of the word pairs and the reply.
+  if (lines > 0) push(PASTED_SHARE[Math.min(4, Math.floor((pastedFilled * 5) / lines))]!);
+  if (isTemplate(raw)) push(TEMPLATE);
+  if (count > 0) push(step(after, 36) & MASK);
+  const reply = replyParts(e.reply);
+  if (reply.claim) push(CLAIM);
+  if (reply.error) push(ERROR);
+  if (reply.asked) push(REPLY_ASKED);
+  return buf.subarray(0, n);
+}
