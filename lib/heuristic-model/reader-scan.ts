@@ -52,17 +52,16 @@ const ERROR = fnv('r:error');
 const REPLY_ASKED = fnv('r:asked');
 
 /** What the scan has read of the words so far: kept here so that the per-character loop holds only the word it reads. */
-const words = { count: 0, oov: 0, first: -2, previous: -1, after: 0 };
+const words = { count: 0, oov: 0, first: -2, previous: -1, read: 0, after: 0 };
 const LENGTHS = [0, 2, 5, 10, 20, 40];
 
 /**
- * One word read (its `length` code units in `codes`, FNV-1a `hash`, all digits or not): the base
- * features' `f:`/`s:`, `w:` and `b:` buckets of the first 200 words and the reader's `u:` and `v:`
- * of the first 120, as `readerHashes` names them. Returns 0, the length of the next word.
+ * One word of the base features' prose (its `length` code units in `codes`, FNV-1a `hash`): the
+ * `f:`/`s:`, `w:` and `b:` buckets of the first 200 words, as `readerHashes` names them.
  */
-function endWord(t: Tables, length: number, hash: number, digits: boolean): number {
+function baseWord(t: Tables, length: number, hash: number): void {
   const count = words.count;
-  if (count >= BASE_WORDS) return 0;
+  if (count >= BASE_WORDS) return;
   const id = vocabularyIdOfCodes(codes, length, hash);
   if (count === 0) words.first = id;
   if (id < 0) words.oov++;
@@ -77,29 +76,31 @@ function endWord(t: Tables, length: number, hash: number, digits: boolean): numb
     }
   }
   words.previous = id;
-  if (count < MAX_WORDS) {
-    // `readerWord`: a number reads `0`, a token over 20 characters `~`.
-    let u = U;
-    let pair = words.after;
-    let next = V;
-    if (digits || length > 20) {
-      const c = digits ? 48 : 126;
-      u = step(u, c);
-      pair = step(pair, c);
-      next = step(next, c);
-    } else
-      for (let i = 0; i < length; i++) {
-        const c = codes[i]!;
-        u = Math.imul(u ^ c, FNV_PRIME);
-        pair = Math.imul(pair ^ c, FNV_PRIME);
-        next = Math.imul(next ^ c, FNV_PRIME);
-      }
-    push(u & MASK);
-    push(pair & MASK);
-    words.after = step(next, 95);
-  }
   words.count = count + 1;
-  return 0;
+}
+
+/** One word of the reader's prose: its `u:` and `v:` buckets, of the first 120 words (`readerWord`: a number reads `0`, a token over 20 characters `~`). */
+function readerWord(length: number, digits: boolean): void {
+  if (words.read >= MAX_WORDS) return;
+  let u = U;
+  let pair = words.after;
+  let next = V;
+  if (digits || length > 20) {
+    const c = digits ? 48 : 126;
+    u = step(u, c);
+    pair = step(pair, c);
+    next = step(next, c);
+  } else
+    for (let i = 0; i < length; i++) {
+      const c = codes[i]!;
+      u = Math.imul(u ^ c, FNV_PRIME);
+      pair = Math.imul(pair ^ c, FNV_PRIME);
+      next = Math.imul(next ^ c, FNV_PRIME);
+    }
+  push(u & MASK);
+  push(pair & MASK);
+  words.after = step(next, 95);
+  words.read++;
 }
 
 /**
@@ -125,6 +126,135 @@ export function pastedLine(s: string, from: number, to: number): boolean {
   return k > from && c === 97 && k + 3 < to && s.startsWith('at ', k) && !isSpace(s.charCodeAt(k + 3));
 }
 
+const BASE = 1;
+const READER = 2;
+const BOTH = 3;
+const [F_ENDS_ASK, F_ASK, F_BANG, F_TWICE, F_CAPS] = [1, 2, 4, 8, 16];
+/** The prose lines' bounds, `from, to` by pairs (at most the 301 lines of 600 characters). */
+const prose = new Int32Array(2 * (READ + 1));
+
+/**
+ * The prose lines (`spans / 2` of them in `prose`) read as `baseParts` reads them joined by line
+ * breaks: code spans count as a space, apostrophes are dropped from words, capitals lower-cased. For
+ * `BASE`, double-quoted spans count as a space too and the words go to {@link baseWord}, with the
+ * punctuation and capitals flags returned (`F_…`); for `READER` the words go to {@link readerWord};
+ * `BOTH` is the two at once (a prose without a double quote). -1 for a character this scan leaves to
+ * `baseParts` (non-ASCII bar `’`).
+ */
+function readProse(t: Tables, raw: string, spans: number, mode: number): number {
+  const base = (mode & BASE) !== 0;
+  const reader = (mode & READER) !== 0;
+  let flags = 0;
+  let previous = 0;
+  let endsAsk = false;
+  let length = 0;
+  let hash = FNV_OFFSET;
+  let digits = true;
+  for (let line = 0; line < spans; line += 2) {
+    const from = prose[line]!;
+    const to = prose[line + 1]!;
+    if (line > 0) {
+      if (length > 0) {
+        if (base) baseWord(t, length, hash);
+        if (reader) readerWord(length, digits);
+        length = 0;
+      }
+      previous = 10;
+    }
+    let skipTo = from;
+    let run = 0;
+    let runAfterSpace = false;
+    let space = true;
+    for (let i = from; i < to; i++) {
+      const c = raw.charCodeAt(i);
+      // `p:caps` (base): three capitals or more after a space or the line's start, then a space, `.!?,` or its end.
+      if (c >= 97 && c <= 122) {
+        run = 0;
+        space = false;
+      } else if (c >= 65 && c <= 90) {
+        if (run === 0) runAfterSpace = space;
+        run++;
+        space = false;
+      } else {
+        space = isSpace(c);
+        if (run >= 3 && runAfterSpace && (space || c === 46 || c === 33 || c === 63 || c === 44))
+          flags |= F_CAPS;
+        run = 0;
+      }
+      if (i < skipTo) continue;
+      let p = c;
+      if (c === 96) {
+        const close = raw.indexOf('`', i + 1);
+        if (close >= 0 && close < to) {
+          skipTo = close + 1;
+          p = 32;
+        }
+      } else if (c === 34 && base) {
+        const close = closingQuote(raw, i + 1, to);
+        if (close >= 0) {
+          skipTo = close + 1;
+          p = 32;
+        }
+      } else if (c >= 128 && c !== 0x2019) return -1;
+      if (p === 39 || p === 0x2019) {
+        // An apostrophe is dropped from the words (`don't` reads `dont`) but stays in the prose.
+        previous = p;
+        endsAsk = false;
+        continue;
+      }
+      const lower = p >= 65 && p <= 90 ? p + 32 : p;
+      if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 95) {
+        if (length === 0) {
+          hash = FNV_OFFSET;
+          digits = true;
+        }
+        codes[length++] = lower;
+        hash = Math.imul(hash ^ lower, FNV_PRIME);
+        if (lower > 57) digits = false;
+        endsAsk = false;
+      } else {
+        if (length > 0) {
+          if (base) baseWord(t, length, hash);
+          if (reader) readerWord(length, digits);
+          length = 0;
+        }
+        if (p === 63) {
+          flags |= F_ASK;
+          if (previous === 63 || previous === 33) flags |= F_TWICE;
+          endsAsk = true;
+        } else if (p === 33) {
+          flags |= F_BANG;
+          if (previous === 63) flags |= F_TWICE;
+          endsAsk = false;
+        } else if (!isSpace(p)) endsAsk = false;
+      }
+      previous = p;
+    }
+    if (run >= 3 && runAfterSpace) flags |= F_CAPS;
+  }
+  if (length > 0) {
+    if (base) baseWord(t, length, hash);
+    if (reader) readerWord(length, digits);
+  }
+  return endsAsk ? flags | F_ENDS_ASK : flags;
+}
+
+/**
+ * Where the double-quoted span opened before `from` closes on its line (before `to`), as
+ * `/"[^"\n]*"/` reads the prose after code spans became spaces: the next `"` outside a code span, or -1.
+ */
+function closingQuote(raw: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 34) return i;
+    if (c === 96) {
+      const close = raw.indexOf('`', i + 1);
+      if (close >= 0 && close < to) i = close;
+    }
+  }
+  return -1;
+}
+
 /**
  * @internal The reader's buckets of `e` read in one pass (see the module comment): a view of a
  * buffer the next call overwrites, or `undefined` for a turn this scan leaves to `baseParts`.
@@ -145,24 +275,9 @@ export function scanHashes(e: TurnEvidence): Int32Array | undefined {
   let pastedFilled = 0;
   let pastedError = false;
   let inFence = false;
-  // The prose as `baseParts` reads it: the previous character (code spans count as a space, lines
-  // are joined by a line break), what it has held, and the capitals test on the lines as written.
-  let prose = false;
-  let previous = 0;
-  let ask = false;
-  let bang = false;
-  let twice = false;
-  let endsAsk = false;
-  let caps = false;
-  // The word being read (the others are counted in `words`, word by word).
-  let length = 0;
-  let hash = FNV_OFFSET;
-  let digits = true;
-  words.count = 0;
-  words.oov = 0;
-  words.first = -2;
-  words.previous = -1;
-  words.after = V_START;
+  // The prose lines, told by their first characters; their text is read below.
+  let spans = 0;
+  let quoted = false;
   for (let from = 0; from <= raw.length; ) {
     let to = raw.indexOf('\n', from);
     if (to < 0) to = raw.length;
@@ -179,73 +294,26 @@ export function scanHashes(e: TurnEvidence): Int32Array | undefined {
       if (filled) pastedFilled++;
       if (!pastedError && ERROR_SHAPE.test(raw.slice(from, to))) pastedError = true;
     } else {
-      if (prose) {
-        if (length > 0) length = endWord(t, length, hash, digits);
-        previous = 10;
+      prose[spans++] = from;
+      prose[spans++] = to;
+      if (!quoted && filled) {
+        const q = raw.indexOf('"', k);
+        quoted = q >= 0 && q < to;
       }
-      prose = true;
-      let codeEnd = from;
-      let run = 0;
-      let runAfterSpace = false;
-      let space = true;
-      for (let i = from; i < to; i++) {
-        const c = raw.charCodeAt(i);
-        // `p:caps`: three capitals or more after a space or the line's start, then a space, `.!?,` or its end.
-        if (c >= 65 && c <= 90) {
-          if (run === 0) runAfterSpace = space;
-          run++;
-          space = false;
-        } else {
-          space = isSpace(c);
-          if (run >= 3 && runAfterSpace && (space || c === 46 || c === 33 || c === 63 || c === 44))
-            caps = true;
-          run = 0;
-        }
-        if (c === 34) return undefined;
-        if (i < codeEnd) continue;
-        let p = c;
-        if (c === 96) {
-          const close = raw.indexOf('`', i + 1);
-          if (close >= 0 && close < to) {
-            codeEnd = close + 1;
-            p = 32;
-          }
-        } else if (c >= 128 && c !== 0x2019) return undefined;
-        if (p === 39 || p === 0x2019) {
-          // An apostrophe is dropped from the words (`don't` reads `dont`) but stays in the prose.
-          previous = p;
-          endsAsk = false;
-          continue;
-        }
-        const lower = p >= 65 && p <= 90 ? p + 32 : p;
-        if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 95) {
-          if (length === 0) {
-            hash = FNV_OFFSET;
-            digits = true;
-          }
-          codes[length++] = lower;
-          hash = Math.imul(hash ^ lower, FNV_PRIME);
-          if (lower > 57) digits = false;
-          endsAsk = false;
-        } else {
-          if (length > 0) length = endWord(t, length, hash, digits);
-          if (p === 63) {
-            ask = true;
-            if (previous === 63 || previous === 33) twice = true;
-            endsAsk = true;
-          } else if (p === 33) {
-            bang = true;
-            if (previous === 63) twice = true;
-            endsAsk = false;
-          } else if (!isSpace(p)) endsAsk = false;
-        }
-        previous = p;
-      }
-      if (run >= 3 && runAfterSpace) caps = true;
     }
     from = to + 1;
   }
-  if (length > 0) endWord(t, length, hash, digits);
+  words.count = 0;
+  words.oov = 0;
+  words.first = -2;
+  words.previous = -1;
+  words.read = 0;
+  words.after = V_START;
+  // With a double quote in the prose, the base features read it without the quoted spans and the
+  // reader with them: two passes. Without one, one pass gives both.
+  const flags = readProse(t, raw, spans, quoted ? BASE : BOTH);
+  if (flags < 0) return undefined;
+  if (quoted && readProse(t, raw, spans, READER) < 0) return undefined;
   const { count, oov, after } = words;
   // The tail of `baseParts`, by number.
   let s = 0;
@@ -253,11 +321,11 @@ export function scanHashes(e: TurnEvidence): Int32Array | undefined {
   while (b < 6 && count > LENGTHS[b]!) b++;
   shape[s++] = LEN + b;
   if (count > 0) shape[s++] = OOV + Math.min(4, Math.floor((oov * 5) / count));
-  if (endsAsk) shape[s++] = ENDS_Q;
-  if (ask) shape[s++] = Q;
-  if (bang) shape[s++] = BANG;
-  if (twice) shape[s++] = QQ;
-  if (caps) shape[s++] = CAPS;
+  if (flags & F_ENDS_ASK) shape[s++] = ENDS_Q;
+  if (flags & F_ASK) shape[s++] = Q;
+  if (flags & F_BANG) shape[s++] = BANG;
+  if (flags & F_TWICE) shape[s++] = QQ;
+  if (flags & F_CAPS) shape[s++] = CAPS;
   let k = 0;
   while (k < raw.length && isSpace(raw.charCodeAt(k))) k++;
   if (k < raw.length && raw.charCodeAt(k) >= 97 && raw.charCodeAt(k) <= 122) shape[s++] = LOWER;
@@ -283,7 +351,7 @@ export function scanHashes(e: TurnEvidence): Int32Array | undefined {
   // `readerParts`: the pasted share, the template test, the end of the word pairs and the reply.
   if (lines > 0) push(PASTED_SHARE[Math.min(4, Math.floor((pastedFilled * 5) / lines))]!);
   if (isTemplate(raw)) push(TEMPLATE);
-  if (count > 0) push(step(after, 36) & MASK);
+  if (words.read > 0) push(step(after, 36) & MASK);
   const reply = replyParts(e.reply);
   if (reply.claim) push(CLAIM);
   if (reply.error) push(ERROR);
