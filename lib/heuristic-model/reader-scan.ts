@@ -12,7 +12,7 @@
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
 import { ERROR_SHAPE, vocabularyIdOfCodes } from './features.js';
-import { BUCKETS, isTemplate, MAX_WORDS, replyParts } from './reader-features.js';
+import { BUCKETS, hasCjk, isTemplate, MAX_WORDS, replyParts } from './reader-features.js';
 import { fnv, hashShape, more, shapeTables, step, TAIL_ID, TAIL_NAMES, type Tables } from './reader-shape.js';
 import { endsAsking, isSpace } from './text-scan.js';
 
@@ -139,7 +139,7 @@ const prose = new Int32Array(2 * (READ + 1));
  * `BASE`, double-quoted spans count as a space too and the words go to {@link baseWord}, with the
  * punctuation and capitals flags returned (`F_…`); for `READER` the words go to {@link readerWord};
  * `BOTH` is the two at once (a prose without a double quote). -1 for a character this scan leaves to
- * `baseParts` (non-ASCII bar `’`).
+ * `baseParts` (see {@link unitClass}).
  */
 function readProse(t: Tables, raw: string, spans: number, mode: number): number {
   const base = (mode & BASE) !== 0;
@@ -182,6 +182,28 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
         run = 0;
       }
       if (i < skipTo) continue;
+      // Most characters are lower-case letters and spaces: read them first.
+      if (c >= 97 && c <= 122) {
+        if (length === 0) {
+          hash = FNV_OFFSET;
+          digits = false;
+        }
+        codes[length++] = c;
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+        digits = false;
+        endsAsk = false;
+        previous = c;
+        continue;
+      }
+      if (c === 32) {
+        if (length > 0) {
+          if (base) baseWord(t, length, hash);
+          if (reader) readerWord(length, digits);
+          length = 0;
+        }
+        previous = 32;
+        continue;
+      }
       let p = c;
       if (c === 96) {
         const close = raw.indexOf('`', i + 1);
@@ -195,15 +217,25 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
           skipTo = close + 1;
           p = 32;
         }
-      } else if (c >= 128 && c !== 0x2019) return -1;
+      }
       if (p === 39 || p === 0x2019) {
         // An apostrophe is dropped from the words (`don't` reads `dont`) but stays in the prose.
         previous = p;
         endsAsk = false;
         continue;
       }
-      const lower = p >= 65 && p <= 90 ? p + 32 : p;
-      if ((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 95) {
+      let lower: number;
+      let word: boolean;
+      if (p < 128) {
+        lower = p >= 65 && p <= 90 ? p + 32 : p;
+        word = (lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57) || lower === 95;
+      } else {
+        const k = unitClass(p);
+        if (k < 0) return -1;
+        word = k > 1;
+        lower = word ? k - 2 : p;
+      }
+      if (word) {
         if (length === 0) {
           hash = FNV_OFFSET;
           digits = true;
@@ -237,6 +269,37 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
     if (reader) readerWord(length, digits);
   }
   return endsAsk ? flags | F_ENDS_ASK : flags;
+}
+
+const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
+/** Per UTF-16 code unit from 128: 0 not yet asked, -1 left to `baseParts`, 1 not a word character, else its lower case + 2. */
+let units: Int32Array | undefined;
+
+/**
+ * A non-ASCII code unit as the strings path reads it after `toLowerCase()`: a word character
+ * (`[\p{L}\p{N}_]`) with its lower case + 2, 1 for another character, or -1 for one it must read
+ * itself: a surrogate, a combining accent (NFC), a Han, kana or Hangul character (CJK runs), and
+ * the capitals whose lower case is not one code unit of its own (`İ`) or depends on the next
+ * character (`Σ`, final sigma).
+ */
+function unitClass(c: number): number {
+  units ??= new Int32Array(0x10000);
+  let k = units[c]!;
+  if (k !== 0) return k;
+  const l = String.fromCharCode(c).toLowerCase();
+  const lc = l.charCodeAt(0);
+  if (
+    l.length !== 1 ||
+    c === 0x3a3 ||
+    (c >= 0xd800 && c <= 0xdfff) ||
+    (c >= 0x300 && c <= 0x36f) ||
+    hasCjk(String.fromCharCode(c)) ||
+    hasCjk(l)
+  )
+    k = -1;
+  else k = WORD_CHAR.test(l) ? lc + 2 : 1;
+  units[c] = k;
+  return k;
 }
 
 /**

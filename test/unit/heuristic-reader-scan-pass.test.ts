@@ -73,6 +73,21 @@ const pieces = fc.constantFrom(
   'TypeError',
   'error:',
   'é',
+  'É',
+  'NÃO',
+  'não',
+  'ЕЩЁ',
+  'ещё',
+  'Σ',
+  'ΣΑΣ ',
+  'ß',
+  'ǅ',
+  '\u2160',
+  '\u24b6',
+  '—',
+  '“x”',
+  '…',
+  '\u0660',
   'e\u0301',
   'İ',
   '\u212a',
@@ -120,6 +135,14 @@ const text = fc.oneof(
   fc.array(pieces, { maxLength: 60 }).map((p) => p.join('')),
   fc.array(pieces, { maxLength: 30 }).map((p) => p.join(' ')),
   fc.string({ unit: 'grapheme-ascii', maxLength: 80 }),
+  // Any code unit of the BMP past ASCII, mixed with ASCII letters and spaces: every case mapping and word class.
+  fc.string({
+    unit: fc.oneof(
+      fc.integer({ min: 0x80, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      fc.constantFrom('a', 'Z', ' ', '?'),
+    ),
+    maxLength: 40,
+  }),
   fc.string({ unit: 'binary', maxLength: 40 }),
 );
 const turn = fc.record({
