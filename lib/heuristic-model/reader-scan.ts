@@ -171,7 +171,17 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
       if (c >= 97 && c <= 122) {
         run = 0;
         space = false;
-      } else if (c >= 65 && c <= 90) {
+        // Most characters are lower-case letters: a word's, unless in a code or quoted span.
+        if (i < skipTo) continue;
+        if (length === 0) hash = FNV_OFFSET;
+        codes[length++] = c;
+        hash = Math.imul(hash ^ c, FNV_PRIME);
+        digits = false;
+        endsAsk = false;
+        previous = c;
+        continue;
+      }
+      if (c >= 65 && c <= 90) {
         if (run === 0) runAfterSpace = space;
         run++;
         space = false;
@@ -182,19 +192,6 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
         run = 0;
       }
       if (i < skipTo) continue;
-      // Most characters are lower-case letters and spaces: read them first.
-      if (c >= 97 && c <= 122) {
-        if (length === 0) {
-          hash = FNV_OFFSET;
-          digits = false;
-        }
-        codes[length++] = c;
-        hash = Math.imul(hash ^ c, FNV_PRIME);
-        digits = false;
-        endsAsk = false;
-        previous = c;
-        continue;
-      }
       if (c === 32) {
         if (length > 0) {
           if (base) baseWord(t, length, hash);
