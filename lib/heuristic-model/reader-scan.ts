@@ -12,9 +12,9 @@
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
 import { ERROR_SHAPE, vocabularyIdOfCodes } from './features.js';
-import { BUCKETS, hasCjk, isTemplate, MAX_WORDS, replyParts } from './reader-features.js';
+import { BUCKETS, isTemplate, MAX_WORDS, replyParts } from './reader-features.js';
 import { fnv, hashShape, more, shapeTables, step, TAIL_ID, TAIL_NAMES, type Tables } from './reader-shape.js';
-import { endsAsking, isSpace } from './text-scan.js';
+import { endsAsking, isSpace, pastedLine, unitClass } from './text-scan.js';
 
 const MASK = BUCKETS - 1;
 const READ = 600;
@@ -103,29 +103,6 @@ function readerWord(length: number, digits: boolean): void {
   words.read++;
 }
 
-/**
- * @internal Whether the line `s.slice(from, to)` (no line break in it) is pasted or quoted: the same
- * answer as `PASTED.test(line)` of `features.ts`, read from the line's first characters.
- *
- * @example
- * ```ts
- * pastedLine('    x = 1', 0, 9); // true
- * ```
- */
-export function pastedLine(s: string, from: number, to: number): boolean {
-  let k = from;
-  while (k < to && isSpace(s.charCodeAt(k))) k++;
-  if (k - from >= 4 || (from < to && s.charCodeAt(from) === 9)) return true;
-  if (k === to) return false;
-  const c = s.charCodeAt(k);
-  // `[{}[\]<|]`, `>`: one character; then the words that open a prompt, a frame or a traceback.
-  if (c === 62 || c === 123 || c === 125 || c === 91 || c === 93 || c === 60 || c === 124) return true;
-  if (c === 36) return k + 1 < to && s.charCodeAt(k + 1) === 32;
-  if (c === 70) return k + 6 <= to && s.startsWith('File "', k);
-  if (c === 84) return k + 9 <= to && s.startsWith('Traceback', k);
-  return k > from && c === 97 && k + 3 < to && s.startsWith('at ', k) && !isSpace(s.charCodeAt(k + 3));
-}
-
 const BASE = 1;
 const READER = 2;
 const BOTH = 3;
@@ -139,7 +116,7 @@ const prose = new Int32Array(2 * (READ + 1));
  * `BASE`, double-quoted spans count as a space too and the words go to {@link baseWord}, with the
  * punctuation and capitals flags returned (`F_…`); for `READER` the words go to {@link readerWord};
  * `BOTH` is the two at once (a prose without a double quote). -1 for a character this scan leaves to
- * `baseParts` (see {@link unitClass}).
+ * `baseParts` (see `unitClass`).
  */
 function readProse(t: Tables, raw: string, spans: number, mode: number): number {
   const base = (mode & BASE) !== 0;
@@ -266,37 +243,6 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
     if (reader) readerWord(length, digits);
   }
   return endsAsk ? flags | F_ENDS_ASK : flags;
-}
-
-const WORD_CHAR = /^[\p{L}\p{N}_]$/u;
-/** Per UTF-16 code unit from 128: 0 not yet asked, -1 left to `baseParts`, 1 not a word character, else its lower case + 2. */
-let units: Int32Array | undefined;
-
-/**
- * A non-ASCII code unit as the strings path reads it after `toLowerCase()`: a word character
- * (`[\p{L}\p{N}_]`) with its lower case + 2, 1 for another character, or -1 for one it must read
- * itself: a surrogate, a combining accent (NFC), a Han, kana or Hangul character (CJK runs), and
- * the capitals whose lower case is not one code unit of its own (`İ`) or depends on the next
- * character (`Σ`, final sigma).
- */
-function unitClass(c: number): number {
-  units ??= new Int32Array(0x10000);
-  let k = units[c]!;
-  if (k !== 0) return k;
-  const l = String.fromCharCode(c).toLowerCase();
-  const lc = l.charCodeAt(0);
-  if (
-    l.length !== 1 ||
-    c === 0x3a3 ||
-    (c >= 0xd800 && c <= 0xdfff) ||
-    (c >= 0x300 && c <= 0x36f) ||
-    hasCjk(String.fromCharCode(c)) ||
-    hasCjk(l)
-  )
-    k = -1;
-  else k = WORD_CHAR.test(l) ? lc + 2 : 1;
-  units[c] = k;
-  return k;
 }
 
 /**

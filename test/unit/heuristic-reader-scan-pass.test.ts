@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PASTED, vocabulary, vocabularyId, vocabularyIdOfCodes } from '../../lib/heuristic-model/features';
 import { partsHashes } from '../../lib/heuristic-model/reader-hash';
-import { pastedLine, scanHashes } from '../../lib/heuristic-model/reader-scan';
+import { scanHashes } from '../../lib/heuristic-model/reader-scan';
+import { pastedLine } from '../../lib/heuristic-model/text-scan';
 import { evidence } from '../heuristic/evidence';
 
 /** Pieces that reach every branch of the scan: pasted-line openings, fences, code spans, apostrophes, capitals, and what sends a turn back to the strings path. */
