@@ -2,8 +2,10 @@
  * The reader's hashed features without their names: the buckets of `readerFeatures(e).map(hashFeature)`
  * (the same set), computed by running FNV-1a over the pieces of each name (`u:` then the word; `v:`,
  * the previous word, `_`, the word) instead of joining them into strings first, with one pass over a
- * word's characters for all the names it is part of. The reader's hot path: every turn of every
- * session goes through it; `readerFeatures` stays the reference it is tested against.
+ * word's characters for all the names it is part of. Every turn of every session goes through
+ * `readerHashes`: the one-pass scan of `reader-scan.ts` reads most turns, and the strings path here
+ * (`partsHashes`, over `baseParts` and `readerParts`) the rest; `readerFeatures` stays the reference
+ * both are tested against.
  */
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
