@@ -80,17 +80,7 @@ const wordHash = (w: string): number => {
  * ```
  */
 export function vocabularyId(w: string, hash = wordHash(w)): number {
-  if (!vocabTable) {
-    const words = [...vocabulary().keys()];
-    const slots = new Int16Array(2048);
-    words.forEach((x, id) => {
-      let i = wordHash(x) & 2047;
-      while (slots[i] !== 0) i = (i + 1) & 2047;
-      slots[i] = id + 1;
-    });
-    vocabTable = { slots, words };
-  }
-  const { slots, words } = vocabTable;
+  const { slots, words } = vocabTable ?? buildVocabTable();
   for (let i = hash & 2047; ; i = (i + 1) & 2047) {
     const id = slots[i]! - 1;
     if (id < 0) return -1;
@@ -98,19 +88,64 @@ export function vocabularyId(w: string, hash = wordHash(w)): number {
   }
 }
 
+function buildVocabTable(): { slots: Int16Array; words: string[] } {
+  const words = [...vocabulary().keys()];
+  const slots = new Int16Array(2048);
+  words.forEach((x, id) => {
+    let i = wordHash(x) & 2047;
+    while (slots[i] !== 0) i = (i + 1) & 2047;
+    slots[i] = id + 1;
+  });
+  vocabTable = { slots, words };
+  return vocabTable;
+}
+
+/**
+ * @internal {@link vocabularyId} of the word held as code units in `codes[0..length)` with FNV-1a
+ * hash `hash`: the scan that reads words without cutting them out of the text asks it.
+ *
+ * @example
+ * ```ts
+ * vocabularyIdOfCodes(Uint16Array.of(110, 111), 2, fnv1a32('no') | 0) === vocabularyId('no'); // true
+ * ```
+ */
+export function vocabularyIdOfCodes(codes: Uint16Array, length: number, hash: number): number {
+  const { slots, words } = vocabTable ?? buildVocabTable();
+  for (let i = hash & 2047; ; i = (i + 1) & 2047) {
+    const id = slots[i]! - 1;
+    if (id < 0) return -1;
+    const w = words[id]!;
+    if (w.length !== length) continue;
+    let k = 0;
+    while (k < length && w.charCodeAt(k) === codes[k]) k++;
+    if (k === length) return id;
+  }
+}
+
 /**
  * A line that someone pasted (output, a log, code) or quoted, not the user's own words: indented by
  * a tab or four spaces, a quote, a shell prompt, a stack frame (`  at f (x.js:1)`, `File "x.py"`),
  * a traceback, or a line opening with code or markup punctuation. Prose that happens to start with
- * "at" or "#" stays prose.
+ * "at" or "#" stays prose. @internal Exported for the test that holds `reader-scan`'s line test to it.
+ *
+ * @example
+ * ```ts
+ * PASTED.test('  at run (app.js:3:9)'); // true
+ * ```
  */
-const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |File "|Traceback|[{}[\]<|])|\s+at \S)/;
+export const PASTED = /^(?:\s{4}|\t|\s*(?:>|\$ |File "|Traceback|[{}[\]<|])|\s+at \S)/;
 /**
  * Error shapes in pasted output (generic across languages and tools). `error\b` alone matches the
  * same lines as `\berror\b|\w+Error\b` (before "error" there is either a word boundary or a word
  * character), and with a literal first the engine can skip ahead instead of trying every position.
+ * @internal Exported for `reader-scan`, which reads pasted lines as `baseParts` does.
+ *
+ * @example
+ * ```ts
+ * ERROR_SHAPE.test('TypeError: x is undefined'); // true
+ * ```
  */
-const ERROR_SHAPE = /error\b|\b(?:exception|traceback|failed|failure|errno|panic|fatal)\b/i;
+export const ERROR_SHAPE = /error\b|\b(?:exception|traceback|failed|failure|errno|panic|fatal)\b/i;
 const BUCKETS = [0, 2, 5, 10, 20, 40];
 /** A line with something besides white space (what `line.trim() !== ''` says, without the copy). */
 const NOT_BLANK = /\S/;

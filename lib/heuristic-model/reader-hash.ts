@@ -2,8 +2,10 @@
  * The reader's hashed features without their names: the buckets of `readerFeatures(e).map(hashFeature)`
  * (the same set), computed by running FNV-1a over the pieces of each name (`u:` then the word; `v:`,
  * the previous word, `_`, the word) instead of joining them into strings first, with one pass over a
- * word's characters for all the names it is part of. The reader's hot path: every turn of every
- * session goes through it; `readerFeatures` stays the reference it is tested against.
+ * word's characters for all the names it is part of. Every turn of every session goes through
+ * `readerHashes`: the one-pass scan of `reader-scan.ts` reads most turns, and the strings path here
+ * (`partsHashes`, over `baseParts` and `readerParts`) the rest; `readerFeatures` stays the reference
+ * both are tested against.
  */
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
@@ -18,6 +20,7 @@ import {
   readerWord,
   replyParts,
 } from './reader-features.js';
+import { scanHashes } from './reader-scan.js';
 
 /** FNV-1a state `h` continued over the UTF-16 code units of `s`. */
 function more(h: number, s: string): number {
@@ -91,6 +94,19 @@ const push = (bucket: number): void => {
  * ```
  */
 export function readerHashes(e: TurnEvidence): Int32Array {
+  return scanHashes(e) ?? partsHashes(e);
+}
+
+/**
+ * @internal {@link readerHashes} read through `baseParts` and `readerParts` (the strings path): what
+ * it does for the turns `scanHashes` leaves, and what the tests hold the scan to.
+ *
+ * @example
+ * ```ts
+ * new Set(partsHashes(turn)); // the same set as new Set(readerHashes(turn))
+ * ```
+ */
+export function partsHashes(e: TurnEvidence): Int32Array {
   n = 0;
   // `turnFeatures`: the base features, then every pair of shape features (`x:a&b`, code-unit order).
   const base = baseParts(e);
