@@ -38,9 +38,6 @@ export default defineConfig({
           setupFiles,
           include: ['test/unit/**/*.test.ts', 'test/conformance/**/*.test.ts'],
           testTimeout: 30_000,
-          // The growth checks empty the young generation before each timed sample
-          // (test/unit/linear-time.ts), so one sample's garbage is never collected in the next.
-          execArgv: ['--expose-gc'],
         },
       },
       {

@@ -14,8 +14,7 @@
  * bound at every doubling from there, the last included, and fails unless it turns at the very last.
  *
  * Robust to noise, not to quadratics: time is the process's CPU time (a busy machine's other
- * processes do not count), each sample starts with an empty young generation (a minor collection
- * first, when `gc` is exposed), every sample repeats the call enough times to last a few milliseconds of
+ * processes do not count), every sample repeats the call enough times to last a few milliseconds of
  * it (the same count at every size), the sizes are measured in turn round after round (a slow spell
  * of the machine hits all of them alike), each size's time is the fastest of its rounds (another
  * process or a collection of other garbage only ever adds time, and on a loaded machine more than
@@ -62,13 +61,7 @@ function cpuMs(): number {
   return (user + system) / 1000;
 }
 
-/** A minor collection, when the process exposes `gc` (the unit project runs with `--expose-gc`). */
-const minorGc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
-
 function timeOf<T>(scan: (input: T) => unknown, input: T, repeat: number): number {
-  // The sample starts with an empty young generation: the garbage of the sample before (another
-  // size's) is not collected on this one's time. About 0.05 ms, outside the timed span.
-  minorGc?.({ type: 'minor' });
   const t0 = cpuMs();
   for (let r = 0; r < repeat; r++) scan(input);
   return cpuMs() - t0;
