@@ -46,7 +46,7 @@ function statesRule(text: string): number {
  * writer's "I prefer X" → "Prefer X") or says "from now on", "every time", "by default"… Standing by definition, whatever the weights.
  */
 const EXPLICIT =
-  /^(?:always|never|prefer)\b|\b(?:from now on|going forward|in (?:the )?future|every ?time|each time|whenever|by default|ever|in all|for all|everywhere|regularly)\b/i;
+  /^(?:always|never|prefer)\b|\b(?:from now on|going forward|in (?:the )?future|every ?time|each time|whenever|by default|ever|everywhere|regularly)\b/i;
 
 /** A choice between two named things: "Use pnpm instead of npm.", "Use tabs, not spaces.". */
 const CHOICE =

@@ -50,6 +50,9 @@ describe('standing rule or one-off request', () => {
   it('names a rule that says it stands', () => {
     expect(saysStanding('Always run the linter before committing.')).toBe(true);
     expect(saysStanding('Use ruff instead of flake8.')).toBe(true);
+    // "for all" / "in all" name a scope, not a standing rule: "…for all the things we updated" is one task.
+    expect(saysStanding('Make a commit message for all the things we updated today.')).toBe(false);
+    expect(saysStanding('Always use tabs in all files.')).toBe(true);
     expect(saysStanding('Use the WHATWG URL API instead.')).toBe(false);
     expect(saysStanding('Rename the card title.')).toBe(false);
   });
