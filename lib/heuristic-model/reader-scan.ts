@@ -3,11 +3,12 @@
  * told pasted or prose by their first characters, the prose is lower-cased by code arithmetic, its
  * words are hashed as they are read (the vocabulary is asked with the code units), and the shape
  * features are counted as the scan goes; their names, and the names of their pairs, are hashed once
- * per process and kept by number. It reads the turns whose prose is ASCII (bar the typographic
- * apostrophe) with no double quote and no decomposed accent, most of them; for the others it gives
- * nothing and `readerHashes` reads the turn through `baseParts` (Unicode lower-casing and word
- * classes, the quote-less prose of the base features beside the reader's). The buckets are the same
- * set either way (property tests hold the two paths to each other).
+ * per process and kept by number. It reads the turns whose prose has no surrogate, CJK, decomposed
+ * accent, `İ` or `Σ` (other non-ASCII letters go through a per-code-unit table), most of them; prose with a double
+ * quote takes a second pass, since the base features read it without the quoted spans and the reader
+ * with them. For the other turns it gives nothing and `readerHashes` reads the turn through
+ * `baseParts` (Unicode lower-casing and word classes). The buckets are the same set either way
+ * (property tests hold the two paths to each other).
  */
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
