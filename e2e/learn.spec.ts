@@ -8,6 +8,8 @@ import { SHOTS, trackErrors } from './helpers';
 // Real shared sessions, read from ../shared/data (never copied into the project).
 const DATA = resolve(import.meta.dirname, '../../shared/data');
 const SESSIONS = resolve(DATA, 'claude-code-jsonl');
+/** One real Cline task: one session holding several standing instructions (candidates at minSessions 1). */
+const ONE_TASK = resolve(DATA, 'cline/mike4567+MRA04242026');
 
 test.skip(!existsSync(SESSIONS), `${SESSIONS} is absent`);
 
@@ -59,9 +61,9 @@ test('Learn: a folder of real sessions, reviewed and exported as markdown and as
 test("Learn: on one person's folder, what was said in one session can be moved into the review and exported", async ({
   page,
 }) => {
-  // One real Cline task: one session, so no rule reaches two sessions, but standing instructions
-  // were said once (`rearview learn` lists them as candidates too).
-  const one = resolve(DATA, 'cline/mike4567+MRA04242026');
+  // One session, so no rule reaches two sessions, but standing instructions were said once
+  // (`rearview learn` lists them as candidates too).
+  const one = ONE_TASK;
   test.skip(!existsSync(one), `${one} is absent`);
   const errors = trackErrors(page);
   await page.goto('/');
@@ -99,11 +101,13 @@ test('Learn: cancel stops the worker and keeps what was read', async ({ page }) 
 });
 
 test('Learn: two accepted rules saved into the playbook are there after a reload, once', async ({ page }) => {
+  // A folder whose one session holds at least two rules at minSessions 1.
+  test.skip(!existsSync(ONE_TASK), `${ONE_TASK} is absent`);
   const errors = trackErrors(page);
   await page.goto('/');
   await page.getByRole('tab', { name: 'Learn' }).click();
   await page.getByTestId('learn-min-sessions').fill('1');
-  await folderInput(page).setInputFiles(SESSIONS);
+  await folderInput(page).setInputFiles(ONE_TASK);
   const rules = page.getByTestId('learn-rule');
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
   expect(await rules.count()).toBeGreaterThanOrEqual(2);
@@ -124,7 +128,7 @@ test('Learn: two accepted rules saved into the playbook are there after a reload
   // Saving the same rules again adds nothing: the playbook's own dedup finds them there.
   await page.getByRole('tab', { name: 'Learn' }).click();
   await page.getByTestId('learn-min-sessions').fill('1');
-  await folderInput(page).setInputFiles(SESSIONS);
+  await folderInput(page).setInputFiles(ONE_TASK);
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
   for (const i of [0, 1]) await rules.nth(i).getByRole('button', { name: 'Accept' }).click();
   await page.getByTestId('learn-save').click();
