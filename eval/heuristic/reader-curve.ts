@@ -14,10 +14,9 @@ import { loadPool, logits, memoFeats, train } from './reader-train';
 
 const FOLDS = 5;
 const foldOf = (author: string) => fnv1a32(`fold#${author}`) % FOLDS;
-const loaded = loadPool().pool;
+const pool = loadPool().pool;
 // READER_CURVE_TRAIN=strangers trains on the strangers rows only (no ShareGPT, console or aider turns).
 const trainOn = (e: Example) => process.env.READER_CURVE_TRAIN !== 'strangers' || e.id.startsWith('s:');
-const pool = loaded;
 // READER_CURVE_FRACTION=0.5 keeps that share of each fold's training authors (the learning curve).
 const fraction = Number(process.env.READER_CURVE_FRACTION ?? 1);
 // READER_CURVE_SYNTH=a.jsonl,b.jsonl adds invented turns to every fold's training rows (never scored).

@@ -21,15 +21,9 @@ import {
   replyParts,
 } from './reader-features.js';
 import { scanHashes } from './reader-scan.js';
+import { BucketList, END_BUCKETS, fnv, more, step } from './reader-shape.js';
 
-/** FNV-1a state `h` continued over the UTF-16 code units of `s`. */
-function more(h: number, s: string): number {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
-  return h;
-}
-const step = (h: number, code: number): number => Math.imul(h ^ code, FNV_PRIME);
 const MASK = BUCKETS - 1;
-const fnv = (s: string): number => more(FNV_OFFSET, s) & MASK;
 
 const U = more(FNV_OFFSET, 'u:');
 const V = more(FNV_OFFSET, 'v:');
@@ -66,23 +60,17 @@ function vocabHashes(): VocabHash[] {
 const UNDERSCORE = 95;
 const AMPERSAND = 38;
 const DOLLAR = 36;
-const PASTED_SHARE = [0, 1, 2, 3, 4].map((n) => fnv(`pr:${n}`));
-const TEMPLATE = fnv('t:template');
-const SCRIPT_CJK = fnv('script:cjk');
-const CLAIM = fnv('r:claim');
-const ERROR = fnv('r:error');
-const ASKED = fnv('r:asked');
+const {
+  pastedShare: PASTED_SHARE,
+  template: TEMPLATE,
+  scriptCjk: SCRIPT_CJK,
+  claim: CLAIM,
+  error: ERROR,
+  asked: ASKED,
+} = END_BUCKETS;
 
-let buf = new Int32Array(1024);
-let n = 0;
-const push = (bucket: number): void => {
-  if (n === buf.length) {
-    const grown = new Int32Array(buf.length * 2);
-    grown.set(buf);
-    buf = grown;
-  }
-  buf[n++] = bucket;
-};
+const out = new BucketList();
+const push = (bucket: number): void => out.push(bucket);
 
 /**
  * @internal The buckets of a turn's reader features (some more than once): a view of a buffer that
@@ -107,7 +95,7 @@ export function readerHashes(e: TurnEvidence): Int32Array {
  * ```
  */
 export function partsHashes(e: TurnEvidence): Int32Array {
-  n = 0;
+  out.reset();
   // `turnFeatures`: the base features, then every pair of shape features (`x:a&b`, code-unit order).
   const base = baseParts(e);
   const { words, ids, tail } = base;
@@ -180,5 +168,5 @@ export function partsHashes(e: TurnEvidence): Int32Array {
   if (reply.claim) push(CLAIM);
   if (reply.error) push(ERROR);
   if (reply.asked) push(ASKED);
-  return buf.subarray(0, n);
+  return out.view();
 }

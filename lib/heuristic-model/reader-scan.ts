@@ -14,7 +14,18 @@ import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
 import { ERROR_SHAPE, vocabularyIdOfCodes } from './features.js';
 import { BUCKETS, isTemplate, MAX_WORDS, replyParts } from './reader-features.js';
-import { fnv, hashShape, more, shapeTables, step, TAIL_ID, TAIL_NAMES, type Tables } from './reader-shape.js';
+import {
+  BucketList,
+  END_BUCKETS,
+  fnv,
+  hashShape,
+  more,
+  shapeTables,
+  step,
+  TAIL_ID,
+  TAIL_NAMES,
+  type Tables,
+} from './reader-shape.js';
 import { endsAsking, isSpace, pastedLine, unitClass } from './text-scan.js';
 
 const MASK = BUCKETS - 1;
@@ -26,16 +37,8 @@ const { LEN, OOV, ENDS_Q, Q, BANG, QQ, CAPS, LOWER, LONG, SHORT, PASTE_ERROR, FI
   TAIL_ID;
 const { CORRECTION, CHALLENGE, PREFERENCE, APPROVAL, FRICTION, INTERRUPTED, REPEAT, UNDO } = TAIL_ID;
 
-let buf = new Int32Array(1024);
-let n = 0;
-const push = (bucket: number): void => {
-  if (n === buf.length) {
-    const grown = new Int32Array(buf.length * 2);
-    grown.set(buf);
-    buf = grown;
-  }
-  buf[n++] = bucket;
-};
+const out = new BucketList();
+const push = (bucket: number): void => out.push(bucket);
 /** The code units of the word being read, lower-cased (a word is at most the 600 characters read). */
 const codes = new Uint16Array(READ);
 const shape = new Int32Array(TAIL_NAMES.length);
@@ -46,11 +49,8 @@ const V_START = step(more(V, '^'), 95);
 const BIAS = fnv('bias');
 const FIRST_OTHER = fnv('f:*');
 const SECOND_OTHER = fnv('s:*');
-const PASTED_SHARE = [0, 1, 2, 3, 4].map((k) => fnv(`pr:${k}`));
-const TEMPLATE = fnv('t:template');
-const CLAIM = fnv('r:claim');
-const ERROR = fnv('r:error');
-const REPLY_ASKED = fnv('r:asked');
+const { pastedShare: PASTED_SHARE, template: TEMPLATE, claim: CLAIM, error: ERROR } = END_BUCKETS;
+const REPLY_ASKED = END_BUCKETS.asked;
 
 /** What the scan has read of the words so far: kept here so that the per-character loop holds only the word it reads. */
 const words = { count: 0, oov: 0, first: -2, previous: -1, read: 0, after: 0 };
@@ -275,7 +275,7 @@ export function scanHashes(e: TurnEvidence): Int32Array | undefined {
   const raw = typeof e.text === 'string' ? e.text.slice(0, READ) : '';
   if (NFD.test(raw)) return undefined;
   const t = shapeTables();
-  n = 0;
+  out.reset();
   push(BIAS);
   let lines = 0;
   let pastedLines = 0;
@@ -363,5 +363,5 @@ export function scanHashes(e: TurnEvidence): Int32Array | undefined {
   if (reply.claim) push(CLAIM);
   if (reply.error) push(ERROR);
   if (reply.asked) push(REPLY_ASKED);
-  return buf.subarray(0, n);
+  return out.view();
 }

@@ -19,6 +19,55 @@ export const step = (h: number, code: number): number => Math.imul(h ^ code, FNV
 /** @internal The bucket of a feature name (`hashFeature`). @example `fnv('bias')` */
 export const fnv = (s: string): number => more(FNV_OFFSET, s) & MASK;
 
+/**
+ * @internal The buckets both reading paths give at a turn's end: the pasted share (`pr:0`…`pr:4`), a
+ * template, CJK script, and what the answered reply did (claimed a fix, showed an error, asked).
+ *
+ * @example
+ * ```ts
+ * END_BUCKETS.claim === fnv('r:claim'); // true
+ * ```
+ */
+export const END_BUCKETS = {
+  pastedShare: [0, 1, 2, 3, 4].map((k) => fnv(`pr:${k}`)),
+  template: fnv('t:template'),
+  scriptCjk: fnv('script:cjk'),
+  claim: fnv('r:claim'),
+  error: fnv('r:error'),
+  asked: fnv('r:asked'),
+} as const;
+
+/**
+ * @internal A list of buckets reused from turn to turn (each reading path keeps one): `reset()` at a
+ * turn's start, `push` as features are read, `view()` at its end, valid until the next `reset()`.
+ *
+ * @example
+ * ```ts
+ * const out = new BucketList();
+ * out.reset();
+ * out.push(fnv('bias'));
+ * out.view().length; // 1
+ * ```
+ */
+export class BucketList {
+  private buf = new Int32Array(1024);
+  private n = 0;
+  reset(): void {
+    this.n = 0;
+  }
+  push(bucket: number): void {
+    if (this.n === this.buf.length) {
+      const grown = new Int32Array(this.buf.length * 2);
+      grown.set(this.buf);
+      this.buf = grown;
+    }
+    this.buf[this.n++] = bucket;
+  }
+  view(): Int32Array {
+    return this.buf.subarray(0, this.n);
+  }
+}
+
 /** The shape and context names `baseParts` can put in its tail, by number. */
 const TAIL = [
   ...[0, 1, 2, 3, 4, 5, 6].map((b) => `len:${b}`),
