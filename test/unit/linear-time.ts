@@ -23,6 +23,16 @@
  * `excessOf`'s tail rules). The fastest run of a quadratic scanner is still quadratic.
  */
 
+/**
+ * How many objects a check's output may hold at its largest size. Building an array of small objects
+ * takes a step between about 8,000 and 16,000 of them (its backing store outgrows a regular heap page
+ * and moves to the large-object space; measured in V8 12 with `push`: 13 ns an element at 8,000,
+ * 57-61 ns at 16,000, a ratio of 8-9 for that one doubling) and another near 128,000 (promotion: 110
+ * to 556-785 ns). A parser whose output holds one message per input unit and whose range spans both
+ * steps can fail however linear it is, so such checks stay under this count and take four doublings.
+ */
+export const OBJECT_STEP = 8_000;
+
 /** The sizes of a growth check: 12.5 KB to 100 KB in three doublings. */
 export const SIZES: readonly number[] = [12_500, 25_000, 50_000, 100_000];
 /** The largest ratio one doubling of the input may take. */

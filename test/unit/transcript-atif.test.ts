@@ -16,7 +16,7 @@ import {
   safeParseTrajectory,
   safeParseTranscript,
 } from '../../lib/transcript/index';
-import { describeGrowth, doublings, measureGrowth, thrown } from './linear-time';
+import { describeGrowth, doublings, measureGrowth, OBJECT_STEP, thrown } from './linear-time';
 
 const RUN = {
   schema_version: 'ATIF-v1.6',
@@ -158,8 +158,12 @@ describe('atif', () => {
         },
       ],
     });
+    // 200 to 3,200 calls: a few thousand messages, under OBJECT_STEP (linear-time.ts).
     for (const parse of [parseTranscript, parseTrajectory]) {
-      const g = measureGrowth((v: unknown) => parse(v), make, { ...doublings(2_500), rounds: 6 });
+      const g = measureGrowth((v: unknown) => parse(v), make, {
+        ...doublings(OBJECT_STEP / 40, 4),
+        rounds: 6,
+      });
       expect(g.excess, `${parse.name}: ${describeGrowth(g)}`).toBeLessThanOrEqual(1);
     }
   });

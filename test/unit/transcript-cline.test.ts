@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TranscriptError } from '../../lib/core/index';
 import { detectFormat, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
-import { describeGrowth, doublings, measureGrowth, thrown } from './linear-time';
+import { describeGrowth, doublings, measureGrowth, OBJECT_STEP, thrown } from './linear-time';
 
 const T0 = 1_700_000_000_000;
 const model = { providerId: 'anthropic', modelId: 'claude-sonnet-4', mode: 'act' };
@@ -194,8 +194,8 @@ describe('cline', () => {
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
     const many = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ ts: i, type: 'say', say: 'user_feedback', text: 'x' }));
-    // From 10,000 messages: below that a call is too short to time alone (a CI run measured 7.74 then 0.70 from 5,000).
-    const h = measureGrowth((v: unknown) => parseTranscript(v), many, doublings(10_000));
+    // 500 to 8,000 messages: under OBJECT_STEP (linear-time.ts), where the output array's own step lies.
+    const h = measureGrowth((v: unknown) => parseTranscript(v), many, doublings(OBJECT_STEP / 16, 4));
     expect(h.excess, describeGrowth(h)).toBeLessThanOrEqual(1);
   });
 });
