@@ -5,6 +5,7 @@
  */
 import { contentText, defaultRef } from '../core/index.js';
 import type { MessageLike } from '../heuristic/index.js';
+import { changeParts, type FixPart, fixText } from './change.js';
 import { callTarget, commandHead, commandOf, errorClass, inputObject } from './error-class.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
@@ -34,8 +35,10 @@ export interface FailureFix {
   ref: string;
   /** `changed`: other arguments; `other-tool`: another tool on the same target; `retry`: the same call. */
   kind: 'changed' | 'other-tool' | 'retry';
-  /** What changed, e.g. "pass `offset`/`limit`" ('' for a retry). */
+  /** What changed, e.g. "pass `offset`/`limit`" ('' for a retry): {@link fixText} of `parts`. */
   change: string;
+  /** The same change as parts a program can judge ([] for a retry). */
+  parts: FixPart[];
 }
 
 /** Failed calls of one tool with one error class. */
@@ -53,12 +56,6 @@ export interface FailureClass {
 }
 
 const SHELL_TOOL = /^(?:bash|sh|zsh|shell|terminal|run_?command|execute_?command|exec)$/i;
-/**
- * Keys that describe a call, not what it does: a note to the reader, and the limits of an execution
- * (Codex CLI's `timeout_ms`, `max_output_tokens`, `yield_time_ms`): a retry that only changes them is
- * the same command.
- */
-const IGNORED_KEYS = new Set(['description', 'timeout_ms', 'max_output_tokens', 'yield_time_ms']);
 /** The person declined the call: feedback for the user-turn heuristics, not a tool failure. */
 const USER_REJECTION =
   /^\s*(?:The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user)/;
@@ -178,120 +175,12 @@ function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
   const s = sameTool ?? (target !== undefined ? later.find(onTarget) : undefined);
   if (!s) return undefined;
   if (s.tool !== failed.tool) {
-    return { step: s.step, run: s.run, ref: s.ref, kind: 'other-tool', change: `use \`${s.tool}\` instead` };
+    const parts: FixPart[] = [{ kind: 'other-tool', values: [s.tool] }];
+    return { step: s.step, run: s.run, ref: s.ref, kind: 'other-tool', change: fixText(parts), parts };
   }
-  const change = describeChange(failed, s);
-  return { step: s.step, run: s.run, ref: s.ref, kind: change ? 'changed' : 'retry', change };
-}
-
-const code = (items: readonly string[]) => items.map((k) => `\`${k}\``).join('/');
-
-/** What differs between two calls of one tool: keys passed or dropped, flags added, arguments changed. */
-function describeChange(a: Located, b: Located): string {
-  const x = inputObject(a.action);
-  const y = inputObject(b.action);
-  if (!x || !y) return x || y ? 'pass other arguments' : commandChange(a.action ?? '', b.action ?? '');
-  const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => !IGNORED_KEYS.has(k));
-  const added = keys(y).filter((k) => !(k in x));
-  const dropped = keys(x).filter((k) => !(k in y));
-  const changed = keys(x).filter((k) => k in y && JSON.stringify(x[k]) !== JSON.stringify(y[k]));
-  const parts: string[] = [];
-  if (added.length) parts.push(`pass ${code(added)}`);
-  if (dropped.length) parts.push(`drop ${code(dropped)}`);
-  // A command (a string, or Codex's argv) is compared as a command line, not as a value.
-  const cx = commandOf(x);
-  const cy = commandOf(y);
-  const commands = cx !== undefined && cy !== undefined;
-  const other = changed.filter((k) => !commands || (k !== 'command' && k !== 'cmd'));
-  if (other.length) parts.push(`change ${code(other)}`);
-  if (commands && other.length < changed.length) {
-    const c = commandChange(cx, cy);
-    if (c) parts.push(c);
-  }
-  return parts.join(', ');
-}
-
-function words(command: string): string[] {
-  return (command.trim().split('\n', 1)[0] ?? '').split(/\s+/).filter(Boolean);
-}
-
-const SETUP = /^(?:cd|source|\.|export|set)\s/;
-
-const SPACE = /\s/;
-
-/**
- * What splitting `line` on `\s*(?:&&|;)\s*` gives, in one pass: each separator is the next `&&` or
- * `;` with the spaces on both sides, found once (the regex tried `\s*` from every space of a long run
- * that led to no separator, quadratic in the run).
- */
-function splitCommands(line: string): string[] {
-  const out: string[] = [];
-  let from = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    const op = c === ';' ? 1 : c === '&' && line[i + 1] === '&' ? 2 : 0;
-    if (op === 0) continue;
-    let start = i;
-    while (start > from && SPACE.test(line[start - 1]!)) start--;
-    let end = i + op;
-    while (end < line.length && SPACE.test(line[end]!)) end++;
-    out.push(line.slice(from, start));
-    from = end;
-    i = end - 1;
-  }
-  out.push(line.slice(from));
-  return out;
-}
-
-/** The setup parts of a command line (`source venv/bin/activate`, `cd app`). */
-function setups(command: string): string[] {
-  return splitCommands(command.trim().split('\n', 1)[0] ?? '').filter((p) => SETUP.test(p));
-}
-
-/** A setup step added, flags added or dropped, another program, or the first argument that changed. */
-function commandChange(a: string, b: string): string {
-  const wa = words(a);
-  const wb = words(b);
-  if (wa.join(' ') === wb.join(' ')) return '';
-  const before = setups(a);
-  const setup = setups(b).find((p) => !before.includes(p));
-  if (setup) return `first run \`${setup.length > 60 ? `${setup.slice(0, 59)}…` : setup}\``;
-  const ha = commandHead(a);
-  const hb = commandHead(b);
-  if (ha.split(' ')[0] !== hb.split(' ')[0]) return `run \`${hb}\` instead of \`${ha}\``;
-  const isFlag = (w: string) => /^--?[a-z]/i.test(w);
-  const flags = (ws: string[]) => new Set(ws.filter(isFlag).map((w) => w.split('=')[0]!));
-  const fa = flags(wa);
-  const fb = flags(wb);
-  const added = [...fb].filter((f) => !fa.has(f));
-  const dropped = [...fa].filter((f) => !fb.has(f));
-  const parts: string[] = [];
-  if (added.length) parts.push(`add ${code(added.slice(0, 4))}`);
-  if (dropped.length) parts.push(`drop ${code(dropped.slice(0, 4))}`);
-  // Flags are the fix only when the call that worked still runs what failed: every other word of
-  // the failed call, in order (`make` → `make -C src`). A call that dropped one ran something else
-  // (`python -c "…"` → `python -m app`), and its flags say nothing about the failure.
-  if (
-    parts.length &&
-    keepsInOrder(
-      wa.filter((w) => !isFlag(w)),
-      wb,
-    )
-  )
-    return parts.join(', ');
-  const from = wa.find((w) => !wb.includes(w));
-  const to = wb.find((w) => !wa.includes(w));
-  const clip = (w: string) => (w.length > 40 ? `${w.slice(0, 39)}…` : w);
-  if (from && to) return `change \`${clip(from)}\` to \`${clip(to)}\``;
-  if (to) return `add the argument \`${clip(to)}\``;
-  return from ? `drop the argument \`${clip(from)}\`` : 'reorder the arguments';
-}
-
-/** Whether `all` holds every word of `words`, in the same order (others may come between). */
-function keepsInOrder(words: readonly string[], all: readonly string[]): boolean {
-  let j = 0;
-  for (const w of all) if (j < words.length && w === words[j]) j++;
-  return j === words.length;
+  const parts = changeParts(failed, s);
+  const change = fixText(parts);
+  return { step: s.step, run: s.run, ref: s.ref, kind: change ? 'changed' : 'retry', change, parts };
 }
 
 function times(n: number): string {

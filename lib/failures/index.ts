@@ -7,6 +7,7 @@
  *
  * @module
  */
+export { type FixPart, fixText } from './change.js';
 export { callTarget, commandHead, commandOf, errorClass } from './error-class.js';
 export {
   type CallRun,

@@ -2,6 +2,7 @@
  * The quality rules a proposed rule must pass: a self-contained imperative instruction a person would
  * paste into AGENTS.md. Each rule names its reason, so a run reports what it left out and why.
  */
+import type { FixPart } from '../failures/index.js';
 
 /** Texts detectors use as placeholders: they say nothing a session could act on. */
 const TEMPLATES = new Set(
@@ -125,24 +126,31 @@ export function judgeRule(text: string): string | undefined {
 const TEST_REPORT = /\bFAILED\b|test session starts|\d+ (?:passed|failed)\b|AssertionError|::/;
 
 /**
- * Why a failure class and its fix are no rule, or undefined when they are one. The reasons:
+ * Why a failure class and its fix are no rule, or undefined when they are one. `fix` is the
+ * structured fix `groupFailures` found (`FailureFix`, judged by its parts), or its words alone (judged
+ * by the same rules read from the text). The reasons:
  * - `failure: unreadable error`: the error class is not a readable message (a row of dots from a
  *   pre-commit hook, a bare word such as "Error", longer than a line);
  * - `failure: a test report`: a failing test, whose fix is in the code, not in the call;
- * - `failure: a one-off argument`: the fix changed an argument's value (`change \`5\` to \`10\``,
- *   `add the argument \`pipx\``, or the content keys of an edit), names one machine's path, or only
- *   asked for `--help` /
- *   `--version`: what worked once, for that task;
+ * - `failure: a one-off argument`: the fix gave a key or an argument another value, added or dropped
+ *   an argument that is no flag (what worked once, for that task), reordered the arguments, passed an
+ *   input of another shape, names one machine's path, changed directory, or only asked for `--help`
+ *   / `--version`;
  * - `failure: a permission prompt`: the fix asked the agent's runner for more rights
  *   (`with_escalated_permissions`, `sandbox_permissions`): the runner's policy, which asks anyway.
  *
  * @example
  * ```ts
  * judgeFailure('(eval):N: command not found: pytest', 'first run `source .venv/bin/activate`'); // undefined
+ * judgeFailure('No such option: -p', { parts: [{ kind: 'change-argument', values: ['5', '10'] }] });
+ * // 'failure: a one-off argument'
  * judgeFailure('Error', 'change `5` to `10`'); // 'failure: unreadable error'
  * ```
  */
-export function judgeFailure(errorClass: string, change: string): string | undefined {
+export function judgeFailure(
+  errorClass: string,
+  fix: string | { parts: readonly FixPart[] },
+): string | undefined {
   const cls = typeof errorClass === 'string' ? errorClass.trim() : '';
   if (
     !cls ||
@@ -157,18 +165,46 @@ export function judgeFailure(errorClass: string, change: string): string | undef
     return 'failure: unreadable error';
   }
   if (TEST_REPORT.test(cls)) return 'failure: a test report';
-  if (typeof change !== 'string') return 'failure: a one-off argument';
+  if (typeof fix === 'string') return judgeChangeText(fix);
+  if (!fix || !Array.isArray(fix.parts)) return 'failure: a one-off argument';
+  return judgeParts(fix.parts);
+}
+
+const PERMISSION_KEYS = new Set(['with_escalated_permissions', 'sandbox_permissions']);
+const ONE_OFF_PARTS = new Set<FixPart['kind']>([
+  'change',
+  'change-argument',
+  'add-argument',
+  'drop-argument',
+  'reorder',
+  'other-input',
+]);
+// Asking for help or a version succeeds whatever was wrong: it is no fix.
+const HELP_FLAGS = new Set(['--help', '-h', '--version', '-V']);
+
+function judgeParts(parts: readonly FixPart[]): string | undefined {
+  if (parts.length === 0) return 'failure: a one-off argument';
+  if (parts.some((p) => p.values.some((v) => PERMISSION_KEYS.has(v)))) return 'failure: a permission prompt';
+  for (const p of parts) {
+    if (ONE_OFF_PARTS.has(p.kind) || p.values.some((v) => namesPath(v))) return 'failure: a one-off argument';
+    if (p.kind === 'setup' && /^cd\b/.test(p.values[0] ?? '')) return 'failure: a one-off argument';
+    if (p.values.some((v) => HELP_FLAGS.has(v))) return 'failure: a one-off argument';
+  }
+  return undefined;
+}
+
+/** The same rules read from the fix's words (`fixText`), for a caller that has only them. */
+function judgeChangeText(change: string): string | undefined {
   if (/`(?:with_escalated_permissions|sandbox_permissions)`/.test(change))
     return 'failure: a permission prompt';
   if (
     /(?:^|,\s)change\s/.test(change) ||
-    /\bthe argument\b/.test(change) ||
+    /\bthe arguments?\b|\bother arguments\b/.test(change) ||
     namesPath(change) ||
     /\bcd\b/.test(change)
   ) {
     return 'failure: a one-off argument';
   }
-  // Asking for help or a version succeeds whatever was wrong: it is no fix.
   if (/`(?:--help|-h|--version|-V)`/.test(change)) return 'failure: a one-off argument';
   return undefined;
 }

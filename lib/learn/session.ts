@@ -156,7 +156,7 @@ function failureFindings(
   for (const c of groupFailures([stepsFromMessages(messages, session)])) {
     if (!c.fix || c.fix.kind === 'retry' || !c.fix.change) continue;
     const cls = c.errorClass.replace(/\s+/g, ' ').trim();
-    const why = judgeFailure(cls, c.fix.change);
+    const why = judgeFailure(cls, c.fix);
     if (why) {
       filter(why);
       continue;

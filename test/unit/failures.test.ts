@@ -14,6 +14,7 @@ import {
   commandOf,
   errorClass,
   failureLesson,
+  fixText,
   groupFailures,
   reflectFromTrajectories,
   stepsFromMessages,
@@ -119,6 +120,56 @@ describe('commandHead and callTarget', () => {
     expect(fixOf('python -c "import x"', 'python -m app')).toBe('change `-c` to `-m`');
     expect(fixOf('brew install foo', 'brew install pipx')).toBe('change `foo` to `pipx`');
     expect(fixOf('npm install', 'npm install left-pad')).toBe('add the argument `left-pad`');
+  });
+
+  it('gives each fix as parts, and its words are the words of those parts', () => {
+    const fix = (failed: string, worked: string, tool = 'Bash') =>
+      groupFailures([
+        {
+          id: 'r',
+          steps: [
+            { tool, action: failed, error: 'NameError: name "x" is not defined' },
+            { tool, action: worked },
+          ],
+        },
+      ])[0]!.fix!;
+    const cases: [string, string, unknown][] = [
+      ['make', 'make -C src', [{ kind: 'add-flag', values: ['-C'] }]],
+      [
+        'pytest',
+        'source .venv/bin/activate && pytest',
+        [{ kind: 'setup', values: ['source .venv/bin/activate'] }],
+      ],
+      ['brew install foo', 'brew install pipx', [{ kind: 'change-argument', values: ['foo', 'pipx'] }]],
+      ['npm install', 'npm install left-pad', [{ kind: 'add-argument', values: ['left-pad'] }]],
+      ['npm install left-pad', 'npm install', [{ kind: 'drop-argument', values: ['left-pad'] }]],
+      ['make', 'make', []],
+      [
+        '{"path":"a","limit":"x"}',
+        '{"path":"a","offset":1,"limit":10}',
+        [
+          { kind: 'pass', values: ['offset'] },
+          { kind: 'change', values: ['limit'] },
+        ],
+      ],
+    ];
+    for (const [failed, worked, parts] of cases) {
+      const f = fix(failed, worked, failed.startsWith('{') ? 'Read' : 'Bash');
+      expect(f.parts, `${failed} → ${worked}`).toEqual(parts);
+      expect(f.change).toBe(fixText(f.parts));
+      expect(f.kind).toBe(f.parts.length ? 'changed' : 'retry');
+    }
+    const [other] = groupFailures([
+      {
+        id: 'r',
+        steps: [
+          { tool: 'Read', action: '{"file_path":"a.txt"}', error: 'File too large: 300 KB' },
+          { tool: 'Grep', action: '{"file_path":"a.txt","pattern":"x"}' },
+        ],
+      },
+    ]);
+    expect(other!.fix).toMatchObject({ kind: 'other-tool', change: 'use `Grep` instead' });
+    expect(other!.fix!.parts).toEqual([{ kind: 'other-tool', values: ['Grep'] }]);
   });
 
   it('learns from a Codex CLI retry: the command line compared, its time limit ignored', () => {

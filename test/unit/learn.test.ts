@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { FixPart } from '../../lib/failures/index';
 import { againstSentences, contradicts, coverIndex, stance } from '../../lib/learn/against';
 import {
   dropPrivate,
@@ -480,6 +481,47 @@ describe('learn: failure quality rules', () => {
     );
     // A call that worked by running another argument is no lesson about the failure.
     expect(judgeFailure('Command timed out after 2m', 'add the argument `pipx`')).toBe(
+      'failure: a one-off argument',
+    );
+  });
+
+  it('judges a structured fix by its parts, as it judges the same fix by its words', async () => {
+    const { judgeFailure } = await import('../../lib/learn/index');
+    const { fixText } = await import('../../lib/failures/index');
+    const cls = 'No such option: -p';
+    const cases: [FixPart[], string | undefined][] = [
+      [[{ kind: 'setup', values: ['source .venv/bin/activate'] }], undefined],
+      [[{ kind: 'add-flag', values: ['--set-upstream'] }], undefined],
+      [[{ kind: 'other-tool', values: ['Grep'] }], undefined],
+      [[{ kind: 'pass', values: ['offset', 'limit'] }], undefined],
+      [[{ kind: 'change-argument', values: ['5', '10'] }], 'failure: a one-off argument'],
+      [[{ kind: 'add-argument', values: ['pipx'] }], 'failure: a one-off argument'],
+      [[{ kind: 'drop-argument', values: ['pipx'] }], 'failure: a one-off argument'],
+      [[{ kind: 'reorder', values: [] }], 'failure: a one-off argument'],
+      [[{ kind: 'other-input', values: [] }], 'failure: a one-off argument'],
+      [[{ kind: 'setup', values: ['cd app'] }], 'failure: a one-off argument'],
+      [[{ kind: 'add-flag', values: ['--help'] }], 'failure: a one-off argument'],
+      [[{ kind: 'pass', values: ['/Users/me/app'] }], 'failure: a one-off argument'],
+      [
+        [
+          { kind: 'drop', values: ['Meta'] },
+          { kind: 'change', values: ['Content'] },
+        ],
+        'failure: a one-off argument',
+      ],
+      [[{ kind: 'pass', values: ['with_escalated_permissions'] }], 'failure: a permission prompt'],
+      [[], 'failure: a one-off argument'],
+    ];
+    for (const [parts, why] of cases) {
+      expect(judgeFailure(cls, { parts }), JSON.stringify(parts)).toBe(why);
+      // The words alone give the same verdict (for an empty fix: no words, nothing to keep).
+      if (parts.length) expect(judgeFailure(cls, fixText(parts)), fixText(parts)).toBe(why);
+    }
+    // The error is judged first, whatever the fix.
+    expect(judgeFailure('Error', { parts: [{ kind: 'add-flag', values: ['-q'] }] })).toBe(
+      'failure: unreadable error',
+    );
+    expect(judgeFailure(cls, { parts: 'x' } as unknown as { parts: FixPart[] })).toBe(
       'failure: a one-off argument',
     );
   });

@@ -23,6 +23,8 @@
  * `excessOf`'s tail rules). The fastest run of a quadratic scanner is still quadratic.
  */
 
+import { appendFileSync } from 'node:fs';
+
 /**
  * How many objects a check's output may hold at its largest size. Building an array of small objects
  * takes a step between about 8,000 and 16,000 of them (its backing store outgrows a regular heap page
@@ -195,7 +197,27 @@ export function measureGrowth<T>(
     const disturbed = a.ratios.some((r) => r < 1.2);
     if (a.excess <= 1 || (a.excess > 1.6 && !disturbed)) break;
   }
-  return { lengths: lengths.slice(0, best!.times.length), ...best!, repeat, attempts };
+  const g: Growth = { lengths: lengths.slice(0, best!.times.length), ...best!, repeat, attempts };
+  logGrowth(g);
+  return g;
+}
+
+/**
+ * With `GROWTH_LOG=file`, every check appends one JSON line (its caller, excess, ratios, attempts):
+ * run the suite a few times on a loaded machine and read which checks pass by a small margin.
+ */
+function logGrowth(g: Growth): void {
+  const file = process.env.GROWTH_LOG;
+  if (!file) return;
+  const at = new Error().stack?.split('\n').find((l) => /\.(test|child)\.ts/.test(l)) ?? '';
+  const where = /([\w.-]+\.(?:test|child)\.ts):(\d+)/.exec(at);
+  const line = {
+    at: where ? `${where[1]}:${where[2]}` : '?',
+    excess: Number(g.excess.toFixed(3)),
+    ratios: g.ratios.map((r) => Number(r.toFixed(2))),
+    attempts: g.attempts,
+  };
+  appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
 
 /** `{ sizes }` for `count` doublings from `first`: `doublings(1000, 3)` is 1000, 2000, 4000, 8000. */

@@ -1,0 +1,207 @@
+/**
+ * What changed between a failed call and the later call that worked, as parts a program can read
+ * ({@link FixPart}) and the words a person reads ({@link fixText}, derived from the parts, so the two
+ * never disagree).
+ */
+import { commandHead, commandOf, inputObject } from './error-class.js';
+
+/**
+ * One part of a fix. `values` are as shown: code spans, long ones cut with "…".
+ * - `pass` / `drop` / `change`: keys of the call's input passed, dropped, or given another value;
+ * - `setup`: a setup step run first (`cd app`, `source .venv/bin/activate`);
+ * - `program`: another program on the command line (`values`: the new head, then the old one);
+ * - `add-flag` / `drop-flag`: flags of the same command;
+ * - `change-argument` (`values`: from, to) / `add-argument` / `drop-argument`: a word of the command
+ *   that is no flag, i.e. a value that worked for that task;
+ * - `reorder`: the same words in another order;
+ * - `other-input`: one call had a structured input, the other not;
+ * - `other-tool`: another tool on the same target (`values`: its name).
+ */
+export interface FixPart {
+  kind:
+    | 'pass'
+    | 'drop'
+    | 'change'
+    | 'setup'
+    | 'program'
+    | 'add-flag'
+    | 'drop-flag'
+    | 'change-argument'
+    | 'add-argument'
+    | 'drop-argument'
+    | 'reorder'
+    | 'other-input'
+    | 'other-tool';
+  values: string[];
+}
+
+/** A call as the change description needs it: its input (JSON or a command line). */
+export interface ChangedCall {
+  action?: string;
+}
+
+/**
+ * Keys that describe a call, not what it does: a note to the reader, and the limits of an execution
+ * (Codex CLI's `timeout_ms`, `max_output_tokens`, `yield_time_ms`): a retry that only changes them is
+ * the same command.
+ */
+const IGNORED_KEYS = new Set(['description', 'timeout_ms', 'max_output_tokens', 'yield_time_ms']);
+
+const code = (items: readonly string[]) => items.map((k) => `\`${k}\``).join('/');
+
+/**
+ * The words of a fix, e.g. "pass `offset`/`limit`" or "first run `cd app`" ('' for no part).
+ *
+ * @example
+ * ```ts
+ * fixText([{ kind: 'add-flag', values: ['--force'] }]); // 'add `--force`'
+ * ```
+ */
+export function fixText(parts: readonly FixPart[]): string {
+  return parts.map(partText).join(', ');
+}
+
+function partText(p: FixPart): string {
+  const v = p.values;
+  switch (p.kind) {
+    case 'pass':
+      return `pass ${code(v)}`;
+    case 'drop':
+    case 'drop-flag':
+      return `drop ${code(v)}`;
+    case 'change':
+      return `change ${code(v)}`;
+    case 'add-flag':
+      return `add ${code(v)}`;
+    case 'setup':
+      return `first run \`${v[0]}\``;
+    case 'program':
+      return `run \`${v[0]}\` instead of \`${v[1]}\``;
+    case 'change-argument':
+      return `change \`${v[0]}\` to \`${v[1]}\``;
+    case 'add-argument':
+      return `add the argument \`${v[0]}\``;
+    case 'drop-argument':
+      return `drop the argument \`${v[0]}\``;
+    case 'reorder':
+      return 'reorder the arguments';
+    case 'other-input':
+      return 'pass other arguments';
+    case 'other-tool':
+      return `use \`${v[0]}\` instead`;
+  }
+}
+
+/**
+ * What differs between two calls of one tool: keys passed or dropped, flags added, arguments changed.
+ *
+ * @example
+ * ```ts
+ * changeParts({ action: '{"path":"a"}' }, { action: '{"path":"a","limit":10}' });
+ * // [{ kind: 'pass', values: ['limit'] }]
+ * ```
+ */
+export function changeParts(a: ChangedCall, b: ChangedCall): FixPart[] {
+  const x = inputObject(a.action);
+  const y = inputObject(b.action);
+  if (!x || !y)
+    return x || y ? [{ kind: 'other-input', values: [] }] : commandChange(a.action ?? '', b.action ?? '');
+  const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => !IGNORED_KEYS.has(k));
+  const added = keys(y).filter((k) => !(k in x));
+  const dropped = keys(x).filter((k) => !(k in y));
+  const changed = keys(x).filter((k) => k in y && JSON.stringify(x[k]) !== JSON.stringify(y[k]));
+  const parts: FixPart[] = [];
+  if (added.length) parts.push({ kind: 'pass', values: added });
+  if (dropped.length) parts.push({ kind: 'drop', values: dropped });
+  // A command (a string, or Codex's argv) is compared as a command line, not as a value.
+  const cx = commandOf(x);
+  const cy = commandOf(y);
+  const commands = cx !== undefined && cy !== undefined;
+  const other = changed.filter((k) => !commands || (k !== 'command' && k !== 'cmd'));
+  if (other.length) parts.push({ kind: 'change', values: other });
+  if (commands && other.length < changed.length) parts.push(...commandChange(cx, cy));
+  return parts;
+}
+
+function words(command: string): string[] {
+  return (command.trim().split('\n', 1)[0] ?? '').split(/\s+/).filter(Boolean);
+}
+
+const SETUP = /^(?:cd|source|\.|export|set)\s/;
+
+const SPACE = /\s/;
+
+/**
+ * What splitting `line` on `\s*(?:&&|;)\s*` gives, in one pass: each separator is the next `&&` or
+ * `;` with the spaces on both sides, found once (the regex tried `\s*` from every space of a long run
+ * that led to no separator, quadratic in the run).
+ */
+function splitCommands(line: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    const op = c === ';' ? 1 : c === '&' && line[i + 1] === '&' ? 2 : 0;
+    if (op === 0) continue;
+    let start = i;
+    while (start > from && SPACE.test(line[start - 1]!)) start--;
+    let end = i + op;
+    while (end < line.length && SPACE.test(line[end]!)) end++;
+    out.push(line.slice(from, start));
+    from = end;
+    i = end - 1;
+  }
+  out.push(line.slice(from));
+  return out;
+}
+
+/** The setup parts of a command line (`source venv/bin/activate`, `cd app`). */
+function setups(command: string): string[] {
+  return splitCommands(command.trim().split('\n', 1)[0] ?? '').filter((p) => SETUP.test(p));
+}
+
+/** A setup step added, flags added or dropped, another program, or the first argument that changed. */
+function commandChange(a: string, b: string): FixPart[] {
+  const wa = words(a);
+  const wb = words(b);
+  if (wa.join(' ') === wb.join(' ')) return [];
+  const before = setups(a);
+  const setup = setups(b).find((p) => !before.includes(p));
+  if (setup) return [{ kind: 'setup', values: [setup.length > 60 ? `${setup.slice(0, 59)}…` : setup] }];
+  const ha = commandHead(a);
+  const hb = commandHead(b);
+  if (ha.split(' ')[0] !== hb.split(' ')[0]) return [{ kind: 'program', values: [hb, ha] }];
+  const isFlag = (w: string) => /^--?[a-z]/i.test(w);
+  const flags = (ws: string[]) => new Set(ws.filter(isFlag).map((w) => w.split('=')[0]!));
+  const fa = flags(wa);
+  const fb = flags(wb);
+  const added = [...fb].filter((f) => !fa.has(f));
+  const dropped = [...fa].filter((f) => !fb.has(f));
+  const parts: FixPart[] = [];
+  if (added.length) parts.push({ kind: 'add-flag', values: added.slice(0, 4) });
+  if (dropped.length) parts.push({ kind: 'drop-flag', values: dropped.slice(0, 4) });
+  // Flags are the fix only when the call that worked still runs what failed: every other word of
+  // the failed call, in order (`make` → `make -C src`). A call that dropped one ran something else
+  // (`python -c "…"` → `python -m app`), and its flags say nothing about the failure.
+  if (
+    parts.length &&
+    keepsInOrder(
+      wa.filter((w) => !isFlag(w)),
+      wb,
+    )
+  )
+    return parts;
+  const from = wa.find((w) => !wb.includes(w));
+  const to = wb.find((w) => !wa.includes(w));
+  const clip = (w: string) => (w.length > 40 ? `${w.slice(0, 39)}…` : w);
+  if (from && to) return [{ kind: 'change-argument', values: [clip(from), clip(to)] }];
+  if (to) return [{ kind: 'add-argument', values: [clip(to)] }];
+  return from ? [{ kind: 'drop-argument', values: [clip(from)] }] : [{ kind: 'reorder', values: [] }];
+}
+
+/** Whether `all` holds every word of `words`, in the same order (others may come between). */
+function keepsInOrder(words: readonly string[], all: readonly string[]): boolean {
+  let j = 0;
+  for (const w of all) if (j < words.length && w === words[j]) j++;
+  return j === words.length;
+}
