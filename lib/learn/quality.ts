@@ -62,6 +62,12 @@ const REQUEST = /^(?:prefer (?:to|when)|be able to|check if|check whether)\b/i;
 /** "Use We are…": a sentence whose subject was read as the verb's object. */
 const MISREAD =
   /^(?:(?:use|prefer|avoid)\s+(?:we|i|you|they|he|she|it['’]s|there)\b|wait\s+(?:again|a (?:sec|second|minute|moment))\b)/i;
+/**
+ * A free choice granted, not a rule: a clause that starts with a verb and leaves the choice open ("use
+ * whatever tools you normally use", "pick any library you like", "feel free to…").
+ */
+const FREE_CHOICE =
+  /(?:^|[;,:]\s*|\band\s+)(?:use|pick|choose|do|take|try|write|run|call|add)\s+(?:whatever|any\s+(?:\w+\s+){0,2}you\s+(?:like|want|prefer|wish))\b|\bfeel free\b|\b(?:it['’]s|is)\s+up to you\b/i;
 
 function balanced(text: string, open: string, close: string): boolean {
   let depth = 0;
@@ -81,6 +87,7 @@ function balanced(text: string, open: string, close: string): boolean {
  * - `too short`: under three words;
  * - `garbled`: unbalanced code quotes or brackets, markup or escapes, or mostly not words;
  * - `garbled`: also a sentence misread as an instruction ("Use We are learning together…");
+ * - `vague`: it grants a free choice ("use whatever tools you normally use"): nothing to follow;
  * - `not self-contained`: its object is "it", "this", "that"… or "this file", "line 42", "the
  *   following": it needs the session to be understood;
  * - `task-bound`: it names one project's file (`src/app/page.tsx`) or one machine's path (`/Users/…`),
@@ -117,6 +124,7 @@ export function judgeRule(text: string): string | undefined {
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   const visible = text.replace(/\s+/g, '').length;
   if (visible === 0 || letters / visible < 0.6 || MISREAD.test(text)) return 'garbled';
+  if (FREE_CHOICE.test(text)) return 'vague';
   if (DEICTIC.test(text) || SESSION_BOUND.test(text)) return 'not self-contained';
   if (namesPath(text) || REQUEST.test(text)) return 'task-bound';
   return undefined;

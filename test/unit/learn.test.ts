@@ -325,6 +325,12 @@ describe('learn: quality rules', () => {
     expect(judgeRule('Show only the diff for app/connection-test/page.tsx.')).toBe('task-bound');
     expect(judgeRule('Never commit [api-key-1] to git.')).toBe('secret');
     expect(judgeRule('Use `foo( bar.')).toBe('garbled');
+    // A free choice granted is nothing to follow; a rule that only says "whatever" elsewhere stays.
+    expect(judgeRule('Use whatever test runner you normally use.')).toBe('vague');
+    expect(judgeRule('Do not add payments; pick any library you like for the rest.')).toBe('vague');
+    expect(judgeRule('Feel free to rename the helpers.')).toBe('vague');
+    expect(judgeRule('Whatever you change, never push to main.')).toBeUndefined();
+    expect(judgeRule('Never use any library you like without asking first.')).toBeUndefined();
   });
 });
 

@@ -198,7 +198,7 @@ export function measureGrowth<T>(
     if (a.excess <= 1 || (a.excess > 1.6 && !disturbed)) break;
   }
   const g: Growth = { lengths: lengths.slice(0, best!.times.length), ...best!, repeat, attempts };
-  logGrowth(g);
+  logGrowth(g, scan, inputs[0]);
   return g;
 }
 
@@ -206,13 +206,15 @@ export function measureGrowth<T>(
  * With `GROWTH_LOG=file`, every check appends one JSON line (its caller, excess, ratios, attempts):
  * run the suite a few times on a loaded machine and read which checks pass by a small margin.
  */
-function logGrowth(g: Growth): void {
+function logGrowth(g: Growth, scan: unknown, first: unknown): void {
   const file = process.env.GROWTH_LOG;
   if (!file) return;
   const at = new Error().stack?.split('\n').find((l) => /\.(test|child)\.ts/.test(l)) ?? '';
   const where = /([\w.-]+\.(?:test|child)\.ts):(\d+)/.exec(at);
   const line = {
     at: where ? `${where[1]}:${where[2]}` : '?',
+    scan: String(scan).replace(/\s+/g, ' ').slice(0, 80),
+    input: typeof first === 'string' ? JSON.stringify(first.slice(0, 24)) : typeof first,
     excess: Number(g.excess.toFixed(3)),
     ratios: g.ratios.map((r) => Number(r.toFixed(2))),
     attempts: g.attempts,
