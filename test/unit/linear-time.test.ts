@@ -25,12 +25,17 @@ import { describeGrowth, doublings, excessOf, fill, type Growth, measureGrowth }
 
 type Case = readonly [name: string, make: (n: number) => string];
 
-/** One `it` per input: the scanner's time grows at most linearly on it. */
-function linear(scanner: string, scan: (input: string) => unknown, cases: readonly Case[]): void {
+/** One `it` per input: the scanner's time grows at most linearly on it (`sizes`: 12.5 to 100 KB). */
+function linear(
+  scanner: string,
+  scan: (input: string) => unknown,
+  cases: readonly Case[],
+  sizes?: readonly number[],
+): void {
   describe(scanner, () => {
     for (const [name, make] of cases)
       it(name, () => {
-        const g = measureGrowth(scan, make);
+        const g = measureGrowth(scan, make, sizes ? { sizes } : {});
         expect(g.excess, `${scanner} on ${name}: ${describeGrowth(g)}`).toBeLessThanOrEqual(1);
       });
   });
@@ -277,6 +282,11 @@ describe('format detection and parsers', () => {
     'jsonl',
     'aider',
   ];
+  // A parser builds a message (and a line) for every few characters: 100 KB of aider prompts is about
+  // 15,000 messages, past OBJECT_STEP, where building the output alone takes a step (one CI run
+  // measured 3.59 1.07 4.14, a local one 0.65 2.91 2.80). Parsers are measured from 3.125 to 50 KB in
+  // four doublings, under 8,000 messages for every input here.
+  const PARSE = doublings(3_125, 4).sizes;
   // Every parser on every input, its own format's or not (a refusal must be linear too).
   for (const format of formats)
     linear(
@@ -285,11 +295,13 @@ describe('format detection and parsers', () => {
       // Console turns through their own parser are the detected path's: measured in the child process
       // below, where the young generation's promotion step cannot fail them (3.08 1.75 4.11 in one CI run).
       format === 'claude-code-console' ? INPUTS.filter(([name]) => name !== 'console turns') : INPUTS,
+      PARSE,
     );
   linear(
     'parseTranscript (detected)',
     (text) => safeParseTranscript(text, { lenient: true }),
     INPUTS.filter(([name]) => name !== 'console turns'),
+    PARSE,
   );
   // Detected console turns: the parser is linear, but what a call keeps (40,000 messages at 200 KB)
   // outgrows the young generation between 50 KB and 200 KB, and the collector's promotion is a step in
@@ -311,18 +323,23 @@ describe('format detection and parsers', () => {
   }, 240_000);
   const step = '{"action":"ls","observation":"x","response":"r","thought":"t"}';
   const mini = '{"role":"user","content":"<returncode>1</returncode><output>x</output>"}';
-  linear('parseTrajectory', (text) => safeParseTrajectory(text, { lenient: true }), [
-    ['SWE-agent steps', (n) => list(n, step, '{"trajectory":[', '],"history":[]}')],
+  linear(
+    'parseTrajectory',
+    (text) => safeParseTrajectory(text, { lenient: true }),
     [
-      'mini-swe-agent messages',
-      (n) => list(n, mini, '{"trajectory_format":"mini-swe-agent-1","messages":[', ']}'),
+      ['SWE-agent steps', (n) => list(n, step, '{"trajectory":[', '],"history":[]}')],
+      [
+        'mini-swe-agent messages',
+        (n) => list(n, mini, '{"trajectory_format":"mini-swe-agent-1","messages":[', ']}'),
+      ],
+      [
+        'Claude Code events',
+        (n) => fill(n, '{"type":"assistant","message":{"role":"assistant","content":"a"}}\n'),
+      ],
+      ['a run of {', (n) => fill(n, '{')],
     ],
-    [
-      'Claude Code events',
-      (n) => fill(n, '{"type":"assistant","message":{"role":"assistant","content":"a"}}\n'),
-    ],
-    ['a run of {', (n) => fill(n, '{')],
-  ]);
+    PARSE,
+  );
 });
 
 describe('playbook dedup and index', () => {
