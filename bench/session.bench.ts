@@ -104,9 +104,11 @@ const suite = {
     });
     results.push(...incremental, ...naive);
     // With the learned reader (issue 38's budget: p99 per observe call ≤ 0.2 ms on a 10k history).
+    // 1,000 calls: the p99 is the 10th slowest, not the 4th, so one collection landing in a call
+    // does not make it.
     const reader = { scorer: readerModel, minScore: READER_MIN_SCORE };
     observeAt(1_000, 300, reader, '-reader');
-    results.push(...[100, 10_000].map((n) => observeAt(n, 400, reader, '-reader')));
+    results.push(...[100, 10_000].map((n) => observeAt(n, 1_000, reader, '-reader')));
 
     // endSession and systemPrompt on a sizeable playbook.
     const pb = emptyPlaybook();
