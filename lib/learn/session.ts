@@ -98,8 +98,8 @@ export function analyseSession(
     if (!proposal) continue;
     const id = ref.startsWith('message:') ? ref.slice('message:'.length) : ref;
     const turn = byId().get(id);
-    // Markdown escapes ("train\\_test\\_split") are the editor's, not the person's words.
-    const text = redactText(proposal.text.replace(/\\([\\`*_{}[\]()#+.!-])/g, '$1'));
+    // The writer judged the sentence (`judgeKeyPoint`); judged again once redacted: a quoted secret.
+    const text = redactText(proposal.text);
     const verdict = judgeRule(text);
     if (verdict) {
       filter(verdict);

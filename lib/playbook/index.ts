@@ -63,6 +63,7 @@ export {
   playbookToJson,
   toAceText,
 } from './io.js';
+export { judgeKeyPoint, namesPath } from './judge.js';
 export {
   dedupeProposals,
   type ProposalDedup,

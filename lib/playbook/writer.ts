@@ -8,6 +8,7 @@
  * @module
  */
 import { extractInstruction } from './instruction.js';
+import { judgeKeyPoint } from './judge.js';
 import { STANDING_CUT, saysStanding, standingScore } from './standing.js';
 
 /** Words that carry no object: pronouns, determiners, prepositions, auxiliaries, negations. */
@@ -147,8 +148,9 @@ export function isStandingTurn(text: string): boolean {
 /**
  * The key point a correction or preference turn proposes: its standing instruction as one imperative
  * sentence ("No, use pnpm instead of npm from now on." → "Use pnpm instead of npm from now on."), or
- * undefined for a one-off request, a pasted failure, a question, or a sentence that does not read as
- * an instruction with a named object. Deterministic and pure; never throws.
+ * undefined for a one-off request, a pasted failure, a question, a sentence that does not read as
+ * an instruction with a named object, or one `judgeKeyPoint` refuses (a granted free choice, a
+ * project's file path, "the following"…). Deterministic and pure; never throws.
  *
  * @example
  * ```ts
@@ -159,7 +161,12 @@ export function isStandingTurn(text: string): boolean {
  */
 export function writeKeyPoint(text: string): string | undefined {
   if (typeof text !== 'string') return undefined;
-  const sentence = extractInstruction(text, { rulesOnly: true, accept: isWellFormedKeyPoint });
-  if (!sentence || !isWellFormedKeyPoint(sentence)) return undefined;
-  return saysStanding(sentence) || standingScore(text) >= STANDING_CUT ? sentence : undefined;
+  const found = extractInstruction(text, { rulesOnly: true, accept: isWellFormedKeyPoint });
+  if (!found || !isWellFormedKeyPoint(found)) return undefined;
+  if (!(saysStanding(found) || standingScore(text) >= STANDING_CUT)) return undefined;
+  // Markdown escapes ("train\\_test\\_split") are the editor's, not the person's words.
+  const sentence = found.replace(MARKDOWN_ESCAPE, '$1');
+  return judgeKeyPoint(sentence) === undefined ? sentence : undefined;
 }
+
+const MARKDOWN_ESCAPE = /\\([\\`*_{}[\]()#+.!-])/g;

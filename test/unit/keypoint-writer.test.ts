@@ -4,6 +4,7 @@ import { judgeRule } from 'rearview/learn';
 import {
   isStandingTurn,
   isWellFormedKeyPoint,
+  judgeKeyPoint,
   proposeKeyPoint,
   STANDING_CUT,
   STANDING_WEIGHTS,
@@ -135,11 +136,25 @@ describe('writeKeyPoint', () => {
         written++;
         expect(isWellFormedKeyPoint(k)).toBe(true);
         expect(k).toMatch(/^[A-Z].*[.…]$/s);
-        expect(judgeRule(k) === undefined || judgeRule(k) === 'not self-contained').toBe(true);
+        // Every sentence it writes is one the judge keeps: one judge on every path.
+        expect(judgeKeyPoint(k)).toBeUndefined();
+        expect(judgeRule(k)).toBeUndefined();
       }),
       { numRuns: 400 },
     );
     expect(written).toBeGreaterThan(0);
+  });
+
+  it('asks the judge: what it refuses is no key point, and markdown escapes are undone', () => {
+    // Standing, well-formed, yet refused by judgeKeyPoint: a free choice, a project file, "the following".
+    expect(writeKeyPoint('From now on, always use whatever test runner you like.')).toBeUndefined();
+    expect(judgeKeyPoint('Always use whatever test runner you like.')).toBe('vague');
+    expect(
+      writeKeyPoint('From now on, always show only the diff for app/connection-test/page.tsx.'),
+    ).toBeUndefined();
+    expect(writeKeyPoint('Never do train\\_test\\_split on the raw data from now on.')).toBe(
+      'Never do train_test_split on the raw data from now on.',
+    );
   });
 
   it('is the text proposeKeyPoint gives a correction, which otherwise keeps only its evidence', () => {

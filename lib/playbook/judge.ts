@@ -1,0 +1,141 @@
+/**
+ * The judge of a key point: would a senior engineer keep this sentence, as written, in an AGENTS.md or
+ * CLAUDE.md? Every path that proposes a key point asks it (`writeKeyPoint`, hence `createRearview`'s
+ * lessons, the playground and `learn`), so one sentence is judged the same way everywhere, and each
+ * refusal names its reason (`learn` counts them). Pure and linear.
+ *
+ * @module
+ */
+
+/** Texts detectors use as placeholders: they say nothing a session could act on. */
+const TEMPLATES = new Set(
+  [
+    "apply the user's correction",
+    'apply the users correction',
+    'follow the user preference',
+    "follow the user's preference",
+    'avoid repeating this mistake',
+    'avoid this friction',
+  ].map((t) => t.replace(/[^a-z' ]/g, '')),
+);
+
+/** A placeholder of `rearview/redact` (`[email-1]`, `[api-key-2]`). */
+const PLACEHOLDER = /\[[a-z][a-z0-9_-]*-\d+\]/;
+/** A word an instruction can only be read with its session at hand, right after the verb. */
+const DEICTIC =
+  /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|keep|make|try|change|remove|delete|fix|put|add|leave|move|undo|revert|follow|check|only|just|give|show|tell|send|name|write|read|run)\s+(?:(?:\w+\s+){0,2})?(?:it|this|that|these|those|them|here|there|him|her|the same|again|so|such)(?:[\s,.;!]|$)/i;
+/** A path to one machine's files: `/Users/me/…`, `~/x`, `C:\\x`. */
+const MACHINE_PATH = /(?:^|[\s`'"(])(?:~|\/(?:Users|home|var|tmp|opt|mnt)|[A-Za-z]:\\)[/\\]?\S*/;
+/** A run of the characters a relative path is made of: matched greedily once per run, so linear. */
+const PATH_RUN = /[\w./-]+/g;
+/** A file extension closing a path: `.tsx`, `.py`. */
+const EXTENSION = /\.[A-Za-z]{1,5}(?![A-Za-z0-9_])/;
+
+/**
+ * Whether `text` names a path to one machine's or one project's file: `/Users/me/…`, `~/x`,
+ * `src/app/page.tsx`. A project path is read per run of path characters, with one pass over the run:
+ * a slash after a name, then an extension. (A single regex, `\b[\w.-]+\/[\w./-]*\.ext\b`, tries every
+ * word boundary of a run such as `b-b-b-…` and is quadratic.) Linear; never throws.
+ *
+ * @example
+ * ```ts
+ * namesPath('Show only the diff for app/connection-test/page.tsx.'); // true
+ * namesPath('Use pnpm instead of npm.'); // false
+ * ```
+ */
+export function namesPath(text: string): boolean {
+  if (typeof text !== 'string') return false;
+  if (MACHINE_PATH.test(text)) return true;
+  for (const [run] of text.matchAll(PATH_RUN)) {
+    // The first slash after a name is enough: a later one leaves less room for the extension.
+    let named = false;
+    for (let i = 0; i < run.length; i++) {
+      const c = run.charCodeAt(i);
+      if (c === 47 /* / */) {
+        if (named) {
+          if (EXTENSION.test(run.slice(i + 1))) return true;
+          break;
+        }
+      } else if (c !== 46 /* . */ && c !== 45 /* - */) named = true;
+    }
+  }
+  return false;
+}
+/** Refers to the session's own objects: "the above", "this file", "line 42", "step 3". */
+const SESSION_BOUND =
+  /\b(?:the above|above code|below code|this (?:file|function|page|component|one|line|error|bug|issue|part|section|code|change|test|screen|button|method|class|step|task|project)|that (?:file|function|one|line|error|bug|part|section|code|change)|line \d+|step \d+|lines? \d+-\d+|the following|as follows)\b/i;
+/**
+ * A request for this conversation ("I'd like to talk about…" read as "Prefer to talk about…"), or a
+ * wish that is no instruction ("Be able to…").
+ */
+const REQUEST = /^(?:prefer (?:to|when)|be able to|check if|check whether)\b/i;
+/** "Use We are…": a sentence whose subject was read as the verb's object. */
+const MISREAD =
+  /^(?:(?:use|prefer|avoid)\s+(?:we|i|you|they|he|she|it['’]s|there)\b|wait\s+(?:again|a (?:sec|second|minute|moment))\b)/i;
+/**
+ * A free choice granted, not a rule: a clause that starts with a verb and leaves the choice open ("use
+ * whatever tools you normally use", "pick any library you like", "feel free to…").
+ */
+const FREE_CHOICE =
+  /(?:^|[;,:]\s*|\band\s+)(?:(?:always|just|simply|please)\s+)?(?:use|pick|choose|do|take|try|write|run|call|add)\s+(?:whatever|any\s+(?:\w+\s+){0,2}you\s+(?:like|want|prefer|wish))\b|\bfeel free\b|\b(?:it['’]s|is)\s+up to you\b/i;
+
+function balanced(text: string, open: string, close: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === open) depth++;
+    else if (ch === close && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * Why `text` is not a rule worth proposing, or undefined when it is one. `turn` is the user turn it
+ * was read from. The reasons:
+ * - `template`: a detector's placeholder text ("Apply the user's correction.");
+ * - `secret`: it quotes a redacted value (a rule about one key or address is no rule);
+ * - `truncated`: the instruction ran past the length a key point may have;
+ * - `too short`: under three words;
+ * - `garbled`: unbalanced code quotes or brackets, markup or escapes, or mostly not words;
+ * - `garbled`: also a sentence misread as an instruction ("Use We are learning together…");
+ * - `vague`: it grants a free choice ("use whatever tools you normally use"): nothing to follow;
+ * - `not self-contained`: its object is "it", "this", "that"… or "this file", "line 42", "the
+ *   following": it needs the session to be understood;
+ * - `task-bound`: it names one project's file (`src/app/page.tsx`) or one machine's path (`/Users/…`),
+ *   or it is a request of this conversation ("Prefer to talk about…", "Check if…", "Be able to…"):
+ *   a task, not a standing rule.
+ *
+ * @example
+ * ```ts
+ * judgeKeyPoint('Use pnpm instead of npm.'); // undefined
+ * judgeKeyPoint("Don't do that again."); // 'not self-contained'
+ * ```
+ */
+export function judgeKeyPoint(text: string): string | undefined {
+  if (typeof text !== 'string' || !text.trim()) return 'too short';
+  const plain = text
+    .toLowerCase()
+    .replace(/[^a-z' ]/g, '')
+    .trim();
+  if (TEMPLATES.has(plain)) return 'template';
+  if (PLACEHOLDER.test(text)) return 'secret';
+  if (text.endsWith('…')) return 'truncated';
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length < 3) return 'too short';
+  if (
+    (text.split('`').length - 1) % 2 === 1 ||
+    (text.split('"').length - 1) % 2 === 1 ||
+    !balanced(text, '(', ')') ||
+    !balanced(text, '[', ']') ||
+    !balanced(text, '{', '}') ||
+    /<\/?[a-z][\w-]*[\s>]|\\[nrt"]|&[a-z]+;|https?:\/\/\S{60,}/i.test(text)
+  ) {
+    return 'garbled';
+  }
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  const visible = text.replace(/\s+/g, '').length;
+  if (visible === 0 || letters / visible < 0.6 || MISREAD.test(text)) return 'garbled';
+  if (FREE_CHOICE.test(text)) return 'vague';
+  if (DEICTIC.test(text) || SESSION_BOUND.test(text)) return 'not self-contained';
+  if (namesPath(text) || REQUEST.test(text)) return 'task-bound';
+  return undefined;
+}
