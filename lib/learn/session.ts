@@ -6,7 +6,7 @@
  */
 import { groupFailures, stepsFromMessages } from '../failures/index.js';
 import { heuristicReflect } from '../heuristic/index.js';
-import { proposeKeyPoint, turnContexts } from '../playbook/index.js';
+import { keyPointVerdict, proposeKeyPoint, turnContexts } from '../playbook/index.js';
 import type { Message } from '../transcript/index.js';
 import { judgeFailure, judgeRule } from './quality.js';
 import type { Evidence, RuleKind } from './types.js';
@@ -94,8 +94,20 @@ export function analyseSession(
   const turns = insights.length ? turnContexts(messages) : new Map();
   for (const insight of insights) {
     const ref = insight.traceRefs[0] ?? '';
-    const proposal = proposeKeyPoint(insight, turns.get(ref) ?? '');
-    if (!proposal) continue;
+    const context = turns.get(ref) ?? '';
+    const proposal = proposeKeyPoint(insight, context);
+    if (!proposal) {
+      // The writer refused the turn's sentence: count the judge's reason, as for a redacted one. A
+      // turn with no instruction, a one-off, or a low-confidence correction was never a candidate.
+      if (
+        insight.category !== 'anti_pattern' &&
+        !(insight.category === 'correction' && insight.confidence === 'low')
+      ) {
+        const why = keyPointVerdict(typeof context === 'string' ? context : context.text).refused;
+        if (why && why !== 'no instruction' && why !== 'one-off') filter(why);
+      }
+      continue;
+    }
     const id = ref.startsWith('message:') ? ref.slice('message:'.length) : ref;
     const turn = byId().get(id);
     // The writer judged the sentence (`judgeKeyPoint`); judged again once redacted: a quoted secret.

@@ -140,4 +140,10 @@ export {
   tallyKeyPointTags,
 } from './tags.js';
 export { CURATOR_TEMPLATE, fillTemplate, PLAYBOOK_TEMPLATE, REFLECTOR_TEMPLATE } from './templates.js';
-export { isStandingTurn, isWellFormedKeyPoint, writeKeyPoint } from './writer.js';
+export {
+  isStandingTurn,
+  isWellFormedKeyPoint,
+  type KeyPointVerdict,
+  keyPointVerdict,
+  writeKeyPoint,
+} from './writer.js';

@@ -1,8 +1,8 @@
 /**
  * The judge of a key point: would a senior engineer keep this sentence, as written, in an AGENTS.md or
  * CLAUDE.md? Every path that proposes a key point asks it (`writeKeyPoint`, hence `createRearview`'s
- * lessons, the playground and `learn`), so one sentence is judged the same way everywhere, and each
- * refusal names its reason (`learn` counts them). Pure and linear.
+ * lessons, the playground and `learn`), so one sentence is judged the same way everywhere; each
+ * refusal names its reason. Pure and linear.
  *
  * @module
  */

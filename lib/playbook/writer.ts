@@ -160,13 +160,38 @@ export function isStandingTurn(text: string): boolean {
  * ```
  */
 export function writeKeyPoint(text: string): string | undefined {
-  if (typeof text !== 'string') return undefined;
+  return keyPointVerdict(text).keyPoint;
+}
+
+/** What the key-point writer made of a turn: the key point, or why there is none. */
+export interface KeyPointVerdict {
+  keyPoint?: string;
+  /**
+   * Why no key point: `no instruction` (no well-formed imperative sentence), `one-off` (not a
+   * standing instruction), or the reason `judgeKeyPoint` gave the sentence (`vague`, `task-bound`…).
+   */
+  refused?: string;
+}
+
+/**
+ * {@link writeKeyPoint} with its reason when it writes nothing, for a caller that reports what it
+ * left out (`learn` counts the judge's reasons). Deterministic and pure; never throws.
+ *
+ * @example
+ * ```ts
+ * keyPointVerdict('From now on, always use whatever test runner you like.'); // { refused: 'vague' }
+ * keyPointVerdict('fix the error'); // { refused: 'no instruction' }
+ * ```
+ */
+export function keyPointVerdict(text: string): KeyPointVerdict {
+  if (typeof text !== 'string') return { refused: 'no instruction' };
   const found = extractInstruction(text, { rulesOnly: true, accept: isWellFormedKeyPoint });
-  if (!found || !isWellFormedKeyPoint(found)) return undefined;
-  if (!(saysStanding(found) || standingScore(text) >= STANDING_CUT)) return undefined;
+  if (!found || !isWellFormedKeyPoint(found)) return { refused: 'no instruction' };
+  if (!(saysStanding(found) || standingScore(text) >= STANDING_CUT)) return { refused: 'one-off' };
   // Markdown escapes ("train\\_test\\_split") are the editor's, not the person's words.
   const sentence = found.replace(MARKDOWN_ESCAPE, '$1');
-  return judgeKeyPoint(sentence) === undefined ? sentence : undefined;
+  const why = judgeKeyPoint(sentence);
+  return why === undefined ? { keyPoint: sentence } : { refused: why };
 }
 
 const MARKDOWN_ESCAPE = /\\([\\`*_{}[\]()#+.!-])/g;

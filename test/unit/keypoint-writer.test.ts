@@ -5,6 +5,7 @@ import {
   isStandingTurn,
   isWellFormedKeyPoint,
   judgeKeyPoint,
+  keyPointVerdict,
   proposeKeyPoint,
   STANDING_CUT,
   STANDING_WEIGHTS,
@@ -146,15 +147,22 @@ describe('writeKeyPoint', () => {
   });
 
   it('asks the judge: what it refuses is no key point, and markdown escapes are undone', () => {
-    // Standing, well-formed, yet refused by judgeKeyPoint: a free choice, a project file, "the following".
-    expect(writeKeyPoint('From now on, always use whatever test runner you like.')).toBeUndefined();
-    expect(judgeKeyPoint('Always use whatever test runner you like.')).toBe('vague');
-    expect(
-      writeKeyPoint('From now on, always show only the diff for app/connection-test/page.tsx.'),
-    ).toBeUndefined();
+    // Standing, well-formed, yet refused by judgeKeyPoint: a free choice, a project file.
+    const free = 'No, use whatever test runner you like from now on.';
+    expect(writeKeyPoint(free)).toBeUndefined();
+    expect(keyPointVerdict(free)).toEqual({ refused: 'vague' });
+    const file = 'From now on, always show only the diff for app/connection-test/page.tsx.';
+    expect(writeKeyPoint(file)).toBeUndefined();
+    expect(keyPointVerdict(file)).toEqual({ refused: 'task-bound' });
+    // Refused before the judge: no instruction, or a one-off.
+    expect(keyPointVerdict('fix the error')).toEqual({ refused: 'no instruction' });
+    expect(keyPointVerdict(42 as unknown as string)).toEqual({ refused: 'no instruction' });
     expect(writeKeyPoint('Never do train\\_test\\_split on the raw data from now on.')).toBe(
       'Never do train_test_split on the raw data from now on.',
     );
+    expect(keyPointVerdict('No, always use pnpm instead of npm in this repository.')).toEqual({
+      keyPoint: 'Always use pnpm instead of npm in this repository.',
+    });
   });
 
   it('is the text proposeKeyPoint gives a correction, which otherwise keeps only its evidence', () => {

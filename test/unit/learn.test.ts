@@ -96,6 +96,18 @@ describe('learn: aggregation', () => {
     expect(loose.rules.map((x) => x.text)).toEqual(['Use pnpm instead of npm.']);
   });
 
+  it('counts what the key-point judge refused, by reason, and proposes none of it', async () => {
+    const r = await learn(three('No, use whatever test runner you like from now on.'), {
+      minSessions: 1,
+    });
+    expect(r.rules).toEqual([]);
+    expect(r.filtered).toMatchObject({ vague: 3 });
+    // A one-off or a turn with no instruction is no candidate at all: not counted as refused.
+    const plain = await learn(three('No, not like that.'), { minSessions: 1 });
+    expect(plain.rules).toEqual([]);
+    expect(Object.keys(plain.filtered)).toEqual([]);
+  });
+
   it('merges wordings of one instruction and a longer instruction into the shorter one it contains', async () => {
     const r = await learn([
       { name: 'a.jsonl', text: session('2025-01-01', 'No, use pnpm instead of npm!') },
