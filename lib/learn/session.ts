@@ -95,19 +95,22 @@ export function analyseSession(
   for (const insight of insights) {
     const ref = insight.traceRefs[0] ?? '';
     const context = turns.get(ref) ?? '';
-    const proposal = proposeKeyPoint(insight, context);
-    if (!proposal) {
-      // The writer refused the turn's sentence: count the judge's reason, as for a redacted one. A
-      // turn with no instruction, a one-off, or a low-confidence correction was never a candidate.
-      if (
-        insight.category !== 'anti_pattern' &&
-        !(insight.category === 'correction' && insight.confidence === 'low')
-      ) {
-        const why = keyPointVerdict(typeof context === 'string' ? context : context.text).refused;
-        if (why && why !== 'no instruction' && why !== 'one-off') filter(why);
+    // A turn the writer reads (a correction at medium confidence or above, a preference, a friction,
+    // an approval): its verdict first, so a refusal is counted by the judge's reason and the writer
+    // runs a second time (inside proposeKeyPoint) only for the few it keeps.
+    const writes =
+      ['preference', 'friction', 'approval'].includes(insight.category) ||
+      (insight.category === 'correction' && insight.confidence !== 'low');
+    if (writes) {
+      const { refused } = keyPointVerdict(typeof context === 'string' ? context : context.text);
+      if (refused) {
+        // No instruction and one-offs were never candidates: only the judge's refusals are counted.
+        if (refused !== 'no instruction' && refused !== 'one-off') filter(refused);
+        continue;
       }
-      continue;
     }
+    const proposal = proposeKeyPoint(insight, context);
+    if (!proposal) continue;
     const id = ref.startsWith('message:') ? ref.slice('message:'.length) : ref;
     const turn = byId().get(id);
     // The writer judged the sentence (`judgeKeyPoint`); judged again once redacted: a quoted secret.
