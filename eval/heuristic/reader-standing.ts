@@ -3,10 +3,12 @@
  * preference hold a standing instruction (worth keeping for future sessions) or is it a one-off? — as
  * a logistic regression over the reader's features, measured on 5 folds grouped by author over the
  * `strangers` rows labelled correction or preference (the older sets carry no `standing`). Not
- * shipped: a measurement of whether the features can tell the two apart. Never reads `strangers-final`.
+ * shipped: a measurement of whether the features can tell the two apart. Last, the shipped decision
+ * (the key-point writer) on the same rows. Never reads `strangers-final`.
  */
 import { fnv1a32 } from '../../lib/core/index';
 import { readerBuckets } from '../../lib/heuristic-model/index';
+import { keyPointVerdict } from '../../lib/playbook/index';
 import type { Category } from './data';
 import { type Example, strangerExamples } from './reader-data';
 import { logits, train } from './reader-train';
@@ -68,4 +70,18 @@ const saidM = data.filter((e) => e.evidence!.signals.preference);
 const rightM = saidM.filter((e) => e.labels.length > 0).length;
 console.log(
   `markers' preference signal: precision ${(rightM / Math.max(1, saidM.length)).toFixed(3)}, recall ${(rightM / pos).toFixed(3)} (${saidM.length} said)`,
+);
+// The shipped decision: the key-point writer (`keyPointVerdict`) on the turn's text. Its standing
+// rules were written on these rows (the tuning split), so this is a tuned figure, not a result; the
+// blind judges of eval/heuristic/KEYPOINT-JUDGING.md measure it on authors it was not written on.
+const verdicts = data.map((e) => ({ e, v: keyPointVerdict(e.evidence!.text) }));
+const saidW = verdicts.filter(({ v }) => v.keyPoint !== undefined);
+const rightW = saidW.filter(({ e }) => e.labels.length > 0).length;
+const refused: Record<string, string> = {};
+for (const reason of new Set(verdicts.map(({ v }) => v.refused ?? 'kept'))) {
+  const rows = verdicts.filter(({ v }) => (v.refused ?? 'kept') === reason);
+  refused[reason] = `${rows.filter(({ e }) => e.labels.length > 0).length}/${rows.length}`;
+}
+console.log(
+  `the writer (keyPointVerdict): precision ${(rightW / Math.max(1, saidW.length)).toFixed(3)}, recall ${(rightW / pos).toFixed(3)} (${saidW.length} said); standing/all by verdict ${JSON.stringify(refused)}`,
 );
