@@ -17,7 +17,7 @@ const TEST_REPORT = /\bFAILED\b|test session starts|\d+ (?:passed|failed)\b|Asse
 /**
  * Why a failure class and its fix are no rule, or undefined when they are one. `fix` is the
  * structured fix `groupFailures` found (`FailureFix`, judged by its parts), or its words alone (judged
- * by the same rules read from the text). The reasons:
+ * by its parts once read back from them; words that are not `fixText`'s are a one-off). The reasons:
  * - `failure: unreadable error`: the error class is not a readable message (a row of dots from a
  *   pre-commit hook, a bare word such as "Error", longer than a line);
  * - `failure: a test report`: a failing test, whose fix is in the code, not in the call;
@@ -82,18 +82,45 @@ function judgeParts(parts: readonly FixPart[]): string | undefined {
   return undefined;
 }
 
-/** The same rules read from the fix's words (`fixText`), for a caller that has only them. */
-function judgeChangeText(change: string): string | undefined {
-  if (/`(?:with_escalated_permissions|sandbox_permissions)`/.test(change))
-    return 'failure: a permission prompt';
-  if (
-    /(?:^|,\s)change\s/.test(change) ||
-    /\bthe arguments?\b|\bother arguments\b/.test(change) ||
-    namesPath(change) ||
-    /\bcd\b/.test(change)
-  ) {
-    return 'failure: a one-off argument';
+/**
+ * One part of `fixText`'s words, in the order `partText` writes them: a change of one value to another,
+ * an argument added or dropped, a reorder, another input, a setup step, another program, another tool,
+ * then keys or flags passed, dropped, changed or added (code spans joined by `/`).
+ */
+const PART_WORDS =
+  /(?:^|, )(?:change `([^`]*)` to `([^`]*)`|(add|drop) the argument `([^`]*)`|reorder the arguments|pass other arguments|first run `([^`]*)`|run `([^`]*)` instead of `([^`]*)`|use `([^`]*)` instead|(pass|drop|change|add) ((?:`[^`]*`)(?:\/`[^`]*`)*))/gy;
+
+/**
+ * The parts `fixText` made `change` from, or undefined when the words are not its (then nothing can
+ * be said of the fix). One sticky pass; linear.
+ */
+function partsOfText(change: string): FixPart[] | undefined {
+  const parts: FixPart[] = [];
+  PART_WORDS.lastIndex = 0;
+  let end = 0;
+  for (let m = PART_WORDS.exec(change); m; m = PART_WORDS.exec(change)) {
+    end = PART_WORDS.lastIndex;
+    const [all] = m;
+    if (m[1] !== undefined) parts.push({ kind: 'change-argument', values: [m[1], m[2]!] });
+    else if (m[3] !== undefined)
+      parts.push({ kind: m[3] === 'add' ? 'add-argument' : 'drop-argument', values: [m[4]!] });
+    else if (all.endsWith('reorder the arguments')) parts.push({ kind: 'reorder', values: [] });
+    else if (all.endsWith('pass other arguments')) parts.push({ kind: 'other-input', values: [] });
+    else if (m[5] !== undefined) parts.push({ kind: 'setup', values: [m[5]] });
+    else if (m[6] !== undefined) parts.push({ kind: 'program', values: [m[6], m[7]!] });
+    else if (m[8] !== undefined) parts.push({ kind: 'other-tool', values: [m[8]] });
+    else {
+      const values = m[10]!.slice(1, -1).split('`/`');
+      // "drop" is a key or a flag: the two are judged alike.
+      const kind = m[9] === 'add' ? 'add-flag' : (m[9] as 'pass' | 'drop' | 'change');
+      parts.push({ kind, values });
+    }
   }
-  if (/`(?:--help|-h|--version|-V)`/.test(change)) return 'failure: a one-off argument';
-  return undefined;
+  return end === change.length && parts.length > 0 ? parts : undefined;
+}
+
+/** The fix's words (`fixText`), for a caller that has only them: read back into parts, then judged. */
+function judgeChangeText(change: string): string | undefined {
+  const parts = partsOfText(change.trim());
+  return parts ? judgeParts(parts) : 'failure: a one-off argument';
 }

@@ -6,7 +6,7 @@
  */
 import { groupFailures, stepsFromMessages } from '../failures/index.js';
 import { heuristicReflect } from '../heuristic/index.js';
-import { keyPointVerdict, proposeKeyPoint, turnContexts } from '../playbook/index.js';
+import { proposeKeyPoint, turnContexts } from '../playbook/index.js';
 import type { Message } from '../transcript/index.js';
 import { judgeFailure, judgeRule } from './quality.js';
 import type { Evidence, RuleKind } from './types.js';
@@ -82,6 +82,9 @@ export function analyseSession(
   const filter = (reason: string) => {
     out.filtered[reason] = (out.filtered[reason] ?? 0) + 1;
   };
+  const countRefusal = (reason: string) => {
+    if (reason !== 'no instruction' && reason !== 'one-off') filter(reason);
+  };
   // Dates are looked up only for the turns a finding names: most sessions have none, and parsing
   // every message's timestamp for them would be wasted.
   let dates: Map<string, { m: Message; date?: string }> | undefined;
@@ -94,22 +97,9 @@ export function analyseSession(
   const turns = insights.length ? turnContexts(messages) : new Map();
   for (const insight of insights) {
     const ref = insight.traceRefs[0] ?? '';
-    const context = turns.get(ref) ?? '';
-    // A turn the writer reads (a correction at medium confidence or above, a preference, a friction,
-    // an approval): its verdict first, so a refusal is counted by the judge's reason and the writer
-    // runs a second time (inside proposeKeyPoint) only for the few it keeps.
-    const writes =
-      ['preference', 'friction', 'approval'].includes(insight.category) ||
-      (insight.category === 'correction' && insight.confidence !== 'low');
-    if (writes) {
-      const { refused } = keyPointVerdict(typeof context === 'string' ? context : context.text);
-      if (refused) {
-        // No instruction and one-offs were never candidates: only the judge's refusals are counted.
-        if (refused !== 'no instruction' && refused !== 'one-off') filter(refused);
-        continue;
-      }
-    }
-    const proposal = proposeKeyPoint(insight, context);
+    // A sentence the writer refused is counted by the judge's reason; a turn with no instruction
+    // or a one-off was never a candidate.
+    const proposal = proposeKeyPoint(insight, turns.get(ref) ?? '', { onRefused: countRefusal });
     if (!proposal) continue;
     const id = ref.startsWith('message:') ? ref.slice('message:'.length) : ref;
     const turn = byId().get(id);

@@ -9,7 +9,7 @@
 import { contentText, truncateUtf8 } from '../core/index.js';
 import type { SectionName } from './model.js';
 import { sanitizeKeyPointText } from './sanitize.js';
-import { writeKeyPoint } from './writer.js';
+import { keyPointVerdict } from './writer.js';
 
 /**
  * The parts of a heuristic insight the policy reads; `ReflectionInsight` from `rearview/heuristic`
@@ -53,6 +53,12 @@ export interface ProposeOptions {
    * questions such as "Shouldn't that use a fixture?" count; `'high'` keeps only explicit ones).
    */
   minConfidence?: 'high' | 'medium' | 'low';
+  /**
+   * Called when the writer reads the turn and writes no key point, with its reason
+   * (`keyPointVerdict`: `no instruction`, `one-off`, or `judgeKeyPoint`'s reason): a caller that
+   * reports what it left out (`learn`) learns why without running the writer again.
+   */
+  onRefused?: (reason: string) => void;
 }
 
 /**
@@ -146,19 +152,19 @@ export function proposeKeyPoint<I extends InsightLike>(
   if (isApproval(insight)) {
     // A bare approval is evidence, not a lesson; "Perfect. From now on always run the migrations
     // first." also gives a standing rule, kept as a preference.
-    const instruction = rule(text);
+    const instruction = rule(text, options?.onRefused);
     return instruction ? make('USER PREFERENCES', instruction) : undefined;
   }
   switch (insight.category) {
     case 'correction': {
       const min = CONFIDENCE_RANK[options?.minConfidence ?? 'medium'];
       if ((CONFIDENCE_RANK[insight.confidence] ?? 0) < min) return undefined;
-      const instruction = rule(text);
+      const instruction = rule(text, options?.onRefused);
       return instruction ? make('MISTAKES TO AVOID', instruction, correctedContext(ctx.previous)) : undefined;
     }
     case 'preference':
     case 'friction': {
-      const instruction = rule(text);
+      const instruction = rule(text, options?.onRefused);
       return instruction ? make('USER PREFERENCES', instruction) : undefined;
     }
     case 'anti_pattern': {
@@ -192,11 +198,14 @@ export function turnVerdict(insights: readonly InsightLike[], turnText: string):
 }
 
 /**
- * The turn's instruction when it is a standing rule, as one well-formed sentence (`writeKeyPoint`);
- * a one-off request ("Rename the title", a pasted error, a question) is evidence only.
+ * The turn's instruction when it is a standing rule, as one well-formed sentence (`keyPointVerdict`);
+ * a one-off request ("Rename the title", a pasted error, a question) is evidence only, and
+ * `onRefused` hears why.
  */
-function rule(text: string): string | undefined {
-  return writeKeyPoint(text);
+function rule(text: string, onRefused?: (reason: string) => void): string | undefined {
+  const { keyPoint, refused } = keyPointVerdict(text);
+  if (refused !== undefined) onRefused?.(refused);
+  return keyPoint;
 }
 
 /** The agent's action or claim a correction answered, on one line: a tool call or a reply's first sentence. */

@@ -163,6 +163,9 @@ export function writeKeyPoint(text: string): string | undefined {
   return keyPointVerdict(text).keyPoint;
 }
 
+/** A markdown escape (`train\\_test\\_split`): the editor's, not the person's words. */
+const MARKDOWN_ESCAPE = /\\([\\`*_{}[\]()#+.!-])/g;
+
 /** What the key-point writer made of a turn: the key point, or why there is none. */
 export interface KeyPointVerdict {
   keyPoint?: string;
@@ -188,10 +191,7 @@ export function keyPointVerdict(text: string): KeyPointVerdict {
   const found = extractInstruction(text, { rulesOnly: true, accept: isWellFormedKeyPoint });
   if (!found || !isWellFormedKeyPoint(found)) return { refused: 'no instruction' };
   if (!(saysStanding(found) || standingScore(text) >= STANDING_CUT)) return { refused: 'one-off' };
-  // Markdown escapes ("train\\_test\\_split") are the editor's, not the person's words.
   const sentence = found.replace(MARKDOWN_ESCAPE, '$1');
   const why = judgeKeyPoint(sentence);
   return why === undefined ? { keyPoint: sentence } : { refused: why };
 }
-
-const MARKDOWN_ESCAPE = /\\([\\`*_{}[\]()#+.!-])/g;

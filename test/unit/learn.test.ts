@@ -615,6 +615,34 @@ describe('learn: linear scanners', () => {
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 
+  it.each([
+    // Every part read back and judged: keys passed, flags dropped (no verdict); words that are not
+    // fixText's, an unclosed span (no lesson one can vouch for).
+    [
+      'one part with many keys',
+      (n: number) => `pass ${Array.from({ length: Math.ceil(n / 5) }, () => '`ab`').join('/')}`,
+      undefined,
+    ],
+    [
+      'many parts',
+      (n: number) => Array.from({ length: Math.ceil(n / 12) }, () => 'drop `--xy`').join(', '),
+      undefined,
+    ],
+    [
+      'a long unclosed span',
+      (n: number) => `pass \`${'a`/'.repeat(Math.ceil(n / 3))}`,
+      'failure: a one-off argument',
+    ],
+  ] as const)("reads a fix's words back into parts in linear time: %s", (_name, make, verdict) => {
+    expect(judgeFailure('command not found: pytest', make(120))).toBe(verdict);
+    const g = measureGrowth(
+      (text: string) => judgeFailure('command not found: pytest', text),
+      make,
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
   it('still learns from the sessions when an against file is given', async () => {
     expect((await learn(three(), { against: '- use a\n' })).rules).toHaveLength(1);
   });
