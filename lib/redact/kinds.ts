@@ -114,12 +114,21 @@ const WORD_DASH = /(?<![A-Za-z0-9_-])/.source;
 /**
  * A key with a fixed start may be glued to the end of a short word or number (`idAKIA…`, `MY_ghp_…`,
  * `1sk-ant-…`): the start is matched first, then a look back refuses it only after 16 or more word
- * characters. That also bounds the attempts inside a long run to its first 16 positions (linear).
+ * characters: a short prefix inside a long run is part of it (a hash, a base64 blob). That also bounds
+ * the attempts inside a long run to its first 16 positions (linear). A plain prefix of
+ * {@link DISTINCT_PREFIX} or more characters (`sk-ant-`, `github_pat_`) is no chance substring of a
+ * run: it is found after any run (an AWS key id glued before `sk-ant-…` left both in clear: found by
+ * `npm run fuzz`). Such a prefix occurs at most once per that many characters, and an attempt costs at
+ * most the key's bounded length, so the scan stays linear.
  * Used for the scan only: right after a match or an escape every kind may start (see scanner.ts).
  */
 export function glued(prefix: string, rest: string): string {
+  if (prefix.length >= DISTINCT_PREFIX && /^[\w-]+$/.test(prefix)) return `${prefix}${rest}`;
   return `(?:${prefix})(?<![A-Za-z0-9_-]{16}(?:${prefix}))${rest}`;
 }
+
+/** Length of a plain prefix that is read after any run of word characters (see {@link glued}). */
+const DISTINCT_PREFIX = 7;
 
 /** Placeholders already in the text where a value starts (`password="[email-1]Hunter2…"`): skipped. */
 const PH = /\[[a-z][a-z0-9_-]{0,63}-[1-9][0-9]{0,8}\]/.source;

@@ -141,7 +141,7 @@ function run(state: State, config: Config, text: string): RedactResult {
     existing.push(start, end);
     if (state.assigned.has(scanned.slice(start, end))) literals.push(...originalRange(sk, start, end));
   });
-  const spans = spansOf(state, rules, scanned, existing, isAllowed);
+  const spans = spansOf(state, rules, scanned, existing, isAllowed, sk.wedges);
   const out = new Output(text);
   let nextLiteral = 0;
   for (const span of spans) {
@@ -173,14 +173,21 @@ function spansOf(
   text: string,
   existing: readonly number[],
   isAllowed: Config['isAllowed'],
+  wedges?: readonly number[],
 ): Span[] {
   for (let round = 0; ; round++) {
     const echo = state.echoes.asRule();
     const withEchoes = echo ? { ...rules, custom: [...rules.custom, echo] } : rules;
     const spans: Span[] = [];
-    scan(text, withEchoes, existing, (span) => {
-      if (!isAllowed?.(text.slice(span.valueStart, span.end), span.kind)) spans.push(span);
-    });
+    scan(
+      text,
+      withEchoes,
+      existing,
+      (span) => {
+        if (!isAllowed?.(text.slice(span.valueStart, span.end), span.kind)) spans.push(span);
+      },
+      wedges,
+    );
     let fresh = false;
     let echoed = 0;
     for (const s of spans) {

@@ -2,13 +2,15 @@
  * The single-pass scanner: every enabled built-in kind is one alternative of one global regular
  * expression, tried left to right; caller-supplied patterns run beside it and the earliest match wins.
  */
-import { afterEscape, BACKSLASH, ESCAPE_LETTERS, EscapeCursor, worthTrying } from './escapes.js';
-import { isLocalChar } from './kinds.js';
+import { emailSpan, withWedges } from './address.js';
+import { afterEscape, EscapeCursor, worthTrying } from './escapes.js';
 import { type Alt, type CompiledRules, type CustomRule, GENERIC, type Part, type Span } from './rules.js';
 
 export type { CompiledRules, CustomRule, Span } from './rules.js';
 
 const AT = 64;
+const EQUALS = 61;
+const COLON = 58;
 /** Where a vendor prefix is split (see vendors.ts), and how long the part before it may be. */
 const SEPARATORS = '_-.~|';
 const MAX_HEAD = 40;
@@ -40,9 +42,20 @@ export function findPlaceholders(
  * Calls `onSpan` for every region to redact (or keep: allowlisted values are still claimed), in order,
  * never overlapping. Linear in the text for the built-in kinds. `placeholders` holds the start and end
  * of every placeholder already in the text (flat, sorted): no caller pattern may match into one, and no
- * built-in kind can (none matches `[` or `]`).
+ * built-in kind can (none matches `[` or `]`). `wedges` holds where the skeleton dropped a placeholder
+ * wedged into a key (ascending): an address never reaches across one.
  */
 export function scan(
+  text: string,
+  rules: CompiledRules,
+  placeholders: readonly number[],
+  onSpan: (span: Span) => void,
+  wedges?: readonly number[],
+): void {
+  withWedges(wedges, () => scanAll(text, rules, placeholders, onSpan));
+}
+
+function scanAll(
   text: string,
   rules: CompiledRules,
   placeholders: readonly number[],
@@ -132,8 +145,14 @@ function overlapping(text: string, rules: CompiledRules, span: Span): Span {
   // Nothing that can reach past an address starts in its local part (no kind fits in `[\w.%+-]` and
   // then crosses the `@`): probe from the domain on, or a megabyte-long local part costs a probe per dot.
   const first = kind === 'email' ? text.indexOf('@', span.start) + 1 : span.start + 1;
+  // An address's last label may end in a glued key (`jane@corp.ioxoxb-…`: the "TLD" `ioxoxb` is `io`
+  // and the key's start): every position of that label is probed, at most 63.
+  const tld = kind === 'email' ? text.lastIndexOf('.', end - 1) + 1 : end;
   for (let p = first; p < end && work <= 4 * (end - span.start); p++) {
-    if (!mayStart(text, p)) continue;
+    // A setting is found from its separator, which follows its name's last letter: `=` and `:` are
+    // probed wherever they are (`Bearer abc.6password=<value>` left the value in clear when they were not).
+    const c = text.charCodeAt(p);
+    if (c !== EQUALS && c !== COLON && p < tld && !mayStart(text, p)) continue;
     // After an escape the kinds start without their lookbehinds, as in the scan.
     const escaped = afterEscape(text, p);
     const found = execAt(text, rules, p, escaped ? 'sticky' : 'probe');
@@ -365,32 +384,4 @@ function interpret(
     return { start, valueStart: start, end, kind: alt.kind };
   }
   return undefined;
-}
-
-/**
- * Walks back from `@` over the local part; `undefined` when it is empty or `git` (an SSH remote). The
- * whole run is taken, however long: a run cut at 64 characters would leave its head in clear, and what
- * a second pass sees before the placeholder would differ from what this one saw.
- */
-function emailSpan(text: string, at: number, end: number, prevEnd: number): Span | undefined {
-  let start = at;
-  while (start > prevEnd && isLocalChar(text.charCodeAt(start - 1))) start--;
-  // `\njane@x.io` in escaped text (JSON, logs): the `n` belongs to the escape, not to the address.
-  if (start < at && start > prevEnd && text.charCodeAt(start - 1) === BACKSLASH) {
-    let slashes = 0;
-    for (let i = start - 1; i >= prevEnd && text.charCodeAt(i) === BACKSLASH; i--) slashes++;
-    if (slashes % 2 === 1 && ESCAPE_LETTERS.includes(text.charAt(start))) start++;
-  }
-  if (start === at) return undefined;
-  if (at - start === 3 && text.startsWith('git', start)) return undefined;
-  // `\\n@pytest.fixture` in text escaped twice (JSON inside JSON): a lone escape letter after
-  // backslashes is the end of a line break, not someone's address.
-  if (
-    at - start === 1 &&
-    start > prevEnd &&
-    text.charCodeAt(start - 1) === BACKSLASH &&
-    ESCAPE_LETTERS.includes(text.charAt(start))
-  )
-    return undefined;
-  return { start, valueStart: start, end, kind: 'email' };
 }

@@ -21,6 +21,12 @@ export interface Skeleton {
   from?: number[];
   /** Per segment: where it ends in the input, or -1 for an unchanged stretch (one to one). */
   to?: number[];
+  /**
+   * Where a placeholder wedged into a key was dropped, as positions in the scanned text (ascending). A
+   * key may be read across one; an address may not (see the scanner's `emailSpan`): an address that
+   * only appears once a placeholder is gone was not in the text the placeholder was written into.
+   */
+  wedges?: number[];
 }
 
 /**
@@ -59,6 +65,7 @@ class Builder {
   readonly at: number[] = [];
   readonly from: number[] = [];
   readonly to: number[] = [];
+  readonly wedges: number[] = [];
   length = 0;
   copied = 0;
   changed = false;
@@ -116,14 +123,19 @@ export function skeletonOf(text: string, knownKinds: ReadonlySet<string>): Skele
       b.put(at, at + s.length, ENTITIES[s]!);
     } else if (c === 91) {
       const kind = s.slice(1, s.lastIndexOf('-'));
-      if (knownKinds.has(kind)) b.put(at, at + s.length, '');
+      if (knownKinds.has(kind)) {
+        b.put(at, at + s.length, '');
+        b.wedges.push(b.length);
+      }
     } else {
       foldRun(b, text, at, at + s.length);
     }
   }
   if (!b.changed) return { text };
   b.copy(text.length);
-  return { text: b.out.join(''), at: b.at, from: b.from, to: b.to };
+  const sk: Skeleton = { text: b.out.join(''), at: b.at, from: b.from, to: b.to };
+  if (b.wedges.length > 0) sk.wedges = b.wedges;
+  return sk;
 }
 
 /** Folds a run of characters that are not printable ASCII. */

@@ -140,8 +140,15 @@ describe('redact properties', () => {
   it('caller patterns never touch a placeholder', () => {
     // Full idempotence is a property of the built-in kinds only: a caller's match can sit where an
     // address's boundary check looks (`jane@x.io0` with a `/[0-9]+/` pattern), so a second pass may find
-    // more. What must hold is that no placeholder is ever rewritten.
+    // more. What must hold is that no placeholder is ever rewritten, but for one documented case: a
+    // placeholder wedged into a key (after a key's fixed start, before a letter or digit) is read
+    // through, so a key cut by one is still found (lib/redact/skeleton.ts). A caller's digit pattern
+    // inside `AKIASOGCBM5N4KLTALRZ0` (no key: 17 characters follow AKIA) leaves `AKIASOGCBM[num-1]N4…`,
+    // which reads as a key once the placeholder is gone (found by `npm run fuzz`): over-redaction, not
+    // a leak. Such placeholders are not counted.
     const placeholder = /\[[a-z][a-z0-9_-]*-[1-9][0-9]*\]/g;
+    const wedged =
+      /(?:AKIA|ASIA|AIza|gh[pousr]_|github_pat_|sk-|[sr]k_(?:live|test)_|xox[a-z]-|eyJ|npm_|hf_|glpat-)[A-Za-z0-9_-]{0,64}$/;
     fc.assert(
       fc.property(text, (s) => {
         const options = {
@@ -154,7 +161,12 @@ describe('redact properties', () => {
         const twice = redact(once, options).text;
         const count = (t: string) => {
           const n = new Map<string, number>();
-          for (const m of t.matchAll(placeholder)) n.set(m[0], (n.get(m[0]) ?? 0) + 1);
+          for (const m of t.matchAll(placeholder)) {
+            const end = m.index + m[0].length;
+            if (wedged.test(t.slice(Math.max(0, m.index - 80), m.index)) && /[A-Za-z0-9]/.test(t.charAt(end)))
+              continue;
+            n.set(m[0], (n.get(m[0]) ?? 0) + 1);
+          }
           return n;
         };
         const after = count(twice);

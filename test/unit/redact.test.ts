@@ -184,6 +184,14 @@ describe('a key right after an escape', () => {
     // After 16 or more word characters the prefix is part of the run (a hash, a base64 blob).
     expect(redactText(`${'a1'.repeat(8)}${f.ghp}`)).toBe(`${'a1'.repeat(8)}${f.ghp}`);
   });
+
+  it('a prefix of seven or more characters is read after any run (an AWS key id, then sk-ant-…)', () => {
+    // Found by `npm run fuzz` on "is idempotent": the 20-character key id before `sk-ant-` made the
+    // Anthropic key part of a run, and the key id had no boundary after it: both stayed in clear.
+    const ant = 'sk-ant-api03-ghml2iFhmce1aqrKLRZYlImka2zxUnQDv-SJvWjk2J20YBE1fhRguFpCco';
+    expect(redactText(`AKIASOGCBM5N4KLTALRZ${ant}`)).toBe('[aws-access-key-1][anthropic-key-1]');
+    expect(redactText(`${'a1'.repeat(20)}${ant}`)).toBe(`${'a1'.repeat(20)}[anthropic-key-1]`);
+  });
 });
 
 describe('overlapping matches', () => {

@@ -12,6 +12,8 @@ export const REDACT_ADVERSARIAL: readonly (readonly [name: string, unit: string]
   ['glued AWS prefixes', 'xAKIA'],
   ['glued GitHub prefixes', 'ghp_'],
   ['glued Anthropic prefixes', '1sk-ant-'],
+  // Prefixes of seven or more characters are read after any run of word characters (kinds.ts, glued).
+  ['distinct prefixes in a run', 'github_pat_sk-ant-x'],
   ['vendor separators', 'npm_glpat-hvs.SG.'],
   ['vendor heads without separators', 'dapiLTAIAKCp'],
   ['underscores', '_'],
