@@ -1,17 +1,24 @@
 /**
  * `npx tsx eval/heuristic/keypoint-writer.ts`: the two decisions of issue 38's "instructions worth
- * keeping", measured on the `strangers` rows labelled correction or preference (distinct readings):
+ * keeping", measured on the tuning rows labelled correction or preference (distinct readings): the
+ * `strangers` split and the older sets' tuning splits (`tune`, `test`, `fresh`, `aider`), whose
+ * standing labels are in `sets/standing/`:
  *
  * 1. standing or one-off (`isStandingTurn` of `rearview/playbook`): a logistic regression over its
  *    transparent cues (`standingCues`), L2, a fixed number of gradient steps, weights rounded to
  *    integers; 5 folds grouped by author, the cut chosen on each fold's training authors (best F0.5:
  *    precision first, a wrong key point costs more than a missing one). Prints the fold figures, then
- *    the weights fitted on every `strangers` author (the ones shipped in lib/playbook/standing.ts).
+ *    the weights fitted on every tuning author. The weights shipped in lib/playbook/standing.ts were
+ *    fitted on the `strangers` rows alone; refitted on both sets they propose more key points on
+ *    turns that hold no standing rule (`--every-turn`), so they were kept (sets/standing/README.md).
  * 2. the key-point writer (`writeKeyPoint`): the sentence it proposes for each row, compared with the
  *    reader's own wording (`instruction`) by content-word overlap (F1 over lower-cased words of three
  *    letters or more, stop words left out), and the end-to-end figures of the shipped pipeline.
  *
- * `--final` scores `strangers-final` once with what is shipped (no fitting). `--show` prints every
+ * `--final` scores `strangers-final` with what is shipped (no fitting), `--old-final` the older sets'
+ * held-out splits (`final`, `aider-final`, `more`, `last`); `--every-turn` reads every turn, a turn
+ * labelled neither correction nor preference as not standing (the writer runs on whatever the
+ * detector flags). `--show` prints every
  * proposed sentence beside the reader's wording (strangers split only). `--show-all` prints the key
  * points the writer proposes over every turn of the split, with the turn's labels and its first words
  * (to the terminal only: the turns are third-party text).
@@ -25,15 +32,48 @@ import {
   standingCues,
   writeKeyPoint,
 } from '../../lib/playbook/index';
-import { type Example, strangerExamples } from './reader-data';
+import { type Example, oldExamples, strangerExamples } from './reader-data';
 
 const FINAL = process.argv.includes('--final');
 const SHOW = process.argv.includes('--show');
 const FOLDS = 5;
 
+const OLD_FINAL = process.argv.includes('--old-final');
+/** The older sets' splits that tune (their held-out ones are `final`, `aider-final`, `more`, `last`). */
+const OLD_TUNE = new Set(['tune', 'test', 'fresh', 'aider']);
+const OLD_HELD = new Set(['final', 'aider-final', 'more', 'last']);
+/** Older-set rows repeat a text (aider's scripted prompts): the first of each text only. */
+function distinctText(examples: Example[]): Example[] {
+  const seen = new Set<string>();
+  return examples.filter((e) => {
+    const k = `${e.author}\n${e.evidence!.text.trim().toLowerCase()}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+/**
+ * `--every-turn`: every distinct turn counts, a turn labelled neither correction nor preference as
+ * not standing. The key-point writer runs on whatever the detector flags, so a task statement with
+ * "always" in it costs precision there; the default reads corrections and preferences only.
+ */
+const EVERY_TURN = process.argv.includes('--every-turn');
+const asRow = (e: Example): Example => (e.standing === null ? { ...e, standing: false } : e);
+const old = distinctText(
+  oldExamples().filter((e) => e.evidence !== undefined && (EVERY_TURN || e.standing !== null)),
+).map(asRow);
 const every = strangerExamples().examples.filter((e) => !e.duplicate && e.evidence !== undefined);
-const all = every.filter((e) => e.standing !== null);
-const rows = all.filter((e) => e.split === (FINAL ? 'strangers-final' : 'strangers'));
+const all = every.filter((e) => EVERY_TURN || e.standing !== null).map(asRow);
+const splitName = FINAL
+  ? 'strangers-final'
+  : OLD_FINAL
+    ? "the older sets' held-out splits"
+    : "strangers + the older sets' tuning splits";
+const rows = FINAL
+  ? all.filter((e) => e.split === 'strangers-final')
+  : OLD_FINAL
+    ? old.filter((e) => OLD_HELD.has(e.split))
+    : [...all.filter((e) => e.split === 'strangers'), ...old.filter((e) => OLD_TUNE.has(e.split))];
 const text = (e: Example) => e.evidence!.text;
 
 function fitWeights(data: Example[]): number[] {
@@ -101,10 +141,10 @@ function overlap(a: string, b: string): number {
 const f = (x: number) => x.toFixed(3);
 const pos = rows.filter((e) => e.standing).length;
 console.log(
-  `${rows.length} corrections/preferences (${FINAL ? 'strangers-final' : 'strangers'}, distinct), ${pos} standing, ${new Set(rows.map((e) => e.author)).size} authors`,
+  `${rows.length} corrections/preferences (${splitName}, distinct), ${pos} standing, ${new Set(rows.map((e) => e.author)).size} authors`,
 );
 
-if (!FINAL) {
+if (!FINAL && !OLD_FINAL) {
   const oof = new Map<string, boolean>();
   for (let k = 0; k < FOLDS; k++) {
     const inK = (e: Example) => fnv1a32(`fold#${e.author}`) % FOLDS === k;
@@ -139,7 +179,7 @@ if (!FINAL) {
     `pooled out-of-fold decision + writer: precision ${f(e2e.p)}, recall ${f(e2e.r)} (${e2e.right} of ${e2e.said} with a key point)`,
   );
   const w = fitWeights(rows);
-  console.log(`fitted on every strangers author: weights [${w.join(', ')}], cut ${bestCut(w, rows)}`);
+  console.log(`fitted on every tuning author: weights [${w.join(', ')}], cut ${bestCut(w, rows)}`);
 }
 
 // The shipped decision alone (isStandingTurn), before the writer.
@@ -179,12 +219,12 @@ console.log(
 );
 // As if the detector had flagged every turn of the split (labelled none, approval and friction too):
 // how many key points the writer alone proposes, and how many sit on a turn with a standing rule.
-const turns = every.filter((e) => e.split === (FINAL ? 'strangers-final' : 'strangers'));
+const turns = OLD_FINAL ? [] : every.filter((e) => e.split === (FINAL ? 'strangers-final' : 'strangers'));
 const anyK = turns.filter((e) => writeKeyPoint(text(e)) !== undefined);
 console.log(
   `writer over all ${turns.length} distinct turns of the split: ${anyK.length} key points, ${anyK.filter((e) => e.standing).length} on turns the reader marked standing, ${anyK.filter((e) => e.standing === null).length} on turns labelled neither correction nor preference`,
 );
-if (SHOW && !FINAL) {
+if (SHOW && !FINAL && !OLD_FINAL) {
   for (const o of said)
     console.log(`${o.e.standing ? 'STANDING' : 'one-off '} | ${o.k} | ${o.e.instruction ?? ''}`);
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { scoreTurns, type TurnEvidence, type TurnScores } from '../../lib/heuristic/index';
 import { authorOf, CATEGORIES, type Category, contextOf, familyOf, loadLabelledSets, type Row } from './data';
+import { readRows } from './rows';
 import { loadStrangers, type StrangerRow, sourceOf } from './strangers-data';
 
 export interface Example {
@@ -50,7 +51,19 @@ function readLast(messages: Parameters<typeof scoreTurns>[0]): Pick<Example, 'ev
 
 const readOld = (r: Row) => readLast(contextOf(r, Number.MAX_SAFE_INTEGER));
 
+/**
+ * The standing labels of the older sets' corrections and preferences (sets/standing/README.md), by
+ * row number: `standing` and the reader's wording of the rule.
+ */
+function oldStanding(): Map<number, { standing: boolean; instruction: string | null }> {
+  const rows = readRows<{ n: number; standing: boolean; instruction: string | null }>(
+    'sets/standing/labels.jsonl',
+  );
+  return new Map(rows.map((r) => [r.n, { standing: r.standing, instruction: r.instruction }]));
+}
+
 export function oldExamples(): Example[] {
+  const standing = oldStanding();
   return loadLabelledSets().map((r) => {
     const read = readOld(r);
     return {
@@ -60,8 +73,8 @@ export function oldExamples(): Example[] {
       lang: r.lang ?? 'en',
       split: r.split,
       labels: r.labels,
-      standing: null,
-      instruction: null,
+      standing: standing.get(r.n)?.standing ?? null,
+      instruction: standing.get(r.n)?.instruction ?? null,
       evidence: read.evidence,
       markers: read.markers,
       markersLang: undefined,

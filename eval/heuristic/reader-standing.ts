@@ -2,20 +2,33 @@
  * `npx tsx eval/heuristic/reader-standing.ts`: the reader's second decision — does a correction or
  * preference hold a standing instruction (worth keeping for future sessions) or is it a one-off? — as
  * a logistic regression over the reader's features, measured on 5 folds grouped by author over the
- * `strangers` rows labelled correction or preference (the older sets carry no `standing`). Not
- * shipped: a measurement of whether the features can tell the two apart. Last, the shipped decision
- * (the key-point writer) on the same rows. Never reads `strangers-final`.
+ * tuning rows labelled correction or preference: the `strangers` split and the older sets' tuning
+ * splits (`sets/standing/`; `--strangers-only` for the first alone). Not shipped: a measurement of
+ * whether the features can tell the two apart. Last, the shipped decision (the key-point writer) on
+ * the same rows, where its rules were written (a tuned figure). Never reads a held-out split.
  */
 import { fnv1a32 } from '../../lib/core/index';
 import { readerBuckets } from '../../lib/heuristic-model/index';
 import { keyPointVerdict } from '../../lib/playbook/index';
 import type { Category } from './data';
-import { type Example, strangerExamples } from './reader-data';
+import { type Example, oldExamples, strangerExamples } from './reader-data';
 import { logits, train } from './reader-train';
 
-const rows = strangerExamples().examples.filter(
-  (e) => e.split === 'strangers' && !e.duplicate && e.evidence !== undefined && e.standing !== null,
-);
+/** `--strangers-only`: the `strangers` rows alone, as before the older sets had standing labels. */
+const STRANGERS_ONLY = process.argv.includes('--strangers-only');
+const OLD_TUNE = new Set(['tune', 'test', 'fresh', 'aider']);
+const seenText = new Set<string>();
+const rows = [
+  ...strangerExamples().examples.filter((e) => e.split === 'strangers' && !e.duplicate),
+  ...(STRANGERS_ONLY ? [] : oldExamples().filter((e) => OLD_TUNE.has(e.split))),
+].filter((e) => {
+  if (e.evidence === undefined || e.standing === null) return false;
+  // The older sets repeat a text (aider's scripted prompts): its first row only.
+  const k = `${e.author}\n${e.evidence.text.trim().toLowerCase()}`;
+  if (seenText.has(k)) return false;
+  seenText.add(k);
+  return true;
+});
 // `train` fits four outputs from `labels`: the standing decision rides on the first ('correction').
 const asStanding = (e: Example): Example => ({
   ...e,
@@ -44,7 +57,7 @@ for (let k = 0; k < 5; k++) {
 }
 const pos = data.filter((e) => e.labels.length > 0).length;
 console.log(
-  `${data.length} corrections/preferences (strangers split, distinct), ${pos} standing, ${new Set(data.map((e) => e.author)).size} authors`,
+  `${data.length} corrections/preferences (${STRANGERS_ONLY ? 'strangers split' : "strangers split + the older sets' tuning splits"}, distinct), ${pos} standing, ${new Set(data.map((e) => e.author)).size} authors`,
 );
 const order = [...data].sort((a, b) => z.get(b.id)! - z.get(a.id)!);
 let tp = 0;

@@ -19,18 +19,18 @@ export const MAX_INSTRUCTION_CHARS = 160;
 
 /** Discourse markers that open a sentence without saying anything, when punctuation follows. */
 const MARKER =
-  /^(?:no+|nope|nah|wrong|wait|hmm+|ok(?:ay)?|well|sorry|ugh|oh|hey|yes|yeah|right|great|thanks|thank you|actually|instead|again|also|sigh|dude|man|jeez|argh|come on|seriously|listen)\s*[,.!:;—–-]+\s*/i;
+  /^(?:no+|nope|nah|wrong|wait|hmm+|ok(?:ay)?|well|sorry|ugh|oh|hey|yes|yeah|right|great|thanks|thank you|actually|instead|again|also|sigh|dude|man|jeez|argh|come on|seriously|listen|(?:very |pretty |all )?(?:good|nice|fine)|perfect|cool|excellent|awesome|lgtm|alright|all right|sure|got it|understood|(?:that )?(?:looks|sounds) (?:good|great|fine))\s*[,.!:;—–-]+\s*/i;
 /** Fillers that open a sentence before its verb. */
 const FILLER =
   /^(?:but|and|so|also|actually|instead|please|then|just|now|rather|really|simply|kindly|pls|plz)\s+/i;
 /** Lead-ins before the instruction itself. */
 const LEAD_IN =
-  /^(?:(?:no|nope),?\s+)?(?:i (?:said|told you|asked you|asked|mean|meant|already said|already told you|want(?: you)?|need(?: you)?|would like(?: you)?|'?d like(?: you)?)(?: to| that)?|as i (?:said|mentioned|told you)(?: before| earlier| already)?,?|like i said,?|you (?:should|must|need to|have to|ought to|were supposed to)|we (?:should|must|need to|have to)|let['’]?s|(?:can|could|would|will) (?:you|we)(?: please)?|make sure(?: to| you| that you)?|remember to|from now on,?|going forward,?|in (?:the )?future,?|next time,?|for (?:the )?future,?|(?:you )?always remember to)[,:]?\s+/i;
+  /^(?:(?:no|nope),?\s+)?(?:i (?:said|told you|asked you|asked|mean|meant|already said|already told you|want(?: you)?|need(?: you)?|would like(?: you)?|'?d like(?: you)?)(?: to| that)?|as i (?:said|mentioned|told you)(?: before| earlier| already)?,?|like i said,?|you (?:should|must|need to|have to|ought to|were supposed to)|we (?:should|must|need to|have to)|let['’]?s|(?:can|could|would|will) (?:you|we)(?: please)?|make sure(?: to| you| that you)?|remember to|(?:i )?(?:just )?(?:wanted|want|need) to remind you(?: to)?|from now on,?|going forward,?|in (?:the )?future,?|next time,?|for (?:the )?future,?|(?:you )?always remember to)[,:]?\s+/i;
 /** "I'd like to see your plan" asks the agent to show it. */
 const SEE = /^i(?: would|['’]d)? (?:like|want|need) to (?:see|review|read)\s+/i;
 /** Verbs an instruction starts with once its lead-in is gone. */
 const IMPERATIVE =
-  /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|run|add|remove|delete|keep|make|put|try|check|ask|write|read|call|pass|set|install|prefer|start|move|rename|create|fix|revert|undo|commit|push|test|include|exclude|skip|only|leave|return|change|update|follow|wait|split|merge|show|print|explain|answer|reply|respond|give|send|open|close|load|save|build|deploy|replace|switch|format|sort|limit|stick|go|look|focus|drop|ignore|mention|tell|let|be|verify|confirm|double-check|search|grep|find|pin|bump|upgrade|downgrade|rewrite|refactor|simplify|document|comment|reuse|restore|rebase|squash|wrap|handle|escape|quote|put|place|target|point|respect|consider|note)\b/i;
+  /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|run|add|remove|delete|keep|make|put|try|check|ask|write|read|call|pass|set|install|prefer|start|move|rename|create|fix|revert|undo|commit|push|test|include|exclude|skip|only|leave|return|change|update|follow|wait|split|merge|show|print|explain|answer|reply|respond|give|send|open|close|load|save|build|deploy|replace|switch|format|sort|limit|stick|go|look|focus|drop|ignore|mention|tell|let|be|verify|confirm|double-check|search|grep|find|pin|bump|upgrade|downgrade|rewrite|refactor|simplify|document|comment|reuse|restore|rebase|squash|wrap|handle|escape|quote|put|place|target|point|respect|consider|note|translate|name|import|stage|list|summari[sz]e|describe)\b/i;
 /** A challenging question that implies an instruction: "Shouldn't that be using a fixture?". */
 const CHALLENGE =
   /^(?:shouldn['’]?t|should not|why not|why (?:don['’]?t|didn['’]?t|not) (?:you|we)|wouldn['’]?t it be better to|can['’]?t (?:you|we)|couldn['’]?t (?:you|we)|isn['’]?t it better to)\s+(?:(?:we|you|it|that|this|there|they|the \w+)\s+)?(?:be\s+|have\s+)?(?:just\s+)?/i;
@@ -40,7 +40,7 @@ const PREFER = /^i(?: would| really| always|['’]d)? (?:prefer|like)\s+(?:it\s+
 const RATHER = /^i(?: would|['’]d)? rather\s+(not\s+)?/i;
 /** A leading condition or scope before the imperative: "In the health endpoint, never return…". */
 const LEAD_CLAUSE = /^((?:in|for|when|whenever|before|after|on|during|while)\s[^,;:]{1,60}),\s+/i;
-const AVOID = /^i (?:do not|don['’]?t|never) (?:want|like)\s+/i;
+const AVOID = /^i (?:(?:do not|don['’]?t|never) (?:want|like)|(?:really )?(?:dislike|hate))\s+/i;
 /** "I don't want you to X" is an instruction not to X. */
 const DONT = /^i (?:do not|don['’]?t|never) (?:want|like)(?: you)? to\s+/i;
 const VAGUE = /^(?:it|this|that|them|these|those|so|one)[.!]*$/i;
@@ -60,11 +60,22 @@ function base(gerund: string): string {
   return stem;
 }
 
-/** The prose of a turn: code blocks, quoted lines and log-like lines left out. */
+/** A diagnostic's first line: a path, a line number, maybe a column, a colon and a space. */
+const DIAGNOSTIC = /^\s*[\w./\\-]+:\d+(?::\d+)?:\s/;
+
+/** The prose of a turn: code blocks, quoted lines, log-like lines and diagnostics left out. */
 function prose(text: string): string {
+  let inDiagnostic = false;
   return text
     .replace(/```[\s\S]*?(?:```|$)/g, '\n')
     .split('\n')
+    .filter((l) => {
+      // A compiler's or linter's diagnostic (`lib/main.dart:35:1: Error: …`) and the lines glued under
+      // it (`Try moving the directive…`, the source line): the tool's advice, not the person's.
+      if (DIAGNOSTIC.test(l)) inDiagnostic = true;
+      else if (!l.trim()) inDiagnostic = false;
+      return !inDiagnostic;
+    })
     .filter((l) => !/^\s*(?:>|\$ |#|\||at |\d+[:|])/.test(l) && !/^\s*[\w.]*(?:Error|Exception)\b/.test(l))
     .join('\n');
 }
@@ -97,8 +108,16 @@ function asInstruction(sentence: string, negated: string | undefined): string | 
     const rest = asClause(sentence.slice(lead[0].length), undefined);
     if (rest) return `${lead[1]}, ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`;
   }
-  return asClause(sentence, negated);
+  const whole = asClause(sentence, negated);
+  if (whole !== undefined) return whole;
+  // "Sorry for interrupting, go on, but I wanted to remind you to always run the specs first.": what
+  // comes before "but" concedes or apologises; the instruction is the clause after it.
+  const but = BUT.exec(sentence);
+  return but ? asClause(sentence.slice(but.index + but[0].length), undefined) : undefined;
 }
+
+/** The first ", but" of a sentence (see {@link asInstruction}). */
+const BUT = /[,;]\s*but\s+/i;
 
 /** One clause as an instruction, or undefined when it does not say what to do. */
 function asClause(sentence: string, negated: string | undefined): string | undefined {

@@ -56,6 +56,14 @@ describe('extractInstruction', () => {
     ['Can you use the existing helper instead?', 'Use the existing helper instead.'],
     ['no, USE pnpm instead of npm!!', 'Use pnpm instead of npm.'],
     ['Perfect! From now on, always use fixtures in specs.', 'Always use fixtures in specs.'],
+    // An approval or an apology before the instruction, and the clause after "but".
+    ['Good, but keep the docs in the docs folder.', 'Keep the docs in the docs folder.'],
+    [
+      'Sorry for interrupting, go on, but I wanted to remind you to always run the specs before pushing.',
+      'Always run the specs before pushing.',
+    ],
+    ['I dislike inline comments in shell snippets.', 'Avoid inline comments in shell snippets.'],
+    ['please translate each answer into English', 'Translate each answer into English.'],
   ])('%j → %j', (text, expected) => {
     expect(extractInstruction(text)).toBe(expected);
   });
@@ -66,6 +74,8 @@ describe('extractInstruction', () => {
     'That is not what I asked.',
     'No. Do not use it.',
     '```\nno, use the other branch\n```',
+    // A compiler's diagnostic, with the advice glued under it: the tool's words, not the person's.
+    'lib/main.dart:35:1: Error: Directives must appear before any declarations.\nTry moving the directive before any declarations.',
   ])('finds no instruction in %j', (text) => {
     expect(extractInstruction(text)).toBeUndefined();
   });
