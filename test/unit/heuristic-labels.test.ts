@@ -140,3 +140,40 @@ describe('labelled evaluation sets', () => {
     expect(report.escalation.fraction).toBeLessThanOrEqual(0.15);
   });
 });
+
+describe('standing labels of the older sets (eval/heuristic/sets/standing)', () => {
+  type StandingRow = {
+    n: number;
+    split: string;
+    source: string;
+    standing: boolean;
+    instruction: string | null;
+    reader: string;
+    second?: boolean;
+  };
+  const standing = readRows<StandingRow>('sets/standing/labels.jsonl');
+  // Every set but aider stores its text: the join is checked on what is here without the shared data.
+  const byN = new Map(rows.map((r) => [r.n, r]));
+  it('label every correction and preference of the older sets, once, by its row number', () => {
+    expect(new Set(standing.map((s) => s.n)).size).toBe(standing.length);
+    const expected = rows.filter((r) => r.labels.includes('correction') || r.labels.includes('preference'));
+    // Without the shared data the aider rows are not loaded: the others are still checked.
+    const here = standing.filter((s) => shared || byN.has(s.n));
+    expect(here.map((s) => s.n).sort((a, b) => a - b)).toEqual(
+      expected.map((r) => r.n).sort((a, b) => a - b),
+    );
+    for (const s of here) {
+      const r = byN.get(s.n)!;
+      expect([s.split, s.source]).toEqual([r.split, r.source]);
+      expect(['A', 'B']).toContain(s.reader);
+      // A rule in the reader's own words when standing, nothing otherwise; no address or key in it.
+      if (s.standing) expect(s.instruction).toMatch(/^\p{Lu}.{10,}[.!]$/u);
+      else expect(s.instruction).toBeNull();
+      expect(s.instruction ?? '').not.toMatch(/@|https?:\/\/|[A-Za-z0-9_-]{30}/);
+    }
+    // Both readers on 80 rows (README: 75 agree).
+    const both = standing.filter((s) => s.second !== undefined);
+    expect(both.length).toBe(80);
+    expect(both.filter((s) => s.second === s.standing).length).toBe(75);
+  });
+});
