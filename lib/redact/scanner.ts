@@ -151,8 +151,10 @@ function overlapping(text: string, rules: CompiledRules, span: Span): Span {
   for (let p = first; p < end && work <= 4 * (end - span.start); p++) {
     // A setting is found from its separator, which follows its name's last letter: `=` and `:` are
     // probed wherever they are (`Bearer abc.6password=<value>` left the value in clear when they were not).
+    // A setting's name is probed at every position too: a key glued inside it (`\\nioxoxb-…_key=…`,
+    // where the escape let the name start before the key) is redacted with the value.
     const c = text.charCodeAt(p);
-    if (c !== EQUALS && c !== COLON && p < tld && !mayStart(text, p)) continue;
+    if (c !== EQUALS && c !== COLON && p < tld && p >= valueStart && !mayStart(text, p)) continue;
     // After an escape the kinds start without their lookbehinds, as in the scan.
     const escaped = afterEscape(text, p);
     const found = execAt(text, rules, p, escaped ? 'sticky' : 'probe');

@@ -89,6 +89,15 @@ describe('an address never reaches across a placeholder wedged into a key', () =
     const token = 'xoxb-157595830961-0136635664081-i519bV5tu2KQpRcph4MAppo7';
     expect(redact(`jane@corp.io${token}`).text).toBe('[slack-token-1]');
   });
+  it("a key glued inside a setting's name is redacted with the value", () => {
+    // Found by `npm run fuzz`: after the escape `\n` the setting's name started at `io`, and the Slack
+    // token inside the name was never probed.
+    const token = 'xoxb-157595830961-0136635664081-i519bV5tu2KQpRcph4MAppo7';
+    const out = redact(`\\nio${token}aws_secret_access_key=AOzeACBYgB36PWHJCawxZ2eTnpqZtdZa9ToEoIoO`).text;
+    expect(out).not.toContain('i519bV5tu2KQpRcph4MAppo7');
+    expect(out).not.toContain('AOzeACBYgB36PWHJ');
+    expect(redact(out).text).toBe(out);
+  });
   it('an address after the gap is still found, from the gap on', () => {
     expect(redact('AKIA[email-7]jane@corp.io').text).toBe('AKIA[email-7][email-1]');
   });

@@ -14,6 +14,8 @@ export const REDACT_ADVERSARIAL: readonly (readonly [name: string, unit: string]
   ['glued Anthropic prefixes', '1sk-ant-'],
   // Prefixes of seven or more characters are read after any run of word characters (kinds.ts, glued).
   ['distinct prefixes in a run', 'github_pat_sk-ant-x'],
+  // A setting's name is probed at every position for a glued key (scanner.ts, overlapping).
+  ['key starts inside setting names', '\\nioxoxb-1a_key=x'],
   ['vendor separators', 'npm_glpat-hvs.SG.'],
   ['vendor heads without separators', 'dapiLTAIAKCp'],
   ['underscores', '_'],
