@@ -2,7 +2,7 @@
  * An address's span, read back from its `@` by the scanner: the local part is walked over by hand so
  * that a long run of local-part characters is never re-scanned from each of its positions.
  */
-import { BACKSLASH, ESCAPE_LETTERS } from './escapes.js';
+import { BACKSLASH, ESCAPE_LETTERS, firstAtOrAfter } from './escapes.js';
 import { isLocalChar } from './kinds.js';
 import type { Span } from './rules.js';
 
@@ -74,16 +74,4 @@ export function emailSpan(text: string, at: number, end: number, prevEnd: number
   )
     return undefined;
   return { start, valueStart: start, end, kind: 'email' };
-}
-
-/** The index of the first value ≥ `p` in an ascending list (its length when none): binary search. */
-function firstAtOrAfter(xs: readonly number[], p: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid]! < p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -54,13 +54,44 @@ export function worthTrying(text: string, at: number): boolean {
 export class EscapeCursor {
   /** The last answer; -1 once there is none further, -2 before the first question. */
   private at = -2;
-  constructor(private readonly text: string) {}
+  /**
+   * `wedges`: where the skeleton dropped a placeholder wedged into a key (ascending). The placeholder
+   * was a boundary in the text it was written into, so its place is one too, as an escape's end is: a
+   * key right after it starts there (`sk-…-[email-1]sk-…`, where the dash before the dropped
+   * placeholder would otherwise glue the second key to the first).
+   */
+  constructor(
+    private readonly text: string,
+    private readonly wedges?: readonly number[],
+  ) {}
 
   next(from: number): number {
     if (this.at === -1 || this.at >= from) return this.at;
-    this.at = nextEscapeEnd(this.text, from);
+    const e = nextEscapeEnd(this.text, from);
+    const i = this.wedges === undefined ? -1 : firstAtOrAfter(this.wedges, from);
+    const w = i >= 0 && i < this.wedges!.length ? this.wedges![i]! : -1;
+    this.at = e < 0 ? w : w < 0 ? e : Math.min(e, w);
     return this.at;
   }
+}
+
+/**
+ * The index of the first value ≥ `p` in an ascending list (its length when none): binary search.
+ *
+ * @example
+ * ```ts
+ * firstAtOrAfter([2, 5, 9], 5); // 1
+ * ```
+ */
+export function firstAtOrAfter(xs: readonly number[], p: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! < p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

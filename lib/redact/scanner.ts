@@ -52,7 +52,7 @@ export function scan(
   onSpan: (span: Span) => void,
   wedges?: readonly number[],
 ): void {
-  withWedges(wedges, () => scanAll(text, rules, placeholders, onSpan));
+  withWedges(wedges, () => scanAll(text, rules, placeholders, onSpan, wedges));
 }
 
 function scanAll(
@@ -60,9 +60,10 @@ function scanAll(
   rules: CompiledRules,
   placeholders: readonly number[],
   onSpan: (span: Span) => void,
+  wedges: readonly number[] | undefined,
 ): void {
   const { custom } = rules;
-  const escapes = new EscapeCursor(text);
+  const escapes = new EscapeCursor(text, wedges);
   const matches = new NextMatches(text, rules.parts);
   let pos = 0;
   let afterMatch = false;

@@ -98,6 +98,14 @@ describe('an address never reaches across a placeholder wedged into a key', () =
     expect(out).not.toContain('AOzeACBYgB36PWHJ');
     expect(redact(out).text).toBe(out);
   });
+  it('a dropped placeholder is a boundary: a key right after it starts there', () => {
+    // Found by `npm run fuzz`: `sk-…-[email-1]sk-…AKIA…` — once the placeholder was dropped, the dash
+    // glued the second key to the first, and it stayed in clear.
+    const key = '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';
+    const once = redact(`${key}-[email-1]${key}AKIASOGCBM5N4KLTALRZ`).text;
+    expect(once).toBe('[openai-key-1]-[email-1][openai-key-2]');
+    expect(redact(once).text).toBe(once);
+  });
   it('an address after the gap is still found, from the gap on', () => {
     expect(redact('AKIA[email-7]jane@corp.io').text).toBe('AKIA[email-7][email-1]');
   });
