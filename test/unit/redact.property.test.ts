@@ -70,6 +70,19 @@ function restore(redacted: string, findings: RedactFinding[]): string {
   return redacted.replace(/\[[a-z][a-z0-9_-]*-[1-9][0-9]*\]/g, (p) => map.get(p) ?? p);
 }
 
+/** A placeholder as the redactor writes it. */
+const PLACEHOLDER = /\[[a-z][a-z0-9_-]*-[1-9][0-9]*\]/g;
+/** A key's fixed start and the run after it, up to a placeholder (as lib/redact/skeleton.ts reads it). */
+const KEY_RUN =
+  /(?:AKIA|ASIA|AIza|gh[pousr]_|github_pat_|sk-|[sr]k_(?:live|test)_|xox[a-z]-|eyJ|npm_|hf_|glpat-)[A-Za-z0-9_-]{0,64}$/;
+/** Whether the placeholder at [start, end) of `t` is wedged into a key: a second pass reads through it. */
+const wedgedAt = (t: string, start: number, end: number) =>
+  KEY_RUN.test(t.slice(Math.max(0, start - 80), start)) && /[A-Za-z0-9]/.test(t.charAt(end));
+/** Whether a second pass reads the placeholder at [start, end) as part of a value (README: Limitations). */
+const readThrough = (t: string, start: number, end: number) =>
+  wedgedAt(t, start, end) ||
+  /(?:[Bb]earer|BEARER|[Bb]asic|BASIC)[ \t]{1,16}(?:\[[^\]\n]{1,80}\]){0,4}$/.test(t.slice(0, start));
+
 describe('redact properties', () => {
   it('never throws on arbitrary strings', () => {
     fc.assert(
@@ -85,8 +98,20 @@ describe('redact properties', () => {
       fc.property(text, (s) => {
         const once = redact(s).text;
         const twice = redact(once);
-        expect(twice.text).toBe(once);
-        expect(twice.count).toBe(0);
+        if (twice.text === once) {
+          expect(twice.count).toBe(0);
+          return;
+        }
+        // The documented exception (lib/redact/README.md, Limitations): a second pass reads through a
+        // placeholder the first wrote where a pasted one could hide a secret (inside a key's run, right
+        // after `Bearer `), and over-redacts there. Anything else a second pass changes is a failure.
+        const rewritten = [...once.matchAll(PLACEHOLDER)].filter((m) => !twice.text.includes(m[0]));
+        expect(rewritten.length, `second pass on ${JSON.stringify(once)}`).toBeGreaterThan(0);
+        for (const m of rewritten)
+          expect(
+            readThrough(once, m.index, m.index + m[0].length),
+            `${m[0]} in ${JSON.stringify(once)}`,
+          ).toBe(true);
       }),
       { numRuns: 3000 },
     );
@@ -146,9 +171,7 @@ describe('redact properties', () => {
     // inside `AKIASOGCBM5N4KLTALRZ0` (no key: 17 characters follow AKIA) leaves `AKIASOGCBM[num-1]N4…`,
     // which reads as a key once the placeholder is gone (found by `npm run fuzz`): over-redaction, not
     // a leak. Such placeholders are not counted.
-    const placeholder = /\[[a-z][a-z0-9_-]*-[1-9][0-9]*\]/g;
-    const wedged =
-      /(?:AKIA|ASIA|AIza|gh[pousr]_|github_pat_|sk-|[sr]k_(?:live|test)_|xox[a-z]-|eyJ|npm_|hf_|glpat-)[A-Za-z0-9_-]{0,64}$/;
+    const placeholder = PLACEHOLDER;
     fc.assert(
       fc.property(text, (s) => {
         const options = {
@@ -163,8 +186,7 @@ describe('redact properties', () => {
           const n = new Map<string, number>();
           for (const m of t.matchAll(placeholder)) {
             const end = m.index + m[0].length;
-            if (wedged.test(t.slice(Math.max(0, m.index - 80), m.index)) && /[A-Za-z0-9]/.test(t.charAt(end)))
-              continue;
+            if (wedgedAt(t, m.index, end)) continue;
             n.set(m[0], (n.get(m[0]) ?? 0) + 1);
           }
           return n;
