@@ -2,7 +2,8 @@ import { ValidationError } from '../core/index.js';
 import { ECHO_KIND, Echoes } from './echoes.js';
 import { type ConversationRedactor, type Reading, redactConversation } from './messages.js';
 import { type Config, configFor, LITERAL_KIND, type RedactOptions } from './options.js';
-import { type CompiledRules, findPlaceholders, type Span, scan } from './scanner.js';
+import { findPlaceholders } from './placeholders.js';
+import { type CompiledRules, type Span, scan } from './scanner.js';
 import { originalRange, skeletonOf } from './skeleton.js';
 
 export type { RedactAllow, RedactOptions, RedactPattern } from './options.js';

@@ -15,29 +15,6 @@ const COLON = 58;
 const SEPARATORS = '_-.~|';
 const MAX_HEAD = 40;
 
-/** A placeholder-shaped token at a given position (kind names are checked against the known ones). */
-const PLACEHOLDER = /\[([a-z][a-z0-9_-]{0,63})-([1-9][0-9]{0,8})\]/y;
-
-/**
- * Calls `onPlaceholder` for every placeholder of a known kind already in `text`. Jumps from `[` to `[`
- * with `indexOf`, which is an order of magnitude faster than a regular-expression search.
- */
-export function findPlaceholders(
-  text: string,
-  knownKinds: ReadonlySet<string>,
-  onPlaceholder: (kind: string, n: number, start: number, end: number) => void,
-): void {
-  const re = PLACEHOLDER;
-  for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) {
-    if (i + 1 >= text.length) break;
-    const c = text.charCodeAt(i + 1);
-    if (c < 97 || c > 122) continue;
-    re.lastIndex = i;
-    const m = re.exec(text);
-    if (m !== null && knownKinds.has(m[1]!)) onPlaceholder(m[1]!, Number(m[2]), i, re.lastIndex);
-  }
-}
-
 /**
  * Calls `onSpan` for every region to redact (or keep: allowlisted values are still claimed), in order,
  * never overlapping. Linear in the text for the built-in kinds. `placeholders` holds the start and end
@@ -79,7 +56,7 @@ function scanAll(
           globalFrom(text, rules, pos, pos, escapes, matches),
         );
       if (!found) return;
-      const span = overlapping(text, rules, unglue(text, rules, pos, found));
+      const span = overlapping(text, rules, ungluedAll(text, rules, pos, found));
       onSpan(span);
       pos = span.end;
       afterMatch = true;
@@ -127,7 +104,7 @@ function scanAll(
       next[bestCustom] = nextCustom(text, custom[bestCustom]!, best.start + 1);
       continue;
     }
-    if (bestCustom < 0) best = overlapping(text, rules, unglue(text, rules, pos, best));
+    if (bestCustom < 0) best = overlapping(text, rules, ungluedAll(text, rules, pos, best));
     onSpan(best);
     pos = best.end;
     afterMatch = true;
@@ -253,6 +230,23 @@ function unglue(text: string, rules: CompiledRules, pos: number, span: Span): Sp
     kind: found.kind,
   };
 }
+
+/**
+ * {@link unglue} again on what it found, which may itself be glued (`jane@corp.ioAKIA…sk-ant-…`: the
+ * Anthropic key, then the AWS key id glued before it, then the address before that). At most
+ * {@link UNGLUE_ROUNDS} rounds, each over a shorter stretch, so the scan stays linear.
+ */
+function ungluedAll(text: string, rules: CompiledRules, pos: number, span: Span): Span {
+  let s = span;
+  for (let round = 0; round < UNGLUE_ROUNDS; round++) {
+    const u = unglue(text, rules, pos, s);
+    if (u === s) break;
+    s = u;
+  }
+  return s;
+}
+
+const UNGLUE_ROUNDS = 4;
 
 /** Letters, digits, `_` and `-`. */
 function isWordDash(c: number): boolean {

@@ -106,6 +106,14 @@ describe('an address never reaches across a placeholder wedged into a key', () =
     expect(once).toBe('[openai-key-1]-[email-1][openai-key-2]');
     expect(redact(once).text).toBe(once);
   });
+  it('an address before a key glued before a key: all three found in one pass', () => {
+    // Found by `npm run fuzz` once `sk-ant-` was read after any run: the AWS key id glued before it was
+    // found, but the address glued before that only by a second pass.
+    const ant = 'sk-ant-api03-ghml2iFhmce1aqrKLRZYlImka2zxUnQDv-SJvWjk2J20YBE1fhRguFpCco';
+    const once = redact(`jane@corp.ioAKIASOGCBM5N4KLTALRZ${ant}`).text;
+    expect(once).toBe('[email-1][aws-access-key-1][anthropic-key-1]');
+    expect(redact(once).text).toBe(once);
+  });
   it('an address after the gap is still found, from the gap on', () => {
     expect(redact('AKIA[email-7]jane@corp.io').text).toBe('AKIA[email-7][email-1]');
   });

@@ -78,6 +78,8 @@ const KEY_RUN =
 /** Whether the placeholder at [start, end) of `t` is wedged into a key: a second pass reads through it. */
 const wedgedAt = (t: string, start: number, end: number) =>
   KEY_RUN.test(t.slice(Math.max(0, start - 80), start)) && /[A-Za-z0-9]/.test(t.charAt(end));
+/** `Bearer ` and the placeholders after it, at the end of a text. */
+const AFTER_BEARER_PH = /(?:[Bb]earer|BEARER|[Bb]asic|BASIC)[ \t]{1,16}(?:\[[^\]\n]{1,80}\]){1,4}$/;
 /** Whether a second pass reads the placeholder at [start, end) as part of a value (README: Limitations). */
 const readThrough = (t: string, start: number, end: number) =>
   wedgedAt(t, start, end) ||
@@ -106,12 +108,16 @@ describe('redact properties', () => {
         // placeholder the first wrote where a pasted one could hide a secret (inside a key's run, right
         // after `Bearer `), and over-redacts there. Anything else a second pass changes is a failure.
         const rewritten = [...once.matchAll(PLACEHOLDER)].filter((m) => !twice.text.includes(m[0]));
-        expect(rewritten.length, `second pass on ${JSON.stringify(once)}`).toBeGreaterThan(0);
         for (const m of rewritten)
           expect(
             readThrough(once, m.index, m.index + m[0].length),
             `${m[0]} in ${JSON.stringify(once)}`,
           ).toBe(true);
+        if (rewritten.length > 0) return;
+        // No placeholder rewritten: the second pass read the text right after `Bearer [ph]` as a token.
+        let d = 0;
+        while (d < once.length && once.charCodeAt(d) === twice.text.charCodeAt(d)) d++;
+        expect(AFTER_BEARER_PH.test(once.slice(0, d)), `second pass on ${JSON.stringify(once)}`).toBe(true);
       }),
       { numRuns: 3000 },
     );
