@@ -544,6 +544,43 @@ describe('learn: failure quality rules', () => {
     );
   });
 
+  it('reads back any fix fixText writes to the verdict its parts get (property)', async () => {
+    // partsOfText (quality.ts) mirrors partText (lib/failures/change.ts): this holds the two together,
+    // for every kind, several values and several parts, whatever a later change to either.
+    const { judgeFailure } = await import('../../lib/learn/index');
+    const { fixText } = await import('../../lib/failures/index');
+    const fc = (await import('fast-check')).default;
+    const value = fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9_./-][A-Za-z0-9_. /=-]{0,14}$/),
+      fc.constantFrom(
+        '--help',
+        'cd app',
+        'with_escalated_permissions',
+        '/Users/me/app',
+        'source .venv/bin/activate',
+      ),
+    );
+    const part: fc.Arbitrary<FixPart> = fc.oneof(
+      fc.record({
+        kind: fc.constantFrom('pass', 'drop', 'change', 'add-flag', 'drop-flag'),
+        values: fc.array(value, { minLength: 1, maxLength: 3 }),
+      }),
+      fc.record({
+        kind: fc.constantFrom('setup', 'add-argument', 'drop-argument', 'other-tool'),
+        values: fc.tuple(value),
+      }),
+      fc.record({ kind: fc.constantFrom('program', 'change-argument'), values: fc.tuple(value, value) }),
+      fc.record({ kind: fc.constantFrom('reorder', 'other-input'), values: fc.constant([]) }),
+    ) as fc.Arbitrary<FixPart>;
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 4 }), (parts) => {
+        const cls = 'No such option: -p';
+        expect(judgeFailure(cls, fixText(parts)), fixText(parts)).toBe(judgeFailure(cls, { parts }));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('undoes markdown escapes and drops requests of one conversation', () => {
     expect(judgeRule('Prefer to talk about a different encounter.')).toBe('task-bound');
     expect(judgeRule('Do NOT use a global transaction; use the monitor_orgs table.".')).toBe('garbled');
