@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FixPart } from '../../lib/failures/index';
 import { againstSentences, contradicts, coverIndex, stance } from '../../lib/learn/against';
@@ -549,7 +550,6 @@ describe('learn: failure quality rules', () => {
     // for every kind, several values and several parts, whatever a later change to either.
     const { judgeFailure } = await import('../../lib/learn/index');
     const { fixText } = await import('../../lib/failures/index');
-    const fc = (await import('fast-check')).default;
     const value = fc.oneof(
       fc.stringMatching(/^[A-Za-z0-9_./-][A-Za-z0-9_. /=-]{0,14}$/),
       fc.constantFrom(

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRedactor, type RedactFinding, redact } from '../../lib/redact/index';
+import { KEY_RUN_BEFORE } from '../../lib/redact/skeleton';
 import { makeFakes, pem } from '../../tools/shared/redact-fakes';
 
 const f = makeFakes(11);
@@ -73,8 +74,7 @@ function restore(redacted: string, findings: RedactFinding[]): string {
 /** A placeholder as the redactor writes it. */
 const PLACEHOLDER = /\[[a-z][a-z0-9_-]*-[1-9][0-9]*\]/g;
 /** A key's fixed start and the run after it, up to a placeholder (as lib/redact/skeleton.ts reads it). */
-const KEY_RUN =
-  /(?:AKIA|ASIA|AIza|gh[pousr]_|github_pat_|sk-|[sr]k_(?:live|test)_|xox[a-z]-|eyJ|npm_|hf_|glpat-)[A-Za-z0-9_-]{0,64}$/;
+const KEY_RUN = new RegExp(`${KEY_RUN_BEFORE}$`);
 /** Whether the placeholder at [start, end) of `t` is wedged into a key: a second pass reads through it. */
 const wedgedAt = (t: string, start: number, end: number) =>
   KEY_RUN.test(t.slice(Math.max(0, start - 80), start)) && /[A-Za-z0-9]/.test(t.charAt(end));
