@@ -32,26 +32,20 @@ import {
   standingCues,
   writeKeyPoint,
 } from '../../lib/playbook/index';
-import { type Example, oldExamples, strangerExamples } from './reader-data';
+import {
+  distinctTexts,
+  type Example,
+  OLD_HELD,
+  OLD_TUNE,
+  oldExamples,
+  strangerExamples,
+} from './reader-data';
 
 const FINAL = process.argv.includes('--final');
 const SHOW = process.argv.includes('--show');
 const FOLDS = 5;
 
 const OLD_FINAL = process.argv.includes('--old-final');
-/** The older sets' splits that tune (their held-out ones are `final`, `aider-final`, `more`, `last`). */
-const OLD_TUNE = new Set(['tune', 'test', 'fresh', 'aider']);
-const OLD_HELD = new Set(['final', 'aider-final', 'more', 'last']);
-/** Older-set rows repeat a text (aider's scripted prompts): the first of each text only. */
-function distinctText(examples: Example[]): Example[] {
-  const seen = new Set<string>();
-  return examples.filter((e) => {
-    const k = `${e.author}\n${e.evidence!.text.trim().toLowerCase()}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
 /**
  * `--every-turn`: every distinct turn counts, a turn labelled neither correction nor preference as
  * not standing. The key-point writer runs on whatever the detector flags, so a task statement with
@@ -59,7 +53,7 @@ function distinctText(examples: Example[]): Example[] {
  */
 const EVERY_TURN = process.argv.includes('--every-turn');
 const asRow = (e: Example): Example => (e.standing === null ? { ...e, standing: false } : e);
-const old = distinctText(
+const old = distinctTexts(
   oldExamples().filter((e) => e.evidence !== undefined && (EVERY_TURN || e.standing !== null)),
 ).map(asRow);
 const every = strangerExamples().examples.filter((e) => !e.duplicate && e.evidence !== undefined);

@@ -155,3 +155,22 @@ export function syntheticExamples(files: readonly string[]): Example[] {
   }
   return out;
 }
+
+/** The older sets' splits that tune (their held-out ones: `final`, `aider-final`, `more`, `last`). */
+export const OLD_TUNE: ReadonlySet<string> = new Set(['tune', 'test', 'fresh', 'aider']);
+export const OLD_HELD: ReadonlySet<string> = new Set(['final', 'aider-final', 'more', 'last']);
+
+/**
+ * The first example of each text per author (the older sets repeat a text: aider's scripted prompts).
+ * Examples without evidence are dropped.
+ */
+export function distinctTexts(examples: readonly Example[]): Example[] {
+  const seen = new Set<string>();
+  return examples.filter((e) => {
+    if (e.evidence === undefined) return false;
+    const k = `${e.author}\n${e.evidence.text.trim().toLowerCase()}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

@@ -11,24 +11,17 @@ import { fnv1a32 } from '../../lib/core/index';
 import { readerBuckets } from '../../lib/heuristic-model/index';
 import { keyPointVerdict } from '../../lib/playbook/index';
 import type { Category } from './data';
-import { type Example, oldExamples, strangerExamples } from './reader-data';
+import { distinctTexts, type Example, OLD_TUNE, oldExamples, strangerExamples } from './reader-data';
 import { logits, train } from './reader-train';
 
 /** `--strangers-only`: the `strangers` rows alone, as before the older sets had standing labels. */
 const STRANGERS_ONLY = process.argv.includes('--strangers-only');
-const OLD_TUNE = new Set(['tune', 'test', 'fresh', 'aider']);
-const seenText = new Set<string>();
-const rows = [
-  ...strangerExamples().examples.filter((e) => e.split === 'strangers' && !e.duplicate),
-  ...(STRANGERS_ONLY ? [] : oldExamples().filter((e) => OLD_TUNE.has(e.split))),
-].filter((e) => {
-  if (e.evidence === undefined || e.standing === null) return false;
-  // The older sets repeat a text (aider's scripted prompts): its first row only.
-  const k = `${e.author}\n${e.evidence.text.trim().toLowerCase()}`;
-  if (seenText.has(k)) return false;
-  seenText.add(k);
-  return true;
-});
+const rows = distinctTexts(
+  [
+    ...strangerExamples().examples.filter((e) => e.split === 'strangers' && !e.duplicate),
+    ...(STRANGERS_ONLY ? [] : oldExamples().filter((e) => OLD_TUNE.has(e.split))),
+  ].filter((e) => e.standing !== null),
+);
 // `train` fits four outputs from `labels`: the standing decision rides on the first ('correction').
 const asStanding = (e: Example): Example => ({
   ...e,
