@@ -8,7 +8,7 @@
  * The word sets were chosen on the tune sources of the labelled set in eval/snapshot/ (never its
  * held-out ones).
  */
-import { NO_CATEGORY, RESOLVED_CODE, type SnapshotCategory } from './codes.js';
+import { CATEGORY_OF_CODE, NO_CATEGORY, RESOLVED_CODE, type SnapshotCategory } from './codes.js';
 import {
   AUX,
   BENIGN,
@@ -91,6 +91,7 @@ import {
   WEAK,
   wordFlags,
 } from './cues.js';
+import { englishOpening } from './english.js';
 import * as forms from './forms.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
 import { otherLanguage } from './languages.js';
@@ -130,14 +131,6 @@ export function classifyFlags(
   return decide(scratch, n, raw, mayLink);
 }
 
-const CAT_CODE: Record<number, SnapshotCategory> = {
-  0: 'openHypotheses',
-  1: 'blockers',
-  2: 'nextActions',
-  3: 'unresolvedQuestions',
-  4: 'requiredEvidenceLinks',
-};
-
 /** What the words of an entry say. */
 export interface Classification {
   category: SnapshotCategory | undefined;
@@ -161,13 +154,15 @@ export function classify(ws: readonly string[], raw: string, forced?: SnapshotCa
   if (c === NO_CATEGORY) c = otherLanguage(raw); // text scanText cannot read (not ASCII) comes here
   const resolved = c === RESOLVED_CODE;
   if (forced) return { category: resolved && forced === 'blockers' ? undefined : forced, resolved };
-  return { category: CAT_CODE[c], resolved };
+  return { category: CATEGORY_OF_CODE[c], resolved };
 }
 
 /** The decisions, in order, over the flags `fs[0 … n)` of an entry's words. */
 function decide(fs: number[], n: number, raw: string, mayLink: boolean): number {
   if (n === 0) return NO_CATEGORY;
   if (boldTitle(raw)) return RESOLVED_CODE;
+  const opening = englishOpening(raw, 'first');
+  if (opening !== undefined) return opening;
   const lead = leadCategory(raw);
   // A path with an imperative or an action under way is a step ("Run `check.py`", "Running
   // `check.py`."); with nothing else, a place to look.
@@ -201,6 +196,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     (first & WEAK && c0 === 0 && start + 1 < n && !forms.namesNext(fs, start, n))
   )
     return 2;
+  const heading = englishOpening(raw, 'after-plan');
+  if (heading !== undefined) return heading;
 
   let problem = false; // an un-negated, un-excused problem
   let negatedProblem = false;
@@ -293,7 +290,9 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     const judged =
       nc === C_BE && i + 2 < n && codeOf(fs[i + 2]!) >= C_USEFUL && codeOf(fs[i + 2]!) <= C_EVAL_LAST;
     if (f & HEDGE && !judged) hedge = true;
-    if ((c === C_COULD || c === C_MAY || c === C_MIGHT) && nc === C_BE && !judged) hedge = true;
+    // "could be", "may not be working": a modal over "be", negated or not.
+    const beAfter = nc === C_BE || (next & NEG && i + 2 < n && codeOf(fs[i + 2]!) === C_BE);
+    if ((c === C_COULD || c === C_MAY || c === C_MIGHT) && beAfter && !judged) hedge = true;
     if (c === C_MAY && next & (IMP | FUNC)) hedge = true;
     if (c === C_I && (nc === C_THINK || nc === C_ASSUME)) hedge = true; // "I think", "I assume"
     // Done: "has been added", "we've updated", "was resolved"; a first word "Added …".

@@ -35,3 +35,19 @@ export type SnapshotCategory =
   | 'nextActions'
   | 'unresolvedQuestions'
   | 'requiredEvidenceLinks';
+
+/**
+ * @internal The snapshot category of a decision code (`HYPOTHESIS` … `EVIDENCE`); none for the others.
+ *
+ * @example
+ * ```ts
+ * CATEGORY_OF_CODE[NEXT]; // 'nextActions'
+ * ```
+ */
+export const CATEGORY_OF_CODE: Readonly<Record<number, SnapshotCategory | undefined>> = {
+  [HYPOTHESIS]: 'openHypotheses',
+  [BLOCKER]: 'blockers',
+  [NEXT]: 'nextActions',
+  [QUESTION]: 'unresolvedQuestions',
+  [EVIDENCE]: 'requiredEvidenceLinks',
+};

@@ -63,7 +63,8 @@ export const SETS: [number, string[]][] = [
         'collect decompile navigate locate grep list launch enable disable mock guide prioritize consider ' +
         'fetch download upload sync save import export revisit rebase tag release publish format lint ' +
         'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning insert append prepend pass ' +
-        'call store preserve show provide structure focus define combine execute amend clone strip specify',
+        'call store preserve show provide structure focus define combine execute amend clone strip specify ' +
+        'go press click generate rebuild stop translate scroll visit proceed restart reload refresh paste',
     ),
   ],
   [1 << 10, set('why how what which whether who where is are does do can should could would will')], // Q START

@@ -61,7 +61,7 @@ const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*
  * for both readings: group 1 is the dash or colon that introduces the diagnosis.
  */
 const SEES_ISSUE =
-  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+(?:the|a)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)(?:\s+now)?(?:\s*([-–—:]|\s-)\s*\S+\s+\S|\s*[.!]*\s*$)/i;
+  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+(?:the|an?)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)(?:\s+now)?(?:\s*([-–—:]|\s-|\s(?:in|with))\s*\S+\s+\S|\s*[.!]*\s*$)/i;
 
 /** The words {@link SEES_ISSUE} can open with, by `firstWordHash` (the gate before it). */
 const SEES_FIRST = /* @__PURE__ */ new Set(
@@ -143,10 +143,24 @@ export function leadCategory(raw: string): number {
   return progressive(raw, i) ? NEXT : -1;
 }
 
-/** "Running `verify.py`.", "Checking the fixtures": a short line opening with an action under way. */
+/** A verb that makes an opening "-ing" word the subject of a statement ("Adding X risks Y"). */
+const FINITE_AFTER =
+  /\b(?:is|are|was|were|has|have|had|risks|seems|makes|will|would|can|could|should|may|might|does|did|do)\b/i;
+
+/** Words that may open a step before the action under way ("Now writing the logs."). */
+const STEP_OPENER = /^(?:now|next|then|first|also|and)[,\s]\s*/i;
+
+/**
+ * "Running `verify.py`.", "Checking the fixtures", "Now writing the session logs.", "Checking how the
+ * stylesheet is applied:": a line opening with an action under way (maybe after "now", "next"…). A
+ * short clause (at most five more words), or a longer one (at most twenty) that ends with a colon,
+ * the writer's sign that the action's output follows.
+ */
 function progressive(raw: string, from: number): boolean {
-  // The first word (after a list marker) ends in "ing" after a stem of three letters or more.
-  const s = afterListMarker(raw, from);
+  // The first word (after a list marker and an opener) ends in "ing" after a stem of three letters or more.
+  let s = afterListMarker(raw, from);
+  const opener = STEP_OPENER.exec(raw.slice(s, s + 8));
+  if (opener) s += opener[0].length;
   let e = s;
   while (e < raw.length && (raw.charCodeAt(e) | 0x20) >= 0x61 && (raw.charCodeAt(e) | 0x20) <= 0x7a) e++;
   if (
@@ -159,13 +173,22 @@ function progressive(raw: string, from: number): boolean {
     raw.charCodeAt(e) === 0x5f
   )
     return false;
-  // One short clause: at most five more words, no sentence break inside.
-  const rest = raw
-    .slice(e)
-    .trim()
-    .replace(/[.…:]+$/, '');
-  if (/[.!?;]\s/.test(rest) || rest.split(/\s+/).filter(Boolean).length > 5) return false;
+  // One clause, no sentence break inside.
+  const trimmed = raw.slice(e).trim();
+  const colon = trimmed.endsWith(':');
+  // The closing dots, ellipses and colons dropped by hand: `/[.…:]+$/` would rescan a long run of
+  // them from each of its positions.
+  let end = trimmed.length;
+  while (end > 0 && ':.…'.includes(trimmed[end - 1]!)) end--;
+  const rest = trimmed.slice(0, end);
+  const words = rest.split(/\s+/).filter(Boolean).length;
+  if (/[.!?;]\s/.test(rest) || words > (colon ? 20 : 10)) return false;
+  // Past five words, a comma turns to what the writer saw ("Looking at X, I see …:") and a verb makes
+  // the action a subject ("Cloning is relatively cheap"): no step.
+  if (words > 5 && (rest.indexOf(', ') >= 0 || FINITE_AFTER.test(rest))) return false;
   const stem = raw.slice(s, e - 3).toLowerCase();
+  // "Looking at the snippet I retrieved:" introduces what the writer saw, not a step; short, it stays one.
+  if (words > 5 && stem === 'look') return false;
   const last = stem.length - 1;
   return (
     isVerb(stem) ||

@@ -229,10 +229,26 @@ function isQuote(c: number): boolean {
   return c === 0x60 || c === 0x27 || c === 0x22 || c === 0x28 || c === 0x29;
 }
 
-/** `raw.trimEnd().endsWith('?')`, without trimming when the last character is no space. */
+/**
+ * Whether the entry asks: `raw.trimEnd().endsWith('?')` (without trimming when the last character is no
+ * space), or a question mark then one example in parentheses at the end ("Track it by unit? (e.g., 300ml)").
+ *
+ * @example
+ * ```ts
+ * endsWithQuestionMark('Should we track stock by unit? (e.g., 300ml vs 500ml)'); // true
+ * ```
+ */
 export function endsWithQuestionMark(raw: string): boolean {
   const last = raw.charCodeAt(raw.length - 1);
-  return last === 0x3f || ((last <= 0x20 || last >= 0x80) && raw.trimEnd().endsWith('?'));
+  if (last === 0x3f || ((last <= 0x20 || last >= 0x80) && raw.trimEnd().endsWith('?'))) return true;
+  // "Should we track stock by unit? (e.g., 300ml vs 500ml)": an example after the question mark.
+  const t = raw.trimEnd();
+  if (t.charCodeAt(t.length - 1) !== 0x29) return false;
+  const open = t.lastIndexOf('(');
+  if (open < 0 || t.indexOf(')', open) !== t.length - 1) return false;
+  let k = open;
+  while (k > 0 && t.charCodeAt(k - 1) <= 0x20) k--;
+  return k > 0 && t.charCodeAt(k - 1) === 0x3f;
 }
 
 /**

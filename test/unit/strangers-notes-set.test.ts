@@ -1,7 +1,7 @@
 /**
- * The `strangers-notes` and `strangers-notes-2` snapshot sets (issue 39): their rows, blind labels and
- * second-reader samples are well formed and agree with each other, the second set holds no text of the
- * first, and every row still resolves, by position and SHA-256, in the shared data folder (skipped when
+ * The `strangers-notes`, `strangers-notes-2` and `strangers-notes-3` snapshot sets (issue 39): their
+ * rows, blind labels and second-reader samples are well formed and agree with each other, no set holds
+ * a text of an earlier one, the third draws only the kept-apart authors, and every row still resolves, by position and SHA-256, in the shared data folder (skipped when
  * the folder is absent).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { kappa, readTsv } from '../../eval/snapshot/sets/strangers-notes/agreement';
 import { loadStrangersNotes, NOTES_ENTRIES } from '../../eval/snapshot/sets/strangers-notes/sample';
 import { NOTES2_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-2/sample';
+import { NOTES3_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-3/sample';
 import { sharedDataDir } from '../../tools/shared/data';
 
 const SETS = resolve(import.meta.dirname, '../../eval/snapshot/sets');
@@ -58,6 +59,9 @@ const SET_CASES = [
     min: 400,
     perAuthor: 25,
     entries: NOTES_ENTRIES,
+    authors: 25,
+    secondN: 100,
+    splits: ['strangers', 'strangers-final'],
   },
   {
     name: 'strangers-notes-2',
@@ -66,101 +70,123 @@ const SET_CASES = [
     min: 700,
     perAuthor: 12,
     entries: NOTES2_ENTRIES,
+    authors: 25,
+    secondN: 100,
+    splits: ['strangers', 'strangers-final'],
+  },
+  {
+    name: 'strangers-notes-3',
+    prefix: 'notes3-',
+    strata: /^pos-[1-4]$/,
+    min: 300,
+    perAuthor: 16,
+    entries: NOTES3_ENTRIES,
+    authors: 20,
+    secondN: 80,
+    // The third draw reads only the authors kept apart: entries no rule was chosen on.
+    splits: ['strangers-final'],
   },
 ];
 
-describe.each(SET_CASES)('$name set', ({ name, prefix, strata, min, perAuthor: maxPerAuthor, entries }) => {
-  const { DIR, rows, labelLines, second } = readSet(name);
-  it('rows carry references only, numbered in order, a bounded number per author over at least 25 authors', () => {
-    expect(rows.length).toBeGreaterThanOrEqual(min);
-    rows.forEach((r, i) => {
-      expect(r.id).toBe(`${prefix}${String(i + 1).padStart(3, '0')}`);
-      expect(r.text).toBeUndefined();
-      expect(r.textFrom).toBe('data');
-      expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
-      expect(r.file.startsWith(`${r.kind}/`)).toBe(true);
-      expect(r.stratum).toMatch(strata);
-      expect(['strangers', 'strangers-final']).toContain(r.split);
+describe.each(SET_CASES)(
+  '$name set',
+  ({ name, prefix, strata, min, perAuthor: maxPerAuthor, entries, authors, secondN, splits }) => {
+    const { DIR, rows, labelLines, second } = readSet(name);
+    it('rows carry references only, numbered in order, a bounded number per author over enough authors', () => {
+      expect(rows.length).toBeGreaterThanOrEqual(min);
+      rows.forEach((r, i) => {
+        expect(r.id).toBe(`${prefix}${String(i + 1).padStart(3, '0')}`);
+        expect(r.text).toBeUndefined();
+        expect(r.textFrom).toBe('data');
+        expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
+        expect(r.file.startsWith(`${r.kind}/`)).toBe(true);
+        expect(r.stratum).toMatch(strata);
+        expect(splits).toContain(r.split);
+      });
+      const perAuthor = new Map<string, number>();
+      for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
+      expect(perAuthor.size).toBeGreaterThanOrEqual(authors);
+      expect(Math.max(...perAuthor.values())).toBeLessThanOrEqual(maxPerAuthor);
+      expect(new Set(rows.map((r) => `${r.file}|${r.pos}`)).size).toBe(rows.length);
+      expect(new Set(rows.map((r) => r.sha256)).size).toBe(rows.length);
     });
-    const perAuthor = new Map<string, number>();
-    for (const r of rows) perAuthor.set(r.author, (perAuthor.get(r.author) ?? 0) + 1);
-    expect(perAuthor.size).toBeGreaterThanOrEqual(25);
-    expect(Math.max(...perAuthor.values())).toBeLessThanOrEqual(maxPerAuthor);
-    expect(new Set(rows.map((r) => `${r.file}|${r.pos}`)).size).toBe(rows.length);
-    expect(new Set(rows.map((r) => r.sha256)).size).toBe(rows.length);
-  });
 
-  it('labels.tsv labels every row once, in order, with a known label and a 0/1 hard flag', () => {
-    expect(labelLines[0]!.startsWith('#')).toBe(true);
-    const body = labelLines.slice(1).map((l) => l.split('\t'));
-    expect(body.map((c) => c[0])).toEqual(rows.map((r) => r.id));
-    for (const c of body) {
-      expect(c).toHaveLength(3);
-      expect(LABELS).toContain(c[1]);
-      expect(['0', '1']).toContain(c[2]);
+    it('labels.tsv labels every row once, in order, with a known label and a 0/1 hard flag', () => {
+      expect(labelLines[0]!.startsWith('#')).toBe(true);
+      const body = labelLines.slice(1).map((l) => l.split('\t'));
+      expect(body.map((c) => c[0])).toEqual(rows.map((r) => r.id));
+      for (const c of body) {
+        expect(c).toHaveLength(3);
+        expect(LABELS).toContain(c[1]);
+        expect(['0', '1']).toContain(c[2]);
+      }
+    });
+
+    it('the second-reader sample is distinct ids of the set', () => {
+      const ids = new Set(rows.map((r) => r.id));
+      expect(second).toHaveLength(secondN);
+      expect(new Set(second).size).toBe(secondN);
+      for (const id of second) expect(ids.has(id)).toBe(true);
+    });
+
+    it('labels-second.tsv labels exactly the second-reader sample, with a known label and a 0/1 hard flag', () => {
+      const lines = readFileSync(join(DIR, 'labels-second.tsv'), 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '');
+      expect(lines[0]!.startsWith('#')).toBe(true);
+      const secondLabels = readTsv(join(DIR, 'labels-second.tsv'));
+      expect([...secondLabels.keys()].sort()).toEqual([...second].sort());
+      for (const [label, hard] of secondLabels.values()) {
+        expect(LABELS).toContain(label);
+        expect(['0', '1']).toContain(hard);
+      }
+    });
+
+    it("agreement's kappa: 1 for identical labellings, 0 at chance, negative below it", () => {
+      expect(
+        kappa([
+          ['a', 'a'],
+          ['b', 'b'],
+          ['a', 'a'],
+        ]),
+      ).toBe(1);
+      // Each reader says a/b half the time, independently: observed = chance = 0.5.
+      expect(
+        kappa([
+          ['a', 'a'],
+          ['a', 'b'],
+          ['b', 'a'],
+          ['b', 'b'],
+        ]),
+      ).toBe(0);
+      expect(
+        kappa([
+          ['a', 'b'],
+          ['b', 'a'],
+        ]),
+      ).toBe(-1);
+    });
+
+    it('every row resolves in the shared data with its stored hash', (ctx) => {
+      const dir = sharedDataDir();
+      if (!dir || !existsSync(join(dir, 'specstory'))) {
+        ctx.skip();
+        return;
+      }
+      const loaded = loadStrangersNotes(entries);
+      expect(loaded.map((e) => e.id)).toEqual(rows.map((r) => r.id));
+      for (const e of loaded) expect(e.text.length).toBeGreaterThanOrEqual(12);
+    }, 120_000);
+  },
+);
+
+describe('each set against the earlier ones', () => {
+  it('holds no text of an earlier set', () => {
+    const seen = new Set(readSet('strangers-notes').rows.map((r) => r.sha256));
+    for (const name of ['strangers-notes-2', 'strangers-notes-3']) {
+      const rows = readSet(name).rows;
+      for (const r of rows) expect(seen.has(r.sha256)).toBe(false);
+      for (const r of rows) seen.add(r.sha256);
     }
-  });
-
-  it('the second-reader sample is 100 distinct ids of the set', () => {
-    const ids = new Set(rows.map((r) => r.id));
-    expect(second).toHaveLength(100);
-    expect(new Set(second).size).toBe(100);
-    for (const id of second) expect(ids.has(id)).toBe(true);
-  });
-
-  it('labels-second.tsv labels exactly the second-reader sample, with a known label and a 0/1 hard flag', () => {
-    const lines = readFileSync(join(DIR, 'labels-second.tsv'), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '');
-    expect(lines[0]!.startsWith('#')).toBe(true);
-    const secondLabels = readTsv(join(DIR, 'labels-second.tsv'));
-    expect([...secondLabels.keys()].sort()).toEqual([...second].sort());
-    for (const [label, hard] of secondLabels.values()) {
-      expect(LABELS).toContain(label);
-      expect(['0', '1']).toContain(hard);
-    }
-  });
-
-  it("agreement's kappa: 1 for identical labellings, 0 at chance, negative below it", () => {
-    expect(
-      kappa([
-        ['a', 'a'],
-        ['b', 'b'],
-        ['a', 'a'],
-      ]),
-    ).toBe(1);
-    // Each reader says a/b half the time, independently: observed = chance = 0.5.
-    expect(
-      kappa([
-        ['a', 'a'],
-        ['a', 'b'],
-        ['b', 'a'],
-        ['b', 'b'],
-      ]),
-    ).toBe(0);
-    expect(
-      kappa([
-        ['a', 'b'],
-        ['b', 'a'],
-      ]),
-    ).toBe(-1);
-  });
-
-  it('every row resolves in the shared data with its stored hash', (ctx) => {
-    const dir = sharedDataDir();
-    if (!dir || !existsSync(join(dir, 'specstory'))) {
-      ctx.skip();
-      return;
-    }
-    const loaded = loadStrangersNotes(entries);
-    expect(loaded.map((e) => e.id)).toEqual(rows.map((r) => r.id));
-    for (const e of loaded) expect(e.text.length).toBeGreaterThanOrEqual(12);
-  }, 120_000);
-});
-
-describe('strangers-notes-2 against the first set', () => {
-  it('holds no text of the first set', () => {
-    const first = new Set(readSet('strangers-notes').rows.map((r) => r.sha256));
-    for (const r of readSet('strangers-notes-2').rows) expect(first.has(r.sha256)).toBe(false);
   });
 });

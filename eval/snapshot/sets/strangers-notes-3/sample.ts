@@ -1,0 +1,51 @@
+/**
+ * Draws `strangers-notes-3`: a third draw of agent prose, from the 22 `strangers-final` authors only
+ * (issue 39): entries no rule, weight or threshold was chosen on, labelled blind by the rules of
+ * `eval/snapshot/LABELLING.md`, and scored once, for the rules written after the second set was scored.
+ * Same files, prose filter and sentence splitter as `../strangers-notes/sample.ts` (imported, not
+ * copied); same author split (`splitOf`).
+ *
+ * Deterministic, no randomness: each author's prose sentences, in session order, are cut into
+ * POS_BINS equal stretches; PER_AUTHOR sentences per author are taken round-robin over the stretches,
+ * smallest FNV-1a hash of `strangers-notes-3|file|pos` first (a new salt), skipping texts taken by the
+ * first two sets or earlier in this one. No text is stored: rows carry `sha256`;
+ * `loadStrangersNotes(NOTES3_ENTRIES)` re-reads and checks them.
+ *
+ * Run once to (re)write entries.jsonl: `npx tsx eval/snapshot/sets/strangers-notes-3/sample.ts`.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  drawPositional,
+  loadStrangersNotes,
+  NOTES_ENTRIES,
+  type NoteRow,
+  noteRow,
+  notesByAuthor,
+  splitOf,
+} from '../strangers-notes/sample';
+import { NOTES2_ENTRIES } from '../strangers-notes-2/sample';
+
+export const NOTES3_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
+const PER_AUTHOR = 16;
+const POS_BINS = 4;
+
+export function drawNotes3(taken: ReadonlySet<string>): NoteRow[] {
+  const kept = new Map([...notesByAuthor()].filter(([author]) => splitOf(author) === 'strangers-final'));
+  const picked = drawPositional(kept, {
+    perAuthor: PER_AUTHOR,
+    bins: POS_BINS,
+    salt: 'strangers-notes-3',
+    seen: new Set(taken),
+  });
+  return picked.map(({ r, bin }, j) => noteRow(`notes3-${String(j + 1).padStart(3, '0')}`, r, bin));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const taken = new Set(
+    [...loadStrangersNotes(NOTES_ENTRIES), ...loadStrangersNotes(NOTES2_ENTRIES)].map((r) => r.text),
+  );
+  const rows = drawNotes3(taken);
+  writeFileSync(NOTES3_ENTRIES, `${rows.map((e) => JSON.stringify(e)).join('\n')}\n`);
+  process.stderr.write(`wrote ${rows.length} entries to ${NOTES3_ENTRIES}\n`);
+}

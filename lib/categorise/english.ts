@@ -1,0 +1,148 @@
+/**
+ * Openings of English notes that say what the whole sentence does, as data: one row per rule (id,
+ * stage, pattern, category, an example), tried in order at their stage of `classify.ts`'s decisions:
+ * `first`, before anything else is read; `after-plan`, once an opening imperative or plan has had its
+ * say ("**Create a local environment file**" is a step; "**Next steps**" is a title).
+ * Each pattern is anchored at the sentence's start (`^`, a test holds every row to it), so a row that
+ * does not apply fails within the first few characters and the table needs no gate of its own: the
+ * anchor is the shortcut. Rows hold the plain words these openings are made of, not phrases of one
+ * session; they were written from the misses of the strangers' notes pool
+ * (eval/snapshot/sets/strangers-notes*, the `strangers` authors only).
+ */
+import { BLOCKER, EVIDENCE, NEXT, NO_CATEGORY } from './codes.js';
+import { IMP, KIND } from './cues.js';
+
+/** One rule of the table. */
+export interface EnglishRule {
+  /** `<category>-<what>`, e.g. `none-offer`. */
+  id: string;
+  /** When the row is tried: before anything else, or after the opening imperative or plan. */
+  stage: 'first' | 'after-plan';
+  /** Anchored at the start (`^`). */
+  pattern: RegExp;
+  /** The category code (codes.ts) the rule gives: `NO_CATEGORY` for a sentence that is no note. */
+  category: number;
+  /** When set, the row holds only if the pattern's group 1 is a verb that opens a plan (cues.ts `IMP`). */
+  verb?: true;
+  /** A sentence the rule reads, for the table's test. */
+  example: string;
+}
+
+/** A list marker, numbering or bold before the words. */
+const LEAD = String.raw`^[\s*#>•\-–\d.)]*`;
+
+/** The table, in the order its rules are tried. */
+export const ENGLISH_RULES: readonly EnglishRule[] = [
+  {
+    // A sign-off offering more help: no note for the next iteration ("Let me know if you want…").
+    id: 'none-offer',
+    stage: 'first',
+    pattern: new RegExp(
+      `${LEAD}(?:please\\s+)?(?:just\\s+)?let\\s+me\\s+know\\s+(?:if|whether|how|when)\\b`,
+      'i',
+    ),
+    category: NO_CATEGORY,
+    example: 'Let me know if you want a demo script or more details!',
+  },
+  {
+    // "If you want, paste another file and I'll convert it": an offer that waits on the person.
+    id: 'none-conditional-offer',
+    stage: 'first',
+    pattern: new RegExp(
+      `${LEAD}if\\s+you(?:['’]d|\\s+would)?\\s+(?:like|want|prefer|need|have|share|paste)\\b(?:[^.?!\\n]|\\.(?=\\S)){0,160}?\\b(?:i['’]ll|i\\s+will|i\\s+can|i\\s+could)\\b`,
+      'i',
+    ),
+    category: NO_CATEGORY,
+    example: 'If you have other files that use CSS modules, share them and I’ll convert them for you!',
+  },
+  {
+    // "**Preview URL:** https://…", "In the backend root: [ui](file:///c:/…)": a label, then only the link.
+    id: 'evidence-labelled-link',
+    stage: 'first',
+    pattern:
+      /^\s*(?:[-*•]\s+)?\*{0,2}[^*:\n]{1,40}:\*{0,2}\s*(?:\*\*)?(?:(?:\[[^\]\n]{0,200}\]\()?(?:https?|file):\/\/\S+|`(?:[A-Za-z]:)?[\w.~-]*[/\\][\w./\\~-]*`)\s*$/,
+    category: EVIDENCE,
+    example: '**Preview URL:** https://example.com/preview/42',
+  },
+  {
+    // "d3b74a9 feat: add the evening band", "`2295b44..18f53ef main -> main`": a commit to look at.
+    id: 'evidence-commit',
+    stage: 'first',
+    pattern:
+      /^\s*`?(?=[0-9a-f]{0,39}[0-9])(?=[0-9a-f]{0,39}[a-f])[0-9a-f]{7,40}(?:\.\.[0-9a-f]{7,40})?(?=[\s`]|$)/,
+    category: EVIDENCE,
+    example: 'd3b74a9 feat: add the evening band',
+  },
+  {
+    // "I don't have direct access to your file system": what the agent cannot do stops the plan.
+    id: 'blocker-cannot-reach',
+    stage: 'first',
+    pattern:
+      /^\s*(?:but\s+|however,?\s+|unfortunately,?\s+)?i(?:\s+(?:don['’]t|do\s+not|cannot|can['’]t|am\s+(?:unable|not\s+able)\s+to)|['’]m\s+(?:unable|not\s+able)\s+to)\s+(?:have\s+)?(?:direct\s+)?(?:access|browse|reach|connect|install)\b/i,
+    category: BLOCKER,
+    example: "I don't have direct access to your local file system.",
+  },
+  {
+    // "The seeds file still has `org_id`.": a thing that still holds what should be gone ("We still
+    // have full coverage" is no problem: a person or team as the subject keeps what it wants).
+    id: 'blocker-still-holds',
+    stage: 'after-plan',
+    pattern:
+      /^\s*(?!(?:if|when|whether|unless|what|why|how|we|i|you|they)\b)(?:[\w`'.-]+\s+){1,5}still\s+(?:has|have|contains|contain|shows|show|includes|include|references|reference|uses|use)\s/i,
+    category: BLOCKER,
+    example: 'The seeds file still has `org_id`.',
+  },
+  {
+    // "After that, run `gt doctor --fix` again.", "Once that is merged, rebase the branch.": a step
+    // after the one before it.
+    id: 'next-after-clause',
+    stage: 'first',
+    pattern:
+      /^\s*(?:[-*•]\s+)?(?:after\s+(?:that|this|confirming|checking|verifying|merging|testing|reviewing)\b[^,\n]{0,80}|once\s+(?:that|this|it|done)\b[^,\n]{0,80}|then|next|finally),\s*([a-z]+)\b/i,
+    category: NEXT,
+    verb: true,
+    example: 'After that, run `gt doctor --fix` again to migrate the database.',
+  },
+  {
+    // "The solution is to include a hidden input", "The first step is to navigate into the folder".
+    id: 'next-step-is-to',
+    stage: 'after-plan',
+    pattern:
+      /^\s*(?:so,?\s+)?(?:the|a|one|my|our)\s+(?:[a-z]+\s+)?(?:solution|fix|step|approach|remedy|workaround)\s+(?:here\s+)?is\s+to\s+([a-z]+)\b/i,
+    category: NEXT,
+    verb: true,
+    example: 'The solution is to include a hidden input for the item ID.',
+  },
+  {
+    // A bold heading with nothing after it ("**Next steps**"): a title over what follows.
+    id: 'none-bold-heading',
+    stage: 'after-plan',
+    pattern: /^\s*\*\*[^*\n]{1,60}\*\*\s*$/,
+    category: NO_CATEGORY,
+    example: '**Next steps**',
+  },
+];
+
+const FIRST = ENGLISH_RULES.filter((r) => r.stage === 'first');
+const AFTER_PLAN = ENGLISH_RULES.filter((r) => r.stage === 'after-plan');
+
+/**
+ * @internal The category code the rows of `stage` give `raw` (codes.ts), or `undefined` when none applies.
+ *
+ * @example
+ * ```ts
+ * englishOpening('Let me know if you need anything else!', 'first'); // NO_CATEGORY (-1): no note
+ * englishOpening('Run the tests', 'first'); // undefined: the word-by-word reading decides
+ * ```
+ */
+export function englishOpening(raw: string, stage: EnglishRule['stage']): number | undefined {
+  for (const rule of stage === 'first' ? FIRST : AFTER_PLAN) {
+    if (!rule.verb) {
+      if (rule.pattern.test(raw)) return rule.category;
+      continue;
+    }
+    const m = rule.pattern.exec(raw);
+    if (m && ((KIND.get(m[1]!.toLowerCase()) ?? 0) & IMP) !== 0) return rule.category;
+  }
+  return undefined;
+}

@@ -1,0 +1,98 @@
+/**
+ * The table of English openings (lib/categorise/english.ts): every row is anchored at the sentence's
+ * start, reads its own example through `classify` (as the snapshot does), and the table and the
+ * readings changed with it (progressive openings, a question before an example, "may not be") are
+ * linear in the sentence.
+ */
+import { describe, expect, it } from 'vitest';
+import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NO_CATEGORY, QUESTION } from '../../lib/categorise/codes';
+import { ENGLISH_RULES, englishOpening } from '../../lib/categorise/english';
+import { classify, words } from '../../lib/categorise/index';
+import { describeGrowth, doublings, measureGrowth } from './linear-time';
+
+const NAMES: Record<number, string | undefined> = {
+  [HYPOTHESIS]: 'openHypotheses',
+  [BLOCKER]: 'blockers',
+  [NEXT]: 'nextActions',
+  [QUESTION]: 'unresolvedQuestions',
+  [EVIDENCE]: 'requiredEvidenceLinks',
+  [NO_CATEGORY]: undefined,
+};
+const category = (t: string) => classify(words(t), t).category;
+
+describe('categorise: English openings', () => {
+  it.each(ENGLISH_RULES.map((r) => [r.id, r] as const))(
+    '%s is anchored and reads its example',
+    (_id, rule) => {
+      // The anchor is the table's shortcut: a row that does not apply fails at the first characters.
+      expect(rule.pattern.source.startsWith('^')).toBe(true);
+      expect(englishOpening(rule.example, rule.stage)).toBe(rule.category);
+      expect(category(rule.example)).toBe(NAMES[rule.category]);
+    },
+  );
+
+  it('gives each stage its own rows', () => {
+    expect(englishOpening('**Next steps**', 'first')).toBeUndefined();
+    expect(englishOpening('Let me know if you need anything else!', 'after-plan')).toBeUndefined();
+    // An imperative under a bold heading is a step: the heading row waits for the plan check.
+    expect(category('**Create a local environment file**')).toBe('nextActions');
+    expect(category('**Next steps**')).toBeUndefined();
+  });
+
+  it('reads a verb row only when its word opens a plan', () => {
+    expect(category('After that, run `gt doctor --fix` again.')).toBe('nextActions');
+    expect(englishOpening('After that, everything passed.', 'first')).toBeUndefined();
+    expect(category('The first step is to navigate into the repository.')).toBe('nextActions');
+    expect(englishOpening('The fix is to blame for the slowdown.', 'after-plan')).toBeUndefined();
+  });
+
+  it('keeps what a person holds on purpose, and conditions, out of the still-holds row', () => {
+    expect(category('The seeds file still has `org_id`.')).toBe('blockers');
+    expect(englishOpening('We still have 100% coverage after the change.', 'after-plan')).toBeUndefined();
+    expect(englishOpening('If the file still has the key, drop it.', 'after-plan')).toBeUndefined();
+  });
+
+  it('reads the changed openings as the pool showed them', () => {
+    expect(
+      category('Adding strict types to config files and identifying more readonly property candidates:'),
+    ).toBe('nextActions');
+    expect(category('Now writing the session logs and repo infrastructure files in parallel.')).toBe(
+      'nextActions',
+    );
+    // A subject, not an action under way; what the writer saw, not a step.
+    expect(category('Cloning the repository is relatively cheap but not free.')).not.toBe('nextActions');
+    expect(category('Looking at the code snippet I retrieved earlier today:')).not.toBe('nextActions');
+    expect(category('Should we track stock by unit amount? (e.g., 300ml vs 500ml bottles)')).toBe(
+      'unresolvedQuestions',
+    );
+    expect(category('The background image may not be working because the path is relative.')).toBe(
+      'openHypotheses',
+    );
+    expect(category('I see an issue in the backup-crawler-output.ts file.')).toBe('blockers');
+  });
+
+  it.each([
+    ['a long offer with no "I will"', (n: number) => `If you want ${'a.'.repeat(Math.ceil(n / 2))} x`],
+    ['a long opening clause with no comma', (n: number) => `After that${' a'.repeat(Math.ceil(n / 2))}`],
+    ['a long bold run', (n: number) => `**${'a'.repeat(n)}`],
+    ['words before "still"', (n: number) => `${'x '.repeat(Math.ceil(n / 2))}still has `],
+    ['a long link label', (n: number) => `**URL:** [${'a'.repeat(n)}`],
+    ['hex runs', (n: number) => `${'a1'.repeat(Math.ceil(n / 2))}`],
+  ])('reads %s in linear time', (_name, make) => {
+    const g = measureGrowth(
+      (t: string) => englishOpening(t, 'first') ?? englishOpening(t, 'after-plan'),
+      make,
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
+  it.each([
+    ['an action under way, then dots', (n: number) => `Running${'.'.repeat(n)}x`],
+    ['an action under way, then words', (n: number) => `Checking ${'a '.repeat(Math.ceil(n / 2))}:`],
+    ['a question, then open parentheses', (n: number) => `?${' ('.repeat(Math.ceil(n / 2))})`],
+  ])('classifies %s in linear time', (_name, make) => {
+    const g = measureGrowth((t: string) => classify(words(t), t), make, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+});
