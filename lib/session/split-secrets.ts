@@ -33,6 +33,28 @@ export function tailOf(text: string): string {
 }
 
 /**
+ * Whether a value found across the boundary at `at` is an artefact of joining two messages with no
+ * space, not a key cut in two: an e-mail address (personal data typed whole, not a credential pasted
+ * in pieces; an address that ends one message runs on into the next message's first word, "A@b." then
+ * "Shouldn't"), or a value whose part before the boundary is already a whole value of the same kind
+ * ("… the key sk-…" then "Thanks": the key is redacted in its own message, and "Thanks" is no half of
+ * it). Halves kept by mistake would replace common words in everything the session writes.
+ */
+function joinedByAccident(
+  joined: string,
+  start: number,
+  at: number,
+  kind: string,
+  find: SecretFinder,
+  options: RedactOptions | undefined,
+): boolean {
+  if (kind === 'email') return true;
+  const before = joined.slice(start, at);
+  const alone = find(before, { ...options, includeOriginals: true });
+  return alone.findings.some((g) => g.kind === kind && g.original === before);
+}
+
+/**
  * Adds to `out` the halves of every value the redactor finds across the join of `before` (the end of
  * the previous message) and `text` (the new one) that starts before the boundary and ends after it.
  */
@@ -54,7 +76,7 @@ export function collectSplitSecrets(
     if (!value) continue;
     // Every occurrence of the value that starts before the boundary and ends after it.
     for (let i = joined.indexOf(value, Math.max(0, at - value.length + 1)); i !== -1 && i < at; ) {
-      if (i + value.length > at) {
+      if (i + value.length > at && !joinedByAccident(joined, i, at, f.kind, redact, options)) {
         for (const half of [joined.slice(i, at), joined.slice(at, i + value.length)]) {
           if (half.trim().length >= MIN_HALF && !out.some((p) => p.pattern === half)) {
             out.push({ kind: f.kind, pattern: half });

@@ -5,6 +5,7 @@
  * redaction sees the join.
  */
 
+import { heuristicReflect } from 'rearview/heuristic';
 import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import { createRearview } from 'rearview/session';
 import { describe, expect, it } from 'vitest';
@@ -128,5 +129,59 @@ describe('a key split across two messages', () => {
     expect(s.added.length).toBeGreaterThan(0);
     expect(out).not.toContain(GH.slice(0, 20));
     expect(out).not.toContain(GH.slice(20));
+  });
+
+  // Found by `npm run fuzz`: the join of two messages ran a whole value on into the next message's
+  // first word, and that word was kept as a "half" and replaced everywhere the session wrote.
+  it.each([
+    ['an address', 'Send the report to jane@corp.io', '[email-'],
+    ['a whole key', `Push with ${GH}`, '[github-'],
+  ])('keeps the next message whole after %s that ends a message', (_name, first, placeholder) => {
+    const rv = createRearview({ store: memoryStore(), storeOptions: quiet });
+    const r = rv.observe([
+      { role: 'user', content: first },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'Thanks. No, always use the staging bucket, not prod.' },
+    ]);
+    const facts = r.insights.map((i) => i.fact).join('\n');
+    expect(facts).toContain('Thanks. No, always use the staging bucket');
+    expect(facts).toContain(placeholder);
+    expect(facts).not.toContain(first.split(' ').pop()!);
+  });
+
+  it('reads no address across two messages ("A@b." then "Shouldn\'t")', () => {
+    const all = [
+      { role: 'user', content: 'A@A.' },
+      { role: 'user', content: "Shouldn't that be using a fixture?" },
+    ];
+    const rv = createRearview({ store: memoryStore(), storeOptions: quiet });
+    const got = [...rv.observe(all.slice(0, 1)).insights, ...rv.observe(all).insights];
+    expect(got).toEqual(heuristicReflect(all));
+  });
+
+  // The rule above (a value whole before the boundary is no split key) must not let a real half
+  // through: every cut of six kinds of key, each half of 8 characters or more checked.
+  it('lets no half of a key through at any cut', () => {
+    const keys = [
+      GH,
+      'sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7dEf0hIj3kLm6nOp9qRs2tUv5wXy8zAb1dEf4hIj7kLm0nOp3q-Rs6tUv9wXyAA',
+      'AKIAIOSFODNN7EXAMPLQ',
+      'xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx',
+      'AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY',
+      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+    ];
+    const leaks: string[] = [];
+    for (const key of keys)
+      for (let at = 4; at <= key.length - 4; at++) {
+        const rv = createRearview({ store: memoryStore(), storeOptions: quiet });
+        rv.observe([
+          { role: 'user', content: `No, always push with the token ${key.slice(0, at)}` },
+          { role: 'user', content: `${key.slice(at)} from now on, never use the default one.` },
+        ]);
+        const out = JSON.stringify(rv.insights()) + JSON.stringify(rv.proposed());
+        for (const half of [key.slice(0, at), key.slice(at)])
+          if (half.length >= 8 && out.includes(half)) leaks.push(`${key.slice(0, 8)}… cut at ${at}`);
+      }
+    expect(leaks).toEqual([]);
   });
 });
