@@ -167,7 +167,9 @@ function failureFindings(
       continue;
     }
     const subject = c.subject && c.subject !== c.tool ? `\`${c.tool}\` (${c.subject})` : `\`${c.tool}\``;
-    const text = redactText(`When ${subject} fails with "${cls}": ${c.fix.change}.`);
+    // An error that holds double quotes is quoted as code, so its quotes do not run into ours.
+    const quoted = cls.includes('"') && !cls.includes('`') ? `\`${cls}\`` : `"${cls}"`;
+    const text = redactText(`When ${subject} fails with ${quoted}: ${c.fix.change}.`);
     const key = candidateKey('failure', redactText(`${c.tool} ${cls}`));
     for (const o of c.occurrences) {
       const id = o.ref.startsWith('message:') ? o.ref.slice('message:'.length) : o.ref;

@@ -65,6 +65,67 @@ const three = (correction = PNPM): LearnSource[] => [
 ];
 
 describe('learn: aggregation', () => {
+  it('quotes an error that holds double quotes as code, so the quotes do not run together', async () => {
+    const day = (d: string, n: string) => [
+      {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: `t${n}`, name: 'Bash', input: { command: 'git commit -m x' } }],
+        },
+        uuid: `c${n}`,
+        timestamp: `${d}T10:02:00Z`,
+      },
+      {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: `t${n}`,
+              is_error: true,
+              content: '"ruff" not found. Did you forget to activate your virtualenv?',
+            },
+          ],
+        },
+        uuid: `r${n}`,
+        timestamp: `${d}T10:02:01Z`,
+      },
+      {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: `u${n}`,
+              name: 'Bash',
+              input: { command: 'source .venv/bin/activate && git commit -m x' },
+            },
+          ],
+        },
+        uuid: `d${n}`,
+        timestamp: `${d}T10:02:10Z`,
+      },
+      {
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `u${n}`, content: 'ok' }] },
+        uuid: `s${n}`,
+        timestamp: `${d}T10:02:11Z`,
+      },
+    ];
+    const r = await learn([
+      { name: 'a.jsonl', text: session('2025-01-01', 'Thanks.', day('2025-01-01', '1')) },
+      { name: 'b.jsonl', text: session('2025-01-02', 'Thanks.', day('2025-01-02', '2')) },
+    ]);
+    const failure = r.rules.find((x) => x.kind === 'failure');
+    expect(failure?.text).toMatch(
+      /fails with `"…" not found\. Did you forget to activate your virtualenv\?`: /,
+    );
+    expect(failure?.text).not.toContain('""');
+  });
+
   it('makes the same correction in 3 sessions one rule with 3 sessions of evidence and its dates', async () => {
     const r = await learn(three());
     expect(r.rules).toHaveLength(1);
