@@ -14,15 +14,14 @@
  *
  * Run once to (re)write entries.jsonl: `npx tsx eval/snapshot/sets/strangers-notes-2/sample.ts`.
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  drawPositional,
+  drawMore,
   loadStrangersNotes,
   NOTES_ENTRIES,
   type NoteRow,
-  noteRow,
   notesByAuthor,
+  writeDraw,
 } from '../strangers-notes/sample';
 
 export const NOTES2_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
@@ -30,18 +29,16 @@ const PER_AUTHOR = 12;
 const POS_BINS = 6;
 
 export function drawNotes2(taken: ReadonlySet<string>): NoteRow[] {
-  const picked = drawPositional(notesByAuthor(), {
+  return drawMore(notesByAuthor(), {
+    prefix: 'notes2-',
+    salt: 'strangers-notes-2',
     perAuthor: PER_AUTHOR,
     bins: POS_BINS,
-    salt: 'strangers-notes-2',
-    seen: new Set(taken),
+    taken,
   });
-  return picked.map(({ r, bin }, j) => noteRow(`notes2-${String(j + 1).padStart(3, '0')}`, r, bin));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const taken = new Set(loadStrangersNotes(NOTES_ENTRIES).map((r) => r.text));
-  const rows = drawNotes2(taken);
-  writeFileSync(NOTES2_ENTRIES, `${rows.map((e) => JSON.stringify(e)).join('\n')}\n`);
-  process.stderr.write(`wrote ${rows.length} entries to ${NOTES2_ENTRIES}\n`);
+  writeDraw(NOTES2_ENTRIES, drawNotes2(taken));
 }

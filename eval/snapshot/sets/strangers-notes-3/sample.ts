@@ -13,16 +13,15 @@
  *
  * Run once to (re)write entries.jsonl: `npx tsx eval/snapshot/sets/strangers-notes-3/sample.ts`.
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  drawPositional,
+  drawMore,
   loadStrangersNotes,
   NOTES_ENTRIES,
   type NoteRow,
-  noteRow,
   notesByAuthor,
   splitOf,
+  writeDraw,
 } from '../strangers-notes/sample';
 import { NOTES2_ENTRIES } from '../strangers-notes-2/sample';
 
@@ -32,20 +31,16 @@ const POS_BINS = 4;
 
 export function drawNotes3(taken: ReadonlySet<string>): NoteRow[] {
   const kept = new Map([...notesByAuthor()].filter(([author]) => splitOf(author) === 'strangers-final'));
-  const picked = drawPositional(kept, {
+  return drawMore(kept, {
+    prefix: 'notes3-',
+    salt: 'strangers-notes-3',
     perAuthor: PER_AUTHOR,
     bins: POS_BINS,
-    salt: 'strangers-notes-3',
-    seen: new Set(taken),
+    taken,
   });
-  return picked.map(({ r, bin }, j) => noteRow(`notes3-${String(j + 1).padStart(3, '0')}`, r, bin));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const taken = new Set(
-    [...loadStrangersNotes(NOTES_ENTRIES), ...loadStrangersNotes(NOTES2_ENTRIES)].map((r) => r.text),
-  );
-  const rows = drawNotes3(taken);
-  writeFileSync(NOTES3_ENTRIES, `${rows.map((e) => JSON.stringify(e)).join('\n')}\n`);
-  process.stderr.write(`wrote ${rows.length} entries to ${NOTES3_ENTRIES}\n`);
+  const earlier = [...loadStrangersNotes(NOTES_ENTRIES), ...loadStrangersNotes(NOTES2_ENTRIES)];
+  writeDraw(NOTES3_ENTRIES, drawNotes3(new Set(earlier.map((r) => r.text))));
 }

@@ -217,6 +217,29 @@ export function noteRow(id: string, r: NoteRaw, bin: number): NoteRow {
   };
 }
 
+/**
+ * A later draw (`strangers-notes-2`, `-3`): `perAuthor` sentences per author of `byAuthor` over `bins`
+ * stretches (see {@link drawPositional}), none of the texts in `taken`, numbered `<prefix>001`….
+ */
+export function drawMore(
+  byAuthor: ReadonlyMap<string, readonly NoteRaw[]>,
+  o: { prefix: string; salt: string; perAuthor: number; bins: number; taken: ReadonlySet<string> },
+): NoteRow[] {
+  const picked = drawPositional(byAuthor, {
+    perAuthor: o.perAuthor,
+    bins: o.bins,
+    salt: o.salt,
+    seen: new Set(o.taken),
+  });
+  return picked.map(({ r, bin }, j) => noteRow(`${o.prefix}${String(j + 1).padStart(3, '0')}`, r, bin));
+}
+
+/** Writes a draw's rows to `path` (JSON lines) and says how many. */
+export function writeDraw(path: string, rows: readonly NoteRow[]): void {
+  writeFileSync(path, `${rows.map((e) => JSON.stringify(e)).join('\n')}\n`);
+  process.stderr.write(`wrote ${rows.length} entries to ${path}\n`);
+}
+
 /** The rows with their texts, re-read from ../shared/data and checked by SHA-256 (throws on a mismatch). */
 export function loadStrangersNotes(path: string = NOTES_ENTRIES): (NoteRow & { text: string })[] {
   const rows = readFileSync(path, 'utf8')
