@@ -64,7 +64,8 @@ export const SETS: [number, string[]][] = [
         'fetch download upload sync save import export revisit rebase tag release publish format lint ' +
         'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning insert append prepend pass ' +
         'call store preserve show provide structure focus define combine execute amend clone strip specify ' +
-        'go press click generate rebuild stop translate scroll visit proceed restart reload refresh paste',
+        'go press click generate rebuild stop translate scroll visit proceed restart reload refresh paste ' +
+        'place select enter regenerate track copy symlink',
     ),
   ],
   [1 << 10, set('why how what which whether who where is are does do can should could would will')], // Q START
@@ -72,7 +73,8 @@ export const SETS: [number, string[]][] = [
     1 << 11, // DISCOURSE: skipped before the first word that counts
     set(
       'now ok okay so then first next great good perfect alright also finally but and wait right yes either please ' +
-        'actually well excellent hmm oh however instead otherwise lastly second secondly third further just',
+        'actually well excellent hmm oh however instead otherwise lastly second secondly third further just ' +
+        'simply manually',
     ),
   ],
   [1 << 12, set('i we you')], // SUBJECT of a plan

@@ -56,11 +56,12 @@ export const ENGLISH_RULES: readonly EnglishRule[] = [
     example: 'If you have other files that use CSS modules, share them and I’ll convert them for you!',
   },
   {
-    // "**Preview URL:** https://…", "In the backend root: [ui](file:///c:/…)": a label, then only the link.
+    // "**Preview URL:** https://…", "In the backend root: [ui](file:///c:/…)", "**Commit hash:** `5682327`":
+    // a label, then only the link, path or commit.
     id: 'evidence-labelled-link',
     stage: 'first',
     pattern:
-      /^\s*(?:[-*•]\s+)?\*{0,2}[^*:\n]{1,40}:\*{0,2}\s*(?:\*\*)?(?:(?:\[[^\]\n]{0,200}\]\()?(?:https?|file):\/\/\S+|`(?:[A-Za-z]:)?[\w.~-]*[/\\][\w./\\~-]*`)\s*$/,
+      /^\s*(?:[-*•]\s+)?\*{0,2}[^*:\n]{1,40}:\*{0,2}\s*(?:\*\*)?(?:(?:\[[^\]\n]{0,200}\]\()?(?:https?|file):\/\/\S+|`(?:[A-Za-z]:)?[\w.~-]*[/\\][\w./\\~-]*`|`[0-9a-f]{7,40}`)\s*$/,
     category: EVIDENCE,
     example: '**Preview URL:** https://example.com/preview/42',
   },
@@ -93,6 +94,16 @@ export const ENGLISH_RULES: readonly EnglishRule[] = [
     example: 'The seeds file still has `org_id`.',
   },
   {
+    // "**Option 1: Symlink the commands folder**", "**Step 2: Copy the file**": a step offered under a number.
+    id: 'next-numbered-option',
+    stage: 'first',
+    pattern:
+      /^\s*(?:[-*•]\s+)?\*{0,2}(?:option|step|fix|approach)\s*[A-Za-z0-9]{0,2}\s*[:.)–—-]\s*\*{0,2}\s*([A-Za-z]+)\b/i,
+    category: NEXT,
+    verb: true,
+    example: '**Option 1: Symlink the commands folder**',
+  },
+  {
     // "After that, run `gt doctor --fix` again.", "Once that is merged, rebase the branch.": a step
     // after the one before it.
     id: 'next-after-clause',
@@ -112,6 +123,15 @@ export const ENGLISH_RULES: readonly EnglishRule[] = [
     category: NEXT,
     verb: true,
     example: 'The solution is to include a hidden input for the item ID.',
+  },
+  {
+    // "**Tag Filtering**", "**Test Infrastructure**": a bold heading in title case names a topic, even
+    // when its first word could be a verb ("**Create a local environment file**" is a step).
+    id: 'none-title-case-heading',
+    stage: 'first',
+    pattern: /^\s*\*\*[A-Z][a-z]+(?:\s+(?:[A-Z][A-Za-z]*|and|of|for|to|the|a|&))*\s+[A-Z][A-Za-z]*\*\*:?\s*$/,
+    category: NO_CATEGORY,
+    example: '**Test Infrastructure**',
   },
   {
     // A bold heading with nothing after it ("**Next steps**"): a title over what follows.

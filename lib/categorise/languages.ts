@@ -193,7 +193,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'es-pt-next',
     pattern:
-      /^[\s*#\d.•-]*(?:voy a|vamos a|ahora (?:voy|vamos)|déjame|primero|luego|a continuación|necesito|hay que|debemos|intentaré|revisaré|crearé|actualizaré|agregaré|añadiré|asegúrate|proporciona|si quieres|vou|agora vou|deixe-me|preciso|precisamos|verifique|execute|instale|crie|adicione|atualize)(?![\p{L}\p{N}_])/iu,
+      /^[\s*#\d.•-]*(?:ahora,?\s+)?(?:voy a|vamos a|déjame|primero|luego|a continuación|necesito|hay que|debemos|intentaré|revisaré|crearé|actualizaré|agregaré|añadiré|asegúrate|proporciona|si quieres|vou|agora vou|deixe-me|preciso|precisamos|verifique|execute|instale|crie|adicione|atualize)(?![\p{L}\p{N}_])/iu,
     category: NEXT,
     example: 'Voy a revisar la configuración.',
   },

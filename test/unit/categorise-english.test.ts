@@ -46,6 +46,14 @@ describe('categorise: English openings', () => {
     expect(englishOpening('The fix is to blame for the slowdown.', 'after-plan')).toBeUndefined();
   });
 
+  it('tells a title-case heading from a step in bold', () => {
+    expect(category('**Tag Filtering**')).toBeUndefined();
+    expect(category('**Test Infrastructure and Tooling**')).toBeUndefined();
+    expect(category('**Create a local environment file**')).toBe('nextActions');
+    expect(category('**Option 2: Copy the file to `~/.claude/commands/`**')).toBe('nextActions');
+    expect(englishOpening('**Option 2: The cache**', 'first')).toBeUndefined();
+  });
+
   it('keeps what a person holds on purpose, and conditions, out of the still-holds row', () => {
     expect(category('The seeds file still has `org_id`.')).toBe('blockers');
     expect(englishOpening('We still have 100% coverage after the change.', 'after-plan')).toBeUndefined();
@@ -78,6 +86,8 @@ describe('categorise: English openings', () => {
     ['words before "still"', (n: number) => `${'x '.repeat(Math.ceil(n / 2))}still has `],
     ['a long link label', (n: number) => `**URL:** [${'a'.repeat(n)}`],
     ['hex runs', (n: number) => `${'a1'.repeat(Math.ceil(n / 2))}`],
+    ['a long title-case heading, never closed', (n: number) => `**${'Ab '.repeat(Math.ceil(n / 3))}`],
+    ['a numbered option with no verb', (n: number) => `**Option 1: ${'a'.repeat(n)}`],
   ])('reads %s in linear time', (_name, make) => {
     const g = measureGrowth(
       (t: string) => englishOpening(t, 'first') ?? englishOpening(t, 'after-plan'),

@@ -1,0 +1,51 @@
+/**
+ * `npx tsx eval/snapshot/notes-reader-apart.ts [strangers-notes-3|strangers-notes-4] [--json]` (issue
+ * 39): the notes readers on one draw of the 22 `strangers-final` authors' sentences that no rule,
+ * weight or threshold was chosen on, labelled blind (eval/snapshot/sets/<set>/LABELLING.md), each set
+ * scored once after the rules written before it:
+ * - `strangers-notes-3` (339): after the English openings table (lib/categorise/english.ts) and the
+ *   other rule changes written from the `strangers` pool's misses;
+ * - `strangers-notes-4` (332): after the rules written from the misses of the pool and of set 3.
+ *
+ * Methods in the same run: today's rules (`snapshotCategorizer`), the notes model
+ * (`rearview/categorise-model`, refitted on today's rule features), the keyword baseline, and the
+ * frozen older rules (`oldCategorizer`). The rules before a round are scored by running this script at
+ * the commit before it with the set's folder copied in (the figures are in each set's LABELLING.md).
+ * Figures by source folder, the confusion matrix and precision / recall per category.
+ */
+import { notesReader } from '../../lib/categorise-model/index.js';
+import { type Row, summarise, table } from './notes-reader-report.js';
+import { keywordCategorizer, oldCategorizer, readLabels, snapshotCategorizer } from './score.js';
+import { loadStrangersNotes } from './sets/strangers-notes/sample.js';
+import { NOTES3_ENTRIES } from './sets/strangers-notes-3/sample.js';
+import { NOTES4_ENTRIES } from './sets/strangers-notes-4/sample.js';
+
+const SETS: Record<string, string> = {
+  'strangers-notes-3': NOTES3_ENTRIES,
+  'strangers-notes-4': NOTES4_ENTRIES,
+};
+const set = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'strangers-notes-3';
+if (!SETS[set]) throw new Error(`unknown set ${set}: one of ${Object.keys(SETS).join(', ')}`);
+const labels = readLabels(`sets/${set}/labels.tsv`);
+const entries = loadStrangersNotes(SETS[set]).map((e) => {
+  const lab = labels.get(e.id);
+  if (!lab) throw new Error(`${set}: no label for ${e.id}`);
+  return { ...e, ...lab };
+});
+
+const methods = {
+  today: snapshotCategorizer,
+  'model (notes reader)': (text: string) => notesReader(text) ?? 'irrelevant',
+  keyword: keywordCategorizer,
+  'old rules (frozen)': oldCategorizer,
+} as const;
+
+const rows = (cat: (text: string) => string): Row[] =>
+  entries.map((e) => ({ label: e.label, pred: cat(e.text) as Row['pred'], hard: e.hard, group: e.kind }));
+const summaries = Object.fromEntries(Object.entries(methods).map(([n, cat]) => [n, summarise(rows(cat))]));
+const groups = [...new Set(entries.map((e) => e.kind))].sort();
+console.log(
+  `${set}: ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} authors (scored once)\n`,
+);
+console.log(table(summaries, groups));
+if (process.argv.includes('--json')) console.log(JSON.stringify(summaries));
