@@ -94,7 +94,7 @@ import {
 import { englishOpening } from './english.js';
 import * as forms from './forms.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
-import { otherLanguage } from './languages.js';
+import { otherLanguage, plainSpanishPlan } from './languages.js';
 import { boldTitle, leadCategory, titled } from './lead.js';
 import { hedgedPlace, locatesEvidence } from './located.js';
 import { isPointer, plainFirst, shoutedFirst } from './pointer.js';
@@ -111,6 +111,7 @@ let scratch: number[] = [];
  * {@link classify} without a forced category, from the {@link wordFlags} of the words `ids[at … at + n)`:
  * the category's index in snapshot order (openHypotheses 0 … requiredEvidenceLinks 4), {@link RESOLVED_CODE}
  * or {@link NO_CATEGORY}. `mayLink: false` promises no `/` and no `.` before a letter (so no pointer).
+ * The text is ASCII (the word table read it): of the other languages only a plain Spanish plan is read.
  *
  * @example
  * ```ts
@@ -128,7 +129,8 @@ export function classifyFlags(
 ): number {
   if (scratch.length < n) scratch = new Array<number>(n * 2).fill(0);
   for (let i = 0; i < n; i++) scratch[i] = flagsOf[ids[at + i]!]!;
-  return decide(scratch, n, raw, mayLink);
+  const c = decide(scratch, n, raw, mayLink);
+  return c === NO_CATEGORY ? plainSpanishPlan(raw) : c;
 }
 
 /** What the words of an entry say. */
@@ -285,12 +287,11 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     if (c === C_WHETHER && i === start) question = true;
     // "The user asked how to grant permissions": a reported question (answered elsewhere, if at all).
     if (c === C_ASKED && next & QSTART && nc !== C_IS && nc !== C_ARE) question = true;
-    // Hedges: "probably", "could be", "may be", "I think".
+    // Hedges: "probably", "could be", "may not be" (a modal over "be", negated or not), "I think".
     // "could be useful", "might be handy": a modal over a judgement of use is a remark, not a guess.
     const judged =
       nc === C_BE && i + 2 < n && codeOf(fs[i + 2]!) >= C_USEFUL && codeOf(fs[i + 2]!) <= C_EVAL_LAST;
     if (f & HEDGE && !judged) hedge = true;
-    // "could be", "may not be working": a modal over "be", negated or not.
     const beAfter = nc === C_BE || (next & NEG && i + 2 < n && codeOf(fs[i + 2]!) === C_BE);
     if ((c === C_COULD || c === C_MAY || c === C_MIGHT) && beAfter && !judged) hedge = true;
     if (c === C_MAY && next & (IMP | FUNC)) hedge = true;

@@ -49,7 +49,7 @@ export const ENGLISH_RULES: readonly EnglishRule[] = [
     id: 'none-conditional-offer',
     stage: 'first',
     pattern: new RegExp(
-      `${LEAD}if\\s+you(?:['’]d|\\s+would)?\\s+(?:like|want|prefer|need|have|share|paste)\\b(?:[^.?!\\n]|\\.(?=\\S)){0,160}?\\b(?:i['’]ll|i\\s+will|i\\s+can|i\\s+could)\\b`,
+      `${LEAD}if\\s+you(?:['’]d|\\s+would|\\s+ever)?\\s+(?:like|want|prefer|need|have|share|paste)\\b(?:[^.?!\\n]|\\.(?=\\S)){0,160}?\\b(?:i['’]ll|i\\s+will|i\\s+can|i\\s+could|just\\s+ask|let\\s+me\\s+know)\\b`,
       'i',
     ),
     category: NO_CATEGORY,
@@ -98,21 +98,30 @@ export const ENGLISH_RULES: readonly EnglishRule[] = [
     id: 'next-numbered-option',
     stage: 'first',
     pattern:
-      /^\s*(?:[-*•]\s+)?\*{0,2}(?:option|step|fix|approach)\s*[A-Za-z0-9]{0,2}\s*[:.)–—-]\s*\*{0,2}\s*([A-Za-z]+)\b/i,
+      /^\s*(?:[-*•]\s+)?\*{0,2}(?:option|step|fix|approach)\s*[A-Za-z0-9]{0,2}\s*\*{0,2}\s*[:.)–—-]\s*\*{0,2}\s*([A-Za-z]+)\b/i,
     category: NEXT,
     verb: true,
     example: '**Option 1: Symlink the commands folder**',
   },
   {
-    // "After that, run `gt doctor --fix` again.", "Once that is merged, rebase the branch.": a step
-    // after the one before it.
+    // "After that, run `gt doctor --fix` again.", "Once you have updated the file, please follow …": a
+    // step after the one before it.
     id: 'next-after-clause',
     stage: 'first',
     pattern:
-      /^\s*(?:[-*•]\s+)?(?:after\s+(?:that|this|confirming|checking|verifying|merging|testing|reviewing)\b[^,\n]{0,80}|once\s+(?:that|this|it|done)\b[^,\n]{0,80}|then|next|finally),\s*([a-z]+)\b/i,
+      /^\s*(?:[-*•]\s+)?(?:(?:after|once|when|before)\s+[^,\n]{1,80}|then|next|finally),\s*(?:please\s+)?([a-z]+)\b/i,
     category: NEXT,
     verb: true,
     example: 'After that, run `gt doctor --fix` again to migrate the database.',
+  },
+  {
+    // "Once this installation finishes, I will re-run the tests.": a plan after the one before it.
+    id: 'next-after-clause-plan',
+    stage: 'first',
+    pattern:
+      /^\s*(?:[-*•]\s+)?(?:after|once|when|as\s+soon\s+as)\s+[^,\n]{1,80},\s*(?:i['’]ll|i\s+will|we['’]ll|we\s+will|let\s+me|let['’]s)\s/i,
+    category: NEXT,
+    example: 'Once this installation finishes, I will re-run the tests.',
   },
   {
     // "The solution is to include a hidden input", "The first step is to navigate into the folder".

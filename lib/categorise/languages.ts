@@ -6,8 +6,9 @@
  *
  * The rows hold the plain words each language says these things with (first-person plans and
  * imperatives, problem words, hedges), not phrases of any one session. Only text holding a letter of
- * these languages (FOREIGN_LETTER) is read here, so English outputs are unchanged; plain-ASCII Spanish or Portuguese
- * without an accent is not read (a known gap). Every pattern is an alternation of literals, anchored
+ * these languages (FOREIGN_LETTER) is read here, so English outputs are unchanged, except that plain-ASCII
+ * Spanish or Portuguese is read for a plan at its start ("Vamos a leer el archivo"); its other sentences
+ * without an accent are not read (a known gap). Every pattern is an alternation of literals, anchored
  * or not: linear in the sentence.
  */
 import { BLOCKER, HYPOTHESIS, NEXT, NO_CATEGORY, QUESTION } from './codes.js';
@@ -216,18 +217,39 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
 /** "…, but …": what follows a contrast stands despite a done word before it ("已提交，但推送失败"). */
 const CONTRAST = /但|但是|却|不过|но |pero |mas |nhưng|しかし|けど|ですが|하지만|그러나/i;
 
-const rulesOf = (keep: (rule: LanguageRule) => boolean) => LANGUAGE_RULES.filter(keep);
-/** The done-report rules: any of them vetoes a problem or a step (unless a contrast follows). */
-const DONE_RULES = rulesOf((r) => r.category === 'done');
-/** The plan rules anchored at the sentence's start: a sentence that opens with a plan is one, hedged or not. */
-const OPENING_PLANS = rulesOf((r) => r.category === NEXT && r.pattern.source.startsWith('^'));
-/** The question rules: a question is never read as an opening plan. */
-const QUESTIONS = rulesOf((r) => r.category === QUESTION);
-/** The rules of each category, in the labelling order. */
-const IN_ORDER = [QUESTION, HYPOTHESIS, BLOCKER, NEXT].map((category) => ({
-  category,
-  rules: rulesOf((r) => r.category === category),
-}));
+/** The table's rules grouped as the reading uses them. */
+interface RuleSets {
+  /** Done-reports: any of them vetoes a problem or a step (unless a contrast follows). */
+  done: readonly LanguageRule[];
+  /** Plans anchored at the sentence's start: a sentence that opens with a plan is one, hedged or not. */
+  openingPlans: readonly LanguageRule[];
+  /** Questions: a question is never read as an opening plan. */
+  questions: readonly LanguageRule[];
+  /** The rules of each category, in the labelling order. */
+  inOrder: readonly { category: number; rules: readonly LanguageRule[] }[];
+}
+
+function ruleSets(rules: readonly LanguageRule[]): RuleSets {
+  const of = (keep: (rule: LanguageRule) => boolean) => rules.filter(keep);
+  return {
+    done: of((r) => r.category === 'done'),
+    openingPlans: of((r) => r.category === NEXT && r.pattern.source.startsWith('^')),
+    questions: of((r) => r.category === QUESTION),
+    inOrder: [QUESTION, HYPOTHESIS, BLOCKER, NEXT].map((category) => ({
+      category,
+      rules: of((r) => r.category === category),
+    })),
+  };
+}
+
+const ALL = ruleSets(LANGUAGE_RULES);
+/**
+ * The Spanish and Portuguese plans anchored at the start, also read in text with no accented letter
+ * ("Vamos a leer el archivo"): their opening words are not English ones, and an anchored pattern fails
+ * at the first characters of any other sentence, so the snapshot can ask every plain sentence.
+ */
+const PLAIN_PLANS = LANGUAGE_RULES.filter((r) => r.id === 'es-pt-next');
+
 const matches = (rules: readonly LanguageRule[], text: string) => rules.some((r) => r.pattern.test(text));
 
 /**
@@ -241,7 +263,8 @@ const FOREIGN_LETTER =
 /**
  * @internal The category code the table gives `text` (codes.ts), or {@link NO_CATEGORY}: the first
  * category of the labelling order with a matching rule, unless a done-report rule matches and the
- * category is a blocker or a step. Text with no letter of these languages is never read.
+ * category is a blocker or a step. Text with no letter of these languages is read only for a Spanish
+ * or Portuguese plan at its start ({@link plainSpanishPlan}).
  *
  * @example
  * ```ts
@@ -250,12 +273,29 @@ const FOREIGN_LETTER =
  * ```
  */
 export function otherLanguage(text: string): number {
-  if (!FOREIGN_LETTER.test(text)) return NO_CATEGORY;
-  const reportsDone = matches(DONE_RULES, text);
+  return FOREIGN_LETTER.test(text) ? readWith(ALL, text) : plainSpanishPlan(text);
+}
+
+/**
+ * @internal {@link otherLanguage} of a text with no letter of the table's languages: a Spanish or
+ * Portuguese plan at its start (`NEXT`), else {@link NO_CATEGORY}. The snapshot asks it of every ASCII
+ * sentence the English reading finds nothing in.
+ *
+ * @example
+ * ```ts
+ * plainSpanishPlan('Vamos a leer el archivo para ver la estructura actual:'); // NEXT (2)
+ * ```
+ */
+export function plainSpanishPlan(text: string): number {
+  return matches(PLAIN_PLANS, text) ? NEXT : NO_CATEGORY;
+}
+
+function readWith(sets: RuleSets, text: string): number {
+  const reportsDone = matches(sets.done, text);
   // As in English ("Let me check whether the cache is stale"), a sentence opening with a plan is a
   // step, unless it reports something done ("修改已经提交…": the opening verb was a noun).
-  if (!reportsDone && !matches(QUESTIONS, text) && matches(OPENING_PLANS, text)) return NEXT;
-  for (const { category, rules } of IN_ORDER) {
+  if (!reportsDone && !matches(sets.questions, text) && matches(sets.openingPlans, text)) return NEXT;
+  for (const { category, rules } of sets.inOrder) {
     if (!matches(rules, text)) continue;
     if ((category === BLOCKER || category === NEXT) && reportsDone && !CONTRAST.test(text))
       return NO_CATEGORY;

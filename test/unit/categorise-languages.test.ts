@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BLOCKER, HYPOTHESIS, NEXT, NO_CATEGORY, QUESTION } from '../../lib/categorise/codes';
-import { classify, words } from '../../lib/categorise/index';
+import { classify, classifyFlags, Vocabulary, words } from '../../lib/categorise/index';
 import { LANGUAGE_RULES, otherLanguage } from '../../lib/categorise/languages';
+import { scanWords } from '../../lib/categorise/scan';
 import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
 const category = (t: string) => classify(words(t), t).category;
@@ -40,6 +41,15 @@ describe('categorise: other languages', () => {
     expect(otherLanguage('让我们检查一下可能的问题。')).toBe(NEXT);
     expect(otherLanguage('可能是缓存的问题。')).toBe(HYPOTHESIS);
     expect(otherLanguage('Лиза, какой вариант предпочитаешь?')).toBe(QUESTION);
+  });
+
+  it('reads a plain-ASCII Spanish plan at the start, in the snapshot path too, and nothing else of plain text', () => {
+    expect(category('Vamos a leer el archivo para ver la estructura actual:')).toBe('nextActions');
+    expect(otherLanguage('Voy a hacer esos cambios en la tabla:')).toBe(NEXT);
+    expect(otherLanguage('No tengo acceso a carpetas locales.')).toBe(NO_CATEGORY);
+    const vocab = new Vocabulary();
+    const text = 'Vamos a leer el archivo para ver la estructura actual:';
+    expect(classifyFlags(scanWords(text, vocab)!, vocab.flags, text)).toBe(NEXT);
   });
 
   it('never reads English, with curly quotes, dashes or ellipses', () => {
