@@ -1,11 +1,12 @@
 /**
- * `npx tsx eval/snapshot/notes-reader-apart.ts [strangers-notes-3|strangers-notes-4] [--json]` (issue
+ * `npx tsx eval/snapshot/notes-reader-apart.ts [strangers-notes-3|-4|-5] [--json]` (issue
  * 39): the notes readers on one draw of the 22 `strangers-final` authors' sentences that no rule,
  * weight or threshold was chosen on, labelled blind (eval/snapshot/sets/<set>/LABELLING.md), each set
  * scored once after the rules written before it:
  * - `strangers-notes-3` (339): after the English openings table (lib/categorise/english.ts) and the
  *   other rule changes written from the `strangers` pool's misses;
- * - `strangers-notes-4` (332): after the rules written from the misses of the pool and of set 3.
+ * - `strangers-notes-4` (332): after the rules written from the misses of the pool and of set 3;
+ * - `strangers-notes-5` (320): after the rules written from the misses of the pool and of sets 3-4.
  *
  * Methods in the same run: today's rules (`snapshotCategorizer`), the notes model
  * (`rearview/categorise-model`, refitted on today's rule features), the keyword baseline, and the
@@ -19,6 +20,7 @@ import { keywordCategorizer, oldCategorizer, readLabels, snapshotCategorizer } f
 import { loadStrangersNotes } from './sets/strangers-notes/sample.js';
 import { NOTES3_ENTRIES } from './sets/strangers-notes-3/sample.js';
 import { NOTES4_ENTRIES } from './sets/strangers-notes-4/sample.js';
+import { NOTES5_ENTRIES } from './sets/strangers-notes-5/sample.js';
 
 const SETS: Record<string, string> = {
   'strangers-notes-3': NOTES3_ENTRIES,
