@@ -25,6 +25,7 @@ import { NOTES5_ENTRIES } from './sets/strangers-notes-5/sample.js';
 const SETS: Record<string, string> = {
   'strangers-notes-3': NOTES3_ENTRIES,
   'strangers-notes-4': NOTES4_ENTRIES,
+  'strangers-notes-5': NOTES5_ENTRIES,
 };
 const set = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'strangers-notes-3';
 if (!SETS[set]) throw new Error(`unknown set ${set}: one of ${Object.keys(SETS).join(', ')}`);
