@@ -26,8 +26,8 @@ describe('categorise: English openings', () => {
     (_id, rule) => {
       // The anchor is the table's shortcut: a row that does not apply fails at the first characters.
       expect(rule.pattern.source.startsWith('^')).toBe(true);
-    // The stage's gate is the rows' alternation under `i`: a row may add no other flag (`u`, `s`, `m`).
-    expect(rule.pattern.flags.replace('i', '')).toBe('');
+      // The stage's gate is the rows' alternation under `i`: a row may add no other flag (`u`, `s`, `m`).
+      expect(rule.pattern.flags.replace('i', '')).toBe('');
       expect(englishOpening(rule.example, rule.stage)).toBe(rule.category);
       expect(category(rule.example)).toBe(NAMES[rule.category]);
     },

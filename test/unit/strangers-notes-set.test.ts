@@ -1,7 +1,7 @@
 /**
- * The `strangers-notes` and `strangers-notes-2` to `-4` snapshot sets (issue 39): their
+ * The `strangers-notes` and `strangers-notes-2` to `-5` snapshot sets (issue 39): their
  * rows, blind labels and second-reader samples are well formed and agree with each other, no set holds
- * a text of an earlier one, the third and fourth draw only the kept-apart authors, and every row still resolves, by position and SHA-256, in the shared data folder (skipped when
+ * a text of an earlier one, the third to fifth draw only the kept-apart authors, and every row still resolves, by position and SHA-256, in the shared data folder (skipped when
  * the folder is absent).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { loadStrangersNotes, NOTES_ENTRIES } from '../../eval/snapshot/sets/stra
 import { NOTES2_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-2/sample';
 import { NOTES3_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-3/sample';
 import { NOTES4_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-4/sample';
+import { NOTES5_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-5/sample';
 import { sharedDataDir } from '../../tools/shared/data';
 
 const SETS = resolve(import.meta.dirname, '../../eval/snapshot/sets');
@@ -84,7 +85,7 @@ const SET_CASES = [
     entries: NOTES3_ENTRIES,
     authors: 20,
     secondN: 80,
-    // The third and fourth draws read only the authors kept apart: entries no rule was chosen on.
+    // The third to fifth draws read only the authors kept apart: entries no rule was chosen on.
     splits: ['strangers-final'],
   },
   {
@@ -94,6 +95,17 @@ const SET_CASES = [
     min: 300,
     perAuthor: 16,
     entries: NOTES4_ENTRIES,
+    authors: 20,
+    secondN: 80,
+    splits: ['strangers-final'],
+  },
+  {
+    name: 'strangers-notes-5',
+    prefix: 'notes5-',
+    strata: /^pos-[1-4]$/,
+    min: 300,
+    perAuthor: 16,
+    entries: NOTES5_ENTRIES,
     authors: 20,
     secondN: 80,
     splits: ['strangers-final'],
@@ -195,7 +207,7 @@ describe.each(SET_CASES)(
 describe('each set against the earlier ones', () => {
   it('holds no text of an earlier set', () => {
     const seen = new Set(readSet('strangers-notes').rows.map((r) => r.sha256));
-    for (const name of ['strangers-notes-2', 'strangers-notes-3', 'strangers-notes-4']) {
+    for (const name of ['strangers-notes-2', 'strangers-notes-3', 'strangers-notes-4', 'strangers-notes-5']) {
       const rows = readSet(name).rows;
       for (const r of rows) expect(seen.has(r.sha256)).toBe(false);
       for (const r of rows) seen.add(r.sha256);
