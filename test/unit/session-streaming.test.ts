@@ -149,6 +149,17 @@ describe('a key split across two messages', () => {
     expect(facts).not.toContain(first.split(' ').pop()!);
   });
 
+  it('still catches an address cut in two', () => {
+    const rv = createRearview({ store: memoryStore(), storeOptions: quiet });
+    rv.observe([
+      { role: 'user', content: 'No, always send the reports to jane.doe@cor' },
+      { role: 'user', content: 'poration-mail.example.com from now on, never to the team list.' },
+    ]);
+    const out = JSON.stringify(rv.insights()) + JSON.stringify(rv.proposed());
+    expect(out).not.toContain('jane.doe@cor');
+    expect(out).not.toContain('poration-mail.example.com');
+  });
+
   it('reads no address across two messages ("A@b." then "Shouldn\'t")', () => {
     const all = [
       { role: 'user', content: 'A@A.' },

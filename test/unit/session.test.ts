@@ -13,6 +13,7 @@ import { createRearview } from 'rearview/session';
 import { type PlaybookChange, playbookStore } from 'rearview/store';
 import { describe, expect, it } from 'vitest';
 import { scriptedLlm } from '../llm/scripted';
+import { joinsFormASecret } from '../session-joins';
 
 const quiet = { broadcast: false as const, onWarning: () => {} };
 let n = 0;
@@ -59,6 +60,8 @@ describe('observe', () => {
             content: r.content,
             ...(r.withId ? { id: `x${i}` } : {}),
           }));
+          // A secret that only exists across two messages is redacted from its second half on: its own tests.
+          fc.pre(!joinsFormASecret(all));
           const rv = createRearview({ store: memoryStore(), storeOptions: quiet });
           const grown: MessageLike[] = [];
           const got = [];
