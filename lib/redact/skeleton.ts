@@ -1,8 +1,9 @@
 /**
  * What the scan reads: the text as a reader sees it. Invisible characters — default-ignorable code points
  * (zero-width space, joiners, soft hyphen, word joiner, BOM, variation selectors, Unicode tags), bidi
- * controls, control characters other than tab and line breaks, lone surrogates — are dropped, and every
- * other character is folded to its compatibility form (NFKC: fullwidth `ｇｈｐ＿` is `ghp_`). A key split
+ * controls, control characters other than tab and line breaks, lone surrogates — are dropped, and a
+ * look-alike is folded to its compatibility form (NFKC, one character of the same general category:
+ * fullwidth `ｇｈｐ＿` is `ghp_`; `²` and `¼` stay as they are). A key split
  * by a zero-width space (`ghp_\u200bR8x2…`) is thus found whole, and the placeholder replaces it with
  * the invisible characters inside it: whatever later deletes invisible characters (a prompt sanitizer)
  * cannot re-join it. Positions map back to the original text, so only the found spans change and
@@ -70,8 +71,25 @@ function fold(cp: number): string {
   if (f !== undefined) return f;
   const ch = String.fromCodePoint(cp);
   f = INVISIBLE.test(ch) ? '' : ch.normalize('NFKC');
+  // Only a look-alike is folded: one character of the same general category (fullwidth `ｇ` is `g`,
+  // `１` is `1`). A superscript or fraction (`²`, `¼` → `1⁄4`) or a modifier letter (`ᵃ`) written after a
+  // key is no part of it: folded, it made `AKIA…²` one character too long to be a key (a leak found by
+  // `npm run fuzz`), and one character folded to several let two findings share it.
+  if (f !== '' && f !== ch && !(f.length === 1 && generalCategory(f) === generalCategory(ch))) f = ch;
   if (folded.size < MAX_CACHE) folded.set(cp, f);
   return f;
+}
+
+/** The Unicode general categories, each as a one-character test. */
+const CATEGORIES = /* @__PURE__ */ (() =>
+  'Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co'
+    .split(' ')
+    .map((g) => [g, new RegExp(`^\\p{${g}}$`, 'u')] as const))();
+
+/** The general category of one character (its code point), or `Cn` (unassigned). */
+function generalCategory(ch: string): string {
+  for (const [g, re] of CATEGORIES) if (re.test(ch)) return g;
+  return 'Cn';
 }
 
 /** The skeleton being built: unchanged stretches are copied lazily, as one segment each. */

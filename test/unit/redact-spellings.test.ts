@@ -118,3 +118,35 @@ describe('an address never reaches across a placeholder wedged into a key', () =
     expect(redact('AKIA[email-7]jane@corp.io').text).toBe('AKIA[email-7][email-1]');
   });
 });
+
+// Found by `npm run fuzz`: the scan folded every character to its compatibility form, so `²` after a
+// key became a `2` that made the key one character too long, and `¼` became three characters that two
+// findings then shared (their originals overlapped and no longer restored the input).
+describe('only look-alikes are folded', () => {
+  const KEY = 'AKIAZ7QRSTUVWXYZ2345';
+
+  it.each(['²', '¹', '¼', '½', 'ᵃ', 'ª', '①'])(
+    'a key followed by %s is redacted, the character kept',
+    (after) => {
+      const r = redact(`key ${KEY}${after} end`, { includeOriginals: true });
+      expect(r.text).toBe(`key [aws-access-key-1]${after} end`);
+      expect(r.findings.map((f) => f.original)).toEqual([KEY]);
+    },
+  );
+
+  it('still folds fullwidth and mathematical letters, which spell a key for a reader', () => {
+    expect(redact('ｇｈｐ＿R8x2Kq9ZmT4vB7nW1pL3sD6fH0jY5cX8aE2uG').text).toBe('[github-token-1]');
+    expect(redact('𝐠𝐡𝐩_R8x2Kq9ZmT4vB7nW1pL3sD6fH0jY5cX8aE2uG').text).toBe('[github-token-1]');
+    expect(redact('mail ｊａｎｅ＠ｃｏｒｐ．ｉｏ now').text).toBe('mail [email-1] now');
+  });
+
+  it('gives no two findings the same character: the originals restore the input', () => {
+    const s =
+      'sk-ant-api03-ghml2iFhmce1aqrKLRZYlImka2zxUnQDv-SJvWjk2J20YBE1fhRguFpCco-bdWDuawTjW1KHonIXY72oa6lbTgA4TaHFvAA¼jane@corp.io:';
+    const r = redact(s, { includeOriginals: true });
+    let back = r.text;
+    for (const f of r.findings) back = back.split(f.placeholder).join(f.original!);
+    expect(back).toBe(s);
+    expect(r.text).toBe('[anthropic-key-1]¼[email-1]:');
+  });
+});
