@@ -1,14 +1,16 @@
 /**
- * `npx tsx eval/snapshot/sets/strangers-notes-3/agreement.ts`: how far the blind readers of the
- * `strangers-notes-3` set agree on the 80 ids of `second-reader-sample.txt`. Reads only `labels.tsv`
- * (first readers) and `labels-second.tsv` (second reader); runs no classifier. Prints JSON: raw
- * agreement and Cohen's kappa on the category and on the `hard` flag, and the disagreements as a
- * first→second count (ids and labels only, never text).
+ * `npx tsx eval/snapshot/sets/strangers-notes/agreement-apart.ts <3|4|5>`: how far the blind readers of
+ * `strangers-notes-<n>` agree on the ids of its `second-reader-sample.txt`. Reads only `labels.tsv` (first
+ * readers) and `labels-second.tsv` (second reader); runs no classifier. Prints JSON: raw agreement and
+ * Cohen's kappa on the category and on the `hard` flag, and the disagreements as a first→second count
+ * (ids and labels only, never text).
  */
 import { resolve } from 'node:path';
-import { kappa, readTsv } from '../strangers-notes/agreement';
+import { kappa, readTsv } from './agreement';
 
-const DIR = resolve(import.meta.dirname);
+const n = Number(process.argv[2]);
+if (!(n >= 3)) throw new Error('usage: agreement-apart.ts <set number, 3 or later>');
+const DIR = resolve(import.meta.dirname, '..', `strangers-notes-${n}`);
 const first = readTsv(resolve(DIR, 'labels.tsv'));
 const second = readTsv(resolve(DIR, 'labels-second.tsv'));
 const pairs: [string, string][] = [];
