@@ -182,6 +182,9 @@ async function loadLearn(): Promise<{ learn: typeof Learn; redact: typeof Redact
   return { learn, redact };
 }
 
+/** Skipped files named one by one in the summary; past that, counted by reason. */
+const SKIPPED_SHOWN = 5;
+
 /** The summary for stderr: figures, skipped files, contradictions, what the file already says, one-offs. */
 function summary(r: Learn.LearnResult, against: string): string {
   const lines = [
@@ -202,7 +205,15 @@ function summary(r: Learn.LearnResult, against: string): string {
   for (const a of r.alreadyThere) lines.push(`  ${against}:${a.line.line} already says: ${a.rule}`);
   const filtered = Object.entries(r.filtered);
   if (filtered.length) lines.push(`  left out: ${filtered.map(([k, n]) => `${n} ${k}`).join(', ')}`);
-  for (const s of r.skipped) {
+  // A folder holds READMEs and licences too: past a few, the skipped files are counted by reason and
+  // the first ones named (`--json` lists every one).
+  if (r.skipped.length > SKIPPED_SHOWN) {
+    const byCode = new Map<string, number>();
+    for (const s of r.skipped) byCode.set(s.code, (byCode.get(s.code) ?? 0) + 1);
+    const counts = [...byCode].map(([code, n]) => `${n} ${code}`).join(', ');
+    lines.push(`  ${r.skipped.length} files skipped (${counts}; --json lists them all), the first ones:`);
+  }
+  for (const s of r.skipped.slice(0, SKIPPED_SHOWN)) {
     const at = s.line === undefined ? '' : `:${s.line}${s.column === undefined ? '' : `:${s.column}`}`;
     lines.push(`  skipped ${s.name}${at}: ${s.reason} [${s.code}]`);
   }

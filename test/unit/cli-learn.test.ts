@@ -96,6 +96,22 @@ describe('rearview learn', () => {
     expect(r.out + r.err).not.toContain(KEY.slice(0, 20));
   });
 
+  it('counts the skipped files by reason past five, and names the first five', async () => {
+    const dir = join(tmp, 'many-notes');
+    mkdirSync(dir, { recursive: true });
+    for (let i = 1; i <= 7; i++)
+      writeFileSync(join(dir, `note-${i}.md`), `# Note ${i}\n\nNo transcript here.\n`);
+    writeFileSync(join(dir, 'a.jsonl'), session('2025-01-01', 'No, use pnpm instead of npm.'));
+    const r = await run([dir]);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(
+      '7 files skipped (7 learn_source_unrecognised; --json lists them all), the first ones:',
+    );
+    expect(r.err.match(/ {2}skipped note-\d\.md/g)).toHaveLength(5);
+    const json = await run([dir, '--json']);
+    expect(JSON.parse(json.out).skipped).toHaveLength(7);
+  });
+
   it('prints JSON with evidence and dates, redacted', async () => {
     const r = await run([join(tmp, 'sessions'), '--json', '--min-sessions', '1']);
     expect(r.code).toBe(0);
