@@ -97,7 +97,9 @@ export const SETS: [number, string[]][] = [
     1 << 22, // FINITE: after a first word, makes it a subject ("Build fails", "Test passed")
     set(
       'fails failed crashes crashed breaks hangs panics is are was were passes passed works worked ' +
-        'succeeds succeeded times timed returns returned throws threw raises raised',
+        'succeeds succeeded times timed returns returned throws threw raises raised ' +
+        // Auxiliaries and modals: "Adding X risks Y", "Cloning is cheap", "Test has been …".
+        'has have had will would can could should may might does did do seems makes risks',
     ),
   ],
 ];

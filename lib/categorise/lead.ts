@@ -9,7 +9,7 @@
  */
 
 import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
-import { IMP, KIND } from './cues.js';
+import { FINITE, IMP, KIND } from './cues.js';
 import { errorIn, quotesSource } from './located.js';
 import { firstWordHash, stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
@@ -143,10 +143,6 @@ export function leadCategory(raw: string): number {
   return progressive(raw, i) ? NEXT : -1;
 }
 
-/** A verb that makes an opening "-ing" word the subject of a statement ("Adding X risks Y"). */
-const FINITE_AFTER =
-  /\b(?:is|are|was|were|has|have|had|risks|seems|makes|will|would|can|could|should|may|might|does|did|do)\b/i;
-
 /** Words that may open a step before the action under way ("Now writing the logs."). */
 const STEP_OPENER = /^(?:now|next|then|first|also|and)[,\s]\s*/i;
 
@@ -185,7 +181,7 @@ function progressive(raw: string, from: number): boolean {
   if (/[.!?;]\s/.test(rest) || words > (colon ? 20 : 10)) return false;
   // Past five words, a comma turns to what the writer saw ("Looking at X, I see …:") and a verb makes
   // the action a subject ("Cloning is relatively cheap"): no step.
-  if (words > 5 && (rest.indexOf(', ') >= 0 || FINITE_AFTER.test(rest))) return false;
+  if (words > 5 && (rest.indexOf(', ') >= 0 || holdsFinite(rest))) return false;
   const stem = raw.slice(s, e - 3).toLowerCase();
   // "Looking at the snippet I retrieved:" introduces what the writer saw, not a step; short, it stays one.
   if (words > 5 && stem === 'look') return false;
@@ -196,6 +192,12 @@ function progressive(raw: string, from: number): boolean {
     // "running" → run, "debugging" → debug
     (stem.charCodeAt(last) === stem.charCodeAt(last - 1) && isVerb(stem.slice(0, last)))
   );
+}
+
+/** Whether a word of `text` is one the vocabulary marks as making what precedes it a subject (cues.ts `FINITE`). */
+function holdsFinite(text: string): boolean {
+  for (const w of text.toLowerCase().split(/[^a-z']+/)) if (((KIND.get(w) ?? 0) & FINITE) !== 0) return true;
+  return false;
 }
 
 /** Whether a word opens a plan (`run`, `check`): for {@link leadCategory}'s actions under way. */
