@@ -17,20 +17,15 @@
 import { notesReader } from '../../lib/categorise-model/index.js';
 import { type Row, summarise, table } from './notes-reader-report.js';
 import { keywordCategorizer, oldCategorizer, readLabels, snapshotCategorizer } from './score.js';
+import { APART_SETS, entriesOf } from './sets/strangers-notes/apart.js';
 import { loadStrangersNotes } from './sets/strangers-notes/sample.js';
-import { NOTES3_ENTRIES } from './sets/strangers-notes-3/sample.js';
-import { NOTES4_ENTRIES } from './sets/strangers-notes-4/sample.js';
-import { NOTES5_ENTRIES } from './sets/strangers-notes-5/sample.js';
 
-const SETS: Record<string, string> = {
-  'strangers-notes-3': NOTES3_ENTRIES,
-  'strangers-notes-4': NOTES4_ENTRIES,
-  'strangers-notes-5': NOTES5_ENTRIES,
-};
 const set = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'strangers-notes-3';
-if (!SETS[set]) throw new Error(`unknown set ${set}: one of ${Object.keys(SETS).join(', ')}`);
+const n = APART_SETS.find((k) => set === `strangers-notes-${k}`);
+if (n === undefined)
+  throw new Error(`unknown set ${set}: one of ${APART_SETS.map((k) => `strangers-notes-${k}`).join(', ')}`);
 const labels = readLabels(`sets/${set}/labels.tsv`);
-const entries = loadStrangersNotes(SETS[set]).map((e) => {
+const entries = loadStrangersNotes(entriesOf(n)).map((e) => {
   const lab = labels.get(e.id);
   if (!lab) throw new Error(`${set}: no label for ${e.id}`);
   return { ...e, ...lab };

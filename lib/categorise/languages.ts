@@ -22,6 +22,11 @@ export interface LanguageRule {
   category: number | 'done';
   /** A sentence the rule reads, for the table's test. */
   example: string;
+  /**
+   * Also read in text with no letter of these languages (plain-ASCII Spanish, "Vamos a leer el archivo"):
+   * only a plan anchored at the start, whose opening words are not English ones.
+   */
+  ascii?: true;
 }
 
 /** Openers a plan may start with, in the table's languages: numbering, bullets, bold. */
@@ -197,6 +202,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
       /^[\s*#\d.•-]*(?:ahora,?\s+)?(?:voy a|vamos a|déjame|primero|luego|a continuación|necesito|hay que|debemos|intentaré|revisaré|crearé|actualizaré|agregaré|añadiré|asegúrate|proporciona|si quieres|vou|agora vou|deixe-me|preciso|precisamos|verifique|execute|instale|crie|adicione|atualize)(?![\p{L}\p{N}_])/iu,
     category: NEXT,
     example: 'Voy a revisar la configuración.',
+    ascii: true,
   },
   {
     id: 'vi-next',
@@ -244,11 +250,10 @@ function ruleSets(rules: readonly LanguageRule[]): RuleSets {
 
 const ALL = ruleSets(LANGUAGE_RULES);
 /**
- * The Spanish and Portuguese plans anchored at the start, also read in text with no accented letter
- * ("Vamos a leer el archivo"): their opening words are not English ones, and an anchored pattern fails
- * at the first characters of any other sentence, so the snapshot can ask every plain sentence.
+ * The rows also read in plain ASCII text (`ascii`): anchored plans, which fail at the first characters of
+ * any other sentence, so the snapshot can ask every plain sentence.
  */
-const PLAIN_PLANS = LANGUAGE_RULES.filter((r) => r.id === 'es-pt-next');
+const PLAIN_PLANS = LANGUAGE_RULES.filter((r) => r.ascii);
 
 const matches = (rules: readonly LanguageRule[], text: string) => rules.some((r) => r.pattern.test(text));
 

@@ -240,10 +240,13 @@ function isQuote(c: number): boolean {
  */
 export function endsWithQuestionMark(raw: string): boolean {
   const last = raw.charCodeAt(raw.length - 1);
-  if (last === 0x3f || ((last <= 0x20 || last >= 0x80) && raw.trimEnd().endsWith('?'))) return true;
+  if (last === 0x3f) return true;
+  // Trimmed only when the text ends in a space or a non-ASCII character (a trailing space may be Unicode).
+  const t = last <= 0x20 || last >= 0x80 ? raw.trimEnd() : raw;
+  const end = t.charCodeAt(t.length - 1);
+  if (end === 0x3f) return true;
   // "Should we track stock by unit? (e.g., 300ml vs 500ml)": an example after the question mark.
-  const t = raw.trimEnd();
-  if (t.charCodeAt(t.length - 1) !== 0x29) return false;
+  if (end !== 0x29) return false;
   const open = t.lastIndexOf('(');
   if (open < 0 || t.indexOf(')', open) !== t.length - 1) return false;
   let k = open;

@@ -11,6 +11,9 @@ import { drawMore, loadStrangersNotes, type NoteRow, notesByAuthor, splitOf } fr
 
 const SETS = resolve(import.meta.dirname, '..');
 
+/** The later draws, by number: each set's folder is `strangers-notes-<n>`. */
+export const APART_SETS = [3, 4, 5] as const;
+
 /** The entries.jsonl of set `n` (1 is `strangers-notes` itself). */
 export const entriesOf = (n: number): string =>
   resolve(SETS, n === 1 ? 'strangers-notes' : `strangers-notes-${n}`, 'entries.jsonl');
