@@ -68,12 +68,8 @@ const CROSSING: Record<string, string> = {
     "checks that the set's rows still resolve in the shared data through the set's own loader",
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes-2/sample':
     "checks that the second set's rows resolve through its entries path and share no text with the first",
-  'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes-3/sample':
-    "checks that the third set's rows resolve through its entries path and share no text with the first two",
-  'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes-4/sample':
-    "checks that the fourth set's rows resolve through its entries path and share no text with the first three",
-  'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes-5/sample':
-    "checks that the fifth set's rows resolve through its entries path and share no text with the first four",
+  'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes/apart':
+    'checks the kept-apart draws (sets 3-5) through the definition that draws them',
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes/agreement':
     "tests the TSV reader and kappa behind the set's reported second-reader agreement",
   'test/unit/heuristic-labels.test.ts → eval/heuristic/rows': "a floor test of eval's labelled sets",

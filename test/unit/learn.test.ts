@@ -66,54 +66,36 @@ const three = (correction = PNPM): LearnSource[] => [
 
 describe('learn: aggregation', () => {
   it('quotes an error that holds double quotes as code, so the quotes do not run together', async () => {
-    const day = (d: string, n: string) => [
+    // A Bash call at `time` on day `d` and its result (an error when `error` is given).
+    const call = (d: string, id: string, time: string, command: string, result: string, error = false) => [
       {
         type: 'assistant',
-        message: {
-          role: 'assistant',
-          content: [{ type: 'tool_use', id: `t${n}`, name: 'Bash', input: { command: 'git commit -m x' } }],
-        },
-        uuid: `c${n}`,
-        timestamp: `${d}T10:02:00Z`,
+        message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }] },
+        uuid: `c-${id}`,
+        timestamp: `${d}T10:02:${time}Z`,
       },
       {
         type: 'user',
         message: {
           role: 'user',
           content: [
-            {
-              type: 'tool_result',
-              tool_use_id: `t${n}`,
-              is_error: true,
-              content: '"ruff" not found. Did you forget to activate your virtualenv?',
-            },
+            { type: 'tool_result', tool_use_id: id, content: result, ...(error ? { is_error: true } : {}) },
           ],
         },
-        uuid: `r${n}`,
-        timestamp: `${d}T10:02:01Z`,
+        uuid: `r-${id}`,
+        timestamp: `${d}T10:02:${time}Z`,
       },
-      {
-        type: 'assistant',
-        message: {
-          role: 'assistant',
-          content: [
-            {
-              type: 'tool_use',
-              id: `u${n}`,
-              name: 'Bash',
-              input: { command: 'source .venv/bin/activate && git commit -m x' },
-            },
-          ],
-        },
-        uuid: `d${n}`,
-        timestamp: `${d}T10:02:10Z`,
-      },
-      {
-        type: 'user',
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `u${n}`, content: 'ok' }] },
-        uuid: `s${n}`,
-        timestamp: `${d}T10:02:11Z`,
-      },
+    ];
+    const day = (d: string, n: string) => [
+      ...call(
+        d,
+        `t${n}`,
+        '00',
+        'git commit -m x',
+        '"ruff" not found. Did you forget to activate your virtualenv?',
+        true,
+      ),
+      ...call(d, `u${n}`, '10', 'source .venv/bin/activate && git commit -m x', 'ok'),
     ];
     const r = await learn([
       { name: 'a.jsonl', text: session('2025-01-01', 'Thanks.', day('2025-01-01', '1')) },

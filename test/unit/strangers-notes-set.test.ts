@@ -8,11 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kappa, readTsv } from '../../eval/snapshot/sets/strangers-notes/agreement';
+import { APART_SETS, entriesOf } from '../../eval/snapshot/sets/strangers-notes/apart';
 import { loadStrangersNotes, NOTES_ENTRIES } from '../../eval/snapshot/sets/strangers-notes/sample';
 import { NOTES2_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-2/sample';
-import { NOTES3_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-3/sample';
-import { NOTES4_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-4/sample';
-import { NOTES5_ENTRIES } from '../../eval/snapshot/sets/strangers-notes-5/sample';
 import { sharedDataDir } from '../../tools/shared/data';
 
 const SETS = resolve(import.meta.dirname, '../../eval/snapshot/sets');
@@ -76,40 +74,18 @@ const SET_CASES = [
     secondN: 100,
     splits: ['strangers', 'strangers-final'],
   },
-  {
-    name: 'strangers-notes-3',
-    prefix: 'notes3-',
+  // The later draws (apart.ts) read only the authors kept apart, 16 per author over 4 stretches.
+  ...APART_SETS.map((n) => ({
+    name: `strangers-notes-${n}`,
+    prefix: `notes${n}-`,
     strata: /^pos-[1-4]$/,
     min: 300,
     perAuthor: 16,
-    entries: NOTES3_ENTRIES,
-    authors: 20,
-    secondN: 80,
-    // The third to fifth draws read only the authors kept apart: entries no rule was chosen on.
-    splits: ['strangers-final'],
-  },
-  {
-    name: 'strangers-notes-4',
-    prefix: 'notes4-',
-    strata: /^pos-[1-4]$/,
-    min: 300,
-    perAuthor: 16,
-    entries: NOTES4_ENTRIES,
+    entries: entriesOf(n),
     authors: 20,
     secondN: 80,
     splits: ['strangers-final'],
-  },
-  {
-    name: 'strangers-notes-5',
-    prefix: 'notes5-',
-    strata: /^pos-[1-4]$/,
-    min: 300,
-    perAuthor: 16,
-    entries: NOTES5_ENTRIES,
-    authors: 20,
-    secondN: 80,
-    splits: ['strangers-final'],
-  },
+  })),
 ];
 
 describe.each(SET_CASES)(
@@ -207,7 +183,7 @@ describe.each(SET_CASES)(
 describe('each set against the earlier ones', () => {
   it('holds no text of an earlier set', () => {
     const seen = new Set(readSet('strangers-notes').rows.map((r) => r.sha256));
-    for (const name of ['strangers-notes-2', 'strangers-notes-3', 'strangers-notes-4', 'strangers-notes-5']) {
+    for (const name of ['strangers-notes-2', ...APART_SETS.map((n) => `strangers-notes-${n}`)]) {
       const rows = readSet(name).rows;
       for (const r of rows) expect(seen.has(r.sha256)).toBe(false);
       for (const r of rows) seen.add(r.sha256);
