@@ -218,6 +218,26 @@ describe('overlapping matches', () => {
     expect(redact(once.text).count).toBe(0);
   });
 
+  it('fuzz seed 1466164454 (path 11797:3:5:20): a key glued after a match, inside a setting name', () => {
+    // Found by `npm run fuzz` on "is idempotent": the setting `ghp_ghp_xoxb-…_secret_access_key=…`
+    // starts where the private key ends, and the probe for the Slack token inside its name looked
+    // back through `KEY-----` into the key: 16 word characters, so the token read as part of a run and
+    // stayed in clear (a second pass, which sees `]` there, found it).
+    const slack = 'xoxb-157595830961-0136635664081-i519bV5tu2KQpRcph4MAppo7aws';
+    const block = pem('PRIVATE KEY', f.pemBody);
+    const once = redact(
+      `${block}ghp_ghp_${slack}_secret_access_key=AOzeACBYgB36PWHJCawxZ2eTnpqZtdZa9ToEoIoO`,
+    );
+    expect(once.text).toBe('[private-key-1]ghp_ghp_[slack-token-1]');
+    expect(redact(once.text).count).toBe(0);
+    // Without the setting after it the token was already found (the scan's own glued-after probe).
+    expect(redactText(`${block}ghp_ghp_${slack}`)).toBe('[private-key-1]ghp_ghp_[slack-token-1]');
+    // The 16-character rule still holds for a run that starts after the match.
+    expect(redactText(`${block} ${'a1'.repeat(8)}${slack}`)).toBe(
+      `[private-key-1] ${'a1'.repeat(8)}${slack}`,
+    );
+  });
+
   it('a secret that starts inside another match and ends past it joins it, named by the longer', () => {
     const key = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789';
     expect(redactText(`mail jane@x.${key} now`)).toBe('mail [anthropic-key-1] now');
