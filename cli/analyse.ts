@@ -103,7 +103,7 @@ export function lessonsInput(parsed: Parsed, lib: Lib): Session.LessonsInput {
 export async function llmClient(
   args: Pick<CliArgs, 'fixtures' | 'llm' | 'model'>,
   io: Pick<ResolvedIo, 'env'>,
-  lib: Lib,
+  lib: Pick<Lib, 'llm'>,
 ): Promise<Llm.LlmClient | undefined> {
   if (args.fixtures) {
     let text: string;

@@ -5,7 +5,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type * as Learn from 'rearview/learn';
+import type * as Llm from 'rearview/llm';
 import type * as Redact from 'rearview/redact';
+import { llmClient } from './analyse.js';
+import { InputError, UsageError } from './args.js';
 import type { Io, Writable } from './io.js';
 import { sessionSources } from './learn-sources.js';
 
@@ -22,7 +25,15 @@ interface LearnArgs {
   against?: string | undefined;
   budget?: number;
   minSessions?: number;
+  llm: boolean;
+  fixtures: string | undefined;
+  model: string | undefined;
+  /** The model pass is declined when its estimate (input + most output tokens) is above this. */
+  llmMaxTokens: number;
 }
+
+/** Default of --llm-max-tokens: a few hundred rules fit; a runaway folder does not bill silently. */
+const LLM_MAX_TOKENS = 20_000;
 
 /** A session file found under the paths. */
 interface SessionFile {
@@ -50,6 +61,13 @@ Options:
                          the sessions contradict
   --budget <n>           token budget of the proposed section
   --min-sessions <n>     evidence needed from at least n sessions (default 2; 1 keeps one-offs)
+  --llm                  also ask Claude, in one request, to rewrite each rule as one imperative or
+                         drop it (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional). The
+                         estimated tokens are printed before the call, the reported ones after
+  --fixtures <file>      the same with recorded replies (JSONL from recordingClient), no network
+  --model <name>         model for --llm (default: rearview's Haiku-class default)
+  --llm-max-tokens <n>   skip the model call when its estimate (input + most output tokens) is
+                         above n (default ${LLM_MAX_TOKENS})
   --json                 the whole result as JSON (rules with evidence and dates, skipped files, …)
   --diff                 a unified diff that adds the rules to the --against file (apply: patch -p1)
   --progress             show the progress line even when stderr is not a terminal
@@ -63,9 +81,6 @@ read), 2 usage error.`;
 const SESSION_FILE = /\.(?:jsonl|json|md|markdown|txt|log)$/i;
 /** Folders never walked: they hold dependencies and history, not sessions. */
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
-
-class UsageError extends Error {}
-class InputError extends Error {}
 
 // Terminal control sequences and control characters (but newline and tab): session text is untrusted
 // and printed raw it could retitle or clear the terminal (the same rule as the reflect command's).
@@ -94,7 +109,21 @@ function count(flag: string, value: string | undefined): number {
  * ```
  */
 export function parseLearnArgs(argv: readonly string[]): LearnArgs {
-  const out: LearnArgs = { paths: [], json: false, diff: false, progress: undefined, help: false };
+  const out: LearnArgs = {
+    paths: [],
+    json: false,
+    diff: false,
+    progress: undefined,
+    help: false,
+    llm: false,
+    fixtures: undefined,
+    model: undefined,
+    llmMaxTokens: LLM_MAX_TOKENS,
+  };
+  const value = (flag: string, v: string | undefined, what: string): string => {
+    if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs ${what}`);
+    return v;
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '-h' || a === '--help') out.help = true;
@@ -102,11 +131,12 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     else if (a === '--diff') out.diff = true;
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
-    else if (a === '--against') {
-      out.against = argv[++i];
-      if (out.against === undefined || out.against.startsWith('--'))
-        throw new UsageError('--against needs a file');
-    } else if (a === '--budget') out.budget = count('--budget', argv[++i]);
+    else if (a === '--llm') out.llm = true;
+    else if (a === '--against') out.against = value(a, argv[++i], 'a file');
+    else if (a === '--fixtures') out.fixtures = value(a, argv[++i], 'a file');
+    else if (a === '--model') out.model = value(a, argv[++i], 'a model name');
+    else if (a === '--llm-max-tokens') out.llmMaxTokens = count(a, argv[++i]);
+    else if (a === '--budget') out.budget = count('--budget', argv[++i]);
     else if (a === '--min-sessions') out.minSessions = count('--min-sessions', argv[++i]);
     else if (a === '--') {
       out.paths.push(...argv.slice(i + 1));
@@ -116,6 +146,8 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   }
   if (out.help) return out;
   if (out.json && out.diff) throw new UsageError('use either --json or --diff, not both');
+  if (out.llm && out.fixtures !== undefined) throw new UsageError('use either --llm or --fixtures, not both');
+  if (out.model !== undefined && !out.llm) throw new UsageError('--model goes with --llm');
   if (!out.paths.length) throw new UsageError('missing <paths>: give session files or folders');
   return out;
 }
@@ -167,26 +199,44 @@ function progressLine(stream: Writable, totalBytes: number, enabled: boolean) {
     },
     end() {
       if (shown) stream.write('\n');
+      shown = false;
     },
   };
 }
 
-async function loadLearn(): Promise<{ learn: typeof Learn; redact: typeof Redact }> {
+async function loadLearn(): Promise<{ learn: typeof Learn; redact: typeof Redact; llm: typeof Llm }> {
   if (!existsSync(new URL('learn/index.js', DIST)) || !existsSync(new URL('redact/index.js', DIST))) {
     throw new UsageError('the built library is missing (dist/lib/learn): run `npm run build:lib` first');
   }
-  const [learn, redact] = await Promise.all([
+  const [learn, redact, llm] = await Promise.all([
     import(new URL('learn/index.js', DIST).href) as Promise<typeof Learn>,
     import(new URL('redact/index.js', DIST).href) as Promise<typeof Redact>,
+    import(new URL('llm/index.js', DIST).href) as Promise<typeof Llm>,
   ]);
-  return { learn, redact };
+  return { learn, redact, llm };
+}
+
+const tokens = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What the model pass cost and did, for the summary; undefined when none was asked for. */
+function modelLine(cost: Learn.LlmCost | undefined, limit: number): string | undefined {
+  if (!cost) return undefined;
+  const estimate = `about ${tokens(cost.estimatedInputTokens)} input and at most ${tokens(cost.maxOutputTokens)} output tokens`;
+  if (cost.skipped === 'declined')
+    return `  model: not called: ${estimate} is over --llm-max-tokens ${tokens(limit)}`;
+  if (cost.skipped) return `  model: ${cost.skipped} (estimated ${estimate}); the rules are as read`;
+  return (
+    `  model: ${tokens(cost.inputTokens ?? 0)} input + ${tokens(cost.outputTokens ?? 0)} output tokens reported (estimated ${estimate}); ` +
+    `${plural(cost.rewritten ?? 0, 'rule')} rewritten, ${cost.dropped ?? 0} dropped, ${plural(cost.refused ?? 0, 'rewrite')} refused by the rule judge`
+  );
 }
 
 /** Skipped files named one by one in the summary; past that, counted by reason. */
 const SKIPPED_SHOWN = 5;
 
 /** The summary for stderr: figures, skipped files, contradictions, what the file already says, one-offs. */
-function summary(r: Learn.LearnResult, against: string): string {
+function summary(r: Learn.LearnResult, against: string, llmMaxTokens: number): string {
   const lines = [
     `learn: ${r.stats.files} files, ${r.stats.sessions} sessions, ${r.stats.humanTurns} human turns → ${r.rules.length} rule${r.rules.length === 1 ? '' : 's'} (evidence from ≥ ${r.minSessions} sessions), ${r.stats.tokens} tokens${r.aborted ? ' (stopped early)' : ''}`,
   ];
@@ -203,6 +253,8 @@ function summary(r: Learn.LearnResult, against: string): string {
     );
   }
   for (const a of r.alreadyThere) lines.push(`  ${against}:${a.line.line} already says: ${a.rule}`);
+  const model = modelLine(r.llm, llmMaxTokens);
+  if (model) lines.push(model);
   const filtered = Object.entries(r.filtered);
   if (filtered.length) lines.push(`  left out: ${filtered.map(([k, n]) => `${n} ${k}`).join(', ')}`);
   // A folder holds READMEs and licences too: past a few, the skipped files are counted by reason and
@@ -240,9 +292,10 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
       io.stdout.write(`${LEARN_USAGE}\n`);
       return 0;
     }
-    const { learn, redact } = await loadLearn();
+    const { learn, redact, llm: llmLib } = await loadLearn();
     const redactor = redact.createRedactor();
     redactText = (t) => redactor.redactText(t);
+    const llm = await llmClient(args, { env: ioOptions.env ?? process.env }, { llm: llmLib });
     let againstText: string | undefined;
     if (args.against !== undefined) {
       try {
@@ -263,6 +316,21 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
       ...(args.budget === undefined ? {} : { budget: args.budget }),
       ...(args.minSessions === undefined ? {} : { minSessions: args.minSessions }),
       onProgress: (p) => line!.update(p),
+      ...(llm
+        ? {
+            llm,
+            // The cost is printed before the call: the progress line ends first, so it stands alone.
+            confirmLlm: (cost: Learn.LlmCost) => {
+              const total = cost.estimatedInputTokens + cost.maxOutputTokens;
+              line?.end();
+              say(
+                io.stderr,
+                `learn: asking the model to review the rules: about ${tokens(cost.estimatedInputTokens)} input and at most ${tokens(cost.maxOutputTokens)} output tokens\n`,
+              );
+              return total <= args.llmMaxTokens;
+            },
+          }
+        : {}),
     });
     line.end();
     line = null;
@@ -270,7 +338,7 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
     if (args.json) say(io.stdout, `${learn.toJson(result)}\n`);
     else if (args.diff) say(io.stdout, learn.toUnifiedDiff(result, againstText ?? '', againstName));
     else say(io.stdout, learn.toMarkdown(result));
-    say(io.stderr, summary(result, args.against ?? againstName));
+    say(io.stderr, summary(result, args.against ?? againstName, args.llmMaxTokens));
     if (result.stats.files > 0 && result.skipped.length === result.stats.files) {
       say(io.stderr, 'rearview learn: no file could be read\n');
       return 1;

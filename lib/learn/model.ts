@@ -3,6 +3,7 @@
  * drops it. Its cost is estimated before (and may be declined) and reported after.
  */
 import { estimateTokens, extractJson } from '../core/index.js';
+import { judgeKeyPoint } from '../playbook/index.js';
 import type { LearnedRule, LearnLlm, LlmCost } from './types.js';
 
 const SYSTEM =
@@ -22,7 +23,9 @@ function request(rules: readonly LearnedRule[]): { system: string; user: string;
 
 /**
  * Sends the rules to `llm` once (after `confirm` accepts the estimated cost) and applies its edits.
- * A failed or declined call keeps the rules as they are and says why in `cost.skipped`.
+ * A failed or declined call keeps the rules as they are and says why in `cost.skipped`. A rewrite
+ * passes the same judge as every proposed rule: one it refuses (the model's reply is untrusted text)
+ * leaves the rule as it was, counted in `cost.refused`.
  */
 export async function refineWithModel(
   rules: LearnedRule[],
@@ -60,16 +63,30 @@ export async function refineWithModel(
       }
     }
     let dropped = 0;
+    let rewritten = 0;
+    let refused = 0;
     const out: LearnedRule[] = [];
     for (const r of rules) {
       if (!edits.has(r.id)) {
         out.push(r);
         continue;
       }
-      const text = edits.get(r.id);
-      if (text === null || text === undefined) dropped++;
-      else out.push({ ...r, text: redactText(text.slice(0, 200)) });
+      const edit = edits.get(r.id);
+      if (edit === null || edit === undefined) {
+        dropped++;
+        continue;
+      }
+      const text = redactText(edit.slice(0, 200));
+      if (text === r.text) out.push(r);
+      else if (judgeKeyPoint(text) !== undefined) {
+        refused++;
+        out.push(r);
+      } else {
+        rewritten++;
+        out.push({ ...r, text });
+      }
     }
+    Object.assign(cost, { rewritten, dropped, refused });
     return { rules: out, cost, dropped };
   } catch (err) {
     cost.skipped = `failed: ${redactText(err instanceof Error ? err.message : String(err))}`;

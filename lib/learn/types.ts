@@ -75,6 +75,15 @@ export interface LlmCost {
   outputTokens?: number;
   /** Set when the call was declined (`confirmLlm` said no) or failed. */
   skipped?: string;
+  /** Set after the call: rules the model rewrote. */
+  rewritten?: number;
+  /** Set after the call: rules the model dropped (a one-off, unclear, or no instruction). */
+  dropped?: number;
+  /**
+   * Set after the call: rewrites the rule judge refused (garbled, a template, not self-contained…, as
+   * `judgeRule` says); those rules keep their own text.
+   */
+  refused?: number;
 }
 
 /**

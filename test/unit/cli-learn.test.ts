@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
 import { builtCli } from './built-cli';
 
 const root = join(import.meta.dirname, '../..');
@@ -70,12 +71,13 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-async function run(argv: string[], tty = false) {
+async function run(argv: string[], tty = false, env: Record<string, string> = {}) {
   let out = '';
   let err = '';
   const code = await main(['learn', ...argv], {
     stdout: { write: (s: string) => (out += s) },
     stderr: { write: (s: string) => (err += s), isTTY: tty },
+    env,
   });
   return { code, out, err };
 }
@@ -175,5 +177,108 @@ describe('rearview learn', () => {
     const help = await run(['--help']);
     expect(help.code).toBe(0);
     expect(help.out).toContain('Usage: rearview learn');
+  });
+});
+
+describe('rearview learn --llm', () => {
+  let mock: MockAnthropic;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    mock = await startMockAnthropic();
+    env = { ANTHROPIC_API_KEY: 'sk-ant-learn-cli-test', ANTHROPIC_BASE_URL: mock.url };
+  });
+  afterAll(() => mock?.close());
+
+  it('asks the model once, with the estimate printed before and the reported tokens after', async () => {
+    mock.reset();
+    mock.script([
+      {
+        kind: 'json',
+        text: '[{"id":"r1","text":"Use pnpm, not npm, to install dependencies."}]',
+        usage: { input_tokens: 321, output_tokens: 17 },
+      },
+    ]);
+    const r = await run([join(tmp, 'sessions'), '--llm'], false, env);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('- Use pnpm, not npm, to install dependencies. _(3 sessions');
+    const asked = r.err.indexOf('learn: asking the model to review the rules: about ');
+    const reported = r.err.indexOf('  model: 321 input + 17 output tokens reported (estimated about ');
+    expect(asked).toBeGreaterThanOrEqual(0);
+    expect(reported).toBeGreaterThan(asked);
+    expect(r.err).toContain('1 rule rewritten, 0 dropped, 0 rewrites refused by the rule judge');
+    expect(mock.requests).toHaveLength(1);
+    // What reaches the model is the rules, redacted: never the key a session pasted.
+    expect(JSON.stringify(mock.requests[0]!.body)).toContain('Use pnpm instead of npm.');
+    expect(JSON.stringify(mock.requests[0]!.body)).not.toContain(KEY.slice(0, 20));
+  });
+
+  it('does not call the model when the estimate is over --llm-max-tokens, and says so', async () => {
+    mock.reset();
+    const r = await run([join(tmp, 'sessions'), '--llm', '--llm-max-tokens', '10'], false, env);
+    expect(r.code, r.err).toBe(0);
+    expect(mock.requests).toHaveLength(0);
+    expect(r.out).toContain('- Use pnpm instead of npm.');
+    expect(r.err).toMatch(
+      / {2}model: not called: about \d+ input and at most \d+ output tokens is over --llm-max-tokens 10/,
+    );
+  });
+
+  it('keeps the rules as read when the model fails or replies with a rewrite the judge refuses', async () => {
+    mock.reset();
+    mock.script([
+      {
+        kind: 'status',
+        status: 400,
+        body: { type: 'error', error: { type: 'invalid_request_error', message: 'bad' } },
+      },
+    ]);
+    const failed = await run([join(tmp, 'sessions'), '--llm'], false, env);
+    expect(failed.code, failed.err).toBe(0);
+    expect(failed.out).toContain('- Use pnpm instead of npm.');
+    expect(failed.err).toMatch(/ {2}model: failed: .*; the rules are as read/);
+    mock.script([{ kind: 'json', text: '[{"id":"r1","text":"Do that."}]' }]);
+    const refused = await run([join(tmp, 'sessions'), '--llm'], false, env);
+    expect(refused.out).toContain('- Use pnpm instead of npm.');
+    expect(refused.err).toContain('0 rules rewritten, 0 dropped, 1 rewrite refused by the rule judge');
+  });
+
+  it('replays recorded replies with --fixtures, without a network', async () => {
+    const { recordingClient, fixturesToJsonl } = await import(join(root, 'dist/lib/llm/index.js'));
+    const { learn } = await import(join(root, 'dist/lib/learn/index.js'));
+    const rec = recordingClient({
+      complete: async () => ({
+        text: '[{"id":"r1","text":"Install dependencies with pnpm."}]',
+        usage: { inputTokens: 50, outputTokens: 9 },
+        latencyMs: 1,
+        model: 'm',
+      }),
+    });
+    // The same sources in the same order as the CLI reads them, so the request is the same.
+    const dir = join(tmp, 'fixture-sessions');
+    mkdirSync(dir, { recursive: true });
+    for (const [name, day] of [
+      ['a.jsonl', '2025-01-01'],
+      ['b.jsonl', '2025-02-01'],
+    ] as const)
+      writeFileSync(join(dir, name), session(day, 'No, use pnpm instead of npm.'));
+    await learn(
+      ['a.jsonl', 'b.jsonl'].map((n) => ({ name: n, text: readFileSync(join(dir, n), 'utf8') })),
+      { llm: rec },
+    );
+    const fixtures = join(tmp, 'learn-fixtures.jsonl');
+    writeFileSync(fixtures, fixturesToJsonl(rec.fixtures()));
+    const r = await run([dir, '--fixtures', fixtures]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('- Install dependencies with pnpm. _(2 sessions');
+    expect(r.err).toContain('  model: 50 input + 9 output tokens reported');
+  });
+
+  it('exits 2 on a model flag it cannot use', async () => {
+    expect((await run([join(tmp, 'sessions'), '--llm'])).err).toContain('--llm needs ANTHROPIC_API_KEY');
+    expect((await run([join(tmp, 'sessions'), '--llm'])).code).toBe(2);
+    expect((await run([join(tmp, 'sessions'), '--model', 'x'])).code).toBe(2);
+    expect((await run([join(tmp, 'sessions'), '--llm', '--fixtures', 'f.jsonl'], false, env)).code).toBe(2);
+    expect((await run([join(tmp, 'sessions'), '--llm-max-tokens', '0'])).code).toBe(2);
+    expect((await run([join(tmp, 'sessions'), '--fixtures', join(tmp, 'nope.jsonl')])).code).toBe(2);
   });
 });

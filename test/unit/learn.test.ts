@@ -369,6 +369,27 @@ describe('learn: budget, abort, bad sources, progress', () => {
     });
     expect(declined.llm?.skipped).toBe('declined');
   });
+
+  it("judges the model's rewrites as it judges every rule: a refused one keeps the rule's own text", async () => {
+    const reply = (text: string) => ({
+      llm: { complete: async () => ({ text, usage: { inputTokens: 1, outputTokens: 1 } }) },
+    });
+    const own = (await learn(three())).rules[0]!.text;
+    const garbled = await learn(three(), reply('[{"id":"r1","text":"Use `pnpm( never."}]'));
+    expect(garbled.rules[0]!.text).toBe(own);
+    expect(garbled.llm).toMatchObject({ rewritten: 0, dropped: 0, refused: 1 });
+    const vague = await learn(three(), reply('[{"id":"r1","text":"Don\'t do that again."}]'));
+    expect(vague.rules[0]!.text).toBe(own);
+    expect(vague.llm?.refused).toBe(1);
+    const dropped = await learn(three(), reply('[{"id":"r1","text":null}]'));
+    expect(dropped.rules).toHaveLength(0);
+    expect(dropped.llm).toMatchObject({ rewritten: 0, dropped: 1, refused: 0 });
+    expect(dropped.filtered['model: not a standing rule']).toBe(1);
+    // Not JSON at all: nothing changes, nothing throws.
+    const prose = await learn(three(), reply('Sure! Here are the rules you asked for.'));
+    expect(prose.rules[0]!.text).toBe(own);
+    expect(prose.llm).toMatchObject({ rewritten: 0, dropped: 0, refused: 0 });
+  });
 });
 
 describe('learn: quality rules', () => {
