@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { type MockAnthropic, startMockAnthropic } from '../test/llm/mock-anthropic.ts';
 import { openSample, recordedAnswer, SHOTS, trackErrors } from './helpers';
@@ -114,4 +116,57 @@ test('the API key is kept only after consent, and one click forgets it', async (
   await page.getByRole('tab', { name: 'Snapshots' }).click();
   await page.getByLabel('Anthropic API').check();
   await expect(page.getByLabel('API key')).toHaveValue('');
+});
+
+test('Learn: the model rewords the review list only after its estimate is accepted, and what it changed is shown', async ({
+  page,
+}) => {
+  const task = resolve(import.meta.dirname, '../../shared/data/cline/mike4567+MRA04242026');
+  test.skip(!existsSync(task), `${task} is absent`);
+  const errors = trackErrors(page);
+  await page.goto('/');
+  await useProxy(page);
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-min-sessions').fill('1');
+  await page
+    .frameLocator('[data-testid="learn-folder-frame"]')
+    .getByTestId('learn-folder-input')
+    .setInputFiles(task);
+  const rules = page.getByTestId('learn-rule');
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  expect(await rules.count()).toBeGreaterThanOrEqual(2);
+  const second = await rules.nth(1).locator('.learn-text').inputValue();
+
+  // The estimate first: nothing is sent until "Ask" (scripting the reply clears the requests seen).
+  mock.script([
+    {
+      kind: 'json',
+      text: '[{"id":"v0","text":"Keep every change small enough to review in one sitting."},{"id":"v1","text":null}]',
+      usage: { input_tokens: 1234, output_tokens: 56 },
+    },
+  ]);
+  await page.getByTestId('learn-model-estimate').click();
+  await expect(page.getByTestId('learn-model-confirm')).toContainText(
+    /About [\d,]+ input and at most [\d,]+ output/,
+  );
+  expect(mock.requests).toHaveLength(0);
+  await page.getByTestId('learn-model-ask').click();
+  const result = page.getByTestId('learn-model-result');
+  await expect(result).toContainText('Reported: 1,234 input + 56 output tokens');
+  await expect(result).toContainText(
+    '1 rule reworded, 1 the model would drop (marked rejected), 0 rewrites refused',
+  );
+  expect(mock.requests).toHaveLength(1);
+  // What was sent: the rules of the list, as shown.
+  expect(JSON.stringify(mock.requests.at(-1)!.body)).toContain(JSON.stringify(second).slice(1, 30));
+  await expect(rules.first().locator('.learn-text')).toHaveValue(
+    'Keep every change small enough to review in one sitting.',
+  );
+  await expect(rules.nth(1).getByRole('button', { name: 'Reject' })).toHaveAttribute('aria-pressed', 'true');
+  await page.screenshot({ path: `${SHOTS}/learn-model.png`, fullPage: true });
+  // The person still decides: the reworded rule is exported once accepted.
+  await rules.first().getByRole('button', { name: 'Accept' }).click();
+  await page.getByTestId('learn-export-md').click();
+  await expect(page.getByTestId('learn-export')).toContainText('Keep every change small enough to review');
+  expect(errors).toEqual([]);
 });

@@ -11,6 +11,7 @@
 
 export { LEARNED_HEADING, ruleLine, toJson, toMarkdown, toUnifiedDiff } from './format.js';
 export { learn } from './learn.js';
+export { estimateRefine, refineRules } from './model.js';
 export { judgeFailure, judgeRule } from './quality.js';
 export { dropPrivate, LearnSourceError } from './source.js';
 export type {

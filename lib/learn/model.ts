@@ -4,6 +4,7 @@
  */
 import { estimateTokens, extractJson } from '../core/index.js';
 import { judgeKeyPoint } from '../playbook/index.js';
+import { createRedactor } from '../redact/index.js';
 import type { LearnedRule, LearnLlm, LlmCost } from './types.js';
 
 const SYSTEM =
@@ -21,6 +22,60 @@ function request(rules: readonly LearnedRule[]): { system: string; user: string;
   return { system: SYSTEM, user, maxTokens: Math.min(8000, 64 + rules.length * OUT_TOKENS_PER_RULE) };
 }
 
+/** The estimate of a request for `rules` (its text redacted as `redactText` does). */
+function estimate(req: ReturnType<typeof request>, redactText: (t: string) => string): LlmCost {
+  return {
+    estimatedInputTokens: estimateTokens(req.system) + estimateTokens(redactText(req.user)) + 8,
+    maxOutputTokens: req.maxTokens,
+  };
+}
+
+/**
+ * What asking a model to review `rules` would cost, without asking: the estimated input tokens and
+ * the most output tokens the request allows. Show it before {@link refineRules}.
+ *
+ * @example
+ * ```ts
+ * const { estimatedInputTokens, maxOutputTokens } = estimateRefine(result.rules);
+ * ```
+ */
+export function estimateRefine(rules: readonly LearnedRule[]): LlmCost {
+  const redactor = createRedactor();
+  return estimate(request(rules), (t) => redactor.redactText(t));
+}
+
+/**
+ * Asks `llm`, in one request, to rewrite each rule as one imperative sentence or drop it: the model
+ * pass of `learn` for rules already proposed (a review list the person is going through, say). The
+ * rules are redacted before they are sent; each rewrite passes {@link judgeRule} (one it refuses keeps
+ * the rule's text); `confirmLlm` sees the estimate first. Never rejects: a failed or declined call
+ * returns the rules as they were, with `cost.skipped` saying why.
+ *
+ * @example
+ * ```ts
+ * const { rules, cost } = await refineRules(result.rules, { llm: anthropicClient({ apiKey }) });
+ * // cost: { estimatedInputTokens, maxOutputTokens, inputTokens, outputTokens, rewritten, dropped, refused }
+ * ```
+ */
+export async function refineRules(
+  rules: readonly LearnedRule[],
+  options: {
+    llm: LearnLlm;
+    confirmLlm?: (cost: LlmCost) => boolean | Promise<boolean>;
+    signal?: AbortSignal;
+  },
+): Promise<{ rules: LearnedRule[]; cost: LlmCost }> {
+  const redactor = createRedactor();
+  const refined = await refineWithModel(
+    [...rules],
+    options.llm,
+    options.confirmLlm,
+    (t) => redactor.redactText(t),
+    options.signal,
+  );
+  return { rules: refined.rules, cost: refined.cost };
+}
+
 /**
  * Sends the rules to `llm` once (after `confirm` accepts the estimated cost) and applies its edits.
  * A failed or declined call keeps the rules as they are and says why in `cost.skipped`. A rewrite
@@ -35,10 +90,7 @@ export async function refineWithModel(
   signal: AbortSignal | undefined,
 ): Promise<{ rules: LearnedRule[]; cost: LlmCost; dropped: number }> {
   const req = request(rules);
-  const cost: LlmCost = {
-    estimatedInputTokens: estimateTokens(req.system) + estimateTokens(req.user) + 8,
-    maxOutputTokens: req.maxTokens,
-  };
+  const cost = estimate(req, redactText);
   try {
     if (confirm && !(await confirm({ ...cost }))) {
       cost.skipped = 'declined';

@@ -4,7 +4,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type LearnSource, learn, toJson, toMarkdown, toUnifiedDiff } from '../../lib/learn/index';
+import {
+  judgeRule,
+  type LearnSource,
+  learn,
+  refineRules,
+  toJson,
+  toMarkdown,
+  toUnifiedDiff,
+} from '../../lib/learn/index';
 
 /** Pieces of the formats learn reads, glued in random orders with random text. */
 const pieces = [
@@ -71,6 +79,49 @@ describe('learn (property)', () => {
           expect(md === '' || md.startsWith('## Learned from sessions\n')).toBe(true);
         },
       ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refineRules never rejects on any reply: each rule keeps its text, is dropped, or takes a rewrite the judge accepts', async () => {
+    const rules = (
+      await learn(
+        ['2025-01-01', '2025-02-01'].map((day, i) => ({
+          name: `s${i}`,
+          text: `{"type":"user","message":{"role":"user","content":"Run the tests."},"uuid":"u1","timestamp":"${day}T00:00:00Z"}\n{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Ran npm test."}]},"uuid":"a1","timestamp":"${day}T00:00:01Z"}\n{"type":"user","message":{"role":"user","content":"No, use pnpm instead of npm."},"uuid":"u2","timestamp":"${day}T00:00:02Z"}`,
+        })),
+      )
+    ).rules;
+    expect(rules.length).toBeGreaterThan(0);
+    const edit = fc.record({
+      id: fc.oneof(fc.constant('r1'), fc.string({ maxLength: 4 })),
+      text: fc.oneof(fc.constant(null), text, fc.constantFrom('Use pnpm.', 'Do that.', 'Use `x( y.')),
+    });
+    const reply = fc.oneof(
+      text,
+      fc.array(edit, { maxLength: 4 }).map((a) => JSON.stringify(a)),
+      fc.array(edit, { maxLength: 4 }).map((a) => `Here you go:\n\`\`\`json\n${JSON.stringify(a)}\n\`\`\``),
+    );
+    await fc.assert(
+      fc.asyncProperty(reply, fc.boolean(), async (answer, fails) => {
+        const { rules: out, cost } = await refineRules(rules, {
+          llm: {
+            complete: async () => {
+              if (fails) throw new Error(answer);
+              return { text: answer, usage: { inputTokens: 1, outputTokens: 1 } };
+            },
+          },
+        });
+        expect(out.length).toBeLessThanOrEqual(rules.length);
+        for (const r of out) {
+          const before = rules.find((x) => x.id === r.id)!;
+          expect(r.text === before.text || judgeRule(r.text) === undefined).toBe(true);
+        }
+        if (fails) {
+          expect(cost.skipped).toMatch(/^failed: /);
+          expect(out).toEqual(rules);
+        } else expect(out.length + (cost.dropped ?? 0)).toBe(rules.length);
+      }),
       { numRuns: 300 },
     );
   });

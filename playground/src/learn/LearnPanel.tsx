@@ -8,6 +8,7 @@ import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 import { createEffect, createSignal, For, onCleanup, Show } from 'solid-js';
 import { type DirHandle, hasDirectoryPicker, pickDirectory } from './files';
 import { type FromFolderFrame, folderFrameDoc, type ToFolderFrame } from './folder-frame';
+import ModelReview, { type ModelEdits } from './ModelReview';
 import OneOffs from './OneOffs';
 import type { FromLearnWorker, LearnTotal, ToLearnWorker } from './protocol';
 import './learn.css';
@@ -205,11 +206,18 @@ export default function LearnPanel() {
     }
   };
 
+  /** The model's edits: a rewrite fills the text field, a rule it would drop is marked rejected. */
+  const applyModel = (edits: ModelEdits) =>
+    setReviews((rs) =>
+      rs.map((r, i) => {
+        const e = edits.get(i);
+        return e === undefined ? r : e === null ? { ...r, verdict: 'rejected' } : { ...r, text: e };
+      }),
+    );
+  const shown = () => reviews().map((r) => ({ ...r.rule, text: r.text.trim() || r.rule.text }));
+
   /** The accepted rules, with their edits. */
-  const accepted = () =>
-    reviews()
-      .filter((r) => r.verdict === 'accepted')
-      .map((r) => ({ ...r.rule, text: r.text.trim() || r.rule.text }));
+  const accepted = () => shown().filter((_, i) => reviews()[i]!.verdict === 'accepted');
 
   return (
     <div class="learn" data-testid="learn-panel">
@@ -346,6 +354,7 @@ export default function LearnPanel() {
               inReview={(rule) => reviews().some((rv) => rv.rule === rule)}
               onReview={(rule) => setReviews([...reviews(), { rule, text: rule.text, verdict: 'pending' }])}
             />
+            <ModelReview rules={shown} onEdits={applyModel} />
             <div class="row">
               <button type="button" data-testid="learn-export-md" onClick={() => exportAs('markdown')}>
                 Export accepted as markdown
