@@ -4,7 +4,7 @@ import { type ConversationRedactor, type Reading, redactConversation } from './m
 import { type Config, configFor, LITERAL_KIND, type RedactOptions } from './options.js';
 import { findPlaceholders } from './placeholders.js';
 import { type CompiledRules, type Span, scan } from './scanner.js';
-import { originalRange, skeletonOf } from './skeleton.js';
+import { originalRange, type Skeleton, skeletonOf } from './skeleton.js';
 
 export type { RedactAllow, RedactOptions, RedactPattern } from './options.js';
 
@@ -134,15 +134,22 @@ function run(state: State, config: Config, text: string): RedactResult {
   // One that an earlier call of this redactor handed out (`[email-1]` pasted back in) would be restored
   // to that call's value: it is replaced too, as a value of kind `placeholder`.
   const existing: number[] = [];
-  const literals: number[] = [];
-  // A placeholder wedged into a key is not in the skeleton; its number stays reserved all the same.
-  if (scanned !== text) findPlaceholders(text, rules.knownKinds, (kind, n) => state.reserve(kind, n));
+  let literals: number[] = [];
+  // A placeholder wedged into a key is not in the skeleton; its number stays reserved all the same,
+  // and one this redactor handed out is a literal as well (below, unless a finding covers it).
+  const own: number[] = [];
+  if (scanned !== text)
+    findPlaceholders(text, rules.knownKinds, (kind, n, start, end) => {
+      state.reserve(kind, n);
+      if (state.assigned.has(text.slice(start, end))) own.push(start, end);
+    });
   findPlaceholders(scanned, rules.knownKinds, (kind, n, start, end) => {
     state.reserve(kind, n);
     existing.push(start, end);
     if (state.assigned.has(scanned.slice(start, end))) literals.push(...originalRange(sk, start, end));
   });
   const spans = spansOf(state, rules, scanned, existing, isAllowed, sk.wedges);
+  if (own.length > literals.length) literals = withWedged(literals, own, spans, sk);
   const out = new Output(text);
   let nextLiteral = 0;
   for (const span of spans) {
@@ -162,6 +169,35 @@ function run(state: State, config: Config, text: string): RedactResult {
   const findings: RedactFinding[] = [];
   for (const [entry, n] of out.seen) findings.push(finding(entry, n, config.includeOriginals));
   return { text: out.parts.join(''), findings, count: out.count };
+}
+
+/**
+ * `literals` (original ranges of the redactor's own placeholders the skeleton kept) and the ranges of
+ * `own` (each such placeholder in the original text) that the skeleton dropped as wedged into a key,
+ * in order, but for any that a finding covers: `xoxb-[email-1]o.brien@…` pasted back into a redactor
+ * that gave out `[email-1]` kept that literal, and restoring the text turned it into the address.
+ */
+function withWedged(
+  literals: readonly number[],
+  own: readonly number[],
+  spans: readonly Span[],
+  sk: Skeleton,
+): number[] {
+  const ranges: [number, number][] = [];
+  for (let i = 0; i < literals.length; i += 2) ranges.push([literals[i]!, literals[i + 1]!]);
+  // Literals and findings are each in order and never overlap: one sorted sweep (linear) tells the
+  // wedged placeholders that neither holds.
+  const taken = [...ranges, ...spans.map((s) => originalRange(sk, s.valueStart, s.end))].sort(
+    (x, y) => x[0] - y[0],
+  );
+  let j = 0;
+  for (let i = 0; i < own.length; i += 2) {
+    const start = own[i]!;
+    const end = own[i + 1]!;
+    while (j < taken.length && taken[j]![1] <= start) j++;
+    if (j >= taken.length || taken[j]![0] >= end) ranges.push([start, end]);
+  }
+  return ranges.sort((x, y) => x[0] - y[0]).flat();
 }
 
 /**

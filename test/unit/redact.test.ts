@@ -453,6 +453,26 @@ describe('createRedactor and redactMessages', () => {
     expect(redact('[email-1] jane@corp.io').text).toBe('[email-1] [email-2]');
   });
 
+  it('fuzz seed 1404418995 (path 32267:1:5:3:4): a pasted-back placeholder wedged into a key is replaced too', () => {
+    // Found by `npm run fuzz` on "a redactor gives a value the same placeholder in every call": after
+    // a key's start (`xoxb-`) the scan reads through a placeholder (it could hide the key's rest), and
+    // the one this redactor had given out stayed literal, so restoring made it the address.
+    const r = createRedactor({ includeOriginals: true });
+    expect(r.redactText('o.brien+x@mail.example.co.uk')).toBe('[email-1]');
+    const second = r.redact('xoxb-[email-1]o.brien+x@mail.example.co.uk');
+    expect(second.text).toBe('xoxb-[placeholder-1][email-1]');
+    expect(second.findings).toContainEqual({
+      kind: 'placeholder',
+      placeholder: '[placeholder-1]',
+      count: 1,
+      original: '[email-1]',
+    });
+    expect(r.redactText('sk-[email-1]abc')).toBe('sk-[placeholder-1]abc');
+    // A key found through the placeholder takes it with it: no literal is cut out of a finding.
+    const key = 'xoxb-157595830961-0136635664081-i519bV5tu2KQpRcph4MAppo7aws';
+    expect(r.redactText(`${key.slice(0, 20)}[email-1]${key.slice(20)}`)).toBe('[slack-token-1]');
+  });
+
   it('redactForRequest restores a pasted-back placeholder as the literal text it was', () => {
     const { request, restore } = redactForRequest({
       maxTokens: 256,
