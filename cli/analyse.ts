@@ -94,14 +94,14 @@ export function lessonsInput(parsed: Parsed, lib: Lib): Session.LessonsInput {
 }
 
 /**
- * Builds the LLM client for --llm / --fixtures, or undefined.
+ * Builds the LLM client for --llm / --openai-url / --fixtures, or undefined.
  * @example
  * ```ts
  * const llm = await llmClient(parseArgs(['reflect', '-', '--fixtures', 'replies.jsonl'], lib.snapshot), io, lib);
  * ```
  */
 export async function llmClient(
-  args: Pick<CliArgs, 'fixtures' | 'llm' | 'model'>,
+  args: Pick<CliArgs, 'fixtures' | 'llm' | 'model' | 'openaiUrl'>,
   io: Pick<ResolvedIo, 'env'>,
   lib: Pick<Lib, 'llm'>,
 ): Promise<Llm.LlmClient | undefined> {
@@ -122,6 +122,14 @@ export async function llmClient(
     } catch (err) {
       throw new UsageError(`--fixtures ${args.fixtures}: ${(err as Error).message}`);
     }
+  }
+  if (args.openaiUrl !== undefined) {
+    const apiKey = io.env.OPENAI_API_KEY;
+    return lib.llm.openAiClient({
+      baseURL: args.openaiUrl,
+      ...(args.model ? { model: args.model } : {}),
+      ...(apiKey ? { apiKey } : {}),
+    });
   }
   if (args.llm) {
     const apiKey = io.env.ANTHROPIC_API_KEY;

@@ -23,6 +23,28 @@ export class UsageError extends Error {}
  */
 export class InputError extends Error {}
 
+/**
+ * Refuses model flags that do not go together: one of --llm, --openai-url and --fixtures at most,
+ * --model only with a model to name, and a URL that is one (shared by `reflect` and `learn`).
+ * @example
+ * ```ts
+ * modelChoice({ llm: true, fixtures: 'f.jsonl', model: undefined, openaiUrl: undefined }); // throws UsageError
+ * ```
+ */
+export function modelChoice(a: Pick<CliArgs, 'llm' | 'fixtures' | 'model' | 'openaiUrl'>): void {
+  const chosen = [
+    a.llm && '--llm',
+    a.openaiUrl !== undefined && '--openai-url',
+    a.fixtures !== undefined && '--fixtures',
+  ];
+  const flags = chosen.filter(Boolean);
+  if (flags.length > 1) throw new UsageError(`use one of ${flags.join(', ')}, not several`);
+  if (a.model !== undefined && !a.llm && a.openaiUrl === undefined)
+    throw new UsageError('--model goes with --llm or --openai-url');
+  if (a.openaiUrl !== undefined && !/^https?:\/\/[^\s/]/.test(a.openaiUrl))
+    throw new UsageError(`--openai-url ${a.openaiUrl}: not an http(s) URL`);
+}
+
 /** The parsed command line of `rearview reflect` (and help, version). */
 export interface CliArgs {
   command: string | undefined;
@@ -32,6 +54,8 @@ export interface CliArgs {
   llm: boolean;
   fixtures: string | undefined;
   model: string | undefined;
+  /** --openai-url: an OpenAI-compatible model server (Ollama, llama.cpp, vLLM…) instead of Claude. */
+  openaiUrl: string | undefined;
   progress: boolean | undefined;
   help: boolean;
   version: boolean;
@@ -56,7 +80,11 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   ['--reduce', 'add the reduction report (reflection gates, step compaction; AgentDiet with a model)'],
   ['--llm', 'also reflect with Claude (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional)'],
   ['--fixtures <file>', 'reflect with recorded LLM replies (JSONL from recordingClient), no network'],
-  ['--model <name>', "model for --llm (default: rearview's Haiku-class default)"],
+  [
+    '--openai-url <url>',
+    'also reflect with an OpenAI-compatible model server (Ollama, llama.cpp, vLLM; OPENAI_API_KEY optional)',
+  ],
+  ['--model <name>', "model for --llm or --openai-url (default: rearview's Haiku-class default)"],
   ['--progress', 'show the progress bar even when stderr is not a terminal (files over 4 MB)'],
   ['--no-progress', 'never show it'],
   ['-h, --help', 'this help'],
@@ -155,6 +183,7 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     llm: false,
     fixtures: undefined,
     model: undefined,
+    openaiUrl: undefined,
     progress: undefined,
     help: false,
     version: false,
@@ -185,6 +214,8 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     else if (a.startsWith('--fixtures=')) out.fixtures = a.slice('--fixtures='.length);
     else if (a === '--model') out.model = value('--model');
     else if (a.startsWith('--model=')) out.model = a.slice('--model='.length);
+    else if (a === '--openai-url') out.openaiUrl = value('--openai-url');
+    else if (a.startsWith('--openai-url=')) out.openaiUrl = a.slice('--openai-url='.length);
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
     else if (flags.has(a)) param(a, value(a));
@@ -200,6 +231,6 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
   out.command = positional[0];
   out.file = positional[1];
   if (positional.length > 2) throw new UsageError(`unexpected argument ${positional[2]}`);
-  if (out.llm && out.fixtures) throw new UsageError('use either --llm or --fixtures, not both');
+  modelChoice(out);
   return out;
 }

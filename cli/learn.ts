@@ -8,7 +8,7 @@ import type * as Learn from 'rearview/learn';
 import type * as Llm from 'rearview/llm';
 import type * as Redact from 'rearview/redact';
 import { llmClient } from './analyse.js';
-import { InputError, UsageError } from './args.js';
+import { InputError, modelChoice, UsageError } from './args.js';
 import type { Io, Writable } from './io.js';
 import { sessionSources } from './learn-sources.js';
 
@@ -28,6 +28,7 @@ interface LearnArgs {
   llm: boolean;
   fixtures: string | undefined;
   model: string | undefined;
+  openaiUrl: string | undefined;
   /** The model pass is declined when its estimate (input + most output tokens) is above this. */
   llmMaxTokens: number;
 }
@@ -64,8 +65,10 @@ Options:
   --llm                  also ask Claude, in one request, to rewrite each rule as one imperative or
                          drop it (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional). The
                          estimated tokens are printed before the call, the reported ones after
+  --openai-url <url>     the same with an OpenAI-compatible model server (Ollama, llama.cpp, vLLM:
+                         http://127.0.0.1:11434/v1, say; OPENAI_API_KEY optional)
   --fixtures <file>      the same with recorded replies (JSONL from recordingClient), no network
-  --model <name>         model for --llm (default: rearview's Haiku-class default)
+  --model <name>         model for --llm or --openai-url
   --llm-max-tokens <n>   skip the model call when its estimate (input + most output tokens) is
                          above n (default ${LLM_MAX_TOKENS})
   --json                 the whole result as JSON (rules with evidence and dates, skipped files, …)
@@ -118,6 +121,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     llm: false,
     fixtures: undefined,
     model: undefined,
+    openaiUrl: undefined,
     llmMaxTokens: LLM_MAX_TOKENS,
   };
   const value = (flag: string, v: string | undefined, what: string): string => {
@@ -135,6 +139,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     else if (a === '--against') out.against = value(a, argv[++i], 'a file');
     else if (a === '--fixtures') out.fixtures = value(a, argv[++i], 'a file');
     else if (a === '--model') out.model = value(a, argv[++i], 'a model name');
+    else if (a === '--openai-url') out.openaiUrl = value(a, argv[++i], 'a URL');
     else if (a === '--llm-max-tokens') out.llmMaxTokens = count(a, argv[++i]);
     else if (a === '--budget') out.budget = count('--budget', argv[++i]);
     else if (a === '--min-sessions') out.minSessions = count('--min-sessions', argv[++i]);
@@ -146,8 +151,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
   }
   if (out.help) return out;
   if (out.json && out.diff) throw new UsageError('use either --json or --diff, not both');
-  if (out.llm && out.fixtures !== undefined) throw new UsageError('use either --llm or --fixtures, not both');
-  if (out.model !== undefined && !out.llm) throw new UsageError('--model goes with --llm');
+  modelChoice(out);
   if (!out.paths.length) throw new UsageError('missing <paths>: give session files or folders');
   return out;
 }

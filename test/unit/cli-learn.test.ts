@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+import { startMockOpenAi } from '../llm/mock-openai';
 import { builtCli } from './built-cli';
 
 const root = join(import.meta.dirname, '../..');
@@ -273,10 +274,31 @@ describe('rearview learn --llm', () => {
     expect(r.err).toContain('  model: 50 input + 9 output tokens reported');
   });
 
+  it('asks an OpenAI-compatible server with --openai-url', async () => {
+    const local = await startMockOpenAi();
+    try {
+      local.script([
+        { kind: 'reply', text: '[{"id":"r1","text":"Install dependencies with pnpm."}]', usage: [90, 12] },
+      ]);
+      const r = await run([join(tmp, 'sessions'), '--openai-url', local.url, '--model', 'qwen2.5-coder']);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain('- Install dependencies with pnpm. _(3 sessions');
+      expect(r.err).toContain('  model: 90 input + 12 output tokens reported');
+      expect(local.requests).toHaveLength(1);
+      expect(local.requests[0]!.body.model).toBe('qwen2.5-coder');
+    } finally {
+      await local.close();
+    }
+  });
+
   it('exits 2 on a model flag it cannot use', async () => {
     expect((await run([join(tmp, 'sessions'), '--llm'])).err).toContain('--llm needs ANTHROPIC_API_KEY');
     expect((await run([join(tmp, 'sessions'), '--llm'])).code).toBe(2);
     expect((await run([join(tmp, 'sessions'), '--model', 'x'])).code).toBe(2);
+    expect((await run([join(tmp, 'sessions'), '--openai-url', 'localhost:11434'])).code).toBe(2);
+    expect((await run([join(tmp, 'sessions'), '--openai-url', 'http://127.0.0.1:9/v1', '--llm'])).code).toBe(
+      2,
+    );
     expect((await run([join(tmp, 'sessions'), '--llm', '--fixtures', 'f.jsonl'], false, env)).code).toBe(2);
     expect((await run([join(tmp, 'sessions'), '--llm-max-tokens', '0'])).code).toBe(2);
     expect((await run([join(tmp, 'sessions'), '--fixtures', join(tmp, 'nope.jsonl')])).code).toBe(2);

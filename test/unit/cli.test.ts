@@ -24,6 +24,7 @@ import { DEFAULT_SETTINGS } from '../../playground/src/analyze';
 import { SLIDER_GROUPS } from '../../playground/src/sliders';
 import { readUrlState, writeUrlState } from '../../playground/src/url-state';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
+import { startMockOpenAi } from '../llm/mock-openai';
 import { builtCli } from './built-cli';
 
 const root = join(import.meta.dirname, '../..');
@@ -210,7 +211,10 @@ describe('the binary', () => {
       [['reflect', 'x', '--wat'], /unknown option --wat/],
       [['reflect', 'a', 'b'], /unexpected argument b/],
       [['reflect', 'x', '--fixtures'], /--fixtures needs a value/],
-      [['reflect', 'x', '--llm', '--fixtures', 'f'], /either --llm or --fixtures/],
+      [['reflect', 'x', '--llm', '--fixtures', 'f'], /use one of --llm, --fixtures, not several/],
+      [['reflect', 'x', '--openai-url', 'http://127.0.0.1:1/v1', '--llm'], /use one of --llm, --openai-url/],
+      [['reflect', 'x', '--openai-url', 'localhost:11434'], /not an http\(s\) URL/],
+      [['reflect', 'x', '--model', 'm'], /--model goes with --llm or --openai-url/],
       [['reflect', '-', '--llm'], /--llm needs ANTHROPIC_API_KEY/],
       [['reflect', '-', '--fixtures', join(tmp, 'none.jsonl')], /cannot read the file/],
     ];
@@ -265,6 +269,41 @@ describe('the binary', () => {
     expect(out.insights.map((i: { fact: string }) => i.fact)).toContain('The project uses pnpm.');
     expect(mock.requests).toHaveLength(1);
     expect(JSON.stringify(mock.requests[0]!.headers)).toContain('sk-ant-cli-test');
+  });
+
+  it('--openai-url reflects through an OpenAI-compatible server, with --model and OPENAI_API_KEY', async () => {
+    const local = await startMockOpenAi();
+    try {
+      local.script([
+        {
+          kind: 'reply',
+          text: JSON.stringify({
+            insights: [
+              {
+                fact: 'Tests run with pytest -q.',
+                recommendation: 'Run pytest -q.',
+                category: 'preference',
+                confidence: 'high',
+                trace_refs: ['message:m2'],
+              },
+            ],
+          }),
+        },
+      ]);
+      const r = await runCli(['reflect', '-', '--openai-url', local.url, '--model', 'llama3.2', '--json'], {
+        input: chat,
+        env: { OPENAI_API_KEY: 'sk-local-cli-test' },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out.llm).toEqual({ used: true });
+      expect(out.insights.map((i: { fact: string }) => i.fact)).toContain('Tests run with pytest -q.');
+      expect(local.requests).toHaveLength(1);
+      expect(local.requests[0]!.body.model).toBe('llama3.2');
+      expect(JSON.stringify(local.requests[0]!.headers)).toContain('sk-local-cli-test');
+    } finally {
+      await local.close();
+    }
   });
 
   it('--fixtures replays recorded replies; a missing recording falls back to the heuristics', async () => {
