@@ -3,8 +3,9 @@ import { ECHO_KIND, Echoes } from './echoes.js';
 import { type ConversationRedactor, type Reading, redactConversation } from './messages.js';
 import { type Config, configFor, LITERAL_KIND, type RedactOptions } from './options.js';
 import { findPlaceholders } from './placeholders.js';
+import { foundOf, mergeFound, uncovered } from './readings.js';
 import { type CompiledRules, type Span, scan } from './scanner.js';
-import { originalRange, type Skeleton, skeletonOf } from './skeleton.js';
+import { originalRange, skeletonOf } from './skeleton.js';
 
 export type { RedactAllow, RedactOptions, RedactPattern } from './options.js';
 
@@ -134,9 +135,9 @@ function run(state: State, config: Config, text: string): RedactResult {
   // One that an earlier call of this redactor handed out (`[email-1]` pasted back in) would be restored
   // to that call's value: it is replaced too, as a value of kind `placeholder`.
   const existing: number[] = [];
-  let literals: number[] = [];
+  const literals: number[] = [];
   // A placeholder wedged into a key is not in the skeleton; its number stays reserved all the same,
-  // and one this redactor handed out is a literal as well (below, unless a finding covers it).
+  // and one this redactor handed out is a literal as well (unless a finding covers it).
   const own: number[] = [];
   if (scanned !== text)
     findPlaceholders(text, rules.knownKinds, (kind, n, start, end) => {
@@ -148,56 +149,38 @@ function run(state: State, config: Config, text: string): RedactResult {
     existing.push(start, end);
     if (state.assigned.has(scanned.slice(start, end))) literals.push(...originalRange(sk, start, end));
   });
-  const spans = spansOf(state, rules, scanned, existing, isAllowed, sk.wedges);
-  if (own.length > literals.length) literals = withWedged(literals, own, spans, sk);
+  const kindIn = (t: string) => (span: Span) =>
+    span.kind === ECHO_KIND ? state.echoes.kindOf(t.slice(span.valueStart, span.end)) : span.kind;
+  let found = foundOf(spansOf(state, rules, scanned, existing, isAllowed, sk.wedges), sk, kindIn(scanned));
+  if (sk.wedges) {
+    // Read again with the wedged placeholders kept, as a pass over the output reads them (readings.ts).
+    const kept = skeletonOf(text, rules.knownKinds, true);
+    const at: number[] = [];
+    findPlaceholders(kept.text, rules.knownKinds, (_kind, _n, start, end) => at.push(start, end));
+    const more = foundOf(spansOf(state, rules, kept.text, at, isAllowed), kept, kindIn(kept.text));
+    // An address that ends at such a placeholder had its domain cut by it: no address (scanner.ts).
+    found = mergeFound(
+      found,
+      more.filter((f) => f.kind !== 'email'),
+    );
+  }
+  const todo = own.length > 0 ? uncovered(literals, own, found) : literals;
   const out = new Output(text);
   let nextLiteral = 0;
-  for (const span of spans) {
-    const [start, end] = originalRange(sk, span.valueStart, span.end);
-    // Literal placeholders before this span first, in order (they never overlap a span).
-    while (nextLiteral < literals.length && literals[nextLiteral]! < start) {
-      nextLiteral = out.literal(literals, nextLiteral, state);
+  for (const f of found) {
+    // Literal placeholders before this finding first, in order (none is inside one).
+    while (nextLiteral < todo.length && todo[nextLiteral]! < f.start) {
+      nextLiteral = out.literal(todo, nextLiteral, state);
     }
-    const kind =
-      span.kind === ECHO_KIND ? state.echoes.kindOf(scanned.slice(span.valueStart, span.end)) : span.kind;
-    out.replace(start, end, state.entryFor(kind, text.slice(start, end)));
+    out.replace(f.start, f.end, state.entryFor(f.kind, text.slice(f.start, f.end)));
   }
-  while (nextLiteral < literals.length) nextLiteral = out.literal(literals, nextLiteral, state);
+  while (nextLiteral < todo.length) nextLiteral = out.literal(todo, nextLiteral, state);
   state.total += out.count;
   if (out.count === 0) return { text, findings: [], count: 0 };
   out.parts.push(text.slice(out.last));
   const findings: RedactFinding[] = [];
   for (const [entry, n] of out.seen) findings.push(finding(entry, n, config.includeOriginals));
   return { text: out.parts.join(''), findings, count: out.count };
-}
-
-/**
- * `literals` (original ranges of the redactor's own placeholders the skeleton kept) and the ranges of
- * `own` (each such placeholder in the original text) that the skeleton dropped as wedged into a key,
- * in order, but for any that a finding covers: `xoxb-[email-1]o.brien@…` pasted back into a redactor
- * that gave out `[email-1]` kept that literal, and restoring the text turned it into the address.
- */
-function withWedged(
-  literals: readonly number[],
-  own: readonly number[],
-  spans: readonly Span[],
-  sk: Skeleton,
-): number[] {
-  const ranges: [number, number][] = [];
-  for (let i = 0; i < literals.length; i += 2) ranges.push([literals[i]!, literals[i + 1]!]);
-  // Literals and findings are each in order and never overlap: one sorted sweep (linear) tells the
-  // wedged placeholders that neither holds.
-  const taken = [...ranges, ...spans.map((s) => originalRange(sk, s.valueStart, s.end))].sort(
-    (x, y) => x[0] - y[0],
-  );
-  let j = 0;
-  for (let i = 0; i < own.length; i += 2) {
-    const start = own[i]!;
-    const end = own[i + 1]!;
-    while (j < taken.length && taken[j]![1] <= start) j++;
-    if (j >= taken.length || taken[j]![0] >= end) ranges.push([start, end]);
-  }
-  return ranges.sort((x, y) => x[0] - y[0]).flat();
 }
 
 /**

@@ -134,9 +134,10 @@ class Builder {
  * compatibility characters it decodes the spellings a key hides behind in URLs, JSON and HTML —
  * `%3D`, `%40`, `%2F`… (printable ASCII only), `\/`, `&quot;`, `&#39;` — and drops a placeholder of a
  * known kind wedged into a key (`AKIA[email-1]Q3EG…`): a key cut by one is still a key. Only after a
- * key's fixed start, so a placeholder this redactor wrote between two words is never dropped.
+ * key's fixed start, so a placeholder this redactor wrote between two words is never dropped. With
+ * `keepWedged` such placeholders stay: the text as a later pass over the redacted output reads it.
  */
-export function skeletonOf(text: string, knownKinds: ReadonlySet<string>): Skeleton {
+export function skeletonOf(text: string, knownKinds: ReadonlySet<string>, keepWedged = false): Skeleton {
   SPECIAL.lastIndex = 0;
   if (!SPECIAL.test(text)) return { text };
   const b = new Builder(text);
@@ -156,7 +157,7 @@ export function skeletonOf(text: string, knownKinds: ReadonlySet<string>): Skele
       b.put(at, at + s.length, ENTITIES[s]!);
     } else if (c === 91) {
       const kind = s.slice(1, s.lastIndexOf('-'));
-      if (knownKinds.has(kind)) {
+      if (!keepWedged && knownKinds.has(kind)) {
         b.put(at, at + s.length, '');
         b.wedges.push(b.length);
       }

@@ -77,6 +77,19 @@ describe('an address never reaches across a placeholder wedged into a key', () =
     expect(once).toBe('sk-ant-----[private-key-1]git@github.com:');
     expect(redact(once).text).toBe(once);
   });
+  it('fuzz seed -308292549 (path 545890:19): a key that ends where a placeholder is wedged is found whole', () => {
+    // Found by `npm run fuzz` on "is idempotent": read through `[email-1]`, the marked OpenAI key ran on
+    // into `eyJ…` and was no key (its body has a fixed length), glued to the address it was not one
+    // either (`sk-` after a word), so only `jane@corp.iosk` went and the key's body stayed in clear. A
+    // second pass, which sees the placeholder as a boundary, found it. Both readings count now.
+    const key = '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';
+    const text = `jane@corp.io${key}[email-1]eyJBearer ebMHIMEXI4BR9rQQ5SkjWio7P95lD_AA4NU.n6L-Jn6`;
+    const once = redact(text).text;
+    expect(once).toBe('[openai-key-1][email-1]eyJBearer [bearer-token-1]');
+    expect(redact(once).text).toBe(once);
+    // A placeholder wedged into a key that runs on after it is still read through.
+    expect(redact(`${key.slice(0, 30)}[email-1]${key.slice(30)}`).text).toBe('[openai-key-1]');
+  });
   it("a caller's placeholders inside a would-be domain stay as they are", () => {
     const options = { patterns: [{ kind: 'num', pattern: /[0-9]+/ }] };
     const once = redact('-----BEGIN PRIVATE KEY-----@pytest.fixtureAKIASOGCBM5N4KLTALRZA', options).text;
