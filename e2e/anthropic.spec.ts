@@ -134,8 +134,12 @@ test('Learn: the model rewords the review list only after its estimate is accept
     .setInputFiles(task);
   const rules = page.getByTestId('learn-rule');
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
-  expect(await rules.count()).toBeGreaterThanOrEqual(2);
+  expect(await rules.count()).toBeGreaterThanOrEqual(3);
   const second = await rules.nth(1).locator('.learn-text').inputValue();
+  // A person's edit goes as shown, but redacted: a key typed into a rule never reaches the model.
+  const third = rules.nth(2).locator('.learn-text');
+  const key = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01234567-AbCdEf';
+  await third.fill(`Use the staging key ${key} for smoke tests.`);
 
   // The estimate first: nothing is sent until "Ask" (scripting the reply clears the requests seen).
   mock.script([
@@ -158,7 +162,10 @@ test('Learn: the model rewords the review list only after its estimate is accept
   );
   expect(mock.requests).toHaveLength(1);
   // What was sent: the rules of the list, as shown.
-  expect(JSON.stringify(mock.requests.at(-1)!.body)).toContain(JSON.stringify(second).slice(1, 30));
+  const sent = JSON.stringify(mock.requests.at(-1)!.body);
+  expect(sent).toContain(JSON.stringify(second).slice(1, 30));
+  expect(sent).not.toContain(key.slice(0, 24));
+  expect(sent).toContain('Use the staging key [anthropic-key-1] for smoke tests.');
   await expect(rules.first().locator('.learn-text')).toHaveValue(
     'Keep every change small enough to review in one sitting.',
   );
