@@ -4,7 +4,7 @@
  * pass over the redacted output sees that placeholder as a boundary, and a key that ends right there
  * (`sk-…G2YG[email-1]eyJ…`, whose fixed length is what makes it a key) is only whole in that reading.
  * A text with such a placeholder is read both ways and what either finds is redacted (but for an
- * address the second reading alone finds: its domain was cut by the placeholder), findings that
+ * address that ends at the placeholder: its domain was cut by it), findings that
  * overlap becoming one, named by the longer. Literal placeholders (see the redactor) that a finding
  * covers go with it.
  */

@@ -155,13 +155,21 @@ function run(state: State, config: Config, text: string): RedactResult {
   if (sk.wedges) {
     // Read again with the wedged placeholders kept, as a pass over the output reads them (readings.ts).
     const kept = skeletonOf(text, rules.knownKinds, true);
+    const read = new Set<number>();
+    for (let i = 0; i < existing.length; i += 2)
+      read.add(originalRange(sk, existing[i]!, existing[i + 1]!)[0]);
     const at: number[] = [];
-    findPlaceholders(kept.text, rules.knownKinds, (_kind, _n, start, end) => at.push(start, end));
+    const wedged = new Set<number>();
+    findPlaceholders(kept.text, rules.knownKinds, (_kind, _n, start, end) => {
+      at.push(start, end);
+      const [from] = originalRange(kept, start, end);
+      if (!read.has(from)) wedged.add(from);
+    });
     const more = foundOf(spansOf(state, rules, kept.text, at, isAllowed), kept, kindIn(kept.text));
     // An address that ends at such a placeholder had its domain cut by it: no address (scanner.ts).
     found = mergeFound(
       found,
-      more.filter((f) => f.kind !== 'email'),
+      more.filter((f) => f.kind !== 'email' || !wedged.has(f.end)),
     );
   }
   const todo = own.length > 0 ? uncovered(literals, own, found) : literals;

@@ -90,6 +90,13 @@ describe('an address never reaches across a placeholder wedged into a key', () =
     // A placeholder wedged into a key that runs on after it is still read through.
     expect(redact(`${key.slice(0, 30)}[email-1]${key.slice(30)}`).text).toBe('[openai-key-1]');
   });
+  it('fuzz seed 1651865282 (path 132552:2:7): an address that a key ends, not the placeholder, is an address', () => {
+    // Found by `npm run fuzz` on "is idempotent": the reading that keeps `[jwt-2]` finds the AWS key and,
+    // before it, the address; that address was taken for one the placeholder cut, and left in clear.
+    const once = redact('jane@corp.ioAKIASOGCBM5N4KLTALRZ[jwt-2]io').text;
+    expect(once).toBe('[email-1][aws-access-key-1][jwt-2]io');
+    expect(redact(once).text).toBe(once);
+  });
   it("a caller's placeholders inside a would-be domain stay as they are", () => {
     const options = { patterns: [{ kind: 'num', pattern: /[0-9]+/ }] };
     const once = redact('-----BEGIN PRIVATE KEY-----@pytest.fixtureAKIASOGCBM5N4KLTALRZA', options).text;
