@@ -8,6 +8,7 @@
  * overlap becoming one, named by the longer. Literal placeholders (see the redactor) that a finding
  * covers go with it.
  */
+import { ECHO_KIND, type Echoes } from './echoes.js';
 import type { Span } from './scanner.js';
 import { originalRange, type Skeleton } from './skeleton.js';
 
@@ -20,18 +21,21 @@ export interface Found {
 
 /**
  * @internal The spans of a scan of `sk.text` in the input's positions (the value only: a setting's
- * name stays); `kindOf` names a span (the echoes' kind for an echo).
+ * name stays), each named by its kind (an echo by the kind `echoes` found its value as).
  *
  * @example
  * ```ts
- * foundOf(spans, sk, (s) => s.kind); // [{ start, end, kind }, …] in order
+ * foundOf(spans, sk, echoes); // [{ start, end, kind }, …] in order
  * ```
  */
-export function foundOf(spans: readonly Span[], sk: Skeleton, kindOf: (span: Span) => string): Found[] {
-  return spans.map((s) => {
+export function foundOf(spans: readonly Span[], sk: Skeleton, echoes: Pick<Echoes, 'kindOf'>): Found[] {
+  const out: Found[] = [];
+  for (const s of spans) {
     const [start, end] = originalRange(sk, s.valueStart, s.end);
-    return { start, end, kind: kindOf(s) };
-  });
+    const kind = s.kind === ECHO_KIND ? echoes.kindOf(sk.text.slice(s.valueStart, s.end)) : s.kind;
+    out.push({ start, end, kind });
+  }
+  return out;
 }
 
 /**

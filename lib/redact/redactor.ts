@@ -149,9 +149,11 @@ function run(state: State, config: Config, text: string): RedactResult {
     existing.push(start, end);
     if (state.assigned.has(scanned.slice(start, end))) literals.push(...originalRange(sk, start, end));
   });
-  const kindIn = (t: string) => (span: Span) =>
-    span.kind === ECHO_KIND ? state.echoes.kindOf(t.slice(span.valueStart, span.end)) : span.kind;
-  let found = foundOf(spansOf(state, rules, scanned, existing, isAllowed, sk.wedges), sk, kindIn(scanned));
+  const spans = spansOf(state, rules, scanned, existing, isAllowed, sk.wedges);
+  // Most texts (a line, a message) hold nothing: no findings to map, no output to build.
+  if (spans.length === 0 && !sk.wedges && literals.length === 0 && own.length === 0)
+    return { text, findings: [], count: 0 };
+  let found = foundOf(spans, sk, state.echoes);
   if (sk.wedges) {
     // Read again with the wedged placeholders kept, as a pass over the output reads them (readings.ts).
     const kept = skeletonOf(text, rules.knownKinds, true);
@@ -165,7 +167,7 @@ function run(state: State, config: Config, text: string): RedactResult {
       const [from] = originalRange(kept, start, end);
       if (!read.has(from)) wedged.add(from);
     });
-    const more = foundOf(spansOf(state, rules, kept.text, at, isAllowed), kept, kindIn(kept.text));
+    const more = foundOf(spansOf(state, rules, kept.text, at, isAllowed), kept, state.echoes);
     // An address that ends at such a placeholder had its domain cut by it: no address (scanner.ts).
     found = mergeFound(
       found,
