@@ -15,19 +15,17 @@ const SYSTEM =
 const OUT_TOKENS_PER_RULE = 40;
 
 /**
- * The request for `rules`: the system prompt and one line per rule (texts are redacted already).
+ * The request for `rules`: the system prompt and one line per rule, redacted (a person's edit in a
+ * review list may hold what the sessions' redaction never saw), and its estimated cost.
  */
-function request(rules: readonly LearnedRule[]): { system: string; user: string; maxTokens: number } {
-  const user = rules.map((r) => JSON.stringify({ id: r.id, text: r.text })).join('\n');
-  return { system: SYSTEM, user, maxTokens: Math.min(8000, 64 + rules.length * OUT_TOKENS_PER_RULE) };
-}
-
-/** The estimate of a request for `rules` (its text redacted as `redactText` does). */
-function estimate(req: ReturnType<typeof request>, redactText: (t: string) => string): LlmCost {
-  return {
-    estimatedInputTokens: estimateTokens(req.system) + estimateTokens(redactText(req.user)) + 8,
-    maxOutputTokens: req.maxTokens,
-  };
+function request(
+  rules: readonly LearnedRule[],
+  redactText: (t: string) => string,
+): { system: string; user: string; maxTokens: number; cost: LlmCost } {
+  const user = redactText(rules.map((r) => JSON.stringify({ id: r.id, text: r.text })).join('\n'));
+  const maxTokens = Math.min(8000, 64 + rules.length * OUT_TOKENS_PER_RULE);
+  const estimatedInputTokens = estimateTokens(SYSTEM) + estimateTokens(user) + 8;
+  return { system: SYSTEM, user, maxTokens, cost: { estimatedInputTokens, maxOutputTokens: maxTokens } };
 }
 
 /**
@@ -41,7 +39,7 @@ function estimate(req: ReturnType<typeof request>, redactText: (t: string) => st
  */
 export function estimateRefine(rules: readonly LearnedRule[]): LlmCost {
   const redactor = createRedactor();
-  return estimate(request(rules), (t) => redactor.redactText(t));
+  return request(rules, (t) => redactor.redactText(t)).cost;
 }
 
 /**
@@ -89,8 +87,8 @@ export async function refineWithModel(
   redactText: (t: string) => string,
   signal: AbortSignal | undefined,
 ): Promise<{ rules: LearnedRule[]; cost: LlmCost; dropped: number }> {
-  const req = request(rules);
-  const cost = estimate(req, redactText);
+  const req = request(rules, redactText);
+  const cost = req.cost;
   try {
     if (confirm && !(await confirm({ ...cost }))) {
       cost.skipped = 'declined';
@@ -98,7 +96,7 @@ export async function refineWithModel(
     }
     const reply = await llm.complete({
       system: req.system,
-      messages: [{ role: 'user', content: redactText(req.user) }],
+      messages: [{ role: 'user', content: req.user }],
       maxTokens: req.maxTokens,
       temperature: 0,
       ...(signal ? { signal } : {}),
