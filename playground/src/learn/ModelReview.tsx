@@ -11,7 +11,8 @@ import { currentMode, modeLabel } from '../llm-state';
 
 type Stage =
   | { kind: 'idle' }
-  | { kind: 'confirm'; cost: LlmCost }
+  /** `sent`: the list as estimated, which is what "Ask" sends (edits made meanwhile are not). */
+  | { kind: 'confirm'; cost: LlmCost; sent: LearnedRule[] }
   | { kind: 'asking' }
   | { kind: 'done'; cost: LlmCost; note?: string };
 
@@ -32,29 +33,34 @@ export default function ModelReview(props: {
 
   const estimate = async () => {
     const { estimateRefine } = await import('rearview/learn');
-    setStage({ kind: 'confirm', cost: estimateRefine(asSent()) });
+    const sent = asSent();
+    setStage({ kind: 'confirm', cost: estimateRefine(sent), sent });
   };
 
-  const ask = async () => {
-    const sent = asSent();
+  const ask = async (sent: LearnedRule[], estimated: LlmCost) => {
     setStage({ kind: 'asking' });
-    const [{ refineRules }, m] = await Promise.all([import('rearview/learn'), import('../reflect')]);
-    const client = await m.makeClient(currentMode());
-    const { rules, cost } = await refineRules(sent, { llm: client });
-    const edits: ModelEdits = new Map();
-    const byId = new Map(rules.map((r) => [r.id, r.text]));
-    sent.forEach((r, i) => {
-      const text = byId.get(r.id);
-      if (text === undefined) edits.set(i, null);
-      else if (text !== r.text) edits.set(i, text);
-    });
-    if (!cost.skipped) props.onEdits(edits);
-    const err = client.lastError;
-    setStage({
-      kind: 'done',
-      cost,
-      ...(cost.skipped ? { note: err ? m.explainLlmError(err.code, err.message) : cost.skipped } : {}),
-    });
+    try {
+      const [{ refineRules }, m] = await Promise.all([import('rearview/learn'), import('../reflect')]);
+      const client = await m.makeClient(currentMode());
+      const { rules, cost } = await refineRules(sent, { llm: client });
+      const edits: ModelEdits = new Map();
+      const byId = new Map(rules.map((r) => [r.id, r.text]));
+      sent.forEach((r, i) => {
+        const text = byId.get(r.id);
+        if (text === undefined) edits.set(i, null);
+        else if (text !== r.text) edits.set(i, text);
+      });
+      if (!cost.skipped) props.onEdits(edits);
+      const err = client.lastError;
+      setStage({
+        kind: 'done',
+        cost,
+        ...(cost.skipped ? { note: err ? m.explainLlmError(err.code, err.message) : cost.skipped } : {}),
+      });
+    } catch (err) {
+      // The client could not be made (settings) or the module not loaded: nothing was sent.
+      setStage({ kind: 'done', cost: estimated, note: err instanceof Error ? err.message : String(err) });
+    }
   };
 
   return (
@@ -75,9 +81,13 @@ export default function ModelReview(props: {
           {(s) => (
             <p data-testid="learn-model-confirm">
               About {n(s().cost.estimatedInputTokens)} input and at most {n(s().cost.maxOutputTokens)} output
-              tokens go to {modeLabel()}: the {plural(props.rules().length, 'rule')} in this list, redacted,
-              and nothing else.{' '}
-              <button type="button" data-testid="learn-model-ask" onClick={() => void ask()}>
+              tokens go to {modeLabel()}: the {plural(s().sent.length, 'rule')} in this list, redacted, and
+              nothing else.{' '}
+              <button
+                type="button"
+                data-testid="learn-model-ask"
+                onClick={() => void ask(s().sent, s().cost)}
+              >
                 Ask
               </button>{' '}
               <button type="button" class="ghost" onClick={() => setStage({ kind: 'idle' })}>
