@@ -104,7 +104,10 @@ function scanAll(
       next[bestCustom] = nextCustom(text, custom[bestCustom]!, best.start + 1);
       continue;
     }
-    if (bestCustom < 0) best = overlapping(text, rules, ungluedAll(text, rules, pos, best), pos);
+    // A key glued before a caller's match goes first (an address ending there had its domain cut by it).
+    const glued = ungluedAll(text, rules, pos, best);
+    if (bestCustom < 0 || (glued !== best && glued.kind !== 'email'))
+      best = overlapping(text, rules, glued, pos);
     onSpan(best);
     pos = best.end;
     afterMatch = true;
@@ -117,9 +120,8 @@ function scanAll(
  * The longest of them names the kind. Only positions where a kind may start are probed; a run that
  * overlaps itself past its kind's length bound (tens of kilobytes of `a.token=a.token=…`) stops
  * growing once the matches probed are four times the span, which keeps the scan linear.
- * `prevEnd` ends the match before (-1: none). A key glued in the word that starts there is found as
- * {@link gluedAfter} finds it: a probe's look back counts that match's characters as a run (`…KEY-----
- * ghp_ghp_xoxb-…_secret_access_key=…` left the Slack token in clear: found by `npm run fuzz`).
+ * `prevEnd` ends the match before (-1: none): a key glued in the word that starts there is found as
+ * {@link gluedAfter} finds it (a probe's look back would count that match's characters as a run).
  */
 function overlapping(text: string, rules: CompiledRules, span: Span, prevEnd: number): Span {
   let { valueStart, end, kind } = span;
