@@ -136,10 +136,19 @@ export function printable(text: unknown): string {
  * ```
  */
 export function printableJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    /[\x7f-\x9f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return printableJsonText(JSON.stringify(value, null, 2));
+}
+
+/**
+ * {@link printableJson} for a document already serialized (JSON syntax is ASCII, so DEL and C1 can
+ * only be inside its strings, where the escape keeps the value).
+ * @example
+ * ```ts
+ * printableJsonText('{"text":"\x9b"}'); // '{"text":"\\u009b"}'
+ * ```
+ */
+export function printableJsonText(json: string): string {
+  return json.replace(/[\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A progress bar on stderr, redrawn at most every 100 ms. */

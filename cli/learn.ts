@@ -9,7 +9,7 @@ import type * as Llm from 'rearview/llm';
 import type * as Redact from 'rearview/redact';
 import { llmClient } from './analyse.js';
 import { InputError, modelChoice, UsageError } from './args.js';
-import type { Io, Writable } from './io.js';
+import { type Io, printable, printableJsonText, safeOut, type Writable } from './io.js';
 import { sessionSources } from './learn-sources.js';
 
 /** The built library: this file runs from dist/cli, the library's entries are in dist/lib. */
@@ -84,16 +84,6 @@ read), 2 usage error.`;
 const SESSION_FILE = /\.(?:jsonl|json|md|markdown|txt|log)$/i;
 /** Folders never walked: they hold dependencies and history, not sessions. */
 const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn']);
-
-// Terminal control sequences and control characters (but newline and tab): session text is untrusted
-// and printed raw it could retitle or clear the terminal (the same rule as the reflect command's).
-const TERMINAL_SEQUENCE =
-  /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b\n]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?/g;
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
-
-function printable(text: string): string {
-  return String(text).replace(TERMINAL_SEQUENCE, '').replace(CONTROL, '');
-}
 
 function count(flag: string, value: string | undefined): number {
   const n = Number(value);
@@ -287,8 +277,12 @@ function summary(r: Learn.LearnResult, against: string, llmMaxTokens: number): s
 export async function main(argv: readonly string[], ioOptions: Io = {}): Promise<number> {
   const io = { stdout: ioOptions.stdout ?? process.stdout, stderr: ioOptions.stderr ?? process.stderr };
   let redactText = (t: string) => t;
-  // Everything printed carries session text or file names: redacted, then stripped of control characters.
-  const say = (stream: Writable, text: string) => stream.write(printable(redactText(text)));
+  // Everything printed carries session text or file names: redacted and made safe for a terminal as
+  // the reflect command's output is (io.ts: control sequences and bidi controls gone; in JSON, escaped).
+  const say = (stream: Writable, text: string, json = false) => {
+    const out = safeOut(text, { redactText, json });
+    stream.write(json ? printableJsonText(out) : printable(out));
+  };
   let line: ReturnType<typeof progressLine> | null = null;
   try {
     const args = parseLearnArgs(argv);
@@ -339,7 +333,7 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
     line.end();
     line = null;
     const againstName = args.against === undefined ? 'AGENTS.md' : basename(args.against);
-    if (args.json) say(io.stdout, `${learn.toJson(result)}\n`);
+    if (args.json) say(io.stdout, `${learn.toJson(result)}\n`, true);
     else if (args.diff) say(io.stdout, learn.toUnifiedDiff(result, againstText ?? '', againstName));
     else say(io.stdout, learn.toMarkdown(result));
     say(io.stderr, summary(result, args.against ?? againstName, args.llmMaxTokens));

@@ -164,6 +164,21 @@ describe('rearview learn', () => {
     expect((await run([join(tmp, 'sessions')], false)).err).not.toContain('\r');
   });
 
+  it('prints file names without bidi controls, and keeps them escaped in JSON', async () => {
+    // U+202E reverses what follows on a terminal: a file name could show as another name.
+    const dir = join(tmp, 'bidi');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'a.jsonl'), session('2025-01-01', 'No, use pnpm instead of npm.'));
+    writeFileSync(join(dir, 'notes\u202egpj.md'), 'just notes');
+    const text = await run([dir]);
+    expect(text.err).toContain('skipped notesgpj.md');
+    expect(text.err).not.toContain('\u202e');
+    const json = await run([dir, '--json']);
+    expect(json.out).not.toContain('\u202e');
+    expect(json.out).toContain('notes\\u202egpj.md');
+    expect(JSON.parse(json.out).skipped[0].name).toBe('notes\u202egpj.md');
+  });
+
   it('exits 2 on usage errors and 1 on input errors', async () => {
     expect((await run([])).code).toBe(2);
     expect((await run(['--bogus', tmp])).code).toBe(2);
