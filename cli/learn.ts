@@ -77,6 +77,8 @@ Options:
   --no-progress          never show it
   -h, --help             this help
 
+An option that takes a value takes it as --option <value> or --option=<value>.
+
 Exit codes: 0 ok, 1 input error (a path or the --against file cannot be read, or no file could be
 read), 2 usage error.`;
 
@@ -92,6 +94,9 @@ function count(flag: string, value: string | undefined): number {
   }
   return n;
 }
+
+/** The options of `rearview learn` that take no value. */
+const SWITCHES = new Set(['--help', '--json', '--diff', '--progress', '--no-progress', '--llm']);
 
 /**
  * Parses the arguments of `rearview learn`; throws its UsageError on a wrong one.
@@ -114,25 +119,31 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     openaiUrl: undefined,
     llmMaxTokens: LLM_MAX_TOKENS,
   };
-  const value = (flag: string, v: string | undefined, what: string): string => {
-    if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs ${what}`);
-    return v;
-  };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    // `--flag=value` reads as `--flag value`, as in `rearview reflect`; a switch refuses a value.
+    const eq = argv[i]!.startsWith('--') ? argv[i]!.indexOf('=') : -1;
+    const a = eq > 2 ? argv[i]!.slice(0, eq) : argv[i]!;
+    const inline = eq > 2 ? argv[i]!.slice(eq + 1) : undefined;
+    const value = (flag: string, v: string | undefined, what: string): string => {
+      if (v === undefined || (inline === undefined && v.startsWith('--')) || v === '')
+        throw new UsageError(`${flag} needs ${what}`);
+      return v;
+    };
+    const next = () => (inline === undefined ? argv[++i] : inline);
+    if (inline !== undefined && SWITCHES.has(a)) throw new UsageError(`${a} takes no value`);
     if (a === '-h' || a === '--help') out.help = true;
     else if (a === '--json') out.json = true;
     else if (a === '--diff') out.diff = true;
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
     else if (a === '--llm') out.llm = true;
-    else if (a === '--against') out.against = value(a, argv[++i], 'a file');
-    else if (a === '--fixtures') out.fixtures = value(a, argv[++i], 'a file');
-    else if (a === '--model') out.model = value(a, argv[++i], 'a model name');
-    else if (a === '--openai-url') out.openaiUrl = value(a, argv[++i], 'a URL');
-    else if (a === '--llm-max-tokens') out.llmMaxTokens = count(a, argv[++i]);
-    else if (a === '--budget') out.budget = count('--budget', argv[++i]);
-    else if (a === '--min-sessions') out.minSessions = count('--min-sessions', argv[++i]);
+    else if (a === '--against') out.against = value(a, next(), 'a file');
+    else if (a === '--fixtures') out.fixtures = value(a, next(), 'a file');
+    else if (a === '--model') out.model = value(a, next(), 'a model name');
+    else if (a === '--openai-url') out.openaiUrl = value(a, next(), 'a URL');
+    else if (a === '--llm-max-tokens') out.llmMaxTokens = count(a, next());
+    else if (a === '--budget') out.budget = count(a, next());
+    else if (a === '--min-sessions') out.minSessions = count(a, next());
     else if (a === '--') {
       out.paths.push(...argv.slice(i + 1));
       break;

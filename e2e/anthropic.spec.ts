@@ -171,6 +171,27 @@ test('Learn: the model rewords the review list only after its estimate is accept
   );
   await expect(rules.nth(1).getByRole('button', { name: 'Reject' })).toHaveAttribute('aria-pressed', 'true');
   await page.screenshot({ path: `${SHOTS}/learn-model.png`, fullPage: true });
+
+  // A slow reply can be cancelled: the request stops and the list stays as it was.
+  mock.script([
+    {
+      kind: 'json',
+      text: '[{"id":"v0","text":"Never merge on a Friday afternoon."}]',
+      usage: { input_tokens: 10, output_tokens: 5 },
+      delayMs: 20_000,
+    },
+  ]);
+  await page.getByTestId('learn-model-estimate').click();
+  await page.getByTestId('learn-model-ask').click();
+  await expect(page.getByTestId('learn-model')).toContainText('Asking');
+  await expect.poll(() => mock.requests.length).toBe(1);
+  await page.getByTestId('learn-model-cancel').click();
+  await expect(result).toContainText('Not changed: Cancelled.');
+  await expect(page.getByTestId('learn-model-cancel')).toHaveCount(0);
+  await expect(rules.first().locator('.learn-text')).toHaveValue(
+    'Keep every change small enough to review in one sitting.',
+  );
+
   // The person still decides: the reworded rule is exported once accepted.
   await rules.first().getByRole('button', { name: 'Accept' }).click();
   await page.getByTestId('learn-export-md').click();

@@ -157,6 +157,23 @@ describe('rearview learn', () => {
     expect(json.rules.length + json.overBudget.length).toBe(2);
   });
 
+  it('reads --flag=value as --flag value, and refuses a value on a switch', async () => {
+    const spaced = await run([join(tmp, 'sessions'), '--min-sessions', '1', '--budget', '40', '--json']);
+    const glued = await run([join(tmp, 'sessions'), '--min-sessions=1', '--budget=40', '--json']);
+    expect(glued.code).toBe(0);
+    expect(glued.out).toBe(spaced.out);
+    const against = await run([join(tmp, 'sessions'), `--against=${join(tmp, 'AGENTS.md')}`, '--diff']);
+    expect(against.code).toBe(0);
+    expect(against.out).toBe(
+      (await run([join(tmp, 'sessions'), '--against', join(tmp, 'AGENTS.md'), '--diff'])).out,
+    );
+    const refused = await run([join(tmp, 'sessions'), '--json=yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('--json takes no value');
+    expect((await run([join(tmp, 'sessions'), '--budget='])).code).toBe(2);
+    expect((await run([join(tmp, 'sessions'), '--against='])).code).toBe(2);
+  });
+
   it('draws a progress line on a terminal only', async () => {
     expect((await run([join(tmp, 'sessions')], true)).err).toMatch(
       /\rlearn: \d+ files, [\d.]+\/[\d.]+ MB, \d+ sessions, \d+ rules/,

@@ -3,7 +3,8 @@
  * go to the model chosen in the Snapshots tab's settings, in one request, to be reworded or dropped.
  * Nothing is sent before the person has seen the estimate and said yes; after, the reported tokens and
  * what changed are shown. A rewrite fills the rule's text field; a rule the model would drop is marked
- * rejected; the person still accepts or rejects each one.
+ * rejected; the person still accepts or rejects each one. "Cancel" aborts the request while it runs
+ * and leaves the list as it was.
  */
 import type { LearnedRule, LlmCost } from 'rearview/learn';
 import { createSignal, Match, Switch } from 'solid-js';
@@ -13,7 +14,8 @@ type Stage =
   | { kind: 'idle' }
   /** `sent`: the list as estimated, which is what "Ask" sends (edits made meanwhile are not). */
   | { kind: 'confirm'; cost: LlmCost; sent: LearnedRule[] }
-  | { kind: 'asking' }
+  /** `controller`: what "Cancel" aborts; the request stops and nothing in the list changes. */
+  | { kind: 'asking'; controller: AbortController }
   | { kind: 'done'; cost: LlmCost; note?: string };
 
 const n = (x: number | undefined) => (x ?? 0).toLocaleString('en-US');
@@ -38,11 +40,13 @@ export default function ModelReview(props: {
   };
 
   const ask = async (sent: LearnedRule[], estimated: LlmCost) => {
-    setStage({ kind: 'asking' });
+    const controller = new AbortController();
+    setStage({ kind: 'asking', controller });
     try {
       const [{ refineRules }, m] = await Promise.all([import('rearview/learn'), import('../reflect')]);
       const client = await m.makeClient(currentMode());
-      const { rules, cost } = await refineRules(sent, { llm: client });
+      const { rules, cost } = await refineRules(sent, { llm: client, signal: controller.signal });
+      if (controller.signal.aborted && !cost.skipped) cost.skipped = 'cancelled';
       const edits: ModelEdits = new Map();
       const byId = new Map(rules.map((r) => [r.id, r.text]));
       sent.forEach((r, i) => {
@@ -96,8 +100,20 @@ export default function ModelReview(props: {
             </p>
           )}
         </Match>
-        <Match when={stage().kind === 'asking'}>
-          <span role="status">Asking {modeLabel()}…</span>
+        <Match when={stage().kind === 'asking' && (stage() as Extract<Stage, { kind: 'asking' }>)}>
+          {(s) => (
+            <>
+              <span role="status">Asking {modeLabel()}…</span>{' '}
+              <button
+                type="button"
+                class="ghost"
+                data-testid="learn-model-cancel"
+                onClick={() => s().controller.abort()}
+              >
+                Cancel
+              </button>
+            </>
+          )}
         </Match>
       </Switch>
       <Switch>
