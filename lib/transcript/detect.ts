@@ -10,6 +10,7 @@ import { isClaudeMarkdownTitle } from './formats/claude-markdown.js';
 import { isClineUiMessage } from './formats/cline.js';
 import { isCodexLine } from './formats/codex.js';
 import { isGeminiSession } from './formats/gemini.js';
+import { plainPrefix, roleTag } from './formats/plain.js';
 import { specstoryHeader } from './formats/specstory.js';
 import {
   failedAt,
@@ -281,24 +282,10 @@ function detectJsonl(text: string, whole: JsonFailure): Detection {
   };
 }
 
-const PLAIN_PREFIX =
-  /^[ \t]{0,3}(?:\*\*)?(user|human|assistant|ai|claude|chatgpt|gpt|bot|model|system|tool)(?:\*\*)?[ \t]*:(?:\*\*)?/i;
-
-/**
- * The role prefix of a plain-text line (`User:`, `**Assistant:**`…), with the offset where the text
- * starts, or undefined.
- *
- * @example
- * ```ts
- * plainPrefix('Human: hi'); // { speaker: 'human', end: 6 }
- * ```
- */
-export function plainPrefix(line: string): { speaker: string; end: number } | undefined {
-  // Cheap reject before the (anchored, bounded) regular expression.
-  if (line.length === 0 || line.indexOf(':') < 0) return undefined;
-  const m = PLAIN_PREFIX.exec(line);
-  if (!m) return undefined;
-  return { speaker: m[1]!.toLowerCase(), end: m[0].length };
+/** True when `text` holds `</speaker>` (any case) within the detection window. */
+function closesTag(text: string, speaker: string, end: number): boolean {
+  const re = new RegExp(`</${speaker}>`, 'i');
+  return re.test(text.slice(0, end));
 }
 
 const AIDER_HEADER = '# aider chat started at ';
@@ -347,6 +334,11 @@ function detectText(text: string): Detection {
       return { format: 'claude-code-console' };
     }
     if (line.trimStart().startsWith(GEMINI_AGENT)) return { format: 'gemini-cli-console' };
+    // A chat in role tags: an opening tag first, and its closing tag in the window.
+    if (firstContent && c === 0x3c /* < */) {
+      const tag = roleTag(line);
+      if (tag && closesTag(text, tag.speaker, end)) return { format: 'plain' };
+    }
     const prefix = plainPrefix(line);
     if (prefix) {
       prefixed++;
@@ -358,7 +350,7 @@ function detectText(text: string): Detection {
   if (firstIsPrefixed || (prefixed >= 2 && speakers.size >= 2)) return { format: 'plain' };
   return {
     reason:
-      'Could not detect the format: no JSON, no Claude Code console markers (⏺, ⎿), no aider session header ("# aider chat started at") and no "User:" / "Assistant:" prefixes',
+      'Could not detect the format: no JSON, no Claude Code console markers (⏺, ⎿), no aider session header ("# aider chat started at"), no "User:" / "Assistant:" prefixes and no <user> … </user> tags',
     at: { line: 1 },
   };
 }

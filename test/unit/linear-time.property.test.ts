@@ -74,6 +74,10 @@ const PIECES = [
   '```',
   '> ',
   'User: ',
+  '<user>',
+  '</user>',
+  '<assistant ',
+  '>',
 ];
 
 const unit = fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 6 }).map((a) => a.join(''));

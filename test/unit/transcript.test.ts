@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, type Message, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
+import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
 const fixture = (name: string) =>
   readFileSync(join(import.meta.dirname, '../fixtures/transcripts', name), 'utf8');
@@ -284,6 +285,50 @@ describe('plain', () => {
       ['assistant', 'lower', 7],
       ['user', 'next line', 8],
     ]);
+  });
+
+  it('reads a chat in role tags, whose blocks run to their closing tags', () => {
+    const text = [
+      '<user>',
+      'Summarise these logs.',
+      'User: this prefix is pasted text, not a turn',
+      '',
+      '</user>',
+      '<assistant model="gemini-2.5-pro-0506">',
+      'Okay, here is the summary.',
+      '<user>still the reply</user> too',
+      '</assistant>',
+      '<USER>One line.</User>',
+      'Assistant: a prefix after the blocks starts a turn',
+    ].join('\n');
+    const t = parseTranscript(text);
+    expect(t.format).toBe('plain');
+    expect(t.messages.map((m) => [m.role, m.content, m.source.line])).toEqual([
+      ['user', 'Summarise these logs.\nUser: this prefix is pasted text, not a turn', 1],
+      ['assistant', 'Okay, here is the summary.\n<user>still the reply</user> too', 6],
+      ['user', 'One line.', 10],
+      ['assistant', 'a prefix after the blocks starts a turn', 11],
+    ]);
+  });
+
+  it('takes a role tag for a chat only with its closing tag, and an unclosed block runs to the end', () => {
+    expect(safeParseTranscript('<system>\nYou are a helpful assistant.\n').ok).toBe(false);
+    expect(safeParseTranscript('<userinfo>\nname\n</userinfo>').ok).toBe(false);
+    const t = parseTranscript('<user>\nhi\n</user>\n<assistant>\nhello\n\nand more');
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'hi'],
+      ['assistant', 'hello\n\nand more'],
+    ]);
+  });
+
+  it.each([
+    ['tags never closed', (n: number) => `<user>\n${'<assistant a="'.repeat(n)}`],
+    ['a tag line of spaces and quotes', (n: number) => `<user>\n</user>\n<assistant ${' "'.repeat(n)}`],
+    ['blocks opened on one line each', (n: number) => '<user>x\n'.repeat(n)],
+    ['closing tags with trailing spaces', (n: number) => `<user>\n${'</user  \n'.repeat(n)}</user>`],
+  ])('stays linear on %s (time at 2x / time at 1x ≤ 3)', (_, make) => {
+    const g = measureGrowth((s: string) => safeParseTranscript(s), make, doublings(6_250));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 
   it('counts a preamble as ignored', () => {
