@@ -2,18 +2,16 @@
  * The single-pass scanner: every enabled built-in kind is one alternative of one global regular
  * expression, tried left to right; caller-supplied patterns run beside it and the earliest match wins.
  */
-import { emailSpan, withWedges } from './address.js';
-import { afterEscape, EscapeCursor, worthTrying } from './escapes.js';
-import { type Alt, type CompiledRules, type CustomRule, GENERIC, type Part, type Span } from './rules.js';
+import { withWedges } from './address.js';
+import { afterEscape, EscapeCursor } from './escapes.js';
+import { execAt, globalFrom, interpret, NextMatches, stickyAt } from './matches.js';
+import type { CompiledRules, CustomRule, Span } from './rules.js';
 
 export type { CompiledRules, CustomRule, Span } from './rules.js';
 
 const AT = 64;
 const EQUALS = 61;
 const COLON = 58;
-/** Where a vendor prefix is split (see vendors.ts), and how long the part before it may be. */
-const SEPARATORS = '_-.~|';
-const MAX_HEAD = 40;
 
 /**
  * Calls `onSpan` for every region to redact (or keep: allowlisted values are still claimed), in order,
@@ -57,7 +55,7 @@ function scanAll(
         );
       if (!found) return;
       const span = overlapping(text, rules, ungluedAll(text, rules, pos, found), afterMatch ? pos : -1);
-      onSpan(span);
+      emit(text, rules, span, onSpan);
       pos = span.end;
       afterMatch = true;
     }
@@ -108,7 +106,7 @@ function scanAll(
     const glued = ungluedAll(text, rules, pos, best);
     if (bestCustom < 0 || (glued !== best && glued.kind !== 'email'))
       best = overlapping(text, rules, glued, pos);
-    onSpan(best);
+    emit(text, rules, best, onSpan);
     pos = best.end;
     afterMatch = true;
   }
@@ -167,6 +165,44 @@ function overlapping(text: string, rules: CompiledRules, span: Span, prevEnd: nu
   return end === span.end && valueStart === span.valueStart
     ? span
     : { start: span.start, valueStart, end, kind };
+}
+
+/**
+ * Calls `onSpan` with `span`, after the keys glued at the end of the text it keeps in clear (a setting's
+ * name): a later pass reads that text with a placeholder after it, and a key id there (`AKIA…` before
+ * `sk-ant-…_key=…`, the name read from the key's start) then ends at a boundary. Each is its own span.
+ */
+function emit(text: string, rules: CompiledRules, span: Span, onSpan: (span: Span) => void): void {
+  if (span.valueStart === span.start) {
+    onSpan(span);
+    return;
+  }
+  const before: Span[] = [];
+  let to = span.valueStart;
+  for (let round = 0; round < UNGLUE_ROUNDS; round++) {
+    const g = gluedBefore(text, rules, span.start, to);
+    if (g === undefined) break;
+    before.push(g);
+    to = g.start;
+  }
+  if (before.length === 0) {
+    onSpan(span);
+    return;
+  }
+  for (let i = before.length - 1; i >= 0; i--) onSpan(before[i]!);
+  onSpan({ start: span.valueStart, valueStart: span.valueStart, end: span.end, kind: span.kind });
+}
+
+/**
+ * A match in `text[from, to)` that ends at `to` once a placeholder stands at `to`, as a later pass
+ * reads the text (a key id needs the boundary the placeholder gives), or undefined.
+ */
+function gluedBefore(text: string, rules: CompiledRules, from: number, to: number): Span | undefined {
+  if (to <= from || !isWordDash(text.charCodeAt(to - 1))) return undefined;
+  const sub = `${text.slice(from, to)}[x-1]`;
+  const found = globalFrom(sub, rules, 0, 0, new EscapeCursor(sub), new NextMatches(sub, rules.parts));
+  if (found === undefined || found.end !== to - from) return undefined;
+  return { start: found.start + from, valueStart: found.valueStart + from, end: to, kind: found.kind };
 }
 
 /** Whether a built-in kind could start at `p`: at an `@`, after a non-alphanumeric, or after an escape. */
@@ -271,129 +307,4 @@ function earliest(a: Span | undefined, b: Span | undefined): Span | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
   return a.start < b.start ? a : b;
-}
-
-/** A built-in match starting exactly at `pos`, ignoring the left-boundary lookbehinds. */
-function stickyAt(text: string, rules: CompiledRules, pos: number, prevEnd = pos): Span | undefined {
-  if (pos >= text.length) return undefined;
-  const found = execAt(text, rules, pos, 'sticky');
-  return found === undefined ? undefined : interpret(text, rules, found.m, prevEnd, found.alts);
-}
-
-/** The first set's match exactly at `pos`, else the next set's. */
-function execAt(
-  text: string,
-  rules: CompiledRules,
-  pos: number,
-  which: 'sticky' | 'probe',
-): { m: RegExpExecArray; alts: Alt[] } | undefined {
-  const c = text.charCodeAt(pos);
-  for (const part of rules.parts) {
-    if (part.starts && !part.starts.has(c)) continue;
-    const re = part[which];
-    re.lastIndex = pos;
-    const m = re.exec(text);
-    if (m !== null) return { m, alts: part.alts };
-  }
-  return undefined;
-}
-
-/**
- * The first built-in match at or after `from`; `prevEnd` bounds how far an address reaches back. The end
- * of an escape (`\n`, `\u003d`) is a word boundary too, though it is a letter or digit: there the kinds
- * are tried without their lookbehinds, as at the end of a match.
- */
-function globalFrom(
-  text: string,
-  rules: CompiledRules,
-  from: number,
-  prevEnd: number,
-  escapes: EscapeCursor,
-  next: NextMatches,
-): Span | undefined {
-  let boundary = escapes.next(from);
-  while (from <= text.length) {
-    const found = next.from(from);
-    const limit = found === undefined ? text.length : found.m.index;
-    for (; boundary >= 0 && boundary <= limit; boundary = escapes.next(boundary + 1)) {
-      if (!worthTrying(text, boundary)) continue;
-      const span = stickyAt(text, rules, boundary, prevEnd);
-      if (span) return span;
-    }
-    if (found === undefined) return undefined;
-    const span = interpret(text, rules, found.m, prevEnd, found.alts);
-    if (span) return span;
-    from = found.m.index + 1;
-  }
-  return undefined;
-}
-
-/**
- * The next match of each combined expression, remembered: the scan only moves forward, so an
- * expression whose next match lies further on is not run again from every match of the other.
- */
-export class NextMatches {
-  private readonly at: (RegExpExecArray | null | undefined)[];
-  private readonly asked: number[];
-  constructor(
-    private readonly text: string,
-    private readonly globals: readonly Part[],
-  ) {
-    this.at = globals.map(() => undefined);
-    this.asked = globals.map(() => -1);
-  }
-
-  /** The earliest match at or after `from` (ties: the first expression). */
-  from(from: number): { m: RegExpExecArray; alts: Alt[] } | undefined {
-    let best: { m: RegExpExecArray; alts: Alt[] } | undefined;
-    for (let i = 0; i < this.globals.length; i++) {
-      let m = this.at[i];
-      if (m === undefined || this.asked[i]! > from || (m !== null && m.index < from)) {
-        const re = this.globals[i]!.global;
-        re.lastIndex = from;
-        m = this.at[i] = re.exec(this.text);
-        this.asked[i] = from;
-      }
-      if (m !== null && (best === undefined || m.index < best.m.index))
-        best = { m, alts: this.globals[i]!.alts };
-    }
-    return best;
-  }
-}
-
-function interpret(
-  text: string,
-  rules: CompiledRules,
-  m: RegExpExecArray,
-  prevEnd: number,
-  alts: readonly Alt[] = rules.parts[0]!.alts,
-): Span | undefined {
-  const end = m.index + m[0].length;
-  for (const alt of alts) {
-    if (m[alt.group] === undefined) continue;
-    if (alt.email) return emailSpan(text, m.index, end, prevEnd);
-    if (alt.secretGroup) {
-      const secret = m[alt.group + 1]!;
-      const valueStart = end - secret.length;
-      let kind = alt.kind;
-      if (GENERIC.includes(kind)) {
-        for (const c of rules.classify) {
-          if (c.test.test(secret)) {
-            kind = c.kind;
-            break;
-          }
-        }
-      }
-      return { start: m.index, valueStart, end, kind };
-    }
-    let start = m.index;
-    // Found from the separator inside its prefix (`glpat-` from its `-`): the head is part of the key.
-    if (alt.head && SEPARATORS.includes(m[0].charAt(0))) {
-      // The head's expression ends with the separator; it never reaches back into the previous match.
-      const h = alt.head.exec(text.slice(Math.max(0, prevEnd, start - MAX_HEAD), start + 1));
-      if (h) start -= h[0].length - 1;
-    }
-    return { start, valueStart: start, end, kind: alt.kind };
-  }
-  return undefined;
 }

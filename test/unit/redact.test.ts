@@ -262,6 +262,23 @@ describe('overlapping matches', () => {
     expect(redact(once).text).toBe(once);
   });
 
+  it('fuzz seed 1713074887 (path 726073:2:0:4:17): a key id glued at the start of a setting name read from a match end', () => {
+    // Found by `npm run fuzz` at 400x on "is idempotent": right after a private key, the setting's name
+    // was read from the key block's end, so it began with the AWS key id, which no boundary ended; only
+    // the value was redacted, and a second pass found the key id before that value's placeholder.
+    const pemBlock = '-----BEGIN PRIVATE KEY----------END PRIVATE KEY-----';
+    const tail = 'sk-ant-aws_secret_access_key=AOzeACBYgB36PWHJCawxZ2eTnpqZtdZa9ToEoIoO';
+    const once = redact(`${pemBlock}AKIASOGCBM5N4KLTALRZ${tail}`).text;
+    expect(once).toBe('[private-key-1][aws-access-key-1][secret-1]');
+    expect(redact(once).text).toBe(once);
+    // Without the match before it the name starts after the key id, which is found as glued there.
+    expect(redact(`AKIASOGCBM5N4KLTALRZ${tail}`).text).toBe('[aws-access-key-1][aws-secret-key-1]');
+    // A key id glued to letters that no value follows is no key id, on either pass.
+    expect(redact(`${pemBlock}AKIASOGCBM5N4KLTALRZsecret_key=hunter2hunter2`).text).toBe(
+      '[private-key-1]AKIASOGCBM5N4KLTALRZsecret_key=[secret-1]',
+    );
+  });
+
   it('a key before a setting name is its own finding, not part of the name', () => {
     expect(redactText(`${f.ghp}-api-key: s3cret!`)).toBe('[github-token-1]-api-key: [secret-1]');
   });
