@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { SHOTS, trackErrors } from './helpers';
 
@@ -191,5 +191,133 @@ test('Learn: the tab and `rearview learn --json` give the same result on the sam
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  expect(errors).toEqual([]);
+});
+
+/** Every file under `dir` as [path relative to dir's parent, text]. */
+function filesUnder(dir: string): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push([relative(resolve(dir, '..'), p), readFileSync(p, 'utf8')]);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The worker's whole result of the last run, kept on the page (as the parity test keeps it). */
+async function keepResults(page: Page) {
+  await page.addInitScript(() => {
+    const Base = window.Worker;
+    window.Worker = class extends Base {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        this.addEventListener('message', (e: MessageEvent) => {
+          if (e.data?.type === 'done')
+            (window as unknown as { __learned: unknown }).__learned = e.data.result;
+        });
+      }
+    };
+  });
+}
+
+/** What a run found, without the dates (a copied file has a new modification time). */
+const found = (r: {
+  rules: { text: string; sessions: number; evidence: { session: string; message: string }[] }[];
+  stats: { files: number; sessions: number };
+  skipped: { name: string }[];
+}) => ({
+  rules: r.rules.map((x) => [x.text, x.sessions, x.evidence.map((e) => `${e.session}#${e.message}`)]),
+  files: r.stats.files,
+  sessions: r.stats.sessions,
+  skipped: r.skipped.map((x) => x.name),
+});
+
+test('Learn: a folder dropped on the tab is walked by the worker and read as the chosen folder is', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await keepResults(page);
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-min-sessions').fill('1');
+  await folderInput(page).setInputFiles(SESSIONS);
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  type Result = Parameters<typeof found>[0];
+  const chosen = found(
+    (await page.evaluate(() => (window as unknown as { __learned: unknown }).__learned)) as Result,
+  );
+  expect(chosen.files).toBeGreaterThan(3);
+
+  // The same files in the origin's private file system (a real FileSystemDirectoryHandle, as a drop of
+  // a folder gives in Chromium), with a node_modules folder that must not be read. Playwright cannot
+  // drag a folder from the desktop, so the drop's item hands out that handle.
+  const files = filesUnder(SESSIONS);
+  await page.evaluate(async (files) => {
+    const root = await navigator.storage.getDirectory();
+    const put = async (path: string, text: string) => {
+      const parts = path.split('/');
+      let dir = root;
+      for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
+      const w = await (await dir.getFileHandle(parts.at(-1)!, { create: true })).createWritable();
+      await w.write(text);
+      await w.close();
+    };
+    for (const [path, text] of files) await put(path, text);
+    await put(`${files[0]![0].split('/')[0]}/node_modules/pkg/session.jsonl`, files.at(-1)![1]);
+  }, files);
+  const folder = basename(SESSIONS);
+  await page.evaluate(async (folder) => {
+    const handle = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
+    const proto = DataTransferItem.prototype as unknown as { getAsFileSystemHandle: () => Promise<unknown> };
+    proto.getAsFileSystemHandle = () => Promise.resolve(handle);
+    const dt = new DataTransfer();
+    dt.items.add(new File([''], folder));
+    document
+      .querySelector('[data-testid="learn-panel"]')!
+      .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, folder);
+  await expect(page.getByTestId('learn-progress')).toContainText(`${chosen.files}/${chosen.files} files`);
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  const dropped = found(
+    (await page.evaluate(() => (window as unknown as { __learned: unknown }).__learned)) as Result,
+  );
+  expect(dropped).toEqual(chosen);
+  expect(errors).toEqual([]);
+});
+
+test('Learn: session files dropped on the tab are read whatever their names end with', async ({ page }) => {
+  const errors = trackErrors(page);
+  await keepResults(page);
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-min-sessions').fill('1');
+  const [short, subagent] = ['short.jsonl', 'subagent.jsonl'].map((n) =>
+    readFileSync(join(SESSIONS, n), 'utf8'),
+  );
+  // Files made in the page carry no handle and no entry: the drop falls back to the items' files.
+  await page.evaluate(
+    ({ short, subagent }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([subagent], 'subagent.jsonl'));
+      dt.items.add(new File([short], 'short.session'));
+      document
+        .querySelector('[data-testid="learn-panel"]')!
+        .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    { short, subagent },
+  );
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  await expect(page.getByTestId('learn-progress')).toContainText('2/2 files');
+  const r = (await page.evaluate(() => (window as unknown as { __learned: unknown }).__learned)) as {
+    stats: { files: number };
+    skipped: unknown[];
+    rules: { evidence: { session: string }[] }[];
+  };
+  expect(r.stats.files).toBe(2);
+  expect(r.skipped).toEqual([]);
   expect(errors).toEqual([]);
 });

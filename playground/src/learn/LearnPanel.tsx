@@ -6,7 +6,9 @@
  */
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 import { createEffect, createSignal, For, onCleanup, Show } from 'solid-js';
-import { type DirHandle, hasDirectoryPicker, pickDirectory } from './files';
+import { type Dropped, postFiles, readDrop } from './drop';
+import EvidenceList from './EvidenceList';
+import { type DirHandle, type FileHandle, hasDirectoryPicker, type NamedFile, pickDirectory } from './files';
 import { type FromFolderFrame, folderFrameDoc, type ToFolderFrame } from './folder-frame';
 import ModelReview, { type ModelEdits } from './ModelReview';
 import OneOffs from './OneOffs';
@@ -21,34 +23,6 @@ interface Review {
 }
 
 const mb = (n: number) => (n / 1e6).toFixed(1);
-
-/**
- * A rule's evidence turns, drawn when opened: drawing every rule's turns with the result (1,400 items
- * for the rules of 1 GB of sessions) was a 0.5 s task on the main thread.
- */
-function EvidenceList(props: { evidence: LearnedRule['evidence'] }) {
-  const [open, setOpen] = createSignal(false);
-  return (
-    <details on:toggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
-      <summary>Evidence ({props.evidence.length} turns)</summary>
-      <Show when={open()}>
-        <ul>
-          <For each={props.evidence}>
-            {(e) => (
-              <li>
-                <code>
-                  {e.session}
-                  {e.line !== undefined ? `:${e.line}` : ''} #{e.message}
-                </code>{' '}
-                {e.date ? e.date.slice(0, 10) : ''} — {e.quote}
-              </li>
-            )}
-          </For>
-        </ul>
-      </Show>
-    </details>
-  );
-}
 
 export default function LearnPanel() {
   const [total, setTotal] = createSignal<LearnTotal>({ files: 0, bytes: 0, complete: false });
@@ -92,10 +66,12 @@ export default function LearnPanel() {
   const noFiles = 'No session files (.jsonl, .json, .md, .txt, .log) in that folder.';
 
   /**
-   * Starts a run over a picked folder the worker lists (`dir`), or over the `picked` files chosen in
-   * the input's frame, which the frame then posts to the worker itself.
+   * Starts a run over a picked or dropped folder the worker lists (`handles`), over `files` read from a
+   * drop's entries (the page posts them), or over the `picked` files chosen in the input's frame,
+   * which the frame then posts to the worker itself.
    */
-  const start = (picked: number, dir?: DirHandle) => {
+  const start = (picked: number, handles?: (DirHandle | FileHandle)[], files?: NamedFile[]) => {
+    const dir = handles !== undefined && handles.length > 0;
     // The input's files are counted at once; a picked folder's as the worker lists them.
     setTotal({ files: picked, bytes: 0, complete: false });
     setResult(undefined);
@@ -140,7 +116,7 @@ export default function LearnPanel() {
     const channel = dir ? undefined : new MessageChannel();
     const msg: ToLearnWorker = {
       type: 'run',
-      ...(dir ? { dir } : {}),
+      ...(dir ? { handles } : {}),
       ...(channel ? { port: channel.port1 } : {}),
       total: picked,
       minSessions: minSessions(),
@@ -148,12 +124,26 @@ export default function LearnPanel() {
       ...(against().trim() ? { against: against() } : {}),
     };
     worker.postMessage(msg, channel ? [channel.port1] : []);
-    if (channel) toFrame({ type: 'send' }, [channel.port2]);
+    if (channel && files) postFiles(channel.port2, files);
+    else if (channel) toFrame({ type: 'send' }, [channel.port2]);
+  };
+
+  const [dragging, setDragging] = createSignal(false);
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    if (running() || !e.dataTransfer) return;
+    readDrop(e.dataTransfer).then(
+      (d: Dropped) =>
+        d.kind === 'handles' ? start(0, d.handles) : start(d.files.length, undefined, d.files),
+      (err) =>
+        setError(`Could not read what was dropped: ${err instanceof Error ? err.message : String(err)}`),
+    );
   };
 
   const pick = async () => {
     try {
-      start(0, await pickDirectory());
+      start(0, [await pickDirectory()]);
     } catch (err) {
       // The person closed the picker: nothing to do.
       if ((err as { name?: string })?.name !== 'AbortError') setError(String(err));
@@ -220,9 +210,23 @@ export default function LearnPanel() {
   const accepted = () => shown().filter((_, i) => reviews()[i]!.verdict === 'accepted');
 
   return (
-    <div class="learn" data-testid="learn-panel">
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drop target around the tab; the picker and the input are the keyboard path
+    <div
+      class="learn dropzone"
+      classList={{ dragging: dragging() }}
+      data-testid="learn-panel"
+      onDragOver={(e) => {
+        e.preventDefault();
+        if (!running()) setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        // Leaving for a child of the tab is not leaving the tab.
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
       <p class="hint">
-        Pick a folder of agent sessions (Claude Code JSONL, aider histories, console transcripts, chat
+        Pick or drop a folder of agent sessions (Claude Code JSONL, aider histories, console transcripts, chat
         exports…). A worker reads one file at a time; nothing leaves this page.
       </p>
       <div class="row">

@@ -1,7 +1,7 @@
 /**
- * Picking a folder. The directory picker's handle goes to the worker, which walks it there: listing and
- * opening thousands of files costs the page nothing. The `webkitdirectory` input is in a frame of its
- * own (folder-frame.ts).
+ * Picking a folder. The directory picker's handle (or a dropped folder's: drop.ts) goes to the worker,
+ * which walks it there: listing and opening thousands of files costs the page nothing. The
+ * `webkitdirectory` input is in a frame of its own (folder-frame.ts).
  */
 
 /** Names of files a session folder holds (as the CLI reads them). */
@@ -15,7 +15,7 @@ export interface DirHandle {
   name: string;
   values(): AsyncIterable<DirHandle | FileHandle>;
 }
-interface FileHandle {
+export interface FileHandle {
   kind: 'file';
   name: string;
   getFile(): Promise<File>;
@@ -52,6 +52,17 @@ export async function* walkDirectory(root: DirHandle): AsyncGenerator<NamedFile>
     }
   }
   yield* walk(root, `${root.name}/`);
+}
+
+/**
+ * The session files of dropped handles, in the given order: a folder walked as a picked one is, a
+ * file read whatever its name ends with (it was chosen by name).
+ */
+export async function* walkHandles(handles: readonly (DirHandle | FileHandle)[]): AsyncGenerator<NamedFile> {
+  for (const h of handles) {
+    if (h.kind === 'directory') yield* walkDirectory(h);
+    else yield { file: await h.getFile(), name: h.name };
+  }
 }
 
 /** A File's path within the picked folder where the input gave one, else its name. */

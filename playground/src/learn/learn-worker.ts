@@ -1,10 +1,10 @@
 /**
- * The Learn tab's worker: lists the picked folder (or takes the page's batches of files), streams the
+ * The Learn tab's worker: lists the picked or dropped folder (or takes batches of files), streams the
  * files through `learn` one at a time (a File is a lazy reference: only the file being read is in
  * memory), reports progress and stops on cancel. Nothing leaves the browser.
  */
 import { type LearnSource, learn, toMarkdown, toUnifiedDiff } from 'rearview/learn';
-import { type DirHandle, type NamedFile, relativePath, walkDirectory } from './files';
+import { type DirHandle, type FileHandle, type NamedFile, relativePath, walkHandles } from './files';
 import type { FileBatch, FromLearnWorker, LearnTotal, ToLearnWorker } from './protocol';
 
 let controller: AbortController | undefined;
@@ -44,11 +44,11 @@ function enqueue(files: NamedFile[], complete: boolean) {
   wake?.();
 }
 
-/** Walks a picked folder into the queue, a few files per update. */
-async function list(dir: DirHandle, signal: AbortSignal) {
+/** Walks a picked or dropped folder (or dropped files) into the queue, a few files per update. */
+async function list(handles: readonly (DirHandle | FileHandle)[], signal: AbortSignal) {
   let batch: NamedFile[] = [];
   try {
-    for await (const f of walkDirectory(dir)) {
+    for await (const f of walkHandles(handles)) {
       if (signal.aborted) break;
       batch.push(f);
       if (batch.length >= 50) {
@@ -115,15 +115,19 @@ self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
   announced = m.total;
   more = true;
   let listing: Promise<void> | undefined;
-  if (m.dir) {
-    listing = list(m.dir, signal);
+  if (m.handles) {
+    listing = list(m.handles, signal);
     // Awaited after learn; until then a failed walk must not count as unhandled.
     listing.catch(() => {});
   } else if (m.port) {
     const port = m.port;
     port.onmessage = (b: MessageEvent<FileBatch>) => {
       if (signal.aborted) return port.close();
-      enqueue(named(b.data.files), !b.data.more);
+      const { files, names } = b.data;
+      enqueue(
+        names ? files.map((file, i) => ({ file, name: names[i] ?? file.name })) : named(files),
+        !b.data.more,
+      );
       if (!b.data.more) port.close();
     };
   } else enqueue([], true);

@@ -1,15 +1,16 @@
 /** Messages between the Learn tab and its worker (learn-worker.ts). */
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
-import type { DirHandle } from './files';
+import type { DirHandle, FileHandle } from './files';
 
 export type ToLearnWorker =
   /**
-   * Either `dir`, a picked folder the worker walks itself, or `port`, on which the folder input's
-   * frame posts the `total` chosen files in batches ({@link FileBatch}).
+   * Either `handles`, a picked or dropped folder (or dropped files) the worker walks itself, or `port`,
+   * on which the folder input's frame (or the page, for a drop read from entries) posts the `total`
+   * chosen files in batches ({@link FileBatch}).
    */
   | {
       type: 'run';
-      dir?: DirHandle;
+      handles?: (DirHandle | FileHandle)[];
       port?: MessagePort;
       total: number;
       minSessions: number;
@@ -19,9 +20,14 @@ export type ToLearnWorker =
   | { type: 'cancel' }
   | { type: 'export'; rules: LearnedRule[]; as: 'markdown' | 'diff'; against: string };
 
-/** A batch of chosen files on the run's port, in path order; `more` until the last. */
+/**
+ * A batch of chosen files on the run's port, in path order; `more` until the last. `names` gives their
+ * paths when the files carry none (a drop read from entries); else each is named by its
+ * `webkitRelativePath`.
+ */
 export interface FileBatch {
   files: File[];
+  names?: string[];
   more: boolean;
 }
 
