@@ -257,7 +257,12 @@ function summary(r: Learn.LearnResult, against: string, llmMaxTokens: number): s
       `  ${against}:${c.line} is contradicted by ${c.sessions} sessions: "${c.text}" vs "${c.rule}"`,
     );
   }
-  for (const a of r.alreadyThere) lines.push(`  ${against}:${a.line.line} already says: ${a.rule}`);
+  for (const a of r.alreadyThere) {
+    const when = a.lastDate ? `, last on ${a.lastDate.slice(0, 10)}` : '';
+    lines.push(
+      `  ${against}:${a.line.line} already says: ${a.rule} (said again in ${a.sessions} session${a.sessions === 1 ? '' : 's'}${when})`,
+    );
+  }
   const model = modelLine(r.llm, llmMaxTokens);
   if (model) lines.push(model);
   const filtered = Object.entries(r.filtered);

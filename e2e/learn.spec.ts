@@ -321,3 +321,33 @@ test('Learn: session files dropped on the tab are read whatever their names end 
   expect(r.skipped).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test('Learn: a rule the pasted AGENTS.md already says is not proposed; the line is shown with its evidence', async ({
+  page,
+}) => {
+  test.skip(!existsSync(ONE_TASK), `${ONE_TASK} is absent`);
+  const errors = trackErrors(page);
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-min-sessions').fill('1');
+  await folderInput(page).setInputFiles(ONE_TASK);
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  const first = await page.getByTestId('learn-rule').first().locator('.learn-text').inputValue();
+  await page
+    .getByTestId('learn-against')
+    .evaluate((el) => ((el as HTMLTextAreaElement).closest('details')!.open = true));
+  await page.getByTestId('learn-against').fill(`# Agents\n\n- ${first}\n`);
+  await folderInput(page).setInputFiles(ONE_TASK);
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  const already = page.getByTestId('learn-already');
+  await expect(already).toHaveCount(1);
+  const proposed = await page
+    .getByTestId('learn-rule')
+    .locator('.learn-text')
+    .evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
+  expect(proposed).not.toContain(first);
+  await expect(already).toContainText(
+    `Line 3 ("- ${first}") already says it, yet it was said again in 1 session`,
+  );
+  expect(errors).toEqual([]);
+});

@@ -7,7 +7,7 @@ import { contentWords } from '../core/index.js';
 import { dedupeProposals, emptyPlaybook, type KeyPoint, type KeyPointProposal } from '../playbook/index.js';
 import { type AgainstSentence, contradicts, coverIndex, negated } from './against.js';
 import type { Finding } from './session.js';
-import type { Contradiction, Evidence, ExistingLine, LearnedRule, RuleKind } from './types.js';
+import type { AlreadyThere, Contradiction, Evidence, LearnedRule, RuleKind } from './types.js';
 
 const MAX_EVIDENCE = 12;
 const DAY_MS = 86_400_000;
@@ -57,7 +57,7 @@ export class Aggregator {
   finish(against: readonly AgainstSentence[]): {
     rules: LearnedRule[];
     oneOffs: LearnedRule[];
-    alreadyThere: { rule: string; line: ExistingLine }[];
+    alreadyThere: AlreadyThere[];
     contradictions: Contradiction[];
   } {
     const list = [...this.candidates.values()].map((c) => ({ c, text: bestText(c.texts) }));
@@ -88,7 +88,19 @@ export class Aggregator {
       if (negated(into.text) === negated(from.text)) fold(into.c, from.c);
       else merged.push({ ...from, c: copy(from.c) });
     }
-    const alreadyThere: { rule: string; line: ExistingLine }[] = [];
+    const alreadyThere: AlreadyThere[] = [];
+    const already = (rule: string, c: Candidate, s: AgainstSentence) => {
+      const { sessions, count, firstDate, lastDate, evidence } = toRule(c, rule, 0);
+      alreadyThere.push({
+        rule,
+        line: { line: s.line, text: s.text },
+        sessions,
+        count,
+        ...(firstDate ? { firstDate } : {}),
+        ...(lastDate ? { lastDate } : {}),
+        evidence,
+      });
+    };
     for (const r of dedup.repeats) {
       const s = lineOf.get(r.of);
       const from = list[r.proposal.at]!;
@@ -96,17 +108,14 @@ export class Aggregator {
         merged.push({ ...from, c: copy(from.c) });
         continue;
       }
-      if (s && from.c.sessions.size >= this.minSessions) {
-        alreadyThere.push({ rule: r.proposal.text, line: { line: s.line, text: s.text } });
-      }
+      if (s && from.c.sessions.size >= this.minSessions) already(r.proposal.text, from.c, s);
     }
     subsume(merged);
     const coveredBy = coverIndex(against);
     const fresh = merged.filter((x) => {
       const s = coveredBy(x.text);
       if (!s) return true;
-      if (x.c.sessions.size >= this.minSessions)
-        alreadyThere.push({ rule: x.text, line: { line: s.line, text: s.text } });
+      if (x.c.sessions.size >= this.minSessions) already(x.text, x.c, s);
       return false;
     });
     const latest = fresh.reduce((t, x) => Math.max(t, x.c.last ? Date.parse(x.c.last) : 0), 0);

@@ -15,6 +15,7 @@ export { estimateRefine, refineRules } from './model.js';
 export { judgeFailure, judgeRule } from './quality.js';
 export { dropPrivate, LearnSourceError } from './source.js';
 export type {
+  AlreadyThere,
   Contradiction,
   Evidence,
   ExistingLine,

@@ -193,6 +193,36 @@ export interface LearnedRule {
 }
 
 /**
+ * A candidate the `against` file already says: the line that says it, and the sessions in which the
+ * person said it again. Evidence dated after the line was written means the agent did not follow the
+ * line; evidence from before, that the line came from it (the file's history tells which).
+ *
+ * @example
+ * ```ts
+ * const a: AlreadyThere = {
+ *   rule: 'Use pnpm, not npm.',
+ *   line: { line: 3, text: '- Use pnpm, not npm.' },
+ *   sessions: 3,
+ *   count: 4,
+ *   lastDate: '2025-03-01T10:01:00.000Z',
+ *   evidence: [],
+ * };
+ * ```
+ */
+export interface AlreadyThere {
+  rule: string;
+  line: ExistingLine;
+  /** Distinct sessions with evidence. */
+  sessions: number;
+  /** Turns (or failed calls) with evidence. */
+  count: number;
+  firstDate?: string;
+  lastDate?: string;
+  /** Up to 12 evidence turns, one per session first. */
+  evidence: Evidence[];
+}
+
+/**
  * A source that could not be read, and why; the run went on without it.
  *
  * @example
@@ -238,8 +268,8 @@ export interface LearnResult {
   oneOffCount: number;
   /** Rules past the token budget, ranked. */
   overBudget: LearnedRule[];
-  /** Candidates the `against` file already says, with the line that says it. */
-  alreadyThere: { rule: string; line: ExistingLine }[];
+  /** Candidates the `against` file already says, with the line that says it and their evidence. */
+  alreadyThere: AlreadyThere[];
   contradictions: Contradiction[];
   /** Candidate texts left out by the quality rules, counted by reason. */
   filtered: Record<string, number>;

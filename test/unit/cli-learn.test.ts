@@ -157,6 +157,28 @@ describe('rearview learn', () => {
     expect(json.rules.length + json.overBudget.length).toBe(2);
   });
 
+  it('says which lines of the file the sessions repeat, with how often and when', async () => {
+    const agents = join(tmp, 'AGENTS-linter.md');
+    writeFileSync(agents, '# Agents\n\n- Always run the linter first.\n');
+    const r = await run([join(tmp, 'sessions'), '--against', agents, '--min-sessions', '1']);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain(
+      `${agents}:3 already says: Always run the linter first. (said again in 1 session, last on 2025-03-02)`,
+    );
+    const json = JSON.parse(
+      (await run([join(tmp, 'sessions'), '--against', agents, '--min-sessions', '1', '--json'])).out,
+    );
+    expect(json.alreadyThere[0]).toMatchObject({
+      sessions: 1,
+      count: 1,
+      lastDate: '2025-03-02T10:01:00.000Z',
+    });
+    expect(json.alreadyThere[0].evidence[0]).toMatchObject({
+      session: 'nested/one-off.jsonl',
+      message: 'u2',
+    });
+  });
+
   it('reads --flag=value as --flag value, and refuses a value on a switch', async () => {
     const spaced = await run([join(tmp, 'sessions'), '--min-sessions', '1', '--budget', '40', '--json']);
     const glued = await run([join(tmp, 'sessions'), '--min-sessions=1', '--budget=40', '--json']);

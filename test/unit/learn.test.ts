@@ -244,11 +244,20 @@ describe('learn: against an existing file', () => {
       { against },
     );
     expect(r.rules.map((x) => x.text)).toEqual(['Use pnpm instead of npm.']);
-    expect(r.alreadyThere).toEqual([
+    // With the sessions that said it again: after the line was written, the agent did not follow it.
+    expect(r.alreadyThere).toMatchObject([
       {
         rule: 'Always run the linter before committing.',
         line: { line: 4, text: '- Run the linter before committing.' },
+        sessions: 2,
+        count: 2,
+        firstDate: '2025-01-05T10:01:00.000Z',
+        lastDate: '2025-01-06T10:01:00.000Z',
       },
+    ]);
+    expect(r.alreadyThere[0]!.evidence.map((e) => [e.session, e.message])).toEqual([
+      ['d.jsonl', 'u2'],
+      ['e.jsonl', 'u2'],
     ]);
     expect(r.contradictions).toEqual([
       { line: 3, text: '- Use npm to install dependencies.', rule: 'Use pnpm instead of npm.', sessions: 3 },

@@ -8,6 +8,7 @@ import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 import { createEffect, createSignal, For, onCleanup, Show } from 'solid-js';
 import { type Dropped, postFiles, readDrop } from './drop';
 import EvidenceList from './EvidenceList';
+import FileLines from './FileLines';
 import { type DirHandle, type FileHandle, hasDirectoryPicker, type NamedFile, pickDirectory } from './files';
 import { type FromFolderFrame, folderFrameDoc, type ToFolderFrame } from './folder-frame';
 import ModelReview, { type ModelEdits } from './ModelReview';
@@ -311,13 +312,7 @@ export default function LearnPanel() {
               with evidence from ≥ {r().minSessions} sessions; {r().oneOffCount} seen in fewer;{' '}
               {r().skipped.length} files skipped.
             </p>
-            <For each={r().contradictions}>
-              {(c) => (
-                <p class="warn" data-testid="learn-contradiction">
-                  Line {c.line} ("{c.text}") is contradicted by {c.sessions} sessions: {c.rule}
-                </p>
-              )}
-            </For>
+            <FileLines result={r()} />
             <ol class="learn-rules" data-testid="learn-rules">
               <For each={reviews()}>
                 {(rv, i) => (
