@@ -253,8 +253,9 @@ function summary(r: Learn.LearnResult, against: string, llmMaxTokens: number): s
       lines.push(`    - ${o.text} (${o.sessions} session${o.sessions === 1 ? '' : 's'})`);
   }
   for (const c of r.contradictions) {
+    const when = c.lastDate ? ` (last on ${c.lastDate.slice(0, 10)})` : '';
     lines.push(
-      `  ${against}:${c.line} is contradicted by ${c.sessions} sessions: "${c.text}" vs "${c.rule}"`,
+      `  ${against}:${c.line} is contradicted by ${c.sessions} sessions${when}: "${c.text}" vs "${c.rule}"`,
     );
   }
   for (const a of r.alreadyThere) {

@@ -322,7 +322,7 @@ test('Learn: session files dropped on the tab are read whatever their names end 
   expect(errors).toEqual([]);
 });
 
-test('Learn: a rule the pasted AGENTS.md already says is not proposed; the line is shown with its evidence', async ({
+test('Learn: a rule the pasted AGENTS.md already says is not proposed; that line and a contradicted one are shown with their evidence', async ({
   page,
 }) => {
   test.skip(!existsSync(ONE_TASK), `${ONE_TASK} is absent`);
@@ -336,7 +336,9 @@ test('Learn: a rule the pasted AGENTS.md already says is not proposed; the line 
   await page
     .getByTestId('learn-against')
     .evaluate((el) => ((el as HTMLTextAreaElement).closest('details')!.open = true));
-  await page.getByTestId('learn-against').fill(`# Agents\n\n- ${first}\n`);
+  await page
+    .getByTestId('learn-against')
+    .fill(`# Agents\n\n- ${first}\n- Make drastic, sweeping changes all at once.\n`);
   await folderInput(page).setInputFiles(ONE_TASK);
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
   const already = page.getByTestId('learn-already');
@@ -346,6 +348,10 @@ test('Learn: a rule the pasted AGENTS.md already says is not proposed; the line 
     .locator('.learn-text')
     .evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).value));
   expect(proposed).not.toContain(first);
+  // A line the sessions contradict, with when they last did.
+  await expect(page.getByTestId('learn-contradiction')).toContainText(
+    /Line 4 \("- Make drastic, sweeping changes all at once\."\) is contradicted by 1 session, last on \d{4}-\d\d-\d\d: Avoid drastic/,
+  );
   await expect(already).toContainText(
     `Line 3 ("- ${first}") already says it, yet it was said again in 1 session`,
   );

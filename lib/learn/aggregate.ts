@@ -128,7 +128,13 @@ export class Aggregator {
         if (!contradicts(r.text, s.sentence)) continue;
         const line = { line: s.line, text: s.text };
         r.contradicts = [...(r.contradicts ?? []), line];
-        contradictions.push({ ...line, rule: r.text, sessions: r.sessions });
+        contradictions.push({
+          ...line,
+          rule: r.text,
+          sessions: r.sessions,
+          ...(r.firstDate ? { firstDate: r.firstDate } : {}),
+          ...(r.lastDate ? { lastDate: r.lastDate } : {}),
+        });
       }
     }
     kept.forEach((r, i) => {

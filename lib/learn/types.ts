@@ -239,7 +239,9 @@ export interface SkippedSource {
 }
 
 /**
- * A contradiction between the `against` file and the sessions.
+ * A contradiction between the `against` file and the sessions: the line, the rule the sessions teach
+ * instead, in how many sessions, and when (the rule's first and last evidence: a line contradicted
+ * lately is likely out of date).
  *
  * @example
  * ```ts
@@ -249,6 +251,8 @@ export interface SkippedSource {
 export interface Contradiction extends ExistingLine {
   rule: string;
   sessions: number;
+  firstDate?: string;
+  lastDate?: string;
 }
 
 /**

@@ -134,7 +134,7 @@ describe('rearview learn', () => {
     expect(r.code).toBe(0);
     expect(r.out.startsWith('--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ -1,3 +1,9 @@\n')).toBe(true);
     expect(r.err).toContain(
-      `${agents}:3 is contradicted by 3 sessions: "- Use npm to install dependencies." vs "Use pnpm instead of npm."`,
+      `${agents}:3 is contradicted by 3 sessions (last on 2025-03-01): "- Use npm to install dependencies." vs "Use pnpm instead of npm."`,
     );
     try {
       execFileSync('patch', ['--version']);

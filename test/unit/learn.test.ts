@@ -260,8 +260,16 @@ describe('learn: against an existing file', () => {
       ['e.jsonl', 'u2'],
     ]);
     expect(r.contradictions).toEqual([
-      { line: 3, text: '- Use npm to install dependencies.', rule: 'Use pnpm instead of npm.', sessions: 3 },
+      {
+        line: 3,
+        text: '- Use npm to install dependencies.',
+        rule: 'Use pnpm instead of npm.',
+        sessions: 3,
+        firstDate: r.rules[0]!.firstDate,
+        lastDate: r.rules[0]!.lastDate,
+      },
     ]);
+    expect(r.contradictions[0]!.lastDate).toBe('2025-03-01T10:01:00.000Z');
     expect(r.rules[0]!.contradicts).toEqual([{ line: 3, text: '- Use npm to install dependencies.' }]);
   });
 

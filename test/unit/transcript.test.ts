@@ -311,6 +311,16 @@ describe('plain', () => {
     ]);
   });
 
+  it('reads role tags inside a chat of prefixes as text (a few-shot prompt pasted into a turn)', () => {
+    const t = parseTranscript(
+      'User: answer like this:\n<user>\nhi\n</user>\n<assistant>hello</assistant>\nAssistant: ok',
+    );
+    expect(t.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'answer like this:\n<user>\nhi\n</user>\n<assistant>hello</assistant>'],
+      ['assistant', 'ok'],
+    ]);
+  });
+
   it('takes a role tag for a chat only with its closing tag, and an unclosed block runs to the end', () => {
     expect(safeParseTranscript('<system>\nYou are a helpful assistant.\n').ok).toBe(false);
     expect(safeParseTranscript('<userinfo>\nname\n</userinfo>').ok).toBe(false);

@@ -1,10 +1,11 @@
 /**
  * Pasted plain-text chats: a line starting with `User:`, `Human:`, `Assistant:`, `AI:`, `Claude:`,
  * `ChatGPT:`, `GPT:`, `Bot:`, `Model:`, `System:` or `Tool:` (any case, optionally in `**bold**`)
- * starts a turn; the following lines continue it. A role tag alone at a line's start (`<user>`,
- * `<assistant model="…">`) starts a turn too, whose text runs to the line ending in its closing tag
- * (`</assistant>`): prefixes inside it are its text, and a line after it belongs to no turn until the
- * next tag or prefix. Text before the first prefix or tag is counted as ignored (`preamble`).
+ * starts a turn; the following lines continue it. In a chat whose first line opens with a role tag
+ * (`<user>`, `<assistant model="…">`), such a tag at a line's start starts a turn too, whose text runs
+ * to the line ending in its closing tag (`</assistant>`): prefixes inside it are its text, and a line
+ * after it belongs to no turn until the next tag or prefix. Elsewhere a tag is text (a few-shot
+ * prompt pasted into a turn). Text before the first prefix or tag is counted as ignored (`preamble`).
  */
 import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
@@ -47,7 +48,7 @@ export function plainPrefix(line: string): { speaker: string; end: number } | un
 }
 
 /**
- * A role tag alone on its line, as chats pasted into a prompt or exported by some tools write them:
+ * A role tag at a line's start, as chats pasted into a prompt or exported by some tools write them:
  * `<user>`, `<assistant model="gemini-2.5-pro">`. `[^<>]*` cannot pass the closing `>`, so a
  * failed match backtracks over one run only: linear in the line.
  */
@@ -103,13 +104,16 @@ export function parsePlain(prepared: Prepared, state: ParseState): void {
       closing = undefined;
     }
   };
+  /** Whether the chat is in role tags: its first line opens one (else a tag is text, as in a pasted prompt). */
+  let tagged: boolean | undefined;
   forEachLine(prepared.text, (line, n) => {
     const blank = isBlank(line);
     if (closing !== undefined) {
       inBlock(line, blank);
       return undefined;
     }
-    const tag = blank ? undefined : roleTag(line);
+    if (tagged === undefined && !blank) tagged = roleTag(line) !== undefined;
+    const tag = blank || !tagged ? undefined : roleTag(line);
     if (tag) {
       start(tag.speaker, n);
       closing = `</${tag.speaker}>`;

@@ -13,7 +13,8 @@ export default function FileLines(props: { result: LearnResult }) {
       <For each={props.result.contradictions}>
         {(c) => (
           <p class="warn" data-testid="learn-contradiction">
-            Line {c.line} ("{c.text}") is contradicted by {c.sessions} sessions: {c.rule}
+            Line {c.line} ("{c.text}") is contradicted by {plural(c.sessions, 'session')}
+            {c.lastDate ? `, last on ${c.lastDate.slice(0, 10)}` : ''}: {c.rule}
           </p>
         )}
       </For>

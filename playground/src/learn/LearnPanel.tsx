@@ -130,9 +130,12 @@ export default function LearnPanel() {
   };
 
   const [dragging, setDragging] = createSignal(false);
+  /** Files (or folders) being dragged: text dragged into the AGENTS.md field keeps its usual drop. */
+  const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') === true;
   const onDrop = (e: DragEvent) => {
-    e.preventDefault();
     setDragging(false);
+    if (!hasFiles(e)) return;
+    e.preventDefault();
     if (running() || !e.dataTransfer) return;
     readDrop(e.dataTransfer).then(
       (d: Dropped) =>
@@ -217,6 +220,7 @@ export default function LearnPanel() {
       classList={{ dragging: dragging() }}
       data-testid="learn-panel"
       onDragOver={(e) => {
+        if (!hasFiles(e)) return;
         e.preventDefault();
         if (!running()) setDragging(true);
       }}
