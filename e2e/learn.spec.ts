@@ -17,6 +17,63 @@ test.skip(!existsSync(SESSIONS), `${SESSIONS} is absent`);
 const folderInput = (page: Page) =>
   page.frameLocator('[data-testid="learn-folder-frame"]').getByTestId('learn-folder-input');
 
+/** Every file under `dir` as [path relative to dir's parent, text]. */
+function filesUnder(dir: string): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push([relative(resolve(dir, '..'), p), readFileSync(p, 'utf8')]);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The worker's whole result of each run, kept on the page (read it with {@link lastResult}). */
+async function keepResults(page: Page) {
+  await page.addInitScript(() => {
+    const Base = window.Worker;
+    window.Worker = class extends Base {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        this.addEventListener('message', (e: MessageEvent) => {
+          if (e.data?.type === 'done')
+            (window as unknown as { __learned: unknown }).__learned = e.data.result;
+        });
+      }
+    };
+  });
+}
+
+/** The result {@link keepResults} kept of the last run. */
+const lastResult = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __learned: unknown }).__learned);
+
+/** Opens the Learn tab (min sessions 1), chooses `dir` in the folder input, and gives the worker's result. */
+async function learnChosen(page: Page, dir: string): Promise<unknown> {
+  await keepResults(page);
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-min-sessions').fill('1');
+  await folderInput(page).setInputFiles(dir);
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  return lastResult(page);
+}
+
+/** What a run found, without the dates (a copied file has a new modification time). */
+const found = (r: {
+  rules: { text: string; sessions: number; evidence: { session: string; message: string }[] }[];
+  stats: { files: number; sessions: number };
+  skipped: { name: string }[];
+}) => ({
+  rules: r.rules.map((x) => [x.text, x.sessions, x.evidence.map((e) => `${e.session}#${e.message}`)]),
+  files: r.stats.files,
+  sessions: r.stats.sessions,
+  skipped: r.skipped.map((x) => x.name),
+});
+
 test('Learn: a folder of real sessions, reviewed and exported as markdown and as a diff', async ({
   page,
 }) => {
@@ -160,24 +217,7 @@ test('Learn: the tab and `rearview learn --json` give the same result on the sam
     const fromCli = JSON.parse(run.stdout);
 
     // The worker's whole result, as the tab receives it.
-    await page.addInitScript(() => {
-      const Base = window.Worker;
-      window.Worker = class extends Base {
-        constructor(url: string | URL, options?: WorkerOptions) {
-          super(url, options);
-          this.addEventListener('message', (e: MessageEvent) => {
-            if (e.data?.type === 'done')
-              (window as unknown as { __learned: unknown }).__learned = e.data.result;
-          });
-        }
-      };
-    });
-    await page.goto('/');
-    await page.getByRole('tab', { name: 'Learn' }).click();
-    await page.getByTestId('learn-min-sessions').fill('1');
-    await folderInput(page).setInputFiles(dir);
-    await expect(page.getByTestId('learn-summary')).toContainText('sessions');
-    const fromTab = await page.evaluate(() => (window as unknown as { __learned: unknown }).__learned);
+    const fromTab = await learnChosen(page, dir);
     // The tab names a file from the picked folder down (`<folder>/a/b.jsonl`), the CLI from inside it.
     const prefix = `${basename(dir)}/`;
     const renamed = JSON.parse(JSON.stringify(fromTab), (k, v) =>
@@ -194,62 +234,12 @@ test('Learn: the tab and `rearview learn --json` give the same result on the sam
   expect(errors).toEqual([]);
 });
 
-/** Every file under `dir` as [path relative to dir's parent, text]. */
-function filesUnder(dir: string): [string, string][] {
-  const out: [string, string][] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push([relative(resolve(dir, '..'), p), readFileSync(p, 'utf8')]);
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-/** The worker's whole result of the last run, kept on the page (as the parity test keeps it). */
-async function keepResults(page: Page) {
-  await page.addInitScript(() => {
-    const Base = window.Worker;
-    window.Worker = class extends Base {
-      constructor(url: string | URL, options?: WorkerOptions) {
-        super(url, options);
-        this.addEventListener('message', (e: MessageEvent) => {
-          if (e.data?.type === 'done')
-            (window as unknown as { __learned: unknown }).__learned = e.data.result;
-        });
-      }
-    };
-  });
-}
-
-/** What a run found, without the dates (a copied file has a new modification time). */
-const found = (r: {
-  rules: { text: string; sessions: number; evidence: { session: string; message: string }[] }[];
-  stats: { files: number; sessions: number };
-  skipped: { name: string }[];
-}) => ({
-  rules: r.rules.map((x) => [x.text, x.sessions, x.evidence.map((e) => `${e.session}#${e.message}`)]),
-  files: r.stats.files,
-  sessions: r.stats.sessions,
-  skipped: r.skipped.map((x) => x.name),
-});
-
 test('Learn: a folder dropped on the tab is walked by the worker and read as the chosen folder is', async ({
   page,
 }) => {
   const errors = trackErrors(page);
-  await keepResults(page);
-  await page.goto('/');
-  await page.getByRole('tab', { name: 'Learn' }).click();
-  await page.getByTestId('learn-min-sessions').fill('1');
-  await folderInput(page).setInputFiles(SESSIONS);
-  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
   type Result = Parameters<typeof found>[0];
-  const chosen = found(
-    (await page.evaluate(() => (window as unknown as { __learned: unknown }).__learned)) as Result,
-  );
+  const chosen = found((await learnChosen(page, SESSIONS)) as Result);
   expect(chosen.files).toBeGreaterThan(3);
 
   // The same files in the origin's private file system (a real FileSystemDirectoryHandle, as a drop of
@@ -282,9 +272,7 @@ test('Learn: a folder dropped on the tab is walked by the worker and read as the
   }, folder);
   await expect(page.getByTestId('learn-progress')).toContainText(`${chosen.files}/${chosen.files} files`);
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
-  const dropped = found(
-    (await page.evaluate(() => (window as unknown as { __learned: unknown }).__learned)) as Result,
-  );
+  const dropped = found((await lastResult(page)) as Result);
   expect(dropped).toEqual(chosen);
   expect(errors).toEqual([]);
 });
@@ -312,7 +300,7 @@ test('Learn: session files dropped on the tab are read whatever their names end 
   );
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
   await expect(page.getByTestId('learn-progress')).toContainText('2/2 files');
-  const r = (await page.evaluate(() => (window as unknown as { __learned: unknown }).__learned)) as {
+  const r = (await lastResult(page)) as {
     stats: { files: number };
     skipped: unknown[];
     rules: { evidence: { session: string }[] }[];
@@ -327,11 +315,7 @@ test('Learn: a rule the pasted AGENTS.md already says is not proposed; that line
 }) => {
   test.skip(!existsSync(ONE_TASK), `${ONE_TASK} is absent`);
   const errors = trackErrors(page);
-  await page.goto('/');
-  await page.getByRole('tab', { name: 'Learn' }).click();
-  await page.getByTestId('learn-min-sessions').fill('1');
-  await folderInput(page).setInputFiles(ONE_TASK);
-  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  await learnChosen(page, ONE_TASK);
   const first = await page.getByTestId('learn-rule').first().locator('.learn-text').inputValue();
   await page
     .getByTestId('learn-against')
