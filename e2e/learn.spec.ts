@@ -341,3 +341,56 @@ test('Learn: a rule the pasted AGENTS.md already says is not proposed; that line
   );
   expect(errors).toEqual([]);
 });
+
+test('a folder dropped on the transcript opens the Learn tab, which reads it; an unreadable file dropped there is said so', async ({
+  page,
+}) => {
+  test.skip(!existsSync(ONE_TASK), `${ONE_TASK} is absent`);
+  const errors = trackErrors(page);
+  await page.goto('/');
+  const [[path, text]] = filesUnder(ONE_TASK) as [[string, string]];
+  // The folder in the origin's private file system; the drop's item hands out its real handle and says
+  // it is a folder, as a folder dragged from the desktop does in Chromium (Playwright cannot drag one).
+  await page.evaluate(
+    async ({ path, text }) => {
+      const [folder, name] = path.split('/') as [string, string];
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder, { create: true });
+      const w = await (await dir.getFileHandle(name, { create: true })).createWritable();
+      await w.write(text);
+      await w.close();
+      const proto = DataTransferItem.prototype as unknown as Record<string, unknown>;
+      proto.getAsFileSystemHandle = () => Promise.resolve(dir);
+      proto.webkitGetAsEntry = () => ({ isDirectory: true, isFile: false, name: folder });
+      const dt = new DataTransfer();
+      dt.items.add(new File([''], folder));
+      document
+        .querySelector('section[aria-labelledby="input-title"] .dropzone')!
+        .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    { path, text },
+  );
+  await expect(page.getByRole('tab', { name: 'Learn' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('learn-summary')).toContainText('1 sessions');
+
+  // A file gone since it was chosen (here: deleted from the private file system) cannot be read.
+  await page.evaluate(async () => {
+    const proto = DataTransferItem.prototype as unknown as Record<string, unknown>;
+    delete proto.getAsFileSystemHandle;
+    delete proto.webkitGetAsEntry;
+    const root = await navigator.storage.getDirectory();
+    const w = await (await root.getFileHandle('gone.jsonl', { create: true })).createWritable();
+    await w.write('{"role":"user","content":"hi"}');
+    await w.close();
+    const file = await (await root.getFileHandle('gone.jsonl')).getFile();
+    await root.removeEntry('gone.jsonl');
+    const dt = new DataTransfer();
+    dt.items.add(file);
+    document
+      .querySelector('section[aria-labelledby="input-title"] .dropzone')!
+      .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await expect(page.locator('section[aria-labelledby="input-title"]')).toContainText(
+    'Could not read gone.jsonl',
+  );
+  expect(errors).toEqual([]);
+});

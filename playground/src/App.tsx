@@ -2,6 +2,7 @@ import { createSignal, For, lazy, Match, onMount, Show, Suspense, Switch } from 
 import { InputPanel } from './components/InputPanel';
 import { InsightsPanel } from './components/InsightsPanel';
 import { TunePanel } from './components/TunePanel';
+import type { Dropped } from './learn/drop';
 import { createAppState } from './state';
 import type { SampleMeta } from './state-types';
 import { VERSION } from './version';
@@ -26,6 +27,8 @@ const TABS = [
 export function App() {
   const app = createAppState();
   const [about, setAbout] = createSignal(false);
+  /** A folder dropped on the transcript, for the Learn tab to read when it opens. */
+  const [learnDrop, setLearnDrop] = createSignal<Promise<Dropped> | null>(null);
 
   onMount(async () => {
     try {
@@ -90,7 +93,13 @@ export function App() {
       </Show>
       <main class="workspace" data-testid="workspace">
         <div class="left">
-          <InputPanel app={app} />
+          <InputPanel
+            app={app}
+            onFolder={(dropped) => {
+              setLearnDrop(() => dropped);
+              app.setTab('learn');
+            }}
+          />
           <TunePanel app={app} />
         </div>
         <section class="panel right" id="results" tabIndex={-1} aria-label="Results">
@@ -141,7 +150,7 @@ export function App() {
                   <PlaybookPanel app={app} />
                 </Match>
                 <Match when={app.tab() === 'learn'}>
-                  <LearnPanel />
+                  <LearnPanel dropped={learnDrop} onTaken={() => setLearnDrop(null)} />
                 </Match>
               </Switch>
             </Suspense>

@@ -323,7 +323,11 @@ export function createAppState() {
   async function loadFile(file: File) {
     const from: Source = { kind: 'file', name: file.name, size: file.size };
     if (file.size <= EDITOR_LIMIT) {
-      setText(await file.text(), from);
+      // Moved, unreadable, or not a file at all: say so rather than leave the drop unanswered.
+      const text = await file.text().catch((err: unknown) => {
+        setEditorNote(`Could not read ${file.name}: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      if (text !== undefined) setText(text, from);
       return;
     }
     // The worker reads the file itself: the page only passes the handle (reading 50 MB here took

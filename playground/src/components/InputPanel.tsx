@@ -1,5 +1,6 @@
 import { createEffect, createSignal, For, lazy, on, Show, Suspense } from 'solid-js';
 import { located, parseErrorText, size } from '../input-messages';
+import { type Dropped, readDrop } from '../learn/drop';
 import { offsetOf } from '../line-index';
 import { CLIPBOARD_READ, decidePaste, PASTE_LIMIT } from '../paste';
 import type { AppState } from '../state';
@@ -29,7 +30,8 @@ const FORMAT_NAMES: Record<string, string> = {
 
 export const formatName = (f: string) => FORMAT_NAMES[f] ?? f;
 
-export function InputPanel(props: { app: AppState }) {
+/** `onFolder`: a folder dropped on the transcript, read for the Learn tab (it reads folders of sessions). */
+export function InputPanel(props: { app: AppState; onFolder: (dropped: Promise<Dropped>) => void }) {
   const app = props.app;
   const [dragging, setDragging] = createSignal(false);
   let fileInput: HTMLInputElement | undefined;
@@ -87,7 +89,12 @@ export function InputPanel(props: { app: AppState }) {
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    const file = e.dataTransfer?.files[0];
+    const dt = e.dataTransfer;
+    // A folder goes to the Learn tab; its items are read here, during the event, as they must be.
+    const first = dt?.items[0];
+    if (dt && first?.kind === 'file' && first.webkitGetAsEntry?.()?.isDirectory)
+      return props.onFolder(readDrop(dt));
+    const file = dt?.files[0];
     if (file) void app.loadFile(file);
   };
 

@@ -5,8 +5,8 @@
  * stays in the page.
  */
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
-import { createEffect, createSignal, For, onCleanup, Show } from 'solid-js';
-import { type Dropped, postFiles, readDrop } from './drop';
+import { createEffect, createSignal, For, onCleanup, Show, untrack } from 'solid-js';
+import { type Dropped, dropTarget, postFiles } from './drop';
 import EvidenceList from './EvidenceList';
 import FileLines from './FileLines';
 import { type DirHandle, type FileHandle, hasDirectoryPicker, type NamedFile, pickDirectory } from './files';
@@ -25,7 +25,11 @@ interface Review {
 
 const mb = (n: number) => (n / 1e6).toFixed(1);
 
-export default function LearnPanel() {
+export default function LearnPanel(props: {
+  /** A folder dropped elsewhere on the page (the transcript panel), read when the tab opens. */
+  dropped?: () => Promise<Dropped> | null;
+  onTaken?: () => void;
+}) {
   const [total, setTotal] = createSignal<LearnTotal>({ files: 0, bytes: 0, complete: false });
   const [progress, setProgress] = createSignal<LearnProgress | undefined>();
   const [running, setRunning] = createSignal(false);
@@ -129,21 +133,23 @@ export default function LearnPanel() {
     else if (channel) toFrame({ type: 'send' }, [channel.port2]);
   };
 
-  const [dragging, setDragging] = createSignal(false);
-  /** Files (or folders) being dragged: text dragged into the AGENTS.md field keeps its usual drop. */
-  const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') === true;
-  const onDrop = (e: DragEvent) => {
-    setDragging(false);
-    if (!hasFiles(e)) return;
-    e.preventDefault();
-    if (running() || !e.dataTransfer) return;
-    readDrop(e.dataTransfer).then(
-      (d: Dropped) =>
-        d.kind === 'handles' ? start(0, d.handles) : start(d.files.length, undefined, d.files),
+  const fromDrop = (p: Promise<Dropped>) =>
+    p.then(
+      (d) => (d.kind === 'handles' ? start(0, d.handles) : start(d.files.length, undefined, d.files)),
       (err) =>
         setError(`Could not read what was dropped: ${err instanceof Error ? err.message : String(err)}`),
     );
-  };
+  createEffect(() => {
+    const p = props.dropped?.();
+    if (!p) return;
+    untrack(() => {
+      props.onTaken?.();
+      if (running())
+        setError('A run is going on: cancel it, or wait for its end, then drop the folder again.');
+      else void fromDrop(p);
+    });
+  });
+  const drop = dropTarget(running, fromDrop);
 
   const pick = async () => {
     try {
@@ -217,18 +223,11 @@ export default function LearnPanel() {
     // biome-ignore lint/a11y/noStaticElementInteractions: a drop target around the tab; the picker and the input are the keyboard path
     <div
       class="learn dropzone"
-      classList={{ dragging: dragging() }}
+      classList={{ dragging: drop.dragging() }}
       data-testid="learn-panel"
-      onDragOver={(e) => {
-        if (!hasFiles(e)) return;
-        e.preventDefault();
-        if (!running()) setDragging(true);
-      }}
-      onDragLeave={(e) => {
-        // Leaving for a child of the tab is not leaving the tab.
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-      }}
-      onDrop={onDrop}
+      onDragOver={drop.onDragOver}
+      onDragLeave={drop.onDragLeave}
+      onDrop={drop.onDrop}
     >
       <p class="hint">
         Pick or drop a folder of agent sessions (Claude Code JSONL, aider histories, console transcripts, chat

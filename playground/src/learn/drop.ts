@@ -6,6 +6,7 @@
  * batches, and the files go to the worker over a port, named by their path from the dropped folder.
  * A dropped file is read whatever its name ends with, as `rearview learn <file>` reads a named file.
  */
+import { createSignal } from 'solid-js';
 import { type DirHandle, type FileHandle, type NamedFile, SESSION_FILE, SKIP_DIRS } from './files';
 import type { FileBatch } from './protocol';
 
@@ -86,4 +87,34 @@ export function postFiles(port: MessagePort, files: readonly NamedFile[]): void 
     } satisfies FileBatch);
   }
   port.close();
+}
+
+/**
+ * The Learn tab's drop handlers: files and folders dropped while no run goes on are read
+ * ({@link readDrop}) and handed to `onDropped`; other drags (text into the AGENTS.md field) keep their
+ * usual drop. `dragging` is true while files are held over the tab.
+ */
+export function dropTarget(running: () => boolean, onDropped: (dropped: Promise<Dropped>) => void) {
+  const [dragging, setDragging] = createSignal(false);
+  const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') === true;
+  return {
+    dragging,
+    onDragOver(e: DragEvent) {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      if (!running()) setDragging(true);
+    },
+    onDragLeave(e: DragEvent) {
+      // Leaving for a child of the tab is not leaving the tab.
+      const to = e.relatedTarget as Node | null;
+      if (!(e.currentTarget as Node).contains(to)) setDragging(false);
+    },
+    onDrop(e: DragEvent) {
+      setDragging(false);
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      if (running() || !e.dataTransfer) return;
+      onDropped(readDrop(e.dataTransfer));
+    },
+  };
 }
