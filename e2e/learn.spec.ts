@@ -1,78 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { basename, join, resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
 import { SHOTS, trackErrors } from './helpers';
-
-// Real shared sessions, read from ../shared/data (never copied into the project).
-const DATA = resolve(import.meta.dirname, '../../shared/data');
-const SESSIONS = resolve(DATA, 'claude-code-jsonl');
-/** One real Cline task: one session holding several standing instructions (candidates at minSessions 1). */
-const ONE_TASK = resolve(DATA, 'cline/mike4567+MRA04242026');
+import { DATA, folderInput, lastResult, learnChosen, ONE_TASK, SESSIONS } from './learn-helpers';
 
 test.skip(!existsSync(SESSIONS), `${SESSIONS} is absent`);
-
-/** The folder input lives in a sandboxed frame of its own (playground/src/learn/folder-frame.ts). */
-const folderInput = (page: Page) =>
-  page.frameLocator('[data-testid="learn-folder-frame"]').getByTestId('learn-folder-input');
-
-/** Every file under `dir` as [path relative to dir's parent, text]. */
-function filesUnder(dir: string): [string, string][] {
-  const out: [string, string][] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d).sort()) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.push([relative(resolve(dir, '..'), p), readFileSync(p, 'utf8')]);
-    }
-  };
-  walk(dir);
-  return out;
-}
-
-/** The worker's whole result of each run, kept on the page (read it with {@link lastResult}). */
-async function keepResults(page: Page) {
-  await page.addInitScript(() => {
-    const Base = window.Worker;
-    window.Worker = class extends Base {
-      constructor(url: string | URL, options?: WorkerOptions) {
-        super(url, options);
-        this.addEventListener('message', (e: MessageEvent) => {
-          if (e.data?.type === 'done')
-            (window as unknown as { __learned: unknown }).__learned = e.data.result;
-        });
-      }
-    };
-  });
-}
-
-/** The result {@link keepResults} kept of the last run. */
-const lastResult = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __learned: unknown }).__learned);
-
-/** Opens the Learn tab (min sessions 1), chooses `dir` in the folder input, and gives the worker's result. */
-async function learnChosen(page: Page, dir: string): Promise<unknown> {
-  await keepResults(page);
-  await page.goto('/');
-  await page.getByRole('tab', { name: 'Learn' }).click();
-  await page.getByTestId('learn-min-sessions').fill('1');
-  await folderInput(page).setInputFiles(dir);
-  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
-  return lastResult(page);
-}
-
-/** What a run found, without the dates (a copied file has a new modification time). */
-const found = (r: {
-  rules: { text: string; sessions: number; evidence: { session: string; message: string }[] }[];
-  stats: { files: number; sessions: number };
-  skipped: { name: string }[];
-}) => ({
-  rules: r.rules.map((x) => [x.text, x.sessions, x.evidence.map((e) => `${e.session}#${e.message}`)]),
-  files: r.stats.files,
-  sessions: r.stats.sessions,
-  skipped: r.skipped.map((x) => x.name),
-});
 
 test('Learn: a folder of real sessions, reviewed and exported as markdown and as a diff', async ({
   page,
@@ -234,82 +168,6 @@ test('Learn: the tab and `rearview learn --json` give the same result on the sam
   expect(errors).toEqual([]);
 });
 
-test('Learn: a folder dropped on the tab is walked by the worker and read as the chosen folder is', async ({
-  page,
-}) => {
-  const errors = trackErrors(page);
-  type Result = Parameters<typeof found>[0];
-  const chosen = found((await learnChosen(page, SESSIONS)) as Result);
-  expect(chosen.files).toBeGreaterThan(3);
-
-  // The same files in the origin's private file system (a real FileSystemDirectoryHandle, as a drop of
-  // a folder gives in Chromium), with a node_modules folder that must not be read. Playwright cannot
-  // drag a folder from the desktop, so the drop's item hands out that handle.
-  const files = filesUnder(SESSIONS);
-  await page.evaluate(async (files) => {
-    const root = await navigator.storage.getDirectory();
-    const put = async (path: string, text: string) => {
-      const parts = path.split('/');
-      let dir = root;
-      for (const p of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(p, { create: true });
-      const w = await (await dir.getFileHandle(parts.at(-1)!, { create: true })).createWritable();
-      await w.write(text);
-      await w.close();
-    };
-    for (const [path, text] of files) await put(path, text);
-    await put(`${files[0]![0].split('/')[0]}/node_modules/pkg/session.jsonl`, files.at(-1)![1]);
-  }, files);
-  const folder = basename(SESSIONS);
-  await page.evaluate(async (folder) => {
-    const handle = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder);
-    const proto = DataTransferItem.prototype as unknown as { getAsFileSystemHandle: () => Promise<unknown> };
-    proto.getAsFileSystemHandle = () => Promise.resolve(handle);
-    const dt = new DataTransfer();
-    dt.items.add(new File([''], folder));
-    document
-      .querySelector('[data-testid="learn-panel"]')!
-      .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, folder);
-  await expect(page.getByTestId('learn-progress')).toContainText(`${chosen.files}/${chosen.files} files`);
-  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
-  const dropped = found((await lastResult(page)) as Result);
-  expect(dropped).toEqual(chosen);
-  expect(errors).toEqual([]);
-});
-
-test('Learn: session files dropped on the tab are read whatever their names end with', async ({ page }) => {
-  const errors = trackErrors(page);
-  await keepResults(page);
-  await page.goto('/');
-  await page.getByRole('tab', { name: 'Learn' }).click();
-  await page.getByTestId('learn-min-sessions').fill('1');
-  const [short, subagent] = ['short.jsonl', 'subagent.jsonl'].map((n) =>
-    readFileSync(join(SESSIONS, n), 'utf8'),
-  );
-  // Files made in the page carry no handle and no entry: the drop falls back to the items' files.
-  await page.evaluate(
-    ({ short, subagent }) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([subagent], 'subagent.jsonl'));
-      dt.items.add(new File([short], 'short.session'));
-      document
-        .querySelector('[data-testid="learn-panel"]')!
-        .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    },
-    { short, subagent },
-  );
-  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
-  await expect(page.getByTestId('learn-progress')).toContainText('2/2 files');
-  const r = (await lastResult(page)) as {
-    stats: { files: number };
-    skipped: unknown[];
-    rules: { evidence: { session: string }[] }[];
-  };
-  expect(r.stats.files).toBe(2);
-  expect(r.skipped).toEqual([]);
-  expect(errors).toEqual([]);
-});
-
 test('Learn: a rule the pasted AGENTS.md already says is not proposed; that line and a contradicted one are shown with their evidence', async ({
   page,
 }) => {
@@ -342,55 +200,26 @@ test('Learn: a rule the pasted AGENTS.md already says is not proposed; that line
   expect(errors).toEqual([]);
 });
 
-test('a folder dropped on the transcript opens the Learn tab, which reads it; an unreadable file dropped there is said so', async ({
-  page,
-}) => {
+test('Learn: a date in "since" counts only the evidence from that day on', async ({ page }) => {
   test.skip(!existsSync(ONE_TASK), `${ONE_TASK} is absent`);
   const errors = trackErrors(page);
-  await page.goto('/');
-  const [[path, text]] = filesUnder(ONE_TASK) as [[string, string]];
-  // The folder in the origin's private file system; the drop's item hands out its real handle and says
-  // it is a folder, as a folder dragged from the desktop does in Chromium (Playwright cannot drag one).
-  await page.evaluate(
-    async ({ path, text }) => {
-      const [folder, name] = path.split('/') as [string, string];
-      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle(folder, { create: true });
-      const w = await (await dir.getFileHandle(name, { create: true })).createWritable();
-      await w.write(text);
-      await w.close();
-      const proto = DataTransferItem.prototype as unknown as Record<string, unknown>;
-      proto.getAsFileSystemHandle = () => Promise.resolve(dir);
-      proto.webkitGetAsEntry = () => ({ isDirectory: true, isFile: false, name: folder });
-      const dt = new DataTransfer();
-      dt.items.add(new File([''], folder));
-      document
-        .querySelector('section[aria-labelledby="input-title"] .dropzone')!
-        .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-    },
-    { path, text },
-  );
-  await expect(page.getByRole('tab', { name: 'Learn' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByTestId('learn-summary')).toContainText('1 sessions');
-
-  // A file gone since it was chosen (here: deleted from the private file system) cannot be read.
-  await page.evaluate(async () => {
-    const proto = DataTransferItem.prototype as unknown as Record<string, unknown>;
-    delete proto.getAsFileSystemHandle;
-    delete proto.webkitGetAsEntry;
-    const root = await navigator.storage.getDirectory();
-    const w = await (await root.getFileHandle('gone.jsonl', { create: true })).createWritable();
-    await w.write('{"role":"user","content":"hi"}');
-    await w.close();
-    const file = await (await root.getFileHandle('gone.jsonl')).getFile();
-    await root.removeEntry('gone.jsonl');
-    const dt = new DataTransfer();
-    dt.items.add(file);
-    document
-      .querySelector('section[aria-labelledby="input-title"] .dropzone')!
-      .dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-  });
-  await expect(page.locator('section[aria-labelledby="input-title"]')).toContainText(
-    'Could not read gone.jsonl',
-  );
+  const all = (await learnChosen(page, ONE_TASK)) as {
+    rules: { lastDate: string }[];
+    filtered: Record<string, number>;
+  };
+  expect(all.rules.length).toBeGreaterThan(1);
+  expect(all.filtered['before since']).toBeUndefined();
+  // The day after the task's last evidence: nothing is left, and the summary says so.
+  const last = all.rules
+    .map((r) => r.lastDate)
+    .sort()
+    .at(-1)!;
+  const next = new Date(Date.parse(last.slice(0, 10)) + 86_400_000).toISOString().slice(0, 10);
+  await page.getByTestId('learn-since').fill(next);
+  await folderInput(page).setInputFiles(ONE_TASK);
+  await expect(page.getByTestId('learn-summary')).toContainText('→ 0 rules');
+  const late = (await lastResult(page)) as { rules: unknown[]; filtered: Record<string, number> };
+  expect(late.rules).toEqual([]);
+  expect(late.filtered['before since']).toBeGreaterThan(1);
   expect(errors).toEqual([]);
 });

@@ -2,7 +2,13 @@
  * `learn`: from a folder of agent sessions to rules for AGENTS.md / CLAUDE.md, streaming one session at
  * a time.
  */
-import { estimateTokens, formatLocation, isRearviewError, TranscriptError } from '../core/index.js';
+import {
+  estimateTokens,
+  formatLocation,
+  isRearviewError,
+  TranscriptError,
+  ValidationError,
+} from '../core/index.js';
 import { createRedactor } from '../redact/index.js';
 import { parseTranscript } from '../transcript/index.js';
 import { againstSentences } from './against.js';
@@ -90,6 +96,7 @@ export async function learn(
   options: LearnOptions = {},
 ): Promise<LearnResult> {
   const minSessions = Math.max(1, Math.floor(Number(options?.minSessions ?? 2)) || 2);
+  const since = sinceMs(options?.since);
   const maxBytes =
     typeof options?.maxSourceBytes === 'number' ? options.maxSourceBytes : DEFAULT_MAX_SOURCE_BYTES;
   const signal = options?.signal;
@@ -135,7 +142,7 @@ export async function learn(
         result.stats.bytes += bytes;
         if (signal?.aborted) break;
         const group = groupOf(options?.groupBy, source?.name, redactText);
-        readOne(name, text, modifiedIso(source?.modified), redactText, agg, result, group);
+        readOne(name, text, modifiedIso(source?.modified), redactText, agg, result, group, since);
       } catch (err) {
         result.skipped.push(skippedOf(name, err));
       }
@@ -197,6 +204,7 @@ function readOne(
   agg: Aggregator,
   result: LearnResult,
   group: string | undefined,
+  since: number | undefined,
 ): void {
   const text = dropPrivate(raw);
   if (!text.trim()) throw new LearnSourceError('learn_source_invalid', name, 'empty');
@@ -211,8 +219,33 @@ function readOne(
     result.stats.humanTurns += found.humanTurns;
     for (const [reason, n] of Object.entries(found.filtered))
       result.filtered[reason] = (result.filtered[reason] ?? 0) + n;
-    for (const f of found.findings) agg.add(f, group);
+    for (const f of found.findings) {
+      // Evidence without a (readable) date counts: nothing says it is older.
+      const early = since !== undefined && !!f.evidence.date && Date.parse(f.evidence.date) < since;
+      if (early) result.filtered['before since'] = (result.filtered['before since'] ?? 0) + 1;
+      else agg.add(f, group);
+    }
   }
+}
+
+/** `since` in epoch milliseconds; a value that is not a date is a ValidationError. */
+function sinceMs(since: LearnOptions['since']): number | undefined {
+  if (since === undefined) return undefined;
+  const t =
+    since instanceof Date
+      ? since.getTime()
+      : typeof since === 'number'
+        ? since
+        : typeof since === 'string'
+          ? Date.parse(since)
+          : Number.NaN;
+  if (!Number.isFinite(t)) {
+    throw new ValidationError(
+      [{ path: 'since', message: 'must be a date: a Date, epoch milliseconds or an ISO 8601 string' }],
+      { code: 'learn_invalid_option', subject: 'Option' },
+    );
+  }
+  return t;
 }
 
 /** Keeps rules in rank order while the section fits `budget` tokens; the rest go to `overBudget`. */

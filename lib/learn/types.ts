@@ -97,6 +97,12 @@ export interface LlmCost {
 export interface LearnOptions {
   /** A rule needs evidence from at least this many sessions (default 2; 1 keeps one-offs). */
   minSessions?: number;
+  /**
+   * Only evidence dated at or after this counts (a `Date`, epoch milliseconds or an ISO 8601 string):
+   * what the sessions taught since AGENTS.md last changed, say. Evidence without a date counts. The
+   * findings left out are counted in `filtered['before since']`. Not a date: a `ValidationError`.
+   */
+  since?: Date | number | string;
   /** The existing AGENTS.md / CLAUDE.md text: what it already says is never proposed. */
   against?: string;
   /** Token budget of the proposed section (`estimateTokens` of core); rules past it are `overBudget`. */

@@ -179,6 +179,26 @@ describe('rearview learn', () => {
     });
   });
 
+  it('counts only evidence since --since, and refuses what is not a date', async () => {
+    // The pnpm correction was said on 2025-01-01, 02-01 and 03-01; the linter one on 03-02.
+    const r = await run([join(tmp, 'sessions'), '--since', '2025-02-15', '--min-sessions', '1', '--json']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out);
+    // One session each: the later one ranks first.
+    expect(json.rules.map((x: { text: string; sessions: number }) => [x.text, x.sessions])).toEqual([
+      ['Always run the linter first.', 1],
+      ['Use pnpm instead of npm.', 1],
+    ]);
+    expect(json.filtered['before since']).toBe(2);
+    const text = await run([join(tmp, 'sessions'), '--since=2025-02-15']);
+    expect(text.err).toContain('left out: 2 before since');
+    for (const bad of ['yesterday', '2025-13-45', '']) {
+      const e = await run([join(tmp, 'sessions'), `--since=${bad}`]);
+      expect(e.code, bad).toBe(2);
+    }
+    expect((await run([join(tmp, 'sessions'), '--since'])).code).toBe(2);
+  });
+
   it('reads --flag=value as --flag value, and refuses a value on a switch', async () => {
     const spaced = await run([join(tmp, 'sessions'), '--min-sessions', '1', '--budget', '40', '--json']);
     const glued = await run([join(tmp, 'sessions'), '--min-sessions=1', '--budget=40', '--json']);

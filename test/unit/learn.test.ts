@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../lib/core/index';
 import type { FixPart } from '../../lib/failures/index';
 import { againstSentences, contradicts, coverIndex, stance } from '../../lib/learn/against';
 import {
@@ -271,6 +272,27 @@ describe('learn: against an existing file', () => {
     ]);
     expect(r.contradictions[0]!.lastDate).toBe('2025-03-01T10:01:00.000Z');
     expect(r.rules[0]!.contradicts).toEqual([{ line: 3, text: '- Use npm to install dependencies.' }]);
+  });
+
+  it('counts only evidence since a date, and says how much it left out', async () => {
+    // three(): sessions of 2025-01-01, 02-01 and 03-01; since February, two remain.
+    for (const since of ['2025-02-01', new Date('2025-02-01T00:00:00Z'), Date.parse('2025-02-01')]) {
+      const r = await learn(three(), { since });
+      expect(r.rules.map((x) => [x.text, x.sessions, x.firstDate?.slice(0, 10)])).toEqual([
+        ['Use pnpm instead of npm.', 2, '2025-02-01'],
+      ]);
+      expect(r.filtered['before since']).toBe(1);
+    }
+    const late = await learn(three(), { since: '2025-03-01T12:00:00Z' });
+    expect(late.rules).toEqual([]);
+    expect(late.filtered['before since']).toBe(3);
+    // Not a date: a typed error, before anything is read.
+    for (const since of ['last tuesday', Number.NaN, new Date('x')]) {
+      const err = await learn(three(), { since }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).code).toBe('learn_invalid_option');
+      expect((err as ValidationError).issues[0]!.path).toBe('since');
+    }
   });
 
   it('reports a file line that rejects what the sessions ask for', async () => {

@@ -14,6 +14,7 @@ import { type FromFolderFrame, folderFrameDoc, type ToFolderFrame } from './fold
 import ModelReview, { type ModelEdits } from './ModelReview';
 import OneOffs from './OneOffs';
 import type { FromLearnWorker, LearnTotal, ToLearnWorker } from './protocol';
+import RunOptions from './RunOptions';
 import './learn.css';
 
 type Verdict = 'pending' | 'accepted' | 'rejected';
@@ -38,6 +39,7 @@ export default function LearnPanel(props: {
   const [error, setError] = createSignal('');
   const [minSessions, setMinSessions] = createSignal(2);
   const [budget, setBudget] = createSignal(0);
+  const [since, setSince] = createSignal('');
   const [against, setAgainst] = createSignal('');
   const [exported, setExported] = createSignal('');
   const [shareUrl, setShareUrl] = createSignal('');
@@ -125,6 +127,7 @@ export default function LearnPanel(props: {
       ...(channel ? { port: channel.port1 } : {}),
       total: picked,
       minSessions: minSessions(),
+      ...(since() ? { since: since() } : {}),
       ...(budget() > 0 ? { budget: budget() } : {}),
       ...(against().trim() ? { against: against() } : {}),
     };
@@ -254,25 +257,7 @@ export default function LearnPanel(props: {
             />
           </Show>
         </span>
-        <label>
-          min sessions{' '}
-          <input
-            type="number"
-            min="1"
-            value={minSessions()}
-            data-testid="learn-min-sessions"
-            onInput={(e) => setMinSessions(Math.max(1, Number(e.currentTarget.value) || 1))}
-          />
-        </label>
-        <label>
-          budget (tokens, 0 = none){' '}
-          <input
-            type="number"
-            min="0"
-            value={budget()}
-            onInput={(e) => setBudget(Number(e.currentTarget.value) || 0)}
-          />
-        </label>
+        <RunOptions o={{ minSessions, setMinSessions, budget, setBudget, since, setSince }} />
       </div>
       <details>
         <summary>Existing AGENTS.md / CLAUDE.md (optional)</summary>

@@ -14,6 +14,8 @@ export type ToLearnWorker =
       port?: MessagePort;
       total: number;
       minSessions: number;
+      /** `YYYY-MM-DD`: only evidence from that day on counts. */
+      since?: string;
       budget?: number;
       against?: string;
     }

@@ -1,0 +1,74 @@
+/**
+ * What the Learn tab's e2e suites share (learn.spec.ts, learn-drop.spec.ts): the real shared folders
+ * they read, the folder input in its frame, and the worker's result kept on the page.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+// Real shared sessions, read from ../shared/data (never copied into the project).
+export const DATA = resolve(import.meta.dirname, '../../shared/data');
+export const SESSIONS = resolve(DATA, 'claude-code-jsonl');
+/** One real Cline task: one session holding several standing instructions (candidates at minSessions 1). */
+export const ONE_TASK = resolve(DATA, 'cline/mike4567+MRA04242026');
+
+/** The folder input lives in a sandboxed frame of its own (playground/src/learn/folder-frame.ts). */
+export const folderInput = (page: Page) =>
+  page.frameLocator('[data-testid="learn-folder-frame"]').getByTestId('learn-folder-input');
+
+/** Every file under `dir` as [path relative to dir's parent, text]. */
+export function filesUnder(dir: string): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push([relative(resolve(dir, '..'), p), readFileSync(p, 'utf8')]);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** The worker's whole result of each run, kept on the page (read it with {@link lastResult}). */
+export async function keepResults(page: Page) {
+  await page.addInitScript(() => {
+    const Base = window.Worker;
+    window.Worker = class extends Base {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        this.addEventListener('message', (e: MessageEvent) => {
+          if (e.data?.type === 'done')
+            (window as unknown as { __learned: unknown }).__learned = e.data.result;
+        });
+      }
+    };
+  });
+}
+
+/** The result {@link keepResults} kept of the last run. */
+export const lastResult = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __learned: unknown }).__learned);
+
+/** Opens the Learn tab (min sessions 1), chooses `dir` in the folder input, and gives the worker's result. */
+export async function learnChosen(page: Page, dir: string): Promise<unknown> {
+  await keepResults(page);
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await page.getByTestId('learn-min-sessions').fill('1');
+  await folderInput(page).setInputFiles(dir);
+  await expect(page.getByTestId('learn-summary')).toContainText('sessions');
+  return lastResult(page);
+}
+
+/** What a run found, without the dates (a copied file has a new modification time). */
+export const found = (r: {
+  rules: { text: string; sessions: number; evidence: { session: string; message: string }[] }[];
+  stats: { files: number; sessions: number };
+  skipped: { name: string }[];
+}) => ({
+  rules: r.rules.map((x) => [x.text, x.sessions, x.evidence.map((e) => `${e.session}#${e.message}`)]),
+  files: r.stats.files,
+  sessions: r.stats.sessions,
+  skipped: r.skipped.map((x) => x.name),
+});

@@ -1,0 +1,48 @@
+/** The Learn tab's run options: evidence needed, token budget, and the date evidence counts from. */
+import type { Accessor, Setter } from 'solid-js';
+
+export interface RunOptionSignals {
+  minSessions: Accessor<number>;
+  setMinSessions: Setter<number>;
+  budget: Accessor<number>;
+  setBudget: Setter<number>;
+  /** `YYYY-MM-DD`, or '' for all evidence. */
+  since: Accessor<string>;
+  setSince: Setter<string>;
+}
+
+export default function RunOptions(props: { o: RunOptionSignals }) {
+  const o = props.o;
+  return (
+    <>
+      <label>
+        min sessions{' '}
+        <input
+          type="number"
+          min="1"
+          value={o.minSessions()}
+          data-testid="learn-min-sessions"
+          onInput={(e) => o.setMinSessions(Math.max(1, Number(e.currentTarget.value) || 1))}
+        />
+      </label>
+      <label>
+        budget (tokens, 0 = none){' '}
+        <input
+          type="number"
+          min="0"
+          value={o.budget()}
+          onInput={(e) => o.setBudget(Number(e.currentTarget.value) || 0)}
+        />
+      </label>
+      <label title="Only evidence dated on or after this day counts: what the sessions taught since AGENTS.md last changed, say.">
+        since{' '}
+        <input
+          type="date"
+          value={o.since()}
+          data-testid="learn-since"
+          onInput={(e) => o.setSince(e.currentTarget.value)}
+        />
+      </label>
+    </>
+  );
+}
