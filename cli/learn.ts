@@ -64,8 +64,9 @@ Options:
                          the sessions contradict
   --budget <n>           token budget of the proposed section
   --min-sessions <n>     evidence needed from at least n sessions (default 2; 1 keeps one-offs)
-  --since <date>         count only evidence dated at or after this (2025-03-01, or a full ISO
-                         8601 time): what the sessions taught since AGENTS.md last changed
+  --since <date>         count only evidence dated at or after this day (2025-03-01, UTC) or time
+                         (2025-03-01T09:00:00+01:00): what the sessions taught since AGENTS.md
+                         last changed
   --llm                  also ask Claude, in one request, to rewrite each rule as one imperative or
                          drop it (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional). The
                          estimated tokens are printed before the call, the reported ones after
@@ -97,13 +98,6 @@ function count(flag: string, value: string | undefined): number {
     throw new UsageError(`${flag} needs a whole number ≥ 1`);
   }
   return n;
-}
-
-/** A date `--since` takes: what `Date.parse` reads (ISO 8601), else a usage error. */
-function date(flag: string, v: string): string {
-  if (!/^\d{4}-\d\d-\d\d/.test(v) || !Number.isFinite(Date.parse(v)))
-    throw new UsageError(`${flag} needs a date such as 2025-03-01 (got ${JSON.stringify(v)})`);
-  return v;
 }
 
 /** The options of `rearview learn` that take no value. */
@@ -155,7 +149,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     else if (a === '--llm-max-tokens') out.llmMaxTokens = count(a, next());
     else if (a === '--budget') out.budget = count(a, next());
     else if (a === '--min-sessions') out.minSessions = count(a, next());
-    else if (a === '--since') out.since = date(a, value(a, next(), 'a date (2025-03-01)'));
+    else if (a === '--since') out.since = value(a, next(), 'a date (2025-03-01)');
     else if (a === '--') {
       out.paths.push(...argv.slice(i + 1));
       break;
@@ -374,8 +368,10 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
     return 0;
   } catch (err) {
     line?.end();
-    if (err instanceof UsageError) {
-      say(io.stderr, `rearview learn: ${err.message}\n\n${LEARN_USAGE}\n`);
+    // A --since that is not a date: learn refuses it before reading anything.
+    const badOption = (err as { code?: unknown } | undefined)?.code === 'learn_invalid_option';
+    if (err instanceof UsageError || badOption) {
+      say(io.stderr, `rearview learn: ${(err as Error).message}\n\n${LEARN_USAGE}\n`);
       return 2;
     }
     if (err instanceof InputError) {

@@ -228,20 +228,35 @@ function readOne(
   }
 }
 
+/**
+ * The ISO 8601 forms `since` takes as a string: a day (read as UTC midnight), or a time with its
+ * offset. A time without one would be read in the runtime's time zone, and other forms (`March 1`,
+ * `2025-02-30`) are read differently by different engines: the same call must mean the same day in
+ * every runtime.
+ */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
 /** `since` in epoch milliseconds; a value that is not a date is a ValidationError. */
 function sinceMs(since: LearnOptions['since']): number | undefined {
   if (since === undefined) return undefined;
-  const t =
-    since instanceof Date
-      ? since.getTime()
-      : typeof since === 'number'
-        ? since
-        : typeof since === 'string'
-          ? Date.parse(since)
-          : Number.NaN;
+  let t = Number.NaN;
+  if (since instanceof Date) t = since.getTime();
+  else if (typeof since === 'number') t = since;
+  else if (typeof since === 'string') {
+    const m = ISO_DATE.exec(since);
+    // The day must exist: `Date.parse` rolls 2025-02-30 over to March in some engines.
+    if (m && new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)).toISOString().startsWith(since.slice(0, 10)))
+      t = Date.parse(since);
+  }
   if (!Number.isFinite(t)) {
     throw new ValidationError(
-      [{ path: 'since', message: 'must be a date: a Date, epoch milliseconds or an ISO 8601 string' }],
+      [
+        {
+          path: 'since',
+          message:
+            'must be a date: a Date, epoch milliseconds, or an ISO 8601 day (2025-03-01) or time with its offset (2025-03-01T09:00:00Z)',
+        },
+      ],
       { code: 'learn_invalid_option', subject: 'Option' },
     );
   }

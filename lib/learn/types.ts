@@ -98,9 +98,10 @@ export interface LearnOptions {
   /** A rule needs evidence from at least this many sessions (default 2; 1 keeps one-offs). */
   minSessions?: number;
   /**
-   * Only evidence dated at or after this counts (a `Date`, epoch milliseconds or an ISO 8601 string):
-   * what the sessions taught since AGENTS.md last changed, say. Evidence without a date counts. The
-   * findings left out are counted in `filtered['before since']`. Not a date: a `ValidationError`.
+   * Only evidence dated at or after this counts: what the sessions taught since AGENTS.md last
+   * changed, say. A `Date`, epoch milliseconds, or an ISO 8601 day (`2025-03-01`, UTC midnight) or
+   * time with its offset (`2025-03-01T09:00:00+01:00`). Evidence without a date counts. The findings
+   * left out are counted in `filtered['before since']`. Anything else: a `ValidationError`.
    */
   since?: Date | number | string;
   /** The existing AGENTS.md / CLAUDE.md text: what it already says is never proposed. */

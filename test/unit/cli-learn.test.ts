@@ -192,9 +192,10 @@ describe('rearview learn', () => {
     expect(json.filtered['before since']).toBe(2);
     const text = await run([join(tmp, 'sessions'), '--since=2025-02-15']);
     expect(text.err).toContain('left out: 2 before since');
-    for (const bad of ['yesterday', '2025-13-45', '']) {
+    for (const bad of ['yesterday', '2025-13-45', '2025-02-30', '']) {
       const e = await run([join(tmp, 'sessions'), `--since=${bad}`]);
       expect(e.code, bad).toBe(2);
+      if (bad) expect(e.err).toContain('since: must be a date');
     }
     expect((await run([join(tmp, 'sessions'), '--since'])).code).toBe(2);
   });

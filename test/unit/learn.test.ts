@@ -287,7 +287,16 @@ describe('learn: against an existing file', () => {
     expect(late.rules).toEqual([]);
     expect(late.filtered['before since']).toBe(3);
     // Not a date: a typed error, before anything is read.
-    for (const since of ['last tuesday', Number.NaN, new Date('x')]) {
+    // A day is UTC midnight, a time needs its offset: the same call means the same day in every runtime.
+    expect((await learn(three(), { since: '2025-02-01T11:00:00+01:00' })).rules[0]!.sessions).toBe(2);
+    for (const since of [
+      'last tuesday',
+      'March 1, 2025',
+      '2025-02-30',
+      '2025-02-01T10:00',
+      Number.NaN,
+      new Date('x'),
+    ]) {
       const err = await learn(three(), { since }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ValidationError);
       expect((err as ValidationError).code).toBe('learn_invalid_option');
