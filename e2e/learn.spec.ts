@@ -218,6 +218,9 @@ test('Learn: a date in "since" counts only the evidence from that day on', async
   await page.getByTestId('learn-since').fill(next);
   await folderInput(page).setInputFiles(ONE_TASK);
   await expect(page.getByTestId('learn-summary')).toContainText('→ 0 rules');
+  await expect(page.getByTestId('learn-summary')).toContainText(
+    new RegExp(`\\d+ findings dated before ${next} left out\\.`),
+  );
   const late = (await lastResult(page)) as { rules: unknown[]; filtered: Record<string, number> };
   expect(late.rules).toEqual([]);
   expect(late.filtered['before since']).toBeGreaterThan(1);

@@ -299,6 +299,9 @@ export default function LearnPanel(props: {
               {r().stats.sessions} sessions, {r().stats.humanTurns} human turns → {r().rules.length} rules
               with evidence from ≥ {r().minSessions} sessions; {r().oneOffCount} seen in fewer;{' '}
               {r().skipped.length} files skipped.
+              {r().filtered['before since']
+                ? ` ${r().filtered['before since']} findings dated before ${since()} left out.`
+                : ''}
             </p>
             <FileLines result={r()} />
             <ol class="learn-rules" data-testid="learn-rules">
