@@ -24,6 +24,56 @@ export class UsageError extends Error {}
 export class InputError extends Error {}
 
 /**
+ * Reads a command line one argument at a time, the way both subcommands take options: `--name=value`
+ * and `--name value` are the same, a switch (`switches`) given a value is a usage error, and a value
+ * that is missing, empty or another option is one too.
+ * @example
+ * ```ts
+ * const args = new ArgCursor(['--budget=40', 'x'], new Set(['--json']));
+ * args.next(); args.name; // '--budget'
+ * args.value('a number'); // '40'
+ * ```
+ */
+export class ArgCursor {
+  /** The current argument, without an inline `=value`. */
+  name = '';
+  private i = -1;
+  private inline: string | undefined;
+
+  constructor(
+    private readonly argv: readonly string[],
+    private readonly switches: ReadonlySet<string>,
+  ) {}
+
+  /** Moves to the next argument; false past the last. */
+  next(): boolean {
+    const a = this.argv[++this.i];
+    if (a === undefined) return false;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    this.name = eq > 2 ? a.slice(0, eq) : a;
+    this.inline = eq > 2 ? a.slice(eq + 1) : undefined;
+    if (this.inline !== undefined && this.switches.has(this.name))
+      throw new UsageError(`${this.name} takes no value`);
+    return true;
+  }
+
+  /** The option's value: after its `=`, else the next argument (`what` names it in the error). */
+  value(what = 'a value'): string {
+    const v = this.inline ?? this.argv[++this.i];
+    if (v === undefined || v === '' || (this.inline === undefined && v.startsWith('--')))
+      throw new UsageError(`${this.name} needs ${what}`);
+    return v;
+  }
+
+  /** The arguments after the current one (what follows `--`). */
+  rest(): string[] {
+    const out = this.argv.slice(this.i + 1);
+    this.i = this.argv.length;
+    return out;
+  }
+}
+
+/**
  * Refuses model flags that do not go together: one of --llm, --openai-url and --fixtures at most,
  * --model only with a model to name, and a URL that is one (shared by `reflect` and `learn`).
  * @example
@@ -44,6 +94,17 @@ export function modelChoice(a: Pick<CliArgs, 'llm' | 'fixtures' | 'model' | 'ope
   if (a.openaiUrl !== undefined && !/^https?:\/\/[^\s/]/.test(a.openaiUrl))
     throw new UsageError(`--openai-url ${a.openaiUrl}: not an http(s) URL`);
 }
+
+/** The options of `rearview reflect` that take no value. */
+const REFLECT_SWITCHES = new Set([
+  '--json',
+  '--reduce',
+  '--llm',
+  '--progress',
+  '--no-progress',
+  '--help',
+  '--version',
+]);
 
 /** The parsed command line of `rearview reflect` (and help, version). */
 export interface CliArgs {
@@ -199,31 +260,22 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
       throw new UsageError(`${flag}: ${e.issues?.[0]?.message ?? e.message}`);
     }
   };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const value = (name: string): string => {
-      const v = argv[++i];
-      if (v === undefined || (v.startsWith('--') && v.length > 2))
-        throw new UsageError(`${name} needs a value`);
-      return v;
-    };
+  const args = new ArgCursor(argv, REFLECT_SWITCHES);
+  while (args.next()) {
+    const a = args.name;
     if (a === '--json') out.json = true;
     else if (a === '--reduce') out.reduce = true;
     else if (a === '--llm') out.llm = true;
-    else if (a === '--fixtures') out.fixtures = value('--fixtures');
-    else if (a.startsWith('--fixtures=')) out.fixtures = a.slice('--fixtures='.length);
-    else if (a === '--model') out.model = value('--model');
-    else if (a.startsWith('--model=')) out.model = a.slice('--model='.length);
-    else if (a === '--openai-url') out.openaiUrl = value('--openai-url');
-    else if (a.startsWith('--openai-url=')) out.openaiUrl = a.slice('--openai-url='.length);
+    else if (a === '--fixtures') out.fixtures = args.value();
+    else if (a === '--model') out.model = args.value();
+    else if (a === '--openai-url') out.openaiUrl = args.value();
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
-    else if (flags.has(a)) param(a, value(a));
-    else if (flags.has(a.split('=')[0]!)) param(a.split('=')[0]!, a.slice(a.indexOf('=') + 1));
+    else if (flags.has(a)) param(a, args.value());
     else if (a === '-h' || a === '--help') out.help = true;
     else if (a === '-v' || a === '--version') out.version = true;
     else if (a === '--') {
-      positional.push(...argv.slice(i + 1));
+      positional.push(...args.rest());
       break;
     } else if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a}`);
     else positional.push(a);

@@ -8,7 +8,7 @@ import type * as Learn from 'rearview/learn';
 import type * as Llm from 'rearview/llm';
 import type * as Redact from 'rearview/redact';
 import { llmClient } from './analyse.js';
-import { InputError, modelChoice, UsageError } from './args.js';
+import { ArgCursor, InputError, modelChoice, UsageError } from './args.js';
 import { type Io, printable, printableJsonText, safeOut, type Writable } from './io.js';
 import { sessionSources } from './learn-sources.js';
 
@@ -124,34 +124,25 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     openaiUrl: undefined,
     llmMaxTokens: LLM_MAX_TOKENS,
   };
-  for (let i = 0; i < argv.length; i++) {
-    // `--flag=value` reads as `--flag value`, as in `rearview reflect`; a switch refuses a value.
-    const eq = argv[i]!.startsWith('--') ? argv[i]!.indexOf('=') : -1;
-    const a = eq > 2 ? argv[i]!.slice(0, eq) : argv[i]!;
-    const inline = eq > 2 ? argv[i]!.slice(eq + 1) : undefined;
-    const value = (flag: string, v: string | undefined, what: string): string => {
-      if (v === undefined || (inline === undefined && v.startsWith('--')) || v === '')
-        throw new UsageError(`${flag} needs ${what}`);
-      return v;
-    };
-    const next = () => (inline === undefined ? argv[++i] : inline);
-    if (inline !== undefined && SWITCHES.has(a)) throw new UsageError(`${a} takes no value`);
+  const args = new ArgCursor(argv, SWITCHES);
+  while (args.next()) {
+    const a = args.name;
     if (a === '-h' || a === '--help') out.help = true;
     else if (a === '--json') out.json = true;
     else if (a === '--diff') out.diff = true;
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
     else if (a === '--llm') out.llm = true;
-    else if (a === '--against') out.against = value(a, next(), 'a file');
-    else if (a === '--fixtures') out.fixtures = value(a, next(), 'a file');
-    else if (a === '--model') out.model = value(a, next(), 'a model name');
-    else if (a === '--openai-url') out.openaiUrl = value(a, next(), 'a URL');
-    else if (a === '--llm-max-tokens') out.llmMaxTokens = count(a, next());
-    else if (a === '--budget') out.budget = count(a, next());
-    else if (a === '--min-sessions') out.minSessions = count(a, next());
-    else if (a === '--since') out.since = value(a, next(), 'a date (2025-03-01)');
+    else if (a === '--against') out.against = args.value('a file');
+    else if (a === '--fixtures') out.fixtures = args.value('a file');
+    else if (a === '--model') out.model = args.value('a model name');
+    else if (a === '--openai-url') out.openaiUrl = args.value('a URL');
+    else if (a === '--llm-max-tokens') out.llmMaxTokens = count(a, args.value('a whole number ≥ 1'));
+    else if (a === '--budget') out.budget = count(a, args.value('a whole number ≥ 1'));
+    else if (a === '--min-sessions') out.minSessions = count(a, args.value('a whole number ≥ 1'));
+    else if (a === '--since') out.since = args.value('a date (2025-03-01)');
     else if (a === '--') {
-      out.paths.push(...argv.slice(i + 1));
+      out.paths.push(...args.rest());
       break;
     } else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else out.paths.push(a);

@@ -212,6 +212,9 @@ describe('the binary', () => {
       [['reflect', 'x', '--wat'], /unknown option --wat/],
       [['reflect', 'a', 'b'], /unexpected argument b/],
       [['reflect', 'x', '--fixtures'], /--fixtures needs a value/],
+      [['reflect', 'x', '--fixtures='], /--fixtures needs a value/],
+      // One reader of options for both subcommands (ArgCursor): a switch given a value is refused.
+      [['reflect', 'x', '--json=yes'], /--json takes no value/],
       [['reflect', 'x', '--llm', '--fixtures', 'f'], /use one of --llm, --fixtures, not several/],
       [['reflect', 'x', '--openai-url', 'http://127.0.0.1:1/v1', '--llm'], /use one of --llm, --openai-url/],
       [['reflect', 'x', '--openai-url', 'localhost:11434'], /not an http\(s\) URL/],
