@@ -193,16 +193,10 @@ function emit(text: string, rules: CompiledRules, span: Span, onSpan: (span: Spa
   onSpan({ start: span.valueStart, valueStart: span.valueStart, end: span.end, kind: span.kind });
 }
 
-/**
- * A match in `text[from, to)` that ends at `to` once a placeholder stands at `to`, as a later pass
- * reads the text (a key id needs the boundary the placeholder gives), or undefined.
- */
+/** The key glued at the end of `text[from, to)`: a {@link beforePlaceholder} match that ends at `to`. */
 function gluedBefore(text: string, rules: CompiledRules, from: number, to: number): Span | undefined {
-  if (to <= from || !isWordDash(text.charCodeAt(to - 1))) return undefined;
-  const sub = `${text.slice(from, to)}[x-1]`;
-  const found = globalFrom(sub, rules, 0, 0, new EscapeCursor(sub), new NextMatches(sub, rules.parts));
-  if (found === undefined || found.end !== to - from) return undefined;
-  return { start: found.start + from, valueStart: found.valueStart + from, end: to, kind: found.kind };
+  const found = beforePlaceholder(text, rules, from, to);
+  return found !== undefined && found.end === to ? found : undefined;
 }
 
 /** Whether a built-in kind could start at `p`: at an `@`, after a non-alphanumeric, or after an escape. */
@@ -268,14 +262,23 @@ function gluedAfter(text: string, rules: CompiledRules, pos: number): Span | und
  * it — a placeholder after it — and a match there comes first.
  */
 function unglue(text: string, rules: CompiledRules, pos: number, span: Span): Span {
-  if (span.start <= pos || !isWordDash(text.charCodeAt(span.start - 1))) return span;
-  const sub = `${text.slice(pos, span.start)}[x-1]`;
+  return beforePlaceholder(text, rules, pos, span.start) ?? span;
+}
+
+/**
+ * The first match in `text[from, to)` read as a later pass reads it once a placeholder stands at `to`
+ * (the key glued there, or the match before it, then ends at a boundary), in `text`'s positions; or
+ * undefined when nothing is glued at `to` or nothing ends by it.
+ */
+function beforePlaceholder(text: string, rules: CompiledRules, from: number, to: number): Span | undefined {
+  if (to <= from || !isWordDash(text.charCodeAt(to - 1))) return undefined;
+  const sub = `${text.slice(from, to)}[x-1]`;
   const found = globalFrom(sub, rules, 0, 0, new EscapeCursor(sub), new NextMatches(sub, rules.parts));
-  if (found === undefined || found.end > span.start - pos) return span;
+  if (found === undefined || found.end > to - from) return undefined;
   return {
-    start: found.start + pos,
-    valueStart: found.valueStart + pos,
-    end: found.end + pos,
+    start: found.start + from,
+    valueStart: found.valueStart + from,
+    end: found.end + from,
     kind: found.kind,
   };
 }
