@@ -209,12 +209,12 @@ test('Learn: a date in "since" counts only the evidence from that day on', async
   };
   expect(all.rules.length).toBeGreaterThan(1);
   expect(all.filtered['before since']).toBeUndefined();
-  // The day after the task's last evidence: nothing is left, and the summary says so.
+  // Two days after the task's last evidence (the tab reads the day in local time): nothing is left.
   const last = all.rules
     .map((r) => r.lastDate)
     .sort()
     .at(-1)!;
-  const next = new Date(Date.parse(last.slice(0, 10)) + 86_400_000).toISOString().slice(0, 10);
+  const next = new Date(Date.parse(last.slice(0, 10)) + 2 * 86_400_000).toISOString().slice(0, 10);
   await page.getByTestId('learn-since').fill(next);
   await folderInput(page).setInputFiles(ONE_TASK);
   await expect(page.getByTestId('learn-summary')).toContainText('→ 0 rules');

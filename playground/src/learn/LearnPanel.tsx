@@ -127,7 +127,8 @@ export default function LearnPanel(props: {
       ...(channel ? { port: channel.port1 } : {}),
       total: picked,
       minSessions: minSessions(),
-      ...(since() ? { since: since() } : {}),
+      // The day picked is the person's own: from its local midnight (a bare ISO day would be UTC's).
+      ...(since() ? { since: new Date(`${since()}T00:00:00`).getTime() } : {}),
       ...(budget() > 0 ? { budget: budget() } : {}),
       ...(against().trim() ? { against: against() } : {}),
     };

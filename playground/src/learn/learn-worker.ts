@@ -136,7 +136,7 @@ self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
     const result = await learn(sources(MAX_SOURCE_BYTES), {
       maxSourceBytes: MAX_SOURCE_BYTES,
       minSessions: m.minSessions,
-      ...(m.since ? { since: m.since } : {}),
+      ...(m.since !== undefined ? { since: m.since } : {}),
       ...(m.budget ? { budget: m.budget } : {}),
       ...(m.against ? { against: m.against } : {}),
       signal,

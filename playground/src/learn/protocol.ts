@@ -14,8 +14,8 @@ export type ToLearnWorker =
       port?: MessagePort;
       total: number;
       minSessions: number;
-      /** `YYYY-MM-DD`: only evidence from that day on counts. */
-      since?: string;
+      /** Epoch milliseconds: only evidence from then on counts (the local midnight of the day picked). */
+      since?: number;
       budget?: number;
       against?: string;
     }
