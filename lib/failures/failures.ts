@@ -56,9 +56,13 @@ export interface FailureClass {
 }
 
 const SHELL_TOOL = /^(?:bash|sh|zsh|shell|terminal|run_?command|execute_?command|exec)$/i;
-/** The person declined the call: feedback for the user-turn heuristics, not a tool failure. */
+/**
+ * The person declined the call: feedback for the user-turn heuristics, not a tool failure, and no
+ * success either (Claude Code's JSONL notices, and its console's `No (tell Claude what to do
+ * differently)`, which the console shows as the call's output).
+ */
 const USER_REJECTION =
-  /^\s*(?:The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user)/;
+  /^\s*(?:The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user|No \(tell Claude what to do differently\))/;
 
 interface Located extends CallStep {
   tool: string;
@@ -232,7 +236,8 @@ export interface ToolMessageLike extends MessageLike {
 /**
  * The tool calls of a transcript as a run: each assistant message with a `toolName` and its result
  * (matched by `toolUseId`, else the latest open call of that tool), the result's text as `error` when it
- * is marked `isError`, referenced as `message:{id of the result}`. Calls without a result are left out.
+ * is marked `isError` or says the person declined the call, referenced as `message:{id of the result}`.
+ * Calls without a result are left out.
  *
  * @example
  * ```ts
@@ -265,12 +270,15 @@ export function stepsFromMessages(messages: readonly ToolMessageLike[], id = 'co
       else index = byTool.get(m.toolName)?.pop();
       const call = index !== undefined ? calls[index] : undefined;
       if (!call || call.step) return;
+      const text = contentText(m.content) ?? '';
       call.step = {
         index: index!,
         tool: call.tool,
         action: call.action,
         ref: defaultRef(m, i),
-        ...(m.isError ? { error: contentText(m.content) ?? '' } : {}),
+        // A declined call is kept as an error so that it is never taken for the call that worked;
+        // `groupFailures` does not count it as a failure either.
+        ...(m.isError || USER_REJECTION.test(text) ? { error: text } : {}),
       };
     });
   }

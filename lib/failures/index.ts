@@ -19,6 +19,7 @@ export {
   stepsFromMessages,
   type ToolMessageLike,
 } from './failures.js';
+export { judgeFailure } from './judge.js';
 export {
   failureInsight,
   reflectFromTrajectories,

@@ -6,6 +6,7 @@
 
 import type { ReflectionInsight } from '../heuristic/index.js';
 import { type CallStep, type FailureClass, failureLesson, groupFailures } from './failures.js';
+import { judgeFailure } from './judge.js';
 
 /** The parts of a `Trajectory` (from `rearview/transcript`) that reflection reads. */
 export interface TrajectoryLike {
@@ -47,18 +48,22 @@ export interface TrajectoryReflectOptions {
 export function failureInsight(c: FailureClass): ReflectionInsight {
   const n = c.occurrences.length;
   const fixed = c.fix !== undefined && c.fix.kind !== 'retry';
+  // A fix the judge refuses as a rule (a one-off value, a permission prompt, an unreadable error, a
+  // failing test) stays evidence: the playbook policy proposes no key point for it.
+  const oneOff = fixed && judgeFailure(c.errorClass, c.fix!) !== undefined;
   const refs = c.occurrences.map((o) => o.ref);
   if (c.fix && !refs.includes(c.fix.ref)) refs.push(c.fix.ref);
   return {
     fact: `Tool \`${c.tool}\` failed ${n === 1 ? 'once' : `${n} times`}${c.runs > 1 ? ` in ${c.runs} runs` : ''} with "${c.errorClass}"`,
     recommendation: failureLesson(c),
     category: 'anti_pattern',
-    confidence: fixed ? 'high' : 'medium',
+    confidence: fixed && !oneOff ? 'high' : 'medium',
     tags: [
       'tool_failure',
       `tool:${c.tool}`,
       fixed ? 'fix_found' : c.fix ? 'retried' : 'no_fix',
       ...(n > 1 ? ['recurring'] : []),
+      ...(oneOff ? ['one_off'] : []),
     ],
     traceRefs: refs,
   };
@@ -72,8 +77,10 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
  * failed and how often when nothing later worked. `traceRefs` name every occurrence
  * (`trajectory:{id}:event:{index}`, or the step's own `ref`), then the call that worked. Tags:
  * `tool_failure`, `tool:{name}`, then `fix_found` (another argument or tool worked), `retried` (the
- * same call worked later: the cause lay elsewhere) or `no_fix`, and `recurring` when it failed more
- * than once. Successful trajectories yield nothing unless
+ * same call worked later: the cause lay elsewhere) or `no_fix`, `recurring` when it failed more
+ * than once, and `one_off` when a fix was found but {@link judgeFailure} refuses it as a standing rule (it
+ * changed a value for that task or answered a permission prompt, or the error is unreadable or a
+ * failing test); a `one_off` lesson has `medium` confidence and proposes no key point. Successful trajectories yield nothing unless
  * `allOutcomes`. Never throws.
  *
  * @example

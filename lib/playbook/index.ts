@@ -9,7 +9,7 @@
  */
 
 // cloneJson moved to rearview/core; re-exported so that existing imports keep working.
-export { cloneJson } from '../core/index.js';
+export { cloneJson, namesPath } from '../core/index.js';
 export {
   type BudgetOptions,
   type BudgetResult,
@@ -63,7 +63,7 @@ export {
   playbookToJson,
   toAceText,
 } from './io.js';
-export { judgeKeyPoint, namesPath } from './judge.js';
+export { judgeKeyPoint } from './judge.js';
 export {
   dedupeProposals,
   type ProposalDedup,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { namesPath } from '../core/index.js';
 
 /** Texts detectors use as placeholders: they say nothing a session could act on. */
 const TEMPLATES = new Set(
@@ -24,43 +25,6 @@ const PLACEHOLDER = /\[[a-z][a-z0-9_-]*-\d+\]/;
 /** A word an instruction can only be read with its session at hand, right after the verb. */
 const DEICTIC =
   /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|keep|make|try|change|remove|delete|fix|put|add|leave|move|undo|revert|follow|check|only|just|give|show|tell|send|name|write|read|run)\s+(?:(?:\w+\s+){0,2})?(?:it|this|that|these|those|them|here|there|him|her|the same|again|so|such)(?:[\s,.;!]|$)/i;
-/** A path to one machine's files: `/Users/me/…`, `~/x`, `C:\\x`. */
-const MACHINE_PATH = /(?:^|[\s`'"(])(?:~|\/(?:Users|home|var|tmp|opt|mnt)|[A-Za-z]:\\)[/\\]?\S*/;
-/** A run of the characters a relative path is made of: matched greedily once per run, so linear. */
-const PATH_RUN = /[\w./-]+/g;
-/** A file extension closing a path: `.tsx`, `.py`. */
-const EXTENSION = /\.[A-Za-z]{1,5}(?![A-Za-z0-9_])/;
-
-/**
- * Whether `text` names a path to one machine's or one project's file: `/Users/me/…`, `~/x`,
- * `src/app/page.tsx`. A project path is read per run of path characters, with one pass over the run:
- * a slash after a name, then an extension. (A single regex, `\b[\w.-]+\/[\w./-]*\.ext\b`, tries every
- * word boundary of a run such as `b-b-b-…` and is quadratic.) Linear; never throws.
- *
- * @example
- * ```ts
- * namesPath('Show only the diff for app/connection-test/page.tsx.'); // true
- * namesPath('Use pnpm instead of npm.'); // false
- * ```
- */
-export function namesPath(text: string): boolean {
-  if (typeof text !== 'string') return false;
-  if (MACHINE_PATH.test(text)) return true;
-  for (const [run] of text.matchAll(PATH_RUN)) {
-    // The first slash after a name is enough: a later one leaves less room for the extension.
-    let named = false;
-    for (let i = 0; i < run.length; i++) {
-      const c = run.charCodeAt(i);
-      if (c === 47 /* / */) {
-        if (named) {
-          if (EXTENSION.test(run.slice(i + 1))) return true;
-          break;
-        }
-      } else if (c !== 46 /* . */ && c !== 45 /* - */) named = true;
-    }
-  }
-  return false;
-}
 /** Refers to the session's own objects: "the above", "this file", "line 42", "step 3". */
 const SESSION_BOUND =
   /\b(?:the above|above code|below code|this (?:file|function|page|component|one|line|error|bug|issue|part|section|code|change|test|screen|button|method|class|step|task|project)|that (?:file|function|one|line|error|bug|part|section|code|change)|line \d+|step \d+|lines? \d+-\d+|the following|as follows)\b/i;

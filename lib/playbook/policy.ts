@@ -25,7 +25,7 @@ export interface InsightLike {
   confidence: 'high' | 'medium' | 'low';
   /**
    * `approval` marks a bare "thanks, that works" (as does the `approval` category); `tool_failure`,
-   * `fix_found`, `retried` and `recurring` describe a failure lesson.
+   * `fix_found`, `retried`, `recurring` and `one_off` describe a failure lesson.
    */
   tags: readonly string[];
   /** The turn and its context, copied to the proposal as provenance. */
@@ -97,10 +97,13 @@ export function isApproval(insight: InsightLike): boolean {
   );
 }
 
-/** True for a failure lesson worth keeping: a fix was found, or it failed again and again. */
+/**
+ * True for a failure lesson worth keeping: a fix was found and its judge did not tag it `one_off` (a
+ * fix that only worked for that task, an unreadable error). A failure with no fix, however often it
+ * recurred, says what went wrong but not what to do: it stays evidence.
+ */
 function keepsFailure(tags: readonly string[]): boolean {
-  if (!tags.includes('tool_failure')) return false;
-  return tags.includes('fix_found') || (tags.includes('recurring') && !tags.includes('retried'));
+  return tags.includes('tool_failure') && tags.includes('fix_found') && !tags.includes('one_off');
 }
 
 /**
@@ -116,8 +119,8 @@ function keepsFailure(tags: readonly string[]): boolean {
  *   states a standing rule ("Perfect. From now on always run the migrations first.") proposes the rule
  *   in USER PREFERENCES.
  * - A failure lesson of `reflectFromTrajectories` goes to MISTAKES TO AVOID with the lesson as its text
- *   when a fix was found or the failure recurred; a single failure or one the unchanged call later got
- *   past proposes nothing.
+ *   when a fix was found and its judge did not tag it `one_off`; a failure with no fix (recurring or
+ *   not), one the unchanged call later got past, or a one-off fix proposes nothing.
  *
  * Pure; redaction is the caller's (the text quotes the user).
  *

@@ -16,11 +16,12 @@ import {
   failureLesson,
   fixText,
   groupFailures,
+  judgeFailure,
   reflectFromTrajectories,
   stepsFromMessages,
 } from 'rearview/failures';
 import { memoryStore } from 'rearview/kv';
-import { createRearview } from 'rearview/session';
+import { createRearview, lessons } from 'rearview/session';
 import { parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
@@ -326,6 +327,35 @@ describe('groupFailures and failureLesson', () => {
     expect(failureLesson(classes[1]!)).toContain('the same call later succeeded unchanged (step 4)');
   });
 
+  it('never credits a call the person declined in the console (`No (tell Claude what to do differently)`) as the fix', () => {
+    const hook = 'trim trailing whitespace.................................................Failed';
+    const { messages } = parseTranscript(
+      [
+        '> commit it',
+        '',
+        '⏺ Bash(git commit -m "docs")',
+        `  ⎿  Error: ${hook}`,
+        '',
+        '⏺ Bash(SKIP=trailing-whitespace git commit -m "docs")',
+        '  ⎿  No (tell Claude what to do differently)',
+        '',
+        '> fix the files and commit',
+        '',
+        '⏺ Bash(git commit -m "docs")',
+        '  ⎿  [main 1a2b3c4] docs',
+      ].join('\n'),
+      { format: 'claude-code-console' },
+    );
+    const run = stepsFromMessages(messages);
+    expect(run.steps.map((s) => s.error?.slice(0, 2))).toEqual(['Er', 'No', undefined]);
+    const [c, ...rest] = groupFailures([run]);
+    // The declined call is neither a failure nor the call that worked.
+    expect(rest).toEqual([]);
+    expect(c!.occurrences).toHaveLength(1);
+    // Before, the declined call was read as a success: "add the argument `SKIP=…`" was the lesson.
+    expect(c!.fix).toMatchObject({ step: 3, kind: 'retry' });
+  });
+
   it('never throws on junk', () => {
     expect(groupFailures('x' as never)).toEqual([]);
     expect(
@@ -378,6 +408,74 @@ describe('stepsFromMessages', () => {
 });
 
 const data = resolve(import.meta.dirname, '../../../shared/data/claude-code-jsonl');
+
+describe('one-off fixes', () => {
+  const run = (steps: { tool: string; action: string; error?: string }[]) =>
+    reflectFromTrajectories([{ id: 't', steps }], { allOutcomes: true });
+
+  it('tags a fix its judge refuses one_off, with medium confidence, and proposes no key point for it', () => {
+    // Another value for the task's own argument worked: what worked once, not a rule.
+    const [value] = run([
+      { tool: 'Bash', action: 'npm run test:e2e', error: 'npm error Missing script: "test:e2e"' },
+      { tool: 'Bash', action: 'npm run lint' },
+    ]);
+    expect(value!.tags).toEqual(['tool_failure', 'tool:Bash', 'fix_found', 'one_off']);
+    expect(value!.confidence).toBe('medium');
+    // An unreadable error ("Error") teaches nothing, whatever changed.
+    const [bare] = run([
+      { tool: 'Bash', action: 'make -j4', error: 'Error' },
+      { tool: 'Bash', action: 'make -j4 --keep-going' },
+    ]);
+    expect(bare!.tags).toContain('one_off');
+    // A setup step is a rule: no tag, high confidence, and a key point.
+    const [setup] = run([
+      { tool: 'Bash', action: 'pytest -q', error: '(eval):1: command not found: pytest' },
+      { tool: 'Bash', action: 'source .venv/bin/activate && pytest -q' },
+    ]);
+    expect(setup!.tags).toEqual(['tool_failure', 'tool:Bash', 'fix_found']);
+    expect(setup!.confidence).toBe('high');
+    const { proposed } = lessons({
+      messages: [],
+      trajectories: [
+        {
+          id: 't',
+          steps: [
+            {
+              tool: 'Bash',
+              action: 'ls src/componets',
+              error: 'ls: src/componets: No such file or directory',
+            },
+            { tool: 'Bash', action: 'ls src/components' },
+            { tool: 'Bash', action: 'pytest -q', error: '(eval):1: command not found: pytest' },
+            { tool: 'Bash', action: 'source .venv/bin/activate && pytest -q' },
+          ],
+        },
+      ],
+    });
+    expect(proposed.map((p) => p.text)).toEqual([
+      '`Bash` `pytest` fails with "(eval):N: command not found: pytest": first run `source .venv/bin/activate` (worked at step 4).',
+    ]);
+  });
+
+  it('judges as learn does: the judge is the one rearview/learn exports', async () => {
+    const learn = await import('rearview/learn');
+    expect(learn.judgeFailure).toBe(judgeFailure);
+    expect(
+      judgeFailure('npm error code ENOTFOUND', 'pass `with_escalated_permissions`/`justification`'),
+    ).toBe('failure: a permission prompt');
+  });
+
+  it('proposes no key point for a failure with no fix, however often it recurred', () => {
+    const steps = [1, 2, 3].map(() => ({
+      tool: 'Bash',
+      action: 'make',
+      error: 'make: *** No rule to make target "all". Stop.',
+    }));
+    const [insight] = run(steps);
+    expect(insight!.tags).toEqual(['tool_failure', 'tool:Bash', 'no_fix', 'recurring']);
+    expect(lessons({ messages: [], trajectories: [{ id: 't', steps }] }).proposed).toEqual([]);
+  });
+});
 
 describe.skipIf(!existsSync(data))('real Claude Code sessions', () => {
   const session = (f: string) =>

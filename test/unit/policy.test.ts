@@ -162,7 +162,7 @@ describe('proposeKeyPoint', () => {
     expect(proposeKeyPoint(raw('friction', ['friction']), again)).toBeUndefined();
   });
 
-  it('keeps a failure lesson when a fix was found or it recurred, never a template', () => {
+  it('keeps a failure lesson only when a fix was found that is no one-off, never a template', () => {
     const lesson =
       '`Read` fails with "File content (N tokens) exceeds maximum allowed tokens (N).": pass `offset`/`limit` (worked at step 71).';
     const failure = (tags: string[]) =>
@@ -173,7 +173,11 @@ describe('proposeKeyPoint', () => {
       category: 'anti_pattern',
       traceRefs: ['message:t'],
     });
-    expect(proposeKeyPoint(failure(['no_fix', 'recurring']), '')?.text).toBe(lesson);
+    // A failure with no fix says what went wrong, not what to do: evidence, however often it recurred.
+    expect(proposeKeyPoint(failure(['no_fix', 'recurring']), '')).toBeUndefined();
+    // A fix its judge refused (a value changed for that task, an unreadable error): evidence too.
+    expect(proposeKeyPoint(failure(['fix_found', 'one_off']), '')).toBeUndefined();
+    expect(proposeKeyPoint(failure(['fix_found', 'recurring', 'one_off']), '')).toBeUndefined();
     expect(proposeKeyPoint(failure(['no_fix']), '')).toBeUndefined();
     expect(proposeKeyPoint(failure(['retried', 'recurring']), '')).toBeUndefined();
     expect(
