@@ -155,6 +155,20 @@ function splitCommands(line: string): string[] {
   return out;
 }
 
+/**
+ * The command a line runs, as `commandHead` reads it: the first part of its first line (split on
+ * `&&`, `||`, `;` and `|`) that is no setup step. Flags are compared there only: an `ls -la` chained
+ * after an `rsync` says nothing about why the `rsync` failed.
+ */
+function mainCommand(command: string): string {
+  const line = command.trim().split('\n', 1)[0] ?? '';
+  for (const part of line.split(/&&|\|\||;|\|/)) {
+    const p = part.trim();
+    if (p && !SETUP.test(p)) return p;
+  }
+  return line;
+}
+
 /** The setup parts of a command line (`source venv/bin/activate`, `cd app`). */
 function setups(command: string): string[] {
   return splitCommands(command.trim().split('\n', 1)[0] ?? '').filter((p) => SETUP.test(p));
@@ -173,21 +187,23 @@ function commandChange(a: string, b: string): FixPart[] {
   if (ha.split(' ')[0] !== hb.split(' ')[0]) return [{ kind: 'program', values: [hb, ha] }];
   const isFlag = (w: string) => /^--?[a-z]/i.test(w);
   const flags = (ws: string[]) => new Set(ws.filter(isFlag).map((w) => w.split('=')[0]!));
-  const fa = flags(wa);
-  const fb = flags(wb);
+  const ma = words(mainCommand(a));
+  const mb = words(mainCommand(b));
+  const fa = flags(ma);
+  const fb = flags(mb);
   const added = [...fb].filter((f) => !fa.has(f));
   const dropped = [...fa].filter((f) => !fb.has(f));
   const parts: FixPart[] = [];
   if (added.length) parts.push({ kind: 'add-flag', values: added.slice(0, 4) });
   if (dropped.length) parts.push({ kind: 'drop-flag', values: dropped.slice(0, 4) });
   // Flags are the fix only when the call that worked still runs what failed: every other word of
-  // the failed call, in order (`make` → `make -C src`). A call that dropped one ran something else
+  // the failed command, in order (`make` → `make -C src`). A call that dropped one ran something else
   // (`python -c "…"` → `python -m app`), and its flags say nothing about the failure.
   if (
     parts.length &&
     keepsInOrder(
-      wa.filter((w) => !isFlag(w)),
-      wb,
+      ma.filter((w) => !isFlag(w)),
+      mb,
     )
   )
     return parts;

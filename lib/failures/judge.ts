@@ -54,8 +54,11 @@ function judgeError(errorClass: string): string | undefined {
     /\.{5,}/.test(cls) ||
     !/\p{L}{3}/u.test(cls) ||
     cls.split(' ').length < 2 ||
-    // errorClass's names for an output with no error line, and npm's banner of the script it ran.
+    // errorClass's names for an output with no error line, a runner's exit-code notice with no
+    // message ("Command exited with code 1", "The command failed with exit code: 1"), and npm's
+    // banner of the script it ran.
     /^(?:no output|exit code N|unknown error)$/.test(cls) ||
+    /^(?:the )?command <name> with (?:exit )?code:? N\.?$/i.test(cls) ||
     /^> \S+@/.test(cls)
   ) {
     return 'failure: unreadable error';

@@ -273,6 +273,24 @@ describe('groupFailures and failureLesson', () => {
     );
   });
 
+  it('compares the flags of the command that failed, not of the commands chained after it', () => {
+    const [c] = groupFailures([
+      {
+        id: 'r',
+        steps: [
+          {
+            tool: 'Bash',
+            action: 'rsync -a --no-dereference ~/.claude/ app/.claude/ && rm -rf ~/.claude',
+            error: "Exit code 1\nrsync: unrecognized option `--no-dereference'",
+          },
+          { tool: 'Bash', action: 'rsync -a ~/.claude/ app/.claude/ && rm -rf ~/.claude && ls -la app' },
+        ],
+      },
+    ]);
+    // Read over the whole line, `ls -la` gave "add `-la`" beside the flag that was dropped.
+    expect(c!.fix?.parts).toEqual([{ kind: 'drop-flag', values: ['--no-dereference'] }]);
+  });
+
   it('groups one class across runs, counts every occurrence, and never invents a fix', () => {
     const run = (id: string, branch: string) => ({
       id,

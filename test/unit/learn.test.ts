@@ -596,6 +596,12 @@ describe('learn: failure quality rules', () => {
     // errorClass's names for outputs with no error line, and npm's script banner, are no message.
     expect(judgeFailure('no output', 'drop `-i`')).toBe('failure: unreadable error');
     expect(judgeFailure('exit code N', 'drop `-i`')).toBe('failure: unreadable error');
+    // A runner's exit-code notice: mini-swe-agent's "Command exited with code 1", Antigravity's
+    // "The command failed with exit code: 1", as errorClass names them.
+    expect(judgeFailure('Command <name> with code N', 'drop `-R`')).toBe('failure: unreadable error');
+    expect(judgeFailure('The command <name> with exit code: N', 'drop `-R`')).toBe(
+      'failure: unreadable error',
+    );
     expect(judgeFailure('> app@N lint', 'drop `-i`')).toBe('failure: unreadable error');
     // An edit retried with other content: a value changed, whatever keys came and went.
     expect(
