@@ -66,10 +66,30 @@ function firstErrorLine(text: string): string | undefined {
 }
 
 /**
+ * What wrote a message in the user's seat that the snapshot does not read (`synthetic` of
+ * rearview/transcript): context a harness injected (Codex's AGENTS.md and `<environment_context>`,
+ * skill bodies, local-command caveats), hooks and reminders, notifications, command expansions,
+ * aider's confirmations and handoffs, tool output in the user's seat. None of it is the session's
+ * objective or work in progress. An agent's task statement and a continuation summary are read: the
+ * one is the objective, the other carries the work the summary says is pending.
+ */
+const UNREAD = new Set(['meta', 'hook', 'notification', 'command', 'confirmation', 'handoff', 'observation']);
+/**
+ * The person's words in a command template (spec-kit's `/speckit.*` prompts, which Codex, Claude Code
+ * and SpecStory log expanded): the fenced block under `## User Input`. Lazy up to the first fence
+ * after it, so one pass.
+ */
+const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
+/** Claude Code's notice, in the user's seat, that the person stopped a call: no objective. */
+const INTERRUPT_NOTICE = /^\s*\[Request interrupted by user/;
+
+/**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
  * (scope = its role, sourceIteration = the message's position), each failed tool result its first error
  * line (scope `observation`), each tool call the files and URLs it names (scope `evidence`). The first
- * user message longer than a few characters is the objective.
+ * user message longer than a few characters is the objective: one a person typed, or an agent's task
+ * statement (or what the person typed into a command template), never a continuation summary or an
+ * interruption notice. User-seat messages no person wrote (see `UNREAD`) give no entry.
  *
  * @example
  * ```ts
@@ -100,7 +120,19 @@ export function entriesFromMessages(messages: readonly Message[]): {
       return;
     }
     if (m.role !== 'user' && m.role !== 'assistant') return;
-    if (m.role === 'user' && !objective && m.content.trim().length > 8)
+    if (m.role === 'user' && m.synthetic !== undefined && UNREAD.has(m.synthetic)) {
+      // A command template holds what the person typed: the objective when nothing came before.
+      const input = m.synthetic === 'command' && !objective ? USER_INPUT.exec(m.content)?.[1]?.trim() : '';
+      if (input && input.length > 8) objective = objectiveFromText(input);
+      return;
+    }
+    if (
+      m.role === 'user' &&
+      !objective &&
+      m.synthetic !== 'summary' &&
+      m.content.trim().length > 8 &&
+      !INTERRUPT_NOTICE.test(m.content)
+    )
       objective = objectiveFromText(m.content);
     sentences(m.content, 3).forEach((value, j) => {
       entries.push({ scope: m.role, key: `${m.id}.${j}`, value, sourceIteration: i });

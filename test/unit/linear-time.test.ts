@@ -13,7 +13,7 @@ import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/i
 import { heuristicReflect } from '../../lib/heuristic/index';
 import { dedupeProposals, emptyPlaybook, findDuplicates } from '../../lib/playbook/index';
 import { createRedactor, redact } from '../../lib/redact/index';
-import { deterministicSnapshot, objectiveFromText } from '../../lib/snapshot/index';
+import { deterministicSnapshot, entriesFromMessages, objectiveFromText } from '../../lib/snapshot/index';
 import {
   detectFormat,
   safeParseTrajectory,
@@ -120,6 +120,17 @@ describe('links and snapshots', () => {
       // "we will …" again and again, and a colon that closes no plan: each "we will" was read to the
       // colon (1.7 s at 160 KB).
       ['plans without their colon', (n) => fill(n, 'we will w ', '', ': we:')],
+    ],
+  );
+  // A command template's `## User Input` block, read for the objective: openers without a closing
+  // fence, and fences without an opener.
+  linear(
+    'entriesFromMessages (a command template)',
+    (content) => entriesFromMessages([{ id: 'c', role: 'user', content, source: {}, synthetic: 'command' }]),
+    [
+      ['## User Input openers', (n) => fill(n, '## User Input ```text\n a ')],
+      ['openers, then text without a fence', (n) => fill(n, 'a `` b ', '## User Input\n```\n')],
+      ['whitespace after the heading', (n) => fill(n, ' \n', '## User Input')],
     ],
   );
   linear('objectiveFromText', objectiveFromText, [

@@ -1,0 +1,109 @@
+/**
+ * The snapshot's reading of a transcript (`entriesFromMessages`): what a person typed and what the
+ * agent said are read; text in the user's seat that no person wrote (a harness's injected context,
+ * hooks, command expansions) is neither the objective nor an entry.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { entriesFromMessages, readSnapshotSource } from 'rearview/snapshot';
+import { type Message, parseTranscript } from 'rearview/transcript';
+import { describe, expect, it } from 'vitest';
+
+const msg = (
+  id: string,
+  role: Message['role'],
+  content: string,
+  synthetic?: Message['synthetic'],
+): Message => ({
+  id,
+  role,
+  content,
+  source: {},
+  ...(synthetic ? { synthetic } : {}),
+});
+
+describe('entriesFromMessages: text no person wrote', () => {
+  it('takes the objective from what a person typed, not from injected context or an interruption notice', () => {
+    const { objective, entries } = entriesFromMessages([
+      msg(
+        'a',
+        'user',
+        '# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nAlways run the linter first.\n</INSTRUCTIONS>',
+        'meta',
+      ),
+      msg('b', 'user', '<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>', 'meta'),
+      msg('c', 'user', '[Request interrupted by user for tool use]'),
+      msg('d', 'user', 'Add a dark mode toggle to the settings page.'),
+      msg('e', 'assistant', 'I will add the toggle next to the language picker.'),
+    ]);
+    expect(objective).toBe('Add a dark mode toggle to the settings page.');
+    // The injected AGENTS.md gives no entry ("Always run the linter first." is no work in progress).
+    expect(entries.map((e) => e.value)).toEqual([
+      '[Request interrupted by user for tool use]',
+      'Add a dark mode toggle to the settings page.',
+      'I will add the toggle next to the language picker.',
+    ]);
+  });
+
+  it("reads what the person typed into a command template (spec-kit's `## User Input`)", () => {
+    const template = (input: string) =>
+      `\n## User Input\n\n\`\`\`text\n${input}\n\`\`\`\n\nYou **MUST** consider the user input before proceeding (if not empty).\n\n## Outline\n\n1. Run the setup script.`;
+    expect(
+      entriesFromMessages([msg('a', 'user', template('Build a lottery ticket web app.'), 'command')]),
+    ).toEqual({
+      objective: 'Build a lottery ticket web app.',
+      entries: [],
+    });
+    // An empty input leaves the objective to the next turn a person typed.
+    expect(
+      entriesFromMessages([
+        msg('a', 'user', template(''), 'command'),
+        msg('b', 'user', 'Write a README with the test commands.'),
+      ]).objective,
+    ).toBe('Write a README with the test commands.');
+  });
+
+  it("keeps an agent's task statement as the objective, and a continuation summary's entries but not as the objective", () => {
+    expect(
+      entriesFromMessages([msg('t', 'user', 'Fix the off-by-one error in the pager.', 'task')]).objective,
+    ).toBe('Fix the off-by-one error in the pager.');
+    const { objective, entries } = entriesFromMessages([
+      msg(
+        's',
+        'user',
+        'This session is being continued from a previous conversation.\nPending: migrate the tests to vitest.',
+        'summary',
+      ),
+      msg('u', 'user', 'Go on with the migration.'),
+    ]);
+    expect(objective).toBe('Go on with the migration.');
+    expect(entries.map((e) => e.value)).toContain('Pending: migrate the tests to vitest.');
+  });
+});
+
+const data = resolve(import.meta.dirname, '../../../shared/data/codex');
+
+describe.skipIf(!existsSync(data))('real Codex CLI rollouts', () => {
+  it('no objective or entry comes from the context Codex injects (AGENTS.md, <environment_context>)', () => {
+    const files: string[] = [];
+    for (const d of readdirSync(data)) {
+      const dir = join(data, d);
+      if (d.endsWith('.jsonl')) continue;
+      for (const f of readdirSync(dir)) if (f.endsWith('.jsonl')) files.push(join(dir, f));
+    }
+    expect(files.length).toBeGreaterThanOrEqual(7);
+    for (const f of files) {
+      const src = readSnapshotSource(readFileSync(f, 'utf8'));
+      expect(src.format, f).toBe('codex');
+      const injected = parseTranscript(readFileSync(f, 'utf8'), { lenient: true }).messages.filter(
+        (m) => m.role === 'user' && m.synthetic === 'meta',
+      );
+      expect(injected.length, f).toBeGreaterThan(0);
+      expect(src.input.objective, f).not.toMatch(
+        /<environment_context>|AGENTS\.md instructions|<user_instructions>/,
+      );
+      const keys = new Set(src.input.entries.map((e) => e.key.split('.')[0]));
+      for (const m of injected) expect(keys.has(m.id), `${f}: ${m.id}`).toBe(false);
+    }
+  });
+});
