@@ -78,10 +78,10 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
  * (`trajectory:{id}:event:{index}`, or the step's own `ref`), then the call that worked. Tags:
  * `tool_failure`, `tool:{name}`, then `fix_found` (another argument or tool worked), `retried` (the
  * same call worked later: the cause lay elsewhere) or `no_fix`, `recurring` when it failed more
- * than once, and `one_off` when a fix was found but {@link judgeFailure} refuses it as a standing rule (it
- * changed a value for that task or answered a permission prompt, or the error is unreadable or a
- * failing test); a `one_off` lesson has `medium` confidence and proposes no key point. Successful trajectories yield nothing unless
- * `allOutcomes`. Never throws.
+ * than once, and `one_off` when a fix was found but {@link judgeFailure} refuses it as a standing
+ * rule (it changed a value for that task or answered a permission prompt, or the error is unreadable
+ * or a failing test); a `one_off` lesson has `medium` confidence and proposes no key point.
+ * Successful trajectories yield nothing unless `allOutcomes`. Never throws.
  *
  * @example
  * ```ts
