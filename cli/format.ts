@@ -78,6 +78,8 @@ export function formatText(name: string, r: Analysis): string {
   r.insights.forEach((ins, i) => {
     lines.push(`  ${i + 1}. [${ins.category}, ${ins.confidence}] ${oneLine(ins.fact, 240)}`);
     lines.push(`     → ${oneLine(ins.recommendation, 300)}`);
+    // What worked once for that task reads like advice: say that it is no rule.
+    if (ins.tags?.includes('one_off')) lines.push('     (a one-off fix: not proposed as a key point)');
     if (ins.traceRefs?.length) lines.push(`     refs: ${refList(ins.traceRefs)}`);
   });
   lines.push('');

@@ -60,3 +60,40 @@ test('dark mode, a narrow screen and keyboard navigation', async ({ page }) => {
   expect(overflow).toBeLessThanOrEqual(0);
   expect(errors).toEqual([]);
 });
+
+test('a failure lesson whose fix worked once, for that task, says so and proposes no key point', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  const call = (id: string, command: string) => ({
+    role: 'assistant',
+    content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
+  });
+  const result = (id: string, content: string, is_error = false) => ({
+    role: 'user',
+    content: [{ type: 'tool_result', tool_use_id: id, content, is_error }],
+  });
+  const session = [
+    { role: 'user', content: 'Run the end-to-end tests.' },
+    call('t1', 'npm run test:e2e'),
+    result('t1', 'npm error Missing script: "test:e2e"', true),
+    call('t2', 'npm run lint'),
+    result('t2', 'ok'),
+    call('t3', 'pytest -q'),
+    result('t3', '(eval):1: command not found: pytest', true),
+    call('t4', 'source .venv/bin/activate && pytest -q'),
+    result('t4', '3 passed'),
+  ];
+  await page.goto('/');
+  await page.getByLabel('Transcript text').fill(JSON.stringify(session));
+  const insights = page.getByTestId('insights').locator('> li');
+  await expect(insights).toHaveCount(2);
+  const oneOff = insights.filter({ hasText: 'change `test:e2e` to `lint`' });
+  await expect(oneOff.getByTestId('one-off')).toContainText('not proposed as a key point');
+  await expect(oneOff.getByTestId('proposal')).toHaveCount(0);
+  // The setup step is a rule: a key point, and no one-off note.
+  const rule = insights.filter({ hasText: 'first run `source .venv/bin/activate`' });
+  await expect(rule.getByTestId('proposal')).toContainText('Key point (MISTAKES TO AVOID)');
+  await expect(rule.getByTestId('one-off')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

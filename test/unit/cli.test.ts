@@ -162,6 +162,40 @@ describe.skipIf(!hasData)('every shared data file (in-process)', () => {
   });
 });
 
+describe('failure lessons in the report', () => {
+  it('says when a fix was a one-off, which proposes no key point', async () => {
+    const call = (id: string, command: string) => ({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
+    });
+    const result = (id: string, content: string, is_error = false) => ({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: id, content, is_error }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'rearview-cli-'));
+    const file = join(dir, 'session.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { role: 'user', content: 'Run the end-to-end tests.' },
+        call('t1', 'npm run test:e2e'),
+        result('t1', 'npm error Missing script: "test:e2e"', true),
+        call('t2', 'npm run lint'),
+        result('t2', 'ok'),
+      ]),
+    );
+    try {
+      const r = await inProcess(['reflect', file]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('change `test:e2e` to `lint`');
+      expect(r.stdout).toContain('(a one-off fix: not proposed as a key point)');
+      expect(r.stdout).toMatch(/Key points \(0\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the binary', () => {
   const chat = JSON.stringify([
     { role: 'user', content: 'How do I install the dependencies?' },

@@ -143,6 +143,11 @@ export function InsightsPanel(props: { app: AppState }) {
                       </div>
                       <p class="fact">{ins.fact}</p>
                       <p class="rec">{ins.recommendation}</p>
+                      <Show when={ins.tags.includes('one_off')}>
+                        <p class="hint" data-testid="one-off">
+                          A one-off fix: it worked once, for that task, and is not proposed as a key point.
+                        </p>
+                      </Show>
                       <Show when={proposal(ins)}>
                         {(p) => (
                           <p class="hint" data-testid="proposal">
