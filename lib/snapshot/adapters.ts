@@ -6,7 +6,7 @@
 
 import { findLinks } from '../categorise/index.js';
 import { isErrorLine } from '../compress/index.js';
-import type { Message, Step } from '../transcript/index.js';
+import type { Message, Step, SyntheticKind } from '../transcript/index.js';
 import { deterministicSnapshot } from './deterministic.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
 
@@ -73,7 +73,15 @@ function firstErrorLine(text: string): string | undefined {
  * objective or work in progress. An agent's task statement and a continuation summary are read: the
  * one is the objective, the other carries the work the summary says is pending.
  */
-const UNREAD = new Set(['meta', 'hook', 'notification', 'command', 'confirmation', 'handoff', 'observation']);
+const UNREAD: ReadonlySet<SyntheticKind> = new Set<SyntheticKind>([
+  'meta',
+  'hook',
+  'notification',
+  'command',
+  'confirmation',
+  'handoff',
+  'observation',
+]);
 /**
  * The person's words in a command template (spec-kit's `/speckit.*` prompts, which Codex, Claude Code
  * and SpecStory log expanded): the fenced block under `## User Input`. Lazy up to the first fence
