@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { failureSession } from '../test/fixtures/failure-session';
 import { openSample, SHOTS, trackErrors } from './helpers';
 
 test('trajectory reduction step by step: deterministic compaction and offline AgentDiet', async ({
@@ -65,27 +66,8 @@ test('a failure lesson whose fix worked once, for that task, says so and propose
   page,
 }) => {
   const errors = trackErrors(page);
-  const call = (id: string, command: string) => ({
-    role: 'assistant',
-    content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
-  });
-  const result = (id: string, content: string, is_error = false) => ({
-    role: 'user',
-    content: [{ type: 'tool_result', tool_use_id: id, content, is_error }],
-  });
-  const session = [
-    { role: 'user', content: 'Run the end-to-end tests.' },
-    call('t1', 'npm run test:e2e'),
-    result('t1', 'npm error Missing script: "test:e2e"', true),
-    call('t2', 'npm run lint'),
-    result('t2', 'ok'),
-    call('t3', 'pytest -q'),
-    result('t3', '(eval):1: command not found: pytest', true),
-    call('t4', 'source .venv/bin/activate && pytest -q'),
-    result('t4', '3 passed'),
-  ];
   await page.goto('/');
-  await page.getByLabel('Transcript text').fill(JSON.stringify(session));
+  await page.getByLabel('Transcript text').fill(JSON.stringify(failureSession(true)));
   const insights = page.getByTestId('insights').locator('> li');
   await expect(insights).toHaveCount(2);
   const oneOff = insights.filter({ hasText: 'change `test:e2e` to `lint`' });

@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../playground/src/analyze';
 import { SLIDER_GROUPS } from '../../playground/src/sliders';
 import { readUrlState, writeUrlState } from '../../playground/src/url-state';
+import { failureSession } from '../fixtures/failure-session';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
 import { startMockOpenAi } from '../llm/mock-openai';
 import { builtCli } from './built-cli';
@@ -164,26 +165,9 @@ describe.skipIf(!hasData)('every shared data file (in-process)', () => {
 
 describe('failure lessons in the report', () => {
   it('says when a fix was a one-off, which proposes no key point', async () => {
-    const call = (id: string, command: string) => ({
-      role: 'assistant',
-      content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }],
-    });
-    const result = (id: string, content: string, is_error = false) => ({
-      role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: id, content, is_error }],
-    });
     const dir = mkdtempSync(join(tmpdir(), 'rearview-cli-'));
     const file = join(dir, 'session.json');
-    writeFileSync(
-      file,
-      JSON.stringify([
-        { role: 'user', content: 'Run the end-to-end tests.' },
-        call('t1', 'npm run test:e2e'),
-        result('t1', 'npm error Missing script: "test:e2e"', true),
-        call('t2', 'npm run lint'),
-        result('t2', 'ok'),
-      ]),
-    );
+    writeFileSync(file, JSON.stringify(failureSession()));
     try {
       const r = await inProcess(['reflect', file]);
       expect(r.code).toBe(0);
