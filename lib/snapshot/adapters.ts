@@ -60,9 +60,26 @@ export function objectiveFromText(text: string): string {
   return body.length <= 240 ? body : body.slice(0, 240).replace(/\s\S*$/, '');
 }
 
+/**
+ * A runner's notice that a command exited non-zero, with no message of its own ("Exit code 1", "The
+ * command failed with exit code: 1", then "Output:"): the error is in the lines after it.
+ */
+const EXIT_NOTICE =
+  /^\s*(?:(?:the )?command (?:failed|exited) with (?:exit )?code:? -?\d+\.?|exit code -?\d+|output:)\s*$/i;
+
+/**
+ * The line that says what went wrong: the first error line that is no bare exit notice, else the
+ * first line with a message after such a notice (Antigravity: the notice, "Output:", then npm's
+ * message), else the first line.
+ */
 function firstErrorLine(text: string): string | undefined {
   const lines = String(text).split('\n');
-  return (lines.find((l) => isErrorLine(l)) ?? lines.find((l) => l.trim()))?.trim().slice(0, 300);
+  const notice = lines.findIndex((l) => EXIT_NOTICE.test(l));
+  const line =
+    lines.find((l) => isErrorLine(l) && !EXIT_NOTICE.test(l)) ??
+    (notice >= 0 ? lines.find((l, k) => k > notice && l.trim() !== '' && !EXIT_NOTICE.test(l)) : undefined) ??
+    lines.find((l) => l.trim());
+  return line?.trim().slice(0, 300);
 }
 
 /**

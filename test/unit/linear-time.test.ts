@@ -133,6 +133,16 @@ describe('links and snapshots', () => {
       ['whitespace after the heading', (n) => fill(n, ' \n', '## User Input')],
     ],
   );
+  // A failed call's output, read for the line that says what went wrong: exit notices and blank lines.
+  linear(
+    'entriesFromMessages (a failed call)',
+    (content) => entriesFromMessages([{ id: 'r', role: 'tool', content, source: {}, isError: true }]),
+    [
+      ['exit notices', (n) => fill(n, 'Exit code 1\n')],
+      ['spaces before a notice', (n) => fill(n, ' ', '', 'Output:')],
+      ['blank lines after a notice', (n) => fill(n, ' \n', 'The command failed with exit code: 1\n')],
+    ],
+  );
   linear('objectiveFromText', objectiveFromText, [
     ['an unclosed <pr_description> and spaces', (n) => fill(n, ' ', '<pr_description>')],
     ['spaces inside <pr_description>', (n) => fill(n, ' \n', '<pr_description>', 'x</pr_description>')],

@@ -81,6 +81,27 @@ describe('entriesFromMessages: text no person wrote', () => {
   });
 });
 
+describe('entriesFromMessages: the line of a failed call that says what went wrong', () => {
+  const observed = (content: string) =>
+    entriesFromMessages([{ ...msg('r', 'tool', content), isError: true }]).entries.map((e) => e.value);
+
+  it('reads past a bare exit notice to the message', () => {
+    // Antigravity: headers, the runner's notice, "Output:", then the program's message.
+    expect(
+      observed(
+        'Created At: 2026-06-09T12:57:40Z\n\n\t\tThe command failed with exit code: 1\n\t\tOutput:\n\t\tCould not create a project called "app" because of npm naming restrictions:',
+      ),
+    ).toEqual(['Could not create a project called "app" because of npm naming restrictions:']);
+    // Claude Code: "Exit code 2" then stderr, whether or not the stderr line reads as an error line.
+    expect(observed('Exit code 2\nls: x: No such file or directory')).toEqual([
+      'ls: x: No such file or directory',
+    ]);
+    expect(observed('Exit code 128\nfatal: not a git repository')).toEqual(['fatal: not a git repository']);
+    // A notice with nothing after it is still what there is to say.
+    expect(observed('Command exited with code 1')).toEqual(['Command exited with code 1']);
+  });
+});
+
 const data = resolve(import.meta.dirname, '../../../shared/data/codex');
 
 describe.skipIf(!existsSync(data))('real Codex CLI rollouts', () => {
