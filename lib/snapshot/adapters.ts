@@ -41,8 +41,15 @@ function prDescription(text: string): string | undefined {
   if (open < 0) return undefined;
   const close = text.indexOf('</pr_description>', open + OPEN_PR.length);
   if (close < 0) return undefined;
-  return text.slice(open + OPEN_PR.length, close).replace(/^\s+/, '');
+  // mini-swe-agent opens the description with its own words: the task starts after them.
+  return text
+    .slice(open + OPEN_PR.length, close)
+    .replace(/^\s+/, '')
+    .replace(HARNESS_LEAD, '');
 }
+
+/** The words mini-swe-agent's template puts before the PR description it quotes. */
+const HARNESS_LEAD = /^Consider the following PR description:\s*/;
 
 /**
  * The objective in a task message: a `<pr_description>` or an `ISSUE:` block when there is one (SWE-agent

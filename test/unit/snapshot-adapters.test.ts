@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { entriesFromMessages, readSnapshotSource } from 'rearview/snapshot';
+import { entriesFromMessages, objectiveFromText, readSnapshotSource } from 'rearview/snapshot';
 import { type Message, parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 
@@ -78,6 +78,20 @@ describe('entriesFromMessages: text no person wrote', () => {
     ]);
     expect(objective).toBe('Go on with the migration.');
     expect(entries.map((e) => e.value)).toContain('Pending: migrate the tests to vitest.');
+  });
+});
+
+describe('objectiveFromText', () => {
+  it("leaves out the words mini-swe-agent's template puts before the PR description", () => {
+    expect(
+      objectiveFromText(
+        '<pr_description>\nConsider the following PR description:\nhist() no longer respects range when density=True\n</pr_description>\n\n<instructions>…',
+      ),
+    ).toBe('hist() no longer respects range when density=True');
+    // Words of the description itself stay.
+    expect(objectiveFromText('<pr_description>Consider caching the parsed config.</pr_description>')).toBe(
+      'Consider caching the parsed config.',
+    );
   });
 });
 
