@@ -8,7 +8,7 @@
  */
 import { createSignal } from 'solid-js';
 import { type DirHandle, type FileHandle, type NamedFile, SESSION_FILE, SKIP_DIRS } from './files';
-import type { FileBatch } from './protocol';
+import { FILE_BATCH, type FileBatch } from './protocol';
 
 /** What was dropped: handles for the worker to walk, or files read from entries in the page. */
 export type Dropped =
@@ -76,14 +76,14 @@ async function walkEntry(dir: FileSystemDirectoryEntry, prefix: string, out: Nam
   }
 }
 
-/** A drop's files read in the page, posted on `port` in batches of 50, as the folder input's frame posts its files. */
+/** A drop's files read in the page, posted on `port` in batches, as the folder input's frame posts its files. */
 export function postFiles(port: MessagePort, files: readonly NamedFile[]): void {
-  for (let i = 0; i < files.length; i += 50) {
-    const batch = files.slice(i, i + 50);
+  for (let i = 0; i < files.length; i += FILE_BATCH) {
+    const batch = files.slice(i, i + FILE_BATCH);
     port.postMessage({
       files: batch.map((f) => f.file),
       names: batch.map((f) => f.name),
-      more: i + 50 < files.length,
+      more: i + FILE_BATCH < files.length,
     } satisfies FileBatch);
   }
   port.close();

@@ -9,6 +9,7 @@
  * touches them. In a browser that keeps the frame in the page's process it costs what the input did.
  */
 import { SESSION_FILE, SKIP_DIRS } from './files';
+import { FILE_BATCH } from './protocol';
 
 /** What the frame says to the page. */
 export type FromFolderFrame = { type: 'picked'; total: number };
@@ -16,10 +17,11 @@ export type FromFolderFrame = { type: 'picked'; total: number };
 export type ToFolderFrame = { type: 'disabled'; value: boolean } | { type: 'send' };
 
 /**
- * The frame's script, serialised with `toString()`: it may use only its parameters and the DOM.
- * Batches of 50 files per task keep the frame itself responsive too.
+ * The frame's script, serialised with `toString()`: it may use only its parameters and the DOM (so
+ * it posts its own batches rather than calling drop.ts's `postFiles`). Batches of `batchSize` files
+ * per task keep the frame itself responsive too.
  */
-function frameMain(sessionFile: RegExp, skipDirs: string[]) {
+function frameMain(sessionFile: RegExp, skipDirs: string[], batchSize: number) {
   const input = document.getElementById('input') as HTMLInputElement;
   let files: File[] = [];
   input.addEventListener('change', () => {
@@ -55,7 +57,7 @@ function frameMain(sessionFile: RegExp, skipDirs: string[]) {
     input.value = '';
     let i = 0;
     const step = () => {
-      const batch = sending.slice(i, i + 50);
+      const batch = sending.slice(i, i + batchSize);
       i += batch.length;
       port.postMessage({ files: batch, more: i < sending.length });
       if (i < sending.length) setTimeout(step, 0);
@@ -67,6 +69,6 @@ function frameMain(sessionFile: RegExp, skipDirs: string[]) {
 
 /** The frame's document: the input, styled like the page's controls, and its script. */
 export function folderFrameDoc(): string {
-  const script = `(${frameMain.toString()})(${SESSION_FILE.toString()}, ${JSON.stringify([...SKIP_DIRS])});`;
+  const script = `(${frameMain.toString()})(${SESSION_FILE.toString()}, ${JSON.stringify([...SKIP_DIRS])}, ${FILE_BATCH});`;
   return `<!doctype html><meta charset="utf-8"><style>html,body{margin:0;padding:0;background:transparent;color-scheme:light dark;font:13px system-ui,sans-serif}input{max-width:100%}</style><input type="file" multiple webkitdirectory id="input" data-testid="learn-folder-input" aria-label="Choose a folder of sessions"><script>${script}</script>`;
 }

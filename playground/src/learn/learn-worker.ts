@@ -5,7 +5,13 @@
  */
 import { type LearnSource, learn, toMarkdown, toUnifiedDiff } from 'rearview/learn';
 import { type DirHandle, type FileHandle, type NamedFile, relativePath, walkHandles } from './files';
-import type { FileBatch, FromLearnWorker, LearnTotal, ToLearnWorker } from './protocol';
+import {
+  FILE_BATCH,
+  type FileBatch,
+  type FromLearnWorker,
+  type LearnTotal,
+  type ToLearnWorker,
+} from './protocol';
 
 let controller: AbortController | undefined;
 
@@ -51,7 +57,7 @@ async function list(handles: readonly (DirHandle | FileHandle)[], signal: AbortS
     for await (const f of walkHandles(handles)) {
       if (signal.aborted) break;
       batch.push(f);
-      if (batch.length >= 50) {
+      if (batch.length >= FILE_BATCH) {
         enqueue(batch, false);
         batch = [];
       }

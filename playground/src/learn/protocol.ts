@@ -22,6 +22,9 @@ export type ToLearnWorker =
   | { type: 'cancel' }
   | { type: 'export'; rules: LearnedRule[]; as: 'markdown' | 'diff'; against: string };
 
+/** Files per {@link FileBatch}: small batches keep the thread that posts them responsive. */
+export const FILE_BATCH = 50;
+
 /**
  * A batch of chosen files on the run's port, in path order; `more` until the last. `names` gives their
  * paths when the files carry none (a drop read from entries); else each is named by its
