@@ -2,26 +2,16 @@
  * Error classes and call targets: what makes two failed tool calls "the same failure", and what a
  * call acts on. Pure string work, shared by the failure lessons of `failures.ts`.
  */
+import { errorLine } from '../core/index.js';
 
-/** A line that says what went wrong, preferred over banners and progress lines. */
-const ERROR_LINE =
-  /\b(?:error|fatal|fail(?:s|ed|ures?)?|exception|denied|not found|no such|cannot|can['’]t|could not|unable|invalid|refused|timed out|timeout(?:error|expired)|does(?: not|n['’]t) exist|not allowed|unknown|missing|rejected|exceed(?:s|ed)?|too (?:large|long|many)|traceback|usage:)\b/i;
-const EXIT_LINE = /^(?:exit(?: code|ed with)?:?|process exited with code)\s*-?\d+\.?$/i;
-/**
- * The header Codex CLI's `exec_command` puts before a command's output (`Chunk ID: 5c9bc4`,
- * `Wall time: 0.05 seconds`, `Original token count: 26`, `Output:`): the runner's, not the error.
- */
-const ENVELOPE_LINE = /^(?:chunk id: \w+|wall time: [\d.]+ seconds?|original token count: \d+|output:)$/i;
-/** Lines read to find the error line: enough for a stack banner, bounded on huge outputs. */
-const SCAN_LINES = 40;
 const CLASS_CHARS = 120;
 /** The name after a kind of named thing (`branch spotter-gqc`, `module foo`): it differs per occurrence. */
 const NAMED =
   /\b(branch|tag|remote|module|package|function|method|class|command|variable|attribute|table|column|field|option|host|named)\s+(?!(?:not|has|is|are|was|does|did|in|of|to|for|from|with|the|a|an)\b)(?!<)[\w.:/-]+/gi;
 
 /**
- * The error class of a failed call's output: its first line that says what went wrong (else its first
- * line), with what differs between occurrences normalised away — quoted values become `"…"`, URLs
+ * The error class of a failed call's output: the line that says what went wrong (`errorLine` of
+ * rearview/core), with what differs between occurrences normalised away — quoted values become `"…"`, URLs
  * `<url>`, paths `<path>`, ids and hashes `<id>`, the name after `branch`, `module`, `function`…
  * `<name>`, numbers `N` — on one line of at most 120
  * characters. A bare exit status gives `exit code N`. Deterministic; never throws.
@@ -36,37 +26,9 @@ const NAMED =
  */
 export function errorClass(error: string): string {
   if (typeof error !== 'string') return 'unknown error';
-  const lines: string[] = [];
-  let exit = false;
-  // Output quoted twice (a JSON string inside JSON) keeps its newlines as `\n`.
-  // Console transcripts prefix a failed tool's whole output with `Error: `: a wrapper, not the error.
-  const text = error.replace(/\\n/g, '\n').replace(/^\s*Error:\s+(?=\S)/, '');
-  for (const raw of text.slice(0, 20_000).split('\n', SCAN_LINES)) {
-    const line = raw
-      .replace(/<\/?[a-z_]+>/gi, ' ')
-      .replace(/[=*#~_-]{3,}/g, ' ')
-      .trim();
-    if (!line) continue;
-    if (EXIT_LINE.test(line)) exit = true;
-    else if (!ENVELOPE_LINE.test(line)) lines.push(line);
-  }
-  // Test runners print their banner first and their verdict last ("N failed, N passed").
-  const verdict = () =>
-    text
-      .slice(-4000)
-      .split('\n')
-      .slice(-15)
-      .map((l) => l.replace(/[=*#~_-]{3,}/g, ' ').trim())
-      .find((l) => ERROR_LINE.test(l));
-  let line = lines.find((l) => ERROR_LINE.test(l)) ?? verdict() ?? lines[0];
-  // A Python traceback says what went wrong on its last exception line, not its banner.
-  if (line?.startsWith('Traceback (most recent call last)')) {
-    const tail = text.slice(-20_000).split('\n').reverse();
-    line = tail.find((l) => /^[\w.]*(?:Error|Exception|Exit|Interrupt)\b/.test(l.trim()))?.trim() ?? line;
-  }
-  if (line === undefined) return exit ? 'exit code N' : 'no output';
-  const normal = normalise(line);
-  return normal || (exit ? 'exit code N' : 'no output');
+  const { line, exited } = errorLine(error);
+  const normal = line === undefined ? '' : normalise(line);
+  return normal || (exited ? 'exit code N' : 'no output');
 }
 
 /**

@@ -59,10 +59,12 @@ const SHELL_TOOL = /^(?:bash|sh|zsh|shell|terminal|run_?command|execute_?command
 /**
  * The person declined the call: feedback for the user-turn heuristics, not a tool failure, and no
  * success either (Claude Code's JSONL notices, and its console's `No (tell Claude what to do
- * differently)`, which the console shows as the call's output).
+ * differently)`, which the console shows as the call's output; Codex CLI's `exec command rejected by
+ * user` and, in its debug print, `exec_command failed: CreateProcess { message: "Rejected(\"rejected
+ * by user\")" }`).
  */
 const USER_REJECTION =
-  /^\s*(?:The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user|No \(tell Claude what to do differently\))/;
+  /^\s*(?:The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user|No \(tell Claude what to do differently\)|(?:exec command|patch) rejected by user|[\w.]+ failed: \w+ \{ message: "Rejected\(\\?"rejected by user)/;
 
 interface Located extends CallStep {
   tool: string;

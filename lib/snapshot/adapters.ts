@@ -5,7 +5,7 @@
  */
 
 import { findLinks } from '../categorise/index.js';
-import { isErrorLine } from '../compress/index.js';
+import { errorLine } from '../core/index.js';
 import type { Message, Step, SyntheticKind } from '../transcript/index.js';
 import { deterministicSnapshot } from './deterministic.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
@@ -68,24 +68,12 @@ export function objectiveFromText(text: string): string {
 }
 
 /**
- * A runner's notice that a command exited non-zero, with no message of its own ("Exit code 1", "The
- * command failed with exit code: 1", then "Output:"): the error is in the lines after it.
- */
-const EXIT_NOTICE =
-  /^\s*(?:(?:the )?command (?:failed|exited) with (?:exit )?code:? -?\d+\.?|exit code -?\d+|output:)\s*$/i;
-
-/**
- * The line that says what went wrong: the first error line that is no bare exit notice, else the
- * first line with a message after such a notice (Antigravity: the notice, "Output:", then npm's
- * message), else the first line.
+ * The line that says what went wrong (`errorLine` of rearview/core), at most 300 characters; an output
+ * that holds only a runner's exit notice gives the notice, so the failure still shows.
  */
 function firstErrorLine(text: string): string | undefined {
-  const lines = String(text).split('\n');
-  const notice = lines.findIndex((l) => EXIT_NOTICE.test(l));
-  const line =
-    lines.find((l) => isErrorLine(l) && !EXIT_NOTICE.test(l)) ??
-    (notice >= 0 ? lines.find((l, k) => k > notice && l.trim() !== '' && !EXIT_NOTICE.test(l)) : undefined) ??
-    lines.find((l) => l.trim());
+  const t = String(text);
+  const line = errorLine(t).line ?? t.split('\n', 40).find((l) => l.trim() !== '');
   return line?.trim().slice(0, 300);
 }
 

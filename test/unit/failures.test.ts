@@ -374,6 +374,51 @@ describe('groupFailures and failureLesson', () => {
     expect(c!.fix).toMatchObject({ step: 3, kind: 'retry' });
   });
 
+  it("reads Codex CLI's sandbox report for the command's own error, and its declined calls as declined", () => {
+    // A rollout written for this test in the shape Codex CLI logs: a git write its sandbox stopped
+    // (a Rust debug print around git's message), twice, then a call the person declined.
+    const call = (i: number, cmd: string) => ({
+      timestamp: `2026-01-01T00:00:0${i}Z`,
+      type: 'response_item',
+      payload: {
+        type: 'function_call',
+        name: 'exec_command',
+        arguments: JSON.stringify({ cmd }),
+        call_id: `c${i}`,
+      },
+    });
+    const output = (i: number, text: string) => ({
+      timestamp: `2026-01-01T00:00:0${i}Z`,
+      type: 'response_item',
+      payload: { type: 'function_call_output', call_id: `c${i}`, output: text },
+    });
+    const denied = (path: string) =>
+      `exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 128, stdout: StreamOutput { text: \\"\\", truncated_after_lines: None }, stderr: StreamOutput { text: \\"fatal: Unable to create '${path}/.git/index.lock': Operation not permitted\\\\n\\", truncated_after_lines: None }, duration: 0ns, timed_out: false }, network_policy_decision: None }))" }`;
+    const rollout = [
+      {
+        timestamp: '2026-01-01T00:00:00Z',
+        type: 'session_meta',
+        payload: { id: 's', cwd: '/w', originator: 'codex_cli_rs' },
+      },
+      call(1, 'git add -A'),
+      output(1, denied('/w/app')),
+      call(2, 'git add README.md'),
+      output(2, denied('/w/app')),
+      call(3, 'git commit -m x'),
+      output(3, 'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }'),
+    ]
+      .map((o) => JSON.stringify(o))
+      .join('\n');
+    const { messages } = parseTranscript(rollout);
+    const run = stepsFromMessages(messages);
+    expect(run.steps.map((s) => s.error !== undefined)).toEqual([true, true, true]);
+    const classes = groupFailures([run]);
+    // One class, from git's message; the declined commit is no failure and no fix.
+    expect(classes.map((c) => [c.errorClass, c.occurrences.length, c.fix])).toEqual([
+      ['fatal: Unable to create "…": Operation not permitted', 2, undefined],
+    ]);
+  });
+
   it('never throws on junk', () => {
     expect(groupFailures('x' as never)).toEqual([]);
     expect(

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findLinks } from '../../lib/categorise/index';
-import { extractJson } from '../../lib/core/index';
+import { errorLine, extractJson } from '../../lib/core/index';
 import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/index';
 import { heuristicReflect } from '../../lib/heuristic/index';
 import { dedupeProposals, emptyPlaybook, findDuplicates } from '../../lib/playbook/index';
@@ -183,6 +183,29 @@ describe('error classes', () => {
     ['===', (n) => fill(n, '=-', 'error ')],
   ];
   linear('errorClass', errorClass, ERRORS);
+  // The line reading on its own: Codex's sandbox report (runs of backslashes, an unclosed stream or
+  // message), warnings, colour codes and words that end in "Error".
+  const CODEX = 'exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output: ';
+  linear('errorLine', errorLine, [
+    ...ERRORS,
+    [
+      'a stream of backslashes',
+      (n) => fill(n, '\\', `${CODEX}stderr: StreamOutput { text: `, ', truncated_after_lines'),
+    ],
+    [
+      'backslashes before n',
+      (n) => fill(n, '\\\\n', `${CODEX}stderr: StreamOutput { text: "`, '", truncated_after_lines'),
+    ],
+    [
+      'escaped quotes in an unclosed message',
+      (n) => fill(n, '\\"', 'exec_command failed: SandboxDenied { message: "'),
+    ],
+    ['stream keys without an end', (n) => fill(n, 'stderr: StreamOutput { text: ', CODEX)],
+    ['warnings', (n) => fill(n, '1:2  warning  missing x\n')],
+    ['colour codes', (n) => fill(n, '\u001b[3', 'error ')],
+    ['a word ending in Error', (n) => fill(n, 'aError', 'x\n')],
+    ['numbers before errors', (n) => fill(n, '1 1 errorsx ')],
+  ]);
   linear('commandHead', commandHead, [
     ['spaces between two words', (n) => fill(n, ' ', 'a', 'b')],
     ['spaces then a separator', (n) => fill(n, ' ', 'a', '&&b')],

@@ -1,0 +1,157 @@
+/**
+ * The line of a failed tool call's output that says what went wrong: one reading, shared by the
+ * failure lessons (which normalise it into an error class) and the snapshot (which shows it as an
+ * observation), so the two never disagree about what a failure was.
+ *
+ * The regular expressions are the rules; each is linear (no nested quantifier over a shared
+ * character class), since outputs are untrusted and can be megabytes.
+ */
+
+/**
+ * Words that say something went wrong. `\w(?:Error|Exception)\b` catches `TypeError` where
+ * `\berror\b` cannot; a test runner's `E   ` and `FAIL` lines open with their marker.
+ */
+const ERROR_WORDS =
+  /\b(?:error|\d+ errors|fatal|fail(?:s|ed|ures?)?|exception|denied|not found|no such|cannot|can['’]t|could not|unable|invalid|refused|timed out|timeout(?:error|expired)|does(?: not|n['’]t) exist|not allowed|unknown|(?:not |un)recognized|missing|rejected|exceed(?:s|ed)?|too (?:large|long|many)|traceback|usage:|panic(?:ked)?|segmentation fault|abort(?:ed)?)\b|\w(?:Error|Exception)\b|^E {3}|^FAIL\b/i;
+/**
+ * A warning, which a failed run prints beside its errors: ESLint's `12:5  warning  …`, `warning:` of
+ * compilers, npm's and pnpm's `WARN`, `[warn]`, `⚠`, aider's `Repo-map can't include …`. Read only
+ * when no error line is found.
+ */
+const WARNING =
+  /^(?:\d+:\d+\s+warn(?:ing)?\b|warn(?:ing)?\b|npm warn\b|\[warn(?:ing)?\]|⚠|repo-map can['’]t include\b)/i;
+/**
+ * A runner's bare exit notice with no message of its own: "Exit code 1", "Process exited with code 1"
+ * (Codex), "Command exited with code 1" (mini-swe-agent), "The command failed with exit code: 1"
+ * (Antigravity). The message, if any, is in the other lines.
+ */
+const EXIT =
+  /^(?:exit(?: code|ed with)?:?|process exited with code|(?:the )?command (?:failed|exited) with (?:exit )?code:?)\s*-?\d+\.?$/i;
+/**
+ * The header Codex CLI's `exec_command` puts before a command's output (`Chunk ID: 5c9bc4`,
+ * `Wall time: 0.05 seconds`, `Original token count: 26`, `Output:`), and aider's `Tokens: 1.1k sent,
+ * 555 received.` before its own errors: the runner's, not the error.
+ */
+const ENVELOPE =
+  /^(?:chunk id: \w+|wall time: [\d.]+ seconds?|original token count: \d+|output:|tokens: [\d.,]+k? sent, [\d.,]+k? received\..*)$/i;
+/** Tags (`<tool_use_error>`) and rules (`=====`, `-----`) around a line: decoration, not words. */
+const TAG = /<\/?[a-z_]+>/gi;
+/** Terminal colour codes (`ESC[31m`), with or without their escape character. */
+const ANSI = /\u001b?\[[0-9;]*m/g;
+const RULE = /[=*#~_-]{3,}/g;
+/**
+ * Codex CLI's report of a call its sandbox stopped: a Rust debug print (`exec_command failed:
+ * CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { …, stderr:
+ * StreamOutput { text: \"fatal: …\" …`). What the command printed is in its `stderr` or
+ * `aggregated_output`, or in `SandboxDenied`'s `message`.
+ */
+const CODEX_FAILED = /^\s*[\w.]+ failed: \w+ \{ message: /;
+const STREAMS = ['stderr: StreamOutput { text: ', 'aggregated_output: StreamOutput { text: '];
+const CODEX_MESSAGE = /^\s*[\w.]+ failed: SandboxDenied \{ message: "((?:[^"\\]|\\.)*)"/;
+/** Lines read to find the error line: enough for a stack banner, bounded on huge outputs. */
+const SCAN_LINES = 400;
+const SCAN_CHARS = 20_000;
+
+/** What a failed call's output says went wrong (see {@link errorLine}). */
+export interface ErrorLine {
+  /** The line, without tags, rules or surrounding space; `undefined` when the output holds none. */
+  line: string | undefined;
+  /** Whether the output held a bare exit notice ("Exit code 1"). */
+  exited: boolean;
+}
+
+/** A line without its tags and rules, trimmed. */
+const clean = (line: string): string => line.replace(ANSI, '').replace(TAG, ' ').replace(RULE, ' ').trim();
+
+/**
+ * A string escaped once or more (`\"`, `\\n`, `\\\"`) read back. Each run of backslashes is read
+ * from its first one only (the lookbehind): trying each of its backslashes would be quadratic.
+ */
+const unescaped = (s: string): string =>
+  s
+    .replace(/(?<!\\)\\+n/g, '\n')
+    .replace(/(?<!\\)\\+(["'])/g, '$1')
+    .replace(/\\\\/g, '\\');
+
+/** `s` without the quote (and the backslashes escaping it) at each end. */
+function unquote(s: string): string {
+  let from = 0;
+  while (from < s.length && s.charCodeAt(from) === 92) from++;
+  if (s.charCodeAt(from) === 34) from++;
+  let to = s.length;
+  if (to > from && s.charCodeAt(to - 1) === 34) {
+    to--;
+    while (to > from && s.charCodeAt(to - 1) === 92) to--;
+  }
+  return s.slice(from, to);
+}
+
+/** The command's own output inside Codex's sandbox report, or the text itself. */
+function unwrapCodex(text: string): string {
+  if (!CODEX_FAILED.test(text)) return text;
+  for (const key of STREAMS) {
+    const at = text.indexOf(key);
+    const end = at < 0 ? -1 : text.indexOf(', truncated_after_lines', at);
+    if (end < 0) continue;
+    const inner = unescaped(unquote(text.slice(at + key.length, end)));
+    if (inner.trim()) return inner;
+  }
+  const message = CODEX_MESSAGE.exec(text)?.[1];
+  return message ? unescaped(message) : text;
+}
+
+/**
+ * The line of a failed tool call's output that says what went wrong: the first of its first 40 lines
+ * that holds an error word and is no warning, else a test runner's verdict among its last lines,
+ * else its first warning with an error word, else the first line after a runner's exit notice, else
+ * its first line; a Python traceback gives its last
+ * exception line. Runners' bare exit notices and envelopes (`Exit code 1`, Codex's `Chunk ID` header)
+ * are never the line, a console's `Error: ` prefix is dropped, text quoted twice has its `\n` read as
+ * line breaks, and Codex's sandbox report is read for the command's own output. Never throws.
+ *
+ * @example
+ * ```ts
+ * errorLine('Exit code 1\n  12:5  warning  x is unused\n  20:1  error  Parsing error: Unexpected token');
+ * // { line: '20:1  error  Parsing error: Unexpected token', exited: true }
+ * ```
+ */
+export function errorLine(output: string): ErrorLine {
+  if (typeof output !== 'string') return { line: undefined, exited: false };
+  const text = unwrapCodex(output)
+    .replace(/\\n/g, '\n')
+    .replace(/^\s*Error:\s+(?=\S)/, '');
+  const lines: string[] = [];
+  let exited = false;
+  // The first line after an exit notice: what the command printed, below a runner's preface
+  // (Antigravity: "Created At: …" or "The USER performed the following action:", then the notice).
+  let printed = -1;
+  for (const raw of text.slice(0, SCAN_CHARS).split('\n', SCAN_LINES)) {
+    const line = clean(raw);
+    if (!line) continue;
+    if (EXIT.test(line)) {
+      exited = true;
+      printed = lines.length;
+    } else if (!ENVELOPE.test(line)) lines.push(line);
+  }
+  const isError = (l: string) => ERROR_WORDS.test(l) && !WARNING.test(l);
+  // Test runners print their banner first and their verdict last ("N failed, N passed").
+  const verdict = () =>
+    text
+      .slice(-4000)
+      .split('\n')
+      .slice(-15)
+      .map(clean)
+      .find((l) => isError(l) && !EXIT.test(l));
+  let line =
+    lines.find(isError) ??
+    verdict() ??
+    lines.find((l) => ERROR_WORDS.test(l)) ??
+    (printed >= 0 ? lines[printed] : undefined) ??
+    lines[0];
+  // A Python traceback says what went wrong on its last exception line, not its banner.
+  if (line?.startsWith('Traceback (most recent call last)')) {
+    const tail = text.slice(-SCAN_CHARS).split('\n').reverse();
+    line = tail.find((l) => /^[\w.]*(?:Error|Exception|Exit|Interrupt)\b/.test(l.trim()))?.trim() ?? line;
+  }
+  return { line, exited };
+}

@@ -1,0 +1,139 @@
+/**
+ * `errorLine` (rearview/core): the line of a failed call's output that says what went wrong, which
+ * both the failure lessons (`errorClass`) and the snapshot's observations show. The outputs below are
+ * written in the shapes the runners print (ESLint, Codex CLI's sandbox report, Antigravity's preface,
+ * PowerShell, aider, pytest); none is copied from the shared data.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { errorLine } from '../../lib/core/index';
+import { errorClass } from '../../lib/failures/index';
+import { entriesFromMessages } from '../../lib/snapshot/index';
+
+const observation = (content: string) =>
+  entriesFromMessages([{ id: 'r', role: 'tool', content, source: {}, isError: true }]).entries[0]?.value;
+
+describe('errorLine', () => {
+  it('reads an error past the warnings printed before it', () => {
+    const eslint = [
+      '> app@1.0.0 lint',
+      '',
+      '/src/a.tsx',
+      '  12:5  warning  React Hook useEffect has a missing dependency: "x"  react-hooks/exhaustive-deps',
+      '  20:1  error    Parsing error: Unexpected token  ',
+      '',
+      '✖ 2 problems (1 error, 1 warning)',
+    ].join('\n');
+    expect(errorLine(eslint).line).toBe('20:1  error    Parsing error: Unexpected token');
+    // Only warnings: the summary among the last lines, then a warning with an error word.
+    const warnings = eslint.replace('20:1  error    Parsing error: Unexpected token', '');
+    expect(errorLine(warnings).line).toBe('✖ 2 problems (1 error, 1 warning)');
+    expect(errorLine('npm warn deprecated x@1: missing\nwarning: unused variable `y`').line).toBe(
+      'npm warn deprecated x@1: missing',
+    );
+  });
+
+  it("reads the command's own output inside Codex CLI's sandbox report", () => {
+    const denied =
+      'exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { exit_code: 128, stdout: StreamOutput { text: \\"\\", truncated_after_lines: None }, stderr: StreamOutput { text: \\"fatal: Unable to create \'/w/repo/.git/index.lock\': Operation not permitted\\\\n\\", truncated_after_lines: None }, aggregated_output: StreamOutput { text: \\"x\\", truncated_after_lines: None }, duration: 0ns, timed_out: false }, network_policy_decision: None }))" }';
+    expect(errorLine(denied).line).toBe(
+      "fatal: Unable to create '/w/repo/.git/index.lock': Operation not permitted",
+    );
+    expect(errorClass(denied)).toBe('fatal: Unable to create "…": Operation not permitted');
+    const sandbox =
+      'exec_command failed: SandboxDenied { message: "fatal: cannot lock ref \'refs/heads/x\'\\n", output: ExecToolCallOutput { exit_code: 128, stdout: StreamOutput { text: "", truncated_after_lines: None }, stderr: StreamOutput { text: "", truncated_after_lines: None } } }';
+    expect(errorLine(sandbox).line).toBe("fatal: cannot lock ref 'refs/heads/x'");
+  });
+
+  it("skips runners' exit notices, envelopes and prefaces", () => {
+    // Antigravity: a preface, the notice, then what the command printed.
+    const preface =
+      'Created At: 2026-01-02T03:04:05Z\nCompleted At: 2026-01-02T03:04:09Z\n\n\t\tThe command failed with exit code: 1\n\t\tOutput:\n\t\t\nOn branch main\nnothing to commit';
+    expect(errorLine(preface)).toEqual({ line: 'On branch main', exited: true });
+    // Codex's header, and aider's token report before its own error.
+    expect(
+      errorLine('Chunk ID: ab12\nWall time: 0.1 seconds\nProcess exited with code 2\nOutput:\nboom').line,
+    ).toBe('boom');
+    expect(
+      errorLine(
+        'Tokens: 1.2k sent, 300 received.\nThe LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed to match!',
+      ).line,
+    ).toBe('# 1 SEARCH/REPLACE block failed to match!');
+    expect(errorLine("Repo-map can't include /w/lib\nlitellm.RateLimitError: quota exceeded").line).toBe(
+      'litellm.RateLimitError: quota exceeded',
+    );
+    expect(errorLine('Command exited with code 1')).toEqual({ line: undefined, exited: true });
+    expect(errorClass('Command exited with code 1')).toBe('exit code N');
+  });
+
+  it('reads PowerShell, tags, colour codes and tracebacks', () => {
+    expect(
+      errorLine(
+        "git : The term 'git' is not recognized as the name of a cmdlet, function,\n    + CategoryInfo : ObjectNotFound: (git:String) [], CommandNotFoundException",
+      ).line,
+    ).toBe("git : The term 'git' is not recognized as the name of a cmdlet, function,");
+    expect(errorLine('<tool_use_error>File has been modified since read</tool_use_error>').line).toBe(
+      'File has been modified since read',
+    );
+    expect(errorLine('\u001b[2m[Server] \u001b[22m\u001b[31mError: listen EPERM\u001b[39m').line).toBe(
+      '[Server] Error: listen EPERM',
+    );
+    expect(
+      errorLine(
+        'Traceback (most recent call last):\n  File "a.py", line 1\n    x()\nNameError: name \'x\' is not defined',
+      ).line,
+    ).toBe("NameError: name 'x' is not defined");
+    expect(errorLine("rsync: unrecognized option `--x'\nusage: rsync [--ignore-errors]").line).toBe(
+      "rsync: unrecognized option `--x'",
+    );
+  });
+
+  it('gives the snapshot the same line, and the notice alone when nothing else was printed', () => {
+    const out = 'Exit code 1\n  3:1  warning  unused\n  4:1  error  Missing semicolon';
+    expect(observation(out)).toBe(errorLine(out).line);
+    expect(observation('Command exited with code 1\n')).toBe('Command exited with code 1');
+  });
+
+  it('never throws, and gives one line or none (property)', () => {
+    const pieces = fc.constantFrom(
+      'Exit code 1',
+      'Output:',
+      'error',
+      'warning',
+      '\\n',
+      '\n',
+      '\\"',
+      '"',
+      '\\',
+      'stderr: StreamOutput { text: ',
+      ', truncated_after_lines',
+      'exec_command failed: SandboxDenied { message: "',
+      '\u001b[31m',
+      '<tag>',
+      '===',
+      'Traceback (most recent call last)',
+      'TypeError',
+      ' ',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.array(pieces, { maxLength: 30 }).map((p) => p.join('')),
+        ),
+        (s) => {
+          const r = errorLine(s);
+          expect(typeof r.exited).toBe('boolean');
+          if (r.line !== undefined) {
+            expect(r.line).not.toContain('\n');
+            expect(r.line).toBe(r.line.trim());
+            expect(r.line.length).toBeGreaterThan(0);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    for (const bad of [undefined, null, 42, {}] as unknown as string[])
+      expect(errorLine(bad)).toEqual({ line: undefined, exited: false });
+  });
+});
