@@ -217,6 +217,11 @@ export interface Analysis {
   };
   insights: Session.LessonsResult['insights'];
   keyPoints: Session.LessonsResult['proposed'];
+  /**
+   * For each insight, in order, the index in `keyPoints` of the key point proposed from it (the two
+   * share their first trace reference), or `null` when none was: the insight is evidence only.
+   */
+  keyPointOf: (number | null)[];
   snapshot: Snapshot.ActiveContextSnapshot;
   snapshotTokens: number;
   llm?: { used: boolean; error?: string };
@@ -276,6 +281,13 @@ export async function analyse(
     },
     insights,
     keyPoints: learned.proposed,
+    keyPointOf: insights.map((ins) => {
+      const ref = ins.traceRefs?.[0];
+      // The turn a key point was written from is its first reference (the others are the turn before
+      // and the reply it answers, which another key point's turn may be).
+      const k = ref === undefined ? -1 : learned.proposed.findIndex((p) => p.traceRefs?.[0] === ref);
+      return k >= 0 ? k : null;
+    }),
     snapshot: trace.snapshot,
     snapshotTokens: lib.core.estimateTokens(lib.snapshot.snapshotJson(trace.snapshot)),
     ...(llmInfo ? { llm: llmInfo } : {}),

@@ -79,3 +79,32 @@ test('a failure lesson whose fix worked once, for that task, says so and propose
   await expect(rule.getByTestId('one-off')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test("a correction shows the key point written from it, or that it is evidence only; never the detector's placeholder", async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await page.goto('/');
+  await page.getByLabel('Transcript text').fill(
+    JSON.stringify([
+      { role: 'user', content: 'Set up the project.' },
+      { role: 'assistant', content: 'Done, I fixed the tests.' },
+      { role: 'user', content: 'No, that is still broken, the login page shows a blank screen.' },
+      { role: 'assistant', content: 'Run npm install.' },
+      { role: 'user', content: 'No, always use pnpm instead of npm in this repository.' },
+    ]),
+  );
+  const insights = page.getByTestId('insights').locator('> li');
+  await expect(insights).toHaveCount(2);
+  // The complaint is the key point's "turn before": it is still no key point of its own.
+  const complaint = insights.filter({ hasText: 'User correction: No, that is still broken' });
+  await expect(complaint.getByTestId('evidence-only')).toContainText('Evidence only');
+  await expect(complaint.getByTestId('proposal')).toHaveCount(0);
+  await expect(complaint).not.toContainText("Apply the user's correction.");
+  const rule = insights.filter({ hasText: 'User correction: No, always use pnpm' });
+  await expect(rule.getByTestId('proposal')).toContainText(
+    'Always use pnpm instead of npm in this repository.',
+  );
+  await expect(rule.getByTestId('evidence-only')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -204,6 +204,28 @@ describe('the binary', () => {
     }
   });
 
+  it('prints under each correction the key point written from it, or that it is evidence only', async () => {
+    const talk = JSON.stringify([
+      { role: 'user', content: 'Set up the project.' },
+      { role: 'assistant', content: 'Done, I fixed the tests.' },
+      { role: 'user', content: 'No, that is still broken, the login page shows a blank screen.' },
+      { role: 'assistant', content: 'Run npm install.' },
+      { role: 'user', content: 'No, always use pnpm instead of npm in this repository.' },
+    ]);
+    const r = await runCli(['reflect'], { input: talk });
+    expect(r.code, r.stderr).toBe(0);
+    const insights = r.stdout.slice(r.stdout.indexOf('Insights'), r.stdout.indexOf('Key points'));
+    const [complaint, rule] = insights.split(/\n {2}\d+\. /).slice(1);
+    // The complaint is the key point's "turn before": it is still no key point of its own.
+    expect(complaint).toContain('still broken');
+    expect(complaint).toContain('(evidence only: no key point proposed from this turn)');
+    expect(complaint).not.toContain('→');
+    expect(rule).toContain('→ key point 1: Always use pnpm instead of npm in this repository.');
+    // JSON says the same, by index.
+    const json = JSON.parse((await runCli(['reflect', '--json'], { input: talk })).stdout);
+    expect(json.keyPointOf).toEqual([null, 0]);
+  });
+
   it('exit 1 with a located message on bad input', async () => {
     const bad = join(tmp, 'bad.jsonl');
     writeFileSync(bad, '{"role":"user","content":"hi"}\n{"role": "assistant", "content": \n');

@@ -58,10 +58,19 @@ export function InsightsPanel(props: { app: AppState }) {
   // The file's key points are the library's (`lessons` of rearview/session, near-duplicates merged),
   // computed with the insights: the same list the CLI prints. An insight shows the key point it leads to.
   const keyPoints = () => app.view()?.keyPoints ?? [];
+  // The turn a key point was written from is its first reference (the others are the turn before
+  // and the reply it answers, which another key point's turn may be).
   const proposal = (ins: Insight) => {
     const ref = ins.traceRefs[0];
-    return ref ? keyPoints().find((k) => k.traceRefs.includes(ref)) : undefined;
+    return ref ? keyPoints().find((k) => k.traceRefs[0] === ref) : undefined;
   };
+  /**
+   * A correction or preference says what to do only through the key point written from it: the
+   * detector's own recommendation is a placeholder ("Apply the user's correction.") or a fragment of
+   * the turn.
+   */
+  const fromTurn = (ins: Insight) =>
+    !ins.tags.includes('tool_failure') && (ins.category === 'correction' || ins.category === 'preference');
 
   async function addToPlaybook(list: readonly KeyPointProposal[]) {
     const pb = await import('../playbook-store');
@@ -142,7 +151,14 @@ export function InsightsPanel(props: { app: AppState }) {
                         </span>
                       </div>
                       <p class="fact">{ins.fact}</p>
-                      <p class="rec">{ins.recommendation}</p>
+                      <Show when={!fromTurn(ins)}>
+                        <p class="rec">{ins.recommendation}</p>
+                      </Show>
+                      <Show when={fromTurn(ins) && !proposal(ins)}>
+                        <p class="hint" data-testid="evidence-only">
+                          Evidence only: no key point is proposed from this turn.
+                        </p>
+                      </Show>
                       <Show when={ins.tags.includes('one_off')}>
                         <p class="hint" data-testid="one-off">
                           A one-off fix: it worked once, for that task, and is not proposed as a key point.
