@@ -48,6 +48,17 @@ const RULE = /[=*#~_-]{3,}/g;
 const CODEX_FAILED = /^\s*[\w.]+ failed: \w+ \{ message: /;
 const STREAMS = ['stderr: StreamOutput { text: ', 'aggregated_output: StreamOutput { text: '];
 const CODEX_MESSAGE = /^\s*[\w.]+ failed: SandboxDenied \{ message: "((?:[^"\\]|\\.)*)"/;
+/**
+ * Gemini CLI's report of an MCP tool's error: `MCP tool 'push_files' reported tool error for function
+ * call: {…the call, with its arguments…} with response: [{…"text":"failed to get branch reference: …
+ * 409 Git Repository is empty."…}]`. The error is the text of the response's parts.
+ */
+const MCP_FAILED = /^\s*MCP tool '[^'\n]{0,200}' reported tool error for function call: /;
+const MCP_RESPONSE = ' with response: ';
+const JSON_TEXT = /"text":"((?:[^"\\]|\\.)*)"/g;
+/** Nodes of a parsed response read for its texts: a response is a few parts, not a document. */
+const MCP_NODES = 1000;
+
 /** Lines read to find the error line: enough for a stack banner, bounded on huge outputs. */
 const SCAN_LINES = 400;
 const SCAN_CHARS = 20_000;
@@ -100,14 +111,54 @@ function unwrapCodex(text: string): string {
   return message ? unescaped(message) : text;
 }
 
+/** The `text` strings of a parsed JSON value, depth first, at most {@link MCP_NODES} nodes read. */
+function textsOf(value: unknown): string[] {
+  const out: string[] = [];
+  const stack: unknown[] = [value];
+  for (let n = 0; stack.length > 0 && n < MCP_NODES; n++) {
+    const v = stack.pop();
+    if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (typeof o.text === 'string') out.push(o.text);
+      for (const k of Object.keys(o).reverse()) if (k !== 'text') stack.push(o[k]);
+    }
+  }
+  return out;
+}
+
+/** The texts of the response inside Gemini CLI's MCP error report, or the text itself. */
+function unwrapMcp(text: string): string {
+  if (!MCP_FAILED.test(text)) return text;
+  // The call's arguments (file contents) come first and may hold anything: the response is last.
+  const at = text.lastIndexOf(MCP_RESPONSE);
+  if (at < 0) return text;
+  const rest = text.slice(at + MCP_RESPONSE.length);
+  const texts: string[] = [];
+  try {
+    texts.push(...textsOf(JSON.parse(rest)));
+  } catch {
+    for (const m of rest.matchAll(JSON_TEXT)) {
+      try {
+        texts.push(JSON.parse(`"${m[1]}"`) as string);
+      } catch {
+        texts.push(m[1]!);
+      }
+    }
+  }
+  const joined = texts.join('\n').trim();
+  return joined ? joined : text;
+}
+
 /**
- * The line of a failed tool call's output that says what went wrong: the first of its first 40 lines
+ * The line of a failed tool call's output that says what went wrong: the first of its first 400 lines
  * that holds an error word and is no warning, else a test runner's verdict among its last lines,
  * else its first warning with an error word, else the first line after a runner's exit notice, else
  * its first line; a Python traceback gives its last
  * exception line. Runners' bare exit notices and envelopes (`Exit code 1`, Codex's `Chunk ID` header)
  * are never the line, a console's `Error: ` prefix is dropped, text quoted twice has its `\n` read as
- * line breaks, and Codex's sandbox report is read for the command's own output. Never throws.
+ * line breaks, Codex's sandbox report is read for the command's own output, and Gemini CLI's MCP error
+ * report for the tool's response. Never throws.
  *
  * @example
  * ```ts
@@ -117,7 +168,7 @@ function unwrapCodex(text: string): string {
  */
 export function errorLine(output: string): ErrorLine {
   if (typeof output !== 'string') return { line: undefined, exited: false };
-  const text = unwrapCodex(output)
+  const text = unwrapMcp(unwrapCodex(output))
     .replace(/\\n/g, '\n')
     .replace(/^\s*Error:\s+(?=\S)/, '');
   const lines: string[] = [];

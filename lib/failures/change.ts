@@ -3,7 +3,7 @@
  * ({@link FixPart}) and the words a person reads ({@link fixText}, derived from the parts, so the two
  * never disagree).
  */
-import { commandHead, commandOf, inputObject } from './error-class.js';
+import { COMMAND_KEYS, commandHead, commandOf, inputObject } from './error-class.js';
 
 /**
  * One part of a fix. `values` are as shown: code spans, long ones cut with "…".
@@ -41,11 +41,21 @@ export interface ChangedCall {
 }
 
 /**
- * Keys that describe a call, not what it does: a note to the reader, and the limits of an execution
- * (Codex CLI's `timeout_ms`, `max_output_tokens`, `yield_time_ms`): a retry that only changes them is
- * the same command.
+ * Keys that describe a call, not what it does: a note to the reader (Antigravity's `toolAction`,
+ * `toolSummary`, `Description`), and the limits of an execution (Codex CLI's `timeout_ms`,
+ * `max_output_tokens`, `yield_time_ms`; Antigravity's `WaitMsBeforeAsync`): a retry that only changes
+ * them is the same command.
  */
-const IGNORED_KEYS = new Set(['description', 'timeout_ms', 'max_output_tokens', 'yield_time_ms']);
+const IGNORED_KEYS = new Set([
+  'description',
+  'Description',
+  'toolAction',
+  'toolSummary',
+  'timeout_ms',
+  'max_output_tokens',
+  'yield_time_ms',
+  'WaitMsBeforeAsync',
+]);
 
 const code = (items: readonly string[]) => items.map((k) => `\`${k}\``).join('/');
 
@@ -117,7 +127,7 @@ export function changeParts(a: ChangedCall, b: ChangedCall): FixPart[] {
   const cx = commandOf(x);
   const cy = commandOf(y);
   const commands = cx !== undefined && cy !== undefined;
-  const other = changed.filter((k) => !commands || (k !== 'command' && k !== 'cmd'));
+  const other = changed.filter((k) => !commands || !COMMAND_KEYS.includes(k));
   if (other.length) parts.push({ kind: 'change', values: other });
   if (commands && other.length < changed.length) parts.push(...commandChange(cx, cy));
   return parts;

@@ -48,10 +48,18 @@ const URL = /\b(?=[a-z])(?<!\b[a-z][\w+.-]*?)[a-z][\w+.-]*:\/\/\S+/gi;
 const PATH =
   /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b(?=[\w.-])(?<!\b[\w.-]+?)[\w.-]+\/[\w./-]*\.\w+\b|\b(?=[\w-])(?<!(?<!\.)\b[\w-]+?)[\w-]+\.(?:py|ts|js|tsx|jsx|ex|exs|rb|go|rs|java|json|md|txt|yml|yaml|toml|lock|sh|c|h|cpp)\b/g;
 
+/**
+ * A quoted value, closed by its own kind of quote: `"…"`, `'…'`, `` `…` ``, `“…”`, `‘…’`, and the GNU
+ * tools' `` `…' ``. Closing on any quote read `` `"` can be escaped with `&quot;` `` as one value from
+ * each quote to the next.
+ */
+const QUOTED =
+  /"[^"\n]{0,200}"|'[^'\n]{0,200}'|`[^`'\n]{0,200}'|`[^`\n]{0,200}`|“[^”\n]{0,200}”|‘[^’\n]{0,200}’/g;
+
 /** The parts of an error line that differ between occurrences of the same failure, replaced. */
 function normalise(line: string): string {
   const out = line
-    .replace(/(["'`“‘])[^"'`“”‘’\n]{0,200}?["'`”’]/g, '"…"')
+    .replace(QUOTED, '"…"')
     .replace(URL, '<url>')
     .replace(PATH, '<path>')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
@@ -122,12 +130,16 @@ export function inputObject(action: string | undefined): Record<string, unknown>
   }
 }
 
+/** The keys a call's JSON input names its shell command by, in the order they are read. */
+export const COMMAND_KEYS: readonly string[] = ['command', 'cmd', 'CommandLine'];
+
 /** A shell that runs its script from `-c`: `bash -lc "npm test"` runs `npm test`. */
 const SHELL_ARGV0 = /^(?:\S*\/)?(?:ba|z|da|k)?sh$/;
 
 /**
- * The shell command of a call's JSON input: `command` or `cmd` as a string, or `command` as an argv
- * (Codex CLI's `["bash", "-lc", "npm test"]` is `npm test`; another argv is its words joined).
+ * The shell command of a call's JSON input: `command`, `cmd` or `CommandLine` (Antigravity) as a
+ * string, or `command` as an argv (Codex CLI's `["bash", "-lc", "npm test"]` is `npm test`; another
+ * argv is its words joined).
  * Undefined when the input holds no command.
  *
  * @example
@@ -138,7 +150,8 @@ const SHELL_ARGV0 = /^(?:\S*\/)?(?:ba|z|da|k)?sh$/;
  * ```
  */
 export function commandOf(input: Record<string, unknown>): string | undefined {
-  const c = input.command ?? input.cmd;
+  const key = COMMAND_KEYS.find((k) => input[k] !== undefined && input[k] !== null);
+  const c = key === undefined ? undefined : input[key];
   if (typeof c === 'string') return c;
   if (!Array.isArray(c) || c.length === 0 || !c.every((w) => typeof w === 'string')) return undefined;
   const argv = c as string[];

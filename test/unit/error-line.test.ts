@@ -45,6 +45,34 @@ describe('errorLine', () => {
     expect(errorLine(sandbox).line).toBe("fatal: cannot lock ref 'refs/heads/x'");
   });
 
+  it("reads the tool's response inside Gemini CLI's MCP error report, not the call it echoes", () => {
+    const call = JSON.stringify({
+      name: 'push_files',
+      args: { files: [{ path: 'a.ts', content: 'throw new Error("x")' }] },
+    });
+    const response = JSON.stringify([
+      {
+        functionResponse: {
+          name: 'push_files',
+          response: {
+            content: [{ type: 'text', text: 'failed to get branch reference: 409 Git Repository is empty.' }],
+            isError: true,
+          },
+        },
+      },
+    ]);
+    const report = `MCP tool 'push_files' reported tool error for function call: ${call} with response: ${response}`;
+    expect(errorLine(report).line).toBe('failed to get branch reference: 409 Git Repository is empty.');
+    // A response cut short is still read for its texts.
+    expect(errorLine(report.slice(0, -10)).line).toBe(
+      'failed to get branch reference: 409 Git Repository is empty.',
+    );
+    // No response: the report itself.
+    expect(errorLine(`MCP tool 'x' reported tool error for function call: {}`).line).toContain(
+      'reported tool error',
+    );
+  });
+
   it("skips runners' exit notices, envelopes and prefaces", () => {
     // Antigravity: a preface, the notice, then what the command printed.
     const preface =

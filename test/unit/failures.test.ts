@@ -31,6 +31,15 @@ const TOO_BIG = (n: number) =>
 
 describe('errorClass', () => {
   it.each([
+    // A quoted value closes on its own kind of quote (before, `"` … `&quot;` ran from quote to quote).
+    [
+      'Exit code 1\n  340:79  error  `"` can be escaped with `&quot;`, `&ldquo;`  react/no-unescaped-entities',
+      'N:N error "…" can be escaped with "…", "…" react/no-unescaped-entities',
+    ],
+    [
+      "rsync: unrecognized option `--no-dereference'\nusage: rsync [--ignore-errors]",
+      'rsync: unrecognized option "…"',
+    ],
     [
       'Exit code 128\nfatal: The current branch spotter-gqc has no upstream branch.\nTo push…',
       'fatal: The current branch <name> has no upstream branch.',
@@ -417,6 +426,39 @@ describe('groupFailures and failureLesson', () => {
     expect(classes.map((c) => [c.errorClass, c.occurrences.length, c.fix])).toEqual([
       ['fatal: Unable to create "…": Operation not permitted', 2, undefined],
     ]);
+  });
+
+  it("reads Antigravity's `CommandLine` as the command, and its notes and wait times as no change", () => {
+    const call = (command: string, note: string, wait: string) =>
+      JSON.stringify({
+        CommandLine: command,
+        Cwd: '/w/app',
+        WaitMsBeforeAsync: wait,
+        toolAction: note,
+        toolSummary: note,
+      });
+    const [c, ...rest] = groupFailures([
+      {
+        id: 'ag',
+        steps: [
+          {
+            tool: 'run_command',
+            action: call('git push', 'Pushing the branch', '5000'),
+            error:
+              'The command failed with exit code: 128\nOutput:\nfatal: The current branch feat has no upstream branch.',
+          },
+          {
+            tool: 'run_command',
+            action: call('git push --set-upstream origin feat', 'Pushing again', '10000'),
+          },
+        ],
+      },
+    ]);
+    expect(rest).toEqual([]);
+    expect(c!.errorClass).toBe('fatal: The current branch <name> has no upstream branch.');
+    // Before, the fix was "change `CommandLine`/`WaitMsBeforeAsync`/`toolAction`/`toolSummary`".
+    expect(c!.fix).toMatchObject({ kind: 'changed', change: 'add `--set-upstream`' });
+    expect(failureLesson(c!)).toContain('`run_command` `git push` fails with');
   });
 
   it('never throws on junk', () => {

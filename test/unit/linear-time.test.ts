@@ -186,6 +186,7 @@ describe('error classes', () => {
   // The line reading on its own: Codex's sandbox report (runs of backslashes, an unclosed stream or
   // message), warnings, colour codes and words that end in "Error".
   const CODEX = 'exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output: ';
+  const MCP = "MCP tool 'x' reported tool error for function call: {}";
   linear('errorLine', errorLine, [
     ...ERRORS,
     [
@@ -205,6 +206,10 @@ describe('error classes', () => {
     ['colour codes', (n) => fill(n, '\u001b[3', 'error ')],
     ['a word ending in Error', (n) => fill(n, 'aError', 'x\n')],
     ['numbers before errors', (n) => fill(n, '1 1 errorsx ')],
+    // Gemini CLI's MCP report: text fields without their closing quote, a response of many parts.
+    ['MCP texts without a closing quote', (n) => fill(n, '\\"text\\":\\"', `${MCP} with response: "text":"`)],
+    ['MCP text fields', (n) => fill(n, '"text":"', `${MCP} with response: `)],
+    ['MCP parts', (n) => `${MCP} with response: [${fill(n - 200, '{"text":"a"},')}{}]`],
   ]);
   linear('commandHead', commandHead, [
     ['spaces between two words', (n) => fill(n, ' ', 'a', 'b')],

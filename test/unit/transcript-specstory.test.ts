@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TranscriptError } from '../../lib/core/index';
+import { entriesFromMessages } from '../../lib/snapshot/index';
 import { detectFormat, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
 import { describeGrowth, doublings, measureGrowth, thrown } from './linear-time';
 
@@ -117,7 +118,8 @@ describe('specstory', () => {
       ['assistant', '', "I'll rename it."],
       ['assistant', 'edit_file', 'Edit file: src/rows.ts'],
       ['tool', 'edit_file', '- parseLine\n+ parseRow'],
-      ['assistant', '', '---\n\nDone.'],
+      // The `---` that closed the tool block is no part of the text after it.
+      ['assistant', '', 'Done.'],
       ['user', '', 'No, keep the old name and add an alias.'],
       ['assistant', '', 'Understood.'],
     ]);
@@ -142,6 +144,56 @@ describe('specstory', () => {
     ]);
     expect(t.messages[2]!.content).toBe('Searched codebase "build" • **3** results');
     expect(t.ignoredKinds).toMatchObject({ thinking: 1 });
+  });
+
+  it('reads an older export\'s `Read file: …` section as a call, and the words "Read file:" in prose as prose', () => {
+    const t = parseTranscript(
+      [
+        '_**User**_',
+        '',
+        'where is the config read?',
+        '',
+        '---',
+        '',
+        '_****_',
+        '',
+        'Read file: src/config.ts',
+        '',
+        '---',
+        '',
+        '_****_',
+        '',
+        'The loader is in two places.',
+        'Read file: is how the export shows a read.',
+        '',
+        '---',
+        '',
+        'Read file: src/load.ts',
+        '',
+        '---',
+        '',
+        'Both read the same file.',
+      ].join('\n'),
+      { format: 'specstory' },
+    );
+    expect(t.messages.map((m) => [m.role, m.toolName ?? '', m.content])).toEqual([
+      ['user', '', 'where is the config read?'],
+      ['assistant', 'Read file', 'Read file: src/config.ts'],
+      // After a `---` line within the turn, a read is a call too: it goes before the prose it sat in,
+      // which stays one message (the reply a person's next turn answers), less the line.
+      ['assistant', 'Read file', 'Read file: src/load.ts'],
+      [
+        'assistant',
+        '',
+        'The loader is in two places.\nRead file: is how the export shows a read.\n\n---\n\n\n---\n\nBoth read the same file.',
+      ],
+    ]);
+    // The snapshot takes the file as evidence, not the line as a next step.
+    const { entries } = entriesFromMessages(t.messages);
+    expect(entries.filter((e) => e.value.includes('Read file'))).toEqual([
+      expect.objectContaining({ scope: 'assistant' }),
+    ]);
+    expect(entries).toContainEqual(expect.objectContaining({ scope: 'evidence', value: 'src/config.ts' }));
   });
 
   it('an unclosed block ends at the next header: no turn is lost', () => {
@@ -204,6 +256,9 @@ describe('specstory', () => {
       (n: number) => `_**Agent**_\n${'<tool-use data-tool-name="t"><details>\n'.repeat(n)}`,
     ],
     ['one long header-like line', (n: number) => `_**User (${'('.repeat(n * 8)}`],
+    // A read after each of many blank lines and separators: each looks back to the last line with text.
+    ['reads between blank lines', (n: number) => `_****_\n${'\n\n\n---\n\nRead file: a\n'.repeat(n)}`],
+    ['blank lines then reads', (n: number) => `_****_\nx\n${'\n'.repeat(n)}${'Read file: a\n'.repeat(n)}`],
   ])('stays linear on %s (time at 2x / time at 1x ≤ 3)', (_, make) => {
     const g = measureGrowth(
       (s: string) => safeParseTranscript(s, { format: 'specstory' }),

@@ -73,6 +73,7 @@ function modelOf(label: string): string | undefined {
 
 /** What the lines being collected belong to. */
 type Mode = 'text' | 'think' | 'tool' | 'details';
+const READ_FILE = 'Read file: ';
 
 /**
  * Parses a SpecStory export into `state`.
@@ -100,7 +101,8 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
       parts = [];
       return;
     }
-    const content = trimSection(parts);
+    // In the agent's turn, a `---` line that opens the text closed the tool block before it.
+    const content = trimSection(role === 'assistant' ? afterSeparator(parts) : parts);
     parts = [];
     if (content.length === 0) return;
     const m: Message = { id: `m${partsLine}`, role, content, source: { line: partsLine } };
@@ -184,6 +186,23 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
         else closeBlock();
         return undefined;
       }
+      // Older exports print a file read as a section of its own, `Read file: src/a.ts`, at the start
+      // of a turn or after a `---` line: a call, not the agent's prose (read as prose, it was a
+      // snapshot's "next action"). The call goes before the prose it sat in, which stays one
+      // message: the reply a person's next turn answers is the same text as before, less the line.
+      if (line.startsWith(READ_FILE) && startsSection(parts)) {
+        const call: Message = {
+          id: `m${n}`,
+          role: 'assistant',
+          content: line.trim(),
+          toolName: 'Read file',
+          toolUseId: `m${n}`,
+          source: { line: n },
+        };
+        if (ts !== undefined) call.ts = ts;
+        messages.push(call);
+        return undefined;
+      }
     }
     addText(line, n);
     return undefined;
@@ -218,6 +237,22 @@ function trimSection(parts: string[]): string {
     while (end > 0 && isBlank(parts[end - 1]!)) end--;
   }
   return parts.slice(0, end).join('\n');
+}
+
+/** `parts` without a `---` line (and the blank lines around it) at their start. */
+function afterSeparator(parts: string[]): string[] {
+  let i = 0;
+  while (i < parts.length && isBlank(parts[i]!)) i++;
+  if (i === parts.length || parts[i]!.trim() !== '---') return parts;
+  i++;
+  while (i < parts.length && isBlank(parts[i]!)) i++;
+  return parts.slice(i);
+}
+
+/** Whether the next line starts a section: nothing but blank lines, or a `---` line, before it. */
+function startsSection(parts: readonly string[]): boolean {
+  for (let i = parts.length - 1; i >= 0; i--) if (!isBlank(parts[i]!)) return parts[i]!.trim() === '---';
+  return true;
 }
 
 /** Occurrences of `needle` in `line` (non-overlapping, `indexOf` only). */

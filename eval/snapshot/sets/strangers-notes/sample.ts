@@ -246,7 +246,7 @@ export function loadStrangersNotes(path: string = NOTES_ENTRIES): (NoteRow & { t
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as NoteRow);
-  const cache = new Map<string, Map<string, string>>();
+  const cache = new Map<string, { byPos: Map<string, string>; byHash: Map<string, string[]> }>();
   const out: (NoteRow & { text: string })[] = [];
   for (const r of rows) {
     if (!existsSync(join(DATA, r.file))) {
@@ -255,13 +255,21 @@ export function loadStrangersNotes(path: string = NOTES_ENTRIES): (NoteRow & { t
     }
     let texts = cache.get(r.file);
     if (!texts) {
-      texts = new Map(notesOf(r.file, r.author).map((n) => [n.pos, n.text]));
+      const notes = notesOf(r.file, r.author);
+      const byHash = new Map<string, string[]>();
+      for (const n of notes) {
+        const h = sha256Hex(n.text);
+        byHash.set(h, [...(byHash.get(h) ?? []), n.text]);
+      }
+      texts = { byPos: new Map(notes.map((n) => [n.pos, n.text])), byHash };
       cache.set(r.file, texts);
     }
-    const text = texts.get(r.pos);
-    if (text === undefined) throw new Error(`${r.id} (${r.file} ${r.pos}) is not found in the data folder`);
-    if (sha256Hex(text) !== r.sha256)
-      throw new Error(`${r.id} (${r.file} ${r.pos}): text hash differs from the stored one`);
+    let text = texts.byPos.get(r.pos);
+    // A parser change can move a sentence to another message index (a SpecStory `Read file:` line
+    // read as a call of its own): the same text, found by its hash, is still the labelled sentence.
+    if (text === undefined || sha256Hex(text) !== r.sha256) text = texts.byHash.get(r.sha256)?.[0];
+    if (text === undefined)
+      throw new Error(`${r.id} (${r.file} ${r.pos}): no sentence of the file has the stored text hash`);
     out.push({ ...r, text });
   }
   return out;
