@@ -59,6 +59,28 @@ const JSON_TEXT = /"text":"((?:[^"\\]|\\.)*)"/g;
 /** Nodes of a parsed response read for its texts: a response is a few parts, not a document. */
 const MCP_NODES = 1000;
 
+/**
+ * What a runner shows as the output of a call the person declined: Claude Code's JSONL notices, its
+ * console's `No (tell Claude what to do differently)`, Codex CLI's `exec command rejected by user` and,
+ * in its debug print, `exec_command failed: CreateProcess { message: "Rejected(\"rejected by user\")" }`.
+ */
+const DECLINED =
+  /^\s*(?:The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user|No \(tell Claude what to do differently\)|(?:exec command|patch) rejected by user|[\w.]+ failed: \w+ \{ message: "Rejected\(\\?"rejected by user)/;
+
+/**
+ * Whether a call's output says the person declined the call: feedback for the user-turn heuristics,
+ * neither a tool failure nor the call that worked, and no problem for the snapshot to show.
+ *
+ * @example
+ * ```ts
+ * declinedCall('No (tell Claude what to do differently)'); // true
+ * declinedCall('Exit code 1'); // false
+ * ```
+ */
+export function declinedCall(output: string): boolean {
+  return typeof output === 'string' && DECLINED.test(output);
+}
+
 /** Lines read to find the error line: enough for a stack banner, bounded on huge outputs. */
 const SCAN_LINES = 400;
 const SCAN_CHARS = 20_000;

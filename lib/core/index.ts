@@ -8,7 +8,7 @@
 export { type DeadlineOptions, withDeadline } from './abort.js';
 export { canonicalJson, compareCodePoints } from './canonical.js';
 export { cloneJson } from './clone.js';
-export { type ErrorLine, errorLine } from './error-line.js';
+export { declinedCall, type ErrorLine, errorLine } from './error-line.js';
 export {
   ConfigError,
   describeError,

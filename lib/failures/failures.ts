@@ -3,7 +3,7 @@
  * with the later call that worked and what changed between them. `reflectFromTrajectories` turns the
  * classes into insights; `stepsFromMessages` reads the calls of a transcript.
  */
-import { contentText, defaultRef } from '../core/index.js';
+import { contentText, declinedCall, defaultRef } from '../core/index.js';
 import type { MessageLike } from '../heuristic/index.js';
 import { changeParts, type FixPart, fixText } from './change.js';
 import { callTarget, commandHead, commandOf, errorClass, inputObject } from './error-class.js';
@@ -56,15 +56,6 @@ export interface FailureClass {
 }
 
 const SHELL_TOOL = /^(?:bash|sh|zsh|shell|terminal|run_?command|execute_?command|exec)$/i;
-/**
- * The person declined the call: feedback for the user-turn heuristics, not a tool failure, and no
- * success either (Claude Code's JSONL notices, and its console's `No (tell Claude what to do
- * differently)`, which the console shows as the call's output; Codex CLI's `exec command rejected by
- * user` and, in its debug print, `exec_command failed: CreateProcess { message: "Rejected(\"rejected
- * by user\")" }`).
- */
-const USER_REJECTION =
-  /^\s*(?:The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user|No \(tell Claude what to do differently\)|(?:exec command|patch) rejected by user|[\w.]+ failed: \w+ \{ message: "Rejected\(\\?"rejected by user)/;
 
 interface Located extends CallStep {
   tool: string;
@@ -137,7 +128,7 @@ export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
     if (run === null || typeof run !== 'object' || !Array.isArray(run.steps)) continue;
     const steps = locate(run);
     steps.forEach((s, i) => {
-      if (s.error === undefined || USER_REJECTION.test(s.error)) return;
+      if (s.error === undefined || declinedCall(s.error)) return;
       const cls = errorClass(s.error);
       const prog = program(s);
       const key = `${s.tool}\u0000${cls}`;
@@ -280,7 +271,7 @@ export function stepsFromMessages(messages: readonly ToolMessageLike[], id = 'co
         ref: defaultRef(m, i),
         // A declined call is kept as an error so that it is never taken for the call that worked;
         // `groupFailures` does not count it as a failure either.
-        ...(m.isError || USER_REJECTION.test(text) ? { error: text } : {}),
+        ...(m.isError || declinedCall(text) ? { error: text } : {}),
       };
     });
   }

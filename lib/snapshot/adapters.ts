@@ -5,7 +5,7 @@
  */
 
 import { findLinks } from '../categorise/index.js';
-import { errorLine } from '../core/index.js';
+import { declinedCall, errorLine } from '../core/index.js';
 import type { Message, Step, SyntheticKind } from '../transcript/index.js';
 import { deterministicSnapshot } from './deterministic.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
@@ -105,8 +105,8 @@ const INTERRUPT_NOTICE = /^\s*\[Request interrupted by user/;
 
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
- * (scope = its role, sourceIteration = the message's position), each failed tool result its first error
- * line (scope `observation`), each tool call the files and URLs it names (scope `evidence`). The first
+ * (scope = its role, sourceIteration = the message's position), each failed tool result its error
+ * line (scope `observation`; a call the person declined gives none), each tool call the files and URLs it names (scope `evidence`). The first
  * user message longer than a few characters is the objective: one a person typed, or an agent's task
  * statement (or what the person typed into a command template), never a continuation summary or an
  * interruption notice. User-seat messages no person wrote (see `UNREAD`) give no entry.
@@ -125,7 +125,8 @@ export function entriesFromMessages(messages: readonly Message[]): {
   let objective = '';
   messages.forEach((m, i) => {
     if (m.role === 'tool') {
-      if (m.isError) {
+      // A call the person declined is their decision, not a problem to carry to the next step.
+      if (m.isError && !declinedCall(m.content)) {
         const line = firstErrorLine(m.content);
         if (line) entries.push({ scope: 'observation', key: `${m.id}.err`, value: line, sourceIteration: i });
       }
@@ -176,7 +177,7 @@ export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
     sentences(s.thought ?? '', 3).forEach((value, j) => {
       entries.push({ scope: 'thought', key: `s${s.index}.t${j}`, value, sourceIteration: s.index });
     });
-    const err = s.error ? firstErrorLine(s.error) : undefined;
+    const err = s.error && !declinedCall(s.error) ? firstErrorLine(s.error) : undefined;
     if (err)
       entries.push({ scope: 'observation', key: `s${s.index}.err`, value: err, sourceIteration: s.index });
   }

@@ -494,6 +494,9 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       }
       own = a.readCategory;
     }
+    // A failed call's error line reports a problem: a question or a step in it is the tool's ("Did
+    // you mean _types?", "Run `npm install` first."), not the agent's.
+    if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
     const found = a.links;
     // A pointer to evidence ("See lib/retry.ts:42") keeps its text, which holds its links.
     if (found.length > 0 && (forced || own !== 'requiredEvidenceLinks')) {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { errorLine } from '../../lib/core/index';
+import { declinedCall, errorLine } from '../../lib/core/index';
 import { errorClass } from '../../lib/failures/index';
 import { entriesFromMessages } from '../../lib/snapshot/index';
 
@@ -120,6 +120,24 @@ describe('errorLine', () => {
     const out = 'Exit code 1\n  3:1  warning  unused\n  4:1  error  Missing semicolon';
     expect(observation(out)).toBe(errorLine(out).line);
     expect(observation('Command exited with code 1\n')).toBe('Command exited with code 1');
+  });
+
+  it('tells a call the person declined from a failure', () => {
+    for (const declined of [
+      "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+      '[Request interrupted by user for tool use]',
+      'No (tell Claude what to do differently)',
+      'exec command rejected by user',
+      'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }',
+    ])
+      expect(declinedCall(declined), declined).toBe(true);
+    for (const failed of [
+      'Exit code 1',
+      'error: rejected by the server',
+      'exec_command failed: SandboxDenied { message: "x" }',
+    ])
+      expect(declinedCall(failed), failed).toBe(false);
+    expect(declinedCall(42 as unknown as string)).toBe(false);
   });
 
   it('never throws, and gives one line or none (property)', () => {

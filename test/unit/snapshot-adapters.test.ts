@@ -5,7 +5,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { entriesFromMessages, objectiveFromText, readSnapshotSource } from 'rearview/snapshot';
+import {
+  deterministicSnapshot,
+  entriesFromMessages,
+  objectiveFromText,
+  readSnapshotSource,
+  snapshotInputFrom,
+} from 'rearview/snapshot';
 import { type Message, parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 
@@ -113,6 +119,45 @@ describe('entriesFromMessages: the line of a failed call that says what went wro
     expect(observed('Exit code 128\nfatal: not a git repository')).toEqual(['fatal: not a git repository']);
     // A notice with nothing after it is still what there is to say.
     expect(observed('Command exited with code 1')).toEqual(['Command exited with code 1']);
+  });
+
+  it('gives no entry for a call the person declined: their decision, not a problem', () => {
+    expect(
+      observed(
+        "The user doesn't want to proceed with this tool use. The tool use was rejected. STOP what you are doing and wait for the user to tell you how to proceed.",
+      ),
+    ).toEqual([]);
+    expect(observed('No (tell Claude what to do differently)')).toEqual([]);
+    expect(observed('exec command rejected by user')).toEqual([]);
+  });
+
+  it("shows a failed call's question or step as the problem it reports, never as the agent's", () => {
+    const snap = deterministicSnapshot(
+      snapshotInputFrom('Tidy the types', [
+        {
+          scope: 'observation',
+          key: 'r.err',
+          value: 'File does not exist. Did you mean _types?',
+          sourceIteration: 1,
+        },
+        {
+          scope: 'observation',
+          key: 's.err',
+          value: 'Run `npm install` first to fetch the dependencies.',
+          sourceIteration: 2,
+        },
+        { scope: 'assistant', key: 'a.0', value: 'Should I rename the types folder?', sourceIteration: 3 },
+      ]),
+    );
+    expect(snap.blockers).toEqual(
+      expect.arrayContaining([
+        'File does not exist. Did you mean _types?',
+        'Run `npm install` first to fetch the dependencies.',
+      ]),
+    );
+    expect(snap.nextActions).toEqual([]);
+    // The agent's own question stays a question.
+    expect(snap.unresolvedQuestions).toEqual(['Should I rename the types folder?']);
   });
 });
 
