@@ -67,6 +67,8 @@ test('a failure lesson whose fix worked once, for that task, says so and propose
 }) => {
   const errors = trackErrors(page);
   await page.goto('/');
+  // The first sample loads after the page: text filled before it would be replaced by it.
+  await expect(page.getByTestId('source')).toContainText('Sample:');
   await page.getByLabel('Transcript text').fill(JSON.stringify(failureSession(true)));
   const insights = page.getByTestId('insights').locator('> li');
   await expect(insights).toHaveCount(2);
@@ -85,6 +87,7 @@ test("a correction shows the key point written from it, or that it is evidence o
 }) => {
   const errors = trackErrors(page);
   await page.goto('/');
+  await expect(page.getByTestId('source')).toContainText('Sample:');
   await page.getByLabel('Transcript text').fill(
     JSON.stringify([
       { role: 'user', content: 'Set up the project.' },

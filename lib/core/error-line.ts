@@ -34,6 +34,11 @@ const EXIT =
  */
 const ENVELOPE =
   /^(?:chunk id: \w+|wall time: [\d.]+ seconds?|original token count: \d+|output:|tokens: [\d.,]+k? sent, [\d.,]+k? received\..*)$/i;
+/**
+ * A test runner's section heading, once its rules are dropped (pytest's `==== FAILURES ====`, `ERRORS`,
+ * `short test summary info`): the failures are in the lines under it.
+ */
+const HEADING = /^(?:failures|errors|short test summary info|warnings summary|test session starts)$/i;
 /** Tags (`<tool_use_error>`) and rules (`=====`, `-----`) around a line: decoration, not words. */
 const TAG = /<\/?[a-z_]+>/gi;
 /** Terminal colour codes (`ESC[31m`), with or without their escape character. */
@@ -176,11 +181,11 @@ function unwrapMcp(text: string): string {
  * The line of a failed tool call's output that says what went wrong: the first of its first 400 lines
  * that holds an error word and is no warning, else a test runner's verdict among its last lines,
  * else its first warning with an error word, else the first line after a runner's exit notice, else
- * its first line; a Python traceback gives its last
- * exception line. Runners' bare exit notices and envelopes (`Exit code 1`, Codex's `Chunk ID` header)
- * are never the line, a console's `Error: ` prefix is dropped, text quoted twice has its `\n` read as
- * line breaks, Codex's sandbox report is read for the command's own output, and Gemini CLI's MCP error
- * report for the tool's response. Never throws.
+ * its first line; a Python traceback gives its last exception line. Runners' bare exit notices and
+ * envelopes (`Exit code 1`, Codex's `Chunk ID` header) are never the line, a console's `Error: `
+ * prefix is dropped, text quoted twice has its `\n` read as line breaks, Codex's sandbox report is
+ * read for the command's own output, and Gemini CLI's MCP error report for the tool's response.
+ * Linear in the output's length; never throws.
  *
  * @example
  * ```ts
@@ -206,7 +211,7 @@ export function errorLine(output: string): ErrorLine {
       printed = lines.length;
     } else if (!ENVELOPE.test(line)) lines.push(line);
   }
-  const isError = (l: string) => ERROR_WORDS.test(l) && !WARNING.test(l);
+  const isError = (l: string) => ERROR_WORDS.test(l) && !WARNING.test(l) && !HEADING.test(l);
   // Test runners print their banner first and their verdict last ("N failed, N passed").
   const verdict = () =>
     text

@@ -106,6 +106,12 @@ describe('errorLine', () => {
     expect(errorLine('\u001b[2m[Server] \u001b[22m\u001b[31mError: listen EPERM\u001b[39m').line).toBe(
       '[Server] Error: listen EPERM',
     );
+    // pytest's section heading is no failure: the line under it says what failed.
+    expect(
+      errorLine(
+        '==================== FAILURES ====================\n____ test_x ____\nE   AssertionError: assert 1 == 2',
+      ).line,
+    ).toBe('E   AssertionError: assert 1 == 2');
     expect(
       errorLine(
         'Traceback (most recent call last):\n  File "a.py", line 1\n    x()\nNameError: name \'x\' is not defined',

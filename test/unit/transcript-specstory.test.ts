@@ -196,6 +196,49 @@ describe('specstory', () => {
     expect(entries).toContainEqual(expect.objectContaining({ scope: 'evidence', value: 'src/config.ts' }));
   });
 
+  it('names the call after a `Tool use: **name**` line by that name, and keeps the line out of the prose', () => {
+    const t = parseTranscript(
+      [
+        '_**User**_',
+        '',
+        'fix the view',
+        '',
+        '---',
+        '',
+        '_**Agent (gpt-5)**_',
+        '',
+        'Tool use: **read_file**',
+        '',
+        'Read file: src/View.java',
+        '',
+        '---',
+        '',
+        'Tool use: **search_replace**',
+        '',
+        '',
+        '<details><summary>Edit file: src/View.java</summary>',
+        '',
+        'Lines added: 1, lines removed: 1',
+        '</details>',
+        '',
+        '---',
+        '',
+        'Tool use: **todo_write**',
+        '',
+        '- [ ] Check the other views',
+      ].join('\n'),
+      { format: 'specstory' },
+    );
+    expect(t.messages.map((m) => [m.role, m.toolName ?? '', m.content])).toEqual([
+      ['user', '', 'fix the view'],
+      ['assistant', 'read_file', 'Read file: src/View.java'],
+      ['assistant', 'search_replace', 'Edit file: src/View.java'],
+      ['tool', 'search_replace', 'Lines added: 1, lines removed: 1'],
+      // A name with no call after it names nothing: the text is the agent's.
+      ['assistant', '', '- [ ] Check the other views'],
+    ]);
+  });
+
   it('an unclosed block ends at the next header: no turn is lost', () => {
     const text =
       '_**Assistant**_\n\n<details>\n<summary>Edit file: a.ts</summary>\nx\n\n_**User**_\n\nthanks\n';
@@ -259,6 +302,7 @@ describe('specstory', () => {
     // A read after each of many blank lines and separators: each looks back to the last line with text.
     ['reads between blank lines', (n: number) => `_****_\n${'\n\n\n---\n\nRead file: a\n'.repeat(n)}`],
     ['blank lines then reads', (n: number) => `_****_\nx\n${'\n'.repeat(n)}${'Read file: a\n'.repeat(n)}`],
+    ['tool names between blank lines', (n: number) => `_****_\n${'\n\n---\n\nTool use: **a**\n'.repeat(n)}`],
   ])('stays linear on %s (time at 2x / time at 1x ≤ 3)', (_, make) => {
     const g = measureGrowth(
       (s: string) => safeParseTranscript(s, { format: 'specstory' }),

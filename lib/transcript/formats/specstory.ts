@@ -74,6 +74,7 @@ function modelOf(label: string): string | undefined {
 /** What the lines being collected belong to. */
 type Mode = 'text' | 'think' | 'tool' | 'details';
 const READ_FILE = 'Read file: ';
+const TOOL_USE = 'Tool use: **';
 
 /**
  * Parses a SpecStory export into `state`.
@@ -95,6 +96,8 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
   let block: { line: number; name?: string; lines: string[]; depth: number } | undefined;
   let headers = 0;
   let preamble = false;
+  /** A `Tool use: **name**` line's name, for the call that follows it. */
+  let pendingTool: string | undefined;
 
   const flushText = (): void => {
     if (role === undefined || parts.length === 0) {
@@ -133,6 +136,7 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
       closeBlock();
       flushText();
       headers++;
+      pendingTool = undefined;
       role = header.role;
       ts = undefined;
       if (header.label !== undefined) {
@@ -174,14 +178,29 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
       }
       if (lead.startsWith('<tool-use')) {
         flushText();
-        block = { line: n, name: attribute(line, 'data-tool-name'), lines: [line], depth: 0 };
+        block = { line: n, name: attribute(line, 'data-tool-name') ?? pendingTool, lines: [line], depth: 0 };
+        pendingTool = undefined;
         if (!line.includes('</tool-use>')) mode = 'tool';
         else closeBlock();
         return undefined;
       }
+      // Some exports name the tool on a line of its own before its call: `Tool use: **read_file**`.
+      if (line.startsWith(TOOL_USE) && line.trimEnd().endsWith('**') && startsSection(parts)) {
+        const name = line.slice(TOOL_USE.length, line.trimEnd().length - 2);
+        if (name.length > 0 && name.length <= 60 && !name.includes('*')) {
+          pendingTool = name;
+          return undefined;
+        }
+      }
       if (lead.startsWith('<details')) {
         flushText();
-        block = { line: n, lines: [line], depth: count(line, '<details') - count(line, '</details>') };
+        block = {
+          line: n,
+          ...(pendingTool !== undefined ? { name: pendingTool } : {}),
+          lines: [line],
+          depth: count(line, '<details') - count(line, '</details>'),
+        };
+        pendingTool = undefined;
         if (block.depth > 0) mode = 'details';
         else closeBlock();
         return undefined;
@@ -195,15 +214,18 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
           id: `m${n}`,
           role: 'assistant',
           content: line.trim(),
-          toolName: 'Read file',
+          toolName: pendingTool ?? 'Read file',
           toolUseId: `m${n}`,
           source: { line: n },
         };
         if (ts !== undefined) call.ts = ts;
         messages.push(call);
+        pendingTool = undefined;
         return undefined;
       }
     }
+    // The name belongs to a call right after it; text in between means there was none.
+    if (!isBlank(line)) pendingTool = undefined;
     addText(line, n);
     return undefined;
   });
