@@ -210,7 +210,9 @@ export interface Analysis {
   counts: {
     messages: number;
     steps: number | null;
+    /** Steps whose call failed; a call the person declined is counted in `declinedSteps` instead. */
     failedSteps: number | null;
+    declinedSteps: number | null;
     ignored: number;
     entries: number;
     chars: number;
@@ -274,7 +276,12 @@ export async function analyse(
     counts: {
       messages: messages.length,
       steps: parsed.trajectory ? parsed.trajectory.steps.length : null,
-      failedSteps: parsed.trajectory ? parsed.trajectory.steps.filter((s) => s.error).length : null,
+      failedSteps: parsed.trajectory
+        ? parsed.trajectory.steps.filter((s) => s.error && !lib.core.declinedCall(s.error)).length
+        : null,
+      declinedSteps: parsed.trajectory
+        ? parsed.trajectory.steps.filter((s) => s.error && lib.core.declinedCall(s.error)).length
+        : null,
       ignored: parsed.transcript?.ignored ?? parsed.trajectory?.ignored ?? 0,
       entries: parsed.input.entries.length,
       chars: text.length,

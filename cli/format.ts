@@ -69,7 +69,10 @@ export function formatText(name: string, r: Analysis): string {
   const lines: string[] = [];
   const c = r.counts;
   const parts = [`${c.messages} messages`];
-  if (c.steps !== null) parts.push(`${c.steps} steps (${c.failedSteps} failed)`);
+  if (c.steps !== null)
+    parts.push(
+      `${c.steps} steps (${c.failedSteps} failed${c.declinedSteps ? `, ${c.declinedSteps} declined` : ''})`,
+    );
   if (c.ignored) parts.push(`${c.ignored} ignored`);
   lines.push(`${name}: ${r.format} ${r.kind} · ${parts.join(' · ')}`);
   lines.push('');

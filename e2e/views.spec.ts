@@ -111,3 +111,41 @@ test("a correction shows the key point written from it, or that it is evidence o
   await expect(rule.getByTestId('evidence-only')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test('calls the person declined are counted apart from failed tools, and are no blocker', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await page.goto('/');
+  await expect(page.getByTestId('source')).toContainText('Sample:');
+  // Claude Code's notice for a declined call, as its JSONL logs it (a tool_result with is_error).
+  const line = (o: object) => JSON.stringify(o);
+  const declined =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+  await page.getByLabel('Transcript text').fill(
+    [
+      line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'Start the server.' } }),
+      line({
+        type: 'assistant',
+        uuid: 'a1',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rm -rf build' } }],
+        },
+      }),
+      line({
+        type: 'user',
+        uuid: 'r1',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', content: declined, is_error: true }],
+        },
+      }),
+    ].join('\n'),
+  );
+  await expect(page.getByTestId('count-declined-calls')).toHaveText('1');
+  await expect(page.getByTestId('count-tool-errors')).toHaveText('0');
+  await page.getByRole('tab', { name: /Snapshot/ }).click();
+  await expect(page.getByText('STOP what you are doing')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -59,11 +59,15 @@ export interface Counts {
   user: number;
   assistant: number;
   toolCalls: number;
+  /** Tool results that failed; a call the person declined is counted in `declinedCalls` instead. */
   toolErrors: number;
+  declinedCalls: number;
   ignored: number;
   skipped: number;
   steps: number | null;
+  /** Steps whose call failed; a call the person declined is counted in `declinedSteps` instead. */
   failedSteps: number | null;
+  declinedSteps: number | null;
   entries: number;
   chars: number;
   tokens: number;

@@ -9,7 +9,7 @@
  */
 
 import { compactTrajectory } from 'rearview/compress';
-import { estimateTokens } from 'rearview/core';
+import { declinedCall, estimateTokens } from 'rearview/core';
 import type { TurnScorer } from 'rearview/heuristic';
 import {
   type LessonsInput,
@@ -164,11 +164,16 @@ export function countsOf(p: Parsed, text?: string): Counts {
   let assistant = 0;
   let toolCalls = 0;
   let toolErrors = 0;
+  let declined = 0;
   for (const m of ms) {
     if (m.toolName && m.role === 'assistant') toolCalls++;
     else if (m.role === 'user') user++;
     else if (m.role === 'assistant') assistant++;
-    if (m.role === 'tool' && m.isError) toolErrors++;
+    // A call the person declined is their decision, not a failed tool.
+    if (m.role === 'tool' && m.isError) {
+      if (declinedCall(m.content)) declined++;
+      else toolErrors++;
+    }
   }
   const steps = p.trajectory?.steps ?? null;
   return {
@@ -177,10 +182,12 @@ export function countsOf(p: Parsed, text?: string): Counts {
     assistant,
     toolCalls,
     toolErrors,
+    declinedCalls: declined,
     ignored: p.transcript?.ignored ?? p.trajectory?.ignored ?? 0,
     skipped: p.transcript?.skipped.length ?? 0,
     steps: steps ? steps.length : null,
-    failedSteps: steps ? steps.filter((s) => s.error).length : null,
+    failedSteps: steps ? steps.filter((s) => s.error && !declinedCall(s.error)).length : null,
+    declinedSteps: steps ? steps.filter((s) => s.error && declinedCall(s.error)).length : null,
     entries: p.input.entries.length,
     chars: p.chars,
     tokens: text != null && text.length < 400_000 ? estimateTokens(text) : Math.round(p.chars / 3.6),

@@ -226,6 +226,16 @@ describe('the binary', () => {
     expect(json.keyPointOf).toEqual([null, 0]);
   });
 
+  it('counts the calls the person declined apart from the failed ones', async () => {
+    // The sample's two calls were both declined ("The user doesn't want to proceed with this tool use").
+    const sample = join(root, 'public/samples/claude-code-short.jsonl');
+    const r = await runCli(['reflect', sample]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toContain('2 steps (0 failed, 2 declined)');
+    const json = JSON.parse((await runCli(['reflect', sample, '--json'])).stdout);
+    expect(json.counts).toMatchObject({ steps: 2, failedSteps: 0, declinedSteps: 2 });
+  });
+
   it('exit 1 with a located message on bad input', async () => {
     const bad = join(tmp, 'bad.jsonl');
     writeFileSync(bad, '{"role":"user","content":"hi"}\n{"role": "assistant", "content": \n');

@@ -4,6 +4,7 @@ import { type Dropped, readDrop } from '../learn/drop';
 import { offsetOf } from '../line-index';
 import { CLIPBOARD_READ, decidePaste, PASTE_LIMIT } from '../paste';
 import type { AppState } from '../state';
+import { CountsList } from './CountsList';
 
 // Only a large input opens it: kept out of the first page load.
 const ChunkEditor = lazy(() => import('./ChunkEditor'));
@@ -281,58 +282,7 @@ export function InputPanel(props: { app: AppState; onFolder: (dropped: Promise<D
                 Detected <strong data-testid="detected-format">{formatName(v().format)}</strong>
                 <Show when={v().kind === 'trajectory'}> (agent trajectory)</Show>
               </p>
-              <dl class="counts" data-testid="counts">
-                <Show
-                  when={v().kind === 'trajectory'}
-                  fallback={
-                    <>
-                      <div>
-                        <dt>messages</dt>
-                        <dd data-testid="count-messages">{v().counts.messages}</dd>
-                      </div>
-                      <div>
-                        <dt>user</dt>
-                        <dd>{v().counts.user}</dd>
-                      </div>
-                      <div>
-                        <dt>assistant</dt>
-                        <dd>{v().counts.assistant}</dd>
-                      </div>
-                      <div>
-                        <dt>tool calls</dt>
-                        <dd>{v().counts.toolCalls}</dd>
-                      </div>
-                      <div>
-                        <dt>failed tools</dt>
-                        <dd>{v().counts.toolErrors}</dd>
-                      </div>
-                    </>
-                  }
-                >
-                  {/* A trajectory counts steps: its tool calls are the steps' actions, and the
-                      observations go back to the model as "user" messages, so message roles mislead. */}
-                  <div>
-                    <dt>steps</dt>
-                    <dd data-testid="count-steps">{v().counts.steps}</dd>
-                  </div>
-                  <div>
-                    <dt>failed steps</dt>
-                    <dd data-testid="count-failed-steps">{v().counts.failedSteps}</dd>
-                  </div>
-                  <div title="All messages of the trajectory file, observations (sent back as user messages) included">
-                    <dt>messages</dt>
-                    <dd data-testid="count-messages">{v().counts.messages}</dd>
-                  </div>
-                </Show>
-                <div>
-                  <dt>ignored</dt>
-                  <dd>{v().counts.ignored}</dd>
-                </div>
-                <div title="An estimate for the whole input text, its JSON included. The reduction view counts only the steps' observations and errors, which is what compaction shrinks.">
-                  <dt>≈ tokens (whole input)</dt>
-                  <dd data-testid="count-tokens">{v().counts.tokens.toLocaleString('en-US')}</dd>
-                </div>
-              </dl>
+              <CountsList kind={v().kind} counts={v().counts} />
             </div>
           )}
         </Show>
