@@ -269,6 +269,9 @@ export async function analyse(
     parsed.input,
     lib.snapshot.pickParams(params, 'caps'),
   );
+  // A call the person declined is kept as an error by the parsers; it is counted apart.
+  const erred = parsed.trajectory ? parsed.trajectory.steps.filter((s) => s.error) : null;
+  const declined = erred === null ? null : erred.filter((s) => lib.core.declinedCall(s.error!)).length;
   const result: Analysis = {
     kind: parsed.kind,
     format: parsed.format,
@@ -276,25 +279,15 @@ export async function analyse(
     counts: {
       messages: messages.length,
       steps: parsed.trajectory ? parsed.trajectory.steps.length : null,
-      failedSteps: parsed.trajectory
-        ? parsed.trajectory.steps.filter((s) => s.error && !lib.core.declinedCall(s.error)).length
-        : null,
-      declinedSteps: parsed.trajectory
-        ? parsed.trajectory.steps.filter((s) => s.error && lib.core.declinedCall(s.error)).length
-        : null,
+      failedSteps: erred === null ? null : erred.length - declined!,
+      declinedSteps: declined,
       ignored: parsed.transcript?.ignored ?? parsed.trajectory?.ignored ?? 0,
       entries: parsed.input.entries.length,
       chars: text.length,
     },
     insights,
     keyPoints: learned.proposed,
-    keyPointOf: insights.map((ins) => {
-      const ref = ins.traceRefs?.[0];
-      // The turn a key point was written from is its first reference (the others are the turn before
-      // and the reply it answers, which another key point's turn may be).
-      const k = ref === undefined ? -1 : learned.proposed.findIndex((p) => p.traceRefs?.[0] === ref);
-      return k >= 0 ? k : null;
-    }),
+    keyPointOf: lib.session.keyPointOf(insights, learned.proposed),
     snapshot: trace.snapshot,
     snapshotTokens: lib.core.estimateTokens(lib.snapshot.snapshotJson(trace.snapshot)),
     ...(llmInfo ? { llm: llmInfo } : {}),

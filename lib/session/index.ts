@@ -8,6 +8,7 @@
  * @module
  */
 
+export { keyPointOf } from './key-point-of.js';
 export { type ReflectSessionOptions, type ReflectSessionResult, reflectSession } from './reflect-session.js';
 export { createRearview, lessons, lessonsInputOf } from './session.js';
 export type {

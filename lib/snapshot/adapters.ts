@@ -100,13 +100,12 @@ const UNREAD: ReadonlySet<SyntheticKind> = new Set<SyntheticKind>([
  * after it, so one pass.
  */
 const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
-/** Claude Code's notice, in the user's seat, that the person stopped a call: no objective. */
-const INTERRUPT_NOTICE = /^\s*\[Request interrupted by user/;
 
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
  * (scope = its role, sourceIteration = the message's position), each failed tool result its error
- * line (scope `observation`; a call the person declined gives none), each tool call the files and URLs it names (scope `evidence`). The first
+ * line (scope `observation`; a call the person declined gives none), each tool call the files and
+ * URLs it names (scope `evidence`). The first
  * user message longer than a few characters is the objective: one a person typed, or an agent's task
  * statement (or what the person typed into a command template), never a continuation summary or an
  * interruption notice. User-seat messages no person wrote (see `UNREAD`) give no entry.
@@ -152,7 +151,8 @@ export function entriesFromMessages(messages: readonly Message[]): {
       !objective &&
       m.synthetic !== 'summary' &&
       m.content.trim().length > 8 &&
-      !INTERRUPT_NOTICE.test(m.content)
+      // Claude Code's notice, in the user's seat, that the person stopped a call.
+      !declinedCall(m.content)
     )
       objective = objectiveFromText(m.content);
     sentences(m.content, 3).forEach((value, j) => {

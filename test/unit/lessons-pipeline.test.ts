@@ -126,3 +126,23 @@ describe.skipIf(!files.length)('the four front ends agree on every shared file',
     expect(comparedKeyPoints).toBeGreaterThan(0);
   });
 });
+
+describe('keyPointOf', () => {
+  it("links an insight to the key point written from its own turn, never to one whose 'turn before' it is", async () => {
+    const { keyPointOf } = await import('rearview/session');
+    const { insights, proposed } = lessons({
+      messages: [
+        { role: 'user', content: 'Set up the project.' },
+        { role: 'assistant', content: 'Done, I fixed the tests.' },
+        { role: 'user', content: 'No, that is still broken, the login page shows a blank screen.' },
+        { role: 'assistant', content: 'Run npm install.' },
+        { role: 'user', content: 'No, always use pnpm instead of npm in this repository.' },
+      ],
+    });
+    // The key point names the complaint's turn as its second reference: the complaint is still no key point.
+    expect(proposed[0]!.traceRefs).toContain(insights[0]!.traceRefs[0]);
+    expect(keyPointOf(insights, proposed)).toEqual([null, 0]);
+    expect(keyPointOf(null as never, proposed)).toEqual([]);
+    expect(keyPointOf([{}, { traceRefs: [] }, null as never], null as never)).toEqual([null, null, null]);
+  });
+});

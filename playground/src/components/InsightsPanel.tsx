@@ -1,4 +1,5 @@
 import type { KeyPointProposal } from 'rearview/playbook';
+import { keyPointOf } from 'rearview/session';
 import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
 import type { Turn } from '../analyze-types';
 import type { Insight } from '../heuristics';
@@ -58,11 +59,15 @@ export function InsightsPanel(props: { app: AppState }) {
   // The file's key points are the library's (`lessons` of rearview/session, near-duplicates merged),
   // computed with the insights: the same list the CLI prints. An insight shows the key point it leads to.
   const keyPoints = () => app.view()?.keyPoints ?? [];
-  // The turn a key point was written from is its first reference (the others are the turn before
-  // and the reply it answers, which another key point's turn may be).
+  // The key point each insight led to: the library's link (`keyPointOf`), the one the CLI prints.
+  const links = createMemo(() => {
+    const list = app.view()?.insights ?? [];
+    const at = keyPointOf(list, keyPoints());
+    return new Map(list.map((ins, i) => [ins, at[i] ?? null]));
+  });
   const proposal = (ins: Insight) => {
-    const ref = ins.traceRefs[0];
-    return ref ? keyPoints().find((k) => k.traceRefs[0] === ref) : undefined;
+    const k = links().get(ins);
+    return k == null ? undefined : keyPoints()[k];
   };
   /**
    * A correction or preference says what to do only through the key point written from it: the
