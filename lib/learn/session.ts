@@ -6,7 +6,7 @@
  */
 import { groupFailures, stepsFromMessages } from '../failures/index.js';
 import { heuristicReflect } from '../heuristic/index.js';
-import { proposeKeyPoint, turnContexts } from '../playbook/index.js';
+import { insightProposals, turnContexts } from '../playbook/index.js';
 import type { Message } from '../transcript/index.js';
 import { judgeFailure, judgeRule } from './quality.js';
 import type { Evidence, RuleKind } from './types.js';
@@ -99,24 +99,26 @@ export function analyseSession(
     const ref = insight.traceRefs[0] ?? '';
     // A sentence the writer refused is counted by the judge's reason; a turn with no instruction
     // or a one-off was never a candidate.
-    const proposal = proposeKeyPoint(insight, turns.get(ref) ?? '', { onRefused: countRefusal });
-    if (!proposal) continue;
+    const proposals = insightProposals(insight, turns.get(ref) ?? '', { onRefused: countRefusal });
+    if (!proposals.length) continue;
     const id = ref.startsWith('message:') ? ref.slice('message:'.length) : ref;
     const turn = byId().get(id);
-    // The writer judged the sentence (`judgeKeyPoint`); judged again once redacted: a quoted secret.
-    const text = redactText(proposal.text);
-    const verdict = judgeRule(text);
-    if (verdict) {
-      filter(verdict);
-      continue;
+    for (const proposal of proposals) {
+      // The writer judged the sentence (`judgeKeyPoint`); judged again once redacted: a quoted secret.
+      const text = redactText(proposal.text);
+      const verdict = judgeRule(text);
+      if (verdict) {
+        filter(verdict);
+        continue;
+      }
+      const kind: RuleKind = proposal.category === 'correction' ? 'rule' : 'preference';
+      out.findings.push({
+        kind,
+        key: candidateKey(kind, text),
+        text,
+        evidence: evidenceOf(session, id, turn?.m, turn?.date ?? fallbackDate),
+      });
     }
-    const kind: RuleKind = proposal.category === 'correction' ? 'rule' : 'preference';
-    out.findings.push({
-      kind,
-      key: candidateKey(kind, text),
-      text,
-      evidence: evidenceOf(session, id, turn?.m, turn?.date ?? fallbackDate),
-    });
   }
   for (const f of failureFindings(session, messages, byId, redactText, filter)) {
     out.findings.push(f);

@@ -54,7 +54,14 @@ export {
   type UpdateOperation,
 } from './delta.js';
 export { type FormatOptions, formatKeyPointLine, formatKeyPoints, formatPlaybook } from './format.js';
-export { extractInstruction, isStandingRule, MAX_INSTRUCTION_CHARS } from './instruction.js';
+export {
+  extractInstruction,
+  extractInstructions,
+  type InstructionOptions,
+  isStandingRule,
+  MAX_INSTRUCTION_CHARS,
+  MAX_INSTRUCTIONS,
+} from './instruction.js';
 export {
   type AceParseResult,
   type AceTextOptions,
@@ -94,6 +101,7 @@ export {
 } from './model-call.js';
 export {
   type InsightLike,
+  insightProposals,
   isApproval,
   type KeyPointProposal,
   type ProposeOptions,
@@ -146,4 +154,5 @@ export {
   type KeyPointVerdict,
   keyPointVerdict,
   writeKeyPoint,
+  writeKeyPoints,
 } from './writer.js';

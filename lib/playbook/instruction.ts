@@ -80,8 +80,16 @@ function prose(text: string): string {
     .join('\n');
 }
 
+/**
+ * A line break inside a sentence: the line before ends without a sentence's punctuation and the next
+ * starts in lower case. Terminals and editors wrap long prompts ("It might\n be just a big pile of
+ * notes."); read as two sentences, the second would open on a bare verb and pass for an imperative.
+ */
+const WRAPPED = /([^\s.!?:;])[ \t]*\n[ \t]*(?=[a-z])/g;
+
 function sentences(text: string): string[] {
   return prose(text)
+    .replace(WRAPPED, '$1 ')
     .split(/(?<=[.!?])\s+|\n+|(?<=[;])\s+/)
     .map((s) => s.trim())
     .filter(Boolean);
@@ -155,11 +163,26 @@ function asClause(sentence: string, negated: string | undefined): string | undef
   return s;
 }
 
+/**
+ * Where a rule ends and its reason starts: a dash between spaces, or a comma or semicolon before a
+ * reason ("since", "because") or a new subject ("these are redundant"). A comma before "and then"
+ * goes on to the next step of a task: nothing to cut there.
+ */
+const CLAUSE_END =
+  /\s(?:--?|[—–])\s|[,;]\s+(?=(?:since|because|as|so that|these|this|that|those|they|it|it['’]s|which|otherwise)\s)/gi;
+/** Shortest first clause {@link bounded} keeps alone: a verb and its object. */
+const MIN_CLAUSE_CHARS = 12;
+
 function bounded(text: string): string {
   if (text.length <= MAX_INSTRUCTION_CHARS) return text;
   const cut = truncateUtf8(text, MAX_INSTRUCTION_CHARS);
   const clause = Math.max(cut.lastIndexOf(';'), cut.lastIndexOf(','));
   if (clause > MAX_INSTRUCTION_CHARS / 2) return cut.slice(0, clause);
+  // "Don't write docstrings in specs, these are redundant with … -- remember …": the instruction is
+  // the first clause, the rest its reason; a clause is whole where a word cut at the limit is not.
+  CLAUSE_END.lastIndex = MIN_CLAUSE_CHARS;
+  const first = CLAUSE_END.exec(cut);
+  if (first) return cut.slice(0, first.index);
   const space = cut.lastIndexOf(' ');
   return `${space > 0 ? cut.slice(0, space) : cut}…`;
 }
@@ -189,29 +212,32 @@ export function isStandingRule(instruction: string): boolean {
   return typeof instruction === 'string' && (RULE_VERB.test(instruction) || RULE_WORD.test(instruction));
 }
 
+/** Options of {@link extractInstruction} and {@link extractInstructions}. */
+export interface InstructionOptions {
+  /** Only sentences that are standing rules ({@link isStandingRule}) count. */
+  rulesOnly?: boolean;
+  /**
+   * When given, each sentence kept must also pass it, as written out (bounded, capitalised, with its
+   * period): the key-point writer passes its grammar check.
+   */
+  accept?: (sentence: string) => boolean;
+}
+
 /**
- * The instruction a user turn gives, as one imperative sentence of at most
- * {@link MAX_INSTRUCTION_CHARS} characters ending in a period: "No, use pnpm instead of npm." →
- * "Use pnpm instead of npm.", "I prefer short answers." → "Prefer short answers.", "Shouldn't that be
- * using a fixture?" → "Use a fixture.", "No, not GraphQL. I said REST endpoint." → "Use REST endpoint,
- * not GraphQL.". Two instructions in a row are joined with a semicolon when they fit. Undefined when
- * the turn says nothing to do ("No, that's wrong.", "Why did you do that?"). With `rulesOnly`, only
- * sentences that are standing rules ({@link isStandingRule}) count: "Fix the card; do not touch the
- * others." gives "Do not touch the others.". `accept`, when given, must also pass each sentence
- * kept (the key-point writer passes its grammar check). Pure; never throws.
+ * Most instructions {@link extractInstructions} reads from one turn: a turn that lists more is a
+ * specification, and its first few say what the person insisted on.
  *
  * @example
  * ```ts
- * extractInstruction("No! Don't modify the implementation while probing. Ask first.");
- * // "Don't modify the implementation while probing; ask first."
+ * extractInstructions('Use pnpm. Never push to main. Ask before deleting files. Keep replies short.').length; // 3
  * ```
  */
-export function extractInstruction(
-  text: string,
-  options: { rulesOnly?: boolean; accept?: (sentence: string) => boolean } = {},
-): string | undefined {
-  if (typeof text !== 'string') return undefined;
+export const MAX_INSTRUCTIONS = 3;
+
+/** The turn's instructions in order, each as `asInstruction` gives it (before `finished`). */
+function instructionsOf(text: string, options: InstructionOptions, limit: number): string[] {
   const found: string[] = [];
+  if (typeof text !== 'string') return found;
   let negated: string | undefined;
   for (const sentence of sentences(text.slice(0, 4000))) {
     const not = /^(?:(?:no|nope)[,.!]*\s+)?not\s+([\w][\w .'/-]{0,40}?)[.!]*$/i.exec(sentence);
@@ -220,16 +246,63 @@ export function extractInstruction(
       continue;
     }
     const instruction = asInstruction(sentence, negated);
-    if (!instruction || (options?.rulesOnly && !isStandingRule(instruction))) continue;
-    if (typeof options?.accept === 'function' && !options.accept(instruction)) continue;
+    // "No, not X. Y." names what replaces X in the sentence right after it, not in every later one.
+    negated = undefined;
+    if (!instruction || (options.rulesOnly && !isStandingRule(instruction))) continue;
+    // What is kept is the sentence as written out: a reason cut from its end is not checked.
+    if (typeof options.accept === 'function' && !options.accept(finished(instruction))) continue;
     found.push(instruction);
-    if (found.length === 2) break;
+    if (found.length === limit) break;
   }
+  return found;
+}
+
+/** An instruction as written out: within {@link MAX_INSTRUCTION_CHARS}, capitalised, with a period. */
+function finished(instruction: string): string {
+  return `${capitalised(bounded(instruction))}.`.replace(/…\.$/, '…');
+}
+
+/**
+ * The instruction a user turn gives, as one imperative sentence of at most
+ * {@link MAX_INSTRUCTION_CHARS} characters ending in a period: "No, use pnpm instead of npm." →
+ * "Use pnpm instead of npm.", "I prefer short answers." → "Prefer short answers.", "Shouldn't that be
+ * using a fixture?" → "Use a fixture.", "No, not GraphQL. I said REST endpoint." → "Use REST endpoint,
+ * not GraphQL.". Two instructions in a row are joined with a semicolon when they fit (the key-point
+ * writer keeps them apart: {@link extractInstructions}). Undefined when the turn says nothing to do
+ * ("No, that's wrong.", "Why did you do that?"). With `rulesOnly`, only sentences that are standing
+ * rules ({@link isStandingRule}) count: "Fix the card; do not touch the others." gives "Do not touch
+ * the others.". `accept`, when given, must also pass each sentence kept. Pure; never throws.
+ *
+ * @example
+ * ```ts
+ * extractInstruction("No! Don't modify the implementation while probing. Ask first.");
+ * // "Don't modify the implementation while probing; ask first."
+ * ```
+ */
+export function extractInstruction(text: string, options: InstructionOptions = {}): string | undefined {
+  const found = instructionsOf(text, options ?? {}, 2);
   if (!found.length) return undefined;
   const [first, second] = found as [string, string | undefined];
-  const joined =
+  return finished(
     second && first.length + second.length + 2 <= MAX_INSTRUCTION_CHARS
       ? `${first}; ${second.charAt(0).toLowerCase()}${second.slice(1)}`
-      : first;
-  return `${capitalised(bounded(joined))}.`.replace(/…\.$/, '…');
+      : first,
+  );
+}
+
+/**
+ * Each instruction of a user turn as a sentence of its own, in order, at most
+ * {@link MAX_INSTRUCTIONS}: what {@link extractInstruction} gives, one sentence at a time. Two rules
+ * of one turn are two lessons ("Do not use partial updates." and "Use a dark theme."), and a rule the
+ * person repeats in a later turn beside a new one is the same sentence again, which the playbook's
+ * near-duplicate search finds. Pure; never throws.
+ *
+ * @example
+ * ```ts
+ * extractInstructions('Explain each command before you run it. Do not touch the old project.', { rulesOnly: true });
+ * // ['Explain each command before you run it.', 'Do not touch the old project.']
+ * ```
+ */
+export function extractInstructions(text: string, options: InstructionOptions = {}): string[] {
+  return instructionsOf(text, options ?? {}, MAX_INSTRUCTIONS).map(finished);
 }

@@ -25,9 +25,13 @@ const PLACEHOLDER = /\[[a-z][a-z0-9_-]*-\d+\]/;
 /** A word an instruction can only be read with its session at hand, right after the verb. */
 const DEICTIC =
   /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|keep|make|try|change|remove|delete|fix|put|add|leave|move|undo|revert|follow|check|only|just|give|show|tell|send|name|write|read|run)\s+(?:(?:\w+\s+){0,2})?(?:it|this|that|these|those|them|here|there|him|her|the same|again|so|such)(?:[\s,.;!]|$)/i;
-/** Refers to the session's own objects: "the above", "this file", "line 42", "step 3". */
+/**
+ * Refers to the session's own objects: "the above", "this file", "this approach", "line 42", "step 3".
+ * "This" before any noun points at the session, but for the repository as a whole ("Use pnpm in this
+ * repository.").
+ */
 const SESSION_BOUND =
-  /\b(?:the above|above code|below code|this (?:file|function|page|component|one|line|error|bug|issue|part|section|code|change|test|screen|button|method|class|step|task|project)|that (?:file|function|one|line|error|bug|part|section|code|change)|line \d+|step \d+|lines? \d+-\d+|the following|as follows)\b/i;
+  /\bthis (?!(?:repository|repo|codebase|code base|monorepo|workspace|app|application)\b)[a-z]{2,}\b|\b(?:the above|above code|below code|that (?:file|function|one|line|error|bug|part|section|code|change|approach|plan|idea|solution|version|output|result)|line \d+|step \d+|lines? \d+-\d+|the following|as follows)\b/i;
 /**
  * A request for this conversation ("I'd like to talk about…" read as "Prefer to talk about…"), or a
  * wish that is no instruction ("Be able to…").

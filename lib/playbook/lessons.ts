@@ -10,9 +10,9 @@ import { DEDUP_THRESHOLD, findDuplicates } from './dedup.js';
 import { emptyPlaybook, type KeyPoint, type Playbook, SECTION_NAMES } from './model.js';
 import {
   type InsightLike,
+  insightProposals,
   type KeyPointProposal,
   type ProposeOptions,
-  proposeKeyPoint,
   type TurnContext,
 } from './policy.js';
 
@@ -124,7 +124,7 @@ export function turnContexts(messages: readonly TurnMessageLike[]): Map<string, 
 }
 
 /**
- * The policy over many insights: {@link proposeKeyPoint} for each (its turn looked up by its first
+ * The policy over many insights: {@link insightProposals} for each (its turn looked up by its first
  * trace reference), then {@link dedupeProposals} among them. What the session facade proposes for a
  * conversation, and what the CLI and the playground show.
  *
@@ -141,8 +141,7 @@ export function proposeKeyPoints<I extends InsightLike>(
   const lookup = typeof turns === 'function' ? turns : (ref: string) => turns.get(ref);
   const proposals: KeyPointProposal<I['category']>[] = [];
   for (const insight of Array.isArray(insights) ? insights : []) {
-    const p = proposeKeyPoint(insight, lookup(insight.traceRefs[0] ?? '') ?? '', options);
-    if (p) proposals.push(p);
+    proposals.push(...insightProposals(insight, lookup(insight.traceRefs[0] ?? '') ?? '', options));
   }
   return dedupeProposals(proposals).kept;
 }

@@ -139,6 +139,28 @@ export function proposeKeyPoint<I extends InsightLike>(
   turn: string | TurnContext,
   options: ProposeOptions = {},
 ): KeyPointProposal<I['category']> | undefined {
+  return insightProposals(insight, turn, options)[0];
+}
+
+/**
+ * Every key point one insight proposes: {@link proposeKeyPoint}'s, and one more for each further
+ * standing instruction of the turn (`writeKeyPoints`: "Don't use partial updates. Always use a dark
+ * theme." is two lessons). All carry the insight's trace references. What the lesson pipeline, the
+ * session facade and `learn` propose. Pure.
+ *
+ * @example
+ * ```ts
+ * const text = "No, don't use partial updates in this project. Always use a dark theme.";
+ * const [insight] = heuristicReflect([{ role: 'user', content: text }]);
+ * insightProposals(insight, text).map((p) => p.text);
+ * // ["Don't use partial updates in this project.", 'Always use a dark theme.']
+ * ```
+ */
+export function insightProposals<I extends InsightLike>(
+  insight: I,
+  turn: string | TurnContext,
+  options: ProposeOptions = {},
+): KeyPointProposal<I['category']>[] {
   const ctx: TurnContext = typeof turn === 'string' ? { text: turn } : (turn ?? { text: '' });
   const text = typeof ctx.text === 'string' ? ctx.text : '';
   const tags = Array.isArray(insight.tags) ? insight.tags : [];
@@ -155,27 +177,25 @@ export function proposeKeyPoint<I extends InsightLike>(
   if (isApproval(insight)) {
     // A bare approval is evidence, not a lesson; "Perfect. From now on always run the migrations
     // first." also gives a standing rule, kept as a preference.
-    const instruction = rule(text, options?.onRefused);
-    return instruction ? make('USER PREFERENCES', instruction) : undefined;
+    return rules(text, options?.onRefused).map((r) => make('USER PREFERENCES', r));
   }
   switch (insight.category) {
     case 'correction': {
       const min = CONFIDENCE_RANK[options?.minConfidence ?? 'medium'];
-      if ((CONFIDENCE_RANK[insight.confidence] ?? 0) < min) return undefined;
-      const instruction = rule(text, options?.onRefused);
-      return instruction ? make('MISTAKES TO AVOID', instruction, correctedContext(ctx.previous)) : undefined;
+      if ((CONFIDENCE_RANK[insight.confidence] ?? 0) < min) return [];
+      const found = rules(text, options?.onRefused);
+      const context = found.length ? correctedContext(ctx.previous) : undefined;
+      return found.map((r) => make('MISTAKES TO AVOID', r, context));
     }
     case 'preference':
-    case 'friction': {
-      const instruction = rule(text, options?.onRefused);
-      return instruction ? make('USER PREFERENCES', instruction) : undefined;
-    }
+    case 'friction':
+      return rules(text, options?.onRefused).map((r) => make('USER PREFERENCES', r));
     case 'anti_pattern': {
       const lesson = sanitizeKeyPointText(insight.recommendation ?? '');
-      return keepsFailure(tags) && lesson ? make('MISTAKES TO AVOID', lesson) : undefined;
+      return keepsFailure(tags) && lesson ? [make('MISTAKES TO AVOID', lesson)] : [];
     }
     default:
-      return undefined;
+      return [];
   }
 }
 
@@ -193,7 +213,7 @@ export function proposeKeyPoint<I extends InsightLike>(
 export function turnVerdict(insights: readonly InsightLike[], turnText: string): TurnVerdict | undefined {
   if (!Array.isArray(insights)) return undefined;
   if (insights.some((i) => i.category === 'correction')) return { tag: 'harmful', reason: 'corrected' };
-  if (insights.some((i) => i.category === 'friction') && !rule(turnText)) {
+  if (insights.some((i) => i.category === 'friction') && !rules(turnText).length) {
     return { tag: 'harmful', reason: 'complained about' };
   }
   if (insights.some(isApproval)) return { tag: 'helpful', reason: 'approved' };
@@ -201,14 +221,14 @@ export function turnVerdict(insights: readonly InsightLike[], turnText: string):
 }
 
 /**
- * The turn's instruction when it is a standing rule, as one well-formed sentence (`keyPointVerdict`);
- * a one-off request ("Rename the title", a pasted error, a question) is evidence only, and
- * `onRefused` hears why.
+ * The turn's standing instructions, each as one well-formed sentence (`keyPointVerdict`); a one-off
+ * request ("Rename the title", a pasted error, a question) is evidence only, and `onRefused` hears
+ * why when the turn gives none.
  */
-function rule(text: string, onRefused?: (reason: string) => void): string | undefined {
-  const { keyPoint, refused } = keyPointVerdict(text);
-  if (refused !== undefined) onRefused?.(refused);
-  return keyPoint;
+function rules(text: string, onRefused?: (reason: string) => void): string[] {
+  const { keyPoints, refused } = keyPointVerdict(text);
+  if (!keyPoints && refused !== undefined) onRefused?.(refused);
+  return keyPoints ?? [];
 }
 
 /** The agent's action or claim a correction answered, on one line: a tool call or a reply's first sentence. */

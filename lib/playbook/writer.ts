@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { extractInstruction } from './instruction.js';
+import { extractInstruction, extractInstructions } from './instruction.js';
 import { judgeKeyPoint } from './judge.js';
 import { STANDING_CUT, saysStanding, standingScore } from './standing.js';
 
@@ -146,7 +146,8 @@ export function isStandingTurn(text: string): boolean {
 }
 
 /**
- * The key point a correction or preference turn proposes: its standing instruction as one imperative
+ * The first key point a correction or preference turn proposes ({@link writeKeyPoints} gives all of
+ * them): its standing instruction as one imperative
  * sentence ("No, use pnpm instead of npm from now on." → "Use pnpm instead of npm from now on."), or
  * undefined for a one-off request, a pasted failure, a question, a sentence that does not read as
  * an instruction with a named object, or one `judgeKeyPoint` refuses (a granted free choice, a
@@ -166,18 +167,22 @@ export function writeKeyPoint(text: string): string | undefined {
 /** A markdown escape (`train\\_test\\_split`): the editor's, not the person's words. */
 const MARKDOWN_ESCAPE = /\\([\\`*_{}[\]()#+.!-])/g;
 
-/** What the key-point writer made of a turn: the key point, or why there is none. */
+/** What the key-point writer made of a turn: its key points, or why there is none. */
 export interface KeyPointVerdict {
+  /** The turn's first key point (`keyPoints[0]`). */
   keyPoint?: string;
+  /** Every key point of the turn, in order: one sentence per standing instruction. */
+  keyPoints?: string[];
   /**
    * Why no key point: `no instruction` (no well-formed imperative sentence), `one-off` (not a
    * standing instruction), or the reason `judgeKeyPoint` gave the sentence (`vague`, `task-bound`…).
+   * With several sentences refused, the first one's reason.
    */
   refused?: string;
 }
 
 /**
- * {@link writeKeyPoint} with its reason when it writes nothing, for a caller that reports what it
+ * {@link writeKeyPoints} with its reason when it writes nothing, for a caller that reports what it
  * left out (`learn` counts the judge's reasons). Deterministic and pure; never throws.
  *
  * @example
@@ -188,10 +193,38 @@ export interface KeyPointVerdict {
  */
 export function keyPointVerdict(text: string): KeyPointVerdict {
   if (typeof text !== 'string') return { refused: 'no instruction' };
-  const found = extractInstruction(text, { rulesOnly: true, accept: isWellFormedKeyPoint });
-  if (!found || !isWellFormedKeyPoint(found)) return { refused: 'no instruction' };
-  if (!(saysStanding(found) || standingScore(text) >= STANDING_CUT)) return { refused: 'one-off' };
-  const sentence = found.replace(MARKDOWN_ESCAPE, '$1');
-  const why = judgeKeyPoint(sentence);
-  return why === undefined ? { keyPoint: sentence } : { refused: why };
+  const found = extractInstructions(text, { rulesOnly: true, accept: isWellFormedKeyPoint });
+  if (!found.length) return { refused: 'no instruction' };
+  const keyPoints: string[] = [];
+  let refused: string | undefined;
+  for (const [i, instruction] of found.entries()) {
+    // The turn's standing score says that the turn holds a standing instruction, which is its first
+    // one; a later sentence of the turn must stand on its own ("Use the CLI to create the bucket
+    // dev-media." beside "Do not touch the old project." is a task).
+    const standing = saysStanding(instruction) || standingScore(i === 0 ? text : instruction) >= STANDING_CUT;
+    if (!standing) {
+      refused ??= 'one-off';
+      continue;
+    }
+    const sentence = instruction.replace(MARKDOWN_ESCAPE, '$1');
+    const why = judgeKeyPoint(sentence);
+    if (why === undefined) keyPoints.push(sentence);
+    else refused ??= why;
+  }
+  return keyPoints.length ? { keyPoint: keyPoints[0]!, keyPoints } : { refused: refused ?? 'no instruction' };
+}
+
+/**
+ * Every key point a correction or preference turn proposes, one sentence per standing instruction
+ * (at most three: `MAX_INSTRUCTIONS`), each as {@link writeKeyPoint} writes it. Two rules of one turn
+ * are two lessons, not one sentence joined by a semicolon. Deterministic and pure; never throws.
+ *
+ * @example
+ * ```ts
+ * writeKeyPoints("Don't use partial updates in this project. Always use a dark theme.");
+ * // ["Don't use partial updates in this project.", 'Always use a dark theme.']
+ * ```
+ */
+export function writeKeyPoints(text: string): string[] {
+  return keyPointVerdict(text).keyPoints ?? [];
 }

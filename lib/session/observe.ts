@@ -16,6 +16,7 @@ import {
 import {
   dedupeProposals,
   extractCitedIds,
+  insightProposals,
   type KeyPointTag,
   type ProposeOptions,
   proposeKeyPoint,
@@ -264,8 +265,7 @@ export function observeMessages(
     recordCitationEvidence(s, turn, text, ref);
     const context = previous ? { text, previous: agentOf(previous) } : { text };
     for (const insight of turn) {
-      const p = proposeKeyPoint(insight, context, config.policy);
-      if (p) proposed.push(p);
+      proposed.push(...insightProposals(insight, context, config.policy));
     }
     s.recentUsers.push({ m, gi });
     if (s.recentUsers.length > RECENT_USERS) s.recentUsers.shift();

@@ -2,10 +2,13 @@ import fc from 'fast-check';
 import { heuristicReflect } from 'rearview/heuristic';
 import { judgeRule } from 'rearview/learn';
 import {
+  extractInstruction,
+  extractInstructions,
   isStandingTurn,
   isWellFormedKeyPoint,
   judgeKeyPoint,
   keyPointVerdict,
+  MAX_INSTRUCTIONS,
   proposeKeyPoint,
   STANDING_CUT,
   STANDING_WEIGHTS,
@@ -13,6 +16,7 @@ import {
   standingCues,
   standingScore,
   writeKeyPoint,
+  writeKeyPoints,
 } from 'rearview/playbook';
 import { describe, expect, it } from 'vitest';
 import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
@@ -131,15 +135,18 @@ describe('writeKeyPoint', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...parts), { maxLength: 12 }), (list) => {
         const text = list.join('');
-        const k = writeKeyPoint(text);
-        expect(writeKeyPoint(text)).toBe(k);
-        if (k === undefined) return;
-        written++;
-        expect(isWellFormedKeyPoint(k)).toBe(true);
-        expect(k).toMatch(/^[A-Z].*[.…]$/s);
-        // Every sentence it writes is one the judge keeps: one judge on every path.
-        expect(judgeKeyPoint(k)).toBeUndefined();
-        expect(judgeRule(k)).toBeUndefined();
+        const all = writeKeyPoints(text);
+        expect(writeKeyPoints(text)).toEqual(all);
+        expect(writeKeyPoint(text)).toBe(all[0]);
+        expect(all.length).toBeLessThanOrEqual(MAX_INSTRUCTIONS);
+        for (const k of all) {
+          written++;
+          expect(isWellFormedKeyPoint(k)).toBe(true);
+          expect(k).toMatch(/^[A-Z].*[.…]$/s);
+          // Every sentence it writes is one the judge keeps: one judge on every path.
+          expect(judgeKeyPoint(k)).toBeUndefined();
+          expect(judgeRule(k)).toBeUndefined();
+        }
       }),
       { numRuns: 400 },
     );
@@ -162,7 +169,65 @@ describe('writeKeyPoint', () => {
     );
     expect(keyPointVerdict('No, always use pnpm instead of npm in this repository.')).toEqual({
       keyPoint: 'Always use pnpm instead of npm in this repository.',
+      keyPoints: ['Always use pnpm instead of npm in this repository.'],
     });
+  });
+
+  it('writes one key point per standing instruction, not two rules joined by a semicolon', () => {
+    // An aider user's turn: two unrelated rules, which were one key point "…; use a dark theme".
+    const two =
+      'Do not use partial updates or diff markers from now on. Always use a dark theme (#0f172a) with green buttons (#22c55e).';
+    expect(writeKeyPoints(two)).toEqual([
+      'Do not use partial updates or diff markers from now on.',
+      'Always use a dark theme (#0f172a) with green buttons (#22c55e).',
+    ]);
+    expect(writeKeyPoint(two)).toBe('Do not use partial updates or diff markers from now on.');
+    // `extractInstruction` still joins two in a row: the standing score reads turns that way.
+    expect(extractInstruction(two)).toContain('; always use a dark theme');
+    // At most MAX_INSTRUCTIONS of a turn that lists more.
+    const many = 'Never push to main. Never skip the tests. Never commit secrets. Never force-push.';
+    expect(writeKeyPoints(many)).toHaveLength(MAX_INSTRUCTIONS);
+    expect(extractInstructions(many)).toEqual([
+      'Never push to main.',
+      'Never skip the tests.',
+      'Never commit secrets.',
+    ]);
+  });
+
+  it("credits the turn's standing only to its first instruction: a later one must stand alone", () => {
+    // A Cline user's turn (shortened): a standing rule, then the task of the moment.
+    const turn =
+      'Do NOT touch or destroy any resources in the old project, from now on. Use the Google Cloud CLI in the terminal to create a new bucket named dev-media.';
+    expect(writeKeyPoints(turn)).toEqual([
+      'Do NOT touch or destroy any resources in the old project, from now on.',
+    ]);
+    // The same two sentences the other way round: the task is the first, and the turn stands.
+    const swapped =
+      'Use the Google Cloud CLI in the terminal to create a new bucket named dev-media. Do NOT touch or destroy any resources in the old project, from now on.';
+    expect(writeKeyPoints(swapped)).toContain(
+      'Do NOT touch or destroy any resources in the old project, from now on.',
+    );
+  });
+
+  it("reads a wrapped line as one sentence, and keeps a long instruction's first clause", () => {
+    // A console user's prompt, wrapped by the terminal: "It might / be just …" is not an imperative.
+    const wrapped =
+      "I'm not sure it is worth its weight. It might\n  be just a big baggage of notes in the end. Never add notes to docs/ from now on.";
+    expect(writeKeyPoints(wrapped)).toEqual(['Never add notes to docs/ from now on.']);
+    // Its reason after a comma, too long to keep whole, is cut at the clause, not mid-word.
+    const long = `Please don't write docstrings in specs, these are redundant with describe_/it_ functions -- remember we'll get a human readable description when we run \`pytest --spec\`\n  and you and me both can read the function names with underscores just fine (make a note of this, plz)`;
+    expect(writeKeyPoint(long)).toBe("Don't write docstrings in specs.");
+  });
+
+  it('reads "No, not X. Y." as "use Y, not X" for the next sentence only', () => {
+    expect(extractInstructions('No, not GraphQL. REST endpoint. Keep answers short.')).toEqual([
+      'Use REST endpoint, not GraphQL.',
+      'Keep answers short.',
+    ]);
+    // A later noun phrase is not what replaces GraphQL ("Use Great job, not GraphQL.").
+    expect(extractInstructions('No, not GraphQL. REST endpoint. Great job')).toEqual([
+      'Use REST endpoint, not GraphQL.',
+    ]);
   });
 
   it('is the text proposeKeyPoint gives a correction, which otherwise keeps only its evidence', () => {

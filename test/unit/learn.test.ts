@@ -446,6 +446,11 @@ describe('learn: quality rules', () => {
     expect(judgeRule("Apply the user's correction.")).toBe('template');
     expect(judgeRule("Don't do that again.")).toBe('not self-contained');
     expect(judgeRule('Do the following without changing the layout.')).toBe('not self-contained');
+    // A SpecStory user's request: "this approach" is the one on the session's screen.
+    expect(
+      judgeRule('Ask me clarifying questions about this approach in order to create an implementation plan.'),
+    ).toBe('not self-contained');
+    expect(judgeRule('Always keep that plan in mind.')).toBe('not self-contained');
     expect(judgeRule('Use We are also learning together, not rush to solutions.')).toBe('garbled');
     expect(judgeRule('Show only the diff for app/connection-test/page.tsx.')).toBe('task-bound');
     expect(judgeRule('Never commit [api-key-1] to git.')).toBe('secret');

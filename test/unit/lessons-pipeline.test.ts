@@ -146,3 +146,30 @@ describe('keyPointOf', () => {
     expect(keyPointOf([{}, { traceRefs: [] }, null as never], null as never)).toEqual([null, null, null]);
   });
 });
+
+describe('one key point per standing instruction', () => {
+  it('proposes each rule of a turn apart, so a rule repeated beside a new one is found as a repeat', async () => {
+    const { keyPointOf } = await import('rearview/session');
+    // A Cline user's two turns (shortened): the second repeats the first turn's rule beside a new one.
+    const { insights, proposed } = lessons({
+      messages: [
+        { role: 'user', content: 'Migrate the app to the new project.' },
+        { role: 'assistant', content: 'I will delete the old bucket first.' },
+        { role: 'user', content: 'No! Do NOT touch or destroy any resources in the old project, ever.' },
+        { role: 'assistant', content: 'Understood. Running gcloud sql instances delete old-db.' },
+        {
+          role: 'user',
+          content:
+            'Stop. Always explain each command before you ask to run it. Do NOT touch or destroy any resources in the old project, ever.',
+        },
+      ],
+    });
+    expect(proposed.map((p) => p.text)).toEqual([
+      'Do NOT touch or destroy any resources in the old project, ever.',
+      'Always explain each command before you ask to run it.',
+    ]);
+    // Both turns' insights link to a key point of their own turn: the second to its new rule.
+    const links = keyPointOf(insights, proposed);
+    expect(links.filter((k) => k !== null)).toEqual([0, 1]);
+  });
+});

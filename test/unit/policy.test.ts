@@ -13,6 +13,7 @@ import {
   emptyPlaybook,
   extractInstruction,
   findDuplicates,
+  insightProposals,
   isStandingRule,
   MAX_INSTRUCTION_CHARS,
   proposeKeyPoint,
@@ -201,10 +202,12 @@ describe('proposeKeyPoint', () => {
       fc.property(fc.constantFrom(...turns), fc.string({ maxLength: 80 }), (turn, tail) => {
         const text = `${turn} ${tail}`;
         for (const insight of heuristicReflect([{ role: 'user', content: text }])) {
-          const p = proposeKeyPoint(insight, text);
-          if (p) {
+          const all = insightProposals(insight, text);
+          expect(proposeKeyPoint(insight, text)).toEqual(all[0]);
+          for (const p of all) {
             proposals++;
             expect(p.text).not.toMatch(TEMPLATES);
+            expect(p.traceRefs).toEqual(insight.traceRefs);
           }
         }
       }),
