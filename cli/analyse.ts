@@ -220,10 +220,10 @@ export interface Analysis {
   insights: Session.LessonsResult['insights'];
   keyPoints: Session.LessonsResult['proposed'];
   /**
-   * For each insight, in order, the index in `keyPoints` of the key point proposed from it (the two
-   * share their first trace reference), or `null` when none was: the insight is evidence only.
+   * For each insight, in order, the indexes in `keyPoints` of the key points proposed from it (they
+   * share its first trace reference); none when the insight is evidence only.
    */
-  keyPointOf: (number | null)[];
+  keyPointOf: number[][];
   snapshot: Snapshot.ActiveContextSnapshot;
   snapshotTokens: number;
   llm?: { used: boolean; error?: string };

@@ -80,18 +80,14 @@ export function formatText(name: string, r: Analysis): string {
   if (!r.insights.length) lines.push('  (none)');
   r.insights.forEach((ins, i) => {
     lines.push(`  ${i + 1}. [${ins.category}, ${ins.confidence}] ${oneLine(ins.fact, 240)}`);
-    const k = r.keyPointOf?.[i];
-    const point = k == null ? undefined : r.keyPoints?.[k];
-    // A correction or preference says what to do only through the key point written from it; the
+    const points = (r.keyPointOf?.[i] ?? []).filter((k) => r.keyPoints?.[k]);
+    // A correction or preference says what to do only through the key points written from it; the
     // detector's own recommendation is a placeholder ("Apply the user's correction.") or a fragment
     // of the turn ("use latest python if I'm not mistaken (what does…").
-    if (ins.category === 'correction' || ins.category === 'preference')
-      lines.push(
-        point
-          ? `     → key point ${k! + 1}: ${oneLine(point.text, 300)}`
-          : '     (evidence only: no key point proposed from this turn)',
-      );
-    else lines.push(`     → ${oneLine(ins.recommendation, 300)}`);
+    if (ins.category === 'correction' || ins.category === 'preference') {
+      for (const k of points) lines.push(`     → key point ${k + 1}: ${oneLine(r.keyPoints![k]!.text, 300)}`);
+      if (!points.length) lines.push('     (evidence only: no key point proposed from this turn)');
+    } else lines.push(`     → ${oneLine(ins.recommendation, 300)}`);
     // What worked once for that task reads like advice: say that it is no rule.
     if (ins.tags?.includes('one_off')) lines.push('     (a one-off fix: not proposed as a key point)');
     if (ins.traceRefs?.length) lines.push(`     refs: ${refList(ins.traceRefs)}`);

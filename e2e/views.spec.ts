@@ -112,6 +112,34 @@ test("a correction shows the key point written from it, or that it is evidence o
   expect(errors).toEqual([]);
 });
 
+test('a turn with two rules shows both key points under its insight, and adds both to the playbook', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await page.goto('/');
+  await expect(page.getByTestId('source')).toContainText('Sample:');
+  await page.getByLabel('Transcript text').fill(
+    JSON.stringify([
+      { role: 'user', content: 'Set up the project.' },
+      { role: 'assistant', content: 'Run npm install.' },
+      {
+        role: 'user',
+        content:
+          'No, always use pnpm instead of npm in this repository. Never push to main without asking me.',
+      },
+    ]),
+  );
+  const insights = page.getByTestId('insights').locator('> li');
+  await expect(insights).toHaveCount(1);
+  const proposals = insights.first().getByTestId('proposal');
+  await expect(proposals).toHaveCount(2);
+  await expect(proposals.nth(0)).toContainText('Always use pnpm instead of npm in this repository.');
+  await expect(proposals.nth(1)).toContainText('Never push to main without asking me.');
+  await insights.first().getByRole('button', { name: 'Add to playbook' }).click();
+  await expect(page.getByTestId('insight-status')).toContainText('Added 2 key points to the playbook');
+  expect(errors).toEqual([]);
+});
+
 test('calls the person declined are counted apart from failed tools, and are no blocker', async ({
   page,
 }) => {

@@ -223,7 +223,26 @@ describe('the binary', () => {
     expect(rule).toContain('→ key point 1: Always use pnpm instead of npm in this repository.');
     // JSON says the same, by index.
     const json = JSON.parse((await runCli(['reflect', '--json'], { input: talk })).stdout);
-    expect(json.keyPointOf).toEqual([null, 0]);
+    expect(json.keyPointOf).toEqual([[], [0]]);
+  });
+
+  it('prints every key point a turn gave under its insight, one per rule', async () => {
+    const talk = JSON.stringify([
+      { role: 'user', content: 'Set up the project.' },
+      { role: 'assistant', content: 'Run npm install.' },
+      {
+        role: 'user',
+        content:
+          'No, always use pnpm instead of npm in this repository. Never push to main without asking me.',
+      },
+    ]);
+    const r = await runCli(['reflect'], { input: talk });
+    expect(r.code, r.stderr).toBe(0);
+    const insights = r.stdout.slice(r.stdout.indexOf('Insights'), r.stdout.indexOf('Key points'));
+    expect(insights).toContain('→ key point 1: Always use pnpm instead of npm in this repository.');
+    expect(insights).toContain('→ key point 2: Never push to main without asking me.');
+    const json = JSON.parse((await runCli(['reflect', '--json'], { input: talk })).stdout);
+    expect(json.keyPointOf).toEqual([[0, 1]]);
   });
 
   it('counts the calls the person declined apart from the failed ones', async () => {

@@ -141,9 +141,9 @@ describe('keyPointOf', () => {
     });
     // The key point names the complaint's turn as its second reference: the complaint is still no key point.
     expect(proposed[0]!.traceRefs).toContain(insights[0]!.traceRefs[0]);
-    expect(keyPointOf(insights, proposed)).toEqual([null, 0]);
+    expect(keyPointOf(insights, proposed)).toEqual([[], [0]]);
     expect(keyPointOf(null as never, proposed)).toEqual([]);
-    expect(keyPointOf([{}, { traceRefs: [] }, null as never], null as never)).toEqual([null, null, null]);
+    expect(keyPointOf([{}, { traceRefs: [] }, null as never], null as never)).toEqual([[], [], []]);
   });
 });
 
@@ -168,8 +168,7 @@ describe('one key point per standing instruction', () => {
       'Do NOT touch or destroy any resources in the old project, ever.',
       'Always explain each command before you ask to run it.',
     ]);
-    // Both turns' insights link to a key point of their own turn: the second to its new rule.
-    const links = keyPointOf(insights, proposed);
-    expect(links.filter((k) => k !== null)).toEqual([0, 1]);
+    // Both turns' insights link to the key points of their own turn: the second to its new rule only.
+    expect(keyPointOf(insights, proposed).filter((k) => k.length)).toEqual([[0], [1]]);
   });
 });

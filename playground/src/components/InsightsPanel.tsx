@@ -59,16 +59,14 @@ export function InsightsPanel(props: { app: AppState }) {
   // The file's key points are the library's (`lessons` of rearview/session, near-duplicates merged),
   // computed with the insights: the same list the CLI prints. An insight shows the key point it leads to.
   const keyPoints = () => app.view()?.keyPoints ?? [];
-  // The key point each insight led to: the library's link (`keyPointOf`), the one the CLI prints.
+  // The key points each insight led to: the library's link (`keyPointOf`), the one the CLI prints.
   const links = createMemo(() => {
     const list = app.view()?.insights ?? [];
     const at = keyPointOf(list, keyPoints());
-    return new Map(list.map((ins, i) => [ins, at[i] ?? null]));
+    return new Map(list.map((ins, i) => [ins, at[i] ?? []]));
   });
-  const proposal = (ins: Insight) => {
-    const k = links().get(ins);
-    return k == null ? undefined : keyPoints()[k];
-  };
+  const proposals = (ins: Insight): KeyPointProposal[] =>
+    (links().get(ins) ?? []).flatMap((k) => keyPoints()[k] ?? []);
   /**
    * A correction or preference says what to do only through the key point written from it: the
    * detector's own recommendation is a placeholder ("Apply the user's correction.") or a fragment of
@@ -159,7 +157,7 @@ export function InsightsPanel(props: { app: AppState }) {
                       <Show when={!fromTurn(ins)}>
                         <p class="rec">{ins.recommendation}</p>
                       </Show>
-                      <Show when={fromTurn(ins) && !proposal(ins)}>
+                      <Show when={fromTurn(ins) && !proposals(ins).length}>
                         <p class="hint" data-testid="evidence-only">
                           Evidence only: no key point is proposed from this turn.
                         </p>
@@ -169,14 +167,14 @@ export function InsightsPanel(props: { app: AppState }) {
                           A one-off fix: it worked once, for that task, and is not proposed as a key point.
                         </p>
                       </Show>
-                      <Show when={proposal(ins)}>
+                      <For each={proposals(ins)}>
                         {(p) => (
                           <p class="hint" data-testid="proposal">
-                            Key point ({p().section}): {p().text}
-                            {p().context ? ` — corrected: ${p().context}` : ''}
+                            Key point ({p.section}): {p.text}
+                            {p.context ? ` — corrected: ${p.context}` : ''}
                           </p>
                         )}
-                      </Show>
+                      </For>
                       <div class="row">
                         <For each={ins.traceRefs.filter((r) => byRef()(r)).slice(0, 2)}>
                           {(ref, i) => (
@@ -186,12 +184,14 @@ export function InsightsPanel(props: { app: AppState }) {
                             </button>
                           )}
                         </For>
-                        <Show when={proposal(ins)}>
-                          {(p) => (
-                            <button type="button" class="link" onClick={() => void addToPlaybook([p()])}>
-                              Add to playbook
-                            </button>
-                          )}
+                        <Show when={proposals(ins).length}>
+                          <button
+                            type="button"
+                            class="link"
+                            onClick={() => void addToPlaybook(proposals(ins))}
+                          >
+                            Add to playbook
+                          </button>
                         </Show>
                       </div>
                     </li>
