@@ -98,6 +98,9 @@ export interface ErrorLine {
   exited: boolean;
 }
 
+/** A Windows path's start: a drive letter, a colon and a backslash. */
+const WINDOWS_PATH = /\b[A-Za-z]:\\/;
+
 /** A line without its tags and rules, trimmed. */
 const clean = (line: string): string => line.replace(ANSI, '').replace(TAG, ' ').replace(RULE, ' ').trim();
 
@@ -195,8 +198,10 @@ function unwrapMcp(text: string): string {
  */
 export function errorLine(output: string): ErrorLine {
   if (typeof output !== 'string') return { line: undefined, exited: false };
+  // Text quoted twice has `\n` for its line breaks, but on a line with a Windows path that is the
+  // path's (`C:\Program Files\nodejs\npm.ps1`).
   const text = unwrapMcp(unwrapCodex(output))
-    .replace(/\\n/g, '\n')
+    .replace(/^.*$/gm, (line) => (WINDOWS_PATH.test(line) ? line : line.replace(/\\n/g, '\n')))
     .replace(/^\s*Error:\s+(?=\S)/, '');
   const lines: string[] = [];
   let exited = false;

@@ -3,13 +3,15 @@
  * ({@link FixPart}) and the words a person reads ({@link fixText}, derived from the parts, so the two
  * never disagree).
  */
-import { COMMAND_KEYS, commandHead, commandOf, inputObject } from './error-class.js';
+import { COMMAND_KEYS, commandOf, headWords, inputObject } from './error-class.js';
 
 /**
  * One part of a fix. `values` are as shown: code spans, long ones cut with "…".
  * - `pass` / `drop` / `change`: keys of the call's input passed, dropped, or given another value;
  * - `setup`: a setup step run first (`cd app`, `source .venv/bin/activate`);
- * - `program`: another program on the command line (`values`: the new head, then the old one);
+ * - `program`: another program on the command line (`values`: the new head, then the old one), or
+ *   the same one under another name (`npm.cmd` for `npm`);
+ * - `wrapper`: the same command run through a shell (`values`: `cmd /c`);
  * - `add-flag` / `drop-flag`: flags of the same command;
  * - `change-argument` (`values`: from, to) / `add-argument` / `drop-argument`: a word of the command
  *   that is no flag, i.e. a value that worked for that task;
@@ -24,6 +26,7 @@ export interface FixPart {
     | 'change'
     | 'setup'
     | 'program'
+    | 'wrapper'
     | 'add-flag'
     | 'drop-flag'
     | 'change-argument'
@@ -87,6 +90,8 @@ function partText(p: FixPart): string {
       return `first run \`${v[0]}\``;
     case 'program':
       return `run \`${v[0]}\` instead of \`${v[1]}\``;
+    case 'wrapper':
+      return `run it through \`${v[0]}\``;
     case 'change-argument':
       return `change \`${v[0]}\` to \`${v[1]}\``;
     case 'add-argument':
@@ -138,6 +143,9 @@ function words(command: string): string[] {
 }
 
 const SETUP = /^(?:cd|source|\.|export|set)\s/;
+
+/** A command run through Windows' shell: `cmd /c npm install`. */
+const WRAPPED_BY = /^(cmd(?:\.exe)?\s+\/[ck])\s+/i;
 
 const SPACE = /\s/;
 
@@ -192,9 +200,16 @@ function commandChange(a: string, b: string): FixPart[] {
   const before = setups(a);
   const setup = setups(b).find((p) => !before.includes(p));
   if (setup) return [{ kind: 'setup', values: [setup.length > 60 ? `${setup.slice(0, 59)}…` : setup] }];
-  const ha = commandHead(a);
-  const hb = commandHead(b);
-  if (ha.split(' ')[0] !== hb.split(' ')[0]) return [{ kind: 'program', values: [hb, ha] }];
+  // The same command run through `cmd /c` (PowerShell refused the program, cmd.exe did not).
+  const shell = WRAPPED_BY.exec(mainCommand(b));
+  if (shell && !WRAPPED_BY.test(mainCommand(a)) && mainCommand(b).slice(shell[0].length) === mainCommand(a))
+    return [{ kind: 'wrapper', values: [shell[1]!.replace(/\s+/g, ' ')] }];
+  const ha = headWords(a);
+  const hb = headWords(b);
+  if (ha.program !== hb.program || ha.written !== hb.written) {
+    const show = (h: typeof ha) => (h.arg ? `${h.written} ${h.arg}` : h.written);
+    return [{ kind: 'program', values: [show(hb), show(ha)] }];
+  }
   const isFlag = (w: string) => /^--?[a-z]/i.test(w);
   const flags = (ws: string[]) => new Set(ws.filter(isFlag).map((w) => w.split('=')[0]!));
   const ma = words(mainCommand(a));

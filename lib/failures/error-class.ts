@@ -5,9 +5,17 @@
 import { errorLine } from '../core/index.js';
 
 const CLASS_CHARS = 120;
-/** The name after a kind of named thing (`branch spotter-gqc`, `module foo`): it differs per occurrence. */
+/**
+ * The name after a kind of named thing (`branch spotter-gqc`, `module foo`): it differs per
+ * occurrence. A verb or a noun of the sentence is no name: "command timed out", "module named foo",
+ * "failed to get branch reference".
+ */
 const NAMED =
-  /\b(branch|tag|remote|module|package|function|method|class|command|variable|attribute|table|column|field|option|host|named)\s+(?!(?:not|has|is|are|was|does|did|in|of|to|for|from|with|the|a|an)\b)(?!<)[\w.:/-]+/gi;
+  /\b(branch|tag|remote|module|package|function|method|class|command|variable|attribute|table|column|field|option|host|named)\s+(?!(?:not|has|is|are|was|does|did|in|of|to|for|from|with|the|a|an|references?|\w+(?:ed|ing))\b)(?!<)[\w.:/-]+/gi;
+/** The first word of a sentence the line does not finish, after one it does. */
+const SENTENCE_CUT = /(?<=[.!?])\s+[A-Z][a-z]{0,11}$/;
+/** PowerShell names the command before its message (`git : The term 'git' is not recognized…`). */
+const POWERSHELL_SOURCE = /^[\w.-]+ : (?=[A-Z])/;
 
 /**
  * The error class of a failed call's output: the line that says what went wrong (`errorLine` of
@@ -49,6 +57,13 @@ const PATH =
   /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b(?=[\w.-])(?<!\b[\w.-]+?)[\w.-]+\/[\w./-]*\.\w+\b|\b(?=[\w-])(?<!(?<!\.)\b[\w-]+?)[\w-]+\.(?:py|ts|js|tsx|jsx|ex|exs|rb|go|rs|java|json|md|txt|yml|yaml|toml|lock|sh|c|h|cpp)\b/g;
 
 /**
+ * A Windows path: a drive, then folders (which may hold single spaces: `Program Files`) each ended
+ * by a backslash, then a name. A scan starts only at a drive and stops at the next colon, so it reads
+ * each character once.
+ */
+const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[^\\\s"'<>|:*?]+(?: [^\\\s"'<>|:*?]+)*\\)*[^\\\s"'<>|:*?]*/g;
+
+/**
  * A quoted value, closed by its own kind of quote: `"…"`, `'…'`, `` `…` ``, `“…”`, `‘…’`, and the GNU
  * tools' `` `…' ``. Closing on any quote read `` `"` can be escaped with `&quot;` `` as one value from
  * each quote to the next.
@@ -59,7 +74,9 @@ const QUOTED =
 /** The parts of an error line that differ between occurrences of the same failure, replaced. */
 function normalise(line: string): string {
   const out = line
+    .replace(POWERSHELL_SOURCE, '')
     .replace(QUOTED, '"…"')
+    .replace(WINDOWS_PATH, '<path>')
     .replace(URL, '<url>')
     .replace(PATH, '<path>')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
@@ -70,7 +87,10 @@ function normalise(line: string): string {
     .replace(NAMED, '$1 <name>')
     .replace(/\b\d[\d,._]*\b/g, 'N')
     .replace(/\s+/g, ' ')
-    .trim();
+    .trim()
+    // A console wraps long lines: "… disabled on this system. For" ends with the next sentence's
+    // first word, which says nothing alone.
+    .replace(SENTENCE_CUT, '');
   if (out.length <= CLASS_CHARS) return out;
   const cut = out.slice(0, CLASS_CHARS);
   const space = cut.lastIndexOf(' ');
@@ -93,7 +113,22 @@ const WRAPPERS = new Set(['sudo', 'env', 'time', 'timeout', 'nohup', 'exec', 'co
  * ```
  */
 export function commandHead(command: string): string {
-  if (typeof command !== 'string') return '';
+  const { program, arg } = headWords(command);
+  if (!program) return '';
+  return arg ? `${program} ${arg}` : program;
+}
+
+/**
+ * @internal The words {@link commandHead} reads: the program as the OS names it (`npm`, also for
+ * `npm.cmd`), the program as written (`npm.cmd`), and its first plain argument.
+ *
+ * @example
+ * ```ts
+ * headWords('cmd /c npm.cmd install'); // { program: 'npm', written: 'npm.cmd', arg: 'install' }
+ * ```
+ */
+export function headWords(command: string): { program: string; written: string; arg?: string } {
+  if (typeof command !== 'string') return { program: '', written: '' };
   // The head is in the line's first few words: reading at most HEAD_WINDOW characters keeps a
   // pasted megabyte-long line from costing more than a short one (splitting all of it into tokens
   // crossed an engine size step: linear, but ten times slower past 25 KB).
@@ -110,11 +145,21 @@ export function commandHead(command: string): string {
     })
     .filter((p) => p && !/^(?:cd|source|\.|export|set)\s/.test(p));
   const tokens = (parts[0] ?? '').split(/\s+/).filter((t) => t && !/^\w+=/.test(t));
-  while (tokens.length && (WRAPPERS.has(tokens[0]!) || /^\d+[smh]?$/.test(tokens[0]!))) tokens.shift();
-  const program = (tokens[0] ?? '').replace(/^.*\//, '');
-  if (!program) return '';
+  for (;;) {
+    if (tokens.length && (WRAPPERS.has(tokens[0]!) || /^\d+[smh]?$/.test(tokens[0]!))) tokens.shift();
+    // Windows' `cmd /c npm install` runs `npm install`.
+    else if (tokens.length > 1 && /^cmd(?:\.exe)?$/i.test(tokens[0]!) && /^\/[ck]$/i.test(tokens[1]!))
+      tokens.splice(0, 2);
+    else break;
+  }
+  const written = (tokens[0] ?? '').replace(/^.*[\\/]/, '');
+  // Windows runs `npm` as `npm.cmd` (PowerShell refuses `npm.ps1`): one program, from any folder.
+  const program = written.replace(/\.(?:cmd|exe|bat|ps1)$/i, '');
+  if (!program) return { program: '', written: '' };
   const arg = tokens.slice(1).find((t) => !t.startsWith('-'));
-  return arg && /^[\w][\w./-]{0,39}$/.test(arg) && !/^\d/.test(arg) ? `${program} ${arg}` : program;
+  return arg && /^[\w][\w./-]{0,39}$/.test(arg) && !/^\d/.test(arg)
+    ? { program, written, arg }
+    : { program, written };
 }
 
 /** An object parsed from a call's JSON input, or undefined for a raw command. */
@@ -152,11 +197,26 @@ const SHELL_ARGV0 = /^(?:\S*\/)?(?:ba|z|da|k)?sh$/;
 export function commandOf(input: Record<string, unknown>): string | undefined {
   const key = COMMAND_KEYS.find((k) => input[k] !== undefined && input[k] !== null);
   const c = key === undefined ? undefined : input[key];
-  if (typeof c === 'string') return c;
+  if (typeof c === 'string') return unquoted(c);
   if (!Array.isArray(c) || c.length === 0 || !c.every((w) => typeof w === 'string')) return undefined;
   const argv = c as string[];
   if (argv.length === 3 && SHELL_ARGV0.test(argv[0]!) && /^-[a-z]*c$/.test(argv[1]!)) return argv[2];
   return argv.join(' ');
+}
+
+/**
+ * A command line written as one quoted string (Antigravity's `CommandLine`: `"npm install"`, inner
+ * quotes escaped) read back; any other command as it is.
+ */
+function unquoted(command: string): string {
+  if (command.length < 2 || command[0] !== '"' || command[command.length - 1] !== '"') return command;
+  try {
+    const inner: unknown = JSON.parse(command);
+    if (typeof inner === 'string') return inner;
+  } catch {
+    // Not one JSON string (`"a" && "b"`): the command as written.
+  }
+  return command;
 }
 
 const TARGET_KEYS = ['file_path', 'notebook_path', 'path', 'url'];

@@ -92,10 +92,10 @@ function judgeParts(parts: readonly FixPart[]): string | undefined {
 /**
  * One part of `fixText`'s words, in the order `partText` writes them: a change of one value to another,
  * an argument added or dropped, a reorder, another input, a setup step, another program, another tool,
- * then keys or flags passed, dropped, changed or added (code spans joined by `/`).
+ * keys or flags passed, dropped, changed or added (code spans joined by `/`), a shell wrapped around.
  */
 const PART_WORDS =
-  /(?:^|, )(?:change `([^`]*)` to `([^`]*)`|(add|drop) the argument `([^`]*)`|reorder the arguments|pass other arguments|first run `([^`]*)`|run `([^`]*)` instead of `([^`]*)`|use `([^`]*)` instead|(pass|drop|change|add) ((?:`[^`]*`)(?:\/`[^`]*`)*))/gy;
+  /(?:^|, )(?:change `([^`]*)` to `([^`]*)`|(add|drop) the argument `([^`]*)`|reorder the arguments|pass other arguments|first run `([^`]*)`|run `([^`]*)` instead of `([^`]*)`|use `([^`]*)` instead|(pass|drop|change|add) ((?:`[^`]*`)(?:\/`[^`]*`)*)|run it through `([^`]*)`)/gy;
 
 /**
  * The parts `fixText` made `change` from, or undefined when the words are not its (then nothing can
@@ -116,6 +116,7 @@ function partsOfText(change: string): FixPart[] | undefined {
     else if (m[5] !== undefined) parts.push({ kind: 'setup', values: [m[5]] });
     else if (m[6] !== undefined) parts.push({ kind: 'program', values: [m[6], m[7]!] });
     else if (m[8] !== undefined) parts.push({ kind: 'other-tool', values: [m[8]] });
+    else if (m[11] !== undefined) parts.push({ kind: 'wrapper', values: [m[11]] });
     else {
       const values = m[10]!.slice(1, -1).split('`/`');
       // "drop" is a key or a flag: the two are judged alike.

@@ -122,6 +122,21 @@ describe('errorLine', () => {
     );
   });
 
+  it("reads `\\n` as a line break in text quoted twice, but not in a Windows path's folders", () => {
+    // Antigravity, on Windows: `\nodejs\npm.ps1` is no "odejs" line and no "pm.ps1" line.
+    expect(
+      errorLine(
+        'The command failed with exit code: 1\nOutput:\nnpm : File C:\\Program Files\\nodejs\\npm.ps1 cannot be loaded because running scripts is disabled on this system.',
+      ).line,
+    ).toBe(
+      'npm : File C:\\Program Files\\nodejs\\npm.ps1 cannot be loaded because running scripts is disabled on this system.',
+    );
+    // A pre-commit hook's report, quoted twice, on the line with the exit notice.
+    expect(
+      errorLine('Exit code 1\nPre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.').line,
+    ).toBe('Pre-commit validation failed:');
+  });
+
   it('gives the snapshot the same line, and the notice alone when nothing else was printed', () => {
     const out = 'Exit code 1\n  3:1  warning  unused\n  4:1  error  Missing semicolon';
     expect(observation(out)).toBe(errorLine(out).line);

@@ -57,6 +57,33 @@ describe('errorClass', () => {
     ['Exit code 1', 'exit code N'],
     ['cat: /tmp/x/y.txt: No such file or directory', 'cat: <path>: No such file or directory'],
     ['Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.', 'Pre-commit validation failed:'],
+    // A verb or a noun after "command", "module", "branch" is no name.
+    ['Error: command timed out after 120000 milliseconds', 'command timed out after N milliseconds'],
+    ["ModuleNotFoundError: No module named 'foo'", 'ModuleNotFoundError: No module named "…"'],
+    ['No module named foo.bar', 'No module named <name>'],
+    [
+      'failed to get branch reference: 409 Git Repository is empty.',
+      'failed to get branch reference: N Git Repository is empty.',
+    ],
+    // PowerShell names the command first: the same failure of `git` and of `npm` is one class.
+    [
+      "git : The term 'git' is not recognized as the name of a cmdlet, function, script file, or operable program.",
+      'The term "…" is not recognized as the name of a cmdlet, function, script file, or operable program.',
+    ],
+    // A Windows path, spaces in its folders and all, is a path.
+    [
+      'npm error gyp ERR! cwd C:\\Users\\Mi Notebook\\Documents\\app\\node_modules\\png-img',
+      'npm error gyp ERR! cwd <path>',
+    ],
+    // PowerShell wraps its message: the next sentence's first word is cut off with it.
+    [
+      'npm : File C:\\Program Files\\nodejs\\npm.ps1 cannot be loaded because running scripts is disabled on this system. For \r\nmore information, see about_Execution_Policies.',
+      'File <path> cannot be loaded because running scripts is disabled on this system.',
+    ],
+    [
+      'File does not exist. Note: your current working directory is C:\\Windows\\system32.',
+      'File does not exist. Note: your current working directory is <path>',
+    ],
   ])('%j → %j', (error, cls) => {
     expect(errorClass(error)).toBe(cls);
   });
@@ -87,6 +114,9 @@ describe('commandHead and callTarget', () => {
   it('names what a call acts on', () => {
     expect(commandHead('cd app && FOO=1 sudo git push --force 2>&1')).toBe('git push');
     expect(commandHead('source venv/bin/activate && pytest -x tests/')).toBe('pytest tests/');
+    // Windows: `npm.cmd` is `npm`, wherever it is run from.
+    expect(commandHead('npm.cmd install')).toBe('npm install');
+    expect(commandHead('C:\\tools\\nodejs\\npm.CMD run build')).toBe('npm run');
     expect(callTarget('{"file_path":"/a/b.ts","offset":10}')).toBe('/a/b.ts');
     expect(callTarget('{"command":"mix test test/a_test.exs","timeout":3}')).toBe('mix test');
     expect(callTarget('{"pattern":"*.ts"}')).toBeUndefined();
@@ -280,6 +310,48 @@ describe('groupFailures and failureLesson', () => {
     expect(failureLesson(c!)).toBe(
       '`Bash` `git push` fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream` (worked at step 3).',
     );
+  });
+
+  it("finds Windows' `npm.cmd` as the fix for PowerShell's refusal of `npm.ps1`", () => {
+    const refused =
+      'npm : File C:\\Program Files\\nodejs\\npm.ps1 cannot be loaded because running scripts is disabled on this system.';
+    const [c] = groupFailures([
+      {
+        id: 's',
+        steps: [
+          { tool: 'run_command', action: '{"CommandLine":"npm install"}', error: refused },
+          { tool: 'run_command', action: '{"CommandLine":"npm.cmd install"}' },
+        ],
+      },
+    ]);
+    expect(failureLesson(c!)).toBe(
+      '`run_command` `npm install` fails with "File <path> cannot be loaded because running scripts is disabled on this system.": run `npm.cmd install` instead of `npm install` (worked at step 2).',
+    );
+    // Antigravity quotes its command lines; the fix there was Windows' shell.
+    const [d] = groupFailures([
+      {
+        id: 't',
+        steps: [
+          {
+            tool: 'run_command',
+            action: '{"CommandLine":"\\"npx -y create-vite --help\\""}',
+            error: refused,
+          },
+          { tool: 'run_command', action: '{"CommandLine":"\\"cmd /c npx -y create-vite --help\\""}' },
+        ],
+      },
+    ]);
+    expect(failureLesson(d!)).toBe(
+      '`run_command` `npx create-vite` fails with "File <path> cannot be loaded because running scripts is disabled on this system.": run it through `cmd /c` (worked at step 2).',
+    );
+    // Both are rules, not one-off arguments: each is a key point.
+    for (const x of [c!, d!]) {
+      expect(x.fix).toMatchObject({ kind: 'changed' });
+      const fix = x.fix as { change: string; parts: Parameters<typeof fixText>[0] };
+      expect(fixText(fix.parts)).toBe(fix.change);
+      expect(judgeFailure(x.errorClass, { parts: fix.parts })).toBeUndefined();
+      expect(judgeFailure(x.errorClass, fix.change)).toBeUndefined();
+    }
   });
 
   it('compares the flags of the command that failed, not of the commands chained after it', () => {

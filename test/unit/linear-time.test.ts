@@ -181,6 +181,10 @@ describe('error classes', () => {
     ['traceback lines', (n) => fill(n, 'a.a.a\n', 'Traceback (most recent call last)\n')],
     ['a URL scheme without slashes', (n) => fill(n, 'a+b.c-', 'error ')],
     ['===', (n) => fill(n, '=-', 'error ')],
+    // Windows paths: folders with spaces and no name after them, drives one after another.
+    ['a Windows folder of many words', (n) => fill(n, 'a ', 'error C:\\')],
+    ['Windows drives', (n) => fill(n, 'C:\\a b\\', 'error ')],
+    ['Windows paths with escaped newlines', (n) => fill(n, 'C:\\x\\n', 'error ')],
   ];
   linear('errorClass', errorClass, ERRORS);
   // The line reading on its own: Codex's sandbox report (runs of backslashes, an unclosed stream or
