@@ -44,6 +44,15 @@ const AVOID = /^i (?:(?:do not|don['’]?t|never) (?:want|like)|(?:really )?(?:d
 /** "I don't want you to X" is an instruction not to X. */
 const DONT = /^i (?:do not|don['’]?t|never) (?:want|like)(?: you)? to\s+/i;
 const VAGUE = /^(?:it|this|that|them|these|those|so|one)[.!]*$/i;
+/** A word read as a verb that is a noun before its own verb: "Undo should…", "Test is…", "Build was…". */
+const SUBJECT =
+  /^[a-z-]+\s+(?:should|shouldn['’]t|would|will|won['’]t|can|can['’]t|cannot|could|must|might|may|is|isn['’]t|are|aren['’]t|was|wasn['’]t|were|has|hasn['’]t|have|does|doesn['’]t|did|didn['’]t|needs|seems|works|looks)\b/i;
+/**
+ * "No, not GraphQL." or "Not GraphQL.": a rejected value, which the next sentence replaces. A bare
+ * "Not a priority" in a list of answers, or "Not Self-Aware" in a list of traits, rejects nothing.
+ */
+const REJECTED =
+  /^(?:(?:no|nope)[,.!]*\s+not\s+([\w][\w .'/-]{0,40}?)[.!]*|not\s+([\w][\w .'/-]{0,40}?)[.!]+)$/i;
 const REQUEST = /^(?:please\s+)?(?:can|could|would|will) you\b/i;
 
 /** Gerund stems whose base form ends in a silent e. */
@@ -156,6 +165,8 @@ function asClause(sentence: string, negated: string | undefined): string | undef
     }
     return undefined;
   }
+  // "Undo should not need to be modified": the verb's form is the sentence's subject.
+  if (SUBJECT.test(s)) return undefined;
   const words = s.split(/\s+/);
   // "Do not use it." names nothing a later session could act on.
   if (words.length < 2 || (words.length <= 4 && words.some((w) => VAGUE.test(w)))) return undefined;
@@ -240,9 +251,9 @@ function instructionsOf(text: string, options: InstructionOptions, limit: number
   if (typeof text !== 'string') return found;
   let negated: string | undefined;
   for (const sentence of sentences(text.slice(0, 4000))) {
-    const not = /^(?:(?:no|nope)[,.!]*\s+)?not\s+([\w][\w .'/-]{0,40}?)[.!]*$/i.exec(sentence);
+    const not = REJECTED.exec(sentence);
     if (not) {
-      negated = not[1];
+      negated = not[1] ?? not[2];
       continue;
     }
     const instruction = asInstruction(sentence, negated);

@@ -219,11 +219,28 @@ describe('writeKeyPoint', () => {
     expect(writeKeyPoint(long)).toBe("Don't write docstrings in specs.");
   });
 
+  it('reads a verb followed by its own verb as a subject, not an imperative', () => {
+    // A SpecStory user's note: "Undo" is the feature, not the command.
+    expect(
+      extractInstructions(
+        'Undo should not need to be modified, as it stores and restores the entire canvas.',
+      ),
+    ).toEqual([]);
+    expect(extractInstructions('Test is failing again.')).toEqual([]);
+    expect(extractInstructions('Undo the last commit.')).toEqual(['Undo the last commit.']);
+  });
+
   it('reads "No, not X. Y." as "use Y, not X" for the next sentence only', () => {
     expect(extractInstructions('No, not GraphQL. REST endpoint. Keep answers short.')).toEqual([
       'Use REST endpoint, not GraphQL.',
       'Keep answers short.',
     ]);
+    expect(extractInstructions('Not GraphQL. REST endpoint.')).toEqual(['Use REST endpoint, not GraphQL.']);
+    // A list of answers or traits rejects nothing (a ShareGPT persona, a SpecStory questionnaire).
+    expect(extractInstructions('Personality style:\nPassive\nNot Self-Aware\nOblivious')).toEqual([]);
+    expect(
+      extractInstructions('Export functionality? Not a priority\n\nIntegration with existing features:'),
+    ).toEqual([]);
     // A later noun phrase is not what replaces GraphQL ("Use Great job, not GraphQL.").
     expect(extractInstructions('No, not GraphQL. REST endpoint. Great job')).toEqual([
       'Use REST endpoint, not GraphQL.',
