@@ -51,9 +51,28 @@ function prDescription(text: string): string | undefined {
 /** The words mini-swe-agent's template puts before the PR description it quotes. */
 const HARNESS_LEAD = /^Consider the following PR description:\s*/;
 
+const TASK_DESCRIPTION = 'Task Description:';
+
+/**
+ * The task under a harness's own instructions: Terminus' prompt explains its JSON reply format first
+ * and quotes the task after a `Task Description:` line, then the terminal's screen. Undefined without
+ * that line.
+ */
+function taskDescription(text: string): string | undefined {
+  const at = text.indexOf(TASK_DESCRIPTION);
+  if (at < 0 || (at > 0 && text[at - 1] !== '\n')) return undefined;
+  const from = at + TASK_DESCRIPTION.length;
+  const screen = text.indexOf('\nCurrent terminal state:', from);
+  return withoutTaskHeading(text.slice(from, screen < 0 ? undefined : screen));
+}
+
+/** A task's own heading (`# Task`) says nothing the task does not. */
+const withoutTaskHeading = (text: string): string => text.replace(/^\s*#{1,6}[ \t]*Task[ \t]*\n/i, '');
+
 /**
  * The objective in a task message: a `<pr_description>` or an `ISSUE:` block when there is one (SWE-agent
- * and mini-swe-agent tasks), else the text itself; whitespace squashed, at most ~240 characters.
+ * and mini-swe-agent tasks), the text after a `Task Description:` line (Terminus), else the text
+ * itself; whitespace squashed, at most ~240 characters.
  *
  * @example
  * ```ts
@@ -61,7 +80,7 @@ const HARNESS_LEAD = /^Consider the following PR description:\s*/;
  * ```
  */
 export function objectiveFromText(text: string): string {
-  const pr = prDescription(text);
+  const pr = prDescription(text) ?? taskDescription(text);
   const issue = pr === undefined ? /ISSUE:\s*([\s\S]*?)(?:\n\s*\n|INSTRUCTIONS:|$)/.exec(text) : null;
   const body = (pr ?? issue?.[1] ?? text).replace(/\s+/g, ' ').trim();
   return body.length <= 240 ? body : body.slice(0, 240).replace(/\s\S*$/, '');

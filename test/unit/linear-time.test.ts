@@ -147,6 +147,7 @@ describe('links and snapshots', () => {
     ['an unclosed <pr_description> and spaces', (n) => fill(n, ' ', '<pr_description>')],
     ['spaces inside <pr_description>', (n) => fill(n, ' \n', '<pr_description>', 'x</pr_description>')],
     ['ISSUE: and single line breaks', (n) => fill(n, 'a\n ', 'ISSUE: ')],
+    ['Task Description: and white space', (n) => fill(n, ' \n\t', 'x\nTask Description:')],
   ]);
   // Scan, classify, links and near-duplicate search over many entries (one a line).
   linear(

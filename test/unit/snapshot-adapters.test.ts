@@ -99,6 +99,16 @@ describe('objectiveFromText', () => {
       'Consider caching the parsed config.',
     );
   });
+
+  it("reads Terminus' task after its reply-format instructions", () => {
+    const prompt =
+      'You are an AI assistant tasked with solving command-line tasks in a Linux environment.\n\nFormat your response as JSON…\n\nTask Description:\n# Task\n\nImplement clone_traits to make the tests pass.\n\nCurrent terminal state:\n$';
+    expect(objectiveFromText(prompt)).toBe('Implement clone_traits to make the tests pass.');
+    // Only as a line of its own: a sentence that mentions a task description is the task.
+    expect(objectiveFromText('Rewrite the Task Description: shorter.')).toBe(
+      'Rewrite the Task Description: shorter.',
+    );
+  });
 });
 
 describe('entriesFromMessages: the line of a failed call that says what went wrong', () => {
