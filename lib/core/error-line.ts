@@ -198,11 +198,14 @@ function unwrapMcp(text: string): string {
  */
 export function errorLine(output: string): ErrorLine {
   if (typeof output !== 'string') return { line: undefined, exited: false };
+  const unwrapped = unwrapMcp(unwrapCodex(output));
   // Text quoted twice has `\n` for its line breaks, but on a line with a Windows path that is the
-  // path's (`C:\Program Files\nodejs\npm.ps1`).
-  const text = unwrapMcp(unwrapCodex(output))
-    .replace(/^.*$/gm, (line) => (WINDOWS_PATH.test(line) ? line : line.replace(/\\n/g, '\n')))
-    .replace(/^\s*Error:\s+(?=\S)/, '');
+  // path's (`C:\Program Files\nodejs\npm.ps1`). Only an output with such a path is read line by line.
+  const text = (
+    WINDOWS_PATH.test(unwrapped)
+      ? unwrapped.replace(/^.*$/gm, (line) => (WINDOWS_PATH.test(line) ? line : line.replace(/\\n/g, '\n')))
+      : unwrapped.replace(/\\n/g, '\n')
+  ).replace(/^\s*Error:\s+(?=\S)/, '');
   const lines: string[] = [];
   let exited = false;
   // The first line after an exit notice: what the command printed, below a runner's preface

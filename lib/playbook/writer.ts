@@ -147,11 +147,11 @@ export function isStandingTurn(text: string): boolean {
 
 /**
  * The first key point a correction or preference turn proposes ({@link writeKeyPoints} gives all of
- * them): its standing instruction as one imperative
- * sentence ("No, use pnpm instead of npm from now on." → "Use pnpm instead of npm from now on."), or
- * undefined for a one-off request, a pasted failure, a question, a sentence that does not read as
- * an instruction with a named object, or one `judgeKeyPoint` refuses (a granted free choice, a
- * project's file path, "the following"…). Deterministic and pure; never throws.
+ * them): its standing instruction as one imperative sentence ("No, use pnpm instead of npm from now
+ * on." → "Use pnpm instead of npm from now on."), or undefined for a one-off request, a pasted
+ * failure, a question, a sentence that does not read as an instruction with a named object, or one
+ * `judgeKeyPoint` refuses (a granted free choice, a project's file path, "the following"…).
+ * Deterministic and pure; never throws.
  *
  * @example
  * ```ts
