@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export const SHOTS = 'test-results/screenshots';
 
@@ -19,6 +19,16 @@ export function trackErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;
+}
+
+/**
+ * Opens the playground and types `text` into the editor, once the first sample is in: text filled
+ * before it loads would be replaced by it.
+ */
+export async function openWithText(page: Page, text: string): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('source')).toContainText('Sample:');
+  await page.getByLabel('Transcript text').fill(text);
 }
 
 /** Opens the playground on a sample and waits until it is analysed. */

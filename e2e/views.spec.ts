@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { failureSession } from '../test/fixtures/failure-session';
-import { openSample, SHOTS, trackErrors } from './helpers';
+import { openSample, openWithText, SHOTS, trackErrors } from './helpers';
 
 test('trajectory reduction step by step: deterministic compaction and offline AgentDiet', async ({
   page,
@@ -66,10 +66,7 @@ test('a failure lesson whose fix worked once, for that task, says so and propose
   page,
 }) => {
   const errors = trackErrors(page);
-  await page.goto('/');
-  // The first sample loads after the page: text filled before it would be replaced by it.
-  await expect(page.getByTestId('source')).toContainText('Sample:');
-  await page.getByLabel('Transcript text').fill(JSON.stringify(failureSession(true)));
+  await openWithText(page, JSON.stringify(failureSession(true)));
   const insights = page.getByTestId('insights').locator('> li');
   await expect(insights).toHaveCount(2);
   const oneOff = insights.filter({ hasText: 'change `test:e2e` to `lint`' });
@@ -86,9 +83,8 @@ test("a correction shows the key point written from it, or that it is evidence o
   page,
 }) => {
   const errors = trackErrors(page);
-  await page.goto('/');
-  await expect(page.getByTestId('source')).toContainText('Sample:');
-  await page.getByLabel('Transcript text').fill(
+  await openWithText(
+    page,
     JSON.stringify([
       { role: 'user', content: 'Set up the project.' },
       { role: 'assistant', content: 'Done, I fixed the tests.' },
@@ -116,9 +112,8 @@ test('a turn with two rules shows both key points under its insight, and adds bo
   page,
 }) => {
   const errors = trackErrors(page);
-  await page.goto('/');
-  await expect(page.getByTestId('source')).toContainText('Sample:');
-  await page.getByLabel('Transcript text').fill(
+  await openWithText(
+    page,
     JSON.stringify([
       { role: 'user', content: 'Set up the project.' },
       { role: 'assistant', content: 'Run npm install.' },
@@ -144,13 +139,12 @@ test('calls the person declined are counted apart from failed tools, and are no 
   page,
 }) => {
   const errors = trackErrors(page);
-  await page.goto('/');
-  await expect(page.getByTestId('source')).toContainText('Sample:');
   // Claude Code's notice for a declined call, as its JSONL logs it (a tool_result with is_error).
   const line = (o: object) => JSON.stringify(o);
   const declined =
     "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
-  await page.getByLabel('Transcript text').fill(
+  await openWithText(
+    page,
     [
       line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'Start the server.' } }),
       line({
