@@ -152,8 +152,12 @@ function asClause(sentence: string, negated: string | undefined): string | undef
   if (rather) s = `${rather[1] ? "don't " : ''}${s.slice(rather[0].length)}`;
   else if (DONT.test(s)) s = `don't ${s.replace(DONT, '')}`;
   else if (PREFER.test(s)) {
-    // "I'd like your help with…" and "I like how you…" ask or praise: no preference to keep.
-    if (/^i(?: would| really| always|['’]d)? (?:prefer|like)\s+(?:your?|how|what|that|when)\b/i.test(s))
+    // "I'd like your help with…" and "I like how you…" ask or praise, and "I like X but I want…"
+    // concedes before the point it makes: no preference to keep.
+    if (
+      /^i(?: would| really| always|['’]d)? (?:prefer|like)\s+(?:your?|how|what|that|when)\b/i.test(s) ||
+      /\bbut\s+(?:i|we)\b/i.test(s)
+    )
       return undefined;
     s = `prefer ${s.replace(PREFER, '')}`;
   } else if (AVOID.test(s)) s = `avoid ${s.replace(AVOID, '')}`;

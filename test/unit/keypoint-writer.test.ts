@@ -230,6 +230,14 @@ describe('writeKeyPoint', () => {
     expect(extractInstructions('Undo the last commit.')).toEqual(['Undo the last commit.']);
   });
 
+  it('reads "I like X but I want…" as a concession, not a preference for X', () => {
+    // A SpecStory user's turn: "Prefer the procedure … but I want to make adjustment." was a key point.
+    expect(
+      extractInstructions('I like the procedure CreateAllMarkedCustomers() but I want to make adjustment.'),
+    ).toEqual([]);
+    expect(extractInstructions('I prefer tabs over spaces.')).toEqual(['Prefer tabs over spaces.']);
+  });
+
   it('reads "No, not X. Y." as "use Y, not X" for the next sentence only', () => {
     expect(extractInstructions('No, not GraphQL. REST endpoint. Keep answers short.')).toEqual([
       'Use REST endpoint, not GraphQL.',
