@@ -37,6 +37,14 @@ const SESSION_BOUND =
  * wish that is no instruction ("Be able to…").
  */
 const REQUEST = /^(?:prefer (?:to|when)|be able to|check if|check whether)\b/i;
+/**
+ * A thing to make, once: "Build a small Rails app that…", "Create a new database for local testing".
+ * A rule that makes something does so every time ("Create a branch for each feature.") or says how,
+ * against what ("Build a real backend, not a demo.").
+ */
+const ONE_THING = /^(?:build|create|implement|develop|design|set up|generate|scaffold)\s+(?:a|an)\s/i;
+const AS_A_RULE =
+  /\b(?:every|each|all|always|whenever|from now on|before|after|instead of|rather than)\b|,\s*not\b/i;
 /** "Use We are…": a sentence whose subject was read as the verb's object. */
 const MISREAD =
   /^(?:(?:use|prefer|avoid)\s+(?:we|i|you|they|he|she|it['’]s|there)\b|wait\s+(?:again|a (?:sec|second|minute|moment))\b)/i;
@@ -69,8 +77,9 @@ function balanced(text: string, open: string, close: string): boolean {
  * - `not self-contained`: its object is "it", "this", "that"… or "this file", "line 42", "the
  *   following": it needs the session to be understood;
  * - `task-bound`: it names one project's file (`src/app/page.tsx`) or one machine's path (`/Users/…`),
- *   or it is a request of this conversation ("Prefer to talk about…", "Check if…", "Be able to…"):
- *   a task, not a standing rule.
+ *   or it is a request of this conversation ("Prefer to talk about…", "Check if…", "Be able to…"),
+ *   or one thing to make ("Build a small Rails app that…"; "Create a branch for each feature." is a
+ *   rule): a task, not a standing rule.
  *
  * @example
  * ```ts
@@ -105,5 +114,6 @@ export function judgeKeyPoint(text: string): string | undefined {
   if (FREE_CHOICE.test(text)) return 'vague';
   if (DEICTIC.test(text) || SESSION_BOUND.test(text)) return 'not self-contained';
   if (namesPath(text) || REQUEST.test(text)) return 'task-bound';
+  if (ONE_THING.test(text) && !AS_A_RULE.test(text)) return 'task-bound';
   return undefined;
 }

@@ -453,6 +453,15 @@ describe('learn: quality rules', () => {
     expect(judgeRule('Always keep that plan in mind.')).toBe('not self-contained');
     expect(judgeRule('Use We are also learning together, not rush to solutions.')).toBe('garbled');
     expect(judgeRule('Show only the diff for app/connection-test/page.tsx.')).toBe('task-bound');
+    // A Claude Code user's first turn: one app to build, not a rule.
+    expect(
+      judgeRule(
+        'Build a small Rails app that reproduces a specific donation page, up to (but not including) payment.',
+      ),
+    ).toBe('task-bound');
+    expect(judgeRule('Create a new database and storage bucket for local testing.')).toBe('task-bound');
+    expect(judgeRule('Create a branch for each feature.')).toBeUndefined();
+    expect(judgeRule('Build a real backend structure, not a demo or pseudo-code skeleton.')).toBeUndefined();
     expect(judgeRule('Never commit [api-key-1] to git.')).toBe('secret');
     expect(judgeRule('Use `foo( bar.')).toBe('garbled');
     // A free choice granted is nothing to follow; a rule that only says "whatever" elsewhere stays.
