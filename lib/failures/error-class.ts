@@ -7,11 +7,12 @@ import { errorLine } from '../core/index.js';
 const CLASS_CHARS = 120;
 /**
  * The name after a kind of named thing (`branch spotter-gqc`, `module foo`): it differs per
- * occurrence. A verb or a noun of the sentence is no name: "command timed out", "module named foo",
- * "failed to get branch reference".
+ * occurrence. A verb, a conjunction or a noun of the sentence is no name: "command timed out",
+ * "module named foo", "option must be set", "such a function or", "branch reference", "Host key",
+ * "ES module scope", "package manager".
  */
 const NAMED =
-  /\b(branch|tag|remote|module|package|function|method|class|command|variable|attribute|table|column|field|option|host|named)\s+(?!(?:not|has|is|are|was|does|did|in|of|to|for|from|with|the|a|an|references?|\w+(?:ed|ing))\b)(?!<)[\w.:/-]+/gi;
+  /\b(branch|tag|remote|module|package|function|method|class|command|variable|attribute|table|column|field|option|host|named)\s+(?!(?:not|has|is|are|was|does|did|in|of|to|for|from|with|the|a|an|or|and|but|must|should|can|could|will|would|may|might|shall|references?|key|scope|manager|\w+(?:ed|ing))\b)(?!<)[\w.:/-]+/gi;
 /** The first word of a sentence the line does not finish, after one it does. */
 const SENTENCE_CUT = /(?<=[.!?])\s+[A-Z][a-z]{0,11}$/;
 /** PowerShell names the command before its message (`git : The term 'git' is not recognized…`). */

@@ -65,6 +65,15 @@ describe('errorClass', () => {
       'failed to get branch reference: 409 Git Repository is empty.',
       'failed to get branch reference: N Git Repository is empty.',
     ],
+    ['Host key verification failed.', 'Host key verification failed.'],
+    [
+      'The api_key client option must be set either by passing api_key to the client',
+      'The api_key client option must be set either by passing api_key to the client',
+    ],
+    [
+      'error: Could not determine which package manager is used.',
+      'error: Could not determine which package manager is used.',
+    ],
     // PowerShell names the command first: the same failure of `git` and of `npm` is one class.
     [
       "git : The term 'git' is not recognized as the name of a cmdlet, function, script file, or operable program.",
