@@ -207,10 +207,11 @@ const withRef = said.filter((o) => o.e.standing && o.e.instruction);
 const ov = withRef.map((o) => overlap(o.k!, o.e.instruction!));
 // A turn proposes one key point per standing instruction (`writeKeyPoints`); the reader wrote one
 // sentence for the turn, so the turn's key points together are compared with it too.
-const ovAll = withRef.map((o) => overlap(writeKeyPoints(text(o.e)).join(' '), o.e.instruction!));
+const turnKeyPoints = withRef.map((o) => writeKeyPoints(text(o.e)));
+const ovAll = withRef.map((o, i) => overlap(turnKeyPoints[i]!.join(' '), o.e.instruction!));
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
 console.log(
-  `content-word overlap (F1) with the reader's instruction, over ${withRef.length} standing rows with a key point: first key point ${f(mean(ov))}, all of the turn's ${f(mean(ovAll))} (${withRef.reduce((n, o) => n + writeKeyPoints(text(o.e)).length, 0)} key points)`,
+  `content-word overlap (F1) with the reader's instruction, over ${withRef.length} standing rows with a key point: first key point ${f(mean(ov))}, all of the turn's ${f(mean(ovAll))} (${turnKeyPoints.reduce((n, k) => n + k.length, 0)} key points)`,
 );
 const ref = rows.filter((e) => e.standing && e.instruction);
 console.log(

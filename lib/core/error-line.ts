@@ -98,8 +98,8 @@ export interface ErrorLine {
   exited: boolean;
 }
 
-/** A Windows path's start: a drive letter, a colon and a backslash. */
-const WINDOWS_PATH = /\b[A-Za-z]:\\/;
+/** A Windows path's start: a drive letter, a colon and a backslash (`errorClass` reads the whole path). */
+const WINDOWS_DRIVE = /\b[A-Za-z]:\\/;
 
 /** A line without its tags and rules, trimmed. */
 const clean = (line: string): string => line.replace(ANSI, '').replace(TAG, ' ').replace(RULE, ' ').trim();
@@ -202,8 +202,8 @@ export function errorLine(output: string): ErrorLine {
   // Text quoted twice has `\n` for its line breaks, but on a line with a Windows path that is the
   // path's (`C:\Program Files\nodejs\npm.ps1`). Only an output with such a path is read line by line.
   const text = (
-    WINDOWS_PATH.test(unwrapped)
-      ? unwrapped.replace(/^.*$/gm, (line) => (WINDOWS_PATH.test(line) ? line : line.replace(/\\n/g, '\n')))
+    WINDOWS_DRIVE.test(unwrapped)
+      ? unwrapped.replace(/^.*$/gm, (line) => (WINDOWS_DRIVE.test(line) ? line : line.replace(/\\n/g, '\n')))
       : unwrapped.replace(/\\n/g, '\n')
   ).replace(/^\s*Error:\s+(?=\S)/, '');
   const lines: string[] = [];

@@ -200,9 +200,11 @@ function commandChange(a: string, b: string): FixPart[] {
   const before = setups(a);
   const setup = setups(b).find((p) => !before.includes(p));
   if (setup) return [{ kind: 'setup', values: [setup.length > 60 ? `${setup.slice(0, 59)}…` : setup] }];
+  const mainA = mainCommand(a);
+  const mainB = mainCommand(b);
   // The same command run through `cmd /c` (PowerShell refused the program, cmd.exe did not).
-  const shell = WRAPPED_BY.exec(mainCommand(b));
-  if (shell && !WRAPPED_BY.test(mainCommand(a)) && mainCommand(b).slice(shell[0].length) === mainCommand(a))
+  const shell = WRAPPED_BY.exec(mainB);
+  if (shell && !WRAPPED_BY.test(mainA) && mainB.slice(shell[0].length) === mainA)
     return [{ kind: 'wrapper', values: [shell[1]!.replace(/\s+/g, ' ')] }];
   const ha = headWords(a);
   const hb = headWords(b);
@@ -212,8 +214,8 @@ function commandChange(a: string, b: string): FixPart[] {
   }
   const isFlag = (w: string) => /^--?[a-z]/i.test(w);
   const flags = (ws: string[]) => new Set(ws.filter(isFlag).map((w) => w.split('=')[0]!));
-  const ma = words(mainCommand(a));
-  const mb = words(mainCommand(b));
+  const ma = words(mainA);
+  const mb = words(mainB);
   const fa = flags(ma);
   const fb = flags(mb);
   const added = [...fb].filter((f) => !fa.has(f));

@@ -6,7 +6,7 @@
 import { contentText, declinedCall, defaultRef } from '../core/index.js';
 import type { MessageLike } from '../heuristic/index.js';
 import { changeParts, type FixPart, fixText } from './change.js';
-import { callTarget, commandHead, commandOf, errorClass, inputObject } from './error-class.js';
+import { callTarget, commandOf, errorClass, headWords, inputObject } from './error-class.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
 export interface CallStep {
@@ -104,7 +104,7 @@ function program(s: Located): string {
   if (!isShell(s)) return '';
   const input = inputObject(s.action);
   const command = input ? (commandOf(input) ?? '') : (s.action ?? '');
-  return commandHead(command).split(' ')[0] ?? '';
+  return headWords(command).program;
 }
 
 /**

@@ -249,9 +249,15 @@ export interface InstructionOptions {
  */
 export const MAX_INSTRUCTIONS = 3;
 
-/** The turn's instructions in order, each as `asInstruction` gives it (before `finished`). */
-function instructionsOf(text: string, options: InstructionOptions, limit: number): string[] {
-  const found: string[] = [];
+/** An instruction as `asInstruction` gives it (`raw`, which two can be joined from) and written out. */
+interface Found {
+  raw: string;
+  written: string;
+}
+
+/** The turn's instructions in order. */
+function instructionsOf(text: string, options: InstructionOptions, limit: number): Found[] {
+  const found: Found[] = [];
   if (typeof text !== 'string') return found;
   let negated: string | undefined;
   for (const sentence of sentences(text.slice(0, 4000))) {
@@ -265,8 +271,9 @@ function instructionsOf(text: string, options: InstructionOptions, limit: number
     negated = undefined;
     if (!instruction || (options.rulesOnly && !isStandingRule(instruction))) continue;
     // What is kept is the sentence as written out: a reason cut from its end is not checked.
-    if (typeof options.accept === 'function' && !options.accept(finished(instruction))) continue;
-    found.push(instruction);
+    const written = finished(instruction);
+    if (typeof options.accept === 'function' && !options.accept(written)) continue;
+    found.push({ raw: instruction, written });
     if (found.length === limit) break;
   }
   return found;
@@ -295,14 +302,10 @@ function finished(instruction: string): string {
  * ```
  */
 export function extractInstruction(text: string, options: InstructionOptions = {}): string | undefined {
-  const found = instructionsOf(text, options ?? {}, 2);
-  if (!found.length) return undefined;
-  const [first, second] = found as [string, string | undefined];
-  return finished(
-    second && first.length + second.length + 2 <= MAX_INSTRUCTION_CHARS
-      ? `${first}; ${second.charAt(0).toLowerCase()}${second.slice(1)}`
-      : first,
-  );
+  const [one, two] = instructionsOf(text, options ?? {}, 2);
+  if (!one) return undefined;
+  if (!two || one.raw.length + two.raw.length + 2 > MAX_INSTRUCTION_CHARS) return one.written;
+  return finished(`${one.raw}; ${two.raw.charAt(0).toLowerCase()}${two.raw.slice(1)}`);
 }
 
 /**
@@ -319,5 +322,5 @@ export function extractInstruction(text: string, options: InstructionOptions = {
  * ```
  */
 export function extractInstructions(text: string, options: InstructionOptions = {}): string[] {
-  return instructionsOf(text, options ?? {}, MAX_INSTRUCTIONS).map(finished);
+  return instructionsOf(text, options ?? {}, MAX_INSTRUCTIONS).map((f) => f.written);
 }

@@ -353,10 +353,16 @@ describe('groupFailures and failureLesson', () => {
     expect(failureLesson(d!)).toBe(
       '`run_command` `npx create-vite` fails with "File <path> cannot be loaded because running scripts is disabled on this system.": run it through `cmd /c` (worked at step 2).',
     );
+    // Each fix as parts a program reads: another name of the program, and a shell wrapped around.
+    expect(c!.fix).toMatchObject({
+      parts: [{ kind: 'program', values: ['npm.cmd install', 'npm install'] }],
+    });
+    expect(d!.fix).toMatchObject({ parts: [{ kind: 'wrapper', values: ['cmd /c'] }] });
     // Both are rules, not one-off arguments: each is a key point.
     for (const x of [c!, d!]) {
       expect(x.fix).toMatchObject({ kind: 'changed' });
       const fix = x.fix as { change: string; parts: Parameters<typeof fixText>[0] };
+      // The words a person reads are the parts' words (`fixText`), which `judgeFailure` reads back.
       expect(fixText(fix.parts)).toBe(fix.change);
       expect(judgeFailure(x.errorClass, { parts: fix.parts })).toBeUndefined();
       expect(judgeFailure(x.errorClass, fix.change)).toBeUndefined();
