@@ -191,6 +191,12 @@ export const VENDOR_FORMATS: readonly VendorFormat[] = [
   },
   { kind: 'vendor-key', prefix: 'pplx-', rest: `[A-Za-z0-9]{48}${END}`, what: 'Perplexity API key' },
   { kind: 'vendor-key', prefix: 'xai-', rest: `[A-Za-z0-9]{80}${END}`, what: 'xAI API key' },
+  {
+    kind: 'vendor-key',
+    prefix: 'nvapi-',
+    rest: `[A-Za-z0-9_-]{64}${END}`,
+    what: 'NVIDIA API key (build.nvidia.com, NGC)',
+  },
   { kind: 'vendor-key', prefix: 'sk-or-v1-', rest: `${HEX}{64}${END}`, what: 'OpenRouter API key' },
   { kind: 'vendor-key', prefix: 'r8_', rest: `[A-Za-z0-9]{37}${END}`, what: 'Replicate API token' },
   { kind: 'vendor-key', prefix: 'tfp_', rest: `[A-Za-z0-9_.=-]{59}${END}`, what: 'Typeform PAT' },

@@ -82,6 +82,8 @@ export function referenceKinds(seed: number): ReferenceKind[] {
     // Formats of later gitleaks releases than the configuration read (see gitleaks-rules.ts), kept.
     k('extra/hubspot-api-key', `pat-na1-${r(HEX, 8)}-${r(HEX, 4)}-${r(HEX, 4)}-${r(HEX, 4)}-${r(HEX, 12)}`),
     k('extra/xai-api-key', `xai-${r(ALNUM, 80)}`),
+    // Seen in a public aider history (an `--api-key` value aider echoed back) that the redactor missed.
+    k('extra/nvidia-api-key', `nvapi-${r(B64URL, 64)}`),
     k('extra/openrouter-api-key', `sk-or-v1-${r(HEX, 64)}`),
     k('extra/replicate-api-token', `r8_${r(ALNUM, 37)}`),
     k('extra/gcp-oauth-access-token', `ya29.${r(B64URL, 120)}`),
