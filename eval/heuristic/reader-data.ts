@@ -83,7 +83,7 @@ export function oldExamples(): Example[] {
   });
 }
 
-const fromStranger = (r: StrangerRow): Example => ({
+export const fromStranger = (r: StrangerRow): Example => ({
   id: `s:${r.n}`,
   author: `strangers:${r.author}`,
   source: sourceOf(r),

@@ -35,7 +35,7 @@ export interface StrangerLabel {
   author: string;
   sha256: string;
   lang: string;
-  split: 'strangers' | 'strangers-final';
+  split: 'strangers' | 'strangers-final' | 'unseen';
   label: string;
   labels: Category[];
   standing: boolean | null;
@@ -97,10 +97,9 @@ interface FileRead {
 const defaultCompiled = compileMarkers(DEFAULT_MARKERS);
 const languageCompiled = compileMarkers(withLanguages(DEFAULT_MARKERS));
 
-function readFile(source: string): FileRead {
-  const dir = sharedDataDir();
-  if (!dir) throw new Error('the shared data (../shared/data) is needed to read the strangers labels');
-  const t = parseTranscript(readFileSync(join(dir, source), 'utf8'), { lenient: true });
+function readFile(source: string, root: string | undefined): FileRead {
+  if (!root) throw new Error('the shared data (../shared/data) is needed to read the strangers labels');
+  const t = parseTranscript(readFileSync(join(root, source), 'utf8'), { lenient: true });
   const messages = t.messages as MessageLike[];
   const evidence = new Map<number, TurnEvidence>();
   const markers = new Map<number, TurnScores>();
@@ -179,20 +178,30 @@ function joined(file: FileRead, row: StrangerLabel): number {
  * user message of the parsed file are returned apart with the reason.
  */
 export function loadStrangers(): { rows: StrangerRow[]; unmapped: Unmapped[]; formats: Map<string, string> } {
-  const labels = readRows<StrangerLabel>('sets/strangers/labels.jsonl');
-  const bySource = new Map<string, StrangerLabel[]>();
+  return locateRows(readRows<StrangerLabel>('sets/strangers/labels.jsonl'), sharedDataDir());
+}
+
+/**
+ * Labelled rows located in the files under `root` (their `source` is relative to it) and read as the
+ * library reads them; rows whose text no user message of the parsed file has are returned apart.
+ */
+export function locateRows<L extends StrangerLabel>(
+  labels: readonly L[],
+  root: string | undefined,
+): { rows: (L & StrangerRow)[]; unmapped: Unmapped[]; formats: Map<string, string> } {
+  const bySource = new Map<string, L[]>();
   for (const r of labels) {
     const list = bySource.get(r.source) ?? [];
     list.push(r);
     bySource.set(r.source, list);
   }
-  const rows: StrangerRow[] = [];
+  const rows: (L & StrangerRow)[] = [];
   const unmapped: Unmapped[] = [];
   const formats = new Map<string, string>();
   for (const [source, list] of [...bySource].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     let file: FileRead;
     try {
-      file = readFile(source);
+      file = readFile(source, root);
     } catch (e) {
       for (const row of list)
         unmapped.push({ row, reason: `parse failed: ${(e as Error).message.slice(0, 80)}` });

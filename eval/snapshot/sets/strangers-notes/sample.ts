@@ -53,7 +53,7 @@ export interface NoteRow {
   kind: string;
   stratum: string;
   author: string;
-  split: 'strangers' | 'strangers-final';
+  split: 'strangers' | 'strangers-final' | 'unseen';
   file: string;
   pos: string;
   sha256: string;
@@ -97,12 +97,12 @@ function filesOf(folder: string): { file: string; author: string }[] {
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
-/** Every prose sentence of one data file, in order; `pos` = `messages[<index>] <message id>#<sentence index>` (ids repeat in some formats). */
-export function notesOf(file: string, author: string): NoteRaw[] {
+/** Every prose sentence of one data file (under `root`, by default the shared data), in order; `pos` = `messages[<index>] <message id>#<sentence index>` (ids repeat in some formats). */
+export function notesOf(file: string, author: string, root: string = DATA): NoteRaw[] {
   const kind = file.split('/')[0]!;
   let t: ReturnType<typeof parseTranscript>;
   try {
-    t = parseTranscript(readFileSync(join(DATA, file), 'utf8'), { lenient: true });
+    t = parseTranscript(readFileSync(join(root, file), 'utf8'), { lenient: true });
   } catch {
     return [];
   }

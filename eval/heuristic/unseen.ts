@@ -1,0 +1,155 @@
+/**
+ * `npx tsx eval/heuristic/unseen.ts --dir <folder>`: issue 38's detectors and key-point writer on the
+ * `unseen` labels (sets/unseen/README.md): person-typed turns of aider histories from public
+ * repositories whose authors are in no folder of `../shared/data`, so no rule, weight or threshold of
+ * rearview was chosen from them. Scored once, with what is shipped; nothing is fitted here.
+ *
+ * The histories are not in the repository (they state no licence): `<folder>` holds the copies as
+ * `aider/<owner>__<name>.md`. Each copy is checked against `sets/unseen/files.jsonl` (SHA-256 of the
+ * copied text) before anything is scored, so a figure is always on the copies that were labelled.
+ *
+ * Prints, over distinct readings: precision / recall per category for the seed's substrings, the markers
+ * (with and without the language lists), the learned correction scorer and the reader
+ * (`rearview/heuristic-model`), overall, by language and for first turns; then the standing decision and
+ * key-point writer (`writeKeyPoint`) against the readers' `standing` labels. `--keypoints <file>`
+ * writes the key points `lessons` proposes for every copied history (what a user gets) as JSON lines
+ * for a blind judge (the file holds no turn text, only the key points and where they came from; keep
+ * it outside the repository all the same).
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isStandingTurn, writeKeyPoint, writeKeyPoints } from '../../lib/playbook/index';
+import { lessons } from '../../lib/session/index';
+import { parseTranscript } from '../../lib/transcript/index';
+import type { Category } from './data';
+import { distinctTexts, type Example, fromStranger } from './reader-data';
+import { readRows } from './rows';
+import {
+  atScores,
+  markersLang,
+  markersOnly,
+  oldModel,
+  type Predictor,
+  printTables,
+  seedSubstrings,
+} from './strangers';
+import { locateRows, type StrangerLabel } from './strangers-data';
+
+/** One copied history: where it came from and the SHA-256 of the copy that was labelled. */
+interface CopiedFile {
+  file: string;
+  repo: string;
+  path: string;
+  commit: string;
+  sha256: string;
+  complete: boolean;
+}
+
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+
+/** Checks every copy under `dir` against the manifest; throws on a missing or changed copy. */
+export function checkCopies(dir: string): CopiedFile[] {
+  const files = readRows<CopiedFile>('sets/unseen/files.jsonl');
+  for (const f of files) {
+    const text = readFileSync(join(dir, 'aider', f.file), 'utf8');
+    const h = createHash('sha256').update(text).digest('hex');
+    if (h !== f.sha256) throw new Error(`${f.file}: the copy differs from the one labelled (sha256 ${h})`);
+  }
+  return files;
+}
+
+const NONE: Record<Category, boolean> = {
+  correction: false,
+  preference: false,
+  approval: false,
+  friction: false,
+};
+
+async function main() {
+  const dir = arg('--dir');
+  if (!dir) throw new Error('usage: unseen.ts --dir <folder holding aider/<owner>__<name>.md>');
+  const files = checkCopies(dir);
+  const labels = readRows<StrangerLabel>('sets/unseen/labels.jsonl');
+  const { rows, unmapped } = locateRows(labels, join(dir, 'aider'));
+  if (unmapped.length > 0) {
+    for (const u of unmapped) console.error(`#${u.row.n} ${u.row.source}: ${u.reason}`);
+    throw new Error(`${unmapped.length} unseen rows did not map to a parsed message`);
+  }
+  const examples = rows.map(fromStranger).filter((e) => !e.duplicate);
+  const { readerModel, READER_MIN_SCORE } = await import('../../lib/heuristic-model/index');
+  const predictors: Record<string, Predictor> = {
+    seed: seedSubstrings,
+    markers: markersOnly,
+    'markers+lang': markersLang,
+    correctionModel: oldModel,
+    reader: (e) =>
+      e.evidence && e.markers ? atScores(readerModel(e.evidence, { ...e.markers }), READER_MIN_SCORE) : NONE,
+  };
+  console.log(
+    `${files.length} copies checked; ${rows.length} rows mapped (0 unmapped), ${examples.length} distinct readings, ${new Set(examples.map((e) => e.author)).size} authors\n`,
+  );
+  const firstOf = new Map(rows.map((r) => [`s:${r.n}`, r.first]));
+  console.log(
+    printTables('unseen', examples, predictors, {
+      lang: (e) => (e.lang === 'en' ? 'en' : 'other'),
+      first: (e) => (firstOf.get(e.id) ? 'first turn' : 'later turn'),
+    }),
+  );
+
+  // Standing or one-off, then the writer, on the rows the readers labelled correction or preference.
+  const f = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(3));
+  const cp = distinctTexts(examples.filter((e) => e.standing !== null));
+  const pos = cp.filter((e) => e.standing).length;
+  const text = (e: Example) => e.evidence!.text;
+  const saidStanding = cp.filter((e) => isStandingTurn(text(e)));
+  const right = saidStanding.filter((e) => e.standing).length;
+  console.log(
+    `\n${cp.length} corrections/preferences (distinct), ${pos} standing. isStandingTurn: said ${saidStanding.length}, right ${right}: precision ${f(right / saidStanding.length)}, recall ${f(right / pos)}`,
+  );
+  const written = cp.filter((e) => writeKeyPoint(text(e)) !== undefined);
+  const wRight = written.filter((e) => e.standing).length;
+  console.log(
+    `writeKeyPoint: a key point for ${written.length} rows, ${wRight} standing: precision ${f(wRight / written.length)}, recall ${f(wRight / pos)}`,
+  );
+  const anyK = examples.filter((e) => e.evidence && writeKeyPoint(text(e)) !== undefined);
+  console.log(
+    `writer over all ${examples.length} distinct turns: ${anyK.length} key points, ${anyK.filter((e) => e.standing).length} on turns labelled standing, ${anyK.filter((e) => e.standing === null).length} on turns labelled neither correction nor preference`,
+  );
+
+  const out = arg('--keypoints');
+  if (out) {
+    const lines: string[] = [];
+    for (const name of readdirSync(join(dir, 'aider')).filter((n) => files.some((c) => c.file === n))) {
+      const t = parseTranscript(readFileSync(join(dir, 'aider', name), 'utf8'), { lenient: true });
+      const { proposed } = lessons({ messages: t.messages });
+      for (const k of proposed)
+        lines.push(
+          JSON.stringify({
+            file: name,
+            keyPoint: k.text,
+            section: k.section,
+            category: k.category,
+            from: k.traceRefs[0],
+            by: 'lessons',
+          }),
+        );
+    }
+    // The writer alone, as if the detector had flagged every person's turn (its own decision still applies).
+    for (const e of examples) {
+      if (!e.evidence) continue;
+      const r = rows.find((x) => `s:${x.n}` === e.id)!;
+      for (const k of writeKeyPoints(text(e)))
+        lines.push(JSON.stringify({ file: r.source, keyPoint: k, from: `line:${r.line}`, by: 'writer' }));
+    }
+    writeFileSync(out, `${lines.join('\n')}\n`);
+    console.log(
+      `\n${lines.length} key points (lessons over ${files.length} histories, then the writer on every turn) → ${out}`,
+    );
+  }
+}
+
+if (process.argv[1]?.endsWith('unseen.ts')) await main();

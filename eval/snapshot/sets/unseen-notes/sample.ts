@@ -1,0 +1,79 @@
+/**
+ * Draws `unseen-notes` (issue 39): the agent's prose of aider histories from public repositories whose
+ * authors are in no folder of `../shared/data` (sets/unseen/README.md in eval/heuristic tells how the
+ * files were chosen and copied). Same prose filter and sentence splitter as `../strangers-notes/sample.ts`
+ * (imported). Each author's sentences in session order are cut into 4 stretches; 8 per author are taken
+ * round-robin over them, smallest `fnv1a32('unseen-notes|' + file + '|' + pos)` first. No text is stored:
+ * rows carry `sha256`, and `loadUnseenNotes(dir)` re-reads and checks them.
+ *
+ * The copies are not in the repository (they state no licence): pass their folder, the one holding
+ * `aider/<owner>__<name>.md`. Run once to (re)write entries.jsonl:
+ * `npx tsx eval/snapshot/sets/unseen-notes/sample.ts --dir <folder>`.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { sha256Hex } from '../../sample-more';
+import { drawMore, type NoteRaw, type NoteRow, notesOf, writeDraw } from '../strangers-notes/sample';
+
+export const UNSEEN_NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
+const PER_AUTHOR = 8;
+const POS_BINS = 4;
+
+/** The author of a copied history: its file name is `<owner>__<name>.md`. */
+export const authorOfCopy = (file: string): string =>
+  file
+    .replace(/^aider\//, '')
+    .replace(/\.md$/, '')
+    .replace('__', '/');
+
+/** Every author's prose sentences under `dir` (the folder holding `aider/`), in session order. */
+export function unseenNotesByAuthor(dir: string): Map<string, NoteRaw[]> {
+  const byAuthor = new Map<string, NoteRaw[]>();
+  for (const name of readdirSync(join(dir, 'aider'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()) {
+    const file = `aider/${name}`;
+    const notes = notesOf(file, authorOfCopy(file), dir);
+    if (notes.length > 0) byAuthor.set(authorOfCopy(file), notes);
+  }
+  return byAuthor;
+}
+
+/** The rows with their texts, re-read from `dir` and checked by SHA-256 (throws on a mismatch). */
+export function loadUnseenNotes(
+  dir: string,
+  path: string = UNSEEN_NOTES_ENTRIES,
+): (NoteRow & { text: string })[] {
+  const rows = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as NoteRow);
+  const cache = new Map<string, NoteRaw[]>();
+  return rows.map((r) => {
+    if (!existsSync(join(dir, r.file))) throw new Error(`${r.id}: ${r.file} is not under ${dir}`);
+    let notes = cache.get(r.file);
+    if (!notes) {
+      notes = notesOf(r.file, r.author, dir);
+      cache.set(r.file, notes);
+    }
+    const hit =
+      notes.find((n) => n.pos === r.pos && sha256Hex(n.text) === r.sha256) ??
+      notes.find((n) => sha256Hex(n.text) === r.sha256);
+    if (!hit) throw new Error(`${r.id} (${r.file} ${r.pos}): no sentence of the copy has the stored hash`);
+    return { ...r, text: hit.text };
+  });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const at = process.argv.indexOf('--dir');
+  const dir = at > 0 ? process.argv[at + 1] : undefined;
+  if (!dir) throw new Error('usage: sample.ts --dir <folder holding aider/<owner>__<name>.md>');
+  const rows = drawMore(unseenNotesByAuthor(dir), {
+    prefix: 'unseen-',
+    salt: 'unseen-notes',
+    perAuthor: PER_AUTHOR,
+    bins: POS_BINS,
+    taken: new Set(),
+  }).map((r) => ({ ...r, split: 'unseen' as NoteRow['split'] }));
+  writeDraw(UNSEEN_NOTES_ENTRIES, rows);
+}

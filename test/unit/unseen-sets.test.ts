@@ -1,0 +1,119 @@
+/**
+ * The `unseen` sets (eval/heuristic/sets/unseen/, eval/snapshot/sets/unseen-notes/): labels of people's
+ * turns and agent sentences from public aider histories whose authors are in no folder of the shared
+ * data. The copies are not in the repository, so what is checked here is what the repository holds:
+ * the rows are well-formed, every row names a copy of the manifest, no author's owner has a repository
+ * in the shared data (`SOURCES.jsonl`), and the second readings are of labelled rows.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readRows } from '../../eval/heuristic/rows';
+import { readLabels } from '../../eval/snapshot/score';
+import { sharedDataDir } from '../../tools/shared/data';
+
+interface Row {
+  n: number;
+  source: string;
+  line: number;
+  index: number;
+  author: string;
+  sha256: string;
+  lang: string;
+  split: string;
+  label: string;
+  labels: string[];
+  standing: boolean | null;
+  instruction: string | null;
+  first: boolean;
+  duplicate_of?: number;
+}
+interface Copy {
+  file: string;
+  repo: string;
+  commit: string;
+  sha256: string;
+}
+
+const rows = readRows<Row>('sets/unseen/labels.jsonl');
+const second = readRows<{ n: number; label: string; labels: string[] }>('sets/unseen/labels-second.jsonl');
+const copies = readRows<Copy>('sets/unseen/files.jsonl');
+const notes = readFileSync(
+  join(import.meta.dirname, '../../eval/snapshot/sets/unseen-notes/entries.jsonl'),
+  'utf8',
+)
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as { id: string; author: string; file: string; sha256: string });
+const owner = (repo: string) => repo.split('/')[0]!.toLowerCase();
+
+describe('the unseen sets', () => {
+  it('label every turn once, consistently, with a hash and no text', () => {
+    expect(rows.length).toBe(269);
+    expect(new Set(rows.map((r) => r.n)).size).toBe(rows.length);
+    expect(new Set(rows.map((r) => `${r.author}#${r.index}`)).size).toBe(rows.length);
+    for (const r of rows) {
+      expect(r.split).toBe('unseen');
+      expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect('text' in r).toBe(false);
+      expect(['none', 'correction', 'preference', 'approval', 'friction']).toContain(r.label);
+      expect(r.label === 'none' ? r.labels.length === 0 : r.labels.includes(r.label)).toBe(true);
+      const cp = r.labels.includes('correction') || r.labels.includes('preference');
+      expect(r.standing === null, `#${r.n} standing`).toBe(!cp);
+      if (r.standing) expect(r.instruction).toMatch(/^\p{Lu}.*\S$/u);
+      if (r.duplicate_of !== undefined) {
+        const d = rows.find((x) => x.n === r.duplicate_of)!;
+        expect([d.author, d.sha256]).toEqual([r.author, r.sha256]);
+      }
+    }
+    const counts: Record<string, number> = {};
+    for (const r of rows.filter((x) => x.duplicate_of === undefined))
+      for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
+    expect(counts).toEqual({ preference: 22, correction: 12, friction: 7, approval: 1 });
+  });
+
+  it('name copies of the manifest, one author per owner', () => {
+    const files = new Set(copies.map((c) => c.file));
+    expect(copies.length).toBe(84);
+    for (const c of copies) {
+      expect(c.file).toBe(`${c.repo.replace('/', '__')}.md`);
+      expect(c.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(c.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    for (const r of rows) expect(files.has(r.source), r.source).toBe(true);
+    for (const e of notes) expect(files.has(e.file.replace(/^aider\//, '')), e.file).toBe(true);
+    expect(new Set(copies.map((c) => owner(c.repo))).size).toBe(copies.length);
+  });
+
+  it('hold no author of the shared data', () => {
+    const dir = sharedDataDir();
+    expect(dir, 'the shared data (../shared/data) lists the authors to keep out').toBeTruthy();
+    const shared = new Set<string>();
+    for (const folder of readdirSync(dir!, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+      let text: string;
+      try {
+        text = readFileSync(join(dir!, folder.name, 'SOURCES.jsonl'), 'utf8');
+      } catch {
+        continue;
+      }
+      for (const l of text.split('\n').filter((x) => x.trim() !== ''))
+        shared.add(owner((JSON.parse(l) as { repo: string }).repo));
+    }
+    expect(shared.size).toBeGreaterThan(50);
+    for (const c of copies) expect(shared.has(owner(c.repo)), c.repo).toBe(false);
+  });
+
+  it('have second readings of labelled rows only, and agree on most', () => {
+    const byN = new Map(rows.map((r) => [r.n, r]));
+    expect(second.length).toBe(68);
+    for (const s of second) expect(byN.has(s.n)).toBe(true);
+    expect(second.filter((s) => byN.get(s.n)!.label === s.label).length).toBe(65);
+    const labels = readLabels('sets/unseen-notes/labels.tsv');
+    const again = readLabels('sets/unseen-notes/labels-second.tsv');
+    expect(notes.length).toBe(330);
+    expect(labels.size).toBe(330);
+    for (const e of notes) expect(labels.has(e.id), e.id).toBe(true);
+    expect(again.size).toBe(60);
+    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(58);
+  });
+});
