@@ -73,6 +73,10 @@ const CROSSING: Record<string, string> = {
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes/agreement':
     "tests the TSV reader and kappa behind the set's reported second-reader agreement",
   'test/unit/heuristic-labels.test.ts → eval/heuristic/rows': "a floor test of eval's labelled sets",
+  'test/unit/unseen-sets.test.ts → eval/heuristic/rows':
+    "checks the unseen set's rows with eval's own JSONL reader",
+  'test/unit/unseen-sets.test.ts → eval/snapshot/score':
+    "reads the unseen notes' labels with eval's TSV reader",
   'test/unit/heuristic-labels.test.ts → eval/heuristic/run': "a floor test of eval's scorer",
   'test/unit/heuristic-model.test.ts → eval/heuristic/data': "tests the shipped model against eval's data",
   'test/unit/heuristic-model.test.ts → eval/heuristic/learned':
