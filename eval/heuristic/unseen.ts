@@ -33,6 +33,7 @@ import {
   type Predictor,
   printTables,
   seedSubstrings,
+  table,
 } from './strangers';
 import { locateRows, type StrangerLabel } from './strangers-data';
 
@@ -60,6 +61,17 @@ export function checkCopies(dir: string): CopiedFile[] {
     if (h !== f.sha256) throw new Error(`${f.file}: the copy differs from the one labelled (sha256 ${h})`);
   }
   return files;
+}
+
+/** The 95 % Wilson score interval of `k` successes in `n`, as `[lo, hi]` to three places. */
+export function wilson(k: number, n: number): string {
+  if (n === 0) return '[—]';
+  const z = 1.96;
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const mid = (p + (z * z) / (2 * n)) / d;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return `[${Math.max(0, mid - half).toFixed(3)}, ${Math.min(1, mid + half).toFixed(3)}]`;
 }
 
 const NONE: Record<Category, boolean> = {
@@ -99,6 +111,16 @@ async function main() {
       first: (e) => (firstOf.get(e.id) ? 'first turn' : 'later turn'),
     }),
   );
+
+  // The support is small: each proportion with its 95 % Wilson interval.
+  const t = table(examples, predictors);
+  console.log('\n95 % Wilson intervals (right / said, right / support):');
+  for (const c of ['correction', 'approval', 'preference', 'friction'] as const)
+    for (const [name, cell] of Object.entries(t))
+      if (cell[c].tp + cell[c].fp > 0)
+        console.log(
+          `  ${c} ${name}: P ${cell[c].tp}/${cell[c].tp + cell[c].fp} ${wilson(cell[c].tp, cell[c].tp + cell[c].fp)}, R ${cell[c].tp}/${cell[c].support} ${wilson(cell[c].tp, cell[c].support)}`,
+        );
 
   // Standing or one-off, then the writer, on the rows the readers labelled correction or preference.
   const f = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(3));
