@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findLinks, squash, words } from '../../lib/categorise/index.js';
 import { NOTE_CLASSES } from '../../lib/categorise-model/index.js';
-import { deterministicSnapshot } from '../../lib/snapshot/index.js';
+import { deterministicSnapshot, listedText } from '../../lib/snapshot/index.js';
 import { classify as oldClassify } from './old-classify.js';
 import { loadMoreEntries } from './sample-more.js';
 import { loadReportSet } from './sample-report.js';
@@ -119,7 +119,9 @@ export const snapshotCategorizer: Categorizer = (text) => {
   });
   const own = squash(text);
   for (const c of LABELS) if (c !== 'irrelevant' && s[c].includes(own)) return c;
-  return 'irrelevant';
+  // A link in Markdown dress ("- `a.ts`") is listed as the link, when the entry is evidence.
+  const listed = listedText(text);
+  return listed !== own && s.requiredEvidenceLinks.includes(listed) ? 'requiredEvidenceLinks' : 'irrelevant';
 };
 
 /** The older rule set, frozen in old-classify.ts as a baseline, read the same way. */

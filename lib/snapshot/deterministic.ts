@@ -19,6 +19,7 @@ import {
 } from '../categorise/index.js';
 import { clip, ValidationError } from '../core/index.js';
 import { type Analysis, analyze, CATEGORIES, keepTerms, read, type TermsRef } from './analysis.js';
+import { bareLink } from './bare-link.js';
 import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
 import type { SnapshotOptions } from './options.js';
@@ -512,7 +513,10 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       continue;
     }
     const category = forced ? (a.resolved && forced === 'blockers' ? undefined : forced) : own;
-    if (category) add(CATEGORY_INDEX[category], text, source, iteration, a, true, null);
+    // A link in Markdown dress is the link: listed as such, it merges with the same link named elsewhere.
+    const bare = category === 'requiredEvidenceLinks' ? bareLink(text, found) : undefined;
+    if (bare !== undefined) add(4, bare, source, iteration, null, true, null);
+    else if (category) add(CATEGORY_INDEX[category], text, source, iteration, a, true, null);
     else if (trace)
       dropped.push({ text, reason: a.resolved ? 'resolved' : 'uncategorized', sources: [source] });
   }

@@ -9,6 +9,7 @@
  */
 
 export { entriesFromMessages, entriesFromSteps, objectiveFromText, snapshotInputFrom } from './adapters.js';
+export { listedText } from './bare-link.js';
 export {
   CATEGORIES,
   deterministicSnapshot,

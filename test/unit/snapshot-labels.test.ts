@@ -16,7 +16,7 @@ import {
 } from '../../eval/snapshot/score';
 import { findLinks } from '../../lib/categorise/index';
 import { isExtension } from '../../lib/categorise/pointer';
-import { deterministicSnapshot } from '../../lib/snapshot/index';
+import { deterministicSnapshot, listedText } from '../../lib/snapshot/index';
 
 const all = loadLabelled();
 const crossSource = all.filter((e) => SPLIT[e.kind] !== 'tune');
@@ -60,7 +60,8 @@ describe('categorization by what the sentence does (known failures of the keywor
     return (
       (
         ['openHypotheses', 'blockers', 'nextActions', 'unresolvedQuestions', 'requiredEvidenceLinks'] as const
-      ).find((c) => s[c].includes(value)) ?? 'none'
+      ).find((c) => s[c].includes(value)) ??
+      (s.requiredEvidenceLinks.includes(listedText(value)) ? 'requiredEvidenceLinks' : 'none')
     );
   };
 

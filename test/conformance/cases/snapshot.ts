@@ -6,6 +6,7 @@ import {
   createSnapshotMemo,
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
+  listedText,
   reflectedSnapshotPrompt,
   type SnapshotInput,
   warmSnapshotMemo,
@@ -86,7 +87,11 @@ export const snapshotCases: ConformanceCase[] = [
         objective: '',
         entries: STANCE.map(([value], i) => ({ scope: 'notes', key: `s${i}`, value, sourceIteration: i })),
       });
-      const got = STANCE.map(([value]) => CATEGORIES.find((c) => s[c].includes(value)) ?? 'none');
+      const got = STANCE.map(
+        ([value]) =>
+          CATEGORIES.find((c) => s[c].includes(value)) ??
+          (s.requiredEvidenceLinks.includes(listedText(value)) ? 'requiredEvidenceLinks' : 'none'),
+      );
       STANCE.forEach(([value, want], i) => {
         checkEqual(got[i], want, value);
       });

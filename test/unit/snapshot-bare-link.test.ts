@@ -1,0 +1,41 @@
+/**
+ * An evidence line that is only a link in Markdown dress is listed as the link: it merges with the same
+ * link named elsewhere, and reads as the link. A pointer sentence keeps its words.
+ */
+import { describe, expect, it } from 'vitest';
+import { deterministicSnapshot, listedText } from '../../lib/snapshot/index';
+
+const snap = (values: string[]) =>
+  deterministicSnapshot({
+    objective: 'fix the app',
+    entries: values.map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i })),
+  });
+
+describe('a link in Markdown dress', () => {
+  it('is listed as the link, once, beside the same link named bare', () => {
+    expect(snap(['- `src/app.js`', 'src/app.js']).requiredEvidenceLinks).toEqual(['src/app.js']);
+    expect(snap(['1. `web/base.js`']).requiredEvidenceLinks).toEqual(['web/base.js']);
+    // A path in bold holds no link that findLinks reads: the line stays as written.
+    expect(snap(['**web/base.js**']).requiredEvidenceLinks).toEqual(['**web/base.js**']);
+    expect(snap(['web/base.js:', '* `web/base.js`']).requiredEvidenceLinks).toEqual(['web/base.js']);
+  });
+
+  it('keeps the words of a pointer sentence or a glossed path', () => {
+    expect(snap(['See lib/retry.ts:42']).requiredEvidenceLinks).toEqual(['See lib/retry.ts:42']);
+    const glossed = '`src/app.js` (the entry point)';
+    expect(snap([glossed]).requiredEvidenceLinks).toContain(glossed);
+  });
+
+  it('listedText gives what the snapshot lists for an entry', () => {
+    expect(listedText('- `src/app.js`')).toBe('src/app.js');
+    expect(listedText('  See   lib/retry.ts:42 ')).toBe('See lib/retry.ts:42');
+    expect(listedText('Fix the retry.')).toBe('Fix the retry.');
+    for (const value of [
+      '- `src/app.js`',
+      '1. `web/base.js`',
+      'See lib/retry.ts:42',
+      '`src/app.js` (the entry point)',
+    ])
+      expect(snap([value]).requiredEvidenceLinks).toContain(listedText(value));
+  });
+});
