@@ -48,4 +48,8 @@ export const NOTE_ADVERSARIAL: [string, (n: number) => string][] = [
   ['should probably …', (n) => 'should probably '.repeat(n / 16)],
   ['a bold run', (n) => `**${'*'.repeat(n)}** - add`],
   ['a long step number', (n) => `Step ${'1'.repeat(n)}: fix`],
+  // A link in Markdown dress, trimmed from both ends (lib/snapshot/bare-link.ts).
+  ['colons after a path', (n) => `- src/app.js${':'.repeat(n)}`],
+  ['backticks around a path', (n) => `${'`'.repeat(n / 2)}src/app.js${'`'.repeat(n / 2)}`],
+  ['a path, then spaces and a word', (n) => `- \`src/app.js${' :'.repeat(n / 2)}x`],
 ];
