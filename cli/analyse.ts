@@ -8,12 +8,13 @@ import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type * as Compress from 'rearview/compress';
 import type * as Core from 'rearview/core';
+import type * as HeuristicModel from 'rearview/heuristic-model';
 import type * as Llm from 'rearview/llm';
 import type * as LlmReflect from 'rearview/llm-reflect';
 import type * as Redact from 'rearview/redact';
 import type * as Session from 'rearview/session';
 import type * as Snapshot from 'rearview/snapshot';
-import { type CliArgs, InputError, UsageError } from './args.js';
+import { type CliArgs, type Detector, InputError, UsageError } from './args.js';
 import { errorCode, type ProgressBar, type ResolvedIo } from './io.js';
 
 /** The built library: this file runs from dist/cli, the library's entries are in dist/lib. */
@@ -68,6 +69,22 @@ export async function loadLib(): Promise<Lib> {
     entry<typeof Redact>('redact/index.js'),
   ]);
   return { core, snapshot, compress, llmReflect, llm, session, redact };
+}
+
+/**
+ * The lesson pipeline's options for `--detector`: none for the markers; a learned scorer of
+ * rearview/heuristic-model (loaded only then) with its own thresholds otherwise.
+ * @example
+ * ```ts
+ * lib.session.lessons(input, await detectorOptions('reader'));
+ * ```
+ */
+export async function detectorOptions(detector: Detector | undefined): Promise<Session.LessonsOptions> {
+  if (detector === undefined || detector === 'markers') return {};
+  const model = await entry<typeof HeuristicModel>('heuristic-model/index.js');
+  return detector === 'reader'
+    ? { scorer: model.readerModel, minScore: model.READER_MIN_SCORE }
+    : { scorer: model.correctionModel };
 }
 
 /** Reads the input in any format rearview/transcript accepts. Throws InputError, located. */
@@ -227,6 +244,8 @@ export interface Analysis {
   snapshot: Snapshot.ActiveContextSnapshot;
   snapshotTokens: number;
   llm?: { used: boolean; error?: string };
+  /** The learned scorer that read people's turns (`--detector`); absent for the markers. */
+  detector?: Exclude<Detector, 'markers'>;
   reduction?: Reduction;
 }
 
@@ -239,7 +258,7 @@ export interface Analysis {
  */
 export async function analyse(
   text: string,
-  args: Pick<CliArgs, 'params' | 'reduce'>,
+  args: Pick<CliArgs, 'params' | 'reduce'> & Partial<Pick<CliArgs, 'detector'>>,
   lib: Lib,
   llm: Llm.LlmClient | undefined,
   bar: ProgressBar | null | undefined,
@@ -250,12 +269,14 @@ export async function analyse(
   bar?.stage('reflecting');
   // The lesson pipeline the session facade, the playground and the examples share: user-turn
   // insights, one failure lesson per tool and error class, and one key point per lesson.
-  const learned = lib.session.lessons(lessonsInput(parsed, lib));
+  const detector = await detectorOptions(args.detector);
+  const learned = lib.session.lessons(lessonsInput(parsed, lib), detector);
   let insights = learned.insights;
   const llmInfo: Analysis['llm'] = llm ? { used: false } : undefined;
   if (llm && messages.length) {
     try {
-      const merged = await lib.llmReflect.llmReflect(messages, { llm });
+      // The heuristic insights the model's are merged with are read by the same detector.
+      const merged = await lib.llmReflect.llmReflect(messages, { llm, ...detector });
       insights = merged.concat(learned.insights.filter((i) => i.tags.includes('tool_failure')));
       llmInfo!.used = true;
     } catch (err) {
@@ -291,6 +312,7 @@ export async function analyse(
     snapshot: trace.snapshot,
     snapshotTokens: lib.core.estimateTokens(lib.snapshot.snapshotJson(trace.snapshot)),
     ...(llmInfo ? { llm: llmInfo } : {}),
+    ...(args.detector && args.detector !== 'markers' ? { detector: args.detector } : {}),
   };
   if (args.reduce) {
     bar?.stage('reducing');

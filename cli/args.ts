@@ -106,6 +106,11 @@ const REFLECT_SWITCHES = new Set([
   '--version',
 ]);
 
+/** What reads people's turns (`--detector`). */
+export const DETECTORS = ['markers', 'reader', 'correction-model'] as const;
+/** One of {@link DETECTORS}. */
+export type Detector = (typeof DETECTORS)[number];
+
 /** The parsed command line of `rearview reflect` (and help, version). */
 export interface CliArgs {
   command: string | undefined;
@@ -118,6 +123,8 @@ export interface CliArgs {
   /** --openai-url: an OpenAI-compatible model server (Ollama, llama.cpp, vLLM…) instead of Claude. */
   openaiUrl: string | undefined;
   progress: boolean | undefined;
+  /** --detector: the marker detector, or a learned scorer of rearview/heuristic-model. */
+  detector: Detector;
   help: boolean;
   version: boolean;
   params: Partial<Snapshot.ParamValues>;
@@ -146,6 +153,10 @@ const OPTIONS: readonly (readonly [string, string])[] = [
     'also reflect with an OpenAI-compatible model server (Ollama, llama.cpp, vLLM; OPENAI_API_KEY optional)',
   ],
   ['--model <name>', "model for --llm or --openai-url (default: rearview's Haiku-class default)"],
+  [
+    '--detector <name>',
+    "what reads people's turns: markers (default), reader or correction-model (rearview/heuristic-model: on authors no rule was written from, the reader says fewer corrections, more of them right)",
+  ],
   ['--progress', 'show the progress bar even when stderr is not a terminal (files over 4 MB)'],
   ['--no-progress', 'never show it'],
   ['-h, --help', 'this help'],
@@ -246,6 +257,7 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     model: undefined,
     openaiUrl: undefined,
     progress: undefined,
+    detector: 'markers',
     help: false,
     version: false,
     params: {},
@@ -271,7 +283,12 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     else if (a === '--openai-url') out.openaiUrl = args.value();
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
-    else if (flags.has(a)) param(a, args.value());
+    else if (a === '--detector') {
+      const d = args.value();
+      if (!(DETECTORS as readonly string[]).includes(d))
+        throw new UsageError(`--detector ${d}: one of ${DETECTORS.join(', ')}`);
+      out.detector = d as Detector;
+    } else if (flags.has(a)) param(a, args.value());
     else if (a === '-h' || a === '--help') out.help = true;
     else if (a === '-v' || a === '--version') out.version = true;
     else if (a === '--') {

@@ -76,7 +76,9 @@ export function formatText(name: string, r: Analysis): string {
   if (c.ignored) parts.push(`${c.ignored} ignored`);
   lines.push(`${name}: ${r.format} ${r.kind} · ${parts.join(' · ')}`);
   lines.push('');
-  lines.push(`Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}`);
+  lines.push(
+    `Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}${r.detector ? ` — read by the ${r.detector === 'reader' ? 'reader' : 'correction model'}` : ''}`,
+  );
   if (!r.insights.length) lines.push('  (none)');
   r.insights.forEach((ins, i) => {
     lines.push(`  ${i + 1}. [${ins.category}, ${ins.confidence}] ${oneLine(ins.fact, 240)}`);

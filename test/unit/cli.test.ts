@@ -226,6 +226,52 @@ describe('the binary', () => {
     expect(json.keyPointOf).toEqual([[], [0]]);
   });
 
+  it("--detector reads people's turns with a learned scorer of rearview/heuristic-model, as lessons does", async () => {
+    // A task whose list holds "don't touch …" (a marker of corrections), then a real correction.
+    const messages = [
+      { role: 'user', content: 'Add a login page to the app.' },
+      { role: 'assistant', content: 'I added the login page with a form and a submit button.' },
+      {
+        role: 'user',
+        content:
+          "Please implement the settings page next: 1. add a profile form 2. don't touch the header component 3. keep the current styles.",
+      },
+      { role: 'assistant', content: 'Done: the settings page has a profile form.' },
+      {
+        role: 'user',
+        content:
+          'No, that is wrong. The form must save to the API, not to local storage. Revert the local storage part.',
+      },
+      { role: 'assistant', content: 'Reverted; the form now saves to the API.' },
+    ];
+    const talk = JSON.stringify(messages);
+    const { lessons } = await import('rearview/session');
+    const model = await import('rearview/heuristic-model');
+    const facts = (insights: { fact: string }[]) => insights.map((i) => i.fact);
+    const want = {
+      markers: facts(lessons({ messages }).insights),
+      reader: facts(
+        lessons({ messages }, { scorer: model.readerModel, minScore: model.READER_MIN_SCORE }).insights,
+      ),
+      'correction-model': facts(lessons({ messages }, { scorer: model.correctionModel }).insights),
+    };
+    // The detectors disagree on the task statement: the choice is visible.
+    expect(want.markers.length).toBe(2);
+    expect(want.reader).toEqual([want.markers[1]]);
+    for (const [detector, facts] of Object.entries(want)) {
+      const r = await runCli(['reflect', '--json', '--detector', detector], { input: talk });
+      expect(r.code, detector).toBe(0);
+      const json = JSON.parse(r.stdout);
+      expect(
+        json.insights.map((i: { fact: string }) => i.fact),
+        detector,
+      ).toEqual(facts);
+      expect(json.detector).toBe(detector === 'markers' ? undefined : detector);
+    }
+    const text = await runCli(['reflect', '--detector', 'reader'], { input: talk });
+    expect(text.stdout).toContain('Insights (1) — read by the reader');
+  });
+
   it('prints every key point a turn gave under its insight, one per rule', async () => {
     const talk = JSON.stringify([
       { role: 'user', content: 'Set up the project.' },
@@ -288,6 +334,8 @@ describe('the binary', () => {
       [['reflect', 'x', '--openai-url', 'http://127.0.0.1:1/v1', '--llm'], /use one of --llm, --openai-url/],
       [['reflect', 'x', '--openai-url', 'localhost:11434'], /not an http\(s\) URL/],
       [['reflect', 'x', '--model', 'm'], /--model goes with --llm or --openai-url/],
+      [['reflect', 'x', '--detector', 'bogus'], /--detector bogus: one of markers, reader, correction-model/],
+      [['reflect', 'x', '--detector'], /--detector needs a value/],
       [['reflect', '-', '--llm'], /--llm needs ANTHROPIC_API_KEY/],
       [['reflect', '-', '--fixtures', join(tmp, 'none.jsonl')], /cannot read the file/],
     ];
