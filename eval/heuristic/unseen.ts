@@ -17,9 +17,9 @@
  * it outside the repository all the same).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isStandingTurn, writeKeyPoint, writeKeyPoints } from '../../lib/playbook/index';
+import { isStandingTurn, writeKeyPoints } from '../../lib/playbook/index';
 import { lessons } from '../../lib/session/index';
 import { parseTranscript } from '../../lib/transcript/index';
 import type { Category } from './data';
@@ -104,11 +104,11 @@ async function main() {
   console.log(
     `${files.length} copies checked; ${rows.length} rows mapped (0 unmapped), ${examples.length} distinct readings, ${new Set(examples.map((e) => e.author)).size} authors\n`,
   );
-  const firstOf = new Map(rows.map((r) => [`s:${r.n}`, r.first]));
+  const rowOf = new Map(rows.map((r) => [`s:${r.n}`, r]));
   console.log(
     printTables('unseen', examples, predictors, {
       lang: (e) => (e.lang === 'en' ? 'en' : 'other'),
-      first: (e) => (firstOf.get(e.id) ? 'first turn' : 'later turn'),
+      first: (e) => (rowOf.get(e.id)?.first ? 'first turn' : 'later turn'),
     }),
   );
 
@@ -127,17 +127,20 @@ async function main() {
   const cp = distinctTexts(examples.filter((e) => e.standing !== null));
   const pos = cp.filter((e) => e.standing).length;
   const text = (e: Example) => e.evidence!.text;
+  // What the writer makes of each turn, once (`writeKeyPoint` is the first of them).
+  const keyPointsOf = new Map(examples.map((e) => [e, e.evidence ? writeKeyPoints(text(e)) : []]));
+  const hasKeyPoint = (e: Example) => (keyPointsOf.get(e) ?? []).length > 0;
   const saidStanding = cp.filter((e) => isStandingTurn(text(e)));
   const right = saidStanding.filter((e) => e.standing).length;
   console.log(
     `\n${cp.length} corrections/preferences (distinct), ${pos} standing. isStandingTurn: said ${saidStanding.length}, right ${right}: precision ${f(right / saidStanding.length)}, recall ${f(right / pos)}`,
   );
-  const written = cp.filter((e) => writeKeyPoint(text(e)) !== undefined);
+  const written = cp.filter(hasKeyPoint);
   const wRight = written.filter((e) => e.standing).length;
   console.log(
     `writeKeyPoint: a key point for ${written.length} rows, ${wRight} standing: precision ${f(wRight / written.length)}, recall ${f(wRight / pos)}`,
   );
-  const anyK = examples.filter((e) => e.evidence && writeKeyPoint(text(e)) !== undefined);
+  const anyK = examples.filter(hasKeyPoint);
   console.log(
     `writer over all ${examples.length} distinct turns: ${anyK.length} key points, ${anyK.filter((e) => e.standing).length} on turns labelled standing, ${anyK.filter((e) => e.standing === null).length} on turns labelled neither correction nor preference`,
   );
@@ -145,7 +148,7 @@ async function main() {
   const out = arg('--keypoints');
   if (out) {
     const lines: string[] = [];
-    for (const name of readdirSync(join(dir, 'aider')).filter((n) => files.some((c) => c.file === n))) {
+    for (const { file: name } of files) {
       const t = parseTranscript(readFileSync(join(dir, 'aider', name), 'utf8'), { lenient: true });
       const { proposed } = lessons({ messages: t.messages });
       for (const k of proposed)
@@ -162,9 +165,8 @@ async function main() {
     }
     // The writer alone, as if the detector had flagged every person's turn (its own decision still applies).
     for (const e of examples) {
-      if (!e.evidence) continue;
-      const r = rows.find((x) => `s:${x.n}` === e.id)!;
-      for (const k of writeKeyPoints(text(e)))
+      const r = rowOf.get(e.id)!;
+      for (const k of keyPointsOf.get(e) ?? [])
         lines.push(JSON.stringify({ file: r.source, keyPoint: k, from: `line:${r.line}`, by: 'writer' }));
     }
     writeFileSync(out, `${lines.join('\n')}\n`);

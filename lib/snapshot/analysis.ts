@@ -60,6 +60,11 @@ export interface Analysis<C = unknown> {
   readCategory: SnapshotCategory | undefined;
   resolved: boolean;
   key: string | null;
+  /**
+   * The one link the text is in Markdown dress (`bareLink`), null when it is not one; undefined until
+   * the text is evidence in some build. A pure function of `text` and `links`: kept across builds.
+   */
+  bare: string | null | undefined;
   /** Its content terms, as a candidate's: -1 until needed. */
   termsAt: number;
   termsLen: number;
@@ -109,6 +114,7 @@ export function analyze<C>(raw: string, vocab: Vocabulary, gen: number): Analysi
     readCategory: undefined,
     resolved: false,
     key: null,
+    bare: undefined,
     termsAt: -1,
     termsLen: 0,
     gen,

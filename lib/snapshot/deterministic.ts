@@ -514,8 +514,9 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     }
     const category = forced ? (a.resolved && forced === 'blockers' ? undefined : forced) : own;
     // A link in Markdown dress is the link: listed as such, it merges with the same link named elsewhere.
-    const bare = category === 'requiredEvidenceLinks' ? bareLink(text, found) : undefined;
-    if (bare !== undefined) add(4, bare, source, iteration, null, true, null);
+    // Read once per text, not once per build: a memo keeps the analysis.
+    if (category === 'requiredEvidenceLinks' && a.bare === undefined) a.bare = bareLink(text, found) ?? null;
+    if (category === 'requiredEvidenceLinks' && a.bare) add(4, a.bare, source, iteration, null, true, null);
     else if (category) add(CATEGORY_INDEX[category], text, source, iteration, a, true, null);
     else if (trace)
       dropped.push({ text, reason: a.resolved ? 'resolved' : 'uncategorized', sources: [source] });

@@ -3,7 +3,7 @@
  * link named elsewhere, and reads as the link. A pointer sentence keeps its words.
  */
 import { describe, expect, it } from 'vitest';
-import { deterministicSnapshot, listedText } from '../../lib/snapshot/index';
+import { createSnapshotMemo, deterministicSnapshot, listedText } from '../../lib/snapshot/index';
 
 const snap = (values: string[]) =>
   deterministicSnapshot({
@@ -18,6 +18,22 @@ describe('a link in Markdown dress', () => {
     // A path in bold holds no link that findLinks reads: the line stays as written.
     expect(snap(['**web/base.js**']).requiredEvidenceLinks).toEqual(['**web/base.js**']);
     expect(snap(['web/base.js:', '* `web/base.js`']).requiredEvidenceLinks).toEqual(['web/base.js']);
+  });
+
+  it('is read the same through a memo, build after build (the memo keeps what it found)', () => {
+    const memo = createSnapshotMemo();
+    const input = (values: string[]) => ({
+      objective: 'fix the app',
+      entries: values.map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i })),
+    });
+    const values = ['- `src/app.js`', 'web/base.js:', 'See lib/retry.ts:42'];
+    const plain = deterministicSnapshot(input(values)).requiredEvidenceLinks;
+    expect(plain).toEqual(expect.arrayContaining(['src/app.js', 'web/base.js', 'See lib/retry.ts:42']));
+    for (let build = 0; build < 3; build++)
+      expect(deterministicSnapshot(input(values), { memo }).requiredEvidenceLinks).toEqual(plain);
+    // A later build with the bare link too: still one item.
+    const more = deterministicSnapshot(input([...values, 'src/app.js']), { memo }).requiredEvidenceLinks;
+    expect(more.filter((l) => l.endsWith('src/app.js'))).toEqual(['src/app.js']);
   });
 
   it('keeps the words of a pointer sentence or a glossed path', () => {

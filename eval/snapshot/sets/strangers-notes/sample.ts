@@ -240,8 +240,14 @@ export function writeDraw(path: string, rows: readonly NoteRow[]): void {
   process.stderr.write(`wrote ${rows.length} entries to ${path}\n`);
 }
 
-/** The rows with their texts, re-read from ../shared/data and checked by SHA-256 (throws on a mismatch). */
-export function loadStrangersNotes(path: string = NOTES_ENTRIES): (NoteRow & { text: string })[] {
+/**
+ * The rows with their texts, re-read from `root` (by default ../shared/data) and checked by SHA-256
+ * (throws on a mismatch; a row whose file is absent is left out, and said so on stderr).
+ */
+export function loadStrangersNotes(
+  path: string = NOTES_ENTRIES,
+  root: string = DATA,
+): (NoteRow & { text: string })[] {
   const rows = readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
@@ -249,13 +255,13 @@ export function loadStrangersNotes(path: string = NOTES_ENTRIES): (NoteRow & { t
   const cache = new Map<string, { byPos: Map<string, string>; byHash: Map<string, string[]> }>();
   const out: (NoteRow & { text: string })[] = [];
   for (const r of rows) {
-    if (!existsSync(join(DATA, r.file))) {
+    if (!existsSync(join(root, r.file))) {
       process.stderr.write(`${basename(path)}: ${r.file} is absent; leaving out ${r.id}\n`);
       continue;
     }
     let texts = cache.get(r.file);
     if (!texts) {
-      const notes = notesOf(r.file, r.author);
+      const notes = notesOf(r.file, r.author, root);
       const byHash = new Map<string, string[]>();
       for (const n of notes) {
         const h = sha256Hex(n.text);

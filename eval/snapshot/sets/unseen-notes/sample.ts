@@ -10,10 +10,16 @@
  * `aider/<owner>__<name>.md`. Run once to (re)write entries.jsonl:
  * `npx tsx eval/snapshot/sets/unseen-notes/sample.ts --dir <folder>`.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { sha256Hex } from '../../sample-more';
-import { drawMore, type NoteRaw, type NoteRow, notesOf, writeDraw } from '../strangers-notes/sample';
+import {
+  drawMore,
+  loadStrangersNotes,
+  type NoteRaw,
+  type NoteRow,
+  notesOf,
+  writeDraw,
+} from '../strangers-notes/sample';
 
 export const UNSEEN_NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 const PER_AUTHOR = 8;
@@ -39,29 +45,18 @@ export function unseenNotesByAuthor(dir: string): Map<string, NoteRaw[]> {
   return byAuthor;
 }
 
-/** The rows with their texts, re-read from `dir` and checked by SHA-256 (throws on a mismatch). */
+/** The rows with their texts, re-read from the copies under `dir` and checked by SHA-256; throws when a copy is missing. */
 export function loadUnseenNotes(
   dir: string,
   path: string = UNSEEN_NOTES_ENTRIES,
 ): (NoteRow & { text: string })[] {
-  const rows = readFileSync(path, 'utf8')
+  const rows = loadStrangersNotes(path, dir);
+  const all = readFileSync(path, 'utf8')
     .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as NoteRow);
-  const cache = new Map<string, NoteRaw[]>();
-  return rows.map((r) => {
-    if (!existsSync(join(dir, r.file))) throw new Error(`${r.id}: ${r.file} is not under ${dir}`);
-    let notes = cache.get(r.file);
-    if (!notes) {
-      notes = notesOf(r.file, r.author, dir);
-      cache.set(r.file, notes);
-    }
-    const hit =
-      notes.find((n) => n.pos === r.pos && sha256Hex(n.text) === r.sha256) ??
-      notes.find((n) => sha256Hex(n.text) === r.sha256);
-    if (!hit) throw new Error(`${r.id} (${r.file} ${r.pos}): no sentence of the copy has the stored hash`);
-    return { ...r, text: hit.text };
-  });
+    .filter((l) => l.trim() !== '').length;
+  if (rows.length !== all)
+    throw new Error(`${all - rows.length} unseen-notes rows have no copy under ${dir}`);
+  return rows;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
