@@ -8,7 +8,6 @@
  */
 
 export { DEFAULT_MARKERS, type MarkerSet, SEED_MARKERS } from './markers.js';
-export { type FactMetadata, type InsightProvenance, insightMetadata } from './metadata.js';
 export { extractRecommendation } from './recommend.js';
 export {
   classifyTurn,
@@ -23,5 +22,11 @@ export {
   turnInsights,
 } from './reflect.js';
 export { type CompiledMarkers, compileMarkers } from './scanner.js';
-export { confidenceOf, DEFAULT_ESCALATION_BAND, DEFAULT_MIN_SCORE, type TurnScores } from './score.js';
+export {
+  confidenceOf,
+  DEFAULT_ESCALATION_BAND,
+  DEFAULT_MIN_SCORE,
+  opensSession,
+  type TurnScores,
+} from './score.js';
 export type { InsightCategory, InsightConfidence, MessageLike, ReflectionInsight } from './types.js';

@@ -19,6 +19,7 @@ import {
   confidenceOf,
   DEFAULT_MIN_SCORE,
   INTERRUPTED,
+  opensSession,
   REPEAT,
   repeatFinder,
   reportsInterrupt,
@@ -200,6 +201,9 @@ export function scoreTurns(
   let lastOtherIndex = -1;
   let lastOtherText: string | undefined;
   let context = 0;
+  // Whether the agent has answered yet in this session: a person's turn before any reply (the task
+  // that opens a session, a request re-sent while the model kept failing) has nothing to correct.
+  let answered = false;
   const repeats = repeatFinder();
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
@@ -212,6 +216,8 @@ export function scoreTurns(
       if (user) continue;
     }
     if (!user) {
+      if (m.role === 'assistant') answered = true;
+      else if (opensSession(m, text)) answered = false;
       if (text !== undefined) {
         lastOtherIndex = i;
         lastOtherText = text;
@@ -227,7 +233,7 @@ export function scoreTurns(
     let ref: string | undefined;
     // A turn without any evidence has nothing to report or escalate, unless a scorer reads it.
     if (bits !== 0 || ctx !== 0 || scorer) {
-      let scores = turnScores(bits, ctx);
+      let scores = turnScores(answered || ctx & INTERRUPTED ? bits : bits & ~(CORRECTION | CHALLENGE), ctx);
       if (scorer) scores = learned(scorer, text, bits, ctx, prevIndex < 0, lastOtherText, scores);
       ref = refOf(m, i);
       if (prevIndex >= 0) prevRef ??= refOf(messages[prevIndex]!, prevIndex);
@@ -344,7 +350,9 @@ export function turnInsights(
  * as if absent. Tool and assistant messages are read for one thing: an interrupted or rejected tool
  * call (Claude Code's `[Request interrupted by user]`, "The user doesn't want to proceed with this
  * tool use", the console's `Interrupted by user`) or aider's `/undo` before a turn is evidence that
- * it corrects; a turn repeating an earlier request is evidence of friction. Every insight carries a
+ * it corrects; a turn repeating an earlier request is evidence of friction. A turn the agent has not
+ * answered yet in its session (the task that opens it, a request re-sent while the model kept failing)
+ * corrects nothing: its correction markers do not count (a scorer still sees them). Every insight carries a
  * `score` in [0, 1]; those below `minScore` are dropped. A correction's `traceRefs` name the turn, the
  * previous user turn and the message just before the correction. Deterministic; never throws on
  * malformed messages.

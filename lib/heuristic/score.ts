@@ -4,7 +4,7 @@
  * a repeat of an earlier request). Fixed numbers, not fitted: `minScore` is what the evaluation picks.
  */
 import { CHALLENGE, CORRECTION, FRICTION, POSITIVE, PREFERENCE } from './scanner.js';
-import type { InsightConfidence } from './types.js';
+import type { InsightConfidence, MessageLike } from './types.js';
 
 /** @internal A tool call was interrupted or rejected since the previous user turn (or `/undo`). */
 export const INTERRUPTED = 1;
@@ -102,6 +102,19 @@ export function turnScores(bits: number, context: number, table: readonly number
 export function confidenceOf(score: number): InsightConfidence {
   return score >= 0.8 ? 'high' : score >= 0.6 ? 'medium' : 'low';
 }
+
+/**
+ * @internal Whether a message opens a new session of the conversation: aider appends every session in
+ * a repository to one history, and its header (`# aider chat started at …`, a system message once
+ * parsed by rearview/transcript) starts the next. Exported for `rearview/session`'s `observe`.
+ *
+ * @example
+ * ```ts
+ * opensSession({ role: 'system', content: 'aider chat started at 2025-01-02 10:00:00' }, 'aider chat started at 2025-01-02 10:00:00'); // true
+ * ```
+ */
+export const opensSession = (m: MessageLike, text: string | undefined): boolean =>
+  m.role === 'system' && text?.startsWith('aider chat started') === true;
 
 /** Interruption and rejection notices of Claude Code (JSONL and console) in tool or user messages. */
 const INTERRUPT = /nterrupted by user|want to proceed with this tool use/;

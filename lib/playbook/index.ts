@@ -78,6 +78,7 @@ export {
   type TurnMessageLike,
   turnContexts,
 } from './lessons.js';
+export { type FactMetadata, type InsightProvenance, insightMetadata } from './metadata.js';
 export {
   emptyPlaybook,
   formatKeyPointId,

@@ -11,6 +11,7 @@ import {
   type HeuristicOptions,
   heuristicReflect,
   type MessageLike,
+  opensSession,
   type ReflectionInsight,
 } from '../heuristic/index.js';
 import {
@@ -52,6 +53,8 @@ export interface SessionState {
   tail: Tracked[];
   /** The agent's last message since the previous user turn: what a correction corrects. */
   lastAgent: MessageLike | undefined;
+  /** The agent has replied in the current session (heuristicReflect: a turn before that corrects nothing). */
+  answered: boolean;
   pendingCited: Set<string>;
   /** Agent runs observed besides the conversation (SWE-agent, mini-swe-agent trajectories). */
   trajectories: TrajectoryLike[];
@@ -78,6 +81,7 @@ interface Undo {
   tail: Tracked[];
   tailLength: number;
   lastAgent: MessageLike | undefined;
+  answered: boolean;
   pendingCited: Set<string>;
   joinTail: string | undefined;
   joinUserTail: string | undefined;
@@ -107,6 +111,7 @@ export function newSessionState(id: string): SessionState {
     recentUsers: [],
     tail: [],
     lastAgent: undefined,
+    answered: false,
     pendingCited: new Set(),
     trajectories: [],
     splitSecrets: [],
@@ -115,6 +120,8 @@ export function newSessionState(id: string): SessionState {
     undo: undefined,
   };
 }
+
+const ANSWERED: MessageLike = Object.freeze({ role: 'assistant', content: undefined });
 
 function isUser(m: MessageLike): boolean {
   return m.role === 'user' || m.role === 'human';
@@ -136,6 +143,7 @@ function saveUndo(s: SessionState, history: number, proposedSoFar: number): Undo
     tail: s.tail,
     tailLength: s.tail.length,
     lastAgent: s.lastAgent,
+    answered: s.answered,
     pendingCited: new Set(s.pendingCited),
     joinTail: s.joinTail,
     joinUserTail: s.joinUserTail,
@@ -153,6 +161,7 @@ function restoreLast(s: SessionState, u: Undo): void {
   u.tail.length = u.tailLength;
   s.tail = u.tail;
   s.lastAgent = u.lastAgent;
+  s.answered = u.answered;
   s.pendingCited = u.pendingCited;
   s.joinTail = u.joinTail;
   s.joinUserTail = u.joinUserTail;
@@ -203,6 +212,12 @@ export function observeMessages(
   // interrupted tool call) — then the new messages. Insights of context turns are dropped.
   const window: MessageLike[] = [];
   const globalIndex: number[] = [];
+  // The replies before the window are not in it: a reply with no text stands for them, so that a
+  // turn after them is not read as one no reply had answered yet (it is never a turn's reference).
+  if (s.answered) {
+    window.push(ANSWERED);
+    globalIndex.push(-1);
+  }
   for (const t of [...s.recentUsers, ...s.tail]) {
     window.push(t.m);
     globalIndex.push(t.gi);
@@ -245,7 +260,9 @@ export function observeMessages(
     const text = contentText(m.content);
     if (!isUser(m)) {
       s.tail.push({ m, gi });
+      if (opensSession(m, text)) s.answered = false;
       if (m.role === 'assistant') {
+        s.answered = true;
         s.lastAgent = m;
         for (const id of extractCitedIds([m])) s.pendingCited.add(id);
       }

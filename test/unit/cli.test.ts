@@ -452,7 +452,10 @@ describe('the binary', () => {
     expect(out.insights[0]).toMatchObject({ fact: 'Recorded fact.', category: 'gotcha' });
 
     const other = await runCli(['reflect', '-', '--fixtures', fixtures], {
-      input: JSON.stringify([{ role: 'user', content: 'No, use yarn instead.' }]),
+      input: JSON.stringify([
+        { role: 'assistant', content: 'Installed it with npm.' },
+        { role: 'user', content: 'No, use yarn instead.' },
+      ]),
     });
     expect(other.code).toBe(0);
     expect(other.stdout).toMatch(/LLM reflection failed \(llm_fixture_missing/);

@@ -25,6 +25,12 @@ const user = (content: string, id?: string): MessageLike => ({
   content,
   ...(id ? { id } : {}),
 });
+/** The agent's reply: a turn before any reply of its session corrects nothing. */
+const reply = (content = 'Done.', id?: string): MessageLike => ({
+  role: 'assistant',
+  content,
+  ...(id ? { id } : {}),
+});
 
 describe('scores and minScore', () => {
   it('every insight has a score in [0, 1] at or above minScore, and its confidence is the score band', () => {
@@ -61,6 +67,7 @@ describe('scores and minScore', () => {
 
   it('the default threshold keeps only the kinds of evidence precise on unseen authors', () => {
     const messages = [
+      reply(),
       user('I prefer tabs.'),
       user('As I mentioned, use PostgreSQL.'),
       user('This is wrong.'),
@@ -102,16 +109,76 @@ describe('approval is its own category', () => {
   });
 
   it('approval that also corrects is a correction', () => {
-    const cats = heuristicReflect([user("Great work, but that's wrong: the button is still blue.")], {
-      minScore: 0.5,
-    }).map((i) => i.category);
+    const cats = heuristicReflect(
+      [reply(), user("Great work, but that's wrong: the button is still blue.")],
+      {
+        minScore: 0.5,
+      },
+    ).map((i) => i.category);
     expect(cats).toEqual(['correction']);
   });
 });
 
 describe('context signals', () => {
+  it('a turn no reply of its session has answered yet corrects nothing', () => {
+    const corrections = (messages: MessageLike[]) =>
+      heuristicReflect(messages, { minScore: 0 })
+        .filter((i) => i.category === 'correction')
+        .map((i) => i.traceRefs[0]);
+    // The task that opens a conversation: "don't change…" states it, it corrects nothing.
+    const task = user("Fix the login bug, but don't change the tests.", 'u1');
+    expect(corrections([task])).toEqual([]);
+    expect(corrections([user('Add login.', 'u0'), reply(), task])).toEqual(['message:u1']);
+    // A request re-sent while the model kept failing: only tool notices since the first.
+    const failed = { role: 'tool', content: 'litellm.APIConnectionError: connection refused' };
+    expect(corrections([user('Add a login page.'), failed, user('No, add the login page.', 'u2')])).toEqual(
+      [],
+    );
+    // An interruption or `/undo` before it is evidence enough, reply or not.
+    const cut = { role: 'tool', content: 'Bash(rm -rf build)…\nInterrupted by user' };
+    expect(corrections([user('Clean up.'), cut, user('No, keep the build folder.', 'u3')])).toEqual([
+      'message:u3',
+    ]);
+    // A system message is no new session, unless it is aider's session header.
+    const checkpoint = { role: 'system', content: 'The earlier parts of this conversation were truncated.' };
+    expect(corrections([user('Add login.'), reply(), checkpoint, task])).toEqual(['message:u1']);
+    const aider = [
+      '# aider chat started at 2025-01-01 10:00:00',
+      '',
+      '#### add a login page  ',
+      '',
+      'Added `login.py`.',
+      '',
+      '# aider chat started at 2025-01-02 10:00:00',
+      '',
+      "#### No, don't touch the tests and fix the login bug  ",
+      '',
+      'Fixed it.',
+      '',
+      '#### No, use bcrypt for the passwords  ',
+      '',
+    ].join('\n');
+    const parsed = parseTranscript(aider).messages;
+    const texts = heuristicReflect(parsed, { minScore: 0 })
+      .filter((i) => i.category === 'correction')
+      .map((i) => i.fact);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toContain('bcrypt');
+    // A scorer is still told the turn's signals: the rule is the markers' score, not the evidence.
+    const seen: boolean[] = [];
+    heuristicReflect([task], {
+      scorer: (turn, scores) => {
+        seen.push(turn.signals.correction);
+        return scores;
+      },
+    });
+    expect(seen).toEqual([true]);
+  });
+
   it('an interrupted or rejected tool call before a turn raises its correction score', () => {
-    const plain = heuristicReflect([user('Add a test'), user('No, use the fixture.')], { minScore: 0 });
+    const plain = heuristicReflect([user('Add a test'), reply(), user('No, use the fixture.')], {
+      minScore: 0,
+    });
     for (const notice of [
       { role: 'tool', content: 'Bash(touch tests/__init__.py)…\nInterrupted by user' },
       {
@@ -343,7 +410,7 @@ describe('llmReflect escalation (real SDK, local Messages API server)', () => {
 
   it('no uncertain turn, no call; a verdict of nothing drops the turn', async () => {
     const llm = anthropicClient({ apiKey: 'sk-ant-test-key', baseURL: mock.url });
-    const sure = await llmReflect([user('No, that is wrong.')], { llm, escalate: true });
+    const sure = await llmReflect([reply(), user('No, that is wrong.')], { llm, escalate: true });
     expect(mock.requests).toHaveLength(0);
     expect(sure.map((i) => i.category)).toEqual(['correction']);
     mock.script([{ kind: 'json', text: '{"verdicts": [{"ref": "t1", "categories": []}]}' }]);

@@ -16,7 +16,6 @@ import {
   DEFAULT_MARKERS,
   extractRecommendation,
   heuristicReflect,
-  insightMetadata,
   type MessageLike,
   type ReflectionInsight,
   SEED_MARKERS,
@@ -29,12 +28,20 @@ import {
   mergeInsights,
   parseReflectionResponse,
 } from '../../lib/llm-reflect/index';
+import { insightMetadata } from '../../lib/playbook/index';
 import { createRearview } from '../../lib/session/index';
 import { type Message, parseTrajectory, parseTranscript, type Trajectory } from '../../lib/transcript/index';
 import { TURN_ADVERSARIAL } from '../adversarial';
 import { useMockAnthropic } from '../llm/use-mock';
 
 /** The seed's `conv(speaker, text)` helper: one message per turn, ids in order. */
+/** One user turn after the agent's reply (a turn no reply has answered yet corrects nothing). */
+const answered = (text: string): Message[] =>
+  conv([
+    ['assistant', 'Done.'],
+    ['user', text],
+  ]);
+
 function conv(turns: [string, string][]): Message[] {
   return turns.map(([role, content], i) => ({
     id: `t${i}`,
@@ -172,7 +179,7 @@ describe('seed 004 tests, ported 1:1', () => {
 
   it('the seed turns give the same categories with the seed lists through the word-aware matcher', () => {
     const cats = (text: string) =>
-      heuristicReflect(conv([['user', text]]), { ...ALL, markers: SEED_MARKERS }).map((i) => i.category);
+      heuristicReflect(answered(text), { ...ALL, markers: SEED_MARKERS }).map((i) => i.category);
     expect(cats('No, not GraphQL. I said REST endpoint.')).toContain('correction');
     expect(cats('I prefer using snake_case for all function names.')).toEqual(['preference']);
     expect(cats('As I mentioned, use PostgreSQL not SQLite.')).toEqual(['friction']);
@@ -207,17 +214,17 @@ describe('insight shape', () => {
   });
 
   it('approval recommends continuing; a challenge question is a medium-confidence correction', () => {
-    const [approval] = heuristicReflect(conv([['user', 'Perfect, thanks!']]));
+    const [approval] = heuristicReflect(answered('Perfect, thanks!'));
     expect(approval).toMatchObject({ category: 'approval', recommendation: 'Continue this approach.' });
     // Challenging questions turned out the most precise evidence of a correction (calibrated score 0.9).
-    const [challenge] = heuristicReflect(conv([['user', "Shouldn't that be using a fixture?"]]));
+    const [challenge] = heuristicReflect(answered("Shouldn't that be using a fixture?"));
     expect(challenge).toMatchObject({ category: 'correction', confidence: 'high', score: 0.9 });
     expect(challenge!.tags).toContain('question');
   });
 
   it('cuts facts on a UTF-8 boundary', () => {
     const text = `No, ${'é'.repeat(150)}`;
-    const [insight] = heuristicReflect(conv([['user', text]]));
+    const [insight] = heuristicReflect(answered(text));
     expect(insight!.fact).toBe(`User correction: ${truncateUtf8(text, 200)}`);
     expect(insight!.fact.endsWith('\ufffd')).toBe(false);
   });
@@ -238,7 +245,10 @@ describe('insight shape', () => {
   it('reads only user turns, and Anthropic-style text blocks', () => {
     expect(heuristicReflect([{ role: 'assistant', content: 'No, that is wrong.' }])).toEqual([]);
     expect(heuristicReflect([{ role: 'tool', content: 'No, that is wrong.' }])).toEqual([]);
-    const blocks = heuristicReflect([{ role: 'user', content: [{ type: 'text', text: 'That is wrong.' }] }]);
+    const blocks = heuristicReflect([
+      { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+      { role: 'user', content: [{ type: 'text', text: 'That is wrong.' }] },
+    ]);
     expect(blocks.map((i) => i.category)).toEqual(['correction']);
   });
 
@@ -393,9 +403,7 @@ describe('marker lists are data', () => {
     const extended = { ...DEFAULT_MARKERS, correction: [...DEFAULT_MARKERS.correction, '^scrap that'] };
     expect(classifyTurn('Scrap that.', extended).correction).toBe(true);
     const compiled = compileMarkers(extended);
-    expect(heuristicReflect(conv([['user', 'Scrap that.']]), { markers: compiled })[0]!.category).toBe(
-      'correction',
-    );
+    expect(heuristicReflect(answered('Scrap that.'), { markers: compiled })[0]!.category).toBe('correction');
     const only = { correction: ['banana'], challenge: [], preference: [], positive: [], friction: [] };
     expect(classifyTurn('No, that is wrong.', only).correction).toBe(false);
     expect(classifyTurn('Banana!', only).correction).toBe(true);
@@ -831,10 +839,22 @@ describe('turns no person wrote (synthetic) are never analysed', () => {
     expect(unflagged.some((i) => i.traceRefs[0] === 'message:s' && i.category === 'correction')).toBe(true);
     // Any truthy flag counts; a falsy one does not.
     expect(heuristicReflect([{ role: 'user', content: 'No, use REST.', synthetic: true }])).toEqual([]);
-    expect(heuristicReflect([{ role: 'user', content: 'No, use REST.', synthetic: false }])).toHaveLength(1);
+    const reply = { role: 'assistant', content: 'Done.' };
+    expect(heuristicReflect([reply, { role: 'user', content: 'No, use REST.', synthetic: true }])).toEqual(
+      [],
+    );
+    expect(
+      heuristicReflect([reply, { role: 'user', content: 'No, use REST.', synthetic: false }]),
+    ).toHaveLength(1);
   });
 
   it('from parsed transcripts: Claude Code summaries and command output, aider housekeeping, an agent task', () => {
+    const reply = JSON.stringify({
+      type: 'assistant',
+      uuid: 'a0',
+      sessionId: 's',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Added a GraphQL endpoint.' }] },
+    });
     const claude = [
       { uuid: 'u1', content: "No, that's wrong. Use REST." },
       { uuid: 'u2', content: summary, isCompactSummary: true },
@@ -844,9 +864,9 @@ describe('turns no person wrote (synthetic) are never analysed', () => {
         JSON.stringify({ type: 'user', uuid, sessionId: 's', message: { role: 'user', content }, ...extra }),
       )
       .join('\n');
-    expect(heuristicReflect(parseTranscript(claude).messages).map((i) => i.traceRefs[0])).toEqual([
-      'message:u1',
-    ]);
+    expect(
+      heuristicReflect(parseTranscript(`${reply}\n${claude}`).messages).map((i) => i.traceRefs[0]),
+    ).toEqual(['message:u1']);
     const aider =
       '# aider chat started at 2025-01-01 00:00:00\n\n#### /add wrong.py  \n\n#### /undo  \n\n#### No, revert that.  \n';
     // `/undo` is the person rejecting the last edit: a correction of its own, and context for the next turn.
@@ -861,7 +881,11 @@ describe('turns no person wrote (synthetic) are never analysed', () => {
       ],
     };
     expect(heuristicReflect(parseTranscript(mini).messages)).toEqual([]);
-    expect(heuristicReflect(parseTranscript({ messages: mini.messages }).messages).length).toBeGreaterThan(0);
+    // Read as a chat, the same message is a person's turn (its preference and friction, under the
+    // default threshold; the turn before any reply corrects nothing).
+    expect(
+      heuristicReflect(parseTranscript({ messages: mini.messages }).messages, { minScore: 0 }).length,
+    ).toBeGreaterThan(0);
   });
 
   it('observe() in the session facade agrees with heuristicReflect across chunks', () => {

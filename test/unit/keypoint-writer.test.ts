@@ -257,10 +257,16 @@ describe('writeKeyPoint', () => {
 
   it('is the text proposeKeyPoint gives a correction, which otherwise keeps only its evidence', () => {
     const standing = 'No, always use pnpm instead of npm.';
-    const [insight] = heuristicReflect([{ role: 'user', content: standing }]);
+    const [insight] = heuristicReflect([
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: standing },
+    ]);
     expect(proposeKeyPoint(insight!, standing)?.text).toBe(writeKeyPoint(standing));
     const oneOff = 'No, the build still fails with this error, fix it.';
-    for (const i of heuristicReflect([{ role: 'user', content: oneOff }])) {
+    for (const i of heuristicReflect([
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: oneOff },
+    ])) {
       expect(proposeKeyPoint(i, oneOff)).toBeUndefined();
     }
   });

@@ -26,8 +26,11 @@ import { describe, expect, it } from 'vitest';
 import { type Turn, turnsOf } from '../../playground/src/analyze';
 import { insightOperations } from '../../playground/src/playbook-store';
 
+/** The agent's reply before a test's turn: a turn no reply has answered yet corrects nothing. */
+const REPLY = { role: 'assistant', content: 'Done.', id: 'r' };
+
 const insightOf = (text: string, category: string) => {
-  const found = heuristicReflect([{ role: 'user', content: text, id: 't' }]).find(
+  const found = heuristicReflect([REPLY, { role: 'user', content: text, id: 't' }]).find(
     (i) => i.category === category,
   );
   if (!found) throw new Error(`no ${category} in ${JSON.stringify(text)}`);
@@ -107,7 +110,7 @@ describe('proposeKeyPoint', () => {
       section: 'MISTAKES TO AVOID',
       text: 'Use pnpm instead of npm.',
       category: 'correction',
-      traceRefs: ['message:t'],
+      traceRefs: ['message:t', 'message:r'],
     });
     const call = { content: '{"command":"npm install --save lodash","description":"x"}', toolName: 'Bash' };
     expect(proposeKeyPoint(insightOf(text, 'correction'), { text, previous: call })?.context).toBe(
@@ -201,7 +204,7 @@ describe('proposeKeyPoint', () => {
     fc.assert(
       fc.property(fc.constantFrom(...turns), fc.string({ maxLength: 80 }), (turn, tail) => {
         const text = `${turn} ${tail}`;
-        for (const insight of heuristicReflect([{ role: 'user', content: text }])) {
+        for (const insight of heuristicReflect([REPLY, { role: 'user', content: text }])) {
           const all = insightProposals(insight, text);
           expect(proposeKeyPoint(insight, text)).toEqual(all[0]);
           for (const p of all) {
@@ -220,7 +223,8 @@ describe('proposeKeyPoint', () => {
 
 describe('turnVerdict', () => {
   it('corrections and complaints are evidence against the cited key points, approvals for them', () => {
-    const verdict = (text: string) => turnVerdict(heuristicReflect([{ role: 'user', content: text }]), text);
+    const verdict = (text: string) =>
+      turnVerdict(heuristicReflect([REPLY, { role: 'user', content: text }]), text);
     expect(verdict("No, that's wrong. Use pnpm add.")).toEqual({ tag: 'harmful', reason: 'corrected' });
     const friction = [raw('friction', ['friction'])];
     expect(turnVerdict(friction, 'Again? I already told you that.')).toEqual({

@@ -19,6 +19,8 @@ const quiet = { broadcast: false as const, onWarning: () => {} };
 let n = 0;
 const ids = () => `sess-${++n}`;
 const DIRECTIVE = 'cite its ID in your reasoning';
+/** A reply before a test's first turn: a turn no reply has answered yet corrects nothing. */
+const REPLY: MessageLike = { role: 'assistant', content: 'Done.' };
 
 const chat = (): MessageLike[] => [
   { role: 'user', content: 'How do I install the dependencies?' },
@@ -37,16 +39,38 @@ const TURNS = [
   'Actually, please use tabs for indentation.',
   'I already told you, use pnpm not npm.',
   'ok',
+  // aider's session header (as a system message): the turns after it wait for a reply of their own.
+  'aider chat started at 2025-01-02 10:00:00',
   '',
 ];
 
 describe('observe', () => {
+  it('knows across chunks whether the agent has replied in the session (aider appends sessions)', () => {
+    const all: MessageLike[] = [
+      { role: 'user', content: 'Add a login page.' },
+      { role: 'assistant', content: 'Added it.' },
+      { role: 'system', content: 'aider chat started at 2025-01-02 10:00:00' },
+      { role: 'user', content: 'Fix the signup bug.' },
+      { role: 'user', content: "No, don't change the tests." },
+      { role: 'assistant', content: 'Fixed.' },
+      { role: 'user', content: "No, don't change the tests." },
+    ];
+    const whole = heuristicReflect(all);
+    // Only the last turn follows a reply of its session.
+    expect(whole.map((i) => [i.category, i.traceRefs[0]])).toEqual([['correction', 'message:m6']]);
+    for (let cut = 1; cut < all.length; cut++) {
+      const rv = createRearview({ store: memoryStore(), storeOptions: quiet });
+      const got = [...rv.observe(all.slice(0, cut)).insights, ...rv.observe(all).insights];
+      expect(got, `cut at ${cut}`).toEqual(whole);
+    }
+  });
+
   it('is incremental: chunks give exactly heuristicReflect of the whole history', () => {
     fc.assert(
       fc.property(
         fc.array(
           fc.record({
-            role: fc.constantFrom('user', 'assistant', 'tool', 'human'),
+            role: fc.constantFrom('user', 'assistant', 'tool', 'human', 'system'),
             content: fc.oneof(fc.constantFrom(...TURNS), fc.string()),
             withId: fc.boolean(),
           }),
@@ -191,6 +215,7 @@ describe('endSession without a model', () => {
     const b = createRearview({ store, sessionId: ids });
     const s = await b.endSession({
       messages: [
+        REPLY,
         { role: 'user', content: 'no, USE pnpm instead of npm!!' },
         { role: 'user', content: 'No, use pnpm instead of npm please.' },
         { role: 'user', content: 'Please use pnpm instead of npm, please' },
@@ -226,28 +251,30 @@ describe('endSession without a model', () => {
   it('redacts key point texts by default', async () => {
     const rv = createRearview({ store: memoryStore(), storeOptions: quiet });
     const s = await rv.endSession({
-      messages: [{ role: 'user', content: 'No, use jane.doe@example.com instead of the team alias.' }],
+      messages: [REPLY, { role: 'user', content: 'No, use jane.doe@example.com instead of the team alias.' }],
     });
     expect(s.added[0]!.text).toBe('Use [email-1] instead of the team alias.');
     const raw = createRearview({ store: memoryStore(), storeOptions: quiet, redact: false });
     const r = await raw.endSession({
-      messages: [{ role: 'user', content: 'No, use jane.doe@example.com instead of the team alias.' }],
+      messages: [REPLY, { role: 'user', content: 'No, use jane.doe@example.com instead of the team alias.' }],
     });
     expect(r.added[0]!.text).toContain('jane.doe@example.com');
   });
 
   it('enforces budgets.playbookTokens and budgets.heuristicKeyPoints', async () => {
     const store = playbookStore(memoryStore(), quiet);
-    const many = (k: number) =>
-      Array.from({ length: k }, (_, i) => ({
+    const many = (k: number) => [
+      REPLY,
+      ...Array.from({ length: k }, (_, i) => ({
         role: 'user',
         content: `No, use tool${i} alpha${i} instead of legacy${i} beta${i}.`,
-      }));
+      })),
+    ];
     const rv = createRearview({ store, budgets: { heuristicKeyPoints: 3, playbookTokens: 200 } });
     const s1 = await rv.endSession({ messages: many(5) });
     expect(s1.added).toHaveLength(3);
     const s2 = await rv.endSession({
-      messages: many(12).slice(5),
+      messages: [REPLY, ...many(12).slice(6)],
     });
     expect(s2.evicted.length).toBeGreaterThan(0);
     const pb = await rv.playbook();
@@ -378,7 +405,7 @@ describe('on(change)', () => {
     expect(seenA.map((c) => c.origin)).toEqual(['local']);
     expect(seenB.map((c) => c.origin)).toEqual(['remote']);
     offA();
-    await a.endSession({ messages: [{ role: 'user', content: 'No, use bun instead of node.' }] });
+    await a.endSession({ messages: [REPLY, { role: 'user', content: 'No, use bun instead of node.' }] });
     await new Promise((r) => setTimeout(r, 50));
     expect(seenA).toHaveLength(1);
     expect(seenB).toHaveLength(2);

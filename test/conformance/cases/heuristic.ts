@@ -4,7 +4,6 @@ import {
   compileMarkers,
   DEFAULT_MARKERS,
   heuristicReflect,
-  insightMetadata,
   loadLanguageMarkers,
 } from 'rearview/heuristic';
 import {
@@ -17,6 +16,7 @@ import {
   turnFeatures,
 } from 'rearview/heuristic-model';
 import { insightPrompt, parseReflectionResponse } from 'rearview/llm-reflect';
+import { insightMetadata } from 'rearview/playbook';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';

@@ -103,8 +103,10 @@ export const sessionCases: ConformanceCase[] = [
         role: 'user',
         content: `No, use tool${i} alpha${i} instead of legacy${i} beta${i}.`,
       }));
-      const a = await rv.endSession({ messages: turns.slice(0, 3) });
-      const b = await rv.endSession({ messages: turns.slice(3) });
+      // Each session opens with the agent's reply: a turn no reply has answered yet corrects nothing.
+      const reply = { role: 'assistant', content: 'Done.' };
+      const a = await rv.endSession({ messages: [reply, ...turns.slice(0, 3)] });
+      const b = await rv.endSession({ messages: [reply, ...turns.slice(3)] });
       checkEqual([a.added.length, b.added.length], [2, 2], 'heuristicKeyPoints caps each session');
       const empty = await rv.systemPrompt();
       check(!empty.includes('[mis-'), 'promptTokens default applies');

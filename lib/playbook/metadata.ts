@@ -1,5 +1,9 @@
-/** `insightMetadata`: the reference design's `insight_metadata`, the provenance record of an insight. */
-import type { ReflectionInsight } from './types.js';
+/**
+ * `insightMetadata`: the reference design's `insight_metadata`, the record a fact store keeps for an
+ * insight (provenance and usage counters). Here, not in `rearview/heuristic`: storing is not detecting,
+ * and that entry's eager code has an 8 KB budget.
+ */
+import type { InsightLike } from './policy.js';
 
 /** Where a fact came from. */
 export interface InsightProvenance {
@@ -24,7 +28,8 @@ export interface FactMetadata {
 }
 
 /**
- * Provenance for an insight: one `reflection` entry, then one `trace` entry per trace reference, so a
+ * Provenance for an insight (any with `category`, `confidence`, `tags` and `traceRefs`: a
+ * `ReflectionInsight` of `rearview/heuristic` fits): one `reflection` entry, then one `trace` entry per trace reference, so a
  * consumer can walk back to the raw turns or steps. `now` defaults to the current time.
  *
  * @throws {RangeError} when `now` is not a valid date.
@@ -34,8 +39,8 @@ export interface FactMetadata {
  * insightMetadata(insight, '2025-01-01T00:00:00.000Z').provenance[1]; // { source: 'trace', reference: 'message:m3', … }
  * ```
  */
-export function insightMetadata(
-  insight: ReflectionInsight,
+export function insightMetadata<I extends InsightLike>(
+  insight: I,
   now: Date | string | number = new Date(),
 ): FactMetadata {
   const date = (now instanceof Date ? now : new Date(now)).toISOString();
