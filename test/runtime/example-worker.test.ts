@@ -129,7 +129,10 @@ describe('examples/edge-worker in workerd', () => {
     const res = await fetch(`${worker.url}/reflect`, {
       method: 'POST',
       headers: as('team'),
-      body: JSON.stringify([{ role: 'user', content: `No, use pnpm instead of npm! (key ${KEY})` }]),
+      body: JSON.stringify([
+        { role: 'assistant', content: 'Running npm install.' },
+        { role: 'user', content: `No, use pnpm instead of npm! (key ${KEY})` },
+      ]),
     });
     const text = await res.text();
     expect(res.status).toBe(200);
