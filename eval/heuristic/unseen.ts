@@ -1,11 +1,13 @@
 /**
- * `npx tsx eval/heuristic/unseen.ts --dir <folder>`: issue 38's detectors and key-point writer on the
- * `unseen` labels (sets/unseen/README.md): person-typed turns of aider histories from public
- * repositories whose authors are in no folder of `../shared/data`, so no rule, weight or threshold of
- * rearview was chosen from them. Scored once, with what is shipped; nothing is fitted here.
+ * `npx tsx eval/heuristic/unseen.ts --dir <folder> [--set unseen|unseen-specstory]`: issue 38's
+ * detectors and key-point writer on people's turns from public repositories whose authors are in no
+ * folder of `../shared/data`, so no rule, weight or threshold of rearview was chosen from them:
+ * `unseen` (aider histories, sets/unseen/README.md) or `unseen-specstory` (SpecStory exports,
+ * sets/unseen-specstory/README.md). Each set is scored once, with what is shipped; nothing is fitted.
  *
- * The histories are not in the repository (they state no licence): `<folder>` holds the copies as
- * `aider/<owner>__<name>.md`. Each copy is checked against `sets/unseen/files.jsonl` (SHA-256 of the
+ * The copies are not in the repository (they state no licence): `<folder>` holds them as
+ * `aider/<owner>__<name>.md` and `specstory/<owner>__<name>.md`. Each copy is checked against the
+ * set's `files.jsonl` (SHA-256 of the
  * copied text) before anything is scored, so a figure is always on the copies that were labelled.
  *
  * Prints, over distinct readings: precision / recall per category for the seed's substrings, the markers
@@ -52,11 +54,22 @@ const arg = (name: string) => {
   return at > 0 ? process.argv[at + 1] : undefined;
 };
 
-/** Checks every copy under `dir` against the manifest; throws on a missing or changed copy. */
-export function checkCopies(dir: string): CopiedFile[] {
-  const files = readRows<CopiedFile>('sets/unseen/files.jsonl');
+/**
+ * The sets of authors no rule was written from: `unseen` (aider histories, scored once at 1f4a201)
+ * and `unseen-specstory` (SpecStory exports of Cursor, Copilot and Claude Code sessions, scored once at
+ * the commit its README names). Each names the folder of `--dir` that holds its copies.
+ */
+export const UNSEEN_SETS = {
+  unseen: { folder: 'aider' },
+  'unseen-specstory': { folder: 'specstory' },
+} as const;
+export type UnseenSet = keyof typeof UNSEEN_SETS;
+
+/** Checks every copy of `set` under `dir` against its manifest; throws on a missing or changed copy. */
+export function checkCopies(dir: string, set: UnseenSet = 'unseen'): CopiedFile[] {
+  const files = readRows<CopiedFile>(`sets/${set}/files.jsonl`);
   for (const f of files) {
-    const text = readFileSync(join(dir, 'aider', f.file), 'utf8');
+    const text = readFileSync(join(dir, UNSEEN_SETS[set].folder, f.file), 'utf8');
     const h = createHash('sha256').update(text).digest('hex');
     if (h !== f.sha256) throw new Error(`${f.file}: the copy differs from the one labelled (sha256 ${h})`);
   }
@@ -83,10 +96,15 @@ const NONE: Record<Category, boolean> = {
 
 async function main() {
   const dir = arg('--dir');
-  if (!dir) throw new Error('usage: unseen.ts --dir <folder holding aider/<owner>__<name>.md>');
-  const files = checkCopies(dir);
-  const labels = readRows<StrangerLabel>('sets/unseen/labels.jsonl');
-  const { rows, unmapped } = locateRows(labels, join(dir, 'aider'));
+  const set = (arg('--set') ?? 'unseen') as UnseenSet;
+  if (!dir || !(set in UNSEEN_SETS))
+    throw new Error(
+      'usage: unseen.ts --dir <folder holding aider/ and specstory/<owner>__<name>.md> [--set unseen|unseen-specstory]',
+    );
+  const folder = UNSEEN_SETS[set].folder;
+  const files = checkCopies(dir, set);
+  const labels = readRows<StrangerLabel>(`sets/${set}/labels.jsonl`);
+  const { rows, unmapped } = locateRows(labels, join(dir, folder));
   if (unmapped.length > 0) {
     for (const u of unmapped) console.error(`#${u.row.n} ${u.row.source}: ${u.reason}`);
     throw new Error(`${unmapped.length} unseen rows did not map to a parsed message`);
@@ -106,7 +124,7 @@ async function main() {
   );
   const rowOf = new Map(rows.map((r) => [`s:${r.n}`, r]));
   console.log(
-    printTables('unseen', examples, predictors, {
+    printTables(set, examples, predictors, {
       lang: (e) => (e.lang === 'en' ? 'en' : 'other'),
       first: (e) => (rowOf.get(e.id)?.first ? 'first turn' : 'later turn'),
     }),
@@ -149,7 +167,13 @@ async function main() {
   if (out) {
     const lines: string[] = [];
     for (const { file: name } of files) {
-      const t = parseTranscript(readFileSync(join(dir, 'aider', name), 'utf8'), { lenient: true });
+      let t: ReturnType<typeof parseTranscript>;
+      try {
+        t = parseTranscript(readFileSync(join(dir, folder, name), 'utf8'), { lenient: true });
+      } catch {
+        // A copy with no turn at all (a header only): nothing to propose, as the CLI would say.
+        continue;
+      }
       const { proposed } = lessons({ messages: t.messages });
       for (const k of proposed)
         lines.push(

@@ -117,3 +117,89 @@ describe('the unseen sets', () => {
     expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(58);
   });
 });
+
+/** What the SpecStory sets hold (their READMEs give the same numbers). */
+const SS = {
+  rows: 289,
+  counts: { correction: 48, friction: 19, preference: 8, approval: 6 } as Record<string, number>,
+  second: 76,
+  secondAgree: 73,
+  notes: 318,
+  notesAgree: 58,
+};
+
+/**
+ * `unseen-specstory` (eval/heuristic/sets/unseen-specstory/) and `unseen-specstory-notes`
+ * (eval/snapshot/sets/unseen-specstory-notes/): the same kind of sets drawn from SpecStory exports
+ * (Cursor, Copilot and Claude Code sessions) of public repositories, owners in neither the shared data
+ * nor the aider set.
+ */
+describe('the unseen-specstory sets', () => {
+  const ssRows = readRows<Row>('sets/unseen-specstory/labels.jsonl');
+  const ssSecond = readRows<{ n: number; label: string }>('sets/unseen-specstory/labels-second.jsonl');
+  const ssCopies = readRows<Copy & { path: string }>('sets/unseen-specstory/files.jsonl');
+  const ssNotes = readFileSync(
+    join(import.meta.dirname, '../../eval/snapshot/sets/unseen-specstory-notes/entries.jsonl'),
+    'utf8',
+  )
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { id: string; author: string; file: string; sha256: string });
+
+  it('label every extracted turn once, with a hash and no text', () => {
+    expect(ssRows.length).toBe(SS.rows);
+    expect(new Set(ssRows.map((r) => r.n)).size).toBe(ssRows.length);
+    expect(new Set(ssRows.map((r) => `${r.author}#${r.index}`)).size).toBe(ssRows.length);
+    for (const r of ssRows) {
+      expect(r.split).toBe('unseen-specstory');
+      expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect('text' in r).toBe(false);
+      expect(r.label === 'none' ? r.labels.length === 0 : r.labels.includes(r.label)).toBe(true);
+      const cp = r.labels.includes('correction') || r.labels.includes('preference');
+      expect(r.standing === null, `#${r.n} standing`).toBe(!cp);
+    }
+    const counts: Record<string, number> = {};
+    for (const r of ssRows.filter((x) => x.duplicate_of === undefined))
+      for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
+    expect(counts).toEqual(SS.counts);
+  });
+
+  it('name copies of the manifest, one author per owner, none of the shared data or the aider set', () => {
+    const files = new Set(ssCopies.map((c) => c.file));
+    for (const c of ssCopies) {
+      expect(c.file).toBe(`${c.repo.replace('/', '__')}.md`);
+      expect(c.path.startsWith('.specstory/history/'), c.path).toBe(true);
+      expect(c.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    for (const r of ssRows) expect(files.has(r.source), r.source).toBe(true);
+    for (const e of ssNotes) expect(files.has(e.file.replace(/^specstory\//, '')), e.file).toBe(true);
+    expect(new Set(ssCopies.map((c) => owner(c.repo))).size).toBe(ssCopies.length);
+    const aider = new Set(copies.map((c) => owner(c.repo)));
+    for (const c of ssCopies) expect(aider.has(owner(c.repo)), c.repo).toBe(false);
+    const dir = sharedDataDir()!;
+    const shared = new Set<string>();
+    for (const folder of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+      for (const entry of readdirSync(join(dir, folder.name))) shared.add(entry.split('+')[0]!.toLowerCase());
+      let text = '';
+      try {
+        text = readFileSync(join(dir, folder.name, 'SOURCES.jsonl'), 'utf8');
+      } catch {}
+      for (const l of text.split('\n').filter((x) => x.trim() !== ''))
+        shared.add(owner((JSON.parse(l) as { repo: string }).repo));
+    }
+    for (const c of ssCopies) expect(shared.has(owner(c.repo)), c.repo).toBe(false);
+  });
+
+  it('have second readings of labelled rows, and report their agreement', () => {
+    const byN = new Map(ssRows.map((r) => [r.n, r]));
+    expect(ssSecond.length).toBe(SS.second);
+    for (const s of ssSecond) expect(byN.has(s.n)).toBe(true);
+    expect(ssSecond.filter((s) => byN.get(s.n)!.label === s.label).length).toBe(SS.secondAgree);
+    const labels = readLabels('sets/unseen-specstory-notes/labels.tsv');
+    const again = readLabels('sets/unseen-specstory-notes/labels-second.tsv');
+    expect(ssNotes.length).toBe(SS.notes);
+    for (const e of ssNotes) expect(labels.has(e.id), e.id).toBe(true);
+    expect(again.size).toBe(60);
+    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(SS.notesAgree);
+  });
+});

@@ -25,20 +25,26 @@ export const UNSEEN_NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl'
 const PER_AUTHOR = 8;
 const POS_BINS = 4;
 
-/** The author of a copied history: its file name is `<owner>__<name>.md`. */
+/** The author of a copied history: its file name is `<folder>/<owner>__<name>.md`. */
 export const authorOfCopy = (file: string): string =>
   file
-    .replace(/^aider\//, '')
+    .replace(/^(?:aider|specstory)\//, '')
     .replace(/\.md$/, '')
     .replace('__', '/');
 
-/** Every author's prose sentences under `dir` (the folder holding `aider/`), in session order. */
-export function unseenNotesByAuthor(dir: string): Map<string, NoteRaw[]> {
+/**
+ * Every author's prose sentences under `dir/<folder>` (`aider` for this set, `specstory` for
+ * `../unseen-specstory-notes/`), in session order.
+ */
+export function unseenNotesByAuthor(
+  dir: string,
+  folder: 'aider' | 'specstory' = 'aider',
+): Map<string, NoteRaw[]> {
   const byAuthor = new Map<string, NoteRaw[]>();
-  for (const name of readdirSync(join(dir, 'aider'))
+  for (const name of readdirSync(join(dir, folder))
     .filter((f) => f.endsWith('.md'))
     .sort()) {
-    const file = `aider/${name}`;
+    const file = `${folder}/${name}`;
     const notes = notesOf(file, authorOfCopy(file), dir);
     if (notes.length > 0) byAuthor.set(authorOfCopy(file), notes);
   }
