@@ -38,13 +38,13 @@ interface Copy {
 const rows = readRows<Row>('sets/unseen/labels.jsonl');
 const second = readRows<{ n: number; label: string; labels: string[] }>('sets/unseen/labels-second.jsonl');
 const copies = readRows<Copy>('sets/unseen/files.jsonl');
-const notes = readFileSync(
-  join(import.meta.dirname, '../../eval/snapshot/sets/unseen-notes/entries.jsonl'),
-  'utf8',
-)
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as { id: string; author: string; file: string; sha256: string });
+/** A notes set's entries (eval/snapshot/sets/<set>/entries.jsonl). */
+const entriesOf = (set: string) =>
+  readFileSync(join(import.meta.dirname, `../../eval/snapshot/sets/${set}/entries.jsonl`), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { id: string; author: string; file: string; sha256: string });
+const notes = entriesOf('unseen-notes');
 const owner = (repo: string) => repo.split('/')[0]!.toLowerCase();
 
 describe('the unseen sets', () => {
@@ -138,13 +138,7 @@ describe('the unseen-specstory sets', () => {
   const ssRows = readRows<Row>('sets/unseen-specstory/labels.jsonl');
   const ssSecond = readRows<{ n: number; label: string }>('sets/unseen-specstory/labels-second.jsonl');
   const ssCopies = readRows<Copy & { path: string }>('sets/unseen-specstory/files.jsonl');
-  const ssNotes = readFileSync(
-    join(import.meta.dirname, '../../eval/snapshot/sets/unseen-specstory-notes/entries.jsonl'),
-    'utf8',
-  )
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as { id: string; author: string; file: string; sha256: string });
+  const ssNotes = entriesOf('unseen-specstory-notes');
 
   it('label every extracted turn once, with a hash and no text', () => {
     expect(ssRows.length).toBe(SS.rows);
