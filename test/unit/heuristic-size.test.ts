@@ -13,9 +13,9 @@
  * module that imports the heuristic entry costs ~150 B over no escalation at all, so the former "kit"
  * (eager helpers passed to lazy chunks as arguments) is gone.
  *
- * The llm-reflect budget is 9.5 KB: the entry is 9,689 B, of which the scanner's warm-up (which keeps
+ * The llm-reflect budget is 9.5 KB: the entry is 9,649 B, of which the scanner's warm-up (which keeps
  * V8 from throwing its optimised code away, lib/heuristic/exercise.ts) and the repeat finder take about
- * 600 B; the rest of the budget is headroom, so a growth past it fails. The heuristic entry is 8,095 B,
+ * 600 B; the rest of the budget is headroom, so a growth past it fails. The heuristic entry is 8,057 B,
  * under its 8 KB: `insightMetadata` (181 B, a record for storing an insight, not detection) moved to
  * `rearview/playbook` when the rule for turns no reply had answered yet took the entry to 8,215 B
  * (59 B; exporting `opensSession` for the session facade adds 23 B).

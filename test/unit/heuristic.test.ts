@@ -398,23 +398,6 @@ describe('word-aware and context-aware matching', () => {
 });
 
 describe('marker lists are data', () => {
-  it('read a fix that did not help as a correction, not a person speaking of themself or of a change', () => {
-    // From a blind-labelled set of SpecStory sessions (eval/heuristic/sets/unseen-specstory), where
-    // no marker read "that did not fix it".
-    for (const text of [
-      'that did not fix it',
-      "Hmm, that didn't fix the scroll",
-      "It didn't fix anything.",
-      'Nothing changed.',
-    ])
-      expect(classifyTurn(text).correction, text).toBe(true);
-    for (const text of [
-      "I didn't fix the typo yet, can you?",
-      'Nothing changed in the API, so keep the client.',
-    ])
-      expect(classifyTurn(text).correction, text).toBe(false);
-  });
-
   it('extends and replaces lists', () => {
     expect(classifyTurn('Scrap that.').correction).toBe(false);
     const extended = { ...DEFAULT_MARKERS, correction: [...DEFAULT_MARKERS.correction, '^scrap that'] };
