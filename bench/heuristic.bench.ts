@@ -97,6 +97,9 @@ function synthetic(base: readonly Turn[], target: number): { turns: Turn[]; byte
   return { turns, bytes };
 }
 
+/** The reply the timed transcripts open with (see `versus`). */
+const AGENT_REPLY: Turn = { role: 'assistant', content: 'Done.', id: 'r0' };
+
 /** Child processes the shared-turns ratio is also measured in (heuristic-process.ts). */
 const PROCESSES = 5;
 
@@ -114,7 +117,10 @@ export function versus(
   minRounds: number,
   budgetMs: number,
 ): [BenchResult, BenchResult] {
-  const fns = [() => heuristicReflect(turns), () => naiveSeedReflect(turns)];
+  // The agent's reply first: a turn before any reply corrects nothing, and the user turns, taken out of
+  // their conversations, would otherwise all be such turns (fewer insights, a cheaper run).
+  const read: Turn[] = [AGENT_REPLY, ...turns];
+  const fns = [() => heuristicReflect(read), () => naiveSeedReflect(read)];
   const found: unknown[] = fns.map((fn) => fn());
   const wall: number[][] = [[], []];
   const cpu: number[][] = [[], []];
