@@ -42,6 +42,12 @@ export const markersOnly: Predictor = (e) => atScores(e.markers);
 export const markersLang: Predictor = (e) => atScores(e.markersLang ?? e.markers);
 export const oldModel: Predictor = (e) =>
   e.evidence && e.markers ? atScores(correctionModel(e.evidence, { ...e.markers })) : NONE;
+/** The shipped reader at its thresholds, loaded on first call (its weights stay out of runs without it). */
+export async function readerPredictor(): Promise<Predictor> {
+  const { readerModel, READER_MIN_SCORE } = await import('../../lib/heuristic-model/index');
+  return (e) =>
+    e.evidence && e.markers ? atScores(readerModel(e.evidence, { ...e.markers }), READER_MIN_SCORE) : NONE;
+}
 export const seedSubstrings: Predictor = (e) => {
   if (!e.evidence) return NONE;
   const s = seedClassify(e.evidence.text);
@@ -134,9 +140,7 @@ async function main() {
   };
   if (process.argv.includes('--reader')) {
     // The shipped reader (trained on the older sets and the `strangers` split), at its thresholds.
-    const { readerModel, READER_MIN_SCORE } = await import('../../lib/heuristic-model/index');
-    predictors.reader = (e) =>
-      e.evidence && e.markers ? atScores(readerModel(e.evidence, { ...e.markers }), READER_MIN_SCORE) : NONE;
+    predictors.reader = await readerPredictor();
   }
   console.log(
     `${examples.length} rows mapped (0 unmapped); scored: ${split}, ${rows.length} distinct readings\n`,

@@ -24,16 +24,15 @@ import { join } from 'node:path';
 import { isStandingTurn, writeKeyPoints } from '../../lib/playbook/index';
 import { lessons } from '../../lib/session/index';
 import { parseTranscript } from '../../lib/transcript/index';
-import type { Category } from './data';
 import { distinctTexts, type Example, fromStranger } from './reader-data';
 import { readRows } from './rows';
 import {
-  atScores,
   markersLang,
   markersOnly,
   oldModel,
   type Predictor,
   printTables,
+  readerPredictor,
   seedSubstrings,
   table,
 } from './strangers';
@@ -87,13 +86,6 @@ export function wilson(k: number, n: number): string {
   return `[${Math.max(0, mid - half).toFixed(3)}, ${Math.min(1, mid + half).toFixed(3)}]`;
 }
 
-const NONE: Record<Category, boolean> = {
-  correction: false,
-  preference: false,
-  approval: false,
-  friction: false,
-};
-
 async function main() {
   const dir = arg('--dir');
   const set = (arg('--set') ?? 'unseen') as UnseenSet;
@@ -110,14 +102,12 @@ async function main() {
     throw new Error(`${unmapped.length} unseen rows did not map to a parsed message`);
   }
   const examples = rows.map(fromStranger).filter((e) => !e.duplicate);
-  const { readerModel, READER_MIN_SCORE } = await import('../../lib/heuristic-model/index');
   const predictors: Record<string, Predictor> = {
     seed: seedSubstrings,
     markers: markersOnly,
     'markers+lang': markersLang,
     correctionModel: oldModel,
-    reader: (e) =>
-      e.evidence && e.markers ? atScores(readerModel(e.evidence, { ...e.markers }), READER_MIN_SCORE) : NONE,
+    reader: await readerPredictor(),
   };
   console.log(
     `${files.length} copies checked; ${rows.length} rows mapped (0 unmapped), ${examples.length} distinct readings, ${new Set(examples.map((e) => e.author)).size} authors\n`,

@@ -18,8 +18,8 @@ import {
   readLabels,
   snapshotCategorizer,
 } from './score';
-import { loadUnseenNotes } from './sets/unseen-notes/sample';
-import { loadUnseenSpecstoryNotes } from './sets/unseen-specstory-notes/sample';
+import { loadUnseenNotes, UNSEEN_NOTES_ENTRIES } from './sets/unseen-notes/sample';
+import { UNSEEN_SPECSTORY_NOTES_ENTRIES } from './sets/unseen-specstory-notes/sample';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -27,14 +27,18 @@ const arg = (name: string) => {
 };
 const dir = arg('--dir');
 const set = arg('--set') ?? 'unseen-notes';
-const SETS = { 'unseen-notes': 'aider', 'unseen-specstory-notes': 'specstory' } as const;
+/** Each set: the folder of `--dir` its copies are in, and its entries. */
+const SETS = {
+  'unseen-notes': { source: 'aider', entries: UNSEEN_NOTES_ENTRIES },
+  'unseen-specstory-notes': { source: 'specstory', entries: UNSEEN_SPECSTORY_NOTES_ENTRIES },
+} as const;
 if (!dir || !(set in SETS))
   throw new Error(
     'usage: unseen-notes.ts --dir <folder holding aider/ and specstory/> [--set unseen-notes|unseen-specstory-notes]',
   );
-const source = SETS[set as keyof typeof SETS];
+const { source, entries: entriesPath } = SETS[set as keyof typeof SETS];
 
-const entries = set === 'unseen-notes' ? loadUnseenNotes(dir) : loadUnseenSpecstoryNotes(dir);
+const entries = loadUnseenNotes(dir, entriesPath);
 const labels = readLabels(`sets/${set}/labels.tsv`);
 const rows = entries.map((e) => {
   const l = labels.get(e.id);

@@ -47,6 +47,27 @@ const entriesOf = (set: string) =>
 const notes = entriesOf('unseen-notes');
 const owner = (repo: string) => repo.split('/')[0]!.toLowerCase();
 
+/**
+ * The owners of the shared data: every repository of its `SOURCES.jsonl` files, and every
+ * `<owner>+<name>` entry of its folders (some folders name authors their SOURCES rows do not list).
+ */
+function sharedOwners(): Set<string> {
+  const dir = sharedDataDir();
+  const shared = new Set<string>();
+  if (!dir) return shared;
+  for (const folder of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    for (const entry of readdirSync(join(dir, folder.name)))
+      if (entry.includes('+')) shared.add(entry.split('+')[0]!.toLowerCase());
+    let text = '';
+    try {
+      text = readFileSync(join(dir, folder.name, 'SOURCES.jsonl'), 'utf8');
+    } catch {}
+    for (const l of text.split('\n').filter((x) => x.trim() !== ''))
+      shared.add(owner((JSON.parse(l) as { repo: string }).repo));
+  }
+  return shared;
+}
+
 describe('the unseen sets', () => {
   it('label every turn once, consistently, with a hash and no text', () => {
     expect(rows.length).toBe(269);
@@ -86,19 +107,8 @@ describe('the unseen sets', () => {
   });
 
   it('hold no author of the shared data', () => {
-    const dir = sharedDataDir();
-    expect(dir, 'the shared data (../shared/data) lists the authors to keep out').toBeTruthy();
-    const shared = new Set<string>();
-    for (const folder of readdirSync(dir!, { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      let text: string;
-      try {
-        text = readFileSync(join(dir!, folder.name, 'SOURCES.jsonl'), 'utf8');
-      } catch {
-        continue;
-      }
-      for (const l of text.split('\n').filter((x) => x.trim() !== ''))
-        shared.add(owner((JSON.parse(l) as { repo: string }).repo));
-    }
+    expect(sharedDataDir(), 'the shared data (../shared/data) lists the authors to keep out').toBeTruthy();
+    const shared = sharedOwners();
     expect(shared.size).toBeGreaterThan(50);
     for (const c of copies) expect(shared.has(owner(c.repo)), c.repo).toBe(false);
   });
@@ -170,17 +180,8 @@ describe('the unseen-specstory sets', () => {
     expect(new Set(ssCopies.map((c) => owner(c.repo))).size).toBe(ssCopies.length);
     const aider = new Set(copies.map((c) => owner(c.repo)));
     for (const c of ssCopies) expect(aider.has(owner(c.repo)), c.repo).toBe(false);
-    const dir = sharedDataDir()!;
-    const shared = new Set<string>();
-    for (const folder of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      for (const entry of readdirSync(join(dir, folder.name))) shared.add(entry.split('+')[0]!.toLowerCase());
-      let text = '';
-      try {
-        text = readFileSync(join(dir, folder.name, 'SOURCES.jsonl'), 'utf8');
-      } catch {}
-      for (const l of text.split('\n').filter((x) => x.trim() !== ''))
-        shared.add(owner((JSON.parse(l) as { repo: string }).repo));
-    }
+    const shared = sharedOwners();
+    expect(shared.size).toBeGreaterThan(50);
     for (const c of ssCopies) expect(shared.has(owner(c.repo)), c.repo).toBe(false);
   });
 

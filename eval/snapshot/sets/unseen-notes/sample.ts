@@ -65,16 +65,27 @@ export function loadUnseenNotes(
   return rows;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const at = process.argv.indexOf('--dir');
-  const dir = at > 0 ? process.argv[at + 1] : undefined;
-  if (!dir) throw new Error('usage: sample.ts --dir <folder holding aider/<owner>__<name>.md>');
-  const rows = drawMore(unseenNotesByAuthor(dir), {
-    prefix: 'unseen-',
-    salt: 'unseen-notes',
+/**
+ * The draw of an unseen notes set from the copies under `dir/<folder>`: 8 sentences per author
+ * round-robin over 4 stretches, smallest `fnv1a32(salt|file|pos)` first, ids `<prefix>NNN`.
+ */
+export const drawUnseen = (
+  dir: string,
+  folder: 'aider' | 'specstory',
+  salt: string,
+  prefix: string,
+): NoteRow[] =>
+  drawMore(unseenNotesByAuthor(dir, folder), {
+    prefix,
+    salt,
     perAuthor: PER_AUTHOR,
     bins: POS_BINS,
     taken: new Set(),
   }).map((r) => ({ ...r, split: 'unseen' as NoteRow['split'] }));
-  writeDraw(UNSEEN_NOTES_ENTRIES, rows);
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const at = process.argv.indexOf('--dir');
+  const dir = at > 0 ? process.argv[at + 1] : undefined;
+  if (!dir) throw new Error('usage: sample.ts --dir <folder holding aider/<owner>__<name>.md>');
+  writeDraw(UNSEEN_NOTES_ENTRIES, drawUnseen(dir, 'aider', 'unseen-notes', 'unseen-'));
 }
