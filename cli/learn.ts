@@ -7,8 +7,8 @@ import { basename, join } from 'node:path';
 import type * as Learn from 'rearview/learn';
 import type * as Llm from 'rearview/llm';
 import type * as Redact from 'rearview/redact';
-import { llmClient } from './analyse.js';
-import { ArgCursor, InputError, modelChoice, UsageError } from './args.js';
+import { detectorOptions, llmClient } from './analyse.js';
+import { ArgCursor, DETECTORS, type Detector, InputError, modelChoice, UsageError } from './args.js';
 import { type Io, printable, printableJsonText, safeOut, type Writable } from './io.js';
 import { sessionSources } from './learn-sources.js';
 
@@ -33,6 +33,8 @@ interface LearnArgs {
   openaiUrl: string | undefined;
   /** The model pass is declined when its estimate (input + most output tokens) is above this. */
   llmMaxTokens: number;
+  /** What reads people's turns: the markers, or a learned scorer of rearview/heuristic-model. */
+  detector: Detector;
 }
 
 /** Default of --llm-max-tokens: a few hundred rules fit; a runaway folder does not bill silently. */
@@ -67,6 +69,9 @@ Options:
   --since <date>         count only evidence dated at or after this day (2025-03-01, UTC) or time
                          (2025-03-01T09:00:00+01:00): what the sessions taught since AGENTS.md
                          last changed
+  --detector <name>      what reads people's turns: markers (default), reader or correction-model
+                         (rearview/heuristic-model, loaded only then: on authors no rule was
+                         written from, the reader says fewer corrections, more of them right)
   --llm                  also ask Claude, in one request, to rewrite each rule as one imperative or
                          drop it (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional). The
                          estimated tokens are printed before the call, the reported ones after
@@ -123,6 +128,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     model: undefined,
     openaiUrl: undefined,
     llmMaxTokens: LLM_MAX_TOKENS,
+    detector: 'markers',
   };
   const args = new ArgCursor(argv, SWITCHES);
   while (args.next()) {
@@ -141,7 +147,12 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     else if (a === '--budget') out.budget = count(a, args.value('a whole number ≥ 1'));
     else if (a === '--min-sessions') out.minSessions = count(a, args.value('a whole number ≥ 1'));
     else if (a === '--since') out.since = args.value('a date (2025-03-01)');
-    else if (a === '--') {
+    else if (a === '--detector') {
+      const d = args.value(`one of ${DETECTORS.join(', ')}`);
+      if (!(DETECTORS as readonly string[]).includes(d))
+        throw new UsageError(`--detector ${d}: one of ${DETECTORS.join(', ')}`);
+      out.detector = d as Detector;
+    } else if (a === '--') {
       out.paths.push(...args.rest());
       break;
     } else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
@@ -328,6 +339,7 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
       ...(args.budget === undefined ? {} : { budget: args.budget }),
       ...(args.minSessions === undefined ? {} : { minSessions: args.minSessions }),
       ...(args.since === undefined ? {} : { since: args.since }),
+      ...(await detectorOptions(args.detector)),
       onProgress: (p) => line!.update(p),
       ...(llm
         ? {

@@ -97,6 +97,7 @@ export async function learn(
 ): Promise<LearnResult> {
   const minSessions = Math.max(1, Math.floor(Number(options?.minSessions ?? 2)) || 2);
   const since = sinceMs(options?.since);
+  const detector = detectorOf(options);
   const maxBytes =
     typeof options?.maxSourceBytes === 'number' ? options.maxSourceBytes : DEFAULT_MAX_SOURCE_BYTES;
   const signal = options?.signal;
@@ -142,7 +143,7 @@ export async function learn(
         result.stats.bytes += bytes;
         if (signal?.aborted) break;
         const group = groupOf(options?.groupBy, source?.name, redactText);
-        readOne(name, text, modifiedIso(source?.modified), redactText, agg, result, group, since);
+        readOne(name, text, modifiedIso(source?.modified), redactText, agg, result, group, since, detector);
       } catch (err) {
         result.skipped.push(skippedOf(name, err));
       }
@@ -205,6 +206,7 @@ function readOne(
   result: LearnResult,
   group: string | undefined,
   since: number | undefined,
+  detector: Detector,
 ): void {
   const text = dropPrivate(raw);
   if (!text.trim()) throw new LearnSourceError('learn_source_invalid', name, 'empty');
@@ -214,7 +216,7 @@ function readOne(
     const messages = session.messages.map((m) =>
       m.role === 'user' ? { ...m, content: redactText(m.content) } : m,
     );
-    const found = analyseSession(session.name, messages, modified, redactText);
+    const found = analyseSession(session.name, messages, modified, redactText, detector);
     result.stats.sessions++;
     result.stats.humanTurns += found.humanTurns;
     for (const [reason, n] of Object.entries(found.filtered))
@@ -237,6 +239,30 @@ function readOne(
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
 /** `since` in epoch milliseconds; a value that is not a date is a ValidationError. */
+type Detector = Pick<LearnOptions, 'scorer' | 'minScore'>;
+
+/** The scorer and thresholds that read people's turns, checked before any source is read. */
+function detectorOf(options: LearnOptions | undefined): Detector {
+  const scorer = options?.scorer;
+  const minScore = options?.minScore;
+  const issues: { path: string; message: string }[] = [];
+  if (scorer !== undefined && typeof scorer !== 'function')
+    issues.push({ path: 'scorer', message: 'must be a function (evidence, scores) => scores' });
+  // Above 1 is a category never reported (`READER_MIN_SCORE` says so for the ones it cannot call).
+  const score = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+  if (
+    minScore !== undefined &&
+    !score(minScore) &&
+    !(typeof minScore === 'object' && minScore !== null && Object.values(minScore).every(score))
+  )
+    issues.push({
+      path: 'minScore',
+      message: 'must be a score (a number ≥ 0) or an object of them by category',
+    });
+  if (issues.length) throw new ValidationError(issues, { code: 'learn_invalid_option', subject: 'Option' });
+  return { ...(scorer ? { scorer } : {}), ...(minScore !== undefined ? { minScore } : {}) };
+}
+
 function sinceMs(since: LearnOptions['since']): number | undefined {
   if (since === undefined) return undefined;
   let t = Number.NaN;

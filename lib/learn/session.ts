@@ -5,7 +5,7 @@
  * spans before.
  */
 import { groupFailures, stepsFromMessages } from '../failures/index.js';
-import { heuristicReflect } from '../heuristic/index.js';
+import { type HeuristicOptions, heuristicReflect } from '../heuristic/index.js';
 import { insightProposals, turnContexts } from '../playbook/index.js';
 import type { Message } from '../transcript/index.js';
 import { judgeFailure, judgeRule } from './quality.js';
@@ -70,13 +70,15 @@ export function splitSessions(
 
 /**
  * The findings of one session. `messages` must be redacted already (user turns at least: they are
- * quoted); `fallbackDate` dates turns before any timestamp.
+ * quoted); `fallbackDate` dates turns before any timestamp; `detector` is what reads people's turns
+ * (a learned scorer and its thresholds; the markers alone by default).
  */
 export function analyseSession(
   session: string,
   messages: readonly Message[],
   fallbackDate: string | undefined,
   redactText: (text: string) => string,
+  detector: Pick<HeuristicOptions, 'scorer' | 'minScore'> = {},
 ): SessionFindings {
   const out: SessionFindings = { findings: [], humanTurns: 0, filtered: {} };
   const filter = (reason: string) => {
@@ -93,7 +95,7 @@ export function analyseSession(
     return dates;
   };
   for (const m of messages) if (m.role === 'user' && !m.synthetic) out.humanTurns++;
-  const insights = heuristicReflect(messages);
+  const insights = heuristicReflect(messages, detector);
   const turns = insights.length ? turnContexts(messages) : new Map();
   for (const insight of insights) {
     const ref = insight.traceRefs[0] ?? '';

@@ -3,6 +3,8 @@
  * their evidence.
  */
 
+import type { TurnScorer, TurnScores } from '../heuristic/index.js';
+
 /**
  * One session file. Exactly one of `text`, `bytes` or `stream` carries the content; a stream is read
  * to its end (one session at a time is held in memory, never the whole folder).
@@ -114,6 +116,14 @@ export interface LearnOptions {
   maxSourceBytes?: number;
   /** Extra redaction patterns, as `rearview/redact` takes them. */
   redactPatterns?: { kind: string; pattern: RegExp | string }[];
+  /**
+   * A learned scorer for people's turns (`readerModel` or `correctionModel` of
+   * `rearview/heuristic-model`), as `heuristicReflect` takes it; the markers alone without it. A scorer
+   * that throws leaves the marker scores in place.
+   */
+  scorer?: TurnScorer;
+  /** The scores a finding needs, as `heuristicReflect` takes them (`READER_MIN_SCORE` with the reader). */
+  minScore?: number | Partial<TurnScores>;
   /** A model to tighten the rules; none is called without it. */
   llm?: LearnLlm;
   /** Told the estimated cost before the model call; returning false skips the call. */

@@ -1,0 +1,94 @@
+/**
+ * `rearview learn --detector`: the learned scorers of rearview/heuristic-model read people's turns in
+ * `learn` as they do in `reflect`; the CLI's answer is the library's with the same options.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { correctionModel, READER_MIN_SCORE, readerModel } from '../../lib/heuristic-model/index';
+import { type LearnOptions, learn, toMarkdown } from '../../lib/learn/index';
+import { type CliMain, loadCliMain } from './built-cli';
+
+let main: CliMain;
+let tmp: string;
+const NAMES = ['a.jsonl', 'b.jsonl', 'c.jsonl'];
+
+/** A Claude Code session: a task, the agent's reply, then `turn`. */
+function session(day: string, turn: string): string {
+  return [
+    { type: 'user', message: { role: 'user', content: 'Install the dependencies.' }, uuid: 'u1' },
+    {
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Running npm install.' }] },
+      uuid: 'a1',
+    },
+    { type: 'user', message: { role: 'user', content: turn }, uuid: 'u2', timestamp: `${day}T10:01:00Z` },
+  ]
+    .map((o) => JSON.stringify(o))
+    .join('\n');
+}
+
+beforeAll(async () => {
+  main = await loadCliMain();
+  tmp = mkdtempSync(join(tmpdir(), 'rearview-learn-detector-'));
+  const turns = [
+    'No, use pnpm instead of npm.',
+    "No, that's wrong. Always install with pnpm in this repository.",
+    'No, use pnpm instead of npm.',
+  ];
+  mkdirSync(join(tmp, 's'));
+  for (const [i, n] of NAMES.entries())
+    writeFileSync(join(tmp, 's', n), session(`2025-0${i + 1}-01`, turns[i]!));
+}, 120_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+async function run(argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await main(['learn', ...argv], {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s), isTTY: false },
+    env: {},
+  });
+  return { code, out, err };
+}
+
+/** What the library proposes from the same files with `options` (one-offs kept). */
+async function library(options: LearnOptions) {
+  const sources = NAMES.map((n) => ({ name: n, text: readFileSync(join(tmp, 's', n), 'utf8') }));
+  return toMarkdown(await learn(sources, { minSessions: 1, ...options }));
+}
+
+describe('rearview learn --detector', () => {
+  it('proposes what the library proposes with the same scorer and thresholds', async () => {
+    const cases: [string, LearnOptions][] = [
+      ['markers', {}],
+      ['reader', { scorer: readerModel, minScore: READER_MIN_SCORE }],
+      ['correction-model', { scorer: correctionModel }],
+    ];
+    const outs: string[] = [];
+    for (const [name, options] of cases) {
+      const r = await run([join(tmp, 's'), '--detector', name, '--min-sessions', '1']);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out, name).toBe(await library(options));
+      outs.push(r.out);
+    }
+    expect(outs[0]).toContain('- Use pnpm instead of npm.');
+    // Without the flag: the markers.
+    expect((await run([join(tmp, 's'), '--min-sessions', '1'])).out).toBe(outs[0]);
+  });
+
+  it('exits 2 on a detector it does not know, and lists the ones it does', async () => {
+    const bogus = await run([join(tmp, 's'), '--detector', 'bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.err).toContain('--detector bogus: one of markers, reader, correction-model');
+    const bare = await run([join(tmp, 's'), '--detector']);
+    expect(bare.code).toBe(2);
+    expect(bare.err).toContain('--detector needs one of markers, reader, correction-model');
+    expect((await run(['--help'])).out).toContain('--detector <name>');
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * `learn` with a learned scorer for people's turns (`scorer`, `minScore`): the scorer decides which
+ * turns become rules, it only ever sees redacted text, one that throws leaves the markers' answer, and
+ * bad options are refused before any source is read.
+ */
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../lib/core/index';
+import { heuristicReflect, type TurnEvidence, type TurnScorer } from '../../lib/heuristic/index';
+import { correctionModel, READER_MIN_SCORE, readerModel } from '../../lib/heuristic-model/index';
+import { type LearnOptions, type LearnSource, learn } from '../../lib/learn/index';
+
+const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01234567-AbCdEf';
+
+/** A Claude Code session: a task, the agent's reply, then `turn`. */
+function session(day: string, turn: string): string {
+  return [
+    { type: 'user', message: { role: 'user', content: 'Install the dependencies.' }, uuid: 'u1' },
+    {
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: 'Running npm install now.' }] },
+      uuid: 'a1',
+    },
+    { type: 'user', message: { role: 'user', content: turn }, uuid: 'u2', timestamp: `${day}T10:01:00Z` },
+  ]
+    .map((o) => JSON.stringify(o))
+    .join('\n');
+}
+
+const sessions = (turn: string): LearnSource[] =>
+  ['2025-01-01', '2025-02-01', '2025-03-01'].map((d, i) => ({ name: `${i}.jsonl`, text: session(d, turn) }));
+
+const PNPM = 'No, use pnpm instead of npm.';
+const texts = (r: Awaited<ReturnType<typeof learn>>) => r.rules.map((x) => x.text);
+
+describe('learn with a learned scorer', () => {
+  it('proposes what the scorer keeps, and nothing the scorer drops', async () => {
+    expect(texts(await learn(sessions(PNPM)))).toEqual(['Use pnpm instead of npm.']);
+    const silent: TurnScorer = (_e, s) => ({ ...s, correction: 0, preference: 0 });
+    expect(texts(await learn(sessions(PNPM), { scorer: silent }))).toEqual([]);
+    // A per-category threshold above 1 reports nothing of that category.
+    expect(texts(await learn(sessions(PNPM), { minScore: { correction: 1.01 } }))).toEqual([]);
+  });
+
+  it('lets the scorer find what the markers miss', async () => {
+    // No marker reads this as a correction; a scorer that does makes it a rule.
+    const turn = 'Always install with pnpm in this repository.';
+    expect(texts(await learn(sessions(turn)))).toEqual([]);
+    const sure: TurnScorer = (e, s) => (e.text.includes('pnpm') ? { ...s, correction: 0.95 } : s);
+    expect(texts(await learn(sessions(turn), { scorer: sure }))).toEqual([turn]);
+  });
+
+  it('gives the scorer redacted turns only', async () => {
+    const seen: TurnEvidence[] = [];
+    const spy: TurnScorer = (e, s) => {
+      seen.push(e);
+      return s;
+    };
+    await learn(sessions(`${PNPM} My key is ${KEY}.`), { scorer: spy });
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    for (const e of seen) expect(JSON.stringify(e)).not.toContain(KEY.slice(0, 24));
+  });
+
+  it("keeps the markers' answer when the scorer throws", async () => {
+    const broken: TurnScorer = () => {
+      throw new Error('model failed');
+    };
+    expect(texts(await learn(sessions(PNPM), { scorer: broken }))).toEqual(
+      texts(await learn(sessions(PNPM))),
+    );
+  });
+
+  it('proposes a rule exactly where the shipped scorers find a correction', async () => {
+    const messages = (turn: string) => [
+      { role: 'user', content: 'Install the dependencies.' },
+      { role: 'assistant', content: 'Running npm install now.' },
+      { role: 'user', content: turn },
+    ];
+    const turns = [
+      PNPM,
+      "No, that's wrong. Always install with pnpm in this repository.",
+      'Always install with pnpm in this repository.',
+    ];
+    const found: boolean[] = [];
+    for (const options of [
+      { scorer: readerModel, minScore: READER_MIN_SCORE },
+      { scorer: correctionModel },
+    ] as const) {
+      for (const turn of turns) {
+        const flagged = heuristicReflect(messages(turn), options).some(
+          (i) => i.traceRefs[0] === 'message:m2',
+        );
+        const r = await learn(sessions(turn), options);
+        expect(r.skipped).toEqual([]);
+        expect(r.rules.length > 0, turn).toBe(flagged);
+        found.push(flagged);
+      }
+    }
+    // Both answers occur, so the check above is not one-sided.
+    expect(new Set(found)).toEqual(new Set([true, false]));
+  });
+
+  it('refuses a scorer or threshold of the wrong kind before reading any source', async () => {
+    let read = 0;
+    function* counted() {
+      for (const s of sessions(PNPM)) {
+        read++;
+        yield s;
+      }
+    }
+    for (const [options, path] of [
+      [{ scorer: 'reader' }, 'scorer'],
+      [{ minScore: -0.1 }, 'minScore'],
+      [{ minScore: Number.NaN }, 'minScore'],
+      [{ minScore: { correction: '0.8' } }, 'minScore'],
+      [{ minScore: null }, 'minScore'],
+    ] as const) {
+      const err = await learn(counted(), options as unknown as LearnOptions).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ValidationError);
+      expect((err as ValidationError).code).toBe('learn_invalid_option');
+      expect(JSON.stringify((err as ValidationError).issues)).toContain(path);
+    }
+    expect(read).toBe(0);
+  });
+});
