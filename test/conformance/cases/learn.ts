@@ -1,3 +1,4 @@
+import { correctionModel, READER_MIN_SCORE, readerModel } from 'rearview/heuristic-model';
 import { dropPrivate, judgeRule, learn, toJson, toMarkdown, toUnifiedDiff } from 'rearview/learn';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
@@ -139,6 +140,35 @@ export const learnCases: ConformanceCase[] = [
         judged: ['Use pnpm.', "Don't do that again.", 'Keep `x( tidy.'].map((t) => judgeRule(t) ?? null),
         dropped: dropPrivate('a <PRIVATE>b</private> c <private>d'),
       };
+    },
+  },
+  {
+    name: "learn: people's turns read by a learned scorer (the reader, the correction model)",
+    async run() {
+      const turns = [
+        FIX,
+        "No, that's wrong. Always install with pnpm in this repository.",
+        'Always install with pnpm in this repository.',
+        'That did not work, the build still fails. Use the lockfile next time.',
+      ];
+      const sources = turns.flatMap((t, i) =>
+        ['2025-01-01', '2025-02-01'].map((d) => ({ name: `${i}-${d}.jsonl`, text: session(d, t) })),
+      );
+      const byMarkers = await learn(sources, { minSessions: 1 });
+      const byReader = await learn(sources, {
+        minSessions: 1,
+        scorer: readerModel,
+        minScore: READER_MIN_SCORE,
+      });
+      const byModel = await learn(sources, { minSessions: 1, scorer: correctionModel });
+      const rules = (r: typeof byMarkers) => r.rules.map((x) => [x.kind, x.text, x.sessions]);
+      check(byReader.skipped.length === 0 && byModel.skipped.length === 0, 'every source read');
+      check(JSON.stringify(rules(byReader)) !== JSON.stringify(rules(byMarkers)), 'the reader decides');
+      const refused = await learn(sources, { scorer: 'reader' as never }).catch(
+        (e: { code?: string }) => e.code,
+      );
+      checkEqual(refused, 'learn_invalid_option', 'a scorer that is not a function');
+      return { markers: rules(byMarkers), reader: rules(byReader), correctionModel: rules(byModel) };
     },
   },
 ];
