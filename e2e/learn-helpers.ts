@@ -50,12 +50,16 @@ export async function keepResults(page: Page) {
 export const lastResult = (page: Page) =>
   page.evaluate(() => (window as unknown as { __learned: unknown }).__learned);
 
-/** Opens the Learn tab (min sessions 1), chooses `dir` in the folder input, and gives the worker's result. */
-export async function learnChosen(page: Page, dir: string): Promise<unknown> {
+/**
+ * Opens the Learn tab (min sessions 1, people's turns read by `detector`), chooses `dir` in the folder
+ * input, and gives the worker's result.
+ */
+export async function learnChosen(page: Page, dir: string, detector = 'markers'): Promise<unknown> {
   await keepResults(page);
   await page.goto('/');
   await page.getByRole('tab', { name: 'Learn' }).click();
   await page.getByTestId('learn-min-sessions').fill('1');
+  await page.getByTestId('learn-detector').selectOption(detector);
   await folderInput(page).setInputFiles(dir);
   await expect(page.getByTestId('learn-summary')).toContainText('sessions');
   return lastResult(page);

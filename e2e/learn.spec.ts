@@ -168,6 +168,49 @@ test('Learn: the tab and `rearview learn --json` give the same result on the sam
   expect(errors).toEqual([]);
 });
 
+test('Learn: with a learned scorer chosen, the tab gives what `rearview learn --detector` gives', async ({
+  page,
+}) => {
+  const cli = resolve(import.meta.dirname, '../dist/cli/rearview.js');
+  test.skip(!existsSync(cli), `${cli} is absent: run npm run build:cli`);
+  const errors = trackErrors(page);
+  const dir = mkdtempSync(join(tmpdir(), 'rearview-learn-detector-'));
+  const chunks: string[] = [];
+  page.on('request', (r) => {
+    if (/\/assets\/(?:reader|heuristic)-model-[\w-]+\.js$/.test(r.url())) chunks.push(basename(r.url()));
+  });
+  try {
+    for (const f of ['claude-code-console', 'claude-code-jsonl'])
+      cpSync(resolve(DATA, f), join(dir, f), { recursive: true });
+    const prefix = `${basename(dir)}/`;
+    const results: unknown[] = [];
+    for (const detector of ['reader', 'markers']) {
+      const run = spawnSync(
+        process.execPath,
+        [cli, 'learn', dir, '--json', '--min-sessions', '1', '--detector', detector],
+        { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      const fromTab = await learnChosen(page, dir, detector);
+      const renamed = JSON.parse(JSON.stringify(fromTab), (k, v) =>
+        (k === 'name' || k === 'session') && typeof v === 'string' && v.startsWith(prefix)
+          ? v.slice(prefix.length)
+          : v,
+      );
+      expect(renamed, detector).toEqual(JSON.parse(run.stdout));
+      results.push(renamed);
+    }
+    // The reader's rules are not the markers': the choice reached the worker.
+    expect(results[0]).not.toEqual(results[1]);
+    // Only the reader's chunk was fetched, by the worker, once.
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatch(/^reader-model-/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  expect(errors).toEqual([]);
+});
+
 test('Learn: a rule the pasted AGENTS.md already says is not proposed; that line and a contradicted one are shown with their evidence', async ({
   page,
 }) => {

@@ -1,9 +1,10 @@
 /**
- * Issue 16: the Tune panel's "Learned correction scorer" switch. The model (rearview/heuristic-model)
- * is its own chunk, fetched only when the switch is turned on; with it on, the plain sample's repeated
- * instruction ("As I mentioned, run the migrations…"), which no marker flags, shows as a correction with
- * the model's score; off again, it is gone. Also: the URL, a slow import (the previous insights stay),
- * a failed import (a message, the markers' insights) and a large input analysed in the worker.
+ * The Tune panel's choice of what reads people's turns: the markers, the learned correction scorer or
+ * the reader. Each learned scorer (rearview/heuristic-model) is a chunk of its own, fetched only when it
+ * is first chosen; with one on, the plain sample's repeated instruction ("As I mentioned, run the
+ * migrations…"), which no marker flags, shows as a correction with the model's score; with the markers
+ * again, it is gone. Also: the URL, a slow import (the previous insights stay), a failed import (a
+ * message, the markers' insights) and a large input analysed in the worker.
  */
 
 import { readFileSync } from 'node:fs';
@@ -11,9 +12,14 @@ import { expect, type Page, test } from '@playwright/test';
 import { openSample, SHOTS, trackErrors } from './helpers';
 
 const MODEL_CHUNK = /\/assets\/heuristic-model-[\w-]+\.js$/;
+const READER_CHUNK = /\/assets\/reader-model-[\w-]+\.js$/;
 const MODEL_ONLY = 'As I mentioned, run the migrations';
 
-const scorerSwitch = (page: Page) => page.getByRole('switch', { name: 'Learned correction scorer' });
+/** The choice of what reads people's turns. */
+const choice = (page: Page, name: 'Markers' | 'Learned correction scorer' | 'Reader') =>
+  page.getByRole('radio', { name, exact: true });
+const scorerSwitch = (page: Page) => choice(page, 'Learned correction scorer');
+const markersChoice = (page: Page) => choice(page, 'Markers');
 /** The correction only the model finds, as an insight of the list. */
 const modelCorrection = (page: Page) =>
   page.getByTestId('insights').locator('li.cat-correction', { hasText: MODEL_ONLY });
@@ -21,16 +27,16 @@ const modelCorrection = (page: Page) =>
 const markerCorrection = (page: Page) =>
   page.getByTestId('insights').locator('li.cat-correction', { hasText: 'No, not GraphQL' });
 
-/** Every request for the model's chunk. */
-function watchModel(page: Page): string[] {
+/** Every request for a chunk (the correction scorer's by default). */
+function watchModel(page: Page, chunk = MODEL_CHUNK): string[] {
   const seen: string[] = [];
   page.on('request', (r) => {
-    if (MODEL_CHUNK.test(new URL(r.url()).pathname)) seen.push(r.url());
+    if (chunk.test(new URL(r.url()).pathname)) seen.push(r.url());
   });
   return seen;
 }
 
-test('the switch loads the model once, shows the correction only it finds with its score, and removes it again', async ({
+test('the learned correction scorer loads the model once, shows the correction only it finds with its score, and the markers remove it again', async ({
   page,
 }) => {
   const errors = trackErrors(page);
@@ -38,6 +44,7 @@ test('the switch loads the model once, shows the correction only it finds with i
   await openSample(page, 'plain');
   await expect(markerCorrection(page)).toBeVisible();
   await expect(scorerSwitch(page)).not.toBeChecked();
+  await expect(markersChoice(page)).toBeChecked();
   // Everything the first visit loads has loaded: no model chunk among it.
   await page.waitForLoadState('networkidle');
   expect(model).toEqual([]);
@@ -56,7 +63,7 @@ test('the switch loads the model once, shows the correction only it finds with i
   await modelCorrection(page).scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/learned-scorer-on.png` });
 
-  await scorerSwitch(page).uncheck();
+  await markersChoice(page).check();
   await expect(modelCorrection(page)).toHaveCount(0);
   await expect(markerCorrection(page)).toBeVisible();
   await expect(markerCorrection(page).getByTestId('insight-score')).toHaveText('high confidence, score 0.84');
@@ -69,16 +76,56 @@ test('the switch loads the model once, shows the correction only it finds with i
   expect(errors).toEqual([]);
 });
 
-test('a shared link with scorer=learned opens with the switch on', async ({ page }) => {
+test('a shared link with scorer=learned opens with the learned correction scorer chosen', async ({
+  page,
+}) => {
   const errors = trackErrors(page);
   await openSample(page, 'plain', '&scorer=learned');
   await expect(scorerSwitch(page)).toBeChecked();
   await expect(modelCorrection(page)).toBeVisible();
   await expect(page).toHaveURL(/[?&]scorer=learned(&|$)/);
-  // Reset to defaults turns it off.
+  // Reset to defaults goes back to the markers.
   await page.getByRole('button', { name: 'Reset to defaults' }).click();
   await expect(scorerSwitch(page)).not.toBeChecked();
+  await expect(markersChoice(page)).toBeChecked();
   await expect(modelCorrection(page)).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test("the reader scores every category of people's turns from a chunk of its own, and is in the URL", async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  const model = watchModel(page);
+  const readerChunk = watchModel(page, READER_CHUNK);
+  await openSample(page, 'plain');
+  await expect(markerCorrection(page)).toBeVisible();
+  await choice(page, 'Reader').check();
+  await expect(modelCorrection(page)).toBeVisible();
+  await expect(page.getByTestId('scorer-status')).toContainText('reader');
+  await expect(page).toHaveURL(/[?&]scorer=reader(&|$)/);
+  // Every insight of a person's turn carries the reader's score, the approval too.
+  const people = page.getByTestId('insights').locator('li.cat-correction, li.cat-approval');
+  await expect(people).toHaveCount(3);
+  for (const score of await people.getByTestId('insight-score').allTextContents())
+    expect(score).toMatch(/, score 0\.\d\d \(reader\)$/);
+  await modelCorrection(page).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/reader-on.png` });
+  expect(readerChunk).toHaveLength(1);
+  expect(model).toEqual([]);
+  // The correction scorer loads its own chunk; back to the reader, nothing is fetched again.
+  await scorerSwitch(page).check();
+  await expect(page.getByTestId('scorer-status')).toContainText('model’s');
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(learned scorer)');
+  await expect(page).toHaveURL(/[?&]scorer=learned(&|$)/);
+  await choice(page, 'Reader').check();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(reader)');
+  expect(model).toHaveLength(1);
+  expect(readerChunk).toHaveLength(1);
+  // A shared link opens with the reader chosen.
+  await openSample(page, 'plain', '&scorer=reader');
+  await expect(choice(page, 'Reader')).toBeChecked();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(reader)');
   expect(errors).toEqual([]);
 });
 
@@ -117,16 +164,16 @@ test('a failed import says so and keeps the markers’ insights', async ({ page 
   await expect(modelCorrection(page)).toHaveCount(0);
   await status.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/learned-scorer-failed.png` });
-  // Once the network is back, switching off and on again tries again.
+  // Once the network is back, choosing the markers and the scorer again tries again.
   await page.unroute(MODEL_CHUNK);
-  await scorerSwitch(page).uncheck();
+  await markersChoice(page).check();
   await expect(page.getByTestId('scorer-status')).toHaveCount(0);
   await scorerSwitch(page).check();
   await expect(modelCorrection(page)).toBeVisible();
   await expect(page.getByTestId('insights-scorer-error')).toHaveCount(0);
 });
 
-test('a large input analysed in the worker follows the switch too', async ({ page }) => {
+test('a large input analysed in the worker follows the choice too', async ({ page }) => {
   const errors = trackErrors(page);
   await page.goto('/');
   await page.getByTestId('detected-format').waitFor();
@@ -155,7 +202,7 @@ test('a large input analysed in the worker follows the switch too', async ({ pag
     /score 0\.(7[5-9]|[89]\d) \(learned/,
   );
   await expect(page.getByTestId('scorer-status')).toContainText('On:');
-  await scorerSwitch(page).uncheck();
+  await markersChoice(page).check();
   await expect(modelCorrection(page)).toHaveCount(0);
   await expect(markerCorrection(page)).toBeVisible();
   expect(errors).toEqual([]);

@@ -13,6 +13,7 @@ import type {
 } from 'rearview/snapshot';
 import type { Trajectory, Transcript } from 'rearview/transcript';
 import type { Insight } from './heuristics';
+import type { Detector } from './settings';
 
 /** A transcript message or a trajectory step, as the turn list shows it. */
 export interface Turn {
@@ -113,8 +114,8 @@ export interface View {
    * merged): the very list the CLI prints for the same file.
    */
   keyPoints: LessonsResult['proposed'];
-  /** True when the insights' corrections were decided by the learned scorer. */
-  learned?: boolean;
+  /** The learned scorer that read people's turns for these insights (false or absent: the markers). */
+  learned?: Exclude<Detector, 'markers'> | false;
   /** Why the learned scorer could not be used (the insights are then the markers'). */
   scorerError?: string;
   snapshot: SnapshotView;

@@ -10,7 +10,6 @@
 
 import { compactTrajectory } from 'rearview/compress';
 import { declinedCall, estimateTokens } from 'rearview/core';
-import type { TurnScorer } from 'rearview/heuristic';
 import {
   type LessonsInput,
   type LessonsResult,
@@ -42,6 +41,7 @@ import type {
   ViewParts,
 } from './analyze-types';
 import { DEFAULT_MARKERS, type Insight, type Markers, stepRef, truncate } from './heuristics';
+import type { LearnedScorer } from './scorers';
 import type { Settings } from './settings';
 
 export type {
@@ -56,24 +56,8 @@ export type {
   View,
   ViewParts,
 } from './analyze-types';
-
+export { type LearnedDetector, type LearnedScorer, loadScorer } from './scorers';
 export { DEFAULT_SETTINGS, type Settings } from './settings';
-
-let scorerLoad: Promise<TurnScorer> | undefined;
-/**
- * The learned correction scorer, imported on first call (its weights stay out of the first load).
- * A failed import is forgotten here, so the next call tries again; whether the browser then fetches
- * the module again depends on its module map (Chromium does: the e2e test retries after an aborted
- * request; older engines may keep the failure until a reload).
- */
-export function loadScorer(): Promise<TurnScorer> {
-  scorerLoad ??= import('./heuristic-model').then((m) => m.correctionModel);
-  const load = scorerLoad;
-  load.catch(() => {
-    if (scorerLoad === load) scorerLoad = undefined;
-  });
-  return load;
-}
 
 function failure(err: unknown): ParseFailure {
   const e = err as {
@@ -201,29 +185,29 @@ export function lessonsInputOf(p: Parsed): LessonsInput {
 
 /**
  * The library's lesson pipeline (`lessons` of rearview/session, as the CLI, the session facade and the
- * edge examples run it): user-turn insights with the Tune panel's markers (and the learned correction
- * scorer when given), one failure lesson per tool and error class, and one key point per lesson.
+ * edge examples run it): user-turn insights with the Tune panel's markers (and a learned scorer with
+ * its thresholds when given), one failure lesson per tool and error class, and one key point per lesson.
  */
 export function lessonsOfParsed(
   p: Parsed,
   markers: Markers = DEFAULT_MARKERS,
-  scorer?: TurnScorer,
+  learned?: LearnedScorer,
 ): LessonsResult {
-  return lessons(lessonsInputOf(p), scorer ? { markers, scorer } : { markers });
+  return lessons(lessonsInputOf(p), learned ? { markers, ...learned } : { markers });
 }
 
 /** The insights and the key points of a parsed input, from one run of the lesson pipeline. */
 export function lessonParts(
   p: Parsed,
   markers: Markers,
-  scorer?: TurnScorer,
+  learned?: LearnedScorer,
 ): { insights: Insight[]; keyPoints: LessonsResult['proposed'] } {
-  const learned = lessonsOfParsed(p, markers, scorer);
-  return { insights: learned.insights, keyPoints: learned.proposed };
+  const result = lessonsOfParsed(p, markers, learned);
+  return { insights: result.insights, keyPoints: result.proposed };
 }
 
-export function insightsOf(p: Parsed, markers: Markers, scorer?: TurnScorer): Insight[] {
-  return lessonParts(p, markers, scorer).insights;
+export function insightsOf(p: Parsed, markers: Markers, learned?: LearnedScorer): Insight[] {
+  return lessonParts(p, markers, learned).insights;
 }
 
 /**
@@ -286,7 +270,7 @@ export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
     turns: parts.turns,
     insights: parts.insights,
     keyPoints: parts.keyPoints,
-    ...(parts.learned ? { learned: true } : {}),
+    ...(parts.learned ? { learned: parts.learned } : {}),
     ...(parts.scorerError ? { scorerError: parts.scorerError } : {}),
     snapshot: parts.snapshot,
     compaction: parts.compaction,
@@ -295,15 +279,16 @@ export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
   };
 }
 
-/** `scorer`: the learned scorer (`await loadScorer()`), used when `s.learnedScorer` is on. */
-export function computeView(p: Parsed, s: Settings, text?: string, scorer?: TurnScorer): View {
+/** `scorer`: the chosen learned scorer (`await loadScorer(s.detector)`), used unless `s.detector` is the markers. */
+export function computeView(p: Parsed, s: Settings, text?: string, scorer?: LearnedScorer): View {
   const t0 = performance.now();
-  const learned = s.learnedScorer && scorer ? scorer : undefined;
+  const by = s.detector === 'markers' || !scorer ? false : s.detector;
+  const learned = by ? scorer : undefined;
   const view = assembleView(p, {
     counts: countsOf(p, text),
     turns: turnsOf(p),
     ...lessonParts(p, s.markers, learned),
-    learned: Boolean(learned),
+    learned: by,
     snapshot: snapshotOf(p, s),
     compaction: compactionOf(p, s),
   });

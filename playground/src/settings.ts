@@ -7,16 +7,25 @@ import { DEFAULT_MARKERS, type Markers } from './heuristics';
 
 /**
  * The tunable numbers (rearview/snapshot's PARAM_SPECS: the snapshot's caps and gates, AgentDiet's
- * a, b and θ) plus the heuristic markers and the learned correction scorer switch.
+ * a, b and θ) plus the heuristic markers and what reads people's turns.
  */
 export interface Settings extends ParamValues {
   markers: Markers;
-  /** Corrections decided by `correctionModel` of rearview/heuristic-model (loaded on first use). */
-  learnedScorer: boolean;
+  /**
+   * What reads people's turns: the markers, or a learned scorer of rearview/heuristic-model (loaded
+   * on first use): `correction-model` decides corrections, `reader` every category at its own
+   * thresholds (`READER_MIN_SCORE`).
+   */
+  detector: Detector;
 }
+
+/** What reads people's turns, as `rearview reflect --detector` names it. */
+export const DETECTORS = ['markers', 'correction-model', 'reader'] as const;
+/** One of {@link DETECTORS}. */
+export type Detector = (typeof DETECTORS)[number];
 
 export const DEFAULT_SETTINGS: Settings = {
   ...PARAM_DEFAULTS,
   markers: DEFAULT_MARKERS,
-  learnedScorer: false,
+  detector: 'markers',
 };

@@ -3,16 +3,24 @@
  * and the analysis — computed on the main thread for typical inputs (instant), in a Web Worker for
  * large ones (with progress). A large paste or file never enters the editor: the worker holds the text,
  * the page a preview of its start, and the chunked editor asks the worker for windows of lines.
- * The learned correction scorer is imported when its switch is first turned on (here, and by the
- * worker for large inputs); until it is there, the previous insights stay on screen.
+ * The learned scorers are imported when one is first chosen (here, and by the worker for large
+ * inputs); until they are there, the previous insights stay on screen.
  */
 
-import type { TurnScorer } from 'rearview/heuristic';
 import { pickParams } from 'rearview/snapshot';
 import type { Step } from 'rearview/transcript';
 import { batch, createEffect, createMemo, createSignal, on } from 'solid-js';
-import type { Parsed, ParseFailure, ParseOutcome, Settings, View, ViewParts } from './analyze';
+import type {
+  LearnedDetector,
+  Parsed,
+  ParseFailure,
+  ParseOutcome,
+  Settings,
+  View,
+  ViewParts,
+} from './analyze';
 import type { Markers } from './heuristics';
+import { scorerImport } from './scorer-state';
 import { DEFAULT_SETTINGS } from './settings';
 import {
   EDITOR_LIMIT,
@@ -76,22 +84,8 @@ export function createAppState() {
     const an = analysis();
     return p && an ? { counts: an.countsOf(p, text()), turns: an.turnsOf(p) } : null;
   });
-  const learnedOn = createMemo(() => settings().learnedScorer);
-  /** The learned scorer's import on this thread: nothing yet (loading), the scorer, or why it failed. */
-  const [model, setModel] = createSignal<{ scorer?: TurnScorer; error?: string }>({});
-  // Only the main thread's analysis needs it here: with a large input the worker imports its own.
-  createEffect(
-    on([learnedOn, large], ([onNow, big]) => {
-      if (!onNow || big || model().scorer) return;
-      setModel({}); // switching on again after a failure tries again
-      void import('./analyze')
-        .then((an) => an.loadScorer())
-        .then(
-          (scorer) => setModel({ scorer }),
-          (err: unknown) => setModel({ error: String(err) }),
-        );
-    }),
-  );
+  // The chosen scorer's import on this thread (with a large input the worker imports its own).
+  const { detector, learnedOn, current } = scorerImport(() => settings().detector, large);
   type Scored = Pick<ViewParts, 'insights' | 'keyPoints' | 'learned' | 'scorerError'> & {
     p: Parsed;
     m: Markers;
@@ -103,11 +97,14 @@ export function createAppState() {
     if (!p || !an) return null;
     const { lessonParts } = an;
     if (!learnedOn()) return { p, m, ...lessonParts(p, m) };
-    const { scorer, error } = model();
-    if (scorer) return { p, m, ...lessonParts(p, m, scorer), learned: true };
+    const { scorer, error } = current();
+    const d = detector() as LearnedDetector;
+    if (scorer) return { p, m, ...lessonParts(p, m, scorer), learned: d };
     if (error) return { p, m, ...lessonParts(p, m), scorerError: error };
-    // Loading: the insights on screen stay (no flash of an empty list) unless the input changed.
-    if (prev && prev.p === p && prev.m === m && !prev.scorerError) return prev;
+    // Loading: the insights on screen stay (no flash of an empty list) unless the input changed; they
+    // are no longer the chosen scorer's, so they are not labelled as such.
+    if (prev && prev.p === p && prev.m === m && !prev.scorerError)
+      return prev.learned && prev.learned !== d ? { ...prev, learned: false } : prev;
     return { p, m, ...lessonParts(p, m) };
   }, null);
   const localSnapshot = createMemo(() => {
@@ -144,9 +141,10 @@ export function createAppState() {
     if (!learnedOn()) return null;
     const v = view();
     // With a large input only the worker's answer says whether the scorer ran.
-    const failed = v ? v.scorerError : large() ? undefined : model().error;
+    const failed = v ? v.scorerError : large() ? undefined : current().error;
     if (failed) return { kind: 'failed', message: failed };
-    return (v ? v.learned : !large() && model().scorer) ? { kind: 'on' } : { kind: 'loading' };
+    const on = v ? v.learned === detector() : !large() && current().scorer;
+    return on ? { kind: 'on' } : { kind: 'loading' };
   });
   const error = createMemo<ParseFailure | null>(() => {
     if (large()) return workerError();

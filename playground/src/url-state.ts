@@ -1,6 +1,7 @@
 /**
- * Shareable state: the thresholds, the learned correction scorer switch (`scorer=learned`) and the
- * chosen sample, in the page's query string. Keys and ranges are rearview/snapshot's PARAM_SPECS; a
+ * Shareable state: the thresholds, what reads people's turns (`scorer=learned` for the learned
+ * correction scorer, as links have said since it came, `scorer=reader` for the reader) and the chosen
+ * sample, in the page's query string. Keys and ranges are rearview/snapshot's PARAM_SPECS; a
  * value out of range is clamped, not refused (links outlive ranges).
  */
 import { clampParam, PARAM_NAMES, PARAM_SPECS } from 'rearview/snapshot';
@@ -20,7 +21,8 @@ export function readUrlState(search: string): UrlState {
     const n = Number(raw);
     if (Number.isFinite(n)) settings[name] = clampParam(name, n);
   }
-  settings.learnedScorer = q.get('scorer') === 'learned';
+  const scorer = q.get('scorer');
+  settings.detector = scorer === 'learned' ? 'correction-model' : scorer === 'reader' ? 'reader' : 'markers';
   return { sample: q.get('sample'), settings };
 }
 
@@ -32,7 +34,8 @@ export function writeUrlState(state: UrlState): string {
     if (state.settings[name] !== DEFAULT_SETTINGS[name])
       q.set(PARAM_SPECS[name].query, String(state.settings[name]));
   }
-  if (state.settings.learnedScorer) q.set('scorer', 'learned');
+  const { detector } = state.settings;
+  if (detector !== 'markers') q.set('scorer', detector === 'reader' ? 'reader' : 'learned');
   const s = q.toString();
   return s ? `?${s}` : '';
 }

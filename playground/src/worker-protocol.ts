@@ -49,7 +49,7 @@ export type FromWorker =
       /** With `learned` and `scorerError` as in View, whenever insights are sent. */
       insights?: Insight[];
       keyPoints?: View['keyPoints'];
-      learned?: boolean;
+      learned?: View['learned'];
       scorerError?: string;
       snapshot?: SnapshotView;
       compaction?: CompactionView | null;

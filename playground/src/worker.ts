@@ -2,7 +2,7 @@
  * The Web Worker for large inputs: holds the text (the page never renders it whole), parses, runs the
  * heuristics, builds the deterministic snapshot and the compaction off the main thread, posting
  * progress; keeps the parsed input for later slider changes, serves windows of lines to the chunked
- * editor and applies its edits. With the learned correction scorer on, the worker imports it itself
+ * editor and applies its edits. With a learned scorer chosen, the worker imports its chunk itself
  * (once); messages are handled one after the other, so an answer never interleaves with that import.
  */
 import { createSnapshotMemo, pickParams } from 'rearview/snapshot';
@@ -51,12 +51,11 @@ const meta = (): TextMeta => ({ chars: text.length, lines: index().length, head:
 
 type Scored = Pick<ViewParts, 'insights' | 'keyPoints' | 'learned' | 'scorerError'>;
 
-/** The insights with the settings' markers, and the learned scorer when it is on and loads. */
+/** The insights with the settings' markers, and the chosen learned scorer when there is one and it loads. */
 async function insightsFor(p: Parsed, s: Settings): Promise<Scored> {
-  if (!s.learnedScorer) return { ...lessonParts(p, s.markers), learned: false };
+  if (s.detector === 'markers') return { ...lessonParts(p, s.markers), learned: false };
   try {
-    const scorer = await loadScorer();
-    return { ...lessonParts(p, s.markers, scorer), learned: true };
+    return { ...lessonParts(p, s.markers, await loadScorer(s.detector)), learned: s.detector };
   } catch (err) {
     return { ...lessonParts(p, s.markers), learned: false, scorerError: String(err) };
   }
@@ -68,9 +67,7 @@ async function partial(id: number, s: Settings) {
   const prev = last;
   last = s;
   const markersChanged =
-    !prev ||
-    prev.learnedScorer !== s.learnedScorer ||
-    JSON.stringify(prev.markers) !== JSON.stringify(s.markers);
+    !prev || prev.detector !== s.detector || JSON.stringify(prev.markers) !== JSON.stringify(s.markers);
   const capsChanged = !prev || capsKey(prev) !== capsKey(s);
   const aChanged = !prev || prev.a !== s.a;
   if (!markersChanged && !capsChanged && !aChanged) return;

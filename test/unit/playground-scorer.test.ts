@@ -1,11 +1,12 @@
 /**
- * The playground's learned correction scorer switch: it round-trips through the URL, the
- * analysis with it on gives the library's `lessons(…, { scorer: correctionModel })`, a correction only
- * the model finds shows with its score, and the worker path (worker.ts, driven here through its
- * message handler) imports the scorer itself and sends the same insights.
+ * The playground's choice of what reads people's turns (markers, learned correction scorer, reader):
+ * it round-trips through the URL (old `scorer=learned` links still open the correction scorer), the
+ * analysis with a learned scorer gives the library's `lessons(…, { scorer, minScore })`, a correction
+ * only the models find shows with its score, and the worker path (worker.ts, driven here through its
+ * message handler) imports the scorers itself and sends the same insights.
  */
 import { readFileSync } from 'node:fs';
-import { correctionModel } from 'rearview/heuristic-model';
+import { correctionModel, READER_MIN_SCORE, readerModel } from 'rearview/heuristic-model';
 import { lessons } from 'rearview/session';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -24,7 +25,9 @@ import type { FromWorker, ToWorker } from '../../playground/src/worker-protocol'
 const plain = readFileSync(new URL('../../public/samples/plain-chat.txt', import.meta.url), 'utf8');
 /** The plain sample's repeated instruction: no insight for the markers, a correction for the model. */
 const MODEL_ONLY = 'User correction: As I mentioned, run the migrations';
-const learned: Settings = { ...DEFAULT_SETTINGS, learnedScorer: true };
+const learned: Settings = { ...DEFAULT_SETTINGS, detector: 'correction-model' };
+const reader: Settings = { ...DEFAULT_SETTINGS, detector: 'reader' };
+const READER = { scorer: readerModel, minScore: READER_MIN_SCORE };
 
 function parsed(text: string): Parsed {
   const r = parseInput(text);
@@ -32,62 +35,87 @@ function parsed(text: string): Parsed {
   return r.value;
 }
 
-describe('learned scorer in the URL', () => {
-  it('is off by default and leaves a default URL clean', () => {
-    expect(DEFAULT_SETTINGS.learnedScorer).toBe(false);
-    expect(readUrlState('').settings.learnedScorer).toBe(false);
+describe('the detector in the URL', () => {
+  it('is the markers by default and leaves a default URL clean', () => {
+    expect(DEFAULT_SETTINGS.detector).toBe('markers');
+    expect(readUrlState('').settings.detector).toBe('markers');
     expect(writeUrlState({ sample: null, settings: DEFAULT_SETTINGS })).toBe('');
   });
 
   it('round-trips with the sample and the thresholds', () => {
-    const search = writeUrlState({ sample: 'plain', settings: { ...learned, theta: 200 } });
-    expect(search).toBe('?sample=plain&theta=200&scorer=learned');
-    const back = readUrlState(search);
-    expect(back.sample).toBe('plain');
-    expect(back.settings).toEqual({ ...learned, theta: 200 });
-    expect(writeUrlState(back)).toBe(search);
-    // Switched off again: the key goes away.
-    expect(writeUrlState({ sample: 'plain', settings: { ...back.settings, learnedScorer: false } })).toBe(
-      '?sample=plain&theta=200',
-    );
+    for (const [settings, key] of [
+      [learned, 'learned'],
+      [reader, 'reader'],
+    ] as const) {
+      const search = writeUrlState({ sample: 'plain', settings: { ...settings, theta: 200 } });
+      expect(search).toBe(`?sample=plain&theta=200&scorer=${key}`);
+      const back = readUrlState(search);
+      expect(back.sample).toBe('plain');
+      expect(back.settings).toEqual({ ...settings, theta: 200 });
+      expect(writeUrlState(back)).toBe(search);
+      // The markers again: the key goes away.
+      expect(writeUrlState({ sample: 'plain', settings: { ...back.settings, detector: 'markers' } })).toBe(
+        '?sample=plain&theta=200',
+      );
+    }
   });
 
-  it('reads only `scorer=learned` as on', () => {
-    for (const q of ['?scorer=', '?scorer=markers', '?scorer=LEARNED', '?learned=1'])
-      expect(readUrlState(q).settings.learnedScorer, q).toBe(false);
+  it('reads only `scorer=learned` and `scorer=reader` as a learned scorer', () => {
+    for (const q of [
+      '?scorer=',
+      '?scorer=markers',
+      '?scorer=LEARNED',
+      '?learned=1',
+      '?scorer=correction-model',
+    ])
+      expect(readUrlState(q).settings.detector, q).toBe('markers');
+    expect(readUrlState('?scorer=learned').settings.detector).toBe('correction-model');
+    expect(readUrlState('?scorer=reader').settings.detector).toBe('reader');
   });
 });
 
 describe('analysis with the learned scorer', () => {
-  it('loads the model once and gives correctionModel', async () => {
-    const a = loadScorer();
-    expect(loadScorer()).toBe(a);
-    expect(await a).toBe(correctionModel);
+  it('loads each scorer once, with its thresholds', async () => {
+    const a = loadScorer('correction-model');
+    expect(loadScorer('correction-model')).toBe(a);
+    expect(await a).toEqual({ scorer: correctionModel });
+    const r = loadScorer('reader');
+    expect(loadScorer('reader')).toBe(r);
+    expect(await r).toEqual(READER);
   });
 
-  it("gives the library's lessons with the scorer, and marks the view", async () => {
-    const scorer = await loadScorer();
+  it("gives the library's lessons with the chosen scorer, and marks the view", async () => {
     const p = parsed(plain);
-    const on = computeView(p, learned, plain, scorer);
-    expect(on.learned).toBe(true);
+    const on = computeView(p, learned, plain, await loadScorer('correction-model'));
+    expect(on.learned).toBe('correction-model');
     expect(on.insights).toEqual(lessons(lessonsInputOf(p), { scorer: correctionModel }).insights);
-    const off = computeView(p, DEFAULT_SETTINGS, plain, scorer);
+    const byReader = computeView(p, reader, plain, await loadScorer('reader'));
+    expect(byReader.learned).toBe('reader');
+    expect(byReader.insights).toEqual(lessons(lessonsInputOf(p), READER).insights);
+    expect(byReader.keyPoints).toEqual(lessons(lessonsInputOf(p), READER).proposed);
+    const off = computeView(p, DEFAULT_SETTINGS, plain, await loadScorer('reader'));
     expect(off.learned).toBeUndefined();
     expect(off.insights).toEqual(lessons(lessonsInputOf(p)).insights);
-    // The switch without a loaded scorer (still loading) is the markers' result.
+    // A learned scorer chosen but not loaded yet gives the markers' result.
     expect(computeView(p, learned, plain).insights).toEqual(off.insights);
+    expect(computeView(p, reader, plain).insights).toEqual(off.insights);
   });
 
   it('finds a correction the markers miss, with its score', async () => {
-    const scorer = await loadScorer();
     const p = parsed(plain);
     const off = computeView(p, DEFAULT_SETTINGS, plain).insights;
-    const on = computeView(p, learned, plain, scorer).insights;
     expect(off.some((i) => i.fact.startsWith(MODEL_ONLY))).toBe(false);
-    const found = on.find((i) => i.fact.startsWith(MODEL_ONLY));
-    expect(found?.category).toBe('correction');
-    expect(found?.score).toBeGreaterThanOrEqual(0.75);
-    expect(found?.confidence).toBe('high');
+    for (const [settings, min] of [
+      [learned, 0.75],
+      [reader, READER_MIN_SCORE.correction],
+    ] as const) {
+      const scorer = await loadScorer(settings.detector as 'correction-model' | 'reader');
+      const found = computeView(p, settings, plain, scorer).insights.find((i) =>
+        i.fact.startsWith(MODEL_ONLY),
+      );
+      expect(found?.category, settings.detector).toBe('correction');
+      expect(found?.score).toBeGreaterThanOrEqual(min);
+    }
   });
 });
 
@@ -127,7 +155,7 @@ describe('the worker path with the learned scorer', () => {
         : null;
   };
 
-  it('analyses with the scorer when the switch is on, in message order', async () => {
+  it('analyses with the chosen scorer, in message order', async () => {
     const p = parsed(plain);
     const out = await ask(
       [
@@ -139,11 +167,11 @@ describe('the worker path with the learned scorer', () => {
     expect(out.map((m) => m.type).slice(0, 3)).toEqual(['progress', 'meta', 'progress']);
     expect(insightsOfAnswer(out)).toEqual({
       insights: lessons(lessonsInputOf(p), { scorer: correctionModel }).insights,
-      learned: true,
+      learned: 'correction-model',
     });
   });
 
-  it('recomputes only the insights when the switch changes', async () => {
+  it('recomputes only the insights when the detector changes', async () => {
     const p = parsed(plain);
     const off = await ask([{ type: 'settings', id: 1, settings: DEFAULT_SETTINGS }], 'update');
     expect(off).toHaveLength(1);
@@ -157,8 +185,15 @@ describe('the worker path with the learned scorer', () => {
     });
     const on = await ask([{ type: 'settings', id: 2, settings: learned }], 'update');
     const scored = insightsOfAnswer(on);
-    expect(scored?.learned).toBe(true);
+    expect(scored?.learned).toBe('correction-model');
     expect(scored?.insights?.some((i) => i.fact.startsWith(MODEL_ONLY))).toBe(true);
     expect(on[0]).not.toHaveProperty('snapshot');
+    // From one learned scorer to the other: the reader's insights, at its thresholds.
+    const byReader = await ask([{ type: 'settings', id: 3, settings: reader }], 'update');
+    expect(insightsOfAnswer(byReader)).toEqual({
+      insights: lessons(lessonsInputOf(p), READER).insights,
+      learned: 'reader',
+    });
+    expect(byReader[0]).not.toHaveProperty('snapshot');
   });
 });

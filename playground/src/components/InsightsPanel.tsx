@@ -74,6 +74,16 @@ export function InsightsPanel(props: { app: AppState }) {
    */
   const fromTurn = (ins: Insight) =>
     !ins.tags.includes('tool_failure') && (ins.category === 'correction' || ins.category === 'preference');
+  /**
+   * Which learned scorer gave an insight its score: the correction scorer decides corrections, the
+   * reader every category of a person's turn; failed tool calls are never theirs.
+   */
+  const scoredBy = (ins: Insight) => {
+    const by = app.view()?.learned;
+    if (!by || !ins.tags.includes('user_feedback')) return '';
+    if (by === 'reader') return ' (reader)';
+    return ins.category === 'correction' ? ' (learned scorer)' : '';
+  };
 
   async function addToPlaybook(list: readonly KeyPointProposal[]) {
     const pb = await import('../playbook-store');
@@ -150,7 +160,7 @@ export function InsightsPanel(props: { app: AppState }) {
                         <span class="hint" data-testid="insight-score">
                           {ins.confidence} confidence
                           {ins.score != null ? `, score ${ins.score.toFixed(2)}` : ''}
-                          {v().learned && ins.category === 'correction' ? ' (learned scorer)' : ''}
+                          {scoredBy(ins)}
                         </span>
                       </div>
                       <p class="fact">{ins.fact}</p>

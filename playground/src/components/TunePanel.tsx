@@ -1,7 +1,7 @@
 import { clampParam, type ParamSpec } from 'rearview/snapshot';
 import { createSignal, For, Show } from 'solid-js';
 import type { Markers } from '../heuristics';
-import { DEFAULT_SETTINGS } from '../settings';
+import { DEFAULT_SETTINGS, type Detector } from '../settings';
 import { SLIDER_GROUPS } from '../sliders';
 import type { AppState } from '../state';
 
@@ -31,43 +31,65 @@ const AFFECTS: Record<string, { tab: Tab; name: string; how: string }> = {
 };
 const affects = (legend: string) => AFFECTS[legend] ?? AFFECTS['Active-context snapshot']!;
 
-/** The learned correction scorer's switch and what became of it (loading, on, failed to load). */
-function ScorerSwitch(props: { app: AppState; onChange: () => void }) {
+/** Each choice of what reads people's turns, with what it does. */
+const DETECTOR_CHOICES: { value: Detector; label: string; help: string }[] = [
+  { value: 'markers', label: 'Markers', help: 'the phrase markers below (rearview/heuristic)' },
+  {
+    value: 'correction-model',
+    label: 'Learned correction scorer',
+    help: 'corrections decided by a small learned model',
+  },
+  {
+    value: 'reader',
+    label: 'Reader',
+    help: 'every category scored by the learned reader at its own thresholds: fewer corrections, more of them right',
+  },
+];
+
+/** What reads people's turns (the markers or a learned scorer) and what became of a scorer's import. */
+function DetectorChoice(props: { app: AppState; onChange: () => void }) {
   const app = props.app;
+  const st = app.scorerStatus;
+  const reader = () => app.settings().detector === 'reader';
   return (
-    <fieldset>
-      <legend>Insights</legend>
-      <label class="switch">
-        <input
-          type="checkbox"
-          role="switch"
-          checked={app.settings().learnedScorer}
-          aria-checked={app.settings().learnedScorer}
-          aria-describedby="learned-help"
-          onChange={(e) => {
-            const on = e.currentTarget.checked;
-            app.setSettings((s) => ({ ...s, learnedScorer: on }));
-            props.onChange();
-          }}
-        />
-        Learned correction scorer
-      </label>
+    <fieldset aria-describedby="learned-help">
+      <legend>Insights: who reads people's turns</legend>
+      <For each={DETECTOR_CHOICES}>
+        {(c) => (
+          <label class="radio" title={c.help}>
+            <input
+              type="radio"
+              name="detector"
+              value={c.value}
+              checked={app.settings().detector === c.value}
+              onChange={() => {
+                app.setSettings((s) => ({ ...s, detector: c.value }));
+                props.onChange();
+              }}
+            />
+            {c.label}
+          </label>
+        )}
+      </For>
       <p class="hint" id="learned-help">
-        Corrections decided by a small learned model (rearview/heuristic-model, loaded when switched on)
-        instead of the correction markers.
+        The learned scorers (rearview/heuristic-model, loaded when first chosen): the correction scorer
+        decides corrections; the reader scores every category of people's turns at its own thresholds, so it
+        says fewer corrections, more of them right.
       </p>
-      <Show when={app.scorerStatus()}>
-        {(st) => (
+      <Show when={st()}>
+        {(s) => (
           <p
-            class={st().kind === 'failed' ? 'error' : 'hint'}
-            role={st().kind === 'failed' ? 'alert' : 'status'}
+            class={s().kind === 'failed' ? 'error' : 'hint'}
+            role={s().kind === 'failed' ? 'alert' : 'status'}
             data-testid="scorer-status"
           >
-            {st().kind === 'loading'
+            {s().kind === 'loading'
               ? 'Loading the model…'
-              : st().kind === 'on'
-                ? 'On: corrections and their scores are the model’s.'
-                : `The model could not be loaded (${(st() as { message: string }).message}); showing the markers’ insights.`}
+              : s().kind === 'on'
+                ? reader()
+                  ? 'On: people’s turns and their scores are the reader’s.'
+                  : 'On: corrections and their scores are the model’s.'
+                : `The model could not be loaded (${(s() as { message: string }).message}); showing the markers’ insights.`}
           </p>
         )}
       </Show>
@@ -161,7 +183,7 @@ export function TunePanel(props: { app: AppState }) {
           </fieldset>
         )}
       </For>
-      <ScorerSwitch app={app} onChange={() => setChanged('Insights')} />
+      <DetectorChoice app={app} onChange={() => setChanged('Insights')} />
       <details>
         <summary>Heuristic markers (change the Insights tab)</summary>
         <p class="hint">

@@ -6,6 +6,8 @@
  */
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 import { createEffect, createSignal, For, onCleanup, Show, untrack } from 'solid-js';
+import type { LearnedDetector } from '../scorers';
+import type { Detector } from '../settings';
 import { type Dropped, dropTarget, postFiles } from './drop';
 import EvidenceList from './EvidenceList';
 import FileLines from './FileLines';
@@ -40,6 +42,7 @@ export default function LearnPanel(props: {
   const [minSessions, setMinSessions] = createSignal(2);
   const [budget, setBudget] = createSignal(0);
   const [since, setSince] = createSignal('');
+  const [detector, setDetector] = createSignal<Detector>('markers');
   const [against, setAgainst] = createSignal('');
   const [exported, setExported] = createSignal('');
   const [shareUrl, setShareUrl] = createSignal('');
@@ -131,6 +134,7 @@ export default function LearnPanel(props: {
       ...(since() ? { since: new Date(`${since()}T00:00:00`).getTime() } : {}),
       ...(budget() > 0 ? { budget: budget() } : {}),
       ...(against().trim() ? { against: against() } : {}),
+      ...(detector() !== 'markers' ? { detector: detector() as LearnedDetector } : {}),
     };
     worker.postMessage(msg, channel ? [channel.port1] : []);
     if (channel && files) postFiles(channel.port2, files);
@@ -258,7 +262,9 @@ export default function LearnPanel(props: {
             />
           </Show>
         </span>
-        <RunOptions o={{ minSessions, setMinSessions, budget, setBudget, since, setSince }} />
+        <RunOptions
+          o={{ minSessions, setMinSessions, budget, setBudget, since, setSince, detector, setDetector }}
+        />
       </div>
       <details>
         <summary>Existing AGENTS.md / CLAUDE.md (optional)</summary>

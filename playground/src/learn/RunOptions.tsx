@@ -1,5 +1,9 @@
-/** The Learn tab's run options: evidence needed, token budget, and the date evidence counts from. */
+/**
+ * The Learn tab's run options: evidence needed, token budget, the date evidence counts from, and what
+ * reads people's turns.
+ */
 import type { Accessor, Setter } from 'solid-js';
+import type { Detector } from '../settings';
 
 export interface RunOptionSignals {
   minSessions: Accessor<number>;
@@ -9,6 +13,8 @@ export interface RunOptionSignals {
   /** `YYYY-MM-DD`, or '' for all evidence. */
   since: Accessor<string>;
   setSince: Setter<string>;
+  detector: Accessor<Detector>;
+  setDetector: Setter<Detector>;
 }
 
 export default function RunOptions(props: { o: RunOptionSignals }) {
@@ -42,6 +48,18 @@ export default function RunOptions(props: { o: RunOptionSignals }) {
           data-testid="learn-since"
           onInput={(e) => o.setSince(e.currentTarget.value)}
         />
+      </label>
+      <label title="The learned scorers (rearview/heuristic-model) are loaded by the run that needs one; the reader says fewer corrections, more of them right.">
+        people's turns read by{' '}
+        <select
+          value={o.detector()}
+          data-testid="learn-detector"
+          onChange={(e) => o.setDetector(e.currentTarget.value as Detector)}
+        >
+          <option value="markers">markers</option>
+          <option value="correction-model">learned correction scorer</option>
+          <option value="reader">reader</option>
+        </select>
       </label>
     </>
   );

@@ -4,6 +4,7 @@
  * memory), reports progress and stops on cancel. Nothing leaves the browser.
  */
 import { type LearnSource, learn, toMarkdown, toUnifiedDiff } from 'rearview/learn';
+import { loadScorer } from '../scorers';
 import { type DirHandle, type FileHandle, type NamedFile, relativePath, walkHandles } from './files';
 import {
   FILE_BATCH,
@@ -145,6 +146,7 @@ self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
       ...(m.since !== undefined ? { since: m.since } : {}),
       ...(m.budget ? { budget: m.budget } : {}),
       ...(m.against ? { against: m.against } : {}),
+      ...(m.detector ? await loadScorer(m.detector) : {}),
       signal,
       onProgress: (progress) => {
         // At most ~20 updates a second: the page redraws on each.

@@ -1,5 +1,6 @@
 /** Messages between the Learn tab and its worker (learn-worker.ts). */
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
+import type { LearnedDetector } from '../scorers';
 import type { DirHandle, FileHandle } from './files';
 
 export type ToLearnWorker =
@@ -18,6 +19,8 @@ export type ToLearnWorker =
       since?: number;
       budget?: number;
       against?: string;
+      /** A learned scorer of people's turns, imported by the worker (absent: the markers). */
+      detector?: LearnedDetector;
     }
   | { type: 'cancel' }
   | { type: 'export'; rules: LearnedRule[]; as: 'markdown' | 'diff'; against: string };
