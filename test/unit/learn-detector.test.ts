@@ -3,6 +3,7 @@
  * turns become rules, it only ever sees redacted text, one that throws leaves the markers' answer, and
  * bad options are refused before any source is read.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/core/index';
 import { heuristicReflect, type TurnEvidence, type TurnScorer } from '../../lib/heuristic/index';
@@ -97,6 +98,46 @@ describe('learn with a learned scorer', () => {
     }
     // Both answers occur, so the check above is not one-sided.
     expect(new Set(found)).toEqual(new Set([true, false]));
+  });
+
+  it('never rejects whatever a scorer returns or throws, and keeps the markers where its answer is no scores', async () => {
+    const sources = sessions(PNPM);
+    const markers = texts(await learn(sources));
+    const scores = fc.record({
+      correction: fc.double({ min: 0, max: 1, noNaN: true }),
+      preference: fc.double({ min: 0, max: 1, noNaN: true }),
+      approval: fc.double({ min: 0, max: 1, noNaN: true }),
+      friction: fc.double({ min: 0, max: 1, noNaN: true }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.anything(), scores, fc.constant('throw')),
+        fc.oneof(fc.constant(undefined), fc.double({ min: 0, max: 2, noNaN: true })),
+        async (answer, minScore) => {
+          const scorer: TurnScorer = () => {
+            if (answer === 'throw') throw new Error('model failed');
+            return answer as never;
+          };
+          const r = await learn(sources, { scorer, ...(minScore === undefined ? {} : { minScore }) });
+          expect(r.skipped).toEqual([]);
+          for (const rule of r.rules) {
+            expect(typeof rule.text).toBe('string');
+            expect(rule.sessions).toBeGreaterThanOrEqual(1);
+          }
+          // Not scores (four numbers in [0, 1] by category): the markers' answer stands.
+          const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;
+          const valid =
+            typeof answer === 'object' &&
+            answer !== null &&
+            KINDS.every((k) => {
+              const v = (answer as Record<string, unknown>)[k];
+              return typeof v === 'number' && v >= 0 && v <= 1;
+            });
+          if (!valid && minScore === undefined) expect(texts(r)).toEqual(markers);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('refuses a scorer or threshold of the wrong kind before reading any source', async () => {
