@@ -6,7 +6,9 @@
  * own generator, cli/learn-sources.ts: the same order, each file read whole as bytes when learn asks
  * for it); and the naive baseline: every file read into memory first, then the same pipeline. MB/s
  * of wall and of CPU time, sessions, rules, peak RSS and heap (sampled), and whether all three found
- * the same rules. The CLI's row is the one `rearview learn` is judged by (issue 40: ≥ 50 MB/s).
+ * the same rules. The CLI's row is the one `rearview learn` is judged by (issue 40: ≥ 50 MB/s). A
+ * fourth row reads the CLI's way with the reader deciding people's turns (`--detector reader`), with
+ * its CPU time over the markers' (issue 38: at most 2).
  *
  * Standalone: `npx tsx bench/learn.bench.ts` (add `--expose-gc` through NODE_OPTIONS for steadier
  * memory figures).
@@ -15,6 +17,7 @@ import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sessionSources } from '../cli/learn-sources';
+import { READER_MIN_SCORE, readerModel } from '../lib/heuristic-model/index';
 import { type LearnSource, learn } from '../lib/learn/index';
 import { type BenchResult, type BenchSuite, round } from './harness';
 import { writeLearnFolder } from './learn-folder';
@@ -89,6 +92,13 @@ const suite = {
       const mb = ours.value.stats.bytes / 1e6;
       // The CLI's path: the CLI's own source generator (whole files as bytes, read on demand).
       const cli = await timed((sample) => learn(sessionSources(files, folder.dir), { onProgress: sample }));
+      const reader = await timed((sample) =>
+        learn(sessionSources(files, folder.dir), {
+          onProgress: sample,
+          scorer: readerModel,
+          minScore: READER_MIN_SCORE,
+        }),
+      );
       const naive = await timed(async (sample) => {
         const all: LearnSource[] = files.map((f) => ({
           name: name(f.path),
@@ -128,6 +138,15 @@ const suite = {
           peakHeapMB: cli.heapMB,
           sameRules: JSON.stringify(cli.value.rules) === JSON.stringify(ours.value.rules),
           cliCpuOverNaiveCpu: round(cli.cpuMs / naive.cpuMs, 2),
+        },
+        {
+          name: `learn/cli-reader-${label}`,
+          medianMs: round(reader.ms, 0),
+          runs: 1,
+          mbPerSec: round(mb / (reader.ms / 1000), 1),
+          cpuMbPerSec: round(mb / (reader.cpuMs / 1000), 1),
+          rules: reader.value.rules.length,
+          readerCpuOverMarkersCpu: round(reader.cpuMs / cli.cpuMs, 2),
         },
         {
           name: `learn/naive-read-all-first-${label}`,
