@@ -78,7 +78,9 @@ function skippedOf(name: string, err: unknown): SkippedSource {
  *
  * One source is in memory at a time. A source that cannot be read goes to `skipped` with its typed
  * error's code and location, and the run goes on. When `signal` fires, the result covers the sources
- * read so far (`aborted: true`). No model is called unless `llm` is given. Never rejects on bad input.
+ * read so far (`aborted: true`). People's turns are read by the markers, or by `scorer` (a learned
+ * scorer of `rearview/heuristic-model`) at `minScore`. No model is called unless `llm` is given. Never
+ * rejects on bad input.
  *
  * @example
  * ```ts
@@ -238,7 +240,6 @@ function readOne(
  */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
-/** `since` in epoch milliseconds; a value that is not a date is a ValidationError. */
 type Detector = Pick<LearnOptions, 'scorer' | 'minScore'>;
 
 /** The scorer and thresholds that read people's turns, checked before any source is read. */
@@ -253,7 +254,12 @@ function detectorOf(options: LearnOptions | undefined): Detector {
   if (
     minScore !== undefined &&
     !score(minScore) &&
-    !(typeof minScore === 'object' && minScore !== null && Object.values(minScore).every(score))
+    !(
+      typeof minScore === 'object' &&
+      minScore !== null &&
+      !Array.isArray(minScore) &&
+      Object.values(minScore).every(score)
+    )
   )
     issues.push({
       path: 'minScore',
@@ -263,6 +269,7 @@ function detectorOf(options: LearnOptions | undefined): Detector {
   return { ...(scorer ? { scorer } : {}), ...(minScore !== undefined ? { minScore } : {}) };
 }
 
+/** `since` in epoch milliseconds; a value that is not a date is a ValidationError. */
 function sinceMs(since: LearnOptions['since']): number | undefined {
   if (since === undefined) return undefined;
   let t = Number.NaN;

@@ -154,6 +154,7 @@ describe('learn with a learned scorer', () => {
       [{ minScore: Number.NaN }, 'minScore'],
       [{ minScore: { correction: '0.8' } }, 'minScore'],
       [{ minScore: null }, 'minScore'],
+      [{ minScore: [0.5] }, 'minScore'],
     ] as const) {
       const err = await learn(counted(), options as unknown as LearnOptions).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ValidationError);
