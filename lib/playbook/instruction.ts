@@ -53,6 +53,12 @@ const SUBJECT =
  */
 const REJECTED =
   /^(?:(?:no|nope)[,.!]*\s+not\s+([\w][\w .'/-]{0,40}?)[.!]*|not\s+([\w][\w .'/-]{0,40}?)[.!]+)$/i;
+/**
+ * What "Not really." or "Not yet." leaves unsaid: an answer to a question, a degree or a time, never a
+ * value the next sentence replaces ("Not really. NOW: I ran this…" names nothing to use instead).
+ */
+const NOT_A_VALUE =
+  /^(?:really|quite|yet|exactly|sure|at all|so|that|this|much|now|entirely|necessarily|always|anymore|bad|great|good|true|right|correct|quite yet|really sure|so fast|so much|that much|for now|right now)$/i;
 const REQUEST = /^(?:please\s+)?(?:can|could|would|will) you\b/i;
 
 /** Gerund stems whose base form ends in a silent e. */
@@ -263,7 +269,8 @@ function instructionsOf(text: string, options: InstructionOptions, limit: number
   for (const sentence of sentences(text.slice(0, 4000))) {
     const not = REJECTED.exec(sentence);
     if (not) {
-      negated = not[1] ?? not[2];
+      const value = (not[1] ?? not[2])!;
+      negated = NOT_A_VALUE.test(value) ? undefined : value;
       continue;
     }
     const instruction = asInstruction(sentence, negated);

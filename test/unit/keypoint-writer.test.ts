@@ -253,6 +253,10 @@ describe('writeKeyPoint', () => {
     expect(extractInstructions('No, not GraphQL. REST endpoint. Great job')).toEqual([
       'Use REST endpoint, not GraphQL.',
     ]);
+    // "Not really." answers a question; a label after it is no value to use ("Use NOW, not really.").
+    for (const answer of ['Not really.', 'Not yet.', 'No, not exactly.', 'Not at all!', 'Not right now.'])
+      expect(extractInstructions(`${answer} NOW: I ran this and got every engine.`), answer).toEqual([]);
+    expect(extractInstructions('Not really. Keep the answers short.')).toEqual(['Keep the answers short.']);
   });
 
   it('is the text proposeKeyPoint gives a correction, which otherwise keeps only its evidence', () => {
