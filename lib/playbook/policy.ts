@@ -176,8 +176,9 @@ export function insightProposals<I extends InsightLike>(
   };
   if (isApproval(insight)) {
     // A bare approval is evidence, not a lesson; "Perfect. From now on always run the migrations
-    // first." also gives a standing rule, kept as a preference.
-    return rules(text, options?.onRefused).map((r) => make('USER PREFERENCES', r));
+    // first." also gives a standing rule, kept as a preference. What the person says they like in an
+    // approving turn ("I like the blackmail aspect.") praises what the reply showed: no rule.
+    return rules(text.replace(PRAISE, '$1'), options?.onRefused).map((r) => make('USER PREFERENCES', r));
   }
   switch (insight.category) {
     case 'correction': {
@@ -225,6 +226,9 @@ export function turnVerdict(insights: readonly InsightLike[], turnText: string):
  * request ("Rename the title", a pasted error, a question) is evidence only, and `onRefused` hears
  * why when the turn gives none.
  */
+/** A sentence of liking ("I like the…", "I really love it."), with what came before it kept. */
+const PRAISE = /(^|[.!?]\s+|\n)i (?:really |just |do )?(?:like|love)\b[^.!?\n]*[.!?]?/gi;
+
 function rules(text: string, onRefused?: (reason: string) => void): string[] {
   const { keyPoints, refused } = keyPointVerdict(text);
   if (!keyPoints && refused !== undefined) onRefused?.(refused);

@@ -4,6 +4,7 @@ import { judgeRule } from 'rearview/learn';
 import {
   extractInstruction,
   extractInstructions,
+  insightProposals,
   isStandingTurn,
   isWellFormedKeyPoint,
   judgeKeyPoint,
@@ -302,6 +303,28 @@ describe('saysStanding in linear time', () => {
     expect(saysStanding(`Use pnpm${' '.repeat(500)}instead of npm.`)).toBe(true);
     expect(saysStanding(`use${' '.repeat(500)}`)).toBe(false);
     expect(saysStanding('Use a  rather than  an pnpm an npm')).toBe(true);
+  });
+});
+
+describe('an approval with a liking, on adversarial turns', () => {
+  // The sentence of liking an approving turn drops is found from each sentence end: one pass.
+  it.each([
+    ['ends of sentences and spaces', '.   '],
+    ['likings without an end', 'i like x '],
+    ['likings', 'i like it. '],
+  ])('stays linear on %s', (_, unit) => {
+    const approval = {
+      category: 'approval' as const,
+      confidence: 'high' as const,
+      tags: ['user_feedback', 'approval'],
+      traceRefs: ['message:m1'],
+    };
+    const g = measureGrowth(
+      (text: string) => insightProposals(approval, text),
+      (n) => fill(n, unit, 'Great. ', ' From now on always run the migrations first.'),
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 });
 

@@ -154,6 +154,18 @@ describe('proposeKeyPoint', () => {
       section: 'USER PREFERENCES',
       text: 'Always run the migrations first.',
     });
+    // What an approving turn says it likes praises the reply ("Prefer the blackmail aspect." is no rule);
+    // a rule beside it still stands.
+    expect(
+      proposeKeyPoint(raw('approval'), 'I like the blackmail aspect. Can you give me a backstory?'),
+    ).toBe(undefined);
+    expect(
+      proposeKeyPoint(raw('approval'), 'I really love it. From now on always run the migrations first.'),
+    ).toMatchObject({ text: 'Always run the migrations first.' });
+    // A preference that is not an approval keeps its "I like": a liking the person states as a rule.
+    expect(proposeKeyPoint(raw('preference', ['preference']), 'I like tabs over spaces.')).toMatchObject({
+      text: 'Prefer tabs over spaces.',
+    });
   });
 
   it('friction only when it says what to do', () => {
