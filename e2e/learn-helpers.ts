@@ -2,8 +2,10 @@
  * What the Learn tab's e2e suites share (learn.spec.ts, learn-drop.spec.ts): the real shared folders
  * they read, the folder input in its frame, and the worker's result kept on the page.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative, resolve } from 'node:path';
 import { expect, type Page } from '@playwright/test';
 
 // Real shared sessions, read from ../shared/data (never copied into the project).
@@ -76,3 +78,42 @@ export const found = (r: {
   sessions: r.stats.sessions,
   skipped: r.skipped.map((x) => x.name),
 });
+
+/** The built CLI (npm run build:cli; `npm test` builds it before these tests). */
+export const CLI = resolve(import.meta.dirname, '../dist/cli/rearview.js');
+
+/**
+ * `folders` of the shared data copied side by side into a temporary folder (never into the project)
+ * for `fn`; removed after. Fresh copies have sub-millisecond modification times.
+ */
+export async function withCopies<T>(folders: string[], fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'rearview-learn-copies-'));
+  try {
+    for (const f of folders) cpSync(resolve(DATA, f), join(dir, f), { recursive: true });
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `rearview learn <dir> --json --min-sessions 1 --detector <detector>` and the Learn tab's whole
+ * result on the same folder ({@link learnChosen}), the tab's names made relative to `dir` as the
+ * CLI's are (the tab names a file from the picked folder down, `<folder>/a/b.jsonl`).
+ */
+export async function learnBoth(page: Page, dir: string, detector = 'markers') {
+  const run = spawnSync(
+    process.execPath,
+    [CLI, 'learn', dir, '--json', '--min-sessions', '1', '--detector', detector],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  expect(run.status, run.stderr).toBe(0);
+  const fromTab = await learnChosen(page, dir, detector);
+  const prefix = `${basename(dir)}/`;
+  const tab = JSON.parse(JSON.stringify(fromTab), (k, v) =>
+    (k === 'name' || k === 'session') && typeof v === 'string' && v.startsWith(prefix)
+      ? v.slice(prefix.length)
+      : v,
+  );
+  return { cli: JSON.parse(run.stdout), tab };
+}

@@ -1,10 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SHOTS, trackErrors } from './helpers';
-import { DATA, folderInput, lastResult, learnChosen, ONE_TASK, SESSIONS } from './learn-helpers';
+import {
+  CLI,
+  DATA,
+  folderInput,
+  lastResult,
+  learnBoth,
+  learnChosen,
+  ONE_TASK,
+  SESSIONS,
+  withCopies,
+} from './learn-helpers';
 
 test.skip(!existsSync(SESSIONS), `${SESSIONS} is absent`);
 
@@ -131,83 +139,42 @@ test('Learn: two accepted rules saved into the playbook are there after a reload
 test('Learn: the tab and `rearview learn --json` give the same result on the same real folder', async ({
   page,
 }) => {
-  // The built CLI (npm run build:cli; `npm test` builds it before these tests).
-  const cli = resolve(import.meta.dirname, '../dist/cli/rearview.js');
-  test.skip(!existsSync(cli), `${cli} is absent: run npm run build:cli`);
+  test.skip(!existsSync(CLI), `${CLI} is absent: run npm run build:cli`);
   const errors = trackErrors(page);
-  // Two real folders side by side, copied into a temporary folder (never into the project). Their
-  // names make a whole-path sort and a folder-by-folder walk disagree ('-' and '.' sort before '/':
-  // `claude-code-jsonl-more/…` against `claude-code-jsonl/…`, `<id>.jsonl` against `<id>/subagents/…`),
-  // and fresh copies have sub-millisecond modification times.
-  const dir = mkdtempSync(join(tmpdir(), 'rearview-learn-parity-'));
-  try {
-    for (const f of ['claude-code-console', 'claude-code-jsonl', 'claude-code-jsonl-more'])
-      cpSync(resolve(DATA, f), join(dir, f), { recursive: true });
-    const run = spawnSync(process.execPath, [cli, 'learn', dir, '--json', '--min-sessions', '1'], {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-    });
-    expect(run.status, run.stderr).toBe(0);
-    const fromCli = JSON.parse(run.stdout);
-
-    // The worker's whole result, as the tab receives it.
-    const fromTab = await learnChosen(page, dir);
-    // The tab names a file from the picked folder down (`<folder>/a/b.jsonl`), the CLI from inside it.
-    const prefix = `${basename(dir)}/`;
-    const renamed = JSON.parse(JSON.stringify(fromTab), (k, v) =>
-      (k === 'name' || k === 'session') && typeof v === 'string' && v.startsWith(prefix)
-        ? v.slice(prefix.length)
-        : v,
-    );
-    expect(fromCli.stats.files).toBeGreaterThan(10);
-    expect(fromCli.rules.length + fromCli.skipped.length).toBeGreaterThan(1);
-    expect(renamed).toEqual(fromCli);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // Two real folders side by side. Their names make a whole-path sort and a folder-by-folder walk
+  // disagree ('-' and '.' sort before '/': `claude-code-jsonl-more/…` against `claude-code-jsonl/…`,
+  // `<id>.jsonl` against `<id>/subagents/…`).
+  await withCopies(['claude-code-console', 'claude-code-jsonl', 'claude-code-jsonl-more'], async (dir) => {
+    const { cli, tab } = await learnBoth(page, dir);
+    expect(cli.stats.files).toBeGreaterThan(10);
+    expect(cli.rules.length + cli.skipped.length).toBeGreaterThan(1);
+    expect(tab).toEqual(cli);
+  });
   expect(errors).toEqual([]);
 });
 
 test('Learn: with a learned scorer chosen, the tab gives what `rearview learn --detector` gives', async ({
   page,
 }) => {
-  const cli = resolve(import.meta.dirname, '../dist/cli/rearview.js');
-  test.skip(!existsSync(cli), `${cli} is absent: run npm run build:cli`);
+  test.skip(!existsSync(CLI), `${CLI} is absent: run npm run build:cli`);
   const errors = trackErrors(page);
-  const dir = mkdtempSync(join(tmpdir(), 'rearview-learn-detector-'));
   const chunks: string[] = [];
   page.on('request', (r) => {
     if (/\/assets\/(?:reader|heuristic)-model-[\w-]+\.js$/.test(r.url())) chunks.push(basename(r.url()));
   });
-  try {
-    for (const f of ['claude-code-console', 'claude-code-jsonl'])
-      cpSync(resolve(DATA, f), join(dir, f), { recursive: true });
-    const prefix = `${basename(dir)}/`;
+  await withCopies(['claude-code-console', 'claude-code-jsonl'], async (dir) => {
     const results: unknown[] = [];
     for (const detector of ['reader', 'markers']) {
-      const run = spawnSync(
-        process.execPath,
-        [cli, 'learn', dir, '--json', '--min-sessions', '1', '--detector', detector],
-        { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
-      );
-      expect(run.status, run.stderr).toBe(0);
-      const fromTab = await learnChosen(page, dir, detector);
-      const renamed = JSON.parse(JSON.stringify(fromTab), (k, v) =>
-        (k === 'name' || k === 'session') && typeof v === 'string' && v.startsWith(prefix)
-          ? v.slice(prefix.length)
-          : v,
-      );
-      expect(renamed, detector).toEqual(JSON.parse(run.stdout));
-      results.push(renamed);
+      const { cli, tab } = await learnBoth(page, dir, detector);
+      expect(tab, detector).toEqual(cli);
+      results.push(tab);
     }
     // The reader's rules are not the markers': the choice reached the worker.
     expect(results[0]).not.toEqual(results[1]);
-    // Only the reader's chunk was fetched, by the worker, once.
-    expect(chunks).toHaveLength(1);
-    expect(chunks[0]).toMatch(/^reader-model-/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
+  // Only the reader's chunk was fetched, by the worker, once.
+  expect(chunks).toHaveLength(1);
+  expect(chunks[0]).toMatch(/^reader-model-/);
   expect(errors).toEqual([]);
 });
 

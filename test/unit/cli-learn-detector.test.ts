@@ -9,25 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { correctionModel, READER_MIN_SCORE, readerModel } from '../../lib/heuristic-model/index';
 import { type LearnOptions, learn, toMarkdown } from '../../lib/learn/index';
 import { type CliMain, loadCliMain } from './built-cli';
+import { replySession } from './learn-session';
 
 let main: CliMain;
 let tmp: string;
 const NAMES = ['a.jsonl', 'b.jsonl', 'c.jsonl'];
-
-/** A Claude Code session: a task, the agent's reply, then `turn`. */
-function session(day: string, turn: string): string {
-  return [
-    { type: 'user', message: { role: 'user', content: 'Install the dependencies.' }, uuid: 'u1' },
-    {
-      type: 'assistant',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'Running npm install.' }] },
-      uuid: 'a1',
-    },
-    { type: 'user', message: { role: 'user', content: turn }, uuid: 'u2', timestamp: `${day}T10:01:00Z` },
-  ]
-    .map((o) => JSON.stringify(o))
-    .join('\n');
-}
 
 beforeAll(async () => {
   main = await loadCliMain();
@@ -39,7 +25,7 @@ beforeAll(async () => {
   ];
   mkdirSync(join(tmp, 's'));
   for (const [i, n] of NAMES.entries())
-    writeFileSync(join(tmp, 's', n), session(`2025-0${i + 1}-01`, turns[i]!));
+    writeFileSync(join(tmp, 's', n), replySession(`2025-0${i + 1}-01`, turns[i]!, 'Running npm install.'));
 }, 120_000);
 
 afterAll(() => {

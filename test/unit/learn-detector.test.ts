@@ -9,26 +9,15 @@ import { ValidationError } from '../../lib/core/index';
 import { heuristicReflect, type TurnEvidence, type TurnScorer } from '../../lib/heuristic/index';
 import { correctionModel, READER_MIN_SCORE, readerModel } from '../../lib/heuristic-model/index';
 import { type LearnOptions, type LearnSource, learn } from '../../lib/learn/index';
+import { replySession } from './learn-session';
 
 const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01234567-AbCdEf';
 
-/** A Claude Code session: a task, the agent's reply, then `turn`. */
-function session(day: string, turn: string): string {
-  return [
-    { type: 'user', message: { role: 'user', content: 'Install the dependencies.' }, uuid: 'u1' },
-    {
-      type: 'assistant',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'Running npm install now.' }] },
-      uuid: 'a1',
-    },
-    { type: 'user', message: { role: 'user', content: turn }, uuid: 'u2', timestamp: `${day}T10:01:00Z` },
-  ]
-    .map((o) => JSON.stringify(o))
-    .join('\n');
-}
-
 const sessions = (turn: string): LearnSource[] =>
-  ['2025-01-01', '2025-02-01', '2025-03-01'].map((d, i) => ({ name: `${i}.jsonl`, text: session(d, turn) }));
+  ['2025-01-01', '2025-02-01', '2025-03-01'].map((d, i) => ({
+    name: `${i}.jsonl`,
+    text: replySession(d, turn),
+  }));
 
 const PNPM = 'No, use pnpm instead of npm.';
 const texts = (r: Awaited<ReturnType<typeof learn>>) => r.rules.map((x) => x.text);
