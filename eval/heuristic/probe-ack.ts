@@ -2,7 +2,7 @@
  * Probe (issue 38): does the agent's next reply tell that the turn corrected it? A reply that opens by
  * owning a mistake ("You're right", "I apologize", "My mistake", "Good catch", "I see the issue") is a
  * cue in the agent's words, not the person's (in English only: an agent answering in the person's
-language, as the Chinese sessions of claude-code-jsonl-more do, says it otherwise). Not shipped: a
+ * language, as the Chinese sessions of claude-code-jsonl-more do, says it otherwise). Not shipped: a
  * turn's scores in `observe()` are final when the turn arrives, before the reply that would confirm it.
  *
  * `npx tsx eval/heuristic/probe-ack.ts [--dir <folder>]`: over the labelled turns of the shared data
