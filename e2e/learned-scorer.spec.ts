@@ -202,6 +202,10 @@ test('a large input analysed in the worker follows the choice too', async ({ pag
     /score 0\.(7[5-9]|[89]\d) \(learned/,
   );
   await expect(page.getByTestId('scorer-status')).toContainText('On:');
+  // The reader, imported by the worker too.
+  await choice(page, 'Reader').check();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(reader)');
+  await expect(page.getByTestId('scorer-status')).toContainText('reader');
   await markersChoice(page).check();
   await expect(modelCorrection(page)).toHaveCount(0);
   await expect(markerCorrection(page)).toBeVisible();
