@@ -82,9 +82,10 @@ export async function loadLib(): Promise<Lib> {
 export async function detectorOptions(detector: Detector | undefined): Promise<Session.LessonsOptions> {
   if (detector === undefined || detector === 'markers') return {};
   const model = await entry<typeof HeuristicModel>('heuristic-model/index.js');
-  return detector === 'reader'
-    ? { scorer: model.readerModel, minScore: model.READER_MIN_SCORE }
-    : { scorer: model.correctionModel };
+  if (detector === 'reader') return { scorer: model.readerModel, minScore: model.READER_MIN_SCORE };
+  if (detector === 'reader-recall')
+    return { scorer: model.readerModel, minScore: model.READER_RECALL_MIN_SCORE };
+  return { scorer: model.correctionModel };
 }
 
 /** Reads the input in any format rearview/transcript accepts. Throws InputError, located. */

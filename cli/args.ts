@@ -107,7 +107,7 @@ const REFLECT_SWITCHES = new Set([
 ]);
 
 /** What reads people's turns (`--detector`). */
-export const DETECTORS = ['markers', 'reader', 'correction-model'] as const;
+export const DETECTORS = ['markers', 'reader', 'reader-recall', 'correction-model'] as const;
 /** One of {@link DETECTORS}. */
 export type Detector = (typeof DETECTORS)[number];
 
@@ -155,7 +155,7 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   ['--model <name>', "model for --llm or --openai-url (default: rearview's Haiku-class default)"],
   [
     '--detector <name>',
-    "what reads people's turns: markers (default), reader or correction-model (rearview/heuristic-model: on authors no rule was written from, the reader says fewer corrections, more of them right)",
+    "what reads people's turns: markers (default), reader, reader-recall or correction-model (rearview/heuristic-model: on authors no rule was written from, the reader says fewer corrections, more of them right; reader-recall is the reader at its lower thresholds, READER_RECALL_MIN_SCORE)",
   ],
   ['--progress', 'show the progress bar even when stderr is not a terminal (files over 4 MB)'],
   ['--no-progress', 'never show it'],

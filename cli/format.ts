@@ -3,6 +3,13 @@ import type * as Core from 'rearview/core';
 import type { Analysis, Reduction } from './analyse.js';
 import { printable } from './io.js';
 
+/** How the text report names a learned detector. */
+const DETECTOR_NAMES: Record<string, string> = {
+  reader: 'the reader',
+  'reader-recall': 'the reader at its lower thresholds',
+  'correction-model': 'the correction model',
+};
+
 const CATEGORY_LABELS: readonly (readonly [keyof Analysis['snapshot'], string])[] = [
   ['currentObjective', 'Objective'],
   ['blockers', 'Blockers'],
@@ -77,7 +84,7 @@ export function formatText(name: string, r: Analysis): string {
   lines.push(`${name}: ${r.format} ${r.kind} · ${parts.join(' · ')}`);
   lines.push('');
   lines.push(
-    `Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}${r.detector ? ` — read by the ${r.detector === 'reader' ? 'reader' : 'correction model'}` : ''}`,
+    `Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}${r.detector ? ` — read by ${DETECTOR_NAMES[r.detector]}` : ''}`,
   );
   if (!r.insights.length) lines.push('  (none)');
   r.insights.forEach((ins, i) => {

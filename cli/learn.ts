@@ -69,9 +69,10 @@ Options:
   --since <date>         count only evidence dated at or after this day (2025-03-01, UTC) or time
                          (2025-03-01T09:00:00+01:00): what the sessions taught since AGENTS.md
                          last changed
-  --detector <name>      what reads people's turns: markers (default), reader or correction-model
-                         (rearview/heuristic-model, loaded only then: on authors no rule was
-                         written from, the reader says fewer corrections, more of them right)
+  --detector <name>      what reads people's turns: markers (default), reader, reader-recall or
+                         correction-model (rearview/heuristic-model, loaded only then: on authors
+                         no rule was written from, the reader says fewer corrections, more of them
+                         right; reader-recall is the reader at its lower thresholds)
   --llm                  also ask Claude, in one request, to rewrite each rule as one imperative or
                          drop it (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional). The
                          estimated tokens are printed before the call, the reported ones after

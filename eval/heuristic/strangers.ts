@@ -42,11 +42,16 @@ export const markersOnly: Predictor = (e) => atScores(e.markers);
 export const markersLang: Predictor = (e) => atScores(e.markersLang ?? e.markers);
 export const oldModel: Predictor = (e) =>
   e.evidence && e.markers ? atScores(correctionModel(e.evidence, { ...e.markers })) : NONE;
-/** The shipped reader at its thresholds, loaded on first call (its weights stay out of runs without it). */
-export async function readerPredictor(): Promise<Predictor> {
-  const { readerModel, READER_MIN_SCORE } = await import('../../lib/heuristic-model/index');
-  return (e) =>
-    e.evidence && e.markers ? atScores(readerModel(e.evidence, { ...e.markers }), READER_MIN_SCORE) : NONE;
+/**
+ * The shipped reader at its thresholds (`READER_RECALL_MIN_SCORE` with `recall`), loaded on first call
+ * (its weights stay out of runs without it).
+ */
+export async function readerPredictor(recall = false): Promise<Predictor> {
+  const { readerModel, READER_MIN_SCORE, READER_RECALL_MIN_SCORE } = await import(
+    '../../lib/heuristic-model/index'
+  );
+  const min = recall ? READER_RECALL_MIN_SCORE : READER_MIN_SCORE;
+  return (e) => (e.evidence && e.markers ? atScores(readerModel(e.evidence, { ...e.markers }), min) : NONE);
 }
 export const seedSubstrings: Predictor = (e) => {
   if (!e.evidence) return NONE;

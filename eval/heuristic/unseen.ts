@@ -108,6 +108,7 @@ async function main() {
     'markers+lang': markersLang,
     correctionModel: oldModel,
     reader: await readerPredictor(),
+    'reader-recall': await readerPredictor(true),
   };
   console.log(
     `${files.length} copies checked; ${rows.length} rows mapped (0 unmapped), ${examples.length} distinct readings, ${new Set(examples.map((e) => e.author)).size} authors\n`,

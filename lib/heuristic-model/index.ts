@@ -15,7 +15,7 @@ import { baseFeatures, shapeFeatures } from './features.js';
 import { LIMIT, TABLE, WEIGHTS } from './weights.js';
 
 export { turnFeatures } from './features.js';
-export { READER_MIN_SCORE, readerModel, readerScores } from './reader.js';
+export { READER_MIN_SCORE, READER_RECALL_MIN_SCORE, readerModel, readerScores } from './reader.js';
 export { hashFeature, readerBuckets, readerFeatures } from './reader-features.js';
 
 /** The weights of single features, and of pairs by their first then second member (`x:a&b`). */

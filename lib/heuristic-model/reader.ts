@@ -8,7 +8,7 @@
  */
 import type { TurnEvidence, TurnScores } from '../heuristic/index.js';
 import { readerHashes } from './reader-hash.js';
-import { BIAS, MIN_SCORES, TABLES, WEIGHTS } from './reader-weights.js';
+import { BIAS, MIN_SCORES, RECALL_MIN_SCORES, TABLES, WEIGHTS } from './reader-weights.js';
 
 const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;
 const LIMIT = 160;
@@ -76,6 +76,24 @@ export const READER_MIN_SCORE: Readonly<Record<(typeof KINDS)[number], number>> 
   preference: MIN_SCORES[1]!,
   approval: MIN_SCORES[2]!,
   friction: MIN_SCORES[3]!,
+});
+
+/**
+ * Lower thresholds of the reader's scores, for more recall: each category's score at the lowest logit
+ * whose precision on authors outside the training folds reached 0.80 (the same fit as
+ * {@link READER_MIN_SCORE}, a lower target). On the `strangers` authors, leave-authors-out, corrections
+ * go from precision 0.85 / recall 0.17 to about 0.80 / 0.30 (eval/heuristic/reader-train.ts).
+ *
+ * @example
+ * ```ts
+ * heuristicReflect(messages, { scorer: readerModel, minScore: READER_RECALL_MIN_SCORE });
+ * ```
+ */
+export const READER_RECALL_MIN_SCORE: Readonly<Record<(typeof KINDS)[number], number>> = Object.freeze({
+  correction: RECALL_MIN_SCORES[0]!,
+  preference: RECALL_MIN_SCORES[1]!,
+  approval: RECALL_MIN_SCORES[2]!,
+  friction: RECALL_MIN_SCORES[3]!,
 });
 
 /**

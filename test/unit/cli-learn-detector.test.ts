@@ -6,7 +6,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { correctionModel, READER_MIN_SCORE, readerModel } from '../../lib/heuristic-model/index';
+import {
+  correctionModel,
+  READER_MIN_SCORE,
+  READER_RECALL_MIN_SCORE,
+  readerModel,
+} from '../../lib/heuristic-model/index';
 import { type LearnOptions, learn, toMarkdown } from '../../lib/learn/index';
 import { type CliMain, loadCliMain } from './built-cli';
 import { replySession } from './learn-session';
@@ -54,6 +59,7 @@ describe('rearview learn --detector', () => {
     const cases: [string, LearnOptions][] = [
       ['markers', {}],
       ['reader', { scorer: readerModel, minScore: READER_MIN_SCORE }],
+      ['reader-recall', { scorer: readerModel, minScore: READER_RECALL_MIN_SCORE }],
       ['correction-model', { scorer: correctionModel }],
     ];
     const outs: string[] = [];
@@ -71,10 +77,10 @@ describe('rearview learn --detector', () => {
   it('exits 2 on a detector it does not know, and lists the ones it does', async () => {
     const bogus = await run([join(tmp, 's'), '--detector', 'bogus']);
     expect(bogus.code).toBe(2);
-    expect(bogus.err).toContain('--detector bogus: one of markers, reader, correction-model');
+    expect(bogus.err).toContain('--detector bogus: one of markers, reader, reader-recall, correction-model');
     const bare = await run([join(tmp, 's'), '--detector']);
     expect(bare.code).toBe(2);
-    expect(bare.err).toContain('--detector needs one of markers, reader, correction-model');
+    expect(bare.err).toContain('--detector needs one of markers, reader, reader-recall, correction-model');
     expect((await run(['--help'])).out).toContain('--detector <name>');
   });
 });

@@ -253,6 +253,10 @@ describe('the binary', () => {
       reader: facts(
         lessons({ messages }, { scorer: model.readerModel, minScore: model.READER_MIN_SCORE }).insights,
       ),
+      'reader-recall': facts(
+        lessons({ messages }, { scorer: model.readerModel, minScore: model.READER_RECALL_MIN_SCORE })
+          .insights,
+      ),
       'correction-model': facts(lessons({ messages }, { scorer: model.correctionModel }).insights),
     };
     // The detectors disagree on the task statement: the choice is visible.
@@ -270,6 +274,8 @@ describe('the binary', () => {
     }
     const text = await runCli(['reflect', '--detector', 'reader'], { input: talk });
     expect(text.stdout).toContain('Insights (1) — read by the reader');
+    const recall = await runCli(['reflect', '--detector', 'reader-recall'], { input: talk });
+    expect(recall.stdout).toContain('— read by the reader at its lower thresholds');
   });
 
   it('prints every key point a turn gave under its insight, one per rule', async () => {
@@ -334,7 +340,10 @@ describe('the binary', () => {
       [['reflect', 'x', '--openai-url', 'http://127.0.0.1:1/v1', '--llm'], /use one of --llm, --openai-url/],
       [['reflect', 'x', '--openai-url', 'localhost:11434'], /not an http\(s\) URL/],
       [['reflect', 'x', '--model', 'm'], /--model goes with --llm or --openai-url/],
-      [['reflect', 'x', '--detector', 'bogus'], /--detector bogus: one of markers, reader, correction-model/],
+      [
+        ['reflect', 'x', '--detector', 'bogus'],
+        /--detector bogus: one of markers, reader, reader-recall, correction-model/,
+      ],
       [['reflect', 'x', '--detector'], /--detector needs a value/],
       [['reflect', '-', '--llm'], /--llm needs ANTHROPIC_API_KEY/],
       [['reflect', '-', '--fixtures', join(tmp, 'none.jsonl')], /cannot read the file/],

@@ -1,4 +1,9 @@
-import { correctionModel, READER_MIN_SCORE, readerModel } from 'rearview/heuristic-model';
+import {
+  correctionModel,
+  READER_MIN_SCORE,
+  READER_RECALL_MIN_SCORE,
+  readerModel,
+} from 'rearview/heuristic-model';
 import { dropPrivate, judgeRule, learn, toJson, toMarkdown, toUnifiedDiff } from 'rearview/learn';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
@@ -161,6 +166,11 @@ export const learnCases: ConformanceCase[] = [
         minScore: READER_MIN_SCORE,
       });
       const byModel = await learn(sources, { minSessions: 1, scorer: correctionModel });
+      const byRecall = await learn(sources, {
+        minSessions: 1,
+        scorer: readerModel,
+        minScore: READER_RECALL_MIN_SCORE,
+      });
       const rules = (r: typeof byMarkers) => r.rules.map((x) => [x.kind, x.text, x.sessions]);
       check(byReader.skipped.length === 0 && byModel.skipped.length === 0, 'every source read');
       check(JSON.stringify(rules(byReader)) !== JSON.stringify(rules(byMarkers)), 'the reader decides');
@@ -168,7 +178,13 @@ export const learnCases: ConformanceCase[] = [
         (e: { code?: string }) => e.code,
       );
       checkEqual(refused, 'learn_invalid_option', 'a scorer that is not a function');
-      return { markers: rules(byMarkers), reader: rules(byReader), correctionModel: rules(byModel) };
+      return {
+        markers: rules(byMarkers),
+        reader: rules(byReader),
+        readerRecall: rules(byRecall),
+        correctionModel: rules(byModel),
+        thresholds: [READER_MIN_SCORE, READER_RECALL_MIN_SCORE],
+      };
     },
   },
 ];
