@@ -1,10 +1,11 @@
 // The human-readable report and the located error line.
 import type * as Core from 'rearview/core';
 import type { Analysis, Reduction } from './analyse.js';
+import type { Detector } from './args.js';
 import { printable } from './io.js';
 
-/** How the text report names a learned detector. */
-const DETECTOR_NAMES: Record<string, string> = {
+/** How the text report names a learned detector (every one: a new detector must be named here). */
+const DETECTOR_NAMES: Record<Exclude<Detector, 'markers'>, string> = {
   reader: 'the reader',
   'reader-recall': 'the reader at its lower thresholds',
   'correction-model': 'the correction model',

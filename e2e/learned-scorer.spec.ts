@@ -16,8 +16,10 @@ const READER_CHUNK = /\/assets\/reader-model-[\w-]+\.js$/;
 const MODEL_ONLY = 'As I mentioned, run the migrations';
 
 /** The choice of what reads people's turns. */
-const choice = (page: Page, name: 'Markers' | 'Learned correction scorer' | 'Reader') =>
-  page.getByRole('radio', { name, exact: true });
+const choice = (
+  page: Page,
+  name: 'Markers' | 'Learned correction scorer' | 'Reader' | 'Reader, lower thresholds',
+) => page.getByRole('radio', { name, exact: true });
 const scorerSwitch = (page: Page) => choice(page, 'Learned correction scorer');
 const markersChoice = (page: Page) => choice(page, 'Markers');
 /** The correction only the model finds, as an insight of the list. */
@@ -121,6 +123,13 @@ test("the reader scores every category of people's turns from a chunk of its own
   await choice(page, 'Reader').check();
   await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(reader)');
   expect(model).toHaveLength(1);
+  expect(readerChunk).toHaveLength(1);
+  // Its lower thresholds: the same chunk, its own label and link.
+  await choice(page, 'Reader, lower thresholds').check();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText(
+    '(reader, lower thresholds)',
+  );
+  await expect(page).toHaveURL(/[?&]scorer=reader-recall(&|$)/);
   expect(readerChunk).toHaveLength(1);
   // A shared link opens with the reader chosen.
   await openSample(page, 'plain', '&scorer=reader');

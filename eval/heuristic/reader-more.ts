@@ -47,10 +47,17 @@
  * so its weights could no longer be reproduced from a clone).
  */
 import { join } from 'node:path';
-import { fnv1a32 } from '../../lib/core/index';
 import { CATEGORIES, type Category } from './data';
 import { type Example, fromStranger } from './reader-data';
-import { crossAuthor, fitReader, loadPool, memoFeats, scoresOf, syntheticTraining } from './reader-train';
+import {
+  crossAuthor,
+  type FoldScore,
+  loadPool,
+  memoFeats,
+  outOfFold,
+  saidOf,
+  syntheticTraining,
+} from './reader-train';
 import { readRows } from './rows';
 import { markersOnly, oldModel, type Predictor, printTables, table } from './strangers';
 import { locateRows, type StrangerLabel } from './strangers-data';
@@ -94,26 +101,15 @@ async function main() {
     `today's pool ${pool.length} turns of ${authors(pool)} authors; added ${added.length} turns of ${authors(added)} authors; ${synthetic.length} synthetic turns in every training set\n`,
   );
   const feats = memoFeats();
-  // A reader trained on `training`'s rows outside each fold predicts every row of the fold
-  // (crossAuthor tests only its own pool).
-  const foldwise = (training: readonly Example[]) => {
-    const out = new Map<Example, Record<Category, boolean>>();
-    for (let k = 0; k < 5; k++) {
-      const fold = (e: Example) => fnv1a32(`fold#${e.author}`) % 5 === k;
-      const f = fitReader([...training.filter((e) => !fold(e)), ...synthetic], feats);
-      for (const e of every.filter(fold)) {
-        const s = scoresOf(f, feats(e));
-        out.set(
-          e,
-          Object.fromEntries(CATEGORIES.map((c) => [c, s[c] >= f.minScore[c]])) as Record<Category, boolean>,
-        );
-      }
-    }
-    return out;
-  };
-  const fromToday = foldwise(pool);
-  const fromShared = foldwise([...pool, ...final.filter((e) => e.evidence !== undefined)]);
-  const fromEvery = crossAuthor(every, feats, 1, synthetic);
+  // Each row predicted by readers that never saw its author, trained on today's pool, on the shared
+  // data's labelled authors, or on every set.
+  const said = (m: Map<Example, FoldScore>) => new Map([...m].map(([e, x]) => [e, saidOf(x)]));
+  const options = { extraTraining: synthetic };
+  const shared = [...pool, ...final.filter((e) => e.evidence !== undefined)];
+  const fromToday = said(outOfFold(pool, every, feats, options));
+  const fromShared = said(outOfFold(shared, every, feats, options));
+  const everyScores = outOfFold(every, every, feats, options);
+  const fromEvery = said(everyScores);
   const predictors: Record<string, Predictor> = {
     markers: markersOnly,
     correctionModel: oldModel,
@@ -132,12 +128,7 @@ async function main() {
     // Out-of-fold scores of the `every set` reader; for each precision, the most recall any one
     // threshold reaches on these rows. The threshold is chosen on the rows it is scored on: a bound on
     // what the features allow, not a figure a shipped threshold would reach.
-    const scored: { e: Example; s: Record<Category, number> }[] = [];
-    for (let k = 0; k < 5; k++) {
-      const fold = (e: Example) => fnv1a32(`fold#${e.author}`) % 5 === k;
-      const f = fitReader([...every.filter((e) => !fold(e)), ...synthetic], feats);
-      for (const e of every.filter(fold)) scored.push({ e, s: scoresOf(f, feats(e)) });
-    }
+    const scored = [...everyScores].map(([e, x]) => ({ e, s: x.scores }));
     console.log(
       '\n## the most recall one threshold reaches at each precision (out-of-fold scores, every set)',
     );

@@ -296,9 +296,45 @@ export const memoFeats = (extra?: (e: Example) => string[]): Features => {
   };
 };
 
+/** One row's scores out of fold, and the reader that gave them (its thresholds). */
+export interface FoldScore {
+  scores: Record<Category, number>;
+  fitted: Fitted;
+}
+
 /**
- * Leave-authors-out: every pool turn predicted by a model trained and calibrated without its author.
- * `fraction` keeps that share of each fold's training authors (by hash), for the learning curve.
+ * Leave-authors-out scores: each `test` row scored by a reader fitted on the `training` rows outside its
+ * author's fold, plus `extraTraining`. `fraction` keeps that share of each fold's training authors (by
+ * hash), for the learning curve. `test` may be `training` itself or hold rows it lacks.
+ */
+export function outOfFold(
+  training: readonly Example[],
+  test: readonly Example[],
+  feats: Features,
+  { fraction = 1, extraTraining = [] }: { fraction?: number; extraTraining?: readonly Example[] } = {},
+): Map<Example, FoldScore> {
+  const out = new Map<Example, FoldScore>();
+  const foldOfRow = (e: Example) => foldOf(e.author, 'fold', FOLDS);
+  for (let k = 0; k < FOLDS; k++) {
+    const trainRows = [
+      ...training.filter((e) => foldOfRow(e) !== k && fnv1a32(`curve#${e.author}`) % 100 < fraction * 100),
+      ...extraTraining,
+    ];
+    const fitted = fitReader(trainRows, feats);
+    for (const e of test) if (foldOfRow(e) === k) out.set(e, { scores: scoresOf(fitted, feats(e)), fitted });
+  }
+  return out;
+}
+
+/** What a row's reader said, at its main thresholds or (`recall`) its lower ones. */
+export const saidOf = (x: FoldScore, recall = false): Record<Category, boolean> => {
+  const min = recall ? x.fitted.recallMinScore : x.fitted.minScore;
+  return Object.fromEntries(CATEGORIES.map((c) => [c, x.scores[c] >= min[c]])) as Record<Category, boolean>;
+};
+
+/**
+ * Leave-authors-out: every pool turn predicted by a model trained and calibrated without its author
+ * ({@link outOfFold} with the pool as both training and test rows).
  */
 export function crossAuthor(
   pool: readonly Example[],
@@ -307,23 +343,8 @@ export function crossAuthor(
   extraTraining: readonly Example[] = [],
   recall = false,
 ): Map<Example, Record<Category, boolean>> {
-  const out = new Map<Example, Record<Category, boolean>>();
-  for (let k = 0; k < FOLDS; k++) {
-    const test = pool.filter((e) => foldOf(e.author, 'fold', FOLDS) === k);
-    const trainRows = [
-      ...pool.filter(
-        (e) => foldOf(e.author, 'fold', FOLDS) !== k && fnv1a32(`curve#${e.author}`) % 100 < fraction * 100,
-      ),
-      ...extraTraining,
-    ];
-    const f = fitReader(trainRows, feats);
-    const min = recall ? f.recallMinScore : f.minScore;
-    for (const e of test) {
-      const s = scoresOf(f, feats(e));
-      out.set(e, Object.fromEntries(CATEGORIES.map((c) => [c, s[c] >= min[c]])) as Record<Category, boolean>);
-    }
-  }
-  return out;
+  const scored = outOfFold(pool, pool, feats, { fraction, extraTraining });
+  return new Map([...scored].map(([e, x]) => [e, saidOf(x, recall)]));
 }
 
 const fromMap =

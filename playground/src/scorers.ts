@@ -19,9 +19,9 @@ export type LearnedDetector = Exclude<Detector, 'markers'>;
 const loads: Partial<Record<LearnedDetector, Promise<LearnedScorer>>> = {};
 // One function per chunk: each `import()` then gets its own preload list (in one conditional
 // expression the bundler gave both the correction scorer's list, so choosing the reader fetched both).
-async function importReader(): Promise<LearnedScorer> {
+async function importReader(recall: boolean): Promise<LearnedScorer> {
   const m = await import('./reader-model');
-  return { scorer: m.readerModel, minScore: m.READER_MIN_SCORE };
+  return { scorer: m.readerModel, minScore: recall ? m.READER_RECALL_MIN_SCORE : m.READER_MIN_SCORE };
 }
 async function importCorrectionModel(): Promise<LearnedScorer> {
   const m = await import('./heuristic-model');
@@ -35,7 +35,8 @@ async function importCorrectionModel(): Promise<LearnedScorer> {
  * engines may keep the failure until a reload).
  */
 export function loadScorer(detector: LearnedDetector): Promise<LearnedScorer> {
-  loads[detector] ??= detector === 'reader' ? importReader() : importCorrectionModel();
+  loads[detector] ??=
+    detector === 'correction-model' ? importCorrectionModel() : importReader(detector === 'reader-recall');
   const load = loads[detector];
   load.catch(() => {
     if (loads[detector] === load) delete loads[detector];

@@ -14,13 +14,13 @@ export interface Settings extends ParamValues {
   /**
    * What reads people's turns: the markers, or a learned scorer of rearview/heuristic-model (loaded
    * on first use): `correction-model` decides corrections, `reader` every category at its own
-   * thresholds (`READER_MIN_SCORE`).
+   * thresholds (`READER_MIN_SCORE`), `reader-recall` at its lower ones (`READER_RECALL_MIN_SCORE`).
    */
   detector: Detector;
 }
 
-/** What reads people's turns, as `rearview reflect --detector` names it. */
-export const DETECTORS = ['markers', 'correction-model', 'reader'] as const;
+/** What reads people's turns, as `rearview reflect --detector` names it (a test holds the two lists equal). */
+export const DETECTORS = ['markers', 'correction-model', 'reader', 'reader-recall'] as const;
 /** One of {@link DETECTORS}. */
 export type Detector = (typeof DETECTORS)[number];
 

@@ -1,6 +1,7 @@
 /**
  * Shareable state: the thresholds, what reads people's turns (`scorer=learned` for the learned
- * correction scorer, as links have said since it came, `scorer=reader` for the reader) and the chosen
+ * correction scorer, as links have said since it came, `scorer=reader` and `scorer=reader-recall` for
+ * the reader at its two sets of thresholds) and the chosen
  * sample, in the page's query string. Keys and ranges are rearview/snapshot's PARAM_SPECS; a
  * value out of range is clamped, not refused (links outlive ranges).
  */
@@ -22,7 +23,12 @@ export function readUrlState(search: string): UrlState {
     if (Number.isFinite(n)) settings[name] = clampParam(name, n);
   }
   const scorer = q.get('scorer');
-  settings.detector = scorer === 'learned' ? 'correction-model' : scorer === 'reader' ? 'reader' : 'markers';
+  settings.detector =
+    scorer === 'learned'
+      ? 'correction-model'
+      : scorer === 'reader' || scorer === 'reader-recall'
+        ? scorer
+        : 'markers';
   return { sample: q.get('sample'), settings };
 }
 
@@ -35,7 +41,7 @@ export function writeUrlState(state: UrlState): string {
       q.set(PARAM_SPECS[name].query, String(state.settings[name]));
   }
   const { detector } = state.settings;
-  if (detector !== 'markers') q.set('scorer', detector === 'reader' ? 'reader' : 'learned');
+  if (detector !== 'markers') q.set('scorer', detector === 'correction-model' ? 'learned' : detector);
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -64,6 +64,8 @@ const CROSSING: Record<string, string> = {
   'test/unit/categorise-model.test.ts → eval/snapshot/notes-reader-report':
     'tests that the shipped notes reader is what eval trains',
   'test/unit/heuristic-labels.test.ts → eval/heuristic/data': "a floor test of eval's labelled sets",
+  'test/unit/playground-scorer.test.ts → cli/args':
+    "holds the playground's choice of detectors to the CLI's `--detector` list",
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes/sample':
     "checks that the set's rows still resolve in the shared data through the set's own loader",
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes-2/sample':

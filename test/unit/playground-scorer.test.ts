@@ -6,9 +6,15 @@
  * message handler) imports the scorers itself and sends the same insights.
  */
 import { readFileSync } from 'node:fs';
-import { correctionModel, READER_MIN_SCORE, readerModel } from 'rearview/heuristic-model';
+import {
+  correctionModel,
+  READER_MIN_SCORE,
+  READER_RECALL_MIN_SCORE,
+  readerModel,
+} from 'rearview/heuristic-model';
 import { lessons } from 'rearview/session';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { DETECTORS as CLI_DETECTORS } from '../../cli/args';
 import {
   computeView,
   DEFAULT_SETTINGS,
@@ -19,6 +25,7 @@ import {
   type Settings,
 } from '../../playground/src/analyze';
 import { putLists } from '../../playground/src/lists';
+import { DETECTORS } from '../../playground/src/settings';
 import { readUrlState, writeUrlState } from '../../playground/src/url-state';
 import type { FromWorker, ToWorker } from '../../playground/src/worker-protocol';
 
@@ -27,6 +34,7 @@ const plain = readFileSync(new URL('../../public/samples/plain-chat.txt', import
 const MODEL_ONLY = 'User correction: As I mentioned, run the migrations';
 const learned: Settings = { ...DEFAULT_SETTINGS, detector: 'correction-model' };
 const reader: Settings = { ...DEFAULT_SETTINGS, detector: 'reader' };
+const readerRecall: Settings = { ...DEFAULT_SETTINGS, detector: 'reader-recall' };
 const READER = { scorer: readerModel, minScore: READER_MIN_SCORE };
 
 function parsed(text: string): Parsed {
@@ -46,6 +54,7 @@ describe('the detector in the URL', () => {
     for (const [settings, key] of [
       [learned, 'learned'],
       [reader, 'reader'],
+      [readerRecall, 'reader-recall'],
     ] as const) {
       const search = writeUrlState({ sample: 'plain', settings: { ...settings, theta: 200 } });
       expect(search).toBe(`?sample=plain&theta=200&scorer=${key}`);
@@ -71,6 +80,11 @@ describe('the detector in the URL', () => {
       expect(readUrlState(q).settings.detector, q).toBe('markers');
     expect(readUrlState('?scorer=learned').settings.detector).toBe('correction-model');
     expect(readUrlState('?scorer=reader').settings.detector).toBe('reader');
+    expect(readUrlState('?scorer=reader-recall').settings.detector).toBe('reader-recall');
+  });
+
+  it("offers the CLI's detectors, no more and no fewer", () => {
+    expect([...DETECTORS].sort()).toEqual([...CLI_DETECTORS].sort());
   });
 });
 
@@ -82,6 +96,10 @@ describe('analysis with the learned scorer', () => {
     const r = loadScorer('reader');
     expect(loadScorer('reader')).toBe(r);
     expect(await r).toEqual(READER);
+    expect(await loadScorer('reader-recall')).toEqual({
+      scorer: readerModel,
+      minScore: READER_RECALL_MIN_SCORE,
+    });
   });
 
   it("gives the library's lessons with the chosen scorer, and marks the view", async () => {
@@ -93,6 +111,10 @@ describe('analysis with the learned scorer', () => {
     expect(byReader.learned).toBe('reader');
     expect(byReader.insights).toEqual(lessons(lessonsInputOf(p), READER).insights);
     expect(byReader.keyPoints).toEqual(lessons(lessonsInputOf(p), READER).proposed);
+    const recall = { scorer: readerModel, minScore: READER_RECALL_MIN_SCORE };
+    const byRecall = computeView(p, readerRecall, plain, await loadScorer('reader-recall'));
+    expect(byRecall.learned).toBe('reader-recall');
+    expect(byRecall.insights).toEqual(lessons(lessonsInputOf(p), recall).insights);
     const off = computeView(p, DEFAULT_SETTINGS, plain, await loadScorer('reader'));
     expect(off.learned).toBeUndefined();
     expect(off.insights).toEqual(lessons(lessonsInputOf(p)).insights);

@@ -68,25 +68,34 @@ function sharedOwners(): Set<string> {
   return shared;
 }
 
+/**
+ * A set's rows: each turn once (by number and by author and index), in `split`, a hash and no text,
+ * a known label among its labels, a standing decision exactly on corrections and preferences (with
+ * the instruction as a sentence), and a duplicate pointing at the same author's same text.
+ */
+function expectLabelled(list: readonly Row[], split: string) {
+  expect(new Set(list.map((r) => r.n)).size).toBe(list.length);
+  expect(new Set(list.map((r) => `${r.author}#${r.index}`)).size).toBe(list.length);
+  for (const r of list) {
+    expect(r.split).toBe(split);
+    expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect('text' in r).toBe(false);
+    expect(['none', 'correction', 'preference', 'approval', 'friction']).toContain(r.label);
+    expect(r.label === 'none' ? r.labels.length === 0 : r.labels.includes(r.label)).toBe(true);
+    const cp = r.labels.includes('correction') || r.labels.includes('preference');
+    expect(r.standing === null, `#${r.n} standing`).toBe(!cp);
+    if (r.standing) expect(r.instruction, `#${r.n} instruction`).toMatch(/^\p{Lu}.*\S$/u);
+    if (r.duplicate_of !== undefined) {
+      const d = list.find((x) => x.n === r.duplicate_of)!;
+      expect([d.author, d.sha256]).toEqual([r.author, r.sha256]);
+    }
+  }
+}
+
 describe('the unseen sets', () => {
   it('label every turn once, consistently, with a hash and no text', () => {
     expect(rows.length).toBe(269);
-    expect(new Set(rows.map((r) => r.n)).size).toBe(rows.length);
-    expect(new Set(rows.map((r) => `${r.author}#${r.index}`)).size).toBe(rows.length);
-    for (const r of rows) {
-      expect(r.split).toBe('unseen');
-      expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
-      expect('text' in r).toBe(false);
-      expect(['none', 'correction', 'preference', 'approval', 'friction']).toContain(r.label);
-      expect(r.label === 'none' ? r.labels.length === 0 : r.labels.includes(r.label)).toBe(true);
-      const cp = r.labels.includes('correction') || r.labels.includes('preference');
-      expect(r.standing === null, `#${r.n} standing`).toBe(!cp);
-      if (r.standing) expect(r.instruction).toMatch(/^\p{Lu}.*\S$/u);
-      if (r.duplicate_of !== undefined) {
-        const d = rows.find((x) => x.n === r.duplicate_of)!;
-        expect([d.author, d.sha256]).toEqual([r.author, r.sha256]);
-      }
-    }
+    expectLabelled(rows, 'unseen');
     const counts: Record<string, number> = {};
     for (const r of rows.filter((x) => x.duplicate_of === undefined))
       for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
@@ -152,16 +161,7 @@ describe('the unseen-specstory sets', () => {
 
   it('label every extracted turn once, with a hash and no text', () => {
     expect(ssRows.length).toBe(SS.rows);
-    expect(new Set(ssRows.map((r) => r.n)).size).toBe(ssRows.length);
-    expect(new Set(ssRows.map((r) => `${r.author}#${r.index}`)).size).toBe(ssRows.length);
-    for (const r of ssRows) {
-      expect(r.split).toBe('unseen-specstory');
-      expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
-      expect('text' in r).toBe(false);
-      expect(r.label === 'none' ? r.labels.length === 0 : r.labels.includes(r.label)).toBe(true);
-      const cp = r.labels.includes('correction') || r.labels.includes('preference');
-      expect(r.standing === null, `#${r.n} standing`).toBe(!cp);
-    }
+    expectLabelled(ssRows, 'unseen-specstory');
     const counts: Record<string, number> = {};
     for (const r of ssRows.filter((x) => x.duplicate_of === undefined))
       for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;

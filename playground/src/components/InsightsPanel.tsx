@@ -82,6 +82,7 @@ export function InsightsPanel(props: { app: AppState }) {
     const by = app.view()?.learned;
     if (!by || !ins.tags.includes('user_feedback')) return '';
     if (by === 'reader') return ' (reader)';
+    if (by === 'reader-recall') return ' (reader, lower thresholds)';
     return ins.category === 'correction' ? ' (learned scorer)' : '';
   };
 

@@ -44,13 +44,18 @@ const DETECTOR_CHOICES: { value: Detector; label: string; help: string }[] = [
     label: 'Reader',
     help: 'every category scored by the learned reader at its own thresholds: fewer corrections, more of them right',
   },
+  {
+    value: 'reader-recall',
+    label: 'Reader, lower thresholds',
+    help: 'the reader at thresholds chosen for precision 0.80: about as many corrections as the correction scorer',
+  },
 ];
 
 /** What reads people's turns (the markers or a learned scorer) and what became of a scorer's import. */
 function DetectorChoice(props: { app: AppState; onChange: () => void }) {
   const app = props.app;
   const st = app.scorerStatus;
-  const reader = () => app.settings().detector === 'reader';
+  const reader = () => app.settings().detector.startsWith('reader');
   return (
     <fieldset aria-describedby="learned-help">
       <legend>Insights: who reads people's turns</legend>
@@ -74,7 +79,8 @@ function DetectorChoice(props: { app: AppState; onChange: () => void }) {
       <p class="hint" id="learned-help">
         The learned scorers (rearview/heuristic-model, loaded when first chosen): the correction scorer
         decides corrections; the reader scores every category of people's turns at its own thresholds, so it
-        says fewer corrections, more of them right.
+        says fewer corrections, more of them right; at its lower thresholds it says about as many as the
+        correction scorer.
       </p>
       <Show when={st()}>
         {(s) => (

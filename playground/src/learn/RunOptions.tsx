@@ -59,6 +59,7 @@ export default function RunOptions(props: { o: RunOptionSignals }) {
           <option value="markers">markers</option>
           <option value="correction-model">learned correction scorer</option>
           <option value="reader">reader</option>
+          <option value="reader-recall">reader, lower thresholds</option>
         </select>
       </label>
     </>
