@@ -5,7 +5,7 @@
  * spans before.
  */
 import { groupFailures, stepsFromMessages } from '../failures/index.js';
-import { type HeuristicOptions, heuristicReflect } from '../heuristic/index.js';
+import { type HeuristicOptions, heuristicReflect, opensSession } from '../heuristic/index.js';
 import { insightProposals, turnContexts } from '../playbook/index.js';
 import type { Message } from '../transcript/index.js';
 import { judgeFailure, judgeRule } from './quality.js';
@@ -45,7 +45,8 @@ export function candidateKey(kind: RuleKind, text: string): string {
 /**
  * Splits a transcript into sessions. An aider history appends one chat after another, each opened by
  * a `# aider chat started at …` header (a `system` message): each is a session of its own, named
- * `{name}#{n}`. Every other format is one session per source.
+ * `{name}#{n}`. Every other format is one session per source. The boundary is `heuristicReflect`'s
+ * own (`opensSession`), so "the agent has not replied yet in this session" means the same here.
  */
 export function splitSessions(
   name: string,
@@ -61,7 +62,7 @@ export function splitSessions(
     current = [];
   };
   for (const m of messages) {
-    if (m.role === 'system' && current.length) flush();
+    if (current.length && opensSession(m, m.content)) flush();
     current.push(m);
   }
   flush();

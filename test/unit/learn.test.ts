@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/core/index';
 import type { FixPart } from '../../lib/failures/index';
+import { opensSession } from '../../lib/heuristic/index';
 import { againstSentences, contradicts, coverIndex, stance } from '../../lib/learn/against';
 import {
   dropPrivate,
@@ -23,6 +24,8 @@ import {
   toMarkdown,
   toUnifiedDiff,
 } from '../../lib/learn/index';
+import { splitSessions } from '../../lib/learn/session';
+import type { Message } from '../../lib/transcript/index';
 import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
 
 /** A Claude Code session on `day` whose second turn corrects the agent with `correction`. */
@@ -814,5 +817,37 @@ describe('learn: linear scanners', () => {
 
   it('still learns from the sessions when an against file is given', async () => {
     expect((await learn(three(), { against: '- use a\n' })).rules).toHaveLength(1);
+  });
+});
+
+describe('splitSessions', () => {
+  const header = (at: string): Message => ({
+    id: at,
+    role: 'system',
+    content: `aider chat started at ${at}`,
+    source: {},
+  });
+  const turn = (id: string, role: Message['role'], content: string): Message => ({ id, role, content, source: {} });
+
+  it("splits an aider history where heuristicReflect's opensSession does, and nowhere else", () => {
+    const messages = [
+      header('2025-01-02 10:00:00'),
+      turn('u1', 'user', 'fix the test'),
+      turn('a1', 'assistant', 'Done.'),
+      // A system message that opens no session (no parser emits one today) must not cut the chat.
+      turn('s1', 'system', 'Repo-map can not be computed'),
+      turn('u2', 'user', 'no, use pnpm'),
+      header('2025-01-03 09:00:00'),
+      turn('u3', 'user', 'add a flag'),
+    ];
+    const sessions = splitSessions('h.md', 'aider', messages);
+    expect(sessions.map((s) => s.name)).toEqual(['h.md#1', 'h.md#2']);
+    expect(sessions.map((s) => s.messages.map((m) => m.id))).toEqual([
+      ['2025-01-02 10:00:00', 'u1', 'a1', 's1', 'u2'],
+      ['2025-01-03 09:00:00', 'u3'],
+    ]);
+    for (const s of sessions) expect(opensSession(s.messages[0]!, s.messages[0]!.content)).toBe(true);
+    // Other formats are one session per source, whatever their system messages say.
+    expect(splitSessions('x.jsonl', 'claude-code', messages)).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { heuristicReflect } from '../../lib/heuristic/index';
+import { heuristicReflect, opensSession } from '../../lib/heuristic/index';
 import { parseTrajectory, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
 import { claudeMore, dir, files, kind, present, rel } from './shared-data';
 
@@ -261,6 +261,9 @@ describe.skipIf(!present)('real data in ../shared/data', () => {
     const lines = text.split('\n');
     const headers = lines.filter((l) => l.startsWith('# aider chat started at ')).length;
     expect(t.messages.filter((m) => m.role === 'system').length).toBe(headers);
+    // Each of them opens a session for heuristicReflect as for learn's split (one definition).
+    for (const m of t.messages.filter((m) => m.role === 'system'))
+      expect(opensSession(m, m.content)).toBe(true);
     const users = t.messages.filter((m) => m.role === 'user');
     const promptLines = lines.filter((l) => /^#### /.test(l) && l.endsWith('  ') && l.slice(5).trim() !== '');
     const userLines = users.flatMap((m) => m.content.split('\n')).filter((l) => l.trim() !== '');
