@@ -21,9 +21,21 @@ export function isPointer(raw: string): boolean {
   let others = 0;
   let i = 0;
   const len = raw.length;
+  // Where the text's last word ends: a caller that passes one code span's contents alone means a path.
+  let end = len;
+  while (end > 0 && raw.charCodeAt(end - 1) <= 0x20) end--;
+  let first = true;
   while (i < len) {
     while (i < len && raw.charCodeAt(i) <= 0x20) i++;
     if (i >= len) break;
+    // Chinese, Japanese and Korean prose has no spaces: a run of its letters or full-width
+    // punctuation is a word of its own, so a sentence holding one path is no pointer.
+    if (isWide(raw.charCodeAt(i))) {
+      while (i < len && isWide(raw.charCodeAt(i))) i++;
+      first = false;
+      if (++others > 1) return false;
+      continue;
+    }
     const s = i;
     let slash = 0;
     let dot = -1;
@@ -32,7 +44,7 @@ export function isPointer(raw: string): boolean {
     let run = 0; // the longest run of letters: "v/c" (a ratio) has no name longer than one letter
     let longest = 0;
     let call = false; // "requests.post('http://url')": a name called is code, whatever it holds
-    while (i < len && raw.charCodeAt(i) > 0x20) {
+    while (i < len && raw.charCodeAt(i) > 0x20 && !isWide(raw.charCodeAt(i))) {
       const c = raw.charCodeAt(i);
       if (c === 0x2f) slash++;
       else if (c === 0x28 && i > s && isNameCode(raw.charCodeAt(i - 1))) call = true;
@@ -47,14 +59,19 @@ export function isPointer(raw: string): boolean {
       } else run = 0;
       i++;
     }
+    const lone = first && i === end;
+    first = false;
     if (letters === 0) continue;
     // Quotes and closing punctuation around a name are not part of it: "`notes.md`", "(see a.ts).".
     let e = i;
     while (e > s && isClosing(raw.charCodeAt(e - 1))) e--;
     if (dot >= e) for (dot = e - 1; dot > s && raw.charCodeAt(dot) !== 0x2e; dot--);
+    // A markup tag ("</bash-stderr>", "<br/>") holds a slash and names no file.
+    const tag = raw.charCodeAt(s) === 0x3c && raw.charCodeAt(e - 1) === 0x3e;
     const linky =
       !call &&
-      ((slash > 0 && small > 0 && longest > 1 && i - s > 2) ||
+      !tag &&
+      ((slash > 0 && small > 0 && longest > 1 && i - s > 2 && (lone || !wordPair(raw, s, e, slash, dot))) ||
         // A name, then a dot, then a short extension ("...code" is no file).
         (dot > s && dot < e - 1 && isNameCode(raw.charCodeAt(dot - 1)) && extensionAt(raw, dot, e)));
     if (linky) links++;
@@ -62,6 +79,30 @@ export function isPointer(raw: string): boolean {
     if (others > 1) return false;
   }
   return links > 0;
+}
+
+/** A CJK letter (Han, kana, Hangul) or full-width punctuation (`，`, `。`, `（`, `：`). */
+function isWide(c: number): boolean {
+  return (c >= 0x2e80 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xff00 && c <= 0xffef);
+}
+
+/**
+ * Whether `raw[s … e)` is two words joined by one slash ("input/output", "UX/content",
+ * "deprecated/removed"): letters and hyphens on both sides, no dot, no quote or mark around it. A
+ * path written that bare in a sentence ("src/lib") reads the same, and the labels call such lines what
+ * their words say; in backticks, with a `/`, `.`, `~` or `@` to open it, or alone (a code span's
+ * contents passed by a caller), it stays a path.
+ */
+function wordPair(raw: string, s: number, e: number, slash: number, dot: number): boolean {
+  if (slash !== 1 || dot >= s) return false;
+  let at = -1;
+  for (let k = s; k < e; k++) {
+    const c = raw.charCodeAt(k);
+    if (c === 0x2f) at = k;
+    else if (!(c === 0x2d || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) || (c >= 0xc0 && c < 0x2e80)))
+      return false;
+  }
+  return at > s && at < e - 1;
 }
 
 /** `` ` ' " ) , . ; ! ? ``: what can close a quoted or punctuated name. */

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findLinks } from '../../lib/categorise/index';
+import { isPointer } from '../../lib/categorise/pointer';
 import { errorLine, extractJson } from '../../lib/core/index';
 import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/index';
 import { heuristicReflect } from '../../lib/heuristic/index';
@@ -148,6 +149,14 @@ describe('links and snapshots', () => {
     ['spaces inside <pr_description>', (n) => fill(n, ' \n', '<pr_description>', 'x</pr_description>')],
     ['ISSUE: and single line breaks', (n) => fill(n, 'a\n ', 'ISSUE: ')],
     ['Task Description: and white space', (n) => fill(n, ' \n\t', 'x\nTask Description:')],
+  ]);
+  // One token a step: word pairs, tags and CJK runs are each read once.
+  linear('isPointer', isPointer, [
+    ['word pairs', (n) => fill(n, 'a/b ')],
+    ['one long word pair', (n) => fill(n, 'a', '', '/b')],
+    ['CJK runs with slashes', (n) => fill(n, '展开/折叠')],
+    ['unclosed tags', (n) => fill(n, '</a')],
+    ['trailing spaces', (n) => fill(n, ' ', 'src/lib')],
   ]);
   // Scan, classify, links and near-duplicate search over many entries (one a line).
   linear(

@@ -189,6 +189,19 @@ describe('snapshot cues', () => {
     expect(where('See docs/ci/cd.md')).toBe('requiredEvidenceLinks');
   });
 
+  it('does not take two words joined by a slash, a markup tag or a CJK sentence holding a slash for evidence', () => {
+    expect(where('Input/output variants')).toBe('none');
+    expect(where('</bash-stderr>')).toBe('none');
+    // No spaces in CJK prose: the sentence is words, not one path ("add the expand/collapse state").
+    expect(where('这是因为我们需要添加展开/折叠的状态控制。')).not.toBe('requiredEvidenceLinks');
+    expect(where('请看这个目录（/srv/app/logs）里面的日志')).not.toBe('requiredEvidenceLinks');
+    // Paths stay paths: quoted, opened by a mark, with a file extension, or a code span's contents alone.
+    expect(where('See `src/lib`')).toBe('requiredEvidenceLinks');
+    expect(where('See ./src/lib')).toBe('requiredEvidenceLinks');
+    expect(where('src/lib')).toBe('requiredEvidenceLinks');
+    expect(where('见 /srv/app/logs/error.log')).toBe('requiredEvidenceLinks');
+  });
+
   it('reads a mistake as a problem and "asked how / whether" as a reported question', () => {
     expect(where('I repeated the same mistake in the migration script.')).toBe('blockers');
     expect(where('No mistake in the totals this time.')).toBe('none');

@@ -303,6 +303,12 @@ describe('specstory', () => {
     ['reads between blank lines', (n: number) => `_****_\n${'\n\n\n---\n\nRead file: a\n'.repeat(n)}`],
     ['blank lines then reads', (n: number) => `_****_\nx\n${'\n'.repeat(n)}${'Read file: a\n'.repeat(n)}`],
     ['tool names between blank lines', (n: number) => `_****_\n${'\n\n---\n\nTool use: **a**\n'.repeat(n)}`],
+    // Cursor's query wrapper: unclosed tags, and many wrappers in one turn.
+    ['unclosed query wrappers', (n: number) => `_**User**_\n\n<timestamp>${'<user_query>\n'.repeat(n)}`],
+    [
+      'query wrappers in one turn',
+      (n: number) => `_**User**_\n\n${'<user_query>a</user_query>\n'.repeat(n)}`,
+    ],
   ])('stays linear on %s (time at 2x / time at 1x ≤ 3)', (_, make) => {
     const g = measureGrowth(
       (s: string) => safeParseTranscript(s, { format: 'specstory' }),
@@ -390,6 +396,40 @@ describe.skipIf(!present)('real SpecStory exports in ../shared/data/specstory', 
     }
     console.log(`specstory totals: ${JSON.stringify(totals)}`);
     expect(totals.headers).toBe(1586);
+  });
+});
+
+describe("Cursor's query wrapper", () => {
+  const turn = (body: string) =>
+    ['_**User**_', '', body, '', '---', '', '_**Agent (model gpt-5, mode Agent)**_', '', 'Done.', ''].join(
+      '\n',
+    );
+
+  it("reads what the person typed inside <user_query>, without Cursor's timestamp", () => {
+    const text = turn(
+      '<timestamp>Monday, Sep 21, 2026, 8:20 AM (UTC+5:30)</timestamp>\n<user_query>\nAdd the ticket domain model; no, keep the status enum closed.\n</user_query>',
+    );
+    const t = parseTranscript(text, { format: 'specstory' });
+    expect(t.messages[0]).toMatchObject({
+      role: 'user',
+      content: 'Add the ticket domain model; no, keep the status enum closed.',
+    });
+    expect(entriesFromMessages(t.messages).objective).toBe(
+      'Add the ticket domain model; no, keep the status enum closed.',
+    );
+  });
+
+  it('keeps text after the closing tag, and leaves turns without the wrapper as typed', () => {
+    const after = parseTranscript(turn('<user_query>\nFix the build.\n</user_query>\n\n@build.log'), {
+      format: 'specstory',
+    });
+    expect(after.messages[0]!.content).toBe('Fix the build.\n\n@build.log');
+    for (const body of [
+      'Use <user_query> tags in the prompt template.',
+      '<timestamp>Monday</timestamp> and then nothing else',
+      '<user_query>never closed',
+    ])
+      expect(parseTranscript(turn(body), { format: 'specstory' }).messages[0]!.content).toBe(body);
   });
 });
 

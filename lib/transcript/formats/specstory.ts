@@ -15,7 +15,7 @@ import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
 import type { Message, Role } from '../types.js';
 import { noteModel, type ParseState } from './result.js';
-import { syntheticKind } from './synthetic.js';
+import { syntheticKind, unwrapQuery } from './synthetic.js';
 
 /** A turn header: who speaks, and what the parentheses say (a time for users, a model for agents). */
 interface Header {
@@ -105,7 +105,8 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
       return;
     }
     // In the agent's turn, a `---` line that opens the text closed the tool block before it.
-    const content = trimSection(role === 'assistant' ? afterSeparator(parts) : parts);
+    const section = trimSection(role === 'assistant' ? afterSeparator(parts) : parts);
+    const content = role === 'user' ? (unwrapQuery(section) ?? section) : section;
     parts = [];
     if (content.length === 0) return;
     const m: Message = { id: `m${partsLine}`, role, content, source: { line: partsLine } };

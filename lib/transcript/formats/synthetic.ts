@@ -58,3 +58,38 @@ export function syntheticKind(text: string): SyntheticKind | undefined {
   for (const [prefix, kind] of PREFIXES) if (text.startsWith(prefix, i)) return kind;
   return undefined;
 }
+
+const TIMESTAMP_OPEN = '<timestamp>';
+const TIMESTAMP_CLOSE = '</timestamp>';
+const QUERY_OPEN = '<user_query>';
+const QUERY_CLOSE = '</user_query>';
+
+/**
+ * What the person typed, when Cursor wrapped it (its newer exports: a `<timestamp>…</timestamp>` line,
+ * then `<user_query>…</user_query>`), else `undefined`. The wrapper is the harness's: read as the
+ * person's words, it would open the session's objective and every rule quoted from the turn. Text
+ * after the closing tag (an attachment's note) is kept after a blank line. Found with `indexOf`, so
+ * linear on any input.
+ *
+ * @example
+ * ```ts
+ * unwrapQuery('<timestamp>Monday, Sep 21, 2026, 8:20 AM</timestamp>\n<user_query>\nUse pnpm.\n</user_query>'); // 'Use pnpm.'
+ * unwrapQuery('Use pnpm.'); // undefined
+ * ```
+ */
+export function unwrapQuery(text: string): string | undefined {
+  let at = 0;
+  while (at < text.length && text.charCodeAt(at) <= 0x20) at++;
+  if (text.startsWith(TIMESTAMP_OPEN, at)) {
+    const close = text.indexOf(TIMESTAMP_CLOSE, at);
+    if (close < 0) return undefined;
+    at = close + TIMESTAMP_CLOSE.length;
+    while (at < text.length && text.charCodeAt(at) <= 0x20) at++;
+  }
+  if (!text.startsWith(QUERY_OPEN, at)) return undefined;
+  const end = text.lastIndexOf(QUERY_CLOSE);
+  if (end < at) return undefined;
+  const query = text.slice(at + QUERY_OPEN.length, end).trim();
+  const after = text.slice(end + QUERY_CLOSE.length).trim();
+  return after === '' ? query : query === '' ? after : `${query}\n\n${after}`;
+}
