@@ -172,9 +172,29 @@ test('Learn: with a learned scorer chosen, the tab gives what `rearview learn --
     // The reader's rules are not the markers': the choice reached the worker.
     expect(results[0]).not.toEqual(results[1]);
   });
-  // Only the reader's chunk was fetched, by the worker, once.
-  expect(chunks).toHaveLength(1);
-  expect(chunks[0]).toMatch(/^reader-model-/);
+  // Only the reader's chunks were fetched, each once: the worker's, and the page's (the choice is the
+  // Tune panel's too, so the page's insights are read by the reader as well).
+  expect(chunks).toHaveLength(2);
+  for (const c of chunks) expect(c).toMatch(/^reader-model-/);
+  expect(new Set(chunks).size).toBe(2);
+  expect(errors).toEqual([]);
+});
+
+test("Learn: the tab's choice of reader is the Tune panel's, kept in the link", async ({ page }) => {
+  const errors = trackErrors(page);
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await expect(page.getByTestId('learn-detector')).toHaveValue('markers');
+  await page.getByTestId('learn-detector').selectOption('reader-recall');
+  await expect(page).toHaveURL(/[?&]scorer=reader-recall\b/);
+  // Opened from the link, both the tab and the Tune panel have it.
+  await page.goto('/?scorer=learned');
+  await page.getByRole('tab', { name: 'Learn' }).click();
+  await expect(page.getByTestId('learn-detector')).toHaveValue('correction-model');
+  await expect(page.getByRole('radio', { name: 'Learned correction scorer', exact: true })).toBeChecked();
+  await page.getByTestId('learn-detector').selectOption('markers');
+  await expect(page).not.toHaveURL(/scorer=/);
+  await expect(page.getByRole('radio', { name: 'Markers', exact: true })).toBeChecked();
   expect(errors).toEqual([]);
 });
 

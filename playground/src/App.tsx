@@ -150,7 +150,14 @@ export function App() {
                   <PlaybookPanel app={app} />
                 </Match>
                 <Match when={app.tab() === 'learn'}>
-                  <LearnPanel dropped={learnDrop} onTaken={() => setLearnDrop(null)} />
+                  <LearnPanel
+                    dropped={learnDrop}
+                    onTaken={() => setLearnDrop(null)}
+                    detector={{
+                      get: () => app.settings().detector,
+                      set: (detector) => app.setSettings({ ...app.settings(), detector }),
+                    }}
+                  />
                 </Match>
               </Switch>
             </Suspense>

@@ -32,6 +32,11 @@ export default function LearnPanel(props: {
   /** A folder dropped elsewhere on the page (the transcript panel), read when the tab opens. */
   dropped?: () => Promise<Dropped> | null;
   onTaken?: () => void;
+  /**
+   * What reads people's turns, when the page shares one choice with the Tune panel (and its link);
+   * without it, the tab keeps its own, the markers first.
+   */
+  detector?: { get: () => Detector; set: (d: Detector) => void };
 }) {
   const [total, setTotal] = createSignal<LearnTotal>({ files: 0, bytes: 0, complete: false });
   const [progress, setProgress] = createSignal<LearnProgress | undefined>();
@@ -42,7 +47,9 @@ export default function LearnPanel(props: {
   const [minSessions, setMinSessions] = createSignal(2);
   const [budget, setBudget] = createSignal(0);
   const [since, setSince] = createSignal('');
-  const [detector, setDetector] = createSignal<Detector>('markers');
+  const [ownDetector, setOwnDetector] = createSignal<Detector>('markers');
+  const detector = () => (props.detector ? props.detector.get() : ownDetector());
+  const setDetector = (d: Detector) => (props.detector ? props.detector.set(d) : setOwnDetector(d));
   const [against, setAgainst] = createSignal('');
   const [exported, setExported] = createSignal('');
   const [shareUrl, setShareUrl] = createSignal('');

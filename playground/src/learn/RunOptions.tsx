@@ -14,7 +14,7 @@ export interface RunOptionSignals {
   since: Accessor<string>;
   setSince: Setter<string>;
   detector: Accessor<Detector>;
-  setDetector: Setter<Detector>;
+  setDetector: (d: Detector) => void;
 }
 
 export default function RunOptions(props: { o: RunOptionSignals }) {
