@@ -31,7 +31,8 @@ const show = args.includes('--show');
 const dirs = args.filter((a) => !a.startsWith('--'));
 const counts = { files: 0, unread: 0, evidence: 0, links: 0, pointers: 0, noLink: 0 };
 const shared = sharedDataDir();
-if (dirs.length === 0 && shared === undefined) throw new Error('no folder given, and ../shared/data is absent');
+if (dirs.length === 0 && shared === undefined)
+  throw new Error('no folder given, and ../shared/data is absent');
 for (const dir of dirs.length > 0 ? dirs : [shared!])
   for (const file of walk(dir)) {
     let source: ReturnType<typeof readSnapshotSource>;

@@ -827,7 +827,12 @@ describe('splitSessions', () => {
     content: `aider chat started at ${at}`,
     source: {},
   });
-  const turn = (id: string, role: Message['role'], content: string): Message => ({ id, role, content, source: {} });
+  const turn = (id: string, role: Message['role'], content: string): Message => ({
+    id,
+    role,
+    content,
+    source: {},
+  });
 
   it("splits an aider history where heuristicReflect's opensSession does, and nowhere else", () => {
     const messages = [
