@@ -10,9 +10,12 @@
  * dots the first one could, so it fails where the first failed: trying every start (`a.a.a.…`) cost
  * quadratic time. The lookbehind is lazy, so it reads back only to the nearest start.
  * {@link findLinksFrom} tries the first start after where a search begins with `FILE_NAME_AT`.
+ * A URL ends at a CJK letter or full-width punctuation: in Chinese or Japanese prose the sentence goes
+ * on with no space after it (`https://x.dev/aここにプッシュ`); a URL with such letters in its path is cut
+ * there, which still leads to the site.
  */
 const LINK =
-  /\bhttps?:\/\/[^\s<>"'`)\]}]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+  /\bhttps?:\/\/[^\s<>"'`)\]}\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
 const FIRST_START = '(?<!\\b[\\w-](?:[\\w-]|\\.(?!\\.))*?)';
 /** `LINK`'s file name at one start (sticky), without the first-start lookbehind. */
 const FILE_NAME_AT = new RegExp(
@@ -108,12 +111,17 @@ function firstStartWithin(text: string, from: number): number {
   return -1;
 }
 
+/** A date (`2026/04/05`, `10/5`) or a date's format (`yyyy/mm/dd`): slashes, and no path. */
+const DATE = /^(?:\d{1,4}(?:\/\d{1,4})+|(?:y{2,4}|m{1,2}|d{1,2})(?:\/(?:y{2,4}|m{1,2}|d{1,2}))+)$/i;
+
 /** Adds a match of `LINK` to `out` as `findLinks` keeps it, if it does. */
 function pushLink(out: string[], link: string): void {
   // Trailing punctuation off (`[.,;:!?]+$`).
   let end = link.length;
   while (end > 0 && isTrailingPunctuation(link.charCodeAt(end - 1))) end--;
   if (end < link.length) link = link.slice(0, end);
+  // JavaScript's `console.log` is code, not a log file.
+  if (link === 'console.log' || DATE.test(link)) return;
   if (link.startsWith('http')) out.push(link);
   else {
     let slashes = 0;

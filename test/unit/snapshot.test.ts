@@ -83,6 +83,22 @@ describe('deterministicSnapshot: categorization', () => {
     expect(findLinks('and/or')).toEqual([]);
   });
 
+  it('ends a URL where CJK prose goes on, and takes no date or console.log for a file', () => {
+    expect(findLinks('https://github.com/acme/appここにプッシュしてください')).toEqual([
+      'https://github.com/acme/app',
+    ]);
+    expect(findLinks('仓库地址：https://x.dev/a，然后')).toEqual(['https://x.dev/a']);
+    expect(findLinks('on 2026/04/05, shown as yyyy/mm/dd or 10/5')).toEqual([]);
+    expect(findLinks('use console.log(x), then write notes.md')).toEqual(['notes.md']);
+    // A Windows folder may begin with n, t or r after its backslash: no escape is guessed.
+    expect(findLinks('C:\\Users\\tom\\report.txt')).toEqual(['report.txt']);
+    // Paths that hold dates stay.
+    expect(findLinks('tail /var/log/2026/04/05 and C:\\app\\main.py')).toEqual([
+      '/var/log/2026/04/05',
+      'main.py',
+    ]);
+  });
+
   it('scopes named after a category force it; tasks give blockers and next actions', () => {
     const s = deterministicSnapshot({
       objective: 'x',
