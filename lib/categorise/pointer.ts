@@ -29,11 +29,14 @@ export function isPointer(raw: string): boolean {
     while (i < len && raw.charCodeAt(i) <= 0x20) i++;
     if (i >= len) break;
     // Chinese, Japanese and Korean prose has no spaces: a run of its letters or full-width
-    // punctuation is a word of its own, so a sentence holding one path is no pointer.
+    // punctuation is a word ("见", "日志：", "实体文件：") or, from six characters, a clause, so a sentence
+    // holding one path is no pointer.
     if (isWide(raw.charCodeAt(i))) {
+      const from = i;
       while (i < len && isWide(raw.charCodeAt(i))) i++;
       first = false;
-      if (++others > 1) return false;
+      others += i - from >= 6 ? 2 : 1;
+      if (others > 1) return false;
       continue;
     }
     const s = i;

@@ -200,6 +200,12 @@ describe('snapshot cues', () => {
     expect(where('See ./src/lib')).toBe('requiredEvidenceLinks');
     expect(where('src/lib')).toBe('requiredEvidenceLinks');
     expect(where('见 /srv/app/logs/error.log')).toBe('requiredEvidenceLinks');
+    expect(where('日志：/srv/app/logs/error.log')).toBe('requiredEvidenceLinks');
+    // A clause glued to a URL or a path ("push it here", "put it in the frame as yyyy/mm/dd (weekday)?").
+    expect(where('https://github.com/acme/appここにプッシュしてほしい')).not.toBe('requiredEvidenceLinks');
+    expect(where('この曜日って隣の日付の枠内にsrc/app.ts (曜日)として入れることできない？')).not.toBe(
+      'requiredEvidenceLinks',
+    );
   });
 
   it('reads a mistake as a problem and "asked how / whether" as a reported question', () => {
