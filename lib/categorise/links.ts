@@ -3,6 +3,8 @@
  * tie snapshot entries together (an entry naming the file another entry changed).
  */
 
+import { isExtension } from './pointer.js';
+
 /**
  * A URL, a path, or a file name by its extension (`setup.py:12`). A file name is only tried at the
  * first candidate start (`\b` before `[\w-]`) of a dotted run (the lookbehind: no candidate start
@@ -111,8 +113,17 @@ function firstStartWithin(text: string, from: number): number {
   return -1;
 }
 
-/** A date (`2026/04/05`, `10/5`) or a date's format (`yyyy/mm/dd`): slashes, and no path. */
-const DATE = /^(?:\d{1,4}(?:\/\d{1,4})+|(?:y{2,4}|m{1,2}|d{1,2})(?:\/(?:y{2,4}|m{1,2}|d{1,2}))+)$/i;
+/**
+ * A date (`2026/04/05`, `10/5`), a date's format (`yyyy/mm/dd`) or numbers one after another
+ * (`404/500/`, status codes): slashes, and no path.
+ */
+const DATE = /^(?:\d{1,4}(?:\/\d{1,4})+|(?:y{2,4}|m{1,2}|d{1,2})(?:\/(?:y{2,4}|m{1,2}|d{1,2}))+)\/?$/i;
+
+/** Whether `name` ends in a file extension (`package.json`, not `lodash` nor `v1.2`). */
+function fileName(name: string): boolean {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 && isExtension(name.slice(dot + 1).toLowerCase());
+}
 
 /** Adds a match of `LINK` to `out` as `findLinks` keeps it, if it does. */
 function pushLink(out: string[], link: string): void {
@@ -134,10 +145,15 @@ function pushLink(out: string[], link: string): void {
       link.startsWith('~/') ||
       slashes >= 2 ||
       /\.[A-Za-z][\w]*(?::\d+)*$/.test(link.slice(link.lastIndexOf('/') + 1));
-    if (pathLike) {
-      if (link.endsWith('/') && slashes === 1) link = link.slice(0, -1);
-      if (link.length > 1) out.push(link);
+    if (!pathLike) return;
+    if (link.endsWith('/') && slashes === 1) link = link.slice(0, -1);
+    const slash = link.indexOf('/');
+    // Two files, one or the other (`package.json/_config.yml`): a folder is seldom named as a file.
+    if (slashes === 1 && slash > 0 && fileName(link.slice(0, slash)) && fileName(link.slice(slash + 1))) {
+      out.push(link.slice(0, slash), link.slice(slash + 1));
+      return;
     }
+    if (link.length > 1) out.push(link);
   }
 }
 

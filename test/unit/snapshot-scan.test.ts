@@ -12,6 +12,7 @@ import {
   wordFlags,
 } from '../../lib/categorise/classify';
 import { findLinks, findLinksFrom } from '../../lib/categorise/links';
+import { isExtension } from '../../lib/categorise/pointer';
 import { scanWords } from '../../lib/categorise/scan';
 import { comparableKey, contentTerms, squash, words } from '../../lib/categorise/text';
 import { keyHash, Vocabulary } from '../../lib/categorise/vocab';
@@ -206,6 +207,16 @@ function findLinksReference(text: string): string[] {
   for (const m of text.matchAll(LINK_REFERENCE)) {
     let link = m[0].replace(/[.,;:!?]+$/, '');
     if (link === 'console.log' || /^(?:[0-9/]+|[ymd/]+)$/i.test(link)) continue;
+    const [a, b, ...more] = link.split('/');
+    const file = (x: string | undefined) =>
+      x !== undefined &&
+      /\.(\w+)$/.test(x) &&
+      isExtension(/\.(\w+)$/.exec(x)![1]!.toLowerCase()) &&
+      !x.startsWith('.');
+    if (more.length === 0 && a !== '' && file(a) && file(b)) {
+      out.push(a!, b!);
+      continue;
+    }
     if (link.startsWith('http')) {
       out.push(link);
       continue;

@@ -89,6 +89,12 @@ describe('deterministicSnapshot: categorization', () => {
     ]);
     expect(findLinks('仓库地址：https://x.dev/a，然后')).toEqual(['https://x.dev/a']);
     expect(findLinks('on 2026/04/05, shown as yyyy/mm/dd or 10/5')).toEqual([]);
+    expect(findLinks('最多导致 404/500/白屏')).toEqual([]);
+    // Two files, one or the other, are two links; a folder named like a package stays in its path.
+    expect(findLinks('改 package.json/_config.yml')).toEqual(['package.json', '_config.yml']);
+    expect(findLinks('see node_modules/chart.js/dist/chart.js')).toEqual([
+      'node_modules/chart.js/dist/chart.js',
+    ]);
     expect(findLinks('use console.log(x), then write notes.md')).toEqual(['notes.md']);
     // A Windows folder may begin with n, t or r after its backslash: no escape is guessed.
     expect(findLinks('C:\\Users\\tom\\report.txt')).toEqual(['report.txt']);
