@@ -14,6 +14,9 @@ import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
  * isPointer('See lib/retry.ts:42'); // true
  * isPointer('`notes.md`'); // true
  * isPointer('Emphasizes CI/CD.'); // false (an acronym pair, no path)
+ * isPointer('Input/output variants'); // false (two words joined by a slash)
+ * isPointer('见 /srv/app/error.log'); // true (a CJK run is a word)
+ * isPointer('请把它推送到 /srv/app/error.log 然后告诉我'); // false (CJK clauses around it)
  * ```
  */
 export function isPointer(raw: string): boolean {

@@ -106,7 +106,14 @@ describe('the growth rule (excessOf)', () => {
 });
 
 describe('links and snapshots', () => {
-  linear('findLinks', findLinks, DOTTED);
+  linear('findLinks', findLinks, [
+    ...DOTTED,
+    // Dates and file pairs are checked after a match: each link is read a bounded number of times.
+    ['dates', (n) => fill(n, '1/')],
+    ['one long date-like run', (n) => fill(n, '1111/', ' ', 'x')],
+    ['file pairs', (n) => fill(n, 'a.md/b.md ')],
+    ['a URL glued to CJK prose', (n) => fill(n, '推', 'https://x.dev/a')],
+  ]);
   linear(
     'deterministicSnapshot (one long entry)',
     (value) =>
