@@ -21,7 +21,9 @@ const TEST_REPORT = /\bFAILED\b|test session starts|\d+ (?:passed|failed)\b|Asse
  *   input of another shape, names one machine's path, changed directory, or only asked for `--help`
  *   / `--version`;
  * - `failure: a permission prompt`: the fix asked the agent's runner for more rights
- *   (`with_escalated_permissions`, `sandbox_permissions`): the runner's policy, which asks anyway.
+ *   (`with_escalated_permissions`, `sandbox_permissions`): the runner's policy, which asks anyway;
+ * - `failure: a missing file written`: the call failed on a file that did not exist and a writing tool
+ *   worked (`Read` → `Write`): creating the file was the task, not a better way to read it.
  *
  * @example
  * ```ts
@@ -37,10 +39,25 @@ export function judgeFailure(
 ): string | undefined {
   const why = judgeError(errorClass);
   if (why) return why;
-  if (typeof fix === 'string') return judgeChangeText(fix);
-  if (!fix || !Array.isArray(fix.parts)) return 'failure: a one-off argument';
-  return judgeParts(fix.parts);
+  const parts =
+    typeof fix === 'string'
+      ? partsOfText(fix.trim())
+      : fix && Array.isArray(fix.parts)
+        ? fix.parts
+        : undefined;
+  if (!parts) return 'failure: a one-off argument';
+  if (
+    MISSING_FILE.test(errorClass) &&
+    parts.some((p) => p.kind === 'other-tool' && WRITES.test(p.values[0] ?? ''))
+  )
+    return 'failure: a missing file written';
+  return judgeParts(parts);
 }
+
+/** An error saying the file or folder the call named is not there. */
+const MISSING_FILE = /does not exist|no such file or directory|\bENOENT\b/i;
+/** A tool that writes or creates files (`Write`, `write_to_file`, `create_file`, `NewFile`). */
+const WRITES = /write|create|new_?file/i;
 
 /**
  * Why a failure's error class makes no rule, whatever the fix: unreadable, or a test report (see
@@ -125,10 +142,4 @@ function partsOfText(change: string): FixPart[] | undefined {
     }
   }
   return end === change.length && parts.length > 0 ? parts : undefined;
-}
-
-/** The fix's words (`fixText`), for a caller that has only them: read back into parts, then judged. */
-function judgeChangeText(change: string): string | undefined {
-  const parts = partsOfText(change.trim());
-  return parts ? judgeParts(parts) : 'failure: a one-off argument';
 }

@@ -657,6 +657,27 @@ describe('one-off fixes', () => {
     ).toBe('failure: a permission prompt');
   });
 
+  it('takes no rule from writing a file that a read found missing', () => {
+    const missing = 'File does not exist. Note: your current working directory is <path>';
+    expect(judgeFailure(missing, { parts: [{ kind: 'other-tool', values: ['Write'] }] })).toBe(
+      'failure: a missing file written',
+    );
+    expect(
+      judgeFailure('ENOENT: no such file or directory, open <path>', 'use `write_to_file` instead'),
+    ).toBe('failure: a missing file written');
+    // Searching for the file, or reading a folder with the tool that lists it, is a lesson.
+    expect(judgeFailure(missing, { parts: [{ kind: 'other-tool', values: ['Glob'] }] })).toBeUndefined();
+    expect(
+      judgeFailure('EISDIR: illegal operation on a directory, read', {
+        parts: [{ kind: 'other-tool', values: ['List'] }],
+      }),
+    ).toBeUndefined();
+    // A missing program is not a missing file: setting up what provides it is the lesson.
+    expect(
+      judgeFailure('(eval):N: command not found: pytest', 'first run `source .venv/bin/activate`'),
+    ).toBeUndefined();
+  });
+
   it('proposes no key point for a failure with no fix, however often it recurred', () => {
     const steps = [1, 2, 3].map(() => ({
       tool: 'Bash',
