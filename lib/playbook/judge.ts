@@ -55,6 +55,14 @@ const MISREAD =
 const FREE_CHOICE =
   /(?:^|[;,:]\s*|\band\s+)(?:(?:always|just|simply|please)\s+)?(?:use|pick|choose|do|take|try|write|run|call|add)\s+(?:whatever|any\s+(?:\w+\s+){0,2}you\s+(?:like|want|prefer|wish))\b|\bfeel free\b|\b(?:it['’]s|is)\s+up to you\b/i;
 
+/**
+ * An instruction with nothing to check: a manner with no object ("Be very detail focused.", "Be
+ * thorough."; "Be careful with migrations." names one), or a verb whose only object is "anything" or
+ * "everything" ("Do NOT skip anything.", "Check everything.").
+ */
+const NO_OBJECT =
+  /^(?:(?:always\s+|please\s+)?be\s+(?:(?:very|more|extra|really|super|so|always)\s+)*(?:[a-z]+[\s-])?(?:focused|oriented|careful|thorough|diligent|precise|meticulous|detailed|rigorous|attentive)|(?:(?:do\s+not|don['’]t|never|always|please)\s+)*(?:skip|miss|forget|overlook|check|verify|test|review|touch|change|break)\s+(?:anything|everything)(?:\s+(?:else|at\s+all))?)\s*[.!]*$/i;
+
 function balanced(text: string, open: string, close: string): boolean {
   let depth = 0;
   for (const ch of text) {
@@ -73,7 +81,8 @@ function balanced(text: string, open: string, close: string): boolean {
  * - `too short`: under three words;
  * - `garbled`: unbalanced code quotes or brackets, markup or escapes, or mostly not words;
  * - `garbled`: also a sentence misread as an instruction ("Use We are learning together…");
- * - `vague`: it grants a free choice ("use whatever tools you normally use"): nothing to follow;
+ * - `vague`: it grants a free choice ("use whatever tools you normally use"), or has nothing to check
+ *   ("Be very detail focused.", "Do not skip anything."): nothing to follow;
  * - `not self-contained`: its object is "it", "this", "that"… or "this file", "line 42", "the
  *   following": it needs the session to be understood;
  * - `task-bound`: it names one project's file (`src/app/page.tsx`) or one machine's path (`/Users/…`),
@@ -111,7 +120,7 @@ export function judgeKeyPoint(text: string): string | undefined {
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   const visible = text.replace(/\s+/g, '').length;
   if (visible === 0 || letters / visible < 0.6 || MISREAD.test(text)) return 'garbled';
-  if (FREE_CHOICE.test(text)) return 'vague';
+  if (FREE_CHOICE.test(text) || NO_OBJECT.test(text.trim())) return 'vague';
   if (DEICTIC.test(text) || SESSION_BOUND.test(text)) return 'not self-contained';
   if (namesPath(text) || REQUEST.test(text)) return 'task-bound';
   if (ONE_THING.test(text) && !AS_A_RULE.test(text)) return 'task-bound';

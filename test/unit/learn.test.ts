@@ -473,6 +473,14 @@ describe('learn: quality rules', () => {
     expect(judgeRule('Feel free to rename the helpers.')).toBe('vague');
     expect(judgeRule('Whatever you change, never push to main.')).toBeUndefined();
     expect(judgeRule('Never use any library you like without asking first.')).toBeUndefined();
+    // A manner or a verb with nothing to check is vague; with an object it is a rule.
+    expect(judgeRule('Be very detail focused.')).toBe('vague');
+    expect(judgeRule('Always be very thorough!')).toBe('vague');
+    expect(judgeRule('Do NOT skip anything.')).toBe('vague');
+    expect(judgeRule("Don't change anything else.")).toBe('vague');
+    expect(judgeRule('Be careful with the production database.')).toBeUndefined();
+    expect(judgeRule('Do not skip the migration tests.')).toBeUndefined();
+    expect(judgeRule('Check everything the linter reports before committing.')).toBeUndefined();
   });
 });
 

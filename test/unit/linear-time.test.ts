@@ -12,7 +12,7 @@ import { isPointer } from '../../lib/categorise/pointer';
 import { errorLine, extractJson } from '../../lib/core/index';
 import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/index';
 import { heuristicReflect } from '../../lib/heuristic/index';
-import { dedupeProposals, emptyPlaybook, findDuplicates } from '../../lib/playbook/index';
+import { dedupeProposals, emptyPlaybook, findDuplicates, judgeKeyPoint } from '../../lib/playbook/index';
 import { createRedactor, redact } from '../../lib/redact/index';
 import { deterministicSnapshot, entriesFromMessages, objectiveFromText } from '../../lib/snapshot/index';
 import {
@@ -156,6 +156,13 @@ describe('links and snapshots', () => {
     ['spaces inside <pr_description>', (n) => fill(n, ' \n', '<pr_description>', 'x</pr_description>')],
     ['ISSUE: and single line breaks', (n) => fill(n, 'a\n ', 'ISSUE: ')],
     ['Task Description: and white space', (n) => fill(n, ' \n\t', 'x\nTask Description:')],
+  ]);
+  // The judge's patterns are anchored; a long run of words they could start on is read once.
+  linear('judgeKeyPoint', judgeKeyPoint, [
+    ['be very very …', (n) => fill(n, 'very ', 'Be ', 'x')],
+    ['do not do not …', (n) => fill(n, 'do not ', '', 'skip x')],
+    ['spaces after be', (n) => fill(n, ' ', 'Be', 'careful')],
+    ['words then focused', (n) => fill(n, 'ab-', 'Be ', ' focused x')],
   ]);
   // One token a step: word pairs, tags and CJK runs are each read once.
   linear('isPointer', isPointer, [
