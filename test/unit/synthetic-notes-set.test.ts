@@ -5,7 +5,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LABELS } from '../../eval/snapshot/score';
+import { CATEGORIES } from '../../lib/snapshot/index';
+
+/** The snapshot's categories and `irrelevant`: the labels of eval/snapshot/LABELLING.md. */
+const LABELS: readonly string[] = [...CATEGORIES, 'irrelevant'];
 
 const DIR = resolve(import.meta.dirname, '../../eval/snapshot/sets/synthetic-notes');
 
