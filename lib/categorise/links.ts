@@ -3,7 +3,11 @@
  * tie snapshot entries together (an entry naming the file another entry changed).
  */
 
-import { isExtension } from './pointer.js';
+import { isExtension, WIDE_RANGES } from './pointer.js';
+
+/** A path (a slash with names around it) or a file name by its extension, after `LINK`'s URL. */
+const PATH_OR_FILE =
+  /(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/;
 
 /**
  * A URL, a path, or a file name by its extension (`setup.py:12`). A file name is only tried at the
@@ -16,8 +20,7 @@ import { isExtension } from './pointer.js';
  * on with no space after it (`https://x.dev/aここにプッシュ`); a URL with such letters in its path is cut
  * there, which still leads to the site.
  */
-const LINK =
-  /\bhttps?:\/\/[^\s<>"'`)\]}\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+const LINK = new RegExp(`\\bhttps?:\\/\\/[^\\s<>"'\`)\\]}${WIDE_RANGES}]+|${PATH_OR_FILE.source}`, 'g');
 const FIRST_START = '(?<!\\b[\\w-](?:[\\w-]|\\.(?!\\.))*?)';
 /** `LINK`'s file name at one start (sticky), without the first-start lookbehind. */
 const FILE_NAME_AT = new RegExp(

@@ -87,8 +87,27 @@ export function isPointer(raw: string): boolean {
   return links > 0;
 }
 
-/** A CJK letter (Han, kana, Hangul) or full-width punctuation (`，`, `。`, `（`, `：`). */
-function isWide(c: number): boolean {
+/**
+ * @internal The code points of CJK letters (Han, kana, Hangul) and full-width punctuation (`，`, `。`,
+ * `（`, `：`), as the body of a regex character class: where `findLinks` ends a URL, and what
+ * {@link isWide} tests (a test holds the two to the same code points).
+ *
+ * @example
+ * ```ts
+ * new RegExp(`[${WIDE_RANGES}]`).test('链'); // true
+ * ```
+ */
+export const WIDE_RANGES = '\\u2e80-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef';
+
+/**
+ * @internal Whether `c` is in {@link WIDE_RANGES}: by comparisons, as it is asked once a character.
+ *
+ * @example
+ * ```ts
+ * isWide('链'.charCodeAt(0)); // true
+ * ```
+ */
+export function isWide(c: number): boolean {
   return (c >= 0x2e80 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xff00 && c <= 0xffef);
 }
 

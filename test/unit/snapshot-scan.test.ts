@@ -12,7 +12,7 @@ import {
   wordFlags,
 } from '../../lib/categorise/classify';
 import { findLinks, findLinksFrom } from '../../lib/categorise/links';
-import { isExtension } from '../../lib/categorise/pointer';
+import { isExtension, isWide, WIDE_RANGES } from '../../lib/categorise/pointer';
 import { scanWords } from '../../lib/categorise/scan';
 import { comparableKey, contentTerms, squash, words } from '../../lib/categorise/text';
 import { keyHash, Vocabulary } from '../../lib/categorise/vocab';
@@ -257,6 +257,14 @@ describe('snapshot scan accelerators on generated text', () => {
       const links = findLinks(t);
       expect(vocab.linkish ? findLinksFrom(t, vocab.linkFrom) : []).toEqual(links);
     }
+  });
+
+  it('reads the same characters as wide where isPointer splits words and where findLinks ends a URL', () => {
+    const wide = new RegExp(`[${WIDE_RANGES}]`);
+    const differ: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (isWide(c) !== wide.test(String.fromCharCode(c))) differ.push(c);
+    expect(differ).toEqual([]);
+    expect(findLinks('https://x.dev/a链接')).toEqual(['https://x.dev/a']);
   });
 
   it('finds the links of an exec loop over the whole text', () => {
