@@ -7,7 +7,7 @@ import { isExtension, WIDE_RANGES } from './pointer.js';
 
 /** A path (a slash with names around it) or a file name by its extension, after `LINK`'s URL. */
 const PATH_OR_FILE =
-  /(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/;
+  /(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?[\w@.-]+|~)(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/;
 
 /**
  * A URL, a path, or a file name by its extension (`setup.py:12`). A file name is only tried at the
@@ -57,6 +57,8 @@ export function findLinksFrom(text: string, from: number): string[] {
   // skipped stretches cannot hold a match, so the matches are the same as an exec loop from 0.
   if (from < 0) return [];
   const out: string[] = [];
+  // Whether the text holds a Windows path (read once, when an escape first asks).
+  let windows: boolean | undefined;
   for (;;) {
     // A search that begins inside a dotted run: its first candidate start may be no run's first, so
     // `LINK` skips it; it is tried alone, and wins unless `LINK` matches before or at it.
@@ -79,12 +81,38 @@ export function findLinksFrom(text: string, from: number): string[] {
     }
     if (found === undefined) break;
     if (found === '') next++;
-    else pushLink(out, found);
+    else {
+      // `\nconsole.log`, `\tsrc/a.ts`: text with its escapes written out (JSON, a log) puts the
+      // escape's letter before the name. Not in Windows text (`C:\temp\notes.txt`), where the
+      // backslash separates folders, nor after an escaped backslash (`\\notes.txt`).
+      const at = next - found.length;
+      if (escapedLetter(text, at, found)) {
+        windows ??= WINDOWS_PATH.test(text);
+        if (!windows) found = found.slice(1);
+      }
+      pushLink(out, found);
+    }
     from = linkStretch(text, next);
     if (from < 0) break;
   }
   LINK.lastIndex = 0;
   return out;
+}
+
+/** A drive letter and one backslash (`C:\temp`): Windows paths written as they are, not escaped. */
+const WINDOWS_PATH = /\b[A-Za-z]:\\(?!\\)/;
+
+/**
+ * Whether the link at `at` opens with the letter of a `\n`, `\t` or `\r` escape: an odd run of
+ * backslashes before it, and a name after the letter.
+ */
+function escapedLetter(text: string, at: number, found: string): boolean {
+  const c = found.charCodeAt(0);
+  if ((c !== 0x6e && c !== 0x74 && c !== 0x72) || found.length < 2 || !isNameChar(found.charCodeAt(1)))
+    return false;
+  let k = at;
+  while (k > 0 && text.charCodeAt(k - 1) === 0x5c) k--;
+  return (at - k) % 2 === 1;
 }
 
 /** Whether `c` is in `[\w-]`. */

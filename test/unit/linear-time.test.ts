@@ -113,6 +113,11 @@ describe('links and snapshots', () => {
     ['one long date-like run', (n) => fill(n, '1111/', ' ', 'x')],
     ['file pairs', (n) => fill(n, 'a.md/b.md ')],
     ['a URL glued to CJK prose', (n) => fill(n, '推', 'https://x.dev/a')],
+    // Each escape's run of backslashes is read back once, and the Windows check once per text.
+    ['escaped names', (n) => fill(n, '\\\\\\na.ts')],
+    ['a long run of backslashes before a name', (n) => fill(n, '\\', '', 'na.ts')],
+    ['home paths', (n) => fill(n, ' ~/a')],
+    ['folders after backslashes', (n) => fill(n, '\\a/b')],
   ]);
   linear(
     'deterministicSnapshot (one long entry)',

@@ -135,6 +135,10 @@ function fuzzTexts(count: number, seed: number): string[] {
     './x/y',
     '../up/file.py',
     '~/cfg/a.toml',
+    '~/x',
+    '\\nsrc/a.ts',
+    '\\\\tmain.py',
+    'C:\\temp\\notes.txt',
     '/etc/hosts',
     'and/or',
     'setup.py:12:3',
@@ -201,11 +205,15 @@ function fuzzTexts(count: number, seed: number): string[] {
 
 /** `findLinks` as first written: an exec loop over the whole text with the same regex. */
 const LINK_REFERENCE =
-  /\bhttps?:\/\/[^\s<>"'`)\]}\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:]))(?:~|\.{1,2})?\/?[\w@.-]+(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+  /\bhttps?:\/\/[^\s<>"'`)\]}\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?[\w@.-]+|~)(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
 function findLinksReference(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(LINK_REFERENCE)) {
     let link = m[0].replace(/[.,;:!?]+$/, '');
+    // The letter of an escape (`\\nsrc/a.ts`), unless the text writes Windows paths as they are.
+    const backslashes = /\\*$/.exec(text.slice(0, m.index))![0].length;
+    if (backslashes % 2 === 1 && /^[ntr][\w-]/.test(link) && !/\b[A-Za-z]:\\(?!\\)/.test(text))
+      link = link.slice(1);
     if (link === 'console.log' || /^(?:[0-9/]+|[ymd/]+)$/i.test(link)) continue;
     const [a, b, ...more] = link.split('/');
     const file = (x: string | undefined) =>

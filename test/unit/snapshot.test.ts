@@ -105,6 +105,23 @@ describe('deterministicSnapshot: categorization', () => {
     ]);
   });
 
+  it('reads text with its escapes written out: the escape letter is not part of a name', () => {
+    // A JSON string or a log that writes `\n`: the line after it starts a name.
+    expect(findLinks('Updated.\\nsrc/app.ts compiles')).toEqual(['src/app.ts']);
+    expect(findLinks('ran it:\\tmain.py:3 failed')).toEqual(['main.py:3']);
+    expect(findLinks('foo();\\nconsole.log(x)')).toEqual([]);
+    // An escaped backslash (`\\\\`) is a backslash: the letter after it belongs to the name.
+    expect(findLinks('"C:\\\\temp\\\\notes.txt"')).toEqual(['notes.txt']);
+    // Text with a Windows path written as it is: a backslash separates folders.
+    expect(findLinks('C:\\temp\\notes.txt')).toEqual(['notes.txt']);
+    expect(findLinks('C:\\temp\\src/tools.ts')).toEqual(['src/tools.ts']);
+  });
+
+  it('takes a home path of one name (`~/x`) as a path', () => {
+    expect(findLinks('edit ~/notes, ~/.bashrc and ~/a/b.ts')).toEqual(['~/notes', '~/.bashrc', '~/a/b.ts']);
+    expect(findLinks('the ~ key, ~/ alone')).toEqual([]);
+  });
+
   it('scopes named after a category force it; tasks give blockers and next actions', () => {
     const s = deterministicSnapshot({
       objective: 'x',
