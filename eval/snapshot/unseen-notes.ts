@@ -1,8 +1,9 @@
 /**
- * `npx tsx eval/snapshot/unseen-notes.ts --dir <folder> [--set unseen-notes|unseen-specstory-notes]`
+ * `npx tsx eval/snapshot/unseen-notes.ts --dir <folder> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes]`
  * (issue 39): the deterministic snapshot's categories on `unseen-notes` (sets/unseen-notes/README.md:
  * sentences of aider replies) or `unseen-specstory-notes` (sets/unseen-specstory-notes/README.md: of
- * SpecStory exports), from public repositories whose authors are in no folder of `../shared/data`, so
+ * SpecStory exports) or `fresh-specstory-notes` (sets/fresh-specstory-notes/README.md: SpecStory
+ * exports of still other owners), from public repositories whose authors are in no folder of `../shared/data`, so
  * no rule or weight was chosen from them. Scored once with what ships (`snapshotCategorizer`), beside the frozen old rules and the
  * plain keyword reader, in the same run; nothing is fitted here.
  *
@@ -18,6 +19,7 @@ import {
   readLabels,
   snapshotCategorizer,
 } from './score';
+import { FRESH_SPECSTORY_NOTES_ENTRIES } from './sets/fresh-specstory-notes/sample';
 import { loadUnseenNotes, UNSEEN_NOTES_ENTRIES } from './sets/unseen-notes/sample';
 import { UNSEEN_SPECSTORY_NOTES_ENTRIES } from './sets/unseen-specstory-notes/sample';
 
@@ -31,10 +33,11 @@ const set = arg('--set') ?? 'unseen-notes';
 const SETS = {
   'unseen-notes': { source: 'aider', entries: UNSEEN_NOTES_ENTRIES },
   'unseen-specstory-notes': { source: 'specstory', entries: UNSEEN_SPECSTORY_NOTES_ENTRIES },
+  'fresh-specstory-notes': { source: 'specstory', entries: FRESH_SPECSTORY_NOTES_ENTRIES },
 } as const;
 if (!dir || !(set in SETS))
   throw new Error(
-    'usage: unseen-notes.ts --dir <folder holding aider/ and specstory/> [--set unseen-notes|unseen-specstory-notes]',
+    'usage: unseen-notes.ts --dir <folder holding aider/ and specstory/> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes]',
   );
 const { source, entries: entriesPath } = SETS[set as keyof typeof SETS];
 
