@@ -8,6 +8,7 @@ import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type * as Compress from 'rearview/compress';
 import type * as Core from 'rearview/core';
+import type * as Heuristic from 'rearview/heuristic';
 import type * as HeuristicModel from 'rearview/heuristic-model';
 import type * as Llm from 'rearview/llm';
 import type * as LlmReflect from 'rearview/llm-reflect';
@@ -72,20 +73,28 @@ export async function loadLib(): Promise<Lib> {
 }
 
 /**
- * The lesson pipeline's options for `--detector`: none for the markers; a learned scorer of
- * rearview/heuristic-model (loaded only then) with its own thresholds otherwise.
+ * The lesson pipeline's options for `--detector` and `--languages`: none for the English markers; a
+ * learned scorer of rearview/heuristic-model (loaded only then) with its own thresholds; with
+ * `languages`, the markers of five more languages (`loadLanguageMarkers`), which a scorer reads too.
  * @example
  * ```ts
- * lib.session.lessons(input, await detectorOptions('reader'));
+ * lib.session.lessons(input, await detectorOptions('reader', true));
  * ```
  */
-export async function detectorOptions(detector: Detector | undefined): Promise<Session.LessonsOptions> {
-  if (detector === undefined || detector === 'markers') return {};
+export async function detectorOptions(
+  detector: Detector | undefined,
+  languages = false,
+): Promise<Session.LessonsOptions> {
+  const markers = languages
+    ? { markers: await (await entry<typeof Heuristic>('heuristic/index.js')).loadLanguageMarkers() }
+    : {};
+  if (detector === undefined || detector === 'markers') return markers;
   const model = await entry<typeof HeuristicModel>('heuristic-model/index.js');
-  if (detector === 'reader') return { scorer: model.readerModel, minScore: model.READER_MIN_SCORE };
+  if (detector === 'reader')
+    return { ...markers, scorer: model.readerModel, minScore: model.READER_MIN_SCORE };
   if (detector === 'reader-recall')
-    return { scorer: model.readerModel, minScore: model.READER_RECALL_MIN_SCORE };
-  return { scorer: model.correctionModel };
+    return { ...markers, scorer: model.readerModel, minScore: model.READER_RECALL_MIN_SCORE };
+  return { ...markers, scorer: model.correctionModel };
 }
 
 /** Reads the input in any format rearview/transcript accepts. Throws InputError, located. */
@@ -247,6 +256,8 @@ export interface Analysis {
   llm?: { used: boolean; error?: string };
   /** The learned scorer that read people's turns (`--detector`); absent for the markers. */
   detector?: Exclude<Detector, 'markers'>;
+  /** The markers of five more languages read people's turns too (`--languages`). */
+  languages?: true;
   reduction?: Reduction;
 }
 
@@ -259,7 +270,7 @@ export interface Analysis {
  */
 export async function analyse(
   text: string,
-  args: Pick<CliArgs, 'params' | 'reduce'> & Partial<Pick<CliArgs, 'detector'>>,
+  args: Pick<CliArgs, 'params' | 'reduce'> & Partial<Pick<CliArgs, 'detector' | 'languages'>>,
   lib: Lib,
   llm: Llm.LlmClient | undefined,
   bar: ProgressBar | null | undefined,
@@ -270,7 +281,7 @@ export async function analyse(
   bar?.stage('reflecting');
   // The lesson pipeline the session facade, the playground and the examples share: user-turn
   // insights, one failure lesson per tool and error class, and one key point per lesson.
-  const detector = await detectorOptions(args.detector);
+  const detector = await detectorOptions(args.detector, args.languages);
   const learned = lib.session.lessons(lessonsInput(parsed, lib), detector);
   let insights = learned.insights;
   const llmInfo: Analysis['llm'] = llm ? { used: false } : undefined;
@@ -314,6 +325,7 @@ export async function analyse(
     snapshotTokens: lib.core.estimateTokens(lib.snapshot.snapshotJson(trace.snapshot)),
     ...(llmInfo ? { llm: llmInfo } : {}),
     ...(args.detector && args.detector !== 'markers' ? { detector: args.detector } : {}),
+    ...(args.languages ? { languages: true as const } : {}),
   };
   if (args.reduce) {
     bar?.stage('reducing');

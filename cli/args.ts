@@ -98,6 +98,7 @@ export function modelChoice(a: Pick<CliArgs, 'llm' | 'fixtures' | 'model' | 'ope
 /** The options of `rearview reflect` that take no value. */
 const REFLECT_SWITCHES = new Set([
   '--json',
+  '--languages',
   '--reduce',
   '--llm',
   '--progress',
@@ -125,6 +126,8 @@ export interface CliArgs {
   progress: boolean | undefined;
   /** --detector: the marker detector, or a learned scorer of rearview/heuristic-model. */
   detector: Detector;
+  /** --languages: the markers also read Spanish, Portuguese, French, German and Russian. */
+  languages: boolean;
   help: boolean;
   version: boolean;
   params: Partial<Snapshot.ParamValues>;
@@ -156,6 +159,10 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   [
     '--detector <name>',
     "what reads people's turns: markers (default), reader, reader-recall or correction-model (rearview/heuristic-model: on authors no rule was written from, the reader says fewer corrections, more of them right; reader-recall is the reader at its lower thresholds, READER_RECALL_MIN_SCORE)",
+  ],
+  [
+    '--languages',
+    "also read people's turns in Spanish, Portuguese, French, German and Russian (their common corrections, approvals and friction; rearview/heuristic's loadLanguageMarkers)",
   ],
   ['--progress', 'show the progress bar even when stderr is not a terminal (files over 4 MB)'],
   ['--no-progress', 'never show it'],
@@ -258,6 +265,7 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     openaiUrl: undefined,
     progress: undefined,
     detector: 'markers',
+    languages: false,
     help: false,
     version: false,
     params: {},
@@ -283,6 +291,7 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     else if (a === '--openai-url') out.openaiUrl = args.value();
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
+    else if (a === '--languages') out.languages = true;
     else if (a === '--detector') {
       const d = args.value();
       if (!(DETECTORS as readonly string[]).includes(d))

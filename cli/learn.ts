@@ -35,6 +35,8 @@ interface LearnArgs {
   llmMaxTokens: number;
   /** What reads people's turns: the markers, or a learned scorer of rearview/heuristic-model. */
   detector: Detector;
+  /** The markers also read Spanish, Portuguese, French, German and Russian (`--languages`). */
+  languages: boolean;
 }
 
 /** Default of --llm-max-tokens: a few hundred rules fit; a runaway folder does not bill silently. */
@@ -73,6 +75,8 @@ Options:
                          correction-model (rearview/heuristic-model, loaded only then: on authors
                          no rule was written from, the reader says fewer corrections, more of them
                          right; reader-recall is the reader at its lower thresholds)
+  --languages            also read people's turns in Spanish, Portuguese, French, German and
+                         Russian (their common corrections, approvals and friction)
   --llm                  also ask Claude, in one request, to rewrite each rule as one imperative or
                          drop it (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional). The
                          estimated tokens are printed before the call, the reported ones after
@@ -107,7 +111,7 @@ function count(flag: string, value: string | undefined): number {
 }
 
 /** The options of `rearview learn` that take no value. */
-const SWITCHES = new Set(['--help', '--json', '--diff', '--progress', '--no-progress', '--llm']);
+const SWITCHES = new Set('--help --json --diff --progress --no-progress --llm --languages'.split(' '));
 
 /**
  * Parses the arguments of `rearview learn`; throws its UsageError on a wrong one.
@@ -130,6 +134,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     openaiUrl: undefined,
     llmMaxTokens: LLM_MAX_TOKENS,
     detector: 'markers',
+    languages: false,
   };
   const args = new ArgCursor(argv, SWITCHES);
   while (args.next()) {
@@ -140,6 +145,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
     else if (a === '--llm') out.llm = true;
+    else if (a === '--languages') out.languages = true;
     else if (a === '--against') out.against = args.value('a file');
     else if (a === '--fixtures') out.fixtures = args.value('a file');
     else if (a === '--model') out.model = args.value('a model name');
@@ -340,7 +346,7 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
       ...(args.budget === undefined ? {} : { budget: args.budget }),
       ...(args.minSessions === undefined ? {} : { minSessions: args.minSessions }),
       ...(args.since === undefined ? {} : { since: args.since }),
-      ...(await detectorOptions(args.detector)),
+      ...(await detectorOptions(args.detector, args.languages)),
       onProgress: (p) => line!.update(p),
       ...(llm
         ? {

@@ -9,7 +9,7 @@
 
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { openSample, SHOTS, trackErrors } from './helpers';
+import { openSample, openWithText, SHOTS, trackErrors } from './helpers';
 
 const MODEL_CHUNK = /\/assets\/heuristic-model-[\w-]+\.js$/;
 const READER_CHUNK = /\/assets\/reader-model-[\w-]+\.js$/;
@@ -218,5 +218,44 @@ test('a large input analysed in the worker follows the choice too', async ({ pag
   await markersChoice(page).check();
   await expect(modelCorrection(page)).toHaveCount(0);
   await expect(markerCorrection(page)).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('the markers of five more languages are added to the lists with one click, and read a Spanish correction', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  const chunks: string[] = [];
+  page.on('request', (r) => {
+    if (/\/assets\/languages-[\w-]+\.js$/.test(new URL(r.url()).pathname)) chunks.push(r.url());
+  });
+  await openWithText(
+    page,
+    JSON.stringify([
+      { role: 'user', content: 'Agrega un botón de guardar.' },
+      { role: 'assistant', content: 'Listo, agregué el botón en la barra y ya funciona.' },
+      { role: 'user', content: 'El botón sigue sin guardar los datos.' },
+      { role: 'assistant', content: 'Lo reviso.' },
+    ]),
+  );
+  const spanish = page.getByTestId('insights').locator('li.cat-correction', { hasText: 'sigue sin guardar' });
+  await expect(page.getByTestId('detected-format')).toBeVisible();
+  await expect(spanish).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
+  expect(chunks).toEqual([]);
+  await page.getByText('Heuristic markers (change the Insights tab)').click();
+  const add = page.getByTestId('language-markers').getByRole('button');
+  await expect(add).toHaveText('Add Spanish, Portuguese, French, German and Russian');
+  await add.click();
+  await expect(add).toHaveText('Five more languages added');
+  await expect(add).toBeDisabled();
+  await expect(page.getByLabel('Correction markers')).toHaveValue(/\nsigue sin\n/);
+  await expect(spanish).toHaveCount(1);
+  // The lists came in a chunk of their own, fetched on the click.
+  expect(chunks).toHaveLength(1);
+  // Reset to defaults: English only again.
+  await page.getByRole('button', { name: 'Reset to defaults' }).click();
+  await expect(spanish).toHaveCount(0);
+  await expect(add).toBeEnabled();
   expect(errors).toEqual([]);
 });

@@ -7,13 +7,13 @@
  * @module
  */
 
+export { loadLanguageMarkerSet, loadLanguageMarkers } from './load-languages.js';
 export { DEFAULT_MARKERS, type MarkerSet, SEED_MARKERS } from './markers.js';
 export { extractRecommendation } from './recommend.js';
 export {
   classifyTurn,
   type HeuristicOptions,
   heuristicReflect,
-  loadLanguageMarkers,
   type ScoredTurn,
   scoreTurns,
   type TurnEvidence,

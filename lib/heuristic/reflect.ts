@@ -373,19 +373,3 @@ export function heuristicReflect(
   scoreTurns(messages, options, (turn) => turnInsights(turn, min, out));
   return out;
 }
-
-/**
- * {@link DEFAULT_MARKERS} plus the common corrections, approvals and friction of Spanish, Portuguese,
- * French, German and Russian, compiled. The non-English lists load on first call (a separate file,
- * kept out of the entry's eager code); pass the result as `markers`.
- *
- * @example
- * ```ts
- * const markers = await loadLanguageMarkers();
- * heuristicReflect(messages, { markers }); // also reads "no funciona", "não é isso", "не работает"
- * ```
- */
-export async function loadLanguageMarkers(): Promise<CompiledMarkers> {
-  const { withLanguages } = await import('./languages.js');
-  return compileMarkers(withLanguages(DEFAULT_MARKERS));
-}

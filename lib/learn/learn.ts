@@ -9,6 +9,7 @@ import {
   TranscriptError,
   ValidationError,
 } from '../core/index.js';
+import type { CompiledMarkers, MarkerSet } from '../heuristic/index.js';
 import { createRedactor } from '../redact/index.js';
 import { parseTranscript } from '../transcript/index.js';
 import { againstSentences } from './against.js';
@@ -240,7 +241,7 @@ function readOne(
  */
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
-type Detector = Pick<LearnOptions, 'scorer' | 'minScore'>;
+type Detector = Pick<LearnOptions, 'scorer' | 'minScore' | 'markers'>;
 
 /** The scorer and thresholds that read people's turns, checked before any source is read. */
 function detectorOf(options: LearnOptions | undefined): Detector {
@@ -265,8 +266,32 @@ function detectorOf(options: LearnOptions | undefined): Detector {
       path: 'minScore',
       message: 'must be a score (a number ≥ 0) or an object of them by category',
     });
+  const markers = options?.markers;
+  if (markers !== undefined && !isMarkers(markers))
+    issues.push({
+      path: 'markers',
+      message:
+        'must be a MarkerSet (lists of phrases by category) or compiled markers (loadLanguageMarkers())',
+    });
   if (issues.length) throw new ValidationError(issues, { code: 'learn_invalid_option', subject: 'Option' });
-  return { ...(scorer ? { scorer } : {}), ...(minScore !== undefined ? { minScore } : {}) };
+  return {
+    ...(scorer ? { scorer } : {}),
+    ...(minScore !== undefined ? { minScore } : {}),
+    ...(markers !== undefined ? { markers } : {}),
+  };
+}
+
+/** The lists of a `MarkerSet`. */
+const MARKER_LISTS = ['correction', 'challenge', 'preference', 'positive', 'friction'] as const;
+
+/** Compiled markers (`compileMarkers`, `loadLanguageMarkers`), or a `MarkerSet`: lists of strings by category. */
+function isMarkers(m: unknown): m is MarkerSet | CompiledMarkers {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return false;
+  if ('byFirst' in m) return true;
+  return MARKER_LISTS.every((k) => {
+    const list = (m as Record<string, unknown>)[k];
+    return Array.isArray(list) && list.every((x) => typeof x === 'string');
+  });
 }
 
 /** `since` in epoch milliseconds; a value that is not a date is a ValidationError. */

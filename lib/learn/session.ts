@@ -79,7 +79,7 @@ export function analyseSession(
   messages: readonly Message[],
   fallbackDate: string | undefined,
   redactText: (text: string) => string,
-  detector: Pick<HeuristicOptions, 'scorer' | 'minScore'> = {},
+  detector: Pick<HeuristicOptions, 'scorer' | 'minScore' | 'markers'> = {},
 ): SessionFindings {
   const out: SessionFindings = { findings: [], humanTurns: 0, filtered: {} };
   const filter = (reason: string) => {

@@ -3,7 +3,7 @@
  * their evidence.
  */
 
-import type { TurnScorer, TurnScores } from '../heuristic/index.js';
+import type { CompiledMarkers, MarkerSet, TurnScorer, TurnScores } from '../heuristic/index.js';
 
 /**
  * One session file. Exactly one of `text`, `bytes` or `stream` carries the content; a stream is read
@@ -124,6 +124,12 @@ export interface LearnOptions {
   scorer?: TurnScorer;
   /** The scores a finding needs, as `heuristicReflect` takes them (`READER_MIN_SCORE` with the reader). */
   minScore?: number | Partial<TurnScores>;
+  /**
+   * The markers that read people's turns, as `heuristicReflect` takes them (`DEFAULT_MARKERS`, English,
+   * without them). `await loadLanguageMarkers()` of `rearview/heuristic` adds the common corrections,
+   * approvals and friction of Spanish, Portuguese, French, German and Russian.
+   */
+  markers?: MarkerSet | CompiledMarkers;
   /** A model to tighten the rules; none is called without it. */
   llm?: LearnLlm;
   /** Told the estimated cost before the model call; returning false skips the call. */

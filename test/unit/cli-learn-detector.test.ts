@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadLanguageMarkers } from '../../lib/heuristic/index';
 import {
   correctionModel,
   READER_MIN_SCORE,
@@ -29,8 +30,13 @@ beforeAll(async () => {
     'No, use pnpm instead of npm.',
   ];
   mkdirSync(join(tmp, 's'));
-  for (const [i, n] of NAMES.entries())
+  mkdirSync(join(tmp, 'pt'));
+  for (const [i, n] of NAMES.entries()) {
     writeFileSync(join(tmp, 's', n), replySession(`2025-0${i + 1}-01`, turns[i]!, 'Running npm install.'));
+    // Portuguese for "That's wrong.", then the rule in English.
+    const pt = 'Está errado. Use pnpm instead of npm.';
+    writeFileSync(join(tmp, 'pt', n), replySession(`2025-0${i + 1}-01`, pt, 'Running npm install.'));
+  }
 }, 120_000);
 
 afterAll(() => {
@@ -49,8 +55,8 @@ async function run(argv: string[]) {
 }
 
 /** What the library proposes from the same files with `options` (one-offs kept). */
-async function library(options: LearnOptions) {
-  const sources = NAMES.map((n) => ({ name: n, text: readFileSync(join(tmp, 's', n), 'utf8') }));
+async function library(options: LearnOptions, folder = 's') {
+  const sources = NAMES.map((n) => ({ name: n, text: readFileSync(join(tmp, folder, n), 'utf8') }));
   return toMarkdown(await learn(sources, { minSessions: 1, ...options }));
 }
 
@@ -72,6 +78,29 @@ describe('rearview learn --detector', () => {
     expect(outs[0]).toContain('- Use pnpm instead of npm.');
     // Without the flag: the markers.
     expect((await run([join(tmp, 's'), '--min-sessions', '1'])).out).toBe(outs[0]);
+  });
+
+  it('--languages reads the turns with the markers of five more languages, as the library does', async () => {
+    const markers = await loadLanguageMarkers();
+    const plain = await run([join(tmp, 'pt'), '--min-sessions', '1']);
+    expect(plain.out).toBe(await library({}, 'pt'));
+    expect(plain.out).not.toContain('pnpm');
+    const r = await run([join(tmp, 'pt'), '--languages', '--min-sessions', '1']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toBe(await library({ markers }, 'pt'));
+    expect(r.out).toContain('- Use pnpm instead of npm.');
+    const withReader = await run([
+      join(tmp, 'pt'),
+      '--languages',
+      '--detector',
+      'reader-recall',
+      '--min-sessions',
+      '1',
+    ]);
+    expect(withReader.out).toBe(
+      await library({ markers, scorer: readerModel, minScore: READER_RECALL_MIN_SCORE }, 'pt'),
+    );
+    expect((await run(['--help'])).out).toContain('--languages');
   });
 
   it('exits 2 on a detector it does not know, and lists the ones it does', async () => {

@@ -278,6 +278,44 @@ describe('the binary', () => {
     expect(recall.stdout).toContain('— read by the reader at its lower thresholds');
   });
 
+  it("--languages reads people's turns with the markers of five more languages, as lessons does", async () => {
+    // Spanish: "The button still doesn't save the data." after the agent said it was done.
+    const messages = [
+      { role: 'user', content: 'Agrega un botón de guardar.' },
+      { role: 'assistant', content: 'Listo, agregué el botón en la barra y ya funciona.' },
+      { role: 'user', content: 'El botón sigue sin guardar los datos.' },
+      { role: 'assistant', content: 'Lo reviso.' },
+    ];
+    const talk = JSON.stringify(messages);
+    const { lessons } = await import('rearview/session');
+    const { loadLanguageMarkers } = await import('rearview/heuristic');
+    const facts = (insights: { fact: string }[]) => insights.map((i) => i.fact);
+    const markers = await loadLanguageMarkers();
+    const model = await import('rearview/heuristic-model');
+    expect(facts(lessons({ messages }).insights)).toEqual([]);
+    for (const [argv, options] of [
+      [[], { markers }],
+      [
+        ['--detector', 'reader-recall'],
+        { markers, scorer: model.readerModel, minScore: model.READER_RECALL_MIN_SCORE },
+      ],
+    ] as const) {
+      const want = facts(lessons({ messages }, options).insights);
+      const r = await runCli(['reflect', '--json', '--languages', ...argv], { input: talk });
+      expect(r.code, r.stderr).toBe(0);
+      const json = JSON.parse(r.stdout);
+      expect(facts(json.insights)).toEqual(want);
+      expect(json.languages).toBe(true);
+    }
+    expect(facts(lessons({ messages }, { markers }).insights)).toHaveLength(1);
+    const text = await runCli(['reflect', '--languages'], { input: talk });
+    expect(text.stdout).toContain('Insights (1) — with the markers of five more languages');
+    expect(
+      JSON.parse((await runCli(['reflect', '--json'], { input: talk })).stdout).languages,
+    ).toBeUndefined();
+    expect((await runCli(['reflect', '--help'])).stdout).toContain('--languages');
+  });
+
   it('prints every key point a turn gave under its insight, one per rule', async () => {
     const talk = JSON.stringify([
       { role: 'user', content: 'Set up the project.' },

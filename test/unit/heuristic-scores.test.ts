@@ -7,10 +7,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   classifyTurn,
+  compileMarkers,
   confidenceOf,
   DEFAULT_ESCALATION_BAND,
+  DEFAULT_MARKERS,
   DEFAULT_MIN_SCORE,
   heuristicReflect,
+  loadLanguageMarkerSet,
   loadLanguageMarkers,
   type MessageLike,
 } from '../../lib/heuristic/index';
@@ -314,6 +317,31 @@ describe('spelled-out negations and other languages', () => {
     }
     expect(classifyTurn('¿Cómo funciona esto?', markers).correction).toBe(false);
     expect(classifyTurn('Как это работает?', markers).correction).toBe(false);
+  });
+
+  it('loadLanguageMarkerSet gives the same lists, not compiled, appended to the lists it is given', async () => {
+    const lists = await loadLanguageMarkerSet();
+    for (const key of ['correction', 'challenge', 'preference', 'positive', 'friction'] as const) {
+      // The English lists first, in order, then the languages'.
+      expect(lists[key].slice(0, DEFAULT_MARKERS[key].length)).toEqual(DEFAULT_MARKERS[key]);
+      expect(lists[key].length).toBeGreaterThan(DEFAULT_MARKERS[key].length);
+    }
+    expect(lists.correction).toContain('no funciona');
+    const compiled = compileMarkers(lists);
+    const loaded = await loadLanguageMarkers();
+    for (const text of [
+      'No funciona, sigue fallando.',
+      'Não é isso, desfaça.',
+      'Не работает.',
+      'Looks good!',
+      'ffs, again',
+    ])
+      expect(classifyTurn(text, compiled), text).toEqual(classifyTurn(text, loaded));
+    // Lists of one's own keep their phrases.
+    const own = await loadLanguageMarkerSet({ ...DEFAULT_MARKERS, friction: ['ffs'] });
+    expect(own.friction[0]).toBe('ffs');
+    expect(own.friction).toContain('otra vez');
+    expect(classifyTurn('ffs', compileMarkers(own)).friction).toBe(true);
   });
 });
 

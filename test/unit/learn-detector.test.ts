@@ -6,7 +6,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../lib/core/index';
-import { heuristicReflect, type TurnEvidence, type TurnScorer } from '../../lib/heuristic/index';
+import {
+  DEFAULT_MARKERS,
+  heuristicReflect,
+  loadLanguageMarkers,
+  type TurnEvidence,
+  type TurnScorer,
+} from '../../lib/heuristic/index';
 import { correctionModel, READER_MIN_SCORE, readerModel } from '../../lib/heuristic-model/index';
 import { type LearnOptions, type LearnSource, learn } from '../../lib/learn/index';
 import { replySession } from './learn-session';
@@ -129,7 +135,20 @@ describe('learn with a learned scorer', () => {
     );
   });
 
-  it('refuses a scorer or threshold of the wrong kind before reading any source', async () => {
+  it("reads people's turns with the markers it is given, as heuristicReflect does", async () => {
+    // Portuguese for "That's wrong.": only the language markers read the turn as a correction.
+    const turn = 'Está errado. Use pnpm instead of npm.';
+    expect(texts(await learn(sessions(turn)))).toEqual([]);
+    const languages = await loadLanguageMarkers();
+    expect(texts(await learn(sessions(turn), { markers: languages }))).toEqual(['Use pnpm instead of npm.']);
+    // A MarkerSet (not compiled) works the same; the scorer then reads the markers' scores.
+    const own = { ...DEFAULT_MARKERS, correction: [...DEFAULT_MARKERS.correction, 'está errado'] };
+    expect(texts(await learn(sessions(turn), { markers: own }))).toEqual(['Use pnpm instead of npm.']);
+    const silent: TurnScorer = (_e, s) => ({ ...s, correction: 0, preference: 0 });
+    expect(texts(await learn(sessions(turn), { markers: languages, scorer: silent }))).toEqual([]);
+  });
+
+  it('refuses a scorer, threshold or markers of the wrong kind before reading any source', async () => {
     let read = 0;
     function* counted() {
       for (const s of sessions(PNPM)) {
@@ -144,6 +163,10 @@ describe('learn with a learned scorer', () => {
       [{ minScore: { correction: '0.8' } }, 'minScore'],
       [{ minScore: null }, 'minScore'],
       [{ minScore: [0.5] }, 'minScore'],
+      [{ markers: 'es' }, 'markers'],
+      [{ markers: { correction: ['no'] } }, 'markers'],
+      [{ markers: { ...DEFAULT_MARKERS, friction: 'again' } }, 'markers'],
+      [{ markers: [] }, 'markers'],
     ] as const) {
       const err = await learn(counted(), options as unknown as LearnOptions).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ValidationError);

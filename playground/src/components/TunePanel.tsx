@@ -1,3 +1,4 @@
+import { loadLanguageMarkerSet } from 'rearview/heuristic';
 import { clampParam, type ParamSpec } from 'rearview/snapshot';
 import { createSignal, For, Show } from 'solid-js';
 import type { Markers } from '../heuristics';
@@ -142,6 +143,38 @@ function Slider(props: { spec: ParamSpec; app: AppState; onChange: () => void })
   );
 }
 
+/** A phrase only the language lists hold: they are in the lists already. */
+const LANGUAGE_PROBE = 'no funciona';
+
+/**
+ * Appends the common corrections, approvals and friction of five more languages to the marker lists
+ * (`loadLanguageMarkerSet` of rearview/heuristic, a chunk fetched on the first click).
+ */
+function LanguageMarkers(props: { app: AppState; onChange: () => void }) {
+  const app = props.app;
+  const [failed, setFailed] = createSignal<string | null>(null);
+  const added = () => app.settings().markers.correction.includes(LANGUAGE_PROBE);
+  const add = async () => {
+    try {
+      const lists = await loadLanguageMarkerSet(app.settings().markers);
+      app.setSettings((s) => ({ ...s, markers: lists }));
+      setFailed(null);
+      props.onChange();
+    } catch (err) {
+      setFailed((err as Error)?.message ?? String(err));
+    }
+  };
+  return (
+    <p class="hint" data-testid="language-markers">
+      <button type="button" disabled={added()} onClick={() => void add()}>
+        {added() ? 'Five more languages added' : 'Add Spanish, Portuguese, French, German and Russian'}
+      </button>{' '}
+      their common corrections, approvals and friction, appended to each list (English only without them).
+      <Show when={failed()}>{(m) => <span role="alert"> The lists could not be loaded ({m()}).</span>}</Show>
+    </p>
+  );
+}
+
 export function TunePanel(props: { app: AppState }) {
   const app = props.app;
   /** The group last changed, while its tab is not the one shown: say where the change is visible. */
@@ -198,6 +231,7 @@ export function TunePanel(props: { app: AppState }) {
           clause, <code>?</code> only in a question, <code>!</code> only in a statement. Negated matches are
           ignored.
         </p>
+        <LanguageMarkers app={app} onChange={() => setChanged('Insights')} />
         <For each={MARKER_LISTS}>
           {(m) => (
             <label class="marker">
