@@ -91,7 +91,9 @@ export function table(rows: readonly Example[], predictors: Record<string, Predi
   return out;
 }
 
-const f = (c: Cell) => `${c.tp + c.fp === 0 ? '  —  ' : c.precision.toFixed(3)} / ${c.recall.toFixed(3)}`;
+// A recall over no support is undefined, not 1: shown as a dash like a precision over nothing said.
+const f = (c: Cell) =>
+  `${c.tp + c.fp === 0 ? '  —  ' : c.precision.toFixed(3)} / ${c.support === 0 ? '  —  ' : c.recall.toFixed(3)}`;
 
 /** A text table: one line per group × category, one column per predictor. */
 export function printTables(
