@@ -75,7 +75,7 @@ export async function loadLib(): Promise<Lib> {
 /**
  * The lesson pipeline's options for `--detector` and `--languages`: none for the English markers; a
  * learned scorer of rearview/heuristic-model (loaded only then) with its own thresholds; with
- * `languages`, the markers of five more languages (`loadLanguageMarkers`), which a scorer reads too.
+ * `languages`, the markers of eight more languages (`loadLanguageMarkers`), which a scorer reads too.
  * @example
  * ```ts
  * lib.session.lessons(input, await detectorOptions('reader', true));
@@ -256,7 +256,7 @@ export interface Analysis {
   llm?: { used: boolean; error?: string };
   /** The learned scorer that read people's turns (`--detector`); absent for the markers. */
   detector?: Exclude<Detector, 'markers'>;
-  /** The markers of five more languages read people's turns too (`--languages`). */
+  /** The markers of eight more languages read people's turns too (`--languages`). */
   languages?: true;
   reduction?: Reduction;
 }

@@ -126,7 +126,7 @@ export interface CliArgs {
   progress: boolean | undefined;
   /** --detector: the marker detector, or a learned scorer of rearview/heuristic-model. */
   detector: Detector;
-  /** --languages: the markers also read Spanish, Portuguese, French, German and Russian. */
+  /** --languages: the markers also read Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese. */
   languages: boolean;
   help: boolean;
   version: boolean;
@@ -162,7 +162,7 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   ],
   [
     '--languages',
-    "also read people's turns in Spanish, Portuguese, French, German and Russian (their common corrections, approvals and friction; rearview/heuristic's loadLanguageMarkers)",
+    "also read people's turns in Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese (their common corrections, approvals and friction; rearview/heuristic's loadLanguageMarkers)",
   ],
   ['--progress', 'show the progress bar even when stderr is not a terminal (files over 4 MB)'],
   ['--no-progress', 'never show it'],

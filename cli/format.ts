@@ -85,7 +85,7 @@ export function formatText(name: string, r: Analysis): string {
   lines.push(`${name}: ${r.format} ${r.kind} · ${parts.join(' · ')}`);
   lines.push('');
   lines.push(
-    `Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}${r.detector ? ` — read by ${DETECTOR_NAMES[r.detector]}` : ''}${r.languages ? ' — with the markers of five more languages' : ''}`,
+    `Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}${r.detector ? ` — read by ${DETECTOR_NAMES[r.detector]}` : ''}${r.languages ? ' — with the markers of eight more languages' : ''}`,
   );
   if (!r.insights.length) lines.push('  (none)');
   r.insights.forEach((ins, i) => {

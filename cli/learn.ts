@@ -35,7 +35,7 @@ interface LearnArgs {
   llmMaxTokens: number;
   /** What reads people's turns: the markers, or a learned scorer of rearview/heuristic-model. */
   detector: Detector;
-  /** The markers also read Spanish, Portuguese, French, German and Russian (`--languages`). */
+  /** The markers also read Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese (`--languages`). */
   languages: boolean;
 }
 
@@ -75,8 +75,9 @@ Options:
                          correction-model (rearview/heuristic-model, loaded only then: on authors
                          no rule was written from, the reader says fewer corrections, more of them
                          right; reader-recall is the reader at its lower thresholds)
-  --languages            also read people's turns in Spanish, Portuguese, French, German and
-                         Russian (their common corrections, approvals and friction)
+  --languages            also read people's turns in Spanish, Portuguese, French, German,
+                         Russian, Italian, Chinese and Japanese (their common corrections,
+                         approvals and friction)
   --llm                  also ask Claude, in one request, to rewrite each rule as one imperative or
                          drop it (needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional). The
                          estimated tokens are printed before the call, the reported ones after

@@ -221,7 +221,7 @@ test('a large input analysed in the worker follows the choice too', async ({ pag
   expect(errors).toEqual([]);
 });
 
-test('the markers of five more languages are added to the lists with one click, and read a Spanish correction', async ({
+test('the markers of eight more languages are added to the lists with one click, and read Spanish and Chinese corrections', async ({
   page,
 }) => {
   const errors = trackErrors(page);
@@ -236,21 +236,26 @@ test('the markers of five more languages are added to the lists with one click, 
       { role: 'assistant', content: 'Listo, agregué el botón en la barra y ya funciona.' },
       { role: 'user', content: 'El botón sigue sin guardar los datos.' },
       { role: 'assistant', content: 'Lo reviso.' },
+      { role: 'user', content: '保存按钮还是不对，点了没有反应' },
+      { role: 'assistant', content: '我再检查一下。' },
     ]),
   );
-  const spanish = page.getByTestId('insights').locator('li.cat-correction', { hasText: 'sigue sin guardar' });
+  const spanish = page.getByTestId('insights').locator('li.cat-correction', { hasText: 'correction: El botón sigue sin guardar' });
+  const chinese = page.getByTestId('insights').locator('li.cat-correction', { hasText: '还是不对' });
   await expect(page.getByTestId('detected-format')).toBeVisible();
   await expect(spanish).toHaveCount(0);
+  await expect(chinese).toHaveCount(0);
   await page.waitForLoadState('networkidle');
   expect(chunks).toEqual([]);
   await page.getByText('Heuristic markers (change the Insights tab)').click();
   const add = page.getByTestId('language-markers').getByRole('button');
-  await expect(add).toHaveText('Add Spanish, Portuguese, French, German and Russian');
+  await expect(add).toHaveText('Add eight more languages');
   await add.click();
-  await expect(add).toHaveText('Five more languages added');
+  await expect(add).toHaveText('Eight more languages added');
   await expect(add).toBeDisabled();
   await expect(page.getByLabel('Correction markers')).toHaveValue(/\nsigue sin\n/);
   await expect(spanish).toHaveCount(1);
+  await expect(chinese).toHaveCount(1);
   // The lists came in a chunk of their own, fetched on the click.
   expect(chunks).toHaveLength(1);
   // Reset to defaults: English only again.

@@ -34,6 +34,9 @@ export const TURN_ADVERSARIAL: [string, (n: number) => string][] = [
   ['no, repeated', (n) => 'no, '.repeat(n / 4)],
   ['100-character lines', (n) => `${'a'.repeat(100)}\n`.repeat(n / 101)],
   ['dashes', (n) => '- -- — '.repeat(n / 7)],
+  // Each ideograph is a word of its own (lib/heuristic/compile.ts isIdeograph): one token a character.
+  ['ideographs', (n) => '还是不对'.repeat(n / 4)],
+  ['full-width stops and commas', (n) => '不，对。'.repeat(n / 4)],
 ];
 
 /** Notes for the snapshot's stance rules (one memory entry each). */

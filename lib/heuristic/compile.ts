@@ -117,8 +117,18 @@ export function isWordCode(c: number): boolean {
     (c >= 0x2c00 && c < 0x2e00) ||
     (c >= 0x3040 && c < 0xd800) ||
     (c >= 0xf900 && c < 0xfe00) ||
-    (c >= 0xff10 && c < 0xfff0)
+    // Full-width letters and half-width kana; not the full-width digits and ！，：；？ before them.
+    (c > 0xff20 && c < 0xfff0)
   );
+}
+
+/**
+ * @internal Whether `c` is written without spaces between words: kana and CJK ideographs (U+3040 to
+ * U+9FFF). Each is a word of its own, in the markers and in the scanned text alike, so "不对" matches
+ * inside "还是不对啊" as "not working" matches inside a sentence. Hangul is written with spaces: not here.
+ */
+export function isIdeograph(c: number): boolean {
+  return c >= 0x3040 && c < 0xa000;
 }
 
 /**
@@ -147,7 +157,10 @@ function markerTokens(src: string): string[] {
   };
   for (let i = 0; i < src.length; i++) {
     const c = src.charCodeAt(i);
-    if (isWordCode(c)) word += src[i]!.toLowerCase();
+    if (isIdeograph(c)) {
+      flush();
+      out.push(src[i]!);
+    } else if (isWordCode(c)) word += src[i]!.toLowerCase();
     else if (isApostrophe(c) && word) continue;
     else {
       flush();

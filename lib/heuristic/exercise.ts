@@ -65,8 +65,9 @@ function exerciseTexts(markers: MarkerSet): string[] {
       'our users\' files are here\n`c` "q" <r>x</r> <my-r>x</my-r> <br> "o\n\nn "w\n\rq"',
     // code fences: closed, opened mid-sentence, never closed
     'a ```\nb\n``` c ```d',
-    // non-ASCII words, capitals, a combining mark (composed and scanned again), rare blocks, astral
-    'caf\u00e9 \u00dcBER \u043d\u0435 \u0401 cafe\u0301 \ud83d\ude00 \u3042\uf900\uff21\ufffd\u2c00\u2e00\ue000\ufe00',
+    // non-ASCII words, capitals, a combining mark (composed and scanned again), rare blocks, a kana
+    // after a letter, full-width punctuation, astral
+    'caf\u00e9 \u00dcBER \u043d\u0435 \u0401 cafe\u0301 \ud83d\ude00 a\u3042\uff0c\u3002\uf900\uff21\ufffd\u2c00\u2e00\ue000\ufe00',
     // a slash command; a dot inside a word
     ' /m x',
     'a.py 3.1?q',

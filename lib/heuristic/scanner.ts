@@ -9,7 +9,7 @@
  * lines and pasted code or log lines (classified when the line ends, from counts kept on the way, and
  * then rolled back) are never matched; questions are known when their sentence ends.
  */
-import { type CompiledMarkers, isApostrophe, isWordCode, lower } from './compile.js';
+import { type CompiledMarkers, isApostrophe, isIdeograph, isWordCode, lower } from './compile.js';
 import { WARM_AFTER, warmUp } from './exercise.js';
 import { codesOf } from './units.js';
 
@@ -210,9 +210,11 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
           else break;
         } else if (cc > 0x7f && isWordCode(cc)) {
           if (cc >= 0x300 && cc <= 0x36f && !composed) return -1; // a combining mark: compose, scan again
+          // A kana or ideograph is a word of its own (compile.ts splits the markers the same way).
+          if (i > wStart && isIdeograph(cc)) break;
           h = Math.imul(h ^ lower(cc), FNV_PRIME);
         } else break;
-        if (++i >= len) break;
+        if (++i >= len || isIdeograph(cc)) break;
         cc = codes[i]!;
       }
       i--;
@@ -281,16 +283,20 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
       lineStartN = n;
       continue;
     }
-    if (ch === 0x20 || ch === 0x09 || ch === 0x0d || ch === 0xa0) {
+    if (ch === 0x09 || ch === 0x0d || ch === 0xa0) {
       if (nonSpace === 0) indent += ch === 0x09 ? 4 : ch === 0x0d ? 0 : 1;
       continue;
     }
     if (nonSpace === 0) first = ch;
     nonSpace++;
-    if (ch === 0x2e || ch === 0x21 || ch === 0x3f) {
-      // . ! ? end a sentence unless a word follows at once (file.py, 3.13, ?query=).
-      if (i + 1 < len && isWordCode(codes[i + 1]!)) continue;
-      let question = ch === 0x3f;
+    // 。 is read as `.`, the full-width ！，：；？ as their ASCII forms (compile.ts isWordCode leaves them out).
+    const p = ch === 0x3002 ? 0x2e : ch > 0xff00 && ch < 0xff20 ? ch - 0xfee0 : ch;
+    if (p === 0x2e || p === 0x21 || p === 0x3f) {
+      // . ! ? end a sentence unless a word follows at once (file.py, 3.13, ?query=); the full-width
+      // 。！？ of Chinese and Japanese always do, since no space follows them there (a run of them
+      // ends one sentence, the rest end empty ones: only an ASCII run is read as one).
+      if (ch < 0x80 && i + 1 < len && isWordCode(codes[i + 1]!)) continue;
+      let question = p === 0x3f;
       while (i + 1 < len) {
         const d = codes[i + 1]!;
         if (d !== 0x2e && d !== 0x21 && d !== 0x3f) break;
@@ -305,8 +311,9 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
       }
       continue;
     }
-    if (ch === 0x2c || ch === 0x3b || ch === 0x3a) {
-      if (ch !== 0x2c) symbols++;
+    if (p === 0x2c || p === 0x3b || p === 0x3a) {
+      // , ; : (and the full-width ，；：) break clauses.
+      if (p !== 0x2c) symbols++;
       if (n > 0 && n < MAX_SENTENCE && buf[n - 1] !== COMMA) buf[n++] = COMMA;
       continue;
     }

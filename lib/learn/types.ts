@@ -127,7 +127,7 @@ export interface LearnOptions {
   /**
    * The markers that read people's turns, as `heuristicReflect` takes them (`DEFAULT_MARKERS`, English,
    * without them). `await loadLanguageMarkers()` of `rearview/heuristic` adds the common corrections,
-   * approvals and friction of Spanish, Portuguese, French, German and Russian.
+   * approvals and friction of Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese.
    */
   markers?: MarkerSet | CompiledMarkers;
   /** A model to tighten the rules; none is called without it. */

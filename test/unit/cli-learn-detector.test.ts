@@ -80,7 +80,7 @@ describe('rearview learn --detector', () => {
     expect((await run([join(tmp, 's'), '--min-sessions', '1'])).out).toBe(outs[0]);
   });
 
-  it('--languages reads the turns with the markers of five more languages, as the library does', async () => {
+  it('--languages reads the turns with the markers of eight more languages, as the library does', async () => {
     const markers = await loadLanguageMarkers();
     const plain = await run([join(tmp, 'pt'), '--min-sessions', '1']);
     expect(plain.out).toBe(await library({}, 'pt'));

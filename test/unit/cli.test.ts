@@ -278,7 +278,7 @@ describe('the binary', () => {
     expect(recall.stdout).toContain('— read by the reader at its lower thresholds');
   });
 
-  it("--languages reads people's turns with the markers of five more languages, as lessons does", async () => {
+  it("--languages reads people's turns with the markers of eight more languages, as lessons does", async () => {
     // Spanish: "The button still doesn't save the data." after the agent said it was done.
     const messages = [
       { role: 'user', content: 'Agrega un botón de guardar.' },
@@ -309,7 +309,7 @@ describe('the binary', () => {
     }
     expect(facts(lessons({ messages }, { markers }).insights)).toHaveLength(1);
     const text = await runCli(['reflect', '--languages'], { input: talk });
-    expect(text.stdout).toContain('Insights (1) — with the markers of five more languages');
+    expect(text.stdout).toContain('Insights (1) — with the markers of eight more languages');
     expect(
       JSON.parse((await runCli(['reflect', '--json'], { input: talk })).stdout).languages,
     ).toBeUndefined();

@@ -21,6 +21,7 @@ import { repeatFinder } from '../../lib/heuristic/score';
 import { anthropicClient } from '../../lib/llm/index';
 import { llmReflect } from '../../lib/llm-reflect/index';
 import { parseTranscript } from '../../lib/transcript/index';
+import { TURN_ADVERSARIAL } from '../adversarial';
 import { useMockAnthropic } from '../llm/use-mock';
 
 const user = (content: string, id?: string): MessageLike => ({
@@ -317,6 +318,46 @@ describe('spelled-out negations and other languages', () => {
     }
     expect(classifyTurn('¿Cómo funciona esto?', markers).correction).toBe(false);
     expect(classifyTurn('Как это работает?', markers).correction).toBe(false);
+  });
+
+  it('loadLanguageMarkers reads Italian, Chinese and Japanese, where words are not spaced', async () => {
+    const markers = await loadLanguageMarkers();
+    for (const text of [
+      'Non funziona ancora, annulla la modifica.',
+      'È sbagliato.',
+      '还是不对啊，你再看看',
+      '不对，我的意思是用 pnpm',
+      '刷新以后依然不显示。',
+      'まだ動かないです。',
+      'そうじゃなくて、pnpm を使ってください',
+    ]) {
+      expect(classifyTurn(text, markers).correction, text).toBe(true);
+      expect(classifyTurn(text).correction, `${text} (default markers)`).toBe(false);
+    }
+    // A task in Chinese or Japanese is not a correction.
+    expect(classifyTurn('帮我写一个登录页面', markers).correction).toBe(false);
+    expect(classifyTurn('ログイン画面を作ってください。', markers).correction).toBe(false);
+    expect(classifyTurn('从现在开始，始终使用 pnpm。', markers).preference).toBe(true);
+    expect(classifyTurn('完美，谢谢！', markers).positive).toBe(true);
+    // Full-width punctuation ends sentences and clauses: ？ makes a question, ， starts a clause.
+    expect(classifyTurn('为什么删掉了测试？', markers).correction).toBe(true);
+    expect(classifyTurn('为什么删掉了测试', markers).correction).toBe(false);
+    expect(classifyTurn('好的，撤销刚才的修改', markers).correction).toBe(true);
+    expect(classifyTurn('好的撤销刚才的修改', markers).correction).toBe(false);
+  });
+
+  it('a kana or ideograph is a word of its own in markers one writes, found inside a run', () => {
+    const markers = compileMarkers({ ...DEFAULT_MARKERS, correction: ['不行'], friction: ['^又'] });
+    expect(classifyTurn('这样还是不行', markers).correction).toBe(true);
+    expect(classifyTurn('不', markers).correction).toBe(false);
+    expect(classifyTurn('行', markers).correction).toBe(false);
+    expect(classifyTurn('又错了', markers).friction).toBe(true);
+    expect(classifyTurn('他又错了', markers).friction).toBe(false);
+  });
+
+  it('the language markers stay linear on ideographs and full-width punctuation', async () => {
+    const markers = await loadLanguageMarkers();
+    for (const [, make] of TURN_ADVERSARIAL) expect(classifyTurn(make(2_000_000), markers)).toBeDefined();
   });
 
   it('loadLanguageMarkerSet gives the same lists, not compiled, appended to the lists it is given', async () => {

@@ -147,7 +147,7 @@ function Slider(props: { spec: ParamSpec; app: AppState; onChange: () => void })
 const LANGUAGE_PROBE = 'no funciona';
 
 /**
- * Appends the common corrections, approvals and friction of five more languages to the marker lists
+ * Appends the common corrections, approvals and friction of eight more languages to the marker lists
  * (`loadLanguageMarkerSet` of rearview/heuristic, a chunk fetched on the first click).
  */
 function LanguageMarkers(props: { app: AppState; onChange: () => void }) {
@@ -167,9 +167,10 @@ function LanguageMarkers(props: { app: AppState; onChange: () => void }) {
   return (
     <p class="hint" data-testid="language-markers">
       <button type="button" disabled={added()} onClick={() => void add()}>
-        {added() ? 'Five more languages added' : 'Add Spanish, Portuguese, French, German and Russian'}
+        {added() ? 'Eight more languages added' : 'Add eight more languages'}
       </button>{' '}
-      their common corrections, approvals and friction, appended to each list (English only without them).
+      Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese: their common corrections,
+      approvals and friction, appended to each list (English only without them).
       <Show when={failed()}>{(m) => <span role="alert"> The lists could not be loaded ({m()}).</span>}</Show>
     </p>
   );

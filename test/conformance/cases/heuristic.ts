@@ -184,6 +184,34 @@ export const heuristicCases: ConformanceCase[] = [
     },
   },
   {
+    // Each kana or ideograph is a word of its own and 。！，？ end sentences and clauses, in every runtime.
+    name: 'heuristic/Chinese, Japanese and Italian turns with the language markers',
+    async run() {
+      const markers = await loadLanguageMarkers();
+      const texts = [
+        '还是不对啊，你再看看',
+        '好的，撤销刚才的修改',
+        '为什么删掉了测试？',
+        '帮我写一个登录页面',
+        'まだ動かないです。',
+        'ログイン画面を作ってください。',
+        'Non funziona ancora, annulla la modifica.',
+      ];
+      const signals = texts.map((t) => classifyTurn(t, markers));
+      checkEqual(
+        signals.map((s) => s.correction),
+        [true, true, true, false, true, false, true],
+        'corrections, not tasks',
+      );
+      checkEqual(
+        texts.map((t) => classifyTurn(t).correction),
+        texts.map(() => false),
+        'the default markers read English only',
+      );
+      return { signals };
+    },
+  },
+  {
     name: 'heuristic/classifyTurn context rules',
     run() {
       const texts = [
