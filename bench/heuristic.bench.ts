@@ -19,7 +19,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FNV_OFFSET, FNV_PRIME } from '../lib/core/index';
-import { compileMarkers, DEFAULT_MARKERS, heuristicReflect } from '../lib/heuristic/index';
+import {
+  compileMarkers,
+  DEFAULT_MARKERS,
+  heuristicReflect,
+  loadLanguageMarkers,
+} from '../lib/heuristic/index';
 import { parseTranscript } from '../lib/transcript/index';
 import { heuristicSizes } from '../tools/shared/heuristic-size';
 import { naiveSeedReflect } from '../tools/shared/seed-naive';
@@ -65,6 +70,25 @@ export function userTurns(dir: string): Turn[] {
   ] as const;
   for (const messages of sharedConversations(dir, subs))
     for (const m of messages) if (m.role === 'user') out.push({ role: 'user', content: m.content, id: m.id });
+  return out;
+}
+
+/** The turns holding kana or CJK ideographs, of the people in the shared SpecStory, Codex and aider folders. */
+export function cjkTurns(dir: string): Turn[] {
+  const out: Turn[] = [];
+  for (const sub of ['specstory', 'codex', 'aider'])
+    for (const f of (readdirSync(join(dir, sub), { recursive: true }) as string[]).sort()) {
+      if (!/\.(md|jsonl)$/.test(f)) continue;
+      let messages: ReturnType<typeof parseTranscript>['messages'];
+      try {
+        messages = parseTranscript(readText(join(dir, sub, f)), { lenient: true }).messages;
+      } catch {
+        continue; // a file with no conversation in it (a README, a header only)
+      }
+      for (const m of messages)
+        if (m.role === 'user' && /[\u3040-\u9fff]/.test(m.content))
+          out.push({ role: 'user', content: m.content, id: m.id });
+    }
   return out;
 }
 
@@ -116,11 +140,12 @@ export function versus(
   bytes: number,
   minRounds: number,
   budgetMs: number,
+  options?: Parameters<typeof heuristicReflect>[1],
 ): [BenchResult, BenchResult] {
   // The agent's reply first: a turn before any reply corrects nothing, and the user turns, taken out of
   // their conversations, would otherwise all be such turns (fewer insights, a cheaper run).
   const read: Turn[] = [AGENT_REPLY, ...turns];
-  const fns = [() => heuristicReflect(read), () => naiveSeedReflect(read)];
+  const fns = [() => heuristicReflect(read, options), () => naiveSeedReflect(read)];
   const found: unknown[] = fns.map((fn) => fn());
   const wall: number[][] = [[], []];
   const cpu: number[][] = [[], []];
@@ -229,6 +254,15 @@ const suite = {
     const [ours, naive] = versus('shared-user-turns', turns, size, 20, 3000);
     ours.turns = turns.length;
     results.push(ours, naive, ...floors(turns, size));
+
+    // The eight languages' markers, on every turn and on the Chinese and Japanese turns alone (each kana
+    // or ideograph is a word there: more lookups per character than in spaced languages).
+    const markers = await loadLanguageMarkers();
+    const [langs] = versus('shared-user-turns-languages', turns, size, 20, 3000, { markers });
+    const cjk = cjkTurns(dir);
+    const [cjkOurs, cjkNaive] = versus('cjk-user-turns-languages', cjk, bytesOf(cjk), 20, 3000, { markers });
+    cjkOurs.turns = cjk.length;
+    results.push(langs, cjkOurs, cjkNaive);
 
     // Synthetic transcripts of real user turns, each size beside the naive port in the same run.
     let base: BenchResult | undefined;
