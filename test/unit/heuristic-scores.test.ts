@@ -328,6 +328,7 @@ describe('spelled-out negations and other languages', () => {
       '还是不对啊，你再看看',
       '不对，我的意思是用 pnpm',
       '刷新以后依然不显示。',
+      '還是不對，請再檢查一次',
       'まだ動かないです。',
       'そうじゃなくて、pnpm を使ってください',
     ]) {
