@@ -240,7 +240,9 @@ test('the markers of eight more languages are added to the lists with one click,
       { role: 'assistant', content: '我再检查一下。' },
     ]),
   );
-  const spanish = page.getByTestId('insights').locator('li.cat-correction', { hasText: 'correction: El botón sigue sin guardar' });
+  const spanish = page
+    .getByTestId('insights')
+    .locator('li.cat-correction', { hasText: 'correction: El botón sigue sin guardar' });
   const chinese = page.getByTestId('insights').locator('li.cat-correction', { hasText: '还是不对' });
   await expect(page.getByTestId('detected-format')).toBeVisible();
   await expect(spanish).toHaveCount(0);
