@@ -17,6 +17,7 @@ import type * as Session from 'rearview/session';
 import type * as Snapshot from 'rearview/snapshot';
 import { type CliArgs, type Detector, InputError, UsageError } from './args.js';
 import { errorCode, type ProgressBar, type ResolvedIo } from './io.js';
+import { type OtherLanguages, otherLanguages } from './language-guess.js';
 
 /** The built library: this file runs from dist/cli, the library's entries are in dist/lib. */
 const DIST = new URL('../lib/', import.meta.url);
@@ -258,6 +259,11 @@ export interface Analysis {
   detector?: Exclude<Detector, 'markers'>;
   /** The markers of eight more languages read people's turns too (`--languages`). */
   languages?: true;
+  /**
+   * Without `--languages`: the people's turns that read as written in one of those languages, when
+   * there are at least two and a tenth of them (`language-guess.ts`).
+   */
+  otherLanguages?: OtherLanguages;
   reduction?: Reduction;
 }
 
@@ -327,6 +333,11 @@ export async function analyse(
     ...(args.detector && args.detector !== 'markers' ? { detector: args.detector } : {}),
     ...(args.languages ? { languages: true as const } : {}),
   };
+  if (!args.languages) {
+    const people = messages.filter((m) => m.role === 'user' && !m.synthetic).map((m) => m.content);
+    const other = otherLanguages(people);
+    if (other) result.otherLanguages = other;
+  }
   if (args.reduce) {
     bar?.stage('reducing');
     result.reduction = await reduction(parsed, params, lib, llm);

@@ -3,6 +3,7 @@ import type * as Core from 'rearview/core';
 import type { Analysis, Reduction } from './analyse.js';
 import type { Detector } from './args.js';
 import { printable } from './io.js';
+import { languageHint } from './language-guess.js';
 
 /** How the text report names a learned detector (every one: a new detector must be named here). */
 const DETECTOR_NAMES: Record<Exclude<Detector, 'markers'>, string> = {
@@ -87,6 +88,7 @@ export function formatText(name: string, r: Analysis): string {
   lines.push(
     `Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}${r.detector ? ` — read by ${DETECTOR_NAMES[r.detector]}` : ''}${r.languages ? ' — with the markers of eight more languages' : ''}`,
   );
+  if (r.otherLanguages) lines.push(`  Note: ${languageHint(r.otherLanguages)}.`);
   if (!r.insights.length) lines.push('  (none)');
   r.insights.forEach((ins, i) => {
     lines.push(`  ${i + 1}. [${ins.category}, ${ins.confidence}] ${oneLine(ins.fact, 240)}`);

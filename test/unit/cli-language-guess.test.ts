@@ -1,0 +1,111 @@
+/**
+ * The CLI says when people's turns read as one of the eight languages `--languages` reads, instead
+ * of reporting no correction with no sign why (cli/language-guess.ts).
+ */
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { guessLanguage, languageHint, otherLanguages } from '../../cli/language-guess';
+import { type CliMain, loadCliMain } from './built-cli';
+
+let main: CliMain;
+beforeAll(async () => {
+  main = await loadCliMain();
+}, 120_000);
+
+async function reflect(input: string, argv: string[] = []) {
+  let out = '';
+  let err = '';
+  const code = await main(['reflect', '-', ...argv], {
+    stdin: Readable.from([input]),
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s), isTTY: false },
+    env: {},
+  });
+  return { code, out, err };
+}
+
+const CHINESE = JSON.stringify([
+  { role: 'user', content: '帮我给登录页面加一个记住密码的选项' },
+  { role: 'assistant', content: '好的，我在 src/login.tsx 里加了一个复选框，并用 localStorage 保存密码。' },
+  { role: 'user', content: '不对，不要把密码存在 localStorage 里，用 httpOnly cookie。' },
+  { role: 'assistant', content: '明白了，我改成了 httpOnly cookie。' },
+  { role: 'user', content: '还是不行，刷新以后依然没有登录状态' },
+  { role: 'assistant', content: 'cookie 的 path 设置错了，已修复。' },
+]);
+
+describe('guessLanguage', () => {
+  it('names the language of a turn by its script, then by its commonest words', () => {
+    for (const [text, lang] of [
+      ['还是不对，你再看看', 'zh'],
+      ['まだ動かないです。', 'ja'],
+      ['Не работает, откати изменения.', 'ru'],
+      ['No funciona, el botón sigue sin guardar los datos.', 'es'],
+      ['Não é isso, você esqueceu de salvar o arquivo.', 'pt'],
+      ["Ça ne marche pas, le bouton n'est pas dans la page.", 'fr'],
+      ['Das ist falsch, die Datei ist nicht gespeichert.', 'de'],
+      ['Non funziona, il pulsante non è nella pagina.', 'it'],
+      ['That is not what I asked for, use pnpm in this repo.', 'en'],
+      ['`npm run build` → exit 1', 'und'],
+      ['', 'und'],
+    ] as const)
+      expect(guessLanguage(text), text).toBe(lang);
+    // A Chinese turn with English words in it is still Chinese.
+    expect(guessLanguage('用 pnpm 而不是 npm，还是不对')).toBe('zh');
+  });
+
+  it('never throws and reads at most 2,000 characters of a turn', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 3000 }), (t) => {
+        expect(typeof guessLanguage(t)).toBe('string');
+      }),
+    );
+    // Beyond 2,000 characters nothing counts: the tail cannot change the guess.
+    expect(guessLanguage(`${'the '.repeat(500)}${'还是不对'.repeat(10_000)}`)).toBe('en');
+  });
+});
+
+describe('otherLanguages and the hint', () => {
+  it('counts the turns of the eight languages when they are at least two and a tenth of the turns', () => {
+    expect(otherLanguages(['还是不对', '不行', 'Use pnpm.'])).toEqual({
+      turns: 2,
+      of: 3,
+      languages: { zh: 2 },
+    });
+    // One turn is not enough: a single wrong guess would say it in any English session.
+    expect(otherLanguages(['还是不对', 'Use pnpm.'])).toBeUndefined();
+    // Two of thirty is under a tenth.
+    const english = Array.from({ length: 28 }, () => 'Please run the tests again.');
+    expect(otherLanguages(['还是不对', '不行', ...english])).toBeUndefined();
+    expect(otherLanguages([])).toBeUndefined();
+    expect(
+      otherLanguages(['No funciona.', 'Está mal, no es así.', '还是不对', '不行', '错了'])?.languages,
+    ).toEqual({ zh: 3, es: 2 });
+    expect(languageHint({ turns: 5, of: 5, languages: { zh: 3, es: 2 } })).toBe(
+      "5 of 5 people's turns read as Chinese and Spanish: add --languages to read their corrections (only English is read without it)",
+    );
+  });
+
+  it('rearview reflect says so without --languages, in text and JSON, and not with it', async () => {
+    const text = await reflect(CHINESE);
+    expect(text.code, text.err).toBe(0);
+    expect(text.out).toContain('Insights (0)');
+    expect(text.out).toContain(
+      "Note: 3 of 3 people's turns read as Chinese: add --languages to read their corrections",
+    );
+    const json = JSON.parse((await reflect(CHINESE, ['--json'])).out);
+    expect(json.otherLanguages).toEqual({ turns: 3, of: 3, languages: { zh: 3 } });
+    const read = await reflect(CHINESE, ['--languages']);
+    expect(read.out).toContain('Insights (2) — with the markers of eight more languages');
+    expect(read.out).not.toContain('Note:');
+    expect(
+      JSON.parse((await reflect(CHINESE, ['--json', '--languages'])).out).otherLanguages,
+    ).toBeUndefined();
+    const english = JSON.stringify([
+      { role: 'user', content: 'Add a login page.' },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: "No, that's wrong. Use httpOnly cookies." },
+    ]);
+    expect((await reflect(english)).out).not.toContain('Note:');
+  });
+});
