@@ -10,6 +10,7 @@ import type * as Compress from 'rearview/compress';
 import type * as Core from 'rearview/core';
 import type * as Heuristic from 'rearview/heuristic';
 import type * as HeuristicModel from 'rearview/heuristic-model';
+import type * as Language from 'rearview/language';
 import type * as Llm from 'rearview/llm';
 import type * as LlmReflect from 'rearview/llm-reflect';
 import type * as Redact from 'rearview/redact';
@@ -17,7 +18,6 @@ import type * as Session from 'rearview/session';
 import type * as Snapshot from 'rearview/snapshot';
 import { type CliArgs, type Detector, InputError, UsageError } from './args.js';
 import { errorCode, type ProgressBar, type ResolvedIo } from './io.js';
-import { type OtherLanguages, otherLanguages } from './language-guess.js';
 
 /** The built library: this file runs from dist/cli, the library's entries are in dist/lib. */
 const DIST = new URL('../lib/', import.meta.url);
@@ -38,6 +38,7 @@ export interface Lib {
   llm: typeof Llm;
   session: typeof Session;
   redact: typeof Redact;
+  language: typeof Language;
 }
 
 /** One parsed input: rearview/snapshot's readSnapshotSource. */
@@ -61,7 +62,7 @@ export async function loadLib(): Promise<Lib> {
       `the built library is missing (${fileURLToPath(DIST)}): run \`npm run build:lib\` first`,
     );
   }
-  const [core, snapshot, compress, llmReflect, llm, session, redact] = await Promise.all([
+  const [core, snapshot, compress, llmReflect, llm, session, redact, language] = await Promise.all([
     entry<typeof Core>('core/index.js'),
     entry<typeof Snapshot>('snapshot/index.js'),
     entry<typeof Compress>('compress/index.js'),
@@ -69,8 +70,9 @@ export async function loadLib(): Promise<Lib> {
     entry<typeof Llm>('llm/index.js'),
     entry<typeof Session>('session/index.js'),
     entry<typeof Redact>('redact/index.js'),
+    entry<typeof Language>('language/index.js'),
   ]);
-  return { core, snapshot, compress, llmReflect, llm, session, redact };
+  return { core, snapshot, compress, llmReflect, llm, session, redact, language };
 }
 
 /**
@@ -261,9 +263,9 @@ export interface Analysis {
   languages?: true;
   /**
    * Without `--languages`: the people's turns that read as written in one of those languages, when
-   * there are at least two and a tenth of them (`language-guess.ts`).
+   * there are at least two and a tenth of them (`otherLanguages` of rearview/language).
    */
-  otherLanguages?: OtherLanguages;
+  otherLanguages?: Language.OtherLanguages;
   reduction?: Reduction;
 }
 
@@ -335,7 +337,7 @@ export async function analyse(
   };
   if (!args.languages) {
     const people = messages.filter((m) => m.role === 'user' && !m.synthetic).map((m) => m.content);
-    const other = otherLanguages(people);
+    const other = lib.language.otherLanguages(people);
     if (other) result.otherLanguages = other;
   }
   if (args.reduce) {

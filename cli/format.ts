@@ -3,7 +3,6 @@ import type * as Core from 'rearview/core';
 import type { Analysis, Reduction } from './analyse.js';
 import type { Detector } from './args.js';
 import { printable } from './io.js';
-import { languageHint } from './language-guess.js';
 
 /** How the text report names a learned detector (every one: a new detector must be named here). */
 const DETECTOR_NAMES: Record<Exclude<Detector, 'markers'>, string> = {
@@ -65,6 +64,23 @@ function reductionLines(r: Reduction): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * The note the text report prints when people's turns read as a language the markers read only with
+ * `--languages`.
+ *
+ * @example
+ * ```ts
+ * languageHint({ turns: 3, of: 7, names: ['Chinese', 'Spanish'] }); // "3 of 7 people's turns read as Chinese and Spanish: …"
+ * ```
+ */
+export function languageHint(
+  o: Pick<NonNullable<Analysis['otherLanguages']>, 'turns' | 'of' | 'names'>,
+): string {
+  const n = o.names;
+  const list = n.length > 1 ? `${n.slice(0, -1).join(', ')} and ${n.at(-1)}` : n[0];
+  return `${o.turns} of ${o.of} people's turns read as ${list}: add --languages to read their corrections (only English is read without it)`;
 }
 
 /**

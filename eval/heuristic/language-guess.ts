@@ -1,6 +1,6 @@
 /**
- * `npx tsx eval/heuristic/language-guess.ts [--libraries <node_modules>]`: the CLI's language guess
- * (cli/language-guess.ts) against the language the readers named for each labelled turn (every older
+ * `npx tsx eval/heuristic/language-guess.ts [--libraries <node_modules>]`: `rearview/language`'s guess
+ * (lib/language/guess.ts, the note of `rearview reflect` and the playground) against the language the readers named for each labelled turn (every older
  * set and the `strangers` split; turns named `und` left out). Per turn: exact language, and "in one of
  * the eight languages `--languages` reads" as precision / recall; per author: whether `otherLanguages`
  * would print its note, against "at least a tenth of the author's labelled turns are in one of the
@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { guessLanguage, OTHER_LANGUAGES, otherLanguages } from '../../cli/language-guess';
+import { guessLanguage, OTHER_LANGUAGES, otherLanguages } from '../../lib/language/index';
 import { oldExamples, strangerExamples } from './reader-data';
 
 const EIGHT = new Set<string>(OTHER_LANGUAGES);

@@ -14,6 +14,7 @@ const lib = join(import.meta.dirname, '../../lib');
  */
 const ALLOWED: Record<string, readonly string[]> = {
   core: [],
+  language: [],
   kv: ['core'],
   redact: ['core'],
   transcript: ['core'],

@@ -15,6 +15,7 @@ import {
   readerScores,
   turnFeatures,
 } from 'rearview/heuristic-model';
+import { guessLanguage, otherLanguages } from 'rearview/language';
 import { insightPrompt, parseReflectionResponse } from 'rearview/llm-reflect';
 import { insightMetadata } from 'rearview/playbook';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';
@@ -208,7 +209,8 @@ export const heuristicCases: ConformanceCase[] = [
         texts.map(() => false),
         'the default markers read English only',
       );
-      return { signals };
+      checkEqual(texts.map(guessLanguage), ['zh', 'zh', 'zh', 'zh', 'ja', 'ja', 'it'], 'their languages');
+      return { signals, languages: texts.map(guessLanguage), other: otherLanguages(texts) };
     },
   },
   {

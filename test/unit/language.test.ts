@@ -1,11 +1,12 @@
 /**
- * The CLI says when people's turns read as one of the eight languages `--languages` reads, instead
- * of reporting no correction with no sign why (cli/language-guess.ts).
+ * rearview/language guesses which turns are written in one of the eight languages the language
+ * markers read, and the CLI says so instead of reporting no correction with no sign why.
  */
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { guessLanguage, languageHint, otherLanguages } from '../../cli/language-guess';
+import { languageHint } from '../../cli/format';
+import { guessLanguage, LANGUAGE_NAMES, OTHER_LANGUAGES, otherLanguages } from '../../lib/language/index';
 import { type CliMain, loadCliMain } from './built-cli';
 
 let main: CliMain;
@@ -71,6 +72,7 @@ describe('otherLanguages and the hint', () => {
       turns: 2,
       of: 3,
       languages: { zh: 2 },
+      names: ['Chinese'],
     });
     // One turn is not enough: a single wrong guess would say it in any English session.
     expect(otherLanguages(['还是不对', 'Use pnpm.'])).toBeUndefined();
@@ -78,10 +80,20 @@ describe('otherLanguages and the hint', () => {
     const english = Array.from({ length: 28 }, () => 'Please run the tests again.');
     expect(otherLanguages(['还是不对', '不行', ...english])).toBeUndefined();
     expect(otherLanguages([])).toBeUndefined();
-    expect(
-      otherLanguages(['No funciona.', 'Está mal, no es así.', '还是不对', '不行', '错了'])?.languages,
-    ).toEqual({ zh: 3, es: 2 });
-    expect(languageHint({ turns: 5, of: 5, languages: { zh: 3, es: 2 } })).toBe(
+    const mixed = otherLanguages(['No funciona.', 'Está mal, no es así.', '还是不对', '不行', '错了']);
+    expect(mixed?.languages).toEqual({ zh: 3, es: 2 });
+    expect(mixed?.names).toEqual(['Chinese', 'Spanish']);
+    expect(OTHER_LANGUAGES.map((l) => LANGUAGE_NAMES[l])).toEqual([
+      'Spanish',
+      'Portuguese',
+      'French',
+      'German',
+      'Russian',
+      'Italian',
+      'Chinese',
+      'Japanese',
+    ]);
+    expect(languageHint({ turns: 5, of: 5, names: ['Chinese', 'Spanish'] })).toBe(
       "5 of 5 people's turns read as Chinese and Spanish: add --languages to read their corrections (only English is read without it)",
     );
   });
@@ -94,7 +106,7 @@ describe('otherLanguages and the hint', () => {
       "Note: 3 of 3 people's turns read as Chinese: add --languages to read their corrections",
     );
     const json = JSON.parse((await reflect(CHINESE, ['--json'])).out);
-    expect(json.otherLanguages).toEqual({ turns: 3, of: 3, languages: { zh: 3 } });
+    expect(json.otherLanguages).toEqual({ turns: 3, of: 3, languages: { zh: 3 }, names: ['Chinese'] });
     const read = await reflect(CHINESE, ['--languages']);
     expect(read.out).toContain('Insights (2) — with the markers of eight more languages');
     expect(read.out).not.toContain('Note:');
