@@ -3,6 +3,7 @@ import { keyPointOf } from 'rearview/session';
 import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
 import type { Turn } from '../analyze-types';
 import type { Insight } from '../heuristics';
+import { addLanguages, languagesAdded, turnsInOtherLanguages } from '../language-markers';
 import type { AppState } from '../state';
 
 const WINDOW = 150;
@@ -138,6 +139,7 @@ export function InsightsPanel(props: { app: AppState }) {
                 </ol>
               </details>
             </Show>
+            <LanguageNote app={app} turns={turns()} />
             <Show when={app.scorerStatus()?.kind === 'failed'}>
               <p class="error" data-testid="insights-scorer-error">
                 The learned scorer could not be loaded (see Tune): these are the markers' insights.
@@ -250,5 +252,44 @@ export function InsightsPanel(props: { app: AppState }) {
         )}
       </Show>
     </div>
+  );
+}
+
+/**
+ * Says when people's turns are in one of the eight languages the markers read only once their lists
+ * are added, with the button that adds them: without it a Chinese session shows no correction and no
+ * sign why.
+ */
+function LanguageNote(props: { app: AppState; turns: readonly Turn[] }) {
+  const other = createMemo(() =>
+    languagesAdded(props.app) ? undefined : turnsInOtherLanguages(props.turns),
+  );
+  const [failed, setFailed] = createSignal<string | null>(null);
+  const add = async () => {
+    try {
+      await addLanguages(props.app);
+      setFailed(null);
+    } catch (err) {
+      setFailed((err as Error)?.message ?? String(err));
+    }
+  };
+  return (
+    <Show when={other()}>
+      {(o) => (
+        <p class="hint" data-testid="language-note">
+          {o().turns} of {o().of} people's turns read as{' '}
+          {o().names.length > 1
+            ? `${o().names.slice(0, -1).join(', ')} and ${o().names.at(-1)}`
+            : o().names[0]}
+          : the markers read English only.{' '}
+          <button type="button" onClick={() => void add()}>
+            Add eight more languages
+          </button>
+          <Show when={failed()}>
+            {(m) => <span role="alert"> The lists could not be loaded ({m()}).</span>}
+          </Show>
+        </p>
+      )}
+    </Show>
   );
 }

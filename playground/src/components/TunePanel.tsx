@@ -1,7 +1,7 @@
-import { loadLanguageMarkerSet } from 'rearview/heuristic';
 import { clampParam, type ParamSpec } from 'rearview/snapshot';
 import { createSignal, For, Show } from 'solid-js';
 import type { Markers } from '../heuristics';
+import { addLanguages, languagesAdded } from '../language-markers';
 import { DEFAULT_SETTINGS, type Detector } from '../settings';
 import { SLIDER_GROUPS } from '../sliders';
 import type { AppState } from '../state';
@@ -143,9 +143,6 @@ function Slider(props: { spec: ParamSpec; app: AppState; onChange: () => void })
   );
 }
 
-/** A phrase only the language lists hold: they are in the lists already. */
-const LANGUAGE_PROBE = 'no funciona';
-
 /**
  * Appends the common corrections, approvals and friction of eight more languages to the marker lists
  * (`loadLanguageMarkerSet` of rearview/heuristic, a chunk fetched on the first click).
@@ -153,11 +150,10 @@ const LANGUAGE_PROBE = 'no funciona';
 function LanguageMarkers(props: { app: AppState; onChange: () => void }) {
   const app = props.app;
   const [failed, setFailed] = createSignal<string | null>(null);
-  const added = () => app.settings().markers.correction.includes(LANGUAGE_PROBE);
+  const added = () => languagesAdded(app);
   const add = async () => {
     try {
-      const lists = await loadLanguageMarkerSet(app.settings().markers);
-      app.setSettings((s) => ({ ...s, markers: lists }));
+      await addLanguages(app);
       setFailed(null);
       props.onChange();
     } catch (err) {
