@@ -3,16 +3,10 @@
  * one click (rearview/language's guess, rearview/heuristic's loadLanguageMarkerSet).
  */
 import { expect, test } from '@playwright/test';
+import { CHINESE_SESSION } from '../test/fixtures/chinese-session';
 import { openWithText, trackErrors } from './helpers';
 
-const CHINESE = JSON.stringify([
-  { role: 'user', content: '帮我给登录页面加一个记住密码的选项' },
-  { role: 'assistant', content: '好的，我在 src/login.tsx 里加了一个复选框，并用 localStorage 保存密码。' },
-  { role: 'user', content: '不对，不要把密码存在 localStorage 里，用 httpOnly cookie。' },
-  { role: 'assistant', content: '明白了，我改成了 httpOnly cookie。' },
-  { role: 'user', content: '还是不行，刷新以后依然没有登录状态' },
-  { role: 'assistant', content: 'cookie 的 path 设置错了，已修复。' },
-]);
+const CHINESE = JSON.stringify(CHINESE_SESSION);
 
 test('a Chinese session says its turns need the language markers, and one click reads its corrections', async ({
   page,

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { languageHint } from '../../cli/format';
 import { guessLanguage, LANGUAGE_NAMES, OTHER_LANGUAGES, otherLanguages } from '../../lib/language/index';
+import { CHINESE_SESSION } from '../fixtures/chinese-session';
 import { type CliMain, loadCliMain } from './built-cli';
 
 let main: CliMain;
@@ -26,14 +27,7 @@ async function reflect(input: string, argv: string[] = []) {
   return { code, out, err };
 }
 
-const CHINESE = JSON.stringify([
-  { role: 'user', content: '帮我给登录页面加一个记住密码的选项' },
-  { role: 'assistant', content: '好的，我在 src/login.tsx 里加了一个复选框，并用 localStorage 保存密码。' },
-  { role: 'user', content: '不对，不要把密码存在 localStorage 里，用 httpOnly cookie。' },
-  { role: 'assistant', content: '明白了，我改成了 httpOnly cookie。' },
-  { role: 'user', content: '还是不行，刷新以后依然没有登录状态' },
-  { role: 'assistant', content: 'cookie 的 path 设置错了，已修复。' },
-]);
+const CHINESE = JSON.stringify(CHINESE_SESSION);
 
 describe('guessLanguage', () => {
   it('names the language of a turn by its script, then by its commonest words', () => {
