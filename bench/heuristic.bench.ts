@@ -255,14 +255,18 @@ const suite = {
     ours.turns = turns.length;
     results.push(ours, naive, ...floors(turns, size));
 
-    // The eight languages' markers, on every turn and on the Chinese and Japanese turns alone (each kana
-    // or ideograph is a word there: more lookups per character than in spaced languages).
+    // The eight languages' markers beside the default ones, on every turn and on 1 MB of the Chinese and
+    // Japanese turns (each kana or ideograph is a word there: more lookups per character).
     const markers = await loadLanguageMarkers();
     const [langs] = versus('shared-user-turns-languages', turns, size, 20, 3000, { markers });
-    const cjk = cjkTurns(dir);
-    const [cjkOurs, cjkNaive] = versus('cjk-user-turns-languages', cjk, bytesOf(cjk), 20, 3000, { markers });
-    cjkOurs.turns = cjk.length;
-    results.push(langs, cjkOurs, cjkNaive);
+    langs.vsDefaultMarkers = round(ours.medianMs / langs.medianMs, 2);
+    const cjkBase = cjkTurns(dir);
+    const cjk = synthetic(cjkBase, 1e6);
+    const [cjkDefault, cjkNaive] = versus('cjk-user-turns-1MB', cjk.turns, cjk.bytes, 20, 3000);
+    const [cjkLangs] = versus('cjk-user-turns-1MB-languages', cjk.turns, cjk.bytes, 20, 3000, { markers });
+    cjkLangs.distinctTurns = cjkBase.length;
+    cjkLangs.vsDefaultMarkers = round(cjkDefault.medianMs / cjkLangs.medianMs, 2);
+    results.push(langs, cjkDefault, cjkNaive, cjkLangs);
 
     // Synthetic transcripts of real user turns, each size beside the naive port in the same run.
     let base: BenchResult | undefined;

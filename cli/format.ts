@@ -72,15 +72,13 @@ function reductionLines(r: Reduction): string[] {
  *
  * @example
  * ```ts
- * languageHint({ turns: 3, of: 7, names: ['Chinese', 'Spanish'] }); // "3 of 7 people's turns read as Chinese and Spanish: …"
+ * languageHint({ turns: 3, of: 7, names: 'Chinese and Spanish' }); // "3 of 7 people's turns read as Chinese and Spanish: …"
  * ```
  */
 export function languageHint(
   o: Pick<NonNullable<Analysis['otherLanguages']>, 'turns' | 'of' | 'names'>,
 ): string {
-  const n = o.names;
-  const list = n.length > 1 ? `${n.slice(0, -1).join(', ')} and ${n.at(-1)}` : n[0];
-  return `${o.turns} of ${o.of} people's turns read as ${list}: add --languages to read their corrections (only English is read without it)`;
+  return `${o.turns} of ${o.of} people's turns read as ${o.names}: add --languages to read their corrections (only English is read without it)`;
 }
 
 /**

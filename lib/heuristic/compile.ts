@@ -49,7 +49,8 @@ const SPELLED = /\b(\w+)n['’]t\b/g;
 
 /** Trailing flags of a marker, in the order of {@link Pattern}'s `end`, `question`, `statement`, `more`. */
 const FLAGS = '$?!+';
-const LISTS = ['correction', 'challenge', 'preference', 'positive', 'friction'] as const;
+/** @internal The marker lists, in signal-bit order (CORRECTION, CHALLENGE, PREFERENCE, POSITIVE, FRICTION). */
+export const LISTS = ['correction', 'challenge', 'preference', 'positive', 'friction'] as const;
 
 const FILLERS =
   'ok okay oh ah well so and but hmm hm ugh wow yes yeah yep hey hi sorry btw please just now then also ' +

@@ -11,7 +11,7 @@
  * Built when called, not at load. Checked with V8's block coverage: every branch of `scan`,
  * `matchSentence`, `matchFrom` and `codesOf` but a hash collision in `lookup` and a non-string turn.
  */
-import type { CompiledMarkers } from './compile.js';
+import { type CompiledMarkers, LISTS } from './compile.js';
 import type { MarkerSet } from './markers.js';
 
 /**
@@ -50,8 +50,7 @@ export function warmUp(c: CompiledMarkers, scanTurn: (text: string, c: CompiledM
 function exerciseTexts(markers: MarkerSet): string[] {
   // The lists compileMarkers reads, and only their strings (a marker set may hold anything); the
   // markers with flags or gaps, which take the matcher's rarer branches.
-  const lists = (['correction', 'challenge', 'preference', 'positive', 'friction'] as const)
-    .flatMap((key) => (Array.isArray(markers?.[key]) ? markers[key] : []))
+  const lists = LISTS.flatMap((key) => (Array.isArray(markers?.[key]) ? markers[key] : []))
     .filter((m) => typeof m === 'string' && /[*$?!+^]/.test(m))
     .join('. ');
   return [

@@ -210,11 +210,17 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
           else break;
         } else if (cc > 0x7f && isWordCode(cc)) {
           if (cc >= 0x300 && cc <= 0x36f && !composed) return -1; // a combining mark: compose, scan again
-          // A kana or ideograph is a word of its own (compile.ts splits the markers the same way).
-          if (i > wStart && isIdeograph(cc)) break;
+          // A kana or ideograph is a word of its own (compile.ts splits the markers the same way): it
+          // ends the word before it, or is the whole word. Checked here, off the ASCII path.
+          if (isIdeograph(cc)) {
+            if (i > wStart) break;
+            h = Math.imul(h ^ lower(cc), FNV_PRIME);
+            i++;
+            break;
+          }
           h = Math.imul(h ^ lower(cc), FNV_PRIME);
         } else break;
-        if (++i >= len || isIdeograph(cc)) break;
+        if (++i >= len) break;
         cc = codes[i]!;
       }
       i--;

@@ -4,32 +4,37 @@
  */
 import { loadLanguageMarkerSet } from 'rearview/heuristic';
 import { type OtherLanguages, otherLanguages } from 'rearview/language';
+import { createSignal } from 'solid-js';
 import type { Turn } from './analyze-types';
 import type { AppState } from './state';
 
 /** A phrase only the language lists hold: the lists hold them when they hold it. */
 const LANGUAGE_PROBE = 'no funciona';
 
-/** Turns read for the note: the first ones are enough to tell, and a 50 MB session stays quick. */
-const TURNS_READ = 200;
-
 /** Whether the marker lists already hold the eight languages' markers. */
 export const languagesAdded = (app: AppState): boolean =>
   app.settings().markers.correction.includes(LANGUAGE_PROBE);
 
-/** Appends the eight languages' markers to every list (`loadLanguageMarkerSet`, a chunk fetched then). */
-export async function addLanguages(app: AppState): Promise<void> {
-  const lists = await loadLanguageMarkerSet(app.settings().markers);
-  app.setSettings((s) => ({ ...s, markers: lists }));
+/**
+ * The buttons' action: appends the eight languages' markers to every list (`loadLanguageMarkerSet`, a
+ * chunk fetched then) and calls `then`; `failed()` holds why the chunk could not be loaded, if so.
+ */
+export function languageAdder(app: AppState, then?: () => void) {
+  const [failed, setFailed] = createSignal<string | null>(null);
+  const add = async () => {
+    try {
+      const lists = await loadLanguageMarkerSet(app.settings().markers);
+      app.setSettings((s) => ({ ...s, markers: lists }));
+      setFailed(null);
+      then?.();
+    } catch (err) {
+      setFailed((err as Error)?.message ?? String(err));
+    }
+  };
+  return { add, failed };
 }
 
-/** The people's turns (of the first {@link TURNS_READ}) written in one of the eight languages, if enough. */
+/** The people's turns written in one of the eight languages, if enough (`otherLanguages`). */
 export function turnsInOtherLanguages(turns: readonly Turn[]): OtherLanguages | undefined {
-  const texts: string[] = [];
-  for (const t of turns) {
-    if (t.role !== 'user' || !t.content) continue;
-    texts.push(t.content);
-    if (texts.length === TURNS_READ) break;
-  }
-  return otherLanguages(texts);
+  return otherLanguages(turns.flatMap((t) => (t.role === 'user' && t.content ? [t.content] : [])));
 }

@@ -66,7 +66,7 @@ describe('otherLanguages and the hint', () => {
       turns: 2,
       of: 3,
       languages: { zh: 2 },
-      names: ['Chinese'],
+      names: 'Chinese',
     });
     // One turn is not enough: a single wrong guess would say it in any English session.
     expect(otherLanguages(['还是不对', 'Use pnpm.'])).toBeUndefined();
@@ -74,9 +74,18 @@ describe('otherLanguages and the hint', () => {
     const english = Array.from({ length: 28 }, () => 'Please run the tests again.');
     expect(otherLanguages(['还是不对', '不行', ...english])).toBeUndefined();
     expect(otherLanguages([])).toBeUndefined();
+    // Only the first 200 turns are read, however long the session: what comes later is not counted.
+    const long = otherLanguages(Array.from({ length: 50_000 }, () => '还是不对'));
+    expect(long).toEqual({ turns: 200, of: 200, languages: { zh: 200 }, names: 'Chinese' });
+    expect(
+      otherLanguages([...Array.from({ length: 200 }, () => 'Please run the tests.'), '不行', '错了']),
+    ).toBeUndefined();
     const mixed = otherLanguages(['No funciona.', 'Está mal, no es así.', '还是不对', '不行', '错了']);
     expect(mixed?.languages).toEqual({ zh: 3, es: 2 });
-    expect(mixed?.names).toEqual(['Chinese', 'Spanish']);
+    expect(mixed?.names).toBe('Chinese and Spanish');
+    expect(
+      otherLanguages(['No funciona.', 'Está mal.', '不行', '错了', '还是不对', 'Ça ne marche pas.'])?.names,
+    ).toBe('Chinese, Spanish and French');
     expect(OTHER_LANGUAGES.map((l) => LANGUAGE_NAMES[l])).toEqual([
       'Spanish',
       'Portuguese',
@@ -87,7 +96,7 @@ describe('otherLanguages and the hint', () => {
       'Chinese',
       'Japanese',
     ]);
-    expect(languageHint({ turns: 5, of: 5, names: ['Chinese', 'Spanish'] })).toBe(
+    expect(languageHint({ turns: 5, of: 5, names: 'Chinese and Spanish' })).toBe(
       "5 of 5 people's turns read as Chinese and Spanish: add --languages to read their corrections (only English is read without it)",
     );
   });
@@ -100,7 +109,7 @@ describe('otherLanguages and the hint', () => {
       "Note: 3 of 3 people's turns read as Chinese: add --languages to read their corrections",
     );
     const json = JSON.parse((await reflect(CHINESE, ['--json'])).out);
-    expect(json.otherLanguages).toEqual({ turns: 3, of: 3, languages: { zh: 3 }, names: ['Chinese'] });
+    expect(json.otherLanguages).toEqual({ turns: 3, of: 3, languages: { zh: 3 }, names: 'Chinese' });
     const read = await reflect(CHINESE, ['--languages']);
     expect(read.out).toContain('Insights (2) — with the markers of eight more languages');
     expect(read.out).not.toContain('Note:');

@@ -3,7 +3,7 @@ import { keyPointOf } from 'rearview/session';
 import { createEffect, createMemo, createSignal, For, on, Show } from 'solid-js';
 import type { Turn } from '../analyze-types';
 import type { Insight } from '../heuristics';
-import { addLanguages, languagesAdded, turnsInOtherLanguages } from '../language-markers';
+import { languageAdder, languagesAdded, turnsInOtherLanguages } from '../language-markers';
 import type { AppState } from '../state';
 
 const WINDOW = 150;
@@ -264,24 +264,12 @@ function LanguageNote(props: { app: AppState; turns: readonly Turn[] }) {
   const other = createMemo(() =>
     languagesAdded(props.app) ? undefined : turnsInOtherLanguages(props.turns),
   );
-  const [failed, setFailed] = createSignal<string | null>(null);
-  const add = async () => {
-    try {
-      await addLanguages(props.app);
-      setFailed(null);
-    } catch (err) {
-      setFailed((err as Error)?.message ?? String(err));
-    }
-  };
+  const { add, failed } = languageAdder(props.app);
   return (
     <Show when={other()}>
       {(o) => (
         <p class="hint" data-testid="language-note">
-          {o().turns} of {o().of} people's turns read as{' '}
-          {o().names.length > 1
-            ? `${o().names.slice(0, -1).join(', ')} and ${o().names.at(-1)}`
-            : o().names[0]}
-          : the markers read English only.{' '}
+          {o().turns} of {o().of} people's turns read as {o().names}: the markers read English only.{' '}
           <button type="button" onClick={() => void add()}>
             Add eight more languages
           </button>

@@ -1,7 +1,7 @@
 import { clampParam, type ParamSpec } from 'rearview/snapshot';
 import { createSignal, For, Show } from 'solid-js';
 import type { Markers } from '../heuristics';
-import { addLanguages, languagesAdded } from '../language-markers';
+import { languageAdder, languagesAdded } from '../language-markers';
 import { DEFAULT_SETTINGS, type Detector } from '../settings';
 import { SLIDER_GROUPS } from '../sliders';
 import type { AppState } from '../state';
@@ -149,17 +149,8 @@ function Slider(props: { spec: ParamSpec; app: AppState; onChange: () => void })
  */
 function LanguageMarkers(props: { app: AppState; onChange: () => void }) {
   const app = props.app;
-  const [failed, setFailed] = createSignal<string | null>(null);
   const added = () => languagesAdded(app);
-  const add = async () => {
-    try {
-      await addLanguages(app);
-      setFailed(null);
-      props.onChange();
-    } catch (err) {
-      setFailed((err as Error)?.message ?? String(err));
-    }
-  };
+  const { add, failed } = languageAdder(app, props.onChange);
   return (
     <p class="hint" data-testid="language-markers">
       <button type="button" disabled={added()} onClick={() => void add()}>
