@@ -261,6 +261,11 @@ function summary(r: Learn.LearnResult, against: string, llmMaxTokens: number): s
   const lines = [
     `learn: ${r.stats.files} files, ${r.stats.sessions} sessions, ${r.stats.humanTurns} human turns → ${r.rules.length} rule${r.rules.length === 1 ? '' : 's'} (evidence from ≥ ${r.minSessions} sessions), ${r.stats.tokens} tokens${r.aborted ? ' (stopped early)' : ''}`,
   ];
+  const o = r.otherLanguages;
+  if (o)
+    lines.push(
+      `  note: ${o.sessions} of ${o.of} sessions read as ${o.names} (${plural(o.turns, 'turn')}): rules are written from English sentences only, so they give few; \`rearview reflect --languages <file>\` lists their corrections`,
+    );
   if (r.overBudget.length)
     lines.push(`  ${r.overBudget.length} more rules did not fit the budget of ${r.budget} tokens`);
   if (r.oneOffCount) {

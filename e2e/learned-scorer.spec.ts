@@ -249,7 +249,7 @@ test('the markers of eight more languages are added to the lists with one click,
   await expect(chinese).toHaveCount(0);
   await page.waitForLoadState('networkidle');
   expect(chunks).toEqual([]);
-  await page.getByText('Heuristic markers (change the Insights tab)').click();
+  await page.getByText('Heuristic markers (change the Insights and Learn tabs)').click();
   const add = page.getByTestId('language-markers').getByRole('button');
   await expect(add).toHaveText('Add eight more languages');
   await add.click();

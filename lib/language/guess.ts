@@ -136,11 +136,18 @@ export function otherLanguages(texts: readonly string[]): OtherLanguages | undef
   }
   if (turns < 2 || turns * 10 < of) return undefined;
   const order = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const names = order.map(([l]) => LANGUAGE_NAMES[l]);
-  return {
-    turns,
-    of,
-    languages: Object.fromEntries(order),
-    names: names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!,
-  };
+  return { turns, of, languages: Object.fromEntries(order), names: nameLanguages(order.map(([l]) => l)) };
+}
+
+/**
+ * The English names of `languages`, in their order, as one phrase (for a note to a person).
+ *
+ * @example
+ * ```ts
+ * nameLanguages(['zh', 'es', 'de']); // 'Chinese, Spanish and German'
+ * ```
+ */
+export function nameLanguages(languages: readonly OtherLanguage[]): string {
+  const names = languages.map((l) => LANGUAGE_NAMES[l]);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
 }

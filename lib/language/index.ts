@@ -8,6 +8,7 @@
 export {
   guessLanguage,
   LANGUAGE_NAMES,
+  nameLanguages,
   OTHER_LANGUAGES,
   type OtherLanguage,
   type OtherLanguages,

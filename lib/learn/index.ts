@@ -20,6 +20,7 @@ export type {
   Evidence,
   ExistingLine,
   LearnedRule,
+  LearnLanguages,
   LearnLlm,
   LearnOptions,
   LearnProgress,

@@ -10,6 +10,7 @@ import {
   ValidationError,
 } from '../core/index.js';
 import type { CompiledMarkers, MarkerSet } from '../heuristic/index.js';
+import { nameLanguages, type OtherLanguage } from '../language/index.js';
 import { createRedactor } from '../redact/index.js';
 import { parseTranscript } from '../transcript/index.js';
 import { againstSentences } from './against.js';
@@ -24,7 +25,14 @@ import {
   modifiedIso,
   readSource,
 } from './source.js';
-import type { LearnedRule, LearnOptions, LearnResult, LearnSource, SkippedSource } from './types.js';
+import type {
+  LearnedRule,
+  LearnLanguages,
+  LearnOptions,
+  LearnResult,
+  LearnSource,
+  SkippedSource,
+} from './types.js';
 
 /** Hand the event loop back this often, so a worker hears its cancel message and a page stays responsive. */
 const YIELD_MS = 40;
@@ -163,6 +171,8 @@ export async function learn(
     );
   }
   result.aborted = signal?.aborted === true;
+  const languages = languagesOf(result);
+  if (languages) result.otherLanguages = languages;
   const done = agg.finish(againstSentences(options?.against));
   result.alreadyThere = done.alreadyThere;
   result.contradictions = done.contradictions;
@@ -178,6 +188,31 @@ export async function learn(
   fitBudget(rules, options?.budget, result);
   progress();
   return result;
+}
+
+/** Adds one session's turns in the eight languages to the run's tally (sorted at the end). */
+function addLanguages(result: LearnResult, counts: Partial<Record<OtherLanguage, number>>, turns: number) {
+  const o = (result.otherLanguages ??= { sessions: 0, of: 0, turns: 0, languages: {}, names: '' });
+  o.sessions++;
+  o.turns += turns;
+  for (const [l, n] of Object.entries(counts) as [OtherLanguage, number][])
+    o.languages[l] = (o.languages[l] ?? 0) + n;
+}
+
+/** The tally, most turns first and named; undefined when no session read as one of the languages. */
+function languagesOf(result: LearnResult): LearnLanguages | undefined {
+  const o = result.otherLanguages;
+  if (!o) return undefined;
+  const order = (Object.entries(o.languages) as [OtherLanguage, number][]).sort(
+    (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
+  );
+  return {
+    sessions: o.sessions,
+    of: result.stats.sessions,
+    turns: o.turns,
+    languages: Object.fromEntries(order),
+    names: nameLanguages(order.map(([l]) => l)),
+  };
 }
 
 /** The source's group (redacted: it is printed), or undefined without `groupBy` or on its failure. */
@@ -221,6 +256,7 @@ function readOne(
     );
     const found = analyseSession(session.name, messages, modified, redactText, detector);
     result.stats.sessions++;
+    if (found.languages) addLanguages(result, found.languages.languages, found.languages.turns);
     result.stats.humanTurns += found.humanTurns;
     for (const [reason, n] of Object.entries(found.filtered))
       result.filtered[reason] = (result.filtered[reason] ?? 0) + n;

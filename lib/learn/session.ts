@@ -6,6 +6,7 @@
  */
 import { groupFailures, stepsFromMessages } from '../failures/index.js';
 import { type HeuristicOptions, heuristicReflect, opensSession } from '../heuristic/index.js';
+import { type OtherLanguages, otherLanguages } from '../language/index.js';
 import { insightProposals, turnContexts } from '../playbook/index.js';
 import type { Message } from '../transcript/index.js';
 import { judgeFailure, judgeRule } from './quality.js';
@@ -26,6 +27,8 @@ export interface SessionFindings {
   humanTurns: number;
   /** Candidate texts left out by the quality rules, by reason. */
   filtered: Record<string, number>;
+  /** The people's turns that read as one of the languages the default markers miss (rearview/language). */
+  languages?: OtherLanguages;
 }
 
 const QUOTE_CHARS = 200;
@@ -95,7 +98,11 @@ export function analyseSession(
     dates ??= byDateOf(messages, fallbackDate);
     return dates;
   };
-  for (const m of messages) if (m.role === 'user' && !m.synthetic) out.humanTurns++;
+  const people: string[] = [];
+  for (const m of messages) if (m.role === 'user' && !m.synthetic) people.push(m.content);
+  out.humanTurns = people.length;
+  const languages = otherLanguages(people);
+  if (languages) out.languages = languages;
   const insights = heuristicReflect(messages, detector);
   const turns = insights.length ? turnContexts(messages) : new Map();
   for (const insight of insights) {

@@ -4,6 +4,7 @@
  */
 
 import type { CompiledMarkers, MarkerSet, TurnScorer, TurnScores } from '../heuristic/index.js';
+import type { OtherLanguage } from '../language/index.js';
 
 /**
  * One session file. Exactly one of `text`, `bytes` or `stream` carries the content; a stream is read
@@ -279,6 +280,28 @@ export interface Contradiction extends ExistingLine {
 }
 
 /**
+ * Sessions of a `learn` run written in the languages the default markers miss.
+ *
+ * @example
+ * ```ts
+ * const { otherLanguages: o } = await learn(sources);
+ * if (o) console.log(`${o.sessions} of ${o.of} sessions read as ${o.names}`); // "2 of 9 sessions read as Chinese"
+ * ```
+ */
+export interface LearnLanguages {
+  /** Sessions whose people's turns read as one of the eight languages (at least two and a tenth of them). */
+  sessions: number;
+  /** All the sessions read. */
+  of: number;
+  /** Those sessions' turns in the eight languages. */
+  turns: number;
+  /** Turns per language, most first. */
+  languages: Partial<Record<OtherLanguage, number>>;
+  /** Their English names, most first, as a phrase: "Chinese and Spanish". */
+  names: string;
+}
+
+/**
  * What `learn` found.
  *
  * @example
@@ -311,6 +334,14 @@ export interface LearnResult {
   };
   minSessions: number;
   budget?: number;
+  /**
+   * The sessions whose people's turns read as written in Spanish, Portuguese, French, German, Russian,
+   * Italian, Chinese or Japanese (`otherLanguages` of rearview/language, per session). Key points are
+   * written from English sentences only, so these sessions give few rules whatever `markers` is
+   * (`loadLanguageMarkers()`'s read their corrections; `heuristicReflect` lists them as insights).
+   * Absent when there is none.
+   */
+  otherLanguages?: LearnLanguages;
   /** True when the signal fired: the result covers the sources read before it. */
   aborted: boolean;
   llm?: LlmCost;

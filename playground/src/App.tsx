@@ -151,6 +151,7 @@ export function App() {
                 </Match>
                 <Match when={app.tab() === 'learn'}>
                   <LearnPanel
+                    app={app}
                     dropped={learnDrop}
                     onTaken={() => setLearnDrop(null)}
                     detector={{

@@ -33,7 +33,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   store: ['core', 'kv', 'loop', 'playbook'],
   durable: ['core', 'kv', 'playbook', 'store'],
   session: ['core', 'failures', 'heuristic', 'kv', 'llm', 'playbook', 'redact', 'store', 'transcript'],
-  learn: ['core', 'failures', 'heuristic', 'playbook', 'redact', 'transcript'],
+  learn: ['core', 'failures', 'heuristic', 'language', 'playbook', 'redact', 'transcript'],
 };
 
 /** Files allowed past {@link MAX_LINES}, each with the reason it is one file. */

@@ -14,6 +14,7 @@ import {
   readerModel,
 } from '../../lib/heuristic-model/index';
 import { type LearnOptions, learn, toMarkdown } from '../../lib/learn/index';
+import { CHINESE_SESSION } from '../fixtures/chinese-session';
 import { type CliMain, loadCliMain } from './built-cli';
 import { replySession } from './learn-session';
 
@@ -37,6 +38,9 @@ beforeAll(async () => {
     const pt = 'Está errado. Use pnpm instead of npm.';
     writeFileSync(join(tmp, 'pt', n), replySession(`2025-0${i + 1}-01`, pt, 'Running npm install.'));
   }
+  mkdirSync(join(tmp, 'zh'));
+  writeFileSync(join(tmp, 'zh', 'a.json'), JSON.stringify(CHINESE_SESSION));
+  writeFileSync(join(tmp, 'zh', 'b.jsonl'), replySession('2025-01-01', turns[0]!, 'Running npm install.'));
 }, 120_000);
 
 afterAll(() => {
@@ -101,6 +105,22 @@ describe('rearview learn --detector', () => {
       await library({ markers, scorer: readerModel, minScore: READER_RECALL_MIN_SCORE }, 'pt'),
     );
     expect((await run(['--help'])).out).toContain('--languages');
+  });
+
+  it('says which sessions read as one of the eight languages, with or without --languages, in text and JSON', async () => {
+    const note =
+      'note: 1 of 2 sessions read as Chinese (3 turns): rules are written from English sentences only, so they give few; `rearview reflect --languages <file>` lists their corrections';
+    const expected = { sessions: 1, of: 2, turns: 3, languages: { zh: 3 }, names: 'Chinese' };
+    for (const flags of [[], ['--languages']]) {
+      const r = await run([join(tmp, 'zh'), ...flags]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toContain(note);
+      expect(JSON.parse((await run([join(tmp, 'zh'), '--json', ...flags])).out).otherLanguages).toEqual(
+        expected,
+      );
+    }
+    // English sessions only: no note.
+    expect((await run([join(tmp, 's')])).err).not.toContain('note:');
   });
 
   it('exits 2 on a detector it does not know, and lists the ones it does', async () => {

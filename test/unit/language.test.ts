@@ -6,7 +6,13 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { languageHint } from '../../cli/format';
-import { guessLanguage, LANGUAGE_NAMES, OTHER_LANGUAGES, otherLanguages } from '../../lib/language/index';
+import {
+  guessLanguage,
+  LANGUAGE_NAMES,
+  nameLanguages,
+  OTHER_LANGUAGES,
+  otherLanguages,
+} from '../../lib/language/index';
 import { CHINESE_SESSION } from '../fixtures/chinese-session';
 import { type CliMain, loadCliMain } from './built-cli';
 
@@ -86,6 +92,8 @@ describe('otherLanguages and the hint', () => {
     expect(
       otherLanguages(['No funciona.', 'Está mal.', '不行', '错了', '还是不对', 'Ça ne marche pas.'])?.names,
     ).toBe('Chinese, Spanish and French');
+    expect(nameLanguages(['ja'])).toBe('Japanese');
+    expect(nameLanguages([])).toBe('');
     expect(OTHER_LANGUAGES.map((l) => LANGUAGE_NAMES[l])).toEqual([
       'Spanish',
       'Portuguese',

@@ -15,6 +15,7 @@ import {
 } from '../../lib/heuristic/index';
 import { correctionModel, READER_MIN_SCORE, readerModel } from '../../lib/heuristic-model/index';
 import { type LearnOptions, type LearnSource, learn } from '../../lib/learn/index';
+import { CHINESE_SESSION } from '../fixtures/chinese-session';
 import { replySession } from './learn-session';
 
 const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01234567-AbCdEf';
@@ -133,6 +134,19 @@ describe('learn with a learned scorer', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('tells which sessions read as one of the eight languages the default markers miss, whatever the markers', async () => {
+    const chinese = { name: 'zh.json', text: JSON.stringify(CHINESE_SESSION) };
+    const expected = { sessions: 1, of: 4, turns: 3, languages: { zh: 3 }, names: 'Chinese' };
+    expect((await learn([...sessions(PNPM), chinese])).otherLanguages).toEqual(expected);
+    const markers = await loadLanguageMarkers();
+    const r = await learn([chinese, ...sessions(PNPM)], { markers, minSessions: 1 });
+    expect(r.otherLanguages).toEqual(expected);
+    // The language markers read the Chinese correction, but key points are written from English
+    // sentences only: the Chinese session gives no rule.
+    expect(r.rules.map((x) => x.text)).toEqual(['Use pnpm instead of npm.']);
+    expect((await learn(sessions(PNPM))).otherLanguages).toBeUndefined();
   });
 
   it("reads people's turns with the markers it is given, as heuristicReflect does", async () => {

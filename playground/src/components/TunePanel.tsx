@@ -212,7 +212,7 @@ export function TunePanel(props: { app: AppState }) {
       </For>
       <DetectorChoice app={app} onChange={() => setChanged('Insights')} />
       <details>
-        <summary>Heuristic markers (change the Insights tab)</summary>
+        <summary>Heuristic markers (change the Insights and Learn tabs)</summary>
         <p class="hint">
           One pattern per line, matched word by word in user turns (rearview/heuristic): <code>^</code> only
           at the start of a clause, <code>*</code> a gap of up to 3 words, trailing <code>$</code> ends the

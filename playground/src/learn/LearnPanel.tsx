@@ -1,22 +1,27 @@
 /**
  * The Learn tab: pick a folder of agent sessions; a worker runs `learn` over it (progress: files, MB,
  * sessions, rules; cancel); review each proposed rule with its evidence turns (edit, accept, reject);
- * export the accepted rules as a markdown section or a diff against a pasted AGENTS.md. Everything
- * stays in the page.
+ * export the accepted rules as a markdown section or a diff against a pasted AGENTS.md, or save them into
+ * a playbook (SaveAccepted). People's turns are read with the page's marker lists; a note says when
+ * sessions are written in languages that give few rules (LanguageNote). Everything stays in the page.
  */
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 import { createEffect, createSignal, For, onCleanup, Show, untrack } from 'solid-js';
+import { DEFAULT_MARKERS } from '../heuristics';
 import type { LearnedDetector } from '../scorers';
 import type { Detector } from '../settings';
+import type { AppState } from '../state';
 import { type Dropped, dropTarget, postFiles } from './drop';
 import EvidenceList from './EvidenceList';
 import FileLines from './FileLines';
 import { type DirHandle, type FileHandle, hasDirectoryPicker, type NamedFile, pickDirectory } from './files';
 import { type FromFolderFrame, folderFrameDoc, type ToFolderFrame } from './folder-frame';
+import LanguageNote from './LanguageNote';
 import ModelReview, { type ModelEdits } from './ModelReview';
 import OneOffs from './OneOffs';
 import type { FromLearnWorker, LearnTotal, ToLearnWorker } from './protocol';
 import RunOptions from './RunOptions';
+import SaveAccepted from './SaveAccepted';
 import './learn.css';
 
 type Verdict = 'pending' | 'accepted' | 'rejected';
@@ -37,6 +42,8 @@ export default function LearnPanel(props: {
    * without it, the tab keeps its own, the markers first.
    */
   detector?: { get: () => Detector; set: (d: Detector) => void };
+  /** The page, whose marker lists (the Tune panel's) read people's turns; without it, the defaults. */
+  app?: AppState;
 }) {
   const [total, setTotal] = createSignal<LearnTotal>({ files: 0, bytes: 0, complete: false });
   const [progress, setProgress] = createSignal<LearnProgress | undefined>();
@@ -52,9 +59,6 @@ export default function LearnPanel(props: {
   const setDetector = (d: Detector) => (props.detector ? props.detector.set(d) : setOwnDetector(d));
   const [against, setAgainst] = createSignal('');
   const [exported, setExported] = createSignal('');
-  const [shareUrl, setShareUrl] = createSignal('');
-  const [saved, setSaved] = createSignal('');
-  const [saving, setSaving] = createSignal(false);
   let worker: Worker | undefined;
   let frame: HTMLIFrameElement | undefined;
   const toFrame = (m: ToFolderFrame, transfer: Transferable[] = []) =>
@@ -89,6 +93,7 @@ export default function LearnPanel(props: {
    */
   const start = (picked: number, handles?: (DirHandle | FileHandle)[], files?: NamedFile[]) => {
     const dir = handles !== undefined && handles.length > 0;
+    const markers = props.app?.settings().markers;
     // The input's files are counted at once; a picked folder's as the worker lists them.
     setTotal({ files: picked, bytes: 0, complete: false });
     setResult(undefined);
@@ -142,6 +147,7 @@ export default function LearnPanel(props: {
       ...(budget() > 0 ? { budget: budget() } : {}),
       ...(against().trim() ? { against: against() } : {}),
       ...(detector() !== 'markers' ? { detector: detector() as LearnedDetector } : {}),
+      ...(markers && markers !== DEFAULT_MARKERS ? { markers } : {}),
     };
     worker.postMessage(msg, channel ? [channel.port1] : []);
     if (channel && files) postFiles(channel.port2, files);
@@ -195,30 +201,6 @@ export default function LearnPanel(props: {
       as,
       against: against(),
     } satisfies ToLearnWorker);
-  };
-
-  /** Accepted rules into a playbook: this browser's, or the shared one when a URL is given. */
-  const save = async () => {
-    const rules = accepted();
-    if (!rules.length) {
-      setSaved('Accept a rule first.');
-      return;
-    }
-    setSaving(true);
-    setSaved('');
-    try {
-      const { saveRules } = await import('./save');
-      const url = shareUrl().trim();
-      const r = await saveRules(rules, url ? { kind: 'shared', url } : { kind: 'browser' });
-      setSaved(
-        `Saved ${r.added} key point${r.added === 1 ? '' : 's'} to the ${url ? 'shared' : "browser's"} playbook` +
-          ` (version ${r.version}); ${r.repeats} already there${r.rejected ? `, ${r.rejected} refused` : ''}.`,
-      );
-    } catch (err) {
-      setSaved(`Not saved: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      setSaving(false);
-    }
   };
 
   /** The model's edits: a rewrite fills the text field, a rule it would drop is marked rejected. */
@@ -317,6 +299,7 @@ export default function LearnPanel(props: {
                 ? ` ${r().filtered['before since']} findings dated before ${since()} left out.`
                 : ''}
             </p>
+            <LanguageNote result={r()} />
             <FileLines result={r()} />
             <ol class="learn-rules" data-testid="learn-rules">
               <For each={reviews()}>
@@ -366,24 +349,8 @@ export default function LearnPanel(props: {
               <button type="button" data-testid="learn-export-diff" onClick={() => exportAs('diff')}>
                 Export accepted as a diff
               </button>
-              <button type="button" data-testid="learn-save" disabled={saving()} onClick={save}>
-                Save accepted into the playbook
-              </button>
-              <input
-                type="url"
-                class="learn-share"
-                placeholder="shared playbook URL (rearview/durable), empty = this browser"
-                aria-label="Shared playbook URL"
-                data-testid="learn-share-url"
-                value={shareUrl()}
-                onInput={(e) => setShareUrl(e.currentTarget.value)}
-              />
             </div>
-            <Show when={saved()}>
-              <p class="hint" role="status" data-testid="learn-saved">
-                {saved()}
-              </p>
-            </Show>
+            <SaveAccepted accepted={accepted} />
             <Show when={exported()}>
               <pre class="learn-export" data-testid="learn-export">
                 {exported()}

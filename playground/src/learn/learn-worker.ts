@@ -147,6 +147,7 @@ self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
       ...(m.budget ? { budget: m.budget } : {}),
       ...(m.against ? { against: m.against } : {}),
       ...(m.detector ? await loadScorer(m.detector) : {}),
+      ...(m.markers ? { markers: m.markers } : {}),
       signal,
       onProgress: (progress) => {
         // At most ~20 updates a second: the page redraws on each.

@@ -1,4 +1,5 @@
 /** Messages between the Learn tab and its worker (learn-worker.ts). */
+import type { MarkerSet } from 'rearview/heuristic';
 import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 import type { LearnedDetector } from '../scorers';
 import type { DirHandle, FileHandle } from './files';
@@ -21,6 +22,8 @@ export type ToLearnWorker =
       against?: string;
       /** A learned scorer of people's turns, imported by the worker (absent: the markers). */
       detector?: LearnedDetector;
+      /** The page's marker lists (the Tune panel's; absent: the defaults). */
+      markers?: MarkerSet;
     }
   | { type: 'cancel' }
   | { type: 'export'; rules: LearnedRule[]; as: 'markdown' | 'diff'; against: string };
