@@ -192,7 +192,8 @@ export async function learn(
 
 /** Adds one session's turns in the eight languages to the run's tally (sorted at the end). */
 function addLanguages(result: LearnResult, counts: Partial<Record<OtherLanguage, number>>, turns: number) {
-  const o = (result.otherLanguages ??= { sessions: 0, of: 0, turns: 0, languages: {}, names: '' });
+  result.otherLanguages ??= { sessions: 0, of: 0, turns: 0, languages: {}, names: '' };
+  const o = result.otherLanguages;
   o.sessions++;
   o.turns += turns;
   for (const [l, n] of Object.entries(counts) as [OtherLanguage, number][])
