@@ -90,7 +90,8 @@ export function findLinksFrom(text: string, from: number): string[] {
         windows ??= WINDOWS_PATH.test(text);
         if (!windows) found = found.slice(1);
       }
-      pushLink(out, found);
+      // The tail of a glob (`*.d.ts` → `d.ts`, `**/*.test.ts` → `test.ts`) names no file.
+      if (!inGlob(text, at)) pushLink(out, found);
     }
     from = linkStretch(text, next);
     if (from < 0) break;
@@ -113,6 +114,12 @@ function escapedLetter(text: string, at: number, found: string): boolean {
   let k = at;
   while (k > 0 && text.charCodeAt(k - 1) === 0x5c) k--;
   return (at - k) % 2 === 1;
+}
+
+/** Whether the link at `at` follows a `*` or a `*.`: the rest of a glob pattern. */
+function inGlob(text: string, at: number): boolean {
+  const before = text.charCodeAt(at - 1);
+  return before === 0x2a || (before === 0x2e && text.charCodeAt(at - 2) === 0x2a);
 }
 
 /** Whether `c` is in `[\w-]`. */

@@ -209,6 +209,9 @@ const LINK_REFERENCE =
 function findLinksReference(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(LINK_REFERENCE)) {
+    // The tail of a glob (`*.d.ts`).
+    const before = text.slice(Math.max(0, m.index - 2), m.index);
+    if (before.endsWith('*') || before === '*.') continue;
     let link = m[0].replace(/[.,;:!?]+$/, '');
     // The letter of an escape (`\\nsrc/a.ts`), unless the text writes Windows paths as they are.
     const backslashes = /\\*$/.exec(text.slice(0, m.index))![0].length;
@@ -243,7 +246,18 @@ function findLinksReference(text: string): string[] {
 }
 
 describe('snapshot scan accelerators on generated text', () => {
-  const texts = [...fuzzTexts(3000, 7), ...TEXTS, "isn't  it", "a'b'c d", 'x.Py', 'K\u212a', 'tab\tlib/a.ts'];
+  const texts = [
+    ...fuzzTexts(3000, 7),
+    ...TEXTS,
+    "isn't  it",
+    "a'b'c d",
+    'x.Py',
+    'K\u212a',
+    'tab\tlib/a.ts',
+    "rg -g '*.d.ts'",
+    'src/**/*.test.ts',
+    'x*.y.ts',
+  ];
 
   it('scans words, key hashes, flags and link starts as the plain helpers do', () => {
     const vocab = new Vocabulary();

@@ -92,6 +92,9 @@ describe('deterministicSnapshot: categorization', () => {
     expect(findLinks('最多导致 404/500/白屏')).toEqual([]);
     // Two files, one or the other, are two links; a folder named like a package stays in its path.
     expect(findLinks('改 package.json/_config.yml')).toEqual(['package.json', '_config.yml']);
+    // A glob names no file: not its tail (`d.ts`, `test.ts`).
+    expect(findLinks("rg -g '*.d.ts' and **/*.test.ts, then src/*.spec.js")).toEqual([]);
+    expect(findLinks('*.config.js and vite.config.ts or a.d.ts')).toEqual(['vite.config.ts', 'a.d.ts']);
     expect(findLinks('see node_modules/chart.js/dist/chart.js')).toEqual([
       'node_modules/chart.js/dist/chart.js',
     ]);
