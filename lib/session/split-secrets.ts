@@ -34,6 +34,8 @@ export function tailOf(text: string): string {
 
 /** A capital then a small letter: a sentence's first word ("Thanks", "Shouldn't"). */
 const SENTENCE_START = /^[A-Z][a-z]/;
+/** Small letters after at most one capital: a word ("Thanks", "please"), not the rest of a key. */
+const WORD = /^[A-Z]?[a-z]+$/;
 
 /**
  * Whether a value found across the boundary at `at` is an artefact of joining two messages with no
@@ -41,17 +43,21 @@ const SENTENCE_START = /^[A-Z][a-z]/;
  * ("… the key sk-…" or "… to jane@corp.io", then "Thanks": the value is redacted in its own message, and
  * "Thanks" is no half of it), or an address runs on into a sentence's first word ("A@b." then
  * "Shouldn't": domain labels are not written as capitalised words). Halves kept by mistake would replace
- * common words in everything the session writes.
+ * common words in everything the session writes. What runs on after the boundary must read as a word:
+ * a key cut where its first part is already a valid key (`sk-ant-api03-…` is one at 27 characters)
+ * goes on in letters and digits of both cases, and its second half is a half to hide.
  */
 function joinedByAccident(
   joined: string,
   start: number,
   at: number,
+  end: number,
   kind: string,
   find: SecretFinder,
   options: RedactOptions | undefined,
 ): boolean {
   if (kind === 'email' && SENTENCE_START.test(joined.slice(at, at + 2))) return true;
+  if (!WORD.test(joined.slice(at, end))) return false;
   const before = joined.slice(start, at);
   const alone = find(before, { ...options, includeOriginals: true });
   return alone.findings.some((g) => g.kind === kind && g.original === before);
@@ -79,7 +85,10 @@ export function collectSplitSecrets(
     if (!value) continue;
     // Every occurrence of the value that starts before the boundary and ends after it.
     for (let i = joined.indexOf(value, Math.max(0, at - value.length + 1)); i !== -1 && i < at; ) {
-      if (i + value.length > at && !joinedByAccident(joined, i, at, f.kind, redact, options)) {
+      if (
+        i + value.length > at &&
+        !joinedByAccident(joined, i, at, i + value.length, f.kind, redact, options)
+      ) {
         for (const half of [joined.slice(i, at), joined.slice(at, i + value.length)]) {
           if (half.trim().length >= MIN_HALF && !out.some((p) => p.pattern === half)) {
             out.push({ kind: f.kind, pattern: half });
