@@ -110,7 +110,7 @@ export function signalsOf(r: Row, languages = false): Signals {
 }
 
 /** The a-priori score of each kind of evidence, used for a kind no training turn shows. */
-const PRIOR = [0.9, 0.95, 0.65, 0.85, 0.7, 0.95, 0.85, 0.85, 0.4, 0.8, 0.9, 0.5];
+const PRIOR = [0.9, 0.95, 0.65, 0.85, 0.7, 0.95, 0.85, 0.85, 0.4, 0.8, 0.9, 0.5, 0.85];
 
 /** Per kind of evidence, its precision on `rows`, shrunk towards a prior worth two turns, two decimals. */
 export function calibrate(rows: readonly Row[], signals: (r: Row) => Signals): number[] {
@@ -125,10 +125,11 @@ export function calibrate(rows: readonly Row[], signals: (r: Row) => Signals): n
     });
   }
   // Shrunk towards a prior worth two turns: 0.5 for a kind of its own, the calibrated score of the same
-  // evidence without the context for a kind that adds context (few turns carry an interruption).
+  // evidence without the context for a kind that adds context (few turns carry an interruption), or
+  // that narrows it (a preference stating a rule in a short turn).
   const out = PRIOR.map(() => 0);
-  for (const k of [0, 2, 4, 5, 6, 7, 8, 9, 11, 1, 3, 10]) {
-    const prior = k === 1 ? out[0]! : k === 3 ? out[2]! : k === 10 ? out[9]! : 0.5;
+  for (const k of [0, 2, 4, 5, 6, 7, 8, 9, 11, 1, 3, 10, 12]) {
+    const prior = k === 1 ? out[0]! : k === 3 ? out[2]! : k === 10 ? out[9]! : k === 12 ? out[6]! : 0.5;
     out[k] = n[k] === 0 ? PRIOR[k]! : Math.round(((tp[k]! + 2 * prior) / (n[k]! + 2)) * 100) / 100;
   }
   return out;

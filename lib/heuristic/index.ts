@@ -8,7 +8,7 @@
  */
 
 export { loadLanguageMarkerSet, loadLanguageMarkers } from './load-languages.js';
-export { DEFAULT_MARKERS, type MarkerSet, SEED_MARKERS } from './markers.js';
+export { DEFAULT_MARKERS, type MarkerSet } from './markers.js';
 export { extractRecommendation } from './recommend.js';
 export {
   classifyTurn,

@@ -7,23 +7,29 @@ const RECOMMENDATION_MARKERS = ['instead,', 'actually,', 'please ', 'use ', "don
 /** Compiled on first use (not at module scope), then reused for every insight. */
 let recommendationRes: RegExp[] | undefined;
 
+/** The words just before `use ` that belong to the rule: "Never use any" is not "use any". */
+const LEADING = /(?:\b(?:never|always|do not|not|don['’]?t)\s+)+$/i;
+
 /**
  * The actionable part of a correction, as in the reference design: from the first of `instead,`, `actually,`,
- * `please `, `use `, `don't ` (in that order of preference, case-insensitive, at a word start) to the
- * next `.` or 150 bytes; else "Apply the user's correction.".
+ * `please `, `use `, `don't ` (in that order of preference, case-insensitive, at a word start; with
+ * a `never`, `always`, `not` or `don't` just before it) to the next `.` or 150 bytes; else, for a preference,
+ * its first sentence (`preference` true), and "Apply the user's correction." for the rest.
  *
  * @example
  * ```ts
  * extractRecommendation('No. Please use the fixture. Thanks'); // 'Please use the fixture'
+ * extractRecommendation('Never use any in TypeScript.'); // 'Never use any in TypeScript'
  * ```
  */
-export function extractRecommendation(text: string): string {
+export function extractRecommendation(text: string, preference = false): string {
   if (typeof text === 'string') {
     recommendationRes ??= RECOMMENDATION_MARKERS.map((m) => new RegExp(`(?<![a-z])${m}`, 'i'));
-    for (const marker of recommendationRes) {
+    for (const marker of [...recommendationRes, ...(preference ? [/\S/] : [])]) {
       const found = marker.exec(text);
       if (!found) continue;
-      const rest = text.slice(found.index);
+      const before = LEADING.exec(text.slice(Math.max(0, found.index - 24), found.index));
+      const rest = text.slice(found.index - (before?.[0].length ?? 0));
       const dot = rest.indexOf('.');
       const out = (dot >= 0 ? rest.slice(0, dot) : truncateUtf8(rest, 150)).trim();
       if (out) return out;

@@ -23,6 +23,9 @@ import {
   REPEAT,
   repeatFinder,
   reportsInterrupt,
+  STATED,
+  STATED_MAX,
+  STATES_RULE,
   type TurnScores,
   turnScores,
   UNDO,
@@ -229,7 +232,10 @@ export function scoreTurns(
     const undo = text.length < 64 && text.indexOf('/undo') >= 0 && /^\s*\/undo\b/.test(text);
     if (repeats(text)) context |= REPEAT;
     const bits = undo ? 0 : scanTurn(text, compiled);
-    const ctx = context | (undo ? UNDO : 0);
+    const ctx =
+      context |
+      (undo ? UNDO : 0) |
+      (bits & PREFERENCE && text.length <= STATED_MAX && STATES_RULE.test(text) ? STATED : 0);
     let ref: string | undefined;
     // A turn without any evidence has nothing to report or escalate, unless a scorer reads it.
     if (bits !== 0 || ctx !== 0 || scorer) {
@@ -333,7 +339,7 @@ export function turnInsights(
           ? 'Continue this approach.'
           : k === 3
             ? 'Automate or remember this to avoid user repetition.'
-            : extractRecommendation(text),
+            : extractRecommendation(text, k === 1),
       category,
       confidence: confidenceOf(score),
       score,

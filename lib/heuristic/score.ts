@@ -12,6 +12,19 @@ export const INTERRUPTED = 1;
 export const REPEAT = 2;
 /** @internal The turn is aider's `/undo`: the person rejecting the last edit. */
 export const UNDO = 4;
+/** @internal A short turn whose preference states a rule ({@link STATES_RULE}). */
+export const STATED = 8;
+
+/**
+ * @internal The words of a preference that states a lasting rule ("I'd rather…", "always", "let me
+ * review"), unlike one that only likes or dislikes; read only in a turn of at most {@link STATED_MAX}
+ * characters that holds a preference marker: in a long turn they belong to a task spec or a pasted
+ * prompt.
+ */
+export const STATES_RULE =
+  /\b(?:prefer|rather|always|never|from now on|let me (?:review|approve)|make a note)\b/i;
+/** @internal The longest turn {@link STATES_RULE} is read in. */
+export const STATED_MAX = 300;
 
 /**
  * Per-category scores of one user turn, in [0, 1] (0: no evidence at all).
@@ -58,14 +71,15 @@ export const DEFAULT_ESCALATION_BAND: readonly [number, number] = [0.3, DEFAULT_
  * friction), an index into {@link SCORES}, or -1 for none:
  * 0 correction marker, 1 … after an interruption, 2 challenging question, 3 … after an interruption,
  * 4 interruption alone, 5 `/undo`, 6 preference marker, 7 approval, 8 approval that also corrects,
- * 9 friction marker, 10 … repeating an earlier request, 11 a repeat alone.
+ * 9 friction marker, 10 … repeating an earlier request, 11 a repeat alone, 12 a preference that
+ * states a rule in a short turn.
  */
 export function signalKinds(bits: number, context: number): number[] {
   const cut = context & INTERRUPTED;
   const repeat = context & REPEAT;
   return [
     context & UNDO ? 5 : bits & CORRECTION ? cut : bits & CHALLENGE ? 2 + cut : cut ? 4 : -1,
-    bits & PREFERENCE ? 6 : -1,
+    bits & PREFERENCE ? (context & STATED ? 12 : 6) : -1,
     bits & POSITIVE ? (bits & (CORRECTION | CHALLENGE) ? 8 : 7) : -1,
     bits & FRICTION ? (repeat ? 10 : 9) : repeat ? 11 : -1,
   ];
@@ -77,7 +91,7 @@ export function signalKinds(bits: number, context: number): number[] {
  * `npm run eval:heuristic`, which also recalibrates it in every fold on the authors it trains on).
  */
 export const SCORES: readonly number[] = [
-  0.84, 0.81, 0.9, 0.7, 0.31, 0.94, 0.57, 0.88, 0.25, 0.71, 0.86, 0.01,
+  0.84, 0.81, 0.9, 0.7, 0.31, 0.94, 0.44, 0.88, 0.25, 0.71, 0.86, 0.01, 0.84,
 ];
 
 const NO_SCORES: TurnScores = Object.freeze({ correction: 0, preference: 0, approval: 0, friction: 0 });

@@ -72,7 +72,7 @@ describe('scores and minScore', () => {
   it('the default threshold keeps only the kinds of evidence precise on unseen authors', () => {
     const messages = [
       reply(),
-      user('I prefer tabs.'),
+      user('I like tabs.'),
       user('As I mentioned, use PostgreSQL.'),
       user('This is wrong.'),
     ];
@@ -82,6 +82,45 @@ describe('scores and minScore', () => {
     expect(all.map((i) => i.category)).toEqual(['preference', 'friction', 'correction']);
     for (const i of all.filter((x) => x.category !== 'correction'))
       expect(i.score).toBeLessThan(DEFAULT_MIN_SCORE);
+  });
+
+  it('reports a preference that states a rule in a short turn, not one that only likes something or runs long', () => {
+    const read = (text: string) => heuristicReflect([user('Add a login page.'), reply(), user(text)]);
+    const stated = [
+      'From now on, always use pnpm instead of npm.',
+      'I prefer tabs over spaces in this repo.',
+      "I'd rather you used Vitest.",
+      'Never use any in TypeScript.',
+      'Please stop at each stable point and let me review your work.',
+    ];
+    for (const text of stated) {
+      const found = read(text).filter((i) => i.category === 'preference');
+      expect(found, text).toHaveLength(1);
+      expect(found[0]!.score, text).toBeGreaterThanOrEqual(DEFAULT_MIN_SCORE);
+    }
+    // Liking something states no rule; the same rule deep in a long task spec is the spec's.
+    expect(read('I like it.')).toEqual([]);
+    expect(read('I love the new layout, thanks.')).toEqual([]);
+    const spec = `${'The service keeps a queue of jobs and retries each failed one with a backoff. '.repeat(5)}Always use pnpm.`;
+    expect(read(spec)).toEqual([]);
+    const scores = heuristicReflect([reply(), user('I like tabs.'), user(stated[0]!)], { minScore: 0 });
+    expect(scores.map((i) => [i.category, i.score])).toEqual([
+      ['preference', 0.44],
+      ['preference', 0.84],
+    ]);
+  });
+
+  it("keeps the words before 'use' that make the rule, and a preference's own sentence", () => {
+    const rec = (text: string) =>
+      heuristicReflect([user('Add a login page.'), reply(), user(text)]).map((i) => i.recommendation);
+    expect(rec('Never use any in TypeScript.')).toEqual(['Never use any in TypeScript']);
+    expect(rec("That's wrong, do not use the global client.")).toEqual(['do not use the global client']);
+    expect(rec('From now on, always use pnpm instead of npm.')).toEqual(['always use pnpm instead of npm']);
+    expect(rec('No, use the fixture.')).toEqual(['use the fixture']);
+    expect(rec('I prefer tabs over spaces in this repo.')).toEqual([
+      'I prefer tabs over spaces in this repo',
+    ]);
+    expect(rec('No, that is wrong.')).toEqual(["Apply the user's correction."]);
   });
 
   it('confidence bands', () => {

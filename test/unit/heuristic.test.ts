@@ -18,7 +18,6 @@ import {
   heuristicReflect,
   type MessageLike,
   type ReflectionInsight,
-  SEED_MARKERS,
 } from '../../lib/heuristic/index';
 import { memoryStore } from '../../lib/kv/index';
 import { anthropicClient, fixtureClient, type LlmRequest, requestKey } from '../../lib/llm/index';
@@ -31,6 +30,7 @@ import {
 import { insightMetadata } from '../../lib/playbook/index';
 import { createRearview } from '../../lib/session/index';
 import { type Message, parseTrajectory, parseTranscript, type Trajectory } from '../../lib/transcript/index';
+import { SEED_MARKERS } from '../../tools/shared/seed-markers';
 import { TURN_ADVERSARIAL } from '../adversarial';
 import { useMockAnthropic } from '../llm/use-mock';
 

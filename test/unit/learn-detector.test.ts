@@ -39,8 +39,8 @@ describe('learn with a learned scorer', () => {
   });
 
   it('lets the scorer find what the markers miss', async () => {
-    // No marker reads this as a correction; a scorer that does makes it a rule.
-    const turn = 'Always install with pnpm in this repository.';
+    // No marker reads this as a correction or a preference; a scorer that does makes it a rule.
+    const turn = 'Use pnpm instead of npm in this repository.';
     expect(texts(await learn(sessions(turn)))).toEqual([]);
     const sure: TurnScorer = (e, s) => (e.text.includes('pnpm') ? { ...s, correction: 0.95 } : s);
     expect(texts(await learn(sessions(turn), { scorer: sure }))).toEqual([turn]);

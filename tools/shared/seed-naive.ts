@@ -3,7 +3,7 @@
  * lower-case the turn, then `includes` every marker of a list until one hits. Like the seed, its
  * `"I said"` and `"I meant"` never match (they are looked up in lower-cased text).
  */
-import { SEED_MARKERS } from '../../lib/heuristic/index';
+import { SEED_MARKERS } from './seed-markers';
 
 export interface SeedSignals {
   correction: boolean;
