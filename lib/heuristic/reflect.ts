@@ -320,7 +320,8 @@ export function turnInsights(
     const category = KINDS[k]!;
     const score = scores[category];
     const min = typeof minScore === 'number' ? minScore : (minScore[category] ?? DEFAULT_MIN_SCORE);
-    if (!(score > 0 && score >= min)) continue;
+    // A correction that states a rule is one insight, not two: the scores still say both.
+    if (!(score > 0 && score >= min) || (k === 1 && out.at(-1)?.traceRefs[0] === ref)) continue;
     const traceRefs = [ref];
     let fact = `${FACTS[k]}: ${truncateUtf8(text, 200)}`;
     const tags = ['user_feedback', category];

@@ -221,15 +221,9 @@ describe('the binary', () => {
     expect(complaint).toContain('(evidence only: no key point proposed from this turn)');
     expect(complaint).not.toContain('→');
     expect(rule).toContain('→ key point 1: Always use pnpm instead of npm in this repository.');
-    // JSON says the same, by index; the rule's turn is also a preference (it states the rule in a
-    // short turn): both of its insights name its one key point.
+    // JSON says the same, by index.
     const json = JSON.parse((await runCli(['reflect', '--json'], { input: talk })).stdout);
-    expect(json.insights.map((i: { category: string }) => i.category)).toEqual([
-      'correction',
-      'correction',
-      'preference',
-    ]);
-    expect(json.keyPointOf).toEqual([[], [0], [0]]);
+    expect(json.keyPointOf).toEqual([[], [0]]);
   });
 
   it("--detector reads people's turns with a learned scorer of rearview/heuristic-model, as lessons does", async () => {
@@ -338,12 +332,7 @@ describe('the binary', () => {
     expect(insights).toContain('→ key point 1: Always use pnpm instead of npm in this repository.');
     expect(insights).toContain('→ key point 2: Never push to main without asking me.');
     const json = JSON.parse((await runCli(['reflect', '--json'], { input: talk })).stdout);
-    // A correction and a preference (rules stated in a short turn), one pair of key points.
-    expect(json.keyPointOf).toEqual([
-      [0, 1],
-      [0, 1],
-    ]);
-    expect(json.keyPoints).toHaveLength(2);
+    expect(json.keyPointOf).toEqual([[0, 1]]);
   });
 
   it('counts the calls the person declined apart from the failed ones', async () => {

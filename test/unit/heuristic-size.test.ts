@@ -26,9 +26,10 @@
  * list of lists instead of a copy, paid for the last bytes), llm-reflect 9,740 B, whose budget went
  * from 9.5 to 9.75 KB for it. The lists themselves load on first use.
  *
- * Preferences that state a rule in a short turn (a context bit, its word list and a 13th score) and a
- * recommendation that keeps the `never` before `use` cost 154 B; `SEED_MARKERS` (182 B, the
- * evaluations' baseline) left the entry for tools/shared: heuristic entry 8,160 B, llm-reflect 9,890 B.
+ * Preferences that state a rule in a short turn (a context bit, its word list and a 13th score, one
+ * insight for a turn that also corrects) and a recommendation that keeps the `never` before `use`
+ * cost 172 B; `SEED_MARKERS` (182 B, the evaluations' baseline) left the entry for tools/shared:
+ * heuristic entry 8,178 B, llm-reflect 9,905 B.
  */
 import { describe, expect, it } from 'vitest';
 import { heuristicSizes } from '../../tools/shared/heuristic-size';

@@ -141,9 +141,7 @@ describe('keyPointOf', () => {
     });
     // The key point names the complaint's turn as its second reference: the complaint is still no key point.
     expect(proposed[0]!.traceRefs).toContain(insights[0]!.traceRefs[0]);
-    // The rule's turn is a correction and a preference (a rule stated in a short turn): one key point.
-    expect(insights.map((i) => i.category)).toEqual(['correction', 'correction', 'preference']);
-    expect(keyPointOf(insights, proposed)).toEqual([[], [0], [0]]);
+    expect(keyPointOf(insights, proposed)).toEqual([[], [0]]);
     expect(keyPointOf(null as never, proposed)).toEqual([]);
     expect(keyPointOf([{}, { traceRefs: [] }, null as never], null as never)).toEqual([[], [], []]);
   });
@@ -171,8 +169,6 @@ describe('one key point per standing instruction', () => {
       'Always explain each command before you ask to run it.',
     ]);
     // Both turns' insights link to the key points of their own turn: the second to its new rule only.
-    // The second turn is also a preference (it states rules in a short turn): its two insights link
-    // to its new rule only.
-    expect(keyPointOf(insights, proposed).filter((k) => k.length)).toEqual([[0], [1], [1]]);
+    expect(keyPointOf(insights, proposed).filter((k) => k.length)).toEqual([[0], [1]]);
   });
 });
