@@ -164,6 +164,21 @@ export function writeKeyPoint(text: string): string | undefined {
   return keyPointVerdict(text).keyPoint;
 }
 
+/**
+ * A contraction typed without its apostrophe, as a whole word between spaces or punctuation ("dont",
+ * "DOnt", "isnt"; not `dont.js` nor a path): a key point is written, not chatted.
+ */
+const BARE_CONTRACTION =
+  /(?<![\w./`'’-])(do|does|did|is|are|was|were|should|would|could|have|has|had|ca|wo)nt(?![\w./`'’-])/gi;
+
+/** {@link BARE_CONTRACTION}'s words with their apostrophe, the first word of the sentence capitalised. */
+function withApostrophes(sentence: string): string {
+  return sentence.replace(BARE_CONTRACTION, (_, head: string, at: number) => {
+    const word = `${head.toLowerCase()}n't`;
+    return at === 0 ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+  });
+}
+
 /** A markdown escape (`train\\_test\\_split`): the editor's, not the person's words. */
 const MARKDOWN_ESCAPE = /\\([\\`*_{}[\]()#+.!-])/g;
 
@@ -206,7 +221,7 @@ export function keyPointVerdict(text: string): KeyPointVerdict {
       refused ??= 'one-off';
       continue;
     }
-    const sentence = instruction.replace(MARKDOWN_ESCAPE, '$1');
+    const sentence = withApostrophes(instruction.replace(MARKDOWN_ESCAPE, '$1'));
     const why = judgeKeyPoint(sentence);
     if (why === undefined) keyPoints.push(sentence);
     else refused ??= why;

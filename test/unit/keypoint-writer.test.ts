@@ -174,6 +174,19 @@ describe('writeKeyPoint', () => {
     });
   });
 
+  it('writes a contraction typed without its apostrophe as a word, not inside a name', () => {
+    // An aider user's turn (shared data): "DOnt" is a typing slip, not a word to keep.
+    expect(writeKeyPoints('DOnt implement anything without my confirmation. Always ask my approval')).toEqual(
+      ["Don't implement anything without my confirmation.", 'Always ask my approval.'],
+    );
+    expect(writeKeyPoint('Never commit dont.js to the repository.')).toBe(
+      'Never commit dont.js to the repository.',
+    );
+    expect(writeKeyPoint('From now on, always say why a test isnt run.')).toBe(
+      "Always say why a test isn't run.",
+    );
+  });
+
   it('writes one key point per standing instruction, not two rules joined by a semicolon', () => {
     // An aider user's turn: two unrelated rules, which were one key point "…; use a dark theme".
     const two =
