@@ -16,13 +16,15 @@ export const UNDO = 4;
 export const STATED = 8;
 
 /**
- * @internal The words of a preference that states a lasting rule ("I'd rather…", "always", "let me
- * review"), unlike one that only likes or dislikes; read only in a turn of at most {@link STATED_MAX}
- * characters that holds a preference marker: in a long turn they belong to a task spec or a pasted
- * prompt.
+ * @internal The sentence of a preference that states a lasting rule ("I'd rather…", "always", "let me
+ * review"), unlike one that only likes or dislikes: matched from the sentence's start (the text's, or
+ * after `.`, `!`, `?` or a line break; each sentence read once), so that the match is the rule's
+ * sentence (`extractRecommendation` quotes it). Read only in a turn of at most {@link STATED_MAX}
+ * characters that holds a preference marker: in a long turn the words belong to a task spec or a
+ * pasted prompt.
  */
 export const STATES_RULE =
-  /\b(?:prefer|rather|always|never|from now on|let me (?:review|approve)|make a note)\b/i;
+  /(?<![^.!?\n])[^.!?\n]*?\b(?:prefer|rather|always|never|from now on|let me (?:review|approve)|make a note)\b/i;
 /** @internal The longest turn {@link STATES_RULE} is read in. */
 export const STATED_MAX = 300;
 

@@ -110,7 +110,7 @@ describe('scores and minScore', () => {
     ]);
   });
 
-  it("keeps the words before 'use' that make the rule, and a preference's own sentence", () => {
+  it("keeps the words before 'use' that make the rule, and the sentence a preference states its rule in", () => {
     const rec = (text: string) =>
       heuristicReflect([user('Add a login page.'), reply(), user(text)]).map((i) => i.recommendation);
     expect(rec('Never use any in TypeScript.')).toEqual(['Never use any in TypeScript']);
@@ -120,6 +120,9 @@ describe('scores and minScore', () => {
     expect(rec('I prefer tabs over spaces in this repo.')).toEqual([
       'I prefer tabs over spaces in this repo',
     ]);
+    expect(rec('Perfect. From now on always run the migrations first.')[0]).toBe(
+      'From now on always run the migrations first',
+    );
     expect(rec('No, that is wrong.')).toEqual(["Apply the user's correction."]);
   });
 

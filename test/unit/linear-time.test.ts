@@ -12,6 +12,7 @@ import { isPointer } from '../../lib/categorise/pointer';
 import { errorLine, extractJson } from '../../lib/core/index';
 import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/index';
 import { heuristicReflect } from '../../lib/heuristic/index';
+import { extractRecommendation } from '../../lib/heuristic/recommend';
 import { dedupeProposals, emptyPlaybook, findDuplicates, judgeKeyPoint } from '../../lib/playbook/index';
 import { createRedactor, redact } from '../../lib/redact/index';
 import { deterministicSnapshot, entriesFromMessages, objectiveFromText } from '../../lib/snapshot/index';
@@ -316,6 +317,14 @@ describe('heuristics', () => {
     ['a long word', (n) => fill(n, 'a')],
     ["don't repeated", (n) => fill(n, "don't use ")],
     ['I said repeated', (n) => fill(n, 'I said always use x. ')],
+  ]);
+  // A preference's recommendation looks for the sentence that states its rule: each sentence once.
+  linear('extractRecommendation (a preference)', (text) => extractRecommendation(text, true), [
+    ['one sentence, no rule word', (n) => fill(n, 'x ')],
+    ['sentence ends only', (n) => fill(n, '.')],
+    ['short sentences, no rule word', (n) => fill(n, 'ab. ')],
+    ['near-misses of the words', (n) => fill(n, 'preferr alwaysx nevers from now ')],
+    ['a rule word last', (n) => fill(n, 'x ', '', ' always')],
   ]);
 });
 
