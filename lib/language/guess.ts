@@ -135,8 +135,23 @@ export function otherLanguages(texts: readonly string[]): OtherLanguages | undef
     turns++;
   }
   if (turns < 2 || turns * 10 < of) return undefined;
+  return { turns, of, ...rankLanguages(counts) };
+}
+
+/**
+ * Turns per language, most first (ties by code), and their names as one phrase: what
+ * {@link otherLanguages} reports of one session, and what `rearview/learn` reports of a run.
+ *
+ * @example
+ * ```ts
+ * rankLanguages(new Map([['es', 2], ['zh', 3]])); // { languages: { zh: 3, es: 2 }, names: 'Chinese and Spanish' }
+ * ```
+ */
+export function rankLanguages(
+  counts: ReadonlyMap<OtherLanguage, number>,
+): Pick<OtherLanguages, 'languages' | 'names'> {
   const order = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  return { turns, of, languages: Object.fromEntries(order), names: nameLanguages(order.map(([l]) => l)) };
+  return { languages: Object.fromEntries(order), names: nameLanguages(order.map(([l]) => l)) };
 }
 
 /**

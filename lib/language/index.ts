@@ -13,4 +13,5 @@ export {
   type OtherLanguage,
   type OtherLanguages,
   otherLanguages,
+  rankLanguages,
 } from './guess.js';

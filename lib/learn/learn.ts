@@ -10,7 +10,7 @@ import {
   ValidationError,
 } from '../core/index.js';
 import type { CompiledMarkers, MarkerSet } from '../heuristic/index.js';
-import { nameLanguages, type OtherLanguage } from '../language/index.js';
+import { type OtherLanguage, rankLanguages } from '../language/index.js';
 import { createRedactor } from '../redact/index.js';
 import { parseTranscript } from '../transcript/index.js';
 import { againstSentences } from './against.js';
@@ -115,6 +115,7 @@ export async function learn(
   const redactor = createRedactor(options?.redactPatterns ? { patterns: options.redactPatterns } : {});
   const redactText = (t: string) => redactor.redactText(t);
   const agg = new Aggregator(minSessions);
+  const tally: LanguageTally = { sessions: 0, turns: 0, counts: new Map() };
   const result: LearnResult = {
     rules: [],
     oneOffs: [],
@@ -154,7 +155,18 @@ export async function learn(
         result.stats.bytes += bytes;
         if (signal?.aborted) break;
         const group = groupOf(options?.groupBy, source?.name, redactText);
-        readOne(name, text, modifiedIso(source?.modified), redactText, agg, result, group, since, detector);
+        readOne(
+          name,
+          text,
+          modifiedIso(source?.modified),
+          redactText,
+          agg,
+          result,
+          tally,
+          group,
+          since,
+          detector,
+        );
       } catch (err) {
         result.skipped.push(skippedOf(name, err));
       }
@@ -171,7 +183,7 @@ export async function learn(
     );
   }
   result.aborted = signal?.aborted === true;
-  const languages = languagesOf(result);
+  const languages = languagesOf(tally, result.stats.sessions);
   if (languages) result.otherLanguages = languages;
   const done = agg.finish(againstSentences(options?.against));
   result.alreadyThere = done.alreadyThere;
@@ -190,30 +202,16 @@ export async function learn(
   return result;
 }
 
-/** Adds one session's turns in the eight languages to the run's tally (sorted at the end). */
-function addLanguages(result: LearnResult, counts: Partial<Record<OtherLanguage, number>>, turns: number) {
-  result.otherLanguages ??= { sessions: 0, of: 0, turns: 0, languages: {}, names: '' };
-  const o = result.otherLanguages;
-  o.sessions++;
-  o.turns += turns;
-  for (const [l, n] of Object.entries(counts) as [OtherLanguage, number][])
-    o.languages[l] = (o.languages[l] ?? 0) + n;
+/** The sessions of a run that read as one of the eight languages, and their turns per language. */
+interface LanguageTally {
+  sessions: number;
+  turns: number;
+  counts: Map<OtherLanguage, number>;
 }
 
-/** The tally, most turns first and named; undefined when no session read as one of the languages. */
-function languagesOf(result: LearnResult): LearnLanguages | undefined {
-  const o = result.otherLanguages;
-  if (!o) return undefined;
-  const order = (Object.entries(o.languages) as [OtherLanguage, number][]).sort(
-    (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
-  );
-  return {
-    sessions: o.sessions,
-    of: result.stats.sessions,
-    turns: o.turns,
-    languages: Object.fromEntries(order),
-    names: nameLanguages(order.map(([l]) => l)),
-  };
+/** The tally as `result.otherLanguages`; undefined when no session read as one of the languages. */
+function languagesOf(t: LanguageTally, of: number): LearnLanguages | undefined {
+  return t.sessions ? { sessions: t.sessions, of, turns: t.turns, ...rankLanguages(t.counts) } : undefined;
 }
 
 /** The source's group (redacted: it is printed), or undefined without `groupBy` or on its failure. */
@@ -243,6 +241,7 @@ function readOne(
   redactText: (t: string) => string,
   agg: Aggregator,
   result: LearnResult,
+  tally: LanguageTally,
   group: string | undefined,
   since: number | undefined,
   detector: Detector,
@@ -257,7 +256,12 @@ function readOne(
     );
     const found = analyseSession(session.name, messages, modified, redactText, detector);
     result.stats.sessions++;
-    if (found.languages) addLanguages(result, found.languages.languages, found.languages.turns);
+    if (found.languages) {
+      tally.sessions++;
+      tally.turns += found.languages.turns;
+      for (const [l, n] of Object.entries(found.languages.languages) as [OtherLanguage, number][])
+        tally.counts.set(l, (tally.counts.get(l) ?? 0) + n);
+    }
     result.stats.humanTurns += found.humanTurns;
     for (const [reason, n] of Object.entries(found.filtered))
       result.filtered[reason] = (result.filtered[reason] ?? 0) + n;

@@ -105,12 +105,8 @@ export function analyseSession(
   if (languages) out.languages = languages;
   const insights = heuristicReflect(messages, detector);
   const turns = insights.length ? turnContexts(messages) : new Map();
-  // A turn that both corrects and states a rule gives two insights and one set of proposals.
-  const read = new Set<string>();
   for (const insight of insights) {
     const ref = insight.traceRefs[0] ?? '';
-    if (read.has(ref)) continue;
-    read.add(ref);
     // A sentence the writer refused is counted by the judge's reason; a turn with no instruction
     // or a one-off was never a candidate.
     const proposals = insightProposals(insight, turns.get(ref) ?? '', { onRefused: countRefusal });

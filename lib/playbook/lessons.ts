@@ -140,13 +140,8 @@ export function proposeKeyPoints<I extends InsightLike>(
 ): KeyPointProposal<I['category']>[] {
   const lookup = typeof turns === 'function' ? turns : (ref: string) => turns.get(ref);
   const proposals: KeyPointProposal<I['category']>[] = [];
-  // A turn that both corrects and states a rule gives two insights: its rules are written once.
-  const read = new Set<string>();
   for (const insight of Array.isArray(insights) ? insights : []) {
-    const ref = insight?.traceRefs?.[0] ?? '';
-    if (ref && read.has(ref)) continue;
-    read.add(ref);
-    proposals.push(...insightProposals(insight, lookup(ref) ?? '', options));
+    proposals.push(...insightProposals(insight, lookup(insight.traceRefs[0] ?? '') ?? '', options));
   }
   return dedupeProposals(proposals).kept;
 }

@@ -12,6 +12,7 @@ import {
   nameLanguages,
   OTHER_LANGUAGES,
   otherLanguages,
+  rankLanguages,
 } from '../../lib/language/index';
 import { CHINESE_SESSION } from '../fixtures/chinese-session';
 import { type CliMain, loadCliMain } from './built-cli';
@@ -94,6 +95,30 @@ describe('otherLanguages and the hint', () => {
     ).toBe('Chinese, Spanish and French');
     expect(nameLanguages(['ja'])).toBe('Japanese');
     expect(nameLanguages([])).toBe('');
+    // Most first, ties by code: the order learn's note across sessions names them in.
+    expect(
+      rankLanguages(
+        new Map([
+          ['es', 2],
+          ['zh', 3],
+          ['de', 2],
+        ]),
+      ),
+    ).toEqual({
+      languages: { zh: 3, de: 2, es: 2 },
+      names: 'Chinese, German and Spanish',
+    });
+    expect(
+      Object.keys(
+        rankLanguages(
+          new Map([
+            ['es', 2],
+            ['zh', 3],
+            ['de', 2],
+          ]),
+        ).languages,
+      ),
+    ).toEqual(['zh', 'de', 'es']);
     expect(OTHER_LANGUAGES.map((l) => LANGUAGE_NAMES[l])).toEqual([
       'Spanish',
       'Portuguese',
