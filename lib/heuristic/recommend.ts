@@ -32,7 +32,7 @@ export function extractRecommendation(text: string, preference = false): string 
       ...RECOMMENDATION_MARKERS.map((m) => new RegExp(`(?<![a-z])${m}`, 'i')),
       STATES_RULE,
     ];
-    for (const marker of recommendationRes.slice(0, preference ? 6 : 5)) {
+    for (const marker of recommendationRes.slice(0, preference ? undefined : -1)) {
       const found = marker.exec(text);
       if (!found) continue;
       const before = LEADING.exec(text.slice(Math.max(0, found.index - 24), found.index));

@@ -29,8 +29,8 @@
  * Preferences that state a rule in a short turn (a context bit, its word list and a 13th score, one
  * insight for a turn that also corrects) and a recommendation that keeps the `never` before `use` and
  * quotes the sentence a preference states its rule in (the same regex) cost 178 B; `SEED_MARKERS`
- * (182 B, the evaluations' baseline) left the entry for tools/shared: heuristic entry 8,184 B,
- * llm-reflect 9,919 B.
+ * (182 B, the evaluations' baseline) left the entry for tools/shared: heuristic entry 8,187 B,
+ * llm-reflect 9,922 B.
  */
 import { describe, expect, it } from 'vitest';
 import { heuristicSizes } from '../../tools/shared/heuristic-size';
