@@ -8,7 +8,8 @@
  * plain keyword reader, in the same run; nothing is fitted here.
  *
  * `<folder>` holds the copies as `aider/` and `specstory/<owner>__<name>.md` (not in the repository);
- * each entry's text is re-read from them and checked by SHA-256.
+ * each entry's text is re-read from them and checked by SHA-256 (`--rebuilt`: a sentence not found
+ * is left out and counted instead of stopping the run).
  */
 import { notesReader } from '../../lib/categorise-model/index.js';
 import { type Row, summarise, table } from './notes-reader-report';
@@ -43,7 +44,11 @@ if (!dir || !(set in SETS))
   );
 const { source, entries: entriesPath } = SETS[set as keyof typeof SETS];
 
-const entries = loadUnseenNotes(dir, entriesPath);
+// `--rebuilt`: copies rebuilt from the index after the labelled ones were lost; a sentence whose
+// text (SHA-256) is not found in them is left out and counted.
+const missing = process.argv.includes('--rebuilt') ? { count: 0 } : undefined;
+const entries = loadUnseenNotes(dir, entriesPath, missing);
+if (missing) console.log(`rebuilt copies: ${missing.count} labelled sentences not found, left out`);
 const labels = readLabels(`sets/${set}/labels.tsv`);
 const rows = entries.map((e) => {
   const l = labels.get(e.id);

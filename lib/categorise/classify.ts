@@ -311,7 +311,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       else if (next & FUNC) hit = true;
     } else if (f & PROBLEM) {
       if (pc === C_LONGER) continue;
-      if (forms.tddPhase(fs, i, n)) continue; // "We have our RED state": a test-first phase, no failure
+      if (forms.tddPhase(fs, i, n) || forms.namesTestKind(fs, i, n)) continue; // "RED state", "regression tests"
       let negated = nc === C_FREE || nc === C_NONE;
       // "not broken", "2 expected failures"; not "the expected value is missing" (what should be).
       for (let j = Math.max(0, i - 3); j < i; j++)

@@ -5,7 +5,21 @@
  * from the errors of the spent labelled sets (sets 11-13, eval/snapshot/sets/<n>/LABELLING.md).
  */
 
-import { C_ARE, C_IS, C_PHASE, C_RED, C_STATE, C_TO, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
+import {
+  C_ARE,
+  C_IS,
+  C_PHASE,
+  C_RED,
+  C_STATE,
+  C_TO,
+  code,
+  codeOf,
+  DISC,
+  IMP,
+  NEG,
+  STILL,
+  SUBJ,
+} from './cues.js';
 import { mayHold, N_IGNORES, N_POSSIBLE, N_STILL } from './needles.js';
 import { opened } from './openers.js';
 
@@ -138,6 +152,27 @@ export function tddPhase(fs: readonly number[], i: number, n: number): boolean {
     i + 1 < n &&
     (codeOf(fs[i + 1]!) === C_STATE || codeOf(fs[i + 1]!) === C_PHASE)
   );
+}
+
+const C_REGRESSION = code('regression');
+const C_REGRESSIONS = code('regressions');
+/** The codes from C_TEST to C_TEST_LAST: what a regression test is ("regression tests pass"). */
+const C_TEST = code('test');
+const C_TEST_LAST = code('suites');
+
+/**
+ * @internal Whether the problem word at `i` only names a kind of test: "26 regression tests pass",
+ * "add a regression test" (a regression is a defect; a regression test is not).
+ *
+ * @example
+ * ```ts
+ * // flags of "26 regression tests pass": namesTestKind(fs, 1, 4) === true
+ * ```
+ */
+export function namesTestKind(fs: readonly number[], i: number, n: number): boolean {
+  const c = codeOf(fs[i]!);
+  const next = i + 1 < n ? codeOf(fs[i + 1]!) : 0;
+  return (c === C_REGRESSION || c === C_REGRESSIONS) && next >= C_TEST && next <= C_TEST_LAST;
 }
 
 /** "It ignores …", "So `zip` effectively ignores …", "This ignores the fact that …". */

@@ -16,23 +16,27 @@ const LEADING = /(?:\b(?:never|always|(?:do )?not|don['’]?t)\s+)+$/i;
  * `please `, `use `, `don't ` (in that order of preference, case-insensitive, at a word start; with
  * a `never`, `always`, `not` or `don't` just before it) to the next `.` or 150 bytes; else, for a preference
  * (`preference` true), the sentence that states its rule (`prefer`, `rather`, `always`, `never`, `from
- * now on`…); else "Apply the user's correction.".
+ * now on`…), else its first sentence (a preference a scorer or another language's markers found has
+ * no English rule word, and is not a correction); else "Apply the user's correction.".
  *
  * @example
  * ```ts
  * extractRecommendation('No. Please use the fixture. Thanks'); // 'Please use the fixture'
  * extractRecommendation('Never use any in TypeScript.'); // 'Never use any in TypeScript'
  * extractRecommendation('Perfect. From now on run the migrations first.', true); // 'From now on run the migrations first'
+ * extractRecommendation('Prefiero pnpm. Gracias', true); // 'Prefiero pnpm'
  * ```
  */
 export function extractRecommendation(text: string, preference = false): string {
   if (typeof text === 'string') {
-    // Last, a preference's own: the sentence that states its rule ("Perfect. From now on always…").
+    // Last, a preference's own: the sentence that states its rule ("Perfect. From now on always…"),
+    // else its first sentence.
     recommendationRes ??= [
       ...RECOMMENDATION_MARKERS.map((m) => new RegExp(`(?<![a-z])${m}`, 'i')),
       STATES_RULE,
+      /\S/,
     ];
-    for (const marker of recommendationRes.slice(0, preference ? undefined : -1)) {
+    for (const marker of recommendationRes.slice(0, preference ? undefined : -2)) {
       const found = marker.exec(text);
       if (!found) continue;
       const before = LEADING.exec(text.slice(Math.max(0, found.index - 24), found.index));

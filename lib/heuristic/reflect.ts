@@ -298,7 +298,6 @@ function learned(
 const score01 = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <= 1;
 
 const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;
-const FACTS = ['User correction', 'User preference', 'User approval', 'Friction point'];
 
 /**
  * @internal The insights of one scored turn at or above `minScore`, appended to `out`. Exported for
@@ -323,7 +322,8 @@ export function turnInsights(
     // A correction that states a rule is one insight, not two: the scores still say both.
     if (!(score > 0 && score >= min) || (k === 1 && out.at(-1)?.traceRefs[0] === ref)) continue;
     const traceRefs = [ref];
-    let fact = `${FACTS[k]}: ${truncateUtf8(text, 200)}`;
+    // "User correction: …", "User preference: …", "User approval: …", "Friction point: …".
+    let fact = `${k < 3 ? `User ${category}` : 'Friction point'}: ${truncateUtf8(text, 200)}`;
     const tags = ['user_feedback', category];
     if (k === 0) {
       if (prev) {

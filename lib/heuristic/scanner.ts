@@ -373,8 +373,10 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
         k++;
       }
       if (k > i + 1 && k < len && codes[k]! === 0x3e) {
-        const close = text.indexOf(`</${text.slice(i + 1, k)}>`, k);
-        i = close >= 0 && close - k <= 4000 ? close + k - i + 1 : k;
+        // Only the next 4,000 characters are searched: a search to the end for every lone tag
+        // (`<a>.<a>.…`) took quadratic time. `>>> 0` turns "not found" (-1) into a huge offset.
+        const close = text.slice(k, k + 4100).indexOf(`</${text.slice(i + 1, k)}>`);
+        i = close >>> 0 <= 4000 ? close + 2 * k - i + 1 : k;
         if (n < MAX_SENTENCE) buf[n++] = UNKNOWN;
         symbols++;
         continue;

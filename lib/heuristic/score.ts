@@ -130,7 +130,7 @@ export function confidenceOf(score: number): InsightConfidence {
  * ```
  */
 export const opensSession = (m: MessageLike, text: string | undefined): boolean =>
-  m.role === 'system' && text?.startsWith('aider chat started') === true;
+  m.role === 'system' && !!text?.startsWith('aider chat started');
 
 /** Interruption and rejection notices of Claude Code (JSONL and console) in tool or user messages. */
 const INTERRUPT = /nterrupted by user|want to proceed with this tool use/;

@@ -12,10 +12,12 @@ import {
   DEFAULT_ESCALATION_BAND,
   DEFAULT_MARKERS,
   DEFAULT_MIN_SCORE,
+  extractRecommendation,
   heuristicReflect,
   loadLanguageMarkerSet,
   loadLanguageMarkers,
   type MessageLike,
+  type TurnScorer,
 } from '../../lib/heuristic/index';
 import { repeatFinder } from '../../lib/heuristic/score';
 import { anthropicClient } from '../../lib/llm/index';
@@ -124,6 +126,22 @@ describe('scores and minScore', () => {
       'From now on always run the migrations first',
     );
     expect(rec('No, that is wrong.')).toEqual(["Apply the user's correction."]);
+  });
+
+  it("a preference with no rule word (a scorer's, or another language's) quotes its first sentence, never the correction's placeholder", () => {
+    const scorer: TurnScorer = (turn, scores) =>
+      turn.text.startsWith('Add') ? scores : { ...scores, preference: 0.9 };
+    const prefs = (text: string) =>
+      heuristicReflect([user('Add a login page.'), reply(), user(text)], { scorer })
+        .filter((i) => i.category === 'preference')
+        .map((i) => i.recommendation);
+    expect(prefs('Prefiero que uses pnpm en este repo. Gracias')).toEqual([
+      'Prefiero que uses pnpm en este repo',
+    ]);
+    expect(prefs('  Tabs for indentation here')).toEqual(['Tabs for indentation here']);
+    expect(extractRecommendation('Prefiero pnpm. Gracias', true)).toBe('Prefiero pnpm');
+    expect(extractRecommendation('   ', true)).toBe("Apply the user's correction.");
+    expect(extractRecommendation('Prefiero pnpm. Gracias')).toBe("Apply the user's correction.");
   });
 
   it('confidence bands', () => {

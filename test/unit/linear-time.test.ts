@@ -317,6 +317,11 @@ describe('heuristics', () => {
     ['a long word', (n) => fill(n, 'a')],
     ["don't repeated", (n) => fill(n, "don't use ")],
     ['I said repeated', (n) => fill(n, 'I said always use x. ')],
+    // A lone `<tag>` looks for its `</tag>` in the next 4,000 characters only (found by npm run fuzz:
+    // it searched to the end, once per tag).
+    ['lone tags', (n) => fill(n, '<user>.')],
+    ['lone tags, all different', (n) => fill(n, '<ab>.<ac>.<ad>.')],
+    ['tags closed far away', (n) => fill(n, '<a>.', '', '</a>')],
   ]);
   // A preference's recommendation looks for the sentence that states its rule: each sentence once.
   linear('extractRecommendation (a preference)', (text) => extractRecommendation(text, true), [

@@ -18,6 +18,15 @@ describe('snapshot cues', () => {
     expect(where('All green, with 3 expected failures as usual.')).toBe('none');
   });
 
+  it('reads "regression test" as a kind of test, and a regression on its own as a problem', () => {
+    expect(where('26 regression tests pass.')).toBe('none');
+    expect(where('Added a regression test for the empty cart.')).toBe('none');
+    expect(where('Run the regression suite next.')).toBe('nextActions');
+    expect(where('This is a regression from the last release.')).toBe('blockers');
+    expect(where('Regression tests still fail on Windows.')).toBe('blockers');
+    expect(where('The regressions are back after the merge.')).toBe('blockers');
+  });
+
   it('reads a slip or omission reported as done as a problem that stands', () => {
     expect(where('I forgot to export the helper from the index.')).toBe('blockers');
     expect(where('We overlooked the empty-list case in the parser.')).toBe('blockers');

@@ -55,12 +55,15 @@ export function unseenNotesByAuthor(
 export function loadUnseenNotes(
   dir: string,
   path: string = UNSEEN_NOTES_ENTRIES,
+  missing?: { count: number },
 ): (NoteRow & { text: string })[] {
-  const rows = loadStrangersNotes(path, dir);
+  const rows = loadStrangersNotes(path, dir, missing !== undefined);
   const all = readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '').length;
-  if (rows.length !== all)
+  // Copies rebuilt from the index (`missing` given) may lack a sentence: counted, never guessed.
+  if (missing) missing.count = all - rows.length;
+  else if (rows.length !== all)
     throw new Error(`${all - rows.length} unseen-notes rows have no copy under ${dir}`);
   return rows;
 }
