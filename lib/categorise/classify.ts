@@ -297,7 +297,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
     if (c === C_MAY && next & (IMP | FUNC)) hedge = true;
     if (c === C_I && (nc === C_THINK || nc === C_ASSUME)) hedge = true; // "I think", "I assume"
     // Done: "has been added", "we've updated", "was resolved"; a first word "Added …".
-    if (f & (ED | PART) && !(f & PROBLEM)) {
+    if (f & (ED | PART) && !(f & PROBLEM) && !forms.perceived(c)) {
       past = true;
       if (i === start && f & ED && !(next & AUX)) done = true;
       else if (prev & AUX) done = true;

@@ -175,6 +175,21 @@ export function namesTestKind(fs: readonly number[], i: number, n: number): bool
   return (c === C_REGRESSION || c === C_REGRESSIONS) && next >= C_TEST && next <= C_TEST_LAST;
 }
 
+/** The codes from C_OBSERVED to C_OBSERVED_LAST: what was seen, not done ("Observed error: …"). */
+const C_OBSERVED = code('observed');
+const C_OBSERVED_LAST = code('encountered');
+
+/**
+ * @internal Whether the word code `c` tells what the writer saw ("Observed error: …", "Noticed the
+ * build fails", "Encountered a timeout"): a participle that reports, not a step done.
+ *
+ * @example
+ * ```ts
+ * perceived(codeOf(wordFlags('observed'))); // true
+ * ```
+ */
+export const perceived = (c: number): boolean => c >= C_OBSERVED && c <= C_OBSERVED_LAST;
+
 /** "It ignores …", "So `zip` effectively ignores …", "This ignores the fact that …". */
 const IGNORES = /* @__PURE__ */ opened(/(?:this|it|`[^`\s]+`)\s+(?:\w+ly\s+)?ignores\s/.source);
 

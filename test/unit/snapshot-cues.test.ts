@@ -18,6 +18,22 @@ describe('snapshot cues', () => {
     expect(where('All green, with 3 expected failures as usual.')).toBe('none');
   });
 
+  it('reads a failure told by its status word alone (aborted, refused, exceeded) as a problem', () => {
+    expect(where('API Error: Request was aborted.')).toBe('blockers');
+    expect(where('Connection refused on port 5432.')).toBe('blockers');
+    expect(where('Maximum recursion depth exceeded while calling a Python object.')).toBe('blockers');
+    expect(where('The aborted request no longer fails after the retry.')).toBe('none');
+  });
+
+  it('reads what the writer saw ("Observed error: …", "Noticed …") as a report, not a step done', () => {
+    expect(where('Observed error (API): prompt is too long: 207255 tokens > 200000 maximum')).toBe(
+      'blockers',
+    );
+    expect(where('Noticed the build fails on CI.')).toBe('blockers');
+    expect(where('Observed that all tests pass now.')).toBe('none');
+    expect(where('I noticed a typo and fixed it.')).toBe('none');
+  });
+
   it('reads "regression test" as a kind of test, and a regression on its own as a problem', () => {
     expect(where('26 regression tests pass.')).toBe('none');
     expect(where('Added a regression test for the empty cart.')).toBe('none');
