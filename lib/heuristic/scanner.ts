@@ -373,9 +373,8 @@ function scan(text: string, c: CompiledMarkers, composed: boolean): number {
         k++;
       }
       if (k > i + 1 && k < len && codes[k]! === 0x3e) {
-        // Only the next 4,000 characters are searched, the only ones whose close the rule accepts: a
-        // search to the end for every lone tag (`<a>.<a>.…`) would be quadratic. `>>> 0` turns "not
-        // found" (-1) into a huge offset.
+        // Only the 4,000 characters a close may be in are searched: a search to the end for every
+        // lone tag (`<a>.<a>.…`) would be quadratic. `>>> 0` makes "not found" (-1) huge.
         const close = text.slice(k, k + 4100).indexOf(`</${text.slice(i + 1, k)}>`);
         i = close >>> 0 <= 4000 ? close + 2 * k - i + 1 : k;
         if (n < MAX_SENTENCE) buf[n++] = UNKNOWN;
