@@ -311,7 +311,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       else if (next & FUNC) hit = true;
     } else if (f & PROBLEM) {
       if (pc === C_LONGER) continue;
-      if (forms.tddPhase(fs, i, n) || forms.namesTestKind(fs, i, n)) continue; // "RED state", "regression tests"
+      if (forms.namedByNext(fs, i, n)) continue; // "our RED state", "regression tests": a name, no defect
       let negated = nc === C_FREE || nc === C_NONE;
       // "not broken", "2 expected failures"; not "the expected value is missing" (what should be).
       for (let j = Math.max(0, i - 3); j < i; j++)

@@ -5,21 +5,7 @@
  * from the errors of the spent labelled sets (sets 11-13, eval/snapshot/sets/<n>/LABELLING.md).
  */
 
-import {
-  C_ARE,
-  C_IS,
-  C_PHASE,
-  C_RED,
-  C_STATE,
-  C_TO,
-  code,
-  codeOf,
-  DISC,
-  IMP,
-  NEG,
-  STILL,
-  SUBJ,
-} from './cues.js';
+import { C_ARE, C_IS, C_TO, code, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
 import { mayHold, N_IGNORES, N_POSSIBLE, N_STILL } from './needles.js';
 import { opened } from './openers.js';
 
@@ -138,41 +124,45 @@ export function stillBefore(fs: readonly number[], i: number): boolean {
 }
 
 /**
- * @internal Whether the word at `i` is the "red" of a test-first phase ("We have our RED state", "the
- * TDD RED phase"), not a failing build.
- *
- * @example
- * ```ts
- * // flags of "we have our red state": tddPhase(fs, 3, 5) === true
- * ```
+ * Problem words that the next word turns into the name of a thing, not a defect: a test-first phase
+ * ("We have our RED state", "the TDD RED phase"), a kind of test ("26 regression tests pass", "add a
+ * regression test"). Data: each row is the problem words, then the words after them; every word is
+ * in `CODES` (cues.ts).
  */
-export function tddPhase(fs: readonly number[], i: number, n: number): boolean {
-  return (
-    codeOf(fs[i]!) === C_RED &&
-    i + 1 < n &&
-    (codeOf(fs[i + 1]!) === C_STATE || codeOf(fs[i + 1]!) === C_PHASE)
-  );
-}
-
-const C_REGRESSION = code('regression');
-const C_REGRESSIONS = code('regressions');
-/** The codes from C_TEST to C_TEST_LAST: what a regression test is ("regression tests pass"). */
-const C_TEST = code('test');
-const C_TEST_LAST = code('suites');
+const NAMED_BY_NEXT: readonly (readonly [string, string])[] = [
+  ['red', 'state phase'],
+  ['regression regressions', 'test tests testing suite suites'],
+];
+/** {@link NAMED_BY_NEXT} by word code: the codes of the words that may follow. */
+const NEXT_OF = /* @__PURE__ */ (() => {
+  const m = new Map<number, Set<number>>();
+  for (const [problem, next] of NAMED_BY_NEXT)
+    // A word missing from CODES (cues.ts) has code 0, the code of every other word: left out.
+    for (const w of problem.split(' '))
+      if (code(w) > 0)
+        m.set(
+          code(w),
+          new Set(
+            next
+              .split(' ')
+              .map(code)
+              .filter((c) => c > 0),
+          ),
+        );
+  return m;
+})();
 
 /**
- * @internal Whether the problem word at `i` only names a kind of test: "26 regression tests pass",
- * "add a regression test" (a regression is a defect; a regression test is not).
+ * @internal Whether the problem word at `i` only names something with the word after it
+ * ({@link NAMED_BY_NEXT}): "our RED state", "regression tests".
  *
  * @example
  * ```ts
- * // flags of "26 regression tests pass": namesTestKind(fs, 1, 4) === true
+ * // flags of "26 regression tests pass": namedByNext(fs, 1, 4) === true
  * ```
  */
-export function namesTestKind(fs: readonly number[], i: number, n: number): boolean {
-  const c = codeOf(fs[i]!);
-  const next = i + 1 < n ? codeOf(fs[i + 1]!) : 0;
-  return (c === C_REGRESSION || c === C_REGRESSIONS) && next >= C_TEST && next <= C_TEST_LAST;
+export function namedByNext(fs: readonly number[], i: number, n: number): boolean {
+  return i + 1 < n && NEXT_OF.get(codeOf(fs[i]!))?.has(codeOf(fs[i + 1]!)) === true;
 }
 
 /** The codes from C_OBSERVED to C_OBSERVED_LAST: what was seen, not done ("Observed error: …"). */

@@ -41,7 +41,7 @@ const LONG_FILES: Record<string, string> = {
   'redact/vendors.ts':
     'data: one row per vendor key format (prefix, rest, what), about 20 lines of code; the table is what is long',
   'heuristic/markers.ts':
-    'data: the default marker vocabulary, one list per signal (about 60 lines of code; the lists are what is long)',
+    'data: the default marker vocabulary, one list per signal, with its type and docs (about 20 lines are not list entries; the lists are what is long)',
   'snapshot/deterministic.ts':
     'one build() pass (candidates, MinHash-LSH consolidation, ranking, caps) sharing hot typed-array locals under a ~16 ms budget for 10k entries; the entry analysis and the memo are in analysis.ts and memo.ts, the MinHash signature and bucket tables in lsh.ts, the word scan, term table and gate hints in lib/categorise',
   'core/tokens.ts':
