@@ -136,8 +136,8 @@ const NAMED_BY_NEXT: readonly (readonly [string, string])[] = [
 /** {@link NAMED_BY_NEXT} by word code: the codes of the words that may follow. */
 const NEXT_OF = /* @__PURE__ */ (() => {
   const m = new Map<number, Set<number>>();
+  // A word missing from CODES (cues.ts) has code 0, the code of every other word: left out.
   for (const [problem, next] of NAMED_BY_NEXT)
-    // A word missing from CODES (cues.ts) has code 0, the code of every other word: left out.
     for (const w of problem.split(' '))
       if (code(w) > 0)
         m.set(
