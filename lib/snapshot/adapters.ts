@@ -122,7 +122,9 @@ const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
 
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
- * (scope = its role, sourceIteration = the message's position), each failed tool result its error
+ * (scope = its role, sourceIteration = the message's position; `done`, never a next action, for the
+ * messages before the person's latest turn and for an assistant message's last sentence that ends
+ * with ":" right before a tool call, the call it announces), each failed tool result its error
  * line (scope `observation`; a call the person declined gives none), each tool call the files and
  * URLs it names (scope `evidence`). The first
  * user message longer than a few characters is the objective: one a person typed, or an agent's task
@@ -141,6 +143,14 @@ export function entriesFromMessages(messages: readonly Message[]): {
 } {
   const entries: MemoryEntry[] = [];
   let objective = '';
+  // A step planned or asked for before the person's latest turn was carried out or overtaken by the
+  // time they spoke again (eval/snapshot/sets/pending: blind readers found none of 140 next actions of
+  // whole sessions still to do at the end before this rule, and 13 of 90 after it).
+  let latest = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'user' && m.synthetic === undefined && m.content.trim() && !declinedCall(m.content))
+      latest = i;
+  });
   messages.forEach((m, i) => {
     if (m.role === 'tool') {
       // A call the person declined is their decision, not a problem to carry to the next step.
@@ -174,8 +184,12 @@ export function entriesFromMessages(messages: readonly Message[]): {
       !declinedCall(m.content)
     )
       objective = objectiveFromText(m.content);
+    // "Let me check the config:" right before a tool call announces that call, which carries it out.
+    // Scope `done`: never a next action (deterministic.ts); still a blocker, a question or a guess.
+    const end = m.role === 'assistant' && messages[i + 1]?.toolName ? m.content.trimEnd() : '';
     sentences(m.content, 3).forEach((value, j) => {
-      entries.push({ scope: m.role, key: `${m.id}.${j}`, value, sourceIteration: i });
+      const done = i < latest || (value.endsWith(':') && end.endsWith(value));
+      entries.push({ scope: done ? 'done' : m.role, key: `${m.id}.${j}`, value, sourceIteration: i });
     });
   });
   return { objective, entries };

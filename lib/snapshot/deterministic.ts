@@ -498,6 +498,9 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // A failed call's error line reports a problem: a question or a step in it is the tool's ("Did
     // you mean _types?", "Run `npm install` first."), not the agent's.
     if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
+    // A step the entry says was carried out ("Let me run the tests:" before the call) is none left to take.
+    const done = scope === 'done' && own === 'nextActions';
+    if (done) own = undefined;
     const found = a.links;
     // A pointer to evidence ("See lib/retry.ts:42") keeps its text, which holds its links.
     if (found.length > 0 && (forced || own !== 'requiredEvidenceLinks')) {
@@ -519,7 +522,11 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     if (category === 'requiredEvidenceLinks' && a.bare) add(4, a.bare, source, iteration, null, true, null);
     else if (category) add(CATEGORY_INDEX[category], text, source, iteration, a, true, null);
     else if (trace)
-      dropped.push({ text, reason: a.resolved ? 'resolved' : 'uncategorized', sources: [source] });
+      dropped.push({
+        text,
+        reason: done ? 'done' : a.resolved ? 'resolved' : 'uncategorized',
+        sources: [source],
+      });
   }
   for (const t of tasks) {
     const cat = taskCategory(String(t.status ?? ''));

@@ -34,6 +34,10 @@ export function reflectedSnapshotPrompt(input: SnapshotInput): string {
   }));
   const iteration = currentIteration(input);
   const previous = input.previous ? JSON.stringify(toSnake(input.previous)) : '(none)';
+  // Said only when it applies, so that a prompt without such entries is the reference design's.
+  const done = entries.some((e) => e.scope === 'done')
+    ? '\n   An entry of scope "done" was carried out or overtaken: it is never a next action.'
+    : '';
   return `You are a trajectory reduction assistant. Given an agent's current objective
 and its memory entries, categorize each entry into the appropriate field
 of an active context snapshot.
@@ -57,7 +61,7 @@ ${JSON.stringify(tasks)}
    - next_actions: Concrete steps to take next
    - unresolved_questions: Open questions needing answers
    - required_evidence_links: URLs, file paths, or artifact references
-   - irrelevant: Safe to exclude from the snapshot
+   - irrelevant: Safe to exclude from the snapshot${done}
 
 2. Consolidate semantically-similar items into a single entry.
    Example: "CI is red" + "3 tests failing" + "test suite broken" → "CI failing: 3 test failures"

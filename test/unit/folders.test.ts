@@ -105,6 +105,8 @@ const INTERNAL: Record<string, string> = {
   'eval/heuristic/learned.ts → lib/heuristic/score': 'trains on the heuristics’ private scoring',
   'eval/heuristic/probe-context.ts → lib/heuristic-model/features': 'probes the scorer’s private features',
   'eval/heuristic/probe-pairs.ts → lib/heuristic-model/features': 'probes the scorer’s private features',
+  'eval/heuristic/probe-friction.ts → lib/heuristic-model/reader-features':
+    'probes a feature of the reader’s private reading of the answered message (a claimed fix)',
   'eval/heuristic/run.ts → lib/heuristic/languages': 'scores per language with the private language table',
   'eval/heuristic/strangers-data.ts → lib/heuristic/languages':
     'scores per language with the private language table',

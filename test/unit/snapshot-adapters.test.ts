@@ -7,9 +7,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   deterministicSnapshot,
+  deterministicSnapshotWithTrace,
   entriesFromMessages,
   objectiveFromText,
   readSnapshotSource,
+  reflectedSnapshotPrompt,
   snapshotInputFrom,
 } from 'rearview/snapshot';
 import { type Message, parseTranscript } from 'rearview/transcript';
@@ -195,5 +197,76 @@ describe.skipIf(!existsSync(data))('real Codex CLI rollouts', () => {
       const keys = new Set(src.input.entries.map((e) => e.key.split('.')[0]));
       for (const m of injected) expect(keys.has(m.id), `${f}: ${m.id}`).toBe(false);
     }
+  });
+});
+
+describe('entriesFromMessages: what is still to do is said last', () => {
+  const call = (id: string, content: string): Message => ({
+    ...msg(id, 'assistant', content),
+    toolName: 'Bash',
+  });
+  const session = [
+    msg('u1', 'user', 'Add a CSV export to the reports page.'),
+    msg('a1', 'assistant', 'The export button is missing from the toolbar. I will add the route next.'),
+    msg('a2', 'assistant', 'Let me check the router first:'),
+    call('c1', '{"command":"cat src/router.ts"}'),
+    msg('t1', 'tool', 'export const routes = [];'),
+    msg('u2', 'user', 'Please add pagination to the table.'),
+    msg('a3', 'assistant', 'Let me look at the table component:'),
+    call('c2', '{"command":"cat src/table.tsx"}'),
+    msg('a4', 'assistant', 'Next I will add the page size selector.'),
+  ];
+
+  it("gives scope `done` to what came before the person's latest turn and to a step announced right before its call", () => {
+    const scopes = Object.fromEntries(entriesFromMessages(session).entries.map((e) => [e.value, e.scope]));
+    expect(scopes).toMatchObject({
+      'Add a CSV export to the reports page.': 'done',
+      'I will add the route next.': 'done',
+      'Let me check the router first:': 'done',
+      'Please add pagination to the table.': 'user',
+      'Let me look at the table component:': 'done',
+      'Next I will add the page size selector.': 'assistant',
+    });
+  });
+
+  it('lists only the steps still open as next actions, and keeps what else the earlier messages say', () => {
+    const { objective, entries } = entriesFromMessages(session);
+    const trace = deterministicSnapshotWithTrace(snapshotInputFrom(objective, entries));
+    expect(trace.snapshot.nextActions).toEqual([
+      'Next I will add the page size selector.',
+      'Please add pagination to the table.',
+    ]);
+    // A problem stated before the latest turn is still read as one.
+    expect(trace.snapshot.blockers).toContain('The export button is missing from the toolbar.');
+    expect(trace.dropped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ text: 'Let me look at the table component:', reason: 'done' }),
+      ]),
+    );
+  });
+
+  it('a sentence ending with ":" is no done step when no tool call follows it', () => {
+    const scopes = entriesFromMessages([
+      msg('u1', 'user', 'Plan the migration.'),
+      msg('a1', 'assistant', 'Here is what I will do next:'),
+    ]).entries.map((e) => e.scope);
+    expect(scopes).toEqual(['user', 'assistant']);
+  });
+
+  it('`done` is part of the snapshot input format: such an entry is never a next action', () => {
+    const entry = (scope: string) => ({
+      scope,
+      key: 'k',
+      value: 'Run the migration on staging next.',
+      sourceIteration: 1,
+    });
+    expect(deterministicSnapshot({ objective: 'Ship it', entries: [entry('notes')] }).nextActions).toEqual([
+      'Run the migration on staging next.',
+    ]);
+    expect(deterministicSnapshot({ objective: 'Ship it', entries: [entry('done')] }).nextActions).toEqual([]);
+    // The reflection is told so, only when such an entry is in its input.
+    const line = 'An entry of scope "done" was carried out or overtaken: it is never a next action.';
+    expect(reflectedSnapshotPrompt({ objective: 'Ship it', entries: [entry('done')] })).toContain(line);
+    expect(reflectedSnapshotPrompt({ objective: 'Ship it', entries: [entry('notes')] })).not.toContain(line);
   });
 });

@@ -18,7 +18,7 @@ import type { Label } from '../../eval/snapshot/score';
 import { computeView, DEFAULT_SETTINGS, type Parsed, parseInput } from '../../playground/src/analyze';
 
 /** Wins of the blind judgement (SAMPLES.md): old category → today's, by sample. */
-const FIXED: { sample: string; text: string; old: Label; now: Label }[] = [
+const FIXED: { sample: string; text: string; old: Label; now: Label; listed?: Label }[] = [
   // A diagnosis of the bug being worked on is a blocker.
   {
     sample: 'swe-agent',
@@ -42,7 +42,14 @@ const FIXED: { sample: string; text: string; old: Label; now: Label }[] = [
     now: 'nextActions',
   },
   { sample: 'anthropic', text: 'The bug is in csv.ts.', old: 'irrelevant', now: 'blockers' },
-  { sample: 'anthropic', text: 'I will look at the job log first.', old: 'irrelevant', now: 'nextActions' },
+  // A plan, but the tool call right after it carries it out: the snapshot lists it nowhere.
+  {
+    sample: 'anthropic',
+    text: 'I will look at the job log first.',
+    old: 'irrelevant',
+    now: 'nextActions',
+    listed: 'irrelevant',
+  },
   { sample: 'openai', text: 'That is wrong, I said skip the header.', old: 'irrelevant', now: 'blockers' },
   // Optional advice is not a plan.
   {
@@ -104,7 +111,7 @@ describe('the categoriser on the bundled samples', () => {
       // Where the playground's deterministic column (default settings) shows it.
       const { text, p } = parsed(sample);
       const snap = computeView(p, DEFAULT_SETTINGS, text).snapshot.trace.snapshot;
-      for (const cat of CATS) expect(snap[cat].includes(f.text), cat).toBe(cat === f.now);
+      for (const cat of CATS) expect(snap[cat].includes(f.text), cat).toBe(cat === (f.listed ?? f.now));
     },
   );
 

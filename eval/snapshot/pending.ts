@@ -1,0 +1,118 @@
+/**
+ * `npx tsx eval/snapshot/pending.ts`: are the deterministic snapshot's next actions still to do when a
+ * session ends? Blind readers labelled next-action items of the shared transcripts' snapshots
+ * (`sets/pending/`: 370 items in three rounds, `RULES.md`, README.md) as `pending`, `not-pending`,
+ * `not-a-step` or `unclear`. This script prints each round's labels by group as drawn, then rebuilds
+ * today's snapshot of every labelled file and says which labelled items today's next-action lists hold:
+ * the share of them still pending is the list's precision on these labels (a later change to the
+ * adapters or the categoriser is scored here without labelling again, for the items it keeps).
+ * It also counts today's next actions over every shared transcript.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { deterministicSnapshotWithTrace, readSnapshotSource } from '../../lib/snapshot/index';
+import { sharedDataDir } from '../../tools/shared/data';
+
+interface Row {
+  round: number;
+  id: string;
+  file: string;
+  author: string;
+  message: number;
+  sha256: string;
+  group: string;
+  role: string;
+  label: string;
+  reader: number;
+  second?: string;
+}
+
+const root = sharedDataDir() ?? '';
+if (!root) throw new Error('no shared data beside the repository (../shared/data)');
+const rows: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/labels.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Row);
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+const LABELS = ['pending', 'not-pending', 'not-a-step', 'unclear'] as const;
+const counts = (rs: readonly Row[]) =>
+  LABELS.map((l) => `${l} ${rs.filter((r) => r.label === l).length}`).join(', ');
+
+console.log('## As drawn (labels by round and group)');
+for (const round of [1, 2, 3]) {
+  const inRound = rows.filter((r) => r.round === round);
+  for (const group of [...new Set(inRound.map((r) => r.group))])
+    for (const role of ['assistant', 'user']) {
+      const rs = inRound.filter((r) => r.group === group && r.role === role);
+      if (rs.length) console.log(`round ${round}, ${group}, ${role} (${rs.length}): ${counts(rs)}`);
+    }
+}
+const second = rows.filter((r) => r.second !== undefined);
+console.log(
+  `second reader: ${second.filter((r) => r.second === r.label).length} of ${second.length} agree with the first`,
+);
+
+/** Today's next actions of a file, as `message#sha256` of their source entry. */
+function nextActionsOf(text: string): Set<string> | null {
+  let src: ReturnType<typeof readSnapshotSource>;
+  try {
+    src = readSnapshotSource(text);
+  } catch {
+    return null;
+  }
+  if (src.kind !== 'transcript') return null;
+  const entries = src.input.entries ?? [];
+  const out = new Set<string>();
+  for (const item of deterministicSnapshotWithTrace(src.input).kept) {
+    if (item.category !== 'nextActions') continue;
+    const id = item.sources.find((s) => /^m\d+$/.test(s));
+    const e = id ? entries[Number(id.slice(1)) - 1] : undefined;
+    if (e) out.add(`${e.sourceIteration}#${sha(String(e.value).trim())}`);
+  }
+  return out;
+}
+
+console.log("\n## Today's next-action lists");
+const lists = new Map<string, Set<string> | null>();
+for (const file of new Set(rows.map((r) => r.file)))
+  lists.set(file, nextActionsOf(readFileSync(join(root, file), 'utf8')));
+const listed = rows.filter((r) => lists.get(r.file)?.has(`${r.message}#${r.sha256}`));
+const left = rows.filter((r) => !lists.get(r.file)?.has(`${r.message}#${r.sha256}`));
+const decided = (rs: readonly Row[]) => rs.filter((r) => r.label === 'pending' || r.label === 'not-pending');
+const share = (a: number, b: number) => `${a} of ${b} (${b ? ((100 * a) / b).toFixed(1) : '—'} %)`;
+console.log(`listed today (${listed.length}): ${counts(listed)}`);
+console.log(
+  `  pending: ${share(listed.filter((r) => r.label === 'pending').length, listed.length)} of the items, ${share(decided(listed).filter((r) => r.label === 'pending').length, decided(listed).length)} of the steps read as pending or not`,
+);
+console.log(`not listed today (${left.length}): ${counts(left)}`);
+
+// The population: today's next actions over every shared transcript.
+const files: string[] = [];
+const walk = (d: string) => {
+  for (const f of readdirSync(d).sort()) {
+    const p = join(d, f);
+    if (statSync(p).isDirectory()) walk(p);
+    else if (!/SOURCES|README/.test(f)) files.push(p);
+  }
+};
+const FOLDERS = [
+  'specstory',
+  'claude-code-jsonl',
+  'claude-code-jsonl-more',
+  'codex',
+  'cline',
+  'other-agents',
+];
+for (const d of [...FOLDERS, 'aider', 'claude-code-console', 'sharegpt']) walk(join(root, d));
+let sessions = 0;
+let items = 0;
+for (const f of files) {
+  const list = nextActionsOf(readFileSync(f, 'utf8'));
+  if (list === null) continue;
+  sessions++;
+  items += list.size;
+}
+console.log(
+  `\n${items} next actions over ${sessions} shared transcripts (${(items / Math.max(1, sessions)).toFixed(2)} per session; ${relative(process.cwd(), root)})`,
+);
