@@ -498,7 +498,8 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // A failed call's error line reports a problem: a question or a step in it is the tool's ("Did
     // you mean _types?", "Run `npm install` first."), not the agent's.
     if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
-    // A step the entry says was carried out ("Let me run the tests:" before the call) is none left to take.
+    // Scope `done` marks a step carried out or overtaken (adapters.ts: said before the person's latest
+    // turn, or announcing the call that follows it): none left to take.
     const done = scope === 'done' && own === 'nextActions';
     if (done) own = undefined;
     const found = a.links;
