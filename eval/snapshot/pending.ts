@@ -6,7 +6,8 @@
  * today's snapshot of every labelled file and says which labelled items today's next-action lists hold:
  * the share of them still pending is the list's precision on these labels (a later change to the
  * adapters or the categoriser is scored here without labelling again, for the items it keeps).
- * It also counts today's next actions over every shared transcript.
+ * It also counts today's next actions over every shared transcript, and prints the labels of 100
+ * blockers read the same way (`sets/pending/blockers.jsonl`: still standing at the end or not).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -48,7 +49,19 @@ for (const round of [1, 2, 3]) {
       if (rs.length) console.log(`round ${round}, ${group}, ${role} (${rs.length}): ${counts(rs)}`);
     }
 }
-const second = rows.filter((r) => r.second !== undefined);
+// The same question for blockers (`blockers.jsonl`, RULES-blockers.md): still standing at the end?
+const blockers: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/blockers.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Row);
+for (const group of ['before-latest-turn', 'since-latest-turn']) {
+  const rs = blockers.filter((r) => r.group === group);
+  const by = (l: string) => rs.filter((r) => r.label === l).length;
+  console.log(
+    `blockers, ${group} (${rs.length}): open ${by('open')}, resolved ${by('resolved')}, not-a-problem ${by('not-a-problem')}, unclear ${by('unclear')}`,
+  );
+}
+const second = [...rows, ...blockers].filter((r) => r.second !== undefined);
 console.log(
   `second reader: ${second.filter((r) => r.second === r.label).length} of ${second.length} agree with the first`,
 );
