@@ -1,0 +1,49 @@
+/**
+ * The `pending` set (eval/snapshot/sets/pending): blind readers' labels of next-action and blocker items,
+ * kept as references only. Every row still points at an entry the snapshot reads from its file (same
+ * message, same text), so `eval/snapshot/pending.ts` scores what the readers read; the labels are the
+ * rules' words; a second reading is on a sample of each round.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { readSnapshotSource } from 'rearview/snapshot';
+import { describe, expect, it } from 'vitest';
+
+const set = resolve(import.meta.dirname, '../../eval/snapshot/sets/pending');
+const data = resolve(import.meta.dirname, '../../../shared/data');
+const read = (name: string) =>
+  readFileSync(join(set, name), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const labels = read('labels.jsonl');
+const blockers = read('blockers.jsonl');
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+describe('the pending set', () => {
+  it('labels every item by the rules, with distinct ids and a second reading on a sample', () => {
+    for (const r of labels) expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
+    for (const r of blockers) expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
+    expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
+    for (const round of [1, 2, 3])
+      expect(labels.filter((r) => r.round === round && r.second !== undefined).length).toBeGreaterThan(10);
+    expect(blockers.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
+    // References only: no row carries the item's text.
+    for (const r of [...labels, ...blockers]) expect(Object.keys(r)).not.toContain('text');
+  });
+
+  it.skipIf(!existsSync(data))("points at entries the snapshot still reads from each row's file", () => {
+    const byFile = new Map<string, Set<string>>();
+    for (const r of [...labels, ...blockers]) {
+      const file = String(r.file);
+      let found = byFile.get(file);
+      if (!found) {
+        const entries = readSnapshotSource(readFileSync(join(data, file), 'utf8')).input.entries ?? [];
+        found = new Set(entries.map((e) => `${e.sourceIteration}#${sha(String(e.value).trim())}`));
+        byFile.set(file, found);
+      }
+      expect(found.has(`${r.message}#${r.sha256}`), `${file} message ${r.message}`).toBe(true);
+    }
+  });
+});
