@@ -24,13 +24,11 @@
  *
  * `npx tsx eval/heuristic/probe-friction.ts` (about 2 min: three variants, each with its inner folds).
  */
-import { fnv1a32 } from '../../lib/core/index';
 import { replyParts } from '../../lib/heuristic-model/reader-features';
+import { rankingCurve } from './curve';
 import type { Example } from './reader-data';
-import { type Features, loadPool, logits, memoFeats, outOfFold, saidOf, train } from './reader-train';
+import { type Features, loadPool, logits, memoFeats, outOfFold, saidOf } from './reader-train';
 
-const FOLDS = 5;
-const foldOf = (author: string) => fnv1a32(`fold#${author}`) % FOLDS;
 const { pool } = loadPool();
 const strangers = pool.filter((e) => e.id.startsWith('s:'));
 const older = pool.filter((e) => !e.id.startsWith('s:'));
@@ -81,25 +79,17 @@ const words =
     return out;
   };
 
-/** Average precision and the best recall at precision 0.80 / 0.85 of `rows`' out-of-fold logits. */
+/** Average precision and the best recall at precision 0.80 / 0.85 of `rows`' out-of-fold friction logits. */
 function curve(rows: readonly Example[], z: Map<Example, number[]>) {
-  const ranked = rows.map((e) => ({ s: z.get(e)![3]!, y: isFriction(e) })).sort((a, b) => b.s - a.s);
-  const positives = ranked.filter((r) => r.y).length;
-  let tp = 0;
-  let ap = 0;
-  const best: Record<string, number> = { '0.80': 0, '0.85': 0 };
-  ranked.forEach((r, i) => {
-    if (!r.y) return;
-    tp++;
-    ap += tp / (i + 1) / positives;
-    for (const t of Object.keys(best))
-      if (tp / (i + 1) >= Number(t)) best[t] = Math.max(best[t]!, tp / positives);
-  });
+  const { positives, ap, recallAt } = rankingCurve(
+    rows.map((e) => ({ s: z.get(e)![3]!, y: isFriction(e) })),
+    ['0.80', '0.85'],
+  );
   const round = (x: number) => Number(x.toFixed(3));
   return {
     positives,
     ap: round(ap),
-    recallAt: Object.fromEntries(Object.entries(best).map(([k, v]) => [k, round(v)])),
+    recallAt: Object.fromEntries(Object.entries(recallAt).map(([k, v]) => [k, round(v)])),
   };
 }
 
@@ -128,15 +118,9 @@ const variants: [string, Features][] = [
   ['reader + friction words + after a claimed fix', memoFeats(words(true))],
 ];
 for (const [variant, feats] of variants) {
-  const z = new Map<Example, number[]>();
-  for (let k = 0; k < FOLDS; k++) {
-    const m = train(
-      pool.filter((e) => foldOf(e.author) !== k),
-      feats,
-    );
-    for (const e of pool.filter((x) => foldOf(x.author) === k)) z.set(e, logits(m, feats(e)));
-  }
+  // Each fold's reader is trained on the other folds' authors: its model's logits are the curve's.
   const scored = outOfFold(pool, pool, feats);
+  const z = new Map<Example, number[]>([...scored].map(([e, x]) => [e, logits(x.fitted.model, feats(e))]));
   console.log(
     JSON.stringify({
       part: variant,

@@ -8,6 +8,7 @@
  * of its authors, for the learning curve; `READER_CURVE_TRAIN=strangers` on the strangers rows only.
  */
 import { fnv1a32 } from '../../lib/core/index';
+import { rankingCurve } from './curve';
 import { CATEGORIES } from './data';
 import { type Example, syntheticExamples } from './reader-data';
 import { loadPool, logits, memoFeats, train } from './reader-train';
@@ -38,19 +39,11 @@ for (let k = 0; k < FOLDS; k++) {
 /** Average precision, and the best recall whose precision reaches each target. */
 function curve(rows: readonly Example[], c: number) {
   const cat = CATEGORIES[c]!;
-  const ranked = rows.map((e) => ({ s: z.get(e)![c]!, y: e.labels.includes(cat) })).sort((a, b) => b.s - a.s);
-  const positives = ranked.filter((r) => r.y).length;
-  let tp = 0;
-  let ap = 0;
-  const best: Record<string, number> = { '0.80': 0, '0.85': 0, '0.90': 0 };
-  ranked.forEach((r, i) => {
-    if (!r.y) return;
-    tp++;
-    const p = tp / (i + 1);
-    ap += p / Math.max(1, positives);
-    for (const t of Object.keys(best)) if (p >= Number(t)) best[t] = Math.max(best[t]!, tp / positives);
-  });
-  return { cat, positives, rows: rows.length, ap: Number(ap.toFixed(3)), recallAtPrecision: best };
+  const { positives, ap, recallAt } = rankingCurve(
+    rows.map((e) => ({ s: z.get(e)![c]!, y: e.labels.includes(cat) })),
+    ['0.80', '0.85', '0.90'],
+  );
+  return { cat, positives, rows: rows.length, ap: Number(ap.toFixed(3)), recallAtPrecision: recallAt };
 }
 
 const strangers = pool.filter((e) => e.id.startsWith('s:'));

@@ -10,10 +10,10 @@
  * blockers read the same way (`sets/pending/blockers.jsonl`: still standing at the end or not).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { deterministicSnapshotWithTrace, readSnapshotSource } from '../../lib/snapshot/index';
-import { sharedDataDir } from '../../tools/shared/data';
+import { CONVERSATION_FOLDERS, METADATA_FILE, sharedDataDir, walkFiles } from '../../tools/shared/data';
 
 interface Row {
   round: number;
@@ -101,23 +101,9 @@ console.log(
 console.log(`not listed today (${left.length}): ${counts(left)}`);
 
 // The population: today's next actions over every shared transcript.
-const files: string[] = [];
-const walk = (d: string) => {
-  for (const f of readdirSync(d).sort()) {
-    const p = join(d, f);
-    if (statSync(p).isDirectory()) walk(p);
-    else if (!/SOURCES|README/.test(f)) files.push(p);
-  }
-};
-const FOLDERS = [
-  'specstory',
-  'claude-code-jsonl',
-  'claude-code-jsonl-more',
-  'codex',
-  'cline',
-  'other-agents',
-];
-for (const d of [...FOLDERS, 'aider', 'claude-code-console', 'sharegpt']) walk(join(root, d));
+const files = CONVERSATION_FOLDERS.flatMap((d) =>
+  walkFiles(join(root, d)).filter((p) => !METADATA_FILE.test(relative(root, p))),
+);
 let sessions = 0;
 let items = 0;
 for (const f of files) {

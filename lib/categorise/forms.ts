@@ -165,9 +165,10 @@ export function namedByNext(fs: readonly number[], i: number, n: number): boolea
   return i + 1 < n && NEXT_OF.get(codeOf(fs[i]!))?.has(codeOf(fs[i + 1]!)) === true;
 }
 
-/** The codes from C_OBSERVED to C_OBSERVED_LAST: what was seen, not done ("Observed error: …"). */
-const C_OBSERVED = code('observed');
-const C_OBSERVED_LAST = code('encountered');
+/** The codes of the participles that report what was seen (each in `CODES`, cues.ts). */
+const PERCEIVED: ReadonlySet<number> = /* @__PURE__ */ new Set(
+  ['observed', 'noticed', 'encountered'].map(code),
+);
 
 /**
  * @internal Whether the word code `c` tells what the writer saw ("Observed error: …", "Noticed the
@@ -178,7 +179,7 @@ const C_OBSERVED_LAST = code('encountered');
  * perceived(codeOf(wordFlags('observed'))); // true
  * ```
  */
-export const perceived = (c: number): boolean => c >= C_OBSERVED && c <= C_OBSERVED_LAST;
+export const perceived = (c: number): boolean => c > 0 && PERCEIVED.has(c);
 
 /** "It ignores …", "So `zip` effectively ignores …", "This ignores the fact that …". */
 const IGNORES = /* @__PURE__ */ opened(/(?:this|it|`[^`\s]+`)\s+(?:\w+ly\s+)?ignores\s/.source);

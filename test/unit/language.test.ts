@@ -96,29 +96,15 @@ describe('otherLanguages and the hint', () => {
     expect(nameLanguages(['ja'])).toBe('Japanese');
     expect(nameLanguages([])).toBe('');
     // Most first, ties by code: the order learn's note across sessions names them in.
-    expect(
-      rankLanguages(
-        new Map([
-          ['es', 2],
-          ['zh', 3],
-          ['de', 2],
-        ]),
-      ),
-    ).toEqual({
-      languages: { zh: 3, de: 2, es: 2 },
-      names: 'Chinese, German and Spanish',
-    });
-    expect(
-      Object.keys(
-        rankLanguages(
-          new Map([
-            ['es', 2],
-            ['zh', 3],
-            ['de', 2],
-          ]),
-        ).languages,
-      ),
-    ).toEqual(['zh', 'de', 'es']);
+    const ranked = rankLanguages(
+      new Map([
+        ['es', 2],
+        ['zh', 3],
+        ['de', 2],
+      ]),
+    );
+    expect(ranked).toEqual({ languages: { zh: 3, de: 2, es: 2 }, names: 'Chinese, German and Spanish' });
+    expect(Object.keys(ranked.languages)).toEqual(['zh', 'de', 'es']);
     expect(OTHER_LANGUAGES.map((l) => LANGUAGE_NAMES[l])).toEqual([
       'Spanish',
       'Portuguese',
