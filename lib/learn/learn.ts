@@ -15,6 +15,7 @@ import { createRedactor } from '../redact/index.js';
 import { parseTranscript } from '../transcript/index.js';
 import { againstSentences } from './against.js';
 import { Aggregator } from './aggregate.js';
+import { dateInName, isoInstant } from './dates.js';
 import { toMarkdown } from './format.js';
 import { refineWithModel } from './model.js';
 import { analyseSession, splitSessions } from './session.js';
@@ -249,12 +250,13 @@ function readOne(
   const text = dropPrivate(raw);
   if (!text.trim()) throw new LearnSourceError('learn_source_invalid', name, 'empty');
   const transcript = parseTranscript(text, { lenient: true });
+  const fallback = fallbackDate(transcript.meta?.startedAt, name, modified);
   for (const session of splitSessions(name, transcript.format, transcript.messages)) {
     // Person-written turns are quoted as evidence and read by the heuristics: redacted before both.
     const messages = session.messages.map((m) =>
       m.role === 'user' ? { ...m, content: redactText(m.content) } : m,
     );
-    const found = analyseSession(session.name, messages, modified, redactText, detector);
+    const found = analyseSession(session.name, messages, fallback, redactText, detector);
     result.stats.sessions++;
     if (found.languages) {
       tally.sessions++;
@@ -272,6 +274,17 @@ function readOne(
       else agg.add(f, group);
     }
   }
+}
+
+/**
+ * The date of turns before any timestamp: the start the export records in UTC, else a date-time the
+ * source's name holds (SpecStory names a file by its start in UTC; Codex by its start in local time,
+ * read as UTC), else a recorded start without a zone (read as UTC), else the file's date: last, since
+ * a copy resets it.
+ */
+function fallbackDate(started: string | undefined, name: string, modified: string | undefined) {
+  const zoned = started !== undefined && /(?:Z|[+-]\d{2}:?\d{2})$/i.test(started);
+  return (zoned ? started : undefined) ?? dateInName(name) ?? (started && isoInstant(started)) ?? modified;
 }
 
 /**

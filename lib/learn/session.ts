@@ -9,6 +9,7 @@ import { type HeuristicOptions, heuristicReflect, opensSession } from '../heuris
 import { type OtherLanguages, otherLanguages } from '../language/index.js';
 import { insightProposals, turnContexts } from '../playbook/index.js';
 import type { Message } from '../transcript/index.js';
+import { isoInstant } from './dates.js';
 import { judgeFailure, judgeRule } from './quality.js';
 import type { Evidence, RuleKind } from './types.js';
 
@@ -33,10 +34,49 @@ export interface SessionFindings {
 
 const QUOTE_CHARS = 200;
 
-/** A turn's text on one line, clipped: enough to recognise it in the session. */
-export function quoteOf(text: string): string {
+/**
+ * A turn's text on one line, clipped: enough to recognise it in the session. With `near` (the rule
+ * written from it), a long turn is quoted from the sentence that shares the most of the rule's words,
+ * so the evidence shows what the rule says and not the turn's first lines.
+ */
+export function quoteOf(text: string, near?: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS - 1)}…` : line;
+  if (line.length <= QUOTE_CHARS) return line;
+  const from = near ? sentenceNear(line, near) : 0;
+  if (from === 0) return `${line.slice(0, QUOTE_CHARS - 1)}…`;
+  const end = from + QUOTE_CHARS - 2;
+  return `…${line.slice(from, end)}${end < line.length ? '…' : ''}`;
+}
+
+/** Words of three letters or more, lower-cased: what a rule and its sentence share. */
+const QUOTE_WORD = /[\p{L}\p{N}]{3,}/gu;
+
+/**
+ * Where the sentence of `line` that holds the most distinct words of `near` starts (the first of
+ * equals; 0 when none shares a word). One pass over the line: sentences end at `.`, `!`, `?` or `;`
+ * followed by a space.
+ */
+function sentenceNear(line: string, near: string): number {
+  const wanted = new Set(near.toLowerCase().match(QUOTE_WORD) ?? []);
+  if (!wanted.size) return 0;
+  let best = 0;
+  let bestAt = 0;
+  let start = 0;
+  const score = (from: number, to: number) => {
+    const seen = new Set<string>();
+    for (const w of line.slice(from, to).toLowerCase().match(QUOTE_WORD) ?? [])
+      if (wanted.has(w)) seen.add(w);
+    if (seen.size > best) {
+      best = seen.size;
+      bestAt = from;
+    }
+  };
+  for (const m of line.matchAll(/[.!?;] /g)) {
+    score(start, m.index + 1);
+    start = m.index + 2;
+  }
+  score(start, line.length);
+  return bestAt;
 }
 
 /** Lower-case words only: "Use pnpm, not npm!" and "use pnpm not npm." are one candidate. */
@@ -126,7 +166,7 @@ export function analyseSession(
         kind,
         key: candidateKey(kind, text),
         text,
-        evidence: evidenceOf(session, id, turn?.m, turn?.date ?? fallbackDate),
+        evidence: evidenceOf(session, id, turn?.m, turn?.date ?? fallbackDate, text),
       });
     }
   }
@@ -136,8 +176,14 @@ export function analyseSession(
   return out;
 }
 
-function evidenceOf(session: string, id: string, m: Message | undefined, date: string | undefined): Evidence {
-  const e: Evidence = { session, message: id, quote: m ? quoteOf(m.content) : '' };
+function evidenceOf(
+  session: string,
+  id: string,
+  m: Message | undefined,
+  date: string | undefined,
+  rule: string,
+): Evidence {
+  const e: Evidence = { session, message: id, quote: m ? quoteOf(m.content, rule) : '' };
   if (typeof m?.source?.line === 'number') e.line = m.source.line;
   if (date) e.date = date;
   return e;
@@ -154,7 +200,8 @@ function byDateOf(
   const out = new Map<string, { m: Message; date?: string }>();
   let date = fallback;
   for (const m of messages) {
-    if (typeof m.ts === 'string' && Number.isFinite(Date.parse(m.ts))) date = new Date(m.ts).toISOString();
+    const at = typeof m.ts === 'string' ? isoInstant(m.ts) : undefined;
+    if (at) date = at;
     out.set(m.id, date ? { m, date } : { m });
   }
   return out;

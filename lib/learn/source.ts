@@ -9,6 +9,7 @@ import {
   type RearviewErrorOptions,
   utf8ByteLength,
 } from '../core/index.js';
+import { isoInstant } from './dates.js';
 import type { LearnSource } from './types.js';
 
 /**
@@ -92,9 +93,13 @@ function hasPrivateTag(text: string): boolean {
 /** Default largest source: far above any real session, low enough that one file cannot exhaust memory. */
 export const DEFAULT_MAX_SOURCE_BYTES = 256 * 1024 * 1024;
 
-/** The source's date as an ISO string, or undefined when it has none or a bad one. */
+/**
+ * The source's date as an ISO string, or undefined when it has none or a bad one. A string is read
+ * as ISO 8601 (a time without an offset as UTC), the same in every runtime.
+ */
 export function modifiedIso(modified: LearnSource['modified']): string | undefined {
   if (modified === undefined || modified === null) return undefined;
+  if (typeof modified === 'string') return isoInstant(modified);
   const d = modified instanceof Date ? modified : new Date(modified);
   const t = d.getTime();
   return Number.isFinite(t) ? d.toISOString() : undefined;

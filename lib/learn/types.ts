@@ -21,7 +21,12 @@ export interface LearnSource {
   text?: string;
   bytes?: Uint8Array | ArrayBuffer;
   stream?: ReadableStream<Uint8Array | string> | AsyncIterable<Uint8Array | string>;
-  /** When the file was last written: the date of evidence whose turn carries no timestamp. */
+  /**
+   * When the file was last written (a string is read as ISO 8601): the date of evidence whose turn
+   * carries no timestamp, when the export records no start (SpecStory's title) and `name` holds no
+   * date-time (`2025-07-18_01-12Z-….md`, `rollout-2025-09-07T01-32-39-….jsonl`). Last because a copy
+   * or a download resets it.
+   */
   modified?: string | number | Date;
 }
 
@@ -158,8 +163,16 @@ export interface Evidence {
   message: string;
   /** 1-based line of the message in its source, when the format has lines. */
   line?: number;
+  /**
+   * When the turn was written, ISO 8601 in UTC: its own timestamp or the latest before it (a time
+   * the source writes with no offset is read as UTC), else the session's recorded start, a
+   * date-time in the source's name, or `LearnSource.modified`.
+   */
   date?: string;
-  /** The turn's text, redacted and clipped. */
+  /**
+   * The turn's text on one line, redacted; a long turn is clipped to 200 characters around the
+   * sentence the rule was written from (`…` marks a cut).
+   */
   quote: string;
 }
 

@@ -11,7 +11,7 @@ import { isClineUiMessage } from './formats/cline.js';
 import { isCodexLine } from './formats/codex.js';
 import { isGeminiSession } from './formats/gemini.js';
 import { plainPrefix, roleTag } from './formats/plain.js';
-import { specstoryHeader } from './formats/specstory.js';
+import { specstoryHeader } from './formats/specstory-header.js';
 import {
   failedAt,
   firstLine,

@@ -91,7 +91,10 @@ export interface Message {
   role: Role;
   /** The text. For a tool call, the call's input as JSON (or the raw arguments string). */
   content: string;
-  /** ISO timestamp when the format records one. */
+  /**
+   * ISO timestamp when the format records one; without an offset where the format writes none
+   * (aider, Claude Code markdown: the writer's local time).
+   */
   ts?: string;
   /** Tool name, on tool calls and (when known) on tool results. */
   toolName?: string;
@@ -185,17 +188,25 @@ export interface Transcript {
 
 /**
  * Session facts an export records beside the messages: the agent that ran it, the models that
- * answered (in order of first appearance) and the session id.
+ * answered (in order of first appearance), the session id and when it started.
  *
  * @example
  * ```ts
  * const meta: TranscriptMeta = { agent: 'cursor', models: ['claude-opus-4-5'], sessionId: '0c56ec44-…' };
+ * const started: TranscriptMeta = { startedAt: '2025-07-18T01:12:00.000Z' };
  * ```
  */
 export interface TranscriptMeta {
   agent?: string;
   models?: string[];
   sessionId?: string;
+  /**
+   * When the session started, where the export records it apart from the turns: SpecStory's title,
+   * `# Populate the database (2025-07-18 01:12Z)` → `2025-07-18T01:12:00.000Z`. A title written
+   * with no zone (older exports: the writer's local time) is kept without an offset, as written
+   * (`2025-05-12T09:53:57`), like `Message.ts`.
+   */
+  startedAt?: string;
 }
 
 /**

@@ -129,6 +129,8 @@ describe('specstory', () => {
       agent: 'cursor',
       sessionId: '11111111-2222-3333-4444-555555555555',
       models: ['claude-sonnet-4'],
+      // The v2.1 title is the session's start.
+      startedAt: '2025-01-02T10:00:00.000Z',
     });
     expect(t.ignoredKinds).toMatchObject({ thinking: 1, preamble: 1 });
   });
@@ -396,6 +398,37 @@ describe.skipIf(!present)('real SpecStory exports in ../shared/data/specstory', 
     }
     console.log(`specstory totals: ${JSON.stringify(totals)}`);
     expect(totals.headers).toBe(1586);
+  });
+
+  it("the title's start: read where the title has a time, within hours of the file name's", () => {
+    let zoned = 0;
+    let local = 0;
+    for (const path of files) {
+      const text = readFileSync(path, 'utf8');
+      const started = parseTranscript(text).meta?.startedAt;
+      // Independent reading of the first heading's time: `# … (2025-07-18 01:12Z)` / `# 2025-10-25 18:17:26Z`.
+      const title = /^# (?:.*\()?(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}(?::\d{2})?)(Z?)\)?\s*$/m.exec(text);
+      if (!title) {
+        expect(started, path).toBeUndefined();
+        continue;
+      }
+      if (title[3]) {
+        zoned++;
+        expect(started, path).toBe(new Date(`${title[1]}T${title[2]}Z`).toISOString());
+        // SpecStory names the file by a time in UTC too: the session's start, or (v2.1, whose title
+        // is the start) when the export was first written, up to hours later.
+        const name = /(\d{4}-\d{2}-\d{2})_(\d{2})-(\d{2})(?:-(\d{2}))?Z/.exec(path);
+        if (name) {
+          const fromName = Date.parse(`${name[1]}T${name[2]}:${name[3]}:${name[4] ?? '00'}Z`);
+          const gap = Date.parse(started!) - fromName;
+          expect(Math.abs(gap), path).toBeLessThan(4 * 3600_000);
+        }
+      } else {
+        local++;
+        expect(started, path).toBe(`${title[1]}T${title[2]}`);
+      }
+    }
+    expect([zoned, local]).toEqual([42, 17]);
   });
 });
 

@@ -15,61 +15,8 @@ import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
 import type { Message, Role } from '../types.js';
 import { noteModel, type ParseState } from './result.js';
+import { isoTime, modelOf, sessionComment, sessionStart, specstoryHeader } from './specstory-header.js';
 import { syntheticKind, unwrapQuery } from './synthetic.js';
-
-/** A turn header: who speaks, and what the parentheses say (a time for users, a model for agents). */
-interface Header {
-  role: Role;
-  label?: string;
-}
-
-/**
- * The header a line is, or undefined: `_**User**_`, `_**User (2025-12-06 19:04Z)**_`,
- * `_**Assistant**_`, `_**Agent (claude-opus-4-5, Agent)**_`, `_****_`.
- *
- * @example
- * ```ts
- * specstoryHeader('_**Agent (claude-opus-4-5)**_'); // { role: 'assistant', label: 'claude-opus-4-5' }
- * specstoryHeader('_**TOC:**_'); // undefined
- * ```
- */
-export function specstoryHeader(line: string): Header | undefined {
-  let end = line.length;
-  while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0x09)) end--;
-  if (end < 6 || !line.startsWith('_**') || !line.startsWith('**_', end - 3)) return undefined;
-  const inner = line.slice(3, end - 3);
-  const open = inner.indexOf(' (');
-  const name = open < 0 ? inner : inner.slice(0, open);
-  let label: string | undefined;
-  if (open >= 0) {
-    if (!inner.endsWith(')')) return undefined;
-    label = inner.slice(open + 2, inner.length - 1).trim();
-  }
-  let role: Role;
-  if (name === 'User') role = 'user';
-  else if (name === 'Assistant' || name === 'Agent' || name === '') role = 'assistant';
-  else return undefined;
-  return label ? { role, label } : { role };
-}
-
-/** `2025-12-06 19:04:39Z` / `2025-12-06 19:04Z` → ISO; anything else → undefined. */
-function isoTime(label: string): string | undefined {
-  if (label.length < 16 || label.charCodeAt(10) !== 0x20) return undefined;
-  for (const i of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15]) {
-    const c = label.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return undefined;
-  }
-  return `${label.slice(0, 10)}T${label.slice(11)}`;
-}
-
-/** `model claude-3.7-sonnet, mode Agent` / `copilot/claude-sonnet-4.5` / `default` → the model. */
-function modelOf(label: string): string | undefined {
-  let model = label.startsWith('model ') ? label.slice(6) : label;
-  const comma = model.indexOf(',');
-  if (comma >= 0) model = model.slice(0, comma);
-  model = model.trim();
-  return model === 'default' || model.length === 0 ? undefined : model;
-}
 
 /** What the lines being collected belong to. */
 type Mode = 'text' | 'think' | 'tool' | 'details';
@@ -148,6 +95,7 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
     }
     if (role === undefined) {
       sessionComment(line, state);
+      if (line.charCodeAt(0) === 0x23 /* # */) sessionStart(line, state);
       if (!preamble && !isBlank(line)) {
         preamble = true;
         sink.ignore('preamble');
@@ -235,20 +183,6 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
   if (headers === 0) {
     throw sink.error('No SpecStory turn found (no "_**User**_" or "_**Assistant**_" header)', { line: 1 });
   }
-}
-
-/** `<!-- cursor Session 1f0c… (2025-…) -->` → the agent and the session id. */
-function sessionComment(line: string, state: ParseState): void {
-  if (!line.startsWith('<!-- ')) return;
-  const at = line.indexOf(' Session ');
-  if (at < 0) return;
-  state.meta ??= {};
-  const meta = state.meta;
-  meta.agent = line.slice(5, at).trim();
-  const rest = line.slice(at + ' Session '.length);
-  const space = rest.indexOf(' ');
-  const id = (space < 0 ? rest : rest.slice(0, space)).trim();
-  if (id.length > 0 && id !== '-->') meta.sessionId = id;
 }
 
 /** The section's text without leading/trailing blank lines and the `---` separator that closed it. */
