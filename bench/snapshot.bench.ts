@@ -6,6 +6,7 @@
  * Standalone: `npx tsx bench/snapshot.bench.ts` prints the results as JSON.
  */
 import { compactTrajectory } from '../lib/compress/index.js';
+import { fixedFailures, groupFailures } from '../lib/failures/index.js';
 import {
   createSnapshotMemo,
   deterministicSnapshot,
@@ -229,6 +230,39 @@ const suite: BenchSuite = {
       if (prevNaive) r.growthVsPrevious = round(r.medianMs / prevNaive.medianMs, 2);
       results.push(r);
       prevNaive = r;
+    }
+    // Which failed calls a later call made good (the snapshot's `fixed` scope): one backward pass,
+    // against asking groupFailures about each failure alone (what a per-failure search costs).
+    const callRun = (n: number) => ({
+      id: 'r',
+      steps: Array.from({ length: n }, (_, i) => ({
+        tool: 'Bash',
+        action: `npm test -- shard${i % 200}`,
+        ...(i % 2 === 0 ? { error: `Error: shard ${i % 200} failed` } : {}),
+      })),
+    });
+    for (const n of [1_000, 4_000]) {
+      const run = callRun(n);
+      const one = await measure(`fixedFailures/${n}-calls`, () => fixedFailures(run), {
+        minRuns: 5,
+        budgetMs: 1000,
+      });
+      one.calls = n;
+      results.push(one);
+      // Each failure with the successes after it: all groupFailures needs to look for its fix.
+      const alone = run.steps.flatMap((f, i) =>
+        'error' in f
+          ? [{ id: 'r', steps: [f, ...run.steps.slice(i + 1).filter((o) => !('error' in o))] }]
+          : [],
+      );
+      const naive = await measure(
+        `naivePerFailure/${n}-calls`,
+        () => alone.filter((r) => groupFailures([r])[0]?.fix).length,
+        { minRuns: 3, budgetMs: 1500 },
+      );
+      naive.calls = n;
+      naive.ratioVsFixedFailures = round(naive.medianMs / one.medianMs, 1);
+      results.push(naive);
     }
     for (const { set, trajectories, bytes } of sharedTrajectories(SHARED_SETS.slice(0, 2))) {
       const runs = trajectories.map((t) => t.steps);

@@ -68,6 +68,11 @@ console.log(
 
 /** Today's next actions of a file, as `message#sha256` of their source entry. */
 function nextActionsOf(text: string): Set<string> | null {
+  return listOf(text, 'nextActions');
+}
+
+/** Today's items of one category of a file, as `message#sha256` of their source entry. */
+function listOf(text: string, category: 'nextActions' | 'blockers'): Set<string> | null {
   let src: ReturnType<typeof readSnapshotSource>;
   try {
     src = readSnapshotSource(text);
@@ -78,7 +83,7 @@ function nextActionsOf(text: string): Set<string> | null {
   const entries = src.input.entries ?? [];
   const out = new Set<string>();
   for (const item of deterministicSnapshotWithTrace(src.input).kept) {
-    if (item.category !== 'nextActions') continue;
+    if (item.category !== category) continue;
     const id = item.sources.find((s) => /^m\d+$/.test(s));
     const e = id ? entries[Number(id.slice(1)) - 1] : undefined;
     if (e) out.add(`${e.sourceIteration}#${sha(String(e.value).trim())}`);
@@ -100,18 +105,61 @@ console.log(
 );
 console.log(`not listed today (${left.length}): ${counts(left)}`);
 
+// Failed calls a later call made good (`fixed.jsonl`): tool-error blockers of the lists before the
+// `fixed` scope (adapters.ts), drawn by whether fixedFailures finds a later call that worked.
+const fixedRows: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/fixed.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Row);
+const tally = (rs: readonly Row[]) =>
+  ['open', 'resolved', 'not-a-problem', 'unclear']
+    .map((l) => `${l} ${rs.filter((r) => r.label === l).length}`)
+    .join(', ');
+console.log('\n## Failed calls (fixed.jsonl, as drawn)');
+for (const group of ['fixed', 'unfixed']) {
+  const rs = fixedRows.filter((r) => r.group === group);
+  console.log(`${group} (${rs.length}): ${tally(rs)}`);
+}
+const fixedRuns: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/fixed-runs.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Row);
+for (const group of ['fixed', 'unfixed']) {
+  const rs = fixedRuns.filter((r) => r.group === group);
+  console.log(`agent runs (fixed-runs.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
+}
+const fixedSecond = fixedRows.filter((r) => r.second !== undefined);
+console.log(
+  `second reader: ${fixedSecond.filter((r) => r.second === r.label).length} of ${fixedSecond.length} agree with the first`,
+);
+const blockerLists = new Map<string, Set<string> | null>();
+for (const file of new Set([...fixedRows, ...fixedRuns, ...blockers].map((r) => r.file)))
+  blockerLists.set(file, listOf(readFileSync(join(root, file), 'utf8'), 'blockers'));
+const inList = (r: Row) => blockerLists.get(r.file)?.has(`${r.message}#${r.sha256}`) === true;
+for (const [name, rs] of [
+  ['fixed.jsonl', fixedRows],
+  ['fixed-runs.jsonl', fixedRuns],
+  ['blockers.jsonl, tool errors', blockers.filter((r) => r.role === 'tool')],
+] as const)
+  console.log(
+    `${name}: listed today ${tally(rs.filter(inList))}; no longer listed ${tally(rs.filter((r) => !inList(r)))}`,
+  );
+
 // The population: today's next actions over every shared transcript.
 const files = CONVERSATION_FOLDERS.flatMap((d) =>
   walkFiles(join(root, d)).filter((p) => !METADATA_FILE.test(relative(root, p))),
 );
 let sessions = 0;
 let items = 0;
+let blockerItems = 0;
 for (const f of files) {
-  const list = nextActionsOf(readFileSync(f, 'utf8'));
+  const text = readFileSync(f, 'utf8');
+  const list = nextActionsOf(text);
   if (list === null) continue;
   sessions++;
   items += list.size;
+  blockerItems += listOf(text, 'blockers')?.size ?? 0;
 }
 console.log(
-  `\n${items} next actions over ${sessions} shared transcripts (${(items / Math.max(1, sessions)).toFixed(2)} per session; ${relative(process.cwd(), root)})`,
+  `\n${items} next actions and ${blockerItems} blockers over ${sessions} shared transcripts (${(items / Math.max(1, sessions)).toFixed(2)} and ${(blockerItems / Math.max(1, sessions)).toFixed(2)} per session; ${relative(process.cwd(), root)})`,
 );

@@ -180,6 +180,52 @@ function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
   return { step: s.step, run: s.run, ref: s.ref, kind: change ? 'changed' : 'retry', change, parts };
 }
 
+/**
+ * The failed calls of `run` that a later call made good, by their `ref`: those for which
+ * {@link groupFailures} finds a fix (a later success of the same tool on the same target, or of another
+ * tool on that target; of the same tool when the call names no target). The others still stood when
+ * the run ended. One backward pass: linear in the run, whatever the number of failures.
+ *
+ * @example
+ * ```ts
+ * fixedFailures({ id: 'r', steps: [
+ *   { tool: 'Bash', action: 'npm test', error: 'Error: 2 tests failed', ref: 'a' },
+ *   { tool: 'Bash', action: 'npm test' },
+ * ] }); // Set { 'a' }
+ * ```
+ */
+export function fixedFailures(run: CallRun): Set<string> {
+  const out = new Set<string>();
+  if (run === null || typeof run !== 'object' || !Array.isArray(run.steps)) return out;
+  const steps = locate(run);
+  // What later successes acted on: tools, targets, and the shorter heads of shell targets
+  // (`make -C src` after a failed `make` is the same command, as findFix reads it).
+  const tools = new Set<string>();
+  const targets = new Set<string>();
+  const shellHeads = new Set<string>();
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i]!;
+    if (s.error === undefined) {
+      tools.add(s.tool);
+      const target = targetOf(s);
+      if (target === undefined) continue;
+      targets.add(target);
+      if (!isShell(s)) continue;
+      for (let at = target.indexOf(' '); at > 0; at = target.indexOf(' ', at + 1))
+        shellHeads.add(target.slice(0, at));
+      continue;
+    }
+    if (declinedCall(s.error)) continue;
+    const target = targetOf(s);
+    const fixed =
+      target === undefined
+        ? tools.has(s.tool)
+        : targets.has(target) || (isShell(s) && shellHeads.has(target));
+    if (fixed) out.add(s.ref);
+  }
+  return out;
+}
+
 function times(n: number): string {
   return n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`;
 }

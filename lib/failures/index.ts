@@ -15,6 +15,7 @@ export {
   type FailureClass,
   type FailureFix,
   failureLesson,
+  fixedFailures,
   groupFailures,
   stepsFromMessages,
   type ToolMessageLike,

@@ -6,6 +6,7 @@
 
 import { findLinks } from '../categorise/index.js';
 import { declinedCall, errorLine } from '../core/index.js';
+import { fixedFailures, stepsFromMessages } from '../failures/index.js';
 import type { Message, Step, SyntheticKind } from '../transcript/index.js';
 import { deterministicSnapshot } from './deterministic.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
@@ -125,7 +126,8 @@ const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
  * (scope = its role, sourceIteration = the message's position; `done`, never a next action, for the
  * messages before the person's latest turn and for an assistant message's last sentence that ends
  * with ":" right before a tool call, the call it announces), each failed tool result its error
- * line (scope `observation`; a call the person declined gives none), each tool call the files and
+ * line (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of
+ * rearview/failures; a call the person declined gives none), each tool call the files and
  * URLs it names (scope `evidence`). The first
  * user message longer than a few characters is the objective: one a person typed, or an agent's task
  * statement (or what the person typed into a command template), never a continuation summary or an
@@ -151,12 +153,16 @@ export function entriesFromMessages(messages: readonly Message[]): {
     if (m.role === 'user' && m.synthetic === undefined && m.content.trim() && !declinedCall(m.content))
       latest = i;
   });
+  // Failed calls a later call made good (the same call worked, or another on its target): their
+  // errors no longer stand. Read only when something failed.
+  const fixed = messages.some((m) => m.isError) ? fixedFailures(stepsFromMessages(messages)) : undefined;
   messages.forEach((m, i) => {
     if (m.role === 'tool') {
       // A call the person declined is their decision, not a problem to carry to the next step.
       if (m.isError && !declinedCall(m.content)) {
         const line = firstErrorLine(m.content);
-        if (line) entries.push({ scope: 'observation', key: `${m.id}.err`, value: line, sourceIteration: i });
+        const scope = fixed?.has(`message:${m.id}`) ? 'fixed' : 'observation';
+        if (line) entries.push({ scope, key: `${m.id}.err`, value: line, sourceIteration: i });
       }
       return;
     }
@@ -197,7 +203,8 @@ export function entriesFromMessages(messages: readonly Message[]): {
 
 /**
  * Trajectory steps → memory entries: each step's thought (up to three sentences, scope `thought`) and
- * the first error line of a failed step (scope `observation`), with sourceIteration = the step index.
+ * the first error line of a failed step (scope `observation`, or `fixed` when a later step made it
+ * good), with sourceIteration = the step index.
  *
  * @example
  * ```ts
@@ -206,13 +213,15 @@ export function entriesFromMessages(messages: readonly Message[]): {
  */
 export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
   const entries: MemoryEntry[] = [];
+  // Failed steps a later step made good, as for messages (`fixed`).
+  const fixed = steps.some((s) => s.error) ? fixedFailures({ id: 'run', steps }) : undefined;
   for (const s of steps) {
     sentences(s.thought ?? '', 3).forEach((value, j) => {
       entries.push({ scope: 'thought', key: `s${s.index}.t${j}`, value, sourceIteration: s.index });
     });
     const err = s.error && !declinedCall(s.error) ? firstErrorLine(s.error) : undefined;
-    if (err)
-      entries.push({ scope: 'observation', key: `s${s.index}.err`, value: err, sourceIteration: s.index });
+    const scope = fixed?.has(`trajectory:run:event:${s.index}`) ? 'fixed' : 'observation';
+    if (err) entries.push({ scope, key: `s${s.index}.err`, value: err, sourceIteration: s.index });
   }
   return entries;
 }

@@ -497,11 +497,15 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     }
     // A failed call's error line reports a problem: a question or a step in it is the tool's ("Did
     // you mean _types?", "Run `npm install` first."), not the agent's.
-    if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
+    const failed = scope === 'observation' || scope === 'fixed';
+    if (failed && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
     // Scope `done` marks a step carried out or overtaken (adapters.ts: said before the person's latest
     // turn, or announcing the call that follows it): none left to take.
     const done = scope === 'done' && own === 'nextActions';
     if (done) own = undefined;
+    // Scope `fixed`: the error of a call a later call made good (adapters.ts). It no longer stands.
+    const fixed = scope === 'fixed' && own !== undefined && own !== 'requiredEvidenceLinks';
+    if (fixed) own = undefined;
     const found = a.links;
     // A pointer to evidence ("See lib/retry.ts:42") keeps its text, which holds its links.
     if (found.length > 0 && (forced || own !== 'requiredEvidenceLinks')) {
@@ -525,7 +529,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     else if (trace)
       dropped.push({
         text,
-        reason: done ? 'done' : a.resolved ? 'resolved' : 'uncategorized',
+        reason: done ? 'done' : fixed || a.resolved ? 'resolved' : 'uncategorized',
         sources: [source],
       });
   }

@@ -35,9 +35,13 @@ export function reflectedSnapshotPrompt(input: SnapshotInput): string {
   const iteration = currentIteration(input);
   const previous = input.previous ? JSON.stringify(toSnake(input.previous)) : '(none)';
   // Said only when it applies, so that a prompt without such entries is the reference design's.
-  const done = entries.some((e) => e.scope === 'done')
-    ? '\n   An entry of scope "done" was carried out or overtaken: it is never a next action.'
-    : '';
+  const done =
+    (entries.some((e) => e.scope === 'done')
+      ? '\n   An entry of scope "done" was carried out or overtaken: it is never a next action.'
+      : '') +
+    (entries.some((e) => e.scope === 'fixed')
+      ? '\n   An entry of scope "fixed" is the error of a call a later call made good: it is never a blocker.'
+      : '');
   return `You are a trajectory reduction assistant. Given an agent's current objective
 and its memory entries, categorize each entry into the appropriate field
 of an active context snapshot.

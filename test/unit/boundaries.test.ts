@@ -26,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   categorise: ['core'],
   'categorise-model': ['categorise'],
   compress: ['core', 'llm', 'redact', 'transcript'],
-  snapshot: ['categorise', 'compress', 'core', 'llm', 'redact', 'transcript'],
+  snapshot: ['categorise', 'compress', 'core', 'failures', 'llm', 'redact', 'transcript'],
   playbook: ['core', 'llm', 'redact'],
   loop: ['core', 'kv', 'llm', 'redact'],
   'post-turn': ['core', 'kv', 'llm', 'loop'],

@@ -19,23 +19,30 @@ const read = (name: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 const labels = read('labels.jsonl');
 const blockers = read('blockers.jsonl');
+const fixed = read('fixed.jsonl');
+const fixedRuns = read('fixed-runs.jsonl');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('the pending set', () => {
   it('labels every item by the rules, with distinct ids and a second reading on a sample', () => {
     for (const r of labels) expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
-    for (const r of blockers) expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
+    for (const r of [...blockers, ...fixed, ...fixedRuns])
+      expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
+    for (const r of [...fixed, ...fixedRuns]) expect(['fixed', 'unfixed']).toContain(r.group);
+    expect(new Set(fixed.map((r) => r.id)).size).toBe(fixed.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
     for (const round of [1, 2, 3])
       expect(labels.filter((r) => r.round === round && r.second !== undefined).length).toBeGreaterThan(10);
     expect(blockers.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
+    expect(fixed.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     // References only: no row carries the item's text.
-    for (const r of [...labels, ...blockers]) expect(Object.keys(r)).not.toContain('text');
+    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns])
+      expect(Object.keys(r)).not.toContain('text');
   });
 
   it.skipIf(!existsSync(data))("points at entries the snapshot still reads from each row's file", () => {
     const byFile = new Map<string, Set<string>>();
-    for (const r of [...labels, ...blockers]) {
+    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns]) {
       const file = String(r.file);
       let found = byFile.get(file);
       if (!found) {
@@ -44,6 +51,17 @@ describe('the pending set', () => {
         byFile.set(file, found);
       }
       expect(found.has(`${r.message}#${r.sha256}`), `${file} message ${r.message}`).toBe(true);
+    }
+  });
+
+  it.skipIf(!existsSync(data))('the failed calls drawn as made good are the entries of scope `fixed`', () => {
+    for (const r of [...fixed, ...fixedRuns]) {
+      const entries =
+        readSnapshotSource(readFileSync(join(data, String(r.file)), 'utf8')).input.entries ?? [];
+      const e = entries.find(
+        (x) => x.sourceIteration === r.message && sha(String(x.value).trim()) === r.sha256,
+      );
+      expect(e?.scope, `${r.file} message ${r.message}`).toBe(r.group === 'fixed' ? 'fixed' : 'observation');
     }
   });
 });

@@ -1,0 +1,209 @@
+/**
+ * `fixedFailures`: the failed calls a later call made good, the same set `groupFailures` pairs with a
+ * fix (checked against it call by call on random runs), in one pass whatever the number of failures;
+ * and the snapshot that reads it: a failed call made good is no blocker.
+ */
+import fc from 'fast-check';
+import { type CallStep, fixedFailures, groupFailures } from 'rearview/failures';
+import {
+  deterministicSnapshotWithTrace,
+  entriesFromMessages,
+  entriesFromSteps,
+  reflectedSnapshotPrompt,
+  snapshotInputFrom,
+} from 'rearview/snapshot';
+import type { Message } from 'rearview/transcript';
+import { describe, expect, it } from 'vitest';
+import { describeGrowth, doublings, measureGrowth } from './linear-time';
+
+const CALLS: Pick<CallStep, 'tool' | 'action'>[] = [
+  { tool: 'Bash', action: 'npm test' },
+  { tool: 'Bash', action: 'npm test -- --watch=false' },
+  { tool: 'Bash', action: 'make' },
+  { tool: 'Bash', action: 'make -C src' },
+  { tool: 'Bash', action: 'git push' },
+  { tool: 'Bash', action: 'ls' },
+  { tool: 'Read', action: '{"file_path":"a.ts"}' },
+  { tool: 'Read', action: '{"file_path":"b.ts","offset":1}' },
+  { tool: 'Edit', action: '{"file_path":"a.ts","old_string":"x"}' },
+  { tool: 'push_files', action: '{"message":"m"}' },
+  { tool: 'push_files', action: '{"message":"n"}' },
+];
+
+describe('fixedFailures', () => {
+  it('finds a later success on the target, of another tool on it, or of the same tool without one', () => {
+    const fixed = fixedFailures({
+      id: 'r',
+      steps: [
+        { tool: 'Bash', action: 'npm test', error: 'Error: 2 tests failed', ref: 'a' },
+        { tool: 'Read', action: '{"file_path":"a.ts"}', error: 'File too large', ref: 'b' },
+        { tool: 'push_files', action: '{"message":"m"}', error: 'Git Repository is empty', ref: 'c' },
+        { tool: 'Bash', action: 'git push', error: 'rejected', ref: 'd' },
+        { tool: 'Bash', action: 'npm test -- --run' },
+        { tool: 'Edit', action: '{"file_path":"a.ts","old_string":"x"}' },
+        { tool: 'push_files', action: '{"message":"n"}' },
+        { tool: 'Bash', action: 'make', error: 'make: *** [all] Error 2', ref: 'e' },
+        { tool: 'Bash', action: 'make', error: 'No (tell Claude what to do differently)', ref: 'f' },
+      ],
+    });
+    // `git push` never worked again, `make` failed last, and a declined call is no failure.
+    expect([...fixed].sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('is the set groupFailures pairs with a fix, call by call, on random runs', () => {
+    const step = fc.record({ call: fc.constantFrom(...CALLS), failed: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 14 }), (drawn) => {
+        const steps: CallStep[] = drawn.map((d, i) => ({
+          ...d.call,
+          ref: `s${i}`,
+          ...(d.failed ? { error: `Error: failure ${i % 3}` } : {}),
+        }));
+        const fixed = fixedFailures({ id: 'r', steps });
+        steps.forEach((s, i) => {
+          if (s.error === undefined) return;
+          // The failure alone among the successes: groupFailures looks for its fix.
+          const alone = steps.filter((o, j) => j === i || o.error === undefined);
+          const [c] = groupFailures([{ id: 'r', steps: alone }]);
+          expect(fixed.has(s.ref!), JSON.stringify(steps)).toBe(c?.fix !== undefined);
+        });
+      }),
+    );
+  });
+
+  it('never throws on junk', () => {
+    fc.assert(
+      fc.property(fc.anything(), (junk) => {
+        expect(fixedFailures(junk as never)).toBeInstanceOf(Set);
+        expect(fixedFailures({ id: 'r', steps: [junk] } as never)).toBeInstanceOf(Set);
+      }),
+    );
+  });
+
+  it('takes one pass: many failures, one success at the end', () => {
+    const runOf = (n: number) => ({
+      id: 'r',
+      steps: [
+        ...Array.from({ length: n }, (_, i) => ({
+          tool: 'Bash',
+          action: `make t${i % 50}`,
+          error: 'Error 2',
+        })),
+        { tool: 'Bash', action: 'make t1' },
+      ],
+    });
+    expect(fixedFailures(runOf(100)).size).toBe(2);
+    const g = measureGrowth(fixedFailures, runOf, doublings(2_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('the snapshot and failed calls made good', () => {
+  const session = (fixedLater: boolean): Message[] =>
+    (
+      [
+        { id: 'u1', role: 'user', content: 'Run the tests and fix what fails.' },
+        { id: 'a1', role: 'assistant', content: 'Running them.' },
+        { id: 'c1', role: 'assistant', toolName: 'Bash', toolUseId: 't1', content: '{"command":"npm test"}' },
+        {
+          id: 'r1',
+          role: 'tool',
+          toolName: 'Bash',
+          toolUseId: 't1',
+          isError: true,
+          content: 'Error: 2 tests failed in test/sum.test.ts',
+        },
+        { id: 'a2', role: 'assistant', content: 'The sum rounds early.' },
+        { id: 'c2', role: 'assistant', toolName: 'Bash', toolUseId: 't2', content: '{"command":"npm test"}' },
+        {
+          id: 'r2',
+          role: 'tool',
+          toolName: 'Bash',
+          toolUseId: 't2',
+          ...(fixedLater ? {} : { isError: true }),
+          content: fixedLater ? 'All 12 tests passed.' : 'Error: 2 tests failed in test/sum.test.ts',
+        },
+      ] as Omit<Message, 'source'>[]
+    ).map((m, i) => ({ ...m, source: { line: i + 1 } }));
+
+  it('gives scope `fixed` to an error a later call made good, and lists it as no blocker', () => {
+    const { objective, entries } = entriesFromMessages(session(true));
+    expect(entries.find((e) => e.key === 'r1.err')?.scope).toBe('fixed');
+    const trace = deterministicSnapshotWithTrace(snapshotInputFrom(objective, entries));
+    expect(trace.snapshot.blockers.join('\n')).not.toContain('2 tests failed');
+    expect(trace.dropped).toContainEqual(
+      expect.objectContaining({
+        text: '2 tests failed in test/sum.test.ts',
+        reason: 'resolved',
+      }),
+    );
+  });
+
+  it('keeps an error that still stood at the end', () => {
+    const { objective, entries } = entriesFromMessages(session(false));
+    expect(entries.filter((e) => e.key === 'r1.err' || e.key === 'r2.err').map((e) => e.scope)).toEqual([
+      'observation',
+      'observation',
+    ]);
+    const { snapshot } = deterministicSnapshotWithTrace(snapshotInputFrom(objective, entries));
+    expect(snapshot.blockers.join('\n')).toContain('2 tests failed');
+  });
+
+  it('reads scope `fixed` from callers too: a question or a step in the error is not listed either', () => {
+    const { snapshot } = deterministicSnapshotWithTrace({
+      objective: 'Build the site',
+      entries: [
+        {
+          scope: 'fixed',
+          key: 'e1',
+          value: 'Module not found. Run `npm install` first.',
+          sourceIteration: 1,
+        },
+        { scope: 'fixed', key: 'e2', value: 'Did you mean _types?', sourceIteration: 2 },
+        { scope: 'observation', key: 'e3', value: 'Error: port 3000 is in use', sourceIteration: 3 },
+      ],
+    });
+    expect(snapshot.blockers).toEqual(['Error: port 3000 is in use']);
+    expect(snapshot.nextActions).toEqual([]);
+    expect(snapshot.unresolvedQuestions).toEqual([]);
+  });
+
+  it("reads an agent run's failed steps the same way", () => {
+    const entries = entriesFromSteps([
+      {
+        index: 0,
+        tool: 'bash',
+        action: 'python reproduce.py',
+        error: 'SyntaxError: invalid syntax',
+        source: {},
+      },
+      {
+        index: 1,
+        tool: 'bash',
+        action: 'pytest tests/test_io.py',
+        error: 'FAILED tests/test_io.py::test_read',
+        source: {},
+      },
+      { index: 2, tool: 'bash', action: 'python reproduce.py', observation: 'OK', source: {} },
+    ]);
+    expect(entries.map((e) => [e.key, e.scope])).toEqual([
+      ['s0.err', 'fixed'],
+      ['s1.err', 'observation'],
+    ]);
+  });
+
+  it('tells the reflection so, only when such an entry is in its input', () => {
+    const line =
+      'An entry of scope "fixed" is the error of a call a later call made good: it is never a blocker.';
+    const entry = (scope: string) => ({
+      scope,
+      key: 'e',
+      value: 'Error: port 3000 is in use',
+      sourceIteration: 1,
+    });
+    expect(reflectedSnapshotPrompt({ objective: 'Serve', entries: [entry('fixed')] })).toContain(line);
+    expect(reflectedSnapshotPrompt({ objective: 'Serve', entries: [entry('observation')] })).not.toContain(
+      line,
+    );
+  });
+});
