@@ -128,17 +128,32 @@ for (const group of ['fixed', 'unfixed']) {
   const rs = fixedRuns.filter((r) => r.group === group);
   console.log(`agent runs (fixed-runs.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
 }
+// The agent's sentences right before an edit that worked (`acted.jsonl`): scope `fixed` too.
+const actedRows: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/acted.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Row);
+for (const group of ['acted', 'not-acted']) {
+  const rs = actedRows.filter((r) => r.group === group);
+  console.log(`agent sentences (acted.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
+}
+const actedSecond = actedRows.filter((r) => r.second !== undefined);
+console.log(
+  `second reader (acted.jsonl): ${actedSecond.filter((r) => r.second === r.label).length} of ${actedSecond.length} agree with the first`,
+);
 const fixedSecond = fixedRows.filter((r) => r.second !== undefined);
 console.log(
   `second reader: ${fixedSecond.filter((r) => r.second === r.label).length} of ${fixedSecond.length} agree with the first`,
 );
 const blockerLists = new Map<string, Set<string> | null>();
-for (const file of new Set([...fixedRows, ...fixedRuns, ...blockers].map((r) => r.file)))
+for (const file of new Set([...fixedRows, ...fixedRuns, ...actedRows, ...blockers].map((r) => r.file)))
   blockerLists.set(file, listOf(readFileSync(join(root, file), 'utf8'), 'blockers'));
 const inList = (r: Row) => blockerLists.get(r.file)?.has(`${r.message}#${r.sha256}`) === true;
 for (const [name, rs] of [
   ['fixed.jsonl', fixedRows],
   ['fixed-runs.jsonl', fixedRuns],
+  ['acted.jsonl', actedRows],
+  ['blockers.jsonl, the agent', blockers.filter((r) => r.role === 'assistant')],
   ['blockers.jsonl, tool errors', blockers.filter((r) => r.role === 'tool')],
 ] as const)
   console.log(

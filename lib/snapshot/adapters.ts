@@ -125,7 +125,8 @@ const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
  * (scope = its role, sourceIteration = the message's position; `done`, never a next action, for the
  * messages before the person's latest turn and for an assistant message's last sentence that ends
- * with ":" right before a tool call, the call it announces), each failed tool result its error
+ * with ":" right before a tool call, the call it announces; `fixed`, never listed, for an assistant
+ * message right before an edit that succeeded: the agent acted on it), each failed tool result its error
  * line (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of
  * rearview/failures; a call the person declined gives none), each tool call the files and
  * URLs it names (scope `evidence`). The first
@@ -156,6 +157,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
   // Failed calls a later call made good (the same call worked, or another on its target): their
   // errors no longer stand. Read only when something failed.
   const fixed = messages.some((m) => m.isError) ? fixedFailures(stepsFromMessages(messages)) : undefined;
+  const acted = actedOn(messages);
   messages.forEach((m, i) => {
     if (m.role === 'tool') {
       // A call the person declined is their decision, not a problem to carry to the next step.
@@ -195,10 +197,44 @@ export function entriesFromMessages(messages: readonly Message[]): {
     const end = m.role === 'assistant' && messages[i + 1]?.toolName ? m.content.trimEnd() : '';
     sentences(m.content, 3).forEach((value, j) => {
       const done = i < latest || (value.endsWith(':') && end.endsWith(value));
-      entries.push({ scope: done ? 'done' : m.role, key: `${m.id}.${j}`, value, sourceIteration: i });
+      const scope = acted[i] ? 'fixed' : done ? 'done' : m.role;
+      entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i });
     });
   });
   return { objective, entries };
+}
+
+/**
+ * The tools that change a file: Claude Code's, Cursor's, Copilot's, Cline's, Antigravity's and Codex's
+ * edit and write calls (not `todo_write`, `update_plan`, `write_stdin`).
+ */
+const EDIT_TOOL =
+  /^(?:edit(?:_file(?:_v2)?)?|edit file|multiedit|notebookedit|write(?:_file|_to_file)?|update|create(?:_file|_or_update_file)?|search_replace|replace_(?:file_content|string_in_file|in_file)|multi_replace_(?:file_content|string_in_file)|apply_patch|editedexistingfile|newfilecreated)$/i;
+
+/**
+ * For each assistant message, whether the tool calls right after it (before the next message that is
+ * not a call or a result) include an edit that succeeded: the agent acted on what it wrote ("The test
+ * config is missing `secret_key_base`." then an Edit). One backward pass.
+ */
+function actedOn(messages: readonly Message[]): boolean[] {
+  const out: boolean[] = new Array(messages.length).fill(false);
+  // Calls paired with a result that is no error, by id; a call without an id, by the message after it.
+  const worked = new Set<string>();
+  for (const m of messages) if (m.role === 'tool' && !m.isError && m.toolUseId) worked.add(m.toolUseId);
+  let edited = false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'tool') continue;
+    if (m.role === 'assistant' && m.toolName) {
+      const next = messages[i + 1];
+      const ok = m.toolUseId ? worked.has(m.toolUseId) : next?.role === 'tool' && !next.isError;
+      if (ok && EDIT_TOOL.test(m.toolName)) edited = true;
+      continue;
+    }
+    if (m.role === 'assistant') out[i] = edited;
+    edited = false;
+  }
+  return out;
 }
 
 /**

@@ -40,7 +40,7 @@ export function reflectedSnapshotPrompt(input: SnapshotInput): string {
       ? '\n   An entry of scope "done" was carried out or overtaken: it is never a next action.'
       : '') +
     (entries.some((e) => e.scope === 'fixed')
-      ? '\n   An entry of scope "fixed" is the error of a call a later call made good: it is never a blocker.'
+      ? '\n   An entry of scope "fixed" names a problem a later call fixed or acted on: it is never a blocker.'
       : '');
   return `You are a trajectory reduction assistant. Given an agent's current objective
 and its memory entries, categorize each entry into the appropriate field

@@ -192,9 +192,53 @@ describe('the snapshot and failed calls made good', () => {
     ]);
   });
 
+  it("gives scope `fixed` to the agent's words right before an edit that worked, not before a failed one", () => {
+    const at = (editWorked: boolean) =>
+      entriesFromMessages(
+        (
+          [
+            { id: 'u1', role: 'user', content: 'Fix the login test.' },
+            { id: 'a1', role: 'assistant', content: 'The test config is missing `secret_key_base`.' },
+            {
+              id: 'c1',
+              role: 'assistant',
+              toolName: 'Edit',
+              toolUseId: 't1',
+              content: '{"file_path":"config/test.exs"}',
+            },
+            {
+              id: 'r1',
+              role: 'tool',
+              toolName: 'Edit',
+              toolUseId: 't1',
+              ...(editWorked ? {} : { isError: true }),
+              content: editWorked ? 'The file has been updated.' : 'String to replace not found in file.',
+            },
+            { id: 'a2', role: 'assistant', content: 'The seeds file still has `org_id`.' },
+            {
+              id: 'c2',
+              role: 'assistant',
+              toolName: 'Read',
+              toolUseId: 't2',
+              content: '{"file_path":"seeds.exs"}',
+            },
+            { id: 'r2', role: 'tool', toolName: 'Read', toolUseId: 't2', content: 'org_id: 1' },
+          ] as Omit<Message, 'source'>[]
+        ).map((m, i) => ({ ...m, source: { line: i + 1 } })),
+      ).entries.map((e) => [e.key, e.scope]);
+    // A read is no action on the problem; the last words are still the agent's.
+    expect(at(true)).toEqual([
+      ['u1.0', 'user'],
+      ['a1.0', 'fixed'],
+      ['c1.l0', 'evidence'],
+      ['a2.0', 'assistant'],
+    ]);
+    expect(at(false)[1]).toEqual(['a1.0', 'assistant']);
+  });
+
   it('tells the reflection so, only when such an entry is in its input', () => {
     const line =
-      'An entry of scope "fixed" is the error of a call a later call made good: it is never a blocker.';
+      'An entry of scope "fixed" names a problem a later call fixed or acted on: it is never a blocker.';
     const entry = (scope: string) => ({
       scope,
       key: 'e',

@@ -21,13 +21,16 @@ const labels = read('labels.jsonl');
 const blockers = read('blockers.jsonl');
 const fixed = read('fixed.jsonl');
 const fixedRuns = read('fixed-runs.jsonl');
+const acted = read('acted.jsonl');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('the pending set', () => {
   it('labels every item by the rules, with distinct ids and a second reading on a sample', () => {
     for (const r of labels) expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
-    for (const r of [...blockers, ...fixed, ...fixedRuns])
+    for (const r of [...blockers, ...fixed, ...fixedRuns, ...acted])
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
+    for (const r of acted) expect(['acted', 'not-acted']).toContain(r.group);
+    expect(acted.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     for (const r of [...fixed, ...fixedRuns]) expect(['fixed', 'unfixed']).toContain(r.group);
     expect(new Set(fixed.map((r) => r.id)).size).toBe(fixed.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
@@ -42,7 +45,7 @@ describe('the pending set', () => {
 
   it.skipIf(!existsSync(data))("points at entries the snapshot still reads from each row's file", () => {
     const byFile = new Map<string, Set<string>>();
-    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns]) {
+    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns, ...acted]) {
       const file = String(r.file);
       let found = byFile.get(file);
       if (!found) {
@@ -62,6 +65,14 @@ describe('the pending set', () => {
         (x) => x.sourceIteration === r.message && sha(String(x.value).trim()) === r.sha256,
       );
       expect(e?.scope, `${r.file} message ${r.message}`).toBe(r.group === 'fixed' ? 'fixed' : 'observation');
+    }
+    for (const r of acted) {
+      const entries =
+        readSnapshotSource(readFileSync(join(data, String(r.file)), 'utf8')).input.entries ?? [];
+      const e = entries.find(
+        (x) => x.sourceIteration === r.message && sha(String(x.value).trim()) === r.sha256,
+      );
+      expect(e?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'acted');
     }
   });
 });
