@@ -128,15 +128,19 @@ for (const group of ['fixed', 'unfixed']) {
   const rs = fixedRuns.filter((r) => r.group === group);
   console.log(`agent runs (fixed-runs.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
 }
-// The agent's sentences right before an edit that worked (`acted.jsonl`): scope `fixed` too.
+// The agent's sentences right before an edit that worked, and the person's the agent answered with one
+// (`acted.jsonl`): scope `fixed` too.
 const actedRows: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/acted.jsonl'), 'utf8')
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as Row);
-for (const group of ['acted', 'not-acted']) {
-  const rs = actedRows.filter((r) => r.group === group);
-  console.log(`agent sentences (acted.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
-}
+for (const role of ['assistant', 'user'])
+  for (const group of ['acted', 'not-acted']) {
+    const rs = actedRows.filter((r) => r.role === role && r.group === group);
+    console.log(
+      `${role === 'user' ? "the person's" : "the agent's"} sentences (acted.jsonl), ${group} (${rs.length}): ${tally(rs)}`,
+    );
+  }
 const actedSecond = actedRows.filter((r) => r.second !== undefined);
 console.log(
   `second reader (acted.jsonl): ${actedSecond.filter((r) => r.second === r.label).length} of ${actedSecond.length} agree with the first`,
@@ -154,6 +158,7 @@ for (const [name, rs] of [
   ['fixed-runs.jsonl', fixedRuns],
   ['acted.jsonl', actedRows],
   ['blockers.jsonl, the agent', blockers.filter((r) => r.role === 'assistant')],
+  ['blockers.jsonl, the person', blockers.filter((r) => r.role === 'user')],
   ['blockers.jsonl, tool errors', blockers.filter((r) => r.role === 'tool')],
 ] as const)
   console.log(

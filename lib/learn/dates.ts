@@ -41,7 +41,8 @@ export function isoInstant(value: string): string | undefined {
   if (value.length > 40) return undefined;
   const m = ISO_TIME.exec(value.trim());
   if (!m) return undefined;
-  const ms = m[7] ? Math.floor(Number(`0.${m[7]}`) * 1000) : 0;
+  // Milliseconds: the fraction's first three digits (a finer fraction is cut, not rounded).
+  const ms = m[7] ? Number(m[7].padEnd(3, '0').slice(0, 3)) : 0;
   let t = utc(+m[1]!, +m[2]!, +m[3]!, +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0), ms);
   const zone = m[8];
   if (zone && zone !== 'Z' && zone !== 'z') {

@@ -126,7 +126,8 @@ const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
  * (scope = its role, sourceIteration = the message's position; `done`, never a next action, for the
  * messages before the person's latest turn and for an assistant message's last sentence that ends
  * with ":" right before a tool call, the call it announces; `fixed`, never listed, for an assistant
- * message right before an edit that succeeded: the agent acted on it), each failed tool result its error
+ * message right before an edit that succeeded and a person's message the agent answered with one: the
+ * agent acted on it), each failed tool result its error
  * line (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of
  * rearview/failures; a call the person declined gives none), each tool call the files and
  * URLs it names (scope `evidence`). The first
@@ -212,9 +213,10 @@ const EDIT_TOOL =
   /^(?:edit(?:_file(?:_v2)?)?|edit file|multiedit|notebookedit|write(?:_file|_to_file)?|update|create(?:_file|_or_update_file)?|search_replace|replace_(?:file_content|string_in_file|in_file)|multi_replace_(?:file_content|string_in_file)|apply_patch|editedexistingfile|newfilecreated)$/i;
 
 /**
- * For each assistant message, whether the tool calls right after it (before the next message that is
- * not a call or a result) include an edit that succeeded: the agent acted on what it wrote ("The test
- * config is missing `secret_key_base`." then an Edit). One backward pass.
+ * Which messages the agent acted on with an edit or write that succeeded: an assistant message whose
+ * tool calls right after it (before the next message that is not a call or a result) include one ("The
+ * test config is missing `secret_key_base`." then an Edit), and a person's message whose answer, up to
+ * their next turn, includes one (they reported a problem, the agent changed the code). One backward pass.
  */
 function actedOn(messages: readonly Message[]): boolean[] {
   const out: boolean[] = new Array(messages.length).fill(false);
@@ -222,16 +224,22 @@ function actedOn(messages: readonly Message[]): boolean[] {
   const worked = new Set<string>();
   for (const m of messages) if (m.role === 'tool' && !m.isError && m.toolUseId) worked.add(m.toolUseId);
   let edited = false;
+  let answered = false;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role === 'tool') continue;
     if (m.role === 'assistant' && m.toolName) {
       const next = messages[i + 1];
       const ok = m.toolUseId ? worked.has(m.toolUseId) : next?.role === 'tool' && !next.isError;
-      if (ok && EDIT_TOOL.test(m.toolName)) edited = true;
+      if (ok && EDIT_TOOL.test(m.toolName)) edited = answered = true;
       continue;
     }
     if (m.role === 'assistant') out[i] = edited;
+    else if (m.role === 'user') {
+      out[i] = answered;
+      // What no person wrote (a notification, a tool's output in the user's seat) ends no turn.
+      if (m.synthetic === undefined) answered = false;
+    }
     edited = false;
   }
   return out;

@@ -503,8 +503,8 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // turn, or announcing the call that follows it): none left to take.
     const done = scope === 'done' && own === 'nextActions';
     if (done) own = undefined;
-    // Scope `fixed`: the error of a call a later call made good, or what the agent wrote right before an
-    // edit that succeeded (adapters.ts). It no longer stands.
+    // Scope `fixed`: the error of a call a later call made good, or what the agent acted on with an edit
+    // that succeeded (adapters.ts). It no longer stands.
     const fixed = scope === 'fixed' && own !== undefined && own !== 'requiredEvidenceLinks';
     if (fixed) own = undefined;
     const found = a.links;

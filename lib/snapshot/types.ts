@@ -95,7 +95,7 @@ export interface TracedItem {
  * An entry or item that did not make it into the snapshot, and why.
  *
  * Reasons: `resolved` (a resolved or negated problem, or an entry of scope `fixed`: the error of a
- * failed call a later call made good, or the agent's words right before an edit that succeeded),
+ * failed call a later call made good, or what the agent acted on with an edit that succeeded),
  * `done` (a step an entry of scope `done`
  * names: carried out, so no next action), `uncategorized`, `duplicate`,
  * `near_duplicate` (consolidated into a kept item), `over_cap`, or the model's own reason.

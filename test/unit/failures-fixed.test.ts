@@ -192,7 +192,7 @@ describe('the snapshot and failed calls made good', () => {
     ]);
   });
 
-  it("gives scope `fixed` to the agent's words right before an edit that worked, not before a failed one", () => {
+  it("gives scope `fixed` to the agent's words right before an edit that worked and to the request it answered", () => {
     const at = (editWorked: boolean) =>
       entriesFromMessages(
         (
@@ -226,14 +226,47 @@ describe('the snapshot and failed calls made good', () => {
           ] as Omit<Message, 'source'>[]
         ).map((m, i) => ({ ...m, source: { line: i + 1 } })),
       ).entries.map((e) => [e.key, e.scope]);
-    // A read is no action on the problem; the last words are still the agent's.
+    // A read is no action on the problem; the last words are still the agent's. The person's request
+    // was answered with the edit: acted on too.
     expect(at(true)).toEqual([
-      ['u1.0', 'user'],
+      ['u1.0', 'fixed'],
       ['a1.0', 'fixed'],
       ['c1.l0', 'evidence'],
       ['a2.0', 'assistant'],
     ]);
-    expect(at(false)[1]).toEqual(['a1.0', 'assistant']);
+    expect(at(false).slice(0, 2)).toEqual([
+      ['u1.0', 'user'],
+      ['a1.0', 'assistant'],
+    ]);
+  });
+
+  it("reads the person's turn to its end: a notification in their seat ends no turn, their next message does", () => {
+    const scopes = entriesFromMessages(
+      (
+        [
+          { id: 'u1', role: 'user', content: 'The login page returns 403 since the deploy.' },
+          { id: 'a1', role: 'assistant', content: 'Checking the policy.' },
+          { id: 'n1', role: 'user', synthetic: 'notification', content: 'Background task finished.' },
+          {
+            id: 'c1',
+            role: 'assistant',
+            toolName: 'Write',
+            toolUseId: 't1',
+            content: '{"file_path":"policy.json"}',
+          },
+          { id: 'r1', role: 'tool', toolName: 'Write', toolUseId: 't1', content: 'File written.' },
+          { id: 'u2', role: 'user', content: 'It still returns 403.' },
+          { id: 'a2', role: 'assistant', content: 'Then the bucket policy is not the cause.' },
+        ] as Omit<Message, 'source'>[]
+      ).map((m, i) => ({ ...m, source: { line: i + 1 } })),
+    ).entries.map((e) => [e.key, e.scope]);
+    expect(scopes).toEqual([
+      ['u1.0', 'fixed'],
+      ['a1.0', 'done'],
+      ['c1.l0', 'evidence'],
+      ['u2.0', 'user'],
+      ['a2.0', 'assistant'],
+    ]);
   });
 
   it('tells the reflection so, only when such an entry is in its input', () => {

@@ -72,6 +72,9 @@ describe('isoInstant', () => {
     expect(isoInstant('2025-03-01T09:00')).toBe('2025-03-01T09:00:00.000Z');
     expect(isoInstant('2025-03-01')).toBe('2025-03-01T00:00:00.000Z');
     expect(isoInstant('2025-03-01T09:00:00.123456Z')).toBe('2025-03-01T09:00:00.123Z');
+    // A shorter fraction is tenths or hundredths of a second.
+    expect(isoInstant('2025-03-01T09:00:00.57Z')).toBe('2025-03-01T09:00:00.570Z');
+    expect(isoInstant('2025-03-01T09:00:00.5')).toBe('2025-03-01T09:00:00.500Z');
     expect(isoInstant('2025-03-01T09:00:00+01:00')).toBe('2025-03-01T08:00:00.000Z');
     expect(isoInstant('2025-03-01T09:00:00-0530')).toBe('2025-03-01T14:30:00.000Z');
     expect(isoInstant('2025-03-01T09:00:00.000000+09:00')).toBe('2025-03-01T00:00:00.000Z');
