@@ -62,7 +62,7 @@ test('an item the reflection moved to another category shows as moved (from → 
   page,
 }) => {
   await openSample(page, 'console');
-  const question = 'Why do we have them again?';
+  const question = 'What is setup.py?';
   const det = page.getByTestId('deterministic-snapshot');
   await page.getByRole('tab', { name: 'Snapshots' }).click();
   await expect(det.getByText(question, { exact: true })).toBeVisible();

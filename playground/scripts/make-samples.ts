@@ -51,11 +51,11 @@ add(
     title: 'Claude Code console: a day of corrections',
     format: 'claude-code-console',
     file: 'bookminder-day-002.md',
-    description: 'A developer steering Claude Code through a TDD setup (lines 880–1340 of day 2).',
-    source: `${sourceOf('claude-code-console')} — claude-dev-log-diary/day-002.md, lines 880–1340`,
+    description: 'A developer steering Claude Code through a TDD setup (lines 880–1800 of day 2).',
+    source: `${sourceOf('claude-code-console')} — claude-dev-log-diary/day-002.md, lines 880–1800`,
     licence: licenceOf('claude-code-console'),
   },
-  lines(day2, 880, 1340),
+  lines(day2, 880, 1800),
 );
 
 // Claude Code JSONL: the short session, whole.

@@ -19,7 +19,9 @@ const { samples } = JSON.parse(pub('samples/manifest.json')) as {
 describe('playground samples', () => {
   it.each(samples.map((s) => [s.id, s] as const))('%s parses with its declared format', (_id, s) => {
     const text = pub(`samples/${s.file}`);
-    expect(text.length).toBeLessThan(25_000);
+    // Excerpts, not whole sessions; the console one is long enough for its deterministic snapshot to
+    // cross the default reflection gate (400 tokens), so the playground shows a reflection by default.
+    expect(text.length).toBeLessThan(60_000);
     expect(text).not.toMatch(/[\w.+-]+@[\w-]+\.[a-z]{2,}/i); // redacted before bundling
     const r = parseInput(text);
     expect(r.ok).toBe(true);
