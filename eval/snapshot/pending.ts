@@ -6,8 +6,10 @@
  * today's snapshot of every labelled file and says which labelled items today's next-action lists hold:
  * the share of them still pending is the list's precision on these labels (a later change to the
  * adapters or the categoriser is scored here without labelling again, for the items it keeps).
- * It also counts today's next actions over every shared transcript, and prints the labels of 100
- * blockers read the same way (`sets/pending/blockers.jsonl`: still standing at the end or not).
+ * It also counts today's next actions and blockers over every shared transcript, and prints the labels
+ * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
+ * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
+ * `acted.jsonl`, each split by whether the rule removes it), with which of them today's lists hold.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -31,10 +33,13 @@ interface Row {
 
 const root = sharedDataDir() ?? '';
 if (!root) throw new Error('no shared data beside the repository (../shared/data)');
-const rows: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/labels.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as Row);
+/** The rows of one labels file of the set. */
+const readRows = (name: string): Row[] =>
+  readFileSync(join(import.meta.dirname, 'sets/pending', name), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Row);
+const rows = readRows('labels.jsonl');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const LABELS = ['pending', 'not-pending', 'not-a-step', 'unclear'] as const;
 const counts = (rs: readonly Row[]) =>
@@ -50,10 +55,7 @@ for (const round of [1, 2, 3]) {
     }
 }
 // The same question for blockers (`blockers.jsonl`, RULES-blockers.md): still standing at the end?
-const blockers: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/blockers.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as Row);
+const blockers = readRows('blockers.jsonl');
 for (const group of ['before-latest-turn', 'since-latest-turn']) {
   const rs = blockers.filter((r) => r.group === group);
   const by = (l: string) => rs.filter((r) => r.label === l).length;
@@ -107,10 +109,7 @@ console.log(`not listed today (${left.length}): ${counts(left)}`);
 
 // Failed calls a later call made good (`fixed.jsonl`): tool-error blockers of the lists before the
 // `fixed` scope (adapters.ts), drawn by whether fixedFailures finds a later call that worked.
-const fixedRows: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/fixed.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as Row);
+const fixedRows = readRows('fixed.jsonl');
 const tally = (rs: readonly Row[]) =>
   ['open', 'resolved', 'not-a-problem', 'unclear']
     .map((l) => `${l} ${rs.filter((r) => r.label === l).length}`)
@@ -120,20 +119,14 @@ for (const group of ['fixed', 'unfixed']) {
   const rs = fixedRows.filter((r) => r.group === group);
   console.log(`${group} (${rs.length}): ${tally(rs)}`);
 }
-const fixedRuns: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/fixed-runs.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as Row);
+const fixedRuns = readRows('fixed-runs.jsonl');
 for (const group of ['fixed', 'unfixed']) {
   const rs = fixedRuns.filter((r) => r.group === group);
   console.log(`agent runs (fixed-runs.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
 }
 // The agent's sentences right before an edit that worked, and the person's the agent answered with one
 // (`acted.jsonl`): scope `fixed` too.
-const actedRows: Row[] = readFileSync(join(import.meta.dirname, 'sets/pending/acted.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as Row);
+const actedRows = readRows('acted.jsonl');
 for (const role of ['assistant', 'user'])
   for (const group of ['acted', 'not-acted']) {
     const rs = actedRows.filter((r) => r.role === role && r.group === group);

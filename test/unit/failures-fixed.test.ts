@@ -98,33 +98,35 @@ describe('fixedFailures', () => {
   });
 });
 
+/** Messages as a transcript gives them: each with its source line. */
+const located = (list: Omit<Message, 'source'>[]): Message[] =>
+  list.map((m, i) => ({ ...m, source: { line: i + 1 } }) as Message);
+
 describe('the snapshot and failed calls made good', () => {
   const session = (fixedLater: boolean): Message[] =>
-    (
-      [
-        { id: 'u1', role: 'user', content: 'Run the tests and fix what fails.' },
-        { id: 'a1', role: 'assistant', content: 'Running them.' },
-        { id: 'c1', role: 'assistant', toolName: 'Bash', toolUseId: 't1', content: '{"command":"npm test"}' },
-        {
-          id: 'r1',
-          role: 'tool',
-          toolName: 'Bash',
-          toolUseId: 't1',
-          isError: true,
-          content: 'Error: 2 tests failed in test/sum.test.ts',
-        },
-        { id: 'a2', role: 'assistant', content: 'The sum rounds early.' },
-        { id: 'c2', role: 'assistant', toolName: 'Bash', toolUseId: 't2', content: '{"command":"npm test"}' },
-        {
-          id: 'r2',
-          role: 'tool',
-          toolName: 'Bash',
-          toolUseId: 't2',
-          ...(fixedLater ? {} : { isError: true }),
-          content: fixedLater ? 'All 12 tests passed.' : 'Error: 2 tests failed in test/sum.test.ts',
-        },
-      ] as Omit<Message, 'source'>[]
-    ).map((m, i) => ({ ...m, source: { line: i + 1 } }));
+    located([
+      { id: 'u1', role: 'user', content: 'Run the tests and fix what fails.' },
+      { id: 'a1', role: 'assistant', content: 'Running them.' },
+      { id: 'c1', role: 'assistant', toolName: 'Bash', toolUseId: 't1', content: '{"command":"npm test"}' },
+      {
+        id: 'r1',
+        role: 'tool',
+        toolName: 'Bash',
+        toolUseId: 't1',
+        isError: true,
+        content: 'Error: 2 tests failed in test/sum.test.ts',
+      },
+      { id: 'a2', role: 'assistant', content: 'The sum rounds early.' },
+      { id: 'c2', role: 'assistant', toolName: 'Bash', toolUseId: 't2', content: '{"command":"npm test"}' },
+      {
+        id: 'r2',
+        role: 'tool',
+        toolName: 'Bash',
+        toolUseId: 't2',
+        ...(fixedLater ? {} : { isError: true }),
+        content: fixedLater ? 'All 12 tests passed.' : 'Error: 2 tests failed in test/sum.test.ts',
+      },
+    ]);
 
   it('gives scope `fixed` to an error a later call made good, and lists it as no blocker', () => {
     const { objective, entries } = entriesFromMessages(session(true));
@@ -195,36 +197,34 @@ describe('the snapshot and failed calls made good', () => {
   it("gives scope `fixed` to the agent's words right before an edit that worked and to the request it answered", () => {
     const at = (editWorked: boolean) =>
       entriesFromMessages(
-        (
-          [
-            { id: 'u1', role: 'user', content: 'Fix the login test.' },
-            { id: 'a1', role: 'assistant', content: 'The test config is missing `secret_key_base`.' },
-            {
-              id: 'c1',
-              role: 'assistant',
-              toolName: 'Edit',
-              toolUseId: 't1',
-              content: '{"file_path":"config/test.exs"}',
-            },
-            {
-              id: 'r1',
-              role: 'tool',
-              toolName: 'Edit',
-              toolUseId: 't1',
-              ...(editWorked ? {} : { isError: true }),
-              content: editWorked ? 'The file has been updated.' : 'String to replace not found in file.',
-            },
-            { id: 'a2', role: 'assistant', content: 'The seeds file still has `org_id`.' },
-            {
-              id: 'c2',
-              role: 'assistant',
-              toolName: 'Read',
-              toolUseId: 't2',
-              content: '{"file_path":"seeds.exs"}',
-            },
-            { id: 'r2', role: 'tool', toolName: 'Read', toolUseId: 't2', content: 'org_id: 1' },
-          ] as Omit<Message, 'source'>[]
-        ).map((m, i) => ({ ...m, source: { line: i + 1 } })),
+        located([
+          { id: 'u1', role: 'user', content: 'Fix the login test.' },
+          { id: 'a1', role: 'assistant', content: 'The test config is missing `secret_key_base`.' },
+          {
+            id: 'c1',
+            role: 'assistant',
+            toolName: 'Edit',
+            toolUseId: 't1',
+            content: '{"file_path":"config/test.exs"}',
+          },
+          {
+            id: 'r1',
+            role: 'tool',
+            toolName: 'Edit',
+            toolUseId: 't1',
+            ...(editWorked ? {} : { isError: true }),
+            content: editWorked ? 'The file has been updated.' : 'String to replace not found in file.',
+          },
+          { id: 'a2', role: 'assistant', content: 'The seeds file still has `org_id`.' },
+          {
+            id: 'c2',
+            role: 'assistant',
+            toolName: 'Read',
+            toolUseId: 't2',
+            content: '{"file_path":"seeds.exs"}',
+          },
+          { id: 'r2', role: 'tool', toolName: 'Read', toolUseId: 't2', content: 'org_id: 1' },
+        ]),
       ).entries.map((e) => [e.key, e.scope]);
     // A read is no action on the problem; the last words are still the agent's. The person's request
     // was answered with the edit: acted on too.
@@ -242,23 +242,21 @@ describe('the snapshot and failed calls made good', () => {
 
   it("reads the person's turn to its end: a notification in their seat ends no turn, their next message does", () => {
     const scopes = entriesFromMessages(
-      (
-        [
-          { id: 'u1', role: 'user', content: 'The login page returns 403 since the deploy.' },
-          { id: 'a1', role: 'assistant', content: 'Checking the policy.' },
-          { id: 'n1', role: 'user', synthetic: 'notification', content: 'Background task finished.' },
-          {
-            id: 'c1',
-            role: 'assistant',
-            toolName: 'Write',
-            toolUseId: 't1',
-            content: '{"file_path":"policy.json"}',
-          },
-          { id: 'r1', role: 'tool', toolName: 'Write', toolUseId: 't1', content: 'File written.' },
-          { id: 'u2', role: 'user', content: 'It still returns 403.' },
-          { id: 'a2', role: 'assistant', content: 'Then the bucket policy is not the cause.' },
-        ] as Omit<Message, 'source'>[]
-      ).map((m, i) => ({ ...m, source: { line: i + 1 } })),
+      located([
+        { id: 'u1', role: 'user', content: 'The login page returns 403 since the deploy.' },
+        { id: 'a1', role: 'assistant', content: 'Checking the policy.' },
+        { id: 'n1', role: 'user', synthetic: 'notification', content: 'Background task finished.' },
+        {
+          id: 'c1',
+          role: 'assistant',
+          toolName: 'Write',
+          toolUseId: 't1',
+          content: '{"file_path":"policy.json"}',
+        },
+        { id: 'r1', role: 'tool', toolName: 'Write', toolUseId: 't1', content: 'File written.' },
+        { id: 'u2', role: 'user', content: 'It still returns 403.' },
+        { id: 'a2', role: 'assistant', content: 'Then the bucket policy is not the cause.' },
+      ]),
     ).entries.map((e) => [e.key, e.scope]);
     expect(scopes).toEqual([
       ['u1.0', 'fixed'],
