@@ -134,9 +134,15 @@ for (const role of ['assistant', 'user'])
       `${role === 'user' ? "the person's" : "the agent's"} sentences (acted.jsonl), ${group} (${rs.length}): ${tally(rs)}`,
     );
   }
-const actedSecond = actedRows.filter((r) => r.second !== undefined);
+// Agent runs: a step's thought whose own action edited a file (`acted-runs.jsonl`, not shipped).
+const actedRuns = readRows('acted-runs.jsonl');
+for (const group of ['acted', 'not-acted']) {
+  const rs = actedRuns.filter((r) => r.group === group);
+  console.log(`agent runs' thoughts (acted-runs.jsonl, not shipped), ${group} (${rs.length}): ${tally(rs)}`);
+}
+const actedSecond = [...actedRows, ...actedRuns].filter((r) => r.second !== undefined);
 console.log(
-  `second reader (acted.jsonl): ${actedSecond.filter((r) => r.second === r.label).length} of ${actedSecond.length} agree with the first`,
+  `second reader (acted.jsonl, acted-runs.jsonl): ${actedSecond.filter((r) => r.second === r.label).length} of ${actedSecond.length} agree with the first`,
 );
 const fixedSecond = fixedRows.filter((r) => r.second !== undefined);
 console.log(

@@ -198,12 +198,15 @@ export function fixedFailures(run: CallRun): Set<string> {
   const out = new Set<string>();
   if (run === null || typeof run !== 'object' || !Array.isArray(run.steps)) return out;
   const steps = locate(run);
+  // Calls before the first failure can fix nothing: their inputs are never parsed.
+  const first = steps.findIndex((s) => s.error !== undefined);
+  if (first < 0) return out;
   // What later successes acted on: tools, targets, and the shorter heads of shell targets
   // (`make -C src` after a failed `make` is the same command, as findFix reads it).
   const tools = new Set<string>();
   const targets = new Set<string>();
   const shellHeads = new Set<string>();
-  for (let i = steps.length - 1; i >= 0; i--) {
+  for (let i = steps.length - 1; i >= first; i--) {
     const s = steps[i]!;
     if (s.error === undefined) {
       tools.add(s.tool);

@@ -22,14 +22,15 @@ const blockers = read('blockers.jsonl');
 const fixed = read('fixed.jsonl');
 const fixedRuns = read('fixed-runs.jsonl');
 const acted = read('acted.jsonl');
+const actedRuns = read('acted-runs.jsonl');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('the pending set', () => {
   it('labels every item by the rules, with distinct ids and a second reading on a sample', () => {
     for (const r of labels) expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
-    for (const r of [...blockers, ...fixed, ...fixedRuns, ...acted])
+    for (const r of [...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns])
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
-    for (const r of acted) expect(['acted', 'not-acted']).toContain(r.group);
+    for (const r of [...acted, ...actedRuns]) expect(['acted', 'not-acted']).toContain(r.group);
     expect(acted.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     for (const r of [...fixed, ...fixedRuns]) expect(['fixed', 'unfixed']).toContain(r.group);
     expect(new Set(fixed.map((r) => r.id)).size).toBe(fixed.length);
@@ -45,7 +46,7 @@ describe('the pending set', () => {
 
   it.skipIf(!existsSync(data))("points at entries the snapshot still reads from each row's file", () => {
     const byFile = new Map<string, Set<string>>();
-    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns, ...acted]) {
+    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns]) {
       const file = String(r.file);
       let found = byFile.get(file);
       if (!found) {
