@@ -41,9 +41,11 @@ const readRows = (name: string): Row[] =>
     .map((l) => JSON.parse(l) as Row);
 const rows = readRows('labels.jsonl');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-const LABELS = ['pending', 'not-pending', 'not-a-step', 'unclear'] as const;
-const counts = (rs: readonly Row[]) =>
-  LABELS.map((l) => `${l} ${rs.filter((r) => r.label === l).length}`).join(', ');
+/** How many rows carry each label, in the rules' order: `pending 3, not-pending 5, …`. */
+const countsOf = (labels: readonly string[]) => (rs: readonly Row[]) =>
+  labels.map((l) => `${l} ${rs.filter((r) => r.label === l).length}`).join(', ');
+const counts = countsOf(['pending', 'not-pending', 'not-a-step', 'unclear']);
+const tally = countsOf(['open', 'resolved', 'not-a-problem', 'unclear']);
 
 console.log('## As drawn (labels by round and group)');
 for (const round of [1, 2, 3]) {
@@ -58,10 +60,7 @@ for (const round of [1, 2, 3]) {
 const blockers = readRows('blockers.jsonl');
 for (const group of ['before-latest-turn', 'since-latest-turn']) {
   const rs = blockers.filter((r) => r.group === group);
-  const by = (l: string) => rs.filter((r) => r.label === l).length;
-  console.log(
-    `blockers, ${group} (${rs.length}): open ${by('open')}, resolved ${by('resolved')}, not-a-problem ${by('not-a-problem')}, unclear ${by('unclear')}`,
-  );
+  console.log(`blockers, ${group} (${rs.length}): ${tally(rs)}`);
 }
 const second = [...rows, ...blockers].filter((r) => r.second !== undefined);
 console.log(
@@ -110,10 +109,6 @@ console.log(`not listed today (${left.length}): ${counts(left)}`);
 // Failed calls a later call made good (`fixed.jsonl`): tool-error blockers of the lists before the
 // `fixed` scope (adapters.ts), drawn by whether fixedFailures finds a later call that worked.
 const fixedRows = readRows('fixed.jsonl');
-const tally = (rs: readonly Row[]) =>
-  ['open', 'resolved', 'not-a-problem', 'unclear']
-    .map((l) => `${l} ${rs.filter((r) => r.label === l).length}`)
-    .join(', ');
 console.log('\n## Failed calls (fixed.jsonl, as drawn)');
 for (const group of ['fixed', 'unfixed']) {
   const rs = fixedRows.filter((r) => r.group === group);

@@ -3,7 +3,7 @@
  * command) and what kind of output line it printed. Pure, regex-only, no locale APIs: the reducer
  * must give byte-identical output in every runtime.
  */
-import type { Step } from '../transcript/index.js';
+import { isFileEditTool, type Step } from '../transcript/index.js';
 import { jsonField, viewedFile } from './compact.js';
 import { viewLineNumber } from './patch.js';
 
@@ -33,7 +33,6 @@ export function viewOf(step: Step): string | undefined {
   return SWE_WINDOW.exec(obs)?.[1];
 }
 
-const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'write_file', 'edit_file']);
 const SED_HEAD = /^\s*(?:sed|perl)\s+-[a-zA-Z]*i/;
 const SPACE = /\s/;
 const FILE_NAME = /^[^\s'"|;&<>]+$/;
@@ -67,8 +66,11 @@ const EDITOR = /^\s*str_replace_editor\s+(?:str_replace|create|insert)\s+(\S+)/;
  * ```
  */
 export function editedFile(step: Step): string | undefined {
-  if (step.tool && EDIT_TOOLS.has(step.tool))
-    return jsonField(step.action, 'file_path') ?? jsonField(step.action, 'notebook_path');
+  if (step.tool && isFileEditTool(step.tool)) {
+    const file = jsonField(step.action, 'file_path') ?? jsonField(step.action, 'notebook_path');
+    // SWE-agent's `edit` and `create` name their file in a command line, read below.
+    if (file !== undefined) return file;
+  }
   const cmd = commandOf(step);
   if (!cmd) return undefined;
   const firstLine = cmd.split('\n', 1)[0]!;

@@ -283,8 +283,9 @@ function readOne(
  * a copy resets it.
  */
 function fallbackDate(started: string | undefined, name: string, modified: string | undefined) {
-  const zoned = started !== undefined && /(?:Z|[+-]\d{2}:?\d{2})$/i.test(started);
-  return (zoned ? started : undefined) ?? dateInName(name) ?? (started && isoInstant(started)) ?? modified;
+  // `TranscriptMeta.startedAt` is an ISO time in UTC (`…Z`), or the export's zone-less time as written.
+  const zoned = started?.endsWith('Z') ? started : undefined;
+  return zoned ?? dateInName(name) ?? (started && isoInstant(started)) ?? modified;
 }
 
 /**
@@ -293,7 +294,7 @@ function fallbackDate(started: string | undefined, name: string, modified: strin
  * `2025-02-30`) are read differently by different engines: the same call must mean the same day in
  * every runtime.
  */
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
 type Detector = Pick<LearnOptions, 'scorer' | 'minScore' | 'markers'>;
 
@@ -355,10 +356,9 @@ function sinceMs(since: LearnOptions['since']): number | undefined {
   if (since instanceof Date) t = since.getTime();
   else if (typeof since === 'number') t = since;
   else if (typeof since === 'string') {
-    const m = ISO_DATE.exec(since);
-    // The day must exist: `Date.parse` rolls 2025-02-30 over to March in some engines.
-    if (m && new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)).toISOString().startsWith(since.slice(0, 10)))
-      t = Date.parse(since);
+    // The shape above, then `isoInstant`'s reading: a day that does not exist (2025-02-30) is no date.
+    const iso = ISO_DATE.test(since) ? isoInstant(since) : undefined;
+    if (iso) t = Date.parse(iso);
   }
   if (!Number.isFinite(t)) {
     throw new ValidationError(

@@ -7,7 +7,7 @@
 import { findLinks } from '../categorise/index.js';
 import { declinedCall, errorLine } from '../core/index.js';
 import { fixedFailures, stepsFromMessages } from '../failures/index.js';
-import type { Message, Step, SyntheticKind } from '../transcript/index.js';
+import { isFileEditTool, type Message, type Step, type SyntheticKind } from '../transcript/index.js';
 import { deterministicSnapshot } from './deterministic.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
 
@@ -206,13 +206,6 @@ export function entriesFromMessages(messages: readonly Message[]): {
 }
 
 /**
- * The tools that change a file: Claude Code's, Cursor's, Copilot's, Cline's, Antigravity's and Codex's
- * edit and write calls (not `todo_write`, `update_plan`, `write_stdin`).
- */
-const EDIT_TOOL =
-  /^(?:edit(?:_file(?:_v2)?)?|edit file|multiedit|notebookedit|write(?:_file|_to_file)?|update|create(?:_file|_or_update_file)?|search_replace|replace_(?:file_content|string_in_file|in_file)|multi_replace_(?:file_content|string_in_file)|apply_patch|editedexistingfile|newfilecreated)$/i;
-
-/**
  * Which messages the agent acted on with an edit or write that succeeded: an assistant message whose
  * tool calls right after it (before the next message that is not a call or a result) include one ("The
  * test config is missing `secret_key_base`." then an Edit), and a person's message whose answer, up to
@@ -231,7 +224,7 @@ function actedOn(messages: readonly Message[]): boolean[] {
     if (m.role === 'assistant' && m.toolName) {
       const next = messages[i + 1];
       const ok = m.toolUseId ? worked.has(m.toolUseId) : next?.role === 'tool' && !next.isError;
-      if (ok && EDIT_TOOL.test(m.toolName)) edited = answered = true;
+      if (ok && isFileEditTool(m.toolName)) edited = answered = true;
       continue;
     }
     if (m.role === 'assistant') out[i] = edited;
@@ -257,14 +250,16 @@ function actedOn(messages: readonly Message[]): boolean[] {
  */
 export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
   const entries: MemoryEntry[] = [];
-  // Failed steps a later step made good, as for messages (`fixed`).
-  const fixed = steps.some((s) => s.error) ? fixedFailures({ id: 'run', steps }) : undefined;
+  // Failed steps a later step made good, as for messages (`fixed`), referenced by their index.
+  const fixed = steps.some((s) => s.error)
+    ? fixedFailures({ id: 'run', steps: steps.map((s) => ({ ...s, ref: String(s.index) })) })
+    : undefined;
   for (const s of steps) {
     sentences(s.thought ?? '', 3).forEach((value, j) => {
       entries.push({ scope: 'thought', key: `s${s.index}.t${j}`, value, sourceIteration: s.index });
     });
     const err = s.error && !declinedCall(s.error) ? firstErrorLine(s.error) : undefined;
-    const scope = fixed?.has(`trajectory:run:event:${s.index}`) ? 'fixed' : 'observation';
+    const scope = fixed?.has(String(s.index)) ? 'fixed' : 'observation';
     if (err) entries.push({ scope, key: `s${s.index}.err`, value: err, sourceIteration: s.index });
   }
   return entries;

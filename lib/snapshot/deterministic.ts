@@ -497,8 +497,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     }
     // A failed call's error line reports a problem: a question or a step in it is the tool's ("Did
     // you mean _types?", "Run `npm install` first."), not the agent's.
-    const failed = scope === 'observation' || scope === 'fixed';
-    if (failed && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
+    if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
     // Scope `done` marks a step carried out or overtaken (adapters.ts: said before the person's latest
     // turn, or announcing the call that follows it): none left to take.
     const done = scope === 'done' && own === 'nextActions';

@@ -12,7 +12,7 @@ import {
   reflectedSnapshotPrompt,
   snapshotInputFrom,
 } from 'rearview/snapshot';
-import type { Message } from 'rearview/transcript';
+import { isFileEditTool, type Message } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
@@ -101,6 +101,49 @@ describe('fixedFailures', () => {
 /** Messages as a transcript gives them: each with its source line. */
 const located = (list: Omit<Message, 'source'>[]): Message[] =>
   list.map((m, i) => ({ ...m, source: { line: i + 1 } }) as Message);
+
+describe('isFileEditTool', () => {
+  it("knows each agent's edit and write tools, and no tool that writes no file", () => {
+    for (const name of [
+      'Edit',
+      'Write',
+      'MultiEdit',
+      'NotebookEdit',
+      'Update',
+      'edit_file_v2',
+      'Edit file',
+      'search_replace',
+      'write_to_file',
+      'replace_file_content',
+      'multi_replace_file_content',
+      'apply_patch',
+      'replace_string_in_file',
+      'replace_in_file',
+      'editedExistingFile',
+      'newFileCreated',
+      'create_file',
+      'write_file',
+      'edit',
+      'create',
+      'insert',
+    ])
+      expect(isFileEditTool(name), name).toBe(true);
+    for (const name of [
+      'todo_write',
+      'TodoWrite',
+      'update_plan',
+      'write_stdin',
+      'TaskUpdate',
+      'Read',
+      'view_file',
+      'Bash',
+      'read_file_v2',
+      'mcp__siyuan-mcp__update_block',
+      '',
+    ])
+      expect(isFileEditTool(name), name).toBe(false);
+  });
+});
 
 describe('the snapshot and failed calls made good', () => {
   const session = (fixedLater: boolean): Message[] =>
