@@ -11,6 +11,8 @@ import {
   createSnapshotMemo,
   deterministicSnapshot,
   type MemoryEntry,
+  placeKey,
+  samePlaces,
   warmSnapshotMemo,
 } from '../lib/snapshot/index.js';
 import { collidingWords, randomWords } from '../tools/shared/flood.js';
@@ -262,6 +264,31 @@ const suite: BenchSuite = {
       );
       naive.calls = n;
       naive.ratioVsFixedFailures = round(naive.medianMs / one.medianMs, 1);
+      results.push(naive);
+    }
+    // One place, one evidence item: samePlaces against asking every pair whether one ends the other.
+    for (const n of [1_000, 4_000]) {
+      const links = Array.from({ length: n }, (_, i) =>
+        i % 3 === 0
+          ? `src/m${i % 97}/f${i}.ts`
+          : i % 3 === 1
+            ? `/Users/u/p/src/m${i % 97}/f${i - 1}.ts`
+            : `f${i - 2}.ts`,
+      );
+      const one = await measure(`samePlaces/${n}-links`, () => samePlaces(links), {
+        minRuns: 5,
+        budgetMs: 1000,
+      });
+      one.links = n;
+      results.push(one);
+      const keys = links.map(placeKey);
+      const naive = await measure(
+        `naiveAllPairsPlaces/${n}-links`,
+        () => keys.map((k) => keys.filter((o) => o !== k && o.endsWith(`/${k}`)).length),
+        { minRuns: 3, budgetMs: 1500 },
+      );
+      naive.links = n;
+      naive.ratioVsSamePlaces = round(naive.medianMs / one.medianMs, 1);
       results.push(naive);
     }
     for (const { set, trajectories, bytes } of sharedTrajectories(SHARED_SETS.slice(0, 2))) {

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findLinks, squash, words } from '../../lib/categorise/index.js';
 import { NOTE_CLASSES } from '../../lib/categorise-model/index.js';
-import { deterministicSnapshot, listedText } from '../../lib/snapshot/index.js';
+import { ownCategories } from '../../tools/shared/own-category.js';
 import { classify as oldClassify } from './old-classify.js';
 import { loadMoreEntries } from './sample-more.js';
 import { loadReportSet } from './sample-report.js';
@@ -113,15 +113,11 @@ export type Categorizer = (text: string) => Label;
  * keeps every link, but that does not make the sentence evidence: it counts as irrelevant.
  */
 export const snapshotCategorizer: Categorizer = (text) => {
-  const s = deterministicSnapshot({
+  const own = ownCategories({
     objective: '',
     entries: [{ scope: 'notes', key: 'k', value: text, sourceIteration: 0 }],
-  });
-  const own = squash(text);
-  for (const c of LABELS) if (c !== 'irrelevant' && s[c].includes(own)) return c;
-  // A link in Markdown dress ("- `a.ts`") is listed as the link, when the entry is evidence.
-  const listed = listedText(text);
-  return listed !== own && s.requiredEvidenceLinks.includes(listed) ? 'requiredEvidenceLinks' : 'irrelevant';
+  })[0];
+  return own === undefined || own === 'none' ? 'irrelevant' : own;
 };
 
 /** The older rule set, frozen in old-classify.ts as a baseline, read the same way. */

@@ -1,7 +1,8 @@
 /**
  * An evidence line that is only a link or path in Markdown dress ("- `src/app.js`", "1. `a.ts`",
- * "web/base.js:") is that link: the snapshot lists it as the link itself, so it reads cleanly and
- * merges with the same link named elsewhere (a tool call's path, another list).
+ * "web/base.js:"), or with one word beside it ("See a.py", "ls src/", "File: a.py"), is that link: the
+ * snapshot lists it as the link itself, so it reads cleanly and merges with the same link named
+ * elsewhere (a tool call's path, another list).
  */
 
 import { findLinks, squash } from '../categorise/index.js';
@@ -9,29 +10,63 @@ import { findLinks, squash } from '../categorise/index.js';
 /** A list marker (`-`, `*`, `•`, `+`, `1.`, `1)`) and the space after it, at the line's start. */
 const LIST_MARKER = /^\s*(?:[-*•+]|\d{1,3}[.)])\s+/;
 
-/** Bold and backticks around a link, a colon after it, and spaces: `*`, `` ` ``, `:`, space, tab. */
-const dress = (c: number): boolean => c === 0x2a || c === 0x60 || c === 0x3a || c === 0x20 || c === 0x09;
+/**
+ * Markdown dress and punctuation around a link: `*`, `` ` ``, `:`, `：`, `>`, `-`, `•`, `+`, `.`, `,`,
+ * `;`, quotes. A run of only these is no word.
+ */
+const DRESS = new Set([0x2a, 0x60, 0x3a, 0xff1a, 0x3e, 0x2d, 0x2022, 0x2b, 0x2e, 0x2c, 0x3b, 0x22, 0x27]);
+/** What makes the words around a link a gloss that is kept: brackets, dashes used as such, `=`. */
+const GLOSS = new Set([0x28, 0x29, 0x5b, 0x5d, 0x2014, 0x2013, 0x3d]);
+const space = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** Whether the character at `i` (outside the text counts) sets a link apart: a space, dress, or none. */
+const apart = (text: string, i: number): boolean =>
+  i < 0 || i >= text.length || space(text.charCodeAt(i)) || DRESS.has(text.charCodeAt(i));
 
 /**
- * The one link `text` holds when nothing else is in it but Markdown dress, else `undefined`.
+ * The words of `text` in [from, to), dress aside, added to `count`, up to 2 (enough to tell "at most
+ * one"); 2 when a word holds a gloss character.
+ */
+function wordsIn(text: string, from: number, to: number, count: number): number {
+  let worded = false;
+  for (let i = from; i <= to && count < 2; i++) {
+    const c = i < to ? text.charCodeAt(i) : 0x20;
+    if (space(c)) {
+      if (worded) count++;
+      worded = false;
+    } else if (GLOSS.has(c)) return 2;
+    else if (!DRESS.has(c)) worded = true;
+  }
+  return count;
+}
+
+/**
+ * The one link `text` points to when nothing else is in it but Markdown dress and at most one word (a
+ * label, a command or a verb: "File: a.py", "ls src/", "See lib/retry.ts:42"), else `undefined`. A
+ * gloss (brackets, a dash, more words) keeps the sentence.
  *
  * @example
  * ```ts
  * bareLink('- `src/app.js`', ['src/app.js']); // 'src/app.js'
- * bareLink('See src/app.js', ['src/app.js']); // undefined: a pointer sentence keeps its words
+ * bareLink('See lib/retry.ts:42', ['lib/retry.ts:42']); // 'lib/retry.ts:42'
+ * bareLink('`src/app.js` (the entry point)', ['src/app.js']); // undefined: a glossed path keeps its words
  * ```
  */
 export function bareLink(text: string, links: readonly string[]): string | undefined {
   if (links.length !== 1) return undefined;
   const link = links[0]!;
   if (text === link) return undefined;
-  const rest = text.replace(LIST_MARKER, '');
-  // Trimmed by index, not by a regex anchored at the end (which is quadratic on a long run of spaces).
-  let from = 0;
-  let to = rest.length;
-  while (from < to && (rest.charCodeAt(from) === 0x2a || rest.charCodeAt(from) === 0x60)) from++;
-  while (to > from && dress(rest.charCodeAt(to - 1))) to--;
-  return to - from === link.length && rest.startsWith(link, from) ? link : undefined;
+  const marker = LIST_MARKER.exec(text);
+  const from = marker ? marker[0].length : 0;
+  const at = text.indexOf(link, from);
+  if (at < 0) return undefined;
+  // The link stands apart: a link glued to other letters ("**web/base.js**" read as `base.js`) is part
+  // of a longer token.
+  const end = at + link.length;
+  if (!apart(text, at - 1) || !apart(text, end)) return undefined;
+  const rest = from > 0 ? text.slice(from) : text;
+  return wordsIn(rest, at - from + link.length, rest.length, wordsIn(rest, 0, at - from, 0)) <= 1
+    ? link
+    : undefined;
 }
 
 /**

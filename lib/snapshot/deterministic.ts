@@ -23,6 +23,7 @@ import { bareLink } from './bare-link.js';
 import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
 import type { SnapshotOptions } from './options.js';
+import { samePlaces } from './same-place.js';
 import type {
   ActiveContextSnapshot,
   DroppedItem,
@@ -562,11 +563,35 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   const seen = new Int32Array(vocab.terms.length);
   let stamp = 0;
   let marked = 0;
+  // Evidence naming one place in several spellings is one item (same-place.ts), placed where its
+  // best-ranked spelling ranks and listed in the group's chosen spelling.
+  const evidence = candidates.filter((c) => c.cat === 4);
+  const places = evidence.length > 1 ? samePlaces(evidence.map((c) => c.text)) : null;
+  const placeOf = places ? new Map(evidence.map((c, i) => [c, places.group[i]!])) : null;
+  const placed: (Candidate | undefined)[] = places ? new Array(evidence.length) : [];
   for (const c of ranked) {
     stamp++;
     // Without a trace, an item of a full category can change nothing in the output: skip its hashing.
     if (!trace && lists[c.cat]!.length >= maxItems) continue;
     let rep: Candidate | undefined;
+    const place = placeOf?.get(c);
+    if (place !== undefined) {
+      rep = placed[place];
+      const spelling = places!.spelling[place]!;
+      if (rep === undefined) {
+        placed[place] = c;
+        // Listed in the group's spelling; the trace keeps the spelling it had.
+        if (trace && c.text !== spelling)
+          dropped.push({
+            text: c.text,
+            reason: 'near_duplicate',
+            into: spelling,
+            sources: c.sources.slice(),
+            category: CATEGORIES[4]!,
+          });
+        c.text = spelling;
+      }
+    }
     const tAt = c.termsAt;
     const tLen = c.termsLen;
     const hashed = c.cat !== 4 && tLen >= 2;

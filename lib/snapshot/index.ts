@@ -56,6 +56,7 @@ export {
   type SourceIndex,
   validateReflection,
 } from './reflect.js';
+export { placeKey, samePlaces } from './same-place.js';
 export { readSnapshotSource, type SnapshotSource } from './source.js';
 export type {
   ActiveContextSnapshot,

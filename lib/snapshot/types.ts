@@ -98,7 +98,8 @@ export interface TracedItem {
  * failed call a later call made good, or what the agent acted on with an edit that succeeded),
  * `done` (a step an entry of scope `done`
  * names: carried out, so no next action), `uncategorized`, `duplicate`,
- * `near_duplicate` (consolidated into a kept item), `over_cap`, or the model's own reason.
+ * `near_duplicate` (consolidated into a kept item; for evidence, another spelling of the same place),
+ * `over_cap`, or the model's own reason.
  *
  * @example
  * ```ts

@@ -15,7 +15,9 @@ import { heuristicReflect } from '../../lib/heuristic/index';
 import { extractRecommendation } from '../../lib/heuristic/recommend';
 import { dedupeProposals, emptyPlaybook, findDuplicates, judgeKeyPoint } from '../../lib/playbook/index';
 import { createRedactor, redact } from '../../lib/redact/index';
+import { bareLink } from '../../lib/snapshot/bare-link';
 import { deterministicSnapshot, entriesFromMessages, objectiveFromText } from '../../lib/snapshot/index';
+import { samePlaces } from '../../lib/snapshot/same-place';
 import {
   detectFormat,
   safeParseTrajectory,
@@ -178,6 +180,39 @@ describe('links and snapshots', () => {
     ['unclosed tags', (n) => fill(n, '</a')],
     ['trailing spaces', (n) => fill(n, ' ', 'src/lib')],
   ]);
+  // A pointer's words are counted once, and no further than two.
+  linear('bareLink', (t) => bareLink(t, findLinks(t)), [
+    ['words before a link', (n) => fill(n, 'a ', '', 'src/a.ts')],
+    ['dress before a link', (n) => fill(n, '*`: ', '', 'src/a.ts')],
+    ['dress after a link', (n) => fill(n, '`*', 'See src/a.ts')],
+  ]);
+  // The evidence links of one snapshot, one a line: at most 8 suffixes indexed a path.
+  linear(
+    'samePlaces (a link a line)',
+    prepared((text) => text.split('\n'), samePlaces),
+    [
+      [
+        'distinct deep paths',
+        (n) => Array.from({ length: n / 40 }, (_, i) => `a/b/c/d/e/f/g/h/i/f${i}.ts\n`).join(''),
+      ],
+      [
+        'one name in many folders',
+        (n) => Array.from({ length: n / 20 }, (_, i) => `d${i}/index.ts\nindex.ts\n`).join(''),
+      ],
+      [
+        'suffix chains',
+        (n) => Array.from({ length: n / 30 }, (_, i) => `x/y/z${i % 50}/a.ts\nz${i % 50}/a.ts\n`).join(''),
+      ],
+      [
+        'long paths',
+        (n) => Array.from({ length: n / 1000 }, (_, i) => `${'ab/'.repeat(330)}${i}\n`).join(''),
+      ],
+      [
+        'home spellings',
+        (n) => Array.from({ length: n / 30 }, (_, i) => `/Users/u/p${i}/\n~/p${i}\n`).join(''),
+      ],
+    ],
+  );
   // Scan, classify, links and near-duplicate search over many entries (one a line).
   linear(
     'deterministicSnapshot (an entry a line)',

@@ -1,6 +1,7 @@
 /**
- * An evidence line that is only a link in Markdown dress is listed as the link: it merges with the same
- * link named elsewhere, and reads as the link. A pointer sentence keeps its words.
+ * An evidence line that is only a link in Markdown dress, or a link with one word beside it ("See a.py",
+ * "ls src/", "File: a.py"), is listed as the link: it merges with the same link named elsewhere, and
+ * reads as the link. A glossed path or a longer pointer sentence keeps its words.
  */
 import { describe, expect, it } from 'vitest';
 import { createSnapshotMemo, deterministicSnapshot, listedText } from '../../lib/snapshot/index';
@@ -28,7 +29,7 @@ describe('a link in Markdown dress', () => {
     });
     const values = ['- `src/app.js`', 'web/base.js:', 'See lib/retry.ts:42'];
     const plain = deterministicSnapshot(input(values)).requiredEvidenceLinks;
-    expect(plain).toEqual(expect.arrayContaining(['src/app.js', 'web/base.js', 'See lib/retry.ts:42']));
+    expect(plain).toEqual(expect.arrayContaining(['src/app.js', 'web/base.js', 'lib/retry.ts:42']));
     for (let build = 0; build < 3; build++)
       expect(deterministicSnapshot(input(values), { memo }).requiredEvidenceLinks).toEqual(plain);
     // A later build with the bare link too: still one item.
@@ -36,15 +37,30 @@ describe('a link in Markdown dress', () => {
     expect(more.filter((l) => l.endsWith('src/app.js'))).toEqual(['src/app.js']);
   });
 
-  it('keeps the words of a pointer sentence or a glossed path', () => {
-    expect(snap(['See lib/retry.ts:42']).requiredEvidenceLinks).toEqual(['See lib/retry.ts:42']);
+  it('lists a link with one word beside it (a label, a command, a verb) as the link', () => {
+    expect(snap(['See lib/retry.ts:42']).requiredEvidenceLinks).toEqual(['lib/retry.ts:42']);
+    expect(snap(['File: backend/app.py', 'backend/app.py']).requiredEvidenceLinks).toEqual([
+      'backend/app.py',
+    ]);
+    expect(snap(['ls /srv/app/logs/']).requiredEvidenceLinks).toEqual(['/srv/app/logs/']);
+    expect(snap(['> /add src/main.tsx']).requiredEvidenceLinks).toEqual(['src/main.tsx']);
+  });
+
+  it('keeps the words of a glossed path, a longer pointer sentence, and a link glued to other letters', () => {
     const glossed = '`src/app.js` (the entry point)';
     expect(snap([glossed]).requiredEvidenceLinks).toContain(glossed);
+    expect(snap(['`src/app.js` (main)']).requiredEvidenceLinks).toContain('`src/app.js` (main)');
+    expect(snap(['src/app.js — the entry']).requiredEvidenceLinks).not.toContain('src/app.js');
+    // Two links with a command: the line stays as written (one listed text an entry).
+    expect(snap(['> /add src/main.tsx src/App.tsx']).requiredEvidenceLinks).toEqual([
+      '> /add src/main.tsx src/App.tsx',
+    ]);
   });
 
   it('listedText gives what the snapshot lists for an entry', () => {
     expect(listedText('- `src/app.js`')).toBe('src/app.js');
-    expect(listedText('  See   lib/retry.ts:42 ')).toBe('See lib/retry.ts:42');
+    expect(listedText('  See   lib/retry.ts:42 ')).toBe('lib/retry.ts:42');
+    expect(listedText('`src/app.js` (main)')).toBe('`src/app.js` (main)');
     expect(listedText('Fix the retry.')).toBe('Fix the retry.');
     for (const value of [
       '- `src/app.js`',

@@ -16,7 +16,7 @@ import {
 } from '../../eval/snapshot/score';
 import { findLinks } from '../../lib/categorise/index';
 import { isExtension } from '../../lib/categorise/pointer';
-import { deterministicSnapshot, listedText } from '../../lib/snapshot/index';
+import { ownCategories } from '../../tools/shared/own-category';
 
 const all = loadLabelled();
 const crossSource = all.filter((e) => SPLIT[e.kind] !== 'tune');
@@ -50,20 +50,8 @@ describe('labelled snapshot entries', () => {
 });
 
 describe('categorization by what the sentence does (known failures of the keyword rules)', () => {
-  const one = (value: string) =>
-    deterministicSnapshot({
-      objective: '',
-      entries: [{ scope: 'notes', key: 'k', value, sourceIteration: 0 }],
-    });
-  const where = (value: string) => {
-    const s = one(value);
-    return (
-      (
-        ['openHypotheses', 'blockers', 'nextActions', 'unresolvedQuestions', 'requiredEvidenceLinks'] as const
-      ).find((c) => s[c].includes(value)) ??
-      (s.requiredEvidenceLinks.includes(listedText(value)) ? 'requiredEvidenceLinks' : 'none')
-    );
-  };
+  const where = (value: string) =>
+    ownCategories({ objective: '', entries: [{ scope: 'notes', key: 'k', value, sourceIteration: 0 }] })[0];
 
   it('retires done-reports and expected failures instead of calling them blockers', () => {
     expect(where('Added 19 new regression tests for the parser, 0 failures.')).toBe('none');

@@ -1,17 +1,16 @@
 import { compactTrajectory } from 'rearview/compress';
 import { fixtureClient, requestKey } from 'rearview/llm';
 import {
-  CATEGORIES,
   computeTrajectoryReduction,
   createSnapshotMemo,
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
-  listedText,
   reflectedSnapshotPrompt,
   type SnapshotInput,
   warmSnapshotMemo,
 } from 'rearview/snapshot';
 import { collidingWords, randomWords } from '../../../tools/shared/flood';
+import { ownCategories } from '../../../tools/shared/own-category';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 
@@ -83,15 +82,12 @@ export const snapshotCases: ConformanceCase[] = [
   {
     name: 'snapshot/stance rules',
     run() {
-      const s = deterministicSnapshot({
+      const stance: SnapshotInput = {
         objective: '',
         entries: STANCE.map(([value], i) => ({ scope: 'notes', key: `s${i}`, value, sourceIteration: i })),
-      });
-      const got = STANCE.map(
-        ([value]) =>
-          CATEGORIES.find((c) => s[c].includes(value)) ??
-          (s.requiredEvidenceLinks.includes(listedText(value)) ? 'requiredEvidenceLinks' : 'none'),
-      );
+      };
+      const s = deterministicSnapshot(stance);
+      const got = ownCategories(stance);
       STANCE.forEach(([value, want], i) => {
         checkEqual(got[i], want, value);
       });

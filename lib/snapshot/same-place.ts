@@ -1,0 +1,133 @@
+/**
+ * One place, one evidence item. A session names the same file in several spellings: with and
+ * without a trailing slash or a leading `./`, under `~` and under the home folder it stands for
+ * (`/Users/<name>/…`, `/home/<name>/…`), and as a path relative to the project beside its absolute
+ * or longer form (`app/src/Main.kt` and `/Users/<name>/proj/app/src/Main.kt`). `samePlaces` groups the
+ * evidence links that name one place, so the snapshot lists it once and its slots go to other places.
+ *
+ * What is kept apart: URLs and paths differ from each other; a line location (`a.py:12`) is a place of
+ * its own, apart from the file (`a.py`); a relative path joins a longer one only when every longer
+ * listed path it ends (at a `/`) is one place, so `config.py` beside `app/config.py` and
+ * `tests/config.py` stays as written; `../` paths join nothing (their base is unknown).
+ */
+
+/** A link with a scheme (`https://…`, `file://…`): compared as written, less a trailing slash. */
+const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
+/** A home folder's path: its rest (after the user's name) is what `~/` names. */
+const HOME = /^\/(?:Users|home)\/[^/]+(?=\/|$)/;
+/** Suffixes longer than this many path components are not indexed: deeper relative paths match only whole. */
+const MAX_SUFFIX_PARTS = 8;
+/** Paths longer than this are compared only in full (bounds the suffix index to ~4 KB a path). */
+const MAX_INDEXED_LENGTH = 512;
+
+/**
+ * The comparison key of a link: trailing slashes and leading `./` dropped, a home folder as `~`.
+ *
+ * @example
+ * ```ts
+ * placeKey('/Users/ana/proj/'); // '~/proj'
+ * placeKey('./src/a.ts'); // 'src/a.ts'
+ * ```
+ */
+export function placeKey(link: string): string {
+  let to = link.length;
+  while (to > 1 && link.charCodeAt(to - 1) === 0x2f) to--;
+  let key = to === link.length ? link : link.slice(0, to);
+  if (SCHEME.test(key)) return key;
+  while (key.startsWith('./') && key.length > 2) key = key.slice(2);
+  const home = HOME.exec(key);
+  return home ? `~${key.slice(home[0].length)}` : key;
+}
+
+/** A key's kind for the listed spelling: a relative path first, then one under `~`, then the rest. */
+const spellingRank = (link: string): number =>
+  SCHEME.test(link) ? 3 : link.startsWith('~') ? 1 : link.startsWith('/') ? 2 : 0;
+
+/** Whether `a` is the better spelling of a place than `b` (both of the same group). */
+function better(a: string, b: string, ak: string, bk: string): boolean {
+  const ra = spellingRank(a);
+  const rb = spellingRank(b);
+  if (ra !== rb) return ra < rb;
+  // The most specific relative path; then the plainest writing (no `./`, no trailing slash).
+  if (ak.length !== bk.length) return ra === 0 ? ak.length > bk.length : ak.length < bk.length;
+  return a.length < b.length;
+}
+
+/**
+ * Groups links that name one place. `group[i]` is the index of the first link of link i's group (so a
+ * group's first member is its own representative), `spelling[g]` the text to list for the group whose
+ * representative is g: a relative path if one is in it (the longest), else one under `~`, else the
+ * shortest. Linear in the links' total length (suffixes of at most 8 components are indexed).
+ *
+ * @example
+ * ```ts
+ * const { group, spelling } = samePlaces(['app/src/Main.kt', '/Users/ana/p/app/src/Main.kt', 'README.md']);
+ * [...group]; // [0, 0, 2]
+ * spelling[0]; // 'app/src/Main.kt'
+ * ```
+ */
+export function samePlaces(links: readonly string[]): { group: Int32Array; spelling: string[] } {
+  const n = links.length;
+  const keys = links.map(placeKey);
+  // Links with one key are one place: the first of them stands for the key.
+  const firstOf = new Map<string, number>();
+  const root = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const seen = firstOf.get(keys[i]!);
+    if (seen === undefined) {
+      firstOf.set(keys[i]!, i);
+      root[i] = i;
+    } else root[i] = seen;
+  }
+  // Distinct keys, most path components first, so a longer path's place is known before its suffixes
+  // are read. A proper suffix (at a `/`) always has fewer components.
+  const distinct: number[] = [];
+  const parts = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    if (root[i] !== i) continue;
+    distinct.push(i);
+    const k = keys[i]!;
+    let c = 1;
+    for (let j = 0; j < k.length && c <= MAX_SUFFIX_PARTS; j++) if (k.charCodeAt(j) === 0x2f) c++;
+    parts[i] = c;
+  }
+  distinct.sort((a, b) => parts[b]! - parts[a]! || a - b);
+  // Suffix → the place every listed path that ends with it belongs to, or -1 when they are several.
+  const bySuffix = new Map<string, number>();
+  for (const i of distinct) {
+    const k = keys[i]!;
+    if (SCHEME.test(k)) continue;
+    const relative = !k.startsWith('/') && !k.startsWith('~') && !k.startsWith('../') && k !== '..';
+    if (relative) {
+      const owner = bySuffix.get(k);
+      if (owner !== undefined && owner >= 0) root[i] = owner;
+    }
+    if (k.length > MAX_INDEXED_LENGTH) continue;
+    const place = root[i]!;
+    // Every proper suffix that starts after a `/`, up to MAX_SUFFIX_PARTS components.
+    for (let at = k.length - 1, c = 0; at > 0 && c < MAX_SUFFIX_PARTS; at--) {
+      if (k.charCodeAt(at) !== 0x2f) continue;
+      c++;
+      if (at === k.length - 1) continue;
+      const suffix = k.slice(at + 1);
+      const known = bySuffix.get(suffix);
+      if (known === undefined) bySuffix.set(suffix, place);
+      else if (known !== place) bySuffix.set(suffix, -1);
+    }
+  }
+  // Resolve chains (a suffix's place is the place of the longer path it joined) and choose spellings.
+  const group = new Int32Array(n);
+  const spelling: string[] = new Array(n);
+  const head = new Int32Array(n).fill(-1);
+  for (let i = 0; i < n; i++) {
+    let r = root[i]!;
+    while (root[r] !== r) r = root[r]!;
+    // The group's representative is its first member in input order.
+    if (head[r]! < 0) head[r] = i;
+    const g = head[r]!;
+    group[i] = g;
+    const cur = spelling[g];
+    if (cur === undefined || better(links[i]!, cur, keys[i]!, placeKey(cur))) spelling[g] = links[i]!;
+  }
+  return { group, spelling };
+}
