@@ -7,7 +7,7 @@
 import { findLinks } from '../categorise/index.js';
 import { declinedCall, errorLine } from '../core/index.js';
 import { fixedFailures, stepsFromMessages } from '../failures/index.js';
-import { isFileEditTool, type Message, type Step, type SyntheticKind } from '../transcript/index.js';
+import { isFileEditCall, type Message, type Step, type SyntheticKind } from '../transcript/index.js';
 import { deterministicSnapshot } from './deterministic.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
 
@@ -206,10 +206,11 @@ export function entriesFromMessages(messages: readonly Message[]): {
 }
 
 /**
- * Which messages the agent acted on with an edit or write that succeeded: an assistant message whose
- * tool calls right after it (before the next message that is not a call or a result) include one ("The
- * test config is missing `secret_key_base`." then an Edit), and a person's message whose answer, up to
- * their next turn, includes one (they reported a problem, the agent changed the code). One backward pass.
+ * Which messages the agent acted on with an edit, write or patch that succeeded (`isFileEditCall`): an
+ * assistant message whose tool calls right after it (before the next message that is not a call or a
+ * result) include one ("The test config is missing `secret_key_base`." then an Edit), and a person's
+ * message whose answer, up to their next turn, includes one (they reported a problem, the agent changed
+ * the code). One backward pass.
  */
 function actedOn(messages: readonly Message[]): boolean[] {
   const out: boolean[] = new Array(messages.length).fill(false);
@@ -224,7 +225,7 @@ function actedOn(messages: readonly Message[]): boolean[] {
     if (m.role === 'assistant' && m.toolName) {
       const next = messages[i + 1];
       const ok = m.toolUseId ? worked.has(m.toolUseId) : next?.role === 'tool' && !next.isError;
-      if (ok && isFileEditTool(m.toolName)) edited = answered = true;
+      if (ok && isFileEditCall(m.toolName, m.content)) edited = answered = true;
       continue;
     }
     if (m.role === 'assistant') out[i] = edited;

@@ -22,3 +22,28 @@ const FILE_EDIT_TOOL =
 export function isFileEditTool(name: string): boolean {
   return typeof name === 'string' && FILE_EDIT_TOOL.test(name);
 }
+
+/** Tools that run a command line: Claude Code's `Bash`, Codex's `shell` and `exec_command`, Cline's, Cursor's. */
+const SHELL_TOOL =
+  /^(?:bash|shell|local_shell|exec_command|run_command|execute_command|bash_command|run_terminal_cmd|run_in_terminal)$/i;
+
+/**
+ * Whether a tool call changes a file: a call of an edit tool ({@link isFileEditTool}), or a command
+ * line that applies a patch (Codex's `apply_patch` run through its shell, `bash -lc "apply_patch <<'PATCH'
+ * *** Begin Patch …"`, as its older rollouts do). `input` is the call's arguments as the transcript
+ * gives them (`Message.content` of the call). Other shell writes (`sed -i`, `cat > f <<EOF`) are not
+ * counted: they also write scratch files and test fixtures.
+ *
+ * @example
+ * ```ts
+ * isFileEditCall('Edit', '{"file_path":"a.ts"}'); // true
+ * isFileEditCall('shell', '{"command":["bash","-lc","apply_patch <<\'PATCH\'\\n*** Begin Patch\\n…"]}'); // true
+ * isFileEditCall('shell', '{"command":["ls"]}'); // false
+ * ```
+ */
+export function isFileEditCall(name: string, input: string): boolean {
+  if (isFileEditTool(name)) return true;
+  if (typeof name !== 'string' || typeof input !== 'string' || !SHELL_TOOL.test(name)) return false;
+  const at = input.indexOf('apply_patch');
+  return at >= 0 && input.indexOf('*** Begin Patch', at) >= 0;
+}

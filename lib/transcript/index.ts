@@ -10,7 +10,7 @@
  * @module
  */
 export { detectFormat } from './detect.js';
-export { isFileEditTool } from './edit-tools.js';
+export { isFileEditCall, isFileEditTool } from './edit-tools.js';
 export {
   agentRunFormat,
   detectTrajectoryFormat,
