@@ -9,7 +9,8 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, each split by whether the rule removes it), with which of them today's lists hold.
+ * `acted.jsonl`, `model-errors.jsonl`, each split by whether the rule removes it), with which of them
+ * today's lists hold.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -135,22 +136,35 @@ for (const group of ['acted', 'not-acted']) {
   const rs = actedRuns.filter((r) => r.group === group);
   console.log(`agent runs' thoughts (acted-runs.jsonl, not shipped), ${group} (${rs.length}): ${tally(rs)}`);
 }
+// Errors of the agent's own model call ("API Error: …", aider's `litellm.…Error`) the model answered
+// after (`model-errors.jsonl`, every such blocker of the lists of 4 December, read twice): scope `fixed`.
+const modelRows = readRows('model-errors.jsonl');
+for (const group of ['answered', 'unanswered']) {
+  const rs = modelRows.filter((r) => r.group === group);
+  console.log(`model errors (model-errors.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
+}
 const actedSecond = [...actedRows, ...actedRuns].filter((r) => r.second !== undefined);
 console.log(
   `second reader (acted.jsonl, acted-runs.jsonl): ${actedSecond.filter((r) => r.second === r.label).length} of ${actedSecond.length} agree with the first`,
+);
+console.log(
+  `second reader (model-errors.jsonl): ${modelRows.filter((r) => r.second === r.label).length} of ${modelRows.length} agree with the first`,
 );
 const fixedSecond = fixedRows.filter((r) => r.second !== undefined);
 console.log(
   `second reader: ${fixedSecond.filter((r) => r.second === r.label).length} of ${fixedSecond.length} agree with the first`,
 );
 const blockerLists = new Map<string, Set<string> | null>();
-for (const file of new Set([...fixedRows, ...fixedRuns, ...actedRows, ...blockers].map((r) => r.file)))
+for (const file of new Set(
+  [...fixedRows, ...fixedRuns, ...actedRows, ...modelRows, ...blockers].map((r) => r.file),
+))
   blockerLists.set(file, listOf(readFileSync(join(root, file), 'utf8'), 'blockers'));
 const inList = (r: Row) => blockerLists.get(r.file)?.has(`${r.message}#${r.sha256}`) === true;
 for (const [name, rs] of [
   ['fixed.jsonl', fixedRows],
   ['fixed-runs.jsonl', fixedRuns],
   ['acted.jsonl', actedRows],
+  ['model-errors.jsonl', modelRows],
   ['blockers.jsonl, the agent', blockers.filter((r) => r.role === 'assistant')],
   ['blockers.jsonl, the person', blockers.filter((r) => r.role === 'user')],
   ['blockers.jsonl, tool errors', blockers.filter((r) => r.role === 'tool')],

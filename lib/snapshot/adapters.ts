@@ -120,6 +120,12 @@ const UNREAD: ReadonlySet<SyntheticKind> = new Set<SyntheticKind>([
  * after it, so one pass.
  */
 const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
+/**
+ * An error of the agent's own model call, not of the work: aider's `litellm.RateLimitError: …` lines,
+ * Claude Code's "API Error: 500 …" (also when compacting). Anchored, one `\w` run: linear.
+ */
+const MODEL_ERROR =
+  /^(?:litellm\.\w*(?:Error|Exception|Timeout)\b|(?:Error during compaction: (?:Error: )?)?API Error\b)/;
 
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
@@ -127,9 +133,11 @@ const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
  * messages before the person's latest turn and for an assistant message's last sentence that ends
  * with ":" right before a tool call, the call it announces; `fixed`, never listed, for an assistant
  * message right before an edit that succeeded and a person's message the agent answered with one: the
- * agent acted on it), each failed tool result its error
+ * agent acted on it, and for an error of the agent's own model call — "API Error: …", aider's
+ * `litellm.…Error` — that the model answered after), each failed tool result its error
  * line (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of
- * rearview/failures; a call the person declined gives none), each tool call the files and
+ * rearview/failures — or when it is such a model error answered after; a call the person declined
+ * gives none), each tool call the files and
  * URLs it names (scope `evidence`). The first
  * user message longer than a few characters is the objective: one a person typed, or an agent's task
  * statement (or what the person typed into a command template), never a continuation summary or an
@@ -159,13 +167,26 @@ export function entriesFromMessages(messages: readonly Message[]): {
   // errors no longer stand. Read only when something failed.
   const fixed = messages.some((m) => m.isError) ? fixedFailures(stepsFromMessages(messages)) : undefined;
   const acted = actedOn(messages);
+  // The model answered after an error of its own call: the call worked again, the error is gone.
+  let answered = -1;
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant' && !m.toolName && m.content.trim() && !MODEL_ERROR.test(m.content.trimStart()))
+      answered = i;
+  });
   messages.forEach((m, i) => {
     if (m.role === 'tool') {
       // A call the person declined is their decision, not a problem to carry to the next step.
       if (m.isError && !declinedCall(m.content)) {
         const line = firstErrorLine(m.content);
-        const scope = fixed?.has(`message:${m.id}`) ? 'fixed' : 'observation';
-        if (line) entries.push({ scope, key: `${m.id}.err`, value: line, sourceIteration: i });
+        if (line) {
+          const made = fixed?.has(`message:${m.id}`) || (i < answered && MODEL_ERROR.test(line));
+          entries.push({
+            scope: made ? 'fixed' : 'observation',
+            key: `${m.id}.err`,
+            value: line,
+            sourceIteration: i,
+          });
+        }
       }
       return;
     }
@@ -196,9 +217,11 @@ export function entriesFromMessages(messages: readonly Message[]): {
     // "Let me check the config:" right before a tool call announces that call, which carries it out.
     // Scope `done`: never a next action (deterministic.ts); still a blocker, a question or a guess.
     const end = m.role === 'assistant' && messages[i + 1]?.toolName ? m.content.trimEnd() : '';
+    // The agent's or the person's message that is such an error (a person pastes it), answered after.
+    const modelError = i < answered && MODEL_ERROR.test(m.content.trimStart());
     sentences(m.content, 3).forEach((value, j) => {
       const done = i < latest || (value.endsWith(':') && end.endsWith(value));
-      const scope = acted[i] ? 'fixed' : done ? 'done' : m.role;
+      const scope = acted[i] || modelError ? 'fixed' : done ? 'done' : m.role;
       entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i });
     });
   });

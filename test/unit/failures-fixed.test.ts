@@ -329,6 +329,51 @@ describe('the snapshot and failed calls made good', () => {
     expect(scopes('{"command":["bash","-lc","sed -n 1,20p app.js"]}')).toBe('user');
   });
 
+  it("gives scope `fixed` to an error of the agent's own model call once the model answered after it", () => {
+    const at = (answeredAfter: boolean) =>
+      entriesFromMessages(
+        located([
+          { id: 'u1', role: 'user', content: 'Add the login page.' },
+          {
+            id: 'r1',
+            role: 'tool',
+            toolName: 'aider',
+            isError: true,
+            content: 'litellm.RateLimitError: RateLimitError: OpenrouterException - rate limit exceeded',
+          },
+          { id: 'a1', role: 'assistant', content: 'API Error: 500 Internal server error.' },
+          ...(answeredAfter
+            ? [{ id: 'a2', role: 'assistant' as const, content: 'Added the login page.' }]
+            : []),
+        ]),
+      ).entries.map((e) => [e.key, e.scope]);
+    expect(at(true)).toEqual([
+      ['u1.0', 'user'],
+      ['r1.err', 'fixed'],
+      ['a1.0', 'fixed'],
+      ['a2.0', 'assistant'],
+    ]);
+    // The session ends on the errors: they still stand. Another error of a call is not the model's.
+    expect(at(false)).toEqual([
+      ['u1.0', 'user'],
+      ['r1.err', 'observation'],
+      ['a1.0', 'assistant'],
+    ]);
+    const other = entriesFromMessages(
+      located([
+        {
+          id: 'r1',
+          role: 'tool',
+          toolName: 'aider',
+          isError: true,
+          content: 'Error: tests failed (litellm.py)',
+        },
+        { id: 'a1', role: 'assistant', content: 'Looking into it.' },
+      ]),
+    ).entries;
+    expect(other.find((e) => e.key === 'r1.err')?.scope).toBe('observation');
+  });
+
   it("reads the person's turn to its end: a notification in their seat ends no turn, their next message does", () => {
     const scopes = entriesFromMessages(
       located([

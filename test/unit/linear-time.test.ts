@@ -159,6 +159,20 @@ describe('links and snapshots', () => {
       ['blank lines after a notice', (n) => fill(n, ' \n', 'The command failed with exit code: 1\n')],
     ],
   );
+  // A model's error answered later: the error test reads one word run after `litellm.`.
+  linear(
+    'entriesFromMessages (a model error, then an answer)',
+    (content) =>
+      entriesFromMessages([
+        { id: 'r', role: 'tool', content, source: {}, isError: true },
+        { id: 'a', role: 'assistant', content: content.length > 0 ? 'Done.' : '', source: {} },
+      ]),
+    [
+      ['a long word after litellm.', (n) => fill(n, 'e', 'litellm.')],
+      ['litellm. repeated', (n) => fill(n, 'litellm.')],
+      ['API Error repeated', (n) => fill(n, 'API Error ')],
+    ],
+  );
   linear('objectiveFromText', objectiveFromText, [
     ['an unclosed <pr_description> and spaces', (n) => fill(n, ' ', '<pr_description>')],
     ['spaces inside <pr_description>', (n) => fill(n, ' \n', '<pr_description>', 'x</pr_description>')],

@@ -23,6 +23,7 @@ const fixed = read('fixed.jsonl');
 const fixedRuns = read('fixed-runs.jsonl');
 const acted = read('acted.jsonl');
 const actedRuns = read('acted-runs.jsonl');
+const modelErrors = read('model-errors.jsonl');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Each file's snapshot entries by `message#sha256` of their text, read once for every test. */
@@ -41,12 +42,15 @@ function entryOf(r: Record<string, unknown>): MemoryEntry | undefined {
 describe('the pending set', () => {
   it('labels every item by the rules, with distinct ids and a second reading on a sample', () => {
     for (const r of labels) expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
-    for (const r of [...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns])
+    for (const r of [...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns, ...modelErrors])
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
+    for (const r of modelErrors) expect(['answered', 'unanswered']).toContain(r.group);
+    // Every model-error row was read twice.
+    for (const r of modelErrors) expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.second);
     for (const r of [...acted, ...actedRuns]) expect(['acted', 'not-acted']).toContain(r.group);
     expect(acted.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     for (const r of [...fixed, ...fixedRuns]) expect(['fixed', 'unfixed']).toContain(r.group);
-    for (const rows of [fixed, fixedRuns, acted, actedRuns])
+    for (const rows of [fixed, fixedRuns, acted, actedRuns, modelErrors])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
     for (const round of [1, 2, 3])
@@ -55,24 +59,32 @@ describe('the pending set', () => {
     for (const rows of [fixed, acted, actedRuns])
       expect(rows.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     // References only: no row carries the item's text.
-    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns])
+    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns, ...modelErrors])
       expect(Object.keys(r)).not.toContain('text');
   });
 
   it.skipIf(!existsSync(data))("points at entries the snapshot still reads from each row's file", () => {
-    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns])
+    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns, ...modelErrors])
       expect(entryOf(r), `${r.file} message ${r.message}`).toBeDefined();
   });
 
   it.skipIf(!existsSync(data))(
     'the rows drawn as removed are the entries of scope `fixed`, and no others',
     () => {
+      // A failed call's error stays unless a later call made it good, or it is a model error the model
+      // answered after (the same entries as model-errors.jsonl's answered rows).
+      const answered = new Set(
+        modelErrors.filter((r) => r.group === 'answered').map((r) => `${r.file}#${r.message}#${r.sha256}`),
+      );
       for (const r of [...fixed, ...fixedRuns])
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
-          r.group === 'fixed' ? 'fixed' : 'observation',
+          r.group === 'fixed' || answered.has(`${r.file}#${r.message}#${r.sha256}`) ? 'fixed' : 'observation',
         );
       for (const r of acted)
         expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'acted');
+      // A model's error the model answered after is no longer an error of the session.
+      for (const r of modelErrors)
+        expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'answered');
       // The runs' rule was not shipped: a thought keeps its scope, acted on or not.
       for (const r of actedRuns) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe('thought');
     },
