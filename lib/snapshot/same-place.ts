@@ -8,7 +8,8 @@
  * What is kept apart: URLs and paths differ from each other; a line location (`a.py:12`) is a place of
  * its own, apart from the file (`a.py`); a relative path joins a longer one only when every longer
  * listed path it ends (at a `/`) is one place, so `config.py` beside `app/config.py` and
- * `tests/config.py` stays as written; `../` paths join nothing (their base is unknown).
+ * `tests/config.py` stays as written; a `../` path joins nothing and nothing joins it (its base is
+ * unknown).
  */
 
 /** A link with a scheme (`https://…`, `file://…`): compared as written, less a trailing slash. */
@@ -97,8 +98,9 @@ export function samePlaces(links: readonly string[]): { group: Int32Array; spell
   for (const i of distinct) {
     const k = keys[i]!;
     if (SCHEME.test(k)) continue;
-    const relative = !k.startsWith('/') && !k.startsWith('~') && !k.startsWith('../') && k !== '..';
-    if (relative) {
+    // A path that climbs out of its folder has no known base: it neither joins nor is joined.
+    if (k.startsWith('../') || k === '..') continue;
+    if (!k.startsWith('/') && !k.startsWith('~')) {
       const owner = bySuffix.get(k);
       if (owner !== undefined && owner >= 0) root[i] = owner;
     }

@@ -53,6 +53,7 @@ describe('samePlaces', () => {
     expect(groups(['config.json', 'https://example.com/config.json'])).toEqual([0, 1]);
     expect(groups(['a.py:12', 'a.py', 'src/a.py:12'])).toEqual([0, 1, 0]);
     expect(groups(['../a/b.ts', 'x/a/b.ts'])).toEqual([0, 1]);
+    expect(groups(['x.ts', '../up/x.ts'])).toEqual([0, 1]);
     // Absolute paths never end one another at a `/`: two projects stay two places.
     expect(groups(['/srv/a/b.ts', '/home/x/srv/a/b.ts'])).toEqual([0, 1]);
     // A name both places end, when one of them ends the other, is one place.

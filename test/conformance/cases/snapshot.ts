@@ -5,8 +5,10 @@ import {
   createSnapshotMemo,
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
+  placeKey,
   reflectedSnapshotPrompt,
   type SnapshotInput,
+  samePlaces,
   warmSnapshotMemo,
 } from 'rearview/snapshot';
 import { collidingWords, randomWords } from '../../../tools/shared/flood';
@@ -103,6 +105,44 @@ export const snapshotCases: ConformanceCase[] = [
       check(!s.blockers.some((b) => b.includes('no error')), 'negated problem is not a blocker');
       check(s.requiredEvidenceLinks.includes('test/retry.test.ts'), 'paths go to evidence');
       return { snapshot: s, kept: t.kept, dropped: t.dropped, consolidated: t.consolidatedCount };
+    },
+  },
+  {
+    name: 'snapshot/samePlaces',
+    run() {
+      // One place in several spellings (home folders, `./`, slashes, a relative path and longer ones),
+      // names two places end, URLs, line locations and non-ASCII names.
+      const links = [
+        '/Users/ana/proj/app/src/Main.kt',
+        'app/src/Main.kt',
+        '~/.claude/',
+        '/home/ana/.claude',
+        './docs/café/読む.md',
+        'docs/café/読む.md',
+        'config.py',
+        'app/config.py',
+        'tests/config.py',
+        'https://example.com/a/',
+        'https://example.com/a',
+        'a.py:12',
+        'src/a.py:12',
+        'a.py',
+        '../up/x.ts',
+        'x.ts',
+      ];
+      const { group, spelling } = samePlaces(links);
+      checkEqual([...group], [0, 0, 2, 2, 4, 4, 6, 7, 8, 9, 9, 11, 11, 13, 14, 15], 'groups');
+      checkEqual(spelling[0], 'app/src/Main.kt', 'the relative spelling is listed');
+      const listed = deterministicSnapshot({
+        objective: '',
+        entries: links.map((value, i) => ({ scope: 'evidence', key: `l${i}`, value, sourceIteration: i })),
+      }).requiredEvidenceLinks;
+      return {
+        group: [...group],
+        spelling: [...group].map((g) => spelling[g]),
+        keys: links.map(placeKey),
+        listed,
+      };
     },
   },
   {
