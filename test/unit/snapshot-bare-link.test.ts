@@ -3,7 +3,10 @@
  * "ls src/", "File: a.py"), is listed as the link: it merges with the same link named elsewhere, and
  * reads as the link. A glossed path or a longer pointer sentence keeps its words.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { findLinks } from '../../lib/categorise/index';
+import { bareLink } from '../../lib/snapshot/bare-link';
 import { createSnapshotMemo, deterministicSnapshot, listedText } from '../../lib/snapshot/index';
 
 const snap = (values: string[]) =>
@@ -69,5 +72,41 @@ describe('a link in Markdown dress', () => {
       '`src/app.js` (the entry point)',
     ])
       expect(snap([value]).requiredEvidenceLinks).toContain(listedText(value));
+  });
+
+  it('never throws, and gives the one link of the text or nothing (property)', () => {
+    const piece = fc.constantFrom(
+      'See',
+      'ls',
+      'File:',
+      '-',
+      '1.',
+      '`',
+      '**',
+      ' ',
+      '  ',
+      '(',
+      ')',
+      '—',
+      'a',
+      '转成',
+      'src/a.ts',
+      'a/b',
+      ':',
+      '.',
+      '\n',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        const links = findLinks(text);
+        const got = bareLink(text, links);
+        if (got !== undefined) {
+          expect(links).toEqual([got]);
+          expect(text).toContain(got);
+          expect(got).not.toBe(text);
+        }
+      }),
+    );
   });
 });
