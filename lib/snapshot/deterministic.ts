@@ -622,7 +622,8 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       consolidatedCount++;
       if (trace) {
         for (const s of c.sources) addSource(rep, s);
-        mergedInto.set(c, rep);
+        // The spelling a place is listed in is no other item: its sources are the kept item's.
+        if (c.text !== rep.text) mergedInto.set(c, rep);
       }
       continue;
     }

@@ -35,7 +35,10 @@ export function placeKey(link: string): string {
   while (to > 1 && link.charCodeAt(to - 1) === 0x2f) to--;
   let key = to === link.length ? link : link.slice(0, to);
   if (SCHEME.test(key)) return key;
-  while (key.startsWith('./') && key.length > 2) key = key.slice(2);
+  // Leading `./` pairs dropped by one slice (a loop of slices is quadratic on `././././…`).
+  let from = 0;
+  while (key.startsWith('./', from) && key.length > from + 2) from += 2;
+  if (from > 0) key = key.slice(from);
   const home = HOME.exec(key);
   return home ? `~${key.slice(home[0].length)}` : key;
 }

@@ -225,6 +225,8 @@ describe('links and snapshots', () => {
         'home spellings',
         (n) => Array.from({ length: n / 30 }, (_, i) => `/Users/u/p${i}/\n~/p${i}\n`).join(''),
       ],
+      ['one link of ./ pairs', (n) => `${fill(n, './')}a\n`],
+      ['one link of slashes', (n) => `a${fill(n, '/')}\n`],
     ],
   );
   // Scan, classify, links and near-duplicate search over many entries (one a line).

@@ -126,3 +126,22 @@ describe('the snapshot lists one place once', () => {
     ]);
   });
 });
+
+describe('the trace of a place', () => {
+  it('keeps each other spelling as folded into the listed one, and never an item folded into itself', () => {
+    const t = deterministicSnapshotWithTrace(
+      notes(['See /home/bo/p/src/a.ts', 'Edited src/a.ts', 'Read ./src/a.ts', 'src/a.ts again']),
+    );
+    expect(t.snapshot.requiredEvidenceLinks).toEqual(['src/a.ts']);
+    const folded = t.dropped.filter(
+      (d) => d.reason === 'near_duplicate' && d.category === 'requiredEvidenceLinks',
+    );
+    expect(folded.map((d) => [d.text, d.into]).sort()).toEqual([
+      ['./src/a.ts', 'src/a.ts'],
+      ['/home/bo/p/src/a.ts', 'src/a.ts'],
+    ]);
+    expect(t.kept.find((k) => k.text === 'src/a.ts')?.sources).toEqual(
+      expect.arrayContaining(['m1', 'm2', 'm3', 'm4']),
+    );
+  });
+});
