@@ -204,7 +204,8 @@ export async function readInput(
   let size: number;
   try {
     const st = statSync(file);
-    if (st.isDirectory()) throw new InputError(`${file}: is a directory`);
+    if (st.isDirectory())
+      throw new InputError(`${file}: is a directory (\`rearview learn ${file}\` reads a folder of sessions)`);
     size = st.size;
   } catch (err) {
     if (err instanceof InputError) throw err;

@@ -361,7 +361,10 @@ describe('the binary', () => {
     const binary = join(tmp, 'bin.dat');
     writeFileSync(binary, Buffer.from([0, 1, 2, 3, 0, 0, 255, 254]));
     expect((await runCli(['reflect', binary])).code).toBe(1);
-    expect((await runCli(['reflect', tmp])).stderr).toContain('is a directory');
+    // A folder: the error names the command that reads one.
+    expect((await runCli(['reflect', tmp])).stderr).toContain(
+      `is a directory (\`rearview learn ${tmp}\` reads a folder of sessions)`,
+    );
   });
 
   it('exit 2 on usage errors, 0 for --help and --version', async () => {
