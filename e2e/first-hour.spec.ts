@@ -62,28 +62,27 @@ test('an item the reflection moved to another category shows as moved (from → 
   page,
 }) => {
   await openSample(page, 'console');
-  const question = 'What is setup.py?';
+  const item = 'Import errors and setup issues ARE legitimate reasons for tests to fail in the RED';
   const det = page.getByTestId('deterministic-snapshot');
   await page.getByRole('tab', { name: 'Snapshots' }).click();
-  await expect(det.getByText(question, { exact: true })).toBeVisible();
-  // The recorded answer with that question filed under blockers instead.
-  const answer = recordedAnswer('console').replace(
-    `"unresolved_questions": [\n    "${question}",`,
-    '"unresolved_questions": [',
-  );
-  const moved = answer.replace('"blockers": [', `"blockers": [\n    "${question}",`);
+  await expect(det.getByText(item, { exact: true })).toBeVisible();
+  // The recorded answer with that next action filed under blockers instead.
+  const recorded = recordedAnswer('console');
+  const answer = recorded.replace(`"next_actions": [\n    "${item}"\n  ]`, '"next_actions": []');
+  expect(answer).not.toBe(recorded);
+  const moved = answer.replace('"blockers": [', `"blockers": [\n    "${item}",`);
   expect(moved).not.toBe(answer);
   mock.script([{ kind: 'json', text: moved }]);
   await reflectThroughMock(page);
   const refl = page.getByTestId('reflected-snapshot');
-  const inRefl = refl.locator('li', { hasText: question });
+  const inRefl = refl.locator('li', { hasText: item });
   await expect(inRefl).toHaveAttribute('data-mark', 'moved');
-  await expect(inRefl).toContainText('Unresolved questions → Blockers');
-  const inDet = det.locator('li', { hasText: question });
+  await expect(inRefl).toContainText('Next actions → Blockers');
+  const inDet = det.locator('li', { hasText: item });
   await expect(inDet).toHaveAttribute('data-mark', 'moved');
-  await expect(inDet).toContainText('Unresolved questions → Blockers');
-  await expect(page.locator('[data-mark="dropped"]', { hasText: question })).toHaveCount(0);
-  await expect(page.locator('[data-mark="added"]', { hasText: question })).toHaveCount(0);
+  await expect(inDet).toContainText('Next actions → Blockers');
+  await expect(page.locator('[data-mark="dropped"]', { hasText: item })).toHaveCount(0);
+  await expect(page.locator('[data-mark="added"]', { hasText: item })).toHaveCount(0);
 });
 
 test('every slider is labelled with its PARAM_SPECS label, never an identifier', async ({ page }) => {

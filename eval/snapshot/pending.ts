@@ -10,7 +10,8 @@
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
  * `acted.jsonl`, `model-errors.jsonl`, each split by whether the rule removes it), with which of them
- * today's lists hold.
+ * today's lists hold, and the unresolved questions said before the person's latest turn and after it
+ * (`questions.jsonl`).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -74,7 +75,10 @@ function nextActionsOf(text: string): Set<string> | null {
 }
 
 /** Today's items of one category of a file, as `message#sha256` of their source entry. */
-function listOf(text: string, category: 'nextActions' | 'blockers'): Set<string> | null {
+function listOf(
+  text: string,
+  category: 'nextActions' | 'blockers' | 'unresolvedQuestions',
+): Set<string> | null {
   let src: ReturnType<typeof readSnapshotSource>;
   try {
     src = readSnapshotSource(text);
@@ -143,6 +147,17 @@ for (const group of ['answered', 'unanswered']) {
   const rs = modelRows.filter((r) => r.group === group);
   console.log(`model errors (model-errors.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
 }
+// Unresolved questions said before the person's latest turn (scope `done`, `questions.jsonl`, shipped)
+// and after it (controls): still open when the session ends?
+const questionRows = readRows('questions.jsonl');
+const askTally = countsOf(['open', 'answered', 'not-a-question', 'unclear']);
+for (const group of ['user-done', 'assistant-done', 'user-after', 'assistant-after']) {
+  const rs = questionRows.filter((r) => r.group === group);
+  console.log(`questions (questions.jsonl), ${group} (${rs.length}): ${askTally(rs)}`);
+}
+console.log(
+  `second reader (questions.jsonl): ${questionRows.filter((r) => r.second === r.label).length} of ${questionRows.length} agree with the first`,
+);
 const actedSecond = [...actedRows, ...actedRuns].filter((r) => r.second !== undefined);
 console.log(
   `second reader (acted.jsonl, acted-runs.jsonl): ${actedSecond.filter((r) => r.second === r.label).length} of ${actedSecond.length} agree with the first`,
@@ -180,6 +195,7 @@ const files = CONVERSATION_FOLDERS.flatMap((d) =>
 let sessions = 0;
 let items = 0;
 let blockerItems = 0;
+let questionItems = 0;
 for (const f of files) {
   const text = readFileSync(f, 'utf8');
   const list = nextActionsOf(text);
@@ -187,7 +203,9 @@ for (const f of files) {
   sessions++;
   items += list.size;
   blockerItems += listOf(text, 'blockers')?.size ?? 0;
+  questionItems += listOf(text, 'unresolvedQuestions')?.size ?? 0;
 }
+const per = (n: number) => (n / Math.max(1, sessions)).toFixed(2);
 console.log(
-  `\n${items} next actions and ${blockerItems} blockers over ${sessions} shared transcripts (${(items / Math.max(1, sessions)).toFixed(2)} and ${(blockerItems / Math.max(1, sessions)).toFixed(2)} per session; ${relative(process.cwd(), root)})`,
+  `\n${items} next actions, ${blockerItems} blockers and ${questionItems} unresolved questions over ${sessions} shared transcripts (${per(items)}, ${per(blockerItems)} and ${per(questionItems)} per session; ${relative(process.cwd(), root)})`,
 );

@@ -500,8 +500,9 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // you mean _types?", "Run `npm install` first."), not the agent's.
     if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
     // Scope `done` marks a step carried out or overtaken (adapters.ts: said before the person's latest
-    // turn, or announcing the call that follows it): none left to take.
-    const done = scope === 'done' && own === 'nextActions';
+    // turn, or announcing the call that follows it): none left to take. A question said then was
+    // answered or overtaken too (eval/snapshot/sets/pending/questions.jsonl: none of 60 still open).
+    const done = scope === 'done' && (own === 'nextActions' || own === 'unresolvedQuestions');
     if (done) own = undefined;
     // Scope `fixed`: the error of a call a later call made good, or what the agent acted on with an edit
     // that succeeded (adapters.ts). It no longer stands.

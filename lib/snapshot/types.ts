@@ -95,9 +95,10 @@ export interface TracedItem {
  * An entry or item that did not make it into the snapshot, and why.
  *
  * Reasons: `resolved` (a resolved or negated problem, or an entry of scope `fixed`: the error of a
- * failed call a later call made good, or what the agent acted on with an edit that succeeded),
- * `done` (a step an entry of scope `done`
- * names: carried out, so no next action), `uncategorized`, `duplicate`,
+ * failed call a later call made good, what the agent acted on with an edit that succeeded, or an
+ * error of the model's own call it answered after), `done` (a step or a question an entry of scope
+ * `done` names: carried out or answered, so no next action and no open question), `uncategorized`,
+ * `duplicate`,
  * `near_duplicate` (consolidated into a kept item; for evidence, another spelling of the same place),
  * `over_cap`, or the model's own reason.
  *

@@ -245,6 +245,26 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     );
   });
 
+  it("lists no question asked before the person's latest turn: it was answered or overtaken", () => {
+    const { objective, entries } = entriesFromMessages([
+      msg('u1', 'user', 'Add a CSV export. Should the export include archived rows?'),
+      msg('a1', 'assistant', 'Which date format do you want in the file?'),
+      msg('u2', 'user', 'ISO dates, and no archived rows. Can you also add a header row?'),
+      msg('a2', 'assistant', 'Should the header use the column labels or the field names?'),
+    ]);
+    const trace = deterministicSnapshotWithTrace(snapshotInputFrom(objective, entries));
+    expect([...trace.snapshot.unresolvedQuestions].sort()).toEqual([
+      'Can you also add a header row?',
+      'Should the header use the column labels or the field names?',
+    ]);
+    expect(trace.dropped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ text: 'Which date format do you want in the file?', reason: 'done' }),
+        expect.objectContaining({ text: 'Should the export include archived rows?', reason: 'done' }),
+      ]),
+    );
+  });
+
   it('a sentence ending with ":" is no done step when no tool call follows it', () => {
     const scopes = entriesFromMessages([
       msg('u1', 'user', 'Plan the migration.'),

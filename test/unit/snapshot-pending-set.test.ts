@@ -24,6 +24,7 @@ const fixedRuns = read('fixed-runs.jsonl');
 const acted = read('acted.jsonl');
 const actedRuns = read('acted-runs.jsonl');
 const modelErrors = read('model-errors.jsonl');
+const questions = read('questions.jsonl');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Each file's snapshot entries by `message#sha256` of their text, read once for every test. */
@@ -45,12 +46,17 @@ describe('the pending set', () => {
     for (const r of [...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns, ...modelErrors])
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
     for (const r of modelErrors) expect(['answered', 'unanswered']).toContain(r.group);
+    for (const r of questions) {
+      expect(['open', 'answered', 'not-a-question', 'unclear']).toContain(r.label);
+      expect(['open', 'answered', 'not-a-question', 'unclear']).toContain(r.second);
+      expect(['user-done', 'assistant-done', 'user-after', 'assistant-after']).toContain(r.group);
+    }
     // Every model-error row was read twice.
     for (const r of modelErrors) expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.second);
     for (const r of [...acted, ...actedRuns]) expect(['acted', 'not-acted']).toContain(r.group);
     expect(acted.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     for (const r of [...fixed, ...fixedRuns]) expect(['fixed', 'unfixed']).toContain(r.group);
-    for (const rows of [fixed, fixedRuns, acted, actedRuns, modelErrors])
+    for (const rows of [fixed, fixedRuns, acted, actedRuns, modelErrors, questions])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
     for (const round of [1, 2, 3])
@@ -59,12 +65,30 @@ describe('the pending set', () => {
     for (const rows of [fixed, acted, actedRuns])
       expect(rows.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     // References only: no row carries the item's text.
-    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns, ...modelErrors])
+    for (const r of [
+      ...labels,
+      ...blockers,
+      ...fixed,
+      ...fixedRuns,
+      ...acted,
+      ...actedRuns,
+      ...modelErrors,
+      ...questions,
+    ])
       expect(Object.keys(r)).not.toContain('text');
   });
 
   it.skipIf(!existsSync(data))("points at entries the snapshot still reads from each row's file", () => {
-    for (const r of [...labels, ...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns, ...modelErrors])
+    for (const r of [
+      ...labels,
+      ...blockers,
+      ...fixed,
+      ...fixedRuns,
+      ...acted,
+      ...actedRuns,
+      ...modelErrors,
+      ...questions,
+    ])
       expect(entryOf(r), `${r.file} message ${r.message}`).toBeDefined();
   });
 
@@ -85,6 +109,12 @@ describe('the pending set', () => {
       // A model's error the model answered after is no longer an error of the session.
       for (const r of modelErrors)
         expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'answered');
+      // A question said before the person's latest turn has scope `done` (never listed); one after it
+      // keeps its role.
+      for (const r of questions)
+        expect(entryOf(r)?.scope === 'done', `${r.file} message ${r.message}`).toBe(
+          String(r.group).endsWith('-done'),
+        );
       // The runs' rule was not shipped: a thought keeps its scope, acted on or not.
       for (const r of actedRuns) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe('thought');
     },
