@@ -25,6 +25,17 @@ const acted = read('acted.jsonl');
 const actedRuns = read('acted-runs.jsonl');
 const modelErrors = read('model-errors.jsonl');
 const questions = read('questions.jsonl');
+/** Every row of the set. */
+const every = [
+  ...labels,
+  ...blockers,
+  ...fixed,
+  ...fixedRuns,
+  ...acted,
+  ...actedRuns,
+  ...modelErrors,
+  ...questions,
+];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Each file's snapshot entries by `message#sha256` of their text, read once for every test. */
@@ -65,31 +76,11 @@ describe('the pending set', () => {
     for (const rows of [fixed, acted, actedRuns])
       expect(rows.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     // References only: no row carries the item's text.
-    for (const r of [
-      ...labels,
-      ...blockers,
-      ...fixed,
-      ...fixedRuns,
-      ...acted,
-      ...actedRuns,
-      ...modelErrors,
-      ...questions,
-    ])
-      expect(Object.keys(r)).not.toContain('text');
+    for (const r of every) expect(Object.keys(r)).not.toContain('text');
   });
 
   it.skipIf(!existsSync(data))("points at entries the snapshot still reads from each row's file", () => {
-    for (const r of [
-      ...labels,
-      ...blockers,
-      ...fixed,
-      ...fixedRuns,
-      ...acted,
-      ...actedRuns,
-      ...modelErrors,
-      ...questions,
-    ])
-      expect(entryOf(r), `${r.file} message ${r.message}`).toBeDefined();
+    for (const r of every) expect(entryOf(r), `${r.file} message ${r.message}`).toBeDefined();
   });
 
   it.skipIf(!existsSync(data))(

@@ -1,0 +1,106 @@
+/**
+ * What else the session shows is over: a patch applied through Codex's shell is an edit
+ * (`isFileEditCall`), so the message it answered is acted on; and an error of the agent's own model
+ * call ("API Error: …", aider's `litellm.…Error`) no longer stands once the model answered after it.
+ * Both give scope `fixed` (never listed).
+ */
+import { entriesFromMessages } from 'rearview/snapshot';
+import { isFileEditCall, type Message } from 'rearview/transcript';
+import { describe, expect, it } from 'vitest';
+
+/** Messages as a transcript gives them: each with its source line. */
+const located = (list: Omit<Message, 'source'>[]): Message[] =>
+  list.map((m, i) => ({ ...m, source: { line: i + 1 } }) as Message);
+
+describe('isFileEditCall', () => {
+  const patch =
+    '{"command":["bash","-lc","apply_patch <<\'PATCH\'\\n*** Begin Patch\\n*** Update File: a.js\\n@@\\n-x\\n+y\\n*** End Patch\\nPATCH"]}';
+  it('counts an edit tool, and a patch applied through a shell (Codex) as an edit', () => {
+    expect(isFileEditCall('Edit', '{"file_path":"a.ts"}')).toBe(true);
+    expect(isFileEditCall('shell', patch)).toBe(true);
+    expect(isFileEditCall('exec_command', patch)).toBe(true);
+    expect(
+      isFileEditCall('shell', '{"command":["apply_patch","*** Begin Patch\\n*** Add File: b.js\\n+1"]}'),
+    ).toBe(true);
+  });
+  it('does not count other shell calls, a patch named without its body, or a patch read by a non-shell tool', () => {
+    expect(isFileEditCall('shell', '{"command":["bash","-lc","ls"]}')).toBe(false);
+    expect(isFileEditCall('Bash', '{"command":"sed -i s/a/b/ x.txt"}')).toBe(false);
+    expect(isFileEditCall('shell', '{"command":["bash","-lc","which apply_patch"]}')).toBe(false);
+    // The body before the command: a file holding a patch printed, not applied.
+    expect(isFileEditCall('shell', '{"command":["cat","*** Begin Patch notes.md"]} apply_patch')).toBe(false);
+    expect(isFileEditCall('Read', patch)).toBe(false);
+    expect(isFileEditCall('shell', undefined as unknown as string)).toBe(false);
+  });
+});
+
+describe('the snapshot: what the session shows is over', () => {
+  it("counts a patch applied through Codex's shell as the edit that answered a person's question", () => {
+    const scopes = (content: string) =>
+      entriesFromMessages(
+        located([
+          { id: 'u1', role: 'user', content: 'Can the date box show yyyy/mm/dd (weekday) instead?' },
+          { id: 'c1', role: 'assistant', toolName: 'shell', toolUseId: 't1', content },
+          {
+            id: 'r1',
+            role: 'tool',
+            toolName: 'shell',
+            toolUseId: 't1',
+            content: 'Success. Updated the following files:',
+          },
+          { id: 'a1', role: 'assistant', content: 'Done: the box shows the weekday.' },
+        ]),
+      ).entries.find((e) => e.key === 'u1.0')?.scope;
+    expect(
+      scopes(
+        '{"command":["bash","-lc","apply_patch <<\'PATCH\'\\n*** Begin Patch\\n*** Update File: app.js"]}',
+      ),
+    ).toBe('fixed');
+    expect(scopes('{"command":["bash","-lc","sed -n 1,20p app.js"]}')).toBe('user');
+  });
+
+  it("gives scope `fixed` to an error of the agent's own model call once the model answered after it", () => {
+    const at = (answeredAfter: boolean) =>
+      entriesFromMessages(
+        located([
+          { id: 'u1', role: 'user', content: 'Add the login page.' },
+          {
+            id: 'r1',
+            role: 'tool',
+            toolName: 'aider',
+            isError: true,
+            content: 'litellm.RateLimitError: RateLimitError: OpenrouterException - rate limit exceeded',
+          },
+          { id: 'a1', role: 'assistant', content: 'API Error: 500 Internal server error.' },
+          ...(answeredAfter
+            ? [{ id: 'a2', role: 'assistant' as const, content: 'Added the login page.' }]
+            : []),
+        ]),
+      ).entries.map((e) => [e.key, e.scope]);
+    expect(at(true)).toEqual([
+      ['u1.0', 'user'],
+      ['r1.err', 'fixed'],
+      ['a1.0', 'fixed'],
+      ['a2.0', 'assistant'],
+    ]);
+    // The session ends on the errors: they still stand. Another error of a call is not the model's.
+    expect(at(false)).toEqual([
+      ['u1.0', 'user'],
+      ['r1.err', 'observation'],
+      ['a1.0', 'assistant'],
+    ]);
+    const other = entriesFromMessages(
+      located([
+        {
+          id: 'r1',
+          role: 'tool',
+          toolName: 'aider',
+          isError: true,
+          content: 'Error: tests failed (litellm.py)',
+        },
+        { id: 'a1', role: 'assistant', content: 'Looking into it.' },
+      ]),
+    ).entries;
+    expect(other.find((e) => e.key === 'r1.err')?.scope).toBe('observation');
+  });
+});
