@@ -43,9 +43,20 @@ export function placeKey(link: string): string {
   return home ? `~${key.slice(home[0].length)}` : key;
 }
 
-/** A key's kind for the listed spelling: a relative path first, then one under `~`, then the rest. */
+/**
+ * A spelling's kind, best first: a relative path with a folder in it (`app/src/Main.kt`), one under `~`,
+ * an absolute one, a bare name (`opencode.json` says less than `~/.config/opencode/opencode.json`).
+ */
 const spellingRank = (link: string): number =>
-  SCHEME.test(link) ? 3 : link.startsWith('~') ? 1 : link.startsWith('/') ? 2 : 0;
+  SCHEME.test(link)
+    ? 4
+    : link.startsWith('~')
+      ? 1
+      : link.startsWith('/')
+        ? 2
+        : placeKey(link).includes('/')
+          ? 0
+          : 3;
 
 /** Whether `a` is the better spelling of a place than `b` (both of the same group). */
 function better(a: string, b: string, ak: string, bk: string): boolean {
@@ -60,8 +71,8 @@ function better(a: string, b: string, ak: string, bk: string): boolean {
 /**
  * Groups links that name one place. `group[i]` is the index of the first link of link i's group (so a
  * group's first member is its own representative), `spelling[g]` the text to list for the group whose
- * representative is g: a relative path if one is in it (the longest), else one under `~`, else the
- * shortest. Linear in the links' total length (suffixes of at most 8 components are indexed).
+ * representative is g: a relative path with a folder in it if one is in it (the longest), else one
+ * under `~`, else an absolute one (the shortest), else a bare name. Linear in the links' total length (suffixes of at most 8 components are indexed).
  *
  * @example
  * ```ts

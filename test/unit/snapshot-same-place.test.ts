@@ -43,6 +43,15 @@ describe('samePlaces', () => {
     expect(a.spelling[0]).toBe('app/src/Main.kt');
     const b = samePlaces(['/Users/ana/.claude/settings.json', '~/.claude/settings.json']);
     expect(b.spelling[0]).toBe('~/.claude/settings.json');
+    // A bare name says less than where the file is: the `~` or absolute spelling is listed.
+    const d = samePlaces([
+      'opencode.json',
+      '/Users/ana/.config/opencode/opencode.json',
+      '~/.config/opencode/opencode.json',
+    ]);
+    expect([...d.group]).toEqual([0, 0, 0]);
+    expect(d.spelling[0]).toBe('~/.config/opencode/opencode.json');
+    expect(samePlaces(['app.py', '/srv/p/app.py']).spelling[0]).toBe('/srv/p/app.py');
     const c = samePlaces(['src/lib/', './src/lib', 'src/lib']);
     expect([...c.group]).toEqual([0, 0, 0]);
     expect(c.spelling[0]).toBe('src/lib');
