@@ -568,15 +568,17 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   // best-ranked spelling ranks and listed in the group's chosen spelling.
   const evidence = candidates.filter((c) => c.cat === 4);
   const places = evidence.length > 1 ? samePlaces(evidence.map((c) => c.text)) : null;
-  const placeOf = places ? new Map(evidence.map((c, i) => [c, places.group[i]!])) : null;
+  // A link candidate's group, by its `order` (its index in `candidates`); -1 for the others.
+  const placeOf = places ? new Int32Array(candidates.length).fill(-1) : null;
+  if (placeOf) for (let i = 0; i < evidence.length; i++) placeOf[evidence[i]!.order] = places!.group[i]!;
   const placed: (Candidate | undefined)[] = places ? new Array(evidence.length) : [];
   for (const c of ranked) {
     stamp++;
     // Without a trace, an item of a full category can change nothing in the output: skip its hashing.
     if (!trace && lists[c.cat]!.length >= maxItems) continue;
     let rep: Candidate | undefined;
-    const place = placeOf?.get(c);
-    if (place !== undefined) {
+    const place = placeOf ? placeOf[c.order]! : -1;
+    if (place >= 0) {
       rep = placed[place];
       const spelling = places!.spelling[place]!;
       if (rep === undefined) {

@@ -46,33 +46,29 @@ export function placeKey(link: string): string {
 /**
  * A spelling's kind, best first: a relative path with a folder in it (`app/src/Main.kt`), one under `~`,
  * an absolute one, a bare name (`opencode.json` says less than `~/.config/opencode/opencode.json`).
+ * `key` is the link's {@link placeKey}, already made.
  */
-const spellingRank = (link: string): number =>
-  SCHEME.test(link)
-    ? 4
-    : link.startsWith('~')
-      ? 1
-      : link.startsWith('/')
-        ? 2
-        : placeKey(link).includes('/')
-          ? 0
-          : 3;
+const spellingRank = (link: string, key: string): number =>
+  SCHEME.test(link) ? 4 : link.startsWith('~') ? 1 : link.startsWith('/') ? 2 : key.includes('/') ? 0 : 3;
 
-/** Whether `a` is the better spelling of a place than `b` (both of the same group). */
-function better(a: string, b: string, ak: string, bk: string): boolean {
-  const ra = spellingRank(a);
-  const rb = spellingRank(b);
+/** Whether link `a` is the better spelling of a place than link `b` (both of one group), by index. */
+function better(links: readonly string[], keys: readonly string[], a: number, b: number): boolean {
+  const ra = spellingRank(links[a]!, keys[a]!);
+  const rb = spellingRank(links[b]!, keys[b]!);
   if (ra !== rb) return ra < rb;
   // The most specific relative path; then the plainest writing (no `./`, no trailing slash).
-  if (ak.length !== bk.length) return ra === 0 ? ak.length > bk.length : ak.length < bk.length;
-  return a.length < b.length;
+  const ak = keys[a]!.length;
+  const bk = keys[b]!.length;
+  if (ak !== bk) return ra === 0 ? ak > bk : ak < bk;
+  return links[a]!.length < links[b]!.length;
 }
 
 /**
  * Groups links that name one place. `group[i]` is the index of the first link of link i's group (so a
  * group's first member is its own representative), `spelling[g]` the text to list for the group whose
  * representative is g: a relative path with a folder in it if one is in it (the longest), else one
- * under `~`, else an absolute one (the shortest), else a bare name. Linear in the links' total length (suffixes of at most 8 components are indexed).
+ * under `~`, else an absolute one (the shortest), else a bare name. Linear in the links' total length
+ * (suffixes of at most 8 components are indexed).
  *
  * @example
  * ```ts
@@ -135,6 +131,8 @@ export function samePlaces(links: readonly string[]): { group: Int32Array; spell
   const group = new Int32Array(n);
   const spelling: string[] = new Array(n);
   const head = new Int32Array(n).fill(-1);
+  // The index of each group's best spelling so far, by its representative.
+  const best = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
     let r = root[i]!;
     while (root[r] !== r) r = root[r]!;
@@ -142,8 +140,10 @@ export function samePlaces(links: readonly string[]): { group: Int32Array; spell
     if (head[r]! < 0) head[r] = i;
     const g = head[r]!;
     group[i] = g;
-    const cur = spelling[g];
-    if (cur === undefined || better(links[i]!, cur, keys[i]!, placeKey(cur))) spelling[g] = links[i]!;
+    if (best[g]! < 0 || better(links, keys, i, best[g]!)) {
+      best[g] = i;
+      spelling[g] = links[i]!;
+    }
   }
   return { group, spelling };
 }
