@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -21,6 +21,7 @@ import { CONVERSATION_FOLDERS, METADATA_FILE, sharedDataDir, walkFiles } from '.
 
 interface Row {
   round: number;
+  category?: string;
   id: string;
   file: string;
   author: string;
@@ -77,7 +78,7 @@ function nextActionsOf(text: string): Set<string> | null {
 /** Today's items of one category of a file, as `message#sha256` of their source entry. */
 function listOf(
   text: string,
-  category: 'nextActions' | 'blockers' | 'unresolvedQuestions',
+  category: 'nextActions' | 'blockers' | 'unresolvedQuestions' | 'openHypotheses',
 ): Set<string> | null {
   let src: ReturnType<typeof readSnapshotSource>;
   try {
@@ -147,6 +148,30 @@ for (const group of ['answered', 'unanswered']) {
   const rs = modelRows.filter((r) => r.group === group);
   console.log(`model errors (model-errors.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
 }
+// aider's replies whose edit blocks aider applied ("Applied edit to …" in its output) and the person's
+// messages they answered (`aider-edits.jsonl`, items of every list, RULES-items.md): scope `fixed`.
+const aiderRows = readRows('aider-edits.jsonl');
+for (const role of ['assistant', 'user'])
+  for (const group of ['applied', 'not-applied']) {
+    const rs = aiderRows.filter((r) => r.role === role && r.group === group);
+    console.log(
+      `aider (aider-edits.jsonl), ${role === 'user' ? "the person's" : "the agent's"}, ${group} (${rs.length}): ${tally(rs)}`,
+    );
+  }
+console.log(
+  `second reader (aider-edits.jsonl): ${aiderRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${aiderRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
+// The agent's blockers and guesses said before the person's latest turn (`earlier.jsonl`,
+// RULES-earlier.md): scope `answered`, no open hypothesis (shipped); still a blocker (not shipped).
+const earlierRows = readRows('earlier.jsonl');
+for (const category of ['blockers', 'openHypotheses'])
+  for (const group of ['before-latest-turn', 'after-latest-turn']) {
+    const rs = earlierRows.filter((r) => r.category === category && r.group === group);
+    console.log(`the agent's ${category} (earlier.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
+  }
+console.log(
+  `second reader (earlier.jsonl): ${earlierRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${earlierRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
 // Unresolved questions said before the person's latest turn (scope `done`, `questions.jsonl`, shipped)
 // and after it (controls): still open when the session ends?
 const questionRows = readRows('questions.jsonl');
@@ -196,6 +221,7 @@ let sessions = 0;
 let items = 0;
 let blockerItems = 0;
 let questionItems = 0;
+let guessItems = 0;
 for (const f of files) {
   const text = readFileSync(f, 'utf8');
   const list = nextActionsOf(text);
@@ -204,8 +230,9 @@ for (const f of files) {
   items += list.size;
   blockerItems += listOf(text, 'blockers')?.size ?? 0;
   questionItems += listOf(text, 'unresolvedQuestions')?.size ?? 0;
+  guessItems += listOf(text, 'openHypotheses')?.size ?? 0;
 }
 const per = (n: number) => (n / Math.max(1, sessions)).toFixed(2);
 console.log(
-  `\n${items} next actions, ${blockerItems} blockers and ${questionItems} unresolved questions over ${sessions} shared transcripts (${per(items)}, ${per(blockerItems)} and ${per(questionItems)} per session; ${relative(process.cwd(), root)})`,
+  `\n${items} next actions, ${blockerItems} blockers, ${questionItems} unresolved questions and ${guessItems} open hypotheses over ${sessions} shared transcripts (${per(items)}, ${per(blockerItems)}, ${per(questionItems)} and ${per(guessItems)} per session; ${relative(process.cwd(), root)})`,
 );

@@ -7,7 +7,13 @@
 import { findLinks } from '../categorise/index.js';
 import { declinedCall, errorLine } from '../core/index.js';
 import { fixedFailures, stepsFromMessages } from '../failures/index.js';
-import { isFileEditCall, type Message, type Step, type SyntheticKind } from '../transcript/index.js';
+import {
+  isAppliedEditReport,
+  isFileEditCall,
+  type Message,
+  type Step,
+  type SyntheticKind,
+} from '../transcript/index.js';
 import { deterministicSnapshot } from './deterministic.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
 
@@ -129,9 +135,10 @@ const MODEL_ERROR =
 
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
- * (scope = its role, sourceIteration = the message's position; `done`, never a next action, for the
- * messages before the person's latest turn and for an assistant message's last sentence that ends
- * with ":" right before a tool call, the call it announces; `fixed`, never listed, for an assistant
+ * (scope = its role, sourceIteration = the message's position; `done`, never a next action or an
+ * open question, for the person's messages before their latest turn and for an assistant message's
+ * last sentence that ends with ":" right before a tool call, the call it announces; `answered`, which
+ * is `done` and never an open hypothesis either, for the agent's messages before that turn; `fixed`, never listed, for an assistant
  * message right before an edit that succeeded and a person's message the agent answered with one: the
  * agent acted on it, and for an error of the agent's own model call — "API Error: …", aider's
  * `litellm.…Error` — that the model answered after), each failed tool result its error
@@ -221,7 +228,15 @@ export function entriesFromMessages(messages: readonly Message[]): {
     const modelError = i < answered && MODEL_ERROR.test(m.content.trimStart());
     sentences(m.content, 3).forEach((value, j) => {
       const done = i < latest || (value.endsWith(':') && end.endsWith(value));
-      const scope = acted[i] || modelError ? 'fixed' : done ? 'done' : m.role;
+      // The agent's words the person answered: `answered`, which is `done` and no open guess either.
+      const scope =
+        acted[i] || modelError
+          ? 'fixed'
+          : done
+            ? i < latest && m.role === 'assistant'
+              ? 'answered'
+              : 'done'
+            : m.role;
       entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i });
     });
   });
@@ -229,11 +244,12 @@ export function entriesFromMessages(messages: readonly Message[]): {
 }
 
 /**
- * Which messages the agent acted on with an edit, write or patch that succeeded (`isFileEditCall`): an
- * assistant message whose tool calls right after it (before the next message that is not a call or a
- * result) include one ("The test config is missing `secret_key_base`." then an Edit), and a person's
- * message whose answer, up to their next turn, includes one (they reported a problem, the agent changed
- * the code). One backward pass.
+ * Which messages the agent acted on with an edit, write or patch that succeeded (`isFileEditCall`, or
+ * aider's own report of an edit it applied, `isAppliedEditReport`): an assistant message whose tool
+ * calls or outputs right after it (before the next message that is not a call or a result) include one
+ * ("The test config is missing `secret_key_base`." then an Edit), and a person's message whose answer,
+ * up to their next turn, includes one (they reported a problem, the agent changed the code). One
+ * backward pass.
  */
 function actedOn(messages: readonly Message[]): boolean[] {
   const out: boolean[] = new Array(messages.length).fill(false);
@@ -244,7 +260,11 @@ function actedOn(messages: readonly Message[]): boolean[] {
   let answered = false;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === 'tool') continue;
+    if (m.role === 'tool') {
+      // aider applies the reply's edit blocks itself and reports it in its output, with no call.
+      if (!m.isError && m.toolName && isAppliedEditReport(m.toolName, m.content)) edited = answered = true;
+      continue;
+    }
     if (m.role === 'assistant' && m.toolName) {
       const next = messages[i + 1];
       const ok = m.toolUseId ? worked.has(m.toolUseId) : next?.role === 'tool' && !next.isError;

@@ -502,7 +502,12 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // Scope `done` marks a step carried out or overtaken (adapters.ts: said before the person's latest
     // turn, or announcing the call that follows it): none left to take. A question said then was
     // answered or overtaken too (eval/snapshot/sets/pending/questions.jsonl: none of 60 still open).
-    const done = scope === 'done' && (own === 'nextActions' || own === 'unresolvedQuestions');
+    // Scope `answered` is the agent's words before that turn: a guess it made then was tested or
+    // dropped by the end (sets/pending/earlier.jsonl: 1 of 20 still open; its problems stay: 5 of 40).
+    const answered = scope === 'answered';
+    const done =
+      (scope === 'done' || answered) &&
+      (own === 'nextActions' || own === 'unresolvedQuestions' || (answered && own === 'openHypotheses'));
     if (done) own = undefined;
     // Scope `fixed`: the error of a call a later call made good, or what the agent acted on with an edit
     // that succeeded (adapters.ts). It no longer stands.

@@ -47,3 +47,23 @@ export function isFileEditCall(name: string, input: string): boolean {
   const at = input.indexOf('apply_patch');
   return at >= 0 && input.indexOf('*** Begin Patch', at) >= 0;
 }
+
+/** aider's report of a change it wrote to disk, on a line of its own output. */
+const APPLIED_EDIT = /^Applied edit to \S/m;
+
+/**
+ * Whether a tool's output reports an edit the agent applied without a call of its own: aider writes
+ * the model's edit blocks itself and says so in its output (`Applied edit to src/app.py`), which the
+ * transcript gives as a `tool` message named `aider` right after the reply that held the blocks. An
+ * output flagged as a failure (`isError`) is the caller's to exclude: a failed block prints beside
+ * the ones that applied.
+ *
+ * @example
+ * ```ts
+ * isAppliedEditReport('aider', 'Tokens: 3k sent, 200 received.\nApplied edit to src/app.py'); // true
+ * isAppliedEditReport('aider', 'Added src/app.py to the chat'); // false
+ * ```
+ */
+export function isAppliedEditReport(name: string, output: string): boolean {
+  return name === 'aider' && typeof output === 'string' && APPLIED_EDIT.test(output);
+}

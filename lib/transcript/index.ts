@@ -10,7 +10,7 @@
  * @module
  */
 export { detectFormat } from './detect.js';
-export { isFileEditCall, isFileEditTool } from './edit-tools.js';
+export { isAppliedEditReport, isFileEditCall, isFileEditTool } from './edit-tools.js';
 export {
   agentRunFormat,
   detectTrajectoryFormat,

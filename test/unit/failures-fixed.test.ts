@@ -303,7 +303,7 @@ describe('the snapshot and failed calls made good', () => {
     ).entries.map((e) => [e.key, e.scope]);
     expect(scopes).toEqual([
       ['u1.0', 'fixed'],
-      ['a1.0', 'done'],
+      ['a1.0', 'answered'],
       ['c1.l0', 'evidence'],
       ['u2.0', 'user'],
       ['a2.0', 'assistant'],

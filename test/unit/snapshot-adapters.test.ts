@@ -217,12 +217,13 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     msg('a4', 'assistant', 'Next I will add the page size selector.'),
   ];
 
-  it("gives scope `done` to what came before the person's latest turn and to a step announced right before its call", () => {
+  it("gives scope `done` to what came before the person's latest turn (`answered`, the agent's) and to a step announced right before its call", () => {
     const scopes = Object.fromEntries(entriesFromMessages(session).entries.map((e) => [e.value, e.scope]));
     expect(scopes).toMatchObject({
       'Add a CSV export to the reports page.': 'done',
-      'I will add the route next.': 'done',
-      'Let me check the router first:': 'done',
+      'The export button is missing from the toolbar.': 'answered',
+      'I will add the route next.': 'answered',
+      'Let me check the router first:': 'answered',
       'Please add pagination to the table.': 'user',
       'Let me look at the table component:': 'done',
       'Next I will add the page size selector.': 'assistant',
@@ -265,6 +266,35 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     );
   });
 
+  it("lists no guess the agent made before the person's latest turn; its problems, a later guess and the person's stay", () => {
+    const { objective, entries } = entriesFromMessages([
+      msg('u1', 'user', 'The upload fails with a 413. It might be the proxy limit.'),
+      msg(
+        'a1',
+        'assistant',
+        'Uploads over 1 MB fail with a 413 error from nginx. It might be the default client_max_body_size.',
+      ),
+      msg('u2', 'user', 'Raised it to 50m, uploads work now. The progress bar is stuck at 99%.'),
+      msg('a2', 'assistant', 'The progress bar may be waiting for a response event that never fires.'),
+    ]);
+    const trace = deterministicSnapshotWithTrace(snapshotInputFrom(objective, entries));
+    expect(trace.snapshot.openHypotheses).toEqual(
+      expect.arrayContaining([
+        'The progress bar may be waiting for a response event that never fires.',
+        // The person's guess: `done`, which only closes steps and questions.
+        'It might be the proxy limit.',
+      ]),
+    );
+    expect(trace.snapshot.openHypotheses).not.toContain('It might be the default client_max_body_size.');
+    expect(trace.dropped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ text: 'It might be the default client_max_body_size.', reason: 'done' }),
+      ]),
+    );
+    // A problem the agent stated then is still listed (readers found 5 of 40 such still open).
+    expect(trace.snapshot.blockers).toContain('Uploads over 1 MB fail with a 413 error from nginx.');
+  });
+
   it('a sentence ending with ":" is no done step when no tool call follows it', () => {
     const scopes = entriesFromMessages([
       msg('u1', 'user', 'Plan the migration.'),
@@ -284,6 +314,18 @@ describe('entriesFromMessages: what is still to do is said last', () => {
       'Run the migration on staging next.',
     ]);
     expect(deterministicSnapshot({ objective: 'Ship it', entries: [entry('done')] }).nextActions).toEqual([]);
+    // `answered` (the agent's words before the person's latest turn) is no guess either.
+    const guess = { ...entry('answered'), value: 'The cache might be stale.' };
+    expect(
+      deterministicSnapshot({ objective: 'Ship it', entries: [entry('answered'), guess] }),
+    ).toMatchObject({
+      nextActions: [],
+      openHypotheses: [],
+    });
+    expect(
+      deterministicSnapshot({ objective: 'Ship it', entries: [{ ...guess, scope: 'done' }] }).openHypotheses,
+    ).toEqual(['The cache might be stale.']);
+    expect(reflectedSnapshotPrompt({ objective: 'Ship it', entries: [guess] })).toContain('scope "answered"');
     // The reflection is told so, only when such an entry is in its input.
     const line = 'An entry of scope "done" was carried out or overtaken: it is never a next action.';
     expect(reflectedSnapshotPrompt({ objective: 'Ship it', entries: [entry('done')] })).toContain(line);

@@ -2,10 +2,11 @@
  * What else the session shows is over: a patch applied through Codex's shell is an edit
  * (`isFileEditCall`), so the message it answered is acted on; and an error of the agent's own model
  * call ("API Error: …", aider's `litellm.…Error`) no longer stands once the model answered after it.
- * Both give scope `fixed` (never listed).
+ * aider applies a reply's edit blocks itself and says so in its output ("Applied edit to a.py"): that
+ * reply was acted on too. All give scope `fixed` (never listed).
  */
 import { entriesFromMessages } from 'rearview/snapshot';
-import { isFileEditCall, type Message } from 'rearview/transcript';
+import { isAppliedEditReport, isFileEditCall, type Message, parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 
 /** Messages as a transcript gives them: each with its source line. */
@@ -102,5 +103,55 @@ describe('the snapshot: what the session shows is over', () => {
       ]),
     ).entries;
     expect(other.find((e) => e.key === 'r1.err')?.scope).toBe('observation');
+  });
+
+  it('counts aider\'s "Applied edit to" report as the edit that answered the reply and the request before it', () => {
+    const history = (output: string) =>
+      [
+        '# aider chat started at 2025-05-24 16:40:00',
+        '',
+        '#### the server fails with DuplicateTableError when it reloads',
+        '',
+        'The error occurs because `create_tables` runs on every reload without `checkfirst=True`.',
+        '',
+        'backend/app/utils/database.py',
+        '```python',
+        '<<<<<<< SEARCH',
+        '    await conn.run_sync(Base.metadata.create_all)',
+        '=======',
+        '    await conn.run_sync(Base.metadata.create_all, checkfirst=True)',
+        '>>>>>>> REPLACE',
+        '```',
+        '',
+        output,
+        '',
+      ].join('\n');
+    const scopes = (output: string) =>
+      entriesFromMessages(parseTranscript(history(output)).messages)
+        .entries.filter((e) => e.scope !== 'evidence')
+        .map((e) => e.scope);
+    // The request, the reply's diagnosis and the file name line before its block.
+    expect(
+      scopes('> Tokens: 11k sent, 967 received.  \n> Applied edit to backend/app/utils/database.py  '),
+    ).toEqual(['fixed', 'fixed', 'fixed']);
+    // No edit applied (aider only counted tokens), or an edit block failed: both still stand.
+    expect(scopes('> Tokens: 11k sent, 967 received.  ')).toEqual(['user', 'assistant', 'assistant']);
+    expect(
+      scopes(
+        '> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!  \n> Applied edit to backend/main.py  ',
+      ).slice(0, 3),
+    ).toEqual(['user', 'assistant', 'assistant']);
+  });
+});
+
+describe('isAppliedEditReport', () => {
+  it("reads aider's own report of an applied edit, on a line of its own, and nothing else", () => {
+    expect(isAppliedEditReport('aider', 'Tokens: 3k sent, 200 received.\nApplied edit to src/app.py')).toBe(
+      true,
+    );
+    expect(isAppliedEditReport('aider', 'Added src/app.py to the chat')).toBe(false);
+    expect(isAppliedEditReport('aider', 'Would have Applied edit to x')).toBe(false);
+    expect(isAppliedEditReport('Bash', 'Applied edit to src/app.py')).toBe(false);
+    expect(isAppliedEditReport('aider', undefined as unknown as string)).toBe(false);
   });
 });

@@ -25,6 +25,8 @@ const acted = read('acted.jsonl');
 const actedRuns = read('acted-runs.jsonl');
 const modelErrors = read('model-errors.jsonl');
 const questions = read('questions.jsonl');
+const aiderEdits = read('aider-edits.jsonl');
+const earlier = read('earlier.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -35,6 +37,8 @@ const every = [
   ...actedRuns,
   ...modelErrors,
   ...questions,
+  ...aiderEdits,
+  ...earlier,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -54,8 +58,20 @@ function entryOf(r: Record<string, unknown>): MemoryEntry | undefined {
 describe('the pending set', () => {
   it('labels every item by the rules, with distinct ids and a second reading on a sample', () => {
     for (const r of labels) expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
-    for (const r of [...blockers, ...fixed, ...fixedRuns, ...acted, ...actedRuns, ...modelErrors])
+    for (const r of [
+      ...blockers,
+      ...fixed,
+      ...fixedRuns,
+      ...acted,
+      ...actedRuns,
+      ...modelErrors,
+      ...aiderEdits,
+    ])
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
+    for (const r of aiderEdits) {
+      expect(['applied', 'not-applied']).toContain(r.group);
+      expect(['blockers', 'openHypotheses', 'nextActions']).toContain(r.category);
+    }
     for (const r of modelErrors) expect(['answered', 'unanswered']).toContain(r.group);
     for (const r of questions) {
       expect(['open', 'answered', 'not-a-question', 'unclear']).toContain(r.label);
@@ -67,13 +83,13 @@ describe('the pending set', () => {
     for (const r of [...acted, ...actedRuns]) expect(['acted', 'not-acted']).toContain(r.group);
     expect(acted.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     for (const r of [...fixed, ...fixedRuns]) expect(['fixed', 'unfixed']).toContain(r.group);
-    for (const rows of [fixed, fixedRuns, acted, actedRuns, modelErrors, questions])
+    for (const rows of [fixed, fixedRuns, acted, actedRuns, modelErrors, questions, aiderEdits, earlier])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
     for (const round of [1, 2, 3])
       expect(labels.filter((r) => r.round === round && r.second !== undefined).length).toBeGreaterThan(10);
     expect(blockers.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
-    for (const rows of [fixed, acted, actedRuns])
+    for (const rows of [fixed, acted, actedRuns, aiderEdits, earlier])
       expect(rows.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     // References only: no row carries the item's text.
     for (const r of every) expect(Object.keys(r)).not.toContain('text');
@@ -95,16 +111,30 @@ describe('the pending set', () => {
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
           r.group === 'fixed' || answered.has(`${r.file}#${r.message}#${r.sha256}`) ? 'fixed' : 'observation',
         );
+      // Four rows drawn as not acted on are, since aider's own "Applied edit to" report counts as the
+      // edit (aider-edits.jsonl): its readers' labels for them are 3 resolved, 1 not a problem.
+      const appliedByAider = new Set(['197c097549', '05ae1d980b', '66d637b6b8', 'bb59b2d6d0']);
       for (const r of acted)
-        expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'acted');
+        expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(
+          r.group === 'acted' || appliedByAider.has(String(r.id)),
+        );
       // A model's error the model answered after is no longer an error of the session.
       for (const r of modelErrors)
         expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'answered');
-      // A question said before the person's latest turn has scope `done` (never listed); one after it
-      // keeps its role.
+      // A question said before the person's latest turn has scope `done` (`answered`, the agent's; never
+      // listed); one after it keeps its role. One agent's is an aider reply aider applied: `fixed`.
       for (const r of questions)
-        expect(entryOf(r)?.scope === 'done', `${r.file} message ${r.message}`).toBe(
-          String(r.group).endsWith('-done'),
+        expect(
+          ['done', 'answered', 'fixed'].includes(String(entryOf(r)?.scope)),
+          `${r.file} message ${r.message}`,
+        ).toBe(String(r.group).endsWith('-done'));
+      // A reply aider applied the edits of, and the person's message it answered: acted on.
+      for (const r of aiderEdits)
+        expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'applied');
+      // The agent's words before the person's latest turn have scope `answered`; after it, their role.
+      for (const r of earlier)
+        expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
+          r.group === 'before-latest-turn' ? 'answered' : 'assistant',
         );
       // The runs' rule was not shipped: a thought keeps its scope, acted on or not.
       for (const r of actedRuns) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe('thought');

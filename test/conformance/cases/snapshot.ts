@@ -5,12 +5,14 @@ import {
   createSnapshotMemo,
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
+  entriesFromMessages,
   placeKey,
   reflectedSnapshotPrompt,
   type SnapshotInput,
   samePlaces,
   warmSnapshotMemo,
 } from 'rearview/snapshot';
+import { parseTranscript } from 'rearview/transcript';
 import { collidingWords, randomWords } from '../../../tools/shared/flood';
 import { ownCategories } from '../../../tools/shared/own-category';
 import { check, checkEqual } from '../check';
@@ -105,6 +107,42 @@ export const snapshotCases: ConformanceCase[] = [
       check(!s.blockers.some((b) => b.includes('no error')), 'negated problem is not a blocker');
       check(s.requiredEvidenceLinks.includes('test/retry.test.ts'), 'paths go to evidence');
       return { snapshot: s, kept: t.kept, dropped: t.dropped, consolidated: t.consolidatedCount };
+    },
+  },
+  {
+    // What a session shows is over: aider's own "Applied edit to" report (scope `fixed`), and the agent's
+    // guess before the person's latest turn (scope `answered`).
+    name: 'snapshot/scopes from an aider session',
+    run() {
+      const history = [
+        '# aider chat started at 2025-05-24 16:40:00',
+        '',
+        '#### the server fails with DuplicateTableError when it reloads',
+        '',
+        'The error occurs because `create_tables` runs on every reload. It might be the reloader importing main twice.',
+        '',
+        '> Applied edit to backend/app/utils/database.py  ',
+        '',
+        '#### now uploads fail with a 413 — café ☕',
+        '',
+        'Uploads over 1 MB fail with a 413 error from nginx. It might be the default client_max_body_size.',
+        '',
+        '#### raised it, uploads work. The progress bar is stuck at 99%.',
+        '',
+        'The progress bar may be waiting for a response event that never fires.',
+        '',
+      ].join('\n');
+      const { objective, entries } = entriesFromMessages(parseTranscript(history).messages);
+      const t = deterministicSnapshotWithTrace({ objective, entries });
+      check(
+        !t.snapshot.openHypotheses.some((h) => h.includes('client_max_body_size')),
+        "the agent's guess before the latest turn is no open hypothesis",
+      );
+      check(
+        !t.snapshot.blockers.some((b) => b.includes('DuplicateTableError')),
+        'a request aider applied an edit for is no blocker',
+      );
+      return { scopes: entries.map((e) => [e.key, e.scope]), snapshot: t.snapshot, dropped: t.dropped };
     },
   },
   {
