@@ -5,9 +5,11 @@
  * aider applies a reply's edit blocks itself and says so in its output ("Applied edit to a.py"): that
  * reply was acted on too. All give scope `fixed` (never listed).
  */
+import fc from 'fast-check';
 import { entriesFromMessages } from 'rearview/snapshot';
 import { isAppliedEditReport, isFileEditCall, type Message, parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
+import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
 /** Messages as a transcript gives them: each with its source line. */
 const located = (list: Omit<Message, 'source'>[]): Message[] =>
@@ -153,5 +155,68 @@ describe('isAppliedEditReport', () => {
     expect(isAppliedEditReport('aider', 'Would have Applied edit to x')).toBe(false);
     expect(isAppliedEditReport('Bash', 'Applied edit to src/app.py')).toBe(false);
     expect(isAppliedEditReport('aider', undefined as unknown as string)).toBe(false);
+  });
+  it('stays linear on outputs of near misses (no line that starts the report)', () => {
+    const output = (n: number) => ' Applied edit to\nApplied edit to \n'.repeat(n);
+    expect(isAppliedEditReport('aider', output(10))).toBe(false);
+    const g = measureGrowth((t: string) => isAppliedEditReport('aider', t), output, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('scopes on random sessions (property)', () => {
+  const kind = fc.constantFrom('user', 'assistant', 'applied', 'failed', 'output');
+  /** A message of each kind: a person's turn, a reply, aider's output (an applied edit, a failure, other). */
+  const messageOf = (k: string, i: number): Message => {
+    const id = `m${i}`;
+    const source = { line: i + 1 };
+    if (k === 'user')
+      return { id, role: 'user', content: `The export page still shows row ${i} twice.`, source };
+    if (k === 'assistant')
+      return { id, role: 'assistant', content: `The duplicate row ${i} might come from the join.`, source };
+    const content =
+      k === 'applied'
+        ? `Tokens: 1k sent.\nApplied edit to src/a${i}.py`
+        : k === 'failed'
+          ? 'Applied edit to a.py'
+          : 'Tokens: 1k sent.';
+    return {
+      id,
+      role: 'tool',
+      toolName: 'aider',
+      content,
+      source,
+      ...(k === 'failed' ? { isError: true } : {}),
+    };
+  };
+  it("gives `answered` exactly to the agent's words before the person's latest turn, unless aider applied their edits", () => {
+    fc.assert(
+      fc.property(fc.array(kind, { maxLength: 12 }), (kinds) => {
+        const messages = kinds.map(messageOf);
+        const latest = kinds.lastIndexOf('user');
+        // The reply right before an applied edit (only outputs between), and a person's turn whose answer,
+        // up to their next turn, holds one.
+        const applied = kinds.map((k, i) => {
+          for (let j = i + 1; j < kinds.length && kinds[j] !== 'user'; j++) {
+            if (k === 'assistant' && kinds[j] === 'assistant') return false;
+            if (kinds[j] === 'applied') return true;
+          }
+          return false;
+        });
+        for (const e of entriesFromMessages(messages).entries) {
+          const i = e.sourceIteration;
+          // A failed output's error line is the failures rules' (scope `observation` or `fixed`).
+          if (kinds[i] !== 'user' && kinds[i] !== 'assistant') continue;
+          const want = applied[i]
+            ? 'fixed'
+            : kinds[i] === 'assistant' && i < latest
+              ? 'answered'
+              : i < latest
+                ? 'done'
+                : kinds[i];
+          expect(e.scope, `${kinds.join(',')} @${i}`).toBe(want);
+        }
+      }),
+    );
   });
 });
