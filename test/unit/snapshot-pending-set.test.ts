@@ -58,16 +58,13 @@ function entryOf(r: Record<string, unknown>): MemoryEntry | undefined {
 describe('the pending set', () => {
   it('labels every item by the rules, with distinct ids and a second reading on a sample', () => {
     for (const r of labels) expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
-    for (const r of [
-      ...blockers,
-      ...fixed,
-      ...fixedRuns,
-      ...acted,
-      ...actedRuns,
-      ...modelErrors,
-      ...aiderEdits,
-    ])
+    // Every other file asks whether an item still stands (RULES-blockers.md and its variants).
+    for (const r of every.filter((r) => !labels.includes(r) && !questions.includes(r)))
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
+    for (const r of earlier) {
+      expect(['before-latest-turn', 'after-latest-turn']).toContain(r.group);
+      expect(['blockers', 'openHypotheses']).toContain(r.category);
+    }
     for (const r of aiderEdits) {
       expect(['applied', 'not-applied']).toContain(r.group);
       expect(['blockers', 'openHypotheses', 'nextActions']).toContain(r.category);
