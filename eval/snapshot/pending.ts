@@ -172,6 +172,15 @@ for (const category of ['blockers', 'openHypotheses'])
 console.log(
   `second reader (earlier.jsonl): ${earlierRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${earlierRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
+// Items that end with a colon (`intros.jsonl`, RULES-intros.md, not shipped): do their own words say
+// something? Rule A (no such item) and rule B (none of at most six words), registered before the labels.
+const introRows = readRows('intros.jsonl') as (Row & { words: number })[];
+const introTally = countsOf(['informative', 'empty', 'unclear']);
+console.log(`items ending with ":" (intros.jsonl), all (${introRows.length}): ${introTally(introRows)}`);
+const shortIntros = introRows.filter((r) => r.words <= 6);
+console.log(
+  `items ending with ":" (intros.jsonl), at most six words (${shortIntros.length}): ${introTally(shortIntros)}`,
+);
 // Unresolved questions said before the person's latest turn (scope `done`, `questions.jsonl`, shipped)
 // and after it (controls): still open when the session ends?
 const questionRows = readRows('questions.jsonl');

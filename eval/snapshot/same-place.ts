@@ -101,3 +101,15 @@ for (const f of CONVERSATION_FOLDERS.flatMap((d) =>
   places += new Set(samePlaces(links).group).size;
 }
 console.log(`shared sessions: ${sessions}; evidence items ${items}, distinct places among them ${places}`);
+
+// A folder listed beside a file inside it (`sets/same-place/folders.jsonl`, not shipped): does the
+// folder matter beyond the items inside it? Ship criterion (written first): at most 4 of 40 `adds`.
+const folders = readFileSync(join(import.meta.dirname, 'sets/same-place/folders.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { label: string; second?: string });
+const count = (label: string) => folders.filter((r) => r.label === label).length;
+const read2 = folders.filter((r) => r.second !== undefined);
+console.log(
+  `folders beside a file inside them (${folders.length}): redundant ${count('redundant')}, adds ${count('adds')}, unclear ${count('unclear')}; second reader agrees on ${read2.filter((r) => r.second === r.label).length} of ${read2.length}`,
+);

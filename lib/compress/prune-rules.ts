@@ -3,7 +3,7 @@
  * command) and what kind of output line it printed. Pure, regex-only, no locale APIs: the reducer
  * must give byte-identical output in every runtime.
  */
-import { isFileEditTool, type Step } from '../transcript/index.js';
+import { isFileEditCall, type Step } from '../transcript/index.js';
 import { jsonField, viewedFile } from './compact.js';
 import { viewLineNumber } from './patch.js';
 
@@ -57,19 +57,29 @@ const REDIRECT = /(?:^|\s)>>?\s*['"]?([^\s'"|;&<>]+)['"]?\s*(?:<<|$)/;
 const EDITOR = /^\s*str_replace_editor\s+(?:str_replace|create|insert)\s+(\S+)/;
 
 /**
- * The file a step changes (an Edit/Write call, `sed -i`, a `cat > file` heredoc, a
+ * The first file a patch in Codex's format updates or adds (`*** Update File: src/a.js`), in the patch
+ * as written or quoted in a call's JSON (where its line breaks are `\n`, so a backslash ends the name).
+ */
+const PATCH_FILE = /\*\*\* (?:Update|Add) File: ([^\n\\"]+)/;
+
+/**
+ * The file a step changes (an Edit/Write call, a patch — Codex's `apply_patch`, also through its
+ * shell — by the first file it updates or adds, `sed -i`, a `cat > file` heredoc, a
  * `str_replace_editor` edit), or undefined.
  *
  * @example
  * ```ts
  * editedFile({ index: 0, action: "sed -i 's/a/b/' m.py", source: { index: 0 } }); // 'm.py'
+ * editedFile({ index: 1, tool: 'apply_patch', action: '*** Begin Patch\n*** Update File: a.js\n@@', source: { index: 1 } }); // 'a.js'
  * ```
  */
 export function editedFile(step: Step): string | undefined {
-  if (step.tool && isFileEditTool(step.tool)) {
+  if (step.tool && isFileEditCall(step.tool, step.action ?? '')) {
     const file = jsonField(step.action, 'file_path') ?? jsonField(step.action, 'notebook_path');
     // SWE-agent's `edit` and `create` name their file in a command line, read below.
     if (file !== undefined) return file;
+    const patched = PATCH_FILE.exec(step.action ?? '')?.[1]?.trim();
+    if (patched) return patched;
   }
   const cmd = commandOf(step);
   if (!cmd) return undefined;

@@ -85,6 +85,51 @@ describe('patchProtection', () => {
   });
 });
 
+describe('editedFile of a patch', () => {
+  const patch =
+    '*** Begin Patch\n*** Update File: src/app.js\n@@\n-a\n+b\n*** Add File: src/new.js\n+x\n*** End Patch';
+  it("reads the first file a Codex patch updates or adds, as written or through Codex's shell", () => {
+    expect(editedFile(step(0, patch, 'Success.', { tool: 'apply_patch' }))).toBe('src/app.js');
+    const shell = JSON.stringify({ command: ['bash', '-lc', `apply_patch <<'PATCH'\n${patch}\nPATCH`] });
+    expect(editedFile(step(0, shell, 'Success.', { tool: 'shell' }))).toBe('src/app.js');
+    const spaced = '*** Begin Patch\n*** Add File: /Users/ana/Ta la/README.md\n+x\n*** End Patch';
+    expect(editedFile(step(0, spaced, '', { tool: 'apply_patch' }))).toBe('/Users/ana/Ta la/README.md');
+    // A deletion changes no line to keep; a shell call that only prints a patch edits nothing.
+    expect(
+      editedFile(
+        step(0, '*** Begin Patch\n*** Delete File: a.js\n*** End Patch', '', { tool: 'apply_patch' }),
+      ),
+    ).toBeUndefined();
+    expect(
+      editedFile(step(0, JSON.stringify({ command: ['cat', 'notes.patch'] }), patch, { tool: 'shell' })),
+    ).toBeUndefined();
+  });
+
+  it('without a submission, keeps the last view of a file a Codex patch changed', () => {
+    const read = (n: number) =>
+      step(
+        n,
+        JSON.stringify({ file_path: 'src/app.js' }),
+        numbered(1, 30, (k) => `const unrelated${k} = ${k};`),
+        {
+          tool: 'Read',
+        },
+      );
+    const steps = [read(0), step(1, patch, 'Success.', { tool: 'apply_patch' }), read(2), ...pad(2)];
+    const r = pruneTrajectory(steps);
+    expect(r.steps[2]!.observation).toBe(steps[2]!.observation);
+    expect(r.steps[0]!.observation).toMatch(/^\[rearview: expired: output of `Read src\/app.js`/);
+  });
+
+  it('stays linear on a patch of near misses', () => {
+    const make = (n: number) =>
+      step(0, `*** Begin Patch\n${'*** Update Fil'.repeat(n)}`, '', { tool: 'apply_patch' });
+    expect(editedFile(make(10))).toBeUndefined();
+    const g = measureGrowth(editedFile, make, doublings(5_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+});
+
 describe('pruneTrajectory', () => {
   it('expires a file view superseded by a later full view, naming the step that replaced it', () => {
     const view = numbered(1, 30, (n) => `alpha_${n} = beta(${n})`);

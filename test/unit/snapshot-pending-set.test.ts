@@ -27,6 +27,7 @@ const modelErrors = read('model-errors.jsonl');
 const questions = read('questions.jsonl');
 const aiderEdits = read('aider-edits.jsonl');
 const earlier = read('earlier.jsonl');
+const intros = read('intros.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -39,6 +40,7 @@ const every = [
   ...questions,
   ...aiderEdits,
   ...earlier,
+  ...intros,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -58,8 +60,10 @@ function entryOf(r: Record<string, unknown>): MemoryEntry | undefined {
 describe('the pending set', () => {
   it('labels every item by the rules, with distinct ids and a second reading on a sample', () => {
     for (const r of labels) expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
-    // Every other file asks whether an item still stands (RULES-blockers.md and its variants).
-    for (const r of every.filter((r) => !labels.includes(r) && !questions.includes(r)))
+    // intros.jsonl asks whether an item says something on its own (RULES-intros.md); every other file
+    // whether an item still stands (RULES-blockers.md and its variants).
+    for (const r of intros) expect(['informative', 'empty', 'unclear']).toContain(r.label);
+    for (const r of every.filter((r) => !labels.includes(r) && !questions.includes(r) && !intros.includes(r)))
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
     for (const r of earlier) {
       expect(['before-latest-turn', 'after-latest-turn']).toContain(r.group);
@@ -80,7 +84,17 @@ describe('the pending set', () => {
     for (const r of [...acted, ...actedRuns]) expect(['acted', 'not-acted']).toContain(r.group);
     expect(acted.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     for (const r of [...fixed, ...fixedRuns]) expect(['fixed', 'unfixed']).toContain(r.group);
-    for (const rows of [fixed, fixedRuns, acted, actedRuns, modelErrors, questions, aiderEdits, earlier])
+    for (const rows of [
+      fixed,
+      fixedRuns,
+      acted,
+      actedRuns,
+      modelErrors,
+      questions,
+      aiderEdits,
+      earlier,
+      intros,
+    ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
     for (const round of [1, 2, 3])
