@@ -161,14 +161,18 @@ for (const role of ['assistant', 'user'])
 console.log(
   `second reader (aider-edits.jsonl): ${aiderRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${aiderRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
-// The agent's blockers and guesses said before the person's latest turn (`earlier.jsonl`,
-// RULES-earlier.md): scope `answered`, no open hypothesis (shipped); still a blocker (not shipped).
+// Blockers and guesses said before the person's latest turn (`earlier.jsonl`, RULES-earlier.md and
+// RULES-earlier-person.md): scope `answered`, no open hypothesis (shipped); still a blocker (not shipped).
 const earlierRows = readRows('earlier.jsonl');
-for (const category of ['blockers', 'openHypotheses'])
-  for (const group of ['before-latest-turn', 'after-latest-turn']) {
-    const rs = earlierRows.filter((r) => r.category === category && r.group === group);
-    console.log(`the agent's ${category} (earlier.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
-  }
+for (const role of ['assistant', 'user'])
+  for (const category of ['blockers', 'openHypotheses'])
+    for (const group of ['before-latest-turn', 'after-latest-turn']) {
+      const rs = earlierRows.filter((r) => r.role === role && r.category === category && r.group === group);
+      if (rs.length)
+        console.log(
+          `${role === 'user' ? "the person's" : "the agent's"} ${category} (earlier.jsonl), ${group} (${rs.length}): ${tally(rs)}`,
+        );
+    }
 console.log(
   `second reader (earlier.jsonl): ${earlierRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${earlierRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );

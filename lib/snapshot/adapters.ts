@@ -135,19 +135,19 @@ const MODEL_ERROR =
 
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
- * (scope = its role, sourceIteration = the message's position; `done`, never a next action or an open
- * question, for the person's messages before their latest turn and for an assistant message's last
- * sentence that ends with ":" right before a tool call, the call it announces; `answered`, which is
- * `done` and never an open hypothesis either, for the agent's messages before that turn; `fixed`,
- * never listed, for an assistant message right before an edit that succeeded and a person's message
- * the agent answered with one: the agent acted on it, and for an error of the agent's own model call —
- * "API Error: …", aider's `litellm.…Error` — that the model answered after), each failed tool result
- * its error line (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of
- * rearview/failures — or when it is such a model error answered after; a call the person declined
- * gives none), each tool call the files and URLs it names (scope `evidence`). The first user message
- * longer than a few characters is the objective: one a person typed, or an agent's task statement (or
- * what the person typed into a command template), never a continuation summary or an interruption
- * notice. User-seat messages no person wrote (see `UNREAD`) give no entry.
+ * (scope = its role, sourceIteration = the message's position; `answered`, never a next action, an
+ * open question or an open hypothesis, for the messages before the person's latest turn; `done`, never
+ * a next action or an open question, for an assistant message's last sentence that ends with ":" right
+ * before a tool call, the call it announces; `fixed`, never listed, for an assistant message right
+ * before an edit that succeeded and a person's message the agent answered with one: the agent acted on
+ * it, and for an error of the agent's own model call — "API Error: …", aider's `litellm.…Error` — that
+ * the model answered after), each failed tool result its error line (scope `observation`, or `fixed`
+ * when a later call made it good — `fixedFailures` of rearview/failures — or when it is such a model
+ * error answered after; a call the person declined gives none), each tool call the files and URLs it
+ * names (scope `evidence`). The first user message longer than a few characters is the objective: one
+ * a person typed, or an agent's task statement (or what the person typed into a command template),
+ * never a continuation summary or an interruption notice. User-seat messages no person wrote (see
+ * `UNREAD`) give no entry.
  *
  * @example
  * ```ts
@@ -226,10 +226,10 @@ export function entriesFromMessages(messages: readonly Message[]): {
     // The agent's or the person's message that is such an error (a person pastes it), answered after.
     const modelError = i < answered && MODEL_ERROR.test(m.content.trimStart());
     sentences(m.content, 3).forEach((value, j) => {
-      const done = i < latest || (value.endsWith(':') && end.endsWith(value));
-      // The agent's words the person answered: `answered`, which is `done` and no open guess either.
-      const earlier = i < latest && m.role === 'assistant';
-      const scope = acted[i] || modelError ? 'fixed' : earlier ? 'answered' : done ? 'done' : m.role;
+      // Words the person spoke after (theirs or the agent's): `answered`, which is `done` and no open
+      // guess either.
+      const announces = value.endsWith(':') && end.endsWith(value);
+      const scope = acted[i] || modelError ? 'fixed' : i < latest ? 'answered' : announces ? 'done' : m.role;
       entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i });
     });
   });

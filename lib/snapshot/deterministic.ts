@@ -499,11 +499,11 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // A failed call's error line reports a problem: a question or a step in it is the tool's ("Did
     // you mean _types?", "Run `npm install` first."), not the agent's.
     if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
-    // Scope `done` marks a step carried out or overtaken (adapters.ts: said before the person's latest
-    // turn, or announcing the call that follows it): none left to take. A question said then was
-    // answered or overtaken too (eval/snapshot/sets/pending/questions.jsonl: none of 60 still open).
-    // Scope `answered` is the agent's words before that turn: a guess it made then was tested or
-    // dropped by the end (sets/pending/earlier.jsonl: 1 of 20 still open; its problems stay: 5 of 40).
+    // Scope `done` marks a step carried out or overtaken (adapters.ts: announcing the call that follows
+    // it): none left to take. Scope `answered` is what was said before the person's latest turn: a
+    // step or a question said then was carried out, answered or overtaken (eval/snapshot/sets/pending/
+    // questions.jsonl: none of 60 questions still open), and a guess tested or dropped (earlier.jsonl:
+    // the agent's 1 of 20 still open, the person's 2 of 24); a problem stays (the agent's: 5 of 40).
     const answered = scope === 'answered';
     const done =
       (scope === 'done' || answered) &&

@@ -40,7 +40,7 @@ export function reflectedSnapshotPrompt(input: SnapshotInput): string {
       ? '\n   An entry of scope "done" was carried out or overtaken: it is never a next action.'
       : '') +
     (entries.some((e) => e.scope === 'answered')
-      ? '\n   An entry of scope "answered" is the agent\'s, said before the person\'s latest turn: it is never a next action, an open question or an open hypothesis.'
+      ? '\n   An entry of scope "answered" was said before the person\'s latest turn: it is never a next action, an open question or an open hypothesis.'
       : '') +
     (entries.some((e) => e.scope === 'fixed')
       ? '\n   An entry of scope "fixed" names a problem a later call fixed or acted on: it is never a blocker.'

@@ -189,7 +189,7 @@ describe('scopes on random sessions (property)', () => {
       ...(k === 'failed' ? { isError: true } : {}),
     };
   };
-  it("gives `answered` exactly to the agent's words before the person's latest turn, unless aider applied their edits", () => {
+  it("gives `answered` exactly to the words before the person's latest turn, unless aider applied their edits", () => {
     fc.assert(
       fc.property(fc.array(kind, { maxLength: 12 }), (kinds) => {
         const messages = kinds.map(messageOf);
@@ -207,13 +207,7 @@ describe('scopes on random sessions (property)', () => {
           const i = e.sourceIteration;
           // A failed output's error line is the failures rules' (scope `observation` or `fixed`).
           if (kinds[i] !== 'user' && kinds[i] !== 'assistant') continue;
-          const want = applied[i]
-            ? 'fixed'
-            : kinds[i] === 'assistant' && i < latest
-              ? 'answered'
-              : i < latest
-                ? 'done'
-                : kinds[i];
+          const want = applied[i] ? 'fixed' : i < latest ? 'answered' : kinds[i];
           expect(e.scope, `${kinds.join(',')} @${i}`).toBe(want);
         }
       }),
