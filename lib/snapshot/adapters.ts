@@ -120,6 +120,8 @@ const UNREAD: ReadonlySet<SyntheticKind> = new Set<SyntheticKind>([
   'handoff',
   'observation',
 ]);
+/** Any character that is not a space: a message with it says something. */
+const SOME_TEXT = /\S/;
 /**
  * The person's words in a command template (spec-kit's `/speckit.*` prompts, which Codex, Claude Code
  * and SpecStory log expanded): the fenced block under `## User Input`. Lazy up to the first fence
@@ -128,10 +130,11 @@ const UNREAD: ReadonlySet<SyntheticKind> = new Set<SyntheticKind>([
 const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
 /**
  * An error of the agent's own model call, not of the work: aider's `litellm.RateLimitError: …` lines,
- * Claude Code's "API Error: 500 …" (also when compacting). Anchored, one `\w` run: linear.
+ * Claude Code's "API Error: 500 …" (also when compacting), after any leading space. Anchored, one
+ * space run and one `\w` run: linear.
  */
 const MODEL_ERROR =
-  /^(?:litellm\.\w*(?:Error|Exception|Timeout)\b|(?:Error during compaction: (?:Error: )?)?API Error\b)/;
+  /^\s*(?:litellm\.\w*(?:Error|Exception|Timeout)\b|(?:Error during compaction: (?:Error: )?)?API Error\b)/;
 
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
@@ -165,27 +168,35 @@ export function entriesFromMessages(messages: readonly Message[]): {
   // time they spoke again (eval/snapshot/sets/pending: blind readers found none of 140 next actions of
   // whole sessions still to do at the end before this rule, and 13 of 90 after it).
   let latest = -1;
+  // The model's last answer: an error of its own call before it no longer stands (the call worked again).
+  let lastAnswer = -1;
   messages.forEach((m, i) => {
-    if (m.role === 'user' && m.synthetic === undefined && m.content.trim() && !declinedCall(m.content))
+    if (
+      m.role === 'user' &&
+      m.synthetic === undefined &&
+      SOME_TEXT.test(m.content) &&
+      !declinedCall(m.content)
+    )
       latest = i;
+    else if (
+      m.role === 'assistant' &&
+      !m.toolName &&
+      SOME_TEXT.test(m.content) &&
+      !MODEL_ERROR.test(m.content)
+    )
+      lastAnswer = i;
   });
   // Failed calls a later call made good (the same call worked, or another on its target): their
   // errors no longer stand. Read only when something failed.
   const fixed = messages.some((m) => m.isError) ? fixedFailures(stepsFromMessages(messages)) : undefined;
   const acted = actedOn(messages);
-  // The model answered after an error of its own call: the call worked again, the error is gone.
-  let answered = -1;
-  messages.forEach((m, i) => {
-    if (m.role === 'assistant' && !m.toolName && m.content.trim() && !MODEL_ERROR.test(m.content.trimStart()))
-      answered = i;
-  });
   messages.forEach((m, i) => {
     if (m.role === 'tool') {
       // A call the person declined is their decision, not a problem to carry to the next step.
       if (m.isError && !declinedCall(m.content)) {
         const line = firstErrorLine(m.content);
         if (line) {
-          const made = fixed?.has(`message:${m.id}`) || (i < answered && MODEL_ERROR.test(line));
+          const made = fixed?.has(`message:${m.id}`) || (i < lastAnswer && MODEL_ERROR.test(line));
           entries.push({
             scope: made ? 'fixed' : 'observation',
             key: `${m.id}.err`,
@@ -221,10 +232,10 @@ export function entriesFromMessages(messages: readonly Message[]): {
     )
       objective = objectiveFromText(m.content);
     // "Let me check the config:" right before a tool call announces that call, which carries it out.
-    // Scope `done`: never a next action (deterministic.ts); still a blocker, a question or a guess.
+    // Scope `done`: never a next action or a question (deterministic.ts); still a blocker or a guess.
     const end = m.role === 'assistant' && messages[i + 1]?.toolName ? m.content.trimEnd() : '';
     // The agent's or the person's message that is such an error (a person pastes it), answered after.
-    const modelError = i < answered && MODEL_ERROR.test(m.content.trimStart());
+    const modelError = i < lastAnswer && MODEL_ERROR.test(m.content);
     sentences(m.content, 3).forEach((value, j) => {
       // Words the person spoke after (theirs or the agent's): `answered`, which is `done` and no open
       // guess either.
@@ -250,25 +261,26 @@ function actedOn(messages: readonly Message[]): boolean[] {
   const worked = new Set<string>();
   for (const m of messages) if (m.role === 'tool' && !m.isError && m.toolUseId) worked.add(m.toolUseId);
   let edited = false;
-  let answered = false;
+  let answeredByEdit = false;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role === 'tool') {
       // aider applies the reply's edit blocks itself and reports it in its output, with no call.
-      if (!m.isError && m.toolName && isAppliedEditReport(m.toolName, m.content)) edited = answered = true;
+      if (!m.isError && m.toolName && isAppliedEditReport(m.toolName, m.content))
+        edited = answeredByEdit = true;
       continue;
     }
     if (m.role === 'assistant' && m.toolName) {
       const next = messages[i + 1];
       const ok = m.toolUseId ? worked.has(m.toolUseId) : next?.role === 'tool' && !next.isError;
-      if (ok && isFileEditCall(m.toolName, m.content)) edited = answered = true;
+      if (ok && isFileEditCall(m.toolName, m.content)) edited = answeredByEdit = true;
       continue;
     }
     if (m.role === 'assistant') out[i] = edited;
     else if (m.role === 'user') {
-      out[i] = answered;
+      out[i] = answeredByEdit;
       // What no person wrote (a notification, a tool's output in the user's seat) ends no turn.
-      if (m.synthetic === undefined) answered = false;
+      if (m.synthetic === undefined) answeredByEdit = false;
     }
     edited = false;
   }

@@ -37,7 +37,7 @@ export function reflectedSnapshotPrompt(input: SnapshotInput): string {
   // Said only when it applies, so that a prompt without such entries is the reference design's.
   const done =
     (entries.some((e) => e.scope === 'done')
-      ? '\n   An entry of scope "done" was carried out or overtaken: it is never a next action.'
+      ? '\n   An entry of scope "done" was carried out, answered or overtaken: it is never a next action or an open question.'
       : '') +
     (entries.some((e) => e.scope === 'answered')
       ? '\n   An entry of scope "answered" was said before the person\'s latest turn: it is never a next action, an open question or an open hypothesis.'

@@ -98,8 +98,7 @@ export interface TracedItem {
  * failed call a later call made good, what the agent acted on with an edit that succeeded, or an
  * error of the model's own call it answered after), `done` (a step or a question an entry of scope
  * `done` or `answered` names: carried out or answered, so no next action and no open question; and a
- * guess of scope `answered`, said before the person's latest turn), `uncategorized`,
- * `duplicate`,
+ * guess of scope `answered`, said before the person's latest turn), `uncategorized`, `duplicate`,
  * `near_duplicate` (consolidated into a kept item; for evidence, another spelling of the same place),
  * `over_cap`, or the model's own reason.
  *

@@ -173,6 +173,19 @@ describe('links and snapshots', () => {
       ['API Error repeated', (n) => fill(n, 'API Error ')],
     ],
   );
+  // The same test on a message after leading space (a run of spaces before a near miss).
+  linear(
+    'entriesFromMessages (a message that may be a model error)',
+    (content) =>
+      entriesFromMessages([
+        { id: 'a', role: 'assistant', content, source: {} },
+        { id: 'b', role: 'assistant', content: 'Done.', source: {} },
+      ]),
+    [
+      ['spaces before a near miss', (n) => fill(n, ' ', '', 'API Erro')],
+      ['spaces and line breaks before litellm.', (n) => fill(n, ' \n', '', 'litellm.')],
+    ],
+  );
   linear('objectiveFromText', objectiveFromText, [
     ['an unclosed <pr_description> and spaces', (n) => fill(n, ' ', '<pr_description>')],
     ['spaces inside <pr_description>', (n) => fill(n, ' \n', '<pr_description>', 'x</pr_description>')],

@@ -325,7 +325,8 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     ).toEqual(['The cache might be stale.']);
     expect(reflectedSnapshotPrompt({ objective: 'Ship it', entries: [guess] })).toContain('scope "answered"');
     // The reflection is told so, only when such an entry is in its input.
-    const line = 'An entry of scope "done" was carried out or overtaken: it is never a next action.';
+    const line =
+      'An entry of scope "done" was carried out, answered or overtaken: it is never a next action or an open question.';
     expect(reflectedSnapshotPrompt({ objective: 'Ship it', entries: [entry('done')] })).toContain(line);
     expect(reflectedSnapshotPrompt({ objective: 'Ship it', entries: [entry('notes')] })).not.toContain(line);
   });
