@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -175,6 +175,16 @@ for (const role of ['assistant', 'user'])
     }
 console.log(
   `second reader (earlier.jsonl): ${earlierRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${earlierRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
+// The agent's blockers with four or more of the person's turns after them (`overtaken.jsonl`,
+// RULES-earlier.md, not shipped), and the agent's older blockers that rule kept (controls).
+const overtakenRows = readRows('overtaken.jsonl');
+for (const group of ['overtaken', 'kept-before-latest']) {
+  const rs = overtakenRows.filter((r) => r.group === group);
+  console.log(`the agent's blockers (overtaken.jsonl), ${group} (${rs.length}): ${tally(rs)}`);
+}
+console.log(
+  `second reader (overtaken.jsonl): ${overtakenRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${overtakenRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
 // Items that end with a colon (`intros.jsonl`, RULES-intros.md, not shipped): do their own words say
 // something? Rule A (no such item) and rule B (none of at most six words), registered before the labels.

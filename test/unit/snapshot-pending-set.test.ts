@@ -28,6 +28,7 @@ const questions = read('questions.jsonl');
 const aiderEdits = read('aider-edits.jsonl');
 const earlier = read('earlier.jsonl');
 const intros = read('intros.jsonl');
+const overtaken = read('overtaken.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -41,6 +42,7 @@ const every = [
   ...aiderEdits,
   ...earlier,
   ...intros,
+  ...overtaken,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -74,6 +76,10 @@ describe('the pending set', () => {
       expect(['blockers', 'openHypotheses', 'nextActions']).toContain(r.category);
     }
     for (const r of modelErrors) expect(['answered', 'unanswered']).toContain(r.group);
+    for (const r of overtaken) {
+      expect(['overtaken', 'kept-before-latest']).toContain(r.group);
+      expect([r.role, r.category]).toEqual(['assistant', 'blockers']);
+    }
     for (const r of questions) {
       expect(['open', 'answered', 'not-a-question', 'unclear']).toContain(r.label);
       expect(['open', 'answered', 'not-a-question', 'unclear']).toContain(r.second);
@@ -94,6 +100,7 @@ describe('the pending set', () => {
       aiderEdits,
       earlier,
       intros,
+      overtaken,
     ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
@@ -147,6 +154,9 @@ describe('the pending set', () => {
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
           r.group === 'before-latest-turn' ? 'answered' : 'assistant',
         );
+      // The overtaken rule was not shipped: the agent's old blockers, removed or kept by it, have scope
+      // `answered` (said before the person's latest turn), and today's blocker lists hold them.
+      for (const r of overtaken) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe('answered');
       // The runs' rule was not shipped: a thought keeps its scope, acted on or not.
       for (const r of actedRuns) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe('thought');
     },
