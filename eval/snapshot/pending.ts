@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -185,6 +185,18 @@ for (const group of ['overtaken', 'kept-before-latest']) {
 }
 console.log(
   `second reader (overtaken.jsonl): ${overtakenRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${overtakenRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
+// The agent's next actions and questions that end with a colon (`introduces.jsonl`, RULES.md,
+// shipped): scope `done` unless they are the session's last words; controls after the latest turn.
+const introducesRows = readRows('introduces.jsonl');
+for (const group of ['introduces', 'last-words', 'kept-after-latest']) {
+  const rs = introducesRows.filter((r) => r.group === group);
+  console.log(
+    `the agent's items ending with a colon (introduces.jsonl), ${group} (${rs.length}): ${counts(rs)}`,
+  );
+}
+console.log(
+  `second reader (introduces.jsonl): ${introducesRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${introducesRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
 // Items that end with a colon (`intros.jsonl`, RULES-intros.md, not shipped): do their own words say
 // something? Rule A (no such item) and rule B (none of at most six words), registered before the labels.

@@ -36,6 +36,13 @@ function sentences(text: string, max: number): string[] {
   return out;
 }
 
+/** Whether `text` ends with `words` once its trailing white space is left out (no copy of `text`). */
+function endsWithWords(text: string, words: string): boolean {
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+  return end >= words.length && text.startsWith(words, end - words.length);
+}
+
 const OPEN_PR = '<pr_description>';
 
 /**
@@ -133,6 +140,11 @@ const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
  * Claude Code's "API Error: 500 …" (also when compacting), after any leading space. Anchored, one
  * space run and one `\w` run: linear.
  */
+/**
+ * A sentence that ends with a colon, ASCII or full-width: it introduces what follows. Blind readers
+ * found such next actions carried out or no step at all (eval/snapshot/sets/pending: introduces.jsonl).
+ */
+const INTRODUCES = /[:：]$/;
 const MODEL_ERROR =
   /^\s*(?:litellm\.\w*(?:Error|Exception|Timeout)\b|(?:Error during compaction: (?:Error: )?)?API Error\b)/;
 
@@ -140,8 +152,8 @@ const MODEL_ERROR =
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
  * (scope = its role, sourceIteration = the message's position; `answered`, never a next action, an
  * open question or an open hypothesis, for the messages before the person's latest turn; `done`, never
- * a next action or an open question, for an assistant message's last sentence that ends with ":" right
- * before a tool call, the call it announces; `fixed`, never listed, for an assistant message right
+ * a next action or an open question, for an assistant's sentence that ends with a colon, which
+ * introduces what follows it — a call, code, a command, steps for the person; `fixed`, never listed, for an assistant message right
  * before an edit that succeeded and a person's message the agent answered with one: the agent acted on
  * it, and for an error of the agent's own model call — "API Error: …", aider's `litellm.…Error` — that
  * the model answered after), each failed tool result its error line (scope `observation`, or `fixed`
@@ -231,16 +243,22 @@ export function entriesFromMessages(messages: readonly Message[]): {
       !declinedCall(m.content)
     )
       objective = objectiveFromText(m.content);
-    // "Let me check the config:" right before a tool call announces that call, which carries it out.
-    // Scope `done`: never a next action or a question (deterministic.ts); still a blocker or a guess.
-    const end = m.role === 'assistant' && messages[i + 1]?.toolName ? m.content.trimEnd() : '';
     // The agent's or the person's message that is such an error (a person pastes it), answered after.
     const modelError = i < lastAnswer && MODEL_ERROR.test(m.content);
-    sentences(m.content, 3).forEach((value, j) => {
+    const said = sentences(m.content, 3);
+    said.forEach((value, j) => {
       // Words the person spoke after (theirs or the agent's): `answered`, which is `done` and no open
       // guess either.
-      const announces = value.endsWith(':') && end.endsWith(value);
-      const scope = acted[i] || modelError ? 'fixed' : i < latest ? 'answered' : announces ? 'done' : m.role;
+      // "Let me check the config:", "Here are the steps:": the agent's sentence that introduces what
+      // follows it (a call, code, a command, steps for the person), which carries it out or is no step
+      // of the agent's. Scope `done`: never a next action or a question (deterministic.ts); still a
+      // blocker or a guess.
+      // Not the session's last words: "Here is what I will do next:" with nothing after it is still to do.
+      const introduces =
+        m.role === 'assistant' &&
+        INTRODUCES.test(value) &&
+        (i < messages.length - 1 || j < said.length - 1 || !endsWithWords(m.content, value));
+      const scope = acted[i] || modelError ? 'fixed' : i < latest ? 'answered' : introduces ? 'done' : m.role;
       entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i });
     });
   });

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import fc from 'fast-check';
 import {
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
@@ -16,6 +17,7 @@ import {
 } from 'rearview/snapshot';
 import { type Message, parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
+import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
 const msg = (
   id: string,
@@ -293,12 +295,122 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     expect(trace.snapshot.blockers).toContain('Uploads over 1 MB fail with a 413 error from nginx.');
   });
 
-  it('a sentence ending with ":" is no done step when no tool call follows it', () => {
+  it('a sentence ending with ":" is no done step when it is the session\'s last words', () => {
     const scopes = entriesFromMessages([
       msg('u1', 'user', 'Plan the migration.'),
       msg('a1', 'assistant', 'Here is what I will do next:'),
     ]).entries.map((e) => e.scope);
     expect(scopes).toEqual(['user', 'assistant']);
+  });
+
+  it("an agent's sentence ending with a colon introduces what follows it: scope `done`, never a next action", () => {
+    const { entries } = entriesFromMessages([
+      msg('u1', 'user', 'How do I add Tailwind?'),
+      msg(
+        'a1',
+        'assistant',
+        'To install Tailwind CSS in your project, follow these steps:\n\n1. npm i tailwindcss',
+      ),
+      msg(
+        'a2',
+        'assistant',
+        '检查当前代码，调整容器宽度以自适应 logo 大小：\n```tsx\n<div className="w-auto" />\n```',
+      ),
+      msg('a3', 'assistant', 'Next I will wire the config file:'),
+      msg('u2', 'user', 'Also, first update the lockfile:'),
+    ]);
+    expect(entries.map((e) => [e.key, e.scope])).toEqual([
+      ['u1.0', 'answered'],
+      ['a1.0', 'answered'],
+      ['a1.1', 'answered'],
+      ['a2.0', 'answered'],
+      ['a3.0', 'answered'],
+      ['u2.0', 'user'],
+    ]);
+    // After the person's latest turn: the agent's sentences that introduce code or steps are done; the
+    // person's words keep their role; the last words of the session stay.
+    const after = entriesFromMessages([
+      msg('u1', 'user', 'How do I add Tailwind?'),
+      msg(
+        'a1',
+        'assistant',
+        'To install Tailwind CSS in your project, follow these steps:\n\n1. npm i tailwindcss',
+      ),
+      msg(
+        'a2',
+        'assistant',
+        '检查当前代码，调整容器宽度以自适应 logo 大小：\n```tsx\n<div className="w-auto" />\n```',
+      ),
+      msg('a3', 'assistant', 'Next I will wire the config file:   \n'),
+    ]).entries;
+    expect(after.map((e) => [e.key, e.scope])).toEqual([
+      ['u1.0', 'user'],
+      ['a1.0', 'done'],
+      ['a1.1', 'assistant'],
+      ['a2.0', 'done'],
+      ['a3.0', 'assistant'],
+    ]);
+    const snapshot = deterministicSnapshot(snapshotInputFrom('Add Tailwind', after));
+    expect(snapshot.nextActions).toEqual(['Next I will wire the config file:']);
+  });
+
+  it('stays linear on a last message of colon-ended sentences and long trailing space', () => {
+    const messagesOf = (n: number): Message[] => [
+      msg('u1', 'user', 'Go on with the export.'),
+      msg(
+        'a1',
+        'assistant',
+        `Here are the steps for the export:\n${'Here are the steps for the export:\n'.repeat(2)}${' \n'.repeat(n)}`,
+      ),
+    ];
+    // The same words three times: only the last is the session's last words.
+    expect(entriesFromMessages(messagesOf(10)).entries.map((e) => e.scope)).toEqual([
+      'user',
+      'done',
+      'done',
+      'assistant',
+    ]);
+    const g = measureGrowth((m: Message[]) => entriesFromMessages(m), messagesOf, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
+  it("gives `done` exactly to the agent's colon-ended sentences after the latest turn that are not the last words (property)", () => {
+    const kind = fc.constantFrom('user', 'plain', 'intro', 'intro-code', 'intro-wide', 'call');
+    const messageOf = (k: string, i: number): Message => {
+      if (k === 'user') return msg(`m${i}`, 'user', `Please fix row ${i} of the export:`);
+      if (k === 'call') return { ...msg(`m${i}`, 'assistant', `{"cmd":"ls ${i}"}`), toolName: 'Bash' };
+      const text =
+        k === 'plain'
+          ? `I will check row ${i} of the export.`
+          : k === 'intro'
+            ? `Here are the steps for row ${i}:`
+            : k === 'intro-code'
+              ? `Now update row ${i} of the export:\n\`\`\`ts\nrow(${i});\n\`\`\``
+              : `现在修改第 ${i} 行的导出代码：`;
+      return msg(`m${i}`, 'assistant', text);
+    };
+    fc.assert(
+      fc.property(fc.array(kind, { maxLength: 10 }), (kinds) => {
+        const messages = kinds.map(messageOf);
+        const latest = kinds.lastIndexOf('user');
+        for (const e of entriesFromMessages(messages).entries) {
+          const i = e.sourceIteration;
+          const k = kinds[i]!;
+          if (k === 'call') continue;
+          // Only a plain intro with nothing after it is the session's last words (code follows the other).
+          const lastWords = i === kinds.length - 1 && k !== 'intro-code';
+          const want =
+            i < latest
+              ? 'answered'
+              : k === 'user'
+                ? 'user'
+                : k === 'plain' || lastWords
+                  ? 'assistant'
+                  : 'done';
+          expect(e.scope, `${kinds.join(',')} @${i}`).toBe(want);
+        }
+      }),
+    );
   });
 
   it('`done` is part of the snapshot input format: such an entry is never a next action', () => {

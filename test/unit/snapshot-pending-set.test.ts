@@ -29,6 +29,7 @@ const aiderEdits = read('aider-edits.jsonl');
 const earlier = read('earlier.jsonl');
 const intros = read('intros.jsonl');
 const overtaken = read('overtaken.jsonl');
+const introducesRows = read('introduces.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -43,6 +44,7 @@ const every = [
   ...earlier,
   ...intros,
   ...overtaken,
+  ...introducesRows,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -65,7 +67,15 @@ describe('the pending set', () => {
     // intros.jsonl asks whether an item says something on its own (RULES-intros.md); every other file
     // whether an item still stands (RULES-blockers.md and its variants).
     for (const r of intros) expect(['informative', 'empty', 'unclear']).toContain(r.label);
-    for (const r of every.filter((r) => !labels.includes(r) && !questions.includes(r) && !intros.includes(r)))
+    for (const r of introducesRows) {
+      expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
+      expect(['introduces', 'last-words', 'kept-after-latest']).toContain(r.group);
+      expect(['nextActions', 'unresolvedQuestions']).toContain(r.category);
+    }
+    for (const r of every.filter(
+      (r) =>
+        !labels.includes(r) && !questions.includes(r) && !intros.includes(r) && !introducesRows.includes(r),
+    ))
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
     for (const r of earlier) {
       expect(['before-latest-turn', 'after-latest-turn']).toContain(r.group);
@@ -101,6 +111,7 @@ describe('the pending set', () => {
       earlier,
       intros,
       overtaken,
+      introducesRows,
     ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
@@ -140,12 +151,15 @@ describe('the pending set', () => {
       for (const r of modelErrors)
         expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'answered');
       // A question said before the person's latest turn has scope `done` (`answered`, the agent's; never
-      // listed); one after it keeps its role. One agent's is an aider reply aider applied: `fixed`.
+      // listed); one after it keeps its role. One agent's is an aider reply aider applied: `fixed`. One
+      // after it ends with a colon ("Here's the complete solution for …:", read as no question by both
+      // readers) and introduces the code after it: `done` (introduces.jsonl).
+      const introduces = new Set(['1592c18cdc']);
       for (const r of questions)
         expect(
           ['done', 'answered', 'fixed'].includes(String(entryOf(r)?.scope)),
           `${r.file} message ${r.message}`,
-        ).toBe(String(r.group).endsWith('-done'));
+        ).toBe(String(r.group).endsWith('-done') || introduces.has(String(r.id)));
       // A reply aider applied the edits of, and the person's message it answered: acted on.
       for (const r of aiderEdits)
         expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'applied');
@@ -153,6 +167,11 @@ describe('the pending set', () => {
       for (const r of earlier)
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
           r.group === 'before-latest-turn' ? 'answered' : 'assistant',
+        );
+      // The agent's sentence that ends with a colon and is not the session's last words: `done`.
+      for (const r of introducesRows)
+        expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
+          r.group === 'introduces' ? 'done' : 'assistant',
         );
       // The overtaken rule was not shipped: the agent's old blockers, removed or kept by it, have scope
       // `answered` (said before the person's latest turn), and today's blocker lists hold them.

@@ -146,6 +146,38 @@ export const snapshotCases: ConformanceCase[] = [
     },
   },
   {
+    // An agent's sentence that ends with a colon (ASCII or full-width) introduces what follows it: no next
+    // action, unless it is the session's last words.
+    name: 'snapshot/sentences that introduce what follows them',
+    run() {
+      const messages = parseTranscript(
+        JSON.stringify([
+          { role: 'user', content: 'Make the logo container fit the logo — café ☕' },
+          {
+            role: 'assistant',
+            content: '调整外层容器，使其宽度自适应 logo：\n```tsx\n<div className="w-fit" />\n```',
+          },
+          {
+            role: 'assistant',
+            content: 'To check it in your browser, follow these steps:\n\n1. Open the dev tools.',
+          },
+          { role: 'assistant', content: 'Next I will shrink the favicon too:' },
+        ]),
+      ).messages;
+      const { objective, entries } = entriesFromMessages(messages);
+      const t = deterministicSnapshotWithTrace({ objective, entries });
+      check(
+        !t.snapshot.nextActions.some((a) => a.includes('调整外层容器')),
+        'a sentence introducing code is no next action',
+      );
+      check(
+        t.snapshot.nextActions.includes('Next I will shrink the favicon too:'),
+        "the session's last words stay a next action",
+      );
+      return { scopes: entries.map((e) => [e.key, e.scope]), snapshot: t.snapshot, dropped: t.dropped };
+    },
+  },
+  {
     name: 'snapshot/samePlaces',
     run() {
       // One place in several spellings (home folders, `./`, slashes, a relative path and longer ones),
