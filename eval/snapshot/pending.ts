@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -197,6 +197,17 @@ for (const group of ['introduces', 'last-words', 'kept-after-latest']) {
 }
 console.log(
   `second reader (introduces.jsonl): ${introducesRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${introducesRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
+// The person's latest turn answered by the agent in words (`replied.jsonl`, RULES-questions.md,
+// shipped): its questions are no longer open; controls the rule keeps.
+const repliedRows = readRows('replied.jsonl');
+const repliedTally = countsOf(['open', 'answered', 'not-a-question', 'unclear']);
+for (const group of ['replied', 'kept-user', 'kept-assistant']) {
+  const rs = repliedRows.filter((r) => r.group === group);
+  console.log(`questions (replied.jsonl), ${group} (${rs.length}): ${repliedTally(rs)}`);
+}
+console.log(
+  `second reader (replied.jsonl): ${repliedRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${repliedRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
 // Items that end with a colon (`intros.jsonl`, RULES-intros.md, not shipped): do their own words say
 // something? Rule A (no such item) and rule B (none of at most six words), registered before the labels.

@@ -151,10 +151,11 @@ const MODEL_ERROR =
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
  * (scope = its role, sourceIteration = the message's position; `answered`, never a next action, an
- * open question or an open hypothesis, for the messages before the person's latest turn; `done`, never
- * a next action or an open question, for an assistant's sentence that ends with a colon, which
- * introduces what follows it — a call, code, a command, steps for the person; `fixed`, never listed, for an assistant message right
- * before an edit that succeeded and a person's message the agent answered with one: the agent acted on
+ * open question or an open hypothesis, for the messages before the person's latest turn; `replied`,
+ * never an open question, for that turn once the agent answered it in words; `done`, never a next
+ * action or an open question, for an assistant's sentence that ends with a colon, which introduces
+ * what follows it — a call, code, a command, steps for the person; `fixed`, never listed, for an
+ * assistant message right before an edit that succeeded and a person's message the agent answered with one: the agent acted on
  * it, and for an error of the agent's own model call — "API Error: …", aider's `litellm.…Error` — that
  * the model answered after), each failed tool result its error line (scope `observation`, or `fixed`
  * when a later call made it good — `fixedFailures` of rearview/failures — or when it is such a model
@@ -258,7 +259,18 @@ export function entriesFromMessages(messages: readonly Message[]): {
         m.role === 'assistant' &&
         INTRODUCES.test(value) &&
         (i < messages.length - 1 || j < said.length - 1 || !endsWithWords(m.content, value));
-      const scope = acted[i] || modelError ? 'fixed' : i < latest ? 'answered' : introduces ? 'done' : m.role;
+      // The person's latest turn, which the agent answered in words after: its questions are answered
+      // (eval/snapshot/sets/pending/replied.jsonl); a step it asks for or a problem it names stays.
+      const scope =
+        acted[i] || modelError
+          ? 'fixed'
+          : i < latest
+            ? 'answered'
+            : introduces
+              ? 'done'
+              : i === latest && latest < lastAnswer
+                ? 'replied'
+                : m.role;
       entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i });
     });
   });

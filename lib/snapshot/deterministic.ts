@@ -504,10 +504,13 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // step or a question said then was carried out, answered or overtaken (eval/snapshot/sets/pending/
     // questions.jsonl: none of 60 questions still open), and a guess tested or dropped (earlier.jsonl:
     // the agent's 1 of 20 still open, the person's 2 of 24); a problem stays (the agent's: 5 of 40).
+    // Scope `replied`, the person's latest turn the agent answered in words: no open question (replied.jsonl:
+    // 1 of 40 still open).
     const answered = scope === 'answered';
     const done =
-      (scope === 'done' || answered) &&
-      (own === 'nextActions' || own === 'unresolvedQuestions' || (answered && own === 'openHypotheses'));
+      ((scope === 'done' || answered) &&
+        (own === 'nextActions' || own === 'unresolvedQuestions' || (answered && own === 'openHypotheses'))) ||
+      (scope === 'replied' && own === 'unresolvedQuestions');
     if (done) own = undefined;
     // Scope `fixed`: the error of a call a later call made good, or what the agent acted on with an edit
     // that succeeded (adapters.ts). It no longer stands.

@@ -42,6 +42,9 @@ export function reflectedSnapshotPrompt(input: SnapshotInput): string {
     (entries.some((e) => e.scope === 'answered')
       ? '\n   An entry of scope "answered" was said before the person\'s latest turn: it is never a next action, an open question or an open hypothesis.'
       : '') +
+    (entries.some((e) => e.scope === 'replied')
+      ? '\n   An entry of scope "replied" is the person\'s latest turn, which the agent answered: it is never an open question.'
+      : '') +
     (entries.some((e) => e.scope === 'fixed')
       ? '\n   An entry of scope "fixed" names a problem a later call fixed or acted on: it is never a blocker.'
       : '');

@@ -277,8 +277,9 @@ describe('the snapshot and failed calls made good', () => {
       ['c1.l0', 'evidence'],
       ['a2.0', 'assistant'],
     ]);
+    // Not acted on: the person's request was answered in words (`replied`), the agent's words stay.
     expect(at(false).slice(0, 2)).toEqual([
-      ['u1.0', 'user'],
+      ['u1.0', 'replied'],
       ['a1.0', 'assistant'],
     ]);
   });
@@ -305,7 +306,7 @@ describe('the snapshot and failed calls made good', () => {
       ['u1.0', 'fixed'],
       ['a1.0', 'answered'],
       ['c1.l0', 'evidence'],
-      ['u2.0', 'user'],
+      ['u2.0', 'replied'],
       ['a2.0', 'assistant'],
     ]);
   });

@@ -226,7 +226,8 @@ describe('entriesFromMessages: what is still to do is said last', () => {
       'The export button is missing from the toolbar.': 'answered',
       'I will add the route next.': 'answered',
       'Let me check the router first:': 'answered',
-      'Please add pagination to the table.': 'user',
+      // The agent answered the latest turn in words: `replied` (still the person's request).
+      'Please add pagination to the table.': 'replied',
       'Let me look at the table component:': 'done',
       'Next I will add the page size selector.': 'assistant',
     });
@@ -256,8 +257,8 @@ describe('entriesFromMessages: what is still to do is said last', () => {
       msg('a2', 'assistant', 'Should the header use the column labels or the field names?'),
     ]);
     const trace = deterministicSnapshotWithTrace(snapshotInputFrom(objective, entries));
+    // The latest turn's question was answered by the agent's reply (a question back): only that is open.
     expect([...trace.snapshot.unresolvedQuestions].sort()).toEqual([
-      'Can you also add a header row?',
       'Should the header use the column labels or the field names?',
     ]);
     expect(trace.dropped).toEqual(
@@ -295,12 +296,47 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     expect(trace.snapshot.blockers).toContain('Uploads over 1 MB fail with a 413 error from nginx.');
   });
 
+  it("the person's latest turn, answered by the agent in words, asks no open question any more", () => {
+    const session = (reply: Message[]) =>
+      entriesFromMessages([
+        msg('u1', 'user', 'Add the export button to the report page.'),
+        msg('a1', 'assistant', 'Added the export button.'),
+        msg('u2', 'user', 'Why does the export skip the last row? Please fix it.'),
+        ...reply,
+      ]).entries;
+    // A tool call alone, or an error of the model's own call, answers nothing.
+    const unanswered = session([
+      { ...msg('c1', 'assistant', '{"cmd":"npm test"}'), toolName: 'Bash' },
+      msg('a2', 'assistant', 'API Error: 500 Internal server error.'),
+    ]);
+    expect(unanswered.filter((e) => e.key.startsWith('u2')).map((e) => e.scope)).toEqual(['user', 'user']);
+    expect(deterministicSnapshot(snapshotInputFrom('Export', unanswered)).unresolvedQuestions).toEqual([
+      'Why does the export skip the last row?',
+    ]);
+    const answered = session([
+      msg('a2', 'assistant', 'The loop stopped one row early; it now reads every row.'),
+    ]);
+    expect(answered.filter((e) => e.key.startsWith('u2')).map((e) => e.scope)).toEqual([
+      'replied',
+      'replied',
+    ]);
+    const trace = deterministicSnapshotWithTrace(snapshotInputFrom('Export', answered));
+    expect(trace.snapshot.unresolvedQuestions).toEqual([]);
+    expect(trace.dropped).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ text: 'Why does the export skip the last row?', reason: 'done' }),
+      ]),
+    );
+    // A step the turn asks for is still read as the person's.
+    expect(trace.snapshot.nextActions).toContain('Please fix it.');
+  });
+
   it('a sentence ending with ":" is no done step when it is the session\'s last words', () => {
     const scopes = entriesFromMessages([
       msg('u1', 'user', 'Plan the migration.'),
       msg('a1', 'assistant', 'Here is what I will do next:'),
     ]).entries.map((e) => e.scope);
-    expect(scopes).toEqual(['user', 'assistant']);
+    expect(scopes).toEqual(['replied', 'assistant']);
   });
 
   it("an agent's sentence ending with a colon introduces what follows it: scope `done`, never a next action", () => {
@@ -328,7 +364,7 @@ describe('entriesFromMessages: what is still to do is said last', () => {
       ['u2.0', 'user'],
     ]);
     // After the person's latest turn: the agent's sentences that introduce code or steps are done; the
-    // person's words keep their role; the last words of the session stay.
+    // person's turn, answered, is `replied`; the last words of the session stay.
     const after = entriesFromMessages([
       msg('u1', 'user', 'How do I add Tailwind?'),
       msg(
@@ -344,7 +380,7 @@ describe('entriesFromMessages: what is still to do is said last', () => {
       msg('a3', 'assistant', 'Next I will wire the config file:   \n'),
     ]).entries;
     expect(after.map((e) => [e.key, e.scope])).toEqual([
-      ['u1.0', 'user'],
+      ['u1.0', 'replied'],
       ['a1.0', 'done'],
       ['a1.1', 'assistant'],
       ['a2.0', 'done'],
@@ -365,7 +401,7 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     ];
     // The same words three times: only the last is the session's last words.
     expect(entriesFromMessages(messagesOf(10)).entries.map((e) => e.scope)).toEqual([
-      'user',
+      'replied',
       'done',
       'done',
       'assistant',
@@ -374,7 +410,7 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 
-  it("gives `done` exactly to the agent's colon-ended sentences after the latest turn that are not the last words (property)", () => {
+  it("gives `done` exactly to the agent's colon-ended sentences after the latest turn that are not the last words, and `replied` to that turn once the agent answered it (property)", () => {
     const kind = fc.constantFrom('user', 'plain', 'intro', 'intro-code', 'intro-wide', 'call');
     const messageOf = (k: string, i: number): Message => {
       if (k === 'user') return msg(`m${i}`, 'user', `Please fix row ${i} of the export:`);
@@ -393,6 +429,8 @@ describe('entriesFromMessages: what is still to do is said last', () => {
       fc.property(fc.array(kind, { maxLength: 10 }), (kinds) => {
         const messages = kinds.map(messageOf);
         const latest = kinds.lastIndexOf('user');
+        // The agent answered the latest turn in words: any message of its own text after it.
+        const replied = kinds.some((k, j) => j > latest && k !== 'call' && k !== 'user');
         for (const e of entriesFromMessages(messages).entries) {
           const i = e.sourceIteration;
           const k = kinds[i]!;
@@ -403,7 +441,9 @@ describe('entriesFromMessages: what is still to do is said last', () => {
             i < latest
               ? 'answered'
               : k === 'user'
-                ? 'user'
+                ? replied
+                  ? 'replied'
+                  : 'user'
                 : k === 'plain' || lastWords
                   ? 'assistant'
                   : 'done';

@@ -59,7 +59,8 @@ describe('the snapshot: what the session shows is over', () => {
         '{"command":["bash","-lc","apply_patch <<\'PATCH\'\\n*** Begin Patch\\n*** Update File: app.js"]}',
       ),
     ).toBe('fixed');
-    expect(scopes('{"command":["bash","-lc","sed -n 1,20p app.js"]}')).toBe('user');
+    // A read answers nothing by itself; the agent's words after it do (`replied`, not acted on).
+    expect(scopes('{"command":["bash","-lc","sed -n 1,20p app.js"]}')).toBe('replied');
   });
 
   it("gives scope `fixed` to an error of the agent's own model call once the model answered after it", () => {
@@ -81,7 +82,7 @@ describe('the snapshot: what the session shows is over', () => {
         ]),
       ).entries.map((e) => [e.key, e.scope]);
     expect(at(true)).toEqual([
-      ['u1.0', 'user'],
+      ['u1.0', 'replied'],
       ['r1.err', 'fixed'],
       ['a1.0', 'fixed'],
       ['a2.0', 'assistant'],
@@ -137,12 +138,12 @@ describe('the snapshot: what the session shows is over', () => {
       scopes('> Tokens: 11k sent, 967 received.  \n> Applied edit to backend/app/utils/database.py  '),
     ).toEqual(['fixed', 'fixed', 'fixed']);
     // No edit applied (aider only counted tokens), or an edit block failed: both still stand.
-    expect(scopes('> Tokens: 11k sent, 967 received.  ')).toEqual(['user', 'assistant', 'assistant']);
+    expect(scopes('> Tokens: 11k sent, 967 received.  ')).toEqual(['replied', 'assistant', 'assistant']);
     expect(
       scopes(
         '> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!  \n> Applied edit to backend/main.py  ',
       ).slice(0, 3),
-    ).toEqual(['user', 'assistant', 'assistant']);
+    ).toEqual(['replied', 'assistant', 'assistant']);
   });
 });
 
@@ -189,7 +190,7 @@ describe('scopes on random sessions (property)', () => {
       ...(k === 'failed' ? { isError: true } : {}),
     };
   };
-  it("gives `answered` exactly to the words before the person's latest turn, unless aider applied their edits", () => {
+  it("gives `answered` exactly to the words before the person's latest turn, unless aider applied their edits, and `replied` to that turn once answered", () => {
     fc.assert(
       fc.property(fc.array(kind, { maxLength: 12 }), (kinds) => {
         const messages = kinds.map(messageOf);
@@ -207,7 +208,15 @@ describe('scopes on random sessions (property)', () => {
           const i = e.sourceIteration;
           // A failed output's error line is the failures rules' (scope `observation` or `fixed`).
           if (kinds[i] !== 'user' && kinds[i] !== 'assistant') continue;
-          const want = applied[i] ? 'fixed' : i < latest ? 'answered' : kinds[i];
+          // The latest turn the agent answered in words after it: `replied`.
+          const replied = kinds.some((k, j) => j > latest && k === 'assistant');
+          const want = applied[i]
+            ? 'fixed'
+            : i < latest
+              ? 'answered'
+              : i === latest && replied
+                ? 'replied'
+                : kinds[i];
           expect(e.scope, `${kinds.join(',')} @${i}`).toBe(want);
         }
       }),

@@ -30,6 +30,7 @@ const earlier = read('earlier.jsonl');
 const intros = read('intros.jsonl');
 const overtaken = read('overtaken.jsonl');
 const introducesRows = read('introduces.jsonl');
+const replied = read('replied.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -45,6 +46,7 @@ const every = [
   ...intros,
   ...overtaken,
   ...introducesRows,
+  ...replied,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -72,9 +74,17 @@ describe('the pending set', () => {
       expect(['introduces', 'last-words', 'kept-after-latest']).toContain(r.group);
       expect(['nextActions', 'unresolvedQuestions']).toContain(r.category);
     }
+    for (const r of replied) {
+      expect(['open', 'answered', 'not-a-question', 'unclear']).toContain(r.label);
+      expect(['replied', 'kept-user', 'kept-assistant']).toContain(r.group);
+    }
     for (const r of every.filter(
       (r) =>
-        !labels.includes(r) && !questions.includes(r) && !intros.includes(r) && !introducesRows.includes(r),
+        !labels.includes(r) &&
+        !questions.includes(r) &&
+        !intros.includes(r) &&
+        !introducesRows.includes(r) &&
+        !replied.includes(r),
     ))
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
     for (const r of earlier) {
@@ -112,6 +122,7 @@ describe('the pending set', () => {
       intros,
       overtaken,
       introducesRows,
+      replied,
     ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
@@ -172,6 +183,11 @@ describe('the pending set', () => {
       for (const r of introducesRows)
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
           r.group === 'introduces' ? 'done' : 'assistant',
+        );
+      // The person's latest turn the agent answered in words: `replied`; the controls keep their role.
+      for (const r of replied)
+        expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
+          r.group === 'replied' ? 'replied' : r.group === 'kept-user' ? 'user' : 'assistant',
         );
       // The overtaken rule was not shipped: the agent's old blockers, removed or kept by it, have scope
       // `answered` (said before the person's latest turn), and today's blocker lists hold them.

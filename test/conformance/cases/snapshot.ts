@@ -147,12 +147,12 @@ export const snapshotCases: ConformanceCase[] = [
   },
   {
     // An agent's sentence that ends with a colon (ASCII or full-width) introduces what follows it: no next
-    // action, unless it is the session's last words.
+    // action, unless it is the session's last words; the person's latest turn, answered, asks nothing.
     name: 'snapshot/sentences that introduce what follows them',
     run() {
       const messages = parseTranscript(
         JSON.stringify([
-          { role: 'user', content: 'Make the logo container fit the logo — café ☕' },
+          { role: 'user', content: 'Can the logo container fit the logo? — café ☕' },
           {
             role: 'assistant',
             content: '调整外层容器，使其宽度自适应 logo：\n```tsx\n<div className="w-fit" />\n```',
@@ -174,6 +174,7 @@ export const snapshotCases: ConformanceCase[] = [
         t.snapshot.nextActions.includes('Next I will shrink the favicon too:'),
         "the session's last words stay a next action",
       );
+      check(t.snapshot.unresolvedQuestions.length === 0, "the person's answered question is not open");
       return { scopes: entries.map((e) => [e.key, e.scope]), snapshot: t.snapshot, dropped: t.dropped };
     },
   },
