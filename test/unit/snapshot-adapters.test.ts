@@ -296,6 +296,37 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     expect(trace.snapshot.blockers).toContain('Uploads over 1 MB fail with a 413 error from nginx.');
   });
 
+  it('reads a Chinese or Japanese paragraph sentence by sentence: 。！？ end a sentence without a space', () => {
+    const { entries } = entriesFromMessages([
+      msg('u1', 'user', '为什么在dev环境下会水合错误？'),
+      msg(
+        'a1',
+        'assistant',
+        '这个水合错误提示说明服务端渲染的 HTML 和客户端渲染的内容不匹配。根据错误信息，问题出现在 MDX 内容的渲染上。他说「需要重启服务器。」然后再试一次！',
+      ),
+      msg('a2', 'assistant', 'ビルドは成功しました。次にテストを実行して結果を確認します。'),
+    ]);
+    expect(entries.map((e) => e.value)).toEqual([
+      '为什么在dev环境下会水合错误？',
+      '这个水合错误提示说明服务端渲染的 HTML 和客户端渲染的内容不匹配。',
+      '根据错误信息，问题出现在 MDX 内容的渲染上。',
+      // A closing quote after 。 stays with its sentence.
+      '他说「需要重启服务器。」然后再试一次！',
+      // Under 12 characters, as in English, a sentence gives no entry ("ビルドは成功しました。", 11).
+      '次にテストを実行して結果を確認します。',
+    ]);
+  });
+
+  it('stays linear on runs of full-width sentence ends and spaces', () => {
+    const messagesOf = (n: number): Message[] => [
+      msg('u1', 'user', 'Go on with the export.'),
+      msg('a1', 'assistant', `${'。 '.repeat(n)}${'！」'.repeat(n)}继续导出数据的工作。`),
+    ];
+    expect(entriesFromMessages(messagesOf(10)).entries.length).toBeGreaterThan(0);
+    const g = measureGrowth((m: Message[]) => entriesFromMessages(m), messagesOf, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
   it("the person's latest turn, answered by the agent in words, asks no open question any more", () => {
     const session = (reply: Message[]) =>
       entriesFromMessages([

@@ -12,11 +12,21 @@ import { describe, expect, it } from 'vitest';
 
 const set = resolve(import.meta.dirname, '../../eval/snapshot/sets/pending');
 const data = resolve(import.meta.dirname, '../../../shared/data');
+/**
+ * Rows whose item a later change of the reading split into several entries (`retired`: the change), so
+ * that no entry is the item the readers labelled any more; kept with their labels, checked apart.
+ */
+const retired: Record<string, unknown>[] = [];
 const read = (name: string) =>
   readFileSync(join(set, name), 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((r) => {
+      if (r.retired === undefined) return true;
+      retired.push(r);
+      return false;
+    });
 const labels = read('labels.jsonl');
 const blockers = read('blockers.jsonl');
 const fixed = read('fixed.jsonl');
@@ -137,6 +147,12 @@ describe('the pending set', () => {
 
   it.skipIf(!existsSync(data))("points at entries the snapshot still reads from each row's file", () => {
     for (const r of every) expect(entryOf(r), `${r.file} message ${r.message}`).toBeDefined();
+    // A Chinese or Japanese paragraph read as one entry before sentences were split at 。！？: gone.
+    expect(retired.length).toBe(18);
+    for (const r of retired) {
+      expect(r.retired).toBe('cjk-split');
+      expect(entryOf(r), `${r.file} message ${r.message}`).toBeUndefined();
+    }
   });
 
   it.skipIf(!existsSync(data))(

@@ -146,6 +146,26 @@ export const snapshotCases: ConformanceCase[] = [
     },
   },
   {
+    // A Chinese or Japanese paragraph gives one entry per sentence (。！？ end one without a space).
+    name: 'snapshot/Chinese and Japanese sentences',
+    run() {
+      const { entries } = entriesFromMessages(
+        parseTranscript(
+          JSON.stringify([
+            { role: 'user', content: '页面一直显示 404，怎么回事？' },
+            {
+              role: 'assistant',
+              content:
+                '这个错误是因为 `@/contents` 路径别名在运行时无法解析。让我先查看一下 routes 的结构。ビルドは成功しましたが、テストが二つ失敗しています！',
+            },
+          ]),
+        ).messages,
+      );
+      check(entries.length === 4, 'one entry per sentence');
+      return { values: entries.map((e) => [e.key, e.scope, e.value]) };
+    },
+  },
+  {
     // An agent's sentence that ends with a colon (ASCII or full-width) introduces what follows it: no next
     // action, unless it is the session's last words; the person's latest turn, answered, asks nothing.
     name: 'snapshot/sentences that introduce what follows them',
