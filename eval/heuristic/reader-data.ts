@@ -174,3 +174,16 @@ export function distinctTexts(examples: readonly Example[]): Example[] {
     return true;
   });
 }
+
+/**
+ * The person's own prose in a turn, for features of language libraries and word vectors: its first 600
+ * characters without code blocks, inline code and quoted, indented or markup lines.
+ */
+export const proseOf = (e: Example): string =>
+  (e.evidence?.text ?? '')
+    .slice(0, 600)
+    .replace(/```[\s\S]*?(```|$)/g, ' ')
+    .replace(/`[^`\n]*`/g, ' ')
+    .split('\n')
+    .filter((l) => !/^(?:\s{4}|\t|\s*[>$|{}[\]<])/.test(l))
+    .join('\n');

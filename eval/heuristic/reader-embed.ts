@@ -11,22 +11,12 @@ import { readFileSync } from 'node:fs';
 import { fnv1a32 } from '../../lib/core/index';
 import { rankingCurve } from './curve';
 import { CATEGORIES } from './data';
-import type { Example } from './reader-data';
+import { type Example, proseOf } from './reader-data';
 import { loadPool, logits, memoFeats, train } from './reader-train';
 
 const FOLDS = 5;
 const foldOf = (author: string) => fnv1a32(`fold#${author}`) % FOLDS;
 const pool = loadPool().pool;
-
-/** The person's own prose: code blocks, inline code and quoted or indented lines dropped. */
-const proseOf = (e: Example) =>
-  (e.evidence?.text ?? '')
-    .slice(0, 600)
-    .replace(/```[\s\S]*?(```|$)/g, ' ')
-    .replace(/`[^`\n]*`/g, ' ')
-    .split('\n')
-    .filter((l) => !/^(?:\s{4}|\t|\s*[>$|{}[\]<])/.test(l))
-    .join('\n');
 
 function clusterFeatures(map: Record<string, number>, tag: string) {
   return (e: Example): string[] => {

@@ -8,16 +8,7 @@
 import winkModel from 'wink-eng-lite-web-model';
 import winkNLP from 'wink-nlp';
 import { compromiseFeatures as compromiseFeaturesOf } from '../../tools/shared/compromise-features';
-import type { Example } from './reader-data';
-
-const proseOf = (e: Example) =>
-  (e.evidence?.text ?? '')
-    .slice(0, 600)
-    .replace(/```[\s\S]*?(```|$)/g, ' ')
-    .replace(/`[^`\n]*`/g, ' ')
-    .split('\n')
-    .filter((l) => !/^(?:\s{4}|\t|\s*[>$|{}[\]<])/.test(l))
-    .join('\n');
+import { type Example, proseOf } from './reader-data';
 
 const COMPROMISE_TAGS = [
   'Imperative',

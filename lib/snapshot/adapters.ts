@@ -142,15 +142,16 @@ const SOME_TEXT = /\S/;
  */
 const USER_INPUT = /## User Input\s*```[a-z]*\n([\s\S]*?)```/;
 /**
- * An error of the agent's own model call, not of the work: aider's `litellm.RateLimitError: …` lines,
- * Claude Code's "API Error: 500 …" (also when compacting), after any leading space. Anchored, one
- * space run and one `\w` run: linear.
- */
-/**
  * A sentence that ends with a colon, ASCII or full-width: it introduces what follows. Blind readers
  * found such next actions carried out or no step at all (eval/snapshot/sets/pending: introduces.jsonl).
  */
 const INTRODUCES = /[:：]$/;
+
+/**
+ * An error of the agent's own model call, not of the work: aider's `litellm.RateLimitError: …` lines,
+ * Claude Code's "API Error: 500 …" (also when compacting), after any leading space. Anchored, one
+ * space run and one `\w` run: linear.
+ */
 const MODEL_ERROR =
   /^\s*(?:litellm\.\w*(?:Error|Exception|Timeout)\b|(?:Error during compaction: (?:Error: )?)?API Error\b)/;
 
@@ -161,15 +162,15 @@ const MODEL_ERROR =
  * never an open question, for that turn once the agent answered it in words; `done`, never a next
  * action or an open question, for an assistant's sentence that ends with a colon, which introduces
  * what follows it — a call, code, a command, steps for the person; `fixed`, never listed, for an
- * assistant message right before an edit that succeeded and a person's message the agent answered with one: the agent acted on
- * it, and for an error of the agent's own model call — "API Error: …", aider's `litellm.…Error` — that
- * the model answered after), each failed tool result its error line (scope `observation`, or `fixed`
- * when a later call made it good — `fixedFailures` of rearview/failures — or when it is such a model
- * error answered after; a call the person declined gives none), each tool call the files and URLs it
- * names (scope `evidence`). The first user message longer than a few characters is the objective: one
- * a person typed, or an agent's task statement (or what the person typed into a command template),
- * never a continuation summary or an interruption notice. User-seat messages no person wrote (see
- * `UNREAD`) give no entry.
+ * assistant message right before an edit that succeeded and a person's message the agent answered with
+ * one: the agent acted on it, and for an error of the agent's own model call — "API Error: …", aider's
+ * `litellm.…Error` — that the model answered after), each failed tool result its error line (scope
+ * `observation`, or `fixed` when a later call made it good — `fixedFailures` of rearview/failures — or
+ * when it is such a model error answered after; a call the person declined gives none), each tool call
+ * the files and URLs it names (scope `evidence`). The first user message longer than a few characters
+ * is the objective: one a person typed, or an agent's task statement (or what the person typed into a
+ * command template), never a continuation summary or an interruption notice. User-seat messages no
+ * person wrote (see `UNREAD`) give no entry.
  *
  * @example
  * ```ts
@@ -254,19 +255,19 @@ export function entriesFromMessages(messages: readonly Message[]): {
     const modelError = i < lastAnswer && MODEL_ERROR.test(m.content);
     const said = sentences(m.content, 3);
     said.forEach((value, j) => {
-      // Words the person spoke after (theirs or the agent's): `answered`, which is `done` and no open
-      // guess either.
       // "Let me check the config:", "Here are the steps:": the agent's sentence that introduces what
       // follows it (a call, code, a command, steps for the person), which carries it out or is no step
       // of the agent's. Scope `done`: never a next action or a question (deterministic.ts); still a
-      // blocker or a guess.
-      // Not the session's last words: "Here is what I will do next:" with nothing after it is still to do.
+      // blocker or a guess. Not the session's last words: "Here is what I will do next:" with nothing
+      // after it is still to do.
       const introduces =
         m.role === 'assistant' &&
         INTRODUCES.test(value) &&
         (i < messages.length - 1 || j < said.length - 1 || !endsWithWords(m.content, value));
-      // The person's latest turn, which the agent answered in words after: its questions are answered
-      // (eval/snapshot/sets/pending/replied.jsonl); a step it asks for or a problem it names stays.
+      // Words someone spoke after (the person, or the agent answering them): `answered`, which is `done`
+      // and no open guess either. The person's latest turn, which the agent answered in words after:
+      // `replied`, its questions are answered (eval/snapshot/sets/pending/replied.jsonl); a step it
+      // asks for or a problem it names stays.
       const scope =
         acted[i] || modelError
           ? 'fixed'

@@ -500,12 +500,12 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // you mean _types?", "Run `npm install` first."), not the agent's.
     if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
     // Scope `done` marks a step carried out or overtaken (adapters.ts: a sentence introducing the call,
-    // code or steps that follow it): none left to take. Scope `answered` is what was said before the person's latest turn: a
-    // step or a question said then was carried out, answered or overtaken (eval/snapshot/sets/pending/
-    // questions.jsonl: none of 60 questions still open), and a guess tested or dropped (earlier.jsonl:
-    // the agent's 1 of 20 still open, the person's 2 of 24); a problem stays (the agent's: 5 of 40).
-    // Scope `replied`, the person's latest turn the agent answered in words: no open question (replied.jsonl:
-    // 1 of 40 still open).
+    // code or steps that follow it): none left to take. Scope `answered` is what was said before the
+    // person's latest turn: a step or a question said then was carried out, answered or overtaken
+    // (eval/snapshot/sets/pending/questions.jsonl: none of 60 questions still open), and a guess tested
+    // or dropped (earlier.jsonl: the agent's 1 of 20 still open, the person's 2 of 24); a problem stays
+    // (the agent's: 5 of 40). Scope `replied`, the person's latest turn the agent answered in words: no
+    // open question (replied.jsonl: 1 of 40 still open).
     const answered = scope === 'answered';
     const done =
       ((scope === 'done' || answered) &&

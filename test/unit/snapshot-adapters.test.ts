@@ -371,7 +371,7 @@ describe('entriesFromMessages: what is still to do is said last', () => {
   });
 
   it("an agent's sentence ending with a colon introduces what follows it: scope `done`, never a next action", () => {
-    const { entries } = entriesFromMessages([
+    const answer = [
       msg('u1', 'user', 'How do I add Tailwind?'),
       msg(
         'a1',
@@ -383,6 +383,9 @@ describe('entriesFromMessages: what is still to do is said last', () => {
         'assistant',
         '检查当前代码，调整容器宽度以自适应 logo 大小：\n```tsx\n<div className="w-auto" />\n```',
       ),
+    ];
+    const { entries } = entriesFromMessages([
+      ...answer,
       msg('a3', 'assistant', 'Next I will wire the config file:'),
       msg('u2', 'user', 'Also, first update the lockfile:'),
     ]);
@@ -397,17 +400,7 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     // After the person's latest turn: the agent's sentences that introduce code or steps are done; the
     // person's turn, answered, is `replied`; the last words of the session stay.
     const after = entriesFromMessages([
-      msg('u1', 'user', 'How do I add Tailwind?'),
-      msg(
-        'a1',
-        'assistant',
-        'To install Tailwind CSS in your project, follow these steps:\n\n1. npm i tailwindcss',
-      ),
-      msg(
-        'a2',
-        'assistant',
-        '检查当前代码，调整容器宽度以自适应 logo 大小：\n```tsx\n<div className="w-auto" />\n```',
-      ),
+      ...answer,
       msg('a3', 'assistant', 'Next I will wire the config file:   \n'),
     ]).entries;
     expect(after.map((e) => [e.key, e.scope])).toEqual([
