@@ -23,22 +23,45 @@ import type { MemoryEntry, SnapshotInput } from './types.js';
  * was one entry — blind judges preferred the split lists in 9 of 13 changed sessions, eval/snapshot/
  * sets/pending/README.md), unless a closing quote follows it. Lookbehinds of one character: linear.
  */
-const SENTENCE = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])|(?<=[。！？])(?![」』）”])\s*/;
+const SENTENCE = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])|(?<=[。！？])(?![」』）”])\s*/g;
 
-/** Up to `max` sentences of at least 12 characters, outside code fences, each at most ~300 characters. */
+/**
+ * Up to `max` sentences of at least 12 characters, outside code fences, each at most ~300 characters:
+ * the pieces `text.split(SENTENCE)` gives, found one separator at a time so that reading stops once
+ * `max` are found (a long message is not split to its end for its first three sentences). The loop is
+ * the split algorithm's: an empty match where the last piece ended moves the search one on.
+ */
 function sentences(text: string, max: number): string[] {
   const out: string[] = [];
+  const s = String(text ?? '');
   let fence = false;
-  for (const raw of String(text ?? '').split(SENTENCE)) {
+  /** Reads one piece; true once `max` sentences are found. */
+  const take = (raw: string): boolean => {
     const line = raw.trim();
     if (line.startsWith('```')) {
       fence = !fence;
+      return false;
+    }
+    if (fence || line.length < 12) return false;
+    out.push(line.length > 300 ? line.slice(0, 300).replace(/\s\S*$/, '') : line);
+    return out.length >= max;
+  };
+  let p = 0;
+  let q = 0;
+  while (q < s.length) {
+    SENTENCE.lastIndex = q;
+    const m = SENTENCE.exec(s);
+    if (m === null || m.index >= s.length) break;
+    const e = m.index + m[0].length;
+    if (e === p) {
+      q = m.index + 1;
       continue;
     }
-    if (fence || line.length < 12) continue;
-    out.push(line.length > 300 ? line.slice(0, 300).replace(/\s\S*$/, '') : line);
-    if (out.length >= max) break;
+    if (take(s.slice(p, m.index))) return out;
+    p = e;
+    q = p;
   }
+  take(s.slice(p));
   return out;
 }
 

@@ -317,6 +317,49 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     ]);
   });
 
+  it('reads the same sentences as splitting the whole text would, stopping at three (property)', () => {
+    // The reference: the message split at every sentence end, then its first three long enough pieces.
+    const SPLIT = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])|(?<=[。！？])(?![」』）”])\s*/;
+    const reference = (text: string): string[] => {
+      const out: string[] = [];
+      let fence = false;
+      for (const raw of text.split(SPLIT)) {
+        const line = raw.trim();
+        if (line.startsWith('```')) {
+          fence = !fence;
+          continue;
+        }
+        if (fence || line.length < 12) continue;
+        out.push(line.length > 300 ? line.slice(0, 300).replace(/\s\S*$/, '') : line);
+        if (out.length >= 3) break;
+      }
+      return out;
+    };
+    const piece = fc.constantFrom(
+      '。',
+      '！',
+      '？',
+      '」',
+      '. ',
+      '? ',
+      'A',
+      'b',
+      ' ',
+      '\n',
+      '```',
+      'word ',
+      '这是一个句子',
+      '`x`',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), (parts) => {
+        const text = parts.join('');
+        const got = entriesFromMessages([msg('a1', 'assistant', text)]).entries.map((e) => e.value);
+        expect(got, JSON.stringify(text)).toEqual(reference(text));
+      }),
+    );
+  });
+
   it('stays linear on runs of full-width sentence ends and spaces', () => {
     const messagesOf = (n: number): Message[] => [
       msg('u1', 'user', 'Go on with the export.'),
