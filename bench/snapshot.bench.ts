@@ -1,7 +1,9 @@
 /**
  * Trajectory reduction: deterministicSnapshot at 1k / 10k / 100k entries with growth ratios (target:
  * under 16 ms at 10k, near-linear growth), against a naive all-pairs consolidation measured at small
- * sizes in the same run; compactTrajectory throughput (MB/s) on the shared trajectories.
+ * sizes in the same run; fixedFailures and samePlaces against their naive forms; entriesFromMessages
+ * on long messages against splitting each to its end; compactTrajectory throughput (MB/s) on the shared
+ * trajectories.
  *
  * Standalone: `npx tsx bench/snapshot.bench.ts` prints the results as JSON.
  */
@@ -10,11 +12,13 @@ import { fixedFailures, groupFailures } from '../lib/failures/index.js';
 import {
   createSnapshotMemo,
   deterministicSnapshot,
+  entriesFromMessages,
   type MemoryEntry,
   placeKey,
   samePlaces,
   warmSnapshotMemo,
 } from '../lib/snapshot/index.js';
+import type { Message } from '../lib/transcript/index.js';
 import { collidingWords, randomWords } from '../tools/shared/flood.js';
 import { type BenchResult, type BenchSuite, measure, readText, round, walkFiles } from './harness.js';
 import { SHARED_SETS, sharedTrajectories } from './shared-trajectories.js';
@@ -289,6 +293,47 @@ const suite: BenchSuite = {
       );
       naive.links = n;
       naive.ratioVsSamePlaces = round(naive.medianMs / one.medianMs, 1);
+      results.push(naive);
+    }
+    // A transcript's sentences: entriesFromMessages reads each message's first three and stops, against
+    // splitting every message to its end first (the reading before 5 December), at two message lengths.
+    const SPLIT = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])|(?<=[。！？])(?![」』）”])\s*/;
+    const line =
+      'The parser fails on row 12 of the export. 我们需要先检查解析器的配置。Then run the suite again.\n';
+    let previous: BenchResult | undefined;
+    for (const chars of [5_000, 50_000]) {
+      const text = line.repeat(Math.ceil(chars / line.length));
+      const messages: Message[] = [
+        { id: 'u', role: 'user', content: 'Fix the export parser.', source: {} },
+        ...Array.from({ length: 200 }, (_, i) => ({
+          id: `a${i}`,
+          role: 'assistant' as const,
+          content: `${i} ${text}`,
+          source: {},
+        })),
+      ];
+      const one = await measure(
+        `entriesFromMessages/200-messages-of-${chars}-chars`,
+        () => entriesFromMessages(messages),
+        { minRuns: 5, budgetMs: 1000 },
+      );
+      one.characters = 200 * text.length;
+      if (previous) one.growthVsPrevious = round(one.medianMs / previous.medianMs, 2);
+      results.push(one);
+      previous = one;
+      const naive = await measure(
+        `naiveSplitSentences/200-messages-of-${chars}-chars`,
+        () =>
+          messages.map((m) =>
+            m.content
+              .split(SPLIT)
+              .map((p) => p.trim())
+              .filter((p) => p.length >= 12)
+              .slice(0, 3),
+          ),
+        { minRuns: 3, budgetMs: 1500 },
+      );
+      naive.ratioVsEntriesFromMessages = round(naive.medianMs / one.medianMs, 1);
       results.push(naive);
     }
     for (const { set, trajectories, bytes } of sharedTrajectories(SHARED_SETS.slice(0, 2))) {

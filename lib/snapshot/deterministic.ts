@@ -24,6 +24,7 @@ import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
 import type { SnapshotOptions } from './options.js';
 import { samePlaces } from './same-place.js';
+import { droppedByScope } from './scopes.js';
 import type {
   ActiveContextSnapshot,
   DroppedItem,
@@ -499,23 +500,9 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // A failed call's error line reports a problem: a question or a step in it is the tool's ("Did
     // you mean _types?", "Run `npm install` first."), not the agent's.
     if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
-    // Scope `done` marks a step carried out or overtaken (adapters.ts: a sentence introducing the call,
-    // code or steps that follow it): none left to take. Scope `answered` is what was said before the
-    // person's latest turn: a step or a question said then was carried out, answered or overtaken
-    // (eval/snapshot/sets/pending/questions.jsonl: none of 60 questions still open), and a guess tested
-    // or dropped (earlier.jsonl: the agent's 1 of 20 still open, the person's 2 of 24); a problem stays
-    // (the agent's: 5 of 40). Scope `replied`, the person's latest turn the agent answered in words: no
-    // open question (replied.jsonl: 1 of 40 still open).
-    const answered = scope === 'answered';
-    const done =
-      ((scope === 'done' || answered) &&
-        (own === 'nextActions' || own === 'unresolvedQuestions' || (answered && own === 'openHypotheses'))) ||
-      (scope === 'replied' && own === 'unresolvedQuestions');
-    if (done) own = undefined;
-    // Scope `fixed`: the error of a call a later call made good, or what the agent acted on with an edit
-    // that succeeded (adapters.ts). It no longer stands.
-    const fixed = scope === 'fixed' && own !== undefined && own !== 'requiredEvidenceLinks';
-    if (fixed) own = undefined;
+    // Scopes that say what the session shows is over keep an entry out of some lists (scopes.ts).
+    const over = droppedByScope(scope, own);
+    if (over) own = undefined;
     const found = a.links;
     // A pointer to evidence ("See lib/retry.ts:42") keeps its text, which holds its links.
     if (found.length > 0 && (forced || own !== 'requiredEvidenceLinks')) {
@@ -539,7 +526,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     else if (trace)
       dropped.push({
         text,
-        reason: done ? 'done' : fixed || a.resolved ? 'resolved' : 'uncategorized',
+        reason: over ?? (a.resolved ? 'resolved' : 'uncategorized'),
         sources: [source],
       });
   }

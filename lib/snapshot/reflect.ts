@@ -8,6 +8,7 @@ import { clip, extractJson } from '../core/index.js';
 import { REPLY_FIELDS } from './constants.js';
 import { CATEGORIES } from './deterministic.js';
 import { currentIteration } from './retire.js';
+import { OVER_SCOPES } from './scopes.js';
 import type { ActiveContextSnapshot, DroppedItem, SnapshotCategory, SnapshotInput } from './types.js';
 
 /**
@@ -35,19 +36,9 @@ export function reflectedSnapshotPrompt(input: SnapshotInput): string {
   const iteration = currentIteration(input);
   const previous = input.previous ? JSON.stringify(toSnake(input.previous)) : '(none)';
   // Said only when it applies, so that a prompt without such entries is the reference design's.
-  const done =
-    (entries.some((e) => e.scope === 'done')
-      ? '\n   An entry of scope "done" was carried out, answered or overtaken: it is never a next action or an open question.'
-      : '') +
-    (entries.some((e) => e.scope === 'answered')
-      ? '\n   An entry of scope "answered" was said before the person\'s latest turn: it is never a next action, an open question or an open hypothesis.'
-      : '') +
-    (entries.some((e) => e.scope === 'replied')
-      ? '\n   An entry of scope "replied" is the person\'s latest turn, which the agent answered: it is never an open question.'
-      : '') +
-    (entries.some((e) => e.scope === 'fixed')
-      ? '\n   An entry of scope "fixed" names a problem a later call fixed or acted on: it is never a blocker.'
-      : '');
+  const done = OVER_SCOPES.map((o) =>
+    entries.some((e) => e.scope === o.scope) ? `\n   ${o.prompt}` : '',
+  ).join('');
   return `You are a trajectory reduction assistant. Given an agent's current objective
 and its memory entries, categorize each entry into the appropriate field
 of an active context snapshot.

@@ -51,10 +51,19 @@ export function placeKey(link: string): string {
 const spellingRank = (link: string, key: string): number =>
   SCHEME.test(link) ? 4 : link.startsWith('~') ? 1 : link.startsWith('/') ? 2 : key.includes('/') ? 0 : 3;
 
-/** Whether link `a` is the better spelling of a place than link `b` (both of one group), by index. */
-function better(links: readonly string[], keys: readonly string[], a: number, b: number): boolean {
-  const ra = spellingRank(links[a]!, keys[a]!);
-  const rb = spellingRank(links[b]!, keys[b]!);
+/**
+ * Whether link `a` is the better spelling of a place than link `b` (both of one group), by index;
+ * `ranks` holds each link's {@link spellingRank}, made once.
+ */
+function better(
+  links: readonly string[],
+  keys: readonly string[],
+  ranks: Int8Array,
+  a: number,
+  b: number,
+): boolean {
+  const ra = ranks[a]!;
+  const rb = ranks[b]!;
   if (ra !== rb) return ra < rb;
   // The most specific relative path; then the plainest writing (no `./`, no trailing slash).
   const ak = keys[a]!.length;
@@ -133,6 +142,7 @@ export function samePlaces(links: readonly string[]): { group: Int32Array; spell
   const head = new Int32Array(n).fill(-1);
   // The index of each group's best spelling so far, by its representative.
   const best = new Int32Array(n).fill(-1);
+  const ranks = new Int8Array(n);
   for (let i = 0; i < n; i++) {
     let r = root[i]!;
     while (root[r] !== r) r = root[r]!;
@@ -140,7 +150,8 @@ export function samePlaces(links: readonly string[]): { group: Int32Array; spell
     if (head[r]! < 0) head[r] = i;
     const g = head[r]!;
     group[i] = g;
-    if (best[g]! < 0 || better(links, keys, i, best[g]!)) {
+    ranks[i] = spellingRank(links[i]!, keys[i]!);
+    if (best[g]! < 0 || better(links, keys, ranks, i, best[g]!)) {
       best[g] = i;
       spelling[g] = links[i]!;
     }

@@ -365,7 +365,11 @@ describe('entriesFromMessages: what is still to do is said last', () => {
       msg('u1', 'user', 'Go on with the export.'),
       msg('a1', 'assistant', `${'。 '.repeat(n)}${'！」'.repeat(n)}继续导出数据的工作。`),
     ];
-    expect(entriesFromMessages(messagesOf(10)).entries.length).toBeGreaterThan(0);
+    // Bare sentence ends give no entry; a closing quote keeps 「！」 with what follows it.
+    expect(entriesFromMessages(messagesOf(10)).entries.map((e) => e.value)).toEqual([
+      'Go on with the export.',
+      `${'！」'.repeat(10)}继续导出数据的工作。`,
+    ]);
     const g = measureGrowth((m: Message[]) => entriesFromMessages(m), messagesOf, doublings(20_000, 3));
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });

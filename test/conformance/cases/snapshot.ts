@@ -172,7 +172,10 @@ export const snapshotCases: ConformanceCase[] = [
     run() {
       const messages = parseTranscript(
         JSON.stringify([
-          { role: 'user', content: 'Can the logo container fit the logo? — café ☕' },
+          { role: 'user', content: 'Make the logo container fit the logo — café ☕' },
+          { role: 'assistant', content: 'The container now fits the logo.' },
+          // The latest turn: its question, answered below, is no open question.
+          { role: 'user', content: 'Why does the favicon still look blurry on retina screens?' },
           {
             role: 'assistant',
             content: '调整外层容器，使其宽度自适应 logo：\n```tsx\n<div className="w-fit" />\n```',
@@ -194,7 +197,10 @@ export const snapshotCases: ConformanceCase[] = [
         t.snapshot.nextActions.includes('Next I will shrink the favicon too:'),
         "the session's last words stay a next action",
       );
-      check(t.snapshot.unresolvedQuestions.length === 0, "the person's answered question is not open");
+      check(
+        entries.some((e) => e.scope === 'replied') && t.snapshot.unresolvedQuestions.length === 0,
+        "the person's answered question is not open",
+      );
       return { scopes: entries.map((e) => [e.key, e.scope]), snapshot: t.snapshot, dropped: t.dropped };
     },
   },

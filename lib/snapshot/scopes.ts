@@ -1,0 +1,92 @@
+/**
+ * The scopes that say what a session shows is over, as data: which of an entry's own categories each
+ * one keeps out of the snapshot's lists, the reason the trace gives, and the line the reflection prompt
+ * adds when an entry of that scope is in its input. `entriesFromMessages` and `entriesFromSteps`
+ * (adapters.ts) give the scopes; `deterministicSnapshot` and `reflectedSnapshotPrompt` both read this
+ * table, so a scope is defined in one place. The evidence for each is in lib/snapshot/README.md and
+ * eval/snapshot/sets/pending/.
+ */
+import type { SnapshotCategory } from './types.js';
+
+/** One scope of the table. */
+export interface OverScope {
+  /** The entry's scope. */
+  scope: string;
+  /** The categories an entry of this scope is never listed under. */
+  drops: ReadonlySet<SnapshotCategory>;
+  /** The reason `deterministicSnapshotWithTrace` gives for such an entry it drops. */
+  reason: 'done' | 'resolved';
+  /** What the reflection prompt tells the model when such an entry is in its input. */
+  prompt: string;
+}
+
+/**
+ * The table, in the order the reflection prompt says them.
+ *
+ * - `done`: a step carried out or overtaken — the agent's sentence that introduces the call, code or
+ *   steps that follow it (introduces.jsonl: 2 of 36 still to do).
+ * - `answered`: said before the person's latest turn — a step or a question then was carried out,
+ *   answered or overtaken (questions.jsonl: none of 60 questions still open), a guess tested or dropped
+ *   (earlier.jsonl: the agent's 1 of 20 still open, the person's 2 of 24); a problem stays (the agent's:
+ *   5 of 40 open, overtaken.jsonl 5 of 40 more).
+ * - `replied`: the person's latest turn the agent answered in words — no open question (replied.jsonl:
+ *   1 of 40 still open); a step it asks for stays.
+ * - `fixed`: the error of a call a later call made good, or what the agent acted on with an edit that
+ *   succeeded: it no longer stands under any heading but evidence.
+ *
+ * @example
+ * ```ts
+ * OVER_SCOPES.find((s) => s.scope === 'replied')?.drops.has('unresolvedQuestions'); // true
+ * ```
+ */
+export const OVER_SCOPES: readonly OverScope[] = [
+  {
+    scope: 'done',
+    drops: new Set<SnapshotCategory>(['nextActions', 'unresolvedQuestions']),
+    reason: 'done',
+    prompt:
+      'An entry of scope "done" was carried out, answered or overtaken: it is never a next action or an open question.',
+  },
+  {
+    scope: 'answered',
+    drops: new Set<SnapshotCategory>(['nextActions', 'unresolvedQuestions', 'openHypotheses']),
+    reason: 'done',
+    prompt:
+      'An entry of scope "answered" was said before the person\'s latest turn: it is never a next action, an open question or an open hypothesis.',
+  },
+  {
+    scope: 'replied',
+    drops: new Set<SnapshotCategory>(['unresolvedQuestions']),
+    reason: 'done',
+    prompt:
+      'An entry of scope "replied" is the person\'s latest turn, which the agent answered: it is never an open question.',
+  },
+  {
+    scope: 'fixed',
+    drops: new Set<SnapshotCategory>(['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses']),
+    reason: 'resolved',
+    prompt:
+      'An entry of scope "fixed" names a problem a later call fixed or acted on: it is never a blocker.',
+  },
+];
+
+const BY_SCOPE: ReadonlyMap<string, OverScope> = new Map(OVER_SCOPES.map((s) => [s.scope, s]));
+
+/**
+ * Why an entry of `scope` whose own category is `own` is not listed, or undefined when it is.
+ *
+ * @example
+ * ```ts
+ * droppedByScope('answered', 'openHypotheses'); // 'done'
+ * droppedByScope('fixed', 'requiredEvidenceLinks'); // undefined
+ * droppedByScope('assistant', 'nextActions'); // undefined
+ * ```
+ */
+export function droppedByScope(
+  scope: string,
+  own: SnapshotCategory | undefined,
+): 'done' | 'resolved' | undefined {
+  if (own === undefined) return undefined;
+  const s = BY_SCOPE.get(scope);
+  return s?.drops.has(own) ? s.reason : undefined;
+}
