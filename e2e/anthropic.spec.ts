@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { type MockAnthropic, startMockAnthropic } from '../test/llm/mock-anthropic.ts';
-import { openSample, recordedAnswer, SHOTS, trackErrors } from './helpers';
+import { openSample, REFLECT_GATE, recordedAnswer, SHOTS, trackErrors } from './helpers';
 
 let mock: MockAnthropic;
 test.beforeAll(async () => {
@@ -23,7 +23,7 @@ test('Anthropic mode through a proxy URL: reflection, redaction before sending, 
   page,
 }) => {
   const errors = trackErrors(page);
-  await openSample(page, 'console');
+  await openSample(page, 'console', REFLECT_GATE);
   await useProxy(page);
   await expect(page.getByTestId('run-reflection')).toHaveText('Reflect with Anthropic');
 

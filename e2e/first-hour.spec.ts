@@ -10,7 +10,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { lessons, lessonsInputOf } from '../lib/session/index.ts';
 import { PARAM_NAMES, PARAM_SPECS, readSnapshotSource } from '../lib/snapshot/index.ts';
 import { type MockAnthropic, startMockAnthropic } from '../test/llm/mock-anthropic.ts';
-import { openSample, recordedAnswer, SHOTS, trackErrors } from './helpers';
+import { openSample, REFLECT_GATE, recordedAnswer, SHOTS, trackErrors } from './helpers';
 
 let mock: MockAnthropic;
 test.beforeAll(async () => {
@@ -32,7 +32,7 @@ test('the reflected column is marked stale after any settings change, and fresh 
   page,
 }) => {
   const errors = trackErrors(page);
-  await openSample(page, 'console');
+  await openSample(page, 'console', REFLECT_GATE);
   mock.script([{ kind: 'json', text: recordedAnswer('console') }]);
   await reflectThroughMock(page);
   const stale = page.getByTestId('stale');
@@ -61,7 +61,7 @@ test('the reflected column is marked stale after any settings change, and fresh 
 test('an item the reflection moved to another category shows as moved (from → to) on both sides', async ({
   page,
 }) => {
-  await openSample(page, 'console');
+  await openSample(page, 'console', REFLECT_GATE);
   const item = 'Import errors and setup issues ARE legitimate reasons for tests to fail in the RED';
   const det = page.getByTestId('deterministic-snapshot');
   await page.getByRole('tab', { name: 'Snapshots' }).click();

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PARAM_NAMES, PARAM_SPECS } from '../lib/snapshot/index.ts';
-import { openSample, SHOTS, trackErrors } from './helpers';
+import { openSample, REFLECT_GATE, SHOTS, trackErrors } from './helpers';
 
 test('a slider changes the deterministic snapshot at once, and the URL carries it', async ({ page }) => {
   const errors = trackErrors(page);
@@ -43,10 +43,27 @@ test("every slider carries the library's range, step and default (PARAM_SPECS)",
   expect(errors).toEqual([]);
 });
 
+test('with the default gate, the console sample keeps its deterministic snapshot and says how to reflect', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await openSample(page, 'console');
+  await page.getByRole('tab', { name: 'Snapshots' }).click();
+  await page.getByTestId('run-reflection').click();
+  await expect(page.getByTestId('diagnostics')).toContainText('skipped (below_threshold)');
+  await expect(page.getByText('under minSnapshotTokens. Lower it in Tune to reflect anyway.')).toBeVisible();
+  // Lowered in Tune, the same click reflects.
+  await page.getByLabel(`${PARAM_SPECS.minSnapshotTokens.label} value`).fill('300');
+  await page.getByLabel(`${PARAM_SPECS.minSnapshotTokens.label} value`).press('Enter');
+  await page.getByTestId('run-reflection').click();
+  await expect(page.getByTestId('diagnostics')).toContainText('used');
+  expect(errors).toEqual([]);
+});
+
 test('the offline reflection shows the diff, the diagnostics and the token savings', async ({ page }) => {
   const errors = trackErrors(page);
   await page.setViewportSize({ width: 1280, height: 1000 });
-  await openSample(page, 'console');
+  await openSample(page, 'console', REFLECT_GATE);
   await page.getByRole('tab', { name: 'Snapshots' }).click();
   // The samples were redacted before bundling: nothing left to replace.
   await expect(page.getByTestId('redaction-preview')).toContainText('0 values replaced');

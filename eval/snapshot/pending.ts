@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -185,6 +185,17 @@ for (const group of ['overtaken', 'kept-before-latest']) {
 }
 console.log(
   `second reader (overtaken.jsonl): ${overtakenRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${overtakenRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
+// What was said before the person's latest turn, with an edit that worked after it (`superseded.jsonl`,
+// RULES-blockers.md, shipped): no blocker any more; controls, blockers said then with no edit after.
+const supersededRows = readRows('superseded.jsonl');
+for (const group of ['superseded', 'kept-before-latest'])
+  for (const role of ['assistant', 'user', 'tool']) {
+    const rs = supersededRows.filter((r) => r.group === group && r.role === role);
+    if (rs.length) console.log(`blockers (superseded.jsonl), ${group}, ${role} (${rs.length}): ${tally(rs)}`);
+  }
+console.log(
+  `second reader (superseded.jsonl): ${supersededRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${supersededRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
 // The agent's next actions and questions that end with a colon (`introduces.jsonl`, RULES.md,
 // shipped): scope `done` unless they are the session's last words; controls after the latest turn.

@@ -18,9 +18,10 @@ const PATH_OR_FILE =
  * {@link findLinksFrom} tries the first start after where a search begins with `FILE_NAME_AT`.
  * A URL ends at a CJK letter or full-width punctuation: in Chinese or Japanese prose the sentence goes
  * on with no space after it (`https://x.dev/aここにプッシュ`); a URL with such letters in its path is cut
- * there, which still leads to the site.
+ * there, which still leads to the site. A URL also ends at a backslash, which no URL holds: text with
+ * its escapes written out (a JSON string in a tool call) glues `\n\n##` to it otherwise.
  */
-const LINK = new RegExp(`\\bhttps?:\\/\\/[^\\s<>"'\`)\\]}${WIDE_RANGES}]+|${PATH_OR_FILE.source}`, 'g');
+const LINK = new RegExp(`\\bhttps?:\\/\\/[^\\s<>"'\`)\\]}\\\\${WIDE_RANGES}]+|${PATH_OR_FILE.source}`, 'g');
 const FIRST_START = '(?<!\\b[\\w-](?:[\\w-]|\\.(?!\\.))*?)';
 /** `LINK`'s file name at one start (sticky), without the first-start lookbehind. */
 const FILE_NAME_AT = new RegExp(

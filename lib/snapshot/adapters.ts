@@ -7,13 +7,8 @@
 import { findLinks } from '../categorise/index.js';
 import { declinedCall, errorLine } from '../core/index.js';
 import { fixedFailures, stepsFromMessages } from '../failures/index.js';
-import {
-  isAppliedEditReport,
-  isFileEditCall,
-  type Message,
-  type Step,
-  type SyntheticKind,
-} from '../transcript/index.js';
+import type { Message, Step, SyntheticKind } from '../transcript/index.js';
+import { editsAfter } from './acted.js';
 import { deterministicSnapshot } from './deterministic.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
 
@@ -181,7 +176,8 @@ const MODEL_ERROR =
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
  * (scope = its role, sourceIteration = the message's position; `answered`, never a next action, an
- * open question or an open hypothesis, for the messages before the person's latest turn; `replied`,
+ * open question or an open hypothesis, for the messages before the person's latest turn, and
+ * `superseded`, not a blocker either, for those with an edit that worked anywhere after them; `replied`,
  * never an open question, for that turn once the agent answered it in words; `done`, never a next
  * action or an open question, for an assistant's sentence that ends with a colon, which introduces
  * what follows it — a call, code, a command, steps for the person; `fixed`, never listed, for an
@@ -189,7 +185,8 @@ const MODEL_ERROR =
  * one: the agent acted on it, and for an error of the agent's own model call — "API Error: …", aider's
  * `litellm.…Error` — that the model answered after), each failed tool result its error line (scope
  * `observation`, or `fixed` when a later call made it good — `fixedFailures` of rearview/failures — or
- * when it is such a model error answered after; a call the person declined gives none), each tool call
+ * when it is such a model error answered after, or `superseded` before the person's latest turn with an
+ * edit that worked after it; a call the person declined gives none), each tool call
  * the files and URLs it names (scope `evidence`). The first user message longer than a few characters
  * is the objective: one a person typed, or an agent's task statement (or what the person typed into a
  * command template), never a continuation summary or an interruption notice. User-seat messages no
@@ -232,7 +229,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
   // Failed calls a later call made good (the same call worked, or another on its target): their
   // errors no longer stand. Read only when something failed.
   const fixed = messages.some((m) => m.isError) ? fixedFailures(stepsFromMessages(messages)) : undefined;
-  const acted = actedOn(messages);
+  const { acted, later } = editsAfter(messages);
   messages.forEach((m, i) => {
     if (m.role === 'tool') {
       // A call the person declined is their decision, not a problem to carry to the next step.
@@ -241,7 +238,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
         if (line) {
           const made = fixed?.has(`message:${m.id}`) || (i < lastAnswer && MODEL_ERROR.test(line));
           entries.push({
-            scope: made ? 'fixed' : 'observation',
+            scope: made ? 'fixed' : i < latest && later[i] ? 'superseded' : 'observation',
             key: `${m.id}.err`,
             value: line,
             sourceIteration: i,
@@ -288,14 +285,17 @@ export function entriesFromMessages(messages: readonly Message[]): {
         INTRODUCES.test(value) &&
         (i < messages.length - 1 || j < said.length - 1 || !endsWithWords(m.content, value));
       // Words someone spoke after (the person, or the agent answering them): `answered`, which is `done`
-      // and no open guess either. The person's latest turn, which the agent answered in words after:
-      // `replied`, its questions are answered (eval/snapshot/sets/pending/replied.jsonl); a step it
-      // asks for or a problem it names stays.
+      // and no open guess either; `superseded`, no blocker either, when an edit worked after them (the
+      // work went past the problem: eval/snapshot/sets/pending/superseded.jsonl). The person's latest
+      // turn, which the agent answered in words after: `replied`, its questions are answered
+      // (eval/snapshot/sets/pending/replied.jsonl); a step it asks for or a problem it names stays.
       const scope =
         acted[i] || modelError
           ? 'fixed'
           : i < latest
-            ? 'answered'
+            ? later[i]
+              ? 'superseded'
+              : 'answered'
             : introduces
               ? 'done'
               : i === latest && latest < lastAnswer
@@ -305,46 +305,6 @@ export function entriesFromMessages(messages: readonly Message[]): {
     });
   });
   return { objective, entries };
-}
-
-/**
- * Which messages the agent acted on with an edit, write or patch that succeeded (`isFileEditCall`, or
- * aider's own report of an edit it applied, `isAppliedEditReport`): an assistant message whose tool
- * calls or outputs right after it (before the next message that is not a call or a result) include one
- * ("The test config is missing `secret_key_base`." then an Edit), and a person's message whose answer,
- * up to their next turn, includes one (they reported a problem, the agent changed the code). One
- * backward pass.
- */
-function actedOn(messages: readonly Message[]): boolean[] {
-  const out: boolean[] = new Array(messages.length).fill(false);
-  // Calls paired with a result that is no error, by id; a call without an id, by the message after it.
-  const worked = new Set<string>();
-  for (const m of messages) if (m.role === 'tool' && !m.isError && m.toolUseId) worked.add(m.toolUseId);
-  let edited = false;
-  let answeredByEdit = false;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role === 'tool') {
-      // aider applies the reply's edit blocks itself and reports it in its output, with no call.
-      if (!m.isError && m.toolName && isAppliedEditReport(m.toolName, m.content))
-        edited = answeredByEdit = true;
-      continue;
-    }
-    if (m.role === 'assistant' && m.toolName) {
-      const next = messages[i + 1];
-      const ok = m.toolUseId ? worked.has(m.toolUseId) : next?.role === 'tool' && !next.isError;
-      if (ok && isFileEditCall(m.toolName, m.content)) edited = answeredByEdit = true;
-      continue;
-    }
-    if (m.role === 'assistant') out[i] = edited;
-    else if (m.role === 'user') {
-      out[i] = answeredByEdit;
-      // What no person wrote (a notification, a tool's output in the user's seat) ends no turn.
-      if (m.synthetic === undefined) answeredByEdit = false;
-    }
-    edited = false;
-  }
-  return out;
 }
 
 /**

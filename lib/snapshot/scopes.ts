@@ -12,10 +12,12 @@ import type { SnapshotCategory } from './types.js';
 export interface OverScope {
   /** The entry's scope. */
   scope: string;
-  /** The categories an entry of this scope is never listed under. */
-  drops: ReadonlySet<SnapshotCategory>;
-  /** The reason `deterministicSnapshotWithTrace` gives for such an entry it drops. */
-  reason: 'done' | 'resolved';
+  /**
+   * The categories an entry of this scope is never listed under, each with the reason
+   * `deterministicSnapshotWithTrace` gives when it drops one: `done` for a step, question or guess
+   * over, `resolved` for a problem that no longer stands.
+   */
+  drops: ReadonlyMap<SnapshotCategory, 'done' | 'resolved'>;
   /** What the reflection prompt tells the model when such an entry is in its input. */
   prompt: string;
 }
@@ -31,6 +33,10 @@ export interface OverScope {
  *   5 of 40 open, overtaken.jsonl 5 of 40 more).
  * - `replied`: the person's latest turn the agent answered in words — no open question (replied.jsonl:
  *   1 of 40 still open); a step it asks for stays.
+ * - `superseded`: said before the person's latest turn, with an edit that worked anywhere after it —
+ *   what `answered` drops, and a problem it names no longer stands (superseded.jsonl: 2 of 89 already
+ *   labelled such blockers still open, against 46 of 133 with no edit after; the blind round before
+ *   shipping: README.md of that set).
  * - `fixed`: the error of a call a later call made good, or what the agent acted on with an edit that
  *   succeeded: it no longer stands under any heading but evidence.
  *
@@ -42,33 +48,46 @@ export interface OverScope {
 export const OVER_SCOPES: readonly OverScope[] = [
   {
     scope: 'done',
-    drops: new Set<SnapshotCategory>(['nextActions', 'unresolvedQuestions']),
-    reason: 'done',
+    drops: over(['nextActions', 'unresolvedQuestions']),
     prompt:
       'An entry of scope "done" was carried out, answered or overtaken: it is never a next action or an open question.',
   },
   {
     scope: 'answered',
-    drops: new Set<SnapshotCategory>(['nextActions', 'unresolvedQuestions', 'openHypotheses']),
-    reason: 'done',
+    drops: over(['nextActions', 'unresolvedQuestions', 'openHypotheses']),
     prompt:
       'An entry of scope "answered" was said before the person\'s latest turn: it is never a next action, an open question or an open hypothesis.',
   },
   {
     scope: 'replied',
-    drops: new Set<SnapshotCategory>(['unresolvedQuestions']),
-    reason: 'done',
+    drops: over(['unresolvedQuestions']),
     prompt:
       'An entry of scope "replied" is the person\'s latest turn, which the agent answered: it is never an open question.',
   },
   {
+    scope: 'superseded',
+    drops: over(['nextActions', 'unresolvedQuestions', 'openHypotheses'], ['blockers']),
+    prompt:
+      'An entry of scope "superseded" was said before the person\'s latest turn, and files were edited after it: it is never a blocker, a next action, an open question or an open hypothesis.',
+  },
+  {
     scope: 'fixed',
-    drops: new Set<SnapshotCategory>(['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses']),
-    reason: 'resolved',
+    drops: over([], ['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses']),
     prompt:
       'An entry of scope "fixed" names a problem a later call fixed or acted on: it is never a blocker.',
   },
 ];
+
+/** A scope's `drops`: the `done` lists (a step, question or guess over) and the `resolved` ones. */
+function over(
+  done: readonly SnapshotCategory[],
+  resolved: readonly SnapshotCategory[] = [],
+): ReadonlyMap<SnapshotCategory, 'done' | 'resolved'> {
+  return new Map([
+    ...done.map((c) => [c, 'done'] as const),
+    ...resolved.map((c) => [c, 'resolved'] as const),
+  ]);
+}
 
 const BY_SCOPE: ReadonlyMap<string, OverScope> = new Map(OVER_SCOPES.map((s) => [s.scope, s]));
 
@@ -78,6 +97,7 @@ const BY_SCOPE: ReadonlyMap<string, OverScope> = new Map(OVER_SCOPES.map((s) => 
  * @example
  * ```ts
  * droppedByScope('answered', 'openHypotheses'); // 'done'
+ * droppedByScope('superseded', 'blockers'); // 'resolved'
  * droppedByScope('fixed', 'requiredEvidenceLinks'); // undefined
  * droppedByScope('assistant', 'nextActions'); // undefined
  * ```
@@ -87,6 +107,5 @@ export function droppedByScope(
   own: SnapshotCategory | undefined,
 ): 'done' | 'resolved' | undefined {
   if (own === undefined) return undefined;
-  const s = BY_SCOPE.get(scope);
-  return s?.drops.has(own) ? s.reason : undefined;
+  return BY_SCOPE.get(scope)?.drops.get(own);
 }

@@ -18,6 +18,7 @@ import { reductionCases } from './cases/reduction';
 import { reflectCases } from './cases/reflect';
 import { sessionCases } from './cases/session';
 import { snapshotCases } from './cases/snapshot';
+import { snapshotReadingCases } from './cases/snapshot-reading';
 import { storeCases } from './cases/store';
 import { transcriptCases } from './cases/transcript';
 
@@ -51,6 +52,7 @@ export const cases: ConformanceCase[] = [
   ...transcriptCases,
   ...redactCases,
   ...snapshotCases,
+  ...snapshotReadingCases,
   ...reductionCases,
   ...storeCases,
   ...loopCases,

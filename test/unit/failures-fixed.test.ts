@@ -304,7 +304,9 @@ describe('the snapshot and failed calls made good', () => {
     ).entries.map((e) => [e.key, e.scope]);
     expect(scopes).toEqual([
       ['u1.0', 'fixed'],
-      ['a1.0', 'answered'],
+      // Not right before the edit (the notification comes between), but before the latest turn with an
+      // edit that worked after it: superseded.
+      ['a1.0', 'superseded'],
       ['c1.l0', 'evidence'],
       ['u2.0', 'replied'],
       ['a2.0', 'assistant'],

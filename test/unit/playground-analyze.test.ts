@@ -19,8 +19,7 @@ const { samples } = JSON.parse(pub('samples/manifest.json')) as {
 describe('playground samples', () => {
   it.each(samples.map((s) => [s.id, s] as const))('%s parses with its declared format', (_id, s) => {
     const text = pub(`samples/${s.file}`);
-    // Excerpts, not whole sessions; the console one is long enough for its deterministic snapshot to
-    // cross the default reflection gate (400 tokens), so the playground shows a reflection by default.
+    // Excerpts, not whole sessions.
     expect(text.length).toBeLessThan(60_000);
     expect(text).not.toMatch(/[\w.+-]+@[\w-]+\.[a-z]{2,}/i); // redacted before bundling
     const r = parseInput(text);
@@ -33,11 +32,15 @@ describe('playground samples', () => {
     expect(view.turns.length).toBeGreaterThan(0);
   });
 
-  it('replays a recorded reflection for the console sample with default settings', async () => {
+  it('replays a recorded reflection for the console sample once the gate is under its snapshot', async () => {
     const r = parseInput(pub('samples/bookminder-day-002.md'));
     if (!r.ok) throw new Error(r.error.message);
     const llm = fixtureClient(pub('fixtures/reflections.jsonl'), { model: RECORDED_MODEL });
-    const red = await computeTrajectoryReduction(r.value.input, { llm });
+    // Its deterministic snapshot is under the default gate (400 tokens): no reflection, and why.
+    const gated = await computeTrajectoryReduction(r.value.input, { llm });
+    expect(gated.diagnostics.reflectionSkippedReason).toBe('below_threshold');
+    expect(gated.diagnostics.deterministicTokens).toBeLessThan(400);
+    const red = await computeTrajectoryReduction(r.value.input, { llm, minSnapshotTokens: 300 });
     expect(red.diagnostics.reflectionError).toBeNull();
     expect(red.diagnostics.reflectionUsed).toBe(true);
     expect(red.kept.some((k) => k.sources.length > 1)).toBe(true);

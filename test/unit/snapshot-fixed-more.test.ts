@@ -190,7 +190,7 @@ describe('scopes on random sessions (property)', () => {
       ...(k === 'failed' ? { isError: true } : {}),
     };
   };
-  it("gives `answered` exactly to the words before the person's latest turn, unless aider applied their edits, and `replied` to that turn once answered", () => {
+  it("gives `answered` exactly to the words before the person's latest turn, unless aider applied their edits (or one after them: `superseded`), and `replied` to that turn once answered", () => {
     fc.assert(
       fc.property(fc.array(kind, { maxLength: 12 }), (kinds) => {
         const messages = kinds.map(messageOf);
@@ -213,7 +213,9 @@ describe('scopes on random sessions (property)', () => {
           const want = applied[i]
             ? 'fixed'
             : i < latest
-              ? 'answered'
+              ? kinds.some((k, j) => j > i && k === 'applied')
+                ? 'superseded'
+                : 'answered'
               : i === latest && replied
                 ? 'replied'
                 : kinds[i];

@@ -41,6 +41,7 @@ const intros = read('intros.jsonl');
 const overtaken = read('overtaken.jsonl');
 const introducesRows = read('introduces.jsonl');
 const replied = read('replied.jsonl');
+const superseded = read('superseded.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -57,6 +58,7 @@ const every = [
   ...overtaken,
   ...introducesRows,
   ...replied,
+  ...superseded,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -110,6 +112,11 @@ describe('the pending set', () => {
       expect(['overtaken', 'kept-before-latest']).toContain(r.group);
       expect([r.role, r.category]).toEqual(['assistant', 'blockers']);
     }
+    for (const r of superseded) {
+      expect(['superseded', 'kept-before-latest']).toContain(r.group);
+      expect(['assistant', 'user', 'tool']).toContain(r.role);
+      expect(r.category).toBe('blockers');
+    }
     for (const r of questions) {
       expect(['open', 'answered', 'not-a-question', 'unclear']).toContain(r.label);
       expect(['open', 'answered', 'not-a-question', 'unclear']).toContain(r.second);
@@ -133,6 +140,7 @@ describe('the pending set', () => {
       overtaken,
       introducesRows,
       replied,
+      superseded,
     ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
@@ -141,6 +149,7 @@ describe('the pending set', () => {
     expect(blockers.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     for (const rows of [fixed, acted, actedRuns, aiderEdits, earlier])
       expect(rows.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
+    expect(superseded.filter((r) => r.second !== undefined).length).toBe(10);
     // References only: no row carries the item's text.
     for (const r of every) expect(Object.keys(r)).not.toContain('text');
   });
@@ -159,14 +168,18 @@ describe('the pending set', () => {
     'the rows drawn as removed are the entries of scope `fixed`, and no others',
     () => {
       // A failed call's error stays unless a later call made it good, or it is a model error the model
-      // answered after (the same entries as model-errors.jsonl's answered rows).
+      // answered after (the same entries as model-errors.jsonl's answered rows); before the person's
+      // latest turn, an edit that worked after it supersedes it.
       const answered = new Set(
         modelErrors.filter((r) => r.group === 'answered').map((r) => `${r.file}#${r.message}#${r.sha256}`),
       );
       for (const r of [...fixed, ...fixedRuns])
-        expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
-          r.group === 'fixed' || answered.has(`${r.file}#${r.message}#${r.sha256}`) ? 'fixed' : 'observation',
+        expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(
+          r.group === 'fixed' || answered.has(`${r.file}#${r.message}#${r.sha256}`),
         );
+      expect(
+        [...fixed, ...fixedRuns].filter((r) => !['fixed', 'observation'].includes(String(entryOf(r)?.scope))),
+      ).toEqual([...fixed, ...fixedRuns].filter((r) => entryOf(r)?.scope === 'superseded'));
       // Four rows drawn as not acted on are, since aider's own "Applied edit to" report counts as the
       // edit (aider-edits.jsonl): its readers' labels for them are 3 resolved, 1 not a problem.
       const appliedByAider = new Set(['197c097549', '05ae1d980b', '66d637b6b8', 'bb59b2d6d0']);
@@ -184,16 +197,29 @@ describe('the pending set', () => {
       const introduces = new Set(['1592c18cdc']);
       for (const r of questions)
         expect(
-          ['done', 'answered', 'fixed'].includes(String(entryOf(r)?.scope)),
+          ['done', 'answered', 'superseded', 'fixed'].includes(String(entryOf(r)?.scope)),
           `${r.file} message ${r.message}`,
         ).toBe(String(r.group).endsWith('-done') || introduces.has(String(r.id)));
       // A reply aider applied the edits of, and the person's message it answered: acted on.
       for (const r of aiderEdits)
         expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'applied');
-      // The agent's words before the person's latest turn have scope `answered`; after it, their role.
+      // Words before the person's latest turn have scope `answered`, or `superseded` with an edit that
+      // worked after them; after it, their role.
+      const saidBefore = (r: Record<string, unknown>) =>
+        ['answered', 'superseded'].includes(String(entryOf(r)?.scope));
       for (const r of earlier)
+        expect(
+          r.group === 'before-latest-turn' ? saidBefore(r) : entryOf(r)?.scope === 'assistant',
+          `${r.file} message ${r.message}`,
+        ).toBe(true);
+      const supersededOf = (rows: Record<string, unknown>[]) =>
+        rows.filter((r) => entryOf(r)?.scope === 'superseded').length;
+      expect([supersededOf(earlier), supersededOf(overtaken)]).toEqual([35, 25]);
+      // The rows drawn as removed by `superseded`, and the controls (before the latest turn, no edit
+      // that worked after them).
+      for (const r of superseded)
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
-          r.group === 'before-latest-turn' ? 'answered' : 'assistant',
+          r.group === 'superseded' ? 'superseded' : 'answered',
         );
       // The agent's sentence that ends with a colon and is not the session's last words: `done`.
       for (const r of introducesRows)
@@ -206,8 +232,8 @@ describe('the pending set', () => {
           r.group === 'replied' ? 'replied' : r.group === 'kept-user' ? 'user' : 'assistant',
         );
       // The overtaken rule was not shipped: the agent's old blockers, removed or kept by it, have scope
-      // `answered` (said before the person's latest turn), and today's blocker lists hold them.
-      for (const r of overtaken) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe('answered');
+      // `answered` (said before the person's latest turn), or `superseded` when an edit worked after them.
+      for (const r of overtaken) expect(saidBefore(r), `${r.file} message ${r.message}`).toBe(true);
       // The runs' rule was not shipped: a thought keeps its scope, acted on or not.
       for (const r of actedRuns) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe('thought');
     },

@@ -28,7 +28,17 @@ const EXPECTED: Record<string, { drops: List[]; reason?: 'done' | 'resolved' }> 
   done: { drops: ['nextActions', 'unresolvedQuestions'], reason: 'done' },
   answered: { drops: ['nextActions', 'unresolvedQuestions', 'openHypotheses'], reason: 'done' },
   replied: { drops: ['unresolvedQuestions'], reason: 'done' },
+  superseded: { drops: ['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses'] },
   fixed: { drops: ['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses'], reason: 'resolved' },
+};
+/** A scope whose reason differs by list: the problem no longer stands, the rest is over. */
+const REASON_OF: Record<string, Partial<Record<List, 'done' | 'resolved'>>> = {
+  superseded: {
+    blockers: 'resolved',
+    nextActions: 'done',
+    unresolvedQuestions: 'done',
+    openHypotheses: 'done',
+  },
 };
 
 const entry = (scope: string, list: List) => ({
@@ -54,7 +64,7 @@ describe('scopes that keep an entry out of the lists', () => {
         expect(t.snapshot[list], `${scope} / ${list}`).toEqual(dropped ? [] : [SAMPLES[list]]);
         if (dropped)
           expect(t.dropped, `${scope} / ${list}`).toContainEqual(
-            expect.objectContaining({ text: SAMPLES[list], reason: want.reason }),
+            expect.objectContaining({ text: SAMPLES[list], reason: want.reason ?? REASON_OF[scope]?.[list] }),
           );
       }
   });
@@ -64,14 +74,16 @@ describe('scopes that keep an entry out of the lists', () => {
       reflectedSnapshotPrompt({ objective: 'Ship it', entries: [entry(scope, 'nextActions')] })
         .split('\n')
         .filter((l) => l.includes(`An entry of scope "${scope}"`));
-    for (const scope of ['done', 'answered', 'replied', 'fixed'])
+    for (const scope of ['done', 'answered', 'replied', 'superseded', 'fixed'])
       expect(lineOf(scope), scope).toHaveLength(1);
     for (const scope of ['notes', 'assistant', 'user']) expect(lineOf(scope), scope).toEqual([]);
     const all = reflectedSnapshotPrompt({
       objective: 'Ship it',
-      entries: ['fixed', 'replied', 'answered', 'done'].map((s) => entry(s, 'blockers')),
+      entries: ['fixed', 'superseded', 'replied', 'answered', 'done'].map((s) => entry(s, 'blockers')),
     });
-    const at = ['done', 'answered', 'replied', 'fixed'].map((s) => all.indexOf(`An entry of scope "${s}"`));
+    const at = ['done', 'answered', 'replied', 'superseded', 'fixed'].map((s) =>
+      all.indexOf(`An entry of scope "${s}"`),
+    );
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
   });

@@ -113,6 +113,10 @@ describe('deterministicSnapshot: categorization', () => {
     expect(findLinks('Updated.\\nsrc/app.ts compiles')).toEqual(['src/app.ts']);
     expect(findLinks('ran it:\\tmain.py:3 failed')).toEqual(['main.py:3']);
     expect(findLinks('foo();\\nconsole.log(x)')).toEqual([]);
+    // A URL ends at the escape: no URL holds a backslash.
+    expect(findLinks('git remote add origin https://github.com/ana/app\\n\\n## Next')).toEqual([
+      'https://github.com/ana/app',
+    ]);
     // An escaped backslash (`\\\\`) is a backslash: the letter after it belongs to the name.
     expect(findLinks('"C:\\\\temp\\\\notes.txt"')).toEqual(['notes.txt']);
     // Text with a Windows path written as it is: a backslash separates folders.

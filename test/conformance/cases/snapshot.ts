@@ -146,65 +146,6 @@ export const snapshotCases: ConformanceCase[] = [
     },
   },
   {
-    // A Chinese or Japanese paragraph gives one entry per sentence (。！？ end one without a space).
-    name: 'snapshot/Chinese and Japanese sentences',
-    run() {
-      const { entries } = entriesFromMessages(
-        parseTranscript(
-          JSON.stringify([
-            { role: 'user', content: '页面一直显示 404，怎么回事？' },
-            {
-              role: 'assistant',
-              content:
-                '这个错误是因为 `@/contents` 路径别名在运行时无法解析。让我先查看一下 routes 的结构。ビルドは成功しましたが、テストが二つ失敗しています！',
-            },
-          ]),
-        ).messages,
-      );
-      check(entries.length === 4, 'one entry per sentence');
-      return { values: entries.map((e) => [e.key, e.scope, e.value]) };
-    },
-  },
-  {
-    // An agent's sentence that ends with a colon (ASCII or full-width) introduces what follows it: no next
-    // action, unless it is the session's last words; the person's latest turn, answered, asks nothing.
-    name: 'snapshot/sentences that introduce what follows them',
-    run() {
-      const messages = parseTranscript(
-        JSON.stringify([
-          { role: 'user', content: 'Make the logo container fit the logo — café ☕' },
-          { role: 'assistant', content: 'The container now fits the logo.' },
-          // The latest turn: its question, answered below, is no open question.
-          { role: 'user', content: 'Why does the favicon still look blurry on retina screens?' },
-          {
-            role: 'assistant',
-            content: '调整外层容器，使其宽度自适应 logo：\n```tsx\n<div className="w-fit" />\n```',
-          },
-          {
-            role: 'assistant',
-            content: 'To check it in your browser, follow these steps:\n\n1. Open the dev tools.',
-          },
-          { role: 'assistant', content: 'Next I will shrink the favicon too:' },
-        ]),
-      ).messages;
-      const { objective, entries } = entriesFromMessages(messages);
-      const t = deterministicSnapshotWithTrace({ objective, entries });
-      check(
-        !t.snapshot.nextActions.some((a) => a.includes('调整外层容器')),
-        'a sentence introducing code is no next action',
-      );
-      check(
-        t.snapshot.nextActions.includes('Next I will shrink the favicon too:'),
-        "the session's last words stay a next action",
-      );
-      check(
-        entries.some((e) => e.scope === 'replied') && t.snapshot.unresolvedQuestions.length === 0,
-        "the person's answered question is not open",
-      );
-      return { scopes: entries.map((e) => [e.key, e.scope]), snapshot: t.snapshot, dropped: t.dropped };
-    },
-  },
-  {
     name: 'snapshot/samePlaces',
     run() {
       // One place in several spellings (home folders, `./`, slashes, a relative path and longer ones),

@@ -1,0 +1,132 @@
+/**
+ * Conformance cases for the snapshot's reading of a transcript (`entriesFromMessages`): sentences and
+ * the scopes that say what a session shows is over.
+ */
+import { deterministicSnapshotWithTrace, entriesFromMessages } from 'rearview/snapshot';
+import { parseTranscript } from 'rearview/transcript';
+import { check } from '../check';
+import type { ConformanceCase } from '../suite';
+
+export const snapshotReadingCases: ConformanceCase[] = [
+  {
+    // A Chinese or Japanese paragraph gives one entry per sentence (。！？ end one without a space).
+    name: 'snapshot/Chinese and Japanese sentences',
+    run() {
+      const { entries } = entriesFromMessages(
+        parseTranscript(
+          JSON.stringify([
+            { role: 'user', content: '页面一直显示 404，怎么回事？' },
+            {
+              role: 'assistant',
+              content:
+                '这个错误是因为 `@/contents` 路径别名在运行时无法解析。让我先查看一下 routes 的结构。ビルドは成功しましたが、テストが二つ失敗しています！',
+            },
+          ]),
+        ).messages,
+      );
+      check(entries.length === 4, 'one entry per sentence');
+      return { values: entries.map((e) => [e.key, e.scope, e.value]) };
+    },
+  },
+  {
+    // An agent's sentence that ends with a colon (ASCII or full-width) introduces what follows it: no next
+    // action, unless it is the session's last words; the person's latest turn, answered, asks nothing.
+    name: 'snapshot/sentences that introduce what follows them',
+    run() {
+      const messages = parseTranscript(
+        JSON.stringify([
+          { role: 'user', content: 'Make the logo container fit the logo — café ☕' },
+          { role: 'assistant', content: 'The container now fits the logo.' },
+          // The latest turn: its question, answered below, is no open question.
+          { role: 'user', content: 'Why does the favicon still look blurry on retina screens?' },
+          {
+            role: 'assistant',
+            content: '调整外层容器，使其宽度自适应 logo：\n```tsx\n<div className="w-fit" />\n```',
+          },
+          {
+            role: 'assistant',
+            content: 'To check it in your browser, follow these steps:\n\n1. Open the dev tools.',
+          },
+          { role: 'assistant', content: 'Next I will shrink the favicon too:' },
+        ]),
+      ).messages;
+      const { objective, entries } = entriesFromMessages(messages);
+      const t = deterministicSnapshotWithTrace({ objective, entries });
+      check(
+        !t.snapshot.nextActions.some((a) => a.includes('调整外层容器')),
+        'a sentence introducing code is no next action',
+      );
+      check(
+        t.snapshot.nextActions.includes('Next I will shrink the favicon too:'),
+        "the session's last words stay a next action",
+      );
+      check(
+        entries.some((e) => e.scope === 'replied') && t.snapshot.unresolvedQuestions.length === 0,
+        "the person's answered question is not open",
+      );
+      return { scopes: entries.map((e) => [e.key, e.scope]), snapshot: t.snapshot, dropped: t.dropped };
+    },
+  },
+  {
+    // What came before the person's latest turn with an edit that worked after it (scope `superseded`):
+    // no blocker any more; the same problem with no edit after it, or only a failed one, stays.
+    name: 'snapshot/problems an edit went past',
+    run() {
+      const session = (editWorked: boolean) =>
+        parseTranscript(
+          JSON.stringify([
+            { role: 'user', content: 'The upload page crashes with a 413 error — café ☕' },
+            { role: 'assistant', content: 'Uploads over 1 MB fail with a 413 error from nginx.' },
+            // Not right after the problem (that would be acting on it, scope `fixed`): later on.
+            {
+              role: 'assistant',
+              content: [
+                { type: 'text', text: 'Raising the body size limit in the config.' },
+                { type: 'tool_use', id: 't1', name: 'Edit', input: { file_path: 'nginx.conf' } },
+              ],
+            },
+            {
+              role: 'user',
+              content: [
+                editWorked
+                  ? {
+                      type: 'tool_result',
+                      tool_use_id: 't1',
+                      content: 'The file nginx.conf has been updated.',
+                    }
+                  : {
+                      type: 'tool_result',
+                      tool_use_id: 't1',
+                      content: 'Error: file is read-only',
+                      is_error: true,
+                    },
+              ],
+            },
+            { role: 'user', content: 'Thanks. Now add a progress bar to the upload form.' },
+            { role: 'assistant', content: 'I added the progress bar to the upload form.' },
+          ]),
+        ).messages;
+      const read = (editWorked: boolean) => {
+        const { objective, entries } = entriesFromMessages(session(editWorked));
+        return { entries, trace: deterministicSnapshotWithTrace({ objective, entries }) };
+      };
+      const worked = read(true);
+      const failed = read(false);
+      const problem = 'Uploads over 1 MB fail with a 413 error from nginx.';
+      check(!worked.trace.snapshot.blockers.includes(problem), 'a problem an edit went past is no blocker');
+      check(
+        worked.trace.dropped.some((d) => d.text === problem && d.reason === 'resolved'),
+        'dropped as resolved',
+      );
+      check(failed.trace.snapshot.blockers.includes(problem), 'a failed edit leaves the problem listed');
+      check(
+        worked.entries.some((e) => e.value === problem && e.scope === 'superseded'),
+        'the problem is superseded',
+      );
+      return {
+        scopes: [worked, failed].map((r) => r.entries.map((e) => [e.key, e.scope])),
+        snapshots: [worked.trace.snapshot, failed.trace.snapshot],
+      };
+    },
+  },
+];

@@ -1,0 +1,167 @@
+/**
+ * Scope `superseded` (`entriesFromMessages`, lib/snapshot/acted.ts): what came before the person's
+ * latest turn, with a file edit that worked anywhere after it, is no blocker any more — the work went
+ * past it (eval/snapshot/sets/pending/superseded.jsonl: 1 of 40 such blockers still open at the end,
+ * read blind). A problem with no edit after it, or only a failed one, stays listed.
+ */
+import fc from 'fast-check';
+import {
+  deterministicSnapshotWithTrace,
+  entriesFromMessages,
+  reflectedSnapshotPrompt,
+  snapshotInputFrom,
+} from 'rearview/snapshot';
+import type { Message } from 'rearview/transcript';
+import { describe, expect, it } from 'vitest';
+
+const msg = (id: string, role: Message['role'], content: string, extra: Partial<Message> = {}): Message => ({
+  id,
+  role,
+  content,
+  source: {},
+  ...extra,
+});
+/** An edit call and its result (an error when `worked` is false). */
+const edit = (id: string, worked: boolean, file = 'nginx.conf'): Message[] => [
+  msg(`${id}c`, 'assistant', JSON.stringify({ file_path: file }), { toolName: 'Edit', toolUseId: id }),
+  msg(
+    `${id}r`,
+    'tool',
+    worked ? `The file ${file} has been updated.` : 'Error: String to replace not found',
+    {
+      toolName: 'Edit',
+      toolUseId: id,
+      ...(worked ? {} : { isError: true }),
+    },
+  ),
+];
+const read = (id: string): Message[] => [
+  msg(`${id}c`, 'assistant', JSON.stringify({ file_path: 'nginx.conf' }), {
+    toolName: 'Read',
+    toolUseId: id,
+  }),
+  msg(`${id}r`, 'tool', 'client_max_body_size 1m;', { toolName: 'Read', toolUseId: id }),
+];
+const PROBLEM = 'Uploads over 1 MB fail with a 413 error from nginx.';
+
+/** The person's report, the agent's diagnosis, then `between`, then the person's latest turn. */
+function session(between: Message[]): Message[] {
+  return [
+    msg('u1', 'user', 'The upload page crashes on big files.'),
+    msg('a1', 'assistant', PROBLEM),
+    msg('a2', 'assistant', 'Let me look at the server config first.'),
+    ...between,
+    msg('a3', 'assistant', 'I looked at the upload handler as well.'),
+    msg('u2', 'user', 'Thanks. Now add a progress bar to the upload form.'),
+    msg('a4', 'assistant', 'The progress bar is in place on the upload form.'),
+  ];
+}
+const snapshotOf = (messages: Message[]) => {
+  const { objective, entries } = entriesFromMessages(messages);
+  return { entries, ...deterministicSnapshotWithTrace(snapshotInputFrom(objective, entries)) };
+};
+const scopeOf = (messages: Message[], value: string) =>
+  entriesFromMessages(messages).entries.find((e) => e.value === value)?.scope;
+
+describe('scope `superseded`: a problem said before the latest turn, with an edit that worked after it', () => {
+  it('is no blocker, dropped as resolved', () => {
+    const t = snapshotOf(session([...read('r1'), ...edit('e1', true)]));
+    expect(t.entries.find((e) => e.value === PROBLEM)?.scope).toBe('superseded');
+    expect(t.snapshot.blockers).not.toContain(PROBLEM);
+    expect(t.dropped).toContainEqual(expect.objectContaining({ text: PROBLEM, reason: 'resolved' }));
+  });
+
+  it('stays a blocker with no edit after it, or only one that failed, or one before it', () => {
+    for (const between of [read('r1'), [...read('r1'), ...edit('e1', false)]]) {
+      const t = snapshotOf(session(between));
+      expect(t.entries.find((e) => e.value === PROBLEM)?.scope).toBe('answered');
+      expect(t.snapshot.blockers).toContain(PROBLEM);
+    }
+    const before = [
+      msg('u0', 'user', 'Set up the upload page.'),
+      ...edit('e0', true),
+      ...session(read('r1')),
+    ];
+    expect(scopeOf(before, PROBLEM)).toBe('answered');
+  });
+
+  it("counts aider's own report of an edit it applied", () => {
+    const applied = msg('t1', 'tool', 'Applied edit to nginx.conf', { toolName: 'aider' });
+    expect(scopeOf(session([...read('r1'), applied]), PROBLEM)).toBe('superseded');
+  });
+
+  it('supersedes a failed call before the latest turn, and leaves one after it', () => {
+    // A failed Bash call the edit does not make good (another tool, another target).
+    const failed = (id: string): Message[] => [
+      msg(`${id}c`, 'assistant', '{"command":"npm test"}', { toolName: 'Bash', toolUseId: id }),
+      msg(`${id}r`, 'tool', 'Error: 3 tests failed in upload.test.ts', {
+        toolName: 'Bash',
+        toolUseId: id,
+        isError: true,
+      }),
+    ];
+    const early = entriesFromMessages(session([...failed('b1'), ...read('r1'), ...edit('e1', true)])).entries;
+    expect(early.find((e) => e.key === 'b1r.err')?.scope).toBe('superseded');
+    const late = entriesFromMessages([...session([]), ...edit('e1', true), ...failed('b1')]).entries;
+    expect(late.find((e) => e.key === 'b1r.err')?.scope).toBe('observation');
+  });
+
+  it('an edit after the latest turn supersedes what came before it, not that turn or the answer', () => {
+    const messages = [...session(read('r1')), ...edit('e1', true)];
+    const scopes = Object.fromEntries(entriesFromMessages(messages).entries.map((e) => [e.value, e.scope]));
+    expect(scopes[PROBLEM]).toBe('superseded');
+    // The latest turn the agent answered with an edit: acted on (`fixed`), as before this scope.
+    expect(scopes['Now add a progress bar to the upload form.']).toBe('fixed');
+    expect(scopes['The progress bar is in place on the upload form.']).toBe('fixed');
+  });
+
+  it('tells the reflection what the scope means when an entry has it', () => {
+    const prompt = (m: Message[]) => {
+      const { objective, entries } = entriesFromMessages(m);
+      return reflectedSnapshotPrompt(snapshotInputFrom(objective, entries));
+    };
+    expect(prompt(session([...read('r1'), ...edit('e1', true)]))).toContain('An entry of scope "superseded"');
+    expect(prompt(session(read('r1')))).not.toContain('An entry of scope "superseded"');
+  });
+
+  it('gives `superseded` exactly to what comes before the latest turn with an edit that worked after it (property)', () => {
+    const kind = fc.constantFrom('user', 'say', 'edit-ok', 'edit-fail', 'read', 'applied');
+    fc.assert(
+      fc.property(fc.array(kind, { maxLength: 12 }), (kinds) => {
+        const messages: Message[] = [];
+        const kindAt: string[] = [];
+        kinds.forEach((k, n) => {
+          const add =
+            k === 'user'
+              ? [msg(`u${n}`, 'user', `Please check upload number ${n} again.`)]
+              : k === 'say'
+                ? [msg(`a${n}`, 'assistant', `Upload number ${n} fails with a 413 error.`)]
+                : k === 'edit-ok'
+                  ? edit(`e${n}`, true, `conf${n}.txt`)
+                  : k === 'edit-fail'
+                    ? edit(`e${n}`, false, `conf${n}.txt`)
+                    : k === 'read'
+                      ? read(`r${n}`)
+                      : [msg(`t${n}`, 'tool', `Applied edit to conf${n}.txt`, { toolName: 'aider' })];
+          for (const m of add) {
+            messages.push(m);
+            kindAt.push(k);
+          }
+        });
+        const worked = (i: number) =>
+          (kindAt[i] === 'edit-ok' && messages[i]!.role === 'assistant') || kindAt[i] === 'applied';
+        const latest = kindAt.lastIndexOf('user');
+        for (const e of entriesFromMessages(messages).entries) {
+          const i = e.sourceIteration;
+          if (e.scope === 'fixed' || e.scope === 'evidence') continue;
+          const editLater = messages.some((_, j) => j > i && worked(j));
+          expect(e.scope === 'superseded', `${kinds.join(',')} @${i}`).toBe(i < latest && editLater);
+          if (i < latest && !editLater)
+            expect(e.scope, `${kinds.join(',')} @${i}`).toBe(
+              kindAt[i] === 'edit-fail' ? 'observation' : 'answered',
+            );
+        }
+      }),
+    );
+  });
+});
