@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -196,6 +196,21 @@ for (const group of ['superseded', 'kept-before-latest'])
   }
 console.log(
   `second reader (superseded.jsonl): ${supersededRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${supersededRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
+// The agent's words after the person's latest turn with an edit that worked after them
+// (`superseded-after.jsonl`, RULES.md for next actions, RULES-blockers.md for blockers, shipped);
+// controls, the agent's next actions after that turn with no edit after them.
+const afterRows = readRows('superseded-after.jsonl');
+for (const group of ['superseded-after', 'kept-after-latest'])
+  for (const category of ['nextActions', 'blockers']) {
+    const rs = afterRows.filter((r) => r.group === group && r.category === category);
+    if (rs.length)
+      console.log(
+        `the agent's words after the latest turn (superseded-after.jsonl), ${group}, ${category} (${rs.length}): ${category === 'blockers' ? tally(rs) : counts(rs)}`,
+      );
+  }
+console.log(
+  `second reader (superseded-after.jsonl): ${afterRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${afterRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
 // The agent's next actions and questions that end with a colon (`introduces.jsonl`, RULES.md,
 // shipped): scope `done` unless they are the session's last words; controls after the latest turn.

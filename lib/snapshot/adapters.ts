@@ -175,22 +175,22 @@ const MODEL_ERROR =
 
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
- * (scope = its role, sourceIteration = the message's position; `answered`, never a next action, an
- * open question or an open hypothesis, for the messages before the person's latest turn, and
- * `superseded`, not a blocker either, for those with an edit that worked anywhere after them; `replied`,
- * never an open question, for that turn once the agent answered it in words; `done`, never a next
- * action or an open question, for an assistant's sentence that ends with a colon, which introduces
- * what follows it — a call, code, a command, steps for the person; `fixed`, never listed, for an
- * assistant message right before an edit that succeeded and a person's message the agent answered with
- * one: the agent acted on it, and for an error of the agent's own model call — "API Error: …", aider's
- * `litellm.…Error` — that the model answered after), each failed tool result its error line (scope
- * `observation`, or `fixed` when a later call made it good — `fixedFailures` of rearview/failures — or
- * when it is such a model error answered after, or `superseded` before the person's latest turn with an
- * edit that worked after it; a call the person declined gives none), each tool call
- * the files and URLs it names (scope `evidence`). The first user message longer than a few characters
- * is the objective: one a person typed, or an agent's task statement (or what the person typed into a
- * command template), never a continuation summary or an interruption notice. User-seat messages no
- * person wrote (see `UNREAD`) give no entry.
+ * (scope = its role, sourceIteration = the message's position; `answered`, never a next action, an open
+ * question or an open hypothesis, for the messages before the person's latest turn, and `superseded`,
+ * not a blocker either, for those and the agent's messages after that turn with an edit that worked
+ * anywhere after them; `replied`, never an open question, for that turn once the agent answered it in
+ * words; `done`, never a next action or an open question, for an assistant's sentence that ends with a
+ * colon, which introduces what follows it — a call, code, a command, steps for the person; `fixed`,
+ * never listed, for an assistant message right before an edit that succeeded and a person's message the
+ * agent answered with one: the agent acted on it, and for an error of the agent's own model call — "API
+ * Error: …", aider's `litellm.…Error` — that the model answered after), each failed tool result its
+ * error line (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of
+ * rearview/failures — or when it is such a model error answered after, or `superseded` before the
+ * person's latest turn with an edit that worked after it; a call the person declined gives none), each
+ * tool call the files and URLs it names (scope `evidence`). The first user message longer than a few
+ * characters is the objective: one a person typed, or an agent's task statement (or what the person
+ * typed into a command template), never a continuation summary or an interruption notice. User-seat
+ * messages no person wrote (see `UNREAD`) give no entry.
  *
  * @example
  * ```ts
@@ -286,7 +286,8 @@ export function entriesFromMessages(messages: readonly Message[]): {
         (i < messages.length - 1 || j < said.length - 1 || !endsWithWords(m.content, value));
       // Words someone spoke after (the person, or the agent answering them): `answered`, which is `done`
       // and no open guess either; `superseded`, no blocker either, when an edit worked after them (the
-      // work went past the problem: eval/snapshot/sets/pending/superseded.jsonl). The person's latest
+      // work went past the problem: eval/snapshot/sets/pending/superseded.jsonl), and the agent's words
+      // after that turn with an edit that worked after them (superseded-after.jsonl). The person's latest
       // turn, which the agent answered in words after: `replied`, its questions are answered
       // (eval/snapshot/sets/pending/replied.jsonl); a step it asks for or a problem it names stays.
       const scope =
@@ -296,11 +297,13 @@ export function entriesFromMessages(messages: readonly Message[]): {
             ? later[i]
               ? 'superseded'
               : 'answered'
-            : introduces
-              ? 'done'
-              : i === latest && latest < lastAnswer
-                ? 'replied'
-                : m.role;
+            : m.role === 'assistant' && later[i]
+              ? 'superseded'
+              : introduces
+                ? 'done'
+                : i === latest && latest < lastAnswer
+                  ? 'replied'
+                  : m.role;
       entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i });
     });
   });

@@ -33,10 +33,10 @@ export interface OverScope {
  *   5 of 40 open, overtaken.jsonl 5 of 40 more).
  * - `replied`: the person's latest turn the agent answered in words — no open question (replied.jsonl:
  *   1 of 40 still open); a step it asks for stays.
- * - `superseded`: said before the person's latest turn, with an edit that worked anywhere after it —
- *   what `answered` drops, and a problem it names no longer stands (superseded.jsonl: 2 of 89 already
- *   labelled such blockers still open, against 46 of 133 with no edit after; the blind round before
- *   shipping: README.md of that set).
+ * - `superseded`: with an edit that worked anywhere after it — what was said before the person's latest
+ *   turn, or the agent's words after it: what `answered` drops, and a problem it names no longer stands
+ *   (blind rounds: superseded.jsonl, 1 of 40 removed blockers still open; superseded-after.jsonl, none
+ *   of 14 removed next actions and blockers of the agent's last stretch still to do).
  * - `fixed`: the error of a call a later call made good, or what the agent acted on with an edit that
  *   succeeded: it no longer stands under any heading but evidence.
  *
@@ -68,7 +68,7 @@ export const OVER_SCOPES: readonly OverScope[] = [
     scope: 'superseded',
     drops: over(['nextActions', 'unresolvedQuestions', 'openHypotheses'], ['blockers']),
     prompt:
-      'An entry of scope "superseded" was said before the person\'s latest turn, and files were edited after it: it is never a blocker, a next action, an open question or an open hypothesis.',
+      'An entry of scope "superseded" was followed by an edit that worked: it is never a blocker, a next action, an open question or an open hypothesis.',
   },
   {
     scope: 'fixed',

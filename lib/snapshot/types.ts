@@ -96,13 +96,12 @@ export interface TracedItem {
  *
  * Reasons: `resolved` (a resolved or negated problem, or an entry of scope `fixed`: the error of a
  * failed call a later call made good, what the agent acted on with an edit that succeeded, or an error
- * of the model's own call it answered after; or a problem of scope `superseded`, said before the
- * person's latest turn with an edit that worked after it), `done` (a step or a question an entry of
- * scope `done`, `answered` or `superseded` names: carried out or answered, so no next action and no open
- * question; a question of scope `replied`, the person's latest turn the agent answered; and a guess of
- * scope `answered` or `superseded`, said before the person's latest turn), `uncategorized`, `duplicate`,
- * `near_duplicate` (consolidated into a kept item; for evidence, another spelling of the same place),
- * `over_cap`, or the model's own reason.
+ * of the model's own call it answered after; or a problem of scope `superseded`, with an edit that
+ * worked after it), `done` (a step or a question an entry of scope `done`, `answered` or `superseded`
+ * names: carried out or answered, so no next action and no open question; a question of scope `replied`,
+ * the person's latest turn the agent answered; and a guess of scope `answered`, said before the person's
+ * latest turn, or `superseded`), `uncategorized`, `duplicate`, `near_duplicate` (consolidated into a
+ * kept item; for evidence, another spelling of the same place), `over_cap`, or the model's own reason.
  *
  * @example
  * ```ts

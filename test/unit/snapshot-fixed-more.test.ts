@@ -212,13 +212,13 @@ describe('scopes on random sessions (property)', () => {
           const replied = kinds.some((k, j) => j > latest && k === 'assistant');
           const want = applied[i]
             ? 'fixed'
-            : i < latest
-              ? kinds.some((k, j) => j > i && k === 'applied')
-                ? 'superseded'
-                : 'answered'
-              : i === latest && replied
-                ? 'replied'
-                : kinds[i];
+            : (i < latest || kinds[i] === 'assistant') && kinds.some((k, j) => j > i && k === 'applied')
+              ? 'superseded'
+              : i < latest
+                ? 'answered'
+                : i === latest && replied
+                  ? 'replied'
+                  : kinds[i];
           expect(e.scope, `${kinds.join(',')} @${i}`).toBe(want);
         }
       }),

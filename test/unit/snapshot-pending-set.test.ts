@@ -42,6 +42,7 @@ const overtaken = read('overtaken.jsonl');
 const introducesRows = read('introduces.jsonl');
 const replied = read('replied.jsonl');
 const superseded = read('superseded.jsonl');
+const supersededAfter = read('superseded-after.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -59,6 +60,7 @@ const every = [
   ...introducesRows,
   ...replied,
   ...superseded,
+  ...supersededAfter,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -96,7 +98,8 @@ describe('the pending set', () => {
         !questions.includes(r) &&
         !intros.includes(r) &&
         !introducesRows.includes(r) &&
-        !replied.includes(r),
+        !replied.includes(r) &&
+        !supersededAfter.includes(r),
     ))
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
     for (const r of earlier) {
@@ -116,6 +119,21 @@ describe('the pending set', () => {
       expect(['superseded', 'kept-before-latest']).toContain(r.group);
       expect(['assistant', 'user', 'tool']).toContain(r.role);
       expect(r.category).toBe('blockers');
+    }
+    for (const r of supersededAfter) {
+      expect(['superseded-after', 'kept-after-latest']).toContain(r.group);
+      expect(r.role).toBe('assistant');
+      expect([
+        'open',
+        'resolved',
+        'not-a-problem',
+        'unclear',
+        'pending',
+        'not-pending',
+        'not-a-step',
+      ]).toContain(r.label);
+      // Next actions are read by RULES.md, blockers by RULES-blockers.md.
+      expect(r.category === 'blockers').toBe(['open', 'resolved', 'not-a-problem'].includes(String(r.label)));
     }
     for (const r of questions) {
       expect(['open', 'answered', 'not-a-question', 'unclear']).toContain(r.label);
@@ -141,6 +159,7 @@ describe('the pending set', () => {
       introducesRows,
       replied,
       superseded,
+      supersededAfter,
     ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
@@ -150,6 +169,7 @@ describe('the pending set', () => {
     for (const rows of [fixed, acted, actedRuns, aiderEdits, earlier])
       expect(rows.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     expect(superseded.filter((r) => r.second !== undefined).length).toBe(10);
+    expect(supersededAfter.filter((r) => r.second !== undefined).length).toBe(6);
     // References only: no row carries the item's text.
     for (const r of every) expect(Object.keys(r)).not.toContain('text');
   });
@@ -204,33 +224,50 @@ describe('the pending set', () => {
       for (const r of aiderEdits)
         expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(r.group === 'applied');
       // Words before the person's latest turn have scope `answered`, or `superseded` with an edit that
-      // worked after them; after it, their role.
+      // worked after them; the agent's after it, its role or `superseded` likewise.
+      const agentAfter = (r: Record<string, unknown>) =>
+        ['assistant', 'superseded'].includes(String(entryOf(r)?.scope));
       const saidBefore = (r: Record<string, unknown>) =>
         ['answered', 'superseded'].includes(String(entryOf(r)?.scope));
       for (const r of earlier)
         expect(
-          r.group === 'before-latest-turn' ? saidBefore(r) : entryOf(r)?.scope === 'assistant',
+          r.group === 'before-latest-turn' ? saidBefore(r) : agentAfter(r),
           `${r.file} message ${r.message}`,
         ).toBe(true);
       const supersededOf = (rows: Record<string, unknown>[]) =>
         rows.filter((r) => entryOf(r)?.scope === 'superseded').length;
-      expect([supersededOf(earlier), supersededOf(overtaken)]).toEqual([35, 25]);
+      // 35 of `earlier`'s rows before the latest turn, 3 of the agent's after it.
+      expect([supersededOf(earlier), supersededOf(overtaken)]).toEqual([38, 25]);
       // The rows drawn as removed by `superseded`, and the controls (before the latest turn, no edit
       // that worked after them).
       for (const r of superseded)
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
           r.group === 'superseded' ? 'superseded' : 'answered',
         );
-      // The agent's sentence that ends with a colon and is not the session's last words: `done`.
-      for (const r of introducesRows)
+      // The agent's words after the latest turn with an edit that worked after them, and controls.
+      for (const r of supersededAfter)
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
-          r.group === 'introduces' ? 'done' : 'assistant',
+          r.group === 'superseded-after' ? 'superseded' : 'assistant',
         );
+      // The agent's sentence that ends with a colon and is not the session's last words: `done`.
+      // (A control with an edit that worked after it is `superseded` now: one each in introduces.jsonl
+      // and replied.jsonl, read as not pending and as no question.)
+      for (const r of introducesRows)
+        expect(
+          r.group === 'introduces' ? entryOf(r)?.scope === 'done' : agentAfter(r),
+          `${r.file} message ${r.message}`,
+        ).toBe(true);
       // The person's latest turn the agent answered in words: `replied`; the controls keep their role.
       for (const r of replied)
-        expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(
-          r.group === 'replied' ? 'replied' : r.group === 'kept-user' ? 'user' : 'assistant',
-        );
+        expect(
+          r.group === 'replied'
+            ? entryOf(r)?.scope === 'replied'
+            : r.group === 'kept-user'
+              ? entryOf(r)?.scope === 'user'
+              : agentAfter(r),
+          `${r.file} message ${r.message}`,
+        ).toBe(true);
+      expect([supersededOf(introducesRows), supersededOf(replied)]).toEqual([1, 1]);
       // The overtaken rule was not shipped: the agent's old blockers, removed or kept by it, have scope
       // `answered` (said before the person's latest turn), or `superseded` when an edit worked after them.
       for (const r of overtaken) expect(saidBefore(r), `${r.file} message ${r.message}`).toBe(true);

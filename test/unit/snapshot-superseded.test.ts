@@ -1,8 +1,9 @@
 /**
  * Scope `superseded` (`entriesFromMessages`, lib/snapshot/acted.ts): what came before the person's
- * latest turn, with a file edit that worked anywhere after it, is no blocker any more — the work went
- * past it (eval/snapshot/sets/pending/superseded.jsonl: 1 of 40 such blockers still open at the end,
- * read blind). A problem with no edit after it, or only a failed one, stays listed.
+ * latest turn, and the agent's words after it, with a file edit that worked anywhere after them, is no
+ * blocker or next action any more — the work went past it (eval/snapshot/sets/pending/superseded.jsonl:
+ * 1 of 40 such blockers still open at the end, read blind; superseded-after.jsonl: none of 14 of the
+ * agent's last stretch). A problem with no edit after it, or only a failed one, stays listed.
  */
 import fc from 'fast-check';
 import {
@@ -106,13 +107,26 @@ describe('scope `superseded`: a problem said before the latest turn, with an edi
     expect(late.find((e) => e.key === 'b1r.err')?.scope).toBe('observation');
   });
 
-  it('an edit after the latest turn supersedes what came before it, not that turn or the answer', () => {
-    const messages = [...session(read('r1')), ...edit('e1', true)];
+  it("after the latest turn: the agent's words with an edit that worked after them, not the last ones", () => {
+    const plan = 'Next I will wire the progress events to the upload form.';
+    const last = 'Next I will add a cancel button to the upload form.';
+    const messages = [
+      ...session(read('r1')),
+      msg('a5', 'assistant', plan),
+      ...read('r2'),
+      msg('a6', 'assistant', 'The events are wired.'),
+      ...edit('e1', true),
+      msg('a7', 'assistant', last),
+    ];
     const scopes = Object.fromEntries(entriesFromMessages(messages).entries.map((e) => [e.value, e.scope]));
     expect(scopes[PROBLEM]).toBe('superseded');
+    expect(scopes[plan]).toBe('superseded');
     // The latest turn the agent answered with an edit: acted on (`fixed`), as before this scope.
     expect(scopes['Now add a progress bar to the upload form.']).toBe('fixed');
-    expect(scopes['The progress bar is in place on the upload form.']).toBe('fixed');
+    expect(scopes[last]).toBe('assistant');
+    const t = snapshotOf(messages);
+    expect(t.snapshot.nextActions).toEqual([last]);
+    expect(t.dropped).toContainEqual(expect.objectContaining({ text: plan, reason: 'done' }));
   });
 
   it('tells the reflection what the scope means when an entry has it', () => {
@@ -124,7 +138,7 @@ describe('scope `superseded`: a problem said before the latest turn, with an edi
     expect(prompt(session(read('r1')))).not.toContain('An entry of scope "superseded"');
   });
 
-  it('gives `superseded` exactly to what comes before the latest turn with an edit that worked after it (property)', () => {
+  it("gives `superseded` exactly to what comes before the latest turn, and the agent's words after it, with an edit that worked after them (property)", () => {
     const kind = fc.constantFrom('user', 'say', 'edit-ok', 'edit-fail', 'read', 'applied');
     fc.assert(
       fc.property(fc.array(kind, { maxLength: 12 }), (kinds) => {
@@ -155,7 +169,10 @@ describe('scope `superseded`: a problem said before the latest turn, with an edi
           const i = e.sourceIteration;
           if (e.scope === 'fixed' || e.scope === 'evidence') continue;
           const editLater = messages.some((_, j) => j > i && worked(j));
-          expect(e.scope === 'superseded', `${kinds.join(',')} @${i}`).toBe(i < latest && editLater);
+          const agentAfter = i > latest && kindAt[i] === 'say';
+          expect(e.scope === 'superseded', `${kinds.join(',')} @${i}`).toBe(
+            (i < latest || agentAfter) && editLater,
+          );
           if (i < latest && !editLater)
             expect(e.scope, `${kinds.join(',')} @${i}`).toBe(
               kindAt[i] === 'edit-fail' ? 'observation' : 'answered',

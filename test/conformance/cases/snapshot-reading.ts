@@ -68,8 +68,8 @@ export const snapshotReadingCases: ConformanceCase[] = [
     },
   },
   {
-    // What came before the person's latest turn with an edit that worked after it (scope `superseded`):
-    // no blocker any more; the same problem with no edit after it, or only a failed one, stays.
+    // What came before the person's latest turn, or the agent said after it, with an edit that worked
+    // after it (scope `superseded`): no blocker or next action any more; with only a failed edit, stays.
     name: 'snapshot/problems an edit went past',
     run() {
       const session = (editWorked: boolean) =>
@@ -103,6 +103,28 @@ export const snapshotReadingCases: ConformanceCase[] = [
               ],
             },
             { role: 'user', content: 'Thanks. Now add a progress bar to the upload form.' },
+            // After the latest turn, the agent's words with an edit that worked later: superseded too.
+            { role: 'assistant', content: 'Next I will hook the progress bar into the upload events.' },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'text', text: 'Adding the hook to the form now.' },
+                { type: 'tool_use', id: 't2', name: 'Edit', input: { file_path: 'form.tsx' } },
+              ],
+            },
+            {
+              role: 'user',
+              content: [
+                editWorked
+                  ? { type: 'tool_result', tool_use_id: 't2', content: 'The file form.tsx has been updated.' }
+                  : {
+                      type: 'tool_result',
+                      tool_use_id: 't2',
+                      content: 'Error: file is read-only',
+                      is_error: true,
+                    },
+              ],
+            },
             { role: 'assistant', content: 'I added the progress bar to the upload form.' },
           ]),
         ).messages;
@@ -123,6 +145,9 @@ export const snapshotReadingCases: ConformanceCase[] = [
         worked.entries.some((e) => e.value === problem && e.scope === 'superseded'),
         'the problem is superseded',
       );
+      const plan = 'Next I will hook the progress bar into the upload events.';
+      check(!worked.trace.snapshot.nextActions.includes(plan), "the agent's plan an edit went past is done");
+      check(failed.trace.snapshot.nextActions.includes(plan), 'with no edit that worked it stays');
       return {
         scopes: [worked, failed].map((r) => r.entries.map((e) => [e.key, e.scope])),
         snapshots: [worked.trace.snapshot, failed.trace.snapshot],
