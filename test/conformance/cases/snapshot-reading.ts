@@ -72,59 +72,35 @@ export const snapshotReadingCases: ConformanceCase[] = [
     // after it (scope `superseded`): no blocker or next action any more; with only a failed edit, stays.
     name: 'snapshot/problems an edit went past',
     run() {
+      // An assistant message with its text and an Edit call, and the person-seat message with its result.
+      const call = (id: string, text: string, file: string) => ({
+        role: 'assistant',
+        content: [
+          { type: 'text', text },
+          { type: 'tool_use', id, name: 'Edit', input: { file_path: file } },
+        ],
+      });
+      const result = (id: string, file: string, worked: boolean) => ({
+        role: 'user',
+        content: [
+          worked
+            ? { type: 'tool_result', tool_use_id: id, content: `The file ${file} has been updated.` }
+            : { type: 'tool_result', tool_use_id: id, content: 'Error: file is read-only', is_error: true },
+        ],
+      });
       const session = (editWorked: boolean) =>
         parseTranscript(
           JSON.stringify([
             { role: 'user', content: 'The upload page crashes with a 413 error — café ☕' },
             { role: 'assistant', content: 'Uploads over 1 MB fail with a 413 error from nginx.' },
             // Not right after the problem (that would be acting on it, scope `fixed`): later on.
-            {
-              role: 'assistant',
-              content: [
-                { type: 'text', text: 'Raising the body size limit in the config.' },
-                { type: 'tool_use', id: 't1', name: 'Edit', input: { file_path: 'nginx.conf' } },
-              ],
-            },
-            {
-              role: 'user',
-              content: [
-                editWorked
-                  ? {
-                      type: 'tool_result',
-                      tool_use_id: 't1',
-                      content: 'The file nginx.conf has been updated.',
-                    }
-                  : {
-                      type: 'tool_result',
-                      tool_use_id: 't1',
-                      content: 'Error: file is read-only',
-                      is_error: true,
-                    },
-              ],
-            },
+            call('t1', 'Raising the body size limit in the config.', 'nginx.conf'),
+            result('t1', 'nginx.conf', editWorked),
             { role: 'user', content: 'Thanks. Now add a progress bar to the upload form.' },
             // After the latest turn, the agent's words with an edit that worked later: superseded too.
             { role: 'assistant', content: 'Next I will hook the progress bar into the upload events.' },
-            {
-              role: 'assistant',
-              content: [
-                { type: 'text', text: 'Adding the hook to the form now.' },
-                { type: 'tool_use', id: 't2', name: 'Edit', input: { file_path: 'form.tsx' } },
-              ],
-            },
-            {
-              role: 'user',
-              content: [
-                editWorked
-                  ? { type: 'tool_result', tool_use_id: 't2', content: 'The file form.tsx has been updated.' }
-                  : {
-                      type: 'tool_result',
-                      tool_use_id: 't2',
-                      content: 'Error: file is read-only',
-                      is_error: true,
-                    },
-              ],
-            },
+            call('t2', 'Adding the hook to the form now.', 'form.tsx'),
+            result('t2', 'form.tsx', editWorked),
             { role: 'assistant', content: 'I added the progress bar to the upload form.' },
           ]),
         ).messages;
