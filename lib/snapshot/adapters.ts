@@ -293,12 +293,10 @@ export function entriesFromMessages(messages: readonly Message[]): {
       const scope =
         acted[i] || modelError
           ? 'fixed'
-          : i < latest
-            ? later[i]
-              ? 'superseded'
-              : 'answered'
-            : m.role === 'assistant' && later[i]
-              ? 'superseded'
+          : later[i] && (i < latest || m.role === 'assistant')
+            ? 'superseded'
+            : i < latest
+              ? 'answered'
               : introduces
                 ? 'done'
                 : i === latest && latest < lastAnswer
