@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -211,6 +211,16 @@ for (const group of ['superseded-after', 'kept-after-latest'])
   }
 console.log(
   `second reader (superseded-after.jsonl): ${afterRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${afterRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
+// The person's latest turn the agent answered at length in words (`delivered.jsonl`, RULES.md,
+// shipped): no next action; controls, such turns listed with a shorter answer or none.
+const deliveredRows = readRows('delivered.jsonl');
+for (const group of ['delivered', 'kept-latest-turn']) {
+  const rs = deliveredRows.filter((r) => r.group === group);
+  console.log(`the person's latest turn (delivered.jsonl), ${group} (${rs.length}): ${counts(rs)}`);
+}
+console.log(
+  `second reader (delivered.jsonl): ${deliveredRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${deliveredRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
 // The agent's next actions and questions that end with a colon (`introduces.jsonl`, RULES.md,
 // shipped): scope `done` unless they are the session's last words; controls after the latest turn.

@@ -174,23 +174,31 @@ const MODEL_ERROR =
   /^\s*(?:litellm\.\w*(?:Error|Exception|Timeout)\b|(?:Error during compaction: (?:Error: )?)?API Error\b)/;
 
 /**
+ * The person's latest turn answered in at least this many characters of the agent's words is carried
+ * out, not only answered (scope `delivered`): on the pending set's labelled rows, 1 of 14 such turns
+ * still pending, against 4 of 9 with a shorter answer (eval/snapshot/sets/pending/delivered.jsonl).
+ */
+const DELIVERED_CHARS = 1500;
+
+/**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
  * (scope = its role, sourceIteration = the message's position; `answered`, never a next action, an open
  * question or an open hypothesis, for the messages before the person's latest turn, and `superseded`,
  * not a blocker either, for those and the agent's messages after that turn with an edit that worked
  * anywhere after them; `replied`, never an open question, for that turn once the agent answered it in
- * words; `done`, never a next action or an open question, for an assistant's sentence that ends with a
- * colon, which introduces what follows it — a call, code, a command, steps for the person; `fixed`,
- * never listed, for an assistant message right before an edit that succeeded and a person's message the
- * agent answered with one: the agent acted on it, and for an error of the agent's own model call — "API
- * Error: …", aider's `litellm.…Error` — that the model answered after), each failed tool result its
- * error line (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of
- * rearview/failures — or when it is such a model error answered after, or `superseded` before the
- * person's latest turn with an edit that worked after it; a call the person declined gives none), each
- * tool call the files and URLs it names (scope `evidence`). The first user message longer than a few
- * characters is the objective: one a person typed, or an agent's task statement (or what the person
- * typed into a command template), never a continuation summary or an interruption notice. User-seat
- * messages no person wrote (see `UNREAD`) give no entry.
+ * words (`delivered`, no next action either, when the answer holds 1,500 characters or more); `done`,
+ * never a next action or an open question, for an assistant's sentence that ends with a colon, which
+ * introduces what follows it — a call, code, a command, steps for the person; `fixed`, never listed, for
+ * an assistant message right before an edit that succeeded and a person's message the agent answered
+ * with one: the agent acted on it, and for an error of the agent's own model call — "API Error: …",
+ * aider's `litellm.…Error` — that the model answered after), each failed tool result its error line
+ * (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of rearview/failures
+ * — or when it is such a model error answered after, or `superseded` before the person's latest turn
+ * with an edit that worked after it; a call the person declined gives none), each tool call the files
+ * and URLs it names (scope `evidence`). The first user message longer than a few characters is the
+ * objective: one a person typed, or an agent's task statement (or what the person typed into a command
+ * template), never a continuation summary or an interruption notice. User-seat messages no person wrote
+ * (see `UNREAD`) give no entry.
  *
  * @example
  * ```ts
@@ -210,21 +218,26 @@ export function entriesFromMessages(messages: readonly Message[]): {
   let latest = -1;
   // The model's last answer: an error of its own call before it no longer stands (the call worked again).
   let lastAnswer = -1;
+  // How much the agent said in words since the person's latest turn (characters).
+  let answered = 0;
   messages.forEach((m, i) => {
     if (
       m.role === 'user' &&
       m.synthetic === undefined &&
       SOME_TEXT.test(m.content) &&
       !declinedCall(m.content)
-    )
+    ) {
       latest = i;
-    else if (
+      answered = 0;
+    } else if (
       m.role === 'assistant' &&
       !m.toolName &&
       SOME_TEXT.test(m.content) &&
       !MODEL_ERROR.test(m.content)
-    )
+    ) {
       lastAnswer = i;
+      answered += m.content.length;
+    }
   });
   // Failed calls a later call made good (the same call worked, or another on its target): their
   // errors no longer stand. Read only when something failed.
@@ -300,7 +313,9 @@ export function entriesFromMessages(messages: readonly Message[]): {
               : introduces
                 ? 'done'
                 : i === latest && latest < lastAnswer
-                  ? 'replied'
+                  ? answered >= DELIVERED_CHARS
+                    ? 'delivered'
+                    : 'replied'
                   : m.role;
       entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i });
     });

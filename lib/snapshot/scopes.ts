@@ -33,6 +33,8 @@ export interface OverScope {
  *   5 of 40 open, overtaken.jsonl 5 of 40 more).
  * - `replied`: the person's latest turn the agent answered in words — no open question (replied.jsonl:
  *   1 of 40 still open); a step it asks for stays.
+ * - `delivered`: the person's latest turn the agent answered at length in words (1,500 characters or
+ *   more) — no next action and no open question (delivered.jsonl).
  * - `superseded`: with an edit that worked anywhere after it — what was said before the person's latest
  *   turn, or the agent's words after it: what `answered` drops, and a problem it names no longer stands
  *   (blind rounds: superseded.jsonl, 1 of 40 removed blockers still open; superseded-after.jsonl, none
@@ -63,6 +65,12 @@ export const OVER_SCOPES: readonly OverScope[] = [
     drops: over(['unresolvedQuestions']),
     prompt:
       'An entry of scope "replied" is the person\'s latest turn, which the agent answered: it is never an open question.',
+  },
+  {
+    scope: 'delivered',
+    drops: over(['nextActions', 'unresolvedQuestions']),
+    prompt:
+      'An entry of scope "delivered" is the person\'s latest turn, which the agent answered at length: it is never a next action or an open question.',
   },
   {
     scope: 'superseded',

@@ -98,10 +98,11 @@ export interface TracedItem {
  * failed call a later call made good, what the agent acted on with an edit that succeeded, or an error
  * of the model's own call it answered after; or a problem of scope `superseded`, with an edit that
  * worked after it), `done` (a step or a question an entry of scope `done`, `answered` or `superseded`
- * names: carried out or answered, so no next action and no open question; a question of scope `replied`,
- * the person's latest turn the agent answered; and a guess of scope `answered`, said before the person's
- * latest turn, or `superseded`), `uncategorized`, `duplicate`, `near_duplicate` (consolidated into a
- * kept item; for evidence, another spelling of the same place), `over_cap`, or the model's own reason.
+ * names: carried out or answered, so no next action and no open question; the person's latest turn of
+ * scope `delivered`, answered at length; a question of scope `replied`, the person's latest turn the
+ * agent answered; and a guess of scope `answered`, said before the person's latest turn, or
+ * `superseded`), `uncategorized`, `duplicate`, `near_duplicate` (consolidated into a kept item; for
+ * evidence, another spelling of the same place), `over_cap`, or the model's own reason.
  *
  * @example
  * ```ts

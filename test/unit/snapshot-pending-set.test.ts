@@ -43,6 +43,7 @@ const introducesRows = read('introduces.jsonl');
 const replied = read('replied.jsonl');
 const superseded = read('superseded.jsonl');
 const supersededAfter = read('superseded-after.jsonl');
+const delivered = read('delivered.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -61,8 +62,11 @@ const every = [
   ...replied,
   ...superseded,
   ...supersededAfter,
+  ...delivered,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+/** Rows of replied.jsonl whose turn the agent answered in 1,500 characters or more. */
+const DELIVERED_REPLIED = 19;
 
 /** Each file's snapshot entries by `message#sha256` of their text, read once for every test. */
 const byFile = new Map<string, Map<string, MemoryEntry>>();
@@ -99,7 +103,8 @@ describe('the pending set', () => {
         !intros.includes(r) &&
         !introducesRows.includes(r) &&
         !replied.includes(r) &&
-        !supersededAfter.includes(r),
+        !supersededAfter.includes(r) &&
+        !delivered.includes(r),
     ))
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
     for (const r of earlier) {
@@ -119,6 +124,11 @@ describe('the pending set', () => {
       expect(['superseded', 'kept-before-latest']).toContain(r.group);
       expect(['assistant', 'user', 'tool']).toContain(r.role);
       expect(r.category).toBe('blockers');
+    }
+    for (const r of delivered) {
+      expect(['delivered', 'kept-latest-turn']).toContain(r.group);
+      expect([r.role, r.category]).toEqual(['user', 'nextActions']);
+      expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
     }
     for (const r of supersededAfter) {
       expect(['superseded-after', 'kept-after-latest']).toContain(r.group);
@@ -160,6 +170,7 @@ describe('the pending set', () => {
       replied,
       superseded,
       supersededAfter,
+      delivered,
     ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     expect(new Set(labels.map((r) => r.id)).size).toBe(labels.length);
@@ -170,6 +181,7 @@ describe('the pending set', () => {
       expect(rows.filter((r) => r.second !== undefined).length).toBeGreaterThan(10);
     expect(superseded.filter((r) => r.second !== undefined).length).toBe(10);
     expect(supersededAfter.filter((r) => r.second !== undefined).length).toBe(6);
+    expect(delivered.filter((r) => r.second !== undefined).length).toBe(16);
     // References only: no row carries the item's text.
     for (const r of every) expect(Object.keys(r)).not.toContain('text');
   });
@@ -257,17 +269,29 @@ describe('the pending set', () => {
           r.group === 'introduces' ? entryOf(r)?.scope === 'done' : agentAfter(r),
           `${r.file} message ${r.message}`,
         ).toBe(true);
-      // The person's latest turn the agent answered in words: `replied`; the controls keep their role.
+      // The person's latest turn the agent answered in words: `replied`, or `delivered` when answered at
+      // length; the controls keep their role.
       for (const r of replied)
         expect(
           r.group === 'replied'
-            ? entryOf(r)?.scope === 'replied'
+            ? ['replied', 'delivered'].includes(String(entryOf(r)?.scope))
             : r.group === 'kept-user'
               ? entryOf(r)?.scope === 'user'
               : agentAfter(r),
           `${r.file} message ${r.message}`,
         ).toBe(true);
       expect([supersededOf(introducesRows), supersededOf(replied)]).toEqual([1, 1]);
+      // The person's latest turn answered at length (delivered.jsonl), and controls answered briefly or
+      // not at all.
+      for (const r of delivered)
+        expect(
+          r.group === 'delivered'
+            ? entryOf(r)?.scope === 'delivered'
+            : ['replied', 'user'].includes(String(entryOf(r)?.scope)),
+          `${r.file} message ${r.message}`,
+        ).toBe(true);
+      // The person's latest turns answered at length: `delivered` (no next action either).
+      expect(replied.filter((r) => entryOf(r)?.scope === 'delivered').length).toBe(DELIVERED_REPLIED);
       // The overtaken rule was not shipped: the agent's old blockers, removed or kept by it, have scope
       // `answered` (said before the person's latest turn), or `superseded` when an edit worked after them.
       for (const r of overtaken) expect(saidBefore(r), `${r.file} message ${r.message}`).toBe(true);

@@ -28,6 +28,7 @@ const EXPECTED: Record<string, { drops: List[]; reason?: 'done' | 'resolved' }> 
   done: { drops: ['nextActions', 'unresolvedQuestions'], reason: 'done' },
   answered: { drops: ['nextActions', 'unresolvedQuestions', 'openHypotheses'], reason: 'done' },
   replied: { drops: ['unresolvedQuestions'], reason: 'done' },
+  delivered: { drops: ['nextActions', 'unresolvedQuestions'], reason: 'done' },
   superseded: { drops: ['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses'] },
   fixed: { drops: ['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses'], reason: 'resolved' },
 };
@@ -74,14 +75,16 @@ describe('scopes that keep an entry out of the lists', () => {
       reflectedSnapshotPrompt({ objective: 'Ship it', entries: [entry(scope, 'nextActions')] })
         .split('\n')
         .filter((l) => l.includes(`An entry of scope "${scope}"`));
-    for (const scope of ['done', 'answered', 'replied', 'superseded', 'fixed'])
+    for (const scope of ['done', 'answered', 'replied', 'delivered', 'superseded', 'fixed'])
       expect(lineOf(scope), scope).toHaveLength(1);
     for (const scope of ['notes', 'assistant', 'user']) expect(lineOf(scope), scope).toEqual([]);
     const all = reflectedSnapshotPrompt({
       objective: 'Ship it',
-      entries: ['fixed', 'superseded', 'replied', 'answered', 'done'].map((s) => entry(s, 'blockers')),
+      entries: ['fixed', 'superseded', 'delivered', 'replied', 'answered', 'done'].map((s) =>
+        entry(s, 'blockers'),
+      ),
     });
-    const at = ['done', 'answered', 'replied', 'superseded', 'fixed'].map((s) =>
+    const at = ['done', 'answered', 'replied', 'delivered', 'superseded', 'fixed'].map((s) =>
       all.indexOf(`An entry of scope "${s}"`),
     );
     expect(at.every((i) => i >= 0)).toBe(true);

@@ -130,4 +130,33 @@ export const snapshotReadingCases: ConformanceCase[] = [
       };
     },
   },
+  {
+    // The person's latest turn answered at length in words (1,500 characters of the agent's text, in
+    // UTF-16 units): scope `delivered`, no next action; a shorter answer leaves it `replied`.
+    name: 'snapshot/the latest turn answered at length',
+    run() {
+      const request = 'Write a short story about a lighthouse keeper — café ☕';
+      const read = (answer: string) => {
+        const { objective, entries } = entriesFromMessages(
+          parseTranscript(
+            JSON.stringify([
+              { role: 'user', content: request },
+              { role: 'assistant', content: answer },
+            ]),
+          ).messages,
+        );
+        return { entries, snapshot: deterministicSnapshotWithTrace({ objective, entries }).snapshot };
+      };
+      const story = 'The lamp turned all night, and the keeper counted ships — 灯台. '.repeat(30);
+      const long = read(story);
+      const short = read(story.slice(0, 200));
+      check(long.entries[0]?.scope === 'delivered', 'answered at length: delivered');
+      check(!long.snapshot.nextActions.includes(request), 'no next action');
+      check(short.entries[0]?.scope === 'replied', 'a short answer: replied');
+      return {
+        scopes: [long, short].map((r) => r.entries.map((e) => [e.key, e.scope])),
+        length: story.length,
+      };
+    },
+  },
 ];
