@@ -18,6 +18,7 @@ import {
   samePlaces,
   warmSnapshotMemo,
 } from '../lib/snapshot/index.js';
+import { SENTENCE } from '../lib/snapshot/sentences.js';
 import type { Message } from '../lib/transcript/index.js';
 import { collidingWords, randomWords } from '../tools/shared/flood.js';
 import { type BenchResult, type BenchSuite, measure, readText, round, walkFiles } from './harness.js';
@@ -297,7 +298,6 @@ const suite: BenchSuite = {
     }
     // A transcript's sentences: entriesFromMessages reads each message's first three and stops, against
     // splitting every message to its end first (the reading before 5 December), at two message lengths.
-    const SPLIT = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])|(?<=[。！？])(?![」』）”])\s*/;
     const line =
       'The parser fails on row 12 of the export. 我们需要先检查解析器的配置。Then run the suite again.\n';
     let previous: BenchResult | undefined;
@@ -326,7 +326,7 @@ const suite: BenchSuite = {
         () =>
           messages.map((m) =>
             m.content
-              .split(SPLIT)
+              .split(SENTENCE)
               .map((p) => p.trim())
               .filter((p) => p.length >= 12)
               .slice(0, 3),

@@ -10,62 +10,8 @@ import { fixedFailures, stepsFromMessages } from '../failures/index.js';
 import type { Message, Step, SyntheticKind } from '../transcript/index.js';
 import { editsAfter } from './acted.js';
 import { deterministicSnapshot } from './deterministic.js';
+import { endsWithWords, sentences } from './sentences.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
-
-/**
- * Sentence ends: a line break, `.`, `!` or `?` before a space and a capital, or a full-width `。`, `！`
- * or `？` (Chinese and Japanese put no space after them; without them a paragraph of several sentences
- * was one entry — blind judges preferred the split lists in 9 of 13 changed sessions, eval/snapshot/
- * sets/pending/README.md), unless a closing quote follows it. Lookbehinds of one character: linear.
- */
-const SENTENCE = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])|(?<=[。！？])(?![」』）”])\s*/g;
-
-/**
- * Up to `max` sentences of at least 12 characters, outside code fences, each at most ~300 characters:
- * the pieces `text.split(SENTENCE)` gives, found one separator at a time so that reading stops once
- * `max` are found (a long message is not split to its end for its first three sentences). The loop is
- * the split algorithm's: an empty match where the last piece ended moves the search one on.
- */
-function sentences(text: string, max: number): string[] {
-  const out: string[] = [];
-  const s = String(text ?? '');
-  let fence = false;
-  /** Reads one piece; true once `max` sentences are found. */
-  const take = (raw: string): boolean => {
-    const line = raw.trim();
-    if (line.startsWith('```')) {
-      fence = !fence;
-      return false;
-    }
-    if (fence || line.length < 12) return false;
-    out.push(line.length > 300 ? line.slice(0, 300).replace(/\s\S*$/, '') : line);
-    return out.length >= max;
-  };
-  let p = 0;
-  let q = 0;
-  while (q < s.length) {
-    SENTENCE.lastIndex = q;
-    const m = SENTENCE.exec(s);
-    if (m === null || m.index >= s.length) break;
-    const e = m.index + m[0].length;
-    if (e === p) {
-      q = m.index + 1;
-      continue;
-    }
-    if (take(s.slice(p, m.index))) return out;
-    p = e;
-    q = p;
-  }
-  take(s.slice(p));
-  return out;
-}
-
-/** Whether `text` ends with `words` once its trailing white space is left out (no copy of `text`). */
-function endsWithWords(text: string, words: string): boolean {
-  let end = text.length;
-  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
-  return end >= words.length && text.startsWith(words, end - words.length);
-}
 
 const OPEN_PR = '<pr_description>';
 
@@ -219,7 +165,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
   // The model's last answer: an error of its own call before it no longer stands (the call worked again).
   let lastAnswer = -1;
   // How much the agent said in words since the person's latest turn (characters).
-  let answered = 0;
+  let answerChars = 0;
   messages.forEach((m, i) => {
     if (
       m.role === 'user' &&
@@ -228,7 +174,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
       !declinedCall(m.content)
     ) {
       latest = i;
-      answered = 0;
+      answerChars = 0;
     } else if (
       m.role === 'assistant' &&
       !m.toolName &&
@@ -236,7 +182,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
       !MODEL_ERROR.test(m.content)
     ) {
       lastAnswer = i;
-      answered += m.content.length;
+      answerChars += m.content.length;
     }
   });
   // Failed calls a later call made good (the same call worked, or another on its target): their
@@ -313,7 +259,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
               : introduces
                 ? 'done'
                 : i === latest && latest < lastAnswer
-                  ? answered >= DELIVERED_CHARS
+                  ? answerChars >= DELIVERED_CHARS
                     ? 'delivered'
                     : 'replied'
                   : m.role;

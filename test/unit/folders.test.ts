@@ -100,6 +100,8 @@ const CROSSING: Record<string, string> = {
 const INTERNAL: Record<string, string> = {
   'bench/calibrate-tokens.ts → lib/core/tokens':
     'fits the weights of the token estimator’s private feature slots',
+  'bench/snapshot.bench.ts → lib/snapshot/sentences.js':
+    'splits whole messages at the snapshot’s private sentence ends, the baseline of its sentence reader',
   'eval/heuristic/learned.ts → lib/heuristic-model/features': 'trains on the scorer’s private features',
   'eval/heuristic/learned-fit.ts → lib/heuristic/reflect': 'trains on the heuristics’ private scoring',
   'eval/heuristic/learned.ts → lib/heuristic/score': 'trains on the heuristics’ private scoring',
