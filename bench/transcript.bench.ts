@@ -1,14 +1,15 @@
 /**
- * Transcript import throughput: parseTranscript on the two ~3 MB Claude Code sessions, parseTrajectory
- * on the largest mini-swe-agent run, and a synthetic 50 MB JSONL built by repeating real lines (MB/s
+ * Transcript import throughput: parseTranscript on the two ~3 MB Claude Code sessions and on every
+ * shared SpecStory export, parseTrajectory on the largest mini-swe-agent run, and a synthetic 50 MB JSONL built by repeating real lines (MB/s
  * and heap growth / input size), each beside a naive baseline (`split('\n').map(JSON.parse)` + filter).
  *
  * Standalone: `npx tsx bench/transcript.bench.ts` (add `--expose-gc` through NODE_OPTIONS for steadier
  * heap figures).
  */
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseTrajectory, parseTranscript } from '../lib/transcript/index';
+import { parseTrajectory, parseTranscript, RENDERED_EDIT_TOOL } from '../lib/transcript/index';
 import { type BenchResult, type BenchSuite, measure, readText, round, sharedDataDir } from './harness';
 
 const SESSIONS = ['258c7280-ae70-4798-800f-63464d01a85d.jsonl', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl'];
@@ -22,6 +23,17 @@ function naive(text: string): unknown[] {
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as { type?: string; isSidechain?: boolean })
     .filter((e) => (e.type === 'user' || e.type === 'assistant') && !e.isSidechain);
+}
+
+/** The `.md` files under `dir`, sorted, depth first. */
+function markdownUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...markdownUnder(path));
+    else if (name.endsWith('.md')) out.push(path);
+  }
+  return out;
 }
 
 function bytes(text: string): number {
@@ -80,6 +92,32 @@ const suite = {
     traj.steps = parseTrajectory(mini).steps.length;
     traj.vsNaive = round(traj.mbPerSec! / miniBase.mbPerSec!, 2);
     results.push(traj, miniBase);
+
+    // Every SpecStory export of the shared data, one parse each: the line reader with its tool blocks
+    // and the edits it reads out of the agent's prose (fences), against splitting lines and picking
+    // the turn headers.
+    const exportsText = markdownUnder(join(dir, 'specstory')).map((f) => readText(f));
+    const exportsSize = exportsText.reduce((n, t) => n + bytes(t), 0);
+    const spec = await measure(
+      'parseTranscript/specstory-exports',
+      () => exportsText.map((t) => parseTranscript(t, { format: 'specstory' })),
+      { bytes: exportsSize },
+    );
+    const specBase = await measure(
+      'naive-split-headers/specstory-exports',
+      () => exportsText.map((t) => t.split('\n').filter((l) => l.startsWith('_**'))),
+      { bytes: exportsSize },
+    );
+    const parsed = exportsText.map((t) => parseTranscript(t, { format: 'specstory' }).messages);
+    spec.files = exportsText.length;
+    spec.messages = parsed.reduce((n, m) => n + m.length, 0);
+    // Edits rendered in prose: calls of that name with no output (older exports' `Edit file` blocks have one).
+    spec.renderedEdits = parsed.reduce((n, m) => {
+      const answered = new Set(m.filter((x) => x.role === 'tool').map((x) => x.toolUseId));
+      return n + m.filter((x) => x.toolName === RENDERED_EDIT_TOOL && !answered.has(x.toolUseId)).length;
+    }, 0);
+    spec.vsNaive = round(spec.mbPerSec! / specBase.mbPerSec!, 2);
+    results.push(spec, specBase);
 
     // Synthetic 50 MB: real lines repeated until the size is reached, one join (no concatenation loop).
     const parts: string[] = [];

@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -70,16 +70,26 @@ console.log(
   `second reader: ${second.filter((r) => r.second === r.label).length} of ${second.length} agree with the first`,
 );
 
-/** Today's next actions of a file, as `message#sha256` of their source entry. */
-function nextActionsOf(text: string): Set<string> | null {
+/**
+ * Today's items of one category of a file (`kept`, as `message#sha256` of their source entry), and where
+ * each entry's text sits (`at`: sha256 → message numbers) so that a label finds its entry after a
+ * reader change renumbers the messages (a call read out of prose adds one).
+ */
+interface FileList {
+  kept: Set<string>;
+  at: Map<string, number[]>;
+}
+
+/** Today's next actions of a file. */
+function nextActionsOf(text: string): FileList | null {
   return listOf(text, 'nextActions');
 }
 
-/** Today's items of one category of a file, as `message#sha256` of their source entry. */
+/** Today's items of one category of a file (see {@link FileList}). */
 function listOf(
   text: string,
   category: 'nextActions' | 'blockers' | 'unresolvedQuestions' | 'openHypotheses',
-): Set<string> | null {
+): FileList | null {
   let src: ReturnType<typeof readSnapshotSource>;
   try {
     src = readSnapshotSource(text);
@@ -88,22 +98,38 @@ function listOf(
   }
   if (src.kind !== 'transcript') return null;
   const entries = src.input.entries ?? [];
-  const out = new Set<string>();
+  const kept = new Set<string>();
+  const at = new Map<string, number[]>();
+  for (const e of entries) {
+    const key = sha(String(e.value).trim());
+    const list = at.get(key);
+    if (list) list.push(e.sourceIteration);
+    else at.set(key, [e.sourceIteration]);
+  }
   for (const item of deterministicSnapshotWithTrace(src.input).kept) {
     if (item.category !== category) continue;
     const id = item.sources.find((s) => /^m\d+$/.test(s));
     const e = id ? entries[Number(id.slice(1)) - 1] : undefined;
-    if (e) out.add(`${e.sourceIteration}#${sha(String(e.value).trim())}`);
+    if (e) kept.add(`${e.sourceIteration}#${sha(String(e.value).trim())}`);
   }
-  return out;
+  return { kept, at };
+}
+
+/** Whether a file's list holds a labelled row: its text's entry nearest the message it was drawn from. */
+function holds(list: FileList | null | undefined, r: Row): boolean {
+  const at = list?.at.get(r.sha256);
+  if (!list || !at) return false;
+  let best = at[0]!;
+  for (const m of at) if (Math.abs(m - r.message) < Math.abs(best - r.message)) best = m;
+  return list.kept.has(`${best}#${r.sha256}`);
 }
 
 console.log("\n## Today's next-action lists");
-const lists = new Map<string, Set<string> | null>();
+const lists = new Map<string, FileList | null>();
 for (const file of new Set(rows.map((r) => r.file)))
   lists.set(file, nextActionsOf(readFileSync(join(root, file), 'utf8')));
-const listed = rows.filter((r) => lists.get(r.file)?.has(`${r.message}#${r.sha256}`));
-const left = rows.filter((r) => !lists.get(r.file)?.has(`${r.message}#${r.sha256}`));
+const listed = rows.filter((r) => holds(lists.get(r.file), r));
+const left = rows.filter((r) => !holds(lists.get(r.file), r));
 const decided = (rs: readonly Row[]) => rs.filter((r) => r.label === 'pending' || r.label === 'not-pending');
 const share = (a: number, b: number) => `${a} of ${b} (${b ? ((100 * a) / b).toFixed(1) : '—'} %)`;
 console.log(`listed today (${listed.length}): ${counts(listed)}`);
@@ -222,6 +248,21 @@ for (const group of ['delivered', 'kept-latest-turn']) {
 console.log(
   `second reader (delivered.jsonl): ${deliveredRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${deliveredRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
+// Edits the readers now see (SpecStory's rendered diffs and empty fences, result-less edit calls,
+// Cline's paired results): the items that reading removes, and blockers it keeps in the same sessions
+// (`rendered-edits.jsonl`, RULES-blockers.md and RULES.md).
+const renderedRows = readRows('rendered-edits.jsonl');
+for (const group of ['rendered-edit', 'kept'])
+  for (const category of ['blockers', 'nextActions']) {
+    const rs = renderedRows.filter((r) => r.group === group && r.category === category);
+    if (rs.length)
+      console.log(
+        `edits read from rendered diffs (rendered-edits.jsonl), ${group}, ${category} (${rs.length}): ${category === 'blockers' ? tally(rs) : counts(rs)}`,
+      );
+  }
+console.log(
+  `second reader (rendered-edits.jsonl): ${renderedRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${renderedRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
 // The agent's next actions and questions that end with a colon (`introduces.jsonl`, RULES.md,
 // shipped): scope `done` unless they are the session's last words; controls after the latest turn.
 const introducesRows = readRows('introduces.jsonl');
@@ -276,12 +317,12 @@ const fixedSecond = fixedRows.filter((r) => r.second !== undefined);
 console.log(
   `second reader: ${fixedSecond.filter((r) => r.second === r.label).length} of ${fixedSecond.length} agree with the first`,
 );
-const blockerLists = new Map<string, Set<string> | null>();
+const blockerLists = new Map<string, FileList | null>();
 for (const file of new Set(
   [...fixedRows, ...fixedRuns, ...actedRows, ...modelRows, ...blockers].map((r) => r.file),
 ))
   blockerLists.set(file, listOf(readFileSync(join(root, file), 'utf8'), 'blockers'));
-const inList = (r: Row) => blockerLists.get(r.file)?.has(`${r.message}#${r.sha256}`) === true;
+const inList = (r: Row) => holds(blockerLists.get(r.file), r);
 for (const [name, rs] of [
   ['fixed.jsonl', fixedRows],
   ['fixed-runs.jsonl', fixedRuns],
@@ -309,10 +350,10 @@ for (const f of files) {
   const list = nextActionsOf(text);
   if (list === null) continue;
   sessions++;
-  items += list.size;
-  blockerItems += listOf(text, 'blockers')?.size ?? 0;
-  questionItems += listOf(text, 'unresolvedQuestions')?.size ?? 0;
-  guessItems += listOf(text, 'openHypotheses')?.size ?? 0;
+  items += list.kept.size;
+  blockerItems += listOf(text, 'blockers')?.kept.size ?? 0;
+  questionItems += listOf(text, 'unresolvedQuestions')?.kept.size ?? 0;
+  guessItems += listOf(text, 'openHypotheses')?.kept.size ?? 0;
 }
 const per = (n: number) => (n / Math.max(1, sessions)).toFixed(2);
 console.log(

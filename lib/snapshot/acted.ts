@@ -21,7 +21,8 @@ export interface EditsAfter {
 }
 
 /**
- * Which messages are followed by an edit that worked (`isFileEditCall` with a result that is no error,
+ * Which messages are followed by an edit that worked (`isFileEditCall` with a result that is no error
+ * or, for a call with an id, no result at all,
  * or aider's own report of an edit it applied, `isAppliedEditReport`): right after them, in answer to
  * them, or anywhere later (see {@link EditsAfter}). One backward pass.
  *
@@ -34,8 +35,15 @@ export function editsAfter(messages: readonly Message[]): EditsAfter {
   const acted: boolean[] = new Array(messages.length).fill(false);
   const later: boolean[] = new Array(messages.length).fill(false);
   // Calls paired with a result that is no error, by id; a call without an id, by the message after it.
+  // A call with an id and no result at all is taken as applied: the exports that render edits without
+  // a result (SpecStory's Cursor and Copilot ones) show only edits the editor applied.
   const worked = new Set<string>();
-  for (const m of messages) if (m.role === 'tool' && !m.isError && m.toolUseId) worked.add(m.toolUseId);
+  const answered = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== 'tool' || !m.toolUseId) continue;
+    answered.add(m.toolUseId);
+    if (!m.isError) worked.add(m.toolUseId);
+  }
   let edited = false;
   let answeredByEdit = false;
   let any = false;
@@ -50,7 +58,9 @@ export function editsAfter(messages: readonly Message[]): EditsAfter {
     }
     if (m.role === 'assistant' && m.toolName) {
       const next = messages[i + 1];
-      const ok = m.toolUseId ? worked.has(m.toolUseId) : next?.role === 'tool' && !next.isError;
+      const ok = m.toolUseId
+        ? worked.has(m.toolUseId) || !answered.has(m.toolUseId)
+        : next?.role === 'tool' && !next.isError;
       if (ok && isFileEditCall(m.toolName, m.content)) edited = answeredByEdit = any = true;
       continue;
     }

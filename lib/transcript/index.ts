@@ -11,6 +11,7 @@
  */
 export { detectFormat } from './detect.js';
 export { isAppliedEditReport, isFileEditCall, isFileEditTool } from './edit-tools.js';
+export { RENDERED_EDIT_TOOL } from './formats/specstory-edits.js';
 export {
   agentRunFormat,
   detectTrajectoryFormat,

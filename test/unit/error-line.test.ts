@@ -150,9 +150,11 @@ describe('errorLine', () => {
       'No (tell Claude what to do differently)',
       'exec command rejected by user',
       'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }',
+      "[replace_in_file for 'c:\\app\\.env'] Result:\nThe user denied this operation. The file was not updated.",
     ])
       expect(declinedCall(declined), declined).toBe(true);
     for (const failed of [
+      "[execute_command for 'npm test'] Result:\nCommand failed with exit code 1.",
       'Exit code 1',
       'error: rejected by the server',
       'exec_command failed: SandboxDenied { message: "x" }',

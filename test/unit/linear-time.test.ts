@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findLinks } from '../../lib/categorise/index';
 import { isPointer } from '../../lib/categorise/pointer';
-import { errorLine, extractJson } from '../../lib/core/index';
+import { declinedCall, errorLine, extractJson } from '../../lib/core/index';
 import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/index';
 import { heuristicReflect } from '../../lib/heuristic/index';
 import { extractRecommendation } from '../../lib/heuristic/recommend';
@@ -308,6 +308,12 @@ describe('error classes', () => {
     ['MCP texts without a closing quote', (n) => fill(n, '\\"text\\":\\"', `${MCP} with response: "text":"`)],
     ['MCP text fields', (n) => fill(n, '"text":"', `${MCP} with response: `)],
     ['MCP parts', (n) => `${MCP} with response: [${fill(n - 200, '{"text":"a"},')}{}]`],
+  ]);
+  // Cline's result header before a denial: brackets without the header's end, spaces before it.
+  linear('declinedCall', declinedCall, [
+    ['brackets on one line', (n) => fill(n, '] Result', '[')],
+    ['spaces before a bracket', (n) => fill(n, ' ', '', '[x] Result: no')],
+    ['headers without a denial', (n) => fill(n, '[a] Result: ')],
   ]);
   linear('commandHead', commandHead, [
     ['spaces between two words', (n) => fill(n, ' ', 'a', 'b')],

@@ -4,7 +4,8 @@
  * with a file edit that worked anywhere after them, is no blocker or next action any more — the work
  * went past it (eval/snapshot/sets/pending/superseded.jsonl: 1 of 40 such blockers still open at the
  * end, read blind; superseded-after.jsonl: none of 14 of the agent's last stretch). A problem with no
- * edit after it, or only a failed one, stays listed. Scope `delivered`: the person's latest turn,
+ * edit after it, or only a failed or declined one, stays listed; an edit call with no result at all
+ * counts (the exports that give none show only applied edits; rendered-edits.jsonl: 3 of 40 open). Scope `delivered`: the person's latest turn,
  * answered by the agent in words of 1,500 characters or more in all, is carried out — no next action and
  * no open question (delivered.jsonl); a shorter answer leaves it `replied`: answered, still a step to
  * take.
@@ -16,7 +17,7 @@ import {
   reflectedSnapshotPrompt,
   snapshotInputFrom,
 } from 'rearview/snapshot';
-import type { Message } from 'rearview/transcript';
+import { type Message, RENDERED_EDIT_TOOL } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 
 const msg = (id: string, role: Message['role'], content: string, extra: Partial<Message> = {}): Message => ({
@@ -93,6 +94,43 @@ describe('scope `superseded`: a problem said before the latest turn, with an edi
   it("counts aider's own report of an edit it applied", () => {
     const applied = msg('t1', 'tool', 'Applied edit to nginx.conf', { toolName: 'aider' });
     expect(scopeOf(session([...read('r1'), applied]), PROBLEM)).toBe('superseded');
+  });
+
+  it('counts an edit call with no result at all (an export that renders only applied edits), not a declined one', () => {
+    const rendered = msg(
+      'e1c',
+      'assistant',
+      '```diff\n- client_max_body_size 1m;\n+ client_max_body_size 50m;\n```',
+      {
+        toolName: RENDERED_EDIT_TOOL,
+        toolUseId: 'e1',
+      },
+    );
+    expect(scopeOf(session([...read('r1'), rendered]), PROBLEM)).toBe('superseded');
+    // The same call with no id: which output is its own is unknown, so it counts only with one.
+    const { toolUseId: _, ...noId } = rendered;
+    expect(scopeOf(session([...read('r1'), noId]), PROBLEM)).toBe('answered');
+    // Declined (Cline: "The user denied this operation."): a result flagged as an error.
+    const declined = msg(
+      'e1r',
+      'tool',
+      "[write_to_file for 'nginx.conf'] Result:\nThe user denied this operation.",
+      {
+        toolName: 'write_to_file',
+        toolUseId: 'e1',
+        isError: true,
+      },
+    );
+    const call = msg('e1c', 'assistant', '{"path":"nginx.conf"}', {
+      toolName: 'write_to_file',
+      toolUseId: 'e1',
+    });
+    const t = snapshotOf(session([...read('r1'), call, declined]));
+    expect(t.entries.find((e) => e.value === PROBLEM)?.scope).toBe('answered');
+    // A declined call is no failure to list either.
+    expect(t.snapshot.blockers).toContain(PROBLEM);
+    expect(t.snapshot.blockers.filter((b) => b.includes('denied'))).toEqual([]);
+    expect(t.entries.some((e) => e.value.includes('denied'))).toBe(false);
   });
 
   it('supersedes a failed call before the latest turn, and leaves one after it', () => {

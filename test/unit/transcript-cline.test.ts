@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TranscriptError } from '../../lib/core/index';
+import { declinedCall, TranscriptError } from '../../lib/core/index';
 import { detectFormat, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
 import { describeGrowth, doublings, measureGrowth, OBJECT_STEP, thrown } from './linear-time';
 
@@ -124,6 +124,46 @@ describe('cline', () => {
     ]);
     expect(t.messages.find((m) => m.toolName === 'execute_command' && m.role === 'assistant')).toBeDefined();
     expect(t.ignoredKinds.environment).toBe(2);
+  });
+
+  it('api history: each result answers the call of its name before it; a denied call failed', () => {
+    const t = parseTranscript(API);
+    const tools = t.messages.filter((m) => m.role === 'tool');
+    // The header block and the body after it answer the call `t1`; attempt_completion made no call.
+    expect(tools.map((m) => m.toolUseId ?? null)).toEqual(['t1', 't1', null]);
+    const denied = parseTranscript([
+      { role: 'user', ts: T0, content: [{ type: 'text', text: '<task>\nFix .env\n</task>' }] },
+      {
+        role: 'assistant',
+        ts: T0 + 1,
+        content: [
+          { type: 'tool_use', id: 'r1', name: 'read_file', input: { path: '.env' } },
+          { type: 'tool_use', id: 'w1', name: 'write_to_file', input: { path: '.env', content: 'A=1' } },
+          { type: 'tool_use', id: 'w2', name: 'write_to_file', input: { path: 'b', content: 'B=1' } },
+        ],
+      },
+      {
+        role: 'user',
+        ts: T0 + 2,
+        content: [
+          { type: 'text', text: "[read_file for '.env'] Result:\n1 | A=0" },
+          {
+            type: 'text',
+            text: "[write_to_file for '.env'] Result:\nThe user denied this operation. The file was not updated, and maintains its original contents.",
+          },
+          { type: 'text', text: "[write_to_file for 'b'] Result:\nThe content was successfully saved to b." },
+        ],
+      },
+    ]);
+    const results = denied.messages.filter((m) => m.role === 'tool');
+    expect(results.map((m) => [m.toolUseId, m.isError ?? false])).toEqual([
+      ['r1', false],
+      ['w1', true],
+      ['w2', false],
+    ]);
+    // A declined call is the person's feedback, not a failure for the snapshot to list.
+    expect(declinedCall(results[1]!.content)).toBe(true);
+    expect(declinedCall(results[2]!.content)).toBe(false);
   });
 
   it('malformed input throws a located TranscriptError', () => {

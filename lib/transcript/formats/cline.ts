@@ -172,6 +172,8 @@ function modelFrom(info: unknown, state: ParseState): void {
 }
 
 function parseApiHistory(prepared: Prepared, state: ParseState): void {
+  /** The latest assistant item's calls that no `[name] Result:` has answered yet, in order. */
+  let calls: Message[] = [];
   forEachObject(prepared, state.sink, (obj, at) => {
     const out = newItemOut();
     const ts = isoTs(obj.ts);
@@ -180,12 +182,13 @@ function parseApiHistory(prepared: Prepared, state: ParseState): void {
     modelFrom(obj.modelInfo, state);
     if (obj.role !== 'user' || !Array.isArray(obj.content)) {
       convertRoleMessage(obj, base, state.tools, out);
+      if (obj.role === 'assistant') calls = out.messages.filter((m) => m.toolName && m.toolUseId);
       commit(state, out);
       return;
     }
     const texts: Message[] = [];
     /** The tool whose `[name] Result:` header came last: later plain blocks are its output. */
-    const result: { name?: string } = {};
+    const result: ResultHeader = { calls };
     let k = 0;
     for (const block of obj.content) {
       if (!isRecord(block)) throw new ItemError(`Content block must be an object, got ${typeName(block)}`);
@@ -216,7 +219,7 @@ function splitUserText(
   base: ItemBase,
   out: Message[],
   ignored: string[],
-  result: { name?: string },
+  result: ResultHeader,
 ): void {
   const lead = text.trimStart();
   if (lead.startsWith('<environment_details>')) {
@@ -231,16 +234,48 @@ function splitUserText(
     return m;
   };
   const name = toolResultName(lead);
-  if (name !== undefined) result.name = name;
+  if (name !== undefined) answer(result, name, lead);
   // A tool result may carry the person's reply (`<feedback>`, `<answer>`): both are kept.
-  if (name !== undefined) out.push(make('tool', text, '.r', { toolName: name }));
-  else if (human.length === 0 && result.name !== undefined && !isInjected(lead)) {
-    // The body of the result whose header came in the block before.
-    out.push(make('tool', text, '.r', { toolName: result.name }));
+  if (name !== undefined || (human.length === 0 && result.name !== undefined && !isInjected(lead))) {
+    // With no header, the body of the result whose header came in the block before.
+    out.push(make('tool', text, '.r', resultFields(result)));
   }
   // Injected text no person typed: resumption notices, reminders, "[ERROR] You did not use a tool".
   else if (human.length === 0) out.push(make('user', text, '.h', { synthetic: 'hook' }));
   for (let i = 0; i < human.length; i++) out.push(make('user', human[i]!, `.u${i}`));
+}
+
+/** The result being read in a user item, and the calls of the assistant item before it not yet answered. */
+interface ResultHeader {
+  name?: string;
+  /** The call it answers, when the assistant item before made one of that name. */
+  id?: string;
+  /** The person declined the call ("The user denied this operation."). */
+  declined?: boolean;
+  calls: Message[];
+}
+
+/**
+ * Pairs a `[name] Result:` header with the first call of that name the assistant made before it and
+ * no result answered: Cline writes the results in the order of the calls, with no id.
+ */
+function answer(result: ResultHeader, name: string, lead: string): void {
+  result.name = name;
+  const at = result.calls.findIndex((c) => c.toolName === name);
+  result.id = at < 0 ? undefined : result.calls.splice(at, 1)[0]!.toolUseId;
+  const body = lead.indexOf('\n');
+  result.declined = body >= 0 && lead.startsWith(DENIED, body + 1);
+}
+
+/** Cline's answer when the person rejects a call, as the first line of the result. */
+const DENIED = 'The user denied this operation.';
+
+/** The fields of a result message: its tool, the call it answers, and whether it failed (declined). */
+function resultFields(result: ResultHeader): Partial<Message> {
+  const fields: Partial<Message> = { toolName: result.name! };
+  if (result.id !== undefined) fields.toolUseId = result.id;
+  if (result.declined) fields.isError = true;
+  return fields;
 }
 
 /** Cline's own notices and reminders, which follow a tool result without belonging to it. */

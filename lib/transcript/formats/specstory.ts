@@ -6,7 +6,9 @@
  * reasoning (ignored, counted), `<tool-use data-tool-name=…>…</tool-use>` and the older
  * `<details><summary>Edit file: …</summary>…</details>` are tool calls: the summary becomes an
  * assistant message with `toolName`, the body (input and output as the export shows them) a `tool`
- * message paired with it. v2.1 exports name the agent and session in `<!-- cursor Session <uuid> -->`.
+ * message paired with it. Edits rendered in the agent's prose (a ```` ```diff ```` section, Copilot's
+ * empty fence; specstory-edits.ts) are calls with no result. v2.1 exports name the agent and session
+ * in `<!-- cursor Session <uuid> -->`.
  *
  * One pass over the lines, `indexOf` only: a block left open (an unclosed `<details>`) ends at the next
  * header, so a broken export loses no turn and costs no backtracking.
@@ -15,11 +17,12 @@ import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
 import type { Message, Role } from '../types.js';
 import { noteModel, type ParseState } from './result.js';
+import { closesFence, fenceStep, fenceTicks, type OpenFence, RENDERED_EDIT_TOOL } from './specstory-edits.js';
 import { isoTime, modelOf, sessionComment, sessionStart, specstoryHeader } from './specstory-header.js';
 import { syntheticKind, unwrapQuery } from './synthetic.js';
 
 /** What the lines being collected belong to. */
-type Mode = 'text' | 'think' | 'tool' | 'details';
+type Mode = 'text' | 'think' | 'tool' | 'details' | 'diff';
 const READ_FILE = 'Read file: ';
 const TOOL_USE = 'Tool use: **';
 
@@ -39,14 +42,20 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
   let parts: string[] = [];
   let partsLine = 0;
   let mode: Mode = 'text';
-  /** The open tool block: where it started, its tag's name and the nesting depth of `<details>`. */
-  let block: { line: number; name?: string; lines: string[]; depth: number } | undefined;
+  /**
+   * The open tool block: where it started, its tag's name and the nesting depth of `<details>`; for
+   * an edit rendered as a ```` ```diff ```` section, the fence's backticks.
+   */
+  let block: { line: number; name?: string; lines: string[]; depth: number; ticks?: number } | undefined;
+  /** A fence open in the agent's prose (specstory-edits.ts): an empty one is an applied edit. */
+  let fence: OpenFence | undefined;
   let headers = 0;
   let preamble = false;
   /** A `Tool use: **name**` line's name, for the call that follows it. */
   let pendingTool: string | undefined;
 
   const flushText = (): void => {
+    fence = undefined;
     if (role === undefined || parts.length === 0) {
       parts = [];
       return;
@@ -72,7 +81,9 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
     parts.push(line);
   };
   const closeBlock = (): void => {
-    if (block) pushTool(block, ts, state);
+    if (block?.ticks !== undefined)
+      pushEdit(block.line, ['```diff', ...block.lines, '```'].join('\n'), ts, state);
+    else if (block) pushTool(block, ts, state);
     block = undefined;
     mode = 'text';
   };
@@ -109,6 +120,11 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
     if (mode === 'tool') {
       block!.lines.push(line);
       if (line.includes('</tool-use>')) closeBlock();
+      return undefined;
+    }
+    if (mode === 'diff') {
+      if (closesFence(line, block!.ticks!)) closeBlock();
+      else block!.lines.push(line);
       return undefined;
     }
     if (mode === 'details') {
@@ -172,6 +188,22 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
         pendingTool = undefined;
         return undefined;
       }
+      const step = fenceStep(line, fence, parts.length, n, () => startsSection(parts));
+      if (step.kind === 'diff') {
+        flushText();
+        block = { line: n, lines: [], depth: 0, ticks: fenceTicks(line) };
+        mode = 'diff';
+        return undefined;
+      }
+      if (step.kind === 'edit') {
+        // The empty fence's lines are the rendering, not prose: the text before it is a message.
+        parts.length = step.fence.at;
+        flushText();
+        pushEdit(step.fence.line, RENDERED_EDIT_TOOL, ts, state);
+        return undefined;
+      }
+      if (step.kind === 'open') fence = step.fence;
+      else if (step.kind === 'close') fence = undefined;
     }
     // The name belongs to a call right after it; text in between means there was none.
     if (!isBlank(line)) pendingTool = undefined;
@@ -308,6 +340,25 @@ function pushTool(
     source: { line: block.line },
   };
   state.messages.push(result);
+}
+
+/**
+ * Emits an edit the export rendered without a tool block (specstory-edits.ts): a call of
+ * {@link RENDERED_EDIT_TOOL} whose input is the diff when the export shows one. No result: the export
+ * has none, and shows only edits that were applied.
+ */
+function pushEdit(line: number, input: string, ts: string | undefined, state: ParseState): void {
+  const id = `m${line}`;
+  const call: Message = {
+    id,
+    role: 'assistant',
+    content: input,
+    toolName: RENDERED_EDIT_TOOL,
+    toolUseId: id,
+    source: { line },
+  };
+  if (ts !== undefined) call.ts = ts;
+  state.messages.push(call);
 }
 
 /** `Tool use: **read_file** • …` → `read_file`; `Edit file: src/a.ts` → `Edit file`; else `tool`. */

@@ -159,4 +159,68 @@ export const snapshotReadingCases: ConformanceCase[] = [
       };
     },
   },
+  {
+    // Edits SpecStory renders in the agent's prose (Cursor's ```diff section, Copilot's empty fence)
+    // are calls with no result, which count as applied: the problem before the latest turn is
+    // superseded. Cline's results pair with their calls; a denied write is a declined call.
+    name: 'snapshot/edits rendered without a result',
+    run() {
+      const problem = 'The build fails because `tsconfig.json` excludes the src folder — ça casse.';
+      const exported = (edit: string) =>
+        [
+          '_**User**_',
+          '',
+          'The build is broken.',
+          '',
+          '---',
+          '',
+          '_**Assistant (copilot/claude-sonnet-4)**_',
+          '',
+          problem,
+          '',
+          edit,
+          '',
+          '---',
+          '',
+          '_**User**_',
+          '',
+          'Now add a README badge.',
+        ].join('\n');
+      const read = (text: string) => {
+        const t = parseTranscript(text);
+        const { objective, entries } = entriesFromMessages(t.messages);
+        return {
+          calls: t.messages.filter((m) => m.toolName).map((m) => [m.toolName, m.content.length]),
+          scopes: entries.map((e) => [e.key, e.scope]),
+          blockers: deterministicSnapshotWithTrace({ objective, entries }).snapshot.blockers,
+        };
+      };
+      const cursor = read(exported('---\n\n```diff\n- "exclude": ["src"]\n+ "exclude": []\n```'));
+      const copilot = read(exported('Let me fix the config: \n```\n\n```'));
+      const none = read(exported('Let me look at it:\n```json\n{"exclude": ["src"]}\n```'));
+      for (const [name, r] of [
+        ['cursor', cursor],
+        ['copilot', copilot],
+      ] as const) {
+        check(r.calls.length === 1, `${name}: one edit call`);
+        check(!r.blockers.includes(problem), `${name}: the problem is no blocker`);
+      }
+      check(none.calls.length === 0 && none.blockers.includes(problem), 'code in prose is no edit');
+      const cline = parseTranscript([
+        { role: 'user', content: [{ type: 'text', text: '<task>\nFix .env\n</task>' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'w1', name: 'write_to_file', input: { path: '.env' } }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: "[write_to_file for '.env'] Result:\nThe user denied this operation." },
+          ],
+        },
+      ]).messages.filter((m) => m.role === 'tool');
+      check(cline[0]?.toolUseId === 'w1' && cline[0]?.isError === true, 'a denied write answers its call');
+      return { cursor, copilot, none, cline: cline.map((m) => [m.toolUseId, m.isError]) };
+    },
+  },
 ];

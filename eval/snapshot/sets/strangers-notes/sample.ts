@@ -21,7 +21,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fnv1a32 } from '../../../../lib/core/index.js';
-import { parseTranscript } from '../../../../lib/transcript/index.js';
+import { type Message, parseTranscript, RENDERED_EDIT_TOOL } from '../../../../lib/transcript/index.js';
 import { DATA, sentences } from '../../sample';
 import { sha256Hex } from '../../sample-more';
 
@@ -98,7 +98,7 @@ function filesOf(folder: string): { file: string; author: string }[] {
 }
 
 /** Every prose sentence of one data file (under `root`, by default the shared data), in order; `pos` = `messages[<index>] <message id>#<sentence index>` (ids repeat in some formats). */
-export function notesOf(file: string, author: string, root: string = DATA): NoteRaw[] {
+export function notesOf(file: string, author: string, root: string = DATA, joinEdits = false): NoteRaw[] {
   const kind = file.split('/')[0]!;
   let t: ReturnType<typeof parseTranscript>;
   try {
@@ -107,13 +107,45 @@ export function notesOf(file: string, author: string, root: string = DATA): Note
     return [];
   }
   const out: NoteRaw[] = [];
-  for (const [k, m] of t.messages.entries()) {
+  const messages = joinEdits ? withEditsJoined(t.messages) : t.messages;
+  for (const [k, m] of messages.entries()) {
     if (m.role !== 'assistant' || m.toolName !== undefined || m.synthetic !== undefined) continue;
     sentences(prose(m.content))
       .filter((text) => !TOOL_LINE.test(text))
       .forEach((text, j) => {
         out.push({ author, kind, file, pos: `messages[${k}] ${m.id}#${j}`, text });
       });
+  }
+  return out;
+}
+
+/**
+ * The messages as the SpecStory reader gave them before it read edits rendered in the agent's prose
+ * (a ```` ```diff ```` section, Copilot's empty fence) as calls: each run of the agent's prose and such
+ * calls is one message again. Rows drawn then may sit in code whose fences the prose filter paired
+ * differently; {@link loadStrangersNotes} looks for them here when the file's notes no longer hold them.
+ */
+function withEditsJoined(messages: readonly Message[]): Message[] {
+  // Older exports' `<details><summary>Edit file: …` blocks have the same name and an output: not these.
+  const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.toolUseId));
+  const out: Message[] = [];
+  let run: Message | undefined;
+  for (const m of messages) {
+    const rendered = m.toolName === RENDERED_EDIT_TOOL && !answered.has(m.toolUseId);
+    const prosePart =
+      m.role === 'assistant' && m.synthetic === undefined && (m.toolName === undefined || rendered);
+    if (!prosePart) {
+      run = undefined;
+      out.push(m);
+      continue;
+    }
+    const text = m.toolName === RENDERED_EDIT_TOOL && !m.content.startsWith('```') ? '```\n\n```' : m.content;
+    if (run) run.content = `${run.content}\n\n${text}`;
+    else {
+      const { toolName: _, ...prose } = m;
+      run = { ...prose, content: text };
+      out.push(run);
+    }
   }
   return out;
 }
@@ -269,6 +301,11 @@ export function loadStrangersNotes(
       for (const n of notes) {
         const h = sha256Hex(n.text);
         byHash.set(h, [...(byHash.get(h) ?? []), n.text]);
+      }
+      // Sentences read before edits rendered in prose became calls (see withEditsJoined).
+      for (const n of notesOf(r.file, r.author, root, true)) {
+        const h = sha256Hex(n.text);
+        if (!byHash.has(h)) byHash.set(h, [n.text]);
       }
       texts = { byPos: new Map(notes.map((n) => [n.pos, n.text])), byHash };
       cache.set(r.file, texts);
