@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -80,15 +80,16 @@ interface FileList {
   at: Map<string, number[]>;
 }
 
-/** Today's next actions of a file. */
-function nextActionsOf(text: string): FileList | null {
-  return listOf(text, 'nextActions');
+/** Today's next actions of a file (of an agent run too with `runs`). */
+function nextActionsOf(text: string, runs = false): FileList | null {
+  return listOf(text, 'nextActions', runs);
 }
 
 /** Today's items of one category of a file (see {@link FileList}). */
 function listOf(
   text: string,
   category: 'nextActions' | 'blockers' | 'unresolvedQuestions' | 'openHypotheses',
+  runs = false,
 ): FileList | null {
   let src: ReturnType<typeof readSnapshotSource>;
   try {
@@ -96,7 +97,8 @@ function listOf(
   } catch {
     return null;
   }
-  if (src.kind !== 'transcript') return null;
+  // With `runs`, agent runs too: a run's entries come from its steps (sourceIteration = the step).
+  if (src.kind !== 'transcript' && !(runs && src.kind === 'trajectory')) return null;
   const entries = src.input.entries ?? [];
   const kept = new Set<string>();
   const at = new Map<string, number[]>();
@@ -263,6 +265,19 @@ for (const group of ['rendered-edit', 'kept'])
 console.log(
   `second reader (rendered-edits.jsonl): ${renderedRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${renderedRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
+// Agent runs: what a step said before the run's last write that worked (`runs-superseded.jsonl`).
+const runRows = readRows('runs-superseded.jsonl');
+for (const group of ['run-superseded', 'kept'])
+  for (const category of ['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses']) {
+    const rs = runRows.filter((r) => r.group === group && r.category === category);
+    if (rs.length)
+      console.log(
+        `agent runs (runs-superseded.jsonl), ${group}, ${category} (${rs.length}): ${category === 'nextActions' ? counts(rs) : countsOf(['open', 'resolved', 'answered', 'not-a-problem', 'unclear'])(rs)}`,
+      );
+  }
+console.log(
+  `second reader (runs-superseded.jsonl): ${runRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${runRows.filter((r) => r.second !== undefined).length} agree with the first`,
+);
 // The agent's next actions and questions that end with a colon (`introduces.jsonl`, RULES.md,
 // shipped): scope `done` unless they are the session's last words; controls after the latest turn.
 const introducesRows = readRows('introduces.jsonl');
@@ -321,7 +336,7 @@ const blockerLists = new Map<string, FileList | null>();
 for (const file of new Set(
   [...fixedRows, ...fixedRuns, ...actedRows, ...modelRows, ...blockers].map((r) => r.file),
 ))
-  blockerLists.set(file, listOf(readFileSync(join(root, file), 'utf8'), 'blockers'));
+  blockerLists.set(file, listOf(readFileSync(join(root, file), 'utf8'), 'blockers', true));
 const inList = (r: Row) => holds(blockerLists.get(r.file), r);
 for (const [name, rs] of [
   ['fixed.jsonl', fixedRows],
@@ -356,6 +371,22 @@ for (const f of files) {
   guessItems += listOf(text, 'openHypotheses')?.kept.size ?? 0;
 }
 const per = (n: number) => (n / Math.max(1, sessions)).toFixed(2);
+// The agent runs (no person in them), apart.
+const runTotals = [0, 0, 0, 0, 0];
+for (const d of ['mini-swe-agent', 'swe-agent'])
+  for (const f of walkFiles(join(root, d)).filter((p) => !METADATA_FILE.test(relative(root, p)))) {
+    const text = readFileSync(f, 'utf8');
+    const list = nextActionsOf(text, true);
+    if (list === null) continue;
+    runTotals[0]!++;
+    runTotals[1]! += list.kept.size;
+    runTotals[2]! += listOf(text, 'blockers', true)?.kept.size ?? 0;
+    runTotals[3]! += listOf(text, 'unresolvedQuestions', true)?.kept.size ?? 0;
+    runTotals[4]! += listOf(text, 'openHypotheses', true)?.kept.size ?? 0;
+  }
 console.log(
   `\n${items} next actions, ${blockerItems} blockers, ${questionItems} unresolved questions and ${guessItems} open hypotheses over ${sessions} shared transcripts (${per(items)}, ${per(blockerItems)}, ${per(questionItems)} and ${per(guessItems)} per session; ${relative(process.cwd(), root)})`,
+);
+console.log(
+  `${runTotals[1]} next actions, ${runTotals[2]} blockers, ${runTotals[3]} unresolved questions and ${runTotals[4]} open hypotheses over ${runTotals[0]} shared agent runs (mini-swe-agent, swe-agent)`,
 );

@@ -47,3 +47,4 @@ export {
   type PruneStepReport,
   pruneTrajectory,
 } from './prune.js';
+export { editedFile } from './prune-rules.js';

@@ -5,9 +5,10 @@
  */
 
 import { findLinks } from '../categorise/index.js';
+import { editedFile } from '../compress/index.js';
 import { declinedCall, errorLine } from '../core/index.js';
 import { fixedFailures, stepsFromMessages } from '../failures/index.js';
-import type { Message, Step, SyntheticKind } from '../transcript/index.js';
+import { isFileEditCall, type Message, type Step, type SyntheticKind } from '../transcript/index.js';
 import { editsAfter } from './acted.js';
 import { deterministicSnapshot } from './deterministic.js';
 import { endsWithWords, sentences } from './sentences.js';
@@ -272,7 +273,9 @@ export function entriesFromMessages(messages: readonly Message[]): {
 /**
  * Trajectory steps → memory entries: each step's thought (up to three sentences, scope `thought`) and
  * the first error line of a failed step (scope `observation`, or `fixed` when a later step made it
- * good), with sourceIteration = the step index.
+ * good), with sourceIteration = the step index. What a step said before the run's last step that
+ * changed a file and did not fail (an edit tool, a patch, `sed -i`, a `cat >` heredoc) has scope
+ * `superseded` instead: the run went past it, as a chat's does past an edit that worked.
  *
  * @example
  * ```ts
@@ -285,16 +288,29 @@ export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
   const fixed = steps.some((s) => s.error)
     ? fixedFailures({ id: 'run', steps: steps.map((s) => ({ ...s, ref: String(s.index) })) })
     : undefined;
-  for (const s of steps) {
+  let lastWrite = -1;
+  for (let i = steps.length - 1; i >= 0 && lastWrite < 0; i--) if (changesFile(steps[i]!)) lastWrite = i;
+  steps.forEach((s, i) => {
+    const before = i < lastWrite;
     sentences(s.thought ?? '', 3).forEach((value, j) => {
-      entries.push({ scope: 'thought', key: `s${s.index}.t${j}`, value, sourceIteration: s.index });
+      const scope = before ? 'superseded' : 'thought';
+      entries.push({ scope, key: `s${s.index}.t${j}`, value, sourceIteration: s.index });
     });
     const err = s.error && !declinedCall(s.error) ? firstErrorLine(s.error) : undefined;
-    const scope = fixed?.has(String(s.index)) ? 'fixed' : 'observation';
+    const scope = fixed?.has(String(s.index)) ? 'fixed' : before ? 'superseded' : 'observation';
     if (err) entries.push({ scope, key: `s${s.index}.err`, value: err, sourceIteration: s.index });
-  }
+  });
   return entries;
 }
+
+/**
+ * Whether a step changed a file and did not fail: an edit tool or a patch (`isFileEditCall`: SWE-agent's
+ * `edit`, `create` and `insert` among them, which name no file), or a command that writes one
+ * (`editedFile`: `sed -i`, a `cat >` heredoc, `str_replace_editor`).
+ */
+const changesFile = (s: Step): boolean =>
+  !s.error &&
+  ((s.tool !== undefined && isFileEditCall(s.tool, s.action ?? '')) || editedFile(s) !== undefined);
 
 /**
  * A snapshot input whose previous snapshot is the deterministic snapshot of the first half of the

@@ -14,10 +14,11 @@ import fc from 'fast-check';
 import {
   deterministicSnapshotWithTrace,
   entriesFromMessages,
+  entriesFromSteps,
   reflectedSnapshotPrompt,
   snapshotInputFrom,
 } from 'rearview/snapshot';
-import { type Message, RENDERED_EDIT_TOOL } from 'rearview/transcript';
+import { type Message, RENDERED_EDIT_TOOL, type Step } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 
 const msg = (id: string, role: Message['role'], content: string, extra: Partial<Message> = {}): Message => ({
@@ -68,6 +69,62 @@ const snapshotOf = (messages: Message[]) => {
 };
 const scopeOf = (messages: Message[], value: string) =>
   entriesFromMessages(messages).entries.find((e) => e.value === value)?.scope;
+
+describe('scope `superseded` in an agent run: what a step said before the last step that changed a file', () => {
+  const step = (index: number, extra: Partial<Step>): Step => ({ index, source: { index }, ...extra });
+  const run = (write: Partial<Step>): Step[] => [
+    step(0, {
+      thought: 'The reproduction fails with a KeyError in parse().',
+      tool: 'bash',
+      action: 'python repro.py',
+      error: 'KeyError: x',
+    }),
+    step(1, { thought: 'I will patch parse() to default the key.', ...write }),
+    step(2, {
+      thought: 'The script passes now. I will submit.',
+      tool: 'bash',
+      action: 'python repro.py',
+      observation: 'ok',
+    }),
+  ];
+  const scopes = (steps: Step[]) => entriesFromSteps(steps).map((e) => [e.key, e.scope]);
+
+  it('takes every kind of write that worked: sed -i, an edit tool, SWE-agent edit with no file named', () => {
+    for (const write of [
+      { tool: 'bash', action: "sed -i 's/d[k]/d.get(k)/' parse.py" },
+      { tool: 'Edit', action: '{"file_path":"parse.py","old_string":"d[k]"}' },
+      { tool: 'edit', action: 'edit 12:12\n    return d.get(k)\nend_of_edit' },
+      { tool: 'bash', action: 'cat > parse.py <<EOF\ndef parse(d, k): return d.get(k)\nEOF' },
+    ])
+      expect(scopes(run(write))).toEqual([
+        ['s0.t0', 'superseded'],
+        // The same command worked at step 2: made good (`fixed`) comes first.
+        ['s0.err', 'fixed'],
+        ['s1.t0', 'thought'],
+        ['s2.t0', 'thought'],
+        ['s2.t1', 'thought'],
+      ]);
+  });
+
+  it('leaves what follows the last write, and every step of a run whose writes failed or that wrote nothing', () => {
+    // A failed step no later step made good, before the last write: superseded too.
+    const unfixed = run({ tool: 'Edit', action: '{"file_path":"parse.py"}' }).map((s) =>
+      s.index === 2 ? { ...s, action: 'pytest -q' } : s,
+    );
+    expect(entriesFromSteps(unfixed).find((e) => e.key === 's0.err')?.scope).toBe('superseded');
+    const failed = run({ tool: 'bash', action: "sed -i 's/a/b/' parse.py", error: 'sed: no such file' });
+    const none = run({ tool: 'bash', action: 'grep -n parse parse.py', observation: '12: def parse' });
+    for (const steps of [failed, none])
+      expect(entriesFromSteps(steps).filter((e) => e.scope === 'superseded')).toEqual([]);
+    const t = deterministicSnapshotWithTrace(
+      snapshotInputFrom(
+        'Fix parse()',
+        entriesFromSteps(run({ tool: 'edit', action: 'edit 1:1\nx\nend_of_edit' })),
+      ),
+    );
+    expect(t.snapshot.blockers).toEqual([]);
+  });
+});
 
 describe('scope `superseded`: a problem said before the latest turn, with an edit that worked after it', () => {
   it('is no blocker, dropped as resolved', () => {

@@ -45,6 +45,7 @@ const superseded = read('superseded.jsonl');
 const supersededAfter = read('superseded-after.jsonl');
 const delivered = read('delivered.jsonl');
 const renderedEdits = read('rendered-edits.jsonl');
+const runsSuperseded = read('runs-superseded.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -65,6 +66,7 @@ const every = [
   ...supersededAfter,
   ...delivered,
   ...renderedEdits,
+  ...runsSuperseded,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 /**
@@ -102,7 +104,8 @@ function entryOf(r: Record<string, unknown>): MemoryEntry | undefined {
  * Rows whose entry's scope a later change of the reading moved (`reread`: the scope it has now): the
  * SpecStory reader's edits rendered in prose (a ```` ```diff ```` section, Copilot's empty fence) and
  * Cline's results paired with their calls let the scopes built on "an edit that worked after" reach
- * their sessions. Pinned to that scope apart from the rules of their round.
+ * their sessions, and an agent run's steps before its last write that worked are `superseded`. Pinned
+ * to that scope apart from the rules of their round.
  */
 const kept = (rows: Record<string, unknown>[]) => rows.filter((r) => r.reread === undefined);
 
@@ -130,7 +133,8 @@ describe('the pending set', () => {
         !replied.includes(r) &&
         !supersededAfter.includes(r) &&
         !delivered.includes(r) &&
-        !renderedEdits.includes(r),
+        !renderedEdits.includes(r) &&
+        !runsSuperseded.includes(r),
     ))
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
     for (const r of earlier) {
@@ -198,8 +202,23 @@ describe('the pending set', () => {
       supersededAfter,
       delivered,
       renderedEdits,
+      runsSuperseded,
     ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+    // Agent runs' items by the rules of their heading (the round's sheet said which words to use).
+    const wordsOf: Record<string, string[]> = {
+      blockers: ['open', 'resolved', 'not-a-problem', 'unclear'],
+      nextActions: ['pending', 'not-pending', 'not-a-step', 'unclear'],
+      unresolvedQuestions: ['open', 'answered', 'not-a-question', 'unclear'],
+      openHypotheses: ['open', 'resolved', 'not-a-problem', 'unclear'],
+    };
+    for (const r of runsSuperseded) {
+      expect(['run-superseded', 'kept']).toContain(r.group);
+      expect(wordsOf[String(r.category)]).toContain(r.label);
+      if (r.second !== undefined) expect(wordsOf[String(r.category)]).toContain(r.second);
+      expect(String(r.file)).toMatch(/^(?:mini-swe-agent|swe-agent|other-agents)\//);
+    }
+    expect(runsSuperseded.filter((r) => r.second !== undefined).length).toBe(25);
     for (const r of renderedEdits) {
       expect(['rendered-edit', 'kept']).toContain(r.group);
       const words =
@@ -234,16 +253,17 @@ describe('the pending set', () => {
     }
   });
 
-  it.skipIf(!existsSync(data))(
-    'rows the reading of rendered edits moved have the scope they were pinned to',
-    () => {
-      const moved = [...every, ...retired].filter((r) => r.reread !== undefined);
-      expect(moved.length).toBe(152);
-      for (const r of moved) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(r.reread);
-      // Only sessions of the readers that changed: SpecStory exports and a Cline API history.
-      for (const r of moved) expect(String(r.file)).toMatch(/^(?:specstory|cline)\//);
-    },
-  );
+  it.skipIf(!existsSync(data))('rows a later reading moved have the scope they were pinned to', () => {
+    const moved = [...every, ...retired].filter((r) => r.reread !== undefined);
+    expect(moved.length).toBe(186);
+    for (const r of moved) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(r.reread);
+    // Only sessions of the readers that changed (SpecStory exports, a Cline API history: 152 rows),
+    // and agent runs, whose steps before the last write that worked are `superseded` (34 rows).
+    for (const r of moved)
+      expect(String(r.file)).toMatch(/^(?:specstory|cline|mini-swe-agent|swe-agent|other-agents)\//);
+    const runs = moved.filter((r) => /^(?:mini-swe-agent|swe-agent|other-agents)\//.test(String(r.file)));
+    expect(runs.map((r) => r.reread)).toEqual(new Array(34).fill('superseded'));
+  });
 
   it.skipIf(!existsSync(data))(
     'the rows drawn as removed are the entries of scope `fixed`, and no others',
@@ -353,7 +373,13 @@ describe('the pending set', () => {
           ['fixed', 'superseded'].includes(String(entryOf(r)?.scope)),
           `${r.file} message ${r.message}`,
         ).toBe(r.group === 'rendered-edit');
-      // The runs' rule was not shipped: a thought keeps its scope, acted on or not.
+      // A run's items before its last write that worked (runs-superseded.jsonl): `superseded`; the
+      // controls, items after it, keep their scope.
+      for (const r of runsSuperseded)
+        expect(entryOf(r)?.scope === 'superseded', `${r.file} step ${r.message}`).toBe(
+          r.group === 'run-superseded',
+        );
+      // The runs' acted-on rule was not shipped: a thought after the last write keeps its scope.
       for (const r of kept(actedRuns))
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe('thought');
     },

@@ -2,8 +2,8 @@
  * Conformance cases for the snapshot's reading of a transcript (`entriesFromMessages`): sentences and
  * the scopes that say what a session shows is over.
  */
-import { deterministicSnapshotWithTrace, entriesFromMessages } from 'rearview/snapshot';
-import { parseTranscript } from 'rearview/transcript';
+import { deterministicSnapshotWithTrace, entriesFromMessages, entriesFromSteps } from 'rearview/snapshot';
+import { parseTranscript, type Step } from 'rearview/transcript';
 import { check } from '../check';
 import type { ConformanceCase } from '../suite';
 
@@ -221,6 +221,52 @@ export const snapshotReadingCases: ConformanceCase[] = [
       ]).messages.filter((m) => m.role === 'tool');
       check(cline[0]?.toolUseId === 'w1' && cline[0]?.isError === true, 'a denied write answers its call');
       return { cursor, copilot, none, cline: cline.map((m) => [m.toolUseId, m.isError]) };
+    },
+  },
+  {
+    // An agent run: what a step said before the run's last step that changed a file and did not fail
+    // is `superseded` (SWE-agent's `edit`, which names no file, counts); what came after keeps its scope.
+    name: 'snapshot/an agent run past its last write',
+    run() {
+      const steps: Step[] = [
+        {
+          index: 0,
+          thought: 'The parser drops the ümlaut — a KeyError in parse().',
+          tool: 'bash',
+          action: 'python repro.py',
+          error: 'KeyError: ü',
+          source: { index: 0 },
+        },
+        {
+          index: 1,
+          thought: 'Next I will default the key in parse().',
+          tool: 'edit',
+          action: 'edit 12:12\n    return d.get(k)\nend_of_edit',
+          observation: 'File updated.',
+          source: { index: 1 },
+        },
+        {
+          index: 2,
+          thought: 'The script passes now. Next I will submit.',
+          tool: 'submit',
+          action: 'submit',
+          observation: 'diff --git a/parse.py',
+          source: { index: 2 },
+        },
+      ];
+      const entries = entriesFromSteps(steps);
+      const snapshot = deterministicSnapshotWithTrace({ objective: 'Fix parse()', entries }).snapshot;
+      check(
+        entries.find((e) => e.key === 's0.t0')?.scope === 'superseded',
+        'before the last write: superseded',
+      );
+      check(entries.find((e) => e.key === 's2.t0')?.scope === 'thought', 'after it: a thought');
+      check(!snapshot.blockers.some((b) => b.includes('KeyError')), 'the old problem is no blocker');
+      const noWrite = entriesFromSteps(
+        steps.map((s) => (s.index === 1 ? { ...s, tool: 'bash', action: 'cat parse.py' } : s)),
+      );
+      check(!noWrite.some((e) => e.scope === 'superseded'), 'no write: nothing superseded');
+      return { scopes: entries.map((e) => [e.key, e.scope]), snapshot };
     },
   },
 ];
