@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -250,34 +250,33 @@ for (const group of ['delivered', 'kept-latest-turn']) {
 console.log(
   `second reader (delivered.jsonl): ${deliveredRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${deliveredRows.filter((r) => r.second !== undefined).length} agree with the first`,
 );
+/**
+ * One round's labels by group and list (the words of each list's rules), and its second reader's
+ * agreement: the rounds of stop 65, whose files mix lists.
+ */
+function printRound(what: string, file: string, groups: readonly string[]): void {
+  const rs = readRows(file);
+  const words = countsOf(['open', 'resolved', 'answered', 'not-a-problem', 'not-a-question', 'unclear']);
+  for (const group of groups)
+    for (const category of ['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses']) {
+      const g = rs.filter((r) => r.group === group && r.category === category);
+      if (g.length)
+        console.log(
+          `${what} (${file}), ${group}, ${category} (${g.length}): ${category === 'nextActions' ? counts(g) : words(g)}`,
+        );
+    }
+  const second = rs.filter((r) => r.second !== undefined);
+  console.log(
+    `second reader (${file}): ${second.filter((r) => r.second === r.label).length} of ${second.length} agree with the first`,
+  );
+}
 // Edits the readers now see (SpecStory's rendered diffs and empty fences, result-less edit calls,
-// Cline's paired results): the items that reading removes, and blockers it keeps in the same sessions
-// (`rendered-edits.jsonl`, RULES-blockers.md and RULES.md).
-const renderedRows = readRows('rendered-edits.jsonl');
-for (const group of ['rendered-edit', 'kept'])
-  for (const category of ['blockers', 'nextActions']) {
-    const rs = renderedRows.filter((r) => r.group === group && r.category === category);
-    if (rs.length)
-      console.log(
-        `edits read from rendered diffs (rendered-edits.jsonl), ${group}, ${category} (${rs.length}): ${category === 'blockers' ? tally(rs) : counts(rs)}`,
-      );
-  }
-console.log(
-  `second reader (rendered-edits.jsonl): ${renderedRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${renderedRows.filter((r) => r.second !== undefined).length} agree with the first`,
-);
-// Agent runs: what a step said before the run's last write that worked (`runs-superseded.jsonl`).
-const runRows = readRows('runs-superseded.jsonl');
-for (const group of ['run-superseded', 'kept'])
-  for (const category of ['blockers', 'nextActions', 'unresolvedQuestions', 'openHypotheses']) {
-    const rs = runRows.filter((r) => r.group === group && r.category === category);
-    if (rs.length)
-      console.log(
-        `agent runs (runs-superseded.jsonl), ${group}, ${category} (${rs.length}): ${category === 'nextActions' ? counts(rs) : countsOf(['open', 'resolved', 'answered', 'not-a-problem', 'unclear'])(rs)}`,
-      );
-  }
-console.log(
-  `second reader (runs-superseded.jsonl): ${runRows.filter((r) => r.second !== undefined && r.second === r.label).length} of ${runRows.filter((r) => r.second !== undefined).length} agree with the first`,
-);
+// Cline's paired results): the items that reading removes, and blockers it keeps in the same sessions.
+printRound('edits read from rendered diffs', 'rendered-edits.jsonl', ['rendered-edit', 'kept']);
+// Agent runs: what a step said before the run's last write that worked.
+printRound('agent runs', 'runs-superseded.jsonl', ['run-superseded', 'kept']);
+// Markdown headings read as titles, no items: every item the rule removed, and controls.
+printRound('headings', 'headings.jsonl', ['heading', 'kept']);
 // The agent's next actions and questions that end with a colon (`introduces.jsonl`, RULES.md,
 // shipped): scope `done` unless they are the session's last words; controls after the latest turn.
 const introducesRows = readRows('introduces.jsonl');

@@ -95,17 +95,15 @@ import { englishOpening } from './english.js';
 import * as forms from './forms.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
 import { otherLanguage, plainSpanishPlan } from './languages.js';
-import { boldTitle, leadCategory, titled } from './lead.js';
+import { boldTitle, headingLine, leadCategory, titled } from './lead.js';
 import { hedgedPlace, locatesEvidence } from './located.js';
 import { isPointer, plainFirst, shoutedFirst } from './pointer.js';
 import { answersItself, copulaPointer, endsWithColon, endsWithQuestionMark } from './text.js';
 
 export { MAX_DIGIT_KEYWORD, scopeCategory, taskCategory, wordFlags } from './cues.js';
-
 export { NO_CATEGORY, RESOLVED_CODE };
 
-/** Scratch flags of the entry being classified (reused: classification is synchronous). */
-let scratch: number[] = [];
+let scratch: number[] = []; // flags of the entry being classified (reused: classification is synchronous)
 
 /**
  * {@link classify} without a forced category, from the {@link wordFlags} of the words `ids[at … at + n)`:
@@ -127,6 +125,7 @@ export function classifyFlags(
   at = 0,
   n = ids.length,
 ): number {
+  if (headingLine(raw)) return NO_CATEGORY; // a title over what follows, in any language
   if (scratch.length < n) scratch = new Array<number>(n * 2).fill(0);
   for (let i = 0; i < n; i++) scratch[i] = flagsOf[ids[at + i]!]!;
   const c = decide(scratch, n, raw, mayLink);
@@ -151,6 +150,7 @@ export interface Classification {
  * ```
  */
 export function classify(ws: readonly string[], raw: string, forced?: SnapshotCategory): Classification {
+  if (headingLine(raw)) return { category: forced, resolved: false };
   const fs = ws.map(wordFlags);
   let c = decide(fs, fs.length, raw, true);
   if (c === NO_CATEGORY) c = otherLanguage(raw); // text scanText cannot read (not ASCII) comes here

@@ -17,6 +17,7 @@ export {
   wordFlags,
 } from './classify.js';
 export type { SnapshotCategory } from './codes.js';
+export { headingLine } from './lead.js';
 export { findLinks, findLinksFrom } from './links.js';
 export { hint } from './needles.js';
 export { scanText } from './scan.js';

@@ -54,6 +54,8 @@ const LABELS: ReadonlyMap<string, number> = /* @__PURE__ */ new Map(
 /** ☐ (open), ☑ ☒ ✅ ✔ (ticked). */
 const BOX = /[\u2610-\u2612\u2705\u2714]/;
 const BOLD_TITLE = /^\s*\*\*[^*\n]{1,80}?(?::\*\*|\*\*:)\s*$/;
+/** A Markdown heading: up to three spaces, one to six `#`, a space or tab, then text. */
+const HEADING = /^ {0,3}#{1,6}[ \t]+\S/;
 const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*{0,2}\s+\S+\s+\S/;
 /**
  * "I see / found / here's the issue", maybe after "ok", "ah", "now", "I can (now) see", with an article
@@ -239,4 +241,20 @@ export function boldTitle(raw: string): boolean {
   let i = 0;
   while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
   return raw.charCodeAt(i) === 0x2a && raw.charCodeAt(i + 1) === 0x2a && BOLD_TITLE.test(raw);
+}
+
+/**
+ * Whether the entry is a Markdown heading ("## Review summary", "### Commit 6 — feat: shared
+ * BackToDashboardLink"): a title over what follows, like a bold title, so no note of its own — not
+ * resolved either (a heading reports nothing done), and a category a scope forces stays (aider prints
+ * "# 1 SEARCH/REPLACE block failed to match!" as a failure).
+ *
+ * @example
+ * ```ts
+ * headingLine('## Todo List'); // true
+ * headingLine('#123 is the issue to fix'); // false
+ * ```
+ */
+export function headingLine(raw: string): boolean {
+  return raw.charCodeAt(0) <= 0x23 && HEADING.test(raw);
 }

@@ -8,6 +8,7 @@
 import {
   comparableKey,
   contentTerms,
+  headingLine,
   keyHash,
   PROBE_LIMIT,
   scanText,
@@ -498,8 +499,13 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       own = a.readCategory;
     }
     // A failed call's error line reports a problem: a question or a step in it is the tool's ("Did
-    // you mean _types?", "Run `npm install` first."), not the agent's.
-    if (scope === 'observation' && (own === 'unresolvedQuestions' || own === 'nextActions')) own = 'blockers';
+    // you mean _types?", "Run `npm install` first."), not the agent's; and a line aider prints as a
+    // heading ("# 1 SEARCH/REPLACE block failed to match!") is no title.
+    if (
+      scope === 'observation' &&
+      (own === 'unresolvedQuestions' || own === 'nextActions' || (own === undefined && headingLine(text)))
+    )
+      own = 'blockers';
     // Scopes that say what the session shows is over keep an entry out of some lists (scopes.ts).
     const over = droppedByScope(scope, own);
     if (over) own = undefined;

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findLinks } from '../../lib/categorise/index';
+import { findLinks, headingLine } from '../../lib/categorise/index';
 import { isPointer } from '../../lib/categorise/pointer';
 import { declinedCall, errorLine, extractJson } from '../../lib/core/index';
 import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/index';
@@ -308,6 +308,11 @@ describe('error classes', () => {
     ['MCP texts without a closing quote', (n) => fill(n, '\\"text\\":\\"', `${MCP} with response: "text":"`)],
     ['MCP text fields', (n) => fill(n, '"text":"', `${MCP} with response: `)],
     ['MCP parts', (n) => `${MCP} with response: [${fill(n - 200, '{"text":"a"},')}{}]`],
+  ]);
+  // The snapshot's heading test: runs of marks and spaces.
+  linear('headingLine', headingLine, [
+    ['hashes', (n) => fill(n, '#')],
+    ['hashes then spaces', (n) => fill(n, ' ', '######')],
   ]);
   // Cline's result header before a denial: brackets without the header's end, spaces before it.
   linear('declinedCall', declinedCall, [

@@ -5,9 +5,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CODES, opensInCode } from '../../lib/categorise/cues';
+import { headingLine } from '../../lib/categorise/lead';
 import { OPENER_WORDS, OPENERS } from '../../lib/categorise/openers';
 import { plainFirst, shoutedFirst } from '../../lib/categorise/pointer';
 import { answersItself, copulaPointer } from '../../lib/categorise/text';
+import { ownCategories } from '../../tools/shared/own-category';
 import { where } from '../snapshot/where';
 
 describe('snapshot cues', () => {
@@ -257,6 +259,32 @@ describe('snapshot cues', () => {
     expect(where('**CHANGELOG.md Cleanup:**')).toBe('none');
     expect(where('**Inputs/Outputs:**')).toBe('none');
     expect(where('**Diagnosis:** the hook calls a removed venv')).toBe('blockers');
+  });
+
+  it('reads a Markdown heading as a title over what follows, in any language; an error line stays a failure', () => {
+    expect(where('## Todo List')).toBe('none');
+    expect(where('### Commit 6 — feat: shared BackToDashboardLink')).toBe('none');
+    expect(where('## The Actual Issue: PERMISSION_DENIED Error')).toBe('none');
+    expect(where('##### What prompted the author to learn TypeScript?')).toBe('none');
+    expect(where('## Vấn đề hiện tại:')).toBe('none');
+    // Not headings: no space after the marks, or more than six of them, or a plain sentence.
+    expect(where('#123 is failing again: the login test times out.')).toBe('blockers');
+    expect(where('####### Run the migration before the release.')).toBe('nextActions');
+    expect(headingLine('   ## indented up to three spaces')).toBe(true);
+    expect(headingLine('    ## four spaces is code')).toBe(false);
+    // aider prints a failed edit block as a heading: the failed call's error line is a blocker.
+    const failed = ownCategories({
+      objective: '',
+      entries: [
+        {
+          scope: 'observation',
+          key: 'k',
+          value: '# 1 SEARCH/REPLACE block failed to match!',
+          sourceIteration: 0,
+        },
+      ],
+    });
+    expect(failed).toEqual(['blockers']);
   });
 
   it('reads "I must <verb>", "Please <verb>" and "double check" as plans', () => {

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { headingLine } from 'rearview/categorise';
 import { type MemoryEntry, readSnapshotSource } from 'rearview/snapshot';
 import { describe, expect, it } from 'vitest';
 
@@ -46,6 +47,7 @@ const supersededAfter = read('superseded-after.jsonl');
 const delivered = read('delivered.jsonl');
 const renderedEdits = read('rendered-edits.jsonl');
 const runsSuperseded = read('runs-superseded.jsonl');
+const headings = read('headings.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -67,6 +69,7 @@ const every = [
   ...delivered,
   ...renderedEdits,
   ...runsSuperseded,
+  ...headings,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 /**
@@ -134,7 +137,8 @@ describe('the pending set', () => {
         !supersededAfter.includes(r) &&
         !delivered.includes(r) &&
         !renderedEdits.includes(r) &&
-        !runsSuperseded.includes(r),
+        !runsSuperseded.includes(r) &&
+        !headings.includes(r),
     ))
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
     for (const r of earlier) {
@@ -203,6 +207,7 @@ describe('the pending set', () => {
       delivered,
       renderedEdits,
       runsSuperseded,
+      headings,
     ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     // Agent runs' items by the rules of their heading (the round's sheet said which words to use).
@@ -219,6 +224,12 @@ describe('the pending set', () => {
       expect(String(r.file)).toMatch(/^(?:mini-swe-agent|swe-agent|other-agents)\//);
     }
     expect(runsSuperseded.filter((r) => r.second !== undefined).length).toBe(25);
+    for (const r of headings) {
+      expect(['heading', 'kept']).toContain(r.group);
+      expect(wordsOf[String(r.category)]).toContain(r.label);
+    }
+    // The second reader's words for questions: `answered` where the first said `not-a-question`.
+    expect(headings.filter((r) => r.second !== undefined).length).toBe(9);
     for (const r of renderedEdits) {
       expect(['rendered-edit', 'kept']).toContain(r.group);
       const words =
@@ -378,6 +389,11 @@ describe('the pending set', () => {
       for (const r of runsSuperseded)
         expect(entryOf(r)?.scope === 'superseded', `${r.file} step ${r.message}`).toBe(
           r.group === 'run-superseded',
+        );
+      // Markdown headings (headings.jsonl): every removed item is one, and no control is.
+      for (const r of headings)
+        expect(headingLine(String(entryOf(r)?.value)), `${r.file} message ${r.message}`).toBe(
+          r.group === 'heading',
         );
       // The runs' acted-on rule was not shipped: a thought after the last write keeps its scope.
       for (const r of kept(actedRuns))
