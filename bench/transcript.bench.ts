@@ -6,11 +6,18 @@
  * Standalone: `npx tsx bench/transcript.bench.ts` (add `--expose-gc` through NODE_OPTIONS for steadier
  * heap figures).
  */
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseTrajectory, parseTranscript, RENDERED_EDIT_TOOL } from '../lib/transcript/index';
-import { type BenchResult, type BenchSuite, measure, readText, round, sharedDataDir } from './harness';
+import {
+  type BenchResult,
+  type BenchSuite,
+  measure,
+  readText,
+  round,
+  sharedDataDir,
+  walkFiles,
+} from './harness';
 
 const SESSIONS = ['258c7280-ae70-4798-800f-63464d01a85d.jsonl', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl'];
 const MINI = 'psf__requests-1142.traj.json';
@@ -23,17 +30,6 @@ function naive(text: string): unknown[] {
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as { type?: string; isSidechain?: boolean })
     .filter((e) => (e.type === 'user' || e.type === 'assistant') && !e.isSidechain);
-}
-
-/** The `.md` files under `dir`, sorted, depth first. */
-function markdownUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...markdownUnder(path));
-    else if (name.endsWith('.md')) out.push(path);
-  }
-  return out;
 }
 
 function bytes(text: string): number {
@@ -96,7 +92,9 @@ const suite = {
     // Every SpecStory export of the shared data, one parse each: the line reader with its tool blocks
     // and the edits it reads out of the agent's prose (fences), against splitting lines and picking
     // the turn headers.
-    const exportsText = markdownUnder(join(dir, 'specstory')).map((f) => readText(f));
+    const exportsText = walkFiles(join(dir, 'specstory'), (name) => name.endsWith('.md')).map((f) =>
+      readText(f),
+    );
     const exportsSize = exportsText.reduce((n, t) => n + bytes(t), 0);
     const spec = await measure(
       'parseTranscript/specstory-exports',

@@ -246,8 +246,9 @@ export function boldTitle(raw: string): boolean {
 /**
  * Whether the entry is a Markdown heading ("## Review summary", "### Commit 6 — feat: shared
  * BackToDashboardLink"): a title over what follows, like a bold title, so no note of its own — not
- * resolved either (a heading reports nothing done), and a category a scope forces stays (aider prints
- * "# 1 SEARCH/REPLACE block failed to match!" as a failure).
+ * resolved either (a heading reports nothing done). A forced category stays, and the snapshot still
+ * reads a failed call's error line that looks like one as a problem (aider prints "# 1 SEARCH/REPLACE
+ * block failed to match!").
  *
  * @example
  * ```ts
