@@ -332,6 +332,71 @@ describe('specstory', () => {
     expect(user.messages.map((m) => m.role)).toEqual(['user']);
   });
 
+  it('keeps no run of `---` separators as words: no message of separators alone, none at either end', () => {
+    const t = parseTranscript(
+      [
+        '_**User**_',
+        '',
+        'Check the build',
+        '',
+        '---',
+        '',
+        '_**Assistant**_',
+        '',
+        '---',
+        '',
+        '---',
+        '',
+        'Let me look at the config first.',
+        '',
+        '---',
+        '',
+        '<tool-use data-tool-name="read_file"><details><summary>Tool use: **read_file** • Read file: a.json</summary>',
+        '{}',
+        '</details></tool-use>',
+        '',
+        '---',
+        '',
+        '---',
+        '',
+        '<tool-use data-tool-name="run_terminal_cmd"><details><summary>Tool use: **run_terminal_cmd** • npm run build</summary>',
+        'ok',
+        '</details></tool-use>',
+        '',
+        '---',
+        '',
+        '---',
+        '',
+      ].join('\n'),
+    );
+    const words = t.messages.filter((m) => !m.toolName).map((m) => m.content);
+    expect(words).toEqual(['Check the build', 'Let me look at the config first.']);
+    // A turn answered by calls alone, between separators: no words of the agent's, so not `replied`.
+    const callsOnly = parseTranscript(
+      [
+        '_**User**_',
+        '',
+        'Why does the build fail?',
+        '',
+        '---',
+        '',
+        '_**Assistant**_',
+        '',
+        '---',
+        '',
+        '<tool-use data-tool-name="run_terminal_cmd"><details><summary>Tool use: **run_terminal_cmd** • npm run build</summary>',
+        'ok',
+        '</details></tool-use>',
+        '',
+        '---',
+        '',
+        '---',
+      ].join('\n'),
+    );
+    const { entries } = entriesFromMessages(callsOnly.messages);
+    expect(entries.find((e) => e.value === 'Why does the build fail?')?.scope).toBe('user');
+  });
+
   it('an unclosed block ends at the next header: no turn is lost', () => {
     const text =
       '_**Assistant**_\n\n<details>\n<summary>Edit file: a.ts</summary>\nx\n\n_**User**_\n\nthanks\n';

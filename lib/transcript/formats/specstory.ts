@@ -217,25 +217,21 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
   }
 }
 
-/** The section's text without leading/trailing blank lines and the `---` separator that closed it. */
+/**
+ * The section's text without the blank lines and `---` separators that end it: exports put one between
+ * sections, and a section with nothing between two of them (a block the export left empty) leaves a run.
+ */
 function trimSection(parts: string[]): string {
   let end = parts.length;
-  while (end > 0 && isBlank(parts[end - 1]!)) end--;
-  if (end > 0 && parts[end - 1]!.trim() === '---') {
-    end--;
-    while (end > 0 && isBlank(parts[end - 1]!)) end--;
-  }
+  while (end > 0 && (isBlank(parts[end - 1]!) || parts[end - 1]!.trim() === '---')) end--;
   return parts.slice(0, end).join('\n');
 }
 
-/** `parts` without a `---` line (and the blank lines around it) at their start. */
+/** `parts` without the `---` lines (and the blank lines around them) at their start. */
 function afterSeparator(parts: string[]): string[] {
   let i = 0;
-  while (i < parts.length && isBlank(parts[i]!)) i++;
-  if (i === parts.length || parts[i]!.trim() !== '---') return parts;
-  i++;
-  while (i < parts.length && isBlank(parts[i]!)) i++;
-  return parts.slice(i);
+  while (i < parts.length && (isBlank(parts[i]!) || parts[i]!.trim() === '---')) i++;
+  return i === 0 ? parts : parts.slice(i);
 }
 
 /** Whether the next line starts a section: nothing but blank lines, or a `---` line, before it. */
