@@ -333,6 +333,11 @@ describe('specstory', () => {
   });
 
   it('keeps no run of `---` separators as words: no message of separators alone, none at either end', () => {
+    const RUN_BUILD = [
+      '<tool-use data-tool-name="run_terminal_cmd"><details><summary>Tool use: **run_terminal_cmd** • npm run build</summary>',
+      'ok',
+      '</details></tool-use>',
+    ];
     const t = parseTranscript(
       [
         '_**User**_',
@@ -359,9 +364,7 @@ describe('specstory', () => {
         '',
         '---',
         '',
-        '<tool-use data-tool-name="run_terminal_cmd"><details><summary>Tool use: **run_terminal_cmd** • npm run build</summary>',
-        'ok',
-        '</details></tool-use>',
+        ...RUN_BUILD,
         '',
         '---',
         '',
@@ -384,9 +387,7 @@ describe('specstory', () => {
         '',
         '---',
         '',
-        '<tool-use data-tool-name="run_terminal_cmd"><details><summary>Tool use: **run_terminal_cmd** • npm run build</summary>',
-        'ok',
-        '</details></tool-use>',
+        ...RUN_BUILD,
         '',
         '---',
         '',
