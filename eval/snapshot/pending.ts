@@ -70,37 +70,31 @@ console.log(
   `second reader: ${second.filter((r) => r.second === r.label).length} of ${second.length} agree with the first`,
 );
 
+/** The lists a labelled row can point into. */
+type ListName = 'nextActions' | 'blockers' | 'unresolvedQuestions' | 'openHypotheses';
+const LISTS: readonly ListName[] = ['nextActions', 'blockers', 'unresolvedQuestions', 'openHypotheses'];
+
 /**
- * Today's items of one category of a file (`kept`, as `message#sha256` of their source entry), and where
- * each entry's text sits (`at`: sha256 → message numbers) so that a label finds its entry after a
- * reader change renumbers the messages (a call read out of prose adds one).
+ * Today's items of a file, by list (`kept`, as `message#sha256` of their source entry), and where each
+ * entry's text sits (`at`: sha256 → message numbers) so that a label finds its entry after a reader
+ * change renumbers the messages (a call read out of prose adds one). One parse and one snapshot a file.
  */
-interface FileList {
-  kept: Set<string>;
+interface FileLists {
+  kept: Record<ListName, Set<string>>;
   at: Map<string, number[]>;
 }
 
-/** Today's next actions of a file (of an agent run too with `runs`). */
-function nextActionsOf(text: string, runs = false): FileList | null {
-  return listOf(text, 'nextActions', runs);
-}
-
-/** Today's items of one category of a file (see {@link FileList}). */
-function listOf(
-  text: string,
-  category: 'nextActions' | 'blockers' | 'unresolvedQuestions' | 'openHypotheses',
-  runs = false,
-): FileList | null {
+/** A file's lists (see {@link FileLists}); with `runs`, agent runs too (a run's entries come from its steps). */
+function listsOf(text: string, runs = false): FileLists | null {
   let src: ReturnType<typeof readSnapshotSource>;
   try {
     src = readSnapshotSource(text);
   } catch {
     return null;
   }
-  // With `runs`, agent runs too: a run's entries come from its steps (sourceIteration = the step).
   if (src.kind !== 'transcript' && !(runs && src.kind === 'trajectory')) return null;
   const entries = src.input.entries ?? [];
-  const kept = new Set<string>();
+  const kept = Object.fromEntries(LISTS.map((l) => [l, new Set<string>()])) as Record<ListName, Set<string>>;
   const at = new Map<string, number[]>();
   for (const e of entries) {
     const key = sha(String(e.value).trim());
@@ -109,29 +103,29 @@ function listOf(
     else at.set(key, [e.sourceIteration]);
   }
   for (const item of deterministicSnapshotWithTrace(src.input).kept) {
-    if (item.category !== category) continue;
+    if (!(LISTS as readonly string[]).includes(item.category)) continue;
     const id = item.sources.find((s) => /^m\d+$/.test(s));
     const e = id ? entries[Number(id.slice(1)) - 1] : undefined;
-    if (e) kept.add(`${e.sourceIteration}#${sha(String(e.value).trim())}`);
+    if (e) kept[item.category as ListName].add(`${e.sourceIteration}#${sha(String(e.value).trim())}`);
   }
   return { kept, at };
 }
 
 /** Whether a file's list holds a labelled row: its text's entry nearest the message it was drawn from. */
-function holds(list: FileList | null | undefined, r: Row): boolean {
-  const at = list?.at.get(r.sha256);
-  if (!list || !at) return false;
+function holds(lists: FileLists | null | undefined, r: Row, list: ListName): boolean {
+  const at = lists?.at.get(r.sha256);
+  if (!lists || !at) return false;
   let best = at[0]!;
   for (const m of at) if (Math.abs(m - r.message) < Math.abs(best - r.message)) best = m;
-  return list.kept.has(`${best}#${r.sha256}`);
+  return lists.kept[list].has(`${best}#${r.sha256}`);
 }
 
 console.log("\n## Today's next-action lists");
-const lists = new Map<string, FileList | null>();
+const lists = new Map<string, FileLists | null>();
 for (const file of new Set(rows.map((r) => r.file)))
-  lists.set(file, nextActionsOf(readFileSync(join(root, file), 'utf8')));
-const listed = rows.filter((r) => holds(lists.get(r.file), r));
-const left = rows.filter((r) => !holds(lists.get(r.file), r));
+  lists.set(file, listsOf(readFileSync(join(root, file), 'utf8')));
+const listed = rows.filter((r) => holds(lists.get(r.file), r, 'nextActions'));
+const left = rows.filter((r) => !holds(lists.get(r.file), r, 'nextActions'));
 const decided = (rs: readonly Row[]) => rs.filter((r) => r.label === 'pending' || r.label === 'not-pending');
 const share = (a: number, b: number) => `${a} of ${b} (${b ? ((100 * a) / b).toFixed(1) : '—'} %)`;
 console.log(`listed today (${listed.length}): ${counts(listed)}`);
@@ -331,12 +325,12 @@ const fixedSecond = fixedRows.filter((r) => r.second !== undefined);
 console.log(
   `second reader: ${fixedSecond.filter((r) => r.second === r.label).length} of ${fixedSecond.length} agree with the first`,
 );
-const blockerLists = new Map<string, FileList | null>();
+const blockerLists = new Map<string, FileLists | null>();
 for (const file of new Set(
   [...fixedRows, ...fixedRuns, ...actedRows, ...modelRows, ...blockers].map((r) => r.file),
 ))
-  blockerLists.set(file, listOf(readFileSync(join(root, file), 'utf8'), 'blockers', true));
-const inList = (r: Row) => holds(blockerLists.get(r.file), r);
+  blockerLists.set(file, listsOf(readFileSync(join(root, file), 'utf8'), true));
+const inList = (r: Row) => holds(blockerLists.get(r.file), r, 'blockers');
 for (const [name, rs] of [
   ['fixed.jsonl', fixedRows],
   ['fixed-runs.jsonl', fixedRuns],
@@ -354,38 +348,31 @@ for (const [name, rs] of [
 const files = CONVERSATION_FOLDERS.flatMap((d) =>
   walkFiles(join(root, d)).filter((p) => !METADATA_FILE.test(relative(root, p))),
 );
-let sessions = 0;
-let items = 0;
-let blockerItems = 0;
-let questionItems = 0;
-let guessItems = 0;
-for (const f of files) {
-  const text = readFileSync(f, 'utf8');
-  const list = nextActionsOf(text);
-  if (list === null) continue;
-  sessions++;
-  items += list.kept.size;
-  blockerItems += listOf(text, 'blockers')?.kept.size ?? 0;
-  questionItems += listOf(text, 'unresolvedQuestions')?.kept.size ?? 0;
-  guessItems += listOf(text, 'openHypotheses')?.kept.size ?? 0;
+/** Sessions read and the items of each list over `paths` (agent runs too with `runs`). */
+function totals(paths: readonly string[], runs = false) {
+  const t = { sessions: 0, nextActions: 0, blockers: 0, unresolvedQuestions: 0, openHypotheses: 0 };
+  for (const f of paths) {
+    const l = listsOf(readFileSync(f, 'utf8'), runs);
+    if (l === null) continue;
+    t.sessions++;
+    for (const c of LISTS) t[c] += l.kept[c].size;
+  }
+  return t;
 }
+const chats = totals(files);
+const { sessions, nextActions: items, blockers: blockerItems } = chats;
+const { unresolvedQuestions: questionItems, openHypotheses: guessItems } = chats;
 const per = (n: number) => (n / Math.max(1, sessions)).toFixed(2);
 // The agent runs (no person in them), apart.
-const runTotals = [0, 0, 0, 0, 0];
-for (const d of ['mini-swe-agent', 'swe-agent'])
-  for (const f of walkFiles(join(root, d)).filter((p) => !METADATA_FILE.test(relative(root, p)))) {
-    const text = readFileSync(f, 'utf8');
-    const list = nextActionsOf(text, true);
-    if (list === null) continue;
-    runTotals[0]!++;
-    runTotals[1]! += list.kept.size;
-    runTotals[2]! += listOf(text, 'blockers', true)?.kept.size ?? 0;
-    runTotals[3]! += listOf(text, 'unresolvedQuestions', true)?.kept.size ?? 0;
-    runTotals[4]! += listOf(text, 'openHypotheses', true)?.kept.size ?? 0;
-  }
+const runs = totals(
+  ['mini-swe-agent', 'swe-agent'].flatMap((d) =>
+    walkFiles(join(root, d)).filter((p) => !METADATA_FILE.test(relative(root, p))),
+  ),
+  true,
+);
 console.log(
   `\n${items} next actions, ${blockerItems} blockers, ${questionItems} unresolved questions and ${guessItems} open hypotheses over ${sessions} shared transcripts (${per(items)}, ${per(blockerItems)}, ${per(questionItems)} and ${per(guessItems)} per session; ${relative(process.cwd(), root)})`,
 );
 console.log(
-  `${runTotals[1]} next actions, ${runTotals[2]} blockers, ${runTotals[3]} unresolved questions and ${runTotals[4]} open hypotheses over ${runTotals[0]} shared agent runs (mini-swe-agent, swe-agent)`,
+  `${runs.nextActions} next actions, ${runs.blockers} blockers, ${runs.unresolvedQuestions} unresolved questions and ${runs.openHypotheses} open hypotheses over ${runs.sessions} shared agent runs (mini-swe-agent, swe-agent)`,
 );

@@ -8,7 +8,6 @@
 import {
   comparableKey,
   contentTerms,
-  headingLine,
   keyHash,
   PROBE_LIMIT,
   scanText,
@@ -25,7 +24,7 @@ import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
 import type { SnapshotOptions } from './options.js';
 import { samePlaces } from './same-place.js';
-import { droppedByScope } from './scopes.js';
+import { droppedByScope, observedCategory } from './scopes.js';
 import type {
   ActiveContextSnapshot,
   DroppedItem,
@@ -498,14 +497,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
       }
       own = a.readCategory;
     }
-    // A failed call's error line reports a problem: a question or a step in it is the tool's ("Did
-    // you mean _types?", "Run `npm install` first."), not the agent's; and a line aider prints as a
-    // heading ("# 1 SEARCH/REPLACE block failed to match!") is no title.
-    if (
-      scope === 'observation' &&
-      (own === 'unresolvedQuestions' || own === 'nextActions' || (own === undefined && headingLine(text)))
-    )
-      own = 'blockers';
+    if (scope === 'observation') own = observedCategory(own, text);
     // Scopes that say what the session shows is over keep an entry out of some lists (scopes.ts).
     const over = droppedByScope(scope, own);
     if (over) own = undefined;

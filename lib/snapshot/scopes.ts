@@ -6,6 +6,7 @@
  * table, so a scope is defined in one place. The evidence for each is in lib/snapshot/README.md and
  * eval/snapshot/sets/pending/.
  */
+import { headingLine } from '../categorise/index.js';
 import type { SnapshotCategory } from './types.js';
 
 /** One scope of the table. */
@@ -36,9 +37,10 @@ export interface OverScope {
  * - `delivered`: the person's latest turn the agent answered at length in words (1,500 characters or
  *   more) — no next action and no open question (delivered.jsonl).
  * - `superseded`: with an edit that worked anywhere after it — what was said before the person's latest
- *   turn, or the agent's words after it: what `answered` drops, and a problem it names no longer stands
- *   (blind rounds: superseded.jsonl, 1 of 40 removed blockers still open; superseded-after.jsonl, none
- *   of 14 removed next actions and blockers of the agent's last stretch still to do).
+ *   turn, or the agent's words after it, or an agent run's step before its last write: what `answered`
+ *   drops, and a problem it names no longer stands (blind rounds: superseded.jsonl, 1 of 40 removed
+ *   blockers still open; superseded-after.jsonl, none of 14 removed next actions and blockers of the
+ *   agent's last stretch still to do; rendered-edits.jsonl, 3 of 40; runs-superseded.jsonl, 1 of 40).
  * - `fixed`: the error of a call a later call made good, or what the agent acted on with an edit that
  *   succeeded: it no longer stands under any heading but evidence.
  *
@@ -116,4 +118,26 @@ export function droppedByScope(
 ): 'done' | 'resolved' | undefined {
   if (own === undefined) return undefined;
   return BY_SCOPE.get(scope)?.drops.get(own);
+}
+
+/**
+ * The list of a failed call's error line (scope `observation`): a problem whatever it reads as. A
+ * question or a step in it is the tool's ("Did you mean _types?", "Run `npm install` first."), not the
+ * agent's, and a line aider prints as a heading ("# 1 SEARCH/REPLACE block failed to match!") is no
+ * title.
+ *
+ * @example
+ * ```ts
+ * observedCategory('nextActions', 'Run `npm install` first.'); // 'blockers'
+ * observedCategory(undefined, '# 1 SEARCH/REPLACE block failed to match!'); // 'blockers'
+ * observedCategory(undefined, 'Done in 2.1s'); // undefined
+ * ```
+ */
+export function observedCategory(
+  own: SnapshotCategory | undefined,
+  text: string,
+): SnapshotCategory | undefined {
+  return own === 'unresolvedQuestions' || own === 'nextActions' || (own === undefined && headingLine(text))
+    ? 'blockers'
+    : own;
 }

@@ -333,68 +333,39 @@ describe('specstory', () => {
   });
 
   it('keeps no run of `---` separators as words: no message of separators alone, none at either end', () => {
-    const RUN_BUILD = [
-      '<tool-use data-tool-name="run_terminal_cmd"><details><summary>Tool use: **run_terminal_cmd** • npm run build</summary>',
-      'ok',
+    const SEP = ['', '---', ''];
+    const call = (tool: string, summary: string, output: string) => [
+      `<tool-use data-tool-name="${tool}"><details><summary>Tool use: **${tool}** • ${summary}</summary>`,
+      output,
       '</details></tool-use>',
     ];
-    const t = parseTranscript(
-      [
-        '_**User**_',
-        '',
-        'Check the build',
-        '',
-        '---',
-        '',
-        '_**Assistant**_',
-        '',
-        '---',
-        '',
-        '---',
-        '',
-        'Let me look at the config first.',
-        '',
-        '---',
-        '',
-        '<tool-use data-tool-name="read_file"><details><summary>Tool use: **read_file** • Read file: a.json</summary>',
-        '{}',
-        '</details></tool-use>',
-        '',
-        '---',
-        '',
-        '---',
-        '',
-        ...RUN_BUILD,
-        '',
-        '---',
-        '',
-        '---',
-        '',
-      ].join('\n'),
+    /** A person's turn, then the agent's sections, each between `---` lines (as the exports write them). */
+    const exported = (turn: string, ...sections: string[][]) =>
+      parseTranscript(
+        [
+          '_**User**_',
+          '',
+          turn,
+          ...SEP,
+          '_**Assistant**_',
+          ...sections.flatMap((s) => [...SEP, ...s]),
+          ...SEP,
+          '---',
+        ].join('\n'),
+      );
+    const build = call('run_terminal_cmd', 'npm run build', 'ok');
+    const t = exported(
+      'Check the build',
+      [],
+      ['Let me look at the config first.'],
+      call('read_file', 'Read file: a.json', '{}'),
+      [],
+      build,
     );
     const words = t.messages.filter((m) => !m.toolName).map((m) => m.content);
     expect(words).toEqual(['Check the build', 'Let me look at the config first.']);
     // A turn answered by calls alone, between separators: no words of the agent's, so not `replied`.
-    const callsOnly = parseTranscript(
-      [
-        '_**User**_',
-        '',
-        'Why does the build fail?',
-        '',
-        '---',
-        '',
-        '_**Assistant**_',
-        '',
-        '---',
-        '',
-        ...RUN_BUILD,
-        '',
-        '---',
-        '',
-        '---',
-      ].join('\n'),
-    );
-    const { entries } = entriesFromMessages(callsOnly.messages);
+    const { entries } = entriesFromMessages(exported('Why does the build fail?', build).messages);
     expect(entries.find((e) => e.value === 'Why does the build fail?')?.scope).toBe('user');
   });
 

@@ -23,7 +23,7 @@
 export const RENDERED_EDIT_TOOL = 'Edit file';
 
 /** Backticks that open or close a fence at the start of `line` (after indentation), or 0 under three. */
-export function fenceTicks(line: string): number {
+function fenceTicks(line: string): number {
   let i = 0;
   while (i < line.length && (line.charCodeAt(i) === 0x20 || line.charCodeAt(i) === 0x09)) i++;
   const start = i;
@@ -53,7 +53,7 @@ export interface OpenFence {
 export type FenceStep =
   | { kind: 'none' }
   | { kind: 'open'; fence: OpenFence }
-  | { kind: 'diff' }
+  | { kind: 'diff'; ticks: number }
   | { kind: 'close' }
   | { kind: 'edit'; fence: OpenFence };
 
@@ -66,7 +66,7 @@ export type FenceStep =
  *
  * @example
  * ```ts
- * fenceStep('```diff', undefined, 0, 1, () => true); // { kind: 'diff' }
+ * fenceStep('```diff', undefined, 0, 1, () => true); // { kind: 'diff', ticks: 3 }
  * ```
  */
 export function fenceStep(
@@ -80,7 +80,7 @@ export function fenceStep(
     const ticks = fenceTicks(line);
     if (ticks === 0) return { kind: 'none' };
     const info = line.trim().slice(ticks).trim();
-    if (info === 'diff' && sectionStart()) return { kind: 'diff' };
+    if (info === 'diff' && sectionStart()) return { kind: 'diff', ticks };
     return { kind: 'open', fence: { ticks, at, line: lineNumber, empty: info.length === 0 } };
   }
   if (closesFence(line, fence.ticks)) return fence.empty ? { kind: 'edit', fence } : { kind: 'close' };

@@ -17,7 +17,7 @@ import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
 import type { Message, Role } from '../types.js';
 import { noteModel, type ParseState } from './result.js';
-import { closesFence, fenceStep, fenceTicks, type OpenFence, RENDERED_EDIT_TOOL } from './specstory-edits.js';
+import { closesFence, fenceStep, type OpenFence, RENDERED_EDIT_TOOL } from './specstory-edits.js';
 import { isoTime, modelOf, sessionComment, sessionStart, specstoryHeader } from './specstory-header.js';
 import { syntheticKind, unwrapQuery } from './synthetic.js';
 
@@ -191,7 +191,7 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
       const step = fenceStep(line, fence, parts.length, n, () => startsSection(parts));
       if (step.kind === 'diff') {
         flushText();
-        block = { line: n, lines: [], depth: 0, ticks: fenceTicks(line) };
+        block = { line: n, lines: [], depth: 0, ticks: step.ticks };
         mode = 'diff';
         return undefined;
       }

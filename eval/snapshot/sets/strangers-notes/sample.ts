@@ -287,7 +287,10 @@ export function loadStrangersNotes(
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as NoteRow);
-  const cache = new Map<string, { byPos: Map<string, string>; byHash: Map<string, string[]> }>();
+  const cache = new Map<
+    string,
+    { byPos: Map<string, string>; byHash: Map<string, string[]>; joined?: Map<string, string> }
+  >();
   const out: (NoteRow & { text: string })[] = [];
   for (const r of rows) {
     if (!existsSync(join(root, r.file))) {
@@ -302,11 +305,6 @@ export function loadStrangersNotes(
         const h = sha256Hex(n.text);
         byHash.set(h, [...(byHash.get(h) ?? []), n.text]);
       }
-      // Sentences read before edits rendered in prose became calls (see withEditsJoined).
-      for (const n of notesOf(r.file, r.author, root, true)) {
-        const h = sha256Hex(n.text);
-        if (!byHash.has(h)) byHash.set(h, [n.text]);
-      }
       texts = { byPos: new Map(notes.map((n) => [n.pos, n.text])), byHash };
       cache.set(r.file, texts);
     }
@@ -314,6 +312,12 @@ export function loadStrangersNotes(
     // A parser change can move a sentence to another message index (a SpecStory `Read file:` line
     // read as a call of its own): the same text, found by its hash, is still the labelled sentence.
     if (text === undefined || sha256Hex(text) !== r.sha256) text = texts.byHash.get(r.sha256)?.[0];
+    // A sentence read before edits rendered in prose became calls (see withEditsJoined): read the file
+    // that way only when a row needs it (5 rows of two sets).
+    if (text === undefined) {
+      texts.joined ??= new Map(notesOf(r.file, r.author, root, true).map((n) => [sha256Hex(n.text), n.text]));
+      text = texts.joined.get(r.sha256);
+    }
     if (text === undefined && lenient) {
       process.stderr.write(`${basename(path)}: ${r.id} not found in ${r.file}; left out\n`);
       continue;
