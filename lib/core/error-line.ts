@@ -30,10 +30,11 @@ const EXIT =
 /**
  * The header Codex CLI's `exec_command` puts before a command's output (`Chunk ID: 5c9bc4`,
  * `Wall time: 0.05 seconds`, `Original token count: 26`, `Output:`), and aider's `Tokens: 1.1k sent,
- * 555 received.` before its own errors: the runner's, not the error.
+ * 555 received.` before its own errors, and Cline's `[execute_command for 'npm test'] Result:` (the
+ * command it names may hold any word): the runner's, not the error.
  */
 const ENVELOPE =
-  /^(?:chunk id: \w+|wall time: [\d.]+ seconds?|original token count: \d+|output:|tokens: [\d.,]+k? sent, [\d.,]+k? received\..*)$/i;
+  /^(?:chunk id: \w+|wall time: [\d.]+ seconds?|original token count: \d+|output:|tokens: [\d.,]+k? sent, [\d.,]+k? received\..*|\[\w+(?: for .*)?\] result:)$/i;
 /**
  * A test runner's section heading, once its rules are dropped (pytest's `==== FAILURES ====`, `ERRORS`,
  * `short test summary info`): the failures are in the lines under it.

@@ -301,6 +301,8 @@ describe('error classes', () => {
     ],
     ['stream keys without an end', (n) => fill(n, 'stderr: StreamOutput { text: ', CODEX)],
     ['warnings', (n) => fill(n, '1:2  warning  missing x\n')],
+    // Cline's result header: one long line of `] result` with no colon, behind an opening bracket.
+    ['a header without its close', (n) => fill(n, '] Result', "[execute_command for '")],
     ['colour codes', (n) => fill(n, '\u001b[3', 'error ')],
     ['a word ending in Error', (n) => fill(n, 'aError', 'x\n')],
     ['numbers before errors', (n) => fill(n, '1 1 errorsx ')],

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { declinedCall, TranscriptError } from '../../lib/core/index';
+import { declinedCall, errorLine, TranscriptError } from '../../lib/core/index';
 import { detectFormat, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
 import { describeGrowth, doublings, measureGrowth, OBJECT_STEP, thrown } from './linear-time';
 
@@ -164,6 +164,33 @@ describe('cline', () => {
     // A declined call is the person's feedback, not a failure for the snapshot to list.
     expect(declinedCall(results[1]!.content)).toBe(true);
     expect(declinedCall(results[2]!.content)).toBe(false);
+  });
+
+  it('api history: a command that exited non-zero failed, in the header block or the one after', () => {
+    const run = (blocks: string[]) =>
+      parseTranscript([
+        { role: 'user', ts: T0, content: [{ type: 'text', text: '<task>\nBuild it\n</task>' }] },
+        {
+          role: 'assistant',
+          ts: T0 + 1,
+          content: [
+            { type: 'tool_use', id: 'c1', name: 'execute_command', input: { command: 'npm run build' } },
+          ],
+        },
+        { role: 'user', ts: T0 + 2, content: blocks.map((text) => ({ type: 'text', text })) },
+      ]).messages.filter((m) => m.role === 'tool');
+    const head = "[execute_command for 'npm run build'] Result:";
+    const failed = run([
+      `${head}\nCommand failed with exit code 2.\nOutput:\nsrc/a.ts(1,2): error TS2304: x`,
+    ]);
+    expect(failed.map((m) => [m.toolUseId, m.isError])).toEqual([['c1', true]]);
+    expect(declinedCall(failed[0]!.content)).toBe(false);
+    // What the snapshot shows is the compiler's line, not Cline's header (which names the command).
+    expect(errorLine(failed[0]!.content).line).toBe('src/a.ts(1,2): error TS2304: x');
+    const split = run([head, 'Command failed with exit code 1.']);
+    expect(split.map((m) => m.isError ?? false)).toEqual([false, true]);
+    const ok = run([`${head}\nCommand executed successfully (exit code 0).\nOutput:\nno errors`]);
+    expect(ok.map((m) => m.isError ?? false)).toEqual([false]);
   });
 
   it('malformed input throws a located TranscriptError', () => {

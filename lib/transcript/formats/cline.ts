@@ -235,6 +235,8 @@ function splitUserText(
   };
   const name = toolResultName(lead);
   if (name !== undefined) answer(result, name, lead);
+  // The status may open the block after a bare header (older Cline versions split them).
+  else if (result.name !== undefined && lead.startsWith(FAILED)) result.failed = true;
   // A tool result may carry the person's reply (`<feedback>`, `<answer>`): both are kept.
   if (name !== undefined || (human.length === 0 && result.name !== undefined && !isInjected(lead))) {
     // With no header, the body of the result whose header came in the block before.
@@ -252,6 +254,8 @@ interface ResultHeader {
   id?: string;
   /** The person declined the call ("The user denied this operation."). */
   declined?: boolean;
+  /** The command ran and exited with a non-zero code ("Command failed with exit code 1."). */
+  failed?: boolean;
   calls: Message[];
 }
 
@@ -265,16 +269,19 @@ function answer(result: ResultHeader, name: string, lead: string): void {
   result.id = at < 0 ? undefined : result.calls.splice(at, 1)[0]!.toolUseId;
   const body = lead.indexOf('\n');
   result.declined = body >= 0 && lead.startsWith(DENIED, body + 1);
+  result.failed = body >= 0 && lead.startsWith(FAILED, body + 1);
 }
 
 /** Cline's answer when the person rejects a call, as the first line of the result. */
 const DENIED = 'The user denied this operation.';
+/** Cline's first result line for a command that exited non-zero (`… exit code 1.`; zero reads "executed successfully"). */
+const FAILED = 'Command failed with exit code ';
 
-/** The fields of a result message: its tool, the call it answers, and whether it failed (declined). */
+/** The fields of a result message: its tool, the call it answers, and whether it failed (declined, or a non-zero exit). */
 function resultFields(result: ResultHeader): Partial<Message> {
   const fields: Partial<Message> = { toolName: result.name! };
   if (result.id !== undefined) fields.toolUseId = result.id;
-  if (result.declined) fields.isError = true;
+  if (result.declined || result.failed) fields.isError = true;
   return fields;
 }
 
