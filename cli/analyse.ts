@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type * as CategoriseModel from 'rearview/categorise-model';
 import type * as Compress from 'rearview/compress';
 import type * as Core from 'rearview/core';
 import type * as Heuristic from 'rearview/heuristic';
@@ -16,7 +17,7 @@ import type * as LlmReflect from 'rearview/llm-reflect';
 import type * as Redact from 'rearview/redact';
 import type * as Session from 'rearview/session';
 import type * as Snapshot from 'rearview/snapshot';
-import { type CliArgs, type Detector, InputError, UsageError } from './args.js';
+import { type Categoriser, type CliArgs, type Detector, InputError, UsageError } from './args.js';
 import { errorCode, type ProgressBar, type ResolvedIo } from './io.js';
 
 /** The built library: this file runs from dist/cli, the library's entries are in dist/lib. */
@@ -100,6 +101,21 @@ export async function detectorOptions(
   return { ...markers, scorer: model.correctionModel };
 }
 
+/**
+ * The snapshot option of `--categoriser`: nothing for the rules, the notes reader of
+ * rearview/categorise-model (loaded only then) in their place.
+ * @example
+ * ```ts
+ * lib.snapshot.deterministicSnapshot(input, await categoriserOptions('notes-reader'));
+ * ```
+ */
+export async function categoriserOptions(
+  categoriser: Categoriser | undefined,
+): Promise<Pick<Snapshot.SnapshotOptions, 'categorise'>> {
+  if (categoriser === undefined || categoriser === 'rules') return {};
+  return { categorise: (await entry<typeof CategoriseModel>('categorise-model/index.js')).notesReader };
+}
+
 /** Reads the input in any format rearview/transcript accepts. Throws InputError, located. */
 function parseInput(text: string, lib: Lib): Parsed {
   try {
@@ -179,10 +195,12 @@ async function reduction(
   params: Partial<Snapshot.ParamValues>,
   lib: Lib,
   llm: Llm.LlmClient | undefined,
+  sorting: Pick<Snapshot.SnapshotOptions, 'categorise'>,
 ) {
   const S = lib.snapshot;
   const reduced = await S.computeTrajectoryReduction(parsed.input, {
     ...S.pickParams(params, 'caps', 'gates'),
+    ...sorting,
     ...(llm ? { llm } : {}),
   });
   const steps = parsed.trajectory?.steps;
@@ -261,6 +279,8 @@ export interface Analysis {
   detector?: Exclude<Detector, 'markers'>;
   /** The markers of eight more languages read people's turns too (`--languages`). */
   languages?: true;
+  /** What sorted the snapshot's entries (`--categoriser`); absent for the rules. */
+  categoriser?: Exclude<Categoriser, 'rules'>;
   /**
    * Without `--languages`: the people's turns that read as written in one of those languages, when
    * there are at least two and a tenth of them (`otherLanguages` of rearview/language).
@@ -278,7 +298,7 @@ export interface Analysis {
  */
 export async function analyse(
   text: string,
-  args: Pick<CliArgs, 'params' | 'reduce'> & Partial<Pick<CliArgs, 'detector' | 'languages'>>,
+  args: Pick<CliArgs, 'params' | 'reduce'> & Partial<Pick<CliArgs, 'detector' | 'languages' | 'categoriser'>>,
   lib: Lib,
   llm: Llm.LlmClient | undefined,
   bar: ProgressBar | null | undefined,
@@ -306,10 +326,11 @@ export async function analyse(
   }
   bar?.stage('snapshot');
   const params = args.params ?? {};
-  const trace = lib.snapshot.deterministicSnapshotWithTrace(
-    parsed.input,
-    lib.snapshot.pickParams(params, 'caps'),
-  );
+  const sorting = await categoriserOptions(args.categoriser);
+  const trace = lib.snapshot.deterministicSnapshotWithTrace(parsed.input, {
+    ...lib.snapshot.pickParams(params, 'caps'),
+    ...sorting,
+  });
   // A call the person declined is kept as an error by the parsers; it is counted apart.
   const erred = parsed.trajectory ? parsed.trajectory.steps.filter((s) => s.error) : null;
   const declined = erred === null ? null : erred.filter((s) => lib.core.declinedCall(s.error!)).length;
@@ -333,6 +354,7 @@ export async function analyse(
     snapshotTokens: lib.core.estimateTokens(lib.snapshot.snapshotJson(trace.snapshot)),
     ...(llmInfo ? { llm: llmInfo } : {}),
     ...(args.detector && args.detector !== 'markers' ? { detector: args.detector } : {}),
+    ...(args.categoriser && args.categoriser !== 'rules' ? { categoriser: args.categoriser } : {}),
     ...(args.languages ? { languages: true as const } : {}),
   };
   if (!args.languages) {
@@ -342,7 +364,7 @@ export async function analyse(
   }
   if (args.reduce) {
     bar?.stage('reducing');
-    result.reduction = await reduction(parsed, params, lib, llm);
+    result.reduction = await reduction(parsed, params, lib, llm, sorting);
   }
   return result;
 }

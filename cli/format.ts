@@ -128,7 +128,9 @@ export function formatText(name: string, r: Analysis): string {
     if (p.traceRefs?.length) lines.push(`     refs: ${refList(p.traceRefs)}`);
   });
   lines.push('');
-  lines.push(`Snapshot (deterministic, ~${r.snapshotTokens} tokens)`);
+  lines.push(
+    `Snapshot (deterministic, ~${r.snapshotTokens} tokens)${r.categoriser ? ' — sorted by the notes reader (rearview/categorise-model)' : ''}`,
+  );
   for (const [key, label] of CATEGORY_LABELS) {
     const value: unknown = r.snapshot[key];
     if (typeof value === 'string') lines.push(`  ${label}: ${oneLine(value, 300)}`);

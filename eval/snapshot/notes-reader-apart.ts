@@ -6,7 +6,9 @@
  * - `strangers-notes-3` (339): after the English openings table (lib/categorise/english.ts) and the
  *   other rule changes written from the `strangers` pool's misses;
  * - `strangers-notes-4` (332): after the rules written from the misses of the pool and of set 3;
- * - `strangers-notes-5` (320): after the rules written from the misses of the pool and of sets 3-4.
+ * - `strangers-notes-5` (320): after the rules written from the misses of the pool and of sets 3-4;
+ * - `sharegpt-notes` (342): ChatGPT's replies in the ShareGPT conversations, a source no rule was
+ *   written from (sets/sharegpt-notes/LABELLING.md), figures by stratum (`pos`, `cue`).
  *
  * Methods in the same run: today's rules (`snapshotCategorizer`), the notes model
  * (`rearview/categorise-model`, refitted on today's rule features), the keyword baseline, and the
@@ -17,15 +19,19 @@
 import { notesReader } from '../../lib/categorise-model/index.js';
 import { type Row, summarise, table } from './notes-reader-report.js';
 import { keywordCategorizer, oldCategorizer, readLabels, snapshotCategorizer } from './score.js';
+import { SHAREGPT_ENTRIES } from './sets/sharegpt-notes/sample.js';
 import { APART_SETS, entriesOf } from './sets/strangers-notes/apart.js';
 import { loadStrangersNotes } from './sets/strangers-notes/sample.js';
 
 const set = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'strangers-notes-3';
 const n = APART_SETS.find((k) => set === `strangers-notes-${k}`);
-if (n === undefined)
-  throw new Error(`unknown set ${set}: one of ${APART_SETS.map((k) => `strangers-notes-${k}`).join(', ')}`);
+const sharegpt = set === 'sharegpt-notes';
+if (n === undefined && !sharegpt)
+  throw new Error(
+    `unknown set ${set}: one of ${APART_SETS.map((k) => `strangers-notes-${k}`).join(', ')}, sharegpt-notes`,
+  );
 const labels = readLabels(`sets/${set}/labels.tsv`);
-const entries = loadStrangersNotes(entriesOf(n)).map((e) => {
+const entries = loadStrangersNotes(sharegpt ? SHAREGPT_ENTRIES : entriesOf(n!)).map((e) => {
   const lab = labels.get(e.id);
   if (!lab) throw new Error(`${set}: no label for ${e.id}`);
   return { ...e, ...lab };
@@ -39,11 +45,16 @@ const methods = {
 } as const;
 
 const rows = (cat: (text: string) => string): Row[] =>
-  entries.map((e) => ({ label: e.label, pred: cat(e.text) as Row['pred'], hard: e.hard, group: e.kind }));
+  entries.map((e) => ({
+    label: e.label,
+    pred: cat(e.text) as Row['pred'],
+    hard: e.hard,
+    group: sharegpt ? e.stratum : e.kind,
+  }));
 const summaries = Object.fromEntries(Object.entries(methods).map(([n, cat]) => [n, summarise(rows(cat))]));
-const groups = [...new Set(entries.map((e) => e.kind))].sort();
+const groups = [...new Set(entries.map((e) => (sharegpt ? e.stratum : e.kind)))].sort();
 console.log(
-  `${set}: ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} authors (scored once)\n`,
+  `${set}: ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} ${sharegpt ? 'conversations' : 'authors'} (scored once)\n`,
 );
 console.log(table(summaries, groups));
 if (process.argv.includes('--json')) console.log(JSON.stringify(summaries));

@@ -16,7 +16,9 @@
  */
 import { fnv1a32 } from '../../lib/core/index.js';
 import { type LabelledEntry, loadLabelled, loadLabelledMore, loadReportLabels, readLabels } from './score.js';
+import { entriesOf } from './sets/strangers-notes/apart.js';
 import { loadStrangersNotes } from './sets/strangers-notes/sample.js';
+import { NOTES2_ENTRIES } from './sets/strangers-notes-2/sample.js';
 
 export interface LabelledSet {
   name: string;
@@ -95,4 +97,34 @@ export function loadGrouped(): GroupedEntry[] {
       out.push({ ...e, set: s.name, group, keptApart: s.keptApart === true || keptApartGroup(group) });
     }
   return out;
+}
+
+/** A strangers' notes entry: its author, file and place in the file besides its label. */
+export interface StrangerEntry extends GroupedEntry {
+  author: string;
+  file: string;
+  pos: string;
+  stratum: string;
+}
+
+/**
+ * The five draws of the strangers' notes (`strangers-notes`, `-2` … `-5`: 2,190 blind-labelled sentences
+ * of the 64 authors added last to the shared data), every one grouped by its author and none kept
+ * apart: sets 3-5 were each scored once and are spent, and the shipped notes reader trains on all five
+ * (notes-reader-context.ts).
+ */
+export function strangersPool(): StrangerEntry[] {
+  const draws: [string, string][] = [
+    ['strangers-notes', entriesOf(1)],
+    ['strangers-notes-2', NOTES2_ENTRIES],
+    ...[3, 4, 5].map((n): [string, string] => [`strangers-notes-${n}`, entriesOf(n)]),
+  ];
+  return draws.flatMap(([set, path]) => {
+    const labels = readLabels(`sets/${set}/labels.tsv`);
+    return loadStrangersNotes(path).map((e) => {
+      const lab = labels.get(e.id);
+      if (!lab) throw new Error(`${set}: no label for ${e.id}`);
+      return { ...e, ...lab, set, group: e.author, keptApart: false };
+    });
+  });
 }

@@ -95,10 +95,12 @@ export function encodeWeights(m: IntModel, meta: Record<string, string | number>
     return s;
   });
   return `/**
- * @internal The notes reader's data, written by \`npm run eval:notes-reader -- --final --write\` (do not
- * edit): the bias per category (${LABELS.join(', ')}) and the integer weights (sixteenths of a logit)
- * by hashed feature bucket (delta-coded, base 36); \`TRAINED\` is the setting cross-validation chose,
- * trained on the ${meta.n} labelled entries outside the kept-apart groups.
+ * @internal The notes reader's data, written by
+ * \`npx tsx eval/snapshot/notes-reader-context.ts --final --write\` (do not edit): the bias per category
+ * and the integer weights (sixteenths of a logit) by hashed feature bucket (delta-coded, base 36), in
+ * the order ${LABELS.join(', ')};
+ * \`TRAINED\` is the setting the strangers' author folds chose, trained on ${meta.n} labelled entries:
+ * the older sets outside their kept-apart groups and the five strangers' draws.
  */
 export const TRAINED = { featureSet: '${meta.featureSet}', l2: ${meta.l2}, epochs: ${meta.epochs} } as const;
 export const BIAS: readonly number[] = [${[...m.bias].join(', ')}];

@@ -1,10 +1,10 @@
 /**
  * The notes reader's own feature sets and the fit of the shipped model (issue 39): what
- * notes-reader.ts chooses between, and what `--final --write` trains and writes to
- * lib/categorise-model/weights.ts. The unit test refits from here and compares with the shipped data.
+ * notes-reader.ts chooses between, and what notes-reader-context.ts `--final --write` trains and writes
+ * to lib/categorise-model/weights.ts. The unit test refits from here and compares with the shipped data.
  */
 import { type NoteFeatureSet, noteBucket, noteFeatures } from '../../lib/categorise-model/index.js';
-import { type GroupedEntry, loadGrouped } from './notes-reader-data.js';
+import { type GroupedEntry, loadGrouped, strangersPool } from './notes-reader-data.js';
 import { type IntModel, quantise, train } from './notes-reader-model.js';
 import { LABELS } from './score.js';
 
@@ -42,10 +42,30 @@ export function fitOn(entries: readonly GroupedEntry[], setting: Setting): IntMo
   return quantise(m.get(setting.epochs)!);
 }
 
-/** The shipped model: `setting` trained on every entry outside the kept-apart groups. */
-export function shippedModel(setting: Setting): IntModel {
-  return fitOn(
-    loadGrouped().filter((e) => !e.keptApart),
-    setting,
+/**
+ * What the shipped model trains on: every labelled entry outside the kept-apart groups of the older
+ * sets (6,076) and the five draws of the strangers' notes (2,190), in that order.
+ */
+export function shippedTraining(): GroupedEntry[] {
+  return [...loadGrouped().filter((e) => !e.keptApart), ...strangersPool()];
+}
+
+/**
+ * The model `setting` trained on `entries` as notes-reader-context.ts chose it: epochs ordered by a
+ * hash of `<id>#<row>` (ids of different sets may meet), the rules' own answer free of L2.
+ */
+export function fitShipped(entries: readonly GroupedEntry[], setting: Setting): IntModel {
+  const m = train(
+    entries.map((e) => rowOf(noteFeatures(e.text, setting.featureSet))),
+    entries.map((e) => LABELS.indexOf(e.label)),
+    entries.map((e, i) => `${e.id}#${i}`),
+    LABELS.length,
+    { l2: setting.l2, epochs: [setting.epochs], free: FREE },
   );
+  return quantise(m.get(setting.epochs)!);
+}
+
+/** The shipped model: `setting` trained on {@link shippedTraining}. */
+export function shippedModel(setting: Setting): IntModel {
+  return fitShipped(shippedTraining(), setting);
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run eval:notes-reader [-- --final] [-- --write]` (issue 39): a learned reader for agent notes
+ * `npm run eval:notes-reader [-- --final]` (issue 39): a learned reader for agent notes
  * against the keyword baseline, the frozen old rules (old-classify.ts) and today's categoriser (the
  * deterministic snapshot), all in the same run, on groups of authors and agents never trained on.
  *
@@ -52,24 +52,23 @@
  * The labelled sets are two big single-author sources plus a few aider owners: what a sentence's words
  * say in one does not carry to another, so cross-validation keeps only the rules' answer.
  *
+ * Since 5 December the shipped weights are trained on these sets and the five strangers' draws, by
+ * notes-reader-context.ts `--final --write` (its header has the figures); this script no longer writes.
+ *
  * Flags: `--final` trains the chosen setting on every cv entry and scores the kept-apart set (once);
- * `--write` (with `--final`) writes lib/categorise-model/weights.ts; `--no-libs` skips the libraries;
- * `--json` writes the figures to stdout as JSON after the tables.
+ * `--no-libs` skips the libraries; `--json` writes the figures to stdout as JSON after the tables.
  */
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { noteFeatures } from '../../lib/categorise-model/index.js';
 import { fnv1a32 } from '../../lib/core/index.js';
 import { foldOf, type GroupedEntry, loadGrouped } from './notes-reader-data.js';
 import { compromiseFeatures, winkFeatures } from './notes-reader-libs.js';
 import { type IntModel, predict, quantise, train } from './notes-reader-model.js';
-import { encodeWeights, type Row, type Summary, summarise, table } from './notes-reader-report.js';
+import { type Row, type Summary, summarise, table } from './notes-reader-report.js';
 import { FREE, fitOn, OWN_SETS, rowOf } from './notes-reader-ship.js';
 import { keywordCategorizer, LABELS, type Label, oldCategorizer, snapshotCategorizer } from './score.js';
 
 const args = new Set(process.argv.slice(2));
 const FINAL = args.has('--final');
-const WRITE = args.has('--write');
 const LIBS = !args.has('--no-libs');
 const K = LABELS.length;
 
@@ -260,14 +259,6 @@ if (FINAL) {
     console.log(table(apart[part]!, [...new Set(idx.map(groupOf))].sort()));
   }
   json.apart = apart;
-  if (WRITE) {
-    const file = resolve(import.meta.dirname, '../../lib/categorise-model/weights.ts');
-    writeFileSync(
-      file,
-      encodeWeights(model, { featureSet: SHIP, l2: ship.l2, epochs: ship.epochs, n: cvIdx.length }),
-    );
-    console.log(`\nwrote ${file}: ${model.w.size} buckets`);
-  }
 }
 if (args.has('--json'))
   console.log(JSON.stringify(json, (_, v) => (v instanceof Int32Array ? undefined : v)));

@@ -278,6 +278,39 @@ describe('the binary', () => {
     expect(recall.stdout).toContain('— read by the reader at its lower thresholds');
   });
 
+  it('--categoriser notes-reader sorts the snapshot with rearview/categorise-model, as the library does', async () => {
+    // "I think that's a great approach!" is a guess to the rules and a remark to the notes reader.
+    const talk = JSON.stringify([
+      { role: 'user', content: 'Refactor the retry module so the backoff is configurable.' },
+      {
+        role: 'assistant',
+        content: "I think that's a great approach! The cache key might ignore the locale.",
+      },
+    ]);
+    const { notesReader } = await import('rearview/categorise-model');
+    const { input } = snapshotLib.readSnapshotSource(talk);
+    const rules = snapshotLib.deterministicSnapshot(input);
+    const reader = snapshotLib.deterministicSnapshot(input, { categorise: notesReader });
+    expect(reader.openHypotheses).toEqual(['The cache key might ignore the locale.']);
+    expect(rules.openHypotheses).toHaveLength(2);
+    for (const [argv, want] of [
+      [[], rules],
+      [['--categoriser', 'rules'], rules],
+      [['--categoriser', 'notes-reader'], reader],
+    ] as const) {
+      const r = await runCli(['reflect', '--json', ...argv], { input: talk });
+      expect(r.code, r.stderr).toBe(0);
+      const json = JSON.parse(r.stdout);
+      expect(json.snapshot).toEqual(want);
+      expect(json.categoriser).toBe(argv[1] === 'notes-reader' ? 'notes-reader' : undefined);
+    }
+    const text = await runCli(['reflect', '--categoriser', 'notes-reader'], { input: talk });
+    expect(text.stdout).toContain('— sorted by the notes reader (rearview/categorise-model)');
+    const bogus = await runCli(['reflect', '--categoriser', 'bogus'], { input: talk });
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain('--categoriser bogus: one of rules, notes-reader');
+  });
+
   it("--languages reads people's turns with the markers of eight more languages, as lessons does", async () => {
     // Spanish: "The button still doesn't save the data." after the agent said it was done.
     const messages = [

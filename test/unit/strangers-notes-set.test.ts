@@ -1,5 +1,5 @@
 /**
- * The `strangers-notes` and `strangers-notes-2` to `-5` snapshot sets (issue 39): their
+ * The `strangers-notes` and `strangers-notes-2` to `-5` snapshot sets and `sharegpt-notes` (issue 39): their
  * rows, blind labels and second-reader samples are well formed and agree with each other, no set holds
  * a text of an earlier one, the third to fifth draw only the kept-apart authors, and every row still resolves, by position and SHA-256, in the shared data folder (skipped when
  * the folder is absent).
@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { drawSharegpt, SHAREGPT_ENTRIES } from '../../eval/snapshot/sets/sharegpt-notes/sample';
 import { kappa, readTsv } from '../../eval/snapshot/sets/strangers-notes/agreement';
 import { APART_SETS, entriesOf } from '../../eval/snapshot/sets/strangers-notes/apart';
 import { loadStrangersNotes, NOTES_ENTRIES } from '../../eval/snapshot/sets/strangers-notes/sample';
@@ -86,6 +87,18 @@ const SET_CASES = [
     secondN: 80,
     splits: ['strangers-final'],
   })),
+  // ChatGPT's replies (sharegpt-notes/sample.ts): one positional sentence per conversation, 50 cues.
+  {
+    name: 'sharegpt-notes',
+    prefix: 'sg-',
+    strata: /^(?:pos|cue)$/,
+    min: 340,
+    perAuthor: 2,
+    entries: SHAREGPT_ENTRIES,
+    authors: 250,
+    secondN: 111,
+    splits: ['unseen'],
+  },
 ];
 
 describe.each(SET_CASES)(
@@ -189,4 +202,20 @@ describe('each set against the earlier ones', () => {
       for (const r of rows) seen.add(r.sha256);
     }
   });
+});
+
+describe('sharegpt-notes draw', () => {
+  it('is what sample.ts draws from the shared data today, row for row', (ctx) => {
+    const dir = sharedDataDir();
+    if (!dir || !existsSync(join(dir, 'sharegpt'))) {
+      ctx.skip();
+      return;
+    }
+    const stored = readFileSync(SHAREGPT_ENTRIES, 'utf8');
+    expect(
+      `${drawSharegpt()
+        .map((r) => JSON.stringify(r))
+        .join('\n')}\n`,
+    ).toBe(stored);
+  }, 120_000);
 });

@@ -1,6 +1,6 @@
 /**
- * `npx tsx eval/snapshot/sets/strangers-notes/agreement.ts`: how far the two blind readers of the
- * `strangers-notes` set agree on the 100 ids of `second-reader-sample.txt`. Reads only
+ * `npx tsx eval/snapshot/sets/strangers-notes/agreement.ts [<set folder>]`: how far the two blind readers of the
+ * `strangers-notes` set (or the set in the folder given) agree on the 100 ids of `second-reader-sample.txt`. Reads only
  * `labels.tsv` (first reader) and `labels-second.tsv` (second reader); runs no classifier, so the
  * figures are the readers' own ceiling, not a model score. Prints JSON: raw agreement, Cohen's kappa on
  * the category, agreement and kappa on the `hard` flag, the same split by stratum (`pos-*` vs `cue`),
@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const DIR = resolve(import.meta.dirname);
+/** The set's folder: this one, or the one named on the command line (`sharegpt-notes`'s has the same files). */
+const DIR = resolve(process.argv[2] ?? import.meta.dirname);
 
 /**
  * `id → [label, hard]` of a labels TSV (one `#` header line, then `id\tlabel\thard`); throws on a
@@ -86,7 +87,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
       .map((l) => JSON.parse(l) as { id: string; stratum: string })
       .map((r) => [r.id, r.stratum]),
   );
-  const pos = sample.filter((id) => stratum.get(id)?.startsWith('pos-'));
+  const pos = sample.filter((id) => stratum.get(id)?.startsWith('pos'));
   const cue = sample.filter((id) => stratum.get(id) === 'cue');
   const confusion: Record<string, string[]> = {};
   const marginals: Record<string, { first: number; second: number }> = {};
