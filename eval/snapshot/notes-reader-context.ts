@@ -37,9 +37,9 @@ import { noteFeatures } from '../../lib/categorise-model/index.js';
 import { fnv1a32 } from '../../lib/core/index.js';
 import { type Message, parseTranscript } from '../../lib/transcript/index.js';
 import { type GroupedEntry, loadGrouped, type StrangerEntry, strangersPool } from './notes-reader-data.js';
-import { type IntModel, predict, quantise, train } from './notes-reader-model.js';
+import { type IntModel, predict } from './notes-reader-model.js';
 import { encodeWeights, type Row, summarise, table } from './notes-reader-report.js';
-import { FREE, fitShipped, rowOf, shippedTraining } from './notes-reader-ship.js';
+import { fitRows, fitShipped, rowOf, shippedTraining } from './notes-reader-ship.js';
 import { DATA } from './sample.js';
 import { keywordCategorizer, LABELS, type Label, readLabels, snapshotCategorizer } from './score.js';
 import { SHAREGPT_ENTRIES } from './sets/sharegpt-notes/sample.js';
@@ -150,14 +150,7 @@ function fitSetting(
   s: Setting,
   l2: number,
 ): IntModel {
-  const m = train(
-    trainSet.map((e) => featuresOf(e, s)),
-    trainSet.map((e) => LABELS.indexOf(e.label)),
-    trainSet.map((e, i) => `${e.id}#${i}`),
-    LABELS.length,
-    { l2, epochs: [EPOCHS], free: FREE },
-  );
-  return quantise(m.get(EPOCHS)!);
+  return fitRows(trainSet, (e) => featuresOf(e, s), l2, EPOCHS);
 }
 
 function outOfFold(s: Setting, l2: number): Label[] {

@@ -51,18 +51,28 @@ export function shippedTraining(): GroupedEntry[] {
 }
 
 /**
- * The model `setting` trained on `entries` as notes-reader-context.ts chose it: epochs ordered by a
- * hash of `<id>#<row>` (ids of different sets may meet), the rules' own answer free of L2.
+ * A model trained on `entries` with each entry's feature row from `row`: epochs ordered by a hash of
+ * `<id>#<row>` (ids of different sets may meet), the rules' own answer free of L2; integer weights.
  */
-export function fitShipped(entries: readonly GroupedEntry[], setting: Setting): IntModel {
+export function fitRows<E extends GroupedEntry>(
+  entries: readonly E[],
+  row: (e: E) => Int32Array,
+  l2: number,
+  epochs: number,
+): IntModel {
   const m = train(
-    entries.map((e) => rowOf(noteFeatures(e.text, setting.featureSet))),
+    entries.map(row),
     entries.map((e) => LABELS.indexOf(e.label)),
     entries.map((e, i) => `${e.id}#${i}`),
     LABELS.length,
-    { l2: setting.l2, epochs: [setting.epochs], free: FREE },
+    { l2, epochs: [epochs], free: FREE },
   );
-  return quantise(m.get(setting.epochs)!);
+  return quantise(m.get(epochs)!);
+}
+
+/** The model `setting` trained on `entries` as notes-reader-context.ts chose it (see {@link fitRows}). */
+export function fitShipped(entries: readonly GroupedEntry[], setting: Setting): IntModel {
+  return fitRows(entries, (e) => rowOf(noteFeatures(e.text, setting.featureSet)), setting.l2, setting.epochs);
 }
 
 /** The shipped model: `setting` trained on {@link shippedTraining}. */

@@ -36,9 +36,9 @@ import { type NoteFeatureSet, noteFeatures } from '../../lib/categorise-model/in
 import { fnv1a32 } from '../../lib/core/index.js';
 import { type GroupedEntry, groupOf, loadGrouped } from './notes-reader-data.js';
 import { compromiseFeatures, winkFeatures } from './notes-reader-libs.js';
-import { type IntModel, predict, quantise, train } from './notes-reader-model.js';
+import { type IntModel, predict } from './notes-reader-model.js';
 import { type Row, summarise, table } from './notes-reader-report.js';
-import { FREE, rowOf } from './notes-reader-ship.js';
+import { fitRows, rowOf } from './notes-reader-ship.js';
 import { keywordCategorizer, LABELS, type Label, readLabels, snapshotCategorizer } from './score.js';
 import { loadStrangersNotes } from './sets/strangers-notes/sample.js';
 import { NOTES2_ENTRIES } from './sets/strangers-notes-2/sample.js';
@@ -104,14 +104,7 @@ function row(e: GroupedEntry, fs: FeatureSet): Int32Array {
 }
 
 function fitModel(trainSet: readonly GroupedEntry[], fs: FeatureSet, l2: number): IntModel {
-  const m = train(
-    trainSet.map((e) => row(e, fs)),
-    trainSet.map((e) => LABELS.indexOf(e.label)),
-    trainSet.map((e, i) => `${e.id}#${i}`),
-    LABELS.length,
-    { l2, epochs: [EPOCHS], free: FREE },
-  );
-  return quantise(m.get(EPOCHS)!);
+  return fitRows(trainSet, (e) => row(e, fs), l2, EPOCHS);
 }
 
 const trainingOf = (fold: number, repeat: number, share = 1): GroupedEntry[] => {
