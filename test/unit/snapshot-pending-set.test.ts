@@ -48,6 +48,7 @@ const delivered = read('delivered.jsonl');
 const renderedEdits = read('rendered-edits.jsonl');
 const runsSuperseded = read('runs-superseded.jsonl');
 const headings = read('headings.jsonl');
+const notesReaderRows = read('notes-reader.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -70,6 +71,7 @@ const every = [
   ...renderedEdits,
   ...runsSuperseded,
   ...headings,
+  ...notesReaderRows,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 /**
@@ -138,7 +140,8 @@ describe('the pending set', () => {
         !delivered.includes(r) &&
         !renderedEdits.includes(r) &&
         !runsSuperseded.includes(r) &&
-        !headings.includes(r),
+        !headings.includes(r) &&
+        !notesReaderRows.includes(r),
     ))
       expect(['open', 'resolved', 'not-a-problem', 'unclear']).toContain(r.label);
     for (const r of earlier) {
@@ -208,6 +211,7 @@ describe('the pending set', () => {
       renderedEdits,
       runsSuperseded,
       headings,
+      notesReaderRows,
     ])
       expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     // Agent runs' items by the rules of their heading (the round's sheet said which words to use).
@@ -230,6 +234,13 @@ describe('the pending set', () => {
     }
     // The second reader's words for questions: `answered` where the first said `not-a-question`.
     expect(headings.filter((r) => r.second !== undefined).length).toBe(9);
+    // The notes reader's lists (notes-reader.jsonl): items it takes out, puts in, and blockers both keep.
+    for (const r of notesReaderRows) {
+      expect(['removed', 'added', 'kept']).toContain(r.group);
+      expect(wordsOf[String(r.category)]).toContain(r.label);
+      if (r.second !== undefined) expect(wordsOf[String(r.category)]).toContain(r.second);
+    }
+    expect(notesReaderRows.filter((r) => r.second !== undefined).length).toBe(24);
     for (const r of renderedEdits) {
       expect(['rendered-edit', 'kept']).toContain(r.group);
       const words =
@@ -399,5 +410,40 @@ describe('the pending set', () => {
       for (const r of kept(actedRuns))
         expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe('thought');
     },
+  );
+});
+
+describe("the notes reader's round (notes-reader.jsonl)", () => {
+  it.skipIf(!existsSync(data))(
+    'the rows drawn as removed are listed with the rules and not with the reader, the added ones the reverse',
+    async () => {
+      const { notesReader } = await import('rearview/categorise-model');
+      const { deterministicSnapshotWithTrace } = await import('rearview/snapshot');
+      /** `category|sha256` of each listed item of a file, by the rules and by the notes reader. */
+      const listed = (file: string) => {
+        const src = readSnapshotSource(readFileSync(join(data, file), 'utf8'));
+        const entries = src.input.entries ?? [];
+        const keys = (options: Parameters<typeof deterministicSnapshotWithTrace>[1]) =>
+          new Set(
+            deterministicSnapshotWithTrace(src.input, options).kept.flatMap((item) => {
+              const id = item.sources.find((s) => /^m\d+$/.test(s));
+              const e = id ? entries[Number(id.slice(1)) - 1] : undefined;
+              return e ? [`${item.category}|${sha(String(e.value).trim())}`] : [];
+            }),
+          );
+        return { rules: keys({}), reader: keys({ categorise: notesReader }) };
+      };
+      const byFile = new Map<string, ReturnType<typeof listed>>();
+      for (const r of notesReaderRows) {
+        const file = String(r.file);
+        if (!byFile.has(file)) byFile.set(file, listed(file));
+        const { rules, reader } = byFile.get(file)!;
+        const key = `${r.category}|${r.sha256}`;
+        expect([rules.has(key), reader.has(key)], `${file} message ${r.message}`).toEqual(
+          r.group === 'removed' ? [true, false] : r.group === 'added' ? [false, true] : [true, true],
+        );
+      }
+    },
+    120_000,
   );
 });
