@@ -17,11 +17,11 @@
  * Figures by source folder, the confusion matrix and precision / recall per category.
  */
 import { notesReader } from '../../lib/categorise-model/index.js';
+import { labelledDraw } from './notes-reader-data.js';
 import { type Row, summarise, table } from './notes-reader-report.js';
-import { keywordCategorizer, oldCategorizer, readLabels, snapshotCategorizer } from './score.js';
+import { keywordCategorizer, oldCategorizer, snapshotCategorizer } from './score.js';
 import { SHAREGPT_ENTRIES } from './sets/sharegpt-notes/sample.js';
 import { APART_SETS, entriesOf } from './sets/strangers-notes/apart.js';
-import { loadStrangersNotes } from './sets/strangers-notes/sample.js';
 
 const set = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'strangers-notes-3';
 const n = APART_SETS.find((k) => set === `strangers-notes-${k}`);
@@ -30,12 +30,7 @@ if (n === undefined && !sharegpt)
   throw new Error(
     `unknown set ${set}: one of ${APART_SETS.map((k) => `strangers-notes-${k}`).join(', ')}, sharegpt-notes`,
   );
-const labels = readLabels(`sets/${set}/labels.tsv`);
-const entries = loadStrangersNotes(sharegpt ? SHAREGPT_ENTRIES : entriesOf(n!)).map((e) => {
-  const lab = labels.get(e.id);
-  if (!lab) throw new Error(`${set}: no label for ${e.id}`);
-  return { ...e, ...lab };
-});
+const entries = labelledDraw(set, sharegpt ? SHAREGPT_ENTRIES : entriesOf(n!));
 
 const methods = {
   today: snapshotCategorizer,

@@ -41,15 +41,26 @@ function reportSets(): LabelledSet[] {
   }
 }
 
-/** The strangers' notes (64 authors no rule was written from) with their blind labels. */
-function strangersNotes(): LabelledEntry[] {
-  const labels = readLabels('sets/strangers-notes/labels.tsv');
-  return loadStrangersNotes().map((e) => {
+/**
+ * A draw of agent prose kept as references (`sets/<set>/entries.jsonl` at `path`, re-read from the
+ * shared data) joined with its blind labels (`sets/<set>/labels.tsv`); every row must have one.
+ *
+ * @example
+ * ```ts
+ * labelledDraw('sharegpt-notes', SHAREGPT_ENTRIES)[0].label; // 'irrelevant'
+ * ```
+ */
+export function labelledDraw(set: string, path: string) {
+  const labels = readLabels(`sets/${set}/labels.tsv`);
+  return loadStrangersNotes(path).map((e) => {
     const lab = labels.get(e.id);
-    if (!lab) throw new Error(`strangers-notes: no label for ${e.id}`);
+    if (!lab) throw new Error(`${set}: no label for ${e.id}`);
     return { ...e, ...lab };
   });
 }
+
+/** The strangers' notes (64 authors no rule was written from) with their blind labels. */
+const strangersNotes = (): LabelledEntry[] => labelledDraw('strangers-notes', entriesOf(1));
 
 /** Every labelled set. Adding one is one line here. */
 export function labelledSets(): LabelledSet[] {
@@ -119,12 +130,7 @@ export function strangersPool(): StrangerEntry[] {
     ['strangers-notes-2', NOTES2_ENTRIES],
     ...[3, 4, 5].map((n): [string, string] => [`strangers-notes-${n}`, entriesOf(n)]),
   ];
-  return draws.flatMap(([set, path]) => {
-    const labels = readLabels(`sets/${set}/labels.tsv`);
-    return loadStrangersNotes(path).map((e) => {
-      const lab = labels.get(e.id);
-      if (!lab) throw new Error(`${set}: no label for ${e.id}`);
-      return { ...e, ...lab, set, group: e.author, keptApart: false };
-    });
-  });
+  return draws.flatMap(([set, path]) =>
+    labelledDraw(set, path).map((e) => ({ ...e, set, group: e.author, keptApart: false })),
+  );
 }

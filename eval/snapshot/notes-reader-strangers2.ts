@@ -34,13 +34,12 @@
  */
 import { type NoteFeatureSet, noteFeatures } from '../../lib/categorise-model/index.js';
 import { fnv1a32 } from '../../lib/core/index.js';
-import { type GroupedEntry, groupOf, loadGrouped } from './notes-reader-data.js';
+import { type GroupedEntry, groupOf, labelledDraw, loadGrouped } from './notes-reader-data.js';
 import { compromiseFeatures, winkFeatures } from './notes-reader-libs.js';
 import { type IntModel, predict } from './notes-reader-model.js';
 import { type Row, summarise, table } from './notes-reader-report.js';
 import { fitRows, rowOf } from './notes-reader-ship.js';
-import { keywordCategorizer, LABELS, type Label, readLabels, snapshotCategorizer } from './score.js';
-import { loadStrangersNotes } from './sets/strangers-notes/sample.js';
+import { keywordCategorizer, LABELS, type Label, snapshotCategorizer } from './score.js';
 import { NOTES2_ENTRIES } from './sets/strangers-notes-2/sample.js';
 
 type Entry = GroupedEntry & { author: string; split: string };
@@ -64,18 +63,12 @@ const EPOCHS = 10;
 const REPEATS = [0, 1, 3];
 
 function notes2(): Entry[] {
-  const labels = readLabels('sets/strangers-notes-2/labels.tsv');
-  return loadStrangersNotes(NOTES2_ENTRIES).map((e) => {
-    const lab = labels.get(e.id);
-    if (!lab) throw new Error(`strangers-notes-2: no label for ${e.id}`);
-    return {
-      ...e,
-      ...lab,
-      set: 'strangers-notes-2',
-      group: groupOf(e),
-      keptApart: e.split === 'strangers-final',
-    };
-  });
+  return labelledDraw('strangers-notes-2', NOTES2_ENTRIES).map((e) => ({
+    ...e,
+    set: 'strangers-notes-2',
+    group: groupOf(e),
+    keptApart: e.split === 'strangers-final',
+  }));
 }
 
 const all = loadGrouped();

@@ -74,6 +74,22 @@ const API = [
   },
 ];
 
+/**
+ * The tool results Cline's API history gives for one task: the assistant's calls (`[id, name,
+ * input]`), then one user item holding `blocks` (the `[name] Result:` texts) as text blocks.
+ */
+function toolResults(calls: [string, string, Record<string, string>][], blocks: string[]) {
+  return parseTranscript([
+    { role: 'user', ts: T0, content: [{ type: 'text', text: '<task>\nFix it\n</task>' }] },
+    {
+      role: 'assistant',
+      ts: T0 + 1,
+      content: calls.map(([id, name, input]) => ({ type: 'tool_use', id, name, input })),
+    },
+    { role: 'user', ts: T0 + 2, content: blocks.map((text) => ({ type: 'text', text })) },
+  ]).messages.filter((m) => m.role === 'tool');
+}
+
 describe('cline', () => {
   it('detects both layouts by content', () => {
     expect(detectFormat(JSON.stringify(UI))).toBe('cline');
@@ -131,31 +147,18 @@ describe('cline', () => {
     const tools = t.messages.filter((m) => m.role === 'tool');
     // The header block and the body after it answer the call `t1`; attempt_completion made no call.
     expect(tools.map((m) => m.toolUseId ?? null)).toEqual(['t1', 't1', null]);
-    const denied = parseTranscript([
-      { role: 'user', ts: T0, content: [{ type: 'text', text: '<task>\nFix .env\n</task>' }] },
-      {
-        role: 'assistant',
-        ts: T0 + 1,
-        content: [
-          { type: 'tool_use', id: 'r1', name: 'read_file', input: { path: '.env' } },
-          { type: 'tool_use', id: 'w1', name: 'write_to_file', input: { path: '.env', content: 'A=1' } },
-          { type: 'tool_use', id: 'w2', name: 'write_to_file', input: { path: 'b', content: 'B=1' } },
-        ],
-      },
-      {
-        role: 'user',
-        ts: T0 + 2,
-        content: [
-          { type: 'text', text: "[read_file for '.env'] Result:\n1 | A=0" },
-          {
-            type: 'text',
-            text: "[write_to_file for '.env'] Result:\nThe user denied this operation. The file was not updated, and maintains its original contents.",
-          },
-          { type: 'text', text: "[write_to_file for 'b'] Result:\nThe content was successfully saved to b." },
-        ],
-      },
-    ]);
-    const results = denied.messages.filter((m) => m.role === 'tool');
+    const results = toolResults(
+      [
+        ['r1', 'read_file', { path: '.env' }],
+        ['w1', 'write_to_file', { path: '.env', content: 'A=1' }],
+        ['w2', 'write_to_file', { path: 'b', content: 'B=1' }],
+      ],
+      [
+        "[read_file for '.env'] Result:\n1 | A=0",
+        "[write_to_file for '.env'] Result:\nThe user denied this operation. The file was not updated, and maintains its original contents.",
+        "[write_to_file for 'b'] Result:\nThe content was successfully saved to b.",
+      ],
+    );
     expect(results.map((m) => [m.toolUseId, m.isError ?? false])).toEqual([
       ['r1', false],
       ['w1', true],
@@ -168,17 +171,7 @@ describe('cline', () => {
 
   it('api history: a command that exited non-zero failed, in the header block or the one after', () => {
     const run = (blocks: string[]) =>
-      parseTranscript([
-        { role: 'user', ts: T0, content: [{ type: 'text', text: '<task>\nBuild it\n</task>' }] },
-        {
-          role: 'assistant',
-          ts: T0 + 1,
-          content: [
-            { type: 'tool_use', id: 'c1', name: 'execute_command', input: { command: 'npm run build' } },
-          ],
-        },
-        { role: 'user', ts: T0 + 2, content: blocks.map((text) => ({ type: 'text', text })) },
-      ]).messages.filter((m) => m.role === 'tool');
+      toolResults([['c1', 'execute_command', { command: 'npm run build' }]], blocks);
     const head = "[execute_command for 'npm run build'] Result:";
     const failed = run([
       `${head}\nCommand failed with exit code 2.\nOutput:\nsrc/a.ts(1,2): error TS2304: x`,

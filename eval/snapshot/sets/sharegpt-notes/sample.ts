@@ -32,7 +32,11 @@ import {
 export const SHAREGPT_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 const FOLDER = 'sharegpt/conversations';
 const CUE_GROUPS = 50;
-/** The `cue` stratum's chooser (as `CUE` of strangers-notes, English only: ShareGPT's replies here are English). */
+/**
+ * The `cue` stratum's chooser: the English part of strangers-notes' `CUE` (ShareGPT's replies are
+ * nearly all English). Kept apart because the stored draw was made with it: the full pattern picks
+ * other sentences (the draw test says so).
+ */
 const CUE =
   /[?]\s*$|\b(?:might|may|maybe|perhaps|probably|likely|possibly|seems?|suspect|guess|not sure|unclear|wonder\w*|could be|presumably|appears? to)\b/i;
 
