@@ -169,7 +169,7 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   ],
   [
     '--categoriser <name>',
-    "what sorts the snapshot's entries: rules (default) or notes-reader (rearview/categorise-model: on ChatGPT's replies, a source nothing was chosen on, 74% right against the rules' 72%; the same as the rules on coding agents' notes; it drops some open blockers a person reported)",
+    "what sorts the snapshot's entries: rules (default) or notes-reader (rearview/categorise-model: on ChatGPT's replies, a source nothing was chosen on, 74% right against the rules' 72%; the same as the rules on coding agents' notes; it reads the agent's sentences only, and drops some open blockers)",
   ],
   [
     '--languages',

@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -274,6 +274,20 @@ printRound('headings', 'headings.jsonl', ['heading', 'kept']);
 // The snapshot sorted by the notes reader (rearview/categorise-model) instead of the rules: the items
 // it takes out of the lists and puts in, and blockers both list (not shipped as the default).
 printRound('the notes reader', 'notes-reader.jsonl', ['removed', 'added', 'kept']);
+// The notes reader for the agent's and the tools' words only (a person's words get the rules' answer):
+// every blocker it still takes out that the first round had not labelled, and controls.
+printRound("the notes reader, the agent's words", 'notes-reader-agent.jsonl', ['removed', 'kept']);
+{
+  // What the decision counted: every blocker the reader for the agent's words takes out, with the first
+  // round's labels for those it had drawn (the agent's and the tools').
+  const removed = [
+    ...readRows('notes-reader-agent.jsonl'),
+    ...readRows('notes-reader.jsonl').filter((r) => r.role !== 'user'),
+  ].filter((r) => r.group === 'removed' && r.category === 'blockers');
+  console.log(
+    `the notes reader, the agent's words: removed blockers of both rounds (${removed.length}): ${countsOf(['open', 'resolved', 'not-a-problem', 'unclear'])(removed)}`,
+  );
+}
 // The agent's next actions and questions that end with a colon (`introduces.jsonl`, RULES.md,
 // shipped): scope `done` unless they are the session's last words; controls after the latest turn.
 const introducesRows = readRows('introduces.jsonl');

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { SnapshotCategory } from '../categorise/index.js';
+import { classify, type SnapshotCategory, squash, words } from '../categorise/index.js';
 import { noteBuckets } from './features.js';
 import { BIAS, TRAINED, WEIGHTS } from './weights.js';
 
@@ -78,15 +78,26 @@ export function noteLogits(sentence: string): number[] {
 
 /**
  * The reader's category of one sentence of agent notes, or `undefined` when it is none worth keeping
- * (done, resolved, chatter). Ties go to the earlier class of {@link NOTE_CLASSES}.
+ * (done, resolved, chatter). Ties go to the earlier class of {@link NOTE_CLASSES}. A person's words
+ * (`role` `user`) get the rules' answer of `rearview/categorise`: every sentence the reader learned
+ * from is an agent's or a tool's, and on a person's own error reports ("it is not working") it was
+ * wrong (eval/snapshot/sets/pending/README.md, "The notes reader's lists").
  *
  * @example
  * ```ts
  * notesReader('Should we rename it to with_common_list_options?'); // 'unresolvedQuestions'
+ * notesReader('it is still not working', 'user'); // the rules' answer: 'blockers'
  * deterministicSnapshot(input, { categorise: notesReader });
  * ```
  */
-export function notesReader(sentence: string): SnapshotCategory | undefined {
+export function notesReader(
+  sentence: string,
+  role?: 'user' | 'assistant' | 'tool',
+): SnapshotCategory | undefined {
+  if (role === 'user') {
+    const text = squash(String(sentence ?? ''));
+    return classify(words(text), text).category;
+  }
   const z = noteLogits(sentence);
   let best = 0;
   for (let c = 1; c < K; c++) if (z[c]! > z[best]!) best = c;

@@ -202,6 +202,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
             key: `${m.id}.err`,
             value: line,
             sourceIteration: i,
+            role: 'tool',
           });
         }
       }
@@ -211,7 +212,13 @@ export function entriesFromMessages(messages: readonly Message[]): {
       findLinks(m.content)
         .slice(0, 3)
         .forEach((link, j) => {
-          entries.push({ scope: 'evidence', key: `${m.id}.l${j}`, value: link, sourceIteration: i });
+          entries.push({
+            scope: 'evidence',
+            key: `${m.id}.l${j}`,
+            value: link,
+            sourceIteration: i,
+            role: 'assistant',
+          });
         });
       return;
     }
@@ -234,6 +241,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
     // The agent's or the person's message that is such an error (a person pastes it), answered after.
     const modelError = i < lastAnswer && MODEL_ERROR.test(m.content);
     const said = sentences(m.content, 3);
+    const role = m.role === 'user' ? 'user' : 'assistant';
     said.forEach((value, j) => {
       // "Let me check the config:", "Here are the steps:": the agent's sentence that introduces what
       // follows it (a call, code, a command, steps for the person), which carries it out or is no step
@@ -264,7 +272,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
                     ? 'delivered'
                     : 'replied'
                   : m.role;
-      entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i });
+      entries.push({ scope, key: `${m.id}.${j}`, value, sourceIteration: i, role });
     });
   });
   return { objective, entries };
@@ -294,11 +302,12 @@ export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
     const before = i < lastWrite;
     sentences(s.thought ?? '', 3).forEach((value, j) => {
       const scope = before ? 'superseded' : 'thought';
-      entries.push({ scope, key: `s${s.index}.t${j}`, value, sourceIteration: s.index });
+      entries.push({ scope, key: `s${s.index}.t${j}`, value, sourceIteration: s.index, role: 'assistant' });
     });
     const err = s.error && !declinedCall(s.error) ? firstErrorLine(s.error) : undefined;
     const scope = fixed?.has(String(s.index)) ? 'fixed' : before ? 'superseded' : 'observation';
-    if (err) entries.push({ scope, key: `s${s.index}.err`, value: err, sourceIteration: s.index });
+    if (err)
+      entries.push({ scope, key: `s${s.index}.err`, value: err, sourceIteration: s.index, role: 'tool' });
   });
   return entries;
 }

@@ -57,6 +57,8 @@ export interface Analysis<C = unknown> {
   category: SnapshotCategory | undefined;
   /** The injected categoriser that gave `readCategory` (a snapshot's `categorise` option), or null. */
   readBy: unknown;
+  /** The role `readCategory` was read for (an entry's `role`). */
+  readRole: string | undefined;
   readCategory: SnapshotCategory | undefined;
   resolved: boolean;
   key: string | null;
@@ -111,6 +113,7 @@ export function analyze<C>(raw: string, vocab: Vocabulary, gen: number): Analysi
     keyHash: 0,
     category: undefined,
     readBy: null,
+    readRole: undefined,
     readCategory: undefined,
     resolved: false,
     key: null,

@@ -267,9 +267,12 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     });
   const categorise = options.categorise;
   if (categorise !== undefined && typeof categorise !== 'function')
-    throw new ValidationError([{ path: 'categorise', message: 'must be a function of the text' }], {
-      subject: 'Snapshot options',
-    });
+    throw new ValidationError(
+      [{ path: 'categorise', message: 'must be a function of the text and its role' }],
+      {
+        subject: 'Snapshot options',
+      },
+    );
   const gen = memo ? memo.begin() : 0;
   const vocab = memo ? memo.vocab : new Vocabulary();
   const analyses = (memo ? memo.analyses : new Map()) as Map<string, Analysis<Candidate>>;
@@ -491,9 +494,12 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     if (forced !== 'requiredEvidenceLinks' && a.n < 0) read(a, vocab);
     let own = a.category;
     if (categorise !== undefined && !forced) {
-      if (a.readBy !== categorise) {
-        a.readCategory = checkedCategory(categorise(text));
+      // Who wrote it may change the answer: a text met in two roles is read again (rare).
+      const role = e.role;
+      if (a.readBy !== categorise || a.readRole !== role) {
+        a.readCategory = checkedCategory(categorise(text, role));
         a.readBy = categorise;
+        a.readRole = role;
       }
       own = a.readCategory;
     }

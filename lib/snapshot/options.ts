@@ -8,6 +8,7 @@ import type { TokenCounter } from '../core/index.js';
 import type { LlmClient } from '../llm/index.js';
 import type { RedactOptions } from '../redact/index.js';
 import type { SnapshotMemo } from './memo.js';
+import type { MemoryEntry } from './types.js';
 
 /**
  * Caps of {@link deterministicSnapshot}.
@@ -32,15 +33,18 @@ export interface SnapshotOptions {
   memo?: SnapshotMemo;
   /**
    * Categorises an entry's text in place of the built-in rules (entries whose scope forces a category
-   * keep it): a category, or `undefined` for text not worth keeping. Called once per distinct text
-   * (per memo, when one is given). `notesReader` of `rearview/categorise-model` is one. Default: the
-   * rules of `rearview/categorise`.
+   * keep it): a category, or `undefined` for text not worth keeping. Given the text and the entry's
+   * `role` (who wrote it, when known); called once per distinct text and role (per memo, when one is
+   * given). `notesReader` of `rearview/categorise-model` is one. Default: the rules of
+   * `rearview/categorise`.
    */
   categorise?: NoteCategoriser;
 }
 
 /**
- * A categoriser of entry texts for {@link SnapshotOptions.categorise}: a pure function of the text.
+ * A categoriser of entry texts for {@link SnapshotOptions.categorise}: a pure function of the text
+ * and of who wrote it (`role` of {@link MemoryEntry}: `user`, `assistant`, `tool`, or `undefined` when
+ * the entry does not say).
  *
  * @example
  * ```ts
@@ -49,7 +53,7 @@ export interface SnapshotOptions {
  * deterministicSnapshot(input, { categorise });
  * ```
  */
-export type NoteCategoriser = (text: string) => SnapshotCategory | undefined;
+export type NoteCategoriser = (text: string, role?: MemoryEntry['role']) => SnapshotCategory | undefined;
 
 /**
  * Options of {@link computeTrajectoryReduction}. Token counts drive both gates: they use

@@ -20,6 +20,13 @@ export interface MemoryEntry {
   value: string;
   /** The iteration that wrote the entry; higher is more recent. */
   sourceIteration: number;
+  /**
+   * Who wrote the words, when known: `user` (the person), `assistant` (the agent) or `tool` (a tool's
+   * output). Set by `entriesFromMessages` and `entriesFromSteps`; passed to an injected categoriser
+   * (`SnapshotOptions.categorise`), which may read a person's words otherwise than an agent's. The
+   * built-in rules ignore it.
+   */
+  role?: 'user' | 'assistant' | 'tool';
 }
 
 /**

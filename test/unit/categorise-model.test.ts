@@ -3,6 +3,8 @@
  * weights, what the snapshot does with an injected categoriser, the entry's size, and that the shipped
  * data is exactly what the training script gives.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { haveSharedData } from '../../eval/heuristic/data';
 import {
@@ -19,8 +21,13 @@ import {
   CATEGORIES,
   createSnapshotMemo,
   deterministicSnapshot,
+  entriesFromMessages,
+  type MemoryEntry,
+  type NoteCategoriser,
+  readSnapshotSource,
   type SnapshotInput,
 } from '../../lib/snapshot/index';
+import { CONVERSATION_FOLDERS, METADATA_FILE, sharedDataDir, walkFiles } from '../../tools/shared/data';
 import { bundle } from '../../tools/shared/heuristic-size';
 
 const NOTES = [
@@ -36,6 +43,26 @@ const inputOf = (texts: readonly string[]): SnapshotInput => ({
   objective: '',
   entries: texts.map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i })),
 });
+
+/** The person's sentences (entries of role `user`) of every shared transcript, each once. */
+function personSentences(): string[] {
+  const root = sharedDataDir()!;
+  const out = new Set<string>();
+  for (const folder of CONVERSATION_FOLDERS)
+    for (const path of walkFiles(join(root, folder))) {
+      if (METADATA_FILE.test(path)) continue;
+      let src: ReturnType<typeof readSnapshotSource>;
+      try {
+        src = readSnapshotSource(readFileSync(path, 'utf8'));
+      } catch {
+        continue; // a file no reader knows (the shared data's README explains them)
+      }
+      if (src.kind !== 'transcript') continue;
+      for (const e of entriesFromMessages(src.transcript!.messages).entries)
+        if (e.role === 'user') out.add(e.value);
+    }
+  return [...out];
+}
 
 describe('notes reader data', () => {
   it('holds integer weights for six classes, buckets in range, ascending', () => {
@@ -100,6 +127,56 @@ describe('snapshot categorise option', () => {
     deterministicSnapshot(inputOf(NOTES), { memo });
     expect(deterministicSnapshot(inputOf(NOTES), { memo, categorise: notesReader })).toEqual(plain);
     expect(deterministicSnapshot(inputOf(NOTES), { memo })).toEqual(deterministicSnapshot(inputOf(NOTES)));
+  });
+
+  it("passes each entry's role, and reads a text again when it comes in another role", () => {
+    const calls: string[] = [];
+    const categorise: NoteCategoriser = (text, role) => {
+      calls.push(`${role ?? '-'}:${text}`);
+      return role === 'user' ? 'blockers' : undefined;
+    };
+    const memo = createSnapshotMemo();
+    const entries: MemoryEntry[] = [
+      { scope: 'notes', key: 'a', value: 'it fails on login', sourceIteration: 1, role: 'user' },
+      { scope: 'notes', key: 'b', value: 'it fails on login', sourceIteration: 2, role: 'user' },
+    ];
+    expect(deterministicSnapshot({ objective: '', entries }, { memo, categorise }).blockers).toEqual([
+      'it fails on login',
+    ]);
+    // Once per text and role, across builds of one memo.
+    deterministicSnapshot({ objective: '', entries }, { memo, categorise });
+    expect(calls).toEqual(['user:it fails on login']);
+    const agent = entries.map((e) => ({ ...e, role: 'assistant' as const }));
+    expect(deterministicSnapshot({ objective: '', entries: agent }, { memo, categorise }).blockers).toEqual(
+      [],
+    );
+    const unknown = entries.map(({ role: _, ...e }) => e);
+    deterministicSnapshot({ objective: '', entries: unknown }, { memo, categorise });
+    expect(calls).toEqual(['user:it fails on login', 'assistant:it fails on login', '-:it fails on login']);
+  });
+
+  it("gives a person's words the rules' answer: the snapshot of the person's sentences is the rules' one", () => {
+    // Every person's sentence of the shared transcripts when they are here, else a few of their kind.
+    const said = haveSharedData()
+      ? personSentences()
+      : [...NOTES, 'it is still not working', 'I get this error: x is undefined'];
+    expect(said.length).toBeGreaterThan(haveSharedData() ? 1000 : 5);
+    for (let at = 0; at < said.length; at += 200) {
+      const chunk = said.slice(at, at + 200);
+      const input: SnapshotInput = {
+        objective: '',
+        entries: chunk.map((value, i) => ({
+          scope: 'notes',
+          key: `k${i}`,
+          value,
+          sourceIteration: i,
+          role: 'user',
+        })),
+      };
+      expect(deterministicSnapshot(input, { categorise: notesReader })).toEqual(deterministicSnapshot(input));
+    }
+    // The agent's words are the reader's: some of these sentences it reads otherwise.
+    expect(said.some((t) => notesReader(t) !== notesReader(t, 'user'))).toBe(true);
   });
 
   it('rejects a categoriser that is not a function, or answers with no category', () => {

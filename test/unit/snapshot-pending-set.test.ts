@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { headingLine } from 'rearview/categorise';
-import { type MemoryEntry, readSnapshotSource } from 'rearview/snapshot';
+import { type MemoryEntry, type NoteCategoriser, readSnapshotSource } from 'rearview/snapshot';
 import { describe, expect, it } from 'vitest';
 
 const set = resolve(import.meta.dirname, '../../eval/snapshot/sets/pending');
@@ -49,6 +49,7 @@ const renderedEdits = read('rendered-edits.jsonl');
 const runsSuperseded = read('runs-superseded.jsonl');
 const headings = read('headings.jsonl');
 const notesReaderRows = read('notes-reader.jsonl');
+const notesReaderAgentRows = read('notes-reader-agent.jsonl');
 /** Every row of the set. */
 const every = [
   ...labels,
@@ -72,6 +73,7 @@ const every = [
   ...runsSuperseded,
   ...headings,
   ...notesReaderRows,
+  ...notesReaderAgentRows,
 ];
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 /**
@@ -241,6 +243,14 @@ describe('the pending set', () => {
       if (r.second !== undefined) expect(wordsOf[String(r.category)]).toContain(r.second);
     }
     expect(notesReaderRows.filter((r) => r.second !== undefined).length).toBe(24);
+    // The reader for the agent's words only (notes-reader-agent.jsonl): blockers it takes out, controls.
+    for (const r of notesReaderAgentRows) {
+      expect(['removed', 'kept']).toContain(r.group);
+      expect(r.category).toBe('blockers');
+      expect(wordsOf.blockers).toContain(r.label);
+      if (r.second !== undefined) expect(wordsOf.blockers).toContain(r.second);
+    }
+    expect(notesReaderAgentRows.filter((r) => r.second !== undefined).length).toBe(9);
     for (const r of renderedEdits) {
       expect(['rendered-edit', 'kept']).toContain(r.group);
       const words =
@@ -413,36 +423,56 @@ describe('the pending set', () => {
   );
 });
 
-describe("the notes reader's round (notes-reader.jsonl)", () => {
+describe("the notes reader's rounds (notes-reader.jsonl, notes-reader-agent.jsonl)", () => {
+  /** `category|sha256` of each listed item of a file, by the rules and by the categoriser given. */
+  const listed = async (file: string, categorise: NoteCategoriser) => {
+    const { deterministicSnapshotWithTrace } = await import('rearview/snapshot');
+    const src = readSnapshotSource(readFileSync(join(data, file), 'utf8'));
+    const entries = src.input.entries ?? [];
+    const keys = (options: Parameters<typeof deterministicSnapshotWithTrace>[1]) =>
+      new Set(
+        deterministicSnapshotWithTrace(src.input, options).kept.flatMap((item) => {
+          const id = item.sources.find((s) => /^m\d+$/.test(s));
+          const e = id ? entries[Number(id.slice(1)) - 1] : undefined;
+          return e ? [`${item.category}|${sha(String(e.value).trim())}`] : [];
+        }),
+      );
+    return { rules: keys({}), reader: keys({ categorise }) };
+  };
+  /** Each row is listed by the rules and/or the reader as its group says. */
+  const expectGroups = async (rows: Record<string, unknown>[], categorise: NoteCategoriser) => {
+    const byFile = new Map<string, Awaited<ReturnType<typeof listed>>>();
+    for (const r of rows) {
+      const file = String(r.file);
+      if (!byFile.has(file)) byFile.set(file, await listed(file, categorise));
+      const { rules, reader } = byFile.get(file)!;
+      const key = `${r.category}|${r.sha256}`;
+      expect([rules.has(key), reader.has(key)], `${file} message ${r.message}`).toEqual(
+        r.group === 'removed' ? [true, false] : r.group === 'added' ? [false, true] : [true, true],
+      );
+    }
+  };
+
   it.skipIf(!existsSync(data))(
-    'the rows drawn as removed are listed with the rules and not with the reader, the added ones the reverse',
+    'the first round (the reader on every sentence): removed rows are listed with the rules only, added ones with the reader only',
     async () => {
       const { notesReader } = await import('rearview/categorise-model');
-      const { deterministicSnapshotWithTrace } = await import('rearview/snapshot');
-      /** `category|sha256` of each listed item of a file, by the rules and by the notes reader. */
-      const listed = (file: string) => {
-        const src = readSnapshotSource(readFileSync(join(data, file), 'utf8'));
-        const entries = src.input.entries ?? [];
-        const keys = (options: Parameters<typeof deterministicSnapshotWithTrace>[1]) =>
-          new Set(
-            deterministicSnapshotWithTrace(src.input, options).kept.flatMap((item) => {
-              const id = item.sources.find((s) => /^m\d+$/.test(s));
-              const e = id ? entries[Number(id.slice(1)) - 1] : undefined;
-              return e ? [`${item.category}|${sha(String(e.value).trim())}`] : [];
-            }),
-          );
-        return { rules: keys({}), reader: keys({ categorise: notesReader }) };
-      };
-      const byFile = new Map<string, ReturnType<typeof listed>>();
-      for (const r of notesReaderRows) {
-        const file = String(r.file);
-        if (!byFile.has(file)) byFile.set(file, listed(file));
-        const { rules, reader } = byFile.get(file)!;
-        const key = `${r.category}|${r.sha256}`;
-        expect([rules.has(key), reader.has(key)], `${file} message ${r.message}`).toEqual(
-          r.group === 'removed' ? [true, false] : r.group === 'added' ? [false, true] : [true, true],
-        );
-      }
+      // That round read every sentence with the reader, whoever wrote it: the role is not passed.
+      await expectGroups(notesReaderRows, (text) => notesReader(text));
+    },
+    120_000,
+  );
+
+  it.skipIf(!existsSync(data))(
+    "the second round (the person's words to the rules): its removed rows, and the first round's the agent or a tool wrote, are listed with the rules only",
+    async () => {
+      const { notesReader } = await import('rearview/categorise-model');
+      await expectGroups(notesReaderAgentRows, notesReader);
+      const earlier = notesReaderRows.filter(
+        (r) => r.group === 'removed' && r.role !== 'user' && r.category === 'blockers',
+      );
+      expect(earlier.length).toBe(11);
+      await expectGroups(earlier, notesReader);
     },
     120_000,
   );

@@ -51,7 +51,15 @@ export const categoriseModelCases: ConformanceCase[] = [
         CATEGORIES.every((c) => snapshot[c].length <= NOTES.length),
         'every category holds at most the notes',
       );
-      return { logits, got, snapshot, buckets: NOTES.map((t) => noteBuckets(t)) };
+      // A person's words get the rules' answer: the same snapshot as without the reader.
+      const person = {
+        ...input,
+        entries: input.entries.map((e) => ({ ...e, role: 'user' as const })),
+      };
+      const personal = deterministicSnapshot(person, { categorise: notesReader });
+      checkEqual(personal, deterministicSnapshot(person), "a person's words are the rules'");
+      const byRole = NOTES.map((t) => notesReader(t, 'user'));
+      return { logits, got, byRole, snapshot, personal, buckets: NOTES.map((t) => noteBuckets(t)) };
     },
   },
 ];
