@@ -1,5 +1,5 @@
 /**
- * `npx tsx eval/snapshot/notes-reader-apart.ts [strangers-notes-3|-4|-5] [--json]` (issue
+ * `npx tsx eval/snapshot/notes-reader-apart.ts [strangers-notes-3|-4|-5|sharegpt-notes|aider-apart-notes] [--json]` (issue
  * 39): the notes readers on one draw of the 22 `strangers-final` authors' sentences that no rule,
  * weight or threshold was chosen on, labelled blind (eval/snapshot/sets/<set>/LABELLING.md), each set
  * scored once after the rules written before it:
@@ -8,7 +8,9 @@
  * - `strangers-notes-4` (332): after the rules written from the misses of the pool and of set 3;
  * - `strangers-notes-5` (320): after the rules written from the misses of the pool and of sets 3-4;
  * - `sharegpt-notes` (342): ChatGPT's replies in the ShareGPT conversations, a source no rule was
- *   written from (sets/sharegpt-notes/LABELLING.md), figures by stratum (`pos`, `cue`).
+ *   written from (sets/sharegpt-notes/LABELLING.md), figures by stratum (`pos`, `cue`);
+ * - `aider-apart-notes` (268): the aider agent's replies of six aider authors no notes set drew from
+ *   (sets/aider-apart-notes/LABELLING.md), figures by author.
  *
  * Methods in the same run: today's rules (`snapshotCategorizer`), the notes model
  * (`rearview/categorise-model`, refitted on today's rule features), the keyword baseline, and the
@@ -20,17 +22,21 @@ import { notesReader } from '../../lib/categorise-model/index.js';
 import { labelledDraw } from './notes-reader-data.js';
 import { type Row, summarise, table } from './notes-reader-report.js';
 import { keywordCategorizer, oldCategorizer, snapshotCategorizer } from './score.js';
+import { AIDER_APART_ENTRIES } from './sets/aider-apart-notes/sample.js';
 import { SHAREGPT_ENTRIES } from './sets/sharegpt-notes/sample.js';
 import { APART_SETS, entriesOf } from './sets/strangers-notes/apart.js';
 
 const set = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'strangers-notes-3';
 const n = APART_SETS.find((k) => set === `strangers-notes-${k}`);
 const sharegpt = set === 'sharegpt-notes';
-if (n === undefined && !sharegpt)
+const aider = set === 'aider-apart-notes';
+if (n === undefined && !sharegpt && !aider)
   throw new Error(
-    `unknown set ${set}: one of ${APART_SETS.map((k) => `strangers-notes-${k}`).join(', ')}, sharegpt-notes`,
+    `unknown set ${set}: one of ${APART_SETS.map((k) => `strangers-notes-${k}`).join(', ')}, sharegpt-notes, aider-apart-notes`,
   );
-const entries = labelledDraw(set, sharegpt ? SHAREGPT_ENTRIES : entriesOf(n!));
+const entries = labelledDraw(set, sharegpt ? SHAREGPT_ENTRIES : aider ? AIDER_APART_ENTRIES : entriesOf(n!));
+/** What the figures are split by: ShareGPT's strata, the aider set's authors, the other sets' sources. */
+const groupOf = (e: (typeof entries)[number]) => (sharegpt ? e.stratum : aider ? e.author : e.kind);
 
 const methods = {
   today: snapshotCategorizer,
@@ -44,10 +50,10 @@ const rows = (cat: (text: string) => string): Row[] =>
     label: e.label,
     pred: cat(e.text) as Row['pred'],
     hard: e.hard,
-    group: sharegpt ? e.stratum : e.kind,
+    group: groupOf(e),
   }));
 const summaries = Object.fromEntries(Object.entries(methods).map(([n, cat]) => [n, summarise(rows(cat))]));
-const groups = [...new Set(entries.map((e) => (sharegpt ? e.stratum : e.kind)))].sort();
+const groups = [...new Set(entries.map(groupOf))].sort();
 console.log(
   `${set}: ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} ${sharegpt ? 'conversations' : 'authors'} (scored once)\n`,
 );

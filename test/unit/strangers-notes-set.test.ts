@@ -1,12 +1,17 @@
 /**
- * The `strangers-notes` and `strangers-notes-2` to `-5` snapshot sets and `sharegpt-notes` (issue 39): their
+ * The `strangers-notes` and `strangers-notes-2` to `-5` snapshot sets, `sharegpt-notes` and `aider-apart-notes` (issue 39): their
  * rows, blind labels and second-reader samples are well formed and agree with each other, no set holds
  * a text of an earlier one, the third to fifth draw only the kept-apart authors, and every row still resolves, by position and SHA-256, in the shared data folder (skipped when
  * the folder is absent).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  AIDER_APART_ENTRIES,
+  AIDER_APART_FILES,
+  drawAiderApart,
+} from '../../eval/snapshot/sets/aider-apart-notes/sample';
 import { drawSharegpt, SHAREGPT_ENTRIES } from '../../eval/snapshot/sets/sharegpt-notes/sample';
 import { kappa, readTsv } from '../../eval/snapshot/sets/strangers-notes/agreement';
 import { APART_SETS, entriesOf } from '../../eval/snapshot/sets/strangers-notes/apart';
@@ -97,6 +102,18 @@ const SET_CASES = [
     entries: SHAREGPT_ENTRIES,
     authors: 250,
     secondN: 111,
+    splits: ['unseen'],
+  },
+  // The aider agent's replies of six authors no notes set drew from (aider-apart-notes/sample.ts).
+  {
+    name: 'aider-apart-notes',
+    prefix: 'aa-',
+    strata: /^pos-[1-4]$/,
+    min: 260,
+    perAuthor: 60,
+    entries: AIDER_APART_ENTRIES,
+    authors: 6,
+    secondN: 91,
     splits: ['unseen'],
   },
 ];
@@ -218,4 +235,31 @@ describe('sharegpt-notes draw', () => {
         .join('\n')}\n`,
     ).toBe(stored);
   }, 120_000);
+});
+
+describe('aider-apart-notes draw', () => {
+  it('is what sample.ts draws from the shared data today, row for row', (ctx) => {
+    const dir = sharedDataDir();
+    if (!dir || !existsSync(join(dir, 'aider'))) {
+      ctx.skip();
+      return;
+    }
+    const stored = readFileSync(AIDER_APART_ENTRIES, 'utf8');
+    expect(
+      `${drawAiderApart()
+        .map((r) => JSON.stringify(r))
+        .join('\n')}\n`,
+    ).toBe(stored);
+  }, 120_000);
+
+  it("draws from histories no other notes set drew from (the set's claim to be held out)", () => {
+    const apart = new Set(AIDER_APART_FILES);
+    for (const name of readdirSync(SETS)) {
+      if (name === 'aider-apart-notes' || name === 'pending' || name === 'same-place') continue;
+      const path = join(SETS, name, 'entries.jsonl');
+      if (!existsSync(path)) continue;
+      for (const line of readFileSync(path, 'utf8').split('\n'))
+        if (line.trim() !== '') expect(apart.has(String(JSON.parse(line).file)), `${name}`).toBe(false);
+    }
+  });
 });
