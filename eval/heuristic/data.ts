@@ -100,8 +100,10 @@ export function loadLabelledSets(): Row[] {
     .flatMap((set) => readRows<Row>(`sets/${set}/turns.jsonl`));
   for (const r of rows) {
     if (r.text !== undefined) continue;
-    const m = messagesOf(r.source)[r.turn ?? -1];
-    const text = m && m.id === r.messageId && typeof m.content === 'string' ? storedText(m.content) : '';
+    // By id (the turn's line): a reader change that drops a message before it (a reply that was all
+    // reasoning) moves its index, not its id.
+    const m = messagesOf(r.source)[indexOf(r)];
+    const text = m && typeof m.content === 'string' ? storedText(m.content) : '';
     if (sha256(text) !== r.sha256)
       throw new Error(`#${r.n}: ${r.source} message ${r.turn} is not the labelled turn`);
     r.text = text;

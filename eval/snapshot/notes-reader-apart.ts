@@ -10,7 +10,8 @@
  * - `sharegpt-notes` (342): ChatGPT's replies in the ShareGPT conversations, a source no rule was
  *   written from (sets/sharegpt-notes/LABELLING.md), figures by stratum (`pos`, `cue`);
  * - `aider-apart-notes` (268): the aider agent's replies of six aider authors no notes set drew from
- *   (sets/aider-apart-notes/LABELLING.md), figures by author.
+ *   (sets/aider-apart-notes/LABELLING.md), figures by author; `--reply-only` leaves out the 47
+ *   sentences of reasoning blocks the reader no longer reads as reply.
  *
  * Methods in the same run: today's rules (`snapshotCategorizer`), the notes model
  * (`rearview/categorise-model`, refitted on today's rule features), the keyword baseline, and the
@@ -34,7 +35,10 @@ if (n === undefined && !sharegpt && !aider)
   throw new Error(
     `unknown set ${set}: one of ${APART_SETS.map((k) => `strangers-notes-${k}`).join(', ')}, sharegpt-notes, aider-apart-notes`,
   );
-const entries = labelledDraw(set, sharegpt ? SHAREGPT_ENTRIES : aider ? AIDER_APART_ENTRIES : entriesOf(n!));
+const drawn = labelledDraw(set, sharegpt ? SHAREGPT_ENTRIES : aider ? AIDER_APART_ENTRIES : entriesOf(n!));
+// `--reply-only`: leave out the sentences of aider replies' reasoning blocks (drawn when the reader
+// still read them as reply; no snapshot reads them now).
+const entries = process.argv.includes('--reply-only') ? drawn.filter((e) => !e.reasoning) : drawn;
 /** What the figures are split by: ShareGPT's strata, the aider set's authors, the other sets' sources. */
 const groupOf = (e: (typeof entries)[number]) => (sharegpt ? e.stratum : aider ? e.author : e.kind);
 
@@ -55,7 +59,7 @@ const rows = (cat: (text: string) => string): Row[] =>
 const summaries = Object.fromEntries(Object.entries(methods).map(([n, cat]) => [n, summarise(rows(cat))]));
 const groups = [...new Set(entries.map(groupOf))].sort();
 console.log(
-  `${set}: ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} ${sharegpt ? 'conversations' : 'authors'} (scored once)\n`,
+  `${set}: ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} ${sharegpt ? 'conversations' : 'authors'} (scored once)${entries.length < drawn.length ? `; ${drawn.length - entries.length} reasoning sentences left out` : ''}\n`,
 );
 console.log(table(summaries, groups));
 if (process.argv.includes('--json')) console.log(JSON.stringify(summaries));

@@ -470,6 +470,17 @@ describe('format detection and parsers', () => {
       format === 'claude-code-console' ? INPUTS.filter(([name]) => name !== 'console turns') : INPUTS,
       PARSE,
     );
+  // aider's reasoning blocks: many short ones, and one left open to the end (each line asks whether it
+  // closes the block or starts a prompt).
+  linear(
+    'parseTranscript (aider reasoning blocks)',
+    (text) => safeParseTranscript(text, { format: 'aider', lenient: true }),
+    [
+      ['short blocks', (n) => fill(n, '<think>\nb\n</think>\nc\n', '#### a  \n')],
+      ['one block left open', (n) => fill(n, 'b </thinking\n', '#### a  \n<thinking-content-ab>\n')],
+    ],
+    PARSE,
+  );
   linear(
     'parseTranscript (detected)',
     (text) => safeParseTranscript(text, { lenient: true }),

@@ -252,6 +252,20 @@ describe('aider-apart-notes draw', () => {
     ).toBe(stored);
   }, 120_000);
 
+  it('keeps the sentences of reasoning blocks it drew, marked: the reader no longer reads them as reply', (ctx) => {
+    const dir = sharedDataDir();
+    if (!dir || !existsSync(join(dir, 'aider'))) {
+      ctx.skip();
+      return;
+    }
+    const rows = loadStrangersNotes(AIDER_APART_ENTRIES);
+    expect(rows).toHaveLength(268);
+    const reasoning = rows.filter((r) => r.reasoning);
+    // All in the one history whose model thinks aloud (sebbacon/ehrql_aider_demo): 47 of its 60.
+    expect(reasoning).toHaveLength(47);
+    expect(new Set(reasoning.map((r) => r.author))).toEqual(new Set(['sebbacon+ehrql_aider_demo']));
+  }, 120_000);
+
   it("draws from histories no other notes set drew from (the set's claim to be held out)", () => {
     const apart = new Set(AIDER_APART_FILES);
     for (const name of readdirSync(SETS)) {

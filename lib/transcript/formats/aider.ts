@@ -3,6 +3,11 @@
  * line of a user prompt starts with `#### `, lines starting with `> ` are aider's own output (edits
  * applied, test and lint failures, commits, questions), everything else is the model's reply.
  *
+ * A reasoning model's thoughts, which aider writes in the reply between `<thinking-content-…>` and
+ * `</thinking-content-…>` (or `<think>` and `</think>`), are not the reply: ignored and counted
+ * (`thinking`), as Claude Code's thinking blocks and SpecStory's `<think>` are. A block left open ends
+ * at the next prompt or session header, so a broken history loses no turn.
+ *
  * aider has written prompts two ways: recent versions end every prompt line with two spaces (a
  * Markdown line break) and keep a multi-line prompt's lines consecutive; old versions (≤ 0.50) leave
  * no trailing spaces and put a blank line between a prompt's lines. A session with any prompt line
@@ -81,6 +86,8 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
    * person's.
    */
   let prompted = false;
+  /** The closing tag of the reasoning block being passed over, or undefined outside one. */
+  let thinking: string | undefined;
   const flush = (): void => {
     if (!turn) return;
     const m = turn.toMessage();
@@ -96,6 +103,13 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
     turn = undefined;
   };
   forEachLine(text, (line, n) => {
+    if (thinking !== undefined) {
+      if (!line.startsWith(HEADER) && promptLine(line, recent[session] === true, false) === undefined) {
+        if (line.includes(thinking)) thinking = undefined;
+        return undefined;
+      }
+      thinking = undefined;
+    }
     if (isBlank(line)) {
       if (turn?.role === 'user') gap = true;
       else turn?.add('', true);
@@ -136,6 +150,16 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       turn.add(line.slice(2).trimEnd());
       return undefined;
     }
+    if (!inReply) {
+      const close = reasoningClose(line);
+      if (close !== undefined) {
+        // The model's output starts: a prompt or aider's output before it is over.
+        if (turn?.role !== 'assistant') flush();
+        state.sink.ignore('thinking');
+        if (!line.includes(close, line.indexOf('>') + 1)) thinking = close;
+        return undefined;
+      }
+    }
     if (turn?.role !== 'assistant') {
       flush();
       if (!found) {
@@ -157,6 +181,20 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       { line: firstContent || 1 },
     );
   }
+}
+
+/** aider's wrapper of a reasoning model's thoughts: `<thinking-content-` then a hex digest and `>`. */
+const THINKING_CONTENT = /^\s*<thinking-content-[0-9a-f]{1,64}>/;
+
+/**
+ * The closing tag of the reasoning block `line` opens (`<thinking-content-…>`, `<think>`), or
+ * undefined when it opens none.
+ */
+function reasoningClose(line: string): string | undefined {
+  const lead = line.trimStart();
+  if (lead.charCodeAt(0) !== 0x3c) return undefined; // "<"
+  if (lead.startsWith('<think>')) return '</think>';
+  return THINKING_CONTENT.test(lead) ? '</thinking-content-' : undefined;
 }
 
 /**

@@ -45,7 +45,8 @@ export function drawAiderApart(root: string = DATA): NoteRow[] {
   const byAuthor = new Map<string, NoteRaw[]>();
   for (const file of AIDER_APART_FILES) {
     const author = file.slice('aider/'.length).replace(/\.md$/, '');
-    const notes = notesOf(file, author, root);
+    // Drawn when the reader still read a reasoning block as reply: drawn again the same way.
+    const notes = notesOf(file, author, root, false, true);
     if (notes.length) byAuthor.set(author, notes);
   }
   const picked = drawPositional(byAuthor, {

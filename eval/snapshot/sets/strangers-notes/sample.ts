@@ -97,12 +97,36 @@ function filesOf(folder: string): { file: string; author: string }[] {
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }
 
-/** Every prose sentence of one data file (under `root`, by default the shared data), in order; `pos` = `messages[<index>] <message id>#<sentence index>` (ids repeat in some formats). */
-export function notesOf(file: string, author: string, root: string = DATA, joinEdits = false): NoteRaw[] {
+/**
+ * The text of an aider history with its reasoning blocks' tags renamed (`<thinking-content-…>` →
+ * `<thinking_content-…>`, `<think>` → `<thinK>`), so that the reader takes the reasoning for reply, as
+ * it did before it passed over reasoning blocks; line for line the same, so message ids and sentence
+ * positions are those of that reading.
+ */
+function reasoningAsReply(text: string): string {
+  return text
+    .replace(/<(\/?)thinking-content-/g, '<$1thinking_content-')
+    .replace(/<(\/?)think>/g, '<$1thinK>');
+}
+
+/**
+ * Every prose sentence of one data file (under `root`, by default the shared data), in order; `pos` =
+ * `messages[<index>] <message id>#<sentence index>` (ids repeat in some formats). `joinEdits` reads a
+ * SpecStory export as before edits rendered in prose were calls; `withReasoning` an aider history as
+ * before its reasoning blocks were passed over (sets drawn then).
+ */
+export function notesOf(
+  file: string,
+  author: string,
+  root: string = DATA,
+  joinEdits = false,
+  withReasoning = false,
+): NoteRaw[] {
   const kind = file.split('/')[0]!;
   let t: ReturnType<typeof parseTranscript>;
   try {
-    t = parseTranscript(readFileSync(join(root, file), 'utf8'), { lenient: true });
+    const raw = readFileSync(join(root, file), 'utf8');
+    t = parseTranscript(withReasoning ? reasoningAsReply(raw) : raw, { lenient: true });
   } catch {
     return [];
   }
@@ -282,16 +306,21 @@ export function loadStrangersNotes(
   path: string = NOTES_ENTRIES,
   root: string = DATA,
   lenient = false,
-): (NoteRow & { text: string })[] {
+): (NoteRow & { text: string; reasoning?: true })[] {
   const rows = readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as NoteRow);
   const cache = new Map<
     string,
-    { byPos: Map<string, string>; byHash: Map<string, string[]>; joined?: Map<string, string> }
+    {
+      byPos: Map<string, string>;
+      byHash: Map<string, string[]>;
+      joined?: Map<string, string>;
+      reasoning?: Map<string, string>;
+    }
   >();
-  const out: (NoteRow & { text: string })[] = [];
+  const out: (NoteRow & { text: string; reasoning?: true })[] = [];
   for (const r of rows) {
     if (!existsSync(join(root, r.file))) {
       process.stderr.write(`${basename(path)}: ${r.file} is absent; leaving out ${r.id}\n`);
@@ -318,13 +347,23 @@ export function loadStrangersNotes(
       texts.joined ??= new Map(notesOf(r.file, r.author, root, true).map((n) => [sha256Hex(n.text), n.text]));
       text = texts.joined.get(r.sha256);
     }
+    // A sentence of an aider reply's reasoning block, drawn before the reader passed over them: kept,
+    // and marked (`reasoning`), since no snapshot reads it any more.
+    let reasoning = false;
+    if (text === undefined && r.file.startsWith('aider/')) {
+      texts.reasoning ??= new Map(
+        notesOf(r.file, r.author, root, false, true).map((n) => [sha256Hex(n.text), n.text]),
+      );
+      text = texts.reasoning.get(r.sha256);
+      reasoning = text !== undefined;
+    }
     if (text === undefined && lenient) {
       process.stderr.write(`${basename(path)}: ${r.id} not found in ${r.file}; left out\n`);
       continue;
     }
     if (text === undefined)
       throw new Error(`${r.id} (${r.file} ${r.pos}): no sentence of the file has the stored text hash`);
-    out.push({ ...r, text });
+    out.push(reasoning ? { ...r, text, reasoning: true } : { ...r, text });
   }
   return out;
 }
