@@ -1,6 +1,6 @@
 /**
  * Transcript import throughput: parseTranscript on the two ~3 MB Claude Code sessions and on every
- * shared SpecStory export, parseTrajectory on the largest mini-swe-agent run, and a synthetic 50 MB JSONL built by repeating real lines (MB/s
+ * shared SpecStory export and aider history, parseTrajectory on the largest mini-swe-agent run, and a synthetic 50 MB JSONL built by repeating real lines (MB/s
  * and heap growth / input size), each beside a naive baseline (`split('\n').map(JSON.parse)` + filter).
  *
  * Standalone: `npx tsx bench/transcript.bench.ts` (add `--expose-gc` through NODE_OPTIONS for steadier
@@ -116,6 +116,27 @@ const suite = {
     }, 0);
     spec.vsNaive = round(spec.mbPerSec! / specBase.mbPerSec!, 2);
     results.push(spec, specBase);
+
+    // Every aider history of the shared data: prompts, aider's output, replies and the reasoning
+    // blocks passed over, against splitting lines and picking the prompt lines.
+    const aiderText = walkFiles(join(dir, 'aider'), (name) => name.endsWith('.md')).map((f) => readText(f));
+    const aiderSize = aiderText.reduce((n, t) => n + bytes(t), 0);
+    const aider = await measure(
+      'parseTranscript/aider-histories',
+      () => aiderText.map((t) => parseTranscript(t, { format: 'aider' })),
+      { bytes: aiderSize },
+    );
+    const aiderBase = await measure(
+      'naive-split-prompts/aider-histories',
+      () => aiderText.map((t) => t.split('\n').filter((l) => l.startsWith('#### '))),
+      { bytes: aiderSize },
+    );
+    const aiderParsed = aiderText.map((t) => parseTranscript(t, { format: 'aider' }));
+    aider.files = aiderText.length;
+    aider.messages = aiderParsed.reduce((n, t) => n + t.messages.length, 0);
+    aider.reasoningBlocks = aiderParsed.reduce((n, t) => n + (t.ignoredKinds?.thinking ?? 0), 0);
+    aider.vsNaive = round(aider.mbPerSec! / aiderBase.mbPerSec!, 2);
+    results.push(aider, aiderBase);
 
     // Synthetic 50 MB: real lines repeated until the size is reached, one join (no concatenation loop).
     const parts: string[] = [];
