@@ -115,7 +115,8 @@ export interface Message {
  *
  * - `summary`: Claude Code's continuation summary after a compaction ("This session is being
  *   continued from a previous conversation…", `isCompactSummary`);
- * - `meta`: Claude Code `isMeta` events (skill bodies, local-command caveats), and the context Codex
+ * - `meta`: Claude Code `isMeta` events (skill bodies, local-command caveats; a skill body rendered
+ *   without the flag, "Base directory for this skill: …", too), and the context Codex
  *   injects in the user's seat (`<environment_context>`, `<user_instructions>`, AGENTS.md, `<turn_aborted>`);
  * - `command`: a command expansion (`<command-name>`, `<command-message>`, `<local-command-stdout>`)
  *   or an aider housekeeping command (`/add`, `/drop`, `/clear`, `/model`, `/tokens`, `/run`…, and a

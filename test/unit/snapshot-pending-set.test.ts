@@ -277,12 +277,15 @@ describe('the pending set', () => {
 
   it.skipIf(!existsSync(data))("points at entries the snapshot still reads from each row's file", () => {
     for (const r of every) expect(entryOf(r), `${r.file} message ${r.message}`).toBeDefined();
-    // A Chinese or Japanese paragraph read as one entry before sentences were split at 。！？, and a
+    // A Chinese or Japanese paragraph read as one entry before sentences were split at 。！？, a
     // sentence of an aider reply's reasoning block (not the reply since the reader passes over it): gone.
     expect(retired.filter((r) => r.retired === 'cjk-split').length).toBe(18);
     expect(retired.filter((r) => r.retired === 'reasoning').length).toBe(19);
+    // And Claude Code's own text in the person's seat that a Markdown export kept without its flag (a
+    // stop hook's answer, the local-command caveat): no entry since it is read as harness text.
+    expect(retired.filter((r) => r.retired === 'harness').length).toBe(3);
     for (const r of retired) {
-      expect(['cjk-split', 'reasoning']).toContain(r.retired);
+      expect(['cjk-split', 'reasoning', 'harness']).toContain(r.retired);
       if (r.retired === 'reasoning') expect(String(r.file)).toMatch(/^aider\//);
       // One heading ("### 🔧 修复的问题") is an entry again since the diffs around it are calls.
       if (r.reread === undefined) expect(entryOf(r), `${r.file} message ${r.message}`).toBeUndefined();
