@@ -72,11 +72,17 @@ const WINDOWS_PATH = /\b[A-Za-z]:\\(?:[^\\\s"'<>|:*?]+(?: [^\\\s"'<>|:*?]+)*\\)*
 const QUOTED =
   /"[^"\n]{0,200}"|'[^'\n]{0,200}'|`[^`'\n]{0,200}'|`[^`\n]{0,200}`|“[^”\n]{0,200}”|‘[^’\n]{0,200}’/g;
 
+/** Two or more quoted values in a row, as {@link QUOTED} left them, separated by commas. */
+const LISTED = /"…"(?:\s*,\s*"…")+/g;
+
 /** The parts of an error line that differ between occurrences of the same failure, replaced. */
 function normalise(line: string): string {
   const out = line
     .replace(POWERSHELL_SOURCE, '')
     .replace(QUOTED, '"…"')
+    // A list of quoted values is one value: `["…", "…", "…",` would fill the class with marks, and
+    // lists of other lengths would make other classes of the same failure.
+    .replace(LISTED, '"…"')
     .replace(WINDOWS_PATH, '<path>')
     .replace(URL, '<url>')
     .replace(PATH, '<path>')

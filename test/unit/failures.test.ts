@@ -34,7 +34,12 @@ describe('errorClass', () => {
     // A quoted value closes on its own kind of quote (before, `"` … `&quot;` ran from quote to quote).
     [
       'Exit code 1\n  340:79  error  `"` can be escaped with `&quot;`, `&ldquo;`  react/no-unescaped-entities',
-      'N:N error "…" can be escaped with "…", "…" react/no-unescaped-entities',
+      'N:N error "…" can be escaped with "…" react/no-unescaped-entities',
+    ],
+    // A list of quoted values is one value, however long (Codex's apply_patch names every line).
+    [
+      'error: Failed to find expected lines ["  a", "b", "c", "d", "e", "f", "g"] in src/app.ts',
+      'error: Failed to find expected lines ["…"] in <path>',
     ],
     [
       "rsync: unrecognized option `--no-dereference'\nusage: rsync [--ignore-errors]",

@@ -267,6 +267,7 @@ describe('error classes', () => {
   const ERRORS: readonly Case[] = [
     ...DOTTED.map(([name, make]): Case => [`error: ${name}`, (n) => `error: ${make(n - 7)}`]),
     ['quotes', (n) => fill(n, '"a', 'error ')],
+    ['a list of quoted values', (n) => fill(n, '"a", ', 'error [')],
     ['branch repeated', (n) => fill(n, 'branch ', 'error ')],
     ['hex and digits', (n) => fill(n, 'abc1', 'error ')],
     ['tags', (n) => fill(n, '<a', 'error ')],
