@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, `runs-submitted.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -269,6 +269,8 @@ function printRound(what: string, file: string, groups: readonly string[]): void
 printRound('edits read from rendered diffs', 'rendered-edits.jsonl', ['rendered-edit', 'kept']);
 // Agent runs: what a step said before the run's last write that worked.
 printRound('agent runs', 'runs-superseded.jsonl', ['run-superseded', 'kept']);
+// Agent runs that submitted their work: their thoughts after the last write are `done`.
+printRound('submitted runs', 'runs-submitted.jsonl', ['run-submitted', 'kept']);
 // Markdown headings read as titles, no items: every item the rule removed, and controls.
 printRound('headings', 'headings.jsonl', ['heading', 'kept']);
 // The snapshot sorted by the notes reader (rearview/categorise-model) instead of the rules: the items

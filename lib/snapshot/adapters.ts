@@ -8,7 +8,13 @@ import { findLinks } from '../categorise/index.js';
 import { editedFile } from '../compress/index.js';
 import { declinedCall, errorLine } from '../core/index.js';
 import { fixedFailures, stepsFromMessages } from '../failures/index.js';
-import { isFileEditCall, type Message, type Step, type SyntheticKind } from '../transcript/index.js';
+import {
+  isFileEditCall,
+  type Message,
+  type Outcome,
+  type Step,
+  type SyntheticKind,
+} from '../transcript/index.js';
 import { editsAfter } from './acted.js';
 import { deterministicSnapshot } from './deterministic.js';
 import { endsWithWords, sentences } from './sentences.js';
@@ -283,14 +289,19 @@ export function entriesFromMessages(messages: readonly Message[]): {
  * the first error line of a failed step (scope `observation`, or `fixed` when a later step made it
  * good), with sourceIteration = the step index. What a step said before the run's last step that
  * changed a file and did not fail (an edit tool, a patch, `sed -i`, a `cat >` heredoc) has scope
- * `superseded` instead: the run went past it, as a chat's does past an edit that worked.
+ * `superseded` instead: the run went past it, as a chat's does past an edit that worked. Given the
+ * run's `outcome`, a run that ended by submitting its work (status `submitted`, a submission) has
+ * nothing left to do: its other thoughts have scope `done` (never a next action or an open question;
+ * still a blocker or a guess).
  *
  * @example
  * ```ts
- * const entries = entriesFromSteps(parseTrajectory(text).steps);
+ * const run = parseTrajectory(text);
+ * const entries = entriesFromSteps(run.steps, run.outcome);
  * ```
  */
-export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
+export function entriesFromSteps(steps: readonly Step[], outcome?: Outcome): MemoryEntry[] {
+  const submitted = isSubmitted(outcome);
   const entries: MemoryEntry[] = [];
   // Failed steps a later step made good, as for messages (`fixed`), referenced by their index.
   const fixed = steps.some((s) => s.error)
@@ -301,7 +312,7 @@ export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
   steps.forEach((s, i) => {
     const before = i < lastWrite;
     sentences(s.thought ?? '', 3).forEach((value, j) => {
-      const scope = before ? 'superseded' : 'thought';
+      const scope = before ? 'superseded' : submitted ? 'done' : 'thought';
       entries.push({ scope, key: `s${s.index}.t${j}`, value, sourceIteration: s.index, role: 'assistant' });
     });
     const err = s.error && !declinedCall(s.error) ? firstErrorLine(s.error) : undefined;
@@ -310,6 +321,14 @@ export function entriesFromSteps(steps: readonly Step[]): MemoryEntry[] {
       entries.push({ scope, key: `s${s.index}.err`, value: err, sourceIteration: s.index, role: 'tool' });
   });
   return entries;
+}
+
+/**
+ * Whether a run ended by submitting its work: the agent's own `submitted` status with a submission (a
+ * run the harness stopped on a limit, `exit_cost`, `submitted (exit_context)`, is not).
+ */
+function isSubmitted(outcome: Outcome | undefined): boolean {
+  return outcome?.status?.toLowerCase() === 'submitted' && (outcome.submission?.trim() ?? '') !== '';
 }
 
 /**

@@ -64,7 +64,7 @@ export function readSnapshotSource(text: string): SnapshotSource {
       format: trajectory.format,
       transcript,
       trajectory,
-      input: snapshotInputFrom(objective, entriesFromSteps(trajectory.steps)),
+      input: snapshotInputFrom(objective, entriesFromSteps(trajectory.steps, trajectory.outcome)),
     };
   }
   const transcript = parseTranscript(text);

@@ -48,6 +48,7 @@ const supersededAfter = read('superseded-after.jsonl');
 const delivered = read('delivered.jsonl');
 const renderedEdits = read('rendered-edits.jsonl');
 const runsSuperseded = read('runs-superseded.jsonl');
+const runsSubmitted = read('runs-submitted.jsonl');
 const headings = read('headings.jsonl');
 const notesReaderRows = read('notes-reader.jsonl');
 const notesReaderAgentRows = read('notes-reader-agent.jsonl');
@@ -72,6 +73,7 @@ const every = [
   ...delivered,
   ...renderedEdits,
   ...runsSuperseded,
+  ...runsSubmitted,
   ...headings,
   ...notesReaderRows,
   ...notesReaderAgentRows,
@@ -143,6 +145,7 @@ describe('the pending set', () => {
         !delivered.includes(r) &&
         !renderedEdits.includes(r) &&
         !runsSuperseded.includes(r) &&
+        !runsSubmitted.includes(r) &&
         !headings.includes(r) &&
         !notesReaderRows.includes(r),
     ))
@@ -213,6 +216,7 @@ describe('the pending set', () => {
       delivered,
       renderedEdits,
       runsSuperseded,
+      runsSubmitted,
       headings,
       notesReaderRows,
     ])
@@ -231,6 +235,16 @@ describe('the pending set', () => {
       expect(String(r.file)).toMatch(/^(?:mini-swe-agent|swe-agent|other-agents)\//);
     }
     expect(runsSuperseded.filter((r) => r.second !== undefined).length).toBe(25);
+    // A run that submitted its work (runs-submitted.jsonl): the next actions and questions it no longer
+    // lists, and next actions of the runs that did not submit.
+    for (const r of runsSubmitted) {
+      expect(['run-submitted', 'kept']).toContain(r.group);
+      expect(['nextActions', 'unresolvedQuestions']).toContain(r.category);
+      expect(wordsOf[String(r.category)]).toContain(r.label);
+      if (r.second !== undefined) expect(wordsOf[String(r.category)]).toContain(r.second);
+      expect(String(r.file)).toMatch(/^(?:mini-swe-agent|swe-agent|other-agents)\//);
+    }
+    expect(runsSubmitted.filter((r) => r.second !== undefined).length).toBe(19);
     for (const r of headings) {
       expect(['heading', 'kept']).toContain(r.group);
       expect(wordsOf[String(r.category)]).toContain(r.label);
@@ -294,14 +308,18 @@ describe('the pending set', () => {
 
   it.skipIf(!existsSync(data))('rows a later reading moved have the scope they were pinned to', () => {
     const moved = [...every, ...retired].filter((r) => r.reread !== undefined);
-    expect(moved.length).toBe(186);
+    expect(moved.length).toBe(200);
     for (const r of moved) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(r.reread);
     // Only sessions of the readers that changed (SpecStory exports, a Cline API history: 152 rows),
-    // and agent runs, whose steps before the last write that worked are `superseded` (34 rows).
+    // and agent runs, whose steps before the last write that worked are `superseded` (34 rows) and the
+    // other thoughts of a run that submitted its work `done` (14 rows, labelled by the blockers' words:
+    // `done` keeps a blocker or a guess).
     for (const r of moved)
       expect(String(r.file)).toMatch(/^(?:specstory|cline|mini-swe-agent|swe-agent|other-agents)\//);
     const runs = moved.filter((r) => /^(?:mini-swe-agent|swe-agent|other-agents)\//.test(String(r.file)));
-    expect(runs.map((r) => r.reread)).toEqual(new Array(34).fill('superseded'));
+    expect(runs.filter((r) => r.reread === 'superseded').length).toBe(34);
+    expect(runs.filter((r) => r.reread === 'done').length).toBe(14);
+    expect(runs.length).toBe(48);
   });
 
   it.skipIf(!existsSync(data))(
@@ -418,6 +436,12 @@ describe('the pending set', () => {
       for (const r of runsSuperseded)
         expect(entryOf(r)?.scope === 'superseded', `${r.file} step ${r.message}`).toBe(
           r.group === 'run-superseded',
+        );
+      // A run that submitted its work (runs-submitted.jsonl): the removed items are `done`; the
+      // controls, in runs that did not submit, are thoughts.
+      for (const r of runsSubmitted)
+        expect(entryOf(r)?.scope, `${r.file} step ${r.message}`).toBe(
+          r.group === 'run-submitted' ? 'done' : 'thought',
         );
       // Markdown headings (headings.jsonl): every removed item is one, and no control is.
       for (const r of headings)
