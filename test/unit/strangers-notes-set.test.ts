@@ -221,35 +221,29 @@ describe('each set against the earlier ones', () => {
   });
 });
 
+/** A set's stored draw is what its sample.ts draws from the shared data today, row for row. */
+function expectDrawn(ctx: { skip: () => void }, folder: string, draw: () => unknown[], entries: string) {
+  const dir = sharedDataDir();
+  if (!dir || !existsSync(join(dir, folder))) {
+    ctx.skip();
+    return;
+  }
+  expect(
+    `${draw()
+      .map((r) => JSON.stringify(r))
+      .join('\n')}\n`,
+  ).toBe(readFileSync(entries, 'utf8'));
+}
+
 describe('sharegpt-notes draw', () => {
   it('is what sample.ts draws from the shared data today, row for row', (ctx) => {
-    const dir = sharedDataDir();
-    if (!dir || !existsSync(join(dir, 'sharegpt'))) {
-      ctx.skip();
-      return;
-    }
-    const stored = readFileSync(SHAREGPT_ENTRIES, 'utf8');
-    expect(
-      `${drawSharegpt()
-        .map((r) => JSON.stringify(r))
-        .join('\n')}\n`,
-    ).toBe(stored);
+    expectDrawn(ctx, 'sharegpt', drawSharegpt, SHAREGPT_ENTRIES);
   }, 120_000);
 });
 
 describe('aider-apart-notes draw', () => {
   it('is what sample.ts draws from the shared data today, row for row', (ctx) => {
-    const dir = sharedDataDir();
-    if (!dir || !existsSync(join(dir, 'aider'))) {
-      ctx.skip();
-      return;
-    }
-    const stored = readFileSync(AIDER_APART_ENTRIES, 'utf8');
-    expect(
-      `${drawAiderApart()
-        .map((r) => JSON.stringify(r))
-        .join('\n')}\n`,
-    ).toBe(stored);
+    expectDrawn(ctx, 'aider', () => drawAiderApart(), AIDER_APART_ENTRIES);
   }, 120_000);
 
   it('keeps the sentences of reasoning blocks it drew, marked: the reader no longer reads them as reply', (ctx) => {
