@@ -40,6 +40,10 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
   // rule ("Do NOT edit the plan file itself" would otherwise reach every repository's playbook).
   ['Implement the plan as specified, it is attached for your reference.', 'command'],
   ['For the code present, we get this error:', 'command'],
+  // VS Code Copilot's buttons: "Continue" when the agent asks whether to go on iterating, "Try Again"
+  // after a request failed.
+  ['@agent Continue: "Continue to iterate?"', 'command'],
+  ['@agent Try Again', 'command'],
 ];
 
 /** The first characters of {@link PREFIXES}, derived so a new prefix cannot be missed by the shortcut. */
