@@ -298,8 +298,10 @@ describe('the pending set', () => {
     // And text no person typed that an export kept in the person's seat (Claude Code's stop-hook answer
     // and local-command caveat, a VS Code Copilot button): no entry since it is read as harness text.
     expect(retired.filter((r) => r.retired === 'harness').length).toBe(4);
+    // And a sentence of a newer Cline's followup written as JSON, read now as its question alone.
+    expect(retired.filter((r) => r.retired === 'cline-followup').length).toBe(2);
     for (const r of retired) {
-      expect(['cjk-split', 'reasoning', 'harness']).toContain(r.retired);
+      expect(['cjk-split', 'reasoning', 'harness', 'cline-followup']).toContain(r.retired);
       if (r.retired === 'reasoning') expect(String(r.file)).toMatch(/^aider\//);
       // One heading ("### 🔧 修复的问题") is an entry again since the diffs around it are calls.
       if (r.reread === undefined) expect(entryOf(r), `${r.file} message ${r.message}`).toBeUndefined();

@@ -119,6 +119,24 @@ describe('cline', () => {
     expect(t.ignoredKinds).toMatchObject({ api_req_started: 1, reasoning: 1, checkpoint_created: 1 });
   });
 
+  it("ui_messages: a followup is the agent's question; a newer Cline's options are the panel's buttons", () => {
+    const ask = (text: string) =>
+      parseTranscript(
+        JSON.stringify([
+          { ts: T0, type: 'say', say: 'text', text: 'Add a login page' },
+          { ts: T0 + 1, type: 'ask', ask: 'followup', text },
+        ]),
+      ).messages[1]!;
+    const json = ask(JSON.stringify({ question: 'Which auth provider?', options: ['GitHub', 'Google'] }));
+    expect([json.role, json.content]).toEqual(['assistant', 'Which auth provider?']);
+    // Older versions wrote the question itself; text that only looks like JSON stays as written.
+    expect(ask('Which auth provider should I use?').content).toBe('Which auth provider should I use?');
+    expect(ask('{not json, but a brace} which provider?').content).toBe(
+      '{not json, but a brace} which provider?',
+    );
+    expect(ask(JSON.stringify({ options: ['a'] })).content).toBe('{"options":["a"]}');
+  });
+
   it('api history: tagged text is the person, the rest is flagged or ignored', () => {
     const t = parseTranscript(API);
     const users = t.messages.filter((m) => m.role === 'user');

@@ -3,7 +3,9 @@
  *
  * - `ui_messages.json`: `[{ts, type: 'say'|'ask', say|ask, text}]`, what the panel showed. The first
  *   `say: text` (or `say: task`) is the person's task and each `say: user_feedback` a reply; later
- *   `say: text`, `completion_result` and `ask: followup` are the agent's words; `tool`, `command` are
+ *   `say: text`, `completion_result` and `ask: followup` are the agent's words (a newer Cline's
+ *   followup is `{"question", "options"}`: its question, the options being the panel's buttons);
+ *   `tool`, `command` are
  *   tool calls and `command_output` their output; `error` a failed step. API bookkeeping, checkpoints,
  *   reasoning and progress lists are ignored (counted by kind).
  * - `api_conversation_history.json`: the Anthropic messages Cline sent. What a person typed sits in
@@ -13,7 +15,7 @@
  *   (`[TASK RESUMPTION]`, reminders, `[ERROR] You did not use a tool`) is kept flagged `hook`.
  */
 
-import type { Prepared } from '../input.js';
+import { type Prepared, tryJson } from '../input.js';
 import { ItemError, isRecord, typeName } from '../sink.js';
 import type { Message, Role } from '../types.js';
 import { convertRoleMessage, type ItemBase } from './convert.js';
@@ -117,8 +119,9 @@ function parseUi(prepared: Prepared, state: ParseState): void {
       kind === 'followup' ||
       kind === 'plan_mode_respond'
     ) {
-      if (text.trim().length === 0) state.sink.ignore(`${obj.type}:${kind}`);
-      else push('assistant', text);
+      const said = kind === 'followup' ? followupQuestion(text) : text;
+      if (said.trim().length === 0) state.sink.ignore(`${obj.type}:${kind}`);
+      else push('assistant', said);
     } else if (
       kind === 'tool' ||
       kind === 'command' ||
@@ -322,4 +325,16 @@ function collectTag(text: string, tag: string, into: string[]): void {
     if (inner.length > 0) into.push(inner);
     from = end + close.length;
   }
+}
+
+/**
+ * What a followup asks: newer Cline versions write `{"question": "…", "options": ["…", …]}` (the
+ * options are the buttons the panel offers, not the agent's words); older ones the question itself.
+ */
+function followupQuestion(text: string): string {
+  if (!text.trimStart().startsWith('{')) return text;
+  const parsed = tryJson(text);
+  if (!parsed.ok || !isRecord(parsed.value)) return text;
+  const question = parsed.value.question;
+  return typeof question === 'string' ? question : text;
 }

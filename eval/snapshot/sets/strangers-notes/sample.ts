@@ -297,6 +297,20 @@ export function writeDraw(path: string, rows: readonly NoteRow[]): void {
 }
 
 /**
+ * The sentences of a Cline `ui_messages.json`'s followups written as JSON (`{"question", "options"}`),
+ * read as the raw text, as `notesOf` read them before the reader took the question out.
+ */
+function rawFollowupNotes(path: string): string[] {
+  const items: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((m: { ask?: unknown; text?: unknown }) =>
+    m?.ask === 'followup' && typeof m.text === 'string' && m.text.trimStart().startsWith('{')
+      ? sentences(prose(m.text)).filter((text) => !TOOL_LINE.test(text))
+      : [],
+  );
+}
+
+/**
  * The rows with their texts, re-read from `root` (by default ../shared/data) and checked by SHA-256
  * (throws on a mismatch; a row whose file is absent is left out, and said so on stderr). `lenient`
  * (copies rebuilt from the index, which may differ by a transcribed character) leaves a row whose
@@ -318,6 +332,7 @@ export function loadStrangersNotes(
       byHash: Map<string, string[]>;
       joined?: Map<string, string>;
       reasoning?: Map<string, string>;
+      followups?: Map<string, string>;
     }
   >();
   const out: (NoteRow & { text: string; reasoning?: true })[] = [];
@@ -356,6 +371,11 @@ export function loadStrangersNotes(
       );
       text = texts.reasoning.get(r.sha256);
       reasoning = text !== undefined;
+    }
+    // A sentence of a newer Cline's followup as its raw JSON, drawn before the reader read its question.
+    if (text === undefined && r.file.startsWith('cline/')) {
+      texts.followups ??= new Map(rawFollowupNotes(join(root, r.file)).map((t) => [sha256Hex(t), t]));
+      text = texts.followups.get(r.sha256);
     }
     if (text === undefined && lenient) {
       process.stderr.write(`${basename(path)}: ${r.id} not found in ${r.file}; left out\n`);
