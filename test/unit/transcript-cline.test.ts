@@ -119,7 +119,7 @@ describe('cline', () => {
     expect(t.ignoredKinds).toMatchObject({ api_req_started: 1, reasoning: 1, checkpoint_created: 1 });
   });
 
-  it("ui_messages: a followup is the agent's question; a newer Cline's options are the panel's buttons", () => {
+  it("ui_messages: a followup is the agent's question, a plan-mode answer its response; options are buttons", () => {
     const ask = (text: string) =>
       parseTranscript(
         JSON.stringify([
@@ -135,6 +135,19 @@ describe('cline', () => {
       '{not json, but a brace} which provider?',
     );
     expect(ask(JSON.stringify({ options: ['a'] })).content).toBe('{"options":["a"]}');
+    // A plan-mode answer in the same shape: its response.
+    const plan = parseTranscript(
+      JSON.stringify([
+        { ts: T0, type: 'say', say: 'text', text: 'Plan the login page' },
+        {
+          ts: T0 + 1,
+          type: 'ask',
+          ask: 'plan_mode_respond',
+          text: JSON.stringify({ response: 'First add the route, then the form.', options: ['Go'] }),
+        },
+      ]),
+    ).messages[1]!;
+    expect([plan.role, plan.content]).toEqual(['assistant', 'First add the route, then the form.']);
   });
 
   it('api history: tagged text is the person, the rest is flagged or ignored', () => {

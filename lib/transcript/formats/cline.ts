@@ -3,8 +3,9 @@
  *
  * - `ui_messages.json`: `[{ts, type: 'say'|'ask', say|ask, text}]`, what the panel showed. The first
  *   `say: text` (or `say: task`) is the person's task and each `say: user_feedback` a reply; later
- *   `say: text`, `completion_result` and `ask: followup` are the agent's words (a newer Cline's
- *   followup is `{"question", "options"}`: its question, the options being the panel's buttons);
+ *   `say: text`, `completion_result`, `ask: followup` and `plan_mode_respond` are the agent's words (a
+ *   newer Cline writes the last two as `{"question" | "response", "options"}`: the question or the
+ *   answer, the options being the panel's buttons);
  *   `tool`, `command` are
  *   tool calls and `command_output` their output; `error` a failed step. API bookkeeping, checkpoints,
  *   reasoning and progress lists are ignored (counted by kind).
@@ -119,7 +120,12 @@ function parseUi(prepared: Prepared, state: ParseState): void {
       kind === 'followup' ||
       kind === 'plan_mode_respond'
     ) {
-      const said = kind === 'followup' ? followupQuestion(text) : text;
+      const said =
+        kind === 'followup'
+          ? panelText(text, 'question')
+          : kind === 'plan_mode_respond'
+            ? panelText(text, 'response')
+            : text;
       if (said.trim().length === 0) state.sink.ignore(`${obj.type}:${kind}`);
       else push('assistant', said);
     } else if (
@@ -328,13 +334,14 @@ function collectTag(text: string, tag: string, into: string[]): void {
 }
 
 /**
- * What a followup asks: newer Cline versions write `{"question": "…", "options": ["…", …]}` (the
- * options are the buttons the panel offers, not the agent's words); older ones the question itself.
+ * What a followup asks or a plan-mode answer says: newer Cline versions write `{"question": "…",
+ * "options": […]}` and `{"response": "…", "options": […]}` (the options are the buttons the panel
+ * offers, not the agent's words); older ones the text itself.
  */
-function followupQuestion(text: string): string {
+function panelText(text: string, field: 'question' | 'response'): string {
   if (!text.trimStart().startsWith('{')) return text;
   const parsed = tryJson(text);
   if (!parsed.ok || !isRecord(parsed.value)) return text;
-  const question = parsed.value.question;
-  return typeof question === 'string' ? question : text;
+  const said = parsed.value[field];
+  return typeof said === 'string' ? said : text;
 }
