@@ -249,7 +249,24 @@ function pushToolResult(
   return m;
 }
 
+/**
+ * The thoughts a reasoning model writes at the start of its reply as text (`<think>…</think>`, as
+ * DeepSeek's and Qwen's do through OpenAI-compatible servers, or `<thinking>…</thinking>`). Anchored:
+ * one lazy scan to the closing tag, linear on any input.
+ */
+const LEADING_REASONING = /^\s*<(think|thinking)>[\s\S]*?<\/\1>\s*/;
+
 function push(out: ItemOut, base: ItemBase, role: Role, content: string): void {
+  // An assistant's thoughts are not its reply (ignored and counted, as thinking blocks are); a reply
+  // that was only thoughts is no message.
+  if (role === 'assistant' && content.trimStart().startsWith('<think')) {
+    const thought = LEADING_REASONING.exec(content);
+    if (thought) {
+      out.ignored.push('thinking');
+      content = content.slice(thought[0].length);
+      if (content === '') return;
+    }
+  }
   const m = message(base, role, content);
   if (role === 'user') {
     const kind = base.synthetic ?? syntheticKind(content);
