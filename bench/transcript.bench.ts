@@ -8,7 +8,12 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseTrajectory, parseTranscript, RENDERED_EDIT_TOOL } from '../lib/transcript/index';
+import {
+  parseTrajectory,
+  parseTranscript,
+  RENDERED_EDIT_TOOL,
+  type Transcript,
+} from '../lib/transcript/index';
 import {
   type BenchResult,
   type BenchSuite,
@@ -37,6 +42,41 @@ function bytes(text: string): number {
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * One format's folder of the shared data (its `.md` files), parsed once each, beside the naive way of
+ * splitting lines and keeping those that start a turn (`turnStart`); both pushed to `results`, the
+ * parse with its file and message counts and its ratio to the naive way. Returns the parse's result
+ * and transcripts for the figures only that format has.
+ */
+async function folderPair(
+  dir: string,
+  format: 'specstory' | 'aider',
+  name: string,
+  turnStart: string,
+  results: BenchResult[],
+): Promise<{ result: BenchResult; parsed: Transcript[] }> {
+  const texts = walkFiles(join(dir, format), (f) => f.endsWith('.md')).map((f) => readText(f));
+  const size = texts.reduce((n, t) => n + bytes(t), 0);
+  const result = await measure(
+    `parseTranscript/${name}`,
+    () => texts.map((t) => parseTranscript(t, { format })),
+    {
+      bytes: size,
+    },
+  );
+  const naive = await measure(
+    `naive-split-${format === 'aider' ? 'prompts' : 'headers'}/${name}`,
+    () => texts.map((t) => t.split('\n').filter((l) => l.startsWith(turnStart))),
+    { bytes: size },
+  );
+  const parsed = texts.map((t) => parseTranscript(t, { format }));
+  result.files = texts.length;
+  result.messages = parsed.reduce((n, t) => n + t.messages.length, 0);
+  result.vsNaive = round(result.mbPerSec! / naive.mbPerSec!, 2);
+  results.push(result, naive);
+  return { result, parsed };
+}
 
 /** Heap growth while `fn`'s result is alive, after a GC when one is exposed. */
 function heapGrowth(fn: () => unknown): { grew: number; kept: unknown } {
@@ -92,51 +132,19 @@ const suite = {
     // Every SpecStory export of the shared data, one parse each: the line reader with its tool blocks
     // and the edits it reads out of the agent's prose (fences), against splitting lines and picking
     // the turn headers.
-    const exportsText = walkFiles(join(dir, 'specstory'), (name) => name.endsWith('.md')).map((f) =>
-      readText(f),
-    );
-    const exportsSize = exportsText.reduce((n, t) => n + bytes(t), 0);
-    const spec = await measure(
-      'parseTranscript/specstory-exports',
-      () => exportsText.map((t) => parseTranscript(t, { format: 'specstory' })),
-      { bytes: exportsSize },
-    );
-    const specBase = await measure(
-      'naive-split-headers/specstory-exports',
-      () => exportsText.map((t) => t.split('\n').filter((l) => l.startsWith('_**'))),
-      { bytes: exportsSize },
-    );
-    const parsed = exportsText.map((t) => parseTranscript(t, { format: 'specstory' }).messages);
-    spec.files = exportsText.length;
-    spec.messages = parsed.reduce((n, m) => n + m.length, 0);
+    const spec = await folderPair(dir, 'specstory', 'specstory-exports', '_**', results);
     // Edits rendered in prose: calls of that name with no output (older exports' `Edit file` blocks have one).
-    spec.renderedEdits = parsed.reduce((n, m) => {
-      const answered = new Set(m.filter((x) => x.role === 'tool').map((x) => x.toolUseId));
-      return n + m.filter((x) => x.toolName === RENDERED_EDIT_TOOL && !answered.has(x.toolUseId)).length;
+    spec.result.renderedEdits = spec.parsed.reduce((n, t) => {
+      const answered = new Set(t.messages.filter((x) => x.role === 'tool').map((x) => x.toolUseId));
+      return (
+        n + t.messages.filter((x) => x.toolName === RENDERED_EDIT_TOOL && !answered.has(x.toolUseId)).length
+      );
     }, 0);
-    spec.vsNaive = round(spec.mbPerSec! / specBase.mbPerSec!, 2);
-    results.push(spec, specBase);
 
     // Every aider history of the shared data: prompts, aider's output, replies and the reasoning
     // blocks passed over, against splitting lines and picking the prompt lines.
-    const aiderText = walkFiles(join(dir, 'aider'), (name) => name.endsWith('.md')).map((f) => readText(f));
-    const aiderSize = aiderText.reduce((n, t) => n + bytes(t), 0);
-    const aider = await measure(
-      'parseTranscript/aider-histories',
-      () => aiderText.map((t) => parseTranscript(t, { format: 'aider' })),
-      { bytes: aiderSize },
-    );
-    const aiderBase = await measure(
-      'naive-split-prompts/aider-histories',
-      () => aiderText.map((t) => t.split('\n').filter((l) => l.startsWith('#### '))),
-      { bytes: aiderSize },
-    );
-    const aiderParsed = aiderText.map((t) => parseTranscript(t, { format: 'aider' }));
-    aider.files = aiderText.length;
-    aider.messages = aiderParsed.reduce((n, t) => n + t.messages.length, 0);
-    aider.reasoningBlocks = aiderParsed.reduce((n, t) => n + (t.ignoredKinds?.thinking ?? 0), 0);
-    aider.vsNaive = round(aider.mbPerSec! / aiderBase.mbPerSec!, 2);
-    results.push(aider, aiderBase);
+    const aider = await folderPair(dir, 'aider', 'aider-histories', '#### ', results);
+    aider.result.reasoningBlocks = aider.parsed.reduce((n, t) => n + (t.ignoredKinds?.thinking ?? 0), 0);
 
     // Synthetic 50 MB: real lines repeated until the size is reached, one join (no concatenation loop).
     const parts: string[] = [];

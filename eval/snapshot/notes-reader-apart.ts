@@ -38,7 +38,7 @@ if (n === undefined && !sharegpt && !aider)
 const drawn = labelledDraw(set, sharegpt ? SHAREGPT_ENTRIES : aider ? AIDER_APART_ENTRIES : entriesOf(n!));
 // `--reply-only`: leave out the sentences of aider replies' reasoning blocks (drawn when the reader
 // still read them as reply; no snapshot reads them now).
-const entries = process.argv.includes('--reply-only') ? drawn.filter((e) => !e.reasoning) : drawn;
+const entries = process.argv.includes('--reply-only') ? drawn.filter((e) => e.readAs !== 'reasoning') : drawn;
 /** What the figures are split by: ShareGPT's strata, the aider set's authors, the other sets' sources. */
 const groupOf = (e: (typeof entries)[number]) => (sharegpt ? e.stratum : aider ? e.author : e.kind);
 

@@ -16,7 +16,8 @@ import {
   type Vocabulary,
   words,
 } from '../categorise/index.js';
-import type { SnapshotCategory } from './types.js';
+import { ValidationError } from '../core/index.js';
+import type { MemoryEntry, SnapshotCategory } from './types.js';
 
 /**
  * The list fields of an {@link ActiveContextSnapshot}, in output order.
@@ -58,7 +59,7 @@ export interface Analysis<C = unknown> {
   /** The injected categoriser that gave `readCategory` (a snapshot's `categorise` option), or null. */
   readBy: unknown;
   /** The role `readCategory` was read for (an entry's `role`). */
-  readRole: string | undefined;
+  readRole: MemoryEntry['role'];
   readCategory: SnapshotCategory | undefined;
   resolved: boolean;
   key: string | null;
@@ -179,4 +180,28 @@ export function keepTerms(vocab: Vocabulary, terms: readonly number[]): number {
 export interface TermsRef {
   at: number;
   len: number;
+}
+
+/**
+ * The injected categoriser's answer for `a`'s text written by `role`, checked (a snapshot category or
+ * `undefined`; anything else throws `ValidationError`). Kept with the analysis, so a memo asks once per
+ * text and role; a text met in another role is read again (who wrote it may change the answer).
+ */
+export function readWith(
+  a: Analysis,
+  // `NoteCategoriser` of options.ts, written out: options.ts imports the memo, which imports this file.
+  categorise: (text: string, role?: MemoryEntry['role']) => unknown,
+  role: MemoryEntry['role'],
+): SnapshotCategory | undefined {
+  if (a.readBy === categorise && a.readRole === role) return a.readCategory;
+  const c: unknown = categorise(a.text, role);
+  if (c !== undefined && !CATEGORIES.includes(c as SnapshotCategory))
+    throw new ValidationError(
+      [{ path: 'categorise', message: `returned ${String(c)}, not a snapshot category` }],
+      { subject: 'Snapshot options' },
+    );
+  a.readCategory = c as SnapshotCategory | undefined;
+  a.readBy = categorise;
+  a.readRole = role;
+  return a.readCategory;
 }

@@ -18,7 +18,7 @@ import {
   words,
 } from '../categorise/index.js';
 import { clip, ValidationError } from '../core/index.js';
-import { type Analysis, analyze, CATEGORIES, keepTerms, read, type TermsRef } from './analysis.js';
+import { type Analysis, analyze, CATEGORIES, keepTerms, read, readWith, type TermsRef } from './analysis.js';
 import { bareLink } from './bare-link.js';
 import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
@@ -232,17 +232,6 @@ function rank(candidates: Candidate[]): Candidate[] {
 
 function byRecency(a: Candidate, b: Candidate): number {
   return b.iteration - a.iteration;
-}
-
-/** An injected categoriser's answer, checked: a snapshot category or `undefined`. */
-function checkedCategory(c: unknown): SnapshotCategory | undefined {
-  if (c === undefined || CATEGORIES.includes(c as SnapshotCategory)) return c as SnapshotCategory | undefined;
-  throw new ValidationError(
-    [{ path: 'categorise', message: `returned ${String(c)}, not a snapshot category` }],
-    {
-      subject: 'Snapshot options',
-    },
-  );
 }
 
 function isMemo(m: unknown): m is SnapshotMemo {
@@ -493,16 +482,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     }
     if (forced !== 'requiredEvidenceLinks' && a.n < 0) read(a, vocab);
     let own = a.category;
-    if (categorise !== undefined && !forced) {
-      // Who wrote it may change the answer: a text met in two roles is read again (rare).
-      const role = e.role;
-      if (a.readBy !== categorise || a.readRole !== role) {
-        a.readCategory = checkedCategory(categorise(text, role));
-        a.readBy = categorise;
-        a.readRole = role;
-      }
-      own = a.readCategory;
-    }
+    if (categorise !== undefined && !forced) own = readWith(a, categorise, e.role);
     if (scope === 'observation') own = observedCategory(own, text);
     // Scopes that say what the session shows is over keep an entry out of some lists (scopes.ts).
     const over = droppedByScope(scope, own);

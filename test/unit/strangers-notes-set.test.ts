@@ -254,7 +254,7 @@ describe('aider-apart-notes draw', () => {
     }
     const rows = loadStrangersNotes(AIDER_APART_ENTRIES);
     expect(rows).toHaveLength(268);
-    const reasoning = rows.filter((r) => r.reasoning);
+    const reasoning = rows.filter((r) => r.readAs === 'reasoning');
     // All in the one history whose model thinks aloud (sebbacon/ehrql_aider_demo): 47 of its 60.
     expect(reasoning).toHaveLength(47);
     expect(new Set(reasoning.map((r) => r.author))).toEqual(new Set(['sebbacon+ehrql_aider_demo']));

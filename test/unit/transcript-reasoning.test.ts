@@ -4,6 +4,7 @@
  * passed over and counted as `thinking`, in every format read through the message converter.
  */
 import { describe, expect, it } from 'vitest';
+import { leadingReasoningEnd, reasoningClose } from '../../lib/transcript/formats/reasoning';
 import { parseTranscript } from '../../lib/transcript/index';
 import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
@@ -49,6 +50,20 @@ describe('leading reasoning in an assistant reply', () => {
       '<think>cut off mid-thought',
       'Models write <think>…</think> tags.',
     ]);
+  });
+
+  it('knows each reasoning tag and its close, in one table for every reader', () => {
+    expect(reasoningClose('  <think>')).toBe('</think>');
+    expect(reasoningClose('<thinking>plan')).toBe('</thinking>');
+    expect(reasoningClose('<thinking-content-7bbeb8e1>')).toBe('</thinking-content-');
+    expect(reasoningClose('<thinking-content-zz>')).toBeUndefined();
+    expect(reasoningClose('<thinker>')).toBeUndefined();
+    expect(reasoningClose('The <think> tag')).toBeUndefined();
+    expect(leadingReasoningEnd('<think>plan</think>\n\nHello')).toBe(21);
+    expect(leadingReasoningEnd('<thinking-content-ab>x</thinking-content-ab> Hi')).toBe(45);
+    // A close never written, or one cut before its ">", ends nothing.
+    expect(leadingReasoningEnd('<think>cut off')).toBe(-1);
+    expect(leadingReasoningEnd('<thinking-content-ab>x</thinking-content-ab')).toBe(-1);
   });
 
   it('stays linear on an opening tag that never closes', () => {

@@ -17,6 +17,7 @@
 import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
 import type { Message, SyntheticKind } from '../types.js';
+import { reasoningClose } from './reasoning.js';
 import type { ParseState } from './result.js';
 import { Turn } from './text-turns.js';
 
@@ -181,20 +182,6 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       { line: firstContent || 1 },
     );
   }
-}
-
-/** aider's wrapper of a reasoning model's thoughts: `<thinking-content-` then a hex digest and `>`. */
-const THINKING_CONTENT = /^\s*<thinking-content-[0-9a-f]{1,64}>/;
-
-/**
- * The closing tag of the reasoning block `line` opens (`<thinking-content-…>`, `<think>`), or
- * undefined when it opens none.
- */
-function reasoningClose(line: string): string | undefined {
-  const lead = line.trimStart();
-  if (lead.charCodeAt(0) !== 0x3c) return undefined; // "<"
-  if (lead.startsWith('<think>')) return '</think>';
-  return THINKING_CONTENT.test(lead) ? '</thinking-content-' : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { ItemError, isRecord, typeName } from '../sink.js';
 import type { Message, Role, SourceRef, SyntheticKind } from '../types.js';
+import { leadingReasoningEnd } from './reasoning.js';
 import { syntheticKind } from './synthetic.js';
 
 /** Per-item output: the messages and the kinds of the parts ignored by design. */
@@ -249,21 +250,14 @@ function pushToolResult(
   return m;
 }
 
-/**
- * The thoughts a reasoning model writes at the start of its reply as text (`<think>…</think>`, as
- * DeepSeek's and Qwen's do through OpenAI-compatible servers, or `<thinking>…</thinking>`). Anchored:
- * one lazy scan to the closing tag, linear on any input.
- */
-const LEADING_REASONING = /^\s*<(think|thinking)>[\s\S]*?<\/\1>\s*/;
-
 function push(out: ItemOut, base: ItemBase, role: Role, content: string): void {
   // An assistant's thoughts are not its reply (ignored and counted, as thinking blocks are); a reply
   // that was only thoughts is no message.
-  if (role === 'assistant' && content.trimStart().startsWith('<think')) {
-    const thought = LEADING_REASONING.exec(content);
-    if (thought) {
+  if (role === 'assistant') {
+    const end = leadingReasoningEnd(content);
+    if (end >= 0) {
       out.ignored.push('thinking');
-      content = content.slice(thought[0].length);
+      content = content.slice(end);
       if (content === '') return;
     }
   }

@@ -2,8 +2,8 @@
  * SpecStory exports (`.specstory/history/*.md`, from Cursor, VS Code Copilot, Claude Code, Codex CLI
  * and Gemini CLI). A line `_**User**_` / `_**User (time)**_` opens a person's turn; `_**Assistant**_`,
  * `_**Assistant (model)**_`, `_**Agent (model, mode)**_` or the older `_****_` opens the agent's. A
- * `---` line just before a header is a separator. In the agent's turns, `<think>…</think>` is
- * reasoning (ignored, counted), `<tool-use data-tool-name=…>…</tool-use>` and the older
+ * `---` line just before a header is a separator. In the agent's turns, `<think>…</think>` (or another
+ * tag of reasoning.ts) is reasoning (ignored, counted), `<tool-use data-tool-name=…>…</tool-use>` and the older
  * `<details><summary>Edit file: …</summary>…</details>` are tool calls: the summary becomes an
  * assistant message with `toolName`, the body (input and output as the export shows them) a `tool`
  * message paired with it. Edits rendered in the agent's prose (a ```` ```diff ```` section, Copilot's
@@ -16,6 +16,7 @@
 import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
 import type { Message, Role } from '../types.js';
+import { reasoningClose } from './reasoning.js';
 import { noteModel, type ParseState } from './result.js';
 import { closesFence, fenceStep, type OpenFence, RENDERED_EDIT_TOOL } from './specstory-edits.js';
 import { isoTime, modelOf, sessionComment, sessionStart, specstoryHeader } from './specstory-header.js';
@@ -42,6 +43,8 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
   let parts: string[] = [];
   let partsLine = 0;
   let mode: Mode = 'text';
+  /** The closing tag of the reasoning block `mode` 'think' is in. */
+  let thinkClose = '</think>';
   /**
    * The open tool block: where it started, its tag's name and the nesting depth of `<details>`; for
    * an edit rendered as a ```` ```diff ```` section, the fence's backticks.
@@ -114,7 +117,7 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
       return undefined;
     }
     if (mode === 'think') {
-      if (line.includes('</think>')) mode = 'text';
+      if (line.includes(thinkClose)) mode = 'text';
       return undefined;
     }
     if (mode === 'tool') {
@@ -135,10 +138,12 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
     }
     if (role === 'assistant') {
       const lead = line.trimStart();
-      if (lead.startsWith('<think>')) {
+      const close = reasoningClose(lead);
+      if (close !== undefined) {
         flushText();
         sink.ignore('thinking');
-        if (!line.includes('</think>')) mode = 'think';
+        thinkClose = close;
+        if (!line.includes(close, line.indexOf('>') + 1)) mode = 'think';
         return undefined;
       }
       if (lead.startsWith('<tool-use')) {

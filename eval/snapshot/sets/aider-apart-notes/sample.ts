@@ -13,6 +13,7 @@
  */
 import { resolve } from 'node:path';
 import { DATA } from '../../sample';
+import { reasoningAsReply } from '../strangers-notes/earlier';
 import {
   drawPositional,
   type NoteRaw,
@@ -46,7 +47,7 @@ export function drawAiderApart(root: string = DATA): NoteRow[] {
   for (const file of AIDER_APART_FILES) {
     const author = file.slice('aider/'.length).replace(/\.md$/, '');
     // Drawn when the reader still read a reasoning block as reply: drawn again the same way.
-    const notes = notesOf(file, author, root, false, true);
+    const notes = notesOf(file, author, root, false, reasoningAsReply);
     if (notes.length) byAuthor.set(author, notes);
   }
   const picked = drawPositional(byAuthor, {

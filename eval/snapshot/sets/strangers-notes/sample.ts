@@ -21,9 +21,10 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fnv1a32 } from '../../../../lib/core/index.js';
-import { type Message, parseTranscript, RENDERED_EDIT_TOOL } from '../../../../lib/transcript/index.js';
+import { parseTranscript } from '../../../../lib/transcript/index.js';
 import { DATA, sentences } from '../../sample';
 import { sha256Hex } from '../../sample-more';
+import { followupsAsText, reasoningAsReply, withEditsJoined } from './earlier';
 
 export const NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 export const FOLDERS = ['specstory', 'claude-code-jsonl-more', 'codex', 'cline', 'other-agents'] as const;
@@ -98,35 +99,24 @@ function filesOf(folder: string): { file: string; author: string }[] {
 }
 
 /**
- * The text of an aider history with its reasoning blocks' tags renamed (`<thinking-content-…>` →
- * `<thinking_content-…>`, `<think>` → `<thinK>`), so that the reader takes the reasoning for reply, as
- * it did before it passed over reasoning blocks; line for line the same, so message ids and sentence
- * positions are those of that reading.
- */
-function reasoningAsReply(text: string): string {
-  return text
-    .replace(/<(\/?)thinking-content-/g, '<$1thinking_content-')
-    .replace(/<(\/?)think>/g, '<$1thinK>');
-}
-
-/**
  * Every prose sentence of one data file (under `root`, by default the shared data), in order; `pos` =
  * `messages[<index>] <message id>#<sentence index>` (ids repeat in some formats). `joinEdits` reads a
- * SpecStory export as before edits rendered in prose were calls; `withReasoning` an aider history as
- * before its reasoning blocks were passed over (sets drawn then).
+ * SpecStory export as before edits rendered in prose were calls; `earlier` rewrites the file's text
+ * first, to read it as an earlier reader did (sets drawn then: {@link reasoningAsReply},
+ * {@link followupsAsText}).
  */
 export function notesOf(
   file: string,
   author: string,
   root: string = DATA,
   joinEdits = false,
-  withReasoning = false,
+  earlier?: (text: string) => string,
 ): NoteRaw[] {
   const kind = file.split('/')[0]!;
   let t: ReturnType<typeof parseTranscript>;
   try {
     const raw = readFileSync(join(root, file), 'utf8');
-    t = parseTranscript(withReasoning ? reasoningAsReply(raw) : raw, { lenient: true });
+    t = parseTranscript(earlier ? earlier(raw) : raw, { lenient: true });
   } catch {
     return [];
   }
@@ -139,37 +129,6 @@ export function notesOf(
       .forEach((text, j) => {
         out.push({ author, kind, file, pos: `messages[${k}] ${m.id}#${j}`, text });
       });
-  }
-  return out;
-}
-
-/**
- * The messages as the SpecStory reader gave them before it read edits rendered in the agent's prose
- * (a ```` ```diff ```` section, Copilot's empty fence) as calls: each run of the agent's prose and such
- * calls is one message again. Rows drawn then may sit in code whose fences the prose filter paired
- * differently; {@link loadStrangersNotes} looks for them here when the file's notes no longer hold them.
- */
-function withEditsJoined(messages: readonly Message[]): Message[] {
-  // Older exports' `<details><summary>Edit file: …` blocks have the same name and an output: not these.
-  const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.toolUseId));
-  const out: Message[] = [];
-  let run: Message | undefined;
-  for (const m of messages) {
-    const rendered = m.toolName === RENDERED_EDIT_TOOL && !answered.has(m.toolUseId);
-    const prosePart =
-      m.role === 'assistant' && m.synthetic === undefined && (m.toolName === undefined || rendered);
-    if (!prosePart) {
-      run = undefined;
-      out.push(m);
-      continue;
-    }
-    const text = m.toolName === RENDERED_EDIT_TOOL && !m.content.startsWith('```') ? '```\n\n```' : m.content;
-    if (run) run.content = `${run.content}\n\n${text}`;
-    else {
-      const { toolName: _, ...prose } = m;
-      run = { ...prose, content: text };
-      out.push(run);
-    }
   }
   return out;
 }
@@ -296,46 +255,62 @@ export function writeDraw(path: string, rows: readonly NoteRow[]): void {
   process.stderr.write(`wrote ${rows.length} entries to ${path}\n`);
 }
 
-/**
- * The sentences of a Cline `ui_messages.json`'s followups written as JSON (`{"question", "options"}`),
- * read as the raw text, as `notesOf` read them before the reader took the question out.
- */
-function rawFollowupNotes(path: string): string[] {
-  const items: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  if (!Array.isArray(items)) return [];
-  return items.flatMap((m: { ask?: unknown; text?: unknown }) =>
-    m?.ask === 'followup' && typeof m.text === 'string' && m.text.trimStart().startsWith('{')
-      ? sentences(prose(m.text)).filter((text) => !TOOL_LINE.test(text))
-      : [],
-  );
+/** A row with its text, and the earlier reading that found it when today's does not. */
+export type LoadedNote = NoteRow & { text: string; readAs?: EarlierReading['name'] };
+
+/** How a file was read before a reader change: the sentences that reading gave, for rows drawn then. */
+interface EarlierReading {
+  name: 'edits-joined' | 'reasoning' | 'followup-json';
+  applies: (file: string) => boolean;
+  sentences: (file: string, author: string, root: string) => string[];
 }
+
+/**
+ * The earlier readings, tried in order: SpecStory's edits rendered in prose before they became calls
+ * (5 rows of two sets), an aider reply's reasoning block before the reader passed over it (its
+ * sentences no snapshot reads now), a newer Cline's followup as raw JSON before the reader took its
+ * question out.
+ */
+const EARLIER_READINGS: readonly EarlierReading[] = [
+  {
+    name: 'edits-joined',
+    applies: () => true,
+    sentences: (file, author, root) => notesOf(file, author, root, true).map((n) => n.text),
+  },
+  {
+    name: 'reasoning',
+    applies: (file) => file.startsWith('aider/'),
+    sentences: (file, author, root) =>
+      notesOf(file, author, root, false, reasoningAsReply).map((n) => n.text),
+  },
+  {
+    name: 'followup-json',
+    applies: (file) => file.startsWith('cline/'),
+    sentences: (file, author, root) => notesOf(file, author, root, false, followupsAsText).map((n) => n.text),
+  },
+];
 
 /**
  * The rows with their texts, re-read from `root` (by default ../shared/data) and checked by SHA-256
  * (throws on a mismatch; a row whose file is absent is left out, and said so on stderr). `lenient`
  * (copies rebuilt from the index, which may differ by a transcribed character) leaves a row whose
- * text is not found out too, and says so, instead of throwing.
+ * text is not found out too, and says so, instead of throwing. A row today's reading of its file lacks is
+ * looked for in the {@link EARLIER_READINGS}, and carries `readAs`, the reading that found it.
  */
 export function loadStrangersNotes(
   path: string = NOTES_ENTRIES,
   root: string = DATA,
   lenient = false,
-): (NoteRow & { text: string; reasoning?: true })[] {
+): LoadedNote[] {
   const rows = readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as NoteRow);
   const cache = new Map<
     string,
-    {
-      byPos: Map<string, string>;
-      byHash: Map<string, string[]>;
-      joined?: Map<string, string>;
-      reasoning?: Map<string, string>;
-      followups?: Map<string, string>;
-    }
+    { byPos: Map<string, string>; byHash: Map<string, string[]>; earlier: Map<string, Map<string, string>> }
   >();
-  const out: (NoteRow & { text: string; reasoning?: true })[] = [];
+  const out: LoadedNote[] = [];
   for (const r of rows) {
     if (!existsSync(join(root, r.file))) {
       process.stderr.write(`${basename(path)}: ${r.file} is absent; leaving out ${r.id}\n`);
@@ -349,33 +324,25 @@ export function loadStrangersNotes(
         const h = sha256Hex(n.text);
         byHash.set(h, [...(byHash.get(h) ?? []), n.text]);
       }
-      texts = { byPos: new Map(notes.map((n) => [n.pos, n.text])), byHash };
+      texts = { byPos: new Map(notes.map((n) => [n.pos, n.text])), byHash, earlier: new Map() };
       cache.set(r.file, texts);
     }
     let text = texts.byPos.get(r.pos);
     // A parser change can move a sentence to another message index (a SpecStory `Read file:` line
     // read as a call of its own): the same text, found by its hash, is still the labelled sentence.
     if (text === undefined || sha256Hex(text) !== r.sha256) text = texts.byHash.get(r.sha256)?.[0];
-    // A sentence read before edits rendered in prose became calls (see withEditsJoined): read the file
-    // that way only when a row needs it (5 rows of two sets).
-    if (text === undefined) {
-      texts.joined ??= new Map(notesOf(r.file, r.author, root, true).map((n) => [sha256Hex(n.text), n.text]));
-      text = texts.joined.get(r.sha256);
-    }
-    // A sentence of an aider reply's reasoning block, drawn before the reader passed over them: kept,
-    // and marked (`reasoning`), since no snapshot reads it any more.
-    let reasoning = false;
-    if (text === undefined && r.file.startsWith('aider/')) {
-      texts.reasoning ??= new Map(
-        notesOf(r.file, r.author, root, false, true).map((n) => [sha256Hex(n.text), n.text]),
-      );
-      text = texts.reasoning.get(r.sha256);
-      reasoning = text !== undefined;
-    }
-    // A sentence of a newer Cline's followup as its raw JSON, drawn before the reader read its question.
-    if (text === undefined && r.file.startsWith('cline/')) {
-      texts.followups ??= new Map(rawFollowupNotes(join(root, r.file)).map((t) => [sha256Hex(t), t]));
-      text = texts.followups.get(r.sha256);
+    // Else a reading of the file before a reader change, read only when a row needs it.
+    let readAs: EarlierReading['name'] | undefined;
+    for (const reading of EARLIER_READINGS) {
+      if (text !== undefined) break;
+      if (!reading.applies(r.file)) continue;
+      let byHash = texts.earlier.get(reading.name);
+      if (!byHash) {
+        byHash = new Map(reading.sentences(r.file, r.author, root).map((t) => [sha256Hex(t), t]));
+        texts.earlier.set(reading.name, byHash);
+      }
+      text = byHash.get(r.sha256);
+      if (text !== undefined) readAs = reading.name;
     }
     if (text === undefined && lenient) {
       process.stderr.write(`${basename(path)}: ${r.id} not found in ${r.file}; left out\n`);
@@ -383,7 +350,7 @@ export function loadStrangersNotes(
     }
     if (text === undefined)
       throw new Error(`${r.id} (${r.file} ${r.pos}): no sentence of the file has the stored text hash`);
-    out.push(reasoning ? { ...r, text, reasoning: true } : { ...r, text });
+    out.push(readAs ? { ...r, text, readAs } : { ...r, text });
   }
   return out;
 }
