@@ -118,10 +118,11 @@ export interface Message {
  * - `meta`: Claude Code `isMeta` events (skill bodies, local-command caveats; a skill body rendered
  *   without the flag, "Base directory for this skill: …", too), and the context Codex
  *   injects in the user's seat (`<environment_context>`, `<user_instructions>`, AGENTS.md, `<turn_aborted>`);
- * - `command`: a command expansion (`<command-name>`, `<command-message>`, `<local-command-stdout>`)
- *   or an aider housekeeping command (`/add`, `/drop`, `/clear`, `/model`, `/tokens`, `/run`…, and a
- *   `/ask`, `/code` or `/architect` whose text aider repeats as the next prompt). `/undo` is never
- *   synthetic: it is the person rejecting the last edit;
+ * - `command`: a command expansion (`<command-name>`, `<command-message>`, `<local-command-stdout>`),
+ *   an aider housekeeping command (`/add`, `/drop`, `/clear`, `/model`, `/tokens`, `/run`…, a
+ *   `/ask`, `/code` or `/architect` whose text aider repeats as the next prompt, and a prompt aider
+ *   rejected as an unknown command), or a console's own slash command (`/model Sonet`, `/cost`) in a
+ *   console session copied as text. `/undo` is never synthetic: it is the person rejecting the last edit;
  * - `hook`: hook output and system reminders (`<system-reminder>`, `<user-prompt-submit-hook>`), and
  *   the text Cline injects in the user role (`[TASK RESUMPTION]`, reminders, tool-use errors);
  * - `notification`: background-task notices (`<task-notification>`);

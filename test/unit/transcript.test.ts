@@ -615,7 +615,7 @@ describe('aider', () => {
       ['/tok', 'command'],
       ['/a', 'command'],
       ['!ls', 'command'],
-      ['/Add is not a command', null],
+      ['/Add is not a command', 'command'],
       ['<blank>', 'confirmation'],
     ]);
   });

@@ -293,7 +293,10 @@ function settlePrompt(m: Message, echo: Echo | undefined): Echo | undefined {
 function promptKind(content: string): SyntheticKind | undefined {
   if (content === '<blank>' || content.includes('(Y)es/(N)o')) return 'confirmation';
   const command = commandOf(content);
-  if (command === undefined || command === 'undo' || CHAT_COMMANDS.has(command)) return undefined;
+  // aider takes every prompt that starts with "/" as a command: one it does not know ("/grep x",
+  // "/cde i agree") gets "Invalid command" and never reaches the model.
+  if (command === undefined) return content.startsWith('/') ? 'command' : undefined;
+  if (command === 'undo' || CHAT_COMMANDS.has(command)) return undefined;
   return 'command';
 }
 

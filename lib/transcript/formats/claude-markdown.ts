@@ -13,7 +13,7 @@ import { ItemError } from '../sink.js';
 import type { Role } from '../types.js';
 import { convertRoleMessage, type ItemBase, message } from './convert.js';
 import { commit, newItemOut, type ParseState } from './result.js';
-import { syntheticKind } from './synthetic.js';
+import { consoleTurnKind } from './synthetic.js';
 
 /**
  * True when the text's first non-blank line is the exporter's title, `# Claude Session Export`.
@@ -74,7 +74,7 @@ export function parseClaudeMarkdown(prepared: Prepared, state: ParseState): void
     } else {
       const m = message(base, e.role, body);
       if (e.role === 'user') {
-        const kind = syntheticKind(body);
+        const kind = consoleTurnKind(body);
         if (kind !== undefined) m.synthetic = kind;
       }
       out.messages.push(m);

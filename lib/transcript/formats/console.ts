@@ -1,6 +1,7 @@
 /**
  * Claude Code terminal transcripts (copied from the console): `> ` starts a user prompt, `⏺` an
- * agent line (`⏺ Tool(args)…` is a tool call), `⎿` a tool's output; indented lines continue the
+ * agent line (`⏺ Tool(args)…` is a tool call, as are `⏺ Update Todos` and `⏺ User approved Claude's
+ * plan:`), `⎿` a tool's output; indented lines continue the
  * current block. The welcome box, `✔` status lines, `✻ Thinking…` blocks, spinners and cost
  * summaries are counted in `ignoredKinds`.
  */
@@ -13,6 +14,14 @@ import { dedent, Turn } from './text-turns.js';
 const AGENT = '\u23fa'; // ⏺
 const OUTPUT = '\u23bf'; // ⎿
 const TOOL_CALL = /^([A-Za-z_][\w.:-]{0,80})\(/;
+/**
+ * Tool calls the console shows without arguments, by their whole line → the tool's name: the to-do
+ * list (its items follow under `⎿`) and a plan the person approved (the plan follows).
+ */
+const BARE_CALLS: ReadonlyMap<string, string> = new Map([
+  ['Update Todos', 'TodoWrite'],
+  ["User approved Claude's plan:", 'ExitPlanMode'],
+]);
 
 /**
  * Parses a console transcript into `state`.
@@ -51,6 +60,7 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     if (c === 0x3e /* > */ && (line.length === 1 || line.charCodeAt(1) === 0x20)) {
       flush();
       turn = new Turn('user', n);
+      turn.console = true;
       indent = 2;
       turn.add(line.slice(2));
       lastCall = undefined;
@@ -59,10 +69,15 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     if (line.startsWith(AGENT)) {
       flush();
       const rest = line.slice(AGENT.length).trimStart();
-      const call = TOOL_CALL.exec(rest);
+      const bare = BARE_CALLS.get(rest.trimEnd());
+      const call = bare === undefined ? TOOL_CALL.exec(rest) : null;
       turn = new Turn('assistant', n);
       indent = 2;
-      if (call) {
+      if (bare !== undefined) {
+        turn.toolName = bare;
+        turn.toolUseId = `m${n}`;
+        lastCall = { name: bare, id: `m${n}` };
+      } else if (call) {
         const name = call[1]!;
         turn.toolName = name;
         turn.toolUseId = `m${n}`;

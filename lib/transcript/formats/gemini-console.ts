@@ -96,6 +96,7 @@ export function parseGeminiConsole(prepared: Prepared, state: ParseState): void 
     if (c === 0x3e /* > */ && (line.length === 1 || line.charCodeAt(1) === 0x20)) {
       flush();
       turn = new Turn('user', n);
+      turn.console = true;
       turn.add(line.slice(2));
       ignoring = '';
       return undefined;
@@ -139,6 +140,7 @@ function emitBox(rows: { text: string; line: number }[], state: ParseState): num
     // Continuation rows are indented to the prompt's text, past the `> `.
     const indent = head.length - lead.length + 2;
     const turn = new Turn('user', rows[first]!.line);
+    turn.console = true;
     turn.add(lead.slice(2));
     for (let i = first + 1; i < rows.length; i++) {
       const t = rows[i]!.text;

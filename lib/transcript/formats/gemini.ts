@@ -12,7 +12,7 @@ import type { Message, Role } from '../types.js';
 import { safeStringify } from './convert.js';
 import { forEachObject } from './items.js';
 import { noteModel, type ParseState } from './result.js';
-import { syntheticKind } from './synthetic.js';
+import { consoleTurnKind } from './synthetic.js';
 
 const TYPES = new Set(['user', 'gemini', 'model', 'info', 'error', 'warning']);
 
@@ -77,7 +77,7 @@ export function parseGeminiSession(prepared: Prepared, state: ParseState): void 
       out.push(m);
     };
     if (type === 'user') {
-      const kind = syntheticKind(text);
+      const kind = consoleTurnKind(text);
       push('user', text, kind ? { synthetic: kind } : {});
     } else if (type === 'info' || type === 'warning') push('system', text);
     else if (type === 'error') push('tool', text, { toolName: 'gemini-cli', isError: true });

@@ -20,7 +20,7 @@ import { reasoningClose } from './reasoning.js';
 import { noteModel, type ParseState } from './result.js';
 import { closesFence, fenceStep, type OpenFence, RENDERED_EDIT_TOOL } from './specstory-edits.js';
 import { isoTime, modelOf, sessionComment, sessionStart, specstoryHeader } from './specstory-header.js';
-import { syntheticKind, unwrapQuery } from './synthetic.js';
+import { consoleTurnKind, unwrapQuery } from './synthetic.js';
 
 /** What the lines being collected belong to. */
 type Mode = 'text' | 'think' | 'tool' | 'details' | 'diff';
@@ -71,7 +71,7 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
     const m: Message = { id: `m${partsLine}`, role, content, source: { line: partsLine } };
     if (ts !== undefined) m.ts = ts;
     if (role === 'user') {
-      const kind = syntheticKind(content);
+      const kind = consoleTurnKind(content);
       if (kind !== undefined) m.synthetic = kind;
     }
     messages.push(m);

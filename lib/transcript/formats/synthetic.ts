@@ -46,6 +46,26 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
   ['@agent Try Again', 'command'],
 ];
 
+/**
+ * Slash commands an agent console runs itself (Claude Code's, Gemini CLI's and Codex CLI's built-ins):
+ * switching the model, showing the cost, compacting, quitting, filing a bug. A session copied from the
+ * terminal, or exported to Markdown (SpecStory, Claude Code exports), keeps them in the person's seat,
+ * arguments included (`/model Sonet`); none is words to the agent. A project's own commands
+ * (`.claude/commands/*.md`) cannot be listed: one is recognised when nothing follows its name (the
+ * console shows `/name is running…`, exports `/name`); with arguments it stays the person's turn,
+ * since the arguments are. aider's commands are its reader's.
+ */
+const CONSOLE_COMMANDS: ReadonlySet<string> = new Set(
+  (
+    'add-dir agents approvals bashes bug chat clear compact compress config context cost doctor exit ' +
+    'export feedback help hooks ide init login logout mcp memory model output-style permissions ' +
+    'pr_comments privacy-settings quit release-notes resume review rewind sandbox security-review ' +
+    'stats status statusline terminal-setup theme todos upgrade usage vim'
+  ).split(' '),
+);
+/** How a console shows a project's own slash command (`/hi is running…`). */
+const RUNNING = ' is running\u2026';
+
 /** The first characters of {@link PREFIXES}, derived so a new prefix cannot be missed by the shortcut. */
 const FIRST_CHARS: ReadonlySet<number> = new Set(PREFIXES.map(([prefix]) => prefix.charCodeAt(0)));
 
@@ -67,6 +87,52 @@ export function syntheticKind(text: string): SyntheticKind | undefined {
   if (!FIRST_CHARS.has(text.charCodeAt(i))) return undefined;
   for (const [prefix, kind] of PREFIXES) if (text.startsWith(prefix, i)) return kind;
   return undefined;
+}
+
+/**
+ * Whether a turn a console session shows in the person's seat is a slash command the console ran
+ * itself ({@link CONSOLE_COMMANDS}, arguments or not), or a project's command with no arguments. Only
+ * for formats that copy a console session as text (the terminal, Markdown exports, Gemini CLI): in a
+ * chat export, "/explain" is a person's word to the model, and aider's commands are its reader's.
+ *
+ * @example
+ * ```ts
+ * isConsoleCommand('/model Sonet'); // true
+ * isConsoleCommand('/hi is running… '); // true
+ * isConsoleCommand('/tech-spec'); // true
+ * isConsoleCommand('/implement s8, it already ran but verify it again'); // false: a project command's arguments are the person's
+ * isConsoleCommand('/Users/me/app is broken'); // false
+ * ```
+ */
+export function isConsoleCommand(text: string): boolean {
+  let i = 0;
+  while (i < text.length && text.charCodeAt(i) <= 0x20) i++;
+  if (text.charCodeAt(i) !== 0x2f /* / */) return false;
+  let end = i + 1;
+  while (end < text.length && text.charCodeAt(end) > 0x20) end++;
+  const name = text.slice(i + 1, end);
+  if (CONSOLE_COMMANDS.has(name)) return true;
+  if (!/^[a-z][\w:.-]*$/i.test(name)) return false;
+  // A project's command without arguments: the name alone, or with the console's "is running…".
+  let rest = end;
+  if (text.startsWith(RUNNING, rest)) rest += RUNNING.length;
+  for (; rest < text.length; rest++) if (text.charCodeAt(rest) > 0x20) return false;
+  return true;
+}
+
+/**
+ * {@link syntheticKind} for a turn of a console session copied as text: harness text, or a console
+ * command ({@link isConsoleCommand}).
+ *
+ * @example
+ * ```ts
+ * consoleTurnKind('/cost'); // 'command'
+ * consoleTurnKind('<command-name>/mcp</command-name>'); // 'command'
+ * consoleTurnKind('No, use pnpm.'); // undefined
+ * ```
+ */
+export function consoleTurnKind(text: string): SyntheticKind | undefined {
+  return syntheticKind(text) ?? (isConsoleCommand(text) ? 'command' : undefined);
 }
 
 const TIMESTAMP_OPEN = '<timestamp>';

@@ -1,6 +1,6 @@
 /** A turn being assembled from text lines, joined once at the end (no concatenation in loops). */
 import type { Message, Role, SyntheticKind } from '../types.js';
-import { syntheticKind } from './synthetic.js';
+import { consoleTurnKind, syntheticKind } from './synthetic.js';
 
 /**
  * Lines of one turn of a text transcript.
@@ -19,6 +19,8 @@ export class Turn {
   toolUseId?: string;
   /** Set by a format that knows the turn is not a person's; else harness text is recognised by its start. */
   synthetic?: SyntheticKind;
+  /** Set by a console's format: a person's turn that is a console's slash command is synthetic too. */
+  console = false;
 
   constructor(
     readonly role: Role,
@@ -54,7 +56,7 @@ export class Turn {
     if (this.toolName !== undefined) m.toolName = this.toolName;
     if (this.toolUseId !== undefined) m.toolUseId = this.toolUseId;
     if (this.role === 'user') {
-      const kind = this.synthetic ?? syntheticKind(m.content);
+      const kind = this.synthetic ?? (this.console ? consoleTurnKind : syntheticKind)(m.content);
       if (kind !== undefined) m.synthetic = kind;
     }
     return m;
