@@ -32,11 +32,12 @@ const FILE_NAME_AT = new RegExp(
 /**
  * URLs and file paths mentioned in `text`, in order, without trailing punctuation. A path needs a
  * slash with a file name or two slashes (`lib/a.ts`, `./x/y`, `/etc/hosts`), or a known extension
- * (`setup.py:12`), so `and/or` is not a path.
+ * (`setup.py:12`), so `and/or` is not a path. An IDE chat's mention (`@docs/PRD.md`) is the file.
  *
  * @example
  * ```ts
  * findLinks('see https://x.dev/a and lib/core/json.ts:12'); // ['https://x.dev/a', 'lib/core/json.ts:12']
+ * findLinks('look at @docs/PRD.md'); // ['docs/PRD.md']: a chat's mention of the file
  * ```
  */
 export function findLinks(text: string): string[] {
@@ -174,6 +175,9 @@ function pushLink(out: string[], link: string): void {
   if (link === 'console.log' || DATE.test(link)) return;
   if (link.startsWith('http')) out.push(link);
   else {
+    // A mention in an IDE chat (`@docs/PRD.md`, Cursor's and Claude Code's): the file is the path
+    // after the `@`. A scoped package or an import alias (`@mui/material`, `@/lib/utils.ts`) is kept.
+    if (link.charCodeAt(0) === 0x40 && mentionsFile(link)) link = link.slice(1);
     let slashes = 0;
     for (let i = link.indexOf('/'); i >= 0; i = link.indexOf('/', i + 1)) slashes++;
     const pathLike =
@@ -194,6 +198,16 @@ function pushLink(out: string[], link: string): void {
     }
     if (link.length > 1) out.push(link);
   }
+}
+
+/** Whether `@…` names a file: a path (not an alias's `@/`) whose last name has a known extension. */
+function mentionsFile(link: string): boolean {
+  if (link.charCodeAt(1) === 0x2f) return false;
+  const name = link.slice(link.lastIndexOf('/') + 1);
+  const colon = name.indexOf(':');
+  const base = colon < 0 ? name : name.slice(0, colon);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 && isExtension(base.slice(dot + 1).toLowerCase());
 }
 
 /**

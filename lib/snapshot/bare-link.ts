@@ -48,6 +48,7 @@ function wordsIn(text: string, from: number, to: number, count: number): number 
  * ```ts
  * bareLink('- `src/app.js`', ['src/app.js']); // 'src/app.js'
  * bareLink('See lib/retry.ts:42', ['lib/retry.ts:42']); // 'lib/retry.ts:42'
+ * bareLink('@https://x.dev/docs', ['https://x.dev/docs']); // 'https://x.dev/docs': a chat's mention
  * bareLink('`src/app.js` (the entry point)', ['src/app.js']); // undefined: a glossed path keeps its words
  * ```
  */
@@ -62,7 +63,9 @@ export function bareLink(text: string, links: readonly string[]): string | undef
   // The link stands apart: a link glued to other letters ("**web/base.js**" read as `base.js`) is part
   // of a longer token.
   const end = at + link.length;
-  if (!apart(text, at - 1) || !apart(text, end)) return undefined;
+  // An IDE chat's mention (`@https://…`, `@src/a.ts`) sets the link apart as a space would.
+  const mention = text.charCodeAt(at - 1) === 0x40 && apart(text, at - 2);
+  if (!(mention || apart(text, at - 1)) || !apart(text, end)) return undefined;
   const rest = from > 0 ? text.slice(from) : text;
   return wordsIn(rest, at - from + link.length, rest.length, wordsIn(rest, 0, at - from, 0)) <= 1
     ? link

@@ -15,6 +15,29 @@ const snap = (values: string[]) =>
     entries: values.map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i })),
   });
 
+describe('a mention in an IDE chat (Cursor, Claude Code: `@file`)', () => {
+  it('names the file after the `@`; a scoped package or an import alias keeps it', () => {
+    expect(findLinks('look at @docs/PRD.md and @src/app.ts:12')).toEqual(['docs/PRD.md', 'src/app.ts:12']);
+    expect(findLinks('import from @mui/material/Typography and @/lib/utils.ts')).toEqual([
+      '@mui/material/Typography',
+      '@/lib/utils.ts',
+    ]);
+    expect(findLinks('mail me@example.com/x.md')).not.toContain('example.com/x.md');
+  });
+
+  it('is listed as the link, merged with the same link named bare', () => {
+    expect(snap(['@docs/TECH_SPEC.md', 'docs/TECH_SPEC.md']).requiredEvidenceLinks).toEqual([
+      'docs/TECH_SPEC.md',
+    ]);
+    expect(snap(['@https://github.com/acme/app.git']).requiredEvidenceLinks).toEqual([
+      'https://github.com/acme/app.git',
+    ]);
+    expect(bareLink('@https://x.dev/docs', ['https://x.dev/docs'])).toBe('https://x.dev/docs');
+    // An `@` glued to a word is not a mention.
+    expect(bareLink('user@https://x.dev/docs', ['https://x.dev/docs'])).toBeUndefined();
+  });
+});
+
 describe('a link in Markdown dress', () => {
   it('is listed as the link, once, beside the same link named bare', () => {
     expect(snap(['- `src/app.js`', 'src/app.js']).requiredEvidenceLinks).toEqual(['src/app.js']);

@@ -218,6 +218,10 @@ function findLinksReference(text: string): string[] {
     if (backslashes % 2 === 1 && /^[ntr][\w-]/.test(link) && !/\b[A-Za-z]:\\(?!\\)/.test(text))
       link = link.slice(1);
     if (link === 'console.log' || /^(?:[0-9/]+|[ymd/]+)$/i.test(link)) continue;
+    // An IDE chat's mention of a file (`@docs/a.md`; not an alias's `@/x.ts`).
+    const last = /\.(\w+)(?::\d+)*$/.exec(link.slice(link.lastIndexOf('/') + 1));
+    if (/^@[^/]/.test(link) && !link.startsWith('http') && last && isExtension(last[1]!.toLowerCase()))
+      link = link.slice(1);
     const [a, b, ...more] = link.split('/');
     const file = (x: string | undefined) =>
       x !== undefined &&
@@ -257,6 +261,7 @@ describe('snapshot scan accelerators on generated text', () => {
     "rg -g '*.d.ts'",
     'src/**/*.test.ts',
     'x*.y.ts',
+    'see @docs/PRD.md:12 and @mui/material/x and @/lib/a.ts, @a.md/b.md',
   ];
 
   it('scans words, key hashes, flags and link starts as the plain helpers do', () => {
