@@ -83,7 +83,7 @@ export function guessLanguage(text: string): 'en' | OtherLanguage | 'und' {
   if (han > 0 && han * 4 > latin) return 'zh';
   if (cyrillic > 0 && cyrillic * 2 > latin) return 'ru';
   sets ??= Object.entries(FUNCTION_WORDS).map(([l, w]) => [l, new Set(w.split(' '))]);
-  const words = t.toLowerCase().split(/[^a-z\u00c0-\u00ff]+/);
+  const words = proseWords(t.toLowerCase());
   let best: string = 'und';
   let most = 0;
   for (const [lang, set] of sets) {
@@ -95,6 +95,26 @@ export function guessLanguage(text: string): 'en' | OtherLanguage | 'und' {
     }
   }
   return best as 'en' | OtherLanguage | 'und';
+}
+
+/** Characters that make a whitespace-separated token code, not a word: `-la`, `com.apple.x`, `a/b`, `x=1`. */
+const CODE_TOKEN = /^-|[./\\_=@~$%#<>{}|]|\d/;
+
+/**
+ * The words of `t` as prose: a pasted terminal (`ls -la`, `com.apple.iBooksX`) holds tokens that equal
+ * function words of other languages ("la", "com"), so a whitespace-separated token that reads as code
+ * is left out: one with a path, an option, a dotted name or a digit in it (after its outer
+ * punctuation). Fenced blocks are read (a prompt pasted in a fence is prose). Linear: one split, one
+ * test per token.
+ */
+function proseWords(t: string): string[] {
+  const out: string[] = [];
+  for (const raw of t.split(/\s+/)) {
+    const token = raw.replace(/^[("'`[]+|[)"'`\],.;:!?]+$/g, '');
+    if (token === '' || CODE_TOKEN.test(token)) continue;
+    for (const w of token.split(/[^a-z\u00c0-\u00ff]+/)) if (w !== '') out.push(w);
+  }
+  return out;
 }
 
 /** How many of the people's turns read as written in one of the eight languages, and which. */
@@ -115,7 +135,7 @@ const TURNS_READ = 200;
 /**
  * The turns of `texts` (the first 200) guessed in one of {@link OTHER_LANGUAGES}, when they are at
  * least two and a tenth of those read (so that one guess gone wrong says nothing: on the labelled authors the note would be
- * said for 16 of the 17 who write in those languages and for 5 of the 367 others, Czech and Catalan
+ * said for 16 of the 17 who write in those languages and for 4 of the 367 others, Czech and Catalan
  * read as Portuguese and Spanish among them; the two-turn minimum was chosen on them); else
  * `undefined`. At most 200 × 2,000 characters are read, however long the session.
  *

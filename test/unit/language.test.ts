@@ -2,6 +2,8 @@
  * rearview/language guesses which turns are written in one of the eight languages the language
  * markers read, and the CLI says so instead of reporting no correction with no sign why.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,8 @@ import {
   otherLanguages,
   rankLanguages,
 } from '../../lib/language/index';
+import { parseTranscript } from '../../lib/transcript/index';
+import { sharedDataDir } from '../../tools/shared/data';
 import { CHINESE_SESSION } from '../fixtures/chinese-session';
 import { type CliMain, loadCliMain } from './built-cli';
 
@@ -55,6 +59,37 @@ describe('guessLanguage', () => {
     // A Chinese turn with English words in it is still Chinese.
     expect(guessLanguage('用 pnpm 而不是 npm，还是不对')).toBe('zh');
   });
+
+  it('counts no word of a pasted terminal: `ls -la` holds no Spanish "la", `com.apple.x` no Portuguese "com"', () => {
+    const listing = [
+      'me@air /Users % sudo ls -la /Users/k/Library/Containers/com.apple.iBooksX/Data/ 2>/dev/null',
+      'drwx------  12 k  staff  384 Jun 30 10:12 com.apple.iBooksX',
+      'drwx------   4 k  staff  128 Jun 30 10:12 com.apple.BKAgentService',
+    ].join('\n');
+    expect(guessLanguage(listing)).toBe('und');
+    expect(guessLanguage(`I have logged into the new account, here is the listing:\n${listing}`)).toBe('en');
+    // A prompt pasted inside a fence is still read: it is prose.
+    expect(
+      guessLanguage('Booking tests\n\n```\nYou are continuing the app. The service is complete.\n```'),
+    ).toBe('en');
+    // Words with outer punctuation are words.
+    expect(guessLanguage('(no funciona), la página "no" carga.')).toBe('es');
+  });
+
+  const consoleDir = join(sharedDataDir() ?? '', 'claude-code-console');
+  it.skipIf(!sharedDataDir() || !existsSync(consoleDir))(
+    'reads the shared console author, who writes English and pastes terminal listings, as English every day',
+    () => {
+      const days = readdirSync(consoleDir).filter((n) => /^day-\d+\.md$/.test(n) && n !== 'day-001.md');
+      expect(days.length).toBe(9);
+      for (const day of days) {
+        const people = parseTranscript(readFileSync(join(consoleDir, day), 'utf8'))
+          .messages.filter((m) => m.role === 'user' && !m.synthetic)
+          .map((m) => m.content);
+        expect(otherLanguages(people), day).toBeUndefined();
+      }
+    },
+  );
 
   it('never throws and reads at most 2,000 characters of a turn', () => {
     fc.assert(
