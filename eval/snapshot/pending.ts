@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, `runs-submitted.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, `runs-submitted.jsonl`, `plan-open.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -271,6 +271,8 @@ printRound('edits read from rendered diffs', 'rendered-edits.jsonl', ['rendered-
 printRound('agent runs', 'runs-superseded.jsonl', ['run-superseded', 'kept']);
 // Agent runs that submitted their work: their thoughts after the last write are `done`.
 printRound('submitted runs', 'runs-submitted.jsonl', ['run-submitted', 'kept']);
+// The agent's plan's open steps: at sessions' ends (round 1, not shipped), and at cuts (round 2), with controls.
+printRound("the agent's plan", 'plan-open.jsonl', ['plan-open-end', 'plan-open', 'prose']);
 // Markdown headings read as titles, no items: every item the rule removed, and controls.
 printRound('headings', 'headings.jsonl', ['heading', 'kept']);
 // The snapshot sorted by the notes reader (rearview/categorise-model) instead of the rules: the items

@@ -17,6 +17,7 @@ import {
 } from '../transcript/index.js';
 import { editsAfter } from './acted.js';
 import { deterministicSnapshot } from './deterministic.js';
+import { type PlanStep, planSteps } from './plan.js';
 import { endsWithWords, sentences } from './sentences.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
 
@@ -148,7 +149,10 @@ const DELIVERED_CHARS = 1500;
  * (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of rearview/failures
  * — or when it is such a model error answered after, or `superseded` before the person's latest turn
  * with an edit that worked after it; a call the person declined gives none), each tool call the files
- * and URLs it names (scope `evidence`). The first user message longer than a few characters is the
+ * and URLs it names (scope `evidence`), and the open steps of the agent's latest plan (its to-do
+ * tool's list, `planSteps`) when neither the person has spoken nor an edit has worked since (scope
+ * `todo`: next actions). The
+ * first user message longer than a few characters is the
  * objective: one a person typed, or an agent's task statement (or what the person typed into a command
  * template), never a continuation summary or an interruption notice. User-seat messages no person wrote
  * (see `UNREAD`) give no entry.
@@ -173,7 +177,15 @@ export function entriesFromMessages(messages: readonly Message[]): {
   let lastAnswer = -1;
   // How much the agent said in words since the person's latest turn (characters).
   let answerChars = 0;
+  // The agent's latest plan (its to-do tool's list) and where it is.
+  let planAt = -1;
+  let plan: PlanStep[] = [];
   messages.forEach((m, i) => {
+    const steps = m.toolName ? planSteps(m) : undefined;
+    if (steps) {
+      planAt = i;
+      plan = steps;
+    }
     if (
       m.role === 'user' &&
       m.synthetic === undefined &&
@@ -196,7 +208,24 @@ export function entriesFromMessages(messages: readonly Message[]): {
   // errors no longer stand. Read only when something failed.
   const fixed = messages.some((m) => m.isError) ? fixedFailures(stepsFromMessages(messages)) : undefined;
   const { acted, later } = editsAfter(messages);
+  // The open steps of the agent's latest plan, when the person has not spoken since and no edit has
+  // worked since: what the agent itself still had to do (scope `todo`: next actions). A plan from
+  // before the person's latest turn was carried out or overtaken, as the agent's words then were; one
+  // with an edit that worked after it was worked on, and agents leave steps they carried out marked
+  // open (eval/snapshot/sets/pending/plan-open.jsonl: 4 of 7 such steps were done).
+  if (planAt <= latest || later[planAt]) plan = [];
   messages.forEach((m, i) => {
+    if (i === planAt)
+      plan.forEach((step, j) => {
+        if (step.open)
+          entries.push({
+            scope: 'todo',
+            key: `${m.id}.p${j}`,
+            value: step.text,
+            sourceIteration: i,
+            role: 'assistant',
+          });
+      });
     if (m.role === 'tool') {
       // A call the person declined is their decision, not a problem to carry to the next step.
       if (m.isError && !declinedCall(m.content)) {

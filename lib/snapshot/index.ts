@@ -37,6 +37,7 @@ export {
   parseParam,
   pickParams,
 } from './params.js';
+export { isPlanMessage, type PlanStep, planSteps } from './plan.js';
 export {
   computeRetirements,
   computeTrajectoryReduction,
