@@ -9,17 +9,30 @@
  *
  * `--all-turns`: the writer (`writeKeyPoint`) over every human turn, as if the detector had flagged
  * each one: a larger sample of the writer alone, for the detector's recall limits the pipeline's.
+ * `--detector reader|reader-recall`: the pipeline with the learned reader instead of the markers (its
+ * training folds held every `strangers` author and the older sets, not the `strangers-final` ones).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { contentText, fnv1a32 } from '../../lib/core/index';
+import { READER_MIN_SCORE, READER_RECALL_MIN_SCORE, readerModel } from '../../lib/heuristic-model/index';
 import { writeKeyPoint } from '../../lib/playbook/index';
 import { redactText } from '../../lib/redact/index';
 import { lessons } from '../../lib/session/index';
 import { parseTranscript } from '../../lib/transcript/index';
 
-const OUT = process.argv.slice(2).find((a) => !a.startsWith('--'));
+const OUT = process.argv.slice(2).find((a, i, args) => !a.startsWith('--') && args[i - 1] !== '--detector');
 const ALL_TURNS = process.argv.includes('--all-turns');
+/** `--detector reader|reader-recall`: the pipeline with the learned reader of `rearview/heuristic-model`, as the CLI's flag. */
+const DETECTOR = process.argv[process.argv.indexOf('--detector') + 1];
+const DETECTOR_OPTIONS =
+  process.argv.includes('--detector') && DETECTOR === 'reader'
+    ? { scorer: readerModel, minScore: READER_MIN_SCORE }
+    : process.argv.includes('--detector') && DETECTOR === 'reader-recall'
+      ? { scorer: readerModel, minScore: READER_RECALL_MIN_SCORE }
+      : {};
+if (process.argv.includes('--detector') && !['reader', 'reader-recall'].includes(DETECTOR ?? ''))
+  throw new Error('--detector: reader or reader-recall');
 if (!OUT) throw new Error('usage: judge-sample.ts OUT.jsonl');
 const DATA = resolve(import.meta.dirname, '../../../shared/data');
 const LIMIT = 100;
@@ -80,7 +93,7 @@ function keyPointsOf(path: string): Row[] {
     });
     return out;
   }
-  for (const p of lessons({ messages }).proposed) {
+  for (const p of lessons({ messages }, DETECTOR_OPTIONS).proposed) {
     if (p.category === 'anti_pattern') continue; // failure lessons are not the writer's
     const ref = p.traceRefs[0] ?? '';
     const at = byId.get(ref.startsWith('message:') ? ref.slice('message:'.length) : ref);
