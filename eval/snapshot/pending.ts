@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, `runs-submitted.jsonl`, `plan-open.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, `runs-submitted.jsonl`, `plan-open.jsonl`, `call-after.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -267,11 +267,11 @@ function printRound(what: string, file: string, groups: readonly string[]): void
 // Edits the readers now see (SpecStory's rendered diffs and empty fences, result-less edit calls,
 // Cline's paired results): the items that reading removes, and blockers it keeps in the same sessions.
 printRound('edits read from rendered diffs', 'rendered-edits.jsonl', ['rendered-edit', 'kept']);
-// Agent runs: what a step said before the run's last write that worked.
+// Agent runs: a step before the run's last write that worked; the thoughts of a run that submitted its work.
 printRound('agent runs', 'runs-superseded.jsonl', ['run-superseded', 'kept']);
-// Agent runs that submitted their work: their thoughts after the last write are `done`.
 printRound('submitted runs', 'runs-submitted.jsonl', ['run-submitted', 'kept']);
-// The agent's plan's open steps: at sessions' ends (round 1, not shipped), and at cuts (round 2), with controls.
+// The agent's words its own call follows (every removed next action); its plan's open steps (at ends, at cuts).
+printRound('words a call follows', 'call-after.jsonl', ['call-after', 'kept']);
 printRound("the agent's plan", 'plan-open.jsonl', ['plan-open-end', 'plan-open', 'prose']);
 // Markdown headings read as titles, no items: every item the rule removed, and controls.
 printRound('headings', 'headings.jsonl', ['heading', 'kept']);

@@ -23,6 +23,12 @@ import type { MemoryEntry, SnapshotInput } from './types.js';
 
 const OPEN_PR = '<pr_description>';
 
+/** Whether the agent's message at `i` is followed right away by a tool call of its own. */
+function callFollows(messages: readonly Message[], i: number): boolean {
+  const next = messages[i + 1];
+  return next !== undefined && next.role === 'assistant' && next.toolName !== undefined;
+}
+
 /**
  * `/<pr_description>\s*([\s\S]*?)<\/pr_description>/.exec(text)?.[1]` with two searches: the first
  * opener and the first closer after it (when that opener has none, no later one has). The regex read
@@ -142,7 +148,8 @@ const DELIVERED_CHARS = 1500;
  * anywhere after them; `replied`, never an open question, for that turn once the agent answered it in
  * words (`delivered`, no next action either, when the answer holds 1,500 characters or more); `done`,
  * never a next action or an open question, for an assistant's sentence that ends with a colon, which
- * introduces what follows it — a call, code, a command, steps for the person; `fixed`, never listed, for
+ * introduces what follows it — a call, code, a command, steps for the person — and for every sentence
+ * of an assistant message its own tool call follows right away, which carries it out; `fixed`, never listed, for
  * an assistant message right before an edit that succeeded and a person's message the agent answered
  * with one: the agent acted on it, and for an error of the agent's own model call — "API Error: …",
  * aider's `litellm.…Error` — that the model answered after), each failed tool result its error line
@@ -277,16 +284,20 @@ export function entriesFromMessages(messages: readonly Message[]): {
     const modelError = i < lastAnswer && MODEL_ERROR.test(m.content);
     const said = sentences(m.content, 3);
     const role = m.role === 'user' ? 'user' : 'assistant';
+    const callAfter = m.role === 'assistant' && callFollows(messages, i);
     said.forEach((value, j) => {
       // "Let me check the config:", "Here are the steps:": the agent's sentence that introduces what
       // follows it (a call, code, a command, steps for the person), which carries it out or is no step
       // of the agent's. Scope `done`: never a next action or a question (deterministic.ts); still a
       // blocker or a guess. Not the session's last words: "Here is what I will do next:" with nothing
       // after it is still to do.
+      // So do the agent's words its own tool call follows right away ("Let me check the config." and
+      // the read): the call carries them out (call-after.jsonl: 1 of 24 removed still to do).
       const introduces =
         m.role === 'assistant' &&
-        INTRODUCES.test(value) &&
-        (i < messages.length - 1 || j < said.length - 1 || !endsWithWords(m.content, value));
+        (callAfter ||
+          (INTRODUCES.test(value) &&
+            (i < messages.length - 1 || j < said.length - 1 || !endsWithWords(m.content, value))));
       // Words someone spoke after (the person, or the agent answering them): `answered`, which is `done`
       // and no open guess either; `superseded`, no blocker either, when an edit worked after them (the
       // work went past the problem: eval/snapshot/sets/pending/superseded.jsonl), and the agent's words

@@ -27,7 +27,8 @@ export interface OverScope {
  * The table, in the order the reflection prompt says them.
  *
  * - `done`: a step carried out or overtaken — the agent's sentence that introduces the call, code or
- *   steps that follow it (introduces.jsonl: 2 of 36 still to do).
+ *   steps that follow it (introduces.jsonl: 2 of 36 still to do), and its words its own tool call
+ *   follows right away (call-after.jsonl: 1 of 24 still to do).
  * - `answered`: said before the person's latest turn — a step or a question then was carried out,
  *   answered or overtaken (questions.jsonl: none of 60 questions still open), a guess tested or dropped
  *   (earlier.jsonl: the agent's 1 of 20 still open, the person's 2 of 24); a problem stays (the agent's:

@@ -269,18 +269,20 @@ describe('the snapshot and failed calls made good', () => {
           { id: 'r2', role: 'tool', toolName: 'Read', toolUseId: 't2', content: 'org_id: 1' },
         ]),
       ).entries.map((e) => [e.key, e.scope]);
-    // A read is no action on the problem; the last words are still the agent's. The person's request
+    // A read is no action on the problem: the agent's words before it are `done` (the read carried
+    // out what they said; a problem they name is still a blocker), not `fixed`. The person's request
     // was answered with the edit: acted on too.
     expect(at(true)).toEqual([
       ['u1.0', 'fixed'],
       ['a1.0', 'fixed'],
       ['c1.l0', 'evidence'],
-      ['a2.0', 'assistant'],
+      ['a2.0', 'done'],
     ]);
-    // Not acted on: the person's request was answered in words (`replied`), the agent's words stay.
+    // Not acted on: the person's request was answered in words (`replied`); the agent's words before
+    // its (failed) edit are `done`, which keeps the problem they name a blocker.
     expect(at(false).slice(0, 2)).toEqual([
       ['u1.0', 'replied'],
-      ['a1.0', 'assistant'],
+      ['a1.0', 'done'],
     ]);
   });
 

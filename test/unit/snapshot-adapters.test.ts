@@ -482,7 +482,7 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
 
-  it("gives `done` exactly to the agent's colon-ended sentences after the latest turn that are not the last words, and `replied` to that turn once the agent answered it (property)", () => {
+  it("gives `done` exactly to the agent's colon-ended sentences after the latest turn that are not the last words and to its words a call follows, and `replied` to that turn once the agent answered it (property)", () => {
     const kind = fc.constantFrom('user', 'plain', 'intro', 'intro-code', 'intro-wide', 'call');
     const messageOf = (k: string, i: number): Message => {
       if (k === 'user') return msg(`m${i}`, 'user', `Please fix row ${i} of the export:`);
@@ -509,6 +509,7 @@ describe('entriesFromMessages: what is still to do is said last', () => {
           if (k === 'call') continue;
           // Only a plain intro with nothing after it is the session's last words (code follows the other).
           const lastWords = i === kinds.length - 1 && k !== 'intro-code';
+          // The agent's words its own call follows right away were carried out by it: `done`.
           const want =
             i < latest
               ? 'answered'
@@ -516,9 +517,11 @@ describe('entriesFromMessages: what is still to do is said last', () => {
                 ? replied
                   ? 'replied'
                   : 'user'
-                : k === 'plain' || lastWords
-                  ? 'assistant'
-                  : 'done';
+                : kinds[i + 1] === 'call'
+                  ? 'done'
+                  : k === 'plain' || lastWords
+                    ? 'assistant'
+                    : 'done';
           expect(e.scope, `${kinds.join(',')} @${i}`).toBe(want);
         }
       }),

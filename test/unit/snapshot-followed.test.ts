@@ -8,7 +8,8 @@
  * counts (the exports that give none show only applied edits; rendered-edits.jsonl: 3 of 40 open). Scope `delivered`: the person's latest turn,
  * answered by the agent in words of 1,500 characters or more in all, is carried out — no next action and
  * no open question (delivered.jsonl); a shorter answer leaves it `replied`: answered, still a step to
- * take.
+ * take. Scope `done`: the agent's words its own tool call follows right away were carried out by the call
+ * (call-after.jsonl: 1 of 24 removed next actions still to do); still a blocker or a guess.
  */
 import fc from 'fast-check';
 import {
@@ -353,5 +354,36 @@ describe('scope `delivered`: the latest turn answered at length', () => {
         }
       }),
     );
+  });
+});
+
+describe('the agent’s words its own tool call follows right away', () => {
+  const session = (after: Message[]): Message[] => [
+    msg('u1', 'user', 'The server crashes on start, fix it.'),
+    msg('a1', 'assistant', 'Let me check the server logs. The port might already be taken.'),
+    ...after,
+  ];
+  const lists = (messages: Message[]) => {
+    const { objective, entries } = entriesFromMessages(messages);
+    return { entries, kept: deterministicSnapshotWithTrace(snapshotInputFrom(objective, entries)).snapshot };
+  };
+
+  it('are carried out by the call: `done`, no next action; a guess stays', () => {
+    const { entries, kept } = lists(
+      session([
+        msg('c1', 'assistant', '{"command":"tail server.log"}', { toolName: 'Bash', toolUseId: 't1' }),
+      ]),
+    );
+    expect(entries.filter((e) => e.key.startsWith('a1.')).map((e) => e.scope)).toEqual(['done', 'done']);
+    expect(kept.nextActions).not.toContain('Let me check the server logs.');
+    expect(kept.openHypotheses).toContain('The port might already be taken.');
+  });
+
+  it('stay a next action when no call follows them (the session’s last words, or the person’s turn)', () => {
+    expect(lists(session([])).kept.nextActions).toContain('Let me check the server logs.');
+    const { entries } = lists(
+      session([msg('r1', 'tool', 'ok', { toolName: 'Bash' }), msg('u2', 'user', 'Go on.')]),
+    );
+    expect(entries.find((e) => e.key === 'a1.0')?.scope).not.toBe('done');
   });
 });

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { headingLine } from 'rearview/categorise';
 import { type MemoryEntry, type NoteCategoriser, readSnapshotSource } from 'rearview/snapshot';
+import type { Message } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 
 const set = resolve(import.meta.dirname, '../../eval/snapshot/sets/pending');
@@ -91,6 +92,17 @@ const byFile = new Map<string, Map<string, MemoryEntry[]>>();
  * The entry a row points at: its text's entry in the row's file, the one nearest the message it was
  * drawn from (a reader change that reads a call out of prose renumbers the messages after it).
  */
+/** The messages of a shared file, as the snapshot reads them. */
+function messagesOf(file: string): readonly Message[] {
+  let m = messagesByFile.get(file);
+  if (!m) {
+    m = readSnapshotSource(readFileSync(join(data, file), 'utf8')).transcript?.messages ?? [];
+    messagesByFile.set(file, m);
+  }
+  return m;
+}
+const messagesByFile = new Map<string, readonly Message[]>();
+
 function entryOf(r: Record<string, unknown>): MemoryEntry | undefined {
   const file = String(r.file);
   let found = byFile.get(file);
@@ -310,9 +322,22 @@ describe('the pending set', () => {
   });
 
   it.skipIf(!existsSync(data))('rows a later reading moved have the scope they were pinned to', () => {
-    const moved = [...every, ...retired].filter((r) => r.reread !== undefined);
+    const all = [...every, ...retired].filter((r) => r.reread !== undefined);
+    for (const r of all) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(r.reread);
+    // The agent's words its own tool call follows right away are `done` (call-after.jsonl): 39 rows of
+    // earlier rounds, in every format; each one's next message is such a call.
+    const callAfter = all.filter((r) => r.rereadBy === 'call-after');
+    expect(callAfter.length).toBe(39);
+    for (const r of callAfter) {
+      expect(r.reread).toBe('done');
+      const next = messagesOf(String(r.file))[Number(r.message) + 1];
+      expect(
+        next?.role === 'assistant' && next.toolName !== undefined,
+        `${r.file} message ${r.message}`,
+      ).toBe(true);
+    }
+    const moved = all.filter((r) => r.rereadBy === undefined);
     expect(moved.length).toBe(199);
-    for (const r of moved) expect(entryOf(r)?.scope, `${r.file} message ${r.message}`).toBe(r.reread);
     // Only sessions of the readers that changed (SpecStory exports, a Cline API history: 151 rows),
     // and agent runs, whose steps before the last write that worked are `superseded` (34 rows) and the
     // other thoughts of a run that submitted its work `done` (14 rows, labelled by the blockers' words:

@@ -332,7 +332,10 @@ describe.skipIf(!present)("the blind rounds' rows (eval/snapshot/sets/pending/pl
         );
       if (r.group === 'plan-open') expect(entry?.scope, `${file} cut ${cut}`).toBe('todo');
       if (r.group === 'prose') expect(entry?.scope, `${file} cut ${cut}`).not.toBe('todo');
-      if (r.group !== 'plan-open-end') expect(listed, `${file} cut ${cut}`).toBe(true);
+      // A control the later call-after rule took out: the agent's words its own call follows (`done`).
+      const callAfter = entry?.scope === 'done' && messages[Number(r.message) + 1]?.toolName !== undefined;
+      if (r.group !== 'plan-open-end')
+        expect(listed || (r.group === 'prose' && callAfter), `${file} cut ${cut}`).toBe(true);
     }
     // Round 1 (the first rule, at the session's end): the interrupted session's steps are still listed;
     // the Codex rollout's, carried out after the plan with an edit, are not.

@@ -34,12 +34,13 @@ const FIXED: { sample: string; text: string; old: Label; now: Label; listed?: La
     old: 'irrelevant',
     now: 'nextActions',
   },
-  // A plan that mentions "the error" is not a blocker.
+  // A plan that mentions "the error" is not a blocker; the call right after it carries it out.
   {
     sample: 'claude-jsonl',
     text: 'Let me check the project structure and try running the server to see the error.',
     old: 'blockers',
     now: 'nextActions',
+    listed: 'irrelevant',
   },
   { sample: 'anthropic', text: 'The bug is in csv.ts.', old: 'irrelevant', now: 'blockers' },
   // A plan, but the tool call right after it carries it out: the snapshot lists it nowhere.
