@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, `runs-submitted.jsonl`, `plan-open.jsonl`, `call-after.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, `runs-submitted.jsonl`, `plan-open.jsonl`, `call-after.jsonl`, `listed-2026-12-05.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -270,9 +270,10 @@ printRound('edits read from rendered diffs', 'rendered-edits.jsonl', ['rendered-
 // Agent runs: a step before the run's last write that worked; the thoughts of a run that submitted its work.
 printRound('agent runs', 'runs-superseded.jsonl', ['run-superseded', 'kept']);
 printRound('submitted runs', 'runs-submitted.jsonl', ['run-submitted', 'kept']);
-// The agent's words its own call follows (every removed next action); its plan's open steps (at ends, at cuts).
+// The agent's words its own call follows; its plan's open steps (at ends, at cuts); today's lists, measured.
 printRound('words a call follows', 'call-after.jsonl', ['call-after', 'kept']);
 printRound("the agent's plan", 'plan-open.jsonl', ['plan-open-end', 'plan-open', 'prose']);
+printRound('next actions listed on 5 December', 'listed-2026-12-05.jsonl', ['listed']);
 // Markdown headings read as titles, no items: every item the rule removed, and controls.
 printRound('headings', 'headings.jsonl', ['heading', 'kept']);
 // The snapshot sorted by the notes reader (rearview/categorise-model) instead of the rules: the items
@@ -364,7 +365,6 @@ for (const [name, rs] of [
   console.log(
     `${name}: listed today ${tally(rs.filter(inList))}; no longer listed ${tally(rs.filter((r) => !inList(r)))}`,
   );
-
 // The population: today's next actions over every shared transcript.
 const files = CONVERSATION_FOLDERS.flatMap((d) =>
   walkFiles(join(root, d)).filter((p) => !METADATA_FILE.test(relative(root, p))),

@@ -149,8 +149,8 @@ const DELIVERED_CHARS = 1500;
  * words (`delivered`, no next action either, when the answer holds 1,500 characters or more); `done`,
  * never a next action or an open question, for an assistant's sentence that ends with a colon, which
  * introduces what follows it — a call, code, a command, steps for the person — and for every sentence
- * of an assistant message its own tool call follows right away, which carries it out; `fixed`, never listed, for
- * an assistant message right before an edit that succeeded and a person's message the agent answered
+ * of an assistant message its own tool call follows right away, which carries it out; `fixed`, never
+ * listed, for an assistant message right before an edit that succeeded and a person's message the agent answered
  * with one: the agent acted on it, and for an error of the agent's own model call — "API Error: …",
  * aider's `litellm.…Error` — that the model answered after), each failed tool result its error line
  * (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of rearview/failures
@@ -158,8 +158,7 @@ const DELIVERED_CHARS = 1500;
  * with an edit that worked after it; a call the person declined gives none), each tool call the files
  * and URLs it names (scope `evidence`), and the open steps of the agent's latest plan (its to-do
  * tool's list, `planSteps`) when neither the person has spoken nor an edit has worked since (scope
- * `todo`: next actions). The
- * first user message longer than a few characters is the
+ * `todo`: next actions). The first user message longer than a few characters is the
  * objective: one a person typed, or an agent's task statement (or what the person typed into a command
  * template), never a continuation summary or an interruption notice. User-seat messages no person wrote
  * (see `UNREAD`) give no entry.
