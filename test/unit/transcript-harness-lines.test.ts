@@ -55,11 +55,22 @@ describe('console slash commands', () => {
         .map((p) => `_**User**_\n\n${p}\n\n---\n\n_**Assistant**_\n\nOK.\n\n---\n\n`)
         .join('')}`;
     expect(
-      people(specstory('/exit', '/tech-spec', '/implement s8, it already ran but verify it again')),
+      people(
+        specstory(
+          '/exit',
+          '/tech-spec',
+          '/implement s8, it already ran but verify it again',
+          '/help',
+          '/help me fix the build',
+        ),
+      ),
     ).toEqual([
       ['/exit', 'command'],
       ['/tech-spec', 'command'],
       ['/implement s8, it already ran but verify it again', null],
+      // `/help` alone is a command; with words after it, the words are a person's.
+      ['/help', 'command'],
+      ['/help me fix the build', null],
     ]);
   });
 

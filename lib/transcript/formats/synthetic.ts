@@ -53,12 +53,13 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
  * arguments included (`/model Sonet`); none is words to the agent. A project's own commands
  * (`.claude/commands/*.md`) cannot be listed: one is recognised when nothing follows its name (the
  * console shows `/name is running…`, exports `/name`); with arguments it stays the person's turn,
- * since the arguments are. aider's commands are its reader's.
+ * since the arguments are. `/help` is left out for the same reason: alone it is a command, but "/help me
+ * fix the build" is a person's words in a chat that has none. aider's commands are its reader's.
  */
 const CONSOLE_COMMANDS: ReadonlySet<string> = new Set(
   (
     'add-dir agents approvals bashes bug chat clear compact compress config context cost doctor exit ' +
-    'export feedback help hooks ide init login logout mcp memory model output-style permissions ' +
+    'export feedback hooks ide init login logout mcp memory model output-style permissions ' +
     'pr_comments privacy-settings quit release-notes resume review rewind sandbox security-review ' +
     'stats status statusline terminal-setup theme todos upgrade usage vim'
   ).split(' '),

@@ -1,8 +1,13 @@
 /**
- * Conformance cases for the snapshot's reading of a transcript (`entriesFromMessages`): sentences and
- * the scopes that say what a session shows is over.
+ * Conformance cases for the snapshot's reading of a transcript (`entriesFromMessages`): sentences,
+ * the scopes that say what a session shows is over, and the agent's own plan.
  */
-import { deterministicSnapshotWithTrace, entriesFromMessages, entriesFromSteps } from 'rearview/snapshot';
+import {
+  deterministicSnapshotWithTrace,
+  entriesFromMessages,
+  entriesFromSteps,
+  planSteps,
+} from 'rearview/snapshot';
 import { parseTranscript, type Step } from 'rearview/transcript';
 import { check } from '../check';
 import type { ConformanceCase } from '../suite';
@@ -267,6 +272,73 @@ export const snapshotReadingCases: ConformanceCase[] = [
       );
       check(!noWrite.some((e) => e.scope === 'superseded'), 'no write: nothing superseded');
       return { scopes: entries.map((e) => [e.key, e.scope]), snapshot };
+    },
+  },
+  {
+    // The agent's own plan (its to-do tool, in each shape the formats give it): the open steps of the
+    // latest plan are next actions while nothing happened after it; the agent's words its own call
+    // follows right away were carried out by it (`done`).
+    name: 'snapshot/the agent’s plan and the words a call carries out',
+    run() {
+      const shapes = [
+        planSteps({
+          toolName: 'TodoWrite',
+          content:
+            '{"todos":[{"content":"Add the flag","status":"completed"},{"content":"Écrire le test ✓","status":"in_progress"}]}',
+        }),
+        planSteps({ toolName: 'update_plan', content: '{"plan":[{"step":"移除边框","status":"pending"}]}' }),
+        planSteps({ toolName: 'TodoWrite', content: '\u2612 Fix the command   \n\u2610 Read the database' }),
+        planSteps({ toolName: 'todo_write', content: '- [x] Done\n- [-] Guard the path\n- [ ] Add a test' }),
+        planSteps({
+          toolName: 'manage_todo_list',
+          content: 'todoList: `[map[id:1 status:not-started title:Create the table]]`',
+        }),
+      ];
+      check(
+        shapes.every((x) => x !== undefined && x.length > 0),
+        'every shape is read',
+      );
+      const messages = parseTranscript(
+        JSON.stringify([
+          { role: 'user', content: 'Add a --since flag to the list command.' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: 'Let me look at the parser first.' },
+              { type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'cli/args.ts' } },
+            ],
+          },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 't1', content: 'export function parse…' }],
+          },
+          {
+            role: 'assistant',
+            content: [
+              {
+                type: 'tool_use',
+                id: 't2',
+                name: 'TodoWrite',
+                input: {
+                  todos: [
+                    { content: 'Add the flag to the parser', status: 'completed' },
+                    { content: 'Write the test for --since', status: 'pending' },
+                  ],
+                },
+              },
+            ],
+          },
+        ]),
+      ).messages;
+      const { objective, entries } = entriesFromMessages(messages);
+      const snapshot = deterministicSnapshotWithTrace({ objective, entries }).snapshot;
+      check(snapshot.nextActions.includes('Write the test for --since'), 'the open step is a next action');
+      check(!snapshot.nextActions.includes('Add the flag to the parser'), 'a closed step is not');
+      check(
+        !snapshot.nextActions.includes('Let me look at the parser first.'),
+        'the read carried the words out',
+      );
+      return { shapes, scopes: entries.map((e) => [e.key, e.scope, e.value]), snapshot };
     },
   },
 ];
