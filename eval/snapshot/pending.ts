@@ -273,7 +273,7 @@ printRound('submitted runs', 'runs-submitted.jsonl', ['run-submitted', 'kept']);
 // The agent's words its own call follows; its plan's open steps (at ends, at cuts); today's lists, measured.
 printRound('words a call follows', 'call-after.jsonl', ['call-after', 'kept']);
 printRound("the agent's plan", 'plan-open.jsonl', ['plan-open-end', 'plan-open', 'prose']);
-printRound('next actions listed on 5 December', 'listed-2026-12-05.jsonl', ['listed']);
+printRound('lists of 5 December', 'listed-2026-12-05.jsonl', ['listed']);
 // Markdown headings read as titles, no items: every item the rule removed, and controls.
 printRound('headings', 'headings.jsonl', ['heading', 'kept']);
 // The snapshot sorted by the notes reader (rearview/categorise-model) instead of the rules: the items

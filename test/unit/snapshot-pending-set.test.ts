@@ -538,16 +538,24 @@ describe("the notes reader's rounds (notes-reader.jsonl, notes-reader-agent.json
   );
 });
 
-describe.skipIf(!existsSync(data))('the next actions listed on 5 December (listed-2026-12-05.jsonl)', () => {
-  it('a measurement, not a rule: every row is labelled in the rules’ words twice and points at an entry read today', () => {
-    const rows = read('listed-2026-12-05.jsonl');
-    expect(rows.length).toBe(29);
-    for (const r of rows) {
-      expect(r.group).toBe('listed');
-      expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
-      expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.second);
-      expect(entryOf(r), `${r.file} message ${r.message}`).toBeDefined();
-    }
-    expect(rows.filter((r) => r.label === 'pending').length).toBe(3);
-  });
-});
+describe.skipIf(!existsSync(data))(
+  'the next actions and blockers listed on 5 December (listed-2026-12-05.jsonl)',
+  () => {
+    it('a measurement, not a rule: every row is labelled in the rules’ words twice and points at an entry read today', () => {
+      const rows = read('listed-2026-12-05.jsonl');
+      const words: Record<string, string[]> = {
+        nextActions: ['pending', 'not-pending', 'not-a-step', 'unclear'],
+        blockers: ['open', 'resolved', 'not-a-problem', 'unclear'],
+      };
+      expect(rows.length).toBe(69);
+      for (const r of rows) {
+        expect(r.group).toBe('listed');
+        expect(words[String(r.category)]).toContain(r.label);
+        expect(words[String(r.category)]).toContain(r.second);
+        expect(entryOf(r), `${r.file} message ${r.message}`).toBeDefined();
+      }
+      expect(rows.filter((r) => r.category === 'nextActions' && r.label === 'pending').length).toBe(3);
+      expect(rows.filter((r) => r.category === 'blockers' && r.label === 'open').length).toBe(12);
+    });
+  },
+);
