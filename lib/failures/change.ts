@@ -45,9 +45,10 @@ export interface ChangedCall {
 
 /**
  * Keys that describe a call, not what it does: a note to the reader (Antigravity's `toolAction`,
- * `toolSummary`, `Description`), and the limits of an execution (Codex CLI's `timeout_ms`,
- * `max_output_tokens`, `yield_time_ms`; Antigravity's `WaitMsBeforeAsync`): a retry that only changes
- * them is the same command.
+ * `toolSummary`, `Description`), the limits of an execution (Codex CLI's `timeout_ms`,
+ * `max_output_tokens`, `yield_time_ms`; Antigravity's `WaitMsBeforeAsync`), and Cline's bookkeeping
+ * (`task_progress`, the to-do list it passes with every call; `requires_approval`, whether it asks the
+ * person first): a retry that only changes them is the same command.
  */
 const IGNORED_KEYS = new Set([
   'description',
@@ -58,6 +59,8 @@ const IGNORED_KEYS = new Set([
   'max_output_tokens',
   'yield_time_ms',
   'WaitMsBeforeAsync',
+  'task_progress',
+  'requires_approval',
 ]);
 
 const code = (items: readonly string[]) => items.map((k) => `\`${k}\``).join('/');

@@ -1,8 +1,9 @@
 /**
  * The agent's own plan: the to-do list a coding agent keeps with a tool (Claude Code's `TodoWrite`,
  * Codex's `update_plan`, Gemini CLI's `write_todos`, Cursor's `todo_write`, VS Code Copilot's
- * `manage_todo_list`). Its open steps at the end of a session are what the agent itself said was left
- * to do, in its own words and with their status, which no sentence of its prose states as plainly.
+ * `manage_todo_list`; Cline passes its list as `task_progress` in the input of every call). Its open
+ * steps are what the agent itself said was left to do, in its own words and with their status, which
+ * no sentence of its prose states as plainly.
  *
  * A list is read from the call's input (JSON: `todos`, `plan`, `todoList` or `items`, each step's
  * text in `content`, `step`, `description`, `title` or `task`, its state in `status`), or from the
@@ -69,8 +70,9 @@ export function isPlanMessage(m: Pick<Message, 'toolName'>): boolean {
 }
 
 /**
- * The steps of a plan tool's call or result, in order; `undefined` when the message is no plan tool's
- * or holds no step (a result that only says "Plan updated").
+ * The steps of a plan tool's call or result, or of the `task_progress` checklist another call carries
+ * (Cline), in order; `undefined` when the message holds no plan or no step (a result that only says
+ * "Plan updated").
  *
  * @example
  * ```ts
@@ -80,14 +82,35 @@ export function isPlanMessage(m: Pick<Message, 'toolName'>): boolean {
  * ```
  */
 export function planSteps(m: Pick<Message, 'toolName' | 'content'>): PlanStep[] | undefined {
-  if (!isPlanMessage(m) || typeof m.content !== 'string' || m.content.length > MAX_PLAN_CHARS)
-    return undefined;
+  if (typeof m.content !== 'string' || m.content.length > MAX_PLAN_CHARS) return undefined;
+  if (!isPlanMessage(m)) return typeof m.toolName === 'string' ? carriedPlan(m.content) : undefined;
   const text = m.content.trim();
   const steps = text.startsWith('{')
     ? jsonSteps(text)
     : text.includes(GO_MAP)
       ? goMapSteps(text)
       : checklistSteps(text);
+  return steps && steps.length > 0 ? steps : undefined;
+}
+
+/** Where Cline carries its to-do list: a `task_progress` checklist in the input of any call. */
+const CARRIED = '"task_progress"';
+
+/** The checklist another tool's call carries in its input (Cline's `task_progress`), if any. */
+function carriedPlan(content: string): PlanStep[] | undefined {
+  if (!content.includes(CARRIED)) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return undefined;
+  }
+  const progress =
+    value !== null && typeof value === 'object'
+      ? (value as Record<string, unknown>).task_progress
+      : undefined;
+  if (typeof progress !== 'string') return undefined;
+  const steps = checklistSteps(progress);
   return steps && steps.length > 0 ? steps : undefined;
 }
 

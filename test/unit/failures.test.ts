@@ -553,6 +553,34 @@ describe('groupFailures and failureLesson', () => {
     expect(failureLesson(c!)).toContain('`run_command` `git push` fails with');
   });
 
+  it("reads Cline's to-do list and approval flag, passed with every call, as no change", () => {
+    const call = (command: string, progress: string, approval: boolean) =>
+      JSON.stringify({ command, requires_approval: approval, task_progress: progress });
+    const [c, ...rest] = groupFailures([
+      {
+        id: 'cline',
+        steps: [
+          {
+            tool: 'execute_command',
+            action: call('npm install', '- [ ] Install the dependencies', false),
+            error: 'npm error code ERESOLVE\nnpm error ERESOLVE unable to resolve dependency tree',
+          },
+          {
+            tool: 'execute_command',
+            action: call(
+              'npm install --legacy-peer-deps',
+              '- [x] Read the error\n- [ ] Install the dependencies',
+              true,
+            ),
+          },
+        ],
+      },
+    ]);
+    expect(rest).toEqual([]);
+    // Before, the fix was "change `task_progress`, add `--legacy-peer-deps`".
+    expect(c!.fix).toMatchObject({ kind: 'changed', change: 'add `--legacy-peer-deps`' });
+  });
+
   it('never throws on junk', () => {
     expect(groupFailures('x' as never)).toEqual([]);
     expect(

@@ -130,6 +130,30 @@ describe('planSteps', () => {
     ]);
   });
 
+  it('reads the to-do list Cline carries in the input of any call (`task_progress`)', () => {
+    expect(
+      planSteps(
+        call(
+          'execute_command',
+          JSON.stringify({
+            command: 'npm test',
+            requires_approval: false,
+            task_progress: '- [x] Read the failing test\n- [ ] Fix the parser\n- [ ] Run the suite',
+          }),
+        ),
+      ),
+    ).toEqual([
+      { text: 'Read the failing test', open: false },
+      { text: 'Fix the parser', open: true },
+      { text: 'Run the suite', open: true },
+    ]);
+    // Another tool's input without it, or with something else under that name, is no plan.
+    expect(planSteps(call('execute_command', '{"command":"npm test"}'))).toBeUndefined();
+    expect(planSteps(call('execute_command', '{"task_progress": 3}'))).toBeUndefined();
+    expect(planSteps(call('execute_command', '{"task_progress": "all good"}'))).toBeUndefined();
+    expect(isPlanMessage({ toolName: 'execute_command' })).toBe(false);
+  });
+
   it('gives nothing for a result without steps, another tool, or a plan too long to be one', () => {
     expect(planSteps(call('update_plan', 'Plan updated', 'tool'))).toBeUndefined();
     expect(planSteps(call('Bash', '- [ ] not a plan'))).toBeUndefined();
@@ -288,6 +312,13 @@ describe.skipIf(!present)('the shared sessions', () => {
     // carried them out after the plan without marking them done: an edit worked after it. The others
     // end with every step done, or with a turn of the person's after the plan.
     console.log(`snapshot-plan: ${planned} files with plan messages, ${read} read`);
+    // Cline passes its list with every call (`task_progress`): each of the 212 calls of the shared API
+    // history that carry one is read as a plan.
+    const cline = parseTranscript(
+      readFileSync(join(dir, 'cline/mike4567+MRA04242026/api_conversation_history.json'), 'utf8'),
+    ).messages.filter((m) => m.toolName !== undefined && m.content.includes('"task_progress"'));
+    expect(cline.length).toBe(212);
+    expect(cline.every((m) => planSteps(m) !== undefined)).toBe(true);
     expect(planned).toBe(28);
     expect(read).toBe(23);
     expect(listed.length).toBe(3);
@@ -305,10 +336,10 @@ describe.skipIf(!present)("the blind rounds' rows (eval/snapshot/sets/pending/pl
   const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
   it('are labelled in the rules’ words, by two readers each, with distinct ids', () => {
-    expect(rows.length).toBe(67);
-    expect(new Set(rows.map((r) => r.id)).size).toBe(67);
+    expect(rows.length).toBe(96);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(96);
     for (const r of rows) {
-      expect(['plan-open-end', 'plan-open', 'prose']).toContain(r.group);
+      expect(['plan-open-end', 'plan-open', 'prose', 'cline-plan-open', 'cline-prose']).toContain(r.group);
       expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
       expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.second);
     }
@@ -330,12 +361,14 @@ describe.skipIf(!present)("the blind rounds' rows (eval/snapshot/sets/pending/pl
         deterministicSnapshot(snapshotInputFrom(objective, entries)).nextActions.includes(
           listedText(String(entry.value)),
         );
-      if (r.group === 'plan-open') expect(entry?.scope, `${file} cut ${cut}`).toBe('todo');
-      if (r.group === 'prose') expect(entry?.scope, `${file} cut ${cut}`).not.toBe('todo');
+      const plan = r.group === 'plan-open' || r.group === 'cline-plan-open';
+      const prose = r.group === 'prose' || r.group === 'cline-prose';
+      if (plan) expect(entry?.scope, `${file} cut ${cut}`).toBe('todo');
+      if (prose) expect(entry?.scope, `${file} cut ${cut}`).not.toBe('todo');
       // A control the later call-after rule took out: the agent's words its own call follows (`done`).
       const callAfter = entry?.scope === 'done' && messages[Number(r.message) + 1]?.toolName !== undefined;
       if (r.group !== 'plan-open-end')
-        expect(listed || (r.group === 'prose' && callAfter), `${file} cut ${cut}`).toBe(true);
+        expect(listed || (prose && callAfter), `${file} cut ${cut}`).toBe(true);
     }
     // Round 1 (the first rule, at the session's end): the interrupted session's steps are still listed;
     // the Codex rollout's, carried out after the plan with an edit, are not.
