@@ -264,24 +264,24 @@ function printRound(what: string, file: string, groups: readonly string[]): void
     `second reader (${file}): ${second.filter((r) => r.second === r.label).length} of ${second.length} agree with the first`,
   );
 }
-// Edits the readers now see (SpecStory's rendered diffs and empty fences, result-less edit calls,
-// Cline's paired results): the items that reading removes, and blockers it keeps in the same sessions.
-printRound('edits read from rendered diffs', 'rendered-edits.jsonl', ['rendered-edit', 'kept']);
-// Agent runs: a step before the run's last write that worked; the thoughts of a run that submitted its work.
-printRound('agent runs', 'runs-superseded.jsonl', ['run-superseded', 'kept']);
-printRound('submitted runs', 'runs-submitted.jsonl', ['run-submitted', 'kept']);
-// The agent's words its own call follows; its plan's open steps (at ends, at cuts); today's lists, measured.
-printRound('words a call follows', 'call-after.jsonl', ['call-after', 'kept']);
-printRound("the agent's plan", 'plan-open.jsonl', ['plan-open-end', 'plan-open', 'prose']);
-printRound('lists of 5 December', 'listed-2026-12-05.jsonl', ['listed']);
-// Markdown headings read as titles, no items: every item the rule removed, and controls.
-printRound('headings', 'headings.jsonl', ['heading', 'kept']);
-// The snapshot sorted by the notes reader (rearview/categorise-model) instead of the rules: the items
-// it takes out of the lists and puts in, and blockers both list (not shipped as the default).
-printRound('the notes reader', 'notes-reader.jsonl', ['removed', 'added', 'kept']);
-// The notes reader for the agent's and the tools' words only (a person's words get the rules' answer):
-// every blocker it still takes out that the first round had not labelled, and controls.
-printRound("the notes reader, the agent's words", 'notes-reader-agent.jsonl', ['removed', 'kept']);
+// The rounds printed alike (the items each rule removed or put in, and its controls, by group):
+// rendered edits; agent runs past their last write, and runs that submitted; the agent's words its own
+// call follows; its plan's open steps (ends, cuts, Cline, Antigravity); today's lists, measured; Markdown
+// headings; the notes reader on every sentence, and on the agent's and the tools' words only.
+const BY = ['', 'cline-', 'antigravity-'];
+const PLAN_GROUPS = ['plan-open-end', ...BY.flatMap((a) => [`${a}plan-open`, `${a}prose`])];
+const ROUNDS: readonly (readonly [string, string, readonly string[]])[] = [
+  ['edits read from rendered diffs', 'rendered-edits.jsonl', ['rendered-edit', 'kept']],
+  ['agent runs', 'runs-superseded.jsonl', ['run-superseded', 'kept']],
+  ['submitted runs', 'runs-submitted.jsonl', ['run-submitted', 'kept']],
+  ['words a call follows', 'call-after.jsonl', ['call-after', 'kept']],
+  ["the agent's plan", 'plan-open.jsonl', PLAN_GROUPS],
+  ['lists of 5 December', 'listed-2026-12-05.jsonl', ['listed']],
+  ['headings', 'headings.jsonl', ['heading', 'kept']],
+  ['the notes reader', 'notes-reader.jsonl', ['removed', 'added', 'kept']],
+  ["the notes reader, the agent's words", 'notes-reader-agent.jsonl', ['removed', 'kept']],
+];
+for (const [what, file, groups] of ROUNDS) printRound(what, file, groups);
 {
   // What the decision counted: every blocker the reader for the agent's words takes out, with the first
   // round's labels for those it had drawn (the agent's and the tools').

@@ -1,7 +1,8 @@
 /**
  * The agent's own plan: the to-do list a coding agent keeps with a tool (Claude Code's `TodoWrite`,
  * Codex's `update_plan`, Gemini CLI's `write_todos`, Cursor's `todo_write`, VS Code Copilot's
- * `manage_todo_list`; Cline passes its list as `task_progress` in the input of every call). Its open
+ * `manage_todo_list`; Cline passes its list as `task_progress` in the input of every call, Antigravity
+ * writes it to a `task.md` artifact). Its open
  * steps are what the agent itself said was left to do, in its own words and with their status, which
  * no sentence of its prose states as plainly.
  *
@@ -44,11 +45,12 @@ const TEXT_KEYS = ['content', 'step', 'description', 'title', 'task'] as const;
 const CLOSED = new Set(['completed', 'complete', 'done', 'cancelled', 'canceled', 'skipped', 'finished']);
 
 /**
- * A checklist line: an optional list marker, then a box (`[ ]`, `[x]`, `[-]`, `[⚡]`, `[~]`, `[>]`) or
- * a box character (☐ ☒ ✓ ✔ □ ■), then the step. Anchored, no nested quantifier: linear.
+ * A checklist line: an optional list marker, then a box (`[ ]`, `[x]`, `[-]`, `[/]`, `[⚡]`, `[~]`, `[>]`,
+ * also in backticks as Antigravity writes them) or a box character (☐ ☒ ✓ ✔ □ ■), then the step.
+ * Anchored, no nested quantifier: linear.
  */
 const CHECK_LINE =
-  /^[ \t]*(?:[-*+][ \t]+)?(?:\[([ xX\-~>\u26a1])\]|([\u2610\u2612\u2713\u2714\u25a1\u25a0]))[ \t]+(\S.*)$/u;
+  /^[ \t]*(?:[-*+][ \t]+)?(?:`?\[([ xX\-~>/\u26a1])\]`?|([\u2610\u2612\u2713\u2714\u25a1\u25a0]))[ \t]+(\S.*)$/u;
 /** Box characters and marks that say a step is closed. */
 const CLOSED_MARKS = new Set(['x', 'X', '\u2612', '\u2713', '\u2714', '\u25a0']);
 
@@ -95,22 +97,32 @@ export function planSteps(m: Pick<Message, 'toolName' | 'content'>): PlanStep[] 
 
 /** Where Cline carries its to-do list: a `task_progress` checklist in the input of any call. */
 const CARRIED = '"task_progress"';
+/** Where Antigravity keeps its task list: a file written as an artifact of type `task`. */
+const TASK_ARTIFACT = '"ArtifactType"';
 
-/** The checklist another tool's call carries in its input (Cline's `task_progress`), if any. */
+/**
+ * The checklist another tool's call carries in its input, if any: Cline's `task_progress`, or the
+ * content of Antigravity's task artifact (`ArtifactMetadata.ArtifactType` `task`, `CodeContent`).
+ */
 function carriedPlan(content: string): PlanStep[] | undefined {
-  if (!content.includes(CARRIED)) return undefined;
+  if (!content.includes(CARRIED) && !content.includes(TASK_ARTIFACT)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(content);
   } catch {
     return undefined;
   }
-  const progress =
-    value !== null && typeof value === 'object'
-      ? (value as Record<string, unknown>).task_progress
-      : undefined;
-  if (typeof progress !== 'string') return undefined;
-  const steps = checklistSteps(progress);
+  if (value === null || typeof value !== 'object') return undefined;
+  const input = value as Record<string, unknown>;
+  const meta = input.ArtifactMetadata;
+  const list =
+    typeof input.task_progress === 'string'
+      ? input.task_progress
+      : meta !== null && typeof meta === 'object' && (meta as Record<string, unknown>).ArtifactType === 'task'
+        ? input.CodeContent
+        : undefined;
+  if (typeof list !== 'string') return undefined;
+  const steps = checklistSteps(list);
   return steps && steps.length > 0 ? steps : undefined;
 }
 

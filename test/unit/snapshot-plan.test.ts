@@ -154,6 +154,26 @@ describe('planSteps', () => {
     expect(isPlanMessage({ toolName: 'execute_command' })).toBe(false);
   });
 
+  it('reads the task list Antigravity writes as an artifact of type `task`, its boxes in backticks', () => {
+    const write = (artifactType: string) =>
+      call(
+        'write_to_file',
+        JSON.stringify({
+          ArtifactMetadata: { ArtifactType: artifactType, RequestFeedback: false, Summary: 'Task tracker' },
+          CodeContent:
+            '# Build\n\n- `[x]` Scaffold the app\n- `[/]` Add the entities\n  - [ ] Write the repositories\n',
+          TargetFile: 'C:\\Users\\k\\.gemini\\antigravity\\brain\\8c90\\task.md',
+        }),
+      );
+    expect(planSteps(write('task'))).toEqual([
+      { text: 'Scaffold the app', open: false },
+      { text: 'Add the entities', open: true },
+      { text: 'Write the repositories', open: true },
+    ]);
+    // Another artifact (an implementation plan, a walkthrough) is no task list.
+    expect(planSteps(write('implementation_plan'))).toBeUndefined();
+  });
+
   it('gives nothing for a result without steps, another tool, or a plan too long to be one', () => {
     expect(planSteps(call('update_plan', 'Plan updated', 'tool'))).toBeUndefined();
     expect(planSteps(call('Bash', '- [ ] not a plan'))).toBeUndefined();
@@ -336,10 +356,18 @@ describe.skipIf(!present)("the blind rounds' rows (eval/snapshot/sets/pending/pl
   const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
   it('are labelled in the rules’ words, by two readers each, with distinct ids', () => {
-    expect(rows.length).toBe(96);
-    expect(new Set(rows.map((r) => r.id)).size).toBe(96);
+    expect(rows.length).toBe(114);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(114);
     for (const r of rows) {
-      expect(['plan-open-end', 'plan-open', 'prose', 'cline-plan-open', 'cline-prose']).toContain(r.group);
+      expect([
+        'plan-open-end',
+        'plan-open',
+        'prose',
+        'cline-plan-open',
+        'cline-prose',
+        'antigravity-plan-open',
+        'antigravity-prose',
+      ]).toContain(r.group);
       expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.label);
       expect(['pending', 'not-pending', 'not-a-step', 'unclear']).toContain(r.second);
     }
@@ -361,8 +389,8 @@ describe.skipIf(!present)("the blind rounds' rows (eval/snapshot/sets/pending/pl
         deterministicSnapshot(snapshotInputFrom(objective, entries)).nextActions.includes(
           listedText(String(entry.value)),
         );
-      const plan = r.group === 'plan-open' || r.group === 'cline-plan-open';
-      const prose = r.group === 'prose' || r.group === 'cline-prose';
+      const plan = String(r.group).endsWith('plan-open');
+      const prose = String(r.group).endsWith('prose');
       if (plan) expect(entry?.scope, `${file} cut ${cut}`).toBe('todo');
       if (prose) expect(entry?.scope, `${file} cut ${cut}`).not.toBe('todo');
       // A control the later call-after rule took out: the agent's words its own call follows (`done`).

@@ -293,6 +293,21 @@ export const snapshotReadingCases: ConformanceCase[] = [
           toolName: 'manage_todo_list',
           content: 'todoList: `[map[id:1 status:not-started title:Create the table]]`',
         }),
+        // Cline's list carried by any call, and Antigravity's task artifact.
+        planSteps({
+          toolName: 'execute_command',
+          content: JSON.stringify({
+            command: 'npm test',
+            task_progress: '- [x] Read it\n- [ ] Fix the parser',
+          }),
+        }),
+        planSteps({
+          toolName: 'write_to_file',
+          content: JSON.stringify({
+            ArtifactMetadata: { ArtifactType: 'task' },
+            CodeContent: '- `[/]` Add the entities\n  - [ ] Écrire les dépôts',
+          }),
+        }),
       ];
       check(
         shapes.every((x) => x !== undefined && x.length > 0),
