@@ -183,15 +183,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
   let lastAnswer = -1;
   // How much the agent said in words since the person's latest turn (characters).
   let answerChars = 0;
-  // The agent's latest plan (its to-do tool's list) and where it is.
-  let planAt = -1;
-  let plan: PlanStep[] = [];
   messages.forEach((m, i) => {
-    const steps = m.toolName ? planSteps(m) : undefined;
-    if (steps) {
-      planAt = i;
-      plan = steps;
-    }
     if (
       m.role === 'user' &&
       m.synthetic === undefined &&
@@ -218,8 +210,17 @@ export function entriesFromMessages(messages: readonly Message[]): {
   // worked since: what the agent itself still had to do (scope `todo`: next actions). A plan from
   // before the person's latest turn was carried out or overtaken, as the agent's words then were; one
   // with an edit that worked after it was worked on, and agents leave steps they carried out marked
-  // open (eval/snapshot/sets/pending/plan-open.jsonl: 4 of 7 such steps were done).
-  if (planAt <= latest || later[planAt]) plan = [];
+  // open (eval/snapshot/sets/pending/plan-open.jsonl: 4 of 7 such steps were done). Read backwards
+  // from the end and only after that turn: Cline carries a list in every call, and only one counts.
+  let planAt = -1;
+  let plan: PlanStep[] = [];
+  for (let i = messages.length - 1; i > latest && planAt < 0; i--) {
+    const steps = planSteps(messages[i]!);
+    if (steps) {
+      planAt = i;
+      plan = later[i] ? [] : steps;
+    }
+  }
   messages.forEach((m, i) => {
     if (i === planAt)
       plan.forEach((step, j) => {

@@ -41,7 +41,7 @@ const PLAN_TOOLS: ReadonlySet<string> = new Set([
 /** The keys a list of steps is found under, and a step's text and state. */
 const LIST_KEYS = ['todos', 'plan', 'todoList', 'items'] as const;
 const TEXT_KEYS = ['content', 'step', 'description', 'title', 'task'] as const;
-/** States that close a step. */
+/** States that close a step (lower-cased); any other ("pending", "in_progress", "not-started") leaves it open. */
 const CLOSED = new Set(['completed', 'complete', 'done', 'cancelled', 'canceled', 'skipped', 'finished']);
 
 /**
@@ -72,9 +72,10 @@ export function isPlanMessage(m: Pick<Message, 'toolName'>): boolean {
 }
 
 /**
- * The steps of a plan tool's call or result, or of the `task_progress` checklist another call carries
- * (Cline), in order; `undefined` when the message holds no plan or no step (a result that only says
- * "Plan updated").
+ * The steps of a plan tool's call or result, or of the checklist another tool's call carries (Cline's
+ * `task_progress`, Antigravity's task artifact), in order; `undefined` when the message holds no plan or
+ * no step (a result that only says "Plan updated"). A list longer than 20,000 characters is some other
+ * output and is not read; at most 50 steps of a list are.
  *
  * @example
  * ```ts
@@ -84,14 +85,20 @@ export function isPlanMessage(m: Pick<Message, 'toolName'>): boolean {
  * ```
  */
 export function planSteps(m: Pick<Message, 'toolName' | 'content'>): PlanStep[] | undefined {
-  if (typeof m.content !== 'string' || m.content.length > MAX_PLAN_CHARS) return undefined;
-  if (!isPlanMessage(m)) return typeof m.toolName === 'string' ? carriedPlan(m.content) : undefined;
+  if (typeof m.toolName !== 'string' || typeof m.content !== 'string' || m.content.length > MAX_PLAN_CHARS)
+    return undefined;
   const text = m.content.trim();
-  const steps = text.startsWith('{')
-    ? jsonSteps(text)
-    : text.includes(GO_MAP)
-      ? goMapSteps(text)
-      : checklistSteps(text);
+  const own = isPlanMessage(m);
+  // Another tool's call is read only when its input can carry a list (a native search first).
+  if (!own && !text.includes(CARRIED) && !text.includes(TASK_ARTIFACT)) return undefined;
+  const json = text.startsWith('{') ? parseObject(text) : undefined;
+  const steps = !own
+    ? json && carriedSteps(json)
+    : json
+      ? jsonSteps(json)
+      : text.includes(GO_MAP)
+        ? goMapSteps(text)
+        : checklistSteps(text);
   return steps && steps.length > 0 ? steps : undefined;
 }
 
@@ -100,41 +107,40 @@ const CARRIED = '"task_progress"';
 /** Where Antigravity keeps its task list: a file written as an artifact of type `task`. */
 const TASK_ARTIFACT = '"ArtifactType"';
 
-/**
- * The checklist another tool's call carries in its input, if any: Cline's `task_progress`, or the
- * content of Antigravity's task artifact (`ArtifactMetadata.ArtifactType` `task`, `CodeContent`).
- */
-function carriedPlan(content: string): PlanStep[] | undefined {
-  if (!content.includes(CARRIED) && !content.includes(TASK_ARTIFACT)) return undefined;
-  let value: unknown;
+/** `text` as a JSON object, or `undefined`. */
+function parseObject(text: string): Record<string, unknown> | undefined {
   try {
-    value = JSON.parse(content);
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
-  if (value === null || typeof value !== 'object') return undefined;
-  const input = value as Record<string, unknown>;
-  const meta = input.ArtifactMetadata;
+}
+
+/** Whether a step's state closes it ("completed", "Cancelled", "not-started" → open). */
+function closed(status: unknown): boolean {
+  return typeof status === 'string' && CLOSED.has(status.toLowerCase());
+}
+
+/**
+ * The checklist another tool's call carries in its input: Cline's `task_progress`, or the content of
+ * Antigravity's task artifact (`ArtifactMetadata.ArtifactType` `task`, `CodeContent`).
+ */
+function carriedSteps(input: Record<string, unknown>): PlanStep[] | undefined {
+  const meta = input.ArtifactMetadata as Record<string, unknown> | null | undefined;
   const list =
     typeof input.task_progress === 'string'
       ? input.task_progress
-      : meta !== null && typeof meta === 'object' && (meta as Record<string, unknown>).ArtifactType === 'task'
+      : typeof meta === 'object' && meta !== null && meta.ArtifactType === 'task'
         ? input.CodeContent
         : undefined;
-  if (typeof list !== 'string') return undefined;
-  const steps = checklistSteps(list);
-  return steps && steps.length > 0 ? steps : undefined;
+  return typeof list === 'string' ? checklistSteps(list) : undefined;
 }
 
-function jsonSteps(text: string): PlanStep[] | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return checklistSteps(text);
-  }
-  if (value === null || typeof value !== 'object') return undefined;
-  const record = value as Record<string, unknown>;
+/** A plan tool's JSON input: its list under one of {@link LIST_KEYS}. */
+function jsonSteps(record: Record<string, unknown>): PlanStep[] | undefined {
   const list = LIST_KEYS.map((k) => record[k]).find(Array.isArray) as unknown[] | undefined;
   if (!list) return undefined;
   const out: PlanStep[] = [];
@@ -143,13 +149,12 @@ function jsonSteps(text: string): PlanStep[] | undefined {
     const step = item as Record<string, unknown>;
     const words = TEXT_KEYS.map((k) => step[k]).find((v) => typeof v === 'string' && v.trim() !== '');
     if (typeof words !== 'string') continue;
-    const status = typeof step.status === 'string' ? step.status.toLowerCase().replace(/[\s-]+/g, '_') : '';
-    out.push({ text: oneLine(words), open: !CLOSED.has(status) && step.completed !== true });
+    out.push({ text: oneLine(words), open: !closed(step.status) && step.completed !== true });
   }
   return out;
 }
 
-function checklistSteps(text: string): PlanStep[] | undefined {
+function checklistSteps(text: string): PlanStep[] {
   const out: PlanStep[] = [];
   for (const line of text.split('\n')) {
     const m = CHECK_LINE.exec(line);
@@ -171,14 +176,11 @@ function goMapSteps(text: string): PlanStep[] {
     const st = chunk.indexOf('status:');
     const ti = chunk.indexOf('title:');
     if (st < 0 || ti < 0) continue;
-    const status = /^\S*/
-      .exec(chunk.slice(st + 7))![0]
-      .toLowerCase()
-      .replace(/-/g, '_');
+    const status = /^\S*/.exec(chunk.slice(st + 7))![0];
     const rest = chunk.slice(ti + 6);
     const end = rest.indexOf(']');
     const title = oneLine(end < 0 ? rest : rest.slice(0, end));
-    if (title !== '') out.push({ text: title, open: !CLOSED.has(status) });
+    if (title !== '') out.push({ text: title, open: !closed(status) });
   }
   return out;
 }

@@ -384,6 +384,8 @@ describe('the agent’s words its own tool call follows right away', () => {
     const { entries } = lists(
       session([msg('r1', 'tool', 'ok', { toolName: 'Bash' }), msg('u2', 'user', 'Go on.')]),
     );
-    expect(entries.find((e) => e.key === 'a1.0')?.scope).not.toBe('done');
+    // Followed by a tool's output and the person's turn, not by a call of its own: said before that
+    // turn (`answered`), not carried out by a call (`done`).
+    expect(entries.find((e) => e.key === 'a1.0')?.scope).toBe('answered');
   });
 });
