@@ -68,7 +68,7 @@ test('the learned correction scorer loads the model once, shows the correction o
   await markersChoice(page).check();
   await expect(modelCorrection(page)).toHaveCount(0);
   await expect(markerCorrection(page)).toBeVisible();
-  await expect(markerCorrection(page).getByTestId('insight-score')).toHaveText('high confidence, score 0.84');
+  await expect(markerCorrection(page).getByTestId('insight-score')).toHaveText('high confidence, score 0.85');
   await expect(page).not.toHaveURL(/scorer=/);
 
   // On again: no second download.

@@ -11,7 +11,8 @@
  *   written from (sets/sharegpt-notes/LABELLING.md), figures by stratum (`pos`, `cue`);
  * - `aider-apart-notes` (268): the aider agent's replies of six aider authors no notes set drew from
  *   (sets/aider-apart-notes/LABELLING.md), figures by author; `--reply-only` leaves out the 47
- *   sentences of reasoning blocks the reader no longer reads as reply.
+ *   sentences of reasoning blocks and the 73 lines of aider's own output the reader no longer reads
+ *   as reply.
  *
  * Methods in the same run: today's rules (`snapshotCategorizer`), the notes model
  * (`rearview/categorise-model`, refitted on today's rule features), the keyword baseline, and the
@@ -36,9 +37,11 @@ if (n === undefined && !sharegpt && !aider)
     `unknown set ${set}: one of ${APART_SETS.map((k) => `strangers-notes-${k}`).join(', ')}, sharegpt-notes, aider-apart-notes`,
   );
 const drawn = labelledDraw(set, sharegpt ? SHAREGPT_ENTRIES : aider ? AIDER_APART_ENTRIES : entriesOf(n!));
-// `--reply-only`: leave out the sentences of aider replies' reasoning blocks (drawn when the reader
-// still read them as reply; no snapshot reads them now).
-const entries = process.argv.includes('--reply-only') ? drawn.filter((e) => e.readAs !== 'reasoning') : drawn;
+// `--reply-only`: leave out what was drawn when the reader still read it as reply and no snapshot reads
+// now: sentences of aider replies' reasoning blocks, and aider's own output before a session's first prompt.
+const entries = process.argv.includes('--reply-only')
+  ? drawn.filter((e) => e.readAs !== 'reasoning' && e.readAs !== 'aider-output')
+  : drawn;
 /** What the figures are split by: ShareGPT's strata, the aider set's authors, the other sets' sources. */
 const groupOf = (e: (typeof entries)[number]) => (sharegpt ? e.stratum : aider ? e.author : e.kind);
 
@@ -59,7 +62,7 @@ const rows = (cat: (text: string) => string): Row[] =>
 const summaries = Object.fromEntries(Object.entries(methods).map(([n, cat]) => [n, summarise(rows(cat))]));
 const groups = [...new Set(entries.map(groupOf))].sort();
 console.log(
-  `${set}: ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} ${sharegpt ? 'conversations' : 'authors'} (scored once)${entries.length < drawn.length ? `; ${drawn.length - entries.length} reasoning sentences left out` : ''}\n`,
+  `${set}: ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} ${sharegpt ? 'conversations' : 'authors'} (scored once)${entries.length < drawn.length ? `; ${drawn.length - entries.length} sentences no reply holds left out (reasoning, aider's output)` : ''}\n`,
 );
 console.log(table(summaries, groups));
 if (process.argv.includes('--json')) console.log(JSON.stringify(summaries));

@@ -19,6 +19,9 @@
  */
 export const SENTENCE = /\n+|(?<=[.!?])\s+(?=[A-Z`"'(])|(?<=[。！？])(?![」』）”])\s*/g;
 
+/** A whole line that is one opening, closing or empty markup tag. */
+const TAG_ONLY = /^<\/?[A-Za-z][\w.:-]*\s*\/?>$/;
+
 /**
  * Up to `max` sentences of at least 12 characters, outside code fences, each at most ~300 characters:
  * the pieces `text.split(SENTENCE)` gives, found one separator at a time so that reading stops once
@@ -42,7 +45,8 @@ export function sentences(text: string, max: number): string[] {
       fence = !fence;
       return false;
     }
-    if (fence || line.length < 12) return false;
+    // A line that is one markup tag (`<format_example>`, a model echoing its prompt's tags) says nothing.
+    if (fence || line.length < 12 || (line.charCodeAt(0) === 0x3c && TAG_ONLY.test(line))) return false;
     out.push(line.length > 300 ? line.slice(0, 300).replace(/\s\S*$/, '') : line);
     return out.length >= max;
   };

@@ -266,7 +266,7 @@ describe('context signals', () => {
       // The interruption notice itself is not a turn.
       expect(after.every((i) => i.traceRefs[0] !== 'message:m1')).toBe(true);
     }
-    expect(plain.find((i) => i.category === 'correction')!.score).toBe(0.84);
+    expect(plain.find((i) => i.category === 'correction')!.score).toBe(0.85);
   });
 
   it("aider's /undo is a correction, and parsed aider histories give it one", () => {

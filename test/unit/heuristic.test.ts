@@ -200,7 +200,7 @@ describe('insight shape', () => {
       recommendation: 'Please use REST',
       category: 'correction',
       confidence: 'high',
-      score: 0.84,
+      score: 0.85,
       tags: ['user_feedback', 'correction'],
       traceRefs: ['message:t2', 'message:t0', 'message:t1'],
     });

@@ -318,6 +318,23 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     ]);
   });
 
+  it('gives no entry for a line that is one markup tag (a model echoing its prompt’s tags)', () => {
+    const { entries } = entriesFromMessages([
+      msg('u1', 'user', 'Implement the stub functions so the tests pass.'),
+      msg(
+        'a1',
+        'assistant',
+        '<format_example>\nTHOUGHT: Open the target file to see the stubs.\n</format_example>',
+      ),
+      msg('a2', 'assistant', 'Wrap the value in <section class="note"> before the list.'),
+    ]);
+    expect(entries.map((e) => e.value)).toEqual([
+      'Implement the stub functions so the tests pass.',
+      'THOUGHT: Open the target file to see the stubs.',
+      'Wrap the value in <section class="note"> before the list.',
+    ]);
+  });
+
   it('reads the same sentences as splitting the whole text would, stopping at three (property)', () => {
     // The reference: the message split at every sentence end (the same pattern, so that what is tested
     // is the stop-at-three search), then its first three long enough pieces.
@@ -330,7 +347,7 @@ describe('entriesFromMessages: what is still to do is said last', () => {
           fence = !fence;
           continue;
         }
-        if (fence || line.length < 12) continue;
+        if (fence || line.length < 12 || /^<\/?[A-Za-z][\w.:-]*\s*\/?>$/.test(line)) continue;
         out.push(line.length > 300 ? line.slice(0, 300).replace(/\s\S*$/, '') : line);
         if (out.length >= 3) break;
       }
@@ -351,6 +368,8 @@ describe('entriesFromMessages: what is still to do is said last', () => {
       'word ',
       '这是一个句子',
       '`x`',
+      '<format_example>',
+      '</b>',
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), (parts) => {

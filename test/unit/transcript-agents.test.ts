@@ -360,6 +360,55 @@ describe('Antigravity step logs', () => {
       /Item is not an object, got number \(index 0\)/,
     );
   });
+
+  it('gives every message its own id when the person goes back and resends an earlier message', () => {
+    // The log numbers the steps after a rewind from the point the person went back to.
+    const ask = (i: number, text: string) =>
+      step(i, 'USER_EXPLICIT', 'USER_INPUT', { content: `<USER_REQUEST>\n${text}\n</USER_REQUEST>` });
+    const reply = (i: number) =>
+      step(i, 'MODEL', 'PLANNER_RESPONSE', {
+        content: 'Checking.',
+        tool_calls: [{ name: 'view_file', args: {} }],
+      });
+    const tool = (i: number) => step(i, 'MODEL', 'VIEW_FILE', { content: 'ok' });
+    const log = [
+      ask(1, 'Add a login page.'),
+      reply(2),
+      tool(3),
+      ask(4, 'no, still wrong'),
+      reply(5),
+      tool(6),
+    ];
+    const again = [ask(4, 'no, still wrong: use the form in app.ts'), reply(5), tool(6), ask(7, 'thanks')];
+    const t = parseTranscript(jsonl([...log, ...again]));
+    const ids = t.messages.map((m) => m.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([
+      's1',
+      's2',
+      's2.c0',
+      's3',
+      's4',
+      's5',
+      's5.c0',
+      's6',
+      's4r1',
+      's5r1',
+      's5r1.c0',
+      's6r1',
+      's7',
+    ]);
+    // Each call is answered by its own branch's observation.
+    const calls = t.messages.filter((m) => m.toolUseId !== undefined).map((m) => [m.role, m.toolUseId]);
+    expect(calls).toEqual([
+      ['assistant', '2.0'],
+      ['tool', '2.0'],
+      ['assistant', '5.0'],
+      ['tool', '5.0'],
+      ['assistant', '5r1.0'],
+      ['tool', '5r1.0'],
+    ]);
+  });
 });
 
 describe('Claude Code line types', () => {

@@ -99,6 +99,46 @@ describe('aider reasoning blocks', () => {
     const users = parseTranscript(text).messages.filter((m) => m.role === 'user');
     expect(users.map((m) => m.synthetic)).toEqual([undefined, 'handoff']);
   });
+
+  it('reads a lone closing tag as the end of reasoning whose opening the model never wrote', () => {
+    // DeepSeek-R1's distills: the chat template opens the block, so the history shows only `</think>`.
+    const reply = [
+      'The user asks about the form. I should look at the key.',
+      '</think>',
+      '',
+      'Give the form a stable `key`.',
+    ];
+    const t = parseTranscript(history(...reply));
+    expect(t.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual([
+      'Give the form a stable `key`.',
+    ]);
+    expect(t.ignoredKinds?.thinking).toBe(1);
+  });
+
+  it('sees a hand-off of a reply whose reasoning ended in a lone closing tag, with or without that reasoning', () => {
+    const reasoning = ['I should tell the editor what to do.', '</think>', ''];
+    const answer = 'Create `codelists/disease.csv` with two rows.';
+    for (const handed of [[answer], [...reasoning, answer]]) {
+      const text = [
+        '# aider chat started at 2026-03-01 09:15:02',
+        '',
+        '#### add a codelist  ',
+        '',
+        ...reasoning,
+        answer,
+        '',
+        ...handed.map((l) => `#### ${l}  `),
+        '',
+      ].join('\n');
+      const users = parseTranscript(text).messages.filter((m) => m.role === 'user');
+      expect(users.map((m) => m.synthetic)).toEqual([undefined, 'handoff']);
+    }
+  });
+
+  it('keeps a closing tag a code block of the reply holds', () => {
+    const t = parseTranscript(history('Wrap it:', '', '```', '</think>', '```'));
+    expect(t.messages.find((m) => m.role === 'assistant')!.content).toContain('</think>');
+  });
 });
 
 describe('aider reasoning blocks in the shared histories', () => {
@@ -114,6 +154,17 @@ describe('aider reasoning blocks in the shared histories', () => {
         const n = t.ignoredKinds?.thinking ?? 0;
         // Counted independently: the opening tags at the start of a line.
         const opened = (text.match(/^\s*<(?:thinking-content-[0-9a-f]+|think)>/gm) ?? []).length;
+        // And the lone closing lines: a `</think>` with no opening tag since the last closing one.
+        let orphans = 0;
+        let open = false;
+        for (const line of text.split('\n')) {
+          if (/^\s*<(?:thinking-content-[0-9a-f]+|think)>/.test(line))
+            open = !/<\/(?:thinking-content-[0-9a-f]+|think)>/.test(line);
+          else if (/^\s*<\/think>\s*$/.test(line)) {
+            if (!open) orphans++;
+            open = false;
+          }
+        }
         // A tag left in a reply is one a code block of the reply holds: an odd number of fence lines
         // before it (a reply whose fence never closes keeps what follows, aider's output too).
         let left = 0;
@@ -125,13 +176,14 @@ describe('aider reasoning blocks in the shared histories', () => {
             const fences = (m.content.slice(0, at).match(/^\s*```/gm) ?? []).length;
             expect(fences % 2, `${name} line ${m.source.line}`).toBe(1);
           }
-        expect(n + left, name).toBe(opened);
+        expect(n + left, name).toBe(opened + orphans);
         if (n > 0) files++;
         blocks += n;
       }
       // 234 opening tags: 232 blocks passed over; 2 sit after a reply's code block that never closes
-      // (one history), read as code.
-      expect([files, blocks]).toEqual([8, 232]);
+      // (one history), read as code. And 34 blocks of one more history (a DeepSeek-R1 distill) that
+      // show only their closing tag.
+      expect([files, blocks]).toEqual([9, 266]);
     },
     60_000,
   );

@@ -212,4 +212,32 @@ describe.skipIf(!present)('Codex and Antigravity logs in ../shared/data', () => 
     console.log(`codex: ${commandTurns} slash-command expansions flagged 'command'`);
     expect(measured.codex!.human + commandTurns).toBe(91);
   });
+
+  it.skipIf(files.every((f) => kind(f) !== 'antigravity'))(
+    'every message of an Antigravity log has its own id, rewinds included',
+    () => {
+      let repeated = 0;
+      for (const path of files.filter((f) => kind(f) === 'antigravity')) {
+        const text = readFileSync(path, 'utf8');
+        // Independent count: step indices met again after the log went back to an earlier one.
+        const seen = new Set<number>();
+        for (const line of text.split('\n')) {
+          let o: { step_index?: unknown };
+          try {
+            o = JSON.parse(line);
+          } catch {
+            continue;
+          }
+          if (typeof o.step_index !== 'number') continue;
+          if (seen.has(o.step_index)) repeated++;
+          seen.add(o.step_index);
+        }
+        const ids = parseTranscript(text).messages.map((m) => m.id);
+        expect(new Set(ids).size, rel(path)).toBe(ids.length);
+      }
+      // Measured: 165 steps repeat an index, all in one log that goes back and resends (68 of its
+      // messages had shared ids before rewinds were counted).
+      expect(repeated).toBe(165);
+    },
+  );
 });

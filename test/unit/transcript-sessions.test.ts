@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { heuristicReflect } from '../../lib/heuristic/index';
 import { detectFormat, parseTranscript } from '../../lib/transcript/index';
 
 const CONVERTED = {
@@ -75,14 +76,18 @@ describe.skipIf(!present)('real converted sessions in ../shared/data/other-agent
       const outputs = raw.messages.filter((m) => m.role === 'tool').length;
       expect(t.messages.filter((m) => m.role === 'assistant' && m.toolName).length, path).toBe(calls);
       expect(t.messages.filter((m) => m.role === 'tool').length, path).toBe(outputs);
-      // Independent: user messages whose text does not open with harness markup or a continuation summary.
+      // Independent: user messages whose text does not open with harness markup, a continuation
+      // summary, or the prompt Claude Code sends for `/init` right after the command's own message.
+      let afterInit = false;
       const typed = raw.messages.filter((m) => {
-        if (m.role !== 'user') return false;
         const first = String(m.content.find((b) => b.type === 'text')?.text ?? '').trimStart();
+        const expansion = afterInit && m.role === 'user';
+        afterInit = m.role === 'user' && first.includes('<command-name>/init</command-name>');
+        if (m.role !== 'user' || expansion) return false;
         return !first.startsWith('<') && !first.startsWith('This session is being continued');
       }).length;
       const human = t.messages.filter((m) => m.role === 'user' && !m.synthetic).length;
-      // SOURCES.jsonl's human_turns differ by 0 to 7 per file (76 in all, 65 here): the converters
+      // SOURCES.jsonl's human_turns differ by 0 to 7 per file (76 in all, 62 here): the converters
       // dropped Claude Code's isMeta flag, and the curator's rule for command echoes and skill bodies
       // is not recorded; the parser flags by the text's opening only.
       expect(human, path).toBe(typed);
@@ -94,5 +99,29 @@ describe.skipIf(!present)('real converted sessions in ../shared/data/other-agent
       totals.toolOutputs += outputs;
     }
     console.log(`converted sessions totals: ${JSON.stringify(totals)}`);
+  });
+});
+
+describe("Claude Code's /init prompt in a converted session", () => {
+  it('is the command’s text, not the person’s: no rule is learned from its usage notes', () => {
+    const session = {
+      meta: {},
+      messages: [
+        {
+          role: 'user',
+          content: '<command-message>init</command-message>\n<command-name>/init</command-name>',
+        },
+        {
+          role: 'user',
+          content:
+            'Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code to operate in this repository.\n\nUsage notes:\n- When you make the initial CLAUDE.md, do not repeat yourself.',
+        },
+        { role: 'assistant', content: 'The repository is empty.' },
+        { role: 'user', content: 'Please analyze this codebase again, I added the files.' },
+      ],
+    };
+    const t = parseTranscript(JSON.stringify(session));
+    expect(t.messages.map((m) => m.synthetic ?? '')).toEqual(['command', 'command', '', '']);
+    expect(heuristicReflect(t.messages).filter((i) => i.traceRefs[0] === 'message:m1')).toEqual([]);
   });
 });

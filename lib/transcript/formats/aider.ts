@@ -16,28 +16,33 @@
  */
 import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
-import type { Message, SyntheticKind } from '../types.js';
+import type { Message } from '../types.js';
+import {
+  afterReasoning,
+  continues,
+  type Echo,
+  HEADER,
+  promptLine,
+  recentSessions,
+  sameText,
+  settlePrompt,
+} from './aider-prompts.js';
 import { reasoningClose } from './reasoning.js';
 import type { ParseState } from './result.js';
 import { Turn } from './text-turns.js';
 
-const HEADER = '# aider chat started at ';
+/**
+ * aider's report of edits that failed to apply: `# 1 SEARCH/REPLACE block failed to match!` in an
+ * output line, then the failed blocks in lines without `> ` (aider writes `> ` on an output's first
+ * line only), ending with {@link EDIT_ERROR_END} and, when some blocks applied, the {@link EDIT_ERROR_TAIL}.
+ */
+const EDIT_ERROR = /^# \d+ SEARCH\/REPLACE blocks? failed to match!/;
+const EDIT_ERROR_END = 'The SEARCH section must exactly match an existing block of lines';
+const EDIT_ERROR_TAIL =
+  /^(?:# The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied successfully\.|Don't re-send them\.|Just reply with fixed versions of the blocks? above that failed to match\.)/;
+/** A line that only closes a reasoning block (`</think>`, `</thinking>`). */
+const ORPHAN_CLOSE = /^\s*<\/think(?:ing)?>\s*$/;
 const FENCE = '```';
-/** How the prompt `/help <question>` builds from aider's docs starts. */
-const HELP_EXPANSION = '# Question: ';
-
-/** aider's commands that carry a prompt for the model (`/ask how does X work?`). */
-const CHAT_COMMANDS = new Set(['ask', 'code', 'architect', 'context', 'help']);
-/** Every command aider knows: the chat commands, housekeeping, and tool runs the person starts. */
-const COMMANDS = [
-  ...CHAT_COMMANDS,
-  ...(
-    'add chat-mode clear commit copy copy-context diff drop edit editor editor-model exit git lint load ls ' +
-    'map map-refresh model models multiline-mode paste quit read-only reasoning-effort report reset run ' +
-    'save settings test think-tokens tokens undo voice weak-model web'
-  ).split(' '),
-];
-
 /** Starts of output lines that report a failure (API errors, lint, a reply aider could not apply…). */
 const ERROR_STARTS = [
   'Error',
@@ -89,6 +94,8 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
   let prompted = false;
   /** The closing tag of the reasoning block being passed over, or undefined outside one. */
   let thinking: string | undefined;
+  /** 1 inside aider's report of failed edits (after {@link EDIT_ERROR}), 2 after its closing sentence. */
+  let editError = 0;
   const flush = (): void => {
     if (!turn) return;
     const m = turn.toMessage();
@@ -96,7 +103,11 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
     if (m.role === 'user') {
       echo = settlePrompt(m, echo);
       // Architect mode: aider hands the architect model's reply to the editor model as a prompt.
-      if (reply !== undefined && sameText(m.content, reply.content)) m.synthetic = 'handoff';
+      if (
+        reply !== undefined &&
+        (sameText(m.content, reply.content) || sameText(afterReasoning(m.content), reply.content))
+      )
+        m.synthetic = 'handoff';
       reply = undefined;
       prompted = true;
     } else if (m.role === 'assistant') reply = prompted ? m : undefined;
@@ -124,6 +135,7 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       session++;
       found = true;
       fenced = false;
+      editError = 0;
       state.messages.push(sessionMessage(line, n));
       return undefined;
     }
@@ -132,6 +144,7 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
     if (prompt !== undefined) {
       found = true;
       fenced = false;
+      editError = 0;
       const open = turn?.role === 'user' ? turn : undefined;
       if (!open || (gap && !continues(open, prompt, recent[session] === true))) {
         flush();
@@ -142,13 +155,25 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       return undefined;
     }
     gap = false;
+    if (editError !== 0 && turn?.role === 'tool') {
+      // The failed blocks and the closing sentences of aider's report are its output, not a reply
+      // (the model's answer to the report follows them).
+      if (editError === 1 || EDIT_ERROR_TAIL.test(line)) {
+        if (line.startsWith(EDIT_ERROR_END)) editError = 2;
+        turn.add(line.trimEnd());
+        return undefined;
+      }
+      editError = 0;
+    }
     if (!inReply && (line === '>' || line.startsWith('> '))) {
       if (turn?.role !== 'tool') {
         flush();
         turn = new Turn('tool', n);
         turn.toolName = 'aider';
       }
-      turn.add(line.slice(2).trimEnd());
+      const out = line.slice(2).trimEnd();
+      if (EDIT_ERROR.test(out)) editError = 1;
+      turn.add(out);
       return undefined;
     }
     if (!inReply) {
@@ -162,6 +187,18 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       }
     }
     if (turn?.role !== 'assistant') {
+      // No model has replied before the session's first prompt: a bare line there goes on with aider's
+      // output, which writes `> ` on the first line of a multi-line output only (the launch command's
+      // `--message` task, a `--verbose` config listing).
+      if (!prompted && session > 0 && turn?.role !== 'user') {
+        if (turn?.role !== 'tool') {
+          flush();
+          turn = new Turn('tool', n);
+          turn.toolName = 'aider';
+        }
+        turn.add(line.trimEnd());
+        return undefined;
+      }
       flush();
       if (!found) {
         preamble = true;
@@ -169,6 +206,13 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       }
       turn = new Turn('assistant', n);
       fenced = false;
+    }
+    if (!fenced && ORPHAN_CLOSE.test(line)) {
+      // A closing tag with no opening one: a model whose chat template opens the reasoning block itself
+      // (DeepSeek-R1's distills) writes only the end of it, so the reply so far was its reasoning.
+      state.sink.ignore('thinking');
+      turn = undefined;
+      return undefined;
     }
     if (line.trimStart().startsWith(FENCE)) fenced = !fenced;
     turn.add(line);
@@ -182,147 +226,6 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       { line: firstContent || 1 },
     );
   }
-}
-
-/**
- * Per session (0 = before the first header), whether some prompt line ends with two spaces: the
- * mark of a recent aider. One extra linear pass over the lines.
- */
-function recentSessions(text: string): boolean[] {
-  const recent: boolean[] = [];
-  let session = 0;
-  // Only lines starting with `#` matter: jump from one to the next without slicing the others.
-  for (
-    let at = text.charCodeAt(0) === 0x23 ? 0 : nextHashLine(text, 0);
-    at >= 0;
-    at = nextHashLine(text, at)
-  ) {
-    let end = text.indexOf('\n', at);
-    if (end < 0) end = text.length;
-    if (end > at && text.charCodeAt(end - 1) === 13) end--;
-    if (text.startsWith(HEADER, at)) session++;
-    else if (
-      text.startsWith('####', at) &&
-      (end - at === 4 || text.charCodeAt(at + 4) === 0x20) &&
-      end - at >= 2 &&
-      text.charCodeAt(end - 1) === 0x20 &&
-      text.charCodeAt(end - 2) === 0x20
-    )
-      recent[session] = true;
-  }
-  return recent;
-}
-
-/** Start of the next line after `from` that begins with `#`, or -1. */
-function nextHashLine(text: string, from: number): number {
-  const i = text.indexOf('\n#', from);
-  return i < 0 ? -1 : i + 1;
-}
-
-function isPromptStart(line: string): boolean {
-  return line.startsWith('####') && (line.length === 4 || line.charCodeAt(4) === 0x20);
-}
-
-/**
- * The prompt text of a `#### ` line, or undefined when the line is not a prompt: in a recent session
- * a prompt line ends with two spaces (else it is a `####` heading of the model's reply); in an old
- * one, a `#### ` line inside a code block of the reply is code.
- */
-function promptLine(line: string, recent: boolean, inReply: boolean): string | undefined {
-  if (!isPromptStart(line)) return undefined;
-  if (recent ? !line.endsWith('  ') : inReply) return undefined;
-  return line.slice(5).trimEnd();
-}
-
-/**
- * Old-style prompts put blank lines between their lines; a command is a prompt of its own, except
- * inside the prompt `/help` builds from aider's docs (which quote commands).
- */
-function continues(open: Turn, next: string, recent: boolean): boolean {
-  if (recent) return false;
-  // Both checks read the first line only (the expansion's start and a command word hold no newline):
-  // joining every line of a long prompt for each of its lines would be quadratic.
-  const first = open.firstLine;
-  if (first.startsWith(HELP_EXPANSION)) return true;
-  return commandOf(next) === undefined && commandOf(first) === undefined;
-}
-
-/** The aider command a prompt starts with (`/add x` → `add`, prefixes resolved as aider does), or undefined. */
-function commandOf(prompt: string): string | undefined {
-  if (prompt.startsWith('!')) return 'run';
-  if (!/^\/[a-z]/.test(prompt)) return undefined;
-  let end = 1;
-  while (end < prompt.length && prompt.charCodeAt(end) > 0x20) end++;
-  const name = prompt.slice(1, end);
-  if (COMMANDS.includes(name)) return name;
-  const matches = COMMANDS.filter((c) => c.startsWith(name));
-  if (matches.length === 1) return matches[0];
-  // Ambiguous (`/a`): aider runs nothing; not a command word at all: prose the person typed.
-  return matches.length > 1 ? 'ambiguous' : undefined;
-}
-
-/** A chat command waiting for aider to log its text again as a prompt. */
-interface Echo {
-  message: Message;
-  text: string;
-  command: string;
-}
-
-/**
- * Flags a prompt message no person wrote, and handles aider's echoes: `/ask how…` is logged again as
- * the prompt `how…` (the command copy is flagged once its echo appears), and `/help how…` is followed
- * by the prompt aider builds from its docs (`# Question: how…`, flagged). Returns the pending echo for
- * the next prompt.
- */
-function settlePrompt(m: Message, echo: Echo | undefined): Echo | undefined {
-  const content = m.content;
-  const kind = promptKind(content);
-  if (kind !== undefined) m.synthetic = kind;
-  if (echo && content.trim() === echo.text) echo.message.synthetic = 'command';
-  else if (echo?.command === 'help' && content.startsWith(HELP_EXPANSION)) m.synthetic = 'command';
-  const command = commandOf(content);
-  if (command === undefined || !CHAT_COMMANDS.has(command)) return undefined;
-  const text = content.slice(content.search(/\s|$/)).trim();
-  if (text === '') {
-    m.synthetic = 'command';
-    return undefined;
-  }
-  return { message: m, text, command };
-}
-
-function promptKind(content: string): SyntheticKind | undefined {
-  if (content === '<blank>' || content.includes('(Y)es/(N)o')) return 'confirmation';
-  const command = commandOf(content);
-  // aider takes every prompt that starts with "/" as a command: one it does not know ("/grep x",
-  // "/cde i agree") gets "Invalid command" and never reaches the model.
-  if (command === undefined) return content.startsWith('/') ? 'command' : undefined;
-  if (command === 'undo' || CHAT_COMMANDS.has(command)) return undefined;
-  return 'command';
-}
-
-/** Equal up to trailing spaces on each line (aider adds two to every prompt line) and outer blank lines. */
-function sameText(prompt: string, reply: string): boolean {
-  if (prompt.length > reply.length && prompt.length > reply.length + 2 * countLines(reply)) return false;
-  const p = normalise(prompt);
-  // The normalised reply starts at the reply's first non-space character with the prompt's first
-  // line: most replies differ there, and are not split and joined again for nothing.
-  const nl = p.indexOf('\n');
-  if (!reply.trimStart().startsWith(nl < 0 ? p : p.slice(0, nl))) return false;
-  return p === normalise(reply);
-}
-
-function countLines(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-function normalise(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
-    .trim();
 }
 
 function isFailure(output: string): boolean {

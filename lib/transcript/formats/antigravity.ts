@@ -72,16 +72,27 @@ export function parseAntigravity(prepared: Prepared, state: ParseState): void {
   // Calls of the latest planner response not yet answered, oldest first (a cursor, not shift()).
   let pending: PendingCall[] = [];
   let next = 0;
+  // When the person goes back to an earlier message and sends it again, the log numbers the new
+  // steps from that point: indices repeat (one shared log, 68 of 1,164 steps). A repeated index gets
+  // the count of such rewinds so far (`s264r3`), so that every message keeps its own id and trace
+  // references stay unique; a step seen first keeps its plain `s{index}`.
+  const seen = new Set<number>();
+  let rewinds = 0;
+  let previous = Number.NEGATIVE_INFINITY;
   forEachObject(
     prepared,
     state.sink,
     (obj, at) => {
       const out = newItemOut();
       const step = readStep(obj);
-      const base: ItemBase = { id: `s${step.index}`, source: at };
+      if (step.index < previous) rewinds++;
+      previous = step.index;
+      const id = seen.has(step.index) ? `s${step.index}r${rewinds}` : `s${step.index}`;
+      seen.add(step.index);
+      const base: ItemBase = { id, source: at };
       if (typeof obj.created_at === 'string') base.ts = obj.created_at;
       if (step.type === 'PLANNER_RESPONSE') {
-        const calls = planner(obj, step.index, base, state, out);
+        const calls = planner(obj, base, state, out);
         commit(state, out);
         pending = calls;
         next = 0;
@@ -145,7 +156,6 @@ function userInput(obj: Record<string, unknown>, base: ItemBase, out: ItemOut): 
 
 function planner(
   obj: Record<string, unknown>,
-  index: number,
   base: ItemBase,
   state: ParseState,
   out: ItemOut,
@@ -160,7 +170,8 @@ function planner(
   for (let k = 0; k < raw.length; k++) {
     const call = raw[k];
     if (!isRecord(call) || typeof call.name !== 'string') throw new ItemError(`tool_calls[${k}] has no name`);
-    const id = `${index}.${k}`;
+    // The step's id without its `s`: `12.0`, or `264r3.0` after a rewind (unique, as the step's id is).
+    const id = `${base.id.slice(1)}.${k}`;
     const m = message({ ...base, id: `${base.id}.c${k}` }, 'assistant', argsText(call.args));
     m.toolName = call.name;
     m.toolUseId = id;

@@ -35,6 +35,10 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
   // prompts, in Codex, Claude Code, Cursor…): the person typed the command and its arguments, the
   // template around them is the file's.
   ['## User Input\n\n```text\n', 'command'],
+  // Claude Code's `/init` prompt, sent in the person's seat after the command (`isMeta` in its logs;
+  // a session converted to plain messages keeps it unflagged). Its usage notes ("do not repeat
+  // yourself…") would otherwise be read as the person's rules.
+  ['Please analyze this codebase and create a CLAUDE.md file', 'command'],
   // Cursor's buttons: "Build" on a plan sends the first, "Fix in chat" on a diagnostic the second
   // (with the diagnostic pasted after it). Neither is the person's wording, so neither may teach a
   // rule ("Do NOT edit the plan file itself" would otherwise reach every repository's playbook).

@@ -13,7 +13,7 @@
  */
 import { resolve } from 'node:path';
 import { DATA } from '../../sample';
-import { reasoningAsReply } from '../strangers-notes/earlier';
+import { aiderOutputAsReply, reasoningAsReply } from '../strangers-notes/earlier';
 import {
   drawPositional,
   type NoteRaw,
@@ -46,8 +46,9 @@ export function drawAiderApart(root: string = DATA): NoteRow[] {
   const byAuthor = new Map<string, NoteRaw[]>();
   for (const file of AIDER_APART_FILES) {
     const author = file.slice('aider/'.length).replace(/\.md$/, '');
-    // Drawn when the reader still read a reasoning block as reply: drawn again the same way.
-    const notes = notesOf(file, author, root, false, reasoningAsReply);
+    // Drawn when the reader still read a reasoning block, and aider's output before a session's first
+    // prompt, as reply: drawn again the same way.
+    const notes = notesOf(file, author, root, false, reasoningAsReply, aiderOutputAsReply);
     if (notes.length) byAuthor.set(author, notes);
   }
   const picked = drawPositional(byAuthor, {

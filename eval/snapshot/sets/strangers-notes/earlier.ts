@@ -64,3 +64,69 @@ export function withEditsJoined(messages: readonly Message[]): Message[] {
   }
   return out;
 }
+
+/**
+ * The messages of an aider history as the reader gave them before it read the bare lines of aider's
+ * own multi-line outputs as that output (aider writes `> ` on an output's first line only): the lines
+ * that go on before a session's first prompt (the launch command's `--message` task, a `--verbose`
+ * option listing) and its report of edits that failed to apply. Each run of bare lines in today's
+ * output messages was a reply then (`m` + its first line as id), the `> ` lines around it aider's
+ * output; a run right before a reply (blank lines between) was one message with that reply.
+ */
+export function aiderOutputAsReply(raw: string, messages: readonly Message[]): Message[] {
+  const lines = raw.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const out: Message[] = [];
+  /** The last run split off as a reply, and the line after its last line, while it may still join the next. */
+  let open: { m: Message; next: number } | undefined;
+  messages.forEach((m, k) => {
+    const line = m.source?.line;
+    if (m.role !== 'tool' || m.toolName !== 'aider' || !line) {
+      if (open && m.role === 'assistant' && m.toolName === undefined && line !== undefined) {
+        const gap = lines.slice(open.next - 1, line - 1);
+        if (gap.every((l) => l.trim() === '')) {
+          open.m.content = [open.m.content, ...gap.map(() => ''), m.content].join('\n');
+          open = undefined;
+          return;
+        }
+      }
+      open = undefined;
+      out.push(m);
+      return;
+    }
+    open = undefined;
+    const end = messages[k + 1]?.source?.line ?? lines.length + 1;
+    let turn:
+      | { role: 'tool' | 'assistant'; line: number; parts: string[]; blanks: number; last: number }
+      | undefined;
+    const flush = () => {
+      if (!turn) return;
+      const content = turn.parts.join('\n');
+      const id = `m${turn.line}`;
+      const split: Message =
+        turn.role === 'tool'
+          ? { ...m, id, content, source: { line: turn.line } }
+          : { id, role: 'assistant', content, source: { line: turn.line } };
+      out.push(split);
+      open = turn.role === 'assistant' ? { m: split, next: turn.last + 1 } : undefined;
+      turn = undefined;
+    };
+    for (let n = line; n < end; n++) {
+      const text = lines[n - 1] ?? '';
+      if (text.trim() === '') {
+        if (turn && turn.parts.length > 0) turn.blanks++;
+        continue;
+      }
+      const output = text === '>' || text.startsWith('> ');
+      const role = output ? 'tool' : 'assistant';
+      if (turn?.role !== role) {
+        flush();
+        turn = { role, line: n, parts: [], blanks: 0, last: n };
+      }
+      for (; turn.blanks > 0; turn.blanks--) turn.parts.push('');
+      turn.parts.push(output ? text.slice(2).trimEnd() : text);
+      turn.last = n;
+    }
+    flush();
+  });
+  return out;
+}

@@ -21,10 +21,10 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fnv1a32 } from '../../../../lib/core/index.js';
-import { parseTranscript } from '../../../../lib/transcript/index.js';
+import { type Message, parseTranscript } from '../../../../lib/transcript/index.js';
 import { DATA, sentences } from '../../sample';
 import { sha256Hex } from '../../sample-more';
-import { followupsAsText, reasoningAsReply, withEditsJoined } from './earlier';
+import { aiderOutputAsReply, followupsAsText, reasoningAsReply, withEditsJoined } from './earlier';
 
 export const NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 export const FOLDERS = ['specstory', 'claude-code-jsonl-more', 'codex', 'cline', 'other-agents'] as const;
@@ -111,17 +111,20 @@ export function notesOf(
   root: string = DATA,
   joinEdits = false,
   earlier?: (text: string) => string,
+  earlierMessages?: (raw: string, messages: readonly Message[]) => Message[],
 ): NoteRaw[] {
   const kind = file.split('/')[0]!;
   let t: ReturnType<typeof parseTranscript>;
+  let raw: string;
   try {
-    const raw = readFileSync(join(root, file), 'utf8');
+    raw = readFileSync(join(root, file), 'utf8');
     t = parseTranscript(earlier ? earlier(raw) : raw, { lenient: true });
   } catch {
     return [];
   }
   const out: NoteRaw[] = [];
-  const messages = joinEdits ? withEditsJoined(t.messages) : t.messages;
+  const read = earlierMessages ? earlierMessages(raw, t.messages) : t.messages;
+  const messages = joinEdits ? withEditsJoined(read) : read;
   for (const [k, m] of messages.entries()) {
     if (m.role !== 'assistant' || m.toolName !== undefined || m.synthetic !== undefined) continue;
     sentences(prose(m.content))
@@ -260,7 +263,7 @@ export type LoadedNote = NoteRow & { text: string; readAs?: EarlierReading['name
 
 /** How a file was read before a reader change: the sentences that reading gave, for rows drawn then. */
 interface EarlierReading {
-  name: 'edits-joined' | 'reasoning' | 'followup-json';
+  name: 'edits-joined' | 'reasoning' | 'followup-json' | 'aider-output';
   applies: (file: string) => boolean;
   sentences: (file: string, author: string, root: string) => string[];
 }
@@ -268,8 +271,8 @@ interface EarlierReading {
 /**
  * The earlier readings, tried in order: SpecStory's edits rendered in prose before they became calls
  * (5 rows of two sets), an aider reply's reasoning block before the reader passed over it (its
- * sentences no snapshot reads now), a newer Cline's followup as raw JSON before the reader took its
- * question out.
+ * sentences no snapshot reads now), aider's own output before a session's first prompt read as a
+ * reply, a newer Cline's followup as raw JSON before the reader took its question out.
  */
 const EARLIER_READINGS: readonly EarlierReading[] = [
   {
@@ -282,6 +285,12 @@ const EARLIER_READINGS: readonly EarlierReading[] = [
     applies: (file) => file.startsWith('aider/'),
     sentences: (file, author, root) =>
       notesOf(file, author, root, false, reasoningAsReply).map((n) => n.text),
+  },
+  {
+    name: 'aider-output',
+    applies: (file) => file.startsWith('aider/'),
+    sentences: (file, author, root) =>
+      notesOf(file, author, root, false, undefined, aiderOutputAsReply).map((n) => n.text),
   },
   {
     name: 'followup-json',
