@@ -13,42 +13,24 @@
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { deterministicSnapshotWithTrace, readSnapshotSource } from '../../lib/snapshot/index';
 import { CONVERSATION_FOLDERS, METADATA_FILE, sharedDataDir, walkFiles } from '../../tools/shared/data';
-
-interface Row {
-  round: number;
-  category?: string;
-  id: string;
-  file: string;
-  author: string;
-  message: number;
-  sha256: string;
-  group: string;
-  role: string;
-  label: string;
-  reader: number;
-  second?: string;
-}
+import {
+  counts,
+  countsOf,
+  type FileLists,
+  holds,
+  LISTS,
+  listsOf,
+  type Row,
+  readRows,
+  tally,
+} from './pending-rows';
 
 const root = sharedDataDir() ?? '';
 if (!root) throw new Error('no shared data beside the repository (../shared/data)');
-/** The rows of one labels file of the set. */
-const readRows = (name: string): Row[] =>
-  readFileSync(join(import.meta.dirname, 'sets/pending', name), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as Row);
 const rows = readRows('labels.jsonl');
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-/** How many rows carry each label, in the rules' order: `pending 3, not-pending 5, …`. */
-const countsOf = (labels: readonly string[]) => (rs: readonly Row[]) =>
-  labels.map((l) => `${l} ${rs.filter((r) => r.label === l).length}`).join(', ');
-const counts = countsOf(['pending', 'not-pending', 'not-a-step', 'unclear']);
-const tally = countsOf(['open', 'resolved', 'not-a-problem', 'unclear']);
 
 console.log('## As drawn (labels by round and group)');
 for (const round of [1, 2, 3]) {
@@ -69,56 +51,6 @@ const second = [...rows, ...blockers].filter((r) => r.second !== undefined);
 console.log(
   `second reader: ${second.filter((r) => r.second === r.label).length} of ${second.length} agree with the first`,
 );
-
-/** The lists a labelled row can point into. */
-type ListName = 'nextActions' | 'blockers' | 'unresolvedQuestions' | 'openHypotheses';
-const LISTS: readonly ListName[] = ['nextActions', 'blockers', 'unresolvedQuestions', 'openHypotheses'];
-
-/**
- * Today's items of a file, by list (`kept`, as `message#sha256` of their source entry), and where each
- * entry's text sits (`at`: sha256 → message numbers) so that a label finds its entry after a reader
- * change renumbers the messages (a call read out of prose adds one). One parse and one snapshot a file.
- */
-interface FileLists {
-  kept: Record<ListName, Set<string>>;
-  at: Map<string, number[]>;
-}
-
-/** A file's lists (see {@link FileLists}); with `runs`, agent runs too (a run's entries come from its steps). */
-function listsOf(text: string, runs = false): FileLists | null {
-  let src: ReturnType<typeof readSnapshotSource>;
-  try {
-    src = readSnapshotSource(text);
-  } catch {
-    return null;
-  }
-  if (src.kind !== 'transcript' && !(runs && src.kind === 'trajectory')) return null;
-  const entries = src.input.entries ?? [];
-  const kept = Object.fromEntries(LISTS.map((l) => [l, new Set<string>()])) as Record<ListName, Set<string>>;
-  const at = new Map<string, number[]>();
-  for (const e of entries) {
-    const key = sha(String(e.value).trim());
-    const list = at.get(key);
-    if (list) list.push(e.sourceIteration);
-    else at.set(key, [e.sourceIteration]);
-  }
-  for (const item of deterministicSnapshotWithTrace(src.input).kept) {
-    if (!(LISTS as readonly string[]).includes(item.category)) continue;
-    const id = item.sources.find((s) => /^m\d+$/.test(s));
-    const e = id ? entries[Number(id.slice(1)) - 1] : undefined;
-    if (e) kept[item.category as ListName].add(`${e.sourceIteration}#${sha(String(e.value).trim())}`);
-  }
-  return { kept, at };
-}
-
-/** Whether a file's list holds a labelled row: its text's entry nearest the message it was drawn from. */
-function holds(lists: FileLists | null | undefined, r: Row, list: ListName): boolean {
-  const at = lists?.at.get(r.sha256);
-  if (!lists || !at) return false;
-  let best = at[0]!;
-  for (const m of at) if (Math.abs(m - r.message) < Math.abs(best - r.message)) best = m;
-  return lists.kept[list].has(`${best}#${r.sha256}`);
-}
 
 console.log("\n## Today's next-action lists");
 const lists = new Map<string, FileLists | null>();
