@@ -154,12 +154,15 @@ export function sameText(prompt: string, reply: string): boolean {
 }
 
 /**
- * A hand-off's text after the reasoning it may carry: aider hands the architect's whole output on,
- * and when the model wrote only a closing tag (a lone `</think>` line) the reply read is what follows it.
+ * A hand-off's text after the reasoning it carries, or undefined when it carries none: aider hands the
+ * architect's whole output on, and when the model wrote only a closing tag (a lone `</think>` line)
+ * the reply read is what follows it.
  */
-export function afterReasoning(prompt: string): string {
+export function afterReasoning(prompt: string): string | undefined {
+  // A native search first: most prompts hold no closing tag, and the line regex would read them all.
+  if (!prompt.includes('</think')) return undefined;
   const at = prompt.search(ORPHAN_CLOSE_IN);
-  return at < 0 ? '' : prompt.slice(prompt.indexOf('>', at) + 1).trimStart();
+  return at < 0 ? undefined : prompt.slice(prompt.indexOf('>', at) + 1).trimStart();
 }
 
 function countLines(text: string): number {
