@@ -9,7 +9,7 @@
  * It also counts today's next actions and blockers over every shared transcript, and prints the labels
  * of blockers read the same way (still standing at the end or not): 100 of the lists of 4 December
  * (`blockers.jsonl`), and those drawn for the `fixed` scope (`fixed.jsonl`, `fixed-runs.jsonl`,
- * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, `runs-submitted.jsonl`, `plan-open.jsonl`, `call-after.jsonl`, `listed-2026-12-05.jsonl`, each split by whether the rule removes it), with which of them
+ * `acted.jsonl`, `model-errors.jsonl`, `aider-edits.jsonl`, `earlier.jsonl`, `overtaken.jsonl`, `introduces.jsonl`, `replied.jsonl`, `superseded.jsonl`, `superseded-after.jsonl`, `delivered.jsonl`, `rendered-edits.jsonl`, `runs-superseded.jsonl`, `headings.jsonl`, `notes-reader.jsonl`, `notes-reader-agent.jsonl`, `runs-submitted.jsonl`, `plan-open.jsonl`, `call-after.jsonl`, `listed-2026-12-05.jsonl`, `chat.jsonl`, each split by whether the rule removes it), with which of them
  * today's lists hold, and the unresolved questions said before the person's latest turn and after it
  * (`questions.jsonl`).
  */
@@ -198,8 +198,8 @@ function printRound(what: string, file: string, groups: readonly string[]): void
 }
 // The rounds printed alike (the items each rule removed or put in, and its controls, by group):
 // rendered edits; agent runs past their last write, and runs that submitted; the agent's words its own
-// call follows; its plan's open steps (ends, cuts, Cline, Antigravity); today's lists, measured; Markdown
-// headings; the notes reader on every sentence, and on the agent's and the tools' words only.
+// call follows; its plan's open steps (ends, cuts, Cline, Antigravity); today's lists, measured; a
+// ShareGPT chat read as a chat (not shipped); Markdown headings; the notes reader on every sentence, and on the agent's and the tools' words only.
 const BY = ['', 'cline-', 'antigravity-'];
 const PLAN_GROUPS = ['plan-open-end', ...BY.flatMap((a) => [`${a}plan-open`, `${a}prose`])];
 const ROUNDS: readonly (readonly [string, string, readonly string[]])[] = [
@@ -209,6 +209,7 @@ const ROUNDS: readonly (readonly [string, string, readonly string[]])[] = [
   ['words a call follows', 'call-after.jsonl', ['call-after', 'kept']],
   ["the agent's plan", 'plan-open.jsonl', PLAN_GROUPS],
   ['lists of 5 December', 'listed-2026-12-05.jsonl', ['listed']],
+  ['a ShareGPT chat read as one (not shipped)', 'chat.jsonl', ['said', 'delivered']],
   ['headings', 'headings.jsonl', ['heading', 'kept']],
   ['the notes reader', 'notes-reader.jsonl', ['removed', 'added', 'kept']],
   ["the notes reader, the agent's words", 'notes-reader-agent.jsonl', ['removed', 'kept']],

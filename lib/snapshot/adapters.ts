@@ -17,71 +17,15 @@ import {
 } from '../transcript/index.js';
 import { editsAfter } from './acted.js';
 import { deterministicSnapshot } from './deterministic.js';
+import { objectiveFromText } from './objective.js';
 import { type PlanStep, planSteps } from './plan.js';
 import { endsWithWords, sentences } from './sentences.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
-
-const OPEN_PR = '<pr_description>';
 
 /** Whether the agent's message at `i` is followed right away by a tool call of its own. */
 function callFollows(messages: readonly Message[], i: number): boolean {
   const next = messages[i + 1];
   return next !== undefined && next.role === 'assistant' && next.toolName !== undefined;
-}
-
-/**
- * `/<pr_description>\s*([\s\S]*?)<\/pr_description>/.exec(text)?.[1]` with two searches: the first
- * opener and the first closer after it (when that opener has none, no later one has). The regex read
- * to the closer again for each space it gave back from `\s*` (quadratic on a long run of spaces).
- */
-function prDescription(text: string): string | undefined {
-  const open = text.indexOf(OPEN_PR);
-  if (open < 0) return undefined;
-  const close = text.indexOf('</pr_description>', open + OPEN_PR.length);
-  if (close < 0) return undefined;
-  // mini-swe-agent opens the description with its own words: the task starts after them.
-  return text
-    .slice(open + OPEN_PR.length, close)
-    .replace(/^\s+/, '')
-    .replace(HARNESS_LEAD, '');
-}
-
-/** The words mini-swe-agent's template puts before the PR description it quotes. */
-const HARNESS_LEAD = /^Consider the following PR description:\s*/;
-
-const TASK_DESCRIPTION = 'Task Description:';
-
-/**
- * The task under a harness's own instructions: Terminus' prompt explains its JSON reply format first
- * and quotes the task after a `Task Description:` line, then the terminal's screen. Undefined without
- * that line.
- */
-function taskDescription(text: string): string | undefined {
-  const at = text.indexOf(TASK_DESCRIPTION);
-  if (at < 0 || (at > 0 && text[at - 1] !== '\n')) return undefined;
-  const from = at + TASK_DESCRIPTION.length;
-  const screen = text.indexOf('\nCurrent terminal state:', from);
-  return withoutTaskHeading(text.slice(from, screen < 0 ? undefined : screen));
-}
-
-/** A task's own heading (`# Task`) says nothing the task does not. */
-const withoutTaskHeading = (text: string): string => text.replace(/^\s*#{1,6}[ \t]*Task[ \t]*\n/i, '');
-
-/**
- * The objective in a task message: a `<pr_description>` or an `ISSUE:` block when there is one (SWE-agent
- * and mini-swe-agent tasks), the text after a `Task Description:` line (Terminus), else the text
- * itself; whitespace squashed, at most ~240 characters.
- *
- * @example
- * ```ts
- * objectiveFromText('<pr_description>Fix the retry queue</pr_description> …'); // 'Fix the retry queue'
- * ```
- */
-export function objectiveFromText(text: string): string {
-  const pr = prDescription(text) ?? taskDescription(text);
-  const issue = pr === undefined ? /ISSUE:\s*([\s\S]*?)(?:\n\s*\n|INSTRUCTIONS:|$)/.exec(text) : null;
-  const body = (pr ?? issue?.[1] ?? text).replace(/\s+/g, ' ').trim();
-  return body.length <= 240 ? body : body.slice(0, 240).replace(/\s\S*$/, '');
 }
 
 /**

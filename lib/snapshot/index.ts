@@ -8,7 +8,7 @@
  * @module
  */
 
-export { entriesFromMessages, entriesFromSteps, objectiveFromText, snapshotInputFrom } from './adapters.js';
+export { entriesFromMessages, entriesFromSteps, snapshotInputFrom } from './adapters.js';
 export { listedText } from './bare-link.js';
 export {
   CATEGORIES,
@@ -25,6 +25,7 @@ export {
   type WarmSnapshotMemoOptions,
   warmSnapshotMemo,
 } from './memo.js';
+export { objectiveFromText } from './objective.js';
 export type { NoteCategoriser, SnapshotOptions, TrajectoryReductionOptions } from './options.js';
 export {
   clampParam,

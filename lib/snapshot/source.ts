@@ -11,7 +11,8 @@ import {
   type Trajectory,
   type Transcript,
 } from '../transcript/index.js';
-import { entriesFromMessages, entriesFromSteps, objectiveFromText, snapshotInputFrom } from './adapters.js';
+import { entriesFromMessages, entriesFromSteps, snapshotInputFrom } from './adapters.js';
+import { objectiveFromText } from './objective.js';
 import type { SnapshotInput } from './types.js';
 
 /** What {@link readSnapshotSource} read. */

@@ -569,3 +569,25 @@ describe.skipIf(!existsSync(data))(
     });
   },
 );
+
+describe.skipIf(!existsSync(data))('a ShareGPT chat read as a chat (chat.jsonl, not shipped)', () => {
+  it('every row is labelled twice in the rules’ words, points at an entry read today, and the decision holds', () => {
+    const rows = read('chat.jsonl');
+    expect(rows.length).toBe(40);
+    const words = ['pending', 'not-pending', 'not-a-step', 'unclear'];
+    for (const r of rows) {
+      expect(['said', 'delivered']).toContain(r.group);
+      expect(String(r.file)).toMatch(/^sharegpt\//);
+      expect(words).toContain(r.label);
+      expect(words).toContain(r.second);
+      // Not shipped: today's reading still has each item.
+      expect(entryOf(r), `${r.file} message ${r.message}`).toBeDefined();
+    }
+    // One item per conversation, as drawn.
+    expect(new Set(rows.map((r) => r.file)).size).toBe(40);
+    // The criterion, written first: ship if at most 4 of 40 are pending (reader A). 7 were (B: 5).
+    expect(rows.filter((r) => r.label === 'pending').length).toBe(7);
+    expect(rows.filter((r) => r.second === 'pending').length).toBe(5);
+    expect(rows.filter((r) => r.second === r.label).length).toBe(32);
+  });
+});

@@ -73,9 +73,10 @@ export function parseAntigravity(prepared: Prepared, state: ParseState): void {
   let pending: PendingCall[] = [];
   let next = 0;
   // When the person goes back to an earlier message and sends it again, the log numbers the new
-  // steps from that point: indices repeat (one shared log, 68 of 1,164 steps). A repeated index gets
-  // the count of such rewinds so far (`s264r3`), so that every message keeps its own id and trace
-  // references stay unique; a step seen first keeps its plain `s{index}`.
+  // steps from that point: indices repeat (one shared log: 165 of its 1,164 steps). A repeated index
+  // gets the count of such rewinds so far (`s264r3`; an index not above the one before starts a
+  // rewind), so that every message keeps its own id and trace references stay unique; a step seen
+  // first keeps its plain `s{index}`.
   const seen = new Set<number>();
   let rewinds = 0;
   let previous = Number.NEGATIVE_INFINITY;
@@ -85,7 +86,7 @@ export function parseAntigravity(prepared: Prepared, state: ParseState): void {
     (obj, at) => {
       const out = newItemOut();
       const step = readStep(obj);
-      if (step.index < previous) rewinds++;
+      if (step.index <= previous) rewinds++;
       previous = step.index;
       const id = seen.has(step.index) ? `s${step.index}r${rewinds}` : `s${step.index}`;
       seen.add(step.index);
