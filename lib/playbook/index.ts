@@ -100,6 +100,7 @@ export {
   type PlaybookDiagnostic,
   scrubMessage,
 } from './model-call.js';
+export { noteAgentLines, ownWords, type SaidLines, saidLines } from './pasted.js';
 export {
   type InsightLike,
   insightProposals,

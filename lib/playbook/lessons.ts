@@ -8,6 +8,7 @@
 import { cloneJson, contentText, defaultRef } from '../core/index.js';
 import { DEDUP_THRESHOLD, findDuplicates } from './dedup.js';
 import { emptyPlaybook, type KeyPoint, type Playbook, SECTION_NAMES } from './model.js';
+import { noteAgentLines, ownWords, saidLines } from './pasted.js';
 import {
   type InsightLike,
   insightProposals,
@@ -97,6 +98,8 @@ export interface TurnMessageLike {
 /**
  * Every user turn of a conversation by its trace reference (`message:{id}`, else `message:m{index}`,
  * as the heuristics name turns), with the agent message before it: what {@link proposeKeyPoint} reads.
+ * A turn's text leaves out the lines the person pasted back from the agent's earlier messages
+ * (`ownWords`): a key point is written from the person's own words.
  *
  * @example
  * ```ts
@@ -108,15 +111,20 @@ export function turnContexts(messages: readonly TurnMessageLike[]): Map<string, 
   const out = new Map<string, TurnContext>();
   let previous: TurnContext['previous'];
   if (!Array.isArray(messages)) return out;
+  // The agent's lines so far: a line the person pastes back from them is not the person's (pasted.ts).
+  const said = saidLines();
   messages.forEach((m, i) => {
     if (m === null || typeof m !== 'object' || m.synthetic) return;
     if (m.role === 'assistant') {
       previous = { content: m.content, ...(typeof m.toolName === 'string' ? { toolName: m.toolName } : {}) };
+      const written = contentText(m.content);
+      if (written !== undefined) noteAgentLines(said, written);
       return;
     }
     if (m.role !== 'user' && m.role !== 'human') return;
-    const text = contentText(m.content);
-    if (text === undefined) return;
+    const full = contentText(m.content);
+    if (full === undefined) return;
+    const text = ownWords(said, full);
     out.set(defaultRef(m, i), previous ? { text, previous } : { text });
     previous = undefined;
   });

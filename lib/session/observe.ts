@@ -19,8 +19,12 @@ import {
   extractCitedIds,
   insightProposals,
   type KeyPointTag,
+  noteAgentLines,
+  ownWords,
   type ProposeOptions,
   proposeKeyPoint,
+  type SaidLines,
+  saidLines,
   turnVerdict,
 } from '../playbook/index.js';
 import type { RedactOptions, RedactPattern } from '../redact/index.js';
@@ -56,6 +60,8 @@ export interface SessionState {
   /** The agent has replied in the current session (heuristicReflect: a turn before that corrects nothing). */
   answered: boolean;
   pendingCited: Set<string>;
+  /** Who said which long line first: a person's line pasted back from the agent proposes no key point. */
+  said: SaidLines;
   /** Agent runs observed besides the conversation (SWE-agent, mini-swe-agent trajectories). */
   trajectories: TrajectoryLike[];
   /** Halves of keys split across two messages, as literal patterns of their kinds (./split-secrets.ts). */
@@ -113,6 +119,7 @@ export function newSessionState(id: string): SessionState {
     lastAgent: undefined,
     answered: false,
     pendingCited: new Set(),
+    said: saidLines(),
     trajectories: [],
     splitSecrets: [],
     joinTail: undefined,
@@ -264,6 +271,7 @@ export function observeMessages(
       if (m.role === 'assistant') {
         s.answered = true;
         s.lastAgent = m;
+        if (text !== undefined) noteAgentLines(s.said, text);
         for (const id of extractCitedIds([m])) s.pendingCited.add(id);
       }
       continue;
@@ -280,7 +288,8 @@ export function observeMessages(
     const ref = refOf(m, w);
     const turn = byRef.get(ref) ?? [];
     recordCitationEvidence(s, turn, text, ref);
-    const context = previous ? { text, previous: agentOf(previous) } : { text };
+    const own = ownWords(s.said, text);
+    const context = previous ? { text: own, previous: agentOf(previous) } : { text: own };
     for (const insight of turn) {
       proposed.push(...insightProposals(insight, context, config.policy));
     }
