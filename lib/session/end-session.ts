@@ -20,7 +20,8 @@ import {
 } from '../playbook/index.js';
 import type { RedactOptions } from '../redact/index.js';
 import type { PlaybookStore } from '../store/index.js';
-import { rawProposals, type SessionState } from './observe.js';
+import { rawProposals } from './lessons.js';
+import type { SessionState } from './observe.js';
 import { reflectSession } from './reflect-session.js';
 import { withSplitSecrets } from './split-secrets.js';
 import type { ProposedKeyPoint, RearviewBudgets, SessionError, SessionSummary } from './types.js';

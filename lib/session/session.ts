@@ -24,17 +24,19 @@ import { redact } from '../redact/index.js';
 import { type PlaybookStore, playbookStore } from '../store/index.js';
 import { type EndSessionConfig, emptySummary, endSessionSteps, sessionError } from './end-session.js';
 import {
-  type ConversationTracker,
   failureInsights,
   lessonsOf,
+  observeTrajectory,
+  sessionInsights,
+  sessionProposals,
+} from './lessons.js';
+import {
+  type ConversationTracker,
   newSessionState,
   newTracker,
   type ObserveConfig,
   observeMessages,
-  observeTrajectory,
   type SessionState,
-  sessionInsights,
-  sessionProposals,
 } from './observe.js';
 import { withSplitSecrets } from './split-secrets.js';
 import type {
