@@ -27,7 +27,7 @@ export {
 export { describeKind, EarlyStop, errorName, guardedClock, guardedCounter, isObject } from './guards.js';
 export { sha256Hex, toHex } from './hash.js';
 export { FNV_OFFSET, FNV_PRIME, fmix32, fnv1a32, fnv1a32Bytes } from './hash32.js';
-export { extractJson } from './json.js';
+export { extractJson, parseJsonObject } from './json.js';
 export {
   findSyntaxError,
   type JsonErrorLocation,

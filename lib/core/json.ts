@@ -202,3 +202,26 @@ function matchingBrace(text: string, start: number): number {
   }
   return -1;
 }
+
+/**
+ * `text` as a JSON object (not an array, not a scalar), or `undefined` when it is none or does not
+ * parse. Never throws. The shape a tool call's JSON input has: the failure lessons and the snapshot's
+ * plan reader both read calls through it.
+ *
+ * @example
+ * ```ts
+ * parseJsonObject('{"command":"npm test"}'); // { command: 'npm test' }
+ * parseJsonObject('[1, 2]'); // undefined
+ * parseJsonObject('npm test'); // undefined
+ * ```
+ */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -2,7 +2,7 @@
  * Error classes and call targets: what makes two failed tool calls "the same failure", and what a
  * call acts on. Pure string work, shared by the failure lessons of `failures.ts`.
  */
-import { errorLine } from '../core/index.js';
+import { errorLine, parseJsonObject } from '../core/index.js';
 
 const CLASS_CHARS = 120;
 /**
@@ -171,15 +171,7 @@ export function headWords(command: string): { program: string; written: string; 
 
 /** An object parsed from a call's JSON input, or undefined for a raw command. */
 export function inputObject(action: string | undefined): Record<string, unknown> | undefined {
-  if (typeof action !== 'string' || !action.startsWith('{')) return undefined;
-  try {
-    const value: unknown = JSON.parse(action);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  return typeof action === 'string' && action.startsWith('{') ? parseJsonObject(action) : undefined;
 }
 
 /** The keys a call's JSON input names its shell command by, in the order they are read. */

@@ -58,7 +58,11 @@ export interface SessionState {
   /** The agent has replied in the current session (heuristicReflect: a turn before that corrects nothing). */
   answered: boolean;
   pendingCited: Set<string>;
-  /** Who said which long line first: a person's line pasted back from the agent proposes no key point. */
+  /**
+   * Who said which long line first: a person's line pasted back from the agent proposes no key point.
+   * Only grows: a streamed message re-sent with more text (`restoreLast`) leaves the lines of its
+   * earlier copy in it, which can only make a later line of the same text read as the agent's.
+   */
   said: SaidLines;
   /** Agent runs observed besides the conversation (SWE-agent, mini-swe-agent trajectories). */
   trajectories: TrajectoryLike[];

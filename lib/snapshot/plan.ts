@@ -12,6 +12,7 @@
  * console), `- [ ] step` / `- [x] step` / `- [-] step` / `- [⚡] step` (Markdown exports), or the Go
  * maps a SpecStory export prints for Copilot's list (`map[… status:not-started title:…]`).
  */
+import { parseJsonObject } from '../core/index.js';
 import type { Message } from '../transcript/index.js';
 
 /**
@@ -91,7 +92,7 @@ export function planSteps(m: Pick<Message, 'toolName' | 'content'>): PlanStep[] 
   const own = isPlanMessage(m);
   // Another tool's call is read only when its input can carry a list (a native search first).
   if (!own && !text.includes(CARRIED) && !text.includes(TASK_ARTIFACT)) return undefined;
-  const json = text.startsWith('{') ? parseObject(text) : undefined;
+  const json = text.startsWith('{') ? parseJsonObject(text) : undefined;
   const steps = !own
     ? json && carriedSteps(json)
     : json
@@ -106,18 +107,6 @@ export function planSteps(m: Pick<Message, 'toolName' | 'content'>): PlanStep[] 
 const CARRIED = '"task_progress"';
 /** Where Antigravity keeps its task list: a file written as an artifact of type `task`. */
 const TASK_ARTIFACT = '"ArtifactType"';
-
-/** `text` as a JSON object, or `undefined`. */
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whether a step's state closes it ("completed", "Cancelled", "not-started" → open). */
 function closed(status: unknown): boolean {

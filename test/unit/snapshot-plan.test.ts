@@ -31,55 +31,47 @@ const call = (toolName: string, content: string, role: Message['role'] = 'assist
 });
 
 describe('planSteps', () => {
-  it('reads the list of every plan tool’s input, with each step’s state', () => {
-    expect(
-      planSteps(
-        call(
-          'TodoWrite',
-          JSON.stringify({
-            todos: [
-              { content: 'Add the --since flag', status: 'completed', activeForm: 'Adding the flag' },
-              { content: 'Write the test', status: 'in_progress', activeForm: 'Writing the test' },
-              { content: 'Update the README', status: 'pending', activeForm: 'Updating the README' },
-            ],
-          }),
-        ),
-      ),
-    ).toEqual([
-      { text: 'Add the --since flag', open: false },
-      { text: 'Write the test', open: true },
-      { text: 'Update the README', open: true },
-    ]);
-    expect(
-      planSteps(
-        call(
-          'update_plan',
-          '{"plan":[{"status":"completed","step":"Search the styles"},{"status":"pending","step":"Remove the border"}]}',
-        ),
-      ),
-    ).toEqual([
-      { text: 'Search the styles', open: false },
-      { text: 'Remove the border', open: true },
-    ]);
-    expect(
-      planSteps(
-        call(
-          'write_todos',
-          '{"todos":[{"description":"Port the exporter","status":"cancelled"},{"description":"Add fixtures","status":"pending"}]}',
-        ),
-      ),
-    ).toEqual([
-      { text: 'Port the exporter', open: false },
-      { text: 'Add fixtures', open: true },
-    ]);
-    expect(
-      planSteps(
-        call(
-          'manage_todo_list',
-          '{"operation":"write","todoList":[{"id":1,"title":"Add migrations","status":"not-started"}]}',
-        ),
-      ),
-    ).toEqual([{ text: 'Add migrations', open: true }]);
+  // Each plan tool's input, and the steps (text, still open) read from it.
+  const TOOL_INPUTS: readonly [string, string, [string, boolean][]][] = [
+    [
+      'TodoWrite',
+      JSON.stringify({
+        todos: [
+          { content: 'Add the --since flag', status: 'completed', activeForm: 'Adding the flag' },
+          { content: 'Write the test', status: 'in_progress', activeForm: 'Writing the test' },
+          { content: 'Update the README', status: 'pending', activeForm: 'Updating the README' },
+        ],
+      }),
+      [
+        ['Add the --since flag', false],
+        ['Write the test', true],
+        ['Update the README', true],
+      ],
+    ],
+    [
+      'update_plan',
+      '{"plan":[{"status":"completed","step":"Search the styles"},{"status":"pending","step":"Remove the border"}]}',
+      [
+        ['Search the styles', false],
+        ['Remove the border', true],
+      ],
+    ],
+    [
+      'write_todos',
+      '{"todos":[{"description":"Port the exporter","status":"cancelled"},{"description":"Add fixtures","status":"pending"}]}',
+      [
+        ['Port the exporter', false],
+        ['Add fixtures', true],
+      ],
+    ],
+    [
+      'manage_todo_list',
+      '{"operation":"write","todoList":[{"id":1,"title":"Add migrations","status":"not-started"}]}',
+      [['Add migrations', true]],
+    ],
+  ];
+  it.each(TOOL_INPUTS)('reads the list of %s’s input, with each step’s state', (tool, input, steps) => {
+    expect(planSteps(call(tool, input))).toEqual(steps.map(([text, open]) => ({ text, open })));
   });
 
   it('reads the list a console or an export shows for the call or its result', () => {

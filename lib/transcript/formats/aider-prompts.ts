@@ -4,6 +4,7 @@
  * hand-off compared with the reply it repeats. Read by `parseAider` (aider.ts).
  */
 import type { Message, SyntheticKind } from '../types.js';
+import { LONE_CLOSE } from './reasoning.js';
 import type { Turn } from './text-turns.js';
 
 /** The line that opens a session. */
@@ -24,7 +25,8 @@ const COMMANDS = [
   ).split(' '),
 ];
 
-const ORPHAN_CLOSE_IN = /^[ \t]*<\/think(?:ing)?>[ \t]*$/m;
+/** {@link LONE_CLOSE} anywhere in a text, line by line. */
+const LONE_CLOSE_IN = new RegExp(LONE_CLOSE.source, 'm');
 
 /**
  * Per session (0 = before the first header), whether some prompt line ends with two spaces: the
@@ -161,7 +163,7 @@ export function sameText(prompt: string, reply: string): boolean {
 export function afterReasoning(prompt: string): string | undefined {
   // A native search first: most prompts hold no closing tag, and the line regex would read them all.
   if (!prompt.includes('</think')) return undefined;
-  const at = prompt.search(ORPHAN_CLOSE_IN);
+  const at = prompt.search(LONE_CLOSE_IN);
   return at < 0 ? undefined : prompt.slice(prompt.indexOf('>', at) + 1).trimStart();
 }
 

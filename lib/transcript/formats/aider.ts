@@ -27,7 +27,7 @@ import {
   sameText,
   settlePrompt,
 } from './aider-prompts.js';
-import { reasoningClose } from './reasoning.js';
+import { LONE_CLOSE, reasoningClose } from './reasoning.js';
 import type { ParseState } from './result.js';
 import { Turn } from './text-turns.js';
 
@@ -40,8 +40,6 @@ const EDIT_ERROR = /^# \d+ SEARCH\/REPLACE blocks? failed to match!/;
 const EDIT_ERROR_END = 'The SEARCH section must exactly match an existing block of lines';
 const EDIT_ERROR_TAIL =
   /^(?:# The other \d+ SEARCH\/REPLACE blocks? (?:were|was) applied successfully\.|Don't re-send them\.|Just reply with fixed versions of the blocks? above that failed to match\.)/;
-/** A line that only closes a reasoning block (`</think>`, `</thinking>`). */
-const ORPHAN_CLOSE = /^\s*<\/think(?:ing)?>\s*$/;
 const FENCE = '```';
 /** Starts of output lines that report a failure (API errors, lint, a reply aider could not apply…). */
 const ERROR_STARTS = [
@@ -110,6 +108,18 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
     state.messages.push(m);
     turn = undefined;
   };
+  /**
+   * Adds a line of aider's own output, opening an output turn when the current one is not: its `> `
+   * lines, and the lines without it that go on a multi-line output (aider marks the first only).
+   */
+  const output = (line: string, n: number): void => {
+    if (turn?.role !== 'tool') {
+      flush();
+      turn = new Turn('tool', n);
+      turn.toolName = 'aider';
+    }
+    turn!.add(line);
+  };
   forEachLine(text, (line, n) => {
     if (thinking !== undefined) {
       if (!line.startsWith(HEADER) && promptLine(line, recent[session] === true, false) === undefined) {
@@ -156,20 +166,15 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       // (the model's answer to the report follows them).
       if (editError === 1 || EDIT_ERROR_TAIL.test(line)) {
         if (line.startsWith(EDIT_ERROR_END)) editError = 2;
-        turn.add(line.trimEnd());
+        output(line.trimEnd(), n);
         return undefined;
       }
       editError = 0;
     }
     if (!inReply && (line === '>' || line.startsWith('> '))) {
-      if (turn?.role !== 'tool') {
-        flush();
-        turn = new Turn('tool', n);
-        turn.toolName = 'aider';
-      }
       const out = line.slice(2).trimEnd();
       if (out.charCodeAt(0) === 0x23 && EDIT_ERROR.test(out)) editError = 1;
-      turn.add(out);
+      output(out, n);
       return undefined;
     }
     if (!inReply) {
@@ -187,12 +192,7 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       // output, which writes `> ` on the first line of a multi-line output only (the launch command's
       // `--message` task, a `--verbose` config listing).
       if (!prompted && session > 0 && turn?.role !== 'user') {
-        if (turn?.role !== 'tool') {
-          flush();
-          turn = new Turn('tool', n);
-          turn.toolName = 'aider';
-        }
-        turn.add(line.trimEnd());
+        output(line.trimEnd(), n);
         return undefined;
       }
       flush();
@@ -203,8 +203,8 @@ export function parseAider(prepared: Prepared, state: ParseState): void {
       turn = new Turn('assistant', n);
       fenced = false;
     }
-    // (The length first: a regex test on every line of every reply cost 5 % of the parse.)
-    if (!fenced && line.length <= 32 && ORPHAN_CLOSE.test(line)) {
+    // The length first, so most reply lines skip the regex (a closing tag line is short).
+    if (!fenced && line.length <= 32 && LONE_CLOSE.test(line)) {
       // A closing tag with no opening one: a model whose chat template opens the reasoning block itself
       // (DeepSeek-R1's distills) writes only the end of it, so the reply so far was its reasoning.
       state.sink.ignore('thinking');

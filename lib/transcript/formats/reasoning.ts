@@ -2,8 +2,23 @@
  * A reasoning model's thoughts written as text, in one place for every reader: the tags that open
  * them (`<think>`, `<thinking>`, aider's `<thinking-content-<hex>>`) and the closing tag each needs.
  * Line readers (aider, SpecStory) ask {@link reasoningClose} of a line; the message converter asks
- * {@link leadingReasoningEnd} of a whole reply.
+ * {@link leadingReasoningEnd} of a whole reply. A model whose chat template opens the block itself
+ * (DeepSeek-R1's distills) writes only its end: {@link LONE_CLOSE} is that line. Only the aider reader
+ * reads it so far (the one format whose shared histories show it).
  */
+
+/**
+ * A line that only closes a `<think>` or `<thinking>` block (spaces around it allowed): with no opening
+ * tag before it, what came before it was the reasoning. `new RegExp(LONE_CLOSE.source, 'm')` finds one
+ * inside a text.
+ *
+ * @example
+ * ```ts
+ * LONE_CLOSE.test('</think>'); // true
+ * LONE_CLOSE.test('the </think> tag'); // false
+ * ```
+ */
+export const LONE_CLOSE = /^[ \t]*<\/think(?:ing)?>[ \t]*$/;
 
 /** aider's wrapper: `<thinking-content-` then a hex digest and `>`. */
 const THINKING_CONTENT = /^<thinking-content-[0-9a-f]{1,64}>/;
