@@ -21,13 +21,13 @@
  * are calibrated probabilities; each category's threshold is the lowest logit whose inner out-of-fold
  * precision reaches its target, and its score is that category's `minScore`. A second set, for more
  * recall (`READER_RECALL_MIN_SCORE`), is chosen the same way at 0.80 (`RECALL_TARGETS`); the main run
- * prints both (`reader`, `reader (recall)`). On the `strangers` split, leave-authors-out (stop 69,
- * 3,482 turns once Claude Code's `/init` prompt and a reasoning model's aider hand-offs left the pool):
- * corrections 0.851 / 0.174 at the main thresholds, 0.809 / 0.289 at the recall ones
+ * prints both (`reader`, `reader (recall)`). On the `strangers` split, leave-authors-out (3,482 turns;
+ * since Cursor's `Cancelled` notice gives the turn after it the interruption context):
+ * corrections 0.847 / 0.169 at the main thresholds, 0.809 / 0.289 at the recall ones
  * (`correctionModel` 0.731 / 0.320, markers 0.691 / 0.226); preferences 0.500 / 0.054 at both (the
- * folds' own thresholds; the refit on the whole pool reached no preference threshold, so the shipped
- * reader reports none, as before the refit of 5 December, whose 3,492 turns had reached 0.32); friction
- * 0.636 / 0.069 and 0.667 / 0.079; approvals 0.692 / 0.529 at both.
+ * folds' own thresholds; the refit on the whole pool reaches no preference threshold, so the shipped
+ * reader reports none); friction 0.636 / 0.069 and 0.667 / 0.079; approvals 0.750 / 0.529 and 0.720 /
+ * 0.529. Before that reading: corrections 0.851 / 0.174, approvals 0.692 / 0.529, the rest the same.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -73,7 +73,7 @@ const MCP_NODES = 1000;
  * read from the start only).
  */
 const DECLINED =
-  /^\s*(?:\[[^\n]*\] Result:\s*)?(?:The user denied this operation|The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user|No \(tell Claude what to do differently\)|(?:exec command|patch) rejected by user|[\w.]+ failed: \w+ \{ message: "Rejected\(\\?"rejected by user)/;
+  /^\s*(?:\[[^\n]*\] Result:\s*)?(?:The user denied this operation|The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user|No \(tell Claude what to do differently\)|(?:exec command|patch) rejected by user|[\w.]+ failed: \w+ \{ message: "Rejected\(\\?"rejected by user|Cancelled$)/;
 
 /**
  * Whether a call's output says the person declined the call: feedback for the user-turn heuristics,

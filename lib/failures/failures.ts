@@ -33,8 +33,12 @@ export interface FailureFix {
   step: number;
   run: string;
   ref: string;
-  /** `changed`: other arguments; `other-tool`: another tool on the same target; `retry`: the same call. */
-  kind: 'changed' | 'other-tool' | 'retry';
+  /**
+   * `changed`: other arguments; `other-tool`: another tool on the same target; `retry`: the same call;
+   * `unseen`: a later call of the tool worked, but the failed call's input is not in the transcript
+   * (a Cursor export shows a failed edit's notice, not its call), so what changed is unknown.
+   */
+  kind: 'changed' | 'other-tool' | 'retry' | 'unseen';
   /** What changed, e.g. "pass `offset`/`limit`" ('' for a retry): {@link fixText} of `parts`. */
   change: string;
   /** The same change as parts a program can judge ([] for a retry). */
@@ -140,9 +144,9 @@ export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
       if (!c.occurrences.some((o) => o.run === s.run)) c.runs++;
       c.occurrences.push({ run: s.run, step: s.step, ref: s.ref });
       c.subjects.add(isShell(s) ? (targetOf(s) ?? prog) : '');
-      if (!c.fix || c.fix.kind === 'retry') {
+      if (!c.fix || c.fix.kind === 'retry' || c.fix.kind === 'unseen') {
         const fix = findFix(steps, i);
-        if (fix && (!c.fix || fix.kind !== 'retry')) c.fix = fix;
+        if (fix && (!c.fix || (fix.kind !== 'retry' && fix.kind !== 'unseen'))) c.fix = fix;
       }
       c.subject = c.subjects.size === 1 ? [...c.subjects][0]! : commonProgram(c.subjects);
     });
@@ -175,6 +179,9 @@ function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
     const parts: FixPart[] = [{ kind: 'other-tool', values: [s.tool] }];
     return { step: s.step, run: s.run, ref: s.ref, kind: 'other-tool', change: fixText(parts), parts };
   }
+  // Nothing to compare a later call with: saying what changed (or that nothing did) would be a guess.
+  if ((failed.action ?? '').trim() === '')
+    return { step: s.step, run: s.run, ref: s.ref, kind: 'unseen', change: '', parts: [] };
   const parts = changeParts(failed, s);
   const change = fixText(parts);
   return { step: s.step, run: s.run, ref: s.ref, kind: change ? 'changed' : 'retry', change, parts };
@@ -258,6 +265,9 @@ export function failureLesson(c: FailureClass): string {
   const subject = subjectOf(c);
   const where = c.runs > 1 ? ` in ${c.runs} runs` : '';
   const fix = c.fix;
+  if (fix?.kind === 'unseen') {
+    return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; a later call worked (step ${fix.step}), but the transcript does not show the failed ${n > 1 ? "calls'" : "call's"} input.`;
+  }
   if (fix && fix.kind !== 'retry') {
     const at = c.runs > 1 ? `step ${fix.step} of ${fix.run}` : `step ${fix.step}`;
     return `${subject} fails with "${c.errorClass}"${n > 1 ? ` (${times(n)}${where})` : ''}: ${fix.change} (worked at ${at}).`;

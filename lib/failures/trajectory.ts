@@ -47,7 +47,7 @@ export interface TrajectoryReflectOptions {
  */
 export function failureInsight(c: FailureClass): ReflectionInsight {
   const n = c.occurrences.length;
-  const fixed = c.fix !== undefined && c.fix.kind !== 'retry';
+  const fixed = c.fix !== undefined && c.fix.kind !== 'retry' && c.fix.kind !== 'unseen';
   // A fix the judge refuses as a rule (a one-off value, a permission prompt, an unreadable error, a
   // failing test) stays evidence: the playbook policy proposes no key point for it.
   const oneOff = fixed && judgeFailure(c.errorClass, c.fix!) !== undefined;
@@ -61,7 +61,7 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
     tags: [
       'tool_failure',
       `tool:${c.tool}`,
-      fixed ? 'fix_found' : c.fix ? 'retried' : 'no_fix',
+      fixed ? 'fix_found' : c.fix?.kind === 'unseen' ? 'input_unseen' : c.fix ? 'retried' : 'no_fix',
       ...(n > 1 ? ['recurring'] : []),
       ...(oneOff ? ['one_off'] : []),
     ],
@@ -77,7 +77,8 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
  * failed and how often when nothing later worked. `traceRefs` name every occurrence
  * (`trajectory:{id}:event:{index}`, or the step's own `ref`), then the call that worked. Tags:
  * `tool_failure`, `tool:{name}`, then `fix_found` (another argument or tool worked), `retried` (the
- * same call worked later: the cause lay elsewhere) or `no_fix`, `recurring` when it failed more
+ * same call worked later: the cause lay elsewhere), `input_unseen` (a later call worked, but the
+ * transcript does not show the failed call's input: no key point) or `no_fix`, `recurring` when it failed more
  * than once, and `one_off` when a fix was found but {@link judgeFailure} refuses it as a standing
  * rule (it changed a value for that task or answered a permission prompt, or the error is unreadable
  * or a failing test); a `one_off` lesson has `medium` confidence and proposes no key point.

@@ -132,8 +132,13 @@ export function confidenceOf(score: number): InsightConfidence {
 export const opensSession = (m: MessageLike, text: string | undefined): boolean =>
   m.role === 'system' && !!text?.startsWith('aider chat started');
 
-/** Interruption and rejection notices of Claude Code (JSONL and console) in tool or user messages. */
-const INTERRUPT = /nterrupted by user|want to proceed with this tool use/;
+/**
+ * Interruption and rejection notices in tool or user messages: Claude Code's (JSONL and console), and
+ * `Cancelled`, the whole output of a call the person stopped in a SpecStory (Cursor) export. "with
+ * this tool use" stands for Claude Code's "doesn't want to proceed with this tool use" (no other text of
+ * the shared data holds it; the shorter needle pays for `Cancelled` in the entry's 8 KB).
+ */
+const INTERRUPT = /nterrupted by user|with this tool use|^Cancelled$/;
 
 /** @internal Whether a message's text reports an interrupted or rejected tool call. */
 export function reportsInterrupt(text: string): boolean {

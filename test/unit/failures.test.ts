@@ -446,6 +446,35 @@ describe('groupFailures and failureLesson', () => {
     expect(failureLesson(classes[1]!)).toContain('the same call later succeeded unchanged (step 4)');
   });
 
+  it('says nothing changed or not when the failed call’s input is not recorded, and a later real fix wins', () => {
+    const notice = 'The string to replace was not found in the file.';
+    const [unseen] = groupFailures([
+      {
+        id: 'x',
+        steps: [
+          { tool: 'search_replace', action: '', error: notice },
+          { tool: 'search_replace', action: '{"file_path":"a.ts","old_string":"y"}' },
+        ],
+      },
+    ]);
+    expect(unseen?.fix).toMatchObject({ kind: 'unseen', step: 2, change: '', parts: [] });
+    expect(failureLesson(unseen!)).not.toContain('unchanged');
+    expect(failureLesson(unseen!)).toContain("does not show the failed call's input");
+    // A later occurrence whose input is known and whose fix is real gives the class its fix.
+    const [known] = groupFailures([
+      {
+        id: 'y',
+        steps: [
+          { tool: 'search_replace', action: '', error: notice },
+          { tool: 'search_replace', action: '{"file_path":"a.ts","old_string":"y"}' },
+          { tool: 'search_replace', action: '{"file_path":"b.ts","old_string":"z"}', error: notice },
+          { tool: 'search_replace', action: '{"file_path":"b.ts","old_string":"z","replace_all":true}' },
+        ],
+      },
+    ]);
+    expect(known?.fix).toMatchObject({ kind: 'changed', step: 4 });
+  });
+
   it('never credits a call the person declined in the console (`No (tell Claude what to do differently)`) as the fix', () => {
     const hook = 'trim trailing whitespace.................................................Failed';
     const { messages } = parseTranscript(

@@ -35,6 +35,10 @@
  * A correction marker's score recalibrated from 0.84 to 0.85 (the same length, but the table no longer
  * repeats 0.84) took the entry from 8,190 to 8,192 B: exactly issue 38's "≤ 8 KB", the budget the
  * test now holds it to (it had been "under").
+ *
+ * Reading Cursor's `Cancelled` as an interruption (12 B in the notices' regex) took it to 8,201 B; the
+ * regex's needle for Claude Code's rejection notice became "with this tool use" (it was "want to
+ * proceed with this tool use"; no other text of the shared data holds the shorter one): 8,189 B.
  */
 import { describe, expect, it } from 'vitest';
 import { heuristicSizes } from '../../tools/shared/heuristic-size';

@@ -345,6 +345,13 @@ describe('the pending set', () => {
         `${r.file} message ${r.message}`,
       ).toBe(true);
     }
+    // A failed edit's notice in a Cursor export ("The string to replace was not found in the file."),
+    // drawn as the agent's words, is the output of a call (specstory-notices.ts) that a later edit
+    // made good: `fixed` (labelled resolved).
+    const notices = all.filter((r) => r.rereadBy === 'specstory-notices');
+    expect(notices.map((r) => [r.id, r.label, entryOf(r)?.role])).toEqual([
+      ['788480c923', 'resolved', 'tool'],
+    ]);
     const moved = all.filter((r) => r.rereadBy === undefined);
     expect(moved.length).toBe(199);
     // Only sessions of the readers that changed (SpecStory exports, a Cline API history: 151 rows),
@@ -414,8 +421,9 @@ describe('the pending set', () => {
       const supersededOf = (rows: Record<string, unknown>[]) =>
         rows.filter((r) => entryOf(r)?.scope === 'superseded').length;
       // 33 of `earlier`'s rows before the latest turn, 3 of the agent's after it (a 34th and a 35th were
-      // sentences of an aider reply's reasoning: retired, as are 2 of `overtaken`'s).
-      expect([supersededOf(kept(earlier)), supersededOf(kept(overtaken))]).toEqual([36, 23]);
+      // sentences of an aider reply's reasoning: retired, as are 2 of `overtaken`'s; a 24th of
+      // `overtaken`'s is a Cursor edit's failure notice, `fixed` since it is a call's output).
+      expect([supersededOf(kept(earlier)), supersededOf(kept(overtaken))]).toEqual([36, 22]);
       // The rows drawn as removed by `superseded`, and the controls (before the latest turn, no edit
       // that worked after them).
       for (const r of kept(superseded))

@@ -449,6 +449,12 @@ describe('specstory', () => {
     ['an unclosed diff section', (n: number) => `_****_\n\n\`\`\`diff\n${'+ a\n'.repeat(n)}`],
     ['blank lines then diff fences', (n: number) => `_****_\nx\n${'\n'.repeat(n)}${'```diff\n'.repeat(n)}`],
     ['an unclosed empty fence', (n: number) => `_**Assistant**_\n\nx\n\`\`\`\n${'\n'.repeat(n)}`],
+    ['blank lines then notices', (n: number) => `_****_\nx\n${'\n'.repeat(n)}${'Cancelled\n'.repeat(n)}`],
+    [
+      'failed edits with no retry',
+      (n: number) => `_****_\n${'---\n\nCannot edit files blocked by globalIgnore\n\n'.repeat(n)}`,
+    ],
+    ['cancels between blank lines', (n: number) => `_****_\n${'\n\n---\n\nCancelled\n'.repeat(n)}`],
   ])('stays linear on %s (time at 2x / time at 1x ≤ 3)', (_, make) => {
     const g = measureGrowth(
       (s: string) => safeParseTranscript(s, { format: 'specstory' }),

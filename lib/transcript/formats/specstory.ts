@@ -7,7 +7,8 @@
  * `<details><summary>Edit file: …</summary>…</details>` are tool calls: the summary becomes an
  * assistant message with `toolName`, the body (input and output as the export shows them) a `tool`
  * message paired with it. Edits rendered in the agent's prose (a ```` ```diff ```` section, Copilot's
- * empty fence; specstory-edits.ts) are calls with no result. v2.1 exports name the agent and session
+ * empty fence; specstory-edits.ts) are calls with no result; Cursor's bare tool notices (`Cancelled`, a
+ * failed edit; specstory-notices.ts) are a call's output. v2.1 exports name the agent and session
  * in `<!-- cursor Session <uuid> -->`.
  *
  * One pass over the lines, `indexOf` only: a block left open (an unclosed `<details>`) ends at the next
@@ -20,6 +21,8 @@ import { reasoningClose } from './reasoning.js';
 import { noteModel, type ParseState } from './result.js';
 import { closesFence, fenceStep, type OpenFence, RENDERED_EDIT_TOOL } from './specstory-edits.js';
 import { isoTime, modelOf, sessionComment, sessionStart, specstoryHeader } from './specstory-header.js';
+import { CANCELLED, nameFailedEdits, noticeOf, pushNoticeCall } from './specstory-notices.js';
+import { pushEdit, pushTool, trimSection } from './specstory-tools.js';
 import { consoleTurnKind, unwrapQuery } from './synthetic.js';
 
 /** What the lines being collected belong to. */
@@ -56,6 +59,16 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
   let preamble = false;
   /** A `Tool use: **name**` line's name, for the call that follows it. */
   let pendingTool: string | undefined;
+  /** The line of a `Cancelled` notice (specstory-notices.ts) waiting for the call it stopped. */
+  let cancelled: number | undefined;
+  /** The hidden calls of failed edits, named after their retries once the export is read. */
+  const failedEdits = new Set<Message>();
+  /** A `Cancelled` with no call block right after it: the call is not shown either. */
+  const settleCancel = (): void => {
+    if (cancelled === undefined) return;
+    pushNoticeCall({ line: cancelled, notice: CANCELLED, tool: 'tool' }, ts, state);
+    cancelled = undefined;
+  };
 
   const flushText = (): void => {
     fence = undefined;
@@ -86,7 +99,10 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
   const closeBlock = (): void => {
     if (block?.ticks !== undefined)
       pushEdit(block.line, ['```diff', ...block.lines, '```'].join('\n'), ts, state);
-    else if (block) pushTool(block, ts, state);
+    else if (block) {
+      pushTool(block, ts, state, cancelled);
+      cancelled = undefined;
+    }
     block = undefined;
     mode = 'text';
   };
@@ -97,6 +113,7 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
       // A header always starts a turn: whatever block was left open ends here.
       closeBlock();
       flushText();
+      settleCancel();
       headers++;
       pendingTool = undefined;
       role = header.role;
@@ -144,6 +161,29 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
         sink.ignore('thinking');
         thinkClose = close;
         if (!line.includes(close, line.indexOf('>') + 1)) mode = 'think';
+        return undefined;
+      }
+      // A pending `Cancelled` waits only for a call block (or its `Tool use:` line) after blank lines.
+      if (
+        cancelled !== undefined &&
+        !isBlank(line) &&
+        !lead.startsWith('<tool-use') &&
+        !lead.startsWith('<details') &&
+        !line.startsWith(TOOL_USE)
+      )
+        settleCancel();
+      // The notice first: it is a whole short line, and startsSection walks back over blank lines. Its
+      // first letter is tested here, on every line of the agent's turns, before any call.
+      const first = line.charCodeAt(0);
+      const notice = first === 0x43 || first === 0x54 || first === 0x4d ? noticeOf(line) : undefined;
+      if (notice !== undefined && startsSection(parts)) {
+        flushText();
+        settleCancel();
+        if (notice === 'cancelled') cancelled = n;
+        else
+          failedEdits.add(
+            pushNoticeCall({ line: n, notice: line.trimEnd(), tool: RENDERED_EDIT_TOOL }, ts, state),
+          );
         return undefined;
       }
       if (lead.startsWith('<tool-use')) {
@@ -217,19 +257,11 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
   });
   closeBlock();
   flushText();
+  settleCancel();
+  nameFailedEdits(messages, failedEdits);
   if (headers === 0) {
     throw sink.error('No SpecStory turn found (no "_**User**_" or "_**Assistant**_" header)', { line: 1 });
   }
-}
-
-/**
- * The section's text without the blank lines and `---` separators that end it: exports put one between
- * sections, and a section with nothing between two of them (a block the export left empty) leaves a run.
- */
-function trimSection(parts: string[]): string {
-  let end = parts.length;
-  while (end > 0 && (isBlank(parts[end - 1]!) || parts[end - 1]!.trim() === '---')) end--;
-  return parts.slice(0, end).join('\n');
 }
 
 /** `parts` without the `---` lines (and the blank lines around them) at their start. */
@@ -263,116 +295,4 @@ function attribute(line: string, name: string): string | undefined {
   const start = at + name.length + 2;
   const end = line.indexOf('"', start);
   return end < 0 ? undefined : line.slice(start, end);
-}
-
-/** Lines that only hold tags (`<tool-use …><details>`, `</details></tool-use>`): no text outside `<…>`. */
-function isTagLine(line: string): boolean {
-  let inTag = false;
-  let tags = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (inTag) {
-      if (c === 0x3e /* > */) inTag = false;
-    } else if (c === 0x3c /* < */) {
-      inTag = true;
-      tags++;
-    } else if (c !== 0x20 && c !== 0x09) return false;
-  }
-  return tags > 0 && !inTag;
-}
-
-/**
- * Emits a tool block: the summary as the call (`toolName` from the tag, `Tool use: **name**`, or the
- * summary's leading words such as `Edit file`), the rest as its output. A `Thought Process` details
- * block is reasoning and only counted.
- */
-function pushTool(
-  block: { line: number; name?: string; lines: string[] },
-  ts: string | undefined,
-  state: ParseState,
-): void {
-  let summary = '';
-  let summaryLine = -1;
-  for (let i = 0; i < block.lines.length && summaryLine < 0; i++) {
-    const l = block.lines[i]!;
-    const open = l.indexOf('<summary>');
-    if (open < 0) continue;
-    const close = l.indexOf('</summary>', open);
-    summary = l.slice(open + '<summary>'.length, close < 0 ? l.length : close).trim();
-    summaryLine = i;
-  }
-  if (block.name === undefined && summary.startsWith('Thought Process')) {
-    state.sink.ignore('thinking');
-    return;
-  }
-  const name = block.name ?? toolNameOf(summary);
-  const body: string[] = [];
-  for (let i = 0; i < block.lines.length; i++) {
-    const l = block.lines[i]!;
-    if (i === summaryLine) {
-      const close = l.indexOf('</summary>');
-      const after = close < 0 ? '' : l.slice(close + '</summary>'.length);
-      if (!isBlank(after)) body.push(after);
-    } else if (!isTagLine(l)) body.push(l);
-  }
-  const id = `m${block.line}`;
-  // `Tool use: **name** • Edit file: a.ts` → `Edit file: a.ts`; older summaries are the call already.
-  const bullet = summary.startsWith('Tool use:') ? summary.indexOf('\u2022') : -1;
-  const callText = bullet >= 0 ? summary.slice(bullet + 1).trim() : summary;
-  const call: Message = {
-    id,
-    role: 'assistant',
-    content: callText,
-    toolName: name,
-    toolUseId: id,
-    source: { line: block.line },
-  };
-  if (ts !== undefined) call.ts = ts;
-  state.messages.push(call);
-  const output = trimSection(body);
-  const trimmed = output.trim();
-  if (trimmed.length === 0) return;
-  const result: Message = {
-    id: `${id}.out`,
-    role: 'tool',
-    content: trimmed,
-    toolName: name,
-    toolUseId: id,
-    source: { line: block.line },
-  };
-  state.messages.push(result);
-}
-
-/**
- * Emits an edit the export rendered without a tool block (specstory-edits.ts): a call of
- * {@link RENDERED_EDIT_TOOL} whose input is the diff when the export shows one. No result: the export
- * has none, and shows only edits that were applied.
- */
-function pushEdit(line: number, input: string, ts: string | undefined, state: ParseState): void {
-  const id = `m${line}`;
-  const call: Message = {
-    id,
-    role: 'assistant',
-    content: input,
-    toolName: RENDERED_EDIT_TOOL,
-    toolUseId: id,
-    source: { line },
-  };
-  if (ts !== undefined) call.ts = ts;
-  state.messages.push(call);
-}
-
-/** `Tool use: **read_file** • …` → `read_file`; `Edit file: src/a.ts` → `Edit file`; else `tool`. */
-function toolNameOf(summary: string): string {
-  if (summary.startsWith('Tool use: **')) {
-    const end = summary.indexOf('**', 'Tool use: **'.length);
-    if (end > 0) return summary.slice('Tool use: **'.length, end);
-  }
-  let end = summary.length;
-  for (const stop of [':', ' \u2022', ' "', ' `', ' **']) {
-    const i = summary.indexOf(stop);
-    if (i >= 0 && i < end) end = i;
-  }
-  const name = summary.slice(0, Math.min(end, 60)).replaceAll('*', '').trim();
-  return name.length > 0 ? name : 'tool';
 }
