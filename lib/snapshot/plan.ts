@@ -30,9 +30,13 @@ export interface PlanStep {
   open: boolean;
 }
 
-/** Tools that hold the agent's to-do list, by lower-cased name. */
+/**
+ * Tools that hold the agent's to-do list, by lower-cased name. Claude Code's `TodoRead` (the console's
+ * `⏺ Read Todos`) writes nothing, but its output is the list as it stands.
+ */
 const PLAN_TOOLS: ReadonlySet<string> = new Set([
   'todowrite',
+  'todoread',
   'update_plan',
   'write_todos',
   'todo_write',

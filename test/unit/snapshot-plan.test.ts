@@ -278,6 +278,28 @@ describe('the snapshot reads the latest plan', () => {
     );
     expect(s.nextActions).not.toContain('Fix the /hi slash command');
   });
+
+  it('reads the console’s `⏺ Read Todos` as a call of TodoRead whose output is the list as it stands', () => {
+    const text = [
+      '> what else was in progress?',
+      '',
+      '\u23fa Read Todos',
+      '',
+      '  \u23bf  \u2612 Simplify the README',
+      '     \u2610 Add the CI badge',
+    ].join('\n');
+    const { messages } = parseTranscript(text);
+    const calls = messages.filter((m) => m.role === 'assistant');
+    expect(calls.map((m) => m.toolName)).toEqual(['TodoRead']);
+    expect(messages.some((m) => m.role === 'assistant' && m.content === 'Read Todos')).toBe(false);
+    const output = messages.find((m) => m.role === 'tool')!;
+    expect(isPlanMessage(output)).toBe(true);
+    expect(planSteps(output)).toEqual([
+      { text: 'Simplify the README', open: false },
+      { text: 'Add the CI badge', open: true },
+    ]);
+    expect(snap(messages).nextActions).toContain('Add the CI badge');
+  });
 });
 
 const dir = sharedDataDir() ?? '';

@@ -1,7 +1,7 @@
 /**
  * Claude Code terminal transcripts (copied from the console): `> ` starts a user prompt, `⏺` an
- * agent line (`⏺ Tool(args)…` is a tool call, as are `⏺ Update Todos` and `⏺ User approved Claude's
- * plan:`), `⎿` a tool's output; indented lines continue the
+ * agent line (`⏺ Tool(args)…` is a tool call, as are `⏺ Update Todos`, `⏺ Read Todos` and `⏺ User
+ * approved Claude's plan:`), `⎿` a tool's output; indented lines continue the
  * current block. The welcome box, `✔` status lines, `✻ Thinking…` blocks, spinners and cost
  * summaries are counted in `ignoredKinds`.
  */
@@ -16,10 +16,11 @@ const OUTPUT = '\u23bf'; // ⎿
 const TOOL_CALL = /^([A-Za-z_][\w.:-]{0,80})\(/;
 /**
  * Tool calls the console shows without arguments, by their whole line → the tool's name: the to-do
- * list (its items follow under `⎿`) and a plan the person approved (the plan follows).
+ * list written or read (its items follow under `⎿`) and a plan the person approved (the plan follows).
  */
 const BARE_CALLS: ReadonlyMap<string, string> = new Map([
   ['Update Todos', 'TodoWrite'],
+  ['Read Todos', 'TodoRead'],
   ["User approved Claude's plan:", 'ExitPlanMode'],
 ]);
 
