@@ -41,11 +41,10 @@ const FAILED_EDITS = new Set([
  * ```
  */
 export function noticeOf(line: string): 'cancelled' | 'failed-edit' | undefined {
-  // Every line of the agent's turns comes here: the first letter and the length rule out almost all
-  // of them before any string is built (a trim per line had cost a tenth of the parse).
+  // The first letter (C, T or M) and the length rule out almost every line before any string is
+  // built: a trim of every short line of the agent's turns costs about a tenth of the parse.
   const c = line.charCodeAt(0);
-  if (line.length < 9 || line.length > 64 || (c !== 0x43 /* C */ && c !== 0x54 /* T */ && c !== 0x4d) /* M */)
-    return undefined;
+  if (line.length < 9 || line.length > 64 || (c !== 0x43 && c !== 0x54 && c !== 0x4d)) return undefined;
   const text = line.trimEnd();
   if (text === CANCELLED) return 'cancelled';
   return FAILED_EDITS.has(text) ? 'failed-edit' : undefined;

@@ -173,7 +173,7 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
       )
         settleCancel();
       // The notice first: it is a whole short line, and startsSection walks back over blank lines. Its
-      // first letter is tested here, on every line of the agent's turns, before any call.
+      // first letter is tested inline: a call for every line of the agent's turns is measurable.
       const first = line.charCodeAt(0);
       const notice = first === 0x43 || first === 0x54 || first === 0x4d ? noticeOf(line) : undefined;
       if (notice !== undefined && startsSection(parts)) {
