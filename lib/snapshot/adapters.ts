@@ -17,7 +17,7 @@ import {
 } from '../transcript/index.js';
 import { editsAfter } from './acted.js';
 import { deterministicSnapshot } from './deterministic.js';
-import { objectiveFromText } from './objective.js';
+import { objectiveFromText, statesNoTask } from './objective.js';
 import { type PlanStep, planSteps } from './plan.js';
 import { endsWithWords, sentences } from './sentences.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
@@ -221,7 +221,9 @@ export function entriesFromMessages(messages: readonly Message[]): {
       m.synthetic !== 'summary' &&
       m.content.trim().length > 8 &&
       // Claude Code's notice, in the user's seat, that the person stopped a call.
-      !declinedCall(m.content)
+      !declinedCall(m.content) &&
+      // "yo wassup", "please continue": the task comes in a later turn, or is not in the transcript.
+      !statesNoTask(m.content)
     )
       objective = objectiveFromText(m.content);
     // The agent's or the person's message that is such an error (a person pastes it), answered after.

@@ -60,3 +60,51 @@ export function objectiveFromText(text: string): string {
   const body = (pr ?? issue?.[1] ?? text).replace(/\s+/g, ' ').trim();
   return body.length <= 240 ? body : body.slice(0, 240).replace(/\s\S*$/, '');
 }
+
+/**
+ * Words of a turn that states no task: greetings, thanks, forms of address and requests to go on, by
+ * their letters with repeats squashed ("hellooooo" → "helo", "hii" → "hi"). English, with the
+ * greetings of the languages the shared data holds.
+ */
+const NO_TASK = new Set(
+  [
+    'hi hello hey heya yo sup wassup whatsup howdy hola hallo bonjour salut ciao hej привет 你好 您好',
+    'こんにちは 안녕 안녕하세요 good morning afternoon evening gm thanks thank you thx ty man bro buddy',
+    'dude mate there my all everyone guys friend please continue go on keep going ahead next more',
+    'generating the previous response and again',
+  ]
+    .join(' ')
+    .split(' ')
+    .map((w) => squash(w)),
+);
+/** A turn of more words than this states something, whatever they are. */
+const NO_TASK_WORDS = 6;
+
+/** A word with its runs of one letter cut to one: typed greetings stretch their vowels. */
+function squash(word: string): string {
+  let out = '';
+  for (const c of word) if (out.length === 0 || out[out.length - 1] !== c) out += c;
+  return out;
+}
+
+/**
+ * Whether a person's turn states no task: at most six words, each a greeting, a thanks, a form of
+ * address or a request to go on ("yo wassup", "Hello hello", "please continue", "continue the previous
+ * response"). Such a first turn is no objective: the next one is. Reads at most the first 80
+ * characters, so a long turn costs nothing.
+ *
+ * @example
+ * ```ts
+ * statesNoTask('yo wassup'); // true
+ * statesNoTask('Hi! Please add a dark mode toggle.'); // false
+ * ```
+ */
+export function statesNoTask(text: string): boolean {
+  const head = text.trim();
+  if (head.length === 0 || head.length > 80) return false;
+  const words = head
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+  return words.length > 0 && words.length <= NO_TASK_WORDS && words.every((w) => NO_TASK.has(squash(w)));
+}

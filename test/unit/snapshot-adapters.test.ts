@@ -17,6 +17,7 @@ import {
 } from 'rearview/snapshot';
 import { type Message, parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
+import { statesNoTask } from '../../lib/snapshot/objective';
 import { SENTENCE } from '../../lib/snapshot/sentences';
 import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
@@ -72,6 +73,39 @@ describe('entriesFromMessages: text no person wrote', () => {
         msg('b', 'user', 'Write a README with the test commands.'),
       ]).objective,
     ).toBe('Write a README with the test commands.');
+  });
+
+  it('takes no greeting or request to go on as the objective: the next turn states the task', () => {
+    for (const opening of [
+      'yo wassup',
+      'Hello hello',
+      'Yo my man',
+      'hellooooo!!',
+      'please continue',
+      'continue the previous response',
+      'Good morning, thanks!',
+      '你好',
+    ]) {
+      expect(statesNoTask(opening), opening).toBe(true);
+      expect(
+        entriesFromMessages([
+          msg('a', 'user', opening),
+          msg('b', 'assistant', 'Hi! What are we working on?'),
+          msg('c', 'user', 'look at this project and tell me what it is about'),
+        ]).objective,
+        opening,
+      ).toBe('look at this project and tell me what it is about');
+    }
+    // A task, however short or polite, is one; so is a long turn whatever its words.
+    for (const task of [
+      'Hi! Please add a dark mode toggle.',
+      'continue the migration to pnpm',
+      'Hello world in Rust',
+      'go on '.repeat(20),
+    ])
+      expect(statesNoTask(task), task).toBe(false);
+    // When every turn only greets or asks to go on, there is no objective rather than a greeting.
+    expect(entriesFromMessages([msg('a', 'user', 'continue generating')]).objective).toBe('');
   });
 
   it("keeps an agent's task statement as the objective, and a continuation summary's entries but not as the objective", () => {
