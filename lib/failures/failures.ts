@@ -36,7 +36,8 @@ export interface FailureFix {
   /**
    * `changed`: other arguments; `other-tool`: another tool on the same target; `retry`: the same call;
    * `unseen`: a later call of the tool worked, but the failed call's input is not in the transcript
-   * (a Cursor export shows a failed edit's notice, not its call), so what changed is unknown.
+   * while the later one's is (a Cursor export shows a failed edit's notice, not its call), so what
+   * changed is unknown.
    */
   kind: 'changed' | 'other-tool' | 'retry' | 'unseen';
   /** What changed, e.g. "pass `offset`/`limit`" ('' for a retry): {@link fixText} of `parts`. */
@@ -179,8 +180,9 @@ function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
     const parts: FixPart[] = [{ kind: 'other-tool', values: [s.tool] }];
     return { step: s.step, run: s.run, ref: s.ref, kind: 'other-tool', change: fixText(parts), parts };
   }
-  // Nothing to compare a later call with: saying what changed (or that nothing did) would be a guess.
-  if ((failed.action ?? '').trim() === '')
+  // The failed call's input is not recorded while the later one's is: saying what changed (or that
+  // nothing did) would be a guess. Two calls with no input at all are the same call.
+  if ((failed.action ?? '').trim() === '' && (s.action ?? '').trim() !== '')
     return { step: s.step, run: s.run, ref: s.ref, kind: 'unseen', change: '', parts: [] };
   const parts = changeParts(failed, s);
   const change = fixText(parts);

@@ -473,6 +473,17 @@ describe('groupFailures and failureLesson', () => {
       },
     ]);
     expect(known?.fix).toMatchObject({ kind: 'changed', step: 4 });
+    // A tool that takes no input failed, then worked: the same call, retried.
+    const [bare] = groupFailures([
+      {
+        id: 'z',
+        steps: [
+          { tool: 'TodoRead', action: '', error: 'Error: busy' },
+          { tool: 'TodoRead', action: '' },
+        ],
+      },
+    ]);
+    expect(bare?.fix?.kind).toBe('retry');
   });
 
   it('never credits a call the person declined in the console (`No (tell Claude what to do differently)`) as the fix', () => {
