@@ -40,11 +40,19 @@ const ENVELOPE =
  * `short test summary info`): the failures are in the lines under it.
  */
 const HEADING = /^(?:failures|errors|short test summary info|warnings summary|test session starts)$/i;
+/**
+ * Vitest's header over what a test logged (`stdout | tests/a.test.ts > suite > test name`, also
+ * `stderr |`): the lines under it, to the next blank line, are the test's console output. Test names
+ * and logs hold error words ("should fall back if a download fails", "Cache missing, fetching…") that
+ * say nothing of why the run failed.
+ */
+const CAPTURE = /^(?:stdout|stderr) \| \S+ > /;
 /** Tags (`<tool_use_error>`) and rules (`=====`, `-----`) around a line: decoration, not words. */
 const TAG = /<\/?[a-z_]+>/gi;
 /** Terminal colour codes (`ESC[31m`), with or without their escape character. */
 const ANSI = /\u001b?\[[0-9;]*m/g;
-const RULE = /[=*#~_-]{3,}/g;
+/** Rules, vitest's `⎯⎯⎯ Failed Tests 1 ⎯⎯⎯` among them. */
+const RULE = /[=*#~_\u23af-]{3,}/g;
 /**
  * Codex CLI's report of a call its sandbox stopped: a Rust debug print (`exec_command failed:
  * CreateProcess { message: "Codex(Sandbox(Denied { output: ExecToolCallOutput { …, stderr:
@@ -188,7 +196,8 @@ function unwrapMcp(text: string): string {
  * that holds an error word and is no warning, else a test runner's verdict among its last lines,
  * else its first warning with an error word, else the first line after a runner's exit notice, else
  * its first line; a Python traceback gives its last exception line. Runners' bare exit notices and
- * envelopes (`Exit code 1`, Codex's `Chunk ID` header) are never the line, a console's `Error: `
+ * envelopes (`Exit code 1`, Codex's `Chunk ID` header) are never the line, nor is what a test logged
+ * under vitest's `stdout |` / `stderr |` header (to the next blank line), a console's `Error: `
  * prefix is dropped, text quoted twice has its `\n` read as line breaks, Codex's sandbox report is
  * read for the command's own output, and Gemini CLI's MCP error report for the tool's response.
  * Linear in the output's length; never throws.
@@ -214,9 +223,19 @@ export function errorLine(output: string): ErrorLine {
   // The first line after an exit notice: what the command printed, below a runner's preface
   // (Antigravity: "Created At: …" or "The USER performed the following action:", then the notice).
   let printed = -1;
+  // Inside a JS test runner's captured console block: what a test logged, not why the run failed.
+  let captured = false;
   for (const raw of text.slice(0, SCAN_CHARS).split('\n', SCAN_LINES)) {
     const line = clean(raw);
-    if (!line) continue;
+    if (!line) {
+      captured = false;
+      continue;
+    }
+    if (captured) continue;
+    if (CAPTURE.test(line)) {
+      captured = true;
+      continue;
+    }
     if (EXIT.test(line)) {
       exited = true;
       printed = lines.length;

@@ -151,6 +151,8 @@ describe('errorLine', () => {
       'exec command rejected by user',
       'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }',
       "[replace_in_file for 'c:\\app\\.env'] Result:\nThe user denied this operation. The file was not updated.",
+      // A SpecStory (Cursor) export's output of a call the person stopped.
+      'Cancelled',
     ])
       expect(declinedCall(declined), declined).toBe(true);
     for (const failed of [
@@ -158,9 +160,27 @@ describe('errorLine', () => {
       'Exit code 1',
       'error: rejected by the server',
       'exec_command failed: SandboxDenied { message: "x" }',
+      'Cancelled the deploy: the tests failed.',
     ])
       expect(declinedCall(failed), failed).toBe(false);
     expect(declinedCall(42 as unknown as string)).toBe(false);
+  });
+
+  it("reads vitest's verdict, not what a test logged under its `stdout |` header", () => {
+    const run = [
+      'The command failed with exit code: 1',
+      'stdout | tests/sat.test.ts > SAT client > should fall back to the cache if a download fails',
+      'Cache missing or expired for list_69_b. Fetching fresh list...',
+      '',
+      'stderr | tests/ai.test.ts > extractor > should throw if the API throws',
+      'Gemini extraction failed: Error: Quota exceeded',
+      '',
+      ' \u2713 tests/scorer.test.ts (16 tests) 12ms',
+      '\u23af\u23af\u23af\u23af\u23af\u23af\u23af Failed Tests 1 \u23af\u23af\u23af\u23af\u23af\u23af\u23af',
+      ' FAIL  tests/labels.test.ts > labels > formats unknown codes',
+      "AssertionError: expected 'Some New Error Code' to be 'Some new error code'",
+    ].join('\n');
+    expect(errorLine(run)).toEqual({ line: 'Failed Tests 1', exited: true });
   });
 
   it('never throws, and gives one line or none (property)', () => {

@@ -319,10 +319,19 @@ describe('the pending set', () => {
     expect(retired.filter((r) => r.retired === 'harness').length).toBe(4);
     // And a sentence of a newer Cline's followup written as JSON, read now as its question alone.
     expect(retired.filter((r) => r.retired === 'cline-followup').length).toBe(2);
+    // And a failed test run's error read from a line a test logged under vitest's `stdout |` header:
+    // the run's error line is vitest's "Failed Tests 1" now.
+    expect(retired.filter((r) => r.retired === 'error-line').map((r) => r.id)).toEqual(['7151fedcd8']);
     for (const r of retired) {
-      expect(['cjk-split', 'reasoning', 'harness', 'cline-followup', 'aider-output', 'tag-only']).toContain(
-        r.retired,
-      );
+      expect([
+        'cjk-split',
+        'reasoning',
+        'harness',
+        'cline-followup',
+        'aider-output',
+        'tag-only',
+        'error-line',
+      ]).toContain(r.retired);
       if (r.retired === 'reasoning') expect(String(r.file)).toMatch(/^(?:aider|other-agents)\//);
       if (r.retired === 'aider-output') expect(String(r.file)).toMatch(/^aider\//);
       // One heading ("### 🔧 修复的问题") is an entry again since the diffs around it are calls.
