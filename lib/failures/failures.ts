@@ -60,6 +60,19 @@ export interface FailureClass {
   fix?: FailureFix;
 }
 
+/**
+ * @internal Whether a fix says what changed: another argument or another tool. A retry (the same call)
+ * and an `unseen` input name no change; a class keeps looking past them, and they are no `fix_found`.
+ *
+ * @example
+ * ```ts
+ * namesChange({ step: 4, run: 'r', ref: 'a', kind: 'retry', change: '', parts: [] }); // false
+ * ```
+ */
+export function namesChange(fix: FailureFix | undefined): boolean {
+  return fix !== undefined && fix.kind !== 'retry' && fix.kind !== 'unseen';
+}
+
 const SHELL_TOOL = /^(?:bash|sh|zsh|shell|terminal|run_?command|execute_?command|exec)$/i;
 
 interface Located extends CallStep {
@@ -145,9 +158,9 @@ export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
       if (!c.occurrences.some((o) => o.run === s.run)) c.runs++;
       c.occurrences.push({ run: s.run, step: s.step, ref: s.ref });
       c.subjects.add(isShell(s) ? (targetOf(s) ?? prog) : '');
-      if (!c.fix || c.fix.kind === 'retry' || c.fix.kind === 'unseen') {
+      if (!namesChange(c.fix)) {
         const fix = findFix(steps, i);
-        if (fix && (!c.fix || (fix.kind !== 'retry' && fix.kind !== 'unseen'))) c.fix = fix;
+        if (fix && (!c.fix || namesChange(fix))) c.fix = fix;
       }
       c.subject = c.subjects.size === 1 ? [...c.subjects][0]! : commonProgram(c.subjects);
     });

@@ -5,7 +5,7 @@
  */
 
 import type { ReflectionInsight } from '../heuristic/index.js';
-import { type CallStep, type FailureClass, failureLesson, groupFailures } from './failures.js';
+import { type CallStep, type FailureClass, failureLesson, groupFailures, namesChange } from './failures.js';
 import { judgeFailure } from './judge.js';
 
 /** The parts of a `Trajectory` (from `rearview/transcript`) that reflection reads. */
@@ -47,7 +47,7 @@ export interface TrajectoryReflectOptions {
  */
 export function failureInsight(c: FailureClass): ReflectionInsight {
   const n = c.occurrences.length;
-  const fixed = c.fix !== undefined && c.fix.kind !== 'retry' && c.fix.kind !== 'unseen';
+  const fixed = namesChange(c.fix);
   // A fix the judge refuses as a rule (a one-off value, a permission prompt, an unreadable error, a
   // failing test) stays evidence: the playbook policy proposes no key point for it.
   const oneOff = fixed && judgeFailure(c.errorClass, c.fix!) !== undefined;

@@ -218,7 +218,8 @@ function failureFindings(
   if (!messages.some((m) => m.isError)) return [];
   const out: Finding[] = [];
   for (const c of groupFailures([stepsFromMessages(messages, session)])) {
-    if (!c.fix || c.fix.kind === 'retry' || c.fix.kind === 'unseen' || !c.fix.change) continue;
+    // A fix that names no change (a retry, an unseen input) has no `change`: no rule to write.
+    if (!c.fix?.change) continue;
     const cls = c.errorClass.replace(/\s+/g, ' ').trim();
     const why = judgeFailure(cls, c.fix);
     if (why) {

@@ -75,13 +75,13 @@ const NO_TASK = new Set(
   ]
     .join(' ')
     .split(' ')
-    .map((w) => squash(w)),
+    .map((w) => squeezeRepeats(w)),
 );
 /** A turn of more words than this states something, whatever they are. */
 const NO_TASK_WORDS = 6;
 
 /** A word with its runs of one letter cut to one: typed greetings stretch their vowels. */
-function squash(word: string): string {
+function squeezeRepeats(word: string): string {
   let out = '';
   for (const c of word) if (out.length === 0 || out[out.length - 1] !== c) out += c;
   return out;
@@ -106,5 +106,7 @@ export function statesNoTask(text: string): boolean {
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0);
-  return words.length > 0 && words.length <= NO_TASK_WORDS && words.every((w) => NO_TASK.has(squash(w)));
+  return (
+    words.length > 0 && words.length <= NO_TASK_WORDS && words.every((w) => NO_TASK.has(squeezeRepeats(w)))
+  );
 }

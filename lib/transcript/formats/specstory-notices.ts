@@ -23,11 +23,36 @@ import type { ParseState } from './result.js';
 export const CANCELLED = 'Cancelled';
 
 /** Cursor's reports of an edit that was not applied, exactly as exported. */
-const FAILED_EDITS = new Set([
+const FAILED_EDITS: ReadonlySet<string> = new Set([
   'The string to replace was not found in the file.',
   'Model provided invalid arguments to find/replace tool.',
   'Cannot edit files blocked by globalIgnore',
 ]);
+
+const NOTICES = [CANCELLED, ...FAILED_EDITS];
+
+/**
+ * The first letters of the notices, as a table by ASCII code (each notice starts with one; a code
+ * past the table reads `undefined`). With the lengths below, derived from the notices too, it rules
+ * out almost every line before any string is built: every line of the agent's turns is tested, and
+ * a trim of every short line cost about a tenth of the parse. The parser reads the table itself before
+ * calling {@link noticeOf}: the call on every line cost another 2 %.
+ *
+ * @example
+ * ```ts
+ * NOTICE_LEADS['C'.charCodeAt(0)]; // 1
+ * ```
+ */
+export const NOTICE_LEADS: Uint8Array = leadsOf(NOTICES);
+const SHORTEST = Math.min(...NOTICES.map((n) => n.length));
+/** Longest notice, with room for the spaces an export may leave after it. */
+const LONGEST = Math.max(...NOTICES.map((n) => n.length)) + 8;
+
+function leadsOf(notices: readonly string[]): Uint8Array {
+  const leads = new Uint8Array(128);
+  for (const n of notices) leads[n.charCodeAt(0)] = 1;
+  return leads;
+}
 
 /**
  * What a line that starts a section is, when it is a tool notice: `cancelled`, `failed-edit` or
@@ -41,18 +66,37 @@ const FAILED_EDITS = new Set([
  * ```
  */
 export function noticeOf(line: string): 'cancelled' | 'failed-edit' | undefined {
-  // The first letter (C, T or M) and the length rule out almost every line before any string is
-  // built: a trim of every short line of the agent's turns costs about a tenth of the parse.
-  const c = line.charCodeAt(0);
-  if (line.length < 9 || line.length > 64 || (c !== 0x43 && c !== 0x54 && c !== 0x4d)) return undefined;
+  if (line.length < SHORTEST || line.length > LONGEST || NOTICE_LEADS[line.charCodeAt(0)] !== 1)
+    return undefined;
   const text = line.trimEnd();
   if (text === CANCELLED) return 'cancelled';
   return FAILED_EDITS.has(text) ? 'failed-edit' : undefined;
 }
 
 /**
- * Emits a call the export does not show and its notice as the output (`isError`). The call's content
- * is empty: the export holds none of its input.
+ * A call's output that is a notice: `isError`, on the notice's own line. Shared by the hidden calls
+ * below and by a `Cancelled` call block whose body is empty (specstory-tools.ts).
+ *
+ * @example
+ * ```ts
+ * noticeOutput('m12', 'run_terminal_command_v2', CANCELLED, 11);
+ * ```
+ */
+export function noticeOutput(callId: string, tool: string, notice: string, line: number): Message {
+  return {
+    id: `${callId}.out`,
+    role: 'tool',
+    content: notice,
+    toolName: tool,
+    toolUseId: callId,
+    isError: true,
+    source: { line },
+  };
+}
+
+/**
+ * Emits a call the export does not show and its notice as the output. The call's content is empty:
+ * the export holds none of its input.
  *
  * @example
  * ```ts
@@ -73,18 +117,25 @@ export function pushNoticeCall(
     toolUseId: id,
     source: { line: at.line },
   };
-  const output: Message = {
-    id: `${id}.out`,
-    role: 'tool',
-    content: at.notice,
-    toolName: at.tool,
-    toolUseId: id,
-    isError: true,
-    source: { line: at.line },
-  };
   if (ts !== undefined) call.ts = ts;
-  state.messages.push(call, output);
+  state.messages.push(call, noticeOutput(id, at.tool, at.notice, at.line));
   return call;
+}
+
+/** The name of a call whose tool the export does not say. */
+export const UNNAMED_TOOL = 'tool';
+
+/**
+ * Emits a `Cancelled` whose call the export does not show (no call block right after it, or one that
+ * has an output of its own): a call of {@link UNNAMED_TOOL}.
+ *
+ * @example
+ * ```ts
+ * pushCancelledCall(14, undefined, state);
+ * ```
+ */
+export function pushCancelledCall(line: number, ts: string | undefined, state: ParseState): void {
+  pushNoticeCall({ line, notice: CANCELLED, tool: UNNAMED_TOOL }, ts, state);
 }
 
 /**

@@ -7,7 +7,7 @@ import { isBlank } from '../lines.js';
 import type { Message } from '../types.js';
 import type { ParseState } from './result.js';
 import { RENDERED_EDIT_TOOL } from './specstory-edits.js';
-import { CANCELLED, pushNoticeCall } from './specstory-notices.js';
+import { CANCELLED, noticeOutput, pushCancelledCall, UNNAMED_TOOL } from './specstory-notices.js';
 
 /**
  * The section's text without the blank lines and `---` separators that end it: exports put one between
@@ -80,7 +80,7 @@ export function pushTool(
   }
   const trimmed = trimSection(body).trim();
   if (cancelled !== undefined && (thought || trimmed.length > 0)) {
-    pushNoticeCall({ line: cancelled, notice: CANCELLED, tool: 'tool' }, ts, state);
+    pushCancelledCall(cancelled, ts, state);
     cancelled = undefined;
   }
   if (thought) {
@@ -102,17 +102,16 @@ export function pushTool(
   };
   if (ts !== undefined) call.ts = ts;
   state.messages.push(call);
-  if (trimmed.length === 0 && cancelled === undefined) return;
-  const result: Message = {
-    id: `${id}.out`,
-    role: 'tool',
-    content: trimmed.length > 0 ? trimmed : CANCELLED,
-    toolName: name,
-    toolUseId: id,
-    source: { line: cancelled ?? block.line },
-  };
-  if (trimmed.length === 0) result.isError = true;
-  state.messages.push(result);
+  if (trimmed.length > 0) {
+    state.messages.push({
+      id: `${id}.out`,
+      role: 'tool',
+      content: trimmed,
+      toolName: name,
+      toolUseId: id,
+      source: { line: block.line },
+    });
+  } else if (cancelled !== undefined) state.messages.push(noticeOutput(id, name, CANCELLED, cancelled));
 }
 
 /**
@@ -151,5 +150,5 @@ function toolNameOf(summary: string): string {
     if (i >= 0 && i < end) end = i;
   }
   const name = summary.slice(0, Math.min(end, 60)).replaceAll('*', '').trim();
-  return name.length > 0 ? name : 'tool';
+  return name.length > 0 ? name : UNNAMED_TOOL;
 }

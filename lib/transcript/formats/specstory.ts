@@ -21,7 +21,13 @@ import { reasoningClose } from './reasoning.js';
 import { noteModel, type ParseState } from './result.js';
 import { closesFence, fenceStep, type OpenFence, RENDERED_EDIT_TOOL } from './specstory-edits.js';
 import { isoTime, modelOf, sessionComment, sessionStart, specstoryHeader } from './specstory-header.js';
-import { CANCELLED, nameFailedEdits, noticeOf, pushNoticeCall } from './specstory-notices.js';
+import {
+  NOTICE_LEADS,
+  nameFailedEdits,
+  noticeOf,
+  pushCancelledCall,
+  pushNoticeCall,
+} from './specstory-notices.js';
 import { pushEdit, pushTool, trimSection } from './specstory-tools.js';
 import { consoleTurnKind, unwrapQuery } from './synthetic.js';
 
@@ -66,7 +72,7 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
   /** A `Cancelled` with no call block right after it: the call is not shown either. */
   const settleCancel = (): void => {
     if (cancelled === undefined) return;
-    pushNoticeCall({ line: cancelled, notice: CANCELLED, tool: 'tool' }, ts, state);
+    pushCancelledCall(cancelled, ts, state);
     cancelled = undefined;
   };
 
@@ -172,10 +178,8 @@ export function parseSpecStory(prepared: Prepared, state: ParseState): void {
         !line.startsWith(TOOL_USE)
       )
         settleCancel();
-      // The notice first: it is a whole short line, and startsSection walks back over blank lines. Its
-      // first letter is tested inline: a call for every line of the agent's turns is measurable.
-      const first = line.charCodeAt(0);
-      const notice = first === 0x43 || first === 0x54 || first === 0x4d ? noticeOf(line) : undefined;
+      // The notice first: it is a whole short line, and startsSection walks back over blank lines.
+      const notice = NOTICE_LEADS[line.charCodeAt(0)] === 1 ? noticeOf(line) : undefined;
       if (notice !== undefined && startsSection(parts)) {
         flushText();
         settleCancel();
