@@ -188,11 +188,12 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   const next0 = start + 1 < n ? fs[start + 1]! : 0;
   if (
     (!asked && first & PLANC) ||
-    // "Check if X has the guard - it does": a check answered in place is a finding, not a step.
+    // "Check if X has the guard - it does" is a finding; "Install finished." a noun, then its outcome.
     (!asked &&
       first & IMP &&
       !(next0 & FINITE) &&
       !answersItself(raw) &&
+      !forms.reportsOutcome(raw) &&
       !(start === 0 && shoutedFirst(raw))) ||
     (c0 === C_LET && (codeOf(next0) === C_ME || codeOf(next0) === C_US)) ||
     (first & WEAK && c0 === 0 && start + 1 < n && !forms.namesNext(fs, start, n))
@@ -385,8 +386,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   if (plan) return 2;
   if (question && !problem) return 3;
   if (resolvedWord || done || (passing && !problem) || (negatedProblem && !problem)) return RESOLVED_CODE;
-  // "`a/b.py` seems relevant": a guess where to look is evidence (located.ts); "It seems I broke X":
-  // the writer's own finding.
+  // "`a/b.py` seems relevant": a guess where to look is evidence (located.ts); "It seems I broke X": a finding.
   if (hedge) return problem && forms.seemsWe(raw) ? 1 : mayLink && hedgedPlace(raw) ? 4 : 0;
   if (problem) return 1;
   if (weak) return 2;

@@ -78,6 +78,42 @@ export function labelFirst(raw: string): boolean {
 }
 
 /**
+ * A first word that takes an adjective or participle as its complement ("Get started.", "Keep
+ * updated."): after it, the imperative stands.
+ */
+const LINKING = 'get|keep|stay|be|leave|make|have|let|go|become|remain|feel';
+/** Verbs whose object "matches" is a plural noun ("Find matches in the log"). */
+const SEARCHING = 'find|count|list|show|search|grep|highlight|print|return|collect|log|remove|skip';
+/**
+ * A noun that is also a verb, then what became of it (eval/snapshot/sets/outcome-reports): a
+ * participle or "done"/"complete" that ends the clause or goes on with an adverb or a preposition
+ * ("Install finished.", "Fix applied cleanly."; not "Check modified files"), or the `-s` form of a verb
+ * that is seldom a plural noun ("Run completes in 3s.", "Structure matches exactly."). Anchored and
+ * without nested repetition: linear.
+ */
+const OUTCOME = new RegExp(
+  String.raw`^[\s*#>•\-–\d.)]*(?:(?:now|so|ok|okay)[,\s]+)?(?!(?:${LINKING})\s|(?:${SEARCHING})\s+matches\b)[a-z]+\s+(?:(?:[a-z]{2,}[a-df-z]ed|done|complete|successful|ok|okay)(?=\s*(?:[.!,;:)]|$)|\s+(?:successfully|cleanly|correctly|fine|now|again|too|already|without|with|in|on|at|after|before|and|but|as|for)\b)|(?:completes|finishes|succeeds|compiles|exists|contains|seems|looks|appears|matches|remains|takes|gives|goes|gets|says|shows|stays|continues|requires|expects|renders|responds|behaves|feels)\b)`,
+  'i',
+);
+
+/**
+ * @internal Whether the entry's first word, read as an imperative, is rather a noun whose outcome the
+ * next word reports ("Install finished.", "Update complete.", "Run completes in 3s."): no step. The
+ * caller asks only when the first word opens a plan; the rest of the decision still runs ("Fix
+ * applied, but the tests still fail" is a blocker).
+ *
+ * @example
+ * ```ts
+ * reportsOutcome('Install finished.'); // true
+ * reportsOutcome('Check modified files'); // false
+ * reportsOutcome('Get started.'); // false
+ * ```
+ */
+export function reportsOutcome(raw: string): boolean {
+  return OUTCOME.test(raw);
+}
+
+/**
  * @internal Whether the "next" at word `i` names the following item ("Next argument is `v`", "The
  * next method is `visit_import`") rather than a step to take ("The next step is to run …" goes on
  * to a verb).

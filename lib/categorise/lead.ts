@@ -184,6 +184,7 @@ function progressive(raw: string, from: number): boolean {
   // Past five words, a comma turns to what the writer saw ("Looking at X, I see …:") and a verb makes
   // the action a subject ("Cloning is relatively cheap"): no step.
   if (words > 5 && (rest.indexOf(', ') >= 0 || holdsFinite(rest))) return false;
+  if (EVALUATION.test(rest)) return false; // "Looking good.": a remark, not an action under way
   const stem = raw.slice(s, e - 3).toLowerCase();
   // "Looking at the snippet I retrieved:" introduces what the writer saw, not a step; short, it stays one.
   if (words > 5 && stem === 'look') return false;
@@ -195,6 +196,10 @@ function progressive(raw: string, from: number): boolean {
     (stem.charCodeAt(last) === stem.charCodeAt(last - 1) && isVerb(stem.slice(0, last)))
   );
 }
+
+/** An evaluation after an `-ing` word: "Looking good", "Looking much better". */
+const EVALUATION =
+  /^(?:(?:very|much|really|pretty|so)\s+)?(?:good|great|fine|better|solid|promising|correct|clean|right|perfect)\b/i;
 
 /** Whether a word of `text` is one the vocabulary marks as making what precedes it a subject (cues.ts `FINITE`). */
 function holdsFinite(text: string): boolean {

@@ -81,6 +81,32 @@ describe('categorise: English openings', () => {
     expect(category('I see an issue in the backup-crawler-output.ts file.')).toBe('blockers');
   });
 
+  it('reads a noun that is also a verb, then what became of it, as a report (sets/outcome-reports)', () => {
+    for (const t of [
+      'Install finished.',
+      'Fix applied cleanly.',
+      'Update complete.',
+      'Run completes in 3s.',
+      'Structure matches exactly.',
+      'Looking good.',
+    ])
+      expect(category(t), t).not.toBe('nextActions');
+    // The rest of the decision still runs: a problem after the report stands.
+    expect(category('Fix applied, but the tests still fail.')).toBe('blockers');
+    expect(category('Build failed.')).toBe('blockers');
+    // Imperatives stay steps: an adjective before its noun, a linking verb, "matches" as a noun.
+    for (const t of ['Check modified files.', 'Get started.', 'Find matches in the log.', 'Run the tests.'])
+      expect(category(t), t).toBe('nextActions');
+  });
+
+  it.each([
+    ['a long outcome prefix', (n: number) => `${'- '.repeat(Math.ceil(n / 2))}install`],
+    ['an outcome word repeated', (n: number) => `Install ${'finished '.repeat(Math.ceil(n / 9))}`],
+  ])('reads %s as an outcome in linear time', (_name, make) => {
+    const g = measureGrowth((t: string) => classify(words(t), t), make, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
   it.each([
     ['a long offer with no "I will"', (n: number) => `If you want ${'a.'.repeat(Math.ceil(n / 2))} x`],
     ['a long opening clause with no comma', (n: number) => `After that${' a'.repeat(Math.ceil(n / 2))}`],
