@@ -19,6 +19,7 @@ import type * as Session from 'rearview/session';
 import type * as Snapshot from 'rearview/snapshot';
 import { type Categoriser, type CliArgs, type Detector, InputError, UsageError } from './args.js';
 import { errorCode, type ProgressBar, type ResolvedIo } from './io.js';
+import { loadDictionary } from './spelling.js';
 
 /** The built library: this file runs from dist/cli, the library's entries are in dist/lib. */
 const DIST = new URL('../lib/', import.meta.url);
@@ -298,7 +299,8 @@ export interface Analysis {
  */
 export async function analyse(
   text: string,
-  args: Pick<CliArgs, 'params' | 'reduce'> & Partial<Pick<CliArgs, 'detector' | 'languages' | 'categoriser'>>,
+  args: Pick<CliArgs, 'params' | 'reduce'> &
+    Partial<Pick<CliArgs, 'detector' | 'languages' | 'categoriser' | 'spelling'>>,
   lib: Lib,
   llm: Llm.LlmClient | undefined,
   bar: ProgressBar | null | undefined,
@@ -310,7 +312,11 @@ export async function analyse(
   // The lesson pipeline the session facade, the playground and the examples share: user-turn
   // insights, one failure lesson per tool and error class, and one key point per lesson.
   const detector = await detectorOptions(args.detector, args.languages);
-  const learned = lib.session.lessons(lessonsInput(parsed, lib), detector);
+  const isWord = args.spelling === false ? undefined : await loadDictionary();
+  const learned = lib.session.lessons(lessonsInput(parsed, lib), {
+    ...detector,
+    ...(isWord ? { isWord } : {}),
+  });
   let insights = learned.insights;
   const llmInfo: Analysis['llm'] = llm ? { used: false } : undefined;
   if (llm && messages.length) {

@@ -99,6 +99,7 @@ export function modelChoice(a: Pick<CliArgs, 'llm' | 'fixtures' | 'model' | 'ope
 const REFLECT_SWITCHES = new Set([
   '--json',
   '--languages',
+  '--no-spelling',
   '--reduce',
   '--llm',
   '--progress',
@@ -135,6 +136,8 @@ export interface CliArgs {
   categoriser: Categoriser;
   /** --languages: the markers also read Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese. */
   languages: boolean;
+  /** Typos in proposed key points are repaired (`--no-spelling` keeps the person's spelling). */
+  spelling: boolean;
   help: boolean;
   version: boolean;
   params: Partial<Snapshot.ParamValues>;
@@ -174,6 +177,10 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   [
     '--languages',
     "also read people's turns in Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese (their common corrections, approvals and friction; rearview/heuristic's loadLanguageMarkers)",
+  ],
+  [
+    '--no-spelling',
+    'keep the person\'s spelling in proposed key points (by default a typo is repaired when the session itself uses the one best repair: "beforu" → "before")',
   ],
   ['--progress', 'show the progress bar even when stderr is not a terminal (files over 4 MB)'],
   ['--no-progress', 'never show it'],
@@ -278,6 +285,7 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     detector: 'markers',
     categoriser: 'rules',
     languages: false,
+    spelling: true,
     help: false,
     version: false,
     params: {},
@@ -304,6 +312,7 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
     else if (a === '--languages') out.languages = true;
+    else if (a === '--no-spelling') out.spelling = false;
     else if (a === '--detector') {
       const d = args.value();
       if (!(DETECTORS as readonly string[]).includes(d))

@@ -69,6 +69,10 @@ export function summary(r: Learn.LearnResult, against: string, llmMaxTokens: num
   }
   const model = modelLine(r.llm, llmMaxTokens);
   if (model) lines.push(model);
+  if (r.stats.repairedWords)
+    lines.push(
+      `  spelling: ${plural(r.stats.repairedWords, 'typo')} repaired in candidate rules (--no-spelling keeps them)`,
+    );
   const filtered = Object.entries(r.filtered);
   if (filtered.length) lines.push(`  left out: ${filtered.map(([k, n]) => `${n} ${k}`).join(', ')}`);
   // A folder holds READMEs and licences too: past a few, the skipped files are counted by reason and

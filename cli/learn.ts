@@ -12,6 +12,7 @@ import { ArgCursor, DETECTORS, type Detector, InputError, modelChoice, UsageErro
 import { type Io, printable, printableJsonText, safeOut, type Writable } from './io.js';
 import { sessionSources } from './learn-sources.js';
 import { summary, tokens } from './learn-summary.js';
+import { loadDictionary } from './spelling.js';
 
 /** The built library: this file runs from dist/cli, the library's entries are in dist/lib. */
 const DIST = new URL('../lib/', import.meta.url);
@@ -38,6 +39,8 @@ interface LearnArgs {
   detector: Detector;
   /** The markers also read Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese (`--languages`). */
   languages: boolean;
+  /** Repair typos in rules written from people's turns (`--no-spelling` turns it off). */
+  spelling: boolean;
 }
 
 /** Default of --llm-max-tokens: a few hundred rules fit; a runaway folder does not bill silently. */
@@ -88,6 +91,8 @@ Options:
   --model <name>         model for --llm or --openai-url
   --llm-max-tokens <n>   skip the model call when its estimate (input + most output tokens) is
                          above n (default ${LLM_MAX_TOKENS})
+  --no-spelling          keep the people's spelling in rules (by default a typo is repaired when the
+                         session itself uses the one best repair: "beforu" → "before")
   --json                 the whole result as JSON (rules with evidence and dates, skipped files, …)
   --diff                 a unified diff that adds the rules to the --against file (apply: patch -p1)
   --progress             show the progress line even when stderr is not a terminal
@@ -113,7 +118,9 @@ function count(flag: string, value: string | undefined): number {
 }
 
 /** The options of `rearview learn` that take no value. */
-const SWITCHES = new Set('--help --json --diff --progress --no-progress --llm --languages'.split(' '));
+const SWITCHES = new Set(
+  '--help --json --diff --progress --no-progress --llm --languages --no-spelling'.split(' '),
+);
 
 /**
  * Parses the arguments of `rearview learn`; throws its UsageError on a wrong one.
@@ -137,6 +144,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     llmMaxTokens: LLM_MAX_TOKENS,
     detector: 'markers',
     languages: false,
+    spelling: true,
   };
   const args = new ArgCursor(argv, SWITCHES);
   while (args.next()) {
@@ -148,6 +156,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     else if (a === '--no-progress') out.progress = false;
     else if (a === '--llm') out.llm = true;
     else if (a === '--languages') out.languages = true;
+    else if (a === '--no-spelling') out.spelling = false;
     else if (a === '--against') out.against = args.value('a file');
     else if (a === '--fixtures') out.fixtures = args.value('a file');
     else if (a === '--model') out.model = args.value('a model name');
@@ -280,6 +289,7 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
     const total = files.reduce((n, f) => n + f.size, 0);
     const base =
       args.paths.length === 1 && statSync(args.paths[0]!).isDirectory() ? args.paths[0] : undefined;
+    const isWord = args.spelling ? await loadDictionary() : undefined;
     line = progressLine(io.stderr, total, args.progress ?? io.stderr.isTTY === true);
     const result = await learn.learn(sessionSources(files, base), {
       ...(againstText === undefined ? {} : { against: againstText }),
@@ -287,6 +297,7 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
       ...(args.minSessions === undefined ? {} : { minSessions: args.minSessions }),
       ...(args.since === undefined ? {} : { since: args.since }),
       ...(await detectorOptions(args.detector, args.languages)),
+      ...(isWord ? { isWord } : {}),
       onProgress: (p) => line!.update(p),
       ...(llm
         ? {
@@ -311,6 +322,11 @@ export async function main(argv: readonly string[], ioOptions: Io = {}): Promise
     else if (args.diff) say(io.stdout, learn.toUnifiedDiff(result, againstText ?? '', againstName));
     else say(io.stdout, learn.toMarkdown(result));
     say(io.stderr, summary(result, args.against ?? againstName, args.llmMaxTokens));
+    if (args.spelling && !isWord)
+      say(
+        io.stderr,
+        '  spelling: the dictionary (nspell, dictionary-en) could not be loaded; rules keep the spelling as typed\n',
+      );
     if (result.stats.files > 0 && result.skipped.length === result.stats.files) {
       say(io.stderr, 'rearview learn: no file could be read\n');
       return 1;

@@ -11,6 +11,9 @@
  * anything) are left out. The `held-out` column marks the `strangers-final` authors, whose turns no
  * reader rule, weight or threshold was chosen on (eval/heuristic/sets/strangers/README.md).
  *
+ * Rules are written as `rearview learn` writes them, typos repaired with its dictionary (`--no-spelling`:
+ * as typed).
+ *
  * `--sample OUT.jsonl` writes every rule and one-session candidate of every author, with its evidence
  * references (file, line or message, the redacted quote learn keeps), for a blind judge, in a shuffled
  * order that does not group authors; `OUT.key.jsonl` beside it says which rows are held out (the judge
@@ -18,6 +21,7 @@
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { loadDictionary } from '../../cli/spelling';
 import { type LearnedRule, type LearnSource, learn } from '../../lib/learn/index';
 import { sharedDataDir } from '../../tools/shared/data';
 
@@ -26,6 +30,9 @@ const SINGLE = new Set(['claude-code-console', 'claude-code-jsonl']);
 const META = /^(?:SOURCES?\.(?:jsonl|txt)|LICENSE(?:\.md)?|README\.md)$/;
 
 const dir = sharedDataDir();
+// The dictionary `rearview learn` repairs typos with (`--no-spelling`: the person's spelling).
+const isWord = process.argv.includes('--no-spelling') ? undefined : await loadDictionary();
+const spelling = isWord ? { isWord } : {};
 if (!dir) throw new Error('authors.ts needs ../shared/data');
 const JSON_OUT = process.argv.includes('--json');
 const sampleAt = process.argv.indexOf('--sample');
@@ -95,8 +102,8 @@ for (const [author, files] of [...byAuthor].sort((a, b) => (a[0] < b[0] ? -1 : 1
       text: readFileSync(p, 'utf8'),
       modified: statSync(p).mtime,
     }));
-  const strict = await learn(sources());
-  const loose = await learn(sources(), { minSessions: 1 });
+  const strict = await learn(sources(), spelling);
+  const loose = await learn(sources(), { ...spelling, minSessions: 1 });
   rows.push({
     author,
     heldOut: isHeldOut(author),

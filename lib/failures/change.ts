@@ -141,6 +141,8 @@ export function changeParts(a: ChangedCall, b: ChangedCall): FixPart[] {
   return parts;
 }
 
+const isFlag = (w: string) => /^--?[a-z]/i.test(w);
+
 function words(command: string): string[] {
   return (command.trim().split('\n', 1)[0] ?? '').split(/\s+/).filter(Boolean);
 }
@@ -215,7 +217,6 @@ function commandChange(a: string, b: string): FixPart[] {
     const show = (h: typeof ha) => (h.arg ? `${h.written} ${h.arg}` : h.written);
     return [{ kind: 'program', values: [show(hb), show(ha)] }];
   }
-  const isFlag = (w: string) => /^--?[a-z]/i.test(w);
   const flags = (ws: string[]) => new Set(ws.filter(isFlag).map((w) => w.split('=')[0]!));
   const ma = words(mainA);
   const mb = words(mainB);
@@ -243,6 +244,44 @@ function commandChange(a: string, b: string): FixPart[] {
   if (from && to) return [{ kind: 'change-argument', values: [clip(from), clip(to)] }];
   if (to) return [{ kind: 'add-argument', values: [clip(to)] }];
   return from ? [{ kind: 'drop-argument', values: [clip(from)] }] : [{ kind: 'reorder', values: [] }];
+}
+
+/** The flags of a call's command (`--out`, `-v`; `--x=1` as `--x`), or undefined for a call with no command. */
+export function commandFlags(call: ChangedCall): Set<string> | undefined {
+  const input = inputObject(call.action);
+  const command = input ? commandOf(input) : call.action;
+  if (command === undefined) return undefined;
+  return new Set(
+    words(mainCommand(command))
+      .filter(isFlag)
+      .map((w) => w.split('=')[0]!),
+  );
+}
+
+/**
+ * `parts` without the flags a failed call of the same failure also had: a flag added that another
+ * failed call already passed, or dropped that another failed call also lacked, is not what made the
+ * call work ("add `-chdir`/`-out`" when `-out` was on the failing calls too is "add `-chdir`").
+ * `failed` holds the flags of each failed call that has a command.
+ *
+ * @example
+ * ```ts
+ * credited([{ kind: 'add-flag', values: ['-chdir', '-out'] }], [new Set(['-out'])]);
+ * // [{ kind: 'add-flag', values: ['-chdir'] }]
+ * ```
+ */
+export function credited(parts: readonly FixPart[], failed: readonly ReadonlySet<string>[]): FixPart[] {
+  const out: FixPart[] = [];
+  for (const p of parts) {
+    const keep =
+      p.kind === 'add-flag'
+        ? p.values.filter((f) => !failed.some((s) => s.has(f)))
+        : p.kind === 'drop-flag'
+          ? p.values.filter((f) => failed.every((s) => s.has(f)))
+          : p.values;
+    if (keep.length || !p.values.length) out.push(keep === p.values ? p : { ...p, values: keep });
+  }
+  return out;
 }
 
 /** Whether `all` holds every word of `words`, in the same order (others may come between). */

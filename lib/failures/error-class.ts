@@ -15,6 +15,11 @@ const NAMED =
   /\b(branch|tag|remote|module|package|function|method|class|command|variable|attribute|table|column|field|option|host|named)\s+(?!(?:not|has|is|are|was|does|did|in|of|to|for|from|with|the|a|an|or|and|but|must|should|can|could|will|would|may|might|shall|references?|key|scope|manager|\w+(?:ed|ing))\b)(?!<)[\w.:/-]+/gi;
 /** The first word of a sentence the line does not finish, after one it does. */
 const SENTENCE_CUT = /(?<=[.!?])\s+[A-Z][a-z]{0,11}$/;
+/**
+ * Box-drawing characters before the message: Terraform frames each diagnostic (`╷`, `│ Error: …`, `╵`),
+ * and the frame says nothing of the failure.
+ */
+const FRAME = /^[\u2500-\u257f\s]+/;
 /** PowerShell names the command before its message (`git : The term 'git' is not recognized…`). */
 const POWERSHELL_SOURCE = /^[\w.-]+ : (?=[A-Z])/;
 
@@ -78,6 +83,7 @@ const LISTED = /"…"(?:\s*,\s*"…")+/g;
 /** The parts of an error line that differ between occurrences of the same failure, replaced. */
 function normalise(line: string): string {
   const out = line
+    .replace(FRAME, '')
     .replace(POWERSHELL_SOURCE, '')
     .replace(QUOTED, '"…"')
     // A list of quoted values is one value: `["…", "…", "…",` would fill the class with marks, and

@@ -5,7 +5,7 @@
  */
 import { contentText, declinedCall, defaultRef } from '../core/index.js';
 import type { MessageLike } from '../heuristic/index.js';
-import { changeParts, type FixPart, fixText } from './change.js';
+import { changeParts, commandFlags, credited, type FixPart, fixText } from './change.js';
 import { callTarget, commandOf, errorClass, headWords, inputObject } from './error-class.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
@@ -140,7 +140,7 @@ function program(s: Located): string {
  * ```
  */
 export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
-  const classes = new Map<string, FailureClass & { subjects: Set<string> }>();
+  const classes = new Map<string, FailureClass & { subjects: Set<string>; flags: Set<string>[] }>();
   if (!Array.isArray(runs)) return [];
   for (const run of runs) {
     if (run === null || typeof run !== 'object' || !Array.isArray(run.steps)) continue;
@@ -152,12 +152,22 @@ export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
       const key = `${s.tool}\u0000${cls}`;
       let c = classes.get(key);
       if (!c) {
-        c = { tool: s.tool, errorClass: cls, subject: '', occurrences: [], runs: 0, subjects: new Set() };
+        c = {
+          tool: s.tool,
+          errorClass: cls,
+          subject: '',
+          occurrences: [],
+          runs: 0,
+          subjects: new Set(),
+          flags: [],
+        };
         classes.set(key, c);
       }
       if (!c.occurrences.some((o) => o.run === s.run)) c.runs++;
       c.occurrences.push({ run: s.run, step: s.step, ref: s.ref });
       c.subjects.add(isShell(s) ? (targetOf(s) ?? prog) : '');
+      const flags = isShell(s) ? commandFlags(s) : undefined;
+      if (flags) c.flags.push(flags);
       if (!namesChange(c.fix)) {
         const fix = findFix(steps, i);
         if (fix && (!c.fix || namesChange(fix))) c.fix = fix;
@@ -165,7 +175,22 @@ export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
       c.subject = c.subjects.size === 1 ? [...c.subjects][0]! : commonProgram(c.subjects);
     });
   }
-  return [...classes.values()].map(({ subjects: _, ...c }) => c);
+  return [...classes.values()].map(({ subjects: _, flags, ...c }) =>
+    c.fix ? { ...c, fix: creditedFix(c.fix, flags) } : c,
+  );
+}
+
+/**
+ * The fix with only the flags no other failed call of the class also had (`credited` of change.ts).
+ * When nothing is left, the call that worked differed from the failed ones in nothing they did not
+ * also try: a retry.
+ */
+function creditedFix(fix: FailureFix, failed: readonly Set<string>[]): FailureFix {
+  if (fix.kind !== 'changed' || failed.length < 2) return fix;
+  const parts = credited(fix.parts, failed);
+  if (parts.length === fix.parts.length && parts.every((p, i) => p === fix.parts[i])) return fix;
+  const change = fixText(parts);
+  return { ...fix, kind: change ? 'changed' : 'retry', change, parts };
 }
 
 /** The program every subject runs (`git` for `git push` and `git add`), or ''. */

@@ -126,7 +126,7 @@ export async function learn(
     contradictions: [],
     filtered: {},
     skipped: [],
-    stats: { files: 0, bytes: 0, sessions: 0, humanTurns: 0, tokens: 0 },
+    stats: { files: 0, bytes: 0, sessions: 0, humanTurns: 0, tokens: 0, repairedWords: 0 },
     minSessions,
     aborted: false,
   };
@@ -265,6 +265,7 @@ function readOne(
         tally.counts.set(l, (tally.counts.get(l) ?? 0) + n);
     }
     result.stats.humanTurns += found.humanTurns;
+    result.stats.repairedWords += found.repaired;
     for (const [reason, n] of Object.entries(found.filtered))
       result.filtered[reason] = (result.filtered[reason] ?? 0) + n;
     for (const f of found.findings) {
@@ -296,7 +297,7 @@ function fallbackDate(started: string | undefined, name: string, modified: strin
  */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
-type Detector = Pick<LearnOptions, 'scorer' | 'minScore' | 'markers'>;
+type Detector = Pick<LearnOptions, 'scorer' | 'minScore' | 'markers' | 'isWord'>;
 
 /** The scorer and thresholds that read people's turns, checked before any source is read. */
 function detectorOf(options: LearnOptions | undefined): Detector {
@@ -328,8 +329,12 @@ function detectorOf(options: LearnOptions | undefined): Detector {
       message:
         'must be a MarkerSet (lists of phrases by category) or compiled markers (loadLanguageMarkers())',
     });
+  const isWord = options?.isWord;
+  if (isWord !== undefined && typeof isWord !== 'function')
+    issues.push({ path: 'isWord', message: 'must be a function (word) => boolean' });
   if (issues.length) throw new ValidationError(issues, { code: 'learn_invalid_option', subject: 'Option' });
   return {
+    ...(isWord ? { isWord } : {}),
     ...(scorer ? { scorer } : {}),
     ...(minScore !== undefined ? { minScore } : {}),
     ...(markers !== undefined ? { markers } : {}),

@@ -7,7 +7,7 @@
 import { groupFailures, stepsFromMessages } from '../failures/index.js';
 import { type HeuristicOptions, heuristicReflect, opensSession } from '../heuristic/index.js';
 import { type OtherLanguages, otherLanguages } from '../language/index.js';
-import { insightProposals, turnContexts } from '../playbook/index.js';
+import { insightProposals, repairSpelling, turnContexts, wordCounts } from '../playbook/index.js';
 import type { Message } from '../transcript/index.js';
 import { isoInstant } from './dates.js';
 import { judgeFailure, judgeRule } from './quality.js';
@@ -30,6 +30,8 @@ export interface SessionFindings {
   filtered: Record<string, number>;
   /** The people's turns that read as one of the languages the default markers miss (rearview/language). */
   languages?: OtherLanguages;
+  /** Words of the proposed rules repaired as typos (`isWord` given). */
+  repaired: number;
 }
 
 const QUOTE_CHARS = 200;
@@ -115,16 +117,19 @@ export function splitSessions(
 /**
  * The findings of one session. `messages` must be redacted already (user turns at least: they are
  * quoted); `fallbackDate` dates turns before any timestamp; `detector` is what reads people's turns
- * (a learned scorer and its thresholds; the markers alone by default).
+ * (a learned scorer and its thresholds; the markers alone by default), with `isWord` a dictionary
+ * that repairs typos in the rules written from people's turns (`repairSpelling`).
  */
 export function analyseSession(
   session: string,
   messages: readonly Message[],
   fallbackDate: string | undefined,
   redactText: (text: string) => string,
-  detector: Pick<HeuristicOptions, 'scorer' | 'minScore' | 'markers'> = {},
+  detector: Pick<HeuristicOptions, 'scorer' | 'minScore' | 'markers'> & {
+    isWord?: (word: string) => boolean;
+  } = {},
 ): SessionFindings {
-  const out: SessionFindings = { findings: [], humanTurns: 0, filtered: {} };
+  const out: SessionFindings = { findings: [], humanTurns: 0, filtered: {}, repaired: 0 };
   const filter = (reason: string) => {
     out.filtered[reason] = (out.filtered[reason] ?? 0) + 1;
   };
@@ -145,6 +150,7 @@ export function analyseSession(
   if (languages) out.languages = languages;
   const insights = heuristicReflect(messages, detector);
   const turns = insights.length ? turnContexts(messages) : new Map();
+  let counts: Map<string, number> | undefined; // the session's words, counted once a rule needs them
   for (const insight of insights) {
     const ref = insight.traceRefs[0] ?? '';
     // A sentence the writer refused is counted by the judge's reason; a turn with no instruction
@@ -155,7 +161,17 @@ export function analyseSession(
     const turn = byId().get(id);
     for (const proposal of proposals) {
       // The writer judged the sentence (`judgeKeyPoint`); judged again once redacted: a quoted secret.
-      const text = redactText(proposal.text);
+      let text = redactText(proposal.text);
+      if (detector.isWord) {
+        counts ??= wordCounts(messages.map((m) => m.content));
+        try {
+          const spelt = repairSpelling(text, { isWord: detector.isWord, counts });
+          text = spelt.text;
+          out.repaired += spelt.repairs.length;
+        } catch {
+          // A dictionary that throws repairs nothing: the rule keeps the person's spelling.
+        }
+      }
       const verdict = judgeRule(text);
       if (verdict) {
         filter(verdict);

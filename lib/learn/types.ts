@@ -136,6 +136,13 @@ export interface LearnOptions {
    * approvals and friction of Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese.
    */
   markers?: MarkerSet | CompiledMarkers;
+  /**
+   * A dictionary test (`nspell(dictionary).correct` of Hunspell's en_US, as the CLI passes it): with it,
+   * a typo in a rule written from a person's turn is repaired when the session itself uses the one
+   * best repair ("beforu pushit" → "before push it"; `repairSpelling` of rearview/playbook). Without it
+   * rules keep the person's spelling.
+   */
+  isWord?: (word: string) => boolean;
   /** A model to tighten the rules; none is called without it. */
   llm?: LearnLlm;
   /** Told the estimated cost before the model call; returning false skips the call. */
@@ -344,6 +351,8 @@ export interface LearnResult {
     humanTurns: number;
     /** Estimated tokens of the proposed section. */
     tokens: number;
+    /** Words of candidate rules repaired as typos (`isWord` given), over every session. */
+    repairedWords: number;
   };
   minSessions: number;
   budget?: number;

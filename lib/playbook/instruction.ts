@@ -261,12 +261,26 @@ interface Found {
   written: string;
 }
 
+/**
+ * A role prompt pasted into the turn ("Follow the prompt below - You are the Analyzer Agent (…). Your
+ * goals: …"): what follows it is a brief written for some agent, not the person's instruction to this
+ * one. The role is a few words, then a noun of a role; bounded, so linear.
+ */
+const ROLE_PROMPT =
+  /\byou are (?:the|a|an) (?:[\w-]+ ){0,5}?(?:agent|assistant|expert|engineer|architect|developer|reviewer|analy[sz]er|specialist|programmer|coder|consultant|designer|tester)\b/i;
+
 /** The turn's instructions in order. */
 function instructionsOf(text: string, options: InstructionOptions, limit: number): Found[] {
   const found: Found[] = [];
   if (typeof text !== 'string') return found;
   let negated: string | undefined;
-  for (const sentence of sentences(text.slice(0, 4000))) {
+  const head = text.slice(0, 4000);
+  const role = ROLE_PROMPT.exec(head);
+  // The sentence that introduces it goes with it ("Follow the prompt below - You are…").
+  const end = role
+    ? Math.max(...['.', '!', '?', '\n'].map((c) => head.lastIndexOf(c, role.index - 1))) + 1
+    : -1;
+  for (const sentence of sentences(role ? head.slice(0, end) : head)) {
     const not = REJECTED.exec(sentence);
     if (not) {
       const value = (not[1] ?? not[2])!;

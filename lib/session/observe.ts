@@ -21,9 +21,11 @@ import {
   noteAgentLines,
   ownWords,
   type ProposeOptions,
+  repairSpelling,
   type SaidLines,
   saidLines,
   turnVerdict,
+  wordCounts,
 } from '../playbook/index.js';
 import type { RedactOptions, RedactPattern } from '../redact/index.js';
 import { collectSplitSecrets, type SecretFinder, tailOf } from './split-secrets.js';
@@ -66,6 +68,12 @@ export interface SessionState {
   said: SaidLines;
   /** Agent runs observed besides the conversation (SWE-agent, mini-swe-agent trajectories). */
   trajectories: TrajectoryLike[];
+  /**
+   * The words of `history[0 … wordsUpTo)`, counted once a key point needs them (`ObserveConfig.isWord`)
+   * and from there on only for messages not counted yet.
+   */
+  words: Map<string, number> | undefined;
+  wordsUpTo: number;
   /** Halves of keys split across two messages, as literal patterns of their kinds (./split-secrets.ts). */
   splitSecrets: RedactPattern[];
   /** The end of the last message's text and of the last user turn's, for the next join. */
@@ -106,6 +114,8 @@ export interface ObserveConfig {
   redact?: boolean | RedactOptions;
   /** The finder that searches the joins (`rearview/redact`'s `redact`); absent: joins not searched. */
   findSecrets?: SecretFinder;
+  /** A dictionary test: typos in proposed key points are repaired against the session's words. */
+  isWord?: (word: string) => boolean;
 }
 
 /** A session with nothing observed yet. */
@@ -123,6 +133,8 @@ export function newSessionState(id: string): SessionState {
     pendingCited: new Set(),
     said: saidLines(),
     trajectories: [],
+    words: undefined,
+    wordsUpTo: 0,
     splitSecrets: [],
     joinTail: undefined,
     joinUserTail: undefined,
@@ -161,6 +173,8 @@ function saveUndo(s: SessionState, history: number, proposedSoFar: number): Undo
 
 /** Forgets the last message read (its history entry, insights, proposals, evidence and context). */
 function restoreLast(s: SessionState, u: Undo): void {
+  // The forgotten copy's words were counted: count again from the start when next needed.
+  if (s.wordsUpTo > u.history) s.words = undefined;
   s.history.length = u.history;
   s.insights.length = u.insights;
   s.proposed.length = u.proposed;
@@ -293,7 +307,8 @@ export function observeMessages(
     const own = ownWords(s.said, text);
     const context = previous ? { text: own, previous: agentOf(previous) } : { text: own };
     for (const insight of turn) {
-      proposed.push(...insightProposals(insight, context, config.policy));
+      for (const p of insightProposals(insight, context, config.policy))
+        proposed.push(config.isWord ? spelt(s, p, config.isWord) : p);
     }
     s.recentUsers.push({ m, gi });
     if (s.recentUsers.length > RECENT_USERS) s.recentUsers.shift();
@@ -301,6 +316,27 @@ export function observeMessages(
   }
   s.proposed.push(...proposed);
   return { analysed: messages.length - start, insights: found, proposed };
+}
+
+/**
+ * `p` with its typos repaired (`repairSpelling`) against the words of the session so far, counted
+ * once each (a dictionary that throws repairs nothing).
+ */
+function spelt(s: SessionState, p: ProposedKeyPoint, isWord: (word: string) => boolean): ProposedKeyPoint {
+  if (!s.words) {
+    s.words = new Map();
+    s.wordsUpTo = 0;
+  }
+  for (; s.wordsUpTo < s.history.length; s.wordsUpTo++) {
+    const text = contentText(s.history[s.wordsUpTo]!.content);
+    if (text) for (const [w, n] of wordCounts([text])) s.words.set(w, (s.words.get(w) ?? 0) + n);
+  }
+  try {
+    const r = repairSpelling(p.text, { isWord, counts: s.words });
+    return r.repairs.length ? { ...p, text: r.text } : p;
+  } catch {
+    return p;
+  }
 }
 
 function agentOf(m: MessageLike): { content: unknown; toolName?: string } {

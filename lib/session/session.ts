@@ -95,6 +95,7 @@ function observeConfig(options: LessonsOptions): ObserveConfig {
       ...(typeof options?.scorer === 'function' ? { scorer: options.scorer } : {}),
     },
     policy: { minConfidence: options?.minConfidence ?? 'medium' },
+    ...(typeof options?.isWord === 'function' ? { isWord: options.isWord } : {}),
   };
 }
 

@@ -85,6 +85,12 @@ export interface RearviewOptions {
    */
   scorer?: TurnScorer;
   /**
+   * A dictionary test (e.g. `nspell(dictionary).correct`): a typo in a key point written from a
+   * person's turn is then repaired to the one spelling the session so far uses ("beforu" → "before";
+   * `repairSpelling` of `rearview/playbook`). Default none: the person's spelling.
+   */
+  isWord?: (word: string) => boolean;
+  /**
    * Lowest confidence of a correction that becomes a key point. Default `'medium'` (challenging
    * questions such as "Shouldn't that use a fixture?" count; `'high'` keeps only explicit ones).
    */
@@ -148,7 +154,10 @@ export interface LessonsResult {
  * lessons({ messages }, { minConfidence: 'high' });
  * ```
  */
-export type LessonsOptions = Pick<RearviewOptions, 'markers' | 'minScore' | 'minConfidence' | 'scorer'>;
+export type LessonsOptions = Pick<
+  RearviewOptions,
+  'markers' | 'minScore' | 'minConfidence' | 'scorer' | 'isWord'
+>;
 
 /** What {@link Rearview.observe} found in the new messages. */
 export interface ObserveResult {

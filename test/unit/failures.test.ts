@@ -98,6 +98,11 @@ describe('errorClass', () => {
       'File does not exist. Note: your current working directory is C:\\Windows\\system32.',
       'File does not exist. Note: your current working directory is <path>',
     ],
+    // Terraform frames its diagnostics: the frame is no part of the message.
+    [
+      '\u2577\n\u2502 Error: No value for required variable\n\u2502\n\u2502   on variables.tf line 1:\n\u2575',
+      'Error: No value for required variable',
+    ],
   ])('%j → %j', (error, cls) => {
     expect(errorClass(error)).toBe(cls);
   });
@@ -390,6 +395,36 @@ describe('groupFailures and failureLesson', () => {
     ]);
     // Read over the whole line, `ls -la` gave "add `-la`" beside the flag that was dropped.
     expect(c!.fix?.parts).toEqual([{ kind: 'drop-flag', values: ['--no-dereference'] }]);
+  });
+
+  it('credits no flag another failed call of the same failure had (added) or lacked (dropped)', () => {
+    const error = 'Error: No value for required variable';
+    const run = (steps: { action: string; error?: string }[]) =>
+      groupFailures([{ id: 'r', steps: steps.map((s) => ({ tool: 'Bash', ...s })) }])[0]!.fix;
+    // `-out` was on a failing call too: `-chdir` is what worked.
+    expect(
+      run([
+        { action: 'terraform plan', error },
+        { action: 'terraform plan -out p.tfplan -var-file dev.tfvars', error },
+        { action: 'terraform -chdir=infra plan -out p.tfplan' },
+      ])?.parts,
+    ).toEqual([{ kind: 'add-flag', values: ['-chdir'] }]);
+    // Dropping `-var-file` did not help the call that had none: only `-chdir` is credited.
+    expect(
+      run([
+        { action: 'terraform plan -var-file=dev.tfvars', error },
+        { action: 'terraform plan -out p.tfplan', error },
+        { action: 'terraform -chdir=infra plan' },
+      ])?.change,
+    ).toBe('add `-chdir`');
+    // Every flag of the working call was tried by a failed one: no change is credited.
+    const none = run([
+      { action: 'terraform plan', error },
+      { action: 'terraform plan -refresh=false', error },
+      { action: 'terraform plan -refresh=false' },
+    ]);
+    expect(none?.kind).toBe('retry');
+    expect(none?.change).toBe('');
   });
 
   it('groups one class across runs, counts every occurrence, and never invents a fix', () => {

@@ -44,8 +44,13 @@ const CROSSING: Record<string, string> = {
   'bench/playground.bench.ts → playground/src/paste':
     'reads the clipboard-read measure under the name the paste handler gives it',
   'bench/learn-chromium.bench.ts → test/chromium': 'launches the Chromium build the browser tests use',
+  'bench/learn.bench.ts → cli/spelling':
+    'times `rearview learn` with the dictionary the CLI repairs rules with',
   'bench/learn.bench.ts → cli/learn-sources':
     "times the CLI's own file reader, so the bench's CLI row is the path `rearview learn` takes",
+  'eval/learn/authors.ts → cli/spelling': 'writes the rules with the dictionary `rearview learn` loads',
+  'eval/learn/spelling.ts → cli/spelling':
+    'judges the repairs with the dictionary `rearview learn` loads, so eval and the CLI repair alike',
   'scripts/check-examples.ts → test/llm/mock-anthropic':
     'CI runs each example against the mock Messages API the tests serve',
   'bench/durable.bench.ts → test/runtime/workers/durable-server.js':

@@ -244,6 +244,18 @@ describe('writeKeyPoint', () => {
     expect(extractInstructions('Undo the last commit.')).toEqual(['Undo the last commit.']);
   });
 
+  it('reads nothing after a pasted role prompt: a brief for some agent, not the person to this one', () => {
+    const turn =
+      'Keep answers short. Follow the prompt below - You are the Analyzer Agent (Staff Architect). ' +
+      'Do not write final code. Always check the merged MRs first.';
+    expect(extractInstructions(turn, { rulesOnly: true })).toEqual(['Keep answers short.']);
+    expect(extractInstructions('You are a senior TypeScript engineer. Never skip the tests.')).toEqual([]);
+    // "you are" without a role noun is no role prompt.
+    expect(
+      extractInstructions('You are a bit fast. Always run the tests first.', { rulesOnly: true }),
+    ).toEqual(['Always run the tests first.']);
+  });
+
   it('reads "I like X but I want…" as a concession, not a preference for X', () => {
     // A SpecStory user's turn: "Prefer the procedure … but I want to make adjustment." was a key point.
     expect(

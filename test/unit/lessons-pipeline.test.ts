@@ -4,7 +4,7 @@
  * pure analysis (parseInput → computeView → its key points), the session facade (`createRearview`:
  * observe, observeTrajectory, insights, proposed) and the edge example's handler (POST the file, read
  * the summary) give the same insights and the same key points — all equal to `lessons` of
- * rearview/session. The example redacts the transcript before anything is analysed (on purpose), so it
+ * rearview/session (the CLI's with its dictionary: `isWord`, typos in key points repaired). The example redacts the transcript before anything is analysed (on purpose), so it
  * is compared with `lessons` of the redacted messages.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { redactMessages, redactText } from 'rearview/redact';
 import { createRearview, lessons } from 'rearview/session';
 import { parseTranscript } from 'rearview/transcript';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadDictionary } from '../../cli/spelling';
 import { agentRuns } from '../../examples/shared/edge';
 import { createHandler } from '../../examples/vercel-edge/handler';
 import { computeView, DEFAULT_SETTINGS, parseInput } from '../../playground/src/analyze';
@@ -41,9 +42,12 @@ const files = existsSync(DATA)
   : [];
 
 let main: CliMain;
+/** The dictionary the CLI repairs key points with (the other front ends take none). */
+let isWord: ((word: string) => boolean) | undefined;
 
 beforeAll(async () => {
   main = await loadCliMain();
+  isWord = await loadDictionary();
 }, 120_000);
 
 async function cli(path: string) {
@@ -80,10 +84,11 @@ describe.skipIf(!files.length)('the four front ends agree on every shared file',
       const expected = json(lessons({ messages, trajectories }));
       comparedKeyPoints += expected.proposed.length;
 
-      // The CLI.
+      // The CLI: the same pipeline, with its dictionary repairing typos in key points.
       const printed = await cli(join(DATA, file));
-      expect(printed.insights).toEqual(expected.insights);
-      expect(printed.keyPoints).toEqual(expected.proposed);
+      const spelt = json(lessons({ messages, trajectories }, isWord ? { isWord } : {}));
+      expect(printed.insights).toEqual(spelt.insights);
+      expect(printed.keyPoints).toEqual(spelt.proposed);
 
       // The playground's analysis module.
       const parsed = parseInput(text);

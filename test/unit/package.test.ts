@@ -36,6 +36,14 @@ describe('package.json', () => {
 
   it('has only the runtime dependencies the job needs', () => {
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['@anthropic-ai/sdk', 'idb-keyval', 'valibot']);
+    // The dictionaries `rearview learn` repairs typos with (cli/spelling.ts): the CLI only, which keeps
+    // the spelling as typed, and says so, when they are not installed.
+    expect(Object.keys(pkg.optionalDependencies).sort()).toEqual([
+      '@cspell/dict-software-terms',
+      'dictionary-en',
+      'dictionary-en-gb',
+      'nspell',
+    ]);
   });
 });
 

@@ -11,10 +11,12 @@ import {
   parseAceText,
   playbookFromJson,
   playbookToJson,
+  repairSpelling,
   sanitizeKeyPointText,
   selectForPrompt,
   toAceText,
   wilsonLowerBound,
+  wordCounts,
 } from 'rearview/playbook';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
@@ -193,6 +195,24 @@ export const playbookCases: ConformanceCase[] = [
       const json = playbookToJson(pb);
       checkEqual(playbookFromJson(json), pb, 'JSON round trip');
       return { text, json, sanitized: sanitizeKeyPointText('a\u202eb\u0000c\n\nd \udb40\udc41') };
+    },
+  },
+  {
+    name: 'playbook/repairSpelling',
+    run() {
+      const words = new Set("always run the specs before you push it dont don't use pnpm".split(' '));
+      const counts = wordCounts([
+        'Run the specs before you push it; before, before.',
+        'Use pnpm — née pnpm.',
+      ]);
+      const isWord = (w: string) => words.has(w.toLowerCase());
+      const out = [
+        'Always run the specs beforu you pushit.',
+        'Dont use `beforu` or Beforu in src/beforu.',
+        'Ünïcode beforü and BEFORU stay.',
+      ].map((t) => repairSpelling(t, { isWord, counts }));
+      checkEqual(out[0]!.text, 'Always run the specs before you push it.', 'typos repaired');
+      return { out, counts: [...counts] };
     },
   },
 ];

@@ -1,0 +1,99 @@
+/**
+ * `rearview learn` repairs typos in the rules it writes from people's turns (`isWord` of rearview/learn,
+ * Hunspell en_US + en_GB through nspell and cspell's software terms in the CLI), says how many in the
+ * summary, keeps the person's spelling with --no-spelling, and refuses an `isWord` that is no function.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LearnSource, learn } from '../../lib/learn/index';
+import { builtCli } from './built-cli';
+
+type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
+let main: Main;
+let tmp: string;
+
+/** A Claude Code session: the task, the agent's reply (which uses the words the repairs need), then `turn`. */
+function session(day: string, turn: string): string {
+  const reply = 'I will run the specs before every push, and before a commit: before, always before.';
+  return [
+    { type: 'user', message: { role: 'user', content: 'Set up the specs.' }, uuid: 'u1' },
+    {
+      type: 'assistant',
+      message: { role: 'assistant', content: [{ type: 'text', text: reply }] },
+      uuid: 'a1',
+    },
+    { type: 'user', message: { role: 'user', content: turn }, uuid: 'u2', timestamp: `${day}T10:01:00Z` },
+  ]
+    .map((o) => JSON.stringify(o))
+    .join('\n');
+}
+const TURN = 'No, always run the specs beforu you push.';
+
+beforeAll(async () => {
+  ({ main } = (await import(await builtCli())) as { main: Main });
+  tmp = mkdtempSync(join(tmpdir(), 'rearview-spelling-'));
+  writeFileSync(join(tmp, 'a.jsonl'), session('2025-01-01', TURN));
+  writeFileSync(join(tmp, 'b.jsonl'), session('2025-02-01', TURN));
+}, 120_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+async function run(argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await main(['learn', ...argv], {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s), isTTY: false },
+  });
+  return { code, out, err };
+}
+
+describe('rearview learn: spelling', () => {
+  it('repairs a typo the session shows the spelling of, and says so', async () => {
+    const r = await run([tmp]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('- Always run the specs before you push. _(2 sessions');
+    expect(r.err).toContain('spelling: 2 typos repaired in candidate rules (--no-spelling keeps them)');
+    // The evidence quotes the turn as typed.
+    expect(JSON.parse((await run([tmp, '--json'])).out).rules[0].evidence[0].quote).toBe(TURN);
+  });
+
+  it('keeps the spelling as typed with --no-spelling', async () => {
+    const r = await run([tmp, '--no-spelling']);
+    expect(r.out).toContain('- Always run the specs beforu you push. _(2 sessions');
+    expect(r.err).not.toContain('spelling:');
+  });
+});
+
+describe('learn isWord', () => {
+  const sources = (): LearnSource[] => [
+    { name: 'a.jsonl', text: session('2025-01-01', TURN) },
+    { name: 'b.jsonl', text: session('2025-02-01', TURN) },
+  ];
+
+  it('repairs with any dictionary given, and not without one', async () => {
+    const words = new Set('always run the specs before you push'.split(' '));
+    const r = await learn(sources(), { isWord: (w) => words.has(w.toLowerCase()) });
+    expect(r.rules.map((x) => x.text)).toEqual(['Always run the specs before you push.']);
+    expect(r.stats.repairedWords).toBe(2);
+    const plain = await learn(sources());
+    expect(plain.rules.map((x) => x.text)).toEqual(['Always run the specs beforu you push.']);
+    expect(plain.stats.repairedWords).toBe(0);
+  });
+
+  it('keeps the spelling when the dictionary throws, and refuses one that is no function', async () => {
+    const r = await learn(sources(), {
+      isWord: () => {
+        throw new Error('broken dictionary');
+      },
+    });
+    expect(r.rules.map((x) => x.text)).toEqual(['Always run the specs beforu you push.']);
+    await expect(learn(sources(), { isWord: 'yes' as never })).rejects.toMatchObject({
+      code: 'learn_invalid_option',
+    });
+  });
+});
