@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import solid from 'vite-plugin-solid';
@@ -11,6 +13,20 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
   version: string;
 };
 
+// The dictionaries the Learn tab repairs typos in rules with, as `rearview learn` does (Hunspell en_US and
+// en_GB, cspell's software terms): their packages export no file paths, so their folders are named here
+// and the tab fetches the files as assets when a run starts.
+const require = createRequire(import.meta.url);
+const packageDir = (entry: string) => dirname(require.resolve(entry));
+const DICTIONARIES = [
+  { find: /^#dictionary-en\//, replacement: `${packageDir('dictionary-en')}/` },
+  { find: /^#dictionary-en-gb\//, replacement: `${packageDir('dictionary-en-gb')}/` },
+  {
+    find: /^#software-terms\//,
+    replacement: `${packageDir('@cspell/dict-software-terms/cspell-ext.json')}/dict/`,
+  },
+];
+
 export default defineConfig({
   root: fileURLToPath(new URL('./playground', import.meta.url)),
   publicDir: fileURLToPath(new URL('./public', import.meta.url)),
@@ -18,6 +34,7 @@ export default defineConfig({
   define: { __REARVIEW_VERSION__: JSON.stringify(version) },
   resolve: {
     alias: [
+      ...DICTIONARIES,
       { find: /^rearview$/, replacement: fileURLToPath(new URL('./lib/index.ts', import.meta.url)) },
       {
         find: /^rearview\/(.+)$/,

@@ -15,8 +15,8 @@ interface Checker {
   correct(word: string): boolean;
 }
 
-/** cspell's software-term lists, one word a line (`#` comments), lower-cased. */
-const TERM_LISTS = [
+/** cspell's software-term lists, one word a line (`#` comments): the playground's Learn tab reads the same. */
+export const TERM_LISTS = [
   'softwareTerms.txt.gz',
   'software-tools.txt',
   'networkingTerms.txt',
@@ -36,8 +36,8 @@ function softwareTerms(): Set<string> {
     } catch {
       continue; // a list a later version renamed: the others still count
     }
-    const text = (name.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
-    for (const line of text.split('\n')) {
+    // As `wordList` of rearview/playbook reads it (the CLI loads the library from dist/ at run time only).
+    for (const line of (name.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8').split('\n')) {
       const w = line.trim();
       if (w && !w.startsWith('#')) out.add(w.toLowerCase());
     }

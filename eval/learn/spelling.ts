@@ -14,14 +14,14 @@
  * person meant the repair; it quotes third-party text, so write it outside the repository.
  * `--verdicts V.jsonl` (rows `{id, verdict: "right" | "wrong" | "unsure"}`) prints the judge's counts.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { loadDictionary } from '../../cli/spelling';
 import { fnv1a32 } from '../../lib/core/index';
 import { guessLanguage } from '../../lib/language/index';
 import { repairSpelling, wordCounts } from '../../lib/playbook/index';
 import { parseTranscript } from '../../lib/transcript/index';
-import { sharedDataDir } from '../../tools/shared/data';
+import { METADATA_FILE, sharedDataDir, walkFiles } from '../../tools/shared/data';
 
 const arg = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -29,17 +29,6 @@ const arg = (name: string) => {
 };
 const dir = arg('--dir') ?? sharedDataDir();
 if (!dir) throw new Error('spelling.ts needs ../shared/data (or --dir <folder>)');
-const META = /^(?:SOURCES?\.(?:jsonl|txt)|LICENSE(?:\.md)?|README\.md)$/;
-
-function walk(d: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(d).sort()) {
-    const p = join(d, name);
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else if (!META.test(name)) out.push(p);
-  }
-  return out;
-}
 
 const isWord = await loadDictionary();
 if (!isWord) throw new Error('spelling.ts needs nspell and dictionary-en (npm install)');
@@ -57,7 +46,7 @@ let files = 0;
 let turns = 0;
 let unknown = 0;
 let other = 0;
-for (const path of walk(dir)) {
+for (const path of walkFiles(dir, (name) => !METADATA_FILE.test(name))) {
   let messages: ReturnType<typeof parseTranscript>['messages'];
   try {
     messages = parseTranscript(readFileSync(path, 'utf8'), { lenient: true }).messages;

@@ -137,10 +137,10 @@ export interface LearnOptions {
    */
   markers?: MarkerSet | CompiledMarkers;
   /**
-   * A dictionary test (`nspell(dictionary).correct` of Hunspell's en_US, as the CLI passes it): with it,
-   * a typo in a rule written from a person's turn is repaired when the session itself uses the one
-   * best repair ("beforu pushit" → "before push it"; `repairSpelling` of rearview/playbook). Without it
-   * rules keep the person's spelling.
+   * A dictionary test (the CLI passes Hunspell's en_US and en_GB through `nspell`, and cspell's software
+   * terms): with it, a typo in a rule written from a person's turn is repaired when the session itself
+   * uses the one best repair ("beforu pushit" → "before push it"; `repairSpelling` of
+   * rearview/playbook). Without it rules keep the person's spelling.
    */
   isWord?: (word: string) => boolean;
   /** A model to tighten the rules; none is called without it. */

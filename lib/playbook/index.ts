@@ -133,7 +133,13 @@ export {
 export { describeIssues, KeyPointNameSchema, KeyPointSchema, PlaybookSchema } from './schema.js';
 export { compareForEviction, compareNames, keyPointConfidence, WILSON_Z, wilsonLowerBound } from './score.js';
 export { type Selection, type SelectOptions, selectForPrompt } from './select.js';
-export { repairSpelling, type SpellingOptions, type SpellingRepair, wordCounts } from './spelling.js';
+export {
+  repairSpelling,
+  type SpellingOptions,
+  type SpellingRepair,
+  wordCounts,
+  wordList,
+} from './spelling.js';
 export {
   STANDING_CUT,
   STANDING_WEIGHTS,

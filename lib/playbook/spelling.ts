@@ -15,12 +15,13 @@
  *   letter changed makes another word: "fallbacks" → "callbacks", "dont" → "font") and last only
  *   toward a dictionary word the session uses three times or more ("beforu" → "before"; an ending
  *   is grammar: "renderer", Spanish "pregunto"), dropped anywhere but at the ends, or at an end when
- *   doubled ("ppublic", "usefull"). A negation typed without its apostrophe is that contraction
- *   when the dictionary knows it ("dont" → "don't", "wasnt" → "wasn't"), whatever the session uses. A split keeps a short function word apart ("pushit" → "push it",
+ *   doubled ("ppublic", "usefull"). A split keeps a short function word apart ("pushit" → "push it",
  *   "aswell" → "as well"; not "superset" → "super set"), in a lower-case word only.
- * A capitalised word is repaired only where a sentence starts: elsewhere it is a name ("Vries").
- * Otherwise the word stays as the person wrote it. The dictionary is injected (`isWord`), so this module
- * carries no word list: the CLI passes Hunspell's en_US through `nspell`.
+ * A negation typed without its apostrophe is that contraction when the dictionary knows it ("dont" →
+ * "don't", "wasnt" → "wasn't"), whatever the session uses. A capitalised word is repaired only where a
+ * sentence starts: elsewhere it is a name ("Vries"). Otherwise the word stays as the person wrote it.
+ * The dictionary is injected (`isWord`), so this module carries no word list: the CLI passes Hunspell's
+ * en_US and en_GB through `nspell` and cspell's software terms (cli/spelling.ts).
  *
  * @module
  */
@@ -67,6 +68,25 @@ export function wordCounts(texts: Iterable<string>): Map<string, number> {
       const w = m[0].toLowerCase().replace(/’/g, "'");
       out.set(w, (out.get(w) ?? 0) + 1);
     }
+  }
+  return out;
+}
+
+/**
+ * The words of a plain word list, one a line, `#` lines and blank lines left out, lower-cased (cspell's
+ * lists, say): for an `isWord` that also knows a field's terms. Linear.
+ *
+ * @example
+ * ```ts
+ * const terms = new Set(wordList('# tools\nVitest\npnpm\n'));
+ * const isWord = (w: string) => terms.has(w.toLowerCase()) || checker.correct(w);
+ * ```
+ */
+export function wordList(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const w = line.trim();
+    if (w && !w.startsWith('#')) out.push(w.toLowerCase());
   }
   return out;
 }

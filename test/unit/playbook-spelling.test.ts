@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { repairSpelling, wordCounts } from '../../lib/playbook/index';
+import { repairSpelling, wordCounts, wordList } from '../../lib/playbook/index';
 import { describeGrowth, fill, measureGrowth } from './linear-time';
 
 /** A small dictionary: enough English for the sentences below. */
@@ -75,6 +75,14 @@ describe('repairSpelling', () => {
     expect(repair('Always linst changes.', ['lint', 'list']).repairs).toEqual([]);
     // A capital at a sentence start is kept on the repair.
     expect(repair('Beforu you push it, run the specs.').text).toBe('Before you push it, run the specs.');
+  });
+
+  it('reads a plain word list: one word a line, comments and blank lines left out, lower-cased', () => {
+    expect(wordList('# cspell-tools: keep-case\n\nVitest\n  pnpm  \r\nMonorepo')).toEqual([
+      'vitest',
+      'pnpm',
+      'monorepo',
+    ]);
   });
 
   it('never throws, and returns the text unchanged when it repairs nothing', () => {

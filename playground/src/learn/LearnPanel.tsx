@@ -11,6 +11,7 @@ import { DEFAULT_MARKERS } from '../heuristics';
 import type { LearnedDetector } from '../scorers';
 import type { Detector } from '../settings';
 import type { AppState } from '../state';
+import { DICTIONARY_LICENCES } from './dictionary-licences';
 import { type Dropped, dropTarget, postFiles } from './drop';
 import EvidenceList from './EvidenceList';
 import FileLines from './FileLines';
@@ -228,7 +229,19 @@ export default function LearnPanel(props: {
     >
       <p class="hint">
         Pick or drop a folder of agent sessions (Claude Code JSONL, aider histories, console transcripts, chat
-        exports…). A worker reads one file at a time; nothing leaves this page.
+        exports…). A worker reads one file at a time; nothing leaves this page. Typos in rules are repaired as{' '}
+        <code>rearview learn</code> repairs them (dictionaries:{' '}
+        <For each={DICTIONARY_LICENCES}>
+          {(d, i) => (
+            <>
+              {i() ? ', ' : ''}
+              <a href={d.url} target="_blank" rel="noopener">
+                {d.name}
+              </a>
+            </>
+          )}
+        </For>
+        ).
       </p>
       <div class="row">
         <Show when={hasDirectoryPicker()}>

@@ -13,6 +13,7 @@ import {
   type LearnTotal,
   type ToLearnWorker,
 } from './protocol';
+import { loadDictionary } from './spelling';
 
 let controller: AbortController | undefined;
 
@@ -147,6 +148,8 @@ self.onmessage = async (e: MessageEvent<ToLearnWorker>) => {
       ...(m.budget ? { budget: m.budget } : {}),
       ...(m.against ? { against: m.against } : {}),
       ...(m.detector ? await loadScorer(m.detector) : {}),
+      // Typos in rules repaired as `rearview learn` repairs them (the same dictionaries).
+      ...(await loadDictionary().then((isWord) => (isWord ? { isWord } : {}))),
       ...(m.markers ? { markers: m.markers } : {}),
       signal,
       onProgress: (progress) => {

@@ -1,0 +1,7 @@
+/** `nspell` ships no types: what the Learn tab's dictionary (spelling.ts) uses of it. */
+declare module 'nspell' {
+  interface Checker {
+    correct(word: string): boolean;
+  }
+  export default function nspell(dictionary: { aff: string; dic: string }): Checker;
+}
