@@ -29,3 +29,22 @@ export async function loadCliMain(): Promise<CliMain> {
   }
   return ((await import(pathToFileURL(await builtCli()).href)) as { main: CliMain }).main;
 }
+
+/**
+ * Runs `rearview <command> …argv` through `main` in-process, with stdout and stderr captured (stderr no
+ * terminal, no environment).
+ */
+export async function runCli(
+  main: CliMain,
+  command: string,
+  argv: readonly string[],
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main([command, ...argv], {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s), isTTY: false },
+    env: {},
+  });
+  return { code, out, err };
+}

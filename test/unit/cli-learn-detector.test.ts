@@ -15,7 +15,7 @@ import {
 } from '../../lib/heuristic-model/index';
 import { type LearnOptions, learn, toMarkdown } from '../../lib/learn/index';
 import { CHINESE_SESSION } from '../fixtures/chinese-session';
-import { type CliMain, loadCliMain } from './built-cli';
+import { type CliMain, loadCliMain, runCli } from './built-cli';
 import { replySession } from './learn-session';
 
 let main: CliMain;
@@ -47,16 +47,7 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-async function run(argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(['learn', ...argv], {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s), isTTY: false },
-    env: {},
-  });
-  return { code, out, err };
-}
+const run = (argv: string[]) => runCli(main, 'learn', argv);
 
 /** What the library proposes from the same files with `options` (one-offs kept). */
 async function library(options: LearnOptions, folder = 's') {

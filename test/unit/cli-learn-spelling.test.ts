@@ -8,31 +8,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LearnSource, learn } from '../../lib/learn/index';
-import { builtCli } from './built-cli';
+import { type CliMain, loadCliMain, runCli } from './built-cli';
+import { replySession } from './learn-session';
 
-type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
-let main: Main;
+let main: CliMain;
 let tmp: string;
 
-/** A Claude Code session: the task, the agent's reply (which uses the words the repairs need), then `turn`. */
-function session(day: string, turn: string): string {
-  const reply = 'I will run the specs before every push, and before a commit: before, always before.';
-  return [
-    { type: 'user', message: { role: 'user', content: 'Set up the specs.' }, uuid: 'u1' },
-    {
-      type: 'assistant',
-      message: { role: 'assistant', content: [{ type: 'text', text: reply }] },
-      uuid: 'a1',
-    },
-    { type: 'user', message: { role: 'user', content: turn }, uuid: 'u2', timestamp: `${day}T10:01:00Z` },
-  ]
-    .map((o) => JSON.stringify(o))
-    .join('\n');
-}
+/** A Claude Code session whose reply uses the words the repairs need, then `turn`. */
+const session = (day: string, turn: string) =>
+  replySession(
+    day,
+    turn,
+    'I will run the specs before every push, and before a commit: before, always before.',
+  );
 const TURN = 'No, always run the specs beforu you push.';
 
 beforeAll(async () => {
-  ({ main } = (await import(await builtCli())) as { main: Main });
+  main = await loadCliMain();
   tmp = mkdtempSync(join(tmpdir(), 'rearview-spelling-'));
   writeFileSync(join(tmp, 'a.jsonl'), session('2025-01-01', TURN));
   writeFileSync(join(tmp, 'b.jsonl'), session('2025-02-01', TURN));
@@ -42,15 +34,7 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-async function run(argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(['learn', ...argv], {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s), isTTY: false },
-  });
-  return { code, out, err };
-}
+const run = (argv: string[]) => runCli(main, 'learn', argv);
 
 describe('rearview learn: spelling', () => {
   it('repairs a typo the session shows the spelling of, and says so', async () => {
