@@ -108,6 +108,26 @@ test("a correction shows the key point written from it, or that it is evidence o
   expect(errors).toEqual([]);
 });
 
+test('a typo in a key point is repaired as the CLI repairs it, once the dictionary arrives; the insight quotes the turn as typed', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  await openWithText(
+    page,
+    JSON.stringify([
+      { role: 'user', content: 'Set up the specs.' },
+      {
+        role: 'assistant',
+        content: 'I will run the specs before every push, and before a commit: before, always.',
+      },
+      { role: 'user', content: 'No, always run the specs beforu you push.' },
+    ]),
+  );
+  const insight = page.getByTestId('insights').locator('> li').filter({ hasText: 'beforu you push' });
+  await expect(insight.getByTestId('proposal')).toContainText('Always run the specs before you push.');
+  expect(errors).toEqual([]);
+});
+
 test('a turn with two rules shows both key points under its insight, and adds both to the playbook', async ({
   page,
 }) => {

@@ -192,18 +192,28 @@ export function lessonsOfParsed(
   p: Parsed,
   markers: Markers = DEFAULT_MARKERS,
   learned?: LearnedScorer,
+  isWord?: (word: string) => boolean,
 ): LessonsResult {
-  return lessons(lessonsInputOf(p), learned ? { markers, ...learned } : { markers });
+  return lessons(lessonsInputOf(p), { markers, ...learned, ...(isWord ? { isWord } : {}) });
 }
 
-/** The insights and the key points of a parsed input, from one run of the lesson pipeline. */
+/**
+ * The insights and the key points of a parsed input, from one run of the lesson pipeline; with
+ * `isWord` (spelling.ts's dictionary), typos in key points repaired as the CLI repairs them.
+ */
 export function lessonParts(
   p: Parsed,
   markers: Markers,
   learned?: LearnedScorer,
+  isWord?: (word: string) => boolean,
 ): { insights: Insight[]; keyPoints: LessonsResult['proposed'] } {
-  const result = lessonsOfParsed(p, markers, learned);
+  const result = lessonsOfParsed(p, markers, learned, isWord);
   return { insights: result.insights, keyPoints: result.proposed };
+}
+
+/** Whether a key point was written from a person's turn: the only kind a dictionary repairs. */
+export function fromPeople(keyPoints: LessonsResult['proposed']): boolean {
+  return keyPoints.some((k) => k.category === 'correction' || k.category === 'preference');
 }
 
 export function insightsOf(p: Parsed, markers: Markers, learned?: LearnedScorer): Insight[] {

@@ -22,6 +22,7 @@ import type {
 import type { Markers } from './heuristics';
 import { scorerImport } from './scorer-state';
 import { DEFAULT_SETTINGS } from './settings';
+import { dictionaryImport } from './spelling-state';
 import {
   EDITOR_LIMIT,
   type Jump,
@@ -90,12 +91,13 @@ export function createAppState() {
     p: Parsed;
     m: Markers;
   };
+  const dictionary = dictionaryImport();
   const localInsights = createMemo<Scored | null>((prev) => {
     const p = parsed();
     const m = markers();
     const an = analysis();
     if (!p || !an) return null;
-    const { lessonParts } = an;
+    const lessonParts: typeof an.lessonParts = (...args) => dictionary.parts(an, ...args);
     if (!learnedOn()) return { p, m, ...lessonParts(p, m) };
     const { scorer, error } = current();
     const d = detector() as LearnedDetector;

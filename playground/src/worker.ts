@@ -10,6 +10,7 @@ import {
   assembleView,
   compactionOf,
   countsOf,
+  fromPeople,
   lessonParts,
   loadScorer,
   type Parsed,
@@ -22,6 +23,7 @@ import {
 } from './analyze';
 import { lineSpan, lineStarts, replaceLine } from './line-index';
 import { pieces, takeLists } from './lists';
+import type { LearnedScorer } from './scorers';
 import type { FromWorker, TextMeta, ToWorker } from './worker-protocol';
 
 /**
@@ -51,14 +53,31 @@ const meta = (): TextMeta => ({ chars: text.length, lines: index().length, head:
 
 type Scored = Pick<ViewParts, 'insights' | 'keyPoints' | 'learned' | 'scorerError'>;
 
+/**
+ * The lesson parts, typos in key points repaired once one is written from a person's turn (the
+ * dictionary is fetched then, once per worker).
+ */
+async function spelt(p: Parsed, markers: Settings['markers'], learned?: LearnedScorer) {
+  const parts = lessonParts(p, markers, learned);
+  if (!fromPeople(parts.keyPoints)) return parts;
+  // Imported when first needed: the dictionary's assets stay out of the worker's first load.
+  const isWord = await import('./spelling').then(
+    (m) => m.loadDictionary(),
+    () => undefined,
+  );
+  return isWord ? lessonParts(p, markers, learned, isWord) : parts;
+}
+
 /** The insights with the settings' markers, and the chosen learned scorer when there is one and it loads. */
 async function insightsFor(p: Parsed, s: Settings): Promise<Scored> {
-  if (s.detector === 'markers') return { ...lessonParts(p, s.markers), learned: false };
+  if (s.detector === 'markers') return { ...(await spelt(p, s.markers)), learned: false };
+  let learned: LearnedScorer;
   try {
-    return { ...lessonParts(p, s.markers, await loadScorer(s.detector)), learned: s.detector };
+    learned = await loadScorer(s.detector);
   } catch (err) {
-    return { ...lessonParts(p, s.markers), learned: false, scorerError: String(err) };
+    return { ...(await spelt(p, s.markers)), learned: false, scorerError: String(err) };
   }
+  return { ...(await spelt(p, s.markers, learned)), learned: s.detector };
 }
 
 /** Recomputes only what a settings change affects, and sends only that. */

@@ -5,6 +5,7 @@
  */
 import { type LearnSource, learn, toMarkdown, toUnifiedDiff } from 'rearview/learn';
 import { loadScorer } from '../scorers';
+import { loadDictionary } from '../spelling';
 import { type DirHandle, type FileHandle, type NamedFile, relativePath, walkHandles } from './files';
 import {
   FILE_BATCH,
@@ -13,7 +14,6 @@ import {
   type LearnTotal,
   type ToLearnWorker,
 } from './protocol';
-import { loadDictionary } from './spelling';
 
 let controller: AbortController | undefined;
 

@@ -1,8 +1,9 @@
 /**
- * The Learn tab's dictionary, the one `rearview learn` repairs typos in rules with (cli/spelling.ts):
- * Hunspell's en_US and en_GB read by `nspell`, and cspell's software terms. Fetched as assets by the
- * worker when a run starts (about 1.2 MB, 0.4 MB compressed on the wire), never on the page's first
- * load. Undefined when they cannot be fetched: the rules then keep the spelling as typed.
+ * The playground's dictionary, the one the CLI repairs typos in key points and rules with
+ * (cli/spelling.ts): Hunspell's en_US and en_GB read by `nspell`, and cspell's software terms. Fetched
+ * as assets (about 1.2 MB, 0.4 MB compressed on the wire) by the Learn tab's worker when a run starts,
+ * and by the analysis once an input gives a key point written from a person's turn; never on the
+ * page's first load. Undefined when they cannot be fetched: the spelling stays as typed.
  */
 
 import { wordList } from 'rearview/playbook';

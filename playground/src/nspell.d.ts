@@ -1,4 +1,4 @@
-/** `nspell` ships no types: what the Learn tab's dictionary (spelling.ts) uses of it. */
+/** `nspell` ships no types: what the playground's dictionary (spelling.ts) uses of it. */
 declare module 'nspell' {
   interface Checker {
     correct(word: string): boolean;
