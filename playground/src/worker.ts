@@ -53,15 +53,19 @@ const meta = (): TextMeta => ({ chars: text.length, lines: index().length, head:
 
 type Scored = Pick<ViewParts, 'insights' | 'keyPoints' | 'learned' | 'scorerError'>;
 
+/** The dictionary, once fetched (spelling.ts). */
+let isWord: ((word: string) => boolean) | undefined;
+
 /**
  * The lesson parts, typos in key points repaired once one is written from a person's turn (the
- * dictionary is fetched then, once per worker).
+ * dictionary is fetched then, once per worker; later inputs are read with it at once).
  */
 async function spelt(p: Parsed, markers: Settings['markers'], learned?: LearnedScorer) {
+  if (isWord) return lessonParts(p, markers, learned, isWord);
   const parts = lessonParts(p, markers, learned);
   if (!fromPeople(parts.keyPoints)) return parts;
   // Imported when first needed: the dictionary's assets stay out of the worker's first load.
-  const isWord = await import('./spelling').then(
+  isWord = await import('./spelling').then(
     (m) => m.loadDictionary(),
     () => undefined,
   );
