@@ -246,7 +246,15 @@ function commandChange(a: string, b: string): FixPart[] {
   return from ? [{ kind: 'drop-argument', values: [clip(from)] }] : [{ kind: 'reorder', values: [] }];
 }
 
-/** The flags of a call's command (`--out`, `-v`; `--x=1` as `--x`), or undefined for a call with no command. */
+/**
+ * The flags of a call's command (`--out`, `-v`; `--x=1` as `--x`), or undefined for a call with no
+ * command.
+ *
+ * @example
+ * ```ts
+ * commandFlags({ action: 'terraform plan -out=p.tfplan -lock' }); // Set { '-out', '-lock' }
+ * ```
+ */
 export function commandFlags(call: ChangedCall): Set<string> | undefined {
   const input = inputObject(call.action);
   const command = input ? commandOf(input) : call.action;
