@@ -22,7 +22,7 @@ import type {
 import type { Markers } from './heuristics';
 import { scorerImport } from './scorer-state';
 import { DEFAULT_SETTINGS } from './settings';
-import { dictionaryImport } from './spelling-state';
+import { dictionaryImport, sameParts } from './spelling-state';
 import {
   EDITOR_LIMIT,
   type Jump,
@@ -92,7 +92,7 @@ export function createAppState() {
     m: Markers;
   };
   const dictionary = dictionaryImport();
-  const localInsights = createMemo<Scored | null>((prev) => {
+  const readInsights = (prev: Scored | null): Scored | null => {
     const p = parsed();
     const m = markers();
     const an = analysis();
@@ -108,7 +108,8 @@ export function createAppState() {
     if (prev && prev.p === p && prev.m === m && !prev.scorerError)
       return prev.learned && prev.learned !== d ? { ...prev, learned: false } : prev;
     return { p, m, ...lessonParts(p, m) };
-  }, null);
+  };
+  const localInsights = createMemo(readInsights, null, { equals: sameParts });
   const localSnapshot = createMemo(() => {
     const p = parsed();
     const an = analysis();
