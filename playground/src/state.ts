@@ -103,8 +103,7 @@ export function createAppState() {
     const d = detector() as LearnedDetector;
     if (scorer) return { p, m, ...lessonParts(p, m, scorer), learned: d };
     if (error) return { p, m, ...lessonParts(p, m), scorerError: error };
-    // Loading: the insights on screen stay (no flash of an empty list) unless the input changed; they
-    // are no longer the chosen scorer's, so they are not labelled as such.
+    // Loading: the insights on screen stay (no flash) unless the input changed, no longer the scorer's.
     if (prev && prev.p === p && prev.m === m && !prev.scorerError)
       return prev.learned && prev.learned !== d ? { ...prev, learned: false } : prev;
     return { p, m, ...lessonParts(p, m) };
