@@ -15,7 +15,7 @@ interface Checker {
   correct(word: string): boolean;
 }
 
-/** cspell's software-term lists, one word a line (`#` comments): the playground's Learn tab reads the same. */
+/** cspell's software-term lists, one word a line (`#` comments): the playground fetches the same (a test checks). */
 export const TERM_LISTS = [
   'softwareTerms.txt.gz',
   'software-tools.txt',

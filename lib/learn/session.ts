@@ -164,13 +164,9 @@ export function analyseSession(
       let text = redactText(proposal.text);
       if (detector.isWord) {
         counts ??= wordCounts(messages.map((m) => m.content));
-        try {
-          const spelt = repairSpelling(text, { isWord: detector.isWord, counts });
-          text = spelt.text;
-          out.repaired += spelt.repairs.length;
-        } catch {
-          // A dictionary that throws repairs nothing: the rule keeps the person's spelling.
-        }
+        const spelt = repairSpelling(text, { isWord: detector.isWord, counts });
+        text = spelt.text;
+        out.repaired += spelt.repairs.length;
       }
       const verdict = judgeRule(text);
       if (verdict) {

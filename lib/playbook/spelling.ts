@@ -17,9 +17,10 @@
  *   is grammar: "renderer", Spanish "pregunto"), dropped anywhere but at the ends, or at an end when
  *   doubled ("ppublic", "usefull"). A split keeps a short function word apart ("pushit" → "push it",
  *   "aswell" → "as well"; not "superset" → "super set"), in a lower-case word only.
- * A negation typed without its apostrophe is that contraction when the dictionary knows it ("dont" →
- * "don't", "wasnt" → "wasn't"), whatever the session uses. A capitalised word is repaired only where a
- * sentence starts: elsewhere it is a name ("Vries"). Otherwise the word stays as the person wrote it.
+ * A negation typed without its apostrophe ("dont", "wasnt") is left to the key-point writer, which
+ * writes the contraction (writer.ts); its nearest words are other words ("font"). A capitalised word
+ * is repaired only where a sentence starts: elsewhere it is a name ("Vries"). Otherwise the word stays
+ * as the person wrote it.
  * The dictionary is injected (`isWord`), so this module carries no word list: the CLI passes Hunspell's
  * en_US and en_GB through `nspell` and cspell's software terms (cli/spelling.ts).
  *
@@ -123,9 +124,10 @@ function edits(w: string, swaps: Set<string>, ends: Set<string>): Set<string> {
  * two are as good. A candidate's weight is how often the session uses it (a split: its rarer half).
  */
 function bestRepair(w: string, opts: SpellingOptions, maySplit: boolean): string | undefined {
-  // A negation typed without its apostrophe ("dont", "wasnt") is that contraction, used or not; an
-  // `s` is left alone ("learnings" is no "learning's").
-  if (w.endsWith('nt') && opts.isWord(`${w.slice(0, -1)}'t`)) return `${w.slice(0, -1)}'t`;
+  // A negation typed without its apostrophe ("dont", "wasnt") is no typo to repair here: the key-point
+  // writer writes it with its apostrophe (writer.ts `withApostrophes`), and its nearest words ("font",
+  // "done") are other words.
+  if (w.endsWith('nt') && opts.isWord(`${w.slice(0, -1)}'t`)) return undefined;
   let best: string | undefined;
   let bestCount = 0;
   let tie = false;
@@ -179,7 +181,8 @@ function sentenceStart(text: string, at: number): boolean {
 /**
  * `text` with its typos repaired against the session's own words (see the module's notes for when a
  * word counts as a typo), and the repairs made. Words in backticks, glued to code or paths, in capitals
- * or camel case are never touched; a capitalised word keeps its capital.
+ * or camel case are never touched; a capitalised word keeps its capital. Never throws: a dictionary that
+ * throws repairs nothing.
  *
  * @example
  * ```ts
@@ -192,6 +195,15 @@ export function repairSpelling(
   text: string,
   opts: SpellingOptions,
 ): { text: string; repairs: SpellingRepair[] } {
+  try {
+    return repaired(text, opts);
+  } catch {
+    // A dictionary (or counts) that throws repairs nothing: the text stays as typed.
+    return { text: typeof text === 'string' ? text : '', repairs: [] };
+  }
+}
+
+function repaired(text: string, opts: SpellingOptions): { text: string; repairs: SpellingRepair[] } {
   const repairs: SpellingRepair[] = [];
   let out = '';
   let last = 0;

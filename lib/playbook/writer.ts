@@ -165,11 +165,12 @@ export function writeKeyPoint(text: string): string | undefined {
 }
 
 /**
- * A contraction typed without its apostrophe, as a whole word between spaces or punctuation ("dont",
- * "DOnt", "isnt"; not `dont.js` nor a path): a key point is written, not chatted.
+ * A contraction typed without its apostrophe, as a whole word between spaces or punctuation, a full
+ * stop included ("dont", "DOnt", "isnt.", "mustnt"; not `dont.js` nor a path): a key point is written,
+ * not chatted.
  */
 const BARE_CONTRACTION =
-  /(?<![\w./`'’-])(do|does|did|is|are|was|were|should|would|could|have|has|had|ca|wo)nt(?![\w./`'’-])/gi;
+  /(?<![\w./`'’-])(do|does|did|is|are|was|were|should|would|could|must|might|need|have|has|had|ca|wo|ai|sha)nt(?![\w/`'’-]|\.\w)/gi;
 
 /** {@link BARE_CONTRACTION}'s words with their apostrophe, the first word of the sentence capitalised. */
 function withApostrophes(sentence: string): string {

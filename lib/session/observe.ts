@@ -319,8 +319,8 @@ export function observeMessages(
 }
 
 /**
- * `p` with its typos repaired (`repairSpelling`) against the words of the session so far, counted
- * once each (a dictionary that throws repairs nothing).
+ * `p` with its typos repaired (`repairSpelling`, which never throws) against the words of the session
+ * so far, counted once each.
  */
 function spelt(s: SessionState, p: ProposedKeyPoint, isWord: (word: string) => boolean): ProposedKeyPoint {
   if (!s.words) {
@@ -331,12 +331,8 @@ function spelt(s: SessionState, p: ProposedKeyPoint, isWord: (word: string) => b
     const text = contentText(s.history[s.wordsUpTo]!.content);
     if (text) for (const [w, n] of wordCounts([text])) s.words.set(w, (s.words.get(w) ?? 0) + n);
   }
-  try {
-    const r = repairSpelling(p.text, { isWord, counts: s.words });
-    return r.repairs.length ? { ...p, text: r.text } : p;
-  } catch {
-    return p;
-  }
+  const r = repairSpelling(p.text, { isWord, counts: s.words });
+  return r.repairs.length ? { ...p, text: r.text } : p;
 }
 
 function agentOf(m: MessageLike): { content: unknown; toolName?: string } {

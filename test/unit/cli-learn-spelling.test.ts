@@ -3,10 +3,11 @@
  * Hunspell en_US + en_GB through nspell and cspell's software terms in the CLI), says how many in the
  * summary, keeps the person's spelling with --no-spelling, and refuses an `isWord` that is no function.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TERM_LISTS } from '../../cli/spelling';
 import { type LearnSource, learn } from '../../lib/learn/index';
 import { type CliMain, loadCliMain, runCli } from './built-cli';
 import { replySession } from './learn-session';
@@ -79,5 +80,22 @@ describe('learn isWord', () => {
     await expect(learn(sources(), { isWord: 'yes' as never })).rejects.toMatchObject({
       code: 'learn_invalid_option',
     });
+  });
+});
+
+describe('one dictionary everywhere', () => {
+  it("the playground fetches the CLI's dictionaries and every one of its term lists", () => {
+    // The playground's loader (a browser module, built by Vite) cannot import the CLI's: its imports
+    // name the same files, and a list added to one and not the other is caught here.
+    const source = readFileSync(join(import.meta.dirname, '../../playground/src/spelling.ts'), 'utf8');
+    const imported = [...source.matchAll(/from '#software-terms\/([^?']+)\?url'/g)].map((m) => m[1]).sort();
+    expect(imported).toEqual([...TERM_LISTS].sort());
+    for (const d of [
+      '#dictionary-en/index.aff',
+      '#dictionary-en/index.dic',
+      '#dictionary-en-gb/index.aff',
+      '#dictionary-en-gb/index.dic',
+    ])
+      expect(source).toContain(`'${d}?url'`);
   });
 });

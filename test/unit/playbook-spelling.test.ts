@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { repairSpelling, wordCounts, wordList } from '../../lib/playbook/index';
+import { repairSpelling, wordCounts, wordList, writeKeyPoint } from '../../lib/playbook/index';
 import { describeGrowth, fill, measureGrowth } from './linear-time';
 
 /** A small dictionary: enough English for the sentences below. */
@@ -42,8 +42,13 @@ describe('repairSpelling', () => {
     expect(repair("Don't write doctrings in specs.").text).toBe("Don't write docstrings in specs.");
   });
 
-  it('writes a negation typed without its apostrophe as the contraction', () => {
-    expect(repair('Please dont commit the lockfile.').repairs).toEqual([{ from: 'dont', to: "don't" }]);
+  it('leaves a negation typed without its apostrophe to the key-point writer, which writes the contraction', () => {
+    // "dont" is one edit from "font" and "done", words the session may use: neither is meant.
+    expect(repair('Please dont commit the lockfile.', ['font', 'font', 'done']).repairs).toEqual([]);
+    // The writer's contraction, at the end of a sentence too ("mustnt." was left as typed before).
+    expect(writeKeyPoint('Never commit the lockfile, you mustnt.')).toBe(
+      "Never commit the lockfile, you mustn't.",
+    );
   });
 
   it('leaves names, code, words of the session and other alphabets alone', () => {
@@ -83,6 +88,17 @@ describe('repairSpelling', () => {
       'pnpm',
       'monorepo',
     ]);
+  });
+
+  it('repairs nothing, and throws nothing, with a dictionary that throws', () => {
+    const broken = () => {
+      throw new Error('broken dictionary');
+    };
+    const text = 'Always run specs beforu pushit.';
+    expect(repairSpelling(text, { isWord: broken, counts: wordCounts(SESSION) })).toEqual({
+      text,
+      repairs: [],
+    });
   });
 
   it('never throws, and returns the text unchanged when it repairs nothing', () => {
