@@ -137,7 +137,7 @@ export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
     'the it a them this useful helpful handy interesting worthwhile as than asked must only always step assume ' +
-    'red state phase regression regressions test tests testing suite suites observed noticed encountered',
+    'red state phase regression regressions test tests testing suite suites observed noticed encountered fail safe fast',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 /**

@@ -162,12 +162,14 @@ export function stillBefore(fs: readonly number[], i: number): boolean {
 /**
  * Problem words that the next word turns into the name of a thing, not a defect: a test-first phase
  * ("We have our RED state", "the TDD RED phase"), a kind of test ("26 regression tests pass", "add a
- * regression test"). Data: each row is the problem words, then the words after them; every word is
- * in `CODES` (cues.ts).
+ * regression test"), a design property ("all paths fail-safe on a missing key", "a fail-fast
+ * loader": `words` splits the hyphen). Data: each row is the problem words, then the words after
+ * them; every word is in `CODES` (cues.ts).
  */
 const NAMED_BY_NEXT: readonly (readonly [string, string])[] = [
   ['red', 'state phase'],
   ['regression regressions', 'test tests testing suite suites'],
+  ['fail', 'safe fast'],
 ];
 /** {@link NAMED_BY_NEXT} by word code: the codes of the words that may follow. */
 const NEXT_OF = /* @__PURE__ */ (() => {

@@ -139,7 +139,7 @@ export interface LearnOptions {
   /**
    * A dictionary test (the CLI passes Hunspell's en_US and en_GB through `nspell`, and cspell's software
    * terms): with it, a typo in a rule written from a person's turn is repaired when the session itself
-   * uses the one best repair ("beforu pushit" → "before push it"; `repairSpelling` of
+   * uses the one best repair ("beforu pushit" → "before pushing it"; `repairSpelling` of
    * rearview/playbook). Without it rules keep the person's spelling.
    */
   isWord?: (word: string) => boolean;

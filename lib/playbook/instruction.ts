@@ -41,6 +41,8 @@ const RATHER = /^i(?: would|['’]d)? rather\s+(not\s+)?/i;
 /** A leading condition or scope before the imperative: "In the health endpoint, never return…". */
 const LEAD_CLAUSE = /^((?:in|for|when|whenever|before|after|on|during|while)\s[^,;:]{1,60}),\s+/i;
 const AVOID = /^i (?:(?:do not|don['’]?t|never) (?:want|like)|(?:really )?(?:dislike|hate))\s+/i;
+/** What the agent does that the person dislikes, as a gerund after "you": "I dislike you adding…". */
+const YOU_DOING = /^you\s+([a-z]{2,}ing)\b/i;
 /** "I don't want you to X" is an instruction not to X. */
 const DONT = /^i (?:do not|don['’]?t|never) (?:want|like)(?: you)? to\s+/i;
 const VAGUE = /^(?:it|this|that|them|these|those|so|one)[.!]*$/i;
@@ -71,7 +73,8 @@ const E_STEMS = new Set(
 function base(gerund: string): string {
   const stem = gerund.slice(0, -3).toLowerCase();
   if (E_STEMS.has(stem)) return `${stem}e`;
-  if (/([bdgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
+  // "running" → "run", "stopping" → "stop"; "adding" keeps its double letter ("add").
+  if (stem !== 'add' && /([bdgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
   return stem;
 }
 
@@ -131,6 +134,15 @@ function asInstruction(sentence: string, negated: string | undefined): string | 
     const rest = asClause(sentence.slice(lead[0].length), undefined);
     if (rest) return `${lead[1]}, ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`;
   }
+  // "Don't put comments in bash snippets, if needed for an explanation, put it in the text above.":
+  // two instructions, the second under its own condition; the first stands alone.
+  const step = NEXT_STEP.exec(sentence);
+  if (
+    step &&
+    step.index >= MIN_CLAUSE_CHARS &&
+    asClause(sentence.slice(step.index + step[0].length), undefined)
+  )
+    return asClause(sentence.slice(0, step.index), negated);
   const whole = asClause(sentence, negated);
   if (whole !== undefined) return whole;
   // "Sorry for interrupting, go on, but I wanted to remind you to always run the specs first.": what
@@ -138,6 +150,9 @@ function asInstruction(sentence: string, negated: string | undefined): string | 
   const but = BUT.exec(sentence);
   return but ? asClause(sentence.slice(but.index + but[0].length), undefined) : undefined;
 }
+
+/** A second instruction with a condition of its own: ", if …, " (see {@link asInstruction}). */
+const NEXT_STEP = /,\s+if\s[^,;]{1,60},\s+/i;
 
 /** The first ", but" of a sentence (see {@link asInstruction}). */
 const BUT = /[,;]\s*but\s+/i;
@@ -166,7 +181,12 @@ function asClause(sentence: string, negated: string | undefined): string | undef
     )
       return undefined;
     s = `prefer ${s.replace(PREFER, '')}`;
-  } else if (AVOID.test(s)) s = `avoid ${s.replace(AVOID, '')}`;
+  } else if (AVOID.test(s)) {
+    // "I dislike you adding docs to pytest.ini" is "Don't add docs to pytest.ini", not "Avoid you adding…".
+    const rest = s.replace(AVOID, '');
+    const you = YOU_DOING.exec(rest);
+    s = you ? `don't ${base(you[1]!)}${rest.slice(you[0].length)}` : `avoid ${rest}`;
+  }
   s = s.replace(/[\s,;:.!?]+$/, '').replace(/,?\s+(?:please|thanks|thank you|ok|okay)$/i, '');
   if (!IMPERATIVE.test(s)) {
     // "No, not GraphQL. I said REST endpoint." — a bare noun phrase after a rejected one.

@@ -16,7 +16,9 @@
  *   toward a dictionary word the session uses three times or more ("beforu" → "before"; an ending
  *   is grammar: "renderer", Spanish "pregunto"), dropped anywhere but at the ends, or at an end when
  *   doubled ("ppublic", "usefull"). A split keeps a short function word apart ("pushit" → "push it",
- *   "aswell" → "as well"; not "superset" → "super set"), in a lower-case word only.
+ *   "aswell" → "as well"; not "superset" → "super set"), in a lower-case word only; after a
+ *   preposition that takes a gerund, a verb split from its object takes its -ing form when the
+ *   dictionary knows it ("before pushit" → "before pushing it").
  * A negation typed without its apostrophe ("dont", "wasnt") is left to the key-point writer, which
  * writes the contraction (writer.ts); its nearest words are other words ("font"). A capitalised word
  * is repaired only where a sentence starts: elsewhere it is a name ("Vries"). Otherwise the word stays
@@ -171,6 +173,25 @@ function bestRepair(w: string, opts: SpellingOptions, maySplit: boolean): string
   return tie ? undefined : best;
 }
 
+/** Prepositions before which a verb takes its -ing form: "before pushing it", "without asking". */
+const TAKES_GERUND = /\b(?:before|after|without|by|about|from|for|of)\s+$/i;
+/** A split into a verb and its object or particle ("push it", "clean up"). */
+const VERB_AND_OBJECT = /^([a-z]{2,}) (it|up|out|off|on|in)$/;
+
+/**
+ * A split's verb in its -ing form after a preposition that takes one: "beforu pushit" is "before
+ * pushing it", not "before push it" (a bare word before "it" after "before" can only be a verb). The
+ * form must be a dictionary word ("running", "making"); else the split stays as it is.
+ */
+function gerundAfter(preceding: string, fix: string, opts: SpellingOptions): string {
+  const split = VERB_AND_OBJECT.exec(fix);
+  if (!split || !TAKES_GERUND.test(preceding)) return fix;
+  const verb = split[1]!;
+  const forms = [`${verb}ing`, `${verb.slice(0, -1)}ing`, `${verb}${verb.at(-1)}ing`];
+  const form = forms.find((f, i) => (i !== 1 || verb.endsWith('e')) && opts.isWord(f));
+  return form ? `${form} ${split[2]}` : fix;
+}
+
 /** Whether a sentence starts at `at` of `text`: nothing but spaces, a list marker or `>` after a stop. */
 function sentenceStart(text: string, at: number): boolean {
   let j = at - 1;
@@ -187,8 +208,8 @@ function sentenceStart(text: string, at: number): boolean {
  * @example
  * ```ts
  * const counts = wordCounts(['git push', 'Run the specs before you push it.', 'Always run specs beforu pushit.']);
- * const isWord = (w: string) => ['run', 'the', 'specs', 'before', 'you', 'push', 'it', 'always', 'git'].includes(w.toLowerCase());
- * repairSpelling('Always run specs beforu pushit.', { isWord, counts }).text; // 'Always run specs before push it.'
+ * const isWord = (w: string) => ['run', 'the', 'specs', 'before', 'you', 'push', 'pushing', 'it', 'always', 'git'].includes(w.toLowerCase());
+ * repairSpelling('Always run specs beforu pushit.', { isWord, counts }).text; // 'Always run specs before pushing it.'
  * ```
  */
 export function repairSpelling(
@@ -228,8 +249,9 @@ function repaired(text: string, opts: SpellingOptions): { text: string; repairs:
     if (word !== lower && !(capitalised && sentenceStart(text, at))) continue; // GH, camelCase, names
     if (opts.isWord(word) || opts.isWord(lower)) continue;
     if ((opts.counts.get(lower) ?? 0) > 1) continue; // the session's own word
-    const fix = bestRepair(lower, opts, !capitalised);
+    let fix = bestRepair(lower, opts, !capitalised);
     if (!fix) continue;
+    fix = gerundAfter(out + text.slice(last, at), fix, opts);
     const to = capitalised ? fix[0]!.toUpperCase() + fix.slice(1) : fix;
     repairs.push({ from: word, to });
     out += text.slice(last, at) + to;

@@ -81,6 +81,14 @@ describe('categorise: English openings', () => {
     expect(category('I see an issue in the backup-crawler-output.ts file.')).toBe('blockers');
   });
 
+  it('reads "fail-safe" and "fail-fast" as a design property, not a failure', () => {
+    for (const t of ['The handler is fail-safe.', 'We keep a fail-fast loader.', 'What fail_fast Does'])
+      expect(category(t), t).not.toBe('blockers');
+    // A failure stays one, and a problem word beside the property still counts.
+    for (const t of ['The tests fail on CI.', 'Builds fail safely only on Linux, and fail on macOS.'])
+      expect(category(t), t).toBe('blockers');
+  });
+
   it('reads a noun that is also a verb, then what became of it, as a report (sets/outcome-reports)', () => {
     for (const t of [
       'Install finished.',

@@ -264,6 +264,32 @@ describe('writeKeyPoint', () => {
     expect(extractInstructions('I prefer tabs over spaces.')).toEqual(['Prefer tabs over spaces.']);
   });
 
+  it('reads "I dislike you doing X" as "Don\'t do X", and a verb\'s -ing form back to its base', () => {
+    expect(
+      extractInstructions('I dislike you adding inline documentation to pytest.ini and conftest.py.'),
+    ).toEqual(["Don't add inline documentation to pytest.ini and conftest.py."]);
+    expect(extractInstructions("I don't like you creating new files for every helper.")).toEqual([
+      "Don't create new files for every helper.",
+    ]);
+    // "adding" is "add" ("ad" before), "running" is "run".
+    expect(extractInstructions("Shouldn't we be adding a fixture?")).toEqual(['Add a fixture.']);
+    expect(extractInstructions("Shouldn't we be running the linter?")).toEqual(['Run the linter.']);
+    // What the person dislikes that is no act of the agent's stays as it was said.
+    expect(extractInstructions('I dislike long commit messages.')).toEqual(['Avoid long commit messages.']);
+  });
+
+  it('keeps the first of two instructions when the second has a condition of its own', () => {
+    expect(
+      extractInstructions(
+        "Good, but don't put comments into bash snippets, if needed for an explanation, put it in the text above.",
+      ),
+    ).toEqual(["Don't put comments into bash snippets."]);
+    // A condition that is part of the one instruction stays with it.
+    expect(extractInstructions('Always use tabs, if possible, in Makefiles.')).toEqual([
+      'Always use tabs, if possible, in Makefiles.',
+    ]);
+  });
+
   it('reads "No, not X. Y." as "use Y, not X" for the next sentence only', () => {
     expect(extractInstructions('No, not GraphQL. REST endpoint. Keep answers short.')).toEqual([
       'Use REST endpoint, not GraphQL.',

@@ -42,6 +42,19 @@ describe('repairSpelling', () => {
     expect(repair("Don't write doctrings in specs.").text).toBe("Don't write docstrings in specs.");
   });
 
+  it('writes a verb split from its object in its -ing form after a preposition that takes one', () => {
+    const withGerunds = (w: string) => isWord(w) || ['pushing', 'running'].includes(w.toLowerCase());
+    const fix = (text: string) =>
+      repairSpelling(text, { isWord: withGerunds, counts: wordCounts([...SESSION, 'run it', text]) }).text;
+    expect(fix('Always run specs locally beforu pushit to GH.')).toBe(
+      'Always run specs locally before pushing it to GH.',
+    );
+    expect(fix('Stop after runit once.')).toBe('Stop after running it once.'); // the last letter doubled
+    // No preposition before it: the verb stays bare; a form the dictionary lacks: the split stays.
+    expect(fix('Please pushit now.')).toBe('Please push it now.');
+    expect(repair('Always run specs before pushit.').text).toBe('Always run specs before push it.');
+  });
+
   it('leaves a negation typed without its apostrophe to the key-point writer, which writes the contraction', () => {
     // "dont" is one edit from "font" and "done", words the session may use: neither is meant.
     expect(repair('Please dont commit the lockfile.', ['font', 'font', 'done']).repairs).toEqual([]);
