@@ -154,6 +154,9 @@ const WRAPPED_BY = /^(cmd(?:\.exe)?\s+\/[ck])\s+/i;
 
 const SPACE = /\s/;
 
+/** A word of a command line that joins or redirects commands (`|`, `&&`, `;`, `2>&1`), not an argument. */
+const OPERATOR = /^(?:\|\|?|&&?|;|[0-9]?>>?(?:&[0-9])?|<|\(|\))$/;
+
 /**
  * What splitting `line` on `\s*(?:&&|;)\s*` gives, in one pass: each separator is the next `&&` or
  * `;` with the spaces on both sides, found once (the regex tried `\s*` from every space of a long run
@@ -238,8 +241,9 @@ function commandChange(a: string, b: string): FixPart[] {
     )
   )
     return parts;
-  const from = wa.find((w) => !wb.includes(w));
-  const to = wb.find((w) => !wa.includes(w));
+  // A shell operator (`|`, `&&`, `>`) joins commands: it is no argument that changed.
+  const from = wa.find((w) => !OPERATOR.test(w) && !wb.includes(w));
+  const to = wb.find((w) => !OPERATOR.test(w) && !wa.includes(w));
   const clip = (w: string) => (w.length > 40 ? `${w.slice(0, 39)}…` : w);
   if (from && to) return [{ kind: 'change-argument', values: [clip(from), clip(to)] }];
   if (to) return [{ kind: 'add-argument', values: [clip(to)] }];

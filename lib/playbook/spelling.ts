@@ -175,6 +175,8 @@ function bestRepair(w: string, opts: SpellingOptions, maySplit: boolean): string
 
 /** Prepositions before which a verb takes its -ing form: "before pushing it", "without asking". */
 const TAKES_GERUND = /\b(?:before|after|without|by|about|from|for|of)\s+$/i;
+/** How much of the text before a word {@link gerundAfter} reads: the longest preposition and spaces. */
+const TAIL = 24;
 /** A split into a verb and its object or particle ("push it", "clean up"). */
 const VERB_AND_OBJECT = /^([a-z]{2,}) (it|up|out|off|on|in)$/;
 
@@ -251,7 +253,10 @@ function repaired(text: string, opts: SpellingOptions): { text: string; repairs:
     if ((opts.counts.get(lower) ?? 0) > 1) continue; // the session's own word
     let fix = bestRepair(lower, opts, !capitalised);
     if (!fix) continue;
-    fix = gerundAfter(out + text.slice(last, at), fix, opts);
+    // The words just before this one, as repaired so far (a bounded tail: no copy of the whole text).
+    const gap = at - last;
+    const preceding = gap >= TAIL ? text.slice(at - TAIL, at) : out.slice(gap - TAIL) + text.slice(last, at);
+    fix = gerundAfter(preceding, fix, opts);
     const to = capitalised ? fix[0]!.toUpperCase() + fix.slice(1) : fix;
     repairs.push({ from: word, to });
     out += text.slice(last, at) + to;

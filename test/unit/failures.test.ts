@@ -202,6 +202,13 @@ describe('commandHead and callTarget', () => {
       ['brew install foo', 'brew install pipx', [{ kind: 'change-argument', values: ['foo', 'pipx'] }]],
       ['npm install', 'npm install left-pad', [{ kind: 'add-argument', values: ['left-pad'] }]],
       ['npm install left-pad', 'npm install', [{ kind: 'drop-argument', values: ['left-pad'] }]],
+      // A shell operator joins commands; the argument is what changed ("add `&&`" before).
+      [
+        'which pre-commit',
+        'which pre-commit && pre-commit --version',
+        [{ kind: 'add-argument', values: ['--version'] }],
+      ],
+      ['cat log.txt', 'cat log.txt | tail', [{ kind: 'add-argument', values: ['tail'] }]],
       ['make', 'make', []],
       [
         '{"path":"a","limit":"x"}',
