@@ -28,12 +28,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fnv1a32 } from '../../lib/core/index';
 import { isAppliedEditReport, isFileEditCall, parseTranscript } from '../../lib/transcript/index';
 import { sharedDataDir } from '../../tools/shared/data';
+import { foldLogits, rankingCurve } from './curve';
 import { CATEGORIES } from './data';
 import type { Example } from './reader-data';
-import { type Features, loadPool, logits, memoFeats, train } from './reader-train';
+import { type Features, loadPool, memoFeats } from './reader-train';
 import { loadStrangers } from './strangers-data';
 
 interface Call {
@@ -112,32 +112,16 @@ const variants: Record<string, Features> = {
 };
 
 for (const [name, feats] of Object.entries(variants)) {
-  const z = new Map<Example, number[]>();
-  for (let k = 0; k < 5; k++) {
-    const inK = (e: Example) => fnv1a32(`fold#${e.author}`) % 5 === k;
-    const m = train(
-      pool.filter((e) => !inK(e)),
-      feats,
-    );
-    for (const e of pool.filter(inK)) z.set(e, logits(m, feats(e)));
-  }
+  const z = foldLogits(pool, feats);
   for (const withTools of [false, true]) {
     const rows = pool.filter((e) => e.id.startsWith('s:') && (!withTools || flags.get(e.id)?.length));
     const cells = CATEGORIES.map((c, ci) => {
-      const order = rows.map((e) => [z.get(e)![ci]!, e.labels.includes(c) ? 1 : 0] as const);
-      order.sort((a, b) => b[0] - a[0]);
-      const positives = order.reduce((s, r) => s + r[1], 0);
-      let tp = 0;
-      let ap = 0;
-      let at85 = 0;
-      let at80 = 0;
-      order.forEach(([, y], i) => {
-        tp += y;
-        if (y) ap += tp / (i + 1);
-        if (i >= 4 && tp / (i + 1) >= 0.85) at85 = Math.max(at85, tp / positives);
-        if (i >= 4 && tp / (i + 1) >= 0.8) at80 = Math.max(at80, tp / positives);
-      });
-      return `${c} AP ${(ap / positives).toFixed(3)} R@P.85 ${at85.toFixed(3)} R@P.80 ${at80.toFixed(3)} (${positives})`;
+      const { positives, ap, recallAt } = rankingCurve(
+        rows.map((e) => ({ s: z.get(e)![ci]!, y: e.labels.includes(c) })),
+        ['0.85', '0.80'],
+      );
+      const at = (t: string) => recallAt[t]!.toFixed(3);
+      return `${c} AP ${ap.toFixed(3)} R@P.85 ${at('0.85')} R@P.80 ${at('0.80')} (${positives})`;
     });
     console.log(`${name}, ${withTools ? 'with tool calls' : 'all'} (${rows.length}): ${cells.join(' | ')}`);
   }

@@ -3,11 +3,11 @@
  * and settings, read as recall at the oracle cut reaching precision 0.85 and average precision, per
  * category, on the strangers rows of the folds. For choosing settings; never reads `strangers-final`.
  */
-import { fnv1a32 } from '../../lib/core/index';
 import { hashFeature, readerBuckets, turnFeatures } from '../../lib/heuristic-model/index';
+import { foldLogits } from './curve';
 import { CATEGORIES } from './data';
 import type { Example } from './reader-data';
-import { type Features, loadPool, logits, train } from './reader-train';
+import { type Features, loadPool } from './reader-train';
 
 const { pool } = loadPool();
 const memo = (f: (e: Example) => number[]): Features => {
@@ -28,15 +28,7 @@ const variants: Record<string, Features> = {
 const only = process.argv[2];
 for (const [name, feats] of Object.entries(variants)) {
   if (only && name !== only) continue;
-  const z = new Map<Example, number[]>();
-  for (let k = 0; k < 5; k++) {
-    const inK = (e: Example) => fnv1a32(`fold#${e.author}`) % 5 === k;
-    const m = train(
-      pool.filter((e) => !inK(e)),
-      feats,
-    );
-    for (const e of pool.filter(inK)) z.set(e, logits(m, feats(e)));
-  }
+  const z = foldLogits(pool, feats);
   for (const subset of ['strangers', 'all']) {
     const rows = pool.filter((e) => subset === 'all' || e.id.startsWith('s:'));
     const out: string[] = [];
@@ -60,15 +52,7 @@ for (const [name, feats] of Object.entries(variants)) {
 }
 if (process.argv.includes('--fp')) {
   const feats = variants.reader!;
-  const z = new Map<Example, number[]>();
-  for (let k = 0; k < 5; k++) {
-    const inK = (e: Example) => fnv1a32(`fold#${e.author}`) % 5 === k;
-    const m = train(
-      pool.filter((e) => !inK(e)),
-      feats,
-    );
-    for (const e of pool.filter(inK)) z.set(e, logits(m, feats(e)));
-  }
+  const z = foldLogits(pool, feats);
   const rows = pool.filter((e) => e.id.startsWith('s:')).sort((a, b) => z.get(b)![0]! - z.get(a)![0]!);
   for (const e of rows.slice(0, 60))
     console.log(
