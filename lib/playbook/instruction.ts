@@ -25,7 +25,7 @@ const FILLER =
   /^(?:but|and|so|also|actually|instead|please|then|just|now|rather|really|simply|kindly|pls|plz)\s+/i;
 /** Lead-ins before the instruction itself. */
 const LEAD_IN =
-  /^(?:(?:no|nope),?\s+)?(?:i (?:said|told you|asked you|asked|mean|meant|already said|already told you|want(?: you)?|need(?: you)?|would like(?: you)?|'?d like(?: you)?)(?: to| that)?|as i (?:said|mentioned|told you)(?: before| earlier| already)?,?|like i said,?|you (?:should|must|need to|have to|ought to|were supposed to)|we (?:should|must|need to|have to)|let['’]?s|(?:can|could|would|will) (?:you|we)(?: please)?|make sure(?: to| you| that you)?|remember to|(?:i )?(?:just )?(?:wanted|want|need) to remind you(?: to)?|from now on,?|going forward,?|in (?:the )?future,?|next time,?|for (?:the )?future,?|(?:you )?always remember to)[,:]?\s+/i;
+  /^(?:(?:no|nope),?\s+)?(?:i (?:said|told you|asked you|asked|mean|meant|already said|already told you|want(?: you)?|need(?: you)?|would like(?: you)?|'?d like(?: you)?)(?: to| that)?|i['’]d like(?: you)? to|as i (?:said|mentioned|told you)(?: before| earlier| already)?,?|like i said,?|you (?:should|must|need to|have to|ought to|were supposed to)|we (?:should|must|need to|have to)|let['’]?s|(?:can|could|would|will) (?:you|we)(?: please)?|make sure(?: to| you| that you)?|remember to|(?:i )?(?:just )?(?:wanted|want|need) to remind you(?: to)?|from now on,?|going forward,?|in (?:the )?future,?|next time,?|for (?:the )?future,?|(?:you )?always remember to)[,:]?\s+/i;
 /** "I'd like to see your plan" asks the agent to show it. */
 const SEE = /^i(?: would|['’]d)? (?:like|want|need) to (?:see|review|read)\s+/i;
 /** Verbs an instruction starts with once its lead-in is gone. */
@@ -34,8 +34,13 @@ const IMPERATIVE =
 /** A challenging question that implies an instruction: "Shouldn't that be using a fixture?". */
 const CHALLENGE =
   /^(?:shouldn['’]?t|should not|why not|why (?:don['’]?t|didn['’]?t|not) (?:you|we)|wouldn['’]?t it be better to|can['’]?t (?:you|we)|couldn['’]?t (?:you|we)|isn['’]?t it better to)\s+(?:(?:we|you|it|that|this|there|they|the \w+)\s+)?(?:be\s+|have\s+)?(?:just\s+)?/i;
-/** "I prefer X" is an instruction to prefer X; "I don't want X" one to avoid it. */
-const PREFER = /^i(?: would| really| always|['’]d)? (?:prefer|like)\s+(?:it\s+)?(?:if\s+)?/i;
+/**
+ * "I prefer X" is an instruction to prefer X; "I don't want X" one to avoid it. "I like X" is one only
+ * with what X is preferred to ("I like tabs over spaces"): alone it praises ("I like the blackmail
+ * aspect", "I like the proposed approach a lot"), and "I'd like to X" asks for X (a lead-in).
+ */
+const PREFER =
+  /^(?:i(?: would| really| always|['’]d)? prefer|i(?: really| always)? like(?=\s[^.!?]*\b(?:over|better than|more than|rather than|instead of)\s))\s+(?:it\s+)?(?:if\s+)?/i;
 /** "I would rather use X" is an instruction to use X; "I would rather not X" one not to. */
 const RATHER = /^i(?: would|['’]d)? rather\s+(not\s+)?/i;
 /** A leading condition or scope before the imperative: "In the health endpoint, never return…". */

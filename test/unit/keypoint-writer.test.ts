@@ -264,6 +264,23 @@ describe('writeKeyPoint', () => {
     expect(extractInstructions('I prefer tabs over spaces.')).toEqual(['Prefer tabs over spaces.']);
   });
 
+  it('reads "I like X" as praise unless it says what X is preferred to, and "I\'d like to X" as a request', () => {
+    // Both were key points of the shared data ("Prefer the proposed approach a lot.").
+    expect(extractInstructions('I like the proposed approach a lot.')).toEqual([]);
+    expect(extractInstructions('I like the blackmail aspect.')).toEqual([]);
+    expect(extractInstructions('I really like using pnpm instead of npm.')).toEqual([
+      'Prefer using pnpm instead of npm.',
+    ]);
+    expect(extractInstructions('I like tabs over spaces.')).toEqual(['Prefer tabs over spaces.']);
+    // "Prefer to simplify the build script." before: "I'd like" missed the lead-in typed without a space.
+    expect(extractInstructions("I'd like to simplify the build script.")).toEqual([
+      'Simplify the build script.',
+    ]);
+    expect(extractInstructions("I'd like you to always run the tests first.")).toEqual([
+      'Always run the tests first.',
+    ]);
+  });
+
   it('reads "I dislike you doing X" as "Don\'t do X", and a verb\'s -ing form back to its base', () => {
     expect(
       extractInstructions('I dislike you adding inline documentation to pytest.ini and conftest.py.'),
