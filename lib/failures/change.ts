@@ -9,6 +9,8 @@ import { COMMAND_KEYS, commandOf, headWords, inputObject } from './error-class.j
  * One part of a fix. `values` are as shown: code spans, long ones cut with "…".
  * - `pass` / `drop` / `change`: keys of the call's input passed, dropped, or given another value;
  * - `setup`: a setup step run first (`cd app`, `source .venv/bin/activate`);
+ * - `drop-setup`: a setup step the failed call ran first and the call that worked did not (`cd tmp`:
+ *   the step itself failed, or led somewhere else);
  * - `program`: another program on the command line (`values`: the new head, then the old one), or
  *   the same one under another name (`npm.cmd` for `npm`);
  * - `wrapper`: the same command run through a shell (`values`: `cmd /c`);
@@ -25,6 +27,7 @@ export interface FixPart {
     | 'drop'
     | 'change'
     | 'setup'
+    | 'drop-setup'
     | 'program'
     | 'wrapper'
     | 'add-flag'
@@ -91,6 +94,8 @@ function partText(p: FixPart): string {
       return `add ${code(v)}`;
     case 'setup':
       return `first run \`${v[0]}\``;
+    case 'drop-setup':
+      return `drop the step \`${v[0]}\``;
     case 'program':
       return `run \`${v[0]}\` instead of \`${v[1]}\``;
     case 'wrapper':
@@ -200,14 +205,19 @@ function setups(command: string): string[] {
   return splitCommands(command.trim().split('\n', 1)[0] ?? '').filter((p) => SETUP.test(p));
 }
 
-/** A setup step added, flags added or dropped, another program, or the first argument that changed. */
+/**
+ * A setup step added, flags added or dropped, another program, a setup step dropped from the same
+ * command, or the first argument of the command that failed that changed.
+ */
 function commandChange(a: string, b: string): FixPart[] {
   const wa = words(a);
   const wb = words(b);
   if (wa.join(' ') === wb.join(' ')) return [];
   const before = setups(a);
-  const setup = setups(b).find((p) => !before.includes(p));
-  if (setup) return [{ kind: 'setup', values: [setup.length > 60 ? `${setup.slice(0, 59)}…` : setup] }];
+  const after = setups(b);
+  const clipStep = (p: string) => (p.length > 60 ? `${p.slice(0, 59)}…` : p);
+  const setup = after.find((p) => !before.includes(p));
+  if (setup) return [{ kind: 'setup', values: [clipStep(setup)] }];
   const mainA = mainCommand(a);
   const mainB = mainCommand(b);
   // The same command run through `cmd /c` (PowerShell refused the program, cmd.exe did not).
@@ -241,9 +251,16 @@ function commandChange(a: string, b: string): FixPart[] {
     )
   )
     return parts;
-  // A shell operator (`|`, `&&`, `>`) joins commands: it is no argument that changed.
-  const from = wa.find((w) => !OPERATOR.test(w) && !wb.includes(w));
-  const to = wb.find((w) => !OPERATOR.test(w) && !wa.includes(w));
+  // Arguments are compared within the command that failed, as flags are: a command chained after it
+  // (`… && pre-commit --version`, `… | grep x`) is not what changed. The same command without a step
+  // the failed call ran first (`cd test-env && uv pip list`, then `uv pip list`) dropped that step;
+  // with only something chained to it, it is the same call. A redirection (`>`, `2>&1`) is no argument.
+  if (ma.join(' ') === mb.join(' ')) {
+    const dropped = before.find((p) => !after.includes(p));
+    return dropped ? [{ kind: 'drop-setup', values: [clipStep(dropped)] }] : [];
+  }
+  const from = ma.find((w) => !OPERATOR.test(w) && !mb.includes(w));
+  const to = mb.find((w) => !OPERATOR.test(w) && !ma.includes(w));
   const clip = (w: string) => (w.length > 40 ? `${w.slice(0, 39)}…` : w);
   if (from && to) return [{ kind: 'change-argument', values: [clip(from), clip(to)] }];
   if (to) return [{ kind: 'add-argument', values: [clip(to)] }];

@@ -100,7 +100,8 @@ function judgeParts(parts: readonly FixPart[]): string | undefined {
   if (parts.some((p) => p.values.some((v) => PERMISSION_KEYS.has(v)))) return 'failure: a permission prompt';
   for (const p of parts) {
     if (ONE_OFF_PARTS.has(p.kind) || p.values.some((v) => namesPath(v))) return 'failure: a one-off argument';
-    if (p.kind === 'setup' && /^cd\b/.test(p.values[0] ?? '')) return 'failure: a one-off argument';
+    if ((p.kind === 'setup' || p.kind === 'drop-setup') && /^cd\b/.test(p.values[0] ?? ''))
+      return 'failure: a one-off argument';
     if (p.values.some((v) => HELP_FLAGS.has(v))) return 'failure: a one-off argument';
   }
   return undefined;
@@ -109,10 +110,11 @@ function judgeParts(parts: readonly FixPart[]): string | undefined {
 /**
  * One part of `fixText`'s words, in the order `partText` writes them: a change of one value to another,
  * an argument added or dropped, a reorder, another input, a setup step, another program, another tool,
- * keys or flags passed, dropped, changed or added (code spans joined by `/`), a shell wrapped around.
+ * keys or flags passed, dropped, changed or added (code spans joined by `/`), a shell wrapped around, a
+ * setup step dropped.
  */
 const PART_WORDS =
-  /(?:^|, )(?:change `([^`]*)` to `([^`]*)`|(add|drop) the argument `([^`]*)`|reorder the arguments|pass other arguments|first run `([^`]*)`|run `([^`]*)` instead of `([^`]*)`|use `([^`]*)` instead|(pass|drop|change|add) ((?:`[^`]*`)(?:\/`[^`]*`)*)|run it through `([^`]*)`)/gy;
+  /(?:^|, )(?:change `([^`]*)` to `([^`]*)`|(add|drop) the argument `([^`]*)`|reorder the arguments|pass other arguments|first run `([^`]*)`|run `([^`]*)` instead of `([^`]*)`|use `([^`]*)` instead|(pass|drop|change|add) ((?:`[^`]*`)(?:\/`[^`]*`)*)|run it through `([^`]*)`|drop the step `([^`]*)`)/gy;
 
 /**
  * The parts `fixText` made `change` from, or undefined when the words are not its (then nothing can
@@ -134,6 +136,7 @@ function partsOfText(change: string): FixPart[] | undefined {
     else if (m[6] !== undefined) parts.push({ kind: 'program', values: [m[6], m[7]!] });
     else if (m[8] !== undefined) parts.push({ kind: 'other-tool', values: [m[8]] });
     else if (m[11] !== undefined) parts.push({ kind: 'wrapper', values: [m[11]] });
+    else if (m[12] !== undefined) parts.push({ kind: 'drop-setup', values: [m[12]] });
     else {
       const values = m[10]!.slice(1, -1).split('`/`');
       // "drop" is a key or a flag: the two are judged alike.

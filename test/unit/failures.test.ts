@@ -13,6 +13,7 @@ import {
   commandHead,
   commandOf,
   errorClass,
+  type FixPart,
   failureLesson,
   fixText,
   groupFailures,
@@ -202,13 +203,17 @@ describe('commandHead and callTarget', () => {
       ['brew install foo', 'brew install pipx', [{ kind: 'change-argument', values: ['foo', 'pipx'] }]],
       ['npm install', 'npm install left-pad', [{ kind: 'add-argument', values: ['left-pad'] }]],
       ['npm install left-pad', 'npm install', [{ kind: 'drop-argument', values: ['left-pad'] }]],
-      // A shell operator joins commands; the argument is what changed ("add `&&`" before).
+      // Arguments are compared within the command that failed: one chained after it is no change
+      // ("add the argument `&&`" before), and a step the failed call ran first can be what changed.
+      ['which pre-commit', 'which pre-commit && pre-commit --version', []],
+      ['cat log.txt', 'cat log.txt | tail', []],
+      ['cd test-env && uv pip list', 'uv pip list', [{ kind: 'drop-setup', values: ['cd test-env'] }]],
+      // A step dropped while the command changed too: the command's change is the fix (`-chdir`).
       [
-        'which pre-commit',
-        'which pre-commit && pre-commit --version',
-        [{ kind: 'add-argument', values: ['--version'] }],
+        'cd infra && terraform plan',
+        'terraform -chdir=infra plan',
+        [{ kind: 'add-flag', values: ['-chdir'] }],
       ],
-      ['cat log.txt', 'cat log.txt | tail', [{ kind: 'add-argument', values: ['tail'] }]],
       ['make', 'make', []],
       [
         '{"path":"a","limit":"x"}',
@@ -791,6 +796,13 @@ describe('one-off fixes', () => {
     expect(
       judgeFailure('(eval):N: command not found: pytest', 'first run `source .venv/bin/activate`'),
     ).toBeUndefined();
+    // A `cd` dropped is where that task ran, as a `cd` added is: read from its parts or its words.
+    const dropped: FixPart[] = [{ kind: 'drop-setup', values: ['cd test-env'] }];
+    expect(fixText(dropped)).toBe('drop the step `cd test-env`');
+    const missingDir = '(eval):cd:N: no such file or directory: test-env';
+    expect(judgeFailure(missingDir, { parts: dropped })).toBe('failure: a one-off argument');
+    expect(judgeFailure(missingDir, fixText(dropped))).toBe('failure: a one-off argument');
+    expect(judgeFailure(missingDir, 'drop the step `source env.sh`')).toBeUndefined();
   });
 
   it('proposes no key point for a failure with no fix, however often it recurred', () => {
