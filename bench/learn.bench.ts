@@ -119,14 +119,18 @@ const suite = {
         return learn(all, { onProgress: sample });
       });
       const label = `${Math.round(mb)}MB`;
+      // One row of a timed run: wall and CPU throughput over the same input.
+      const row = (kind: string, t: { ms: number; cpuMs: number }, rest: Record<string, unknown>) => ({
+        name: `learn/${kind}-${label}`,
+        medianMs: round(t.ms, 0),
+        runs: 1,
+        mbPerSec: round(mb / (t.ms / 1000), 1),
+        // CPU time beside wall time: on a shared machine the wall clock also counts other processes.
+        cpuMbPerSec: round(mb / (t.cpuMs / 1000), 1),
+        ...rest,
+      });
       return [
-        {
-          name: `learn/streamed-${label}`,
-          medianMs: round(ours.ms, 0),
-          runs: 1,
-          mbPerSec: round(mb / (ours.ms / 1000), 1),
-          // CPU time beside wall time: on a shared machine the wall clock also counts other processes.
-          cpuMbPerSec: round(mb / (ours.cpuMs / 1000), 1),
+        row('streamed', ours, {
           inputMB: round(mb, 1),
           files: ours.value.stats.files,
           sessions: ours.value.stats.sessions,
@@ -137,53 +141,33 @@ const suite = {
           peakRssMB: ours.rssMB,
           peakHeapMB: ours.heapMB,
           gcExposed: gc !== undefined,
-        },
-        {
-          name: `learn/cli-whole-files-${label}`,
-          medianMs: round(cli.ms, 0),
-          runs: 1,
-          mbPerSec: round(mb / (cli.ms / 1000), 1),
-          cpuMbPerSec: round(mb / (cli.cpuMs / 1000), 1),
+        }),
+        row('cli-whole-files', cli, {
           peakRssMB: cli.rssMB,
           peakHeapMB: cli.heapMB,
           sameRules: JSON.stringify(cli.value.rules) === JSON.stringify(ours.value.rules),
           cliCpuOverNaiveCpu: round(cli.cpuMs / naive.cpuMs, 2),
-        },
-        {
-          name: `learn/cli-reader-${label}`,
-          medianMs: round(reader.ms, 0),
-          runs: 1,
-          mbPerSec: round(mb / (reader.ms / 1000), 1),
-          cpuMbPerSec: round(mb / (reader.cpuMs / 1000), 1),
+        }),
+        row('cli-reader', reader, {
           rules: reader.value.rules.length,
           readerCpuOverMarkersCpu: round(reader.cpuMs / cli.cpuMs, 2),
-        },
+        }),
         ...(spelt
           ? [
-              {
-                name: `learn/cli-spelling-${label}`,
-                medianMs: round(spelt.ms, 0),
-                runs: 1,
-                mbPerSec: round(mb / (spelt.ms / 1000), 1),
-                cpuMbPerSec: round(mb / (spelt.cpuMs / 1000), 1),
+              row('cli-spelling', spelt, {
                 dictionaryLoadMs: round(dictionaryLoadMs, 0),
                 repairedWords: spelt.value.stats.repairedWords,
                 peakRssMB: spelt.rssMB,
                 spellingCpuOverMarkersCpu: round(spelt.cpuMs / cli.cpuMs, 2),
-              },
+              }),
             ]
           : []),
-        {
-          name: `learn/naive-read-all-first-${label}`,
-          medianMs: round(naive.ms, 0),
-          runs: 1,
-          mbPerSec: round(mb / (naive.ms / 1000), 1),
-          cpuMbPerSec: round(mb / (naive.cpuMs / 1000), 1),
+        row('naive-read-all-first', naive, {
           peakRssMB: naive.rssMB,
           peakHeapMB: naive.heapMB,
           sameRules: JSON.stringify(naive.value.rules) === JSON.stringify(ours.value.rules),
           streamedCpuOverNaiveCpu: round(ours.cpuMs / naive.cpuMs, 2),
-        },
+        }),
       ];
     } finally {
       folder.remove();

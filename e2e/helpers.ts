@@ -31,7 +31,16 @@ export async function openWithText(page: Page, text: string): Promise<void> {
   await page.getByLabel('Transcript text').fill(text);
 }
 
-/** Opens the playground on a sample and waits until it is analysed. */
+/**
+ * {@link openWithText} with a conversation as the playground's JSON input (`[{ role, content }, …]`),
+ * collecting the page's uncaught errors from before it opens.
+ */
+export async function openMessages(page: Page, messages: readonly unknown[]): Promise<string[]> {
+  const errors = trackErrors(page);
+  await openWithText(page, JSON.stringify(messages));
+  return errors;
+}
+
 /**
  * The query that lowers the reflection gate for the console sample: its deterministic snapshot (343
  * tokens) is under the default `minSnapshotTokens` (400), so with the defaults the playground skips the
@@ -39,6 +48,7 @@ export async function openWithText(page: Page, text: string): Promise<void> {
  */
 export const REFLECT_GATE = '&minSnap=300';
 
+/** Opens the playground on a sample and waits until it is analysed. */
 export async function openSample(page: Page, sample: string, query = ''): Promise<void> {
   await page.goto(`/?sample=${sample}${query}`);
   await page.getByTestId('detected-format').waitFor();

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { failureSession } from '../test/fixtures/failure-session';
-import { openSample, openWithText, SHOTS, trackErrors } from './helpers';
+import { openMessages, openSample, openWithText, SHOTS, trackErrors } from './helpers';
 
 test('trajectory reduction step by step: deterministic compaction and offline AgentDiet', async ({
   page,
@@ -65,8 +65,7 @@ test('dark mode, a narrow screen and keyboard navigation', async ({ page }) => {
 test('a failure lesson whose fix worked once, for that task, says so and proposes no key point', async ({
   page,
 }) => {
-  const errors = trackErrors(page);
-  await openWithText(page, JSON.stringify(failureSession(true)));
+  const errors = await openMessages(page, failureSession(true));
   const insights = page.getByTestId('insights').locator('> li');
   await expect(insights).toHaveCount(2);
   const oneOff = insights.filter({ hasText: 'change `test:e2e` to `lint`' });
@@ -82,17 +81,13 @@ test('a failure lesson whose fix worked once, for that task, says so and propose
 test("a correction shows the key point written from it, or that it is evidence only; never the detector's placeholder", async ({
   page,
 }) => {
-  const errors = trackErrors(page);
-  await openWithText(
-    page,
-    JSON.stringify([
-      { role: 'user', content: 'Set up the project.' },
-      { role: 'assistant', content: 'Done, I fixed the tests.' },
-      { role: 'user', content: 'No, that is still broken, the login page shows a blank screen.' },
-      { role: 'assistant', content: 'Run npm install.' },
-      { role: 'user', content: 'No, always use pnpm instead of npm in this repository.' },
-    ]),
-  );
+  const errors = await openMessages(page, [
+    { role: 'user', content: 'Set up the project.' },
+    { role: 'assistant', content: 'Done, I fixed the tests.' },
+    { role: 'user', content: 'No, that is still broken, the login page shows a blank screen.' },
+    { role: 'assistant', content: 'Run npm install.' },
+    { role: 'user', content: 'No, always use pnpm instead of npm in this repository.' },
+  ]);
   const insights = page.getByTestId('insights').locator('> li');
   await expect(insights).toHaveCount(2);
   // The complaint is the key point's "turn before": it is still no key point of its own.
@@ -111,18 +106,14 @@ test("a correction shows the key point written from it, or that it is evidence o
 test('a typo in a key point is repaired as the CLI repairs it, once the dictionary arrives; the insight quotes the turn as typed', async ({
   page,
 }) => {
-  const errors = trackErrors(page);
-  await openWithText(
-    page,
-    JSON.stringify([
-      { role: 'user', content: 'Set up the specs.' },
-      {
-        role: 'assistant',
-        content: 'I will run the specs before every push, and before a commit: before, always.',
-      },
-      { role: 'user', content: 'No, always run the specs beforu you push.' },
-    ]),
-  );
+  const errors = await openMessages(page, [
+    { role: 'user', content: 'Set up the specs.' },
+    {
+      role: 'assistant',
+      content: 'I will run the specs before every push, and before a commit: before, always.',
+    },
+    { role: 'user', content: 'No, always run the specs beforu you push.' },
+  ]);
   const insight = page.getByTestId('insights').locator('> li').filter({ hasText: 'beforu you push' });
   await expect(insight.getByTestId('proposal')).toContainText('Always run the specs before you push.');
   expect(errors).toEqual([]);
@@ -131,19 +122,14 @@ test('a typo in a key point is repaired as the CLI repairs it, once the dictiona
 test('a turn with two rules shows both key points under its insight, and adds both to the playbook', async ({
   page,
 }) => {
-  const errors = trackErrors(page);
-  await openWithText(
-    page,
-    JSON.stringify([
-      { role: 'user', content: 'Set up the project.' },
-      { role: 'assistant', content: 'Run npm install.' },
-      {
-        role: 'user',
-        content:
-          'No, always use pnpm instead of npm in this repository. Never push to main without asking me.',
-      },
-    ]),
-  );
+  const errors = await openMessages(page, [
+    { role: 'user', content: 'Set up the project.' },
+    { role: 'assistant', content: 'Run npm install.' },
+    {
+      role: 'user',
+      content: 'No, always use pnpm instead of npm in this repository. Never push to main without asking me.',
+    },
+  ]);
   const insights = page.getByTestId('insights').locator('> li');
   await expect(insights).toHaveCount(1);
   const proposals = insights.first().getByTestId('proposal');

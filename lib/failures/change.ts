@@ -159,8 +159,11 @@ const WRAPPED_BY = /^(cmd(?:\.exe)?\s+\/[ck])\s+/i;
 
 const SPACE = /\s/;
 
-/** A word of a command line that joins or redirects commands (`|`, `&&`, `;`, `2>&1`), not an argument. */
-const OPERATOR = /^(?:\|\|?|&&?|;|[0-9]?>>?(?:&[0-9])?|<|\(|\))$/;
+/**
+ * A word of one command (`mainCommand` has split off what `|`, `&&`, `||` and `;` chain) that redirects
+ * it, runs it in the background or groups it (`>`, `2>&1`, `<`, `&`, `(`): no argument.
+ */
+const OPERATOR = /^(?:&|[0-9]?>>?(?:&[0-9])?|<|\(|\))$/;
 
 /**
  * What splitting `line` on `\s*(?:&&|;)\s*` gives, in one pass: each separator is the next `&&` or
@@ -254,7 +257,7 @@ function commandChange(a: string, b: string): FixPart[] {
   // Arguments are compared within the command that failed, as flags are: a command chained after it
   // (`… && pre-commit --version`, `… | grep x`) is not what changed. The same command without a step
   // the failed call ran first (`cd test-env && uv pip list`, then `uv pip list`) dropped that step;
-  // with only something chained to it, it is the same call. A redirection (`>`, `2>&1`) is no argument.
+  // with only something chained to it, it is the same call. A redirection is no argument (OPERATOR).
   if (ma.join(' ') === mb.join(' ')) {
     const dropped = before.find((p) => !after.includes(p));
     return dropped ? [{ kind: 'drop-setup', values: [clipStep(dropped)] }] : [];

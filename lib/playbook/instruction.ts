@@ -78,8 +78,9 @@ const E_STEMS = new Set(
 function base(gerund: string): string {
   const stem = gerund.slice(0, -3).toLowerCase();
   if (E_STEMS.has(stem)) return `${stem}e`;
-  // "running" → "run", "stopping" → "stop"; "adding" keeps its double letter ("add").
-  if (stem !== 'add' && /([bdgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
+  // A consonant doubled after one short vowel is the -ing spelling ("running" → "run", "stopping" →
+  // "stop"); without a consonant before that vowel the double letter is the verb's own ("adding").
+  if (/[^aeiou][aeiou]([bdgmnprt])\1$/.test(stem)) return stem.slice(0, -1);
   return stem;
 }
 
