@@ -152,8 +152,9 @@ test('while the model loads, the previous insights stay on screen', async ({ pag
   await scorerSwitch(page).check();
   await expect(page.getByTestId('scorer-status')).toContainText('Loading');
   await expect(markerCorrection(page)).toBeVisible();
-  // The markers' four: a correction, two preferences that state rules, an approval.
-  await expect(page.getByTestId('insights').locator('li')).toHaveCount(4);
+  // The markers' five: a correction, two preferences that state rules, friction ("As I mentioned"),
+  // an approval.
+  await expect(page.getByTestId('insights').locator('li')).toHaveCount(5);
   await expect(page.getByTestId('no-insights')).toHaveCount(0);
   release();
   await expect(modelCorrection(page)).toBeVisible();
@@ -170,8 +171,9 @@ test('a failed import says so and keeps the markers’ insights', async ({ page 
   await expect(status).toHaveAttribute('role', 'alert');
   await expect(page.getByTestId('insights-scorer-error')).toContainText('could not be loaded');
   await expect(markerCorrection(page)).toBeVisible();
-  // The markers' four: a correction, two preferences that state rules, an approval.
-  await expect(page.getByTestId('insights').locator('li')).toHaveCount(4);
+  // The markers' five: a correction, two preferences that state rules, friction ("As I mentioned"),
+  // an approval.
+  await expect(page.getByTestId('insights').locator('li')).toHaveCount(5);
   await expect(modelCorrection(page)).toHaveCount(0);
   await status.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/learned-scorer-failed.png` });

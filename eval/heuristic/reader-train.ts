@@ -22,12 +22,12 @@
  * precision reaches its target, and its score is that category's `minScore`. A second set, for more
  * recall (`READER_RECALL_MIN_SCORE`), is chosen the same way at 0.80 (`RECALL_TARGETS`); the main run
  * prints both (`reader`, `reader (recall)`). On the `strangers` split, leave-authors-out (3,482 turns;
- * since Cursor's `Cancelled` notice gives the turn after it the interruption context):
- * corrections 0.847 / 0.169 at the main thresholds, 0.809 / 0.289 at the recall ones
- * (`correctionModel` 0.731 / 0.320, markers 0.691 / 0.226); preferences 0.500 / 0.054 at both (the
- * folds' own thresholds; the refit on the whole pool reaches no preference threshold, so the shipped
- * reader reports none); friction 0.636 / 0.069 and 0.667 / 0.079; approvals 0.750 / 0.529 and 0.720 /
- * 0.529. Before that reading: corrections 0.851 / 0.174, approvals 0.692 / 0.529, the rest the same.
+ * since the friction markers read "still" with what is still wrong): corrections 0.857 / 0.198 at the
+ * main thresholds, 0.812 / 0.294 at the recall ones (`correctionModel` 0.743 / 0.320, markers 0.691 /
+ * 0.226); preferences 0.500 / 0.027 at both (the folds' own thresholds; the refit on the whole pool
+ * reaches one at 0.33); friction 0.750 / 0.178 and 0.692 / 0.178 (markers 0.778 / 0.277, written
+ * from these rows); approvals 0.750 / 0.529 and 0.720 / 0.529. Before those markers: corrections
+ * 0.847 / 0.169 and 0.809 / 0.289, preferences 0.500 / 0.054, friction 0.636 / 0.069 and 0.667 / 0.079.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';

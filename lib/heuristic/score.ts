@@ -93,7 +93,7 @@ export function signalKinds(bits: number, context: number): number[] {
  * `npm run eval:heuristic`, which also recalibrates it in every fold on the authors it trains on).
  */
 export const SCORES: readonly number[] = [
-  0.85, 0.81, 0.9, 0.7, 0.31, 0.94, 0.44, 0.88, 0.25, 0.71, 0.86, 0.01, 0.84,
+  0.85, 0.81, 0.9, 0.7, 0.31, 0.94, 0.44, 0.88, 0.25, 0.82, 0.91, 0.01, 0.84,
 ];
 
 const NO_SCORES: TurnScores = Object.freeze({ correction: 0, preference: 0, approval: 0, friction: 0 });

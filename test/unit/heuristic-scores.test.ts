@@ -78,12 +78,12 @@ describe('scores and minScore', () => {
       user('As I mentioned, use PostgreSQL.'),
       user('This is wrong.'),
     ];
-    expect(heuristicReflect(messages).map((i) => i.category)).toEqual(['correction']);
+    // A friction marker is precise enough since the "still …" markers joined its list (0.82).
+    expect(heuristicReflect(messages).map((i) => i.category)).toEqual(['friction', 'correction']);
     expect(heuristicReflect(messages, { minScore: DEFAULT_MIN_SCORE })).toEqual(heuristicReflect(messages));
     const all = heuristicReflect(messages, { minScore: 0 });
     expect(all.map((i) => i.category)).toEqual(['preference', 'friction', 'correction']);
-    for (const i of all.filter((x) => x.category !== 'correction'))
-      expect(i.score).toBeLessThan(DEFAULT_MIN_SCORE);
+    expect(all[0]!.score).toBeLessThan(DEFAULT_MIN_SCORE);
   });
 
   it('reports a preference that states a rule in a short turn, not one that only likes something or runs long', () => {

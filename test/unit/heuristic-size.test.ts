@@ -39,6 +39,13 @@
  * Reading Cursor's `Cancelled` as an interruption (12 B in the notices' regex) took it to 8,201 B; the
  * regex's needle for Claude Code's rejection notice became "with this tool use" (it was "want to
  * proceed with this tool use"; no other text of the shared data holds the shorter one): 8,189 B.
+ *
+ * Friction that keeps coming back (17 "still …" markers and "issue persists") took it to 8,259 B; the
+ * markers a shorter one already reads ("i already told you", "for the third time", "we discussed
+ * this", "still the same") and the ones no labelled or shared turn holds ("once again", "how many
+ * times", "over and over", "repeatedly", "not again", "every session") left, with "second time" (3 of
+ * 3 shared turns holding it are not friction), two new ones of one turn each and "every time" (a task
+ * spec's "run every time …"): 8,186 B.
  */
 import { describe, expect, it } from 'vitest';
 import { heuristicSizes } from '../../tools/shared/heuristic-size';

@@ -204,10 +204,11 @@ describe('insight shape', () => {
       tags: ['user_feedback', 'correction'],
       traceRefs: ['message:t2', 'message:t0', 'message:t1'],
     });
+    // The seed gives friction a fixed 'medium'; here confidence follows the calibrated score (0.82).
     expect(friction).toMatchObject({
       category: 'friction',
-      confidence: 'medium',
-      score: 0.71,
+      confidence: 'high',
+      score: 0.82,
       recommendation: 'Automate or remember this to avoid user repetition.',
       traceRefs: ['message:t2'],
     });

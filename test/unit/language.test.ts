@@ -165,7 +165,8 @@ describe('otherLanguages and the hint', () => {
     const json = JSON.parse((await reflect(CHINESE, ['--json'])).out);
     expect(json.otherLanguages).toEqual({ turns: 3, of: 3, languages: { zh: 3 }, names: 'Chinese' });
     const read = await reflect(CHINESE, ['--languages']);
-    expect(read.out).toContain('Insights (2) — with the markers of eight more languages');
+    // Two corrections, the second also friction ("还是不行": still not working).
+    expect(read.out).toContain('Insights (3) — with the markers of eight more languages');
     expect(read.out).not.toContain('Note:');
     expect(
       JSON.parse((await reflect(CHINESE, ['--json', '--languages'])).out).otherLanguages,

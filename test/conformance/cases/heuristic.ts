@@ -123,15 +123,16 @@ export const heuristicCases: ConformanceCase[] = [
       const insights = heuristicReflect(messages);
       checkEqual(
         insights.map((i) => i.category),
-        // "From now on, always use fixtures in specs." states a rule in a short turn: a preference.
-        ['correction', 'correction', 'preference', 'approval', 'correction'],
+        // "From now on, always use fixtures in specs." states a rule in a short turn: a preference;
+        // "As I mentioned" repeats an earlier request: friction as well as a correction.
+        ['correction', 'friction', 'correction', 'preference', 'approval', 'correction'],
         'categories',
       );
       check(
         insights[0]!.traceRefs.length === 3,
         'a correction references the turn, the previous user turn and the reply',
       );
-      check(insights[4]!.fact.length > 0 && !insights[4]!.fact.includes('\ufffd'), 'UTF-8 safe truncation');
+      check(insights[5]!.fact.length > 0 && !insights[5]!.fact.includes('\ufffd'), 'UTF-8 safe truncation');
       // Every score, below the default threshold too, is the same number in every runtime.
       return {
         insights,
