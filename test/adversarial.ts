@@ -32,6 +32,8 @@ export const TURN_ADVERSARIAL: [string, (n: number) => string][] = [
   ['double quotes', (n) => '"'.repeat(n)],
   ['backticks', (n) => '`'.repeat(n)],
   ['no, repeated', (n) => 'no, '.repeat(n / 4)],
+  // Every "still" opens the friction markers' gap patterns ("still * not"): each tries up to 3 words.
+  ['still, with gaps', (n) => 'still a b still not '.repeat(n / 20)],
   ['100-character lines', (n) => `${'a'.repeat(100)}\n`.repeat(n / 101)],
   ['dashes', (n) => '- -- — '.repeat(n / 7)],
   // Each ideograph is a word of its own (lib/heuristic/compile.ts isIdeograph): one token a character.

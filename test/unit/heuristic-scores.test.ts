@@ -349,6 +349,59 @@ describe('context signals', () => {
   });
 });
 
+describe('friction: a problem still there after the fix', () => {
+  const after = (text: string) =>
+    heuristicReflect([user('Fix the save button.'), reply('Fixed it.'), user(text)]);
+  const frictions = (text: string) => after(text).filter((i) => i.category === 'friction');
+
+  it('"still" with what is still wrong is friction at the default threshold', () => {
+    for (const text of [
+      "It's still not working.",
+      'The button still does not save.',
+      "I'm still getting the same error.",
+      'Still seeing duplicate rows in the table.',
+      'Levitation is still coming in as empty.',
+      'the error still persists, what should we do?',
+      'The issue persists after the restart.',
+      'nope still no email received',
+      'it still looks broken on mobile',
+    ]) {
+      const found = frictions(text);
+      expect(found, text).toHaveLength(1);
+      expect(found[0]!.score, text).toBeGreaterThanOrEqual(DEFAULT_MIN_SCORE);
+      expect(found[0]!.traceRefs, text).toEqual(['message:m2']);
+    }
+  });
+
+  it('"still" alone, a negated "still", or a problem named for the first time is not', () => {
+    for (const text of [
+      'I still want a dark theme for the settings page.',
+      'We still need tests for the parser.',
+      "It's not still failing, it works now.",
+      'There is an error in the log: connection refused.',
+      'Run the migrations every time the schema changes.',
+    ])
+      expect(frictions(text), text).toEqual([]);
+  });
+
+  it('reads the same in the language lists, loaded on first use', async () => {
+    const markers = await loadLanguageMarkers();
+    const read = (text: string) =>
+      heuristicReflect([user('Arregla el botón.'), reply('Listo.'), user(text)], { markers }).map(
+        (i) => i.category,
+      );
+    for (const text of [
+      'El botón sigue igual.',
+      '还是有问题，继续检查',
+      '没变化',
+      '変わってないです',
+      'Toujours pas de réponse.',
+    ])
+      expect(read(text), text).toContain('friction');
+    expect(read('El botón funciona bien, gracias.')).not.toContain('friction');
+  });
+});
+
 describe('spelled-out negations and other languages', () => {
   it('"do not touch" counts like "don\'t touch"', () => {
     for (const [contracted, spelled] of [
