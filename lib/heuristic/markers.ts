@@ -387,8 +387,9 @@ export const DEFAULT_MARKERS: MarkerSet = {
     'same as before',
     'i keep having to',
     // More ways people repeat themselves. Phrases that no person's turn of the shared data or the
-    // labelled sets holds ("once again", "how many times", "over and over") are left out: the entry
-    // is at its 8 KB, and the markers below find far more. Add them with the `markers` option.
+    // labelled sets holds ("once again", "how many times", "over and over") are left out, with
+    // "second time" and "every time" (more often a task's words than a complaint): the entry is at
+    // its 8 KB, and the "still" markers below find more. Add them with the `markers` option.
     'as i said',
     'already told',
     'already said',
