@@ -3,6 +3,7 @@
  * ({@link FixPart}) and the words a person reads ({@link fixText}, derived from the parts, so the two
  * never disagree).
  */
+import { clip } from '../core/index.js';
 import { COMMAND_KEYS, commandOf, headWords, inputObject } from './error-class.js';
 
 /**
@@ -158,6 +159,9 @@ const SETUP = /^(?:cd|source|\.|export|set)\s/;
 const WRAPPED_BY = /^(cmd(?:\.exe)?\s+\/[ck])\s+/i;
 
 const SPACE = /\s/;
+/** How much of a setup step and of an argument a fix part shows (UTF-16 units, `…` included). */
+const STEP_CHARS = 60;
+const ARGUMENT_CHARS = 40;
 
 /**
  * A word of one command (`mainCommand` has split off what `|`, `&&`, `||` and `;` chain) that redirects
@@ -218,9 +222,8 @@ function commandChange(a: string, b: string): FixPart[] {
   if (wa.join(' ') === wb.join(' ')) return [];
   const before = setups(a);
   const after = setups(b);
-  const clipStep = (p: string) => (p.length > 60 ? `${p.slice(0, 59)}…` : p);
   const setup = after.find((p) => !before.includes(p));
-  if (setup) return [{ kind: 'setup', values: [clipStep(setup)] }];
+  if (setup) return [{ kind: 'setup', values: [clip(setup, STEP_CHARS)] }];
   const mainA = mainCommand(a);
   const mainB = mainCommand(b);
   // The same command run through `cmd /c` (PowerShell refused the program, cmd.exe did not).
@@ -260,14 +263,14 @@ function commandChange(a: string, b: string): FixPart[] {
   // with only something chained to it, it is the same call. A redirection is no argument (OPERATOR).
   if (ma.join(' ') === mb.join(' ')) {
     const dropped = before.find((p) => !after.includes(p));
-    return dropped ? [{ kind: 'drop-setup', values: [clipStep(dropped)] }] : [];
+    return dropped ? [{ kind: 'drop-setup', values: [clip(dropped, STEP_CHARS)] }] : [];
   }
   const from = ma.find((w) => !OPERATOR.test(w) && !mb.includes(w));
   const to = mb.find((w) => !OPERATOR.test(w) && !ma.includes(w));
-  const clip = (w: string) => (w.length > 40 ? `${w.slice(0, 39)}…` : w);
-  if (from && to) return [{ kind: 'change-argument', values: [clip(from), clip(to)] }];
-  if (to) return [{ kind: 'add-argument', values: [clip(to)] }];
-  return from ? [{ kind: 'drop-argument', values: [clip(from)] }] : [{ kind: 'reorder', values: [] }];
+  const cut = (w: string) => clip(w, ARGUMENT_CHARS);
+  if (from && to) return [{ kind: 'change-argument', values: [cut(from), cut(to)] }];
+  if (to) return [{ kind: 'add-argument', values: [cut(to)] }];
+  return from ? [{ kind: 'drop-argument', values: [cut(from)] }] : [{ kind: 'reorder', values: [] }];
 }
 
 /**

@@ -409,7 +409,8 @@ export const DEFAULT_MARKERS: MarkerSet = {
     'we agreed',
     'on my nerves',
     // A problem that keeps coming back after the agent's fix: "still" with what is still wrong
-    // ("still doesn't" also reads "still does not").
+    // ("still doesn't" also reads "still does not"). Some are correction markers too: such a turn
+    // both corrects and complains, and each list sets its own signal bit.
     'still see',
     'still seeing',
     'still get',
