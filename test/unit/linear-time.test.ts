@@ -108,6 +108,31 @@ describe('the growth rule (excessOf)', () => {
   });
 });
 
+describe('the growth check (measureGrowth)', () => {
+  // The check stops early on a clear pass (two rounds, excess ≤ CLEAR_PASS): a real quadratic scan must
+  // still fail it, and a real linear one pass, so the early stop cannot let a quadratic through.
+  const quadratic = (t: string) => {
+    let n = 0;
+    // No 'z' in the text: each search reads back to its start.
+    for (let i = 0; i < t.length; i += 8) n += t.lastIndexOf('z', i);
+    return n;
+  };
+  // Four doublings (with three, setting two aside leaves one ratio, and noise on the last doubling alone
+  // passed this scan in 1 of 15 runs); half-millisecond samples, since a failing check takes all three
+  // attempts, the last to 64 times the first size, where a quadratic's sample is 4,096 times its first.
+  it('fails a scan that rereads the text at every eighth character', () => {
+    const g = measureGrowth(quadratic, (n) => fill(n, 'ab'), { ...doublings(250, 4), sampleMs: 0.5 });
+    expect(g.excess, describeGrowth(g)).toBeGreaterThan(1);
+  }, 120_000);
+  it('passes a scan that reads each character once', () => {
+    const g = measureGrowth(
+      (t: string) => t.split('a').length,
+      (n) => fill(n, 'ab'),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+});
+
 describe('links and snapshots', () => {
   linear('findLinks', findLinks, [
     ...DOTTED,
