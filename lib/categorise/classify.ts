@@ -61,7 +61,6 @@ import {
   C_WANT,
   C_WHETHER,
   C_WILL,
-  C_WORK,
   CLAUSE,
   COND,
   codeOf,
@@ -84,6 +83,7 @@ import {
   PUNCTUATION,
   QSTART,
   RES,
+  RESOLVE_VERBS,
   RQ,
   readPunctuation,
   STILL,
@@ -347,8 +347,8 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
         else passing = true;
       }
     }
-    // "This should fix the error", "the fix should work": an expected resolution, not a plan.
-    if ((c === C_FIX || c === C_WORK) && pc === C_SHOULD && i > 1 && !(fs[i - 2]! & SUBJ))
+    // "This should fix the error", "This will resolve it": expected, not a plan ("I will fix it" is).
+    if ((pc === C_SHOULD || pc === C_WILL) && RESOLVE_VERBS.has(c) && i > 1 && !(fs[i - 2]! & SUBJ))
       resolvedWord = true;
   }
   // "…which might be the flag, try to submit it": an imperative that opens a clause.

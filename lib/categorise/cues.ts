@@ -137,7 +137,8 @@ export const CODES = set(
   'let me us no longer could may might be i think sure free none is are should need needs to will going ' +
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
     'the it a them this useful helpful handy interesting worthwhile as than asked must only always step assume ' +
-    'red state phase regression regressions test tests testing suite suites observed noticed encountered fail safe fast',
+    'red state phase regression regressions test tests testing suite suites observed noticed encountered fail safe fast ' +
+    'resolve solve address',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 /**
@@ -177,7 +178,10 @@ export const C_HAVE = code('have');
 export const C_CAN = code('can');
 export const C_WANT = code('want');
 export const C_FIX = code('fix');
-export const C_WORK = code('work');
+/** Verbs of an expected resolution ("This should fix / resolve the error"), by their word codes. */
+export const RESOLVE_VERBS: ReadonlySet<number> = new Set(
+  ['fix', 'work', 'resolve', 'solve', 'address'].map(code),
+);
 export const C_NOW = code('now');
 export const C_NEEDED = code('needed');
 export const C_THERE = code('there');

@@ -125,6 +125,26 @@ describe('snapshot cues', () => {
     expect(where('This should fix it, but I will rerun the suite.')).toBe('nextActions');
   });
 
+  it('reads an expected resolution as no blocker, whatever its verb, and a subject that acts as a plan', () => {
+    // The labelling rules put "should work now" with done-reports; the strangers' pool held five such
+    // sentences, four of them read as blockers before ("This will resolve the errors you are seeing.").
+    for (const s of [
+      'This should fix the error.',
+      'This should resolve the TypeScript error.',
+      'This will resolve the XML parsing error, and the mod should now load correctly.',
+      'This will fix the crash when the list is empty.',
+      'The patch should solve the problem.',
+      'This change should address the timeout.',
+    ])
+      expect(where(s), s).toBe('none');
+    expect(where('I will fix the crash.')).toBe('nextActions');
+    expect(where('We should fix the timeout before the release.')).toBe('nextActions');
+    // A problem that stands is still one.
+    expect(where('This should have fixed it, but the build still fails with the same error.')).toBe(
+      'blockers',
+    );
+  });
+
   it('review: reassurance, advice and reported doubts are not blockers; the expected value still is one', () => {
     // "never" is not a problem word (a rule for it had no labelled evidence and misread advice).
     expect(where('You should never commit the .env file.')).not.toBe('blockers');

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { headingLine } from 'rearview/categorise';
+import { headingLine, type SnapshotCategory } from 'rearview/categorise';
 import { type MemoryEntry, type NoteCategoriser, readSnapshotSource } from 'rearview/snapshot';
 import type { Message } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
@@ -510,6 +510,34 @@ describe('the pending set', () => {
 });
 
 describe("the notes reader's rounds (notes-reader.jsonl, notes-reader-agent.jsonl)", () => {
+  /**
+   * The reader the rounds drew and read: the weights of 5 December, kept beside the rows
+   * (notes-reader-2026-12-05.json), read as `notesReader` reads its own. A refit moves the shipped
+   * weights; the rows stay a measurement of the weights they were drawn with.
+   */
+  const readerOf5December = async (): Promise<NoteCategoriser> => {
+    const { classify, squash, words } = await import('rearview/categorise');
+    const { NOTE_CLASSES, noteBuckets } = await import('rearview/categorise-model');
+    const frozen = JSON.parse(readFileSync(join(set, 'notes-reader-2026-12-05.json'), 'utf8'));
+    const weights = new Map<number, number[]>();
+    let bucket = 0;
+    for (const entry of String(frozen.weights).split(' ')) {
+      const [b, ...w] = entry.split(':');
+      bucket += Number.parseInt(b!, 36);
+      weights.set(
+        bucket,
+        w.map((x) => Number.parseInt(x, 36)),
+      );
+    }
+    return (text, role) => {
+      if (role === 'user') return classify(words(squash(text)), squash(text)).category;
+      const z = [...(frozen.bias as number[])];
+      for (const b of noteBuckets(text, 'rules'))
+        for (const [c, v] of (weights.get(b) ?? []).entries()) z[c]! += v;
+      const best = z.indexOf(Math.max(...z));
+      return best === z.length - 1 ? undefined : (NOTE_CLASSES[best] as SnapshotCategory);
+    };
+  };
   /** `category|sha256` of each listed item of a file, by the rules and by the categoriser given. */
   const listed = async (file: string, categorise: NoteCategoriser) => {
     const { deterministicSnapshotWithTrace } = await import('rearview/snapshot');
@@ -542,7 +570,7 @@ describe("the notes reader's rounds (notes-reader.jsonl, notes-reader-agent.json
   it.skipIf(!existsSync(data))(
     'the first round (the reader on every sentence): removed rows are listed with the rules only, added ones with the reader only',
     async () => {
-      const { notesReader } = await import('rearview/categorise-model');
+      const notesReader = await readerOf5December();
       // That round read every sentence with the reader, whoever wrote it: the role is not passed.
       await expectGroups(notesReaderRows, (text) => notesReader(text));
     },
@@ -552,7 +580,7 @@ describe("the notes reader's rounds (notes-reader.jsonl, notes-reader-agent.json
   it.skipIf(!existsSync(data))(
     "the second round (the person's words to the rules): its removed rows, and the first round's the agent or a tool wrote, are listed with the rules only",
     async () => {
-      const { notesReader } = await import('rearview/categorise-model');
+      const notesReader = await readerOf5December();
       await expectGroups(notesReaderAgentRows, notesReader);
       const earlier = notesReaderRows.filter(
         (r) => r.group === 'removed' && r.role !== 'user' && r.category === 'blockers',
