@@ -25,7 +25,15 @@ import {
   type TranscriptFormat,
 } from '../../lib/transcript/index';
 import { REDACT_ADVERSARIAL } from '../../tools/shared/redact-adversarial';
-import { describeGrowth, doublings, excessOf, fill, type Growth, measureGrowth } from './linear-time';
+import {
+  describeGrowth,
+  doublings,
+  excessOf,
+  fill,
+  type Growth,
+  measureGrowth,
+  thinPass,
+} from './linear-time';
 
 type Case = readonly [name: string, make: (n: number) => string];
 
@@ -106,6 +114,17 @@ describe('the growth rule (excessOf)', () => {
   ])('fails a quadratic: %s', (_, ratios) => {
     expect(excessOf(ratios)).toBeGreaterThan(1);
   });
+  // Passes that leave one ratio to judge are measured again with two more doublings (measureGrowth).
+  it.each([
+    ['two steps, then linear (findLinks on a run of paths, measured here)', [4.31, 3.32, 1.63], true],
+    ['a quadratic whose last doubling read low', [3.79, 3.9, 2.68], true],
+    ['one step set aside', [3.08, 1.75, 2.1], false],
+    ['plain linear', [2.1, 1.9, 2.2], false],
+    ['a failure', [4.0, 3.9, 4.1], false],
+    ['four doublings', [4.02, 3.5, 2.1, 2.0], false],
+  ])('thinPass: %s', (_, ratios, thin) => {
+    expect(thinPass(ratios as number[])).toBe(thin);
+  });
 });
 
 describe('the growth check (measureGrowth)', () => {
@@ -117,9 +136,9 @@ describe('the growth check (measureGrowth)', () => {
     for (let i = 0; i < t.length; i += 8) n += t.lastIndexOf('z', i);
     return n;
   };
-  // Four doublings (with three, setting two aside leaves one ratio, and noise on the last doubling alone
-  // passed this scan in 1 of 15 runs); half-millisecond samples, since a failing check takes all three
-  // attempts, the last to 64 times the first size, where a quadratic's sample is 4,096 times its first.
+  // Four doublings, so that the verdict rests on several ratios however the steps fall; half-millisecond
+  // samples, since a failing check takes all three attempts, the last to 64 times the first size, where
+  // a quadratic's sample is 4,096 times its first.
   it('fails a scan that rereads the text at every eighth character', () => {
     const g = measureGrowth(quadratic, (n) => fill(n, 'ab'), { ...doublings(250, 4), sampleMs: 0.5 });
     expect(g.excess, describeGrowth(g)).toBeGreaterThan(1);
