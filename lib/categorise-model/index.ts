@@ -11,7 +11,8 @@
  * @module
  */
 import { classify, type SnapshotCategory, squash, words } from '../categorise/index.js';
-import { noteBuckets } from './features.js';
+import { ValidationError } from '../core/index.js';
+import { type NoteFeatureSet, noteBuckets } from './features.js';
 import { BIAS, TRAINED, WEIGHTS } from './weights.js';
 
 export { BUCKETS, type NoteFeatureSet, noteBucket, noteBuckets, noteFeatures } from './features.js';
@@ -35,25 +36,103 @@ export const NOTE_CLASSES = [
 ] as const;
 const K = NOTE_CLASSES.length;
 
-let weights: Map<number, Int32Array> | undefined;
+/**
+ * A notes reader's data, as the training script writes it (lib/categorise-model/weights.ts): integer
+ * biases and weights in sixteenths of a logit, one per {@link NOTE_CLASSES} entry.
+ */
+export interface NotesReaderWeights {
+  /** One integer per {@link NOTE_CLASSES} entry. */
+  bias: readonly number[];
+  /**
+   * The weights by feature bucket: space-separated `gap:w0:…:w5` entries in base 36, `gap` the bucket's
+   * distance from the entry before (the first from 0); empty for a reader of biases only.
+   */
+  weights: string;
+  /** The feature set the weights were trained on (`noteBuckets`); default `'rules'`. */
+  featureSet?: NoteFeatureSet;
+}
 
-/** The weights by bucket, decoded once on first use. */
-function decode(): Map<number, Int32Array> {
-  if (weights) return weights;
+/** A notes reader: its logits and its category of a sentence (see {@link notesReader}). */
+export interface NotesReader {
+  logits(sentence: string): number[];
+  read(sentence: string, role?: 'user' | 'assistant' | 'tool'): SnapshotCategory | undefined;
+}
+
+const INT = /^-?[0-9a-z]+$/;
+
+/** The weights by bucket; a ValidationError names the first entry that is not one. */
+function decode(text: string): Map<number, Int32Array> {
   const out = new Map<number, Int32Array>();
   let bucket = 0;
-  if (WEIGHTS !== '')
-    for (const entry of WEIGHTS.split(' ')) {
+  if (text !== '')
+    for (const [i, entry] of text.split(' ').entries()) {
       const parts = entry.split(':');
+      if (parts.length !== K + 1 || !parts.every((p) => INT.test(p)))
+        throw new ValidationError(
+          [
+            {
+              path: `weights[${i}]`,
+              message: `must be a bucket gap and ${K} base-36 integers, ':'-separated`,
+            },
+          ],
+          { subject: 'Notes reader data' },
+        );
       bucket += Number.parseInt(parts[0]!, 36);
       out.set(
         bucket,
         Int32Array.from(parts.slice(1), (p) => Number.parseInt(p, 36)),
       );
     }
-  weights = out;
   return out;
 }
+
+/**
+ * A notes reader from weights of your own (a refit with the training script, or an earlier version
+ * kept to compare with): the same reading as {@link notesReader}, which is this function over the
+ * shipped weights. The weights are checked and decoded on the first sentence read; malformed ones
+ * throw a `ValidationError` (from `rearview/core`) then.
+ *
+ * @example
+ * ```ts
+ * const reader = createNotesReader({ bias: [0, 0, 0, 0, 0, 1], weights: '' });
+ * reader.read('Anything at all.'); // undefined: the last class, irrelevant, wins every sentence
+ * deterministicSnapshot(input, { categorise: reader.read });
+ * ```
+ */
+export function createNotesReader({ bias, weights, featureSet = 'rules' }: NotesReaderWeights): NotesReader {
+  let decoded: Map<number, Int32Array> | undefined;
+  const logits = (sentence: string): number[] => {
+    if (!decoded) {
+      if (bias.length !== K || !bias.every(Number.isSafeInteger))
+        throw new ValidationError([{ path: 'bias', message: `must be ${K} integers` }], {
+          subject: 'Notes reader data',
+        });
+      decoded = decode(weights);
+    }
+    const z = [...bias];
+    // Exactly the features the weights were trained on: another set's buckets could meet a weight.
+    for (const b of noteBuckets(sentence, featureSet)) {
+      const wb = decoded.get(b);
+      if (wb) for (let c = 0; c < K; c++) z[c]! += wb[c]!;
+    }
+    return z;
+  };
+  const read = (sentence: string, role?: 'user' | 'assistant' | 'tool'): SnapshotCategory | undefined => {
+    if (role === 'user') {
+      const text = squash(String(sentence ?? ''));
+      return classify(words(text), text).category;
+    }
+    const z = logits(sentence);
+    let best = 0;
+    for (let c = 1; c < K; c++) if (z[c]! > z[best]!) best = c;
+    return best === K - 1 ? undefined : (NOTE_CLASSES[best] as SnapshotCategory);
+  };
+  return { logits, read };
+}
+
+let shipped: NotesReader | undefined;
+const shippedReader = (): NotesReader =>
+  (shipped ??= createNotesReader({ bias: BIAS, weights: WEIGHTS, featureSet: TRAINED.featureSet }));
 
 /**
  * The reader's integer logits of one sentence, one per {@link NOTE_CLASSES} entry (sixteenths of a
@@ -66,14 +145,7 @@ function decode(): Map<number, Int32Array> {
  * ```
  */
 export function noteLogits(sentence: string): number[] {
-  const w = decode();
-  const z = [...BIAS];
-  // Exactly the features the weights were trained on: another set's buckets could meet a weight.
-  for (const b of noteBuckets(sentence, TRAINED.featureSet)) {
-    const wb = w.get(b);
-    if (wb) for (let c = 0; c < K; c++) z[c]! += wb[c]!;
-  }
-  return z;
+  return shippedReader().logits(sentence);
 }
 
 /**
@@ -94,12 +166,5 @@ export function notesReader(
   sentence: string,
   role?: 'user' | 'assistant' | 'tool',
 ): SnapshotCategory | undefined {
-  if (role === 'user') {
-    const text = squash(String(sentence ?? ''));
-    return classify(words(text), text).category;
-  }
-  const z = noteLogits(sentence);
-  let best = 0;
-  for (let c = 1; c < K; c++) if (z[c]! > z[best]!) best = c;
-  return best === K - 1 ? undefined : (NOTE_CLASSES[best] as SnapshotCategory);
+  return shippedReader().read(sentence, role);
 }

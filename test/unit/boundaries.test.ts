@@ -24,7 +24,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'heuristic-model': ['core', 'heuristic'],
   'llm-reflect': ['core', 'heuristic', 'llm'],
   categorise: ['core'],
-  'categorise-model': ['categorise'],
+  'categorise-model': ['categorise', 'core'],
   compress: ['core', 'llm', 'redact', 'transcript'],
   snapshot: ['categorise', 'compress', 'core', 'failures', 'llm', 'redact', 'transcript'],
   playbook: ['core', 'llm', 'redact'],

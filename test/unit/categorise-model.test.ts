@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { haveSharedData } from '../../eval/heuristic/data';
 import {
   BUCKETS,
+  createNotesReader,
   NOTE_CLASSES,
   noteBuckets,
   noteFeatures,
@@ -186,6 +187,30 @@ describe('snapshot categorise option', () => {
     expect(() => deterministicSnapshot(inputOf(NOTES), { categorise: () => 'irrelevant' as never })).toThrow(
       ValidationError,
     );
+  });
+});
+
+describe('createNotesReader', () => {
+  it('reads with the weights it is given: biases alone pick one class for every sentence', () => {
+    expect(createNotesReader({ bias: [0, 0, 0, 0, 0, 1], weights: '' }).read(NOTES[0]!)).toBeUndefined();
+    const blockers = createNotesReader({ bias: [0, 5, 0, 0, 0, 1], weights: '' });
+    expect(NOTES.map((t) => blockers.read(t))).toEqual(NOTES.map(() => 'blockers'));
+    // A person's words keep the rules' answer, whatever the weights.
+    expect(blockers.read('Should we rename it?', 'user')).toBe('unresolvedQuestions');
+  });
+
+  it('checks its weights on the first sentence it reads, with a ValidationError naming what is wrong', () => {
+    const bad = [
+      { bias: [0, 0, 0], weights: '' },
+      { bias: [0, 0, 0, 0, 0, 0.5], weights: '' },
+      { bias: [0, 0, 0, 0, 0, 0], weights: '2hb:1:2' },
+      { bias: [0, 0, 0, 0, 0, 0], weights: '2hb:1:2:3:4:5:x!' },
+    ];
+    for (const w of bad) {
+      const reader = createNotesReader(w); // creating it reads nothing yet
+      expect(() => reader.read('x')).toThrow(ValidationError);
+      expect(() => reader.logits('x')).toThrow(/Notes reader data is invalid: (bias|weights\[0\])/);
+    }
   });
 });
 

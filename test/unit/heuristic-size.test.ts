@@ -45,7 +45,8 @@
  * this", "still the same") and the ones no labelled or shared turn holds ("once again", "how many
  * times", "over and over", "repeatedly", "not again", "every session") left, with "second time" (3 of
  * 3 shared turns holding it are not friction), two new ones of one turn each and "every time" (a task
- * spec's "run every time …"): 8,186 B.
+ * spec's "run every time …"): 8,186 B; Chinese and Japanese forms of the same, in the lazily loaded
+ * language chunk (2,362 → 2,477 B), left the entry at 8,187 B (6 December 2026).
  */
 import { describe, expect, it } from 'vitest';
 import { heuristicSizes } from '../../tools/shared/heuristic-size';

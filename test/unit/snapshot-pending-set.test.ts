@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { headingLine, type SnapshotCategory } from 'rearview/categorise';
+import { headingLine } from 'rearview/categorise';
 import { type MemoryEntry, type NoteCategoriser, readSnapshotSource } from 'rearview/snapshot';
 import type { Message } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
@@ -516,27 +516,9 @@ describe("the notes reader's rounds (notes-reader.jsonl, notes-reader-agent.json
    * weights; the rows stay a measurement of the weights they were drawn with.
    */
   const readerOf5December = async (): Promise<NoteCategoriser> => {
-    const { classify, squash, words } = await import('rearview/categorise');
-    const { NOTE_CLASSES, noteBuckets } = await import('rearview/categorise-model');
+    const { createNotesReader } = await import('rearview/categorise-model');
     const frozen = JSON.parse(readFileSync(join(set, 'notes-reader-2026-12-05.json'), 'utf8'));
-    const weights = new Map<number, number[]>();
-    let bucket = 0;
-    for (const entry of String(frozen.weights).split(' ')) {
-      const [b, ...w] = entry.split(':');
-      bucket += Number.parseInt(b!, 36);
-      weights.set(
-        bucket,
-        w.map((x) => Number.parseInt(x, 36)),
-      );
-    }
-    return (text, role) => {
-      if (role === 'user') return classify(words(squash(text)), squash(text)).category;
-      const z = [...(frozen.bias as number[])];
-      for (const b of noteBuckets(text, 'rules'))
-        for (const [c, v] of (weights.get(b) ?? []).entries()) z[c]! += v;
-      const best = z.indexOf(Math.max(...z));
-      return best === z.length - 1 ? undefined : (NOTE_CLASSES[best] as SnapshotCategory);
-    };
+    return createNotesReader({ bias: frozen.bias, weights: frozen.weights }).read;
   };
   /** `category|sha256` of each listed item of a file, by the rules and by the categoriser given. */
   const listed = async (file: string, categorise: NoteCategoriser) => {
