@@ -10,8 +10,9 @@
 
 import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
 import { FINITE, IMP, KIND } from './cues.js';
+import { firstWordGate } from './gates.js';
 import { errorIn, quotesSource } from './located.js';
-import { firstWordHash, stanceCategory } from './stance.js';
+import { stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
 
 /**
@@ -65,11 +66,6 @@ const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*
 const SEES_ISSUE =
   /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+(?:the|an?)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)(?:\s+now)?(?:\s*([-–—:]|\s-|\s(?:in|with))\s*\S+\s+\S|\s*[.!]*\s*$)/i;
 
-/** The words {@link SEES_ISSUE} can open with, by `firstWordHash` (the gate before it). */
-const SEES_FIRST = /* @__PURE__ */ new Set(
-  'ok okay ah now i found spotted here heres'.split(' ').map((w) => firstWordHash(w, 0)),
-);
-
 /**
  * Whether the letters last before the first colon (at `colon`) are a {@link LABELS} word. They are the
  * last word of {@link LABEL}'s group when it matches (only `*` and spaces come between), so without
@@ -91,6 +87,13 @@ function isAsciiLetter(c: number): boolean {
 /** A line number and a colon open the entry; unless a plan for the line follows ("… should become …"). */
 const LINE_LEAD = /^\s*line\s+\d+\s*(?::|shows\b)/i;
 const PLANNED = /\b(?:should|must|needs?|will)\b/i;
+/**
+ * Bit 1 when a line opens with a word {@link SEES_ISSUE} can open with, bit 2 for {@link LINE_LEAD}: the
+ * gate in front of each, its words read off the pattern (`firstWordGate`), not listed by hand.
+ */
+/** @internal The forms {@link OPENS} gates, in the order of its bits (exported for a test). */
+export const LEAD_FORMS: readonly RegExp[] = [SEES_ISSUE, LINE_LEAD];
+const OPENS = /* @__PURE__ */ firstWordGate(LEAD_FORMS);
 
 /**
  * The category the entry's opening gives it, as a `classify.ts` decision code, or -1 when it says
@@ -115,17 +118,14 @@ export function leadCategory(raw: string): number {
     if (/^\s*(?:[-*]\s+)?\[ \]\s/.test(raw)) return NEXT;
     if (/^\s*(?:[-*]\s+)?\[[xX]\]\s/.test(raw)) return NONE;
   }
-  const l = c | 0x20;
   // "Line 269: `…`", "Line 27: When the directory exists but …": a line of a listing or of a coverage
   // report, quoted as a place to look (the records of sets 7 and 11, eval/snapshot/sets/<n>/LABELLING.md); not "Line 196 starts `…`" (a description).
-  if (l === 0x6c && LINE_LEAD.test(raw) && !PLANNED.test(raw)) return EVIDENCE;
+  const opens = OPENS(raw);
+  if (opens & 2 && LINE_LEAD.test(raw) && !PLANNED.test(raw)) return EVIDENCE;
   if (quotesSource(raw)) return EVIDENCE; // "The PR says \"…\"": a source quoted (located.ts)
   if (errorIn(raw)) return EVIDENCE; // "the error is in `a/b.py`": where a failure shows (located.ts)
   // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
-  if (
-    (l === 0x69 || l === 0x66 || l === 0x73 || l === 0x68 || l === 0x6f || l === 0x61 || l === 0x6e) &&
-    SEES_FIRST.has(firstWordHash(raw, i))
-  ) {
+  if (opens & 1) {
     const m = SEES_ISSUE.exec(raw);
     // Named ("I see the issue - the key is never reset") is a diagnosis; not named ("I can see the
     // redundancy issue!") is no note (LABELLING.md's tie-break).
