@@ -6,7 +6,7 @@
  */
 
 import { C_ARE, C_IS, C_TO, code, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
-import { mayHold, N_IGNORES, N_POSSIBLE, N_STILL } from './needles.js';
+import { requiredGate } from './gates.js';
 import { opened } from './openers.js';
 
 /** "should" or "shouldn't", then a verb other than "be". */
@@ -233,11 +233,14 @@ const IGNORES = /* @__PURE__ */ opened(/(?:this|it|`[^`\s]+`)\s+(?:\w+ly\s+)?ign
  * ```
  */
 export function ignoresSomething(raw: string): boolean {
-  return mayHold(raw, N_IGNORES) && raw.indexOf('ignores') >= 0 && IGNORES.test(raw);
+  return HOLDS_IGNORES(raw) && IGNORES.test(raw);
 }
 
 /** "a potential issue", "possible bugs": a problem guessed at, not found. */
 const POTENTIAL = /\b(?:potential|possible)\s+(?:issue|problem|bug|risk)s?\b/i;
+// The shortcuts in front of the three forms: the needle words each pattern needs (gates.ts), read off it.
+const HOLDS_IGNORES = /* @__PURE__ */ requiredGate(IGNORES, { search: false });
+const HOLDS_POTENTIAL = /* @__PURE__ */ requiredGate(POTENTIAL, { search: false });
 
 /**
  * @internal Whether the entry names a problem only as potential ("Wait, but there's a potential issue
@@ -250,11 +253,7 @@ const POTENTIAL = /\b(?:potential|possible)\s+(?:issue|problem|bug|risk)s?\b/i;
  * ```
  */
 export function potentialIssue(raw: string): boolean {
-  return (
-    mayHold(raw, N_POSSIBLE) &&
-    (raw.indexOf('otential') >= 0 || raw.indexOf('ossible') >= 0) &&
-    POTENTIAL.test(raw)
-  );
+  return HOLDS_POTENTIAL(raw) && POTENTIAL.test(raw);
 }
 
 /** "It seems I broke …", "It looks like we're encountering …": the writer's own finding, hedged only in form. */
@@ -280,6 +279,7 @@ export function seemsWe(raw: string): boolean {
 /** "Space is still inside math mode.", "The tool is still looking for X": a subject, then "is still" and a state. */
 const STILL_STATE =
   /^\s*(?!(?:if|when|whether|unless|what|why|how)\b)(?:[\w`'.-]+\s+){1,4}(?:is|are)\s+still\s+(?!(?:no|not|none|the\s+same|\d)\b)(?:being\s+)?[a-z]/i;
+const HOLDS_STILL = /* @__PURE__ */ requiredGate(STILL_STATE, { search: false });
 
 /**
  * @internal Whether the entry says a state persists ("The database path is still being set at import
@@ -293,7 +293,7 @@ const STILL_STATE =
  * ```
  */
 export function stillState(raw: string): boolean {
-  return mayHold(raw, N_STILL) && raw.indexOf(' still ') > 0 && STILL_STATE.test(raw);
+  return HOLDS_STILL(raw) && STILL_STATE.test(raw);
 }
 
 /**

@@ -9,6 +9,7 @@
  * time, never a match (test/unit/categorise-gates.test.ts checks it on generated lines).
  */
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
+import { mayHold, needleOf } from './needles.js';
 import { isLetter, type Node, parseSource, Unknown } from './regex-source.js';
 
 /** More first words than this: no gate (it would hardly spare a call). */
@@ -197,6 +198,8 @@ export function firstWordGate(patterns: readonly RegExp[]): (raw: string) => num
 const MIN_NEED = 3;
 /** More spellings than this in a run of letters: the run is not tracked. */
 const MAX_SPELLINGS = 16;
+/** A mark needed is one of at most this many characters. */
+const MAX_MARKS = 3;
 
 /**
  * What a piece of pattern needs in a line: `spells`, every string it can match when those are a few
@@ -209,13 +212,19 @@ interface Need {
 
 const ZERO_WIDTH = new Set(['start', 'end', 'boundary', 'empty']);
 
-function need(node: Node): Need {
+/** `after`: whatever follows `node` in the pattern ends a word of the line. */
+function need(node: Node, after = false): Need {
   if (ZERO_WIDTH.has(node.t)) return { spells: new Set(['']), needs: [] };
   if (node.t === 'letter') return { spells: new Set([node.c]), needs: [] };
   if (node.t === 'letters') return { spells: new Set(node.cs), needs: [] };
-  if (node.t === 'group') return alternativesNeed(node.alts);
+  if (node.t === 'group') return alternativesNeed(node.alts, after);
+  // A mark of a few known characters (a backtick, a quote): one of them is in every match.
+  if (node.t === 'other' && node.chars !== undefined && node.chars.length <= MAX_MARKS && !node.space) {
+    return { spells: null, needs: [[...node.chars]] };
+  }
   if (node.t !== 'repeat') return { spells: null, needs: [] };
-  const inner = need(node.node);
+  // Once or not at all: what follows the repeat follows its one match.
+  const inner = need(node.node, node.max === 1 && after);
   if (node.min === 0) {
     return { spells: node.max === 1 && inner.spells ? union(inner.spells, new Set([''])) : null, needs: [] };
   }
@@ -232,53 +241,88 @@ function cross(a: Set<string> | null, b: Set<string> | null): Set<string> | null
   return out;
 }
 
-function sequenceNeed(nodes: readonly Node[]): Need {
+/**
+ * Sets of words whose every word ends a word of the line (white space, a word boundary, the end or a
+ * mark other than a digit follows it): only such a word can be gated by its ending ("ed").
+ */
+const WORD_ENDS = new WeakSet<string[]>();
+
+/** Whether what `node` matches ends a word of the line, as the snapshot's words are cut (letters and digits). */
+const endsWord = (node: Node): boolean =>
+  node.t === 'space' ||
+  node.t === 'boundary' ||
+  node.t === 'end' ||
+  (node.t === 'other' && node.chars !== undefined && !/\d/.test(node.chars)) ||
+  (node.t === 'repeat' && node.min >= 1 && endsWord(node.node));
+
+function sequenceNeed(nodes: readonly Node[], after = false): Need {
   const needs: string[][] = [];
   let run: Set<string> | null = new Set(['']);
   let lettersOnly = true;
-  const close = () => {
-    if (run && [...run].every((w) => w.length >= MIN_NEED)) needs.push([...run]);
+  const close = (ends: boolean) => {
+    if (run && [...run].every((w) => w.length >= MIN_NEED)) {
+      const ws = [...run];
+      if (ends) WORD_ENDS.add(ws);
+      needs.push(ws);
+    }
     run = new Set(['']);
   };
-  for (const node of nodes) {
-    const x = need(node);
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    // A word boundary or the end after letters: the run is over, and it ends a word.
+    if ((node.t === 'boundary' || node.t === 'end') && run && [...run].some((w) => w !== '')) {
+      close(true);
+      continue;
+    }
+    const x = need(node, i + 1 < nodes.length ? endsWord(nodes[i + 1]!) : after);
     if (x.spells) {
       run = cross(run, x.spells);
       continue;
     }
     lettersOnly = false;
-    close();
+    close(endsWord(node));
     needs.push(...x.needs);
   }
   const spells = lettersOnly ? run : null;
-  close();
+  close(after);
   return { spells, needs };
 }
 
-/** The set of `needs` a gate gains most from: the one whose shortest word is longest. */
+/** The set of `needs` a gate gains most from: the one whose shortest word is longest (a mark is one character). */
 function bestNeed(needs: readonly string[][]): string[] | undefined {
   let best: string[] | undefined;
-  const shortest = (ws: readonly string[]) => Math.min(...ws.map((w) => w.length));
   for (const ws of needs) if (!best || shortest(ws) > shortest(best)) best = ws;
   return best;
 }
+const shortest = (ws: readonly string[]) => Math.min(...ws.map((w) => w.length));
 
-function alternativesNeed(alts: readonly Node[][]): Need {
-  const each = alts.map(sequenceNeed);
+function alternativesNeed(alts: readonly Node[][], after = false): Need {
+  const each = alts.map((alt) => sequenceNeed(alt, after));
   let spells: Set<string> | null = new Set();
   for (const e of each) spells = spells && e.spells ? union(spells, e.spells) : null;
   if (spells && spells.size > MAX_SPELLINGS) spells = null;
   // One set every alternative meets: a word it needs (its best set) or one of its own spellings.
   if (each.length === 1) return each[0]!;
-  const picks = each.map((e) => bestNeed(e.needs));
-  const needs = picks.every((p) => p !== undefined) ? [[...new Set(picks.flat() as string[])]] : [];
+  // Per alternative its best set of words and its best set of marks: each kind gives the group a set
+  // when every alternative has one (a quote mark in every alternative is needed however the words go).
+  const needs: string[][] = [];
+  for (const marks of [false, true]) {
+    const picks = each.map((e) =>
+      bestNeed(e.needs.filter((ws) => ws.every((w) => w.length === 1) === marks)),
+    );
+    if (!picks.every((p) => p !== undefined)) continue;
+    const union = [...new Set(picks.flat() as string[])];
+    if (picks.every((p) => WORD_ENDS.has(p!))) WORD_ENDS.add(union);
+    needs.push(union);
+  }
   return { spells, needs };
 }
 
 /**
  * @internal Sets of lower-case words a line must hold (inside its words, in any case) for `pattern` to
  * match: one of each set. Read off the pattern as `firstWords` is: a literal run of at least three
- * letters that every match spells, or one per alternative; `[]` when nothing is sure.
+ * letters that every match spells, or a mark of one of a few characters (a backtick, a quote), or one
+ * of those per alternative; `[]` when nothing is sure.
  *
  * @example
  * ```ts
@@ -289,9 +333,54 @@ function alternativesNeed(alts: readonly Node[][]): Need {
 export function requiredWords(pattern: RegExp): string[][] {
   try {
     const { needs } = alternativesNeed(parseSource(pattern.source));
-    return needs;
+    // The same set twice (two backticks) gates no better than once.
+    const seen = new Set<string>();
+    return needs.filter((ws) => !seen.has(ws.join('\n')) && seen.add(ws.join('\n')));
   } catch (e) {
     if (e instanceof Unknown) return [];
     throw e;
   }
+}
+
+/** Sets a gate reads at most: the first ones the pattern needs, best first. */
+const MAX_GATE_SETS = 2;
+
+/**
+ * @internal The gate of `requiredWords(pattern)`: whether a line holds one word or mark of each set (the
+ * best two), so that a line without them is not tried. A set whose words each hold a needle
+ * (needles.ts) is read from the word table's bits (`mayHold`, no search); any other set by one
+ * case-insensitive search of its words and marks (unless `search` is false: a pattern anchored at the
+ * line's start fails as fast as the search would). Always true for a pattern that needs nothing.
+ *
+ * @example
+ * ```ts
+ * const gate = requiredGate(/\bshould\s+probably\s+([a-z]+)/i);
+ * gate('We should probably drop it'); // true
+ * gate('We should drop it'); // false
+ * ```
+ */
+export function requiredGate(pattern: RegExp, { search = true } = {}): (raw: string) => boolean {
+  const sets = requiredWords(pattern)
+    .map((ws) => {
+      const ends = WORD_ENDS.has(ws);
+      // One needle a word guarantees, the rarer kind first: the set holds when one of them is there.
+      const bits = ws.reduce((b, w) => (b < 0 || !needleOf(w, ends) ? -1 : b | needleOf(w, ends)), 0);
+      // What a check costs: needle bits nothing, marks a native `indexOf` each, words one search.
+      const cost = bits > 0 ? 0 : ws.every((w) => w.length === 1) ? 1 : 2;
+      return { ws, bits, cost };
+    })
+    .filter(({ cost }) => search || cost === 0)
+    // The cheapest first, then the longest words (the rarest).
+    .sort((a, b) => a.cost - b.cost || shortest(b.ws) - shortest(a.ws))
+    .slice(0, MAX_GATE_SETS);
+  const checks = sets.map(({ ws, bits, cost }): ((raw: string) => boolean) => {
+    if (cost === 0) return (raw) => mayHold(raw, bits);
+    if (cost === 1) return (raw) => ws.some((mark) => raw.indexOf(mark) >= 0);
+    const words = new RegExp(ws.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i');
+    return (raw) => words.test(raw);
+  });
+  if (checks.length === 0) return () => true;
+  if (checks.length === 1) return checks[0]!;
+  const [a, b] = checks as [(raw: string) => boolean, (raw: string) => boolean];
+  return (raw) => a(raw) && b(raw);
 }

@@ -1,16 +1,19 @@
 /**
- * Hints that spare the classifier's substring searches. Its forms each run behind a native
- * `indexOf` gate ("should", "ask", "seem"…), and a 10k-entry snapshot asks about a dozen of them per
- * distinct text, nearly always in vain. The words of an ASCII text are already interned in the
- * snapshot's vocabulary, each with the needles its lower-cased spelling holds (computed once per
- * word), so `classifyFlags` can say which needles a text cannot hold before the forms look.
+ * Hints that spare the classifier's searches. Its rules each run behind a gate read off their
+ * patterns (gates.ts): the words a pattern cannot match without, checked here, by bit, for the needles
+ * inside them. A 10k-entry snapshot asks about a dozen of them per distinct text, nearly always in
+ * vain. The words of an ASCII text are already interned in the snapshot's vocabulary, each with the
+ * needles its lower-cased spelling holds (computed once per word), so a gate can say which needles a
+ * text cannot hold before a pattern looks.
  *
  * A needle of letters only lies inside one run of letters, so inside one word: a needle none of the
  * words holds (in any case) is in no case in the text, and the search it gates would fail. A hint is
- * kept with its text and applies to that text only, so a stale one is never wrong.
+ * kept with its text and applies to that text only, so a stale one is never wrong. The needles are
+ * the words (or parts of words) the rules need most often; a rule that needs a word holding none of
+ * them is gated by a search instead.
  */
 
-/** The needles, bit k for needle k (lower case, as the words are). */
+/** The needles, bit k for needle k (lower case, as the words are); bit 13 for a word ending in "ed". */
 const NEEDLES = [
   'should',
   'would',
@@ -27,52 +30,46 @@ const NEEDLES = [
   'still',
 ] as const;
 
-/** Bit of a needle: its place in {@link NEEDLES}, so the list alone decides the bits. */
-const bit = (needle: (typeof NEEDLES)[number]): number => 1 << NEEDLES.indexOf(needle);
-
-/** @internal Needle bits. */
-export const N_SHOULD = bit('should');
-/** @internal */
-export const N_WOULD = bit('would');
-/** @internal */
-export const N_ASK = bit('ask');
-/** @internal */
-export const N_MUST = bit('must');
-/** @internal */
-export const N_SEEM = bit('seem');
-/** @internal */
-export const N_LOOK = bit('look');
-/** @internal */
-export const N_APPEAR = bit('appear');
-/** @internal */
-export const N_PROBABLY = bit('probably');
-/** @internal */
-export const N_INE = bit('ine');
-/** @internal */
-export const N_IGNORES = bit('ignores');
-/** @internal "potential" or "possible". */
-export const N_POSSIBLE = bit('otential') | bit('ossible');
-/** @internal */
-export const N_STILL = bit('still');
-/** @internal "ed" then the end of a word, or an apostrophe inside one ("need's"): where `ed\b` can match. */
-export const N_ED_END = 1 << NEEDLES.length;
-/** @internal Every bit: nothing known. */
-export const ALL_NEEDLES = (N_ED_END << 1) - 1;
+/** "ed" then the end of a word, or an apostrophe inside one ("need's"): where `ed\b` can match. */
+const N_ED_END = 1 << NEEDLES.length;
+/** Every bit: nothing known. */
+const ALL_NEEDLES = (N_ED_END << 1) - 1;
 
 /**
- * @internal The needles a lower-cased word (as `words` gives it) holds.
+ * @internal The needles a lower-cased word (as `words` gives it) holds. With `ends` false, the word is
+ * a run of letters that may go on in the text (a pattern's `declared[a-z]*`): its ending in "ed" says
+ * nothing then, and only the needles inside it count.
  *
  * @example
  * ```ts
- * needlesOf("shouldn't") === N_SHOULD; // true
- * needlesOf('tested') === N_ED_END; // true
+ * needlesOf("shouldn't") === needlesOf('should'); // true: the bit of "should"
+ * needlesOf('tested') !== 0; // true: a word that ends in "ed"
+ * needlesOf('tested', false); // 0
  * ```
  */
-export function needlesOf(word: string): number {
+export function needlesOf(word: string, ends = true): number {
   let bits = 0;
   for (let k = 0; k < NEEDLES.length; k++) if (word.indexOf(NEEDLES[k]!) >= 0) bits |= 1 << k;
-  if (word.endsWith('ed') || word.indexOf("ed'") >= 0) bits |= N_ED_END;
+  if (ends && (word.endsWith('ed') || word.indexOf("ed'") >= 0)) bits |= N_ED_END;
   return bits;
+}
+
+/**
+ * @internal One needle whose presence a line holding `word` guarantees, as its bit: one inside the word
+ * when there is one (the rarer kind), else the ending "ed" when `ends` says the word ends there; 0 when
+ * the word guarantees none.
+ *
+ * @example
+ * ```ts
+ * needleOf('asked') === needleOf('ask'); // true: "ask", not the ending
+ * needleOf('declared') !== 0; // true: the ending "ed"
+ * needleOf('declared', false); // 0
+ * ```
+ */
+export function needleOf(word: string, ends = true): number {
+  const bits = needlesOf(word, ends);
+  const inside = bits & ~N_ED_END;
+  return inside !== 0 ? inside & -inside : bits;
 }
 
 let hintText = '';
@@ -92,14 +89,30 @@ export function hint(text: string, bits: number): void {
 }
 
 /**
- * @internal Whether `text` may hold one of the needles `bits`: false only when the hint is for this
- * text and rules them all out. A search it gates runs as before otherwise.
+ * @internal Whether `text` may hold one of the needles `bits`. The hint for `text` answers when there
+ * is one (the snapshot leaves it for every ASCII text it reads); otherwise the text's needles are found
+ * once, from its lower-cased spelling, and kept as its hint, so the next gate on the same text is free.
  *
  * @example
  * ```ts
- * if (mayHold(raw, N_SHOULD) && raw.indexOf('should') > 0) … ;
+ * if (mayHold(raw, needlesOf('should')) && PATTERN.test(raw)) … ;
  * ```
  */
 export function mayHold(text: string, bits: number): boolean {
-  return (hintBits & bits) !== 0 || hintText !== text;
+  if (hintText !== text) hint(text, needlesOfText(text));
+  return (hintBits & bits) !== 0;
+}
+
+/**
+ * "ed" that ends a word: what follows is no letter or digit (an apostrophe inside a word, "need's", is
+ * no letter either, so that case is in too). Read on a lower-cased text.
+ */
+const ED_END = /ed(?![a-z0-9])/;
+
+/** The needles of a text of any script, by its lower-cased spelling: a bit wherever `needlesOf` of its words would set one. */
+function needlesOfText(text: string): number {
+  const lower = text.toLowerCase();
+  let bits = 0;
+  for (let k = 0; k < NEEDLES.length; k++) if (lower.indexOf(NEEDLES[k]!) >= 0) bits |= 1 << k;
+  return ED_END.test(lower) ? bits | N_ED_END : bits;
 }

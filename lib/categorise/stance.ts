@@ -21,8 +21,7 @@
  */
 
 import { BLOCKER, NEXT, NONE } from './codes.js';
-import { firstWordGate, requiredWords } from './gates.js';
-import { mayHold, needlesOf } from './needles.js';
+import { firstWordGate, requiredGate } from './gates.js';
 import { STANCE_RULES, type StanceRule } from './stance-rules.js';
 
 /** The status a writer put last, and the category it gives the line. */
@@ -60,20 +59,14 @@ const TAIL_GATE = /[:(]| [-–—]/g;
 const NUMBERED_STATUS =
   /^\s*(?:[A-Za-z][\w-]*\s+){1,2}\d+[a-z]?\s+(complete|completed|done|finished)[.!]?\s*$/i;
 
-/**
- * A row of {@link STANCE_RULES} with the needle bits its line must hold, one of each (needles.ts): read
- * off the words its pattern cannot match without, where a needle lies inside each of them.
- */
+/** A row of {@link STANCE_RULES} with the gate of the words it cannot match without (needle bits only). */
 interface Row extends StanceRule {
-  needs: readonly number[];
+  holds: (raw: string) => boolean;
 }
 
 const ROWS: readonly Row[] = /* @__PURE__ */ STANCE_RULES.map((rule) => ({
   ...rule,
-  // A set of words gates the row only when each of its words holds a needle (else it says nothing).
-  needs: requiredWords(rule.pattern)
-    .map((words) => words.reduce((bits, w) => (bits < 0 || !needlesOf(w) ? -1 : bits | needlesOf(w)), 0))
-    .filter((bits) => bits > 0),
+  holds: requiredGate(rule.pattern, { search: false }),
 }));
 /** Which rows a line's first word lets through, bit k for row k (every row whose first words cannot be listed). */
 const OPENS = /* @__PURE__ */ firstWordGate(STANCE_RULES.map((r) => r.pattern));
@@ -143,9 +136,7 @@ export function stanceCategory(raw: string, isVerb: (w: string) => boolean): num
     if (row.shorterThan !== undefined && n >= row.shorterThan) continue;
     // Past ASCII, BY_END lets through every row that ends in some such character: check which.
     if (row.ends !== undefined && !(last < 128) && row.ends.indexOf(raw.charAt(e - 1)) < 0) continue;
-    let held = true;
-    for (const bits of row.needs) held &&= mayHold(raw, bits);
-    if (!held) continue;
+    if (!row.holds(raw)) continue;
     const category = decide(row, raw, isVerb);
     if (category !== undefined) return category;
   }
