@@ -6,7 +6,7 @@
  */
 
 import { C_ARE, C_IS, C_TO, code, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
-import { requiredGate } from './gates.js';
+import { gateData, requiredGate } from './gates.js';
 import { opened } from './openers.js';
 
 /** "should" or "shouldn't", then a verb other than "be". */
@@ -238,9 +238,9 @@ export function ignoresSomething(raw: string): boolean {
 
 /** "a potential issue", "possible bugs": a problem guessed at, not found. */
 const POTENTIAL = /\b(?:potential|possible)\s+(?:issue|problem|bug|risk)s?\b/i;
-// The shortcuts in front of the three forms: the needle words each pattern needs (gates.ts), read off it.
-const HOLDS_IGNORES = /* @__PURE__ */ requiredGate(IGNORES, { search: false });
-const HOLDS_POTENTIAL = /* @__PURE__ */ requiredGate(POTENTIAL, { search: false });
+// The shortcuts in front of the three forms: the needle words each pattern needs (gates.ts).
+const HOLDS_IGNORES = /* @__PURE__ */ requiredGate(gateData('forms-ignores'), { search: false });
+const HOLDS_POTENTIAL = /* @__PURE__ */ requiredGate(gateData('forms-potential'), { search: false });
 
 /**
  * @internal Whether the entry names a problem only as potential ("Wait, but there's a potential issue
@@ -279,7 +279,21 @@ export function seemsWe(raw: string): boolean {
 /** "Space is still inside math mode.", "The tool is still looking for X": a subject, then "is still" and a state. */
 const STILL_STATE =
   /^\s*(?!(?:if|when|whether|unless|what|why|how)\b)(?:[\w`'.-]+\s+){1,4}(?:is|are)\s+still\s+(?!(?:no|not|none|the\s+same|\d)\b)(?:being\s+)?[a-z]/i;
-const HOLDS_STILL = /* @__PURE__ */ requiredGate(STILL_STATE, { search: false });
+const HOLDS_STILL = /* @__PURE__ */ requiredGate(gateData('forms-still'), { search: false });
+
+/**
+ * @internal The forms with gates, by the id of their gate data (gates-data.ts).
+ *
+ * @example
+ * ```ts
+ * FORMS_GATED['forms-still']?.test('The tool is still looking for X.'); // true
+ * ```
+ */
+export const FORMS_GATED: Readonly<Record<string, RegExp>> = {
+  'forms-ignores': IGNORES,
+  'forms-potential': POTENTIAL,
+  'forms-still': STILL_STATE,
+};
 
 /**
  * @internal Whether the entry says a state persists ("The database path is still being set at import

@@ -10,7 +10,7 @@
 
 import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
 import { FINITE, IMP, KIND } from './cues.js';
-import { firstWordGate } from './gates.js';
+import { firstWordGate, gateData } from './gates.js';
 import { errorIn, quotesSource } from './located.js';
 import { stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
@@ -91,9 +91,20 @@ const PLANNED = /\b(?:should|must|needs?|will)\b/i;
  * Bit 1 when a line opens with a word {@link SEES_ISSUE} can open with, bit 2 for {@link LINE_LEAD}: the
  * gate in front of each, its words read off the pattern (`firstWordGate`), not listed by hand.
  */
-/** @internal The forms {@link OPENS} gates, in the order of its bits (exported for a test). */
-export const LEAD_FORMS: readonly RegExp[] = [SEES_ISSUE, LINE_LEAD];
-const OPENS = /* @__PURE__ */ firstWordGate(LEAD_FORMS);
+/**
+ * @internal The forms {@link OPENS} gates, by the id of their gate data (gates-data.ts), in the order of
+ * its bits.
+ *
+ * @example
+ * ```ts
+ * LEAD_FORMS['lead-line']?.test('Line 269: `x`'); // true
+ * ```
+ */
+export const LEAD_FORMS: Readonly<Record<string, RegExp>> = {
+  'lead-sees-issue': SEES_ISSUE,
+  'lead-line': LINE_LEAD,
+};
+const OPENS = /* @__PURE__ */ firstWordGate(Object.keys(LEAD_FORMS).map((id) => gateData(id)?.first));
 
 /**
  * The category the entry's opening gives it, as a `classify.ts` decision code, or -1 when it says

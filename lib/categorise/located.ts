@@ -13,7 +13,7 @@
  * (located-rules.ts), each row behind a shortcut read off its pattern (gates.ts); each regex is
  * anchored or bounded, so the checks stay linear.
  */
-import { firstWordGate, requiredGate } from './gates.js';
+import { firstWordGate, gateData, requiredGate } from './gates.js';
 import { EVIDENCE_RULES, type EvidenceRule, inPath } from './located-rules.js';
 import { isPointer } from './pointer.js';
 
@@ -31,8 +31,8 @@ interface Row extends EvidenceRule {
 function question(asks: EvidenceRule['asks']): { rows: readonly Row[]; opens: (raw: string) => number } {
   const rules = EVIDENCE_RULES.filter((r) => r.asks === asks);
   return {
-    rows: rules.map((r, k) => ({ ...r, bit: 1 << k, holds: requiredGate(r.pattern) })),
-    opens: firstWordGate(rules.map((r) => r.pattern)),
+    rows: rules.map((r, k) => ({ ...r, bit: 1 << k, holds: requiredGate(gateData(r.id)) })),
+    opens: firstWordGate(rules.map((r) => gateData(r.id)?.first)),
   };
 }
 let questions: Record<EvidenceRule['asks'], ReturnType<typeof question>> | undefined;

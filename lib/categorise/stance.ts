@@ -21,7 +21,7 @@
  */
 
 import { BLOCKER, NEXT, NONE } from './codes.js';
-import { firstWordGate, requiredGate } from './gates.js';
+import { firstWordGate, gateData, requiredGate } from './gates.js';
 import { STANCE_RULES, type StanceRule } from './stance-rules.js';
 
 /** The status a writer put last, and the category it gives the line. */
@@ -66,10 +66,10 @@ interface Row extends StanceRule {
 
 const ROWS: readonly Row[] = /* @__PURE__ */ STANCE_RULES.map((rule) => ({
   ...rule,
-  holds: requiredGate(rule.pattern, { search: false }),
+  holds: requiredGate(gateData(rule.id), { search: false }),
 }));
 /** Which rows a line's first word lets through, bit k for row k (every row whose first words cannot be listed). */
-const OPENS = /* @__PURE__ */ firstWordGate(STANCE_RULES.map((r) => r.pattern));
+const OPENS = /* @__PURE__ */ firstWordGate(STANCE_RULES.map((r) => gateData(r.id)?.first));
 /** The rows a line's last character lets through, by that character (code below 128), and for any other. */
 const BY_END = /* @__PURE__ */ (() => {
   const free = STANCE_RULES.reduce((m, r, k) => (r.ends === undefined ? m | (1 << k) : m), 0);
@@ -81,16 +81,6 @@ const BY_END = /* @__PURE__ */ (() => {
 })();
 /** The rows a line ending in a question mark may reach. */
 const ASKED_OK = /* @__PURE__ */ STANCE_RULES.reduce((m, r, k) => (r.notAsked ? m : m | (1 << k)), 0);
-
-/**
- * @internal The patterns of the table, in its order (for a test of the gates).
- *
- * @example
- * ```ts
- * firstWordGate(STANCE_FORMS)('Sorry!'); // the bit of the apology row, among others
- * ```
- */
-export const STANCE_FORMS: readonly RegExp[] = STANCE_RULES.map((r) => r.pattern);
 
 /**
  * The category the writer's stance gives the line, as a `classify.ts` decision code, or -1 when it

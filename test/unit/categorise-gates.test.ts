@@ -5,13 +5,28 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstWordGate, firstWords, requiredGate, requiredWords } from '../../lib/categorise/gates';
+import { GATES } from '../../lib/categorise/gates-data';
 import { LEAD_FORMS } from '../../lib/categorise/lead';
 import { hint, needlesOf } from '../../lib/categorise/needles';
 import { OPENER_WORDS } from '../../lib/categorise/openers';
-import { STANCE_FORMS } from '../../lib/categorise/stance';
 import { STANCE_RULES } from '../../lib/categorise/stance-rules';
-import { assertGatesSound, patternWords, variedLines } from './gates-sound';
+import { firstWords, requiredWords } from '../../tools/shared/gate-derive';
+import { gatedPatterns } from '../../tools/shared/gated-patterns';
+import {
+  assertGatesSound,
+  derivedData,
+  neededGate,
+  openingGate,
+  patternWords,
+  variedLines,
+} from './gates-sound';
+
+describe('gates-data.ts', () => {
+  it('holds what the patterns give today (run `npm run gates` after changing a pattern)', () => {
+    const derived = Object.fromEntries(gatedPatterns().map(([id, p]) => [id, derivedData(p)]));
+    expect(GATES).toEqual(derived);
+  });
+});
 
 describe('firstWords', () => {
   it.each([
@@ -64,7 +79,7 @@ describe('firstWords', () => {
       [rule('blocker-looks-issue'), 'it this that we'],
       [rule('blocker-means-alarm'), `this that which ${OPENER_WORDS.join(' ')}`],
       [rule('blocker-missing-alarm'), `it i this that we they ${OPENER_WORDS.join(' ')}`],
-      [LEAD_FORMS[0], 'ok okay ah now i found spotted here heres'],
+      [LEAD_FORMS['lead-sees-issue'], 'ok okay ah now i found spotted here heres'],
     ] as const;
     for (const [form, words] of hand) expect(firstWords(form!)?.sort()).toEqual(words.split(' ').sort());
     // The first letters the stance checked by hand before its steps, trials and lead-ins.
@@ -109,7 +124,7 @@ describe('requiredWords', () => {
 
 describe('requiredGate', () => {
   it('reads needle words from the word bits and other words and marks by a search', () => {
-    const gate = requiredGate(/\bshould\s+probably\s+([a-z]+)/i);
+    const gate = neededGate(/\bshould\s+probably\s+([a-z]+)/i);
     // The snapshot's word table leaves a hint of the needles each text's words hold (needles.ts).
     const hinted = (text: string) => {
       hint(
@@ -127,12 +142,12 @@ describe('requiredGate', () => {
     expect(gate('We SHOULD — probably — drop it')).toBe(true);
     expect(gate('We should drop it, said another text')).toBe(false);
     // A word ending in "ed" gates by that ending only where the pattern ends the word there.
-    const reported = requiredGate(/\b(?:suggested|requested)\b/i, { search: false });
+    const reported = neededGate(/\b(?:suggested|requested)\b/i, { search: false });
     hint('User suggested a cache.', needlesOf('user') | needlesOf('suggested') | needlesOf('cache'));
     expect(reported('User suggested a cache.')).toBe(true);
     hint('User suggests a cache.', needlesOf('user') | needlesOf('suggests') | needlesOf('cache'));
     expect(reported('User suggests a cache.')).toBe(false);
-    const runOn = requiredGate(/\bdeclared[a-z]*/i, { search: false });
+    const runOn = neededGate(/\bdeclared[a-z]*/i, { search: false });
     hint(
       'It was declaredly so.',
       needlesOf('it') | needlesOf('was') | needlesOf('declaredly') | needlesOf('so'),
@@ -140,18 +155,18 @@ describe('requiredGate', () => {
     expect(/\bdeclared[a-z]*/i.test('It was declaredly so.')).toBe(true);
     expect(runOn('It was declaredly so.')).toBe(true);
     // "error" holds no needle and the backtick is a mark: both are searched for, in any case.
-    const error = requiredGate(/\b(?:error|failure)\s+is\s+in\s+`([^`\s]+)`/i);
+    const error = neededGate(/\b(?:error|failure)\s+is\s+in\s+`([^`\s]+)`/i);
     expect(error('The ERROR is in `a/b.py`')).toBe(true);
     expect(error('The error is in a/b.py')).toBe(false);
     expect(error('The issue is in `a/b.py`')).toBe(false);
     // Without searches only needle words gate: a pattern anchored at the start fails as fast.
-    expect(requiredGate(/^\s*the\s+error\s+is\s+in\s+`/i, { search: false })('no error here')).toBe(true);
-    expect(requiredGate(/\b(?:ok|x)\b/)('anything')).toBe(true); // nothing sure: no gate
+    expect(neededGate(/^\s*the\s+error\s+is\s+in\s+`/i, { search: false })('no error here')).toBe(true);
+    expect(neededGate(/\b(?:ok|x)\b/)('anything')).toBe(true); // nothing sure: no gate
   });
 });
 
 describe('firstWordGate', () => {
-  const forms = [...STANCE_FORMS, ...LEAD_FORMS];
+  const forms = [...STANCE_RULES.map((r) => r.pattern), ...Object.values(LEAD_FORMS)];
   // A line each form matches, in the order of `forms`; the property changes how it opens.
   const EXAMPLES = [
     ...STANCE_RULES.map((r) => r.example),
@@ -170,7 +185,7 @@ describe('firstWordGate', () => {
   it('finds a gate that leaves out a word the form opens with', () => {
     // "Now back to …" without its openers: the lines that open with "now", "so" or "ok" are turned away.
     const k = STANCE_RULES.findIndex((r) => r.id === 'next-back-to');
-    const wrong = firstWordGate(forms.map((f, j) => (j === k ? /^\s*back\s+to\s/i : f)));
+    const wrong = openingGate(forms.map((f, j) => (j === k ? /^\s*back\s+to\s/i : f)));
     const run = fc.check(
       fc.property(line, (raw) => !forms[k]!.test(raw) || (wrong(raw) & (1 << k)) !== 0),
       { numRuns: 20_000 },
@@ -178,17 +193,17 @@ describe('firstWordGate', () => {
     expect(run.failed).toBe(true);
   });
   it('turns away a line that opens with another word', () => {
-    const g = firstWordGate([/^\s*sorry\b/i, /^\s*step\s*\d/i]);
+    const g = openingGate([/^\s*sorry\b/i, /^\s*step\s*\d/i]);
     expect(g('  Step 2: run it')).toBe(0b10);
     expect(g('Sorry!')).toBe(0b01);
     expect(g('Stepping back')).toBe(0);
     expect(g('\u00a0sorry')).toBe(0b11); // past ASCII first: every form is tried
-    const marks = firstWordGate([/^\s*(?:[-*]\s+)?step\b/i, /^\s*\W/]);
+    const marks = openingGate([/^\s*(?:[-*]\s+)?step\b/i, /^\s*\W/]);
     expect(marks('- step')).toBe(0b11);
     expect(marks('# step')).toBe(0b10);
     expect(marks('')).toBe(0b10);
     // `\W` also matches the white space a gate skips: "  x" matches /^\s*\W/ (a space, then a space).
-    const loose = firstWordGate([/^\s*\W/, /^\s*[\W]x/]);
+    const loose = openingGate([/^\s*\W/, /^\s*[\W]x/]);
     expect(/^\s*\W/.test('  x')).toBe(true);
     expect(loose('  x')).toBe(0b11);
   });

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { IMP, KIND } from '../../lib/categorise/cues';
-import { firstWords, requiredWords } from '../../lib/categorise/gates';
 import { needlesOf } from '../../lib/categorise/needles';
 import { stanceCategory } from '../../lib/categorise/stance';
 import { STANCE_RULES } from '../../lib/categorise/stance-rules';
+import { firstWords, requiredWords } from '../../tools/shared/gate-derive';
 
 const isVerb = (w: string) => ((KIND.get(w) ?? 0) & IMP) !== 0;
 

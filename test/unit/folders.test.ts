@@ -128,6 +128,14 @@ const INTERNAL: Record<string, string> = {
     'features from the categoriser’s private flags',
   'eval/snapshot/learned-features.ts → lib/categorise/cues.js':
     'features from the categoriser’s private flags',
+  'tools/shared/gated-patterns.ts → lib/categorise/forms.js':
+    'derives the gates of the categoriser’s private patterns (npm run gates)',
+  'tools/shared/gated-patterns.ts → lib/categorise/lead.js':
+    'derives the gates of the categoriser’s private patterns (npm run gates)',
+  'tools/shared/gated-patterns.ts → lib/categorise/located-rules.js':
+    'derives the gates of the categoriser’s private patterns (npm run gates)',
+  'tools/shared/gated-patterns.ts → lib/categorise/stance-rules.js':
+    'derives the gates of the categoriser’s private patterns (npm run gates)',
 };
 
 /** Files past {@link MAX_LINES}, each with its reason. */

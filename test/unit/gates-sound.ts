@@ -6,7 +6,19 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { firstWordGate, requiredGate, requiredWords } from '../../lib/categorise/gates';
+import { firstWordGate, type GateData, requiredGate } from '../../lib/categorise/gates';
+import { firstWords, requiredSets, requiredWords } from '../../tools/shared/gate-derive';
+
+/** The gate data `npm run gates` derives for `pattern`. */
+export const derivedData = (pattern: RegExp): GateData => ({
+  first: firstWords(pattern) ?? null,
+  ...requiredSets(pattern),
+});
+/** A first-word gate over `patterns`, from their derived data. */
+export const openingGate = (patterns: readonly RegExp[]) => firstWordGate(patterns.map((p) => firstWords(p)));
+/** The needed-words gate of `pattern`, from its derived data. */
+export const neededGate = (pattern: RegExp, options?: { search?: boolean }) =>
+  requiredGate(derivedData(pattern), options);
 
 /**
  * Variants of `examples`: another first word (from `words`), a lead (white space, a list mark, an
@@ -60,8 +72,8 @@ export const patternWords = (patterns: readonly RegExp[]): string[] => [
 export function gateChecker(
   patterns: readonly RegExp[],
 ): (raw: string) => { matched: number; wrong: string[] } {
-  const opens = firstWordGate(patterns);
-  const needs = patterns.map((p) => ({ sets: requiredWords(p), gate: requiredGate(p) }));
+  const opens = openingGate(patterns);
+  const needs = patterns.map((p) => ({ sets: requiredWords(p), gate: neededGate(p) }));
   return (raw) => {
     const bits = opens(raw);
     const lower = raw.toLowerCase();

@@ -1,0 +1,19 @@
+/**
+ * Every categoriser pattern that has gate data, by the id the library looks it up by: the rows of the
+ * stance and evidence tables, and the named forms of lead.ts and forms.ts. `npm run gates` derives
+ * their data (gate-derive.ts); the test compares it with lib/categorise/gates-data.ts.
+ */
+import { FORMS_GATED } from '../../lib/categorise/forms.js';
+import { LEAD_FORMS } from '../../lib/categorise/lead.js';
+import { EVIDENCE_RULES } from '../../lib/categorise/located-rules.js';
+import { STANCE_RULES } from '../../lib/categorise/stance-rules.js';
+
+/** `[id, pattern]` of every gated pattern, in a stable order. */
+export function gatedPatterns(): [string, RegExp][] {
+  return [
+    ...STANCE_RULES.map((r): [string, RegExp] => [r.id, r.pattern]),
+    ...EVIDENCE_RULES.map((r): [string, RegExp] => [r.id, r.pattern]),
+    ...Object.entries(LEAD_FORMS),
+    ...Object.entries(FORMS_GATED),
+  ];
+}
