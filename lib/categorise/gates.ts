@@ -4,7 +4,9 @@
  * match can do without. They are read off the patterns at build time (tools/shared/gate-derive.ts,
  * `npm run gates`), kept in gates-data.ts by each rule's id, and checked against the patterns by a
  * test, so none is written by hand beside a regex. A rule without data is always tried: a shortcut
- * can cost time, never a match.
+ * can cost time, never a match. Stale data (a pattern changed, `npm run gates` not run) could turn
+ * away a line the new pattern matches: test/unit/categorise-gates.test.ts fails until the file is
+ * regenerated.
  */
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import { GATES, type GateData } from './gates-data.js';

@@ -128,6 +128,8 @@ const INTERNAL: Record<string, string> = {
     'features from the categoriser’s private flags',
   'eval/snapshot/learned-features.ts → lib/categorise/cues.js':
     'features from the categoriser’s private flags',
+  'tools/shared/gate-data-source.ts → lib/categorise/openers.js':
+    'writes the gate data with the opener words by name, as the patterns use them (npm run gates)',
   'tools/shared/gated-patterns.ts → lib/categorise/forms.js':
     'derives the gates of the categoriser’s private patterns (npm run gates)',
   'tools/shared/gated-patterns.ts → lib/categorise/lead.js':
