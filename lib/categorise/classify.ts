@@ -166,15 +166,15 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
   const opening = englishOpening(raw, 'first');
   if (opening !== undefined) return opening;
   const lead = leadCategory(raw);
-  // A path with an imperative or an action under way is a step ("Run `check.py`", "Running
-  // `check.py`."); with nothing else, a place to look.
+  // A path with an imperative or an action under way is a step ("Run `check.py`"); alone, a place to look.
   if (mayLink && isPointer(raw) && !titled(raw))
     return (fs[0]! & IMP && plainFirst(raw)) || lead === 2 ? 2 : 4;
   if (mayLink && (namesPlace(fs, n, raw, copulaPointer) || lookedAtPointer(raw))) return 4;
   if (lead >= 0) return lead;
-  // Quoted code changes what words say; clauses are read only when an imperative could open one.
+  // Quoted code and an opening file name ("fix.py was updated") change what its words say.
   let punctuated = raw.indexOf('`') >= 0;
   if (punctuated) readPunctuation(fs, n, raw);
+  for (let i = Math.min(forms.namedFirst(raw), n) - 1; i >= 0; i--) fs[i] = 0;
   // The first word that is not a discourse marker ("Now, …", "OK so …") nor a one-word label
   // ("**Change**: Added …", "List: `[a]`", "Fix: add the guard" is read from "add").
   let start = n > 1 && forms.labelFirst(raw) ? 1 : 0;

@@ -8,6 +8,8 @@
 import { C_ARE, C_IS, C_TO, code, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
 import { gateData, requiredGate } from './gates.js';
 import { opened } from './openers.js';
+import { isExtension } from './pointer.js';
+import { afterListMarker } from './text.js';
 
 /** "should" or "shouldn't", then a verb other than "be". */
 const SHOULD_VERB = /\bshould(?:n['’]t|\s+not)?\s+(?!be\b)[a-z]{2,}/i;
@@ -75,6 +77,63 @@ export function labelFirst(raw: string): boolean {
   if (i === s) return false;
   while (raw.charCodeAt(i) === 0x2a) i++;
   return raw.charCodeAt(i) === 0x3a && raw.charCodeAt(i + 1) === 0x20;
+}
+
+/**
+ * @internal How many words a file name that opens the entry splits into ("fix.py was updated" → 2,
+ * "next.config.js holds it" → 3), else 0: a name whose last dot-part is a file extension, after a list
+ * marker or bold, ending at white space, a mark or the end. Its words are the file's name, not what
+ * they say ("fix", "check", "next" as the first word are a plan).
+ *
+ * @example
+ * ```ts
+ * namedFirst('fix.py was updated.'); // 2
+ * namedFirst('Fix the parser.'); // 0
+ * ```
+ */
+export function namedFirst(raw: string): number {
+  const len = raw.length;
+  let i = 0;
+  // White space and symbols (`▲ Next.js 15.1.0`, a dev server's banner; emoji), then a list marker, bold.
+  for (let c = raw.charCodeAt(0); c <= 0x20 || (c >= 0x2190 && c <= 0x2bff) || (c >= 0xd800 && c <= 0xdfff); )
+    c = raw.charCodeAt(++i);
+  i = afterListMarker(raw, i);
+  while (raw.charCodeAt(i) === 0x2a) i++;
+  let words = 0;
+  let inWord = false;
+  let dot = -1;
+  for (; i < len; i++) {
+    const c = raw.charCodeAt(i);
+    const l = c | 0x20;
+    if ((l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
+      if (!inWord) words++;
+      inWord = true;
+    } else if (c === 0x2e || c === 0x5f || c === 0x2d) {
+      // A dot before a letter joins a name's parts; one before white space or the end closes a sentence.
+      if (c === 0x2e) {
+        const d = raw.charCodeAt(i + 1) | 0x20;
+        if (!(d >= 0x61 && d <= 0x7a)) break;
+        dot = i;
+      }
+      inWord = false;
+    } else break;
+  }
+  if (dot < 0 || !(i === len || raw.charCodeAt(i) <= 0x20 || isClosingMark(raw.charCodeAt(i)))) return 0;
+  return isExtension(raw.slice(dot + 1, i).toLowerCase()) ? words : 0;
+}
+
+/** `.` `,` `:` `;` `!` `?` `)` `*`: what may end a name that opens an entry. */
+function isClosingMark(c: number): boolean {
+  return (
+    c === 0x2e ||
+    c === 0x2c ||
+    c === 0x3a ||
+    c === 0x3b ||
+    c === 0x21 ||
+    c === 0x3f ||
+    c === 0x29 ||
+    c === 0x2a
+  );
 }
 
 /**

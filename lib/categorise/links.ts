@@ -3,7 +3,7 @@
  * tie snapshot entries together (an entry naming the file another entry changed).
  */
 
-import { isExtension, WIDE_RANGES } from './pointer.js';
+import { isExtension, isProductName, WIDE_RANGES } from './pointer.js';
 
 /** A path (a slash with names around it) or a file name by its extension, after `LINK`'s URL. */
 const PATH_OR_FILE =
@@ -92,6 +92,8 @@ export function findLinksFrom(text: string, from: number): string[] {
         windows ??= WINDOWS_PATH.test(text);
         if (!windows) found = found.slice(1);
       }
+      // A dot file (`.prettierrc.yaml`): a file name's match starts after the dot, at the word.
+      else if (text.charCodeAt(at - 1) === 0x2e && opensLink(text.charCodeAt(at - 2))) found = `.${found}`;
       // The tail of a glob (`*.d.ts` → `d.ts`, `**/*.test.ts` → `test.ts`) names no file.
       if (!inGlob(text, at)) pushLink(out, found);
     }
@@ -159,6 +161,44 @@ function firstStartWithin(text: string, from: number): number {
  */
 const DATE = /^(?:\d{1,4}(?:\/\d{1,4})+|(?:y{2,4}|m{1,2}|d{1,2})(?:\/(?:y{2,4}|m{1,2}|d{1,2}))+)\/?$/i;
 
+/**
+ * An XML namespace (`xmlns="http://www.w3.org/2000/svg"`, Android's `xmlns:android`): a name in markup,
+ * no page to read. The W3C's dated namespaces only: its specifications (`/TR/…`) are pages.
+ */
+const NAMESPACE =
+  /^https?:\/\/(?:www\.w3\.org\/(?:(?:19|20)\d\d|XML)\/|schemas\.(?:android|microsoft|xmlsoap|openxmlformats)\.(?:com|org)\/)/;
+
+/**
+ * Whether `link` holds `..` inside a name (`main..HEAD`, `doc/techspec...main`): a Git range or an
+ * ellipsis, not a path. Dots that are a whole component climb a folder (`../a.ts`) or elide some
+ * (`~/Library/.../Books.plist`).
+ */
+function rangeOrEllipsis(link: string): boolean {
+  for (let i = link.indexOf('..'); i >= 0; i = link.indexOf('..', i)) {
+    const from = i;
+    while (link.charCodeAt(i) === 0x2e) i++;
+    if ((from > 0 && link.charCodeAt(from - 1) !== 0x2f) || (i < link.length && link.charCodeAt(i) !== 0x2f))
+      return true;
+  }
+  return false;
+}
+
+/** Whether a link may start after `c`: the start of the text, white space, a quote, a bracket, `=` or `:`. */
+function opensLink(c: number): boolean {
+  return (
+    Number.isNaN(c) ||
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x60 ||
+    c === 0x27 ||
+    c === 0x22 ||
+    c === 0x28 ||
+    c === 0x5b ||
+    c === 0x3d ||
+    c === 0x3a
+  );
+}
+
 /** Whether `name` ends in a file extension (`package.json`, not `lodash` nor `v1.2`). */
 function fileName(name: string): boolean {
   const dot = name.lastIndexOf('.');
@@ -172,9 +212,11 @@ function pushLink(out: string[], link: string): void {
   while (end > 0 && isTrailingPunctuation(link.charCodeAt(end - 1))) end--;
   if (end < link.length) link = link.slice(0, end);
   // JavaScript's `console.log` is code, not a log file.
-  if (link === 'console.log' || DATE.test(link)) return;
-  if (link.startsWith('http')) out.push(link);
-  else {
+  if (link === 'console.log' || DATE.test(link) || isProductName(link)) return;
+  if (link.startsWith('http')) {
+    if (!NAMESPACE.test(link)) out.push(link);
+  } else {
+    if (rangeOrEllipsis(link)) return;
     // A mention in an IDE chat (`@docs/PRD.md`, Cursor's and Claude Code's): the file is the path
     // after the `@`. A scoped package or an import alias (`@mui/material`, `@/lib/utils.ts`) is kept.
     if (link.charCodeAt(0) === 0x40 && mentionsFile(link)) link = link.slice(1);

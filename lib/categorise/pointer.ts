@@ -79,7 +79,11 @@ export function isPointer(raw: string): boolean {
       !tag &&
       ((slash > 0 && small > 0 && longest > 1 && i - s > 2 && (lone || !wordPair(raw, s, e, slash, dot))) ||
         // A name, then a dot, then a short extension ("...code" is no file).
-        (dot > s && dot < e - 1 && isNameCode(raw.charCodeAt(dot - 1)) && extensionAt(raw, dot, e)));
+        (dot > s &&
+          dot < e - 1 &&
+          isNameCode(raw.charCodeAt(dot - 1)) &&
+          extensionAt(raw, dot, e) &&
+          !(slash === 0 && productAt(raw, s, dot, e))));
     if (linky) links++;
     else if (i - s > 9 || !INTRO.has(letterHash(raw, s, i))) others++;
     if (others > 1) return false;
@@ -149,6 +153,35 @@ function isClosing(c: number): boolean {
 function isNameCode(c: number): boolean {
   const l = c | 0x20;
   return (l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+}
+
+/**
+ * A library's name, not a file of the project (`Node.js`, `Next.js`, `three.js`): products whose name
+ * ends in `.js`, written alone. In the shared sessions' snapshots they took 31 of 2,577 evidence
+ * slots. A path (`src/next.js`) or a line (`vue.js:12`) is still a file.
+ */
+const PRODUCT =
+  /^(?:node|next|nuxt|react|vue|vite|nextauth|three|p5|d3|chart|express|nest|ember|backbone|alpine|xterm|moment|pixi|babylon|leaflet)\.js$/i;
+
+/**
+ * @internal Whether `name` is a library's name that ends in `.js` ({@link PRODUCT}), not a file.
+ *
+ * @example
+ * ```ts
+ * isProductName('Node.js'); // true
+ * isProductName('index.js'); // false
+ * ```
+ */
+export function isProductName(name: string): boolean {
+  return name.length <= 11 && PRODUCT.test(name);
+}
+
+/** Whether the name of `raw[s … e)` (its dot at `dot`, quotes and marks before it skipped) is a product. */
+function productAt(raw: string, s: number, dot: number, e: number): boolean {
+  if (e - dot !== 3 || (raw.charCodeAt(dot + 1) | 0x20) !== 0x6a) return false;
+  let b = s;
+  while (b < dot && !isNameCode(raw.charCodeAt(b))) b++;
+  return isProductName(raw.slice(b, e));
 }
 
 /** FNV-1a of the lower-cased ASCII letters of `raw[s … e)`, without building the string. */

@@ -16,7 +16,7 @@
 const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
 /** A home folder's path: its rest (after the user's name) is what `~/` names. */
 const HOME = /^\/(?:Users|home)\/[^/]+(?=\/|$)/;
-/** Suffixes longer than this many path components are not indexed: deeper relative paths match only whole. */
+/** Suffixes of at most this many path components are indexed; a deeper relative path is looked up by its last ones. */
 const MAX_SUFFIX_PARTS = 8;
 /** Paths longer than this are compared only in full (bounds the suffix index to ~4 KB a path). */
 const MAX_INDEXED_LENGTH = 512;
@@ -73,11 +73,32 @@ function better(
 }
 
 /**
+ * The place a relative path of more than {@link MAX_SUFFIX_PARTS} components joins, found by its
+ * indexed tail (its last MAX_SUFFIX_PARTS components): the tail's one place, if that place's key ends
+ * with the whole path at a `/`. Every listed path that ends with the whole path ends with its tail, so
+ * a tail of one place means the path has one place too.
+ */
+function deepOwner(
+  k: string,
+  keys: readonly string[],
+  bySuffix: ReadonlyMap<string, number>,
+): number | undefined {
+  let at = k.length;
+  for (let c = 0; c < MAX_SUFFIX_PARTS; ) if (k.charCodeAt(--at) === 0x2f) c++;
+  const owner = bySuffix.get(k.slice(at + 1));
+  if (owner === undefined || owner < 0) return owner;
+  const key = keys[owner]!;
+  return key.length > k.length && key.endsWith(k) && key.charCodeAt(key.length - k.length - 1) === 0x2f
+    ? owner
+    : undefined;
+}
+
+/**
  * Groups links that name one place. `group[i]` is the index of the first link of link i's group (so a
  * group's first member is its own representative), `spelling[g]` the text to list for the group whose
  * representative is g: a relative path with a folder in it if one is in it (the longest), else one
  * under `~`, else an absolute one (the shortest), else a bare name. Linear in the links' total length
- * (suffixes of at most 8 components are indexed).
+ * (suffixes of at most 8 components are indexed; a deeper relative path is found by its last 8).
  *
  * @example
  * ```ts
@@ -107,8 +128,9 @@ export function samePlaces(links: readonly string[]): { group: Int32Array; spell
     if (root[i] !== i) continue;
     distinct.push(i);
     const k = keys[i]!;
+    // Every component counts: a deep relative path must come after the longer ones it may join.
     let c = 1;
-    for (let j = 0; j < k.length && c <= MAX_SUFFIX_PARTS; j++) if (k.charCodeAt(j) === 0x2f) c++;
+    for (let j = 0; j < k.length; j++) if (k.charCodeAt(j) === 0x2f) c++;
     parts[i] = c;
   }
   distinct.sort((a, b) => parts[b]! - parts[a]! || a - b);
@@ -120,7 +142,7 @@ export function samePlaces(links: readonly string[]): { group: Int32Array; spell
     // A path that climbs out of its folder has no known base: it neither joins nor is joined.
     if (k.startsWith('../') || k === '..') continue;
     if (!k.startsWith('/') && !k.startsWith('~')) {
-      const owner = bySuffix.get(k);
+      const owner = parts[i]! > MAX_SUFFIX_PARTS ? deepOwner(k, keys, bySuffix) : bySuffix.get(k);
       if (owner !== undefined && owner >= 0) root[i] = owner;
     }
     if (k.length > MAX_INDEXED_LENGTH) continue;

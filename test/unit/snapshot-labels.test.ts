@@ -126,4 +126,20 @@ describe('categorization by what the sentence does (known failures of the keywor
     expect(where('The `on_failure` hook is defined in `handlers.py`.')).toBe('none');
     expect(where('This will raise a `KeyError` for unknown symbols.')).toBe('blockers');
   });
+
+  it('reads a file name that opens an entry as a name, not as its words', () => {
+    // "fix", "check", "run", "next" open a plan; as a file's name they open a report.
+    expect(where('fix.py was updated.')).toBe('none');
+    expect(where('check.py passes now.')).toBe('none');
+    expect(where('- next.config.js holds the settings.')).toBe('none');
+    expect(where('▲ Next.js 15.1.0')).toBe('none');
+    expect(where('test.py fails with a KeyError.')).toBe('blockers');
+    // The words themselves, or a name that is no file ("e.g."), read as before.
+    expect(where('Fix the parser.')).toBe('nextActions');
+    expect(where('Check the parser.')).toBe('nextActions');
+    expect(where('Update fix.py to add a guard.')).toBe('nextActions');
+    // A library's name alone is no place to look; a file of the same name is.
+    expect(where('Node.js')).toBe('none');
+    expect(where('See src/next.js')).toBe('requiredEvidenceLinks');
+  });
 });

@@ -69,6 +69,26 @@ describe('samePlaces', () => {
     expect(groups(['config.py', 'app/config.py', 'backend/app/config.py'])).toEqual([0, 0, 0]);
   });
 
+  it('finds the place of a relative path deeper than the indexed suffixes by its last eight components', () => {
+    const deep = 'app/src/main/java/com/xuenn/bet/view/register/RegisterActivity.kt';
+    // Listed first or last, the 11-component relative path joins the absolute path it ends.
+    expect(groups([deep, `/Users/ana/Studio/${deep}`])).toEqual([0, 0]);
+    expect(groups([`/Users/ana/Studio/${deep}`, 'README.md', deep])).toEqual([0, 1, 0]);
+    expect(samePlaces([`/Users/ana/Studio/${deep}`, deep]).spelling[0]).toBe(deep);
+    // The tail matches but the whole path does not end the longer one: two places.
+    expect(
+      groups([deep, `/Users/ana/Studio/other/src/main/java/com/xuenn/bet/view/register/RegisterActivity.kt`]),
+    ).toEqual([0, 1]);
+    // Two places end with the tail: the deep path joins neither, as a short name beside two places does.
+    expect(
+      groups([
+        deep,
+        `/srv/a/${deep}`,
+        `/srv/b/x/src/main/java/com/xuenn/bet/view/register/RegisterActivity.kt`,
+      ]),
+    ).toEqual([0, 1, 2]);
+  });
+
   it('gives every link a group whose representative is its first member, whatever the links', () => {
     const part = fc.constantFrom('a', 'b', 'src', '.', '..', '~', 'x.ts', 'Users', 'home', '');
     const link = fc

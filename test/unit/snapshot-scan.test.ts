@@ -12,7 +12,7 @@ import {
   wordFlags,
 } from '../../lib/categorise/classify';
 import { findLinks, findLinksFrom } from '../../lib/categorise/links';
-import { isExtension, isWide, WIDE_RANGES } from '../../lib/categorise/pointer';
+import { isExtension, isProductName, isWide, WIDE_RANGES } from '../../lib/categorise/pointer';
 import { scanWords } from '../../lib/categorise/scan';
 import { comparableKey, contentTerms, squash, words } from '../../lib/categorise/text';
 import { keyHash, Vocabulary } from '../../lib/categorise/vocab';
@@ -174,6 +174,14 @@ function fuzzTexts(count: number, seed: number): string[] {
     '"q/r.go"',
     '=k/v.cs',
     'mod.TS',
+    '.eslintrc.json',
+    '`.env.yml`',
+    'Node.js',
+    'vue.js:3',
+    'http://www.w3.org/2000/svg',
+    'main..HEAD',
+    'a/.../b.ts',
+    'doc/x...y',
     'a.cs-x',
     'b.tsx',
     'c.c:3',
@@ -212,12 +220,28 @@ function findLinksReference(text: string): string[] {
     // The tail of a glob (`*.d.ts`).
     const before = text.slice(Math.max(0, m.index - 2), m.index);
     if (before.endsWith('*') || before === '*.') continue;
-    let link = m[0].replace(/[.,;:!?]+$/, '');
+    let link = m[0];
+    // A dot file's dot, before a name the file-name branch matched after it (`.prettierrc.yaml`).
+    if (/(?:^|[\s`'"([=:])\.$/.test(text.slice(Math.max(0, m.index - 2), m.index))) link = `.${link}`;
+    link = link.replace(/[.,;:!?]+$/, '');
     // The letter of an escape (`\\nsrc/a.ts`), unless the text writes Windows paths as they are.
     const backslashes = /\\*$/.exec(text.slice(0, m.index))![0].length;
     if (backslashes % 2 === 1 && /^[ntr][\w-]/.test(link) && !/\b[A-Za-z]:\\(?!\\)/.test(text))
       link = link.slice(1);
     if (link === 'console.log' || /^(?:[0-9/]+|[ymd/]+)$/i.test(link)) continue;
+    // A library's name, an XML namespace, a Git range or an ellipsis glued to a name.
+    if (
+      isProductName(link) ||
+      /^https?:\/\/(?:www\.w3\.org\/(?:(?:19|20)\d\d|XML)\/|schemas\.(?:android|microsoft|xmlsoap|openxmlformats)\.(?:com|org)\/)/.test(
+        link,
+      )
+    )
+      continue;
+    if (
+      !link.startsWith('http') &&
+      link.split('/').some((part) => part.includes('..') && !/^\.+$/.test(part))
+    )
+      continue;
     // An IDE chat's mention of a file (`@docs/a.md`; not an alias's `@/x.ts`).
     const last = /\.(\w+)(?::\d+)*$/.exec(link.slice(link.lastIndexOf('/') + 1));
     if (/^@[^/]/.test(link) && !link.startsWith('http') && last && isExtension(last[1]!.toLowerCase()))

@@ -108,6 +108,28 @@ describe('deterministicSnapshot: categorization', () => {
     ]);
   });
 
+  it('keeps the dot of a dot file; a library name, an XML namespace, a Git range name no place', () => {
+    expect(
+      findLinks('The `.prettierrc.yaml` sets it; .eslintrc.json too, and (.pre-commit-config.yaml)'),
+    ).toEqual(['.prettierrc.yaml', '.eslintrc.json', '.pre-commit-config.yaml']);
+    // A sentence's dot glued to a name, and a glob's dot, open no dot file.
+    expect(findLinks('Saved it.notes.md holds the rest; rg -g *.d.ts')).toEqual(['it.notes.md']);
+    expect(findLinks('Built with Node.js, Next.js and three.js; see src/next.js and vue.js:12')).toEqual([
+      'src/next.js',
+      'vue.js:12',
+    ]);
+    expect(findLinks('<svg xmlns="http://www.w3.org/2000/svg"> per https://www.w3.org/TR/WCAG21/')).toEqual([
+      'https://www.w3.org/TR/WCAG21/',
+    ]);
+    expect(findLinks('git log origin/main..HEAD and doc/techspec...main')).toEqual([]);
+    // Dots that are a whole component climb a folder or elide some: still a place.
+    expect(findLinks('../a.ts, a/../b.ts and ~/Library/.../Books.plist')).toEqual([
+      '../a.ts',
+      'a/../b.ts',
+      '~/Library/.../Books.plist',
+    ]);
+  });
+
   it('reads text with its escapes written out: the escape letter is not part of a name', () => {
     // A JSON string or a log that writes `\n`: the line after it starts a name.
     expect(findLinks('Updated.\\nsrc/app.ts compiles')).toEqual(['src/app.ts']);
