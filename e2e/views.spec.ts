@@ -103,6 +103,26 @@ test("a correction shows the key point written from it, or that it is evidence o
   expect(errors).toEqual([]);
 });
 
+test("friction shows the key point written from the turn, or that it is evidence only; never the detector's placeholder", async ({
+  page,
+}) => {
+  const errors = await openMessages(page, [
+    { role: 'user', content: 'Set up the project.' },
+    { role: 'assistant', content: 'Done, I fixed the tests.' },
+    { role: 'user', content: 'As I said before, the login page still shows a blank screen.' },
+    { role: 'assistant', content: 'Fixed it.' },
+    { role: 'user', content: 'I already told you: always run the linter before you commit.' },
+  ]);
+  const friction = page.getByTestId('insights').locator('> li.cat-friction');
+  await expect(friction).toHaveCount(2);
+  await expect(friction.nth(0).getByTestId('evidence-only')).toContainText('Evidence only');
+  await expect(friction.nth(1).getByTestId('proposal')).toContainText(
+    'Always run the linter before you commit.',
+  );
+  await expect(page.getByTestId('insights')).not.toContainText('Automate or remember');
+  expect(errors).toEqual([]);
+});
+
 test('a typo in a key point is repaired as the CLI repairs it, once the dictionary arrives; the insight quotes the turn as typed', async ({
   page,
 }) => {

@@ -226,6 +226,24 @@ describe('the binary', () => {
     expect(json.keyPointOf).toEqual([[], [0]]);
   });
 
+  it("prints under friction the key point written from the turn or that it is evidence only, never the detector's placeholder", async () => {
+    const talk = JSON.stringify([
+      { role: 'user', content: 'Set up the project.' },
+      { role: 'assistant', content: 'Done, I fixed the tests.' },
+      { role: 'user', content: 'As I said before, the login page still shows a blank screen.' },
+      { role: 'assistant', content: 'Fixed it.' },
+      { role: 'user', content: 'I already told you: always run the linter before you commit.' },
+    ]);
+    const r = await runCli(['reflect'], { input: talk });
+    expect(r.code, r.stderr).toBe(0);
+    const insights = r.stdout.slice(r.stdout.indexOf('Insights'), r.stdout.indexOf('Key points'));
+    const friction = insights.split(/\n {2}\d+\. /).filter((s) => s.startsWith('[friction'));
+    expect(friction).toHaveLength(2);
+    expect(friction[0]).toContain('(evidence only: no key point proposed from this turn)');
+    expect(friction[1]).toContain('→ key point 1: Always run the linter before you commit.');
+    expect(insights).not.toContain('Automate or remember');
+  });
+
   it("--detector reads people's turns with a learned scorer of rearview/heuristic-model, as lessons does", async () => {
     // A task whose list holds "don't touch …" (a marker of corrections), then a real correction.
     const messages = [
