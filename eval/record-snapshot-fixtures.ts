@@ -18,7 +18,7 @@ import {
   REPLY_FIELDS,
   type SnapshotInput,
 } from '../lib/snapshot/index.js';
-import { buildInputs, FIXTURES, MODEL } from './snapshot-inputs.js';
+import { buildInputs, FIXTURES, MODEL } from '../tools/shared/snapshot-inputs.js';
 
 /** First clause of a text, cut at a word boundary: still a substring of its source. */
 function shorten(text: string, max = 140): string {

@@ -1,6 +1,6 @@
 /**
  * `npm run eval:snapshot -- --reflection` (`npx tsx eval/snapshot/reflection.ts`): the deterministic and the reflected snapshot
- * on the same inputs (built from real mini-swe-agent trajectories, eval/snapshot-inputs.ts), per the
+ * on the same inputs (built from real mini-swe-agent trajectories, tools/shared/snapshot-inputs.ts), per the
  * seed's evaluation plan: net snapshot token delta, consolidation rate, fallback rate and reasons,
  * and the items each path kept or dropped. Offline: the reflection replies are replayed from
  * test/fixtures/snapshot/reflections.jsonl — SCRIPTED replies (eval/record-snapshot-fixtures.ts), not
@@ -15,7 +15,7 @@ import {
   computeTrajectoryReduction,
   deterministicSnapshotWithTrace,
 } from '../../lib/snapshot/index.js';
-import { buildInputs, FIXTURES, MODEL } from '../snapshot-inputs.js';
+import { buildInputs, FIXTURES, MODEL } from '../../tools/shared/snapshot-inputs.js';
 
 const inputs = buildInputs();
 if (inputs.length === 0) {

@@ -47,6 +47,13 @@ const HEADING = /^(?:failures|errors|short test summary info|warnings summary|te
  * say nothing of why the run failed.
  */
 const CAPTURE = /^(?:stdout|stderr) \| \S+ > /;
+/**
+ * pytest's explanation of a failure (`E       TypeError: unsupported operand…`, `E   assert 1 == 2`):
+ * it comes under the source lines pytest quotes, which hold error words of their own
+ * (`except Exception:`, `raise ValueError(…)`), and after its banner ("collected 0 items / 1 error").
+ * An `E` line of a diff or a log (`E   --dict:762/1123--`) names no exception and is not preferred.
+ */
+const PYTEST_E = /^E {3,}(?:.*(?:\w(?:Error|Exception|Failure)\b|\bassert\b)|\w+(?:\.\w+)*:)/;
 /** Tags (`<tool_use_error>`) and rules (`=====`, `-----`) around a line: decoration, not words. */
 const TAG = /<\/?[a-z_]+>/gi;
 /** Terminal colour codes (`ESC[31m`), with or without their escape character. */
@@ -193,7 +200,8 @@ function unwrapMcp(text: string): string {
 
 /**
  * The line of a failed tool call's output that says what went wrong: the first of its first 400 lines
- * that holds an error word and is no warning, else a test runner's verdict among its last lines,
+ * that is pytest's explanation of an exception (`E   TypeError: …`), else the first that holds an
+ * error word and is no warning, else a test runner's verdict among its last lines,
  * else its first warning with an error word, else the first line after a runner's exit notice, else
  * its first line; a Python traceback gives its last exception line. Runners' bare exit notices and
  * envelopes (`Exit code 1`, Codex's `Chunk ID` header) are never the line, nor is what a test logged
@@ -251,6 +259,7 @@ export function errorLine(output: string): ErrorLine {
       .map(clean)
       .find((l) => isError(l) && !EXIT.test(l));
   let line =
+    lines.find((l) => PYTEST_E.test(l)) ??
     lines.find(isError) ??
     verdict() ??
     lines.find((l) => ERROR_WORDS.test(l)) ??

@@ -22,6 +22,8 @@ const SENTENCE_CUT = /(?<=[.!?])\s+[A-Z][a-z]{0,11}$/;
 const FRAME = /^[\u2500-\u257f\s]+/;
 /** PowerShell names the command before its message (`git : The term 'git' is not recognized…`). */
 const POWERSHELL_SOURCE = /^[\w.-]+ : (?=[A-Z])/;
+/** pytest's marker before its explanation (`E       TypeError: …`): the runner's, not the error's. */
+const PYTEST_MARK = /^E {3,}(?=\S)/;
 
 /**
  * The error class of a failed call's output: the line that says what went wrong (`errorLine` of
@@ -85,6 +87,7 @@ function normalise(line: string): string {
   const out = line
     .replace(FRAME, '')
     .replace(POWERSHELL_SOURCE, '')
+    .replace(PYTEST_MARK, '')
     .replace(QUOTED, '"…"')
     // A list of quoted values is one value: `["…", "…", "…",` would fill the class with marks, and
     // lists of other lengths would make other classes of the same failure.

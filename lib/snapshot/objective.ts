@@ -45,9 +45,28 @@ function taskDescription(text: string): string | undefined {
 const withoutTaskHeading = (text: string): string => text.replace(/^\s*#{1,6}[ \t]*Task[ \t]*\n/i, '');
 
 /**
+ * `text` without its closed HTML comments (`<!-- Please check the guidelines… -->`): an issue
+ * template's notes to its writer, which SWE-bench tasks quote. One pass: an unclosed `<!--` ends it.
+ */
+function withoutComments(text: string): string {
+  let at = text.indexOf('<!--');
+  if (at < 0) return text;
+  let out = '';
+  let from = 0;
+  while (at >= 0) {
+    const end = text.indexOf('-->', at + 4);
+    if (end < 0) break;
+    out += `${text.slice(from, at)} `;
+    from = end + 3;
+    at = text.indexOf('<!--', from);
+  }
+  return out + text.slice(from);
+}
+
+/**
  * The objective in a task message: a `<pr_description>` or an `ISSUE:` block when there is one (SWE-agent
  * and mini-swe-agent tasks), the text after a `Task Description:` line (Terminus), else the text
- * itself; whitespace squashed, at most ~240 characters.
+ * itself; whitespace squashed (and a PR's or issue's HTML comments dropped), at most ~240 characters.
  *
  * @example
  * ```ts
@@ -57,7 +76,10 @@ const withoutTaskHeading = (text: string): string => text.replace(/^\s*#{1,6}[ \
 export function objectiveFromText(text: string): string {
   const pr = prDescription(text) ?? taskDescription(text);
   const issue = pr === undefined ? /ISSUE:\s*([\s\S]*?)(?:\n\s*\n|INSTRUCTIONS:|$)/.exec(text) : null;
-  const body = (pr ?? issue?.[1] ?? text).replace(/\s+/g, ' ').trim();
+  // An issue template's comments, in a quoted PR or issue only: a person's own text may hold a
+  // comment that is the task ("implement this TO-DO: ```md <!-- TO-DO: … -->```").
+  const quoted = pr ?? issue?.[1];
+  const body = (quoted === undefined ? text : withoutComments(quoted)).replace(/\s+/g, ' ').trim();
   return body.length <= 240 ? body : body.slice(0, 240).replace(/\s\S*$/, '');
 }
 

@@ -112,6 +112,29 @@ describe('errorLine', () => {
         '==================== FAILURES ====================\n____ test_x ____\nE   AssertionError: assert 1 == 2',
       ).line,
     ).toBe('E   AssertionError: assert 1 == 2');
+    // pytest quotes the failing source before its explanation: the quoted `except`, `raise` and the
+    // banner's "1 error" are not what failed; an `E` line that names no exception is not preferred.
+    expect(
+      errorLine(
+        [
+          'collected 0 items / 1 error',
+          '    def parse(self, raw):',
+          '        try:',
+          '            value = float(raw)',
+          '        except Exception:',
+          '            pass',
+          '>       raise ValueError("bad input")',
+          'E       ValueError: bad input',
+          'src/parse.py:12: ValueError',
+        ].join('\n'),
+      ).line,
+    ).toBe('E       ValueError: bad input');
+    expect(errorLine("E   Failed: DID NOT RAISE <class 'KeyError'>").line).toBe(
+      "E   Failed: DID NOT RAISE <class 'KeyError'>",
+    );
+    expect(errorLine('error: the diff differs\nE   --left:12/40--   --right:3/9--').line).toBe(
+      'error: the diff differs',
+    );
     expect(
       errorLine(
         'Traceback (most recent call last):\n  File "a.py", line 1\n    x()\nNameError: name \'x\' is not defined',

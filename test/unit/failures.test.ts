@@ -99,6 +99,11 @@ describe('errorClass', () => {
       'File does not exist. Note: your current working directory is C:\\Windows\\system32.',
       'File does not exist. Note: your current working directory is <path>',
     ],
+    // pytest's explanation under the source it quotes, without its `E` marker.
+    [
+      "    try:\n        x = f()\n    except Exception:\n        pass\nE       TypeError: unsupported operand type(s) for -: 'Time' and 'float'",
+      'TypeError: unsupported operand type(s) for -: "…" and "…"',
+    ],
     // Terraform frames its diagnostics: the frame is no part of the message.
     [
       '\u2577\n\u2502 Error: No value for required variable\n\u2502\n\u2502   on variables.tf line 1:\n\u2575',

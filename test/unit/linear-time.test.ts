@@ -238,6 +238,9 @@ describe('links and snapshots', () => {
     ['spaces inside <pr_description>', (n) => fill(n, ' \n', '<pr_description>', 'x</pr_description>')],
     ['ISSUE: and single line breaks', (n) => fill(n, 'a\n ', 'ISSUE: ')],
     ['Task Description: and white space', (n) => fill(n, ' \n\t', 'x\nTask Description:')],
+    // HTML comments: openers that no `-->` closes, and closed ones back to back.
+    ['unclosed <!-- openers', (n) => fill(n, '<!-- ', '<pr_description>Fix it ')],
+    ['closed comments', (n) => fill(n, '<!-- a -->', '<pr_description>Fix it ')],
   ]);
   // The judge's patterns are anchored; a long run of words they could start on is read once.
   linear('judgeKeyPoint', judgeKeyPoint, [
@@ -335,6 +338,9 @@ describe('error classes', () => {
   const MCP = "MCP tool 'x' reported tool error for function call: {}";
   linear('errorLine', errorLine, [
     ...ERRORS,
+    // pytest's `E` lines are read whole for an exception's name: one long line that names none.
+    ['an E line without an exception', (n) => fill(n, 'x.y ', 'E    ')],
+    ['an E line of dotted words without a colon', (n) => fill(n, 'a.', 'E    ')],
     [
       'a stream of backslashes',
       (n) => fill(n, '\\', `${CODEX}stderr: StreamOutput { text: `, ', truncated_after_lines'),

@@ -139,6 +139,21 @@ describe('objectiveFromText', () => {
     );
   });
 
+  it("drops the HTML comments of a quoted issue's template, and keeps text after an unclosed one", () => {
+    expect(
+      objectiveFromText(
+        '<pr_description>\nA direct approach to ITRS transforms. <!-- This comment is hidden when you submit the issue. -->\n<!-- Please check the guidelines. --> Keep obstime.\n</pr_description>',
+      ),
+    ).toBe('A direct approach to ITRS transforms. Keep obstime.');
+    expect(objectiveFromText('<pr_description>Fix the parser <!-- not closed</pr_description>')).toBe(
+      'Fix the parser <!-- not closed',
+    );
+    // A person's own text keeps its comments: one may be the task.
+    expect(objectiveFromText('Implement this TO-DO: <!-- TO-DO: copy the snippets -->')).toBe(
+      'Implement this TO-DO: <!-- TO-DO: copy the snippets -->',
+    );
+  });
+
   it("reads Terminus' task after its reply-format instructions", () => {
     const prompt =
       'You are an AI assistant tasked with solving command-line tasks in a Linux environment.\n\nFormat your response as JSON…\n\nTask Description:\n# Task\n\nImplement clone_traits to make the tests pass.\n\nCurrent terminal state:\n$';

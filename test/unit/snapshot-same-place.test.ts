@@ -65,6 +65,8 @@ describe('samePlaces', () => {
     expect(groups(['x.ts', '../up/x.ts'])).toEqual([0, 1]);
     // Absolute paths never end one another at a `/`: two projects stay two places.
     expect(groups(['/srv/a/b.ts', '/home/x/srv/a/b.ts'])).toEqual([0, 1]);
+    // A relative path is the absolute one that is it after a first `/` (a page's `/src/main.tsx`).
+    expect(groups(['/src/main.tsx', 'src/main.tsx', 'main.tsx'])).toEqual([0, 0, 0]);
     // A name both places end, when one of them ends the other, is one place.
     expect(groups(['config.py', 'app/config.py', 'backend/app/config.py'])).toEqual([0, 0, 0]);
   });

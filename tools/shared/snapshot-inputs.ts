@@ -2,16 +2,17 @@
  * Snapshot inputs built from the real trajectories of ../shared/data/mini-swe-agent: each step's
  * thought lines and first error line become memory entries (sourceIteration = step index), the issue
  * statement gives the objective and three tasks, and the snapshot of the first half of the run is the
- * previous snapshot. Shared by eval/snapshot.ts and eval/record-snapshot-fixtures.ts.
+ * previous snapshot. Shared by eval/snapshot.ts, eval/record-snapshot-fixtures.ts and the test that
+ * the recorded replies still answer today's requests.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isErrorLine } from '../lib/compress/index.js';
-import { deterministicSnapshot, type MemoryEntry, type SnapshotInput } from '../lib/snapshot/index.js';
-import { parseTrajectory } from '../lib/transcript/index.js';
+import { isErrorLine } from '../../lib/compress/index.js';
+import { deterministicSnapshot, type MemoryEntry, type SnapshotInput } from '../../lib/snapshot/index.js';
+import { parseTrajectory } from '../../lib/transcript/index.js';
 
-export const DATA = resolve(import.meta.dirname, '../../shared/data/mini-swe-agent');
-export const FIXTURES = resolve(import.meta.dirname, '../test/fixtures/snapshot/reflections.jsonl');
+export const DATA = resolve(import.meta.dirname, '../../../shared/data/mini-swe-agent');
+export const FIXTURES = resolve(import.meta.dirname, '../../test/fixtures/snapshot/reflections.jsonl');
 export const MODEL = 'claude-haiku-4-5';
 
 export interface EvalInput {
