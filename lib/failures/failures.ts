@@ -3,10 +3,12 @@
  * with the later call that worked and what changed between them. `reflectFromTrajectories` turns the
  * classes into insights; `stepsFromMessages` reads the calls of a transcript.
  */
+
 import { contentText, declinedCall, defaultRef } from '../core/index.js';
 import type { MessageLike } from '../heuristic/index.js';
 import { changeParts, commandFlags, credited, type FixPart, fixText } from './change.js';
 import { callTarget, commandOf, errorClass, headWords, inputObject } from './error-class.js';
+import { failureRule } from './rule.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
 export interface CallStep {
@@ -290,14 +292,14 @@ function subjectOf(c: FailureClass): string {
 }
 
 /**
- * The lesson of a failure class, one line: the failure and the fix that worked ("`Read` fails with
- * "…": pass `offset`/`limit` (worked at step 71)."), or, without a later success, what failed and how
- * often. Never invents a fix.
+ * The lesson of a failure class, one line: with a fix that changed something, its standing rule
+ * ({@link failureRule}: "When `Read` fails with "…": pass `offset`/`limit`."); else what failed and
+ * how often, and what a later call showed. Never invents a fix.
  *
  * @example
  * ```ts
  * failureLesson(groupFailures(runs)[0]);
- * // '`Bash` `git push` fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream` (worked at step 58).'
+ * // 'When `Bash` (git push) fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream`.'
  * ```
  */
 export function failureLesson(c: FailureClass): string {
@@ -308,10 +310,10 @@ export function failureLesson(c: FailureClass): string {
   if (fix?.kind === 'unseen') {
     return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; a later call worked (step ${fix.step}), but the transcript does not show the failed ${n > 1 ? "calls'" : "call's"} input.`;
   }
-  if (fix && fix.kind !== 'retry') {
-    const at = c.runs > 1 ? `step ${fix.step} of ${fix.run}` : `step ${fix.step}`;
-    return `${subject} fails with "${c.errorClass}"${n > 1 ? ` (${times(n)}${where})` : ''}: ${fix.change} (worked at ${at}).`;
-  }
+  const rule = failureRule(c);
+  if (rule) return rule;
+  if (fix && fix.kind !== 'retry')
+    return `${subject} fails with "${c.errorClass}": a changed call worked (step ${fix.step}).`;
   if (fix) {
     return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; the same call later succeeded unchanged (step ${fix.step}), so the cause lay elsewhere.`;
   }

@@ -54,7 +54,8 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
   const refs = c.occurrences.map((o) => o.ref);
   if (c.fix && !refs.includes(c.fix.ref)) refs.push(c.fix.ref);
   return {
-    fact: `Tool \`${c.tool}\` failed ${n === 1 ? 'once' : `${n} times`}${c.runs > 1 ? ` in ${c.runs} runs` : ''} with "${c.errorClass}"`,
+    // When and how often is evidence; the recommendation is the rule (failureRule) when a change worked.
+    fact: `Tool \`${c.tool}\` failed ${n === 1 ? 'once' : `${n} times`}${c.runs > 1 ? ` in ${c.runs} runs` : ''} with "${c.errorClass}"${fixed ? ` (a changed call worked at step ${c.runs > 1 ? `${c.fix!.step} of ${c.fix!.run}` : c.fix!.step})` : ''}`,
     recommendation: failureLesson(c),
     category: 'anti_pattern',
     confidence: fixed && !oneOff ? 'high' : 'medium',
@@ -88,7 +89,7 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
  * ```ts
  * const run = parseTrajectory(text, { resolved: false });
  * reflectFromTrajectories([run]);
- * // [{ category: 'anti_pattern', recommendation: '`Read` fails with "…": pass `offset`/`limit` (worked at step 71).', … }]
+ * // [{ category: 'anti_pattern', recommendation: 'When `Read` fails with "…": pass `offset`/`limit`.', … }]
  * ```
  */
 export function reflectFromTrajectories(

@@ -4,7 +4,7 @@
  * the change that made a later call work. Pure and synchronous; the caller redacts and drops private
  * spans before.
  */
-import { groupFailures, stepsFromMessages } from '../failures/index.js';
+import { failureRule, groupFailures, stepsFromMessages } from '../failures/index.js';
 import { type HeuristicOptions, heuristicReflect, opensSession } from '../heuristic/index.js';
 import { type OtherLanguages, otherLanguages } from '../language/index.js';
 import { insightProposals, repairSpelling, turnContexts, wordCounts } from '../playbook/index.js';
@@ -238,10 +238,9 @@ function failureFindings(
       filter(why);
       continue;
     }
-    const subject = c.subject && c.subject !== c.tool ? `\`${c.tool}\` (${c.subject})` : `\`${c.tool}\``;
-    // An error that holds double quotes is quoted as code, so its quotes do not run into ours.
-    const quoted = cls.includes('"') && !cls.includes('`') ? `\`${cls}\`` : `"${cls}"`;
-    const text = redactText(`When ${subject} fails with ${quoted}: ${c.fix.change}.`);
+    const rule = failureRule(c);
+    if (!rule) continue;
+    const text = redactText(rule);
     const key = candidateKey('failure', redactText(`${c.tool} ${cls}`));
     for (const o of c.occurrences) {
       const id = o.ref.startsWith('message:') ? o.ref.slice('message:'.length) : o.ref;

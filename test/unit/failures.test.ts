@@ -324,7 +324,7 @@ describe('groupFailures and failureLesson', () => {
       ref: 'trajectory:r:event:2',
     });
     expect(failureLesson(c!)).toBe(
-      '`Read` fails with "File content (N tokens) exceeds maximum allowed tokens (N). Please use offset and limit parameters.": pass `offset`/`limit` (worked at step 3).',
+      'When `Read` fails with "File content (N tokens) exceeds maximum allowed tokens (N). Please use offset and limit parameters.": pass `offset`/`limit`.',
     );
   });
 
@@ -344,7 +344,7 @@ describe('groupFailures and failureLesson', () => {
       },
     ]);
     expect(failureLesson(c!)).toBe(
-      '`Bash` `git push` fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream` (worked at step 3).',
+      'When `Bash` (git push) fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream`.',
     );
   });
 
@@ -361,7 +361,7 @@ describe('groupFailures and failureLesson', () => {
       },
     ]);
     expect(failureLesson(c!)).toBe(
-      '`run_command` `npm install` fails with "File <path> cannot be loaded because running scripts is disabled on this system.": run `npm.cmd install` instead of `npm install` (worked at step 2).',
+      'When `run_command` (npm install) fails with "File <path> cannot be loaded because running scripts is disabled on this system.": run `npm.cmd install` instead of `npm install`.',
     );
     // Antigravity quotes its command lines; the fix there was Windows' shell.
     const [d] = groupFailures([
@@ -378,7 +378,7 @@ describe('groupFailures and failureLesson', () => {
       },
     ]);
     expect(failureLesson(d!)).toBe(
-      '`run_command` `npx create-vite` fails with "File <path> cannot be loaded because running scripts is disabled on this system.": run it through `cmd /c` (worked at step 2).',
+      'When `run_command` (npx create-vite) fails with "File <path> cannot be loaded because running scripts is disabled on this system.": run it through `cmd /c`.',
     );
     // Each fix as parts a program reads: another name of the program, and a shell wrapped around.
     expect(c!.fix).toMatchObject({
@@ -642,7 +642,7 @@ describe('groupFailures and failureLesson', () => {
     expect(c!.errorClass).toBe('fatal: The current branch <name> has no upstream branch.');
     // Before, the fix was "change `CommandLine`/`WaitMsBeforeAsync`/`toolAction`/`toolSummary`".
     expect(c!.fix).toMatchObject({ kind: 'changed', change: 'add `--set-upstream`' });
-    expect(failureLesson(c!)).toContain('`run_command` `git push` fails with');
+    expect(failureLesson(c!)).toContain('When `run_command` (git push) fails with');
   });
 
   it("reads Cline's to-do list and approval flag, passed with every call, as no change", () => {
@@ -691,9 +691,8 @@ describe('reflectFromTrajectories', () => {
     const [insight, ...rest] = reflectFromTrajectories([{ id: 't', steps, outcome: { failed: true } }]);
     expect(rest).toEqual([]);
     expect(insight).toEqual({
-      fact: 'Tool `Bash` failed 2 times with "make: No rule to make target "…". Stop."',
-      recommendation:
-        '`Bash` `make` fails with "make: No rule to make target "…". Stop." (twice): add `-C` (worked at step 3).',
+      fact: 'Tool `Bash` failed 2 times with "make: No rule to make target "…". Stop." (a changed call worked at step 3)',
+      recommendation: 'When `Bash` (make) fails with `make: No rule to make target "…". Stop.`: add `-C`.',
       category: 'anti_pattern',
       confidence: 'high',
       tags: ['tool_failure', 'tool:Bash', 'fix_found', 'recurring'],
@@ -770,7 +769,7 @@ describe('one-off fixes', () => {
       ],
     });
     expect(proposed.map((p) => p.text)).toEqual([
-      '`Bash` `pytest` fails with "(eval):N: command not found: pytest": first run `source .venv/bin/activate` (worked at step 4).',
+      'When `Bash` (pytest) fails with "(eval):N: command not found: pytest": first run `source .venv/bin/activate`.',
     ]);
   });
 
@@ -840,8 +839,9 @@ describe.skipIf(!existsSync(data))('real Claude Code sessions', () => {
     ).toEqual([...failed].sort());
     expect(new Set(insights.map((i) => i.recommendation)).size).toBe(insights.length);
     for (const i of insights) expect(i.recommendation).not.toMatch(/inspect (the )?raw/i);
-    const push = insights.find((i) => i.recommendation.includes('`git push`'));
-    expect(push?.recommendation).toMatch(/no upstream branch.*add `--set-upstream` \(worked at step \d+\)/);
+    const push = insights.find((i) => i.recommendation.includes('(git push)'));
+    expect(push?.recommendation).toMatch(/no upstream branch.*: add `--set-upstream`\.$/);
+    expect(push?.fact).toMatch(/\(a changed call worked at step \d+\)$/);
   });
 
   it('groups a class across two sessions', () => {
@@ -880,7 +880,7 @@ describe('a failure lesson learned again', () => {
     const rv = createRearview({ store: memoryStore(), storeOptions: { broadcast: false } });
     const first = await rv.endSession({ messages: session('feat-a') });
     expect(first.added.map((a) => a.text)).toEqual([
-      '`Bash` `git push` fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream` (worked at step 2).',
+      'When `Bash` (git push) fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream`.',
     ]);
     const second = await rv.endSession({ messages: session('feat-b') });
     expect(second.added).toEqual([]);

@@ -180,7 +180,7 @@ describe('proposeKeyPoint', () => {
 
   it('keeps a failure lesson only when a fix was found that is no one-off, never a template', () => {
     const lesson =
-      '`Read` fails with "File content (N tokens) exceeds maximum allowed tokens (N).": pass `offset`/`limit` (worked at step 71).';
+      'When `Read` fails with "File content (N tokens) exceeds maximum allowed tokens (N).": pass `offset`/`limit`.';
     const failure = (tags: string[]) =>
       raw('anti_pattern', ['tool_failure', 'tool:Read', ...tags], { recommendation: lesson });
     expect(proposeKeyPoint(failure(['fix_found']), '')).toEqual({

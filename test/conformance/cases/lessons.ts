@@ -86,7 +86,7 @@ export const lessonsCases: ConformanceCase[] = [
       const groups = groupFailures([run]);
       checkEqual(groups.length, 1, 'one class for two identical failures');
       const lesson = failureLesson(groups[0]!);
-      check(lesson.includes('add `-C` (worked at step 3)'), 'the fix that worked');
+      check(lesson.endsWith(': add `-C`.'), 'the fix that worked');
       const insights = reflectFromTrajectories([run], { allOutcomes: true });
       checkEqual(
         insights[0]!.traceRefs,
