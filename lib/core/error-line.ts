@@ -9,10 +9,11 @@
 
 /**
  * Words that say something went wrong. `\w(?:Error|Exception)\b` catches `TypeError` where
- * `\berror\b` cannot; a test runner's `E   ` and `FAIL` lines open with their marker.
+ * `\berror\b` cannot; a test runner's `E   ` and `FAIL` lines open with their marker. A word joined by
+ * a hyphen is part of a name (aider's `--tool-error-color:#FF2222` config listing), not a failure.
  */
 const ERROR_WORDS =
-  /\b(?:error|\d+ errors|fatal|fail(?:s|ed|ures?)?|exception|denied|not found|no such|cannot|can['’]t|could not|unable|invalid|refused|timed out|timeout(?:error|expired)|does(?: not|n['’]t) exist|not allowed|unknown|(?:not |un)recognized|missing|rejected|exceed(?:s|ed)?|too (?:large|long|many)|traceback|usage:|panic(?:ked)?|segmentation fault|abort(?:ed)?)\b|\w(?:Error|Exception)\b|^E {3}|^FAIL\b/i;
+  /(?<![\w-])(?:error|\d+ errors|fatal|fail(?:s|ed|ures?)?|exception|denied|not found|no such|cannot|can['’]t|could not|unable|invalid|refused|timed out|timeout(?:error|expired)|does(?: not|n['’]t) exist|not allowed|unknown|(?:not |un)recognized|missing|rejected|exceed(?:s|ed)?|too (?:large|long|many)|traceback|usage:|panic(?:ked)?|segmentation fault|abort(?:ed)?)\b(?!-)|\w(?:Error|Exception)\b|^E {3}|^FAIL\b/i;
 /**
  * A warning, which a failed run prints beside its errors: ESLint's `12:5  warning  …`, `warning:` of
  * compilers, npm's and pnpm's `WARN`, `[warn]`, `⚠`, aider's `Repo-map can't include …`. Read only

@@ -21,7 +21,7 @@ export {
   type ToolMessageLike,
 } from './failures.js';
 export { judgeFailure } from './judge.js';
-export { failureRule } from './rule.js';
+export { failureRule, type RuleSource } from './rule.js';
 export {
   failureInsight,
   reflectFromTrajectories,

@@ -2,7 +2,14 @@
  * The standing rule a failure class teaches: one sentence a repository's CLAUDE.md / AGENTS.md could
  * keep, written the same way by `rearview learn` and by a session's key points.
  */
-import type { FailureClass } from './failures.js';
+
+/** What {@link failureRule} reads of a `FailureClass` (its own shape: `failures.ts` imports this file). */
+export interface RuleSource {
+  tool: string;
+  subject: string;
+  errorClass: string;
+  fix?: { kind: string; change: string };
+}
 
 /**
  * The rule of a failure class whose fix changed something ("When `Bash` (git push) fails with "fatal:
@@ -18,7 +25,7 @@ import type { FailureClass } from './failures.js';
  * // 'When `Bash` (git push) fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream`.'
  * ```
  */
-export function failureRule(c: FailureClass): string | undefined {
+export function failureRule(c: RuleSource): string | undefined {
   const fix = c?.fix;
   if (!fix || (fix.kind !== 'changed' && fix.kind !== 'other-tool') || !fix.change) return undefined;
   const cls = c.errorClass.replace(/\s+/g, ' ').trim();

@@ -147,9 +147,8 @@ export function samePlaces(links: readonly string[]): { group: Int32Array; spell
     }
     if (k.length > MAX_INDEXED_LENGTH) continue;
     const place = root[i]!;
-    // Every proper suffix that starts after a `/`, up to MAX_SUFFIX_PARTS components: an absolute
-    // path's too, less its first `/` (`src/main.tsx` is the `/src/main.tsx` a page's script tag names).
-    for (let at = k.length - 1, c = 0; at >= 0 && c < MAX_SUFFIX_PARTS; at--) {
+    // Every proper suffix that starts after a `/`, up to MAX_SUFFIX_PARTS components.
+    for (let at = k.length - 1, c = 0; at > 0 && c < MAX_SUFFIX_PARTS; at--) {
       if (k.charCodeAt(at) !== 0x2f) continue;
       c++;
       if (at === k.length - 1) continue;

@@ -129,6 +129,13 @@ describe('errorLine', () => {
         ].join('\n'),
       ).line,
     ).toBe('E       ValueError: bad input');
+    // A word joined by a hyphen is part of a name: aider's `--verbose` config listing is no failure.
+    expect(
+      errorLine(
+        'Defaults:\n  --user-input-color:#00cc00\n  --tool-error-color:#FF2222\nUnable to parse --lint-cmd ""',
+      ).line,
+    ).toBe('Unable to parse --lint-cmd ""');
+    expect(errorLine('error: subprocess-exited-with-error').line).toBe('error: subprocess-exited-with-error');
     expect(errorLine("E   Failed: DID NOT RAISE <class 'KeyError'>").line).toBe(
       "E   Failed: DID NOT RAISE <class 'KeyError'>",
     );

@@ -65,8 +65,10 @@ describe('samePlaces', () => {
     expect(groups(['x.ts', '../up/x.ts'])).toEqual([0, 1]);
     // Absolute paths never end one another at a `/`: two projects stay two places.
     expect(groups(['/srv/a/b.ts', '/home/x/srv/a/b.ts'])).toEqual([0, 1]);
-    // A relative path is the absolute one that is it after a first `/` (a page's `/src/main.tsx`).
-    expect(groups(['/src/main.tsx', 'src/main.tsx', 'main.tsx'])).toEqual([0, 0, 0]);
+    // Nor does a relative path join the absolute path it is after a first `/`: `/inc/a.php` may be the
+    // project's root-relative path or a file at the machine's root, and a project holding both spellings
+    // beside the full `/Users/…/proj/inc/a.php` would list all three apart.
+    expect(groups(['/src/main.tsx', 'src/main.tsx'])).toEqual([0, 1]);
     // A name both places end, when one of them ends the other, is one place.
     expect(groups(['config.py', 'app/config.py', 'backend/app/config.py'])).toEqual([0, 0, 0]);
   });

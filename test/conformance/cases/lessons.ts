@@ -141,7 +141,7 @@ export const lessonsCases: ConformanceCase[] = [
       const out = lessons({ messages: CONVERSATION, trajectories: [parseTrajectory(MINI)] });
       check(
         out.proposed.some(
-          (p) => p.text.startsWith('`Read` fails with') && p.text.includes('pass `offset`/`limit`'),
+          (p) => p.text.startsWith('When `Read` fails with') && p.text.endsWith(': pass `offset`/`limit`.'),
         ),
         'the Read lesson carries its fix',
       );
