@@ -8,7 +8,7 @@
 import { C_ARE, C_IS, C_TO, code, codeOf, DISC, IMP, NEG, STILL, SUBJ } from './cues.js';
 import { gateData, requiredGate } from './gates.js';
 import { opened } from './openers.js';
-import { isExtension } from './pointer.js';
+import { isClosing, isExtension } from './pointer.js';
 import { afterListMarker } from './text.js';
 
 /** "should" or "shouldn't", then a verb other than "be". */
@@ -118,22 +118,18 @@ export function namedFirst(raw: string): number {
       inWord = false;
     } else break;
   }
-  if (dot < 0 || !(i === len || raw.charCodeAt(i) <= 0x20 || isClosingMark(raw.charCodeAt(i)))) return 0;
+  if (
+    dot < 0 ||
+    !(
+      i === len ||
+      raw.charCodeAt(i) <= 0x20 ||
+      isClosing(raw.charCodeAt(i)) ||
+      raw.charCodeAt(i) === 0x3a ||
+      raw.charCodeAt(i) === 0x2a
+    )
+  )
+    return 0;
   return isExtension(raw.slice(dot + 1, i).toLowerCase()) ? words : 0;
-}
-
-/** `.` `,` `:` `;` `!` `?` `)` `*`: what may end a name that opens an entry. */
-function isClosingMark(c: number): boolean {
-  return (
-    c === 0x2e ||
-    c === 0x2c ||
-    c === 0x3a ||
-    c === 0x3b ||
-    c === 0x21 ||
-    c === 0x3f ||
-    c === 0x29 ||
-    c === 0x2a
-  );
 }
 
 /**

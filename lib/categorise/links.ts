@@ -214,7 +214,8 @@ function pushLink(out: string[], link: string): void {
   // JavaScript's `console.log` is code, not a log file.
   if (link === 'console.log' || DATE.test(link) || isProductName(link)) return;
   if (link.startsWith('http')) {
-    if (!NAMESPACE.test(link)) out.push(link);
+    // A template literal's URL (`https://x.dev/search?q=${query`) is code, not a page.
+    if (!NAMESPACE.test(link) && link.indexOf('${') < 0) out.push(link);
   } else {
     if (rangeOrEllipsis(link)) return;
     // A mention in an IDE chat (`@docs/PRD.md`, Cursor's and Claude Code's): the file is the path

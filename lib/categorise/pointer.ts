@@ -134,8 +134,15 @@ function wordPair(raw: string, s: number, e: number, slash: number, dot: number)
   return at > s && at < e - 1;
 }
 
-/** `` ` ' " ) , . ; ! ? ``: what can close a quoted or punctuated name. */
-function isClosing(c: number): boolean {
+/**
+ * @internal `` ` ' " ) , . ; ! ? ``: what can close a quoted or punctuated name.
+ *
+ * @example
+ * ```ts
+ * isClosing('`'.charCodeAt(0)); // true
+ * ```
+ */
+export function isClosing(c: number): boolean {
   return (
     c === 0x60 ||
     c === 0x27 ||

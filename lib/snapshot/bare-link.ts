@@ -7,6 +7,12 @@
 
 import { findLinks, squash } from '../categorise/index.js';
 
+/**
+ * A Markdown link whose label is its target, `[X](X)`: read as X. The label is at most 500 characters
+ * without brackets or spaces, so each `[` is read a bounded number of characters.
+ */
+const SELF_LINK = /\[([^[\]\s]{1,500})\]\(\1\)/g;
+
 /** A list marker (`-`, `*`, `•`, `+`, `1.`, `1)`) and the space after it, at the line's start. */
 const LIST_MARKER = /^\s*(?:[-*•+]|\d{1,3}[.)])\s+/;
 
@@ -49,13 +55,19 @@ function wordsIn(text: string, from: number, to: number, count: number): number 
  * bareLink('- `src/app.js`', ['src/app.js']); // 'src/app.js'
  * bareLink('See lib/retry.ts:42', ['lib/retry.ts:42']); // 'lib/retry.ts:42'
  * bareLink('@https://x.dev/docs', ['https://x.dev/docs']); // 'https://x.dev/docs': a chat's mention
+ * bareLink('👉 **[http://localhost:4173/](http://localhost:4173/)**', ['http://localhost:4173/', 'http://localhost:4173/']); // 'http://localhost:4173/'
  * bareLink('`src/app.js` (the entry point)', ['src/app.js']); // undefined: a glossed path keeps its words
  * ```
  */
 export function bareLink(text: string, links: readonly string[]): string | undefined {
-  if (links.length !== 1) return undefined;
+  // A Markdown link whose label is its target (`[https://x.dev](https://x.dev)`) names one link, twice.
+  if (links.length === 0 || links.some((l) => l !== links[0])) return undefined;
   const link = links[0]!;
   if (text === link) return undefined;
+  if (links.length > 1) {
+    text = text.replace(SELF_LINK, '$1');
+    if (text === link) return link;
+  }
   const marker = LIST_MARKER.exec(text);
   const from = marker ? marker[0].length : 0;
   const at = text.indexOf(link, from);

@@ -262,6 +262,8 @@ describe('links and snapshots', () => {
     ['words before a link', (n) => fill(n, 'a ', '', 'src/a.ts')],
     ['dress before a link', (n) => fill(n, '*`: ', '', 'src/a.ts')],
     ['dress after a link', (n) => fill(n, '`*', 'See src/a.ts')],
+    // A Markdown link that is its own label: each `[` is read at most 500 characters on.
+    ['brackets before a self-link', (n) => fill(n, '[a', '[http://x.dev](http://x.dev) ')],
   ]);
   // The evidence links of one snapshot, one a line: at most 8 suffixes indexed a path.
   linear(

@@ -72,6 +72,15 @@ describe('a link in Markdown dress', () => {
     expect(snap(['> /add src/main.tsx']).requiredEvidenceLinks).toEqual(['src/main.tsx']);
   });
 
+  it('reads a Markdown link whose label is its target as that link', () => {
+    const shown = '👉 **[http://localhost:4173/](http://localhost:4173/)**';
+    expect(snap([shown, 'http://localhost:4173/']).requiredEvidenceLinks).toEqual(['http://localhost:4173/']);
+    expect(listedText('Open [https://x.dev/app](https://x.dev/app)')).toBe('https://x.dev/app');
+    // A label that is not its target is a gloss: the line stays as written.
+    expect(listedText('[the docs](https://x.dev/docs)')).toBe('[the docs](https://x.dev/docs)');
+    expect(listedText('[https://x.dev/a](https://x.dev/b)')).toBe('[https://x.dev/a](https://x.dev/b)');
+  });
+
   it('keeps the words of a glossed path, a longer pointer sentence, and a link glued to other letters', () => {
     const glossed = '`src/app.js` (the entry point)';
     expect(snap([glossed]).requiredEvidenceLinks).toContain(glossed);

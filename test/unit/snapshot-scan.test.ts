@@ -182,6 +182,7 @@ function fuzzTexts(count: number, seed: number): string[] {
     'main..HEAD',
     'a/.../b.ts',
     'doc/x...y',
+    'https://x.dev/q=${a',
     'a.cs-x',
     'b.tsx',
     'c.c:3',
@@ -232,6 +233,7 @@ function findLinksReference(text: string): string[] {
     // A library's name, an XML namespace, a Git range or an ellipsis glued to a name.
     if (
       isProductName(link) ||
+      (link.startsWith('http') && link.includes('${')) ||
       /^https?:\/\/(?:www\.w3\.org\/(?:(?:19|20)\d\d|XML)\/|schemas\.(?:android|microsoft|xmlsoap|openxmlformats)\.(?:com|org)\/)/.test(
         link,
       )

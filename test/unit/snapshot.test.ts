@@ -122,6 +122,11 @@ describe('deterministicSnapshot: categorization', () => {
       'https://www.w3.org/TR/WCAG21/',
     ]);
     expect(findLinks('git log origin/main..HEAD and doc/techspec...main')).toEqual([]);
+    // A template literal's URL is code.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text quotes a template literal
+    expect(findLinks('fetch(`https://x.dev/search?q=${query}`) then https://x.dev/docs')).toEqual([
+      'https://x.dev/docs',
+    ]);
     // Dots that are a whole component climb a folder or elide some: still a place.
     expect(findLinks('../a.ts, a/../b.ts and ~/Library/.../Books.plist')).toEqual([
       '../a.ts',
