@@ -183,7 +183,11 @@ function rangeOrEllipsis(link: string): boolean {
   return false;
 }
 
-/** Whether a link may start after `c`: the start of the text, white space, a quote, a bracket, `=` or `:`. */
+/**
+ * Whether a link may start after `c`: the start of the text, white space, a quote, a bracket, `=` or `:`
+ * — what `PATH_OR_FILE`'s lookbehind lets a path start after, and `[` (a Markdown label), without the
+ * backslash (an escape's letter, `escapedLetter`'s case).
+ */
 function opensLink(c: number): boolean {
   return (
     Number.isNaN(c) ||

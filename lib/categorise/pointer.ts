@@ -180,7 +180,7 @@ const PRODUCT =
  * ```
  */
 export function isProductName(name: string): boolean {
-  return name.length <= 11 && PRODUCT.test(name);
+  return PRODUCT.test(name);
 }
 
 /** Whether the name of `raw[s … e)` (its dot at `dot`, quotes and marks before it skipped) is a product. */

@@ -260,7 +260,8 @@ export function errorLine(output: string): ErrorLine {
       .map(clean)
       .find((l) => isError(l) && !EXIT.test(l));
   let line =
-    lines.find((l) => PYTEST_E.test(l)) ??
+    // Only a line opening with `E` can be one: most failed outputs have none, read at one comparison a line.
+    lines.find((l) => l.charCodeAt(0) === 0x45 && PYTEST_E.test(l)) ??
     lines.find(isError) ??
     verdict() ??
     lines.find((l) => ERROR_WORDS.test(l)) ??

@@ -15,6 +15,7 @@ import {
   errorClass,
   type FixPart,
   failureLesson,
+  failureRule,
   fixText,
   groupFailures,
   judgeFailure,
@@ -303,6 +304,27 @@ describe('groupFailures and failureLesson', () => {
       doublings(20_000, 3),
     );
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
+  it('writes no rule for a fix that names no change, and says only that a changed call worked', () => {
+    const c = {
+      tool: 'Bash',
+      errorClass: 'x failed',
+      subject: '',
+      occurrences: [{ run: 'r', step: 1, ref: 'a' }],
+      runs: 1,
+      fix: { step: 2, run: 'r', ref: 'b', kind: 'changed' as const, change: '', parts: [] },
+    };
+    expect(failureRule(c)).toBeUndefined();
+    expect(failureLesson(c)).toBe('`Bash` fails with "x failed": a changed call worked (step 2).');
+    // A retry and an unseen input name no change either; a change makes the rule.
+    expect(failureRule({ ...c, fix: { ...c.fix, kind: 'retry' as const } })).toBeUndefined();
+    expect(
+      failureRule({ ...c, fix: { ...c.fix, kind: 'unseen' as const, change: 'add `-x`' } }),
+    ).toBeUndefined();
+    expect(failureRule({ ...c, fix: { ...c.fix, change: 'add `-x`' } })).toBe(
+      'When `Bash` fails with "x failed": add `-x`.',
+    );
   });
 
   it('states the fix that worked: arguments passed, with its step', () => {
