@@ -5,9 +5,16 @@
 
 import { isExtension, isProductName, WIDE_RANGES } from './pointer.js';
 
-/** A path (a slash with names around it) or a file name by its extension, after `LINK`'s URL. */
+/**
+ * A path (a slash with names around it) or a file name by its extension, after `LINK`'s URL. A
+ * folder after a slash may be a route group or a dynamic segment, as Next.js, Expo Router and
+ * SvelteKit name them (`app/(auth)/login.tsx`, `app/blog/[slug]/page.tsx`, `api/[...auth].ts`): a
+ * group only as a whole folder; a segment's name opens with a letter and has no one-letter range, so
+ * a character class (`refs/heads/[0-9]`, `[a-zA-Z]`) is none. Each branch opens with its own
+ * character (`(`, `[`, a name's), so the scan stays linear.
+ */
 const PATH_OR_FILE =
-  /(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?[\w@.-]+|~)(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/;
+  /(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?[\w@.-]+|~)(?:\/(?:[\w@.-]+|\([\w-]+\)(?=\/)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/;
 
 /**
  * A URL, a path, or a file name by its extension (`setup.py:12`). A file name is only tried at the
@@ -171,12 +178,13 @@ const NAMESPACE =
 /**
  * Whether `link` holds `..` inside a name (`main..HEAD`, `doc/techspec...main`): a Git range or an
  * ellipsis, not a path. Dots that are a whole component climb a folder (`../a.ts`) or elide some
- * (`~/Library/.../Books.plist`).
+ * (`~/Library/.../Books.plist`); three after a `[` open a catch-all segment (`api/[...auth].ts`).
  */
 function rangeOrEllipsis(link: string): boolean {
   for (let i = link.indexOf('..'); i >= 0; i = link.indexOf('..', i)) {
     const from = i;
     while (link.charCodeAt(i) === 0x2e) i++;
+    if (i - from === 3 && link.charCodeAt(from - 1) === 0x5b) continue;
     if ((from > 0 && link.charCodeAt(from - 1) !== 0x2f) || (i < link.length && link.charCodeAt(i) !== 0x2f))
       return true;
   }

@@ -5,8 +5,11 @@
 
 /** A path to one machine's files: `/Users/me/…`, `~/x`, `C:\\x`. */
 const MACHINE_PATH = /(?:^|[\s`'"(])(?:~|\/(?:Users|home|var|tmp|opt|mnt)|[A-Za-z]:\\)[/\\]?\S*/;
-/** A run of the characters a relative path is made of: matched greedily once per run, so linear. */
-const PATH_RUN = /[\w./-]+/g;
+/**
+ * A run of the characters a relative path is made of, with a framework's route groups and dynamic
+ * segments (`app/(auth)/[id]/page.tsx`): matched greedily once per run, so linear.
+ */
+const PATH_RUN = /[\w./()[\]-]+/g;
 /** A file extension closing a path: `.tsx`, `.py`. */
 const EXTENSION = /\.[A-Za-z]{1,5}(?![A-Za-z0-9_])/;
 

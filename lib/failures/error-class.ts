@@ -55,14 +55,16 @@ export function errorClass(error: string): string {
  */
 const URL = /\b(?=[a-z])(?<!\b[a-z][\w+.-]*?)[a-z][\w+.-]*:\/\/\S+/gi;
 /**
- * A path (two slashes, a slash and a file name, or a file name by its extension). The last two are
+ * A path (two slashes, a slash and a file name, or a file name by its extension); after a slash a
+ * folder may be a route group or a dynamic segment (`/app/(auth)/[id]/page.tsx`), as `findLinks`
+ * reads them (each opens with its own character, so the scan stays linear). The last two are
  * tried only at the first start of their run (`[\w.-]`, `[\w-]`), as `URL`: a later start of the run
  * reaches the same run end, so it fails where an earlier start failed or was swallowed by a match
  * ending with `.name` (which leaves no later `.name` in its run). A start right after a `.` may be a
  * match's extension, never tried: it does not skip the starts after it.
  */
 const PATH =
-  /(?:~|\.{1,2})?(?:\/[\w.@+-]+){2,}\/?|\b(?=[\w.-])(?<!\b[\w.-]+?)[\w.-]+\/[\w./-]*\.\w+\b|\b(?=[\w-])(?<!(?<!\.)\b[\w-]+?)[\w-]+\.(?:py|ts|js|tsx|jsx|ex|exs|rb|go|rs|java|json|md|txt|yml|yaml|toml|lock|sh|c|h|cpp)\b/g;
+  /(?:~|\.{1,2})?(?:\/(?:[\w.@+-]+|\([\w-]+\)(?=\/)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w.@+-]*)){2,}\/?|\b(?=[\w.-])(?<!\b[\w.-]+?)[\w.-]+\/[\w./-]*\.\w+\b|\b(?=[\w-])(?<!(?<!\.)\b[\w-]+?)[\w-]+\.(?:py|ts|js|tsx|jsx|ex|exs|rb|go|rs|java|json|md|txt|yml|yaml|toml|lock|sh|c|h|cpp)\b/g;
 
 /**
  * A Windows path: a drive, then folders (which may hold single spaces: `Program Files`) each ended

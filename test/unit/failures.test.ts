@@ -63,6 +63,13 @@ describe('errorClass', () => {
     ],
     ['Exit code 1', 'exit code N'],
     ['cat: /tmp/x/y.txt: No such file or directory', 'cat: <path>: No such file or directory'],
+    // A route group or a dynamic segment is a folder of the path: one class for every page.
+    [
+      'SyntaxError: /u/a/app/(tabs)/index.tsx: Unexpected token (12:3)',
+      'SyntaxError: <path>: Unexpected token (N:N)',
+    ],
+    ['ENOENT: no such file /h/src/app/blog/[slug]/page.tsx', 'ENOENT: no such file <path>'],
+    ['ENOENT: no such file /h/app/api/[...auth]/route.ts', 'ENOENT: no such file <path>'],
     ['Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.', 'Pre-commit validation failed:'],
     // A verb or a noun after "command", "module", "branch" is no name.
     ['Error: command timed out after 120000 milliseconds', 'command timed out after N milliseconds'],

@@ -162,6 +162,11 @@ describe('writeKeyPoint', () => {
     const file = 'From now on, always show only the diff for app/connection-test/page.tsx.';
     expect(writeKeyPoint(file)).toBeUndefined();
     expect(keyPointVerdict(file)).toEqual({ refused: 'task-bound' });
+    // A route group or a dynamic segment is a folder of the project's path, not its end.
+    for (const path of ['app/(auth)/login.tsx', 'app/blog/[slug]/page.tsx'])
+      expect(keyPointVerdict(`From now on, always show only the diff for ${path}.`)).toEqual({
+        refused: 'task-bound',
+      });
     // Refused before the judge: no instruction, or a one-off.
     expect(keyPointVerdict('fix the error')).toEqual({ refused: 'no instruction' });
     expect(keyPointVerdict(42 as unknown as string)).toEqual({ refused: 'no instruction' });

@@ -168,6 +168,11 @@ describe('links and snapshots', () => {
     ['a long run of backslashes before a name', (n) => fill(n, '\\', '', 'na.ts')],
     ['home paths', (n) => fill(n, ' ~/a')],
     ['folders after backslashes', (n) => fill(n, '\\a/b')],
+    // Route groups and dynamic segments (`app/(auth)/[id]/page.tsx`): each opens with its own character.
+    ['route groups', (n) => fill(n, '/(g)', 'a')],
+    ['dynamic segments', (n) => fill(n, '/[id]', 'a')],
+    ['catch-all segments', (n) => fill(n, '/[...a]', 'a')],
+    ['unclosed groups and segments', (n) => fill(n, '/(a/[a-b', 'a')],
   ]);
   linear(
     'deterministicSnapshot (one long entry)',
@@ -332,6 +337,9 @@ describe('error classes', () => {
     ['a Windows folder of many words', (n) => fill(n, 'a ', 'error C:\\')],
     ['Windows drives', (n) => fill(n, 'C:\\a b\\', 'error ')],
     ['Windows paths with escaped newlines', (n) => fill(n, 'C:\\x\\n', 'error ')],
+    // Route groups and dynamic segments after a slash, closed and unclosed.
+    ['route groups and segments', (n) => fill(n, '/(a)/[b]', 'error ')],
+    ['unclosed groups and segments', (n) => fill(n, '/(a/[a', 'error ')],
   ];
   linear('errorClass', errorClass, ERRORS);
   // The line reading on its own: Codex's sandbox report (runs of backslashes, an unclosed stream or

@@ -183,6 +183,19 @@ function fuzzTexts(count: number, seed: number): string[] {
     'a/.../b.ts',
     'doc/x...y',
     'https://x.dev/q=${a',
+    'app/(auth)/a.tsx',
+    '(g)/',
+    '[id]/',
+    '[id].ts',
+    '[...all]',
+    '[...x]/b.ts',
+    '[0-9]',
+    '[a-z]/',
+    '[p-id]',
+    '(',
+    '[',
+    ']',
+    ')',
     'a.cs-x',
     'b.tsx',
     'c.c:3',
@@ -214,7 +227,7 @@ function fuzzTexts(count: number, seed: number): string[] {
 
 /** `findLinks` as first written: an exec loop over the whole text with the same regex (a URL ends at a backslash). */
 const LINK_REFERENCE =
-  /\bhttps?:\/\/[^\s<>"'`)\]}\\\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?[\w@.-]+|~)(?:\/[\w@.-]+)+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+  /\bhttps?:\/\/[^\s<>"'`)\]}\\\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?[\w@.-]+|~)(?:\/(?:[\w@.-]+|\([\w-]+\)(?=\/)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
 function findLinksReference(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(LINK_REFERENCE)) {
@@ -241,7 +254,7 @@ function findLinksReference(text: string): string[] {
       continue;
     if (
       !link.startsWith('http') &&
-      link.split('/').some((part) => part.includes('..') && !/^\.+$/.test(part))
+      link.split('/').some((part) => part.replace(/^\[\.\.\./, '[').includes('..') && !/^\.+$/.test(part))
     )
       continue;
     // An IDE chat's mention of a file (`@docs/a.md`; not an alias's `@/x.ts`).

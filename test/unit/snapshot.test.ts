@@ -135,6 +135,28 @@ describe('deterministicSnapshot: categorization', () => {
     ]);
   });
 
+  it("reads a framework's route groups and dynamic segments as folders of one path", () => {
+    // Next.js, Expo Router and SvelteKit name folders `(group)`, `[param]` and `[...rest]`: the path
+    // was cut there (`src/app/file/` and `page.tsx`, two places, neither the file).
+    expect(findLinks('Edit src/app/(dashboard)/file/[id]/page.tsx and app/(tabs)/index.tsx.')).toEqual([
+      'src/app/(dashboard)/file/[id]/page.tsx',
+      'app/(tabs)/index.tsx',
+    ]);
+    expect(
+      findLinks('see app/api/auth/[...nextauth]/route.ts, api/[...auth].ts and app/user/[id].tsx'),
+    ).toEqual(['app/api/auth/[...nextauth]/route.ts', 'api/[...auth].ts', 'app/user/[id].tsx']);
+    expect(findLinks('the page /share/[token] and app/[product-id]/page.tsx')).toEqual([
+      '/share/[token]',
+      'app/[product-id]/page.tsx',
+    ]);
+    // A character class or a call's arguments are no folder; a group is one only before a slash.
+    expect(findLinks('git for-each-ref refs/heads/[0-9] and a/[a-zA-Z]/b.ts')).toEqual([
+      'refs/heads/',
+      'b.ts',
+    ]);
+    expect(findLinks('call lib/a.ts(12) or foo(bar/baz.ts); x/(y)')).toEqual(['lib/a.ts', 'bar/baz.ts']);
+  });
+
   it('reads text with its escapes written out: the escape letter is not part of a name', () => {
     // A JSON string or a log that writes `\n`: the line after it starts a name.
     expect(findLinks('Updated.\\nsrc/app.ts compiles')).toEqual(['src/app.ts']);
