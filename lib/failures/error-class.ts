@@ -180,6 +180,39 @@ export function headWords(command: string): { program: string; written: string; 
     : { program, written };
 }
 
+/** Tools that run a shell command. */
+const SHELL_TOOL = /^(?:bash|sh|zsh|shell|terminal|run_?command|execute_?command|exec)$/i;
+
+/**
+ * @internal The shell command a call runs: its JSON input's command (`commandOf`, '' when it names
+ * none) for a shell tool, or its raw action; undefined for a call of another tool with a JSON input.
+ *
+ * @example
+ * ```ts
+ * shellCommand('shell', '{"command":["bash","-lc","npm test"]}'); // 'npm test'
+ * shellCommand('Read', '{"file_path":"a.ts"}'); // undefined
+ * ```
+ */
+export function shellCommand(tool: string, action: string | undefined): string | undefined {
+  if (!isShellCall(tool, action)) return undefined;
+  const input = inputObject(action);
+  return input ? (commandOf(input) ?? '') : (action ?? '');
+}
+
+/**
+ * @internal Whether a call runs a shell command: a shell tool, or an action that is no JSON input
+ * (a trajectory's raw command).
+ *
+ * @example
+ * ```ts
+ * isShellCall('bash', '{"command":"ls"}'); // true
+ * isShellCall('Read', '{"file_path":"a.ts"}'); // false
+ * ```
+ */
+export function isShellCall(tool: string, action: string | undefined): boolean {
+  return SHELL_TOOL.test(tool) || (action !== undefined && !inputObject(action));
+}
+
 /** An object parsed from a call's JSON input, or undefined for a raw command. */
 export function inputObject(action: string | undefined): Record<string, unknown> | undefined {
   return typeof action === 'string' && action.startsWith('{') ? parseJsonObject(action) : undefined;

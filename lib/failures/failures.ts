@@ -7,7 +7,8 @@
 import { contentText, declinedCall, defaultRef } from '../core/index.js';
 import type { MessageLike } from '../heuristic/index.js';
 import { changeParts, commandFlags, credited, type FixPart, fixText } from './change.js';
-import { callTarget, commandOf, errorClass, headWords, inputObject } from './error-class.js';
+import { callTarget, errorClass, headWords, isShellCall, shellCommand } from './error-class.js';
+import { searchFoundNothing } from './no-match.js';
 import { failureRule } from './rule.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
@@ -75,8 +76,6 @@ export function namesChange(fix: FailureFix | undefined): boolean {
   return fix !== undefined && fix.kind !== 'retry' && fix.kind !== 'unseen';
 }
 
-const SHELL_TOOL = /^(?:bash|sh|zsh|shell|terminal|run_?command|execute_?command|exec)$/i;
-
 interface Located extends CallStep {
   tool: string;
   run: string;
@@ -103,28 +102,28 @@ function locate(run: CallRun): Located[] {
     if (s === null || typeof s !== 'object') return;
     const index = typeof s.index === 'number' ? s.index : position;
     const action = typeof s.action === 'string' ? s.action : undefined;
-    out.push({
+    const located: Located = {
       ...(action !== undefined ? { action } : {}),
-      ...(typeof s.error === 'string' ? { error: s.error } : {}),
       tool: typeof s.tool === 'string' && s.tool !== '' ? s.tool : '<unknown>',
       run: id,
       step: index + 1,
       ref: typeof s.ref === 'string' ? s.ref : `trajectory:${id}:event:${index}`,
-    });
+    };
+    // A search that matched nothing exits with status 1: an answer, not a failure.
+    if (typeof s.error === 'string' && !searchFoundNothing(s)) located.error = s.error;
+    out.push(located);
   });
   return out;
 }
 
 function isShell(s: Located): boolean {
-  return SHELL_TOOL.test(s.tool) || (s.action !== undefined && !inputObject(s.action));
+  return isShellCall(s.tool, s.action);
 }
 
 /** The program a shell call runs (`git`), or '' for other calls. */
 function program(s: Located): string {
-  if (!isShell(s)) return '';
-  const input = inputObject(s.action);
-  const command = input ? (commandOf(input) ?? '') : (s.action ?? '');
-  return headWords(command).program;
+  const command = shellCommand(s.tool, s.action);
+  return command === undefined ? '' : headWords(command).program;
 }
 
 /**

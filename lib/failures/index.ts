@@ -21,6 +21,7 @@ export {
   type ToolMessageLike,
 } from './failures.js';
 export { judgeFailure } from './judge.js';
+export { searchFoundNothing } from './no-match.js';
 export { failureRule, type RuleSource } from './rule.js';
 export {
   failureInsight,

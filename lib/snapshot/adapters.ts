@@ -7,7 +7,7 @@
 import { findLinks } from '../categorise/index.js';
 import { editedFile } from '../compress/index.js';
 import { declinedCall, errorLine } from '../core/index.js';
-import { fixedFailures, stepsFromMessages } from '../failures/index.js';
+import { fixedFailures, searchFoundNothing, stepsFromMessages } from '../failures/index.js';
 import {
   isFileEditCall,
   type Message,
@@ -148,7 +148,10 @@ export function entriesFromMessages(messages: readonly Message[]): {
   });
   // Failed calls a later call made good (the same call worked, or another on its target): their
   // errors no longer stand. Read only when something failed.
-  const fixed = messages.some((m) => m.isError) ? fixedFailures(stepsFromMessages(messages)) : undefined;
+  const run = messages.some((m) => m.isError) ? stepsFromMessages(messages) : undefined;
+  const fixed = run ? fixedFailures(run) : undefined;
+  // Searches that matched nothing (`grep` exits with 1): an answer, no problem to carry on.
+  const answered = run ? new Set(run.steps.filter(searchFoundNothing).map((s) => s.ref)) : undefined;
   const { acted, later } = editsAfter(messages);
   // The open steps of the agent's latest plan, when the person has not spoken since and no edit has
   // worked since: what the agent itself still had to do (scope `todo`: next actions). A plan from
@@ -179,7 +182,7 @@ export function entriesFromMessages(messages: readonly Message[]): {
       });
     if (m.role === 'tool') {
       // A call the person declined is their decision, not a problem to carry to the next step.
-      if (m.isError && !declinedCall(m.content)) {
+      if (m.isError && !declinedCall(m.content) && !answered?.has(`message:${m.id}`)) {
         const line = firstErrorLine(m.content);
         if (line) {
           const made = fixed?.has(`message:${m.id}`) || (i < lastAnswer && MODEL_ERROR.test(line));
@@ -301,7 +304,8 @@ export function entriesFromSteps(steps: readonly Step[], outcome?: Outcome): Mem
       const scope = before ? 'superseded' : submitted ? 'done' : 'thought';
       entries.push({ scope, key: `s${s.index}.t${j}`, value, sourceIteration: s.index, role: 'assistant' });
     });
-    const err = s.error && !declinedCall(s.error) ? firstErrorLine(s.error) : undefined;
+    const err =
+      s.error && !declinedCall(s.error) && !searchFoundNothing(s) ? firstErrorLine(s.error) : undefined;
     const scope = fixed?.has(String(s.index)) ? 'fixed' : before ? 'superseded' : 'observation';
     if (err)
       entries.push({ scope, key: `s${s.index}.err`, value: err, sourceIteration: s.index, role: 'tool' });

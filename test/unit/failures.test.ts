@@ -20,10 +20,12 @@ import {
   groupFailures,
   judgeFailure,
   reflectFromTrajectories,
+  searchFoundNothing,
   stepsFromMessages,
 } from 'rearview/failures';
 import { memoryStore } from 'rearview/kv';
 import { createRearview, lessons } from 'rearview/session';
+import { entriesFromMessages } from 'rearview/snapshot';
 import { parseTranscript } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 import { describeGrowth, doublings, fill, measureGrowth } from './linear-time';
@@ -749,6 +751,92 @@ describe('stepsFromMessages', () => {
       { index: 0, tool: 'Bash', action: '{"command":"ls"}', ref: 'message:r1' },
       { index: 1, tool: 'Read', action: '{"file_path":"a"}', ref: 'message:r2', error: 'nope' },
     ]);
+  });
+});
+
+describe('searchFoundNothing', () => {
+  // Codex CLI runs `rg` through bash and reports exit status 1 with an empty output; Cline writes
+  // "Command failed with exit code 1."; mini-swe-agent "Command exited with code 1". Each was a
+  // lesson ("`shell` failed 7 times with "no output"": change `'Dockerfile*'` to `'eslint.config.*'`).
+  const codex = (cmd: string) => JSON.stringify({ command: ['bash', '-lc', cmd], workdir: '/w' });
+
+  it('reads a search that matched nothing as an answer, in every runner', () => {
+    for (const step of [
+      { tool: 'shell', action: codex("rg --files -g 'Dockerfile*'"), error: '' },
+      {
+        tool: 'bash',
+        action: 'ls -R sklearn/linear_model | grep Ridge',
+        error: 'Command exited with code 1',
+      },
+      {
+        tool: 'execute_command',
+        action: '{"command":"netstat -ano | findstr \\"5432\\""}',
+        error: 'Command failed with exit code 1.',
+      },
+      { tool: 'Bash', action: '{"command":"cd app && git grep -n TODO"}', error: 'Exit code 1' },
+      { tool: 'bash', action: 'npx tsc 2>&1 | grep -E "a|b"', error: '\n' },
+    ])
+      expect(searchFoundNothing(step), step.action).toBe(true);
+  });
+
+  it('keeps a search that failed, a search not last in its command, and every other command', () => {
+    for (const step of [
+      // An error message, another exit status, a search whose status the next command sets.
+      { tool: 'bash', action: 'grep -r x nope/', error: 'grep: nope/: No such file or directory' },
+      { tool: 'bash', action: 'grep -r x .', error: 'Command exited with code 2' },
+      { tool: 'bash', action: 'grep -q x a.txt && echo found', error: '' },
+      // A `|` inside quotes is no pipe: the command is `echo`.
+      { tool: 'bash', action: 'echo "a | grep b"', error: '' },
+      { tool: 'bash', action: 'npm test', error: '' },
+      { tool: 'shell', action: codex('find specs -regex x'), error: '' },
+      // Not a shell call: a tool with a JSON input of its own.
+      { tool: 'Grep', action: '{"pattern":"x"}', error: '' },
+      { tool: 'bash', action: 'grep x a', error: undefined },
+    ])
+      expect(searchFoundNothing(step), step.action).toBe(false);
+  });
+
+  it('is no failure to learn from: no class, no lesson', () => {
+    const steps = [
+      { tool: 'bash', action: 'grep -rn merge_attrs xarray/core', error: 'Command exited with code 1' },
+      { tool: 'bash', action: 'grep -rn merge_attrs xarray/core', error: 'Command exited with code 1' },
+      { tool: 'bash', action: 'cat setup.cfg', error: 'cat: setup.cfg: No such file or directory' },
+      { tool: 'bash', action: 'cat setup.py' },
+    ];
+    const classes = groupFailures([{ id: 'r', steps }]);
+    expect(classes.map((c) => c.errorClass)).toEqual(['cat: setup.cfg: No such file or directory']);
+    const { messages } = parseTranscript(
+      JSON.stringify([
+        { role: 'user', content: 'Where is the Dockerfile?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'rg --files -g "Dockerfile*"' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', is_error: true, content: 'Exit code 1' }],
+        },
+        { role: 'assistant', content: 'There is no Dockerfile in this repository.' },
+      ]),
+    );
+    expect(lessons({ messages }).insights.filter((i) => i.category === 'anti_pattern')).toEqual([]);
+    // Nor is it a problem the snapshot carries on.
+    expect(entriesFromMessages(messages).entries.filter((e) => e.role === 'tool')).toEqual([]);
+  });
+
+  it('never throws', () => {
+    fc.assert(
+      fc.property(fc.anything(), (step) => {
+        expect(typeof searchFoundNothing(step as never)).toBe('boolean');
+      }),
+    );
+    fc.assert(
+      fc.property(fc.record({ tool: fc.string(), action: fc.string(), error: fc.string() }), (step) => {
+        expect(typeof searchFoundNothing(step)).toBe('boolean');
+      }),
+    );
   });
 });
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { findLinks, headingLine } from '../../lib/categorise/index';
 import { isPointer } from '../../lib/categorise/pointer';
 import { declinedCall, errorLine, extractJson } from '../../lib/core/index';
-import { commandHead, errorClass, stepsFromMessages } from '../../lib/failures/index';
+import { commandHead, errorClass, searchFoundNothing, stepsFromMessages } from '../../lib/failures/index';
 import { heuristicReflect } from '../../lib/heuristic/index';
 import { extractRecommendation } from '../../lib/heuristic/recommend';
 import { dedupeProposals, emptyPlaybook, findDuplicates, judgeKeyPoint } from '../../lib/playbook/index';
@@ -342,6 +342,16 @@ describe('error classes', () => {
     ['unclosed groups and segments', (n) => fill(n, '/(a/[a', 'error ')],
   ];
   linear('errorClass', errorClass, ERRORS);
+  // The command is read once for its last stage: quotes, escapes and separators one after another.
+  linear(
+    'searchFoundNothing',
+    (action) => searchFoundNothing({ tool: 'bash', action, error: 'Command exited with code 1' }),
+    [
+      ['pipes', (n) => fill(n, 'a | ', '', 'grep x')],
+      ['quoted pipes', (n) => fill(n, '"|\\"', 'echo ', '" | rg x')],
+      ['separators', (n) => fill(n, '&&;||', 'ls ', ' grep x')],
+    ],
+  );
   // The line reading on its own: Codex's sandbox report (runs of backslashes, an unclosed stream or
   // message), warnings, colour codes and words that end in "Error".
   const CODEX = 'exec_command failed: CreateProcess { message: "Codex(Sandbox(Denied { output: ';
