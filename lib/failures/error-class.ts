@@ -120,6 +120,8 @@ const HEAD_WINDOW = 4096;
 
 /** Shell wrappers that say nothing about what a command does. */
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'timeout', 'nohup', 'exec', 'command']);
+/** Wrapper options followed by a value: `timeout -s KILL`, `timeout -k 5`, `sudo -u app`, `env -u X`. */
+const WRAPPER_VALUE = new Set(['-s', '-k', '-u', '-g']);
 
 /**
  * What a shell command runs: its program and first plain argument (`git push`, `mix test`,
@@ -164,7 +166,14 @@ export function headWords(command: string): { program: string; written: string; 
     .filter((p) => p && !/^(?:cd|source|\.|export|set)\s/.test(p));
   const tokens = (parts[0] ?? '').split(/\s+/).filter((t) => t && !/^\w+=/.test(t));
   for (;;) {
-    if (tokens.length && (WRAPPERS.has(tokens[0]!) || /^\d+[smh]?$/.test(tokens[0]!))) tokens.shift();
+    // A wrapper before a Windows switch is Windows' own command (`timeout /t 3` waits, `time /t`).
+    if (tokens.length && WRAPPERS.has(tokens[0]!) && /^\/[a-z?]+$/i.test(tokens[1] ?? '')) break;
+    if (tokens.length && WRAPPERS.has(tokens[0]!)) {
+      tokens.shift();
+      // The wrapper's own options (`timeout -s KILL 30`, `sudo -u app`), some with a value.
+      while (tokens.length > 1 && tokens[0]!.startsWith('-'))
+        tokens.splice(0, WRAPPER_VALUE.has(tokens[0]!) ? 2 : 1);
+    } else if (tokens.length && /^\d+[smh]?$/.test(tokens[0]!)) tokens.shift();
     // Windows' `cmd /c npm install` runs `npm install`.
     else if (tokens.length > 1 && /^cmd(?:\.exe)?$/i.test(tokens[0]!) && /^\/[ck]$/i.test(tokens[1]!))
       tokens.splice(0, 2);

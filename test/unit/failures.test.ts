@@ -152,6 +152,12 @@ describe('commandHead and callTarget', () => {
     // Windows: `npm.cmd` is `npm`, wherever it is run from.
     expect(commandHead('npm.cmd install')).toBe('npm install');
     expect(commandHead('C:\\tools\\nodejs\\npm.CMD run build')).toBe('npm run');
+    // A wrapper's own options are not the command; Windows' `timeout /t 3` is a command (a wait),
+    // whose "Input redirection is not supported" was filed under a program `t`.
+    expect(commandHead('timeout -s KILL 30 npm test')).toBe('npm test');
+    expect(commandHead('sudo -u app -E git pull')).toBe('git pull');
+    expect(commandHead('timeout /t 3 /nobreak >nul && node -e 1')).toBe('timeout');
+    expect(commandHead('sudo /usr/bin/apt install x')).toBe('apt install');
     expect(callTarget('{"file_path":"/a/b.ts","offset":10}')).toBe('/a/b.ts');
     expect(callTarget('{"command":"mix test test/a_test.exs","timeout":3}')).toBe('mix test');
     expect(callTarget('{"pattern":"*.ts"}')).toBeUndefined();
