@@ -247,17 +247,50 @@ function correctedContext(previous: TurnContext['previous']): string | undefined
     return clip(`${previous.toolName}${what ? ` ${what}` : ''}`);
   }
   if (!body) return undefined;
-  const first = body.replace(/```[\s\S]*?(?:```|$)/g, ' ').split(/(?<=[.!?])\s|\n/)[0] ?? '';
-  return first.trim() ? clip(first) : undefined;
+  const first = firstSentence(body);
+  return first ? clip(first) : undefined;
 }
 
-/** A tool input in a few words: its command's first line, or the file or URL it names. */
+/**
+ * A reply's first sentence that says something: past a short exclamation ("Perfect!", "Yes, this
+ * makes perfect sense!") and a Markdown heading when more follows; code blocks left out.
+ */
+function firstSentence(text: string): string {
+  const parts = text
+    .replace(/```[\s\S]*?(?:```|$)/g, ' ')
+    .split(/(?<=[.!?])\s|\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const said = parts.find((p) => !p.startsWith('#') && !(p.endsWith('!') && p.split(/\s+/).length <= 6));
+  return (said ?? parts[0] ?? '').replace(/^#+\s*/, '');
+}
+
+/** Keys of a tool input that name what the call acts on: a command, a file, a URL, a search. */
+const TARGET_KEYS = [
+  'command',
+  'file_path',
+  'path',
+  'absolutePath',
+  'AbsolutePath',
+  'TargetFile',
+  'url',
+  'pattern',
+  'regex',
+  'query',
+];
+/** Keys of a tool input that hold the agent's words: a plan, an answer, a question (Cline, Claude Code). */
+const PROSE_KEYS = ['response', 'result', 'question', 'plan'];
+
+/**
+ * A tool input in a few words: its command's first line, the file or URL it names, or the first
+ * sentence of the words it carries (Cline's `plan_mode_respond` and `attempt_completion`).
+ */
 function callSummary(input: string): string {
   try {
     const v = JSON.parse(input) as Record<string, unknown>;
-    for (const key of ['command', 'file_path', 'path', 'url', 'pattern', 'query']) {
+    for (const key of TARGET_KEYS)
       if (typeof v?.[key] === 'string') return (v[key] as string).split('\n', 1)[0]!;
-    }
+    for (const key of PROSE_KEYS) if (typeof v?.[key] === 'string') return firstSentence(v[key] as string);
     return '';
   } catch {
     return input.split('\n', 1)[0]!;

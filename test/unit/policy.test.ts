@@ -120,6 +120,27 @@ describe('proposeKeyPoint', () => {
     expect(proposeKeyPoint(insightOf(text, 'correction'), { text, previous: reply })?.context).toBe(
       'I will run npm install.',
     );
+    // Past a short exclamation, to what the reply says it did.
+    const cheer = { content: 'Perfect! I switched the install to npm ci.' };
+    expect(proposeKeyPoint(insightOf(text, 'correction'), { text, previous: cheer })?.context).toBe(
+      'I switched the install to npm ci.',
+    );
+    // A tool that carries the agent's words (Cline) or names its file by another key: what it said or
+    // touched, not only the tool's name.
+    const plan = {
+      content: '{"response":"## Plan\\n\\nI will migrate to pnpm. Then run tests."}',
+      toolName: 'plan_mode_respond',
+    };
+    expect(proposeKeyPoint(insightOf(text, 'correction'), { text, previous: plan })?.context).toBe(
+      'plan_mode_respond I will migrate to pnpm.',
+    );
+    const write = {
+      content: '{"absolutePath":"c:\\\\app\\\\a.ts","content":"x"}',
+      toolName: 'write_to_file',
+    };
+    expect(proposeKeyPoint(insightOf(text, 'correction'), { text, previous: write })?.context).toBe(
+      'write_to_file c:\\app\\a.ts',
+    );
   });
 
   it('proposes nothing for a correction without an instruction or with a one-off task', () => {
