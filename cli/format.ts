@@ -11,6 +11,9 @@ const DETECTOR_NAMES: Record<Exclude<Detector, 'markers'>, string> = {
   'correction-model': 'the correction model',
 };
 
+/** Insights read from a person's turn: they say what to do only through the key points written from them. */
+const FROM_TURN: ReadonlySet<string> = new Set(['correction', 'preference', 'friction', 'approval']);
+
 const CATEGORY_LABELS: readonly (readonly [keyof Analysis['snapshot'], string])[] = [
   ['currentObjective', 'Objective'],
   ['blockers', 'Blockers'],
@@ -107,10 +110,11 @@ export function formatText(name: string, r: Analysis): string {
   r.insights.forEach((ins, i) => {
     lines.push(`  ${i + 1}. [${ins.category}, ${ins.confidence}] ${oneLine(ins.fact, 240)}`);
     const points = (r.keyPointOf?.[i] ?? []).filter((k) => r.keyPoints?.[k]);
-    // A correction, preference or friction says what to do only through the key points written from
-    // it; the detector's own recommendation is a placeholder ("Apply the user's correction.", "Automate
-    // or remember this…") or a fragment of the turn ("use latest python if I'm not mistaken (what does…").
-    if (ins.category === 'correction' || ins.category === 'preference' || ins.category === 'friction') {
+    // A person's turn (a correction, preference, friction or approval) says what to do only through
+    // the key points written from it; the detector's own recommendation is a placeholder ("Apply the
+    // user's correction.", "Automate or remember this…", "Continue this approach.") or a fragment of
+    // the turn ("use latest python if I'm not mistaken (what does…").
+    if (FROM_TURN.has(ins.category) && !ins.tags?.includes('tool_failure')) {
       for (const k of points) lines.push(`     → key point ${k + 1}: ${oneLine(r.keyPoints![k]!.text, 300)}`);
       if (!points.length) lines.push('     (evidence only: no key point proposed from this turn)');
     } else lines.push(`     → ${oneLine(ins.recommendation, 300)}`);

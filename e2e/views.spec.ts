@@ -103,6 +103,26 @@ test("a correction shows the key point written from it, or that it is evidence o
   expect(errors).toEqual([]);
 });
 
+test("an approval shows the key point written from the turn, or that it is evidence only; never the detector's placeholder", async ({
+  page,
+}) => {
+  const errors = await openMessages(page, [
+    { role: 'user', content: 'Add a login page.' },
+    { role: 'assistant', content: 'I added the login page and ran the tests.' },
+    { role: 'user', content: 'Perfect, thanks, that works!' },
+    { role: 'assistant', content: 'Glad it works. I also added the migration.' },
+    { role: 'user', content: 'Great, that works. From now on always run the migrations before the tests.' },
+  ]);
+  const approvals = page.getByTestId('insights').locator('> li.cat-approval');
+  await expect(approvals).toHaveCount(2);
+  await expect(approvals.nth(0).getByTestId('evidence-only')).toContainText('Evidence only');
+  await expect(approvals.nth(1).getByTestId('proposal')).toContainText(
+    'Always run the migrations before the tests.',
+  );
+  await expect(page.getByTestId('insights')).not.toContainText('Continue this approach');
+  expect(errors).toEqual([]);
+});
+
 test("friction shows the key point written from the turn, or that it is evidence only; never the detector's placeholder", async ({
   page,
 }) => {

@@ -244,6 +244,24 @@ describe('the binary', () => {
     expect(insights).not.toContain('Automate or remember');
   });
 
+  it("prints under an approval the key point written from the turn or that it is evidence only, never the detector's placeholder", async () => {
+    const talk = JSON.stringify([
+      { role: 'user', content: 'Add a login page.' },
+      { role: 'assistant', content: 'I added the login page and ran the tests.' },
+      { role: 'user', content: 'Perfect, thanks, that works!' },
+      { role: 'assistant', content: 'Glad it works. I also added the migration.' },
+      { role: 'user', content: 'Great, that works. From now on always run the migrations before the tests.' },
+    ]);
+    const r = await runCli(['reflect'], { input: talk });
+    expect(r.code, r.stderr).toBe(0);
+    const insights = r.stdout.slice(r.stdout.indexOf('Insights'), r.stdout.indexOf('Key points'));
+    const approvals = insights.split(/\n {2}\d+\. /).filter((s) => s.startsWith('[approval'));
+    expect(approvals).toHaveLength(2);
+    expect(approvals[0]).toContain('(evidence only: no key point proposed from this turn)');
+    expect(approvals[1]).toContain('→ key point 1: Always run the migrations before the tests.');
+    expect(insights).not.toContain('Continue this approach');
+  });
+
   it("--detector reads people's turns with a learned scorer of rearview/heuristic-model, as lessons does", async () => {
     // A task whose list holds "don't touch …" (a marker of corrections), then a real correction.
     const messages = [

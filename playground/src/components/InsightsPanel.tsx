@@ -69,13 +69,16 @@ export function InsightsPanel(props: { app: AppState }) {
   const proposals = (ins: Insight): KeyPointProposal[] =>
     (links().get(ins) ?? []).flatMap((k) => keyPoints()[k] ?? []);
   /**
-   * A correction, preference or friction says what to do only through the key point written from it:
-   * the detector's own recommendation is a placeholder ("Apply the user's correction.", "Automate or
-   * remember this…") or a fragment of the turn.
+   * A person's turn (a correction, preference, friction or approval) says what to do only through the
+   * key point written from it: the detector's own recommendation is a placeholder ("Apply the user's
+   * correction.", "Automate or remember this…", "Continue this approach.") or a fragment of the turn.
    */
   const fromTurn = (ins: Insight) =>
     !ins.tags.includes('tool_failure') &&
-    (ins.category === 'correction' || ins.category === 'preference' || ins.category === 'friction');
+    (ins.category === 'correction' ||
+      ins.category === 'preference' ||
+      ins.category === 'friction' ||
+      ins.category === 'approval');
   /**
    * Which learned scorer gave an insight its score: the correction scorer decides corrections, the
    * reader every category of a person's turn; failed tool calls are never theirs.
