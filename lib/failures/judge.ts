@@ -8,6 +8,13 @@ import type { FixPart } from './change.js';
 
 /** A test run's report, not a misused tool: a failing test is fixed in the code, not in the call. */
 const TEST_REPORT = /\bFAILED\b|test session starts|\d+ (?:passed|failed)\b|AssertionError|::/;
+/**
+ * The agent's runner could not read the call itself (Antigravity's "There was a problem parsing the
+ * tool call", mini-swe-agent's "provide EXACTLY ONE action", Cursor's "Model provided invalid
+ * arguments"): the next call was written well, and what else it changed is no rule.
+ */
+const MALFORMED_CALL =
+  /\binvalid tool call\b|problem parsing the tool call|\bEXACTLY ONE action\b|provided invalid arguments to\b/i;
 
 /**
  * Why a failure class and its fix are no rule, or undefined when they are one. `fix` is the
@@ -16,6 +23,8 @@ const TEST_REPORT = /\bFAILED\b|test session starts|\d+ (?:passed|failed)\b|Asse
  * - `failure: unreadable error`: the error class is not a readable message (a row of dots from a
  *   pre-commit hook, a bare word such as "Error", longer than a line);
  * - `failure: a test report`: a failing test, whose fix is in the code, not in the call;
+ * - `failure: a malformed call`: the agent's runner could not read the call itself (its JSON, its
+ *   format): the next call was well-formed, and what else it changed is no rule;
  * - `failure: a one-off argument`: the fix gave a key or an argument another value, added or dropped
  *   an argument that is no flag (what worked once, for that task), reordered the arguments, passed an
  *   input of another shape, names one machine's path, changed directory, or only asked for `--help`
@@ -80,6 +89,7 @@ function judgeError(errorClass: string): string | undefined {
   ) {
     return 'failure: unreadable error';
   }
+  if (MALFORMED_CALL.test(cls)) return 'failure: a malformed call';
   return TEST_REPORT.test(cls) ? 'failure: a test report' : undefined;
 }
 

@@ -613,6 +613,13 @@ describe('learn: failure quality rules', () => {
     );
     expect(judgeFailure('Error', 'drop `--fix`')).toBe('failure: unreadable error');
     expect(judgeFailure('tests/a.py::test_b FAILED', 'add `-q`')).toBe('failure: a test report');
+    // The runner could not read the call (Antigravity, mini-swe-agent, Cursor): no rule in what changed.
+    for (const cls of [
+      'Error invalid tool call: There was a problem parsing the tool call.',
+      'Please always provide EXACTLY ONE action in triple backticks, found N actions.',
+      'Model provided invalid arguments to find/replace tool.',
+    ])
+      expect(judgeFailure(cls, 'drop `ArtifactMetadata`')).toBe('failure: a malformed call');
     expect(judgeFailure('No such option: -p', 'change `5` to `10`')).toBe('failure: a one-off argument');
     expect(judgeFailure('No such option: -p', 'add `--help`')).toBe('failure: a one-off argument');
     expect(judgeFailure('No such option: -p', 'first run `cd /Users/me/app`')).toBe(
