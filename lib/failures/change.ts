@@ -232,6 +232,9 @@ function commandChange(a: string, b: string): FixPart[] {
     return [{ kind: 'wrapper', values: [shell[1]!.replace(/\s+/g, ' ')] }];
   const ha = headWords(a);
   const hb = headWords(b);
+  // A command whose program cannot be read (only setup steps, a quoted path with spaces): which
+  // program ran instead is not known.
+  if (!ha.program || !hb.program) return [{ kind: 'other-input', values: [] }];
   if (ha.program !== hb.program || ha.written !== hb.written) {
     const show = (h: typeof ha) => (h.arg ? `${h.written} ${h.arg}` : h.written);
     return [{ kind: 'program', values: [show(hb), show(ha)] }];

@@ -120,6 +120,8 @@ const HEAD_WINDOW = 4096;
 
 /** Shell wrappers that say nothing about what a command does. */
 const WRAPPERS = new Set(['sudo', 'env', 'time', 'timeout', 'nohup', 'exec', 'command']);
+/** Windows' shell and an opening quote before a script: `cmd /c "`, `cmd.exe /C '`. */
+const CMD_OPENING = /^(?:cmd(?:\.exe)?\s+\/[ck]\s+)?["']?/i;
 /** Wrapper options followed by a value: `timeout -s KILL`, `timeout -k 5`, `sudo -u app`, `env -u X`. */
 const WRAPPER_VALUE = new Set(['-s', '-k', '-u', '-g']);
 
@@ -161,7 +163,8 @@ export function headWords(command: string): { program: string; written: string; 
     // spaces at every space of it (quadratic time).
     .map((p, i, all) => {
       const start = i > 0 ? p.trimStart() : p;
-      return i < all.length - 1 ? start.trimEnd() : start;
+      // Windows' `cmd /c "set PATH=… && npm create …"`: the shell and the quote open the script.
+      return (i < all.length - 1 ? start.trimEnd() : start).replace(CMD_OPENING, '');
     })
     .filter((p) => p && !/^(?:cd|source|\.|export|set)\s/.test(p));
   const tokens = (parts[0] ?? '').split(/\s+/).filter((t) => t && !/^\w+=/.test(t));
@@ -179,7 +182,8 @@ export function headWords(command: string): { program: string; written: string; 
       tokens.splice(0, 2);
     else break;
   }
-  const written = (tokens[0] ?? '').replace(/^.*[\\/]/, '');
+  // A quoted program (`"$HOME/bin/yt-dlp" -o …`, PowerShell's `"npm run dev"`) is the program.
+  const written = (tokens[0] ?? '').replace(/^["']+|["']+$/g, '').replace(/^.*[\\/]/, '');
   // Windows runs `npm` as `npm.cmd` (PowerShell refuses `npm.ps1`): one program, from any folder.
   const program = written.replace(/\.(?:cmd|exe|bat|ps1)$/i, '');
   if (!program) return { program: '', written: '' };

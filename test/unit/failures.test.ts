@@ -158,6 +158,12 @@ describe('commandHead and callTarget', () => {
     expect(commandHead('sudo -u app -E git pull')).toBe('git pull');
     expect(commandHead('timeout /t 3 /nobreak >nul && node -e 1')).toBe('timeout');
     expect(commandHead('sudo /usr/bin/apt install x')).toBe('apt install');
+    // A quoted program is the program; Windows' `cmd /c "set …&& …"` runs what follows the setup.
+    expect(commandHead('"$HOME/bin/yt-dlp" -o x.mp4')).toBe('yt-dlp x.mp4');
+    expect(commandHead('"npm run dev"')).toBe('npm run');
+    expect(commandHead('cmd /c "set NODE_ENV=dev && npm create next-app@latest ."')).toBe('npm create');
+    // A quoted first argument is code, not a subcommand.
+    expect(commandHead('python -c "import x"')).toBe('python');
     expect(callTarget('{"file_path":"/a/b.ts","offset":10}')).toBe('/a/b.ts');
     expect(callTarget('{"command":"mix test test/a_test.exs","timeout":3}')).toBe('mix test');
     expect(callTarget('{"pattern":"*.ts"}')).toBeUndefined();
@@ -708,6 +714,20 @@ describe('groupFailures and failureLesson', () => {
     expect(rest).toEqual([]);
     // Before, the fix was "change `task_progress`, add `--legacy-peer-deps`".
     expect(c!.fix).toMatchObject({ kind: 'changed', change: 'add `--legacy-peer-deps`' });
+  });
+
+  it('names no other program when the failed command has none it can read', () => {
+    // Only a setup step failed: "run `npm test` instead of ``" named an empty program.
+    const [c] = groupFailures([
+      {
+        id: 'r',
+        steps: [
+          { tool: 'Bash', action: 'cd app', error: 'bash: cd: app: No such file or directory' },
+          { tool: 'Bash', action: 'npm test' },
+        ],
+      },
+    ]);
+    expect(c?.fix).toMatchObject({ kind: 'changed', change: 'pass other arguments' });
   });
 
   it('never throws on junk', () => {

@@ -636,12 +636,9 @@ describe('learn: failure quality rules', () => {
     );
     expect(judgeFailure('> app@N lint', 'drop `-i`')).toBe('failure: unreadable error');
     // An edit retried with other content: a value changed, whatever keys came and went.
-    expect(
-      judgeFailure(
-        'Error invalid tool call: problem parsing the tool call.',
-        'drop `Meta`, change `Content`',
-      ),
-    ).toBe('failure: a one-off argument');
+    expect(judgeFailure('String to replace not found in file.', 'drop `Meta`, change `Content`')).toBe(
+      'failure: a one-off argument',
+    );
     expect(
       judgeFailure('npm error code ENOTFOUND', 'pass `with_escalated_permissions`/`justification`'),
     ).toBe('failure: a permission prompt');
