@@ -6,8 +6,10 @@
  *
  * Standalone: `npx tsx bench/redact-growth.bench.ts`.
  */
+import { pathToFileURL } from 'node:url';
 import { createRedactor } from '../lib/redact/index';
 import { REDACT_ADVERSARIAL as ADVERSARIAL } from '../tools/shared/redact-adversarial';
+import type { BenchResult, BenchSuite } from './harness';
 
 function medianMs(text: string, runs = 5): number {
   const times: number[] = [];
@@ -21,11 +23,29 @@ function medianMs(text: string, runs = 5): number {
   return times[runs >> 1]!;
 }
 
-const rows = ADVERSARIAL.map(([name, unit]) => {
-  const make = (bytes: number) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
-  medianMs(make(10_000), 2);
-  const ratio = (size: number) =>
-    Math.round((medianMs(make(2 * size)) / Math.max(medianMs(make(size)), 0.5)) * 100) / 100;
-  return { name, ratio10k: ratio(10_000), ratio100k: ratio(100_000) };
-});
-console.log(JSON.stringify(rows, null, 2));
+const suite = {
+  name: 'redact-growth',
+  run(): BenchResult[] {
+    return ADVERSARIAL.map(([name, unit]) => {
+      const make = (bytes: number) => unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
+      medianMs(make(10_000), 2);
+      const at100k = medianMs(make(100_000));
+      const ratio = (size: number, base = medianMs(make(size))) =>
+        Math.round((medianMs(make(2 * size)) / Math.max(base, 0.5)) * 100) / 100;
+      // `medianMs` is the time at 100 KB, the larger size; the ratios are the result.
+      return {
+        name: `growth/${name}`,
+        medianMs: Math.round(at100k * 1000) / 1000,
+        runs: 5,
+        ratio10k: ratio(10_000),
+        ratio100k: ratio(100_000, at100k),
+      };
+    });
+  },
+} satisfies BenchSuite;
+
+export default suite;
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify({ node: process.version, suite: suite.name, results: suite.run() }, null, 2));
+}
