@@ -103,45 +103,48 @@ test("a correction shows the key point written from it, or that it is evidence o
   expect(errors).toEqual([]);
 });
 
-test("an approval shows the key point written from the turn, or that it is evidence only; never the detector's placeholder", async ({
-  page,
-}) => {
-  const errors = await openMessages(page, [
-    { role: 'user', content: 'Add a login page.' },
-    { role: 'assistant', content: 'I added the login page and ran the tests.' },
-    { role: 'user', content: 'Perfect, thanks, that works!' },
-    { role: 'assistant', content: 'Glad it works. I also added the migration.' },
-    { role: 'user', content: 'Great, that works. From now on always run the migrations before the tests.' },
-  ]);
-  const approvals = page.getByTestId('insights').locator('> li.cat-approval');
-  await expect(approvals).toHaveCount(2);
-  await expect(approvals.nth(0).getByTestId('evidence-only')).toContainText('Evidence only');
-  await expect(approvals.nth(1).getByTestId('proposal')).toContainText(
-    'Always run the migrations before the tests.',
-  );
-  await expect(page.getByTestId('insights')).not.toContainText('Continue this approach');
-  expect(errors).toEqual([]);
-});
-
-test("friction shows the key point written from the turn, or that it is evidence only; never the detector's placeholder", async ({
-  page,
-}) => {
-  const errors = await openMessages(page, [
-    { role: 'user', content: 'Set up the project.' },
-    { role: 'assistant', content: 'Done, I fixed the tests.' },
-    { role: 'user', content: 'As I said before, the login page still shows a blank screen.' },
-    { role: 'assistant', content: 'Fixed it.' },
-    { role: 'user', content: 'I already told you: always run the linter before you commit.' },
-  ]);
-  const friction = page.getByTestId('insights').locator('> li.cat-friction');
-  await expect(friction).toHaveCount(2);
-  await expect(friction.nth(0).getByTestId('evidence-only')).toContainText('Evidence only');
-  await expect(friction.nth(1).getByTestId('proposal')).toContainText(
-    'Always run the linter before you commit.',
-  );
-  await expect(page.getByTestId('insights')).not.toContainText('Automate or remember');
-  expect(errors).toEqual([]);
-});
+// Two turns of one category each: the first states no rule, the second one rule.
+for (const { category, turns, keyPoint, placeholder } of [
+  {
+    category: 'approval',
+    turns: [
+      'Add a login page.',
+      'I added the login page and ran the tests.',
+      'Perfect, thanks, that works!',
+      'Glad it works. I also added the migration.',
+      'Great, that works. From now on always run the migrations before the tests.',
+    ],
+    keyPoint: 'Always run the migrations before the tests.',
+    placeholder: 'Continue this approach',
+  },
+  {
+    category: 'friction',
+    turns: [
+      'Set up the project.',
+      'Done, I fixed the tests.',
+      'As I said before, the login page still shows a blank screen.',
+      'Fixed it.',
+      'I already told you: always run the linter before you commit.',
+    ],
+    keyPoint: 'Always run the linter before you commit.',
+    placeholder: 'Automate or remember',
+  },
+]) {
+  test(`${category} shows the key point written from the turn, or that it is evidence only; never the detector's placeholder`, async ({
+    page,
+  }) => {
+    const errors = await openMessages(
+      page,
+      turns.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content })),
+    );
+    const found = page.getByTestId('insights').locator(`> li.cat-${category}`);
+    await expect(found).toHaveCount(2);
+    await expect(found.nth(0).getByTestId('evidence-only')).toContainText('Evidence only');
+    await expect(found.nth(1).getByTestId('proposal')).toContainText(keyPoint);
+    await expect(page.getByTestId('insights')).not.toContainText(placeholder);
+    expect(errors).toEqual([]);
+  });
+}
 
 test('a typo in a key point is repaired as the CLI repairs it, once the dictionary arrives; the insight quotes the turn as typed', async ({
   page,

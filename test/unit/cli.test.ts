@@ -226,41 +226,49 @@ describe('the binary', () => {
     expect(json.keyPointOf).toEqual([[], [0]]);
   });
 
-  it("prints under friction the key point written from the turn or that it is evidence only, never the detector's placeholder", async () => {
-    const talk = JSON.stringify([
-      { role: 'user', content: 'Set up the project.' },
-      { role: 'assistant', content: 'Done, I fixed the tests.' },
-      { role: 'user', content: 'As I said before, the login page still shows a blank screen.' },
-      { role: 'assistant', content: 'Fixed it.' },
-      { role: 'user', content: 'I already told you: always run the linter before you commit.' },
-    ]);
-    const r = await runCli(['reflect'], { input: talk });
-    expect(r.code, r.stderr).toBe(0);
-    const insights = r.stdout.slice(r.stdout.indexOf('Insights'), r.stdout.indexOf('Key points'));
-    const friction = insights.split(/\n {2}\d+\. /).filter((s) => s.startsWith('[friction'));
-    expect(friction).toHaveLength(2);
-    expect(friction[0]).toContain('(evidence only: no key point proposed from this turn)');
-    expect(friction[1]).toContain('→ key point 1: Always run the linter before you commit.');
-    expect(insights).not.toContain('Automate or remember');
-  });
-
-  it("prints under an approval the key point written from the turn or that it is evidence only, never the detector's placeholder", async () => {
-    const talk = JSON.stringify([
-      { role: 'user', content: 'Add a login page.' },
-      { role: 'assistant', content: 'I added the login page and ran the tests.' },
-      { role: 'user', content: 'Perfect, thanks, that works!' },
-      { role: 'assistant', content: 'Glad it works. I also added the migration.' },
-      { role: 'user', content: 'Great, that works. From now on always run the migrations before the tests.' },
-    ]);
-    const r = await runCli(['reflect'], { input: talk });
-    expect(r.code, r.stderr).toBe(0);
-    const insights = r.stdout.slice(r.stdout.indexOf('Insights'), r.stdout.indexOf('Key points'));
-    const approvals = insights.split(/\n {2}\d+\. /).filter((s) => s.startsWith('[approval'));
-    expect(approvals).toHaveLength(2);
-    expect(approvals[0]).toContain('(evidence only: no key point proposed from this turn)');
-    expect(approvals[1]).toContain('→ key point 1: Always run the migrations before the tests.');
-    expect(insights).not.toContain('Continue this approach');
-  });
+  // Two turns of one category each: the first states no rule, the second one rule.
+  const TURN_CASES = [
+    {
+      category: 'friction',
+      turns: [
+        'Set up the project.',
+        'Done, I fixed the tests.',
+        'As I said before, the login page still shows a blank screen.',
+        'Fixed it.',
+        'I already told you: always run the linter before you commit.',
+      ],
+      keyPoint: 'Always run the linter before you commit.',
+      placeholder: 'Automate or remember',
+    },
+    {
+      category: 'approval',
+      turns: [
+        'Add a login page.',
+        'I added the login page and ran the tests.',
+        'Perfect, thanks, that works!',
+        'Glad it works. I also added the migration.',
+        'Great, that works. From now on always run the migrations before the tests.',
+      ],
+      keyPoint: 'Always run the migrations before the tests.',
+      placeholder: 'Continue this approach',
+    },
+  ];
+  it.each(TURN_CASES)(
+    "prints under $category the key point written from the turn or that it is evidence only, never the detector's placeholder",
+    async ({ category, turns, keyPoint, placeholder }) => {
+      const talk = JSON.stringify(
+        turns.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content })),
+      );
+      const r = await runCli(['reflect'], { input: talk });
+      expect(r.code, r.stderr).toBe(0);
+      const insights = r.stdout.slice(r.stdout.indexOf('Insights'), r.stdout.indexOf('Key points'));
+      const found = insights.split(/\n {2}\d+\. /).filter((s) => s.startsWith(`[${category}`));
+      expect(found).toHaveLength(2);
+      expect(found[0]).toContain('(evidence only: no key point proposed from this turn)');
+      expect(found[1]).toContain(`→ key point 1: ${keyPoint}`);
+      expect(insights).not.toContain(placeholder);
+    },
+  );
 
   it("--detector reads people's turns with a learned scorer of rearview/heuristic-model, as lessons does", async () => {
     // A task whose list holds "don't touch …" (a marker of corrections), then a real correction.
