@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { failureSession } from '../test/fixtures/failure-session';
+import { TURN_CASES, turnMessages } from '../test/fixtures/turn-cases';
 import { openMessages, openSample, openWithText, SHOTS, trackErrors } from './helpers';
 
 test('trajectory reduction step by step: deterministic compaction and offline AgentDiet', async ({
@@ -103,40 +104,11 @@ test("a correction shows the key point written from it, or that it is evidence o
   expect(errors).toEqual([]);
 });
 
-// Two turns of one category each: the first states no rule, the second one rule.
-for (const { category, turns, keyPoint, placeholder } of [
-  {
-    category: 'approval',
-    turns: [
-      'Add a login page.',
-      'I added the login page and ran the tests.',
-      'Perfect, thanks, that works!',
-      'Glad it works. I also added the migration.',
-      'Great, that works. From now on always run the migrations before the tests.',
-    ],
-    keyPoint: 'Always run the migrations before the tests.',
-    placeholder: 'Continue this approach',
-  },
-  {
-    category: 'friction',
-    turns: [
-      'Set up the project.',
-      'Done, I fixed the tests.',
-      'As I said before, the login page still shows a blank screen.',
-      'Fixed it.',
-      'I already told you: always run the linter before you commit.',
-    ],
-    keyPoint: 'Always run the linter before you commit.',
-    placeholder: 'Automate or remember',
-  },
-]) {
+for (const { category, turns, keyPoint, placeholder } of TURN_CASES) {
   test(`${category} shows the key point written from the turn, or that it is evidence only; never the detector's placeholder`, async ({
     page,
   }) => {
-    const errors = await openMessages(
-      page,
-      turns.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content })),
-    );
+    const errors = await openMessages(page, turnMessages(turns));
     const found = page.getByTestId('insights').locator(`> li.cat-${category}`);
     await expect(found).toHaveCount(2);
     await expect(found.nth(0).getByTestId('evidence-only')).toContainText('Evidence only');

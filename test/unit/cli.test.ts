@@ -24,6 +24,7 @@ import { DEFAULT_SETTINGS } from '../../playground/src/analyze';
 import { SLIDER_GROUPS } from '../../playground/src/sliders';
 import { readUrlState, writeUrlState } from '../../playground/src/url-state';
 import { failureSession } from '../fixtures/failure-session';
+import { TURN_CASES, turnMessages } from '../fixtures/turn-cases';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
 import { startMockOpenAi } from '../llm/mock-openai';
 import { builtCli } from './built-cli';
@@ -226,39 +227,10 @@ describe('the binary', () => {
     expect(json.keyPointOf).toEqual([[], [0]]);
   });
 
-  // Two turns of one category each: the first states no rule, the second one rule.
-  const TURN_CASES = [
-    {
-      category: 'friction',
-      turns: [
-        'Set up the project.',
-        'Done, I fixed the tests.',
-        'As I said before, the login page still shows a blank screen.',
-        'Fixed it.',
-        'I already told you: always run the linter before you commit.',
-      ],
-      keyPoint: 'Always run the linter before you commit.',
-      placeholder: 'Automate or remember',
-    },
-    {
-      category: 'approval',
-      turns: [
-        'Add a login page.',
-        'I added the login page and ran the tests.',
-        'Perfect, thanks, that works!',
-        'Glad it works. I also added the migration.',
-        'Great, that works. From now on always run the migrations before the tests.',
-      ],
-      keyPoint: 'Always run the migrations before the tests.',
-      placeholder: 'Continue this approach',
-    },
-  ];
   it.each(TURN_CASES)(
     "prints under $category the key point written from the turn or that it is evidence only, never the detector's placeholder",
     async ({ category, turns, keyPoint, placeholder }) => {
-      const talk = JSON.stringify(
-        turns.map((content, i) => ({ role: i % 2 ? 'assistant' : 'user', content })),
-      );
+      const talk = JSON.stringify(turnMessages(turns));
       const r = await runCli(['reflect'], { input: talk });
       expect(r.code, r.stderr).toBe(0);
       const insights = r.stdout.slice(r.stdout.indexOf('Insights'), r.stdout.indexOf('Key points'));
