@@ -229,10 +229,20 @@ export function turnVerdict(insights: readonly InsightLike[], turnText: string):
 /** A sentence of liking ("I like the…", "I really love it."), with what came before it kept. */
 const PRAISE = /(^|[.!?]\s+|\n)i (?:really |just |do )?(?:like|love)\b[^.!?\n]*[.!?]?/gi;
 
+/**
+ * The last turn's verdict: one turn is often two insights (a correction and friction, a preference
+ * and an approval), and the writer's verdict depends on the text alone.
+ */
+let lastText: string | undefined;
+let lastVerdict: ReturnType<typeof keyPointVerdict> | undefined;
+
 function rules(text: string, onRefused?: (reason: string) => void): string[] {
-  const { keyPoints, refused } = keyPointVerdict(text);
+  const verdict = text === lastText && lastVerdict ? lastVerdict : keyPointVerdict(text);
+  lastText = text;
+  lastVerdict = verdict;
+  const { keyPoints, refused } = verdict;
   if (!keyPoints && refused !== undefined) onRefused?.(refused);
-  return keyPoints ?? [];
+  return keyPoints ? [...keyPoints] : [];
 }
 
 /** The agent's action or claim a correction answered, on one line: a tool call or a reply's first sentence. */

@@ -143,6 +143,28 @@ describe('proposeKeyPoint', () => {
     );
   });
 
+  it('gives each insight of one turn the same proposals, its own copies, and each refusal', () => {
+    // One turn, two insights (a correction and friction): the writer reads the text once for both.
+    const text = 'I already told you, use pnpm not npm.';
+    const [correction, friction] = [insightOf(text, 'correction'), insightOf(text, 'friction')];
+    const a = insightProposals(correction, text);
+    const b = insightProposals(friction, text);
+    expect(a.map((p) => p.text)).toEqual(['Use pnpm not npm.']);
+    expect(b.map((p) => p.text)).toEqual(a.map((p) => p.text));
+    a[0]!.text = 'changed';
+    expect(insightProposals(friction, text)[0]!.text).toBe('Use pnpm not npm.');
+    // A refused turn is refused for every insight that asks, and another text is read anew.
+    const refusals: string[] = [];
+    const task = 'I already told you, fix the error.';
+    for (const category of ['correction', 'friction'])
+      insightProposals(insightOf(task, category), task, { onRefused: (r) => refusals.push(r) });
+    expect(refusals).toHaveLength(2);
+    expect(new Set(refusals).size).toBe(1);
+    expect(insightProposals(correction, 'No, use yarn instead of npm.').map((p) => p.text)).toEqual([
+      'Use yarn instead of npm.',
+    ]);
+  });
+
   it('proposes nothing for a correction without an instruction or with a one-off task', () => {
     const wrong = `No, that is wrong.\nThe ${'numbers '.repeat(60)}are off.`;
     expect(proposeKeyPoint(insightOf(wrong, 'correction'), wrong)).toBeUndefined();
