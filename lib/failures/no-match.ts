@@ -49,15 +49,15 @@ export function searchFoundNothing(step: { tool?: unknown; action?: unknown; err
     typeof action === 'string' ? action : undefined,
   );
   if (!command) return false;
-  const { line, exited } = errorLine(error);
-  if (line !== undefined) return false;
-  if (exited) {
-    const status = STATUS.exec(error);
-    if (status !== null && status[1] !== '1') return false;
-  } else if (error.trim() !== '') return false;
+  // The command first: most failed calls are no search, and their output (up to 400 lines) is not read.
   const { program, arg } = headWords(lastStage(command));
   const name = program.toLowerCase();
-  return SEARCHES.has(name) || (name === 'git' && arg === 'grep');
+  if (!SEARCHES.has(name) && !(name === 'git' && arg === 'grep')) return false;
+  const { line, exited } = errorLine(error);
+  if (line !== undefined) return false;
+  if (!exited) return error.trim() === '';
+  const status = STATUS.exec(error);
+  return status === null || status[1] === '1';
 }
 
 /** The command after the last `|`, `&&`, `||` or `;` of its first line that no quote holds. */

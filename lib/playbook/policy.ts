@@ -242,7 +242,7 @@ function rules(text: string, onRefused?: (reason: string) => void): string[] {
   lastVerdict = verdict;
   const { keyPoints, refused } = verdict;
   if (!keyPoints && refused !== undefined) onRefused?.(refused);
-  return keyPoints ? [...keyPoints] : [];
+  return keyPoints ?? [];
 }
 
 /** The agent's action or claim a correction answered, on one line: a tool call or a reply's first sentence. */
@@ -266,13 +266,20 @@ function correctedContext(previous: TurnContext['previous']): string | undefined
  * makes perfect sense!") and a Markdown heading when more follows; code blocks left out.
  */
 function firstSentence(text: string): string {
-  const parts = text
-    .replace(/```[\s\S]*?(?:```|$)/g, ' ')
-    .split(/(?<=[.!?])\s|\n/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '');
-  const said = parts.find((p) => !p.startsWith('#') && !(p.endsWith('!') && p.split(/\s+/).length <= 6));
-  return (said ?? parts[0] ?? '').replace(/^#+\s*/, '');
+  // Sentences are read one at a time up to the first that qualifies: a long reply is not split whole.
+  const prose = text.replace(/```[\s\S]*?(?:```|$)/g, ' ');
+  const boundary = /(?<=[.!?])\s|\n/g;
+  let first: string | undefined;
+  for (let from = 0; from <= prose.length; ) {
+    const m = boundary.exec(prose);
+    const to = m ? m.index : prose.length;
+    const part = prose.slice(from, to).trim();
+    from = m ? to + m[0].length : prose.length + 1;
+    if (part === '') continue;
+    first ??= part;
+    if (!part.startsWith('#') && !(part.endsWith('!') && part.split(/\s+/).length <= 6)) return part;
+  }
+  return (first ?? '').replace(/^#+\s*/, '');
 }
 
 /** Keys of a tool input that name what the call acts on: a command, a file, a URL, a search. */

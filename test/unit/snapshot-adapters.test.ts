@@ -127,31 +127,36 @@ describe('entriesFromMessages: text no person wrote', () => {
 });
 
 describe('objectiveFromText', () => {
-  it("leaves out the words mini-swe-agent's template puts before the PR description", () => {
-    expect(
-      objectiveFromText(
-        '<pr_description>\nConsider the following PR description:\nhist() no longer respects range when density=True\n</pr_description>\n\n<instructions>…',
-      ),
-    ).toBe('hist() no longer respects range when density=True');
-    // Words of the description itself stay.
-    expect(objectiveFromText('<pr_description>Consider caching the parsed config.</pr_description>')).toBe(
+  // [why, text, objective]
+  const CASES: [string, string, string][] = [
+    [
+      "mini-swe-agent's template words before the PR description are left out",
+      '<pr_description>\nConsider the following PR description:\nhist() no longer respects range when density=True\n</pr_description>\n\n<instructions>…',
+      'hist() no longer respects range when density=True',
+    ],
+    [
+      'words of the description itself stay',
+      '<pr_description>Consider caching the parsed config.</pr_description>',
       'Consider caching the parsed config.',
-    );
-  });
-
-  it("drops the HTML comments of a quoted issue's template, and keeps text after an unclosed one", () => {
-    expect(
-      objectiveFromText(
-        '<pr_description>\nA direct approach to ITRS transforms. <!-- This comment is hidden when you submit the issue. -->\n<!-- Please check the guidelines. --> Keep obstime.\n</pr_description>',
-      ),
-    ).toBe('A direct approach to ITRS transforms. Keep obstime.');
-    expect(objectiveFromText('<pr_description>Fix the parser <!-- not closed</pr_description>')).toBe(
+    ],
+    [
+      "a quoted issue's template comments are dropped",
+      '<pr_description>\nA direct approach to ITRS transforms. <!-- This comment is hidden when you submit the issue. -->\n<!-- Please check the guidelines. --> Keep obstime.\n</pr_description>',
+      'A direct approach to ITRS transforms. Keep obstime.',
+    ],
+    [
+      'text after an unclosed comment stays',
+      '<pr_description>Fix the parser <!-- not closed</pr_description>',
       'Fix the parser <!-- not closed',
-    );
-    // A person's own text keeps its comments: one may be the task.
-    expect(objectiveFromText('Implement this TO-DO: <!-- TO-DO: copy the snippets -->')).toBe(
+    ],
+    [
+      "a person's own text keeps its comments: one may be the task",
       'Implement this TO-DO: <!-- TO-DO: copy the snippets -->',
-    );
+      'Implement this TO-DO: <!-- TO-DO: copy the snippets -->',
+    ],
+  ];
+  it.each(CASES)('%s', (_why, text, objective) => {
+    expect(objectiveFromText(text)).toBe(objective);
   });
 
   it("reads Terminus' task after its reply-format instructions", () => {
