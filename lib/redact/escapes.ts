@@ -7,8 +7,6 @@
 export const BACKSLASH = 92;
 /** Letters that end a one-letter escape (`\n`, `\t`, …): `\njane@x.io` is `jane@x.io`. */
 export const ESCAPE_LETTERS = 'nrtbfv';
-const HEX4 = /^[0-9A-Fa-f]{4}$/;
-const HEX2 = /^[0-9A-Fa-f]{2}$/;
 
 /**
  * The fixed starts of the kinds that refuse to start inside a word (`sk-`, `ghp_`, `Bearer`, `AKIA`, …);
@@ -108,11 +106,22 @@ function nextEscapeEnd(text: string, from: number): number {
 
 /** Where the escape starting with the backslash at `i` ends, or -1 when it does not end in a letter or digit. */
 function escapeEnd(text: string, i: number): number {
-  const c = text.charAt(i + 1);
-  if (c !== '' && ESCAPE_LETTERS.includes(c)) return i + 2;
-  if (c === 'u' && HEX4.test(text.slice(i + 2, i + 6))) return i + 6;
-  if (c === 'x' && HEX2.test(text.slice(i + 2, i + 4))) return i + 4;
+  // Character codes, not `charAt` and a pattern: JSON text has a backslash every few dozen characters.
+  const c = text.charCodeAt(i + 1);
+  // n r t b f v (ESCAPE_LETTERS)
+  if (c === 110 || c === 114 || c === 116 || c === 98 || c === 102 || c === 118) return i + 2;
+  if (c === 117) return hexDigits(text, i + 2, 4) ? i + 6 : -1; // \u003d
+  if (c === 120) return hexDigits(text, i + 2, 2) ? i + 4 : -1; // \x3d
   return -1;
+}
+
+/** Whether `text[at, at + n)` is `n` hexadecimal digits. */
+function hexDigits(text: string, at: number, n: number): boolean {
+  for (let k = at; k < at + n; k++) {
+    const c = text.charCodeAt(k);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
 }
 
 /** Whether the backslash at `i` ends an odd run of backslashes (so it starts an escape). */
@@ -124,7 +133,7 @@ function oddRun(text: string, i: number): boolean {
 
 /** Whether an escape (`\n`, `\u003d`, `\x3d`) ends right before `p`. */
 export function afterEscape(text: string, p: number): boolean {
-  for (const back of [2, 4, 6]) {
+  for (let back = 2; back <= 6; back += 2) {
     const i = p - back;
     if (i >= 0 && text.charCodeAt(i) === BACKSLASH && escapeEnd(text, i) === p && oddRun(text, i))
       return true;

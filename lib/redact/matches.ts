@@ -7,6 +7,7 @@
 import { emailSpan } from './address.js';
 import { type EscapeCursor, worthTrying } from './escapes.js';
 import { type Alt, type CompiledRules, GENERIC, type Part, type Span } from './rules.js';
+import type { MatchLog } from './trace.js';
 
 /** Where a vendor prefix is split (see vendors.ts), and how long the part before it may be. */
 const SEPARATORS = '_-.~|';
@@ -74,9 +75,15 @@ export function globalFrom(
 export class NextMatches {
   private readonly at: (RegExpExecArray | null | undefined)[];
   private readonly asked: number[];
+  /**
+   * `log`: a scan of the same text with the same expressions records its searches there, or a later one
+   * reads them instead of searching again (`recording`: which of the two).
+   */
   constructor(
     private readonly text: string,
     private readonly globals: readonly Part[],
+    private readonly log?: MatchLog,
+    private readonly recording = false,
   ) {
     this.at = globals.map(() => undefined);
     this.asked = globals.map(() => -1);
@@ -88,9 +95,15 @@ export class NextMatches {
     for (let i = 0; i < this.globals.length; i++) {
       let m = this.at[i];
       if (m === undefined || this.asked[i]! > from || (m !== null && m.index < from)) {
-        const re = this.globals[i]!.global;
-        re.lastIndex = from;
-        m = this.at[i] = re.exec(this.text);
+        const known = this.recording ? undefined : this.log?.known(i, from);
+        if (known !== undefined) m = known;
+        else {
+          const re = this.globals[i]!.global;
+          re.lastIndex = from;
+          m = re.exec(this.text);
+          if (this.recording) this.log!.record(i, from, m);
+        }
+        this.at[i] = m;
         this.asked[i] = from;
       }
       if (m !== null && (best === undefined || m.index < best.m.index))

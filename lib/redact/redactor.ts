@@ -4,7 +4,7 @@ import { type ConversationRedactor, type Reading, redactConversation } from './m
 import { type Config, configFor, LITERAL_KIND, type RedactOptions } from './options.js';
 import { findPlaceholders } from './placeholders.js';
 import { foundOf, mergeFound, uncovered } from './readings.js';
-import { type CompiledRules, type Span, scan } from './scanner.js';
+import { type CompiledRules, ScanTrace, type Span, scan } from './scanner.js';
 import { originalRange, skeletonOf } from './skeleton.js';
 
 export type { RedactAllow, RedactOptions, RedactPattern } from './options.js';
@@ -205,9 +205,13 @@ function spansOf(
   isAllowed: Config['isAllowed'],
   wedges?: readonly number[],
 ): Span[] {
+  // A first scan without patterns records its steps: a round with echoes replays those they leave as
+  // they were, so it costs the echoes' search and the steps near them rather than a second whole scan.
+  let trace: ScanTrace | undefined;
   for (let round = 0; ; round++) {
     const echo = state.echoes.asRule();
     const withEchoes = echo ? { ...rules, custom: [...rules.custom, echo] } : rules;
+    if (round === 0 && withEchoes.custom.length === 0) trace = new ScanTrace();
     const spans: Span[] = [];
     scan(
       text,
@@ -217,6 +221,7 @@ function spansOf(
         if (!isAllowed?.(text.slice(span.valueStart, span.end), span.kind)) spans.push(span);
       },
       wedges,
+      trace,
     );
     let fresh = false;
     let echoed = 0;

@@ -6,8 +6,10 @@ import { withWedges } from './address.js';
 import { afterEscape, EscapeCursor } from './escapes.js';
 import { execAt, globalFrom, interpret, NextMatches, stickyAt } from './matches.js';
 import type { CompiledRules, CustomRule, Span } from './rules.js';
+import type { ScanTrace } from './trace.js';
 
 export type { CompiledRules, CustomRule, Span } from './rules.js';
+export { ScanTrace } from './trace.js';
 
 const AT = 64;
 const EQUALS = 61;
@@ -18,7 +20,9 @@ const COLON = 58;
  * never overlapping. Linear in the text for the built-in kinds. `placeholders` holds the start and end
  * of every placeholder already in the text (flat, sorted): no caller pattern may match into one, and no
  * built-in kind can (none matches `[` or `]`). `wedges` holds where the skeleton dropped a placeholder
- * wedged into a key (ascending): an address never reaches across one.
+ * wedged into a key (ascending): an address never reaches across one. `trace`: a scan without caller
+ * patterns records its steps there; a scan with patterns, of the same text with the same built-in
+ * rules and wedges, replays the steps no pattern changes (see trace.ts).
  */
 export function scan(
   text: string,
@@ -26,10 +30,12 @@ export function scan(
   placeholders: readonly number[],
   onSpan: (span: Span) => void,
   wedges?: readonly number[],
+  trace?: ScanTrace,
 ): void {
   // Almost every text has no wedge: no closure and no guard for those (a call per line adds up).
-  if (wedges === undefined || wedges.length === 0) scanAll(text, rules, placeholders, onSpan, undefined);
-  else withWedges(wedges, () => scanAll(text, rules, placeholders, onSpan, wedges));
+  if (wedges === undefined || wedges.length === 0)
+    scanAll(text, rules, placeholders, onSpan, undefined, trace);
+  else withWedges(wedges, () => scanAll(text, rules, placeholders, onSpan, wedges, trace));
 }
 
 function scanAll(
@@ -38,10 +44,12 @@ function scanAll(
   placeholders: readonly number[],
   onSpan: (span: Span) => void,
   wedges: readonly number[] | undefined,
+  trace: ScanTrace | undefined,
 ): void {
   const { custom } = rules;
   const escapes = new EscapeCursor(text, wedges);
-  const matches = new NextMatches(text, rules.parts);
+  // A scan without patterns records its searches; one with patterns reads them (see trace.ts).
+  const matches = new NextMatches(text, rules.parts, trace?.matches, custom.length === 0);
   let pos = 0;
   let afterMatch = false;
   if (custom.length === 0) {
@@ -55,7 +63,16 @@ function scanAll(
         );
       if (!found) return;
       const span = overlapping(text, rules, ungluedAll(text, rules, pos, found), afterMatch ? pos : -1);
-      emit(text, rules, span, onSpan);
+      if (trace === undefined) emit(text, rules, span, onSpan);
+      else {
+        emit(text, rules, span, (s) => {
+          trace.span(s);
+          onSpan(s);
+        });
+        // The first step starts at no match; a scan with patterns reads it as after one at 0 (the
+        // `prevEnd` of `overlapping`), which changes nothing when its span starts 16 or more in.
+        trace.step(afterMatch || span.start >= 16 ? pos : -1, found.start, span.end);
+      }
       pos = span.end;
       afterMatch = true;
     }
@@ -66,7 +83,20 @@ function scanAll(
   let builtinFresh = false;
   const next: (Span | undefined)[] = custom.map(() => undefined);
   const fresh: boolean[] = custom.map(() => false);
+  trace?.rewind();
   for (;;) {
+    if (
+      trace !== undefined &&
+      (afterMatch || pos === 0) &&
+      (!builtinFresh || (builtin !== undefined && builtin.start < pos))
+    ) {
+      // A step the scan without patterns took from here, unless a pattern matches at or before its match.
+      const k = trace.at(pos);
+      if (k >= 0 && !customBy(text, custom, next, fresh, pos, trace.choseAt(k))) {
+        pos = trace.replay(k, onSpan);
+        continue;
+      }
+    }
     if (afterMatch) {
       // A match's end is a boundary: try for a built-in match starting exactly there.
       const s = stickyAt(text, rules, pos);
@@ -110,6 +140,29 @@ function scanAll(
     pos = best.end;
     afterMatch = true;
   }
+}
+
+/**
+ * Whether a caller pattern's next match (from `pos`, kept in `next` as the scan keeps it) starts at or
+ * before `at`, where it would win over a built-in match (ties go to the patterns).
+ */
+function customBy(
+  text: string,
+  custom: readonly CustomRule[],
+  next: (Span | undefined)[],
+  fresh: boolean[],
+  pos: number,
+  at: number,
+): boolean {
+  for (let i = 0; i < custom.length; i++) {
+    let s = next[i];
+    if (!fresh[i] || (s !== undefined && s.start < pos)) {
+      s = next[i] = nextCustom(text, custom[i]!, pos);
+      fresh[i] = true;
+    }
+    if (s !== undefined && s.start <= at) return true;
+  }
+  return false;
 }
 
 /**
