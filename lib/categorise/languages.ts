@@ -18,8 +18,11 @@ export interface LanguageRule {
   /** `<language>-<what>`, e.g. `zh-next`. */
   id: string;
   pattern: RegExp;
-  /** The category code (codes.ts) the rule gives, or `done` (vetoes a blocker or a step). */
-  category: number | 'done';
+  /**
+   * The category code (codes.ts) the rule gives, `done` (vetoes a blocker or a step), or `offer` (an
+   * offer to the user, "需要我帮你改吗？": no note, whatever else the sentence says).
+   */
+  category: number | 'done' | 'offer';
   /** A sentence the rule reads, for the table's test. */
   example: string;
   /**
@@ -73,8 +76,23 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
     category: 'done',
     example: 'Đã sửa lỗi.',
   },
+  // Offers to the user ("Do you want me to…?"): pleasantries, not open questions.
+  {
+    id: 'zh-offer',
+    pattern:
+      /(?:需要|要不要|是否需要)我[^。！？?]{0,40}[吗么][？?]?|如果(?:你|您)?需要[，,]?(?:我可以|可以让我)/,
+    category: 'offer',
+    example: '需要我帮你修改配置吗？',
+  },
   // Open questions: a question mark closing a sentence in a script the English reading does not ask in.
   { id: 'any-question', pattern: /[?？]\s*$/, category: QUESTION, example: '你想用哪个版本？' },
+  {
+    // "Whether …" without a question mark, unless something is checked for it ("检查…是否…": a step).
+    id: 'zh-question',
+    pattern: /(?<!(?:检查|确认|查看|看看?|验证|测试|检测|判断)[^。！？!?]{0,40})是否/,
+    category: QUESTION,
+    example: '菜单是否能正常展开',
+  },
   // Hedged guesses.
   {
     id: 'zh-hypothesis',
@@ -124,7 +142,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'zh-blocker',
     pattern:
-      /错误|报错|失败|无法|不能|不支持|不允许|缺少|找不到|不存在|出错|异常|问题|仍未|仍然不|没有成功|未成功/,
+      /错误|报错|失败|无法|不能|不支持|不允许|缺少|找不到|不存在|出错|异常|(?<!默认|推荐|高频|常见|热门|示例|真实的)问题|仍未|仍然不|仍(?:然)?(?:是|在)|还没有|尚未|有误|没有成功|未成功/,
     category: BLOCKER,
     example: 'macOS 的 rsync 不支持该选项。',
   },
@@ -143,7 +161,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'ru-blocker',
     pattern:
-      /(?:ошибк|не удалось|не получается|не работает|не поддерживается|нельзя|не хватает|блокирует|отсутствует|невозможно|проблем)/i,
+      /(?:ошибк|не удалось|не получается|не работает|не поддерживается|нельзя|не хватает|блокирует|отсутству|невозможно|проблем|неправильн|неверн)/i,
     category: BLOCKER,
     example: 'Ошибка — не хватает прав на запись.',
   },
@@ -171,10 +189,18 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'zh-next',
     pattern: new RegExp(
-      `${LEAD}(?:现在|接下来|下一步|然后|首先|最后|先)?[，,\\s]*(?:让我们?|我来|我将|我会|我要|我需要|需要|请|我们来|我们需要|将|更新|修复|添加|创建|删除|修改|运行|检查|安装|配置|实现|移除|改为|改用|替换|重新|确保|编写|调整|查看|分析|优化|部署|提交|推送)`,
+      `${LEAD}(?:现在|接下来|下一步|然后|首先|最后|先)?[，,\\s]*(?:让我们?|我来|我将|我会|我要|我需要|需要|请(?![求问教])|我们来|我们需要|将|更新|修复|添加|创建|删除|修改|运行|检查|安装|配置|实现|移除|改为|改用|替换|重新|确保|编写|调整|查看|分析|优化|部署|提交|推送)`,
     ),
     category: NEXT,
     example: '现在让我更新组件。',
+  },
+  {
+    // A step for the user or a recommendation anywhere in the sentence: "请…" (not 请求, a request, or
+    // 请问, a question), "建议…", "如需…，执行：".
+    id: 'zh-step',
+    pattern: /(?<![申邀])请(?![求问教])|建议|如需|如果(?:你|您)?(?:要|想)(?!我)/,
+    category: NEXT,
+    example: '更简单的方法 - 请在浏览器控制台中运行以下命令：',
   },
   {
     id: 'ja-next',
@@ -192,7 +218,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'ru-next',
     pattern:
-      /^[\s*#\d.•-]*(?:давай(?:те)?|сейчас|теперь|попробую|попробуем|проверю|проверим|запущу|установлю|исправлю|добавлю|создам|обновлю|сделаю|нужно|надо|следующ)/i,
+      /^[\s*#\d.•-]*(?:давай(?:те)?|сейчас|теперь|попробую|попробуем|проверю|проверим|запущу|установлю|исправлю|добавлю|создам|обновлю|сделаю|изменю|удалю|уберу|заменю|перепишу|настрою|посмотрю|открою|напишу|нужно|надо|следующ|\p{L}{3,}(?:ите|йте|ьте)(?![\p{L}]))/iu,
     category: NEXT,
     example: 'Попробую обновить yt-dlp.',
   },
@@ -231,6 +257,8 @@ interface RuleSets {
   openingPlans: readonly LanguageRule[];
   /** Questions: a question is never read as an opening plan. */
   questions: readonly LanguageRule[];
+  /** Offers to the user: no note. */
+  offers: readonly LanguageRule[];
   /** The rules of each category, in the labelling order. */
   inOrder: readonly { category: number; rules: readonly LanguageRule[] }[];
 }
@@ -241,6 +269,7 @@ function ruleSets(rules: readonly LanguageRule[]): RuleSets {
     done: of((r) => r.category === 'done'),
     openingPlans: of((r) => r.category === NEXT && r.pattern.source.startsWith('^')),
     questions: of((r) => r.category === QUESTION),
+    offers: of((r) => r.category === 'offer'),
     inOrder: [QUESTION, HYPOTHESIS, BLOCKER, NEXT].map((category) => ({
       category,
       rules: of((r) => r.category === category),
@@ -296,6 +325,42 @@ export function plainSpanishPlan(text: string): number {
 }
 
 function readWith(sets: RuleSets, text: string): number {
+  if (matches(sets.offers, text)) return NO_CATEGORY;
+  const whole = readWhole(sets, text);
+  if (whole === NEXT || !LATER_MODE.includes(whole)) return whole;
+  // A later sentence that opens with a plan ("已修复脚本。运行诊断脚本：") or a later clause that opens with
+  // a first-person one ("还没有 X，我来创建一个", "Отлично! Давайте проверим…") is what the entry leaves
+  // to do, as "Fixed A; next run the suite" is a step. A clause opening with a bare verb is not: lists
+  // of what was done run on that way ("更新了 A，改用 B").
+  // At most LATER_CLAUSES of them, each read to the end: the work stays linear in the sentence.
+  for (let i = laterStart(text, 0), k = 0; i > 0 && k < LATER_CLAUSES; i = laterStart(text, i), k++) {
+    const rest = text.slice(i);
+    if (matches(sets.questions, rest) || matches(sets.done, rest)) continue;
+    if (LATER_PLAN.test(rest) || (SENTENCE_END.test(text.charAt(i - 1)) && matches(sets.openingPlans, rest)))
+      return NEXT;
+  }
+  return whole;
+}
+
+const LATER_CLAUSES = 8;
+
+/** What a later plan overrides: nothing read, or a guess in the sentences before it (a problem stays one). */
+const LATER_MODE: readonly number[] = [NO_CATEGORY, HYPOTHESIS];
+
+/** Where the next sentence or clause after `from` starts (after `。！？；，` and the like), or -1. */
+function laterStart(text: string, from: number): number {
+  LATER.lastIndex = from;
+  const m = LATER.exec(text);
+  return m === null ? -1 : m.index + m[0].length;
+}
+const LATER = /[。！？；，!?;,.](?:\s+|(?<=[。！？；，]))(?=\S)/g;
+/** A full stop of Chinese or Japanese: what follows starts a sentence (the splitter does not cut there). */
+const SENTENCE_END = /^[。！？]$/;
+/** A first-person plan opening a later clause: Chinese, Russian. */
+const LATER_PLAN =
+  /^(?:(?:现在|接下来|下一步|然后|首先|最后|先)[，,\s]*)?(?:让我们?|我来|我将|我会|我要|我需要|我们来|我们需要)|^(?:(?:теперь|сейчас|а|но|и)\s+)?(?:давайте|давай|(?:мне|нам)\s+(?:нужно|надо))(?![\p{L}])/iu;
+
+function readWhole(sets: RuleSets, text: string): number {
   const reportsDone = matches(sets.done, text);
   // As in English ("Let me check whether the cache is stale"), a sentence opening with a plan is a
   // step, unless it reports something done ("修改已经提交…": the opening verb was a noun).

@@ -36,7 +36,10 @@ export function isPointer(raw: string): boolean {
     // holding one path is no pointer.
     if (isWide(raw.charCodeAt(i))) {
       const from = i;
-      while (i < len && isWide(raw.charCodeAt(i))) i++;
+      let letters = 0;
+      while (i < len && isWide(raw.charCodeAt(i))) if (!isWidePunctuation(raw.charCodeAt(i++))) letters++;
+      // Full-width punctuation alone ("**文件**：") is what ":" is to "**File**: path": no word.
+      if (letters === 0) continue;
       first = false;
       others += i - from >= 6 ? 2 : 1;
       if (others > 1) return false;
@@ -113,6 +116,17 @@ export const WIDE_RANGES = '\\u2e80-\\u9fff\\uac00-\\ud7af\\uff00-\\uffef';
  */
 export function isWide(c: number): boolean {
   return (c >= 0x2e80 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xff00 && c <= 0xffef);
+}
+
+/** CJK and full-width punctuation: `，。：；、！？（）【】「」`, full-width `：` and the like. */
+function isWidePunctuation(c: number): boolean {
+  return (
+    (c >= 0x3000 && c <= 0x303f) ||
+    (c >= 0xff01 && c <= 0xff0f) ||
+    (c >= 0xff1a && c <= 0xff20) ||
+    (c >= 0xff3b && c <= 0xff40) ||
+    (c >= 0xff5b && c <= 0xff65)
+  );
 }
 
 /**

@@ -13,12 +13,56 @@ import { describeGrowth, doublings, measureGrowth } from './linear-time';
 const category = (t: string) => classify(words(t), t).category;
 
 describe('categorise: other languages', () => {
-  it.each(LANGUAGE_RULES.filter((r) => r.category !== 'done').map((r) => [r.id, r] as const))(
-    '%s reads its example',
+  it.each(
+    LANGUAGE_RULES.filter((r) => r.category !== 'done' && r.category !== 'offer').map(
+      (r) => [r.id, r] as const,
+    ),
+  )('%s reads its example', (_id, rule) => {
+    expect(otherLanguage(rule.example)).toBe(rule.category);
+  });
+
+  it.each(LANGUAGE_RULES.filter((r) => r.category === 'offer').map((r) => [r.id, r] as const))(
+    '%s: an offer to the user is no note, though it asks and names a step',
     (_id, rule) => {
-      expect(otherLanguage(rule.example)).toBe(rule.category);
+      expect(rule.pattern.test(rule.example)).toBe(true);
+      expect(otherLanguage(rule.example)).toBe(NO_CATEGORY);
+      expect(otherLanguage('需要我帮您执行实际测试吗？如果需要，请提供一个有效的令牌。')).toBe(NO_CATEGORY);
     },
   );
+
+  it('reads a plan in a later sentence or first-person clause, not in a list of what was done', () => {
+    // The last sentence leaves something to do, after a done-report and a guess.
+    expect(otherLanguage('已修复脚本：返回值可能为空。已添加检查。运行修复后的诊断脚本：')).toBe(NEXT);
+    expect(otherLanguage('后端服务已成功启动。检查服务是否正常监听：')).toBe(NEXT);
+    expect(otherLanguage('当前项目中还没有配置文件，我来创建一个。')).toBe(BLOCKER);
+    expect(otherLanguage('Отлично! Давайте проверим, что всё работает.')).toBe(NEXT);
+    // A clause opening with a bare verb continues a done-list; a problem before a plan stays one.
+    expect(otherLanguage('更新了统计查询逻辑，改用独立的对象进行查询')).toBe(NO_CATEGORY);
+    expect(otherLanguage('已创建配置文件，配置了排除目录')).toBe(NO_CATEGORY);
+    expect(otherLanguage('Я вижу проблему! Ошибка в методе. Давайте исправим.')).toBe(BLOCKER);
+  });
+
+  it('reads 问题 as a problem, not as the questions an app shows, and 是否 as a question unless checked', () => {
+    expect(otherLanguage('这个问题还在。')).toBe(BLOCKER);
+    expect(otherLanguage('应该渲染真实的问题而不是默认问题。')).toBe(NO_CATEGORY);
+    expect(otherLanguage('实体类中有的仍是Long')).toBe(BLOCKER);
+    expect(otherLanguage('菜单是否能正常展开')).toBe(QUESTION);
+    expect(otherLanguage('首先，让我们检查 `SidebarMenuSubButton` 组件是否正确处理了点击事件。')).toBe(NEXT);
+  });
+
+  it('reads a step for the user: 请, 建议, 如需, and Russian imperatives', () => {
+    expect(otherLanguage('更简单的方法 - 请在浏览器控制台中运行以下命令：')).toBe(NEXT);
+    expect(otherLanguage('建议：提交修改并推送到远程。')).toBe(NEXT);
+    expect(otherLanguage('请求已发送。')).toBe(NO_CATEGORY);
+    expect(otherLanguage('Перейдите на страницу авторизации')).toBe(NEXT);
+    expect(otherLanguage('Изменю тип state на опциональный:')).toBe(NEXT);
+  });
+
+  it('reads a bold label with full-width punctuation before a path as a pointer, as "**File**: path"', () => {
+    expect(category('**File**: `/Users/a/docs/config.md`')).toBe('requiredEvidenceLinks');
+    expect(category('**文件**：`/Users/a/docs/config.md`')).toBe('requiredEvidenceLinks');
+    expect(category('请把它推送到 /srv/app/error.log 然后告诉我')).not.toBe('requiredEvidenceLinks');
+  });
 
   it.each(LANGUAGE_RULES.filter((r) => r.category === 'done').map((r) => [r.id, r] as const))(
     '%s: its done-report is no blocker and no step',
@@ -67,6 +111,11 @@ describe('categorise: other languages', () => {
     ['Cyrillic words with no rule', (n: number) => 'слово '.repeat(Math.ceil(n / 6))],
     ['accented letters and spaces', (n: number) => 'é a '.repeat(Math.ceil(n / 4))],
     ['openers with no plan after them', (n: number) => `${'1. '.repeat(Math.ceil(n / 3))}é`],
+    [
+      'clauses that each open with a plan after a done-report',
+      (n: number) => '已修复，我来'.repeat(Math.ceil(n / 6)),
+    ],
+    ['sentences with no plan', (n: number) => '这是什么。'.repeat(Math.ceil(n / 5))],
   ])('reads %s in linear time', (_name, make) => {
     const g = measureGrowth((t: string) => otherLanguage(t), make, doublings(20_000, 3));
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);

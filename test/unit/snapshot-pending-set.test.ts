@@ -539,6 +539,17 @@ describe("the notes reader's rounds (notes-reader.jsonl, notes-reader-agent.json
       );
     return { rules: keys({}), reader: keys({ categorise }) };
   };
+  /**
+   * Blockers the rules of 5 December listed and those of 6 December do not, all in one Chinese session
+   * (`file#message#sha256`): 问题 after 高频 or 默认 names the questions the app shows, and a later plan
+   * clause outweighs a guess (eval/snapshot/sets/foreign-notes/README.md), so neither reading lists them.
+   */
+  const unlistedSince6December = new Set(
+    ['0#67f37c5c4f55', '15#8a44f3effa9f', '34#1c5402cf3686', '35#e51f7a9be40f', '55#89ec4c117686'].map(
+      (m) =>
+        `specstory/funnysubaru+Yuichat/.specstory__history__2026-01-20_09-39-high-frequency-issue-performance-optimization.md#${m}`,
+    ),
+  );
   /** Each row is listed by the rules and/or the reader as its group says. */
   const expectGroups = async (rows: Record<string, unknown>[], categorise: NoteCategoriser) => {
     const byFile = new Map<string, Awaited<ReturnType<typeof listed>>>();
@@ -547,8 +558,15 @@ describe("the notes reader's rounds (notes-reader.jsonl, notes-reader-agent.json
       if (!byFile.has(file)) byFile.set(file, await listed(file, categorise));
       const { rules, reader } = byFile.get(file)!;
       const key = `${r.category}|${r.sha256}`;
+      const unlisted = unlistedSince6December.has(`${file}#${r.message}#${String(r.sha256).slice(0, 12)}`);
       expect([rules.has(key), reader.has(key)], `${file} message ${r.message}`).toEqual(
-        r.group === 'removed' ? [true, false] : r.group === 'added' ? [false, true] : [true, true],
+        unlisted
+          ? [false, false]
+          : r.group === 'removed'
+            ? [true, false]
+            : r.group === 'added'
+              ? [false, true]
+              : [true, true],
       );
     }
   };

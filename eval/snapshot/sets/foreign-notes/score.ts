@@ -1,0 +1,43 @@
+/**
+ * `npx tsx eval/snapshot/sets/foreign-notes/score.ts [--apart] [--show]`: the snapshot's categories on
+ * the `foreign-notes` sentences (Chinese, Japanese, Russian agent prose, labelled blind; README.md),
+ * beside the notes model, the keyword baseline and the frozen old rules, per language. Without
+ * `--apart` it reads the authors the language rules may be written from; `--apart` scores the two
+ * authors kept apart, once. `--show` lists the misses of today's rules (never with `--apart`).
+ */
+import { notesReader } from '../../../../lib/categorise-model/index.js';
+import { labelledDraw } from '../../notes-reader-data.js';
+import { type Row, summarise, table } from '../../notes-reader-report.js';
+import { keywordCategorizer, oldCategorizer, snapshotCategorizer } from '../../score.js';
+import { FOREIGN_NOTES_ENTRIES, isApart, scriptOf } from './sample.js';
+
+const apart = process.argv.includes('--apart');
+const entries = labelledDraw('foreign-notes', FOREIGN_NOTES_ENTRIES).filter(
+  (e) => isApart(e.author) === apart,
+);
+
+const methods = {
+  today: snapshotCategorizer,
+  'model (notes reader)': (text: string) => notesReader(text) ?? 'irrelevant',
+  keyword: keywordCategorizer,
+  'old rules (frozen)': oldCategorizer,
+} as const;
+
+const rows = (cat: (text: string) => string): Row[] =>
+  entries.map((e) => ({
+    label: e.label,
+    pred: cat(e.text) as Row['pred'],
+    hard: e.hard,
+    group: scriptOf(e.text),
+  }));
+const summaries = Object.fromEntries(Object.entries(methods).map(([n, cat]) => [n, summarise(rows(cat))]));
+const groups = [...new Set(entries.map((e) => scriptOf(e.text)))].sort();
+console.log(
+  `foreign-notes (${apart ? 'kept apart, scored once' : 'authors the rules may be written from'}): ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} authors\n`,
+);
+console.log(table(summaries, groups));
+if (process.argv.includes('--show') && !apart)
+  for (const e of entries) {
+    const p = snapshotCategorizer(e.text);
+    if (p !== e.label) console.log(`${e.id}\t${e.label} <- ${p}\t${e.text.slice(0, 160)}`);
+  }
