@@ -278,13 +278,17 @@ export interface Analysis {
   llm?: { used: boolean; error?: string };
   /** The learned scorer that read people's turns (`--detector`); absent for the markers. */
   detector?: Exclude<Detector, 'markers'>;
-  /** The markers of eight more languages read people's turns too (`--languages`). */
+  /**
+   * The markers of eight more languages read people's turns too: `--languages`, or the people's turns
+   * are written in them (`otherLanguages` then says how many), unless `--no-languages`.
+   */
   languages?: true;
   /** What sorted the snapshot's entries (`--categoriser`); absent for the rules. */
   categoriser?: Exclude<Categoriser, 'rules'>;
   /**
    * Without `--languages`: the people's turns that read as written in one of those languages, when
-   * there are at least two and a tenth of them (`otherLanguages` of rearview/language).
+   * there are at least two and a tenth of them (`otherLanguages` of rearview/language). With
+   * `languages`, why their markers were read; without it (`--no-languages`), what was left unread.
    */
   otherLanguages?: Language.OtherLanguages;
   reduction?: Reduction;
@@ -311,7 +315,11 @@ export async function analyse(
   bar?.stage('reflecting');
   // The lesson pipeline the session facade, the playground and the examples share: user-turn
   // insights, one failure lesson per tool and error class, and one key point per lesson.
-  const detector = await detectorOptions(args.detector, args.languages);
+  // The eight more languages' markers: as asked, or when the people's turns are written in them.
+  const people = messages.filter((m) => m.role === 'user' && !m.synthetic).map((m) => m.content);
+  const other = args.languages === true ? undefined : lib.language.otherLanguages(people);
+  const languages = args.languages ?? other !== undefined;
+  const detector = await detectorOptions(args.detector, languages);
   const isWord = args.spelling === false ? undefined : await loadDictionary();
   const learned = lib.session.lessons(lessonsInput(parsed, lib), {
     ...detector,
@@ -361,13 +369,9 @@ export async function analyse(
     ...(llmInfo ? { llm: llmInfo } : {}),
     ...(args.detector && args.detector !== 'markers' ? { detector: args.detector } : {}),
     ...(args.categoriser && args.categoriser !== 'rules' ? { categoriser: args.categoriser } : {}),
-    ...(args.languages ? { languages: true as const } : {}),
+    ...(languages ? { languages: true as const } : {}),
+    ...(other ? { otherLanguages: other } : {}),
   };
-  if (!args.languages) {
-    const people = messages.filter((m) => m.role === 'user' && !m.synthetic).map((m) => m.content);
-    const other = lib.language.otherLanguages(people);
-    if (other) result.otherLanguages = other;
-  }
   if (args.reduce) {
     bar?.stage('reducing');
     result.reduction = await reduction(parsed, params, lib, llm, sorting);

@@ -99,6 +99,7 @@ export function modelChoice(a: Pick<CliArgs, 'llm' | 'fixtures' | 'model' | 'ope
 const REFLECT_SWITCHES = new Set([
   '--json',
   '--languages',
+  '--no-languages',
   '--no-spelling',
   '--reduce',
   '--llm',
@@ -134,8 +135,12 @@ export interface CliArgs {
   detector: Detector;
   /** --categoriser: what sorts the snapshot's entries (the rules by default). */
   categoriser: Categoriser;
-  /** --languages: the markers also read Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese. */
-  languages: boolean;
+  /**
+   * The markers also read Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese:
+   * `true` with --languages, `false` with --no-languages, left out when the people's turns say
+   * (at least two of them, and a tenth, read as one of those languages: `otherLanguages`).
+   */
+  languages?: boolean;
   /** Typos in proposed key points are repaired (`--no-spelling` keeps the person's spelling). */
   spelling: boolean;
   help: boolean;
@@ -176,8 +181,9 @@ const OPTIONS: readonly (readonly [string, string])[] = [
   ],
   [
     '--languages',
-    "also read people's turns in Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese (their common corrections, approvals and friction; rearview/heuristic's loadLanguageMarkers)",
+    "read people's turns in Spanish, Portuguese, French, German, Russian, Italian, Chinese and Japanese too (their common corrections, approvals and friction; rearview/heuristic's loadLanguageMarkers), however few are; by default they are read when at least two people's turns, and a tenth, are written in those languages",
   ],
+  ['--no-languages', "read people's turns with the English markers only"],
   [
     '--no-spelling',
     'keep the person\'s spelling in proposed key points (by default a typo is repaired when the session itself uses the one best repair: "beforu" → "before")',
@@ -284,7 +290,6 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     progress: undefined,
     detector: 'markers',
     categoriser: 'rules',
-    languages: false,
     spelling: true,
     help: false,
     version: false,
@@ -312,6 +317,7 @@ export function parseArgs(argv: readonly string[], snapshot?: SnapshotParams): C
     else if (a === '--progress') out.progress = true;
     else if (a === '--no-progress') out.progress = false;
     else if (a === '--languages') out.languages = true;
+    else if (a === '--no-languages') out.languages = false;
     else if (a === '--no-spelling') out.spelling = false;
     else if (a === '--detector') {
       const d = args.value();

@@ -70,18 +70,21 @@ function reductionLines(r: Reduction): string[] {
 }
 
 /**
- * The note the text report prints when people's turns read as a language the markers read only with
- * `--languages`.
+ * The note the text report prints when people's turns read as a language only the eight more
+ * languages' markers read: they were read with them (`read`), or `--no-languages` left them out.
  *
  * @example
  * ```ts
- * languageHint({ turns: 3, of: 7, names: 'Chinese and Spanish' }); // "3 of 7 people's turns read as Chinese and Spanish: …"
+ * languageHint({ turns: 3, of: 7, names: 'Chinese and Spanish' }, true); // "3 of 7 people's turns read as Chinese and Spanish: …"
  * ```
  */
 export function languageHint(
   o: Pick<NonNullable<Analysis['otherLanguages']>, 'turns' | 'of' | 'names'>,
+  read: boolean,
 ): string {
-  return `${o.turns} of ${o.of} people's turns read as ${o.names}: add --languages to read their corrections (only English is read without it)`;
+  return read
+    ? `${o.turns} of ${o.of} people's turns read as ${o.names}: read with the markers of eight more languages too (--no-languages: English only)`
+    : `${o.turns} of ${o.of} people's turns read as ${o.names}: --no-languages left their corrections unread (only English is read)`;
 }
 
 /**
@@ -105,7 +108,7 @@ export function formatText(name: string, r: Analysis): string {
   lines.push(
     `Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}${r.detector ? ` — read by ${DETECTOR_NAMES[r.detector]}` : ''}${r.languages ? ' — with the markers of eight more languages' : ''}`,
   );
-  if (r.otherLanguages) lines.push(`  Note: ${languageHint(r.otherLanguages)}.`);
+  if (r.otherLanguages) lines.push(`  Note: ${languageHint(r.otherLanguages, r.languages === true)}.`);
   if (!r.insights.length) lines.push('  (none)');
   r.insights.forEach((ins, i) => {
     lines.push(`  ${i + 1}. [${ins.category}, ${ins.confidence}] ${oneLine(ins.fact, 240)}`);

@@ -327,12 +327,11 @@ export function plainSpanishPlan(text: string): number {
 function readWith(sets: RuleSets, text: string): number {
   if (matches(sets.offers, text)) return NO_CATEGORY;
   const whole = readWhole(sets, text);
-  if (whole === NEXT || !LATER_MODE.includes(whole)) return whole;
+  if (!LATER_PLAN_OVERRIDES.includes(whole)) return whole;
   // A later sentence that opens with a plan ("已修复脚本。运行诊断脚本：") or a later clause that opens with
   // a first-person one ("还没有 X，我来创建一个", "Отлично! Давайте проверим…") is what the entry leaves
   // to do, as "Fixed A; next run the suite" is a step. A clause opening with a bare verb is not: lists
   // of what was done run on that way ("更新了 A，改用 B").
-  // At most LATER_CLAUSES of them, each read to the end: the work stays linear in the sentence.
   for (let i = laterStart(text, 0), k = 0; i > 0 && k < LATER_CLAUSES; i = laterStart(text, i), k++) {
     const rest = text.slice(i);
     if (matches(sets.questions, rest) || matches(sets.done, rest)) continue;
@@ -342,10 +341,11 @@ function readWith(sets: RuleSets, text: string): number {
   return whole;
 }
 
+/** How many later clauses are read, each to the end: the work stays linear in the sentence. */
 const LATER_CLAUSES = 8;
 
 /** What a later plan overrides: nothing read, or a guess in the sentences before it (a problem stays one). */
-const LATER_MODE: readonly number[] = [NO_CATEGORY, HYPOTHESIS];
+const LATER_PLAN_OVERRIDES: readonly number[] = [NO_CATEGORY, HYPOTHESIS];
 
 /** Where the next sentence or clause after `from` starts (after `。！？；，` and the like), or -1. */
 function laterStart(text: string, from: number): number {

@@ -360,10 +360,16 @@ describe('the binary', () => {
     expect(facts(lessons({ messages }, { markers }).insights)).toHaveLength(2);
     const text = await runCli(['reflect', '--languages'], { input: talk });
     expect(text.stdout).toContain('Insights (2) — with the markers of eight more languages');
+    // Both people's turns are Spanish: read with those markers without the flag too, not with --no-languages.
+    const auto = JSON.parse((await runCli(['reflect', '--json'], { input: talk })).stdout);
+    expect(auto.languages).toBe(true);
+    expect(facts(auto.insights)).toEqual(facts(lessons({ messages }, { markers }).insights));
     expect(
-      JSON.parse((await runCli(['reflect', '--json'], { input: talk })).stdout).languages,
+      JSON.parse((await runCli(['reflect', '--json', '--no-languages'], { input: talk })).stdout).languages,
     ).toBeUndefined();
-    expect((await runCli(['reflect', '--help'])).stdout).toContain('--languages');
+    const help = (await runCli(['reflect', '--help'])).stdout;
+    expect(help).toContain('--languages');
+    expect(help).toContain('--no-languages');
   });
 
   it('prints every key point a turn gave under its insight, one per rule', async () => {

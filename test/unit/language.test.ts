@@ -150,32 +150,47 @@ describe('otherLanguages and the hint', () => {
       'Chinese',
       'Japanese',
     ]);
-    expect(languageHint({ turns: 5, of: 5, names: 'Chinese and Spanish' })).toBe(
-      "5 of 5 people's turns read as Chinese and Spanish: add --languages to read their corrections (only English is read without it)",
+    expect(languageHint({ turns: 5, of: 5, names: 'Chinese and Spanish' }, true)).toBe(
+      "5 of 5 people's turns read as Chinese and Spanish: read with the markers of eight more languages too (--no-languages: English only)",
+    );
+    expect(languageHint({ turns: 5, of: 5, names: 'Chinese and Spanish' }, false)).toBe(
+      "5 of 5 people's turns read as Chinese and Spanish: --no-languages left their corrections unread (only English is read)",
     );
   });
 
-  it('rearview reflect says so without --languages, in text and JSON, and not with it', async () => {
+  it('rearview reflect reads them with the eight languages’ markers when people write in them, and says so', async () => {
     const text = await reflect(CHINESE);
     expect(text.code, text.err).toBe(0);
-    expect(text.out).toContain('Insights (0)');
+    // Two corrections, the second also friction ("还是不行": still not working).
+    expect(text.out).toContain('Insights (3) — with the markers of eight more languages');
     expect(text.out).toContain(
-      "Note: 3 of 3 people's turns read as Chinese: add --languages to read their corrections",
+      "Note: 3 of 3 people's turns read as Chinese: read with the markers of eight more languages too (--no-languages: English only)",
     );
     const json = JSON.parse((await reflect(CHINESE, ['--json'])).out);
     expect(json.otherLanguages).toEqual({ turns: 3, of: 3, languages: { zh: 3 }, names: 'Chinese' });
+    expect(json.languages).toBe(true);
+    expect(json.insights).toHaveLength(3);
+    // --no-languages: English only, and the note says what was left unread.
+    const english = await reflect(CHINESE, ['--no-languages']);
+    expect(english.out).toContain('Insights (0)');
+    expect(english.out).toContain(
+      "Note: 3 of 3 people's turns read as Chinese: --no-languages left their corrections unread",
+    );
+    expect(JSON.parse((await reflect(CHINESE, ['--json', '--no-languages'])).out).languages).toBeUndefined();
+    // --languages: read whatever the turns' language, with no note.
     const read = await reflect(CHINESE, ['--languages']);
-    // Two corrections, the second also friction ("还是不行": still not working).
     expect(read.out).toContain('Insights (3) — with the markers of eight more languages');
     expect(read.out).not.toContain('Note:');
     expect(
       JSON.parse((await reflect(CHINESE, ['--json', '--languages'])).out).otherLanguages,
     ).toBeUndefined();
-    const english = JSON.stringify([
+    const inEnglish = JSON.stringify([
       { role: 'user', content: 'Add a login page.' },
       { role: 'assistant', content: 'Done.' },
       { role: 'user', content: "No, that's wrong. Use httpOnly cookies." },
     ]);
-    expect((await reflect(english)).out).not.toContain('Note:');
+    const plain = await reflect(inEnglish);
+    expect(plain.out).not.toContain('Note:');
+    expect(plain.out).not.toContain('eight more languages');
   });
 });

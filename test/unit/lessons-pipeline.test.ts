@@ -4,11 +4,14 @@
  * pure analysis (parseInput → computeView → its key points), the session facade (`createRearview`:
  * observe, observeTrajectory, insights, proposed) and the edge example's handler (POST the file, read
  * the summary) give the same insights and the same key points — all equal to `lessons` of
- * rearview/session (the CLI's with its dictionary: `isWord`, typos in key points repaired). The example redacts the transcript before anything is analysed (on purpose), so it
- * is compared with `lessons` of the redacted messages.
+ * rearview/session (the CLI's with its dictionary: `isWord`, typos in key points repaired, and on a
+ * session whose people write in one of eight more languages with those languages' markers, which the
+ * CLI reads then and says so: `languages: true`). The example redacts the transcript before anything is
+ * analysed (on purpose), so it is compared with `lessons` of the redacted messages.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadLanguageMarkers } from 'rearview/heuristic';
 import { memoryStore } from 'rearview/kv';
 import { sanitizeKeyPointText } from 'rearview/playbook';
 import { redactMessages, redactText } from 'rearview/redact';
@@ -44,10 +47,15 @@ const files = existsSync(DATA)
 let main: CliMain;
 /** The dictionary the CLI repairs key points with (the other front ends take none). */
 let isWord: ((word: string) => boolean) | undefined;
+/** The eight more languages' markers the CLI reads a session with when its people write in them. */
+let markers: Awaited<ReturnType<typeof loadLanguageMarkers>>;
+/** Files the CLI read with them: the rule is exercised, not only skipped. */
+let readInOtherLanguages = 0;
 
 beforeAll(async () => {
   main = await loadCliMain();
   isWord = await loadDictionary();
+  markers = await loadLanguageMarkers();
 }, 120_000);
 
 async function cli(path: string) {
@@ -58,7 +66,7 @@ async function cli(path: string) {
     env: {},
   });
   expect(code).toBe(0);
-  return JSON.parse(stdout) as { insights: unknown[]; keyPoints: unknown[] };
+  return JSON.parse(stdout) as { insights: unknown[]; keyPoints: unknown[]; languages?: true };
 }
 
 /** The JSON round trip every front end's output takes (a worker message, an HTTP body, stdout). */
@@ -86,7 +94,13 @@ describe.skipIf(!files.length)('the four front ends agree on every shared file',
 
       // The CLI: the same pipeline, with its dictionary repairing typos in key points.
       const printed = await cli(join(DATA, file));
-      const spelt = json(lessons({ messages, trajectories }, isWord ? { isWord } : {}));
+      if (printed.languages) readInOtherLanguages++;
+      const spelt = json(
+        lessons(
+          { messages, trajectories },
+          { ...(isWord ? { isWord } : {}), ...(printed.languages ? { markers } : {}) },
+        ),
+      );
       expect(printed.insights).toEqual(spelt.insights);
       expect(printed.keyPoints).toEqual(spelt.proposed);
 
@@ -129,6 +143,8 @@ describe.skipIf(!files.length)('the four front ends agree on every shared file',
   // Runs after the cases above (tests in a file run in order): the shared files do hold lessons.
   it('compared real key points, not only empty lists', () => {
     expect(comparedKeyPoints).toBeGreaterThan(0);
+    // Six aider histories are written in Spanish, Portuguese or Russian (6 December).
+    expect(readInOtherLanguages).toBeGreaterThanOrEqual(6);
   });
 });
 
