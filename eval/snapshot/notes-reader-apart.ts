@@ -20,10 +20,8 @@
  * the commit before it with the set's folder copied in (the figures are in each set's LABELLING.md).
  * Figures by source folder, the confusion matrix and precision / recall per category.
  */
-import { notesReader } from '../../lib/categorise-model/index.js';
 import { labelledDraw } from './notes-reader-data.js';
-import { type Row, summarise, table } from './notes-reader-report.js';
-import { keywordCategorizer, oldCategorizer, snapshotCategorizer } from './score.js';
+import { NOTES_METHODS, type Row, summarise, table } from './notes-reader-report.js';
 import { AIDER_APART_ENTRIES } from './sets/aider-apart-notes/sample.js';
 import { SHAREGPT_ENTRIES } from './sets/sharegpt-notes/sample.js';
 import { APART_SETS, entriesOf } from './sets/strangers-notes/apart.js';
@@ -45,12 +43,7 @@ const entries = process.argv.includes('--reply-only')
 /** What the figures are split by: ShareGPT's strata, the aider set's authors, the other sets' sources. */
 const groupOf = (e: (typeof entries)[number]) => (sharegpt ? e.stratum : aider ? e.author : e.kind);
 
-const methods = {
-  today: snapshotCategorizer,
-  'model (notes reader)': (text: string) => notesReader(text) ?? 'irrelevant',
-  keyword: keywordCategorizer,
-  'old rules (frozen)': oldCategorizer,
-} as const;
+const methods = NOTES_METHODS;
 
 const rows = (cat: (text: string) => string): Row[] =>
   entries.map((e) => ({

@@ -2,8 +2,29 @@
  * Figures and tables of the notes reader's evaluation (notes-reader.ts), and the writer of the shipped
  * weights (lib/categorise-model/weights.ts).
  */
+import { notesReader } from '../../lib/categorise-model/index.js';
 import type { IntModel } from './notes-reader-model.js';
-import { emptyConfusion, LABELS, type Label, perLabelOf, type Score } from './score.js';
+import {
+  emptyConfusion,
+  keywordCategorizer,
+  LABELS,
+  type Label,
+  oldCategorizer,
+  perLabelOf,
+  type Score,
+  snapshotCategorizer,
+} from './score.js';
+
+/**
+ * The readers every scored-once notes set is read with, in one run: today's rules, the notes model
+ * (`rearview/categorise-model`), the keyword baseline and the frozen older rules.
+ */
+export const NOTES_METHODS = {
+  today: snapshotCategorizer,
+  'model (notes reader)': (text: string) => notesReader(text) ?? 'irrelevant',
+  keyword: keywordCategorizer,
+  'old rules (frozen)': oldCategorizer,
+} as const;
 
 export interface Row {
   label: Label;

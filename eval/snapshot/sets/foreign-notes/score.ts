@@ -5,10 +5,9 @@
  * `--apart` it reads the authors the language rules may be written from; `--apart` scores the two
  * authors kept apart, once. `--show` lists the misses of today's rules (never with `--apart`).
  */
-import { notesReader } from '../../../../lib/categorise-model/index.js';
 import { labelledDraw } from '../../notes-reader-data.js';
-import { type Row, summarise, table } from '../../notes-reader-report.js';
-import { keywordCategorizer, oldCategorizer, snapshotCategorizer } from '../../score.js';
+import { NOTES_METHODS, type Row, summarise, table } from '../../notes-reader-report.js';
+import { snapshotCategorizer } from '../../score.js';
 import { FOREIGN_NOTES_ENTRIES, isApart, scriptOf } from './sample.js';
 
 const apart = process.argv.includes('--apart');
@@ -16,12 +15,7 @@ const entries = labelledDraw('foreign-notes', FOREIGN_NOTES_ENTRIES).filter(
   (e) => isApart(e.author) === apart,
 );
 
-const methods = {
-  today: snapshotCategorizer,
-  'model (notes reader)': (text: string) => notesReader(text) ?? 'irrelevant',
-  keyword: keywordCategorizer,
-  'old rules (frozen)': oldCategorizer,
-} as const;
+const methods = NOTES_METHODS;
 
 const rows = (cat: (text: string) => string): Row[] =>
   entries.map((e) => ({
