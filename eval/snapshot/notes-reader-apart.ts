@@ -21,7 +21,7 @@
  * Figures by source folder, the confusion matrix and precision / recall per category.
  */
 import { labelledDraw } from './notes-reader-data.js';
-import { NOTES_METHODS, type Row, summarise, table } from './notes-reader-report.js';
+import { scoreMethods, table } from './notes-reader-report.js';
 import { AIDER_APART_ENTRIES } from './sets/aider-apart-notes/sample.js';
 import { SHAREGPT_ENTRIES } from './sets/sharegpt-notes/sample.js';
 import { APART_SETS, entriesOf } from './sets/strangers-notes/apart.js';
@@ -43,17 +43,7 @@ const entries = process.argv.includes('--reply-only')
 /** What the figures are split by: ShareGPT's strata, the aider set's authors, the other sets' sources. */
 const groupOf = (e: (typeof entries)[number]) => (sharegpt ? e.stratum : aider ? e.author : e.kind);
 
-const methods = NOTES_METHODS;
-
-const rows = (cat: (text: string) => string): Row[] =>
-  entries.map((e) => ({
-    label: e.label,
-    pred: cat(e.text) as Row['pred'],
-    hard: e.hard,
-    group: groupOf(e),
-  }));
-const summaries = Object.fromEntries(Object.entries(methods).map(([n, cat]) => [n, summarise(rows(cat))]));
-const groups = [...new Set(entries.map(groupOf))].sort();
+const { summaries, groups } = scoreMethods(entries, groupOf);
 console.log(
   `${set}: ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} ${sharegpt ? 'conversations' : 'authors'} (scored once)${entries.length < drawn.length ? `; ${drawn.length - entries.length} sentences no reply holds left out (reasoning, aider's output)` : ''}\n`,
 );

@@ -26,6 +26,22 @@ export const NOTES_METHODS = {
   'old rules (frozen)': oldCategorizer,
 } as const;
 
+/**
+ * Each of {@link NOTES_METHODS} scored on labelled `entries`, with figures per `groupOf` group, and the
+ * groups in order: what `table` prints.
+ */
+export function scoreMethods<E extends { text: string; label: Label; hard: boolean }>(
+  entries: readonly E[],
+  groupOf: (e: E) => string,
+): { summaries: Record<string, Summary>; groups: string[] } {
+  const rows = (cat: (text: string) => string): Row[] =>
+    entries.map((e) => ({ label: e.label, pred: cat(e.text) as Label, hard: e.hard, group: groupOf(e) }));
+  return {
+    summaries: Object.fromEntries(Object.entries(NOTES_METHODS).map(([n, cat]) => [n, summarise(rows(cat))])),
+    groups: [...new Set(entries.map(groupOf))].sort(),
+  };
+}
+
 export interface Row {
   label: Label;
   pred: Label;

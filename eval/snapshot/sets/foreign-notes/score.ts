@@ -6,7 +6,7 @@
  * authors kept apart, once. `--show` lists the misses of today's rules (never with `--apart`).
  */
 import { labelledDraw } from '../../notes-reader-data.js';
-import { NOTES_METHODS, type Row, summarise, table } from '../../notes-reader-report.js';
+import { scoreMethods, table } from '../../notes-reader-report.js';
 import { snapshotCategorizer } from '../../score.js';
 import { FOREIGN_NOTES_ENTRIES, isApart, scriptOf } from './sample.js';
 
@@ -15,17 +15,7 @@ const entries = labelledDraw('foreign-notes', FOREIGN_NOTES_ENTRIES).filter(
   (e) => isApart(e.author) === apart,
 );
 
-const methods = NOTES_METHODS;
-
-const rows = (cat: (text: string) => string): Row[] =>
-  entries.map((e) => ({
-    label: e.label,
-    pred: cat(e.text) as Row['pred'],
-    hard: e.hard,
-    group: scriptOf(e.text),
-  }));
-const summaries = Object.fromEntries(Object.entries(methods).map(([n, cat]) => [n, summarise(rows(cat))]));
-const groups = [...new Set(entries.map((e) => scriptOf(e.text)))].sort();
+const { summaries, groups } = scoreMethods(entries, (e) => scriptOf(e.text));
 console.log(
   `foreign-notes (${apart ? 'kept apart, scored once' : 'authors the rules may be written from'}): ${entries.length} entries of ${new Set(entries.map((e) => e.author)).size} authors\n`,
 );
