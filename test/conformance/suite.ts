@@ -8,6 +8,7 @@ import { canonicalJson, sha256Hex } from 'rearview/core';
 import { categoriseModelCases } from './cases/categorise-model';
 import { coreCases } from './cases/core';
 import { heuristicCases } from './cases/heuristic';
+import { languageCases } from './cases/languages';
 import { learnCases } from './cases/learn';
 import { lessonsCases } from './cases/lessons';
 import { llmCases } from './cases/llm';
@@ -48,6 +49,7 @@ export interface ConformanceReport {
 export const cases: ConformanceCase[] = [
   ...coreCases,
   ...categoriseModelCases,
+  ...languageCases,
   ...llmCases,
   ...transcriptCases,
   ...redactCases,

@@ -29,6 +29,29 @@ const pem = (label: string, nl = '\n') =>
 /** Redaction: every output here must be byte-identical in all runtimes. */
 export const redactCases: ConformanceCase[] = [
   {
+    // A value found by its context and pasted bare elsewhere: the second round for echoes replays the
+    // first scan's steps and searches (lib/redact/trace.ts) around the echoes it finds.
+    name: 'redact/echoes of values found by their context',
+    run() {
+      const pw = `Xq9${D.slice(0, 4)}vT2mLp`;
+      const filler = 'The build runs npm test in ci_runner-2.yml; see docs/setup.md.\n'.repeat(3);
+      const text = `${filler}DB_PASSWORD=${pw}\n${filler}echo ${pw} ${fake.ghp}\n${filler}Authorization: Bearer ${fake.bearer}\nagain ${fake.bearer} and ${pw}`;
+      const r = redact(text);
+      check(!r.text.includes(pw) && !r.text.includes(fake.bearer), 'no echo left in clear');
+      checkEqual(
+        r.findings.map((f) => [f.kind, f.count]),
+        [
+          ['secret', 3],
+          ['github-token', 1],
+          ['bearer-token', 2],
+        ],
+        'each value with every echo counted',
+      );
+      checkEqual(redact(r.text).count, 0, 'a second pass finds nothing');
+      return r;
+    },
+  },
+  {
     name: 'redact/every built-in kind',
     run() {
       const text = [
