@@ -316,8 +316,12 @@ export async function analyse(
   // The lesson pipeline the session facade, the playground and the examples share: user-turn
   // insights, one failure lesson per tool and error class, and one key point per lesson.
   // The eight more languages' markers: as asked, or when the people's turns are written in them.
-  const people = messages.filter((m) => m.role === 'user' && !m.synthetic).map((m) => m.content);
-  const other = args.languages === true ? undefined : lib.language.otherLanguages(people);
+  const other =
+    args.languages === true
+      ? undefined
+      : lib.language.otherLanguages(
+          messages.filter((m) => m.role === 'user' && !m.synthetic).map((m) => m.content),
+        );
   const languages = args.languages ?? other !== undefined;
   const detector = await detectorOptions(args.detector, languages);
   const isWord = args.spelling === false ? undefined : await loadDictionary();

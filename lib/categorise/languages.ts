@@ -34,6 +34,12 @@ export interface LanguageRule {
 
 /** Openers a plan may start with, in the table's languages: numbering, bullets, bold. */
 const LEAD = String.raw`^[\s*#>•\-–\d.、)）:：]*`;
+/** Chinese words for "now", "next", "first" that may open a plan ("现在让我…"). */
+const ZH_NOW = '现在|接下来|下一步|然后|首先|最后|先';
+/** Chinese first-person plans ("让我们", "我来", "我们需要"): a plan wherever a clause opens with one. */
+const ZH_I_WILL = '让我们?|我来|我将|我会|我要|我需要|我们来|我们需要';
+/** "Please" (请), not a request (请求) or "may I ask" (请问, 请教). */
+const ZH_PLEASE = '请(?![求问教])';
 
 /** The table, in the order its rules are tried within a category. */
 export const LANGUAGE_RULES: readonly LanguageRule[] = [
@@ -189,7 +195,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'zh-next',
     pattern: new RegExp(
-      `${LEAD}(?:现在|接下来|下一步|然后|首先|最后|先)?[，,\\s]*(?:让我们?|我来|我将|我会|我要|我需要|需要|请(?![求问教])|我们来|我们需要|将|更新|修复|添加|创建|删除|修改|运行|检查|安装|配置|实现|移除|改为|改用|替换|重新|确保|编写|调整|查看|分析|优化|部署|提交|推送)`,
+      `${LEAD}(?:${ZH_NOW})?[，,\\s]*(?:${ZH_I_WILL}|需要|${ZH_PLEASE}|将|更新|修复|添加|创建|删除|修改|运行|检查|安装|配置|实现|移除|改为|改用|替换|重新|确保|编写|调整|查看|分析|优化|部署|提交|推送)`,
     ),
     category: NEXT,
     example: '现在让我更新组件。',
@@ -198,7 +204,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
     // A step for the user or a recommendation anywhere in the sentence: "请…" (not 请求, a request, or
     // 请问, a question), "建议…", "如需…，执行：".
     id: 'zh-step',
-    pattern: /(?<![申邀])请(?![求问教])|建议|如需|如果(?:你|您)?(?:要|想)(?!我)/,
+    pattern: new RegExp(`(?<![申邀])${ZH_PLEASE}|建议|如需|如果(?:你|您)?(?:要|想)(?!我)`),
     category: NEXT,
     example: '更简单的方法 - 请在浏览器控制台中运行以下命令：',
   },
@@ -357,8 +363,10 @@ const LATER = /[。！？；，!?;,.](?:\s+|(?<=[。！？；，]))(?=\S)/g;
 /** A full stop of Chinese or Japanese: what follows starts a sentence (the splitter does not cut there). */
 const SENTENCE_END = /^[。！？]$/;
 /** A first-person plan opening a later clause: Chinese, Russian. */
-const LATER_PLAN =
-  /^(?:(?:现在|接下来|下一步|然后|首先|最后|先)[，,\s]*)?(?:让我们?|我来|我将|我会|我要|我需要|我们来|我们需要)|^(?:(?:теперь|сейчас|а|но|и)\s+)?(?:давайте|давай|(?:мне|нам)\s+(?:нужно|надо))(?![\p{L}])/iu;
+const LATER_PLAN = new RegExp(
+  `^(?:(?:${ZH_NOW})[，,\\s]*)?(?:${ZH_I_WILL})|^(?:(?:теперь|сейчас|а|но|и)\\s+)?(?:давайте|давай|(?:мне|нам)\\s+(?:нужно|надо))(?![\\p{L}])`,
+  'iu',
+);
 
 function readWhole(sets: RuleSets, text: string): number {
   const reportsDone = matches(sets.done, text);

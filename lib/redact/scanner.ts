@@ -71,7 +71,7 @@ function scanAll(
         });
         // The first step starts at no match; a scan with patterns reads it as after one at 0 (the
         // `prevEnd` of `overlapping`), which changes nothing when its span starts 16 or more in.
-        trace.step(afterMatch || span.start >= 16 ? pos : -1, found.start, span.end);
+        trace.step(afterMatch || span.start >= 16 ? pos : -1, found.start);
       }
       pos = span.end;
       afterMatch = true;

@@ -64,11 +64,13 @@ export class MatchLog {
  * ```
  */
 export class ScanTrace {
-  /** Per step: where it started (after a match), the start of the built-in match it chose, its end. */
+  /** Per step: where it started (after a match), the start of the built-in match it chose. */
   private readonly from: number[] = [];
   private readonly chose: number[] = [];
-  private readonly to: number[] = [];
-  /** Step k's spans are `spans[first[k], first[k + 1])`: a step is recorded after its spans. */
+  /**
+   * Step k's spans are `spans[first[k], first[k + 1])`: a step is recorded after its spans. Its last
+   * span ends where the step ended (`emit` gives the step's own span last).
+   */
   private readonly first: number[] = [0];
   private readonly spans: Span[] = [];
   /** The step a replay looks at next (replays only move forward). */
@@ -76,11 +78,10 @@ export class ScanTrace {
   /** The combined expressions' searches of the first scan. */
   readonly matches = new MatchLog();
 
-  /** Records a step that started at `from` after a match, chose the match at `chose`, ended at `to`. */
-  step(from: number, chose: number, to: number): void {
+  /** Records a step that started at `from` after a match and chose the match at `chose`. */
+  step(from: number, chose: number): void {
     this.from.push(from);
     this.chose.push(chose);
-    this.to.push(to);
     this.first.push(this.spans.length);
   }
 
@@ -111,7 +112,8 @@ export class ScanTrace {
 
   /** Emits step `k`'s spans again and returns where it ended. */
   replay(k: number, onSpan: (span: Span) => void): number {
-    for (let i = this.first[k]!; i < this.first[k + 1]!; i++) onSpan(this.spans[i]!);
-    return this.to[k]!;
+    const end = this.first[k + 1]!;
+    for (let i = this.first[k]!; i < end; i++) onSpan(this.spans[i]!);
+    return this.spans[end - 1]!.end;
   }
 }

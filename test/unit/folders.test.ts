@@ -83,6 +83,12 @@ const CROSSING: Record<string, string> = {
     'checks the kept-apart draws (sets 3-5) through the definition that draws them',
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes/agreement':
     "tests the TSV reader and kappa behind the set's reported second-reader agreement",
+  'test/unit/foreign-notes-set.test.ts → eval/snapshot/sets/foreign-notes/sample':
+    'checks the foreign-language set against its own draw and kept-apart rule',
+  'test/unit/foreign-notes-set.test.ts → eval/snapshot/sets/strangers-notes/agreement':
+    "recomputes the set's reported second-reader agreement with eval's TSV reader and kappa",
+  'test/unit/foreign-notes-set.test.ts → eval/snapshot/sets/strangers-notes/sample':
+    "checks that the set's rows resolve in the shared data through the sets' loader",
   'test/unit/heuristic-labels.test.ts → eval/heuristic/rows': "a floor test of eval's labelled sets",
   'test/unit/unseen-sets.test.ts → eval/heuristic/rows':
     "checks the unseen set's rows with eval's own JSONL reader",
