@@ -350,9 +350,9 @@ describe('context signals', () => {
 });
 
 describe('friction: a problem still there after the fix', () => {
-  const after = (text: string) =>
+  const afterFix = (text: string) =>
     heuristicReflect([user('Fix the save button.'), reply('Fixed it.'), user(text)]);
-  const frictions = (text: string) => after(text).filter((i) => i.category === 'friction');
+  const frictions = (text: string) => afterFix(text).filter((i) => i.category === 'friction');
 
   it('"still" with what is still wrong is friction at the default threshold', () => {
     for (const text of [
@@ -382,6 +382,48 @@ describe('friction: a problem still there after the fix', () => {
       'Run the migrations every time the schema changes.',
     ])
       expect(frictions(text), text).toEqual([]);
+  });
+
+  it('a problem still there after the fix is a correction too: its own insight, at the default threshold', () => {
+    for (const text of [
+      "It's still not working.",
+      'The button still does not save.',
+      "I'm still getting the same error.",
+      'Still seeing duplicate rows in the table.',
+      'Levitation is still coming in as empty.',
+      'the error still persists, what should we do?',
+      'The issue persists after the restart.',
+      'it still looks broken on mobile',
+      "the export still isn't collecting the full response",
+      'Still the same issue.',
+      'the total is still wrong',
+    ]) {
+      const found = afterFix(text);
+      const correction = found.find((i) => i.category === 'correction');
+      expect(correction, text).toBeDefined();
+      expect(correction!.score, text).toBeGreaterThanOrEqual(DEFAULT_MIN_SCORE);
+      // A correction cites the turn first, then what it answers.
+      expect(correction!.traceRefs[0], text).toBe('message:m2');
+      expect(
+        found.filter((i) => i.category === 'friction'),
+        text,
+      ).toHaveLength(1);
+    }
+    // The same words with nothing still wrong, negated, or as the session's first words correct nothing.
+    for (const text of [
+      'I still want a dark theme for the settings page.',
+      "It's not still failing, it works now.",
+      'There is an error in the log: connection refused.',
+    ])
+      expect(
+        afterFix(text).filter((i) => i.category === 'correction'),
+        text,
+      ).toEqual([]);
+    expect(
+      heuristicReflect([user('The issue persists after the restart: fix the login page.')]).filter(
+        (i) => i.category === 'correction',
+      ),
+    ).toEqual([]);
   });
 
   it('reads the same in the language lists, loaded on first use', async () => {
