@@ -333,16 +333,19 @@ const changesFile = (s: Step): boolean =>
 /**
  * A snapshot input whose previous snapshot is the deterministic snapshot of the first half of the
  * entries (by sourceIteration), so retirements "since the previous run" can be shown for one transcript.
+ * `root`, the folder the session worked in (a transcript's `meta.cwd`), is kept on the input and read
+ * by both snapshots.
  *
  * @example
  * ```ts
- * const input = snapshotInputFrom('Fix the flaky test', entries);
+ * const input = snapshotInputFrom('Fix the flaky test', entries, '/Users/ana/proj');
  * computeTrajectoryReduction(input, { llm });
  * ```
  */
-export function snapshotInputFrom(objective: string, entries: MemoryEntry[]): SnapshotInput {
+export function snapshotInputFrom(objective: string, entries: MemoryEntry[], root?: string): SnapshotInput {
   const last = entries.reduce((m, e) => Math.max(m, e.sourceIteration), 0);
   const early = entries.filter((e) => e.sourceIteration < last / 2);
-  const previous = early.length ? deterministicSnapshot({ objective, entries: early }) : null;
-  return { objective: objective || '(no objective found)', entries, previous, iteration: last + 1 };
+  const at = root === undefined ? {} : { root };
+  const previous = early.length ? deterministicSnapshot({ objective, entries: early, ...at }) : null;
+  return { objective: objective || '(no objective found)', entries, previous, iteration: last + 1, ...at };
 }

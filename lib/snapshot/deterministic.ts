@@ -23,6 +23,7 @@ import { bareLink } from './bare-link.js';
 import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
 import type { SnapshotOptions } from './options.js';
+import { isRootOrAbove, relativeToRoot, rootSpellings } from './root.js';
 import { samePlaces } from './same-place.js';
 import { droppedByScope, observedCategory } from './scopes.js';
 import type {
@@ -247,6 +248,8 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   const tasks = input.tasks ?? [];
   const dropped: DroppedItem[] = [];
   const objectiveText = squash(String(input.objective ?? ''));
+  // Evidence as the folder the session worked in sees it (root.ts).
+  const root = rootSpellings(input.root);
   // A memo keeps the vocabulary and the texts' analyses from one build to the next (analysis.ts).
   const memo = options.memo;
   // Checked by shape, not `instanceof`: a bundle that never makes a memo does not carry its class.
@@ -310,6 +313,10 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     entrySource: boolean,
     known: Candidate | null,
   ): Candidate | null => {
+    if (ci === 4 && root !== undefined && isRootOrAbove(root, text)) {
+      if (trace) dropped.push({ text, reason: 'root', sources: [source], category: CATEGORIES[4] });
+      return null;
+    }
     let existing: Candidate | null = known;
     let key: string | null = null;
     let h = 0;
@@ -623,17 +630,34 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     requiredEvidenceLinks: [],
   };
   const kept: TracedItem[] = [];
+  // Evidence is listed as the session's folder sees it; two places can then read alike.
+  const listed = root !== undefined ? new Set<string>() : null;
   for (let ci = 0; ci < CATEGORIES.length; ci++) {
     const cat = CATEGORIES[ci]!;
     const list = lists[ci]!;
     const out = snapshot[cat];
     for (let j = 0; j < list.length; j++) {
       const c = list[j]!;
-      if (j >= maxItems) {
+      let text = clip(c.text, maxText);
+      if (ci === 4 && listed !== null) {
+        text = clip(relativeToRoot(root!, c.text), maxText);
+        if (listed.has(text)) {
+          if (trace)
+            dropped.push({
+              text: c.text,
+              reason: 'near_duplicate',
+              into: text,
+              sources: c.sources,
+              category: cat,
+            });
+          continue;
+        }
+        listed.add(text);
+      }
+      if (out.length >= maxItems) {
         if (trace) dropped.push({ text: c.text, reason: 'over_cap', sources: c.sources, category: cat });
         continue;
       }
-      const text = clip(c.text, maxText);
       out.push(text);
       if (trace) kept.push({ category: cat, text, sources: c.sources, score: c.score });
     }

@@ -76,6 +76,7 @@ export function readInput(input: unknown): {
       entries: Array.isArray(entries) ? entries : [],
       ...(Array.isArray(tasks) ? { tasks } : {}),
       previous: isObject(previous) ? (previous as unknown as ActiveContextSnapshot) : null,
+      ...(typeof input.root === 'string' ? { root: input.root } : {}),
     };
     return { input: clean, problem: problems.join('; '), entryCount, taskCount };
   } catch (err) {

@@ -83,6 +83,6 @@ export function readSnapshotSource(text: string): SnapshotSource {
     format: transcript.format,
     transcript,
     trajectory,
-    input: snapshotInputFrom(objective, entries),
+    input: snapshotInputFrom(objective, entries, transcript.meta?.cwd),
   };
 }

@@ -80,6 +80,12 @@ export interface SnapshotInput {
   previous?: ActiveContextSnapshot | null;
   /** The current iteration N (the prompt labels the previous snapshot N-1). Default: the highest sourceIteration. */
   iteration?: number;
+  /**
+   * The folder the session worked in, absolute (`/Users/ana/proj`, `C:\\work\\repo`): evidence under
+   * it is listed relative to it (`src/a.ts`), and the folder itself or a folder above it is not
+   * listed. `readSnapshotSource` sets it from the transcript's `meta.cwd`.
+   */
+  root?: string;
 }
 
 /**
@@ -109,7 +115,9 @@ export interface TracedItem {
  * scope `delivered`, answered at length; a question of scope `replied`, the person's latest turn the
  * agent answered; and a guess of scope `answered`, said before the person's latest turn, or
  * `superseded`), `uncategorized`, `duplicate`, `near_duplicate` (consolidated into a kept item; for
- * evidence, another spelling of the same place), `over_cap`, or the model's own reason.
+ * evidence, another spelling of the same place), `root` (evidence that is the session's folder or a
+folder above it: `SnapshotInput.root`), `over_cap`, or the model's own
+reason.
  *
  * @example
  * ```ts

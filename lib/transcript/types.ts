@@ -190,12 +190,13 @@ export interface Transcript {
 
 /**
  * Session facts an export records beside the messages: the agent that ran it, the models that
- * answered (in order of first appearance), the session id and when it started.
+ * answered (in order of first appearance), the session id, when it started and the folder it ran in.
  *
  * @example
  * ```ts
  * const meta: TranscriptMeta = { agent: 'cursor', models: ['claude-opus-4-5'], sessionId: '0c56ec44-…' };
  * const started: TranscriptMeta = { startedAt: '2025-07-18T01:12:00.000Z' };
+ * const where: TranscriptMeta = { agent: 'claude-code', cwd: '/Users/ana/proj' };
  * ```
  */
 export interface TranscriptMeta {
@@ -209,6 +210,14 @@ export interface TranscriptMeta {
    * (`2025-05-12T09:53:57`), like `Message.ts`.
    */
   startedAt?: string;
+  /**
+   * The folder the agent worked in, where the export records it: the `cwd` of a Claude Code session's
+   * first event that has one, of a Codex CLI rollout's `session_meta` or first `turn_context`, of a
+   * converted session's `meta`, or the `cwd:` line of the Claude Code console's welcome box. As
+   * written (`/Users/ana/proj`, `C:\\work\\repo`), less trailing separators. `rearview/snapshot` lists
+   * evidence under it relative to it.
+   */
+  cwd?: string;
 }
 
 /**

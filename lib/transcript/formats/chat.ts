@@ -8,7 +8,7 @@ import type { Prepared } from '../input.js';
 import { isRecord, typeName } from '../sink.js';
 import { convertRoleMessage, type ItemBase, message } from './convert.js';
 import { forEachObject } from './items.js';
-import { commit, newItemOut, type ParseState } from './result.js';
+import { commit, newItemOut, noteCwd, type ParseState } from './result.js';
 
 /**
  * Parses a chat-message array or wrapper into `state`.
@@ -31,6 +31,9 @@ export function parseChat(prepared: Prepared, state: ParseState): void {
         : undefined;
     if (!wrapped)
       throw state.sink.error('Expected an array of messages or an object with a "messages" array');
+    // A converted session's facts (`{messages, meta: {cwd}}`, or its `session_meta`): the folder it ran in.
+    const meta = items.meta;
+    if (isRecord(meta)) noteCwd(state, isRecord(meta.session_meta) ? meta.session_meta.cwd : meta.cwd);
     const system = items.system;
     if (system !== undefined && system !== null) pushSystem(system, state);
     items = wrapped;

@@ -18,7 +18,7 @@ import type { SourceRef } from '../types.js';
 import { timestamp } from './chat.js';
 import { convertRoleMessage, type ItemBase, type ItemOut, message, safeStringify } from './convert.js';
 import { forEachObject } from './items.js';
-import { commit, newItemOut, type ParseState } from './result.js';
+import { commit, newItemOut, noteCwd, type ParseState } from './result.js';
 
 /** Top-level rollout line types of the wrapped layout. */
 const WRAPPED = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
@@ -96,6 +96,7 @@ function codexLine(obj: Record<string, unknown>, at: SourceRef, state: ParseStat
     throw new ItemError(`The ${type} line's payload must be an object, got ${typeName(obj.payload)}`);
   const item = wrapped ? (obj.payload as Record<string, unknown>) : obj;
   const base: ItemBase = { id: `m${at.line ?? at.index ?? 0}`, source: at, ...timestamp(obj) };
+  if (type === 'session_meta' || type === 'turn_context') noteCwd(state, item.cwd);
   if (wrapped && type !== 'response_item') {
     if (type === 'event_msg' && item.type === 'turn_aborted') {
       out.messages.push(message(base, 'user', INTERRUPTED_MARKER));

@@ -8,7 +8,7 @@
 
 import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
-import type { ParseState } from './result.js';
+import { noteCwd, type ParseState } from './result.js';
 import { dedent, Turn } from './text-turns.js';
 
 const AGENT = '\u23fa'; // ⏺
@@ -115,11 +115,16 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
       return undefined;
     }
     if (turn) flush();
+    // The welcome box names the folder the session runs in: `│   cwd: /Users/ana/proj  │`.
+    if (c === 0x2502) noteCwd(state, BOX_CWD.exec(line)?.[1]);
     ignore(ignoredKind(line));
     return undefined;
   });
   flush();
 }
+
+/** The welcome box's `cwd:` line (its right border after the padding). */
+const BOX_CWD = /^\u2502\s+cwd: (\S(?:.*\S)?)\s*\u2502\s*$/;
 
 /** `(args)…` → `args`: the call's argument text without the parentheses and the ellipsis. */
 function stripCall(afterParen: string): string {

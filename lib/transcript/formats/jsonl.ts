@@ -9,7 +9,7 @@ import type { SourceRef } from '../types.js';
 import { timestamp } from './chat.js';
 import { convertRoleMessage, type ItemBase } from './convert.js';
 import { forEachObject } from './items.js';
-import { commit, newItemOut, type ParseState } from './result.js';
+import { commit, newItemOut, noteCwd, type ParseState } from './result.js';
 import { convertShareGptTurn } from './sharegpt.js';
 
 /**
@@ -63,6 +63,8 @@ export function claudeMessage(
 ): boolean {
   const type = obj.type;
   if (typeof type !== 'string') throw new ItemError('Event has no "type"');
+  // Every event records the folder Claude Code runs in; the first one names the session's.
+  if (state.meta?.cwd === undefined) noteCwd(state, obj.cwd);
   const queued = type === 'attachment' ? queuedPrompt(obj.attachment) : undefined;
   if (queued !== undefined && !(obj.isSidechain === true && !state.includeSidechains)) {
     // A prompt the person typed while the agent was busy: Claude Code logs it only as an attachment.

@@ -39,6 +39,25 @@ export function noteModel(state: ParseState, model: string | undefined): void {
 }
 
 /**
+ * Records the folder the session ran in (`state.meta.cwd`): the first one the export names, less
+ * trailing separators; a bare root (`/`, `C:\\`) names no project and is not kept.
+ *
+ * @example
+ * ```ts
+ * noteCwd(state, '/Users/ana/proj/'); // state.meta.cwd === '/Users/ana/proj'
+ * ```
+ */
+export function noteCwd(state: ParseState, cwd: unknown): void {
+  if (typeof cwd !== 'string' || state.meta?.cwd !== undefined) return;
+  let to = cwd.length;
+  while (to > 0 && (cwd.charCodeAt(to - 1) === 0x2f || cwd.charCodeAt(to - 1) === 0x5c)) to--;
+  const folder = cwd.slice(0, to).trim();
+  if (folder.length === 0 || /^[A-Za-z]:$/.test(folder) || folder.length > 1024) return;
+  state.meta ??= {};
+  state.meta.cwd = folder;
+}
+
+/**
  * Fresh per-item output.
  *
  * @example

@@ -184,6 +184,76 @@ export const snapshotCases: ConformanceCase[] = [
     },
   },
   {
+    name: 'snapshot/evidence seen from the session folder',
+    run() {
+      // The folder a Claude Code session records (its `cwd`): evidence under it is listed relative to
+      // it, the folder and those above it are left out, in POSIX, home and drive spellings.
+      const events = [
+        {
+          type: 'user',
+          uuid: 'u1',
+          cwd: '/Users/ana/café',
+          message: { role: 'user', content: 'Fix the 読む test' },
+        },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          message: {
+            role: 'assistant',
+            content:
+              'The test is /Users/ana/café/tests/読む.test.ts:12 and the config ~/café/vite.config.ts; see /Users/ana/other/notes.md.',
+          },
+        },
+      ];
+      const transcript = parseTranscript(events.map((e) => JSON.stringify(e)).join('\n'));
+      checkEqual(transcript.meta?.cwd, '/Users/ana/café', 'the folder the session records');
+      const values = [
+        '/Users/ana/café/tests/読む.test.ts:12',
+        '~/café/vite.config.ts',
+        '/Users/ana/café',
+        '/Users/ana/',
+        '/Users/ana/cafe/x.ts',
+        'See `/Users/ana/café/docs/setup.md` first.',
+      ];
+      const entries = values.map((value, i) => ({ scope: 'notes', key: `e${i}`, value, sourceIteration: i }));
+      const t = deterministicSnapshotWithTrace({
+        objective: 'fix the test',
+        entries,
+        root: '/Users/ana/café/',
+      });
+      const listed = t.snapshot.requiredEvidenceLinks;
+      check(
+        !listed.some((e) => e === '/Users/ana/café' || e === '/Users/ana/'),
+        'the folder and above are left out',
+      );
+      check(listed.includes('tests/読む.test.ts:12'), 'relative to the folder');
+      const drive = deterministicSnapshot({
+        objective: '',
+        entries: ['C:\\w\\repo\\src\\a.ts', 'C:/w/repo/b.ts', 'C:\\w'].map((value, i) => ({
+          scope: 'evidence',
+          key: `d${i}`,
+          value,
+          sourceIteration: i,
+        })),
+        root: 'C:\\w\\repo',
+      }).requiredEvidenceLinks;
+      const home = deterministicSnapshot({
+        objective: '',
+        entries: [{ scope: 'evidence', key: 'h', value: '/home/ana/.config/app.json', sourceIteration: 0 }],
+        root: '/home/ana',
+      }).requiredEvidenceLinks;
+      checkEqual(home, ['~/.config/app.json'], 'under ~/ when the folder is a home folder');
+      check(drive.includes('b.ts'), 'a drive folder');
+      return {
+        cwd: transcript.meta?.cwd,
+        listed,
+        dropped: t.dropped.filter((d) => d.reason === 'root'),
+        drive,
+        home,
+      };
+    },
+  },
+  {
     name: 'snapshot/memo',
     run() {
       // Four calls through one memo, small enough to start over once: each must read as without it.

@@ -1,0 +1,149 @@
+/**
+ * Evidence seen from the folder the session worked in (`SnapshotInput.root`, which
+ * `readSnapshotSource` takes from the transcript's `meta.cwd`). An agent resuming the work stands in
+ * that folder: `/Users/ana/proj/src/a.ts` is `src/a.ts` to it, and the folder itself or a folder
+ * above it (`/Users/ana`) names no piece of evidence. A spelling that only starts like the folder
+ * (`/Users/ana/pro`: a sibling project, or a path a terminal's wrap cut short) is left as written.
+ * Relative spellings are shorter and leave the person's home folder name out of the snapshot.
+ *
+ * Two steps, at two places of the build: the folder and those above it are dropped as candidates (a
+ * slot goes to real evidence), and the kept items are rewritten only when listed, after `samePlaces`
+ * grouped the spellings (a rewritten `frontend/src/App.tsx` would otherwise join
+ * `petmarket/frontend/src/App.tsx` by its suffix, though its base is known).
+ */
+
+/** How a session's folder is written in the texts it produced, once per build. */
+export interface RootSpellings {
+  /** The folder's spellings without a trailing separator: `/Users/ana/proj` and `~/proj`; `C:\w\r`, `C:/w/r` and `/w/r`. */
+  readonly whole: readonly string[];
+  /** Each spelling followed by its separator, and what it becomes in a listed item: `''`, or `~/` for a home folder. */
+  readonly under: readonly (readonly [string, string])[];
+}
+
+const isSeparator = (c: number): boolean => c === 0x2f || c === 0x5c;
+/** A home folder's path, which `~` stands for in the texts of the session too. */
+const HOME = /^\/(?:Users|home)\/[^/]+(?=\/|$)/;
+/** A drive path (`C:\…` or `C:/…`). */
+const DRIVE = /^[A-Za-z]:[\\/]/;
+
+/**
+ * The spellings of `root`, or undefined when it names no folder to stand in: not a string, empty, a
+ * bare `/` or drive, or relative (a folder is only known from an absolute path). When the folder is a
+ * home folder itself, what lies under it is listed under `~/` (`~/.config/app.json`, not
+ * `.config/app.json`).
+ *
+ * @example
+ * ```ts
+ * rootSpellings('/Users/ana/proj')?.whole; // ['/Users/ana/proj', '~/proj']
+ * rootSpellings('src'); // undefined
+ * ```
+ */
+export function rootSpellings(root: unknown): RootSpellings | undefined {
+  if (typeof root !== 'string' || root.length > 4096) return undefined;
+  let to = root.length;
+  while (to > 0 && isSeparator(root.charCodeAt(to - 1))) to--;
+  const folder = root.slice(0, to);
+  const drive = folder.length > 2 && DRIVE.test(folder);
+  if (!drive && !(folder.startsWith('/') && folder.length > 1)) return undefined;
+  if (drive) {
+    const slashes = folder.replaceAll('\\', '/');
+    // The link finder reads `C:/w/repo/a.ts` as `/w/repo/a.ts` (lib/categorise): that spelling too.
+    const spellings = [folder.replaceAll('/', '\\'), slashes, slashes.slice(2)];
+    return {
+      whole: spellings,
+      under: spellings.map((w) => [`${w}${w.includes('\\') ? '\\' : '/'}`, ''] as const),
+    };
+  }
+  const home = HOME.exec(folder);
+  if (home && home[0].length === folder.length)
+    return { whole: [folder, '~'], under: [[`${folder}/`, '~/']] };
+  if (!home) return { whole: [folder], under: [[`${folder}/`, '']] };
+  const tilde = `~${folder.slice(home[0].length)}`;
+  return {
+    whole: [folder, tilde],
+    under: [
+      [`${folder}/`, ''],
+      [`${tilde}/`, ''],
+    ],
+  };
+}
+
+/** Whether `text` opens with an absolute spelling: `/`, `~` or a drive. */
+const isAbsolute = (text: string): boolean => {
+  const c = text.charCodeAt(0);
+  return c === 0x2f || c === 0x7e || DRIVE.test(text);
+};
+
+/** Whether a path may start at `at`: the text's start, or after a character no path is spelled with. */
+function opensPath(text: string, at: number): boolean {
+  if (at === 0) return true;
+  const c = text.charCodeAt(at - 1);
+  return !(
+    (c >= 0x30 && c <= 0x39) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    c === 0x5f ||
+    c === 0x2d ||
+    c === 0x2e ||
+    c === 0x7e ||
+    isSeparator(c) ||
+    c > 0x7f
+  );
+}
+
+/**
+ * Whether an evidence item is the session's folder or a folder above it (`/Users/ana`, `~`, `/`),
+ * written with or without a trailing separator: no evidence to an agent standing in the folder.
+ *
+ * @example
+ * ```ts
+ * const root = rootSpellings('/Users/ana/proj')!;
+ * isRootOrAbove(root, '/Users/ana/'); // true
+ * isRootOrAbove(root, '/Users/ana/pro'); // false: a sibling, or a cut spelling
+ * ```
+ */
+export function isRootOrAbove(root: RootSpellings, text: string): boolean {
+  if (!isAbsolute(text)) return false;
+  let to = text.length;
+  while (to > 1 && isSeparator(text.charCodeAt(to - 1))) to--;
+  for (const whole of root.whole) {
+    if (to > whole.length || !whole.startsWith(text.slice(0, to))) continue;
+    // The item ends where a name of the folder ends (or is a bare `/`).
+    if (to === whole.length || isSeparator(whole.charCodeAt(to)) || to === 1) return true;
+  }
+  return false;
+}
+
+/**
+ * A listed evidence item as seen from the session's folder: every spelling of the folder followed by
+ * a separator and a name is dropped (`/Users/ana/proj/src/a.ts:12` → `src/a.ts:12`, and so inside a
+ * sentence that points at a file), or becomes `~/` when the folder is a home folder. Followed by
+ * nothing, a space or another separator (`cd /Users/ana/proj/ && ls`), or inside a longer path
+ * (`/mnt/Users/ana/proj/a.ts`), it stays. Linear in the item's
+ * length; never empty for a non-empty item (the name after the folder stays).
+ *
+ * @example
+ * ```ts
+ * const root = rootSpellings('/Users/ana/proj')!;
+ * relativeToRoot(root, '/Users/ana/proj/src/a.ts'); // 'src/a.ts'
+ * relativeToRoot(root, 'See ~/proj/README.md for the setup.'); // 'See README.md for the setup.'
+ * relativeToRoot(root, '/Users/ana/other/b.ts'); // '/Users/ana/other/b.ts'
+ * ```
+ */
+export function relativeToRoot(root: RootSpellings, text: string): string {
+  let out = text;
+  for (const [under, into] of root.under) {
+    let at = out.indexOf(under);
+    if (at < 0) continue;
+    let kept = '';
+    let from = 0;
+    for (; at >= 0; at = out.indexOf(under, from)) {
+      const next = out.charCodeAt(at + under.length);
+      const name = !Number.isNaN(next) && next > 0x20 && !isSeparator(next) && opensPath(out, at);
+      kept += out.slice(from, at) + (name ? into : under);
+      from = at + under.length;
+    }
+    out = kept + out.slice(from);
+  }
+  return out;
+}
