@@ -3,7 +3,9 @@
  * tie snapshot entries together (an entry naming the file another entry changed).
  */
 
+import { isNameChar, isWordChar, opensLink } from './link-chars.js';
 import { isExtension, isProductName, WIDE_RANGES } from './pointer.js';
+import { folderBefore, WINDOWS_PATH, windowsStart } from './windows-paths.js';
 
 /**
  * A path (a slash with names around it) or a file name by its extension, after `LINK`'s URL. A
@@ -39,12 +41,14 @@ const FILE_NAME_AT = new RegExp(
 /**
  * URLs and file paths mentioned in `text`, in order, without trailing punctuation. A path needs a
  * slash with a file name or two slashes (`lib/a.ts`, `./x/y`, `/etc/hosts`), or a known extension
- * (`setup.py:12`), so `and/or` is not a path. An IDE chat's mention (`@docs/PRD.md`) is the file.
+ * (`setup.py:12`), so `and/or` is not a path. An IDE chat's mention (`@docs/PRD.md`) is the file. A
+ * Windows path is the whole path, folders and drive.
  *
  * @example
  * ```ts
  * findLinks('see https://x.dev/a and lib/core/json.ts:12'); // ['https://x.dev/a', 'lib/core/json.ts:12']
  * findLinks('look at @docs/PRD.md'); // ['docs/PRD.md']: a chat's mention of the file
+ * findLinks('open C:\\repo\\src\\a.ts'); // ['C:\\repo\\src\\a.ts']
  * ```
  */
 export function findLinks(text: string): string[] {
@@ -68,6 +72,8 @@ export function findLinksFrom(text: string, from: number): string[] {
   const out: string[] = [];
   // Whether the text holds a Windows path (read once, when an escape first asks).
   let windows: boolean | undefined;
+  // Where the last link ended: a Windows path is read back no further (each character once).
+  let floor = 0;
   for (;;) {
     // A search that begins inside a dotted run: its first candidate start may be no run's first, so
     // `LINK` skips it; it is tried alone, and wins unless `LINK` matches before or at it.
@@ -94,15 +100,34 @@ export function findLinksFrom(text: string, from: number): string[] {
       // `\nconsole.log`, `\tsrc/a.ts`: text with its escapes written out (JSON, a log) puts the
       // escape's letter before the name. Not in Windows text (`C:\temp\notes.txt`), where the
       // backslash separates folders, nor after an escaped backslash (`\\notes.txt`).
-      const at = next - found.length;
-      if (escapedLetter(text, at, found)) {
+      const matchAt = next - found.length;
+      let at = matchAt;
+      // `app\styles\tailwind.css`: a `\t` after a folder that itself follows a backslash separates
+      // folders; no escape.
+      const escaped =
+        escapedLetter(text, at, found) && (found.includes('/') || !folderBefore(text, at - 1, floor));
+      // In Windows text a `\n` before a path written with slashes (`\nbackend/api.js`) is still an escape.
+      const slashed = escaped && found.includes('/');
+      if (escaped) {
         windows ??= WINDOWS_PATH.test(text);
-        if (!windows) found = found.slice(1);
+        if (!windows || slashed) found = found.slice(1);
       }
       // A dot file (`.prettierrc.yaml`): a file name's match starts after the dot, at the word.
       else if (text.charCodeAt(at - 1) === 0x2e && opensLink(text.charCodeAt(at - 2))) found = `.${found}`;
+      // A Windows path is the whole path: its folders before a backslash (`app\components\Header.tsx`)
+      // and its drive (`C:\repo\a.ts`, `C:/repo/a.ts`), read back from where the match starts.
+      const before = text.charCodeAt(at - 1);
+      if ((!escaped || (windows && !slashed)) && (before === 0x5c || before === 0x3a)) {
+        windows ??= WINDOWS_PATH.test(text);
+        const back = windowsStart(text, at, windows, floor);
+        if (back < at) {
+          found = text.slice(back, at) + found;
+          at = back;
+        }
+      }
       // The tail of a glob (`*.d.ts` → `d.ts`, `**/*.test.ts` → `test.ts`) names no file.
-      if (!inGlob(text, at)) pushLink(out, found);
+      if (!inGlob(text, matchAt)) pushLink(out, found);
+      floor = next;
     }
     from = linkStretch(text, next);
     if (from < 0) break;
@@ -110,9 +135,6 @@ export function findLinksFrom(text: string, from: number): string[] {
   LINK.lastIndex = 0;
   return out;
 }
-
-/** A drive letter and one backslash (`C:\temp`): Windows paths written as they are, not escaped. */
-const WINDOWS_PATH = /\b[A-Za-z]:\\(?!\\)/;
 
 /**
  * Whether the link at `at` opens with the letter of a `\n`, `\t` or `\r` escape: an odd run of
@@ -131,17 +153,6 @@ function escapedLetter(text: string, at: number, found: string): boolean {
 function inGlob(text: string, at: number): boolean {
   const before = text.charCodeAt(at - 1);
   return before === 0x2a || (before === 0x2e && text.charCodeAt(at - 2) === 0x2a);
-}
-
-/** Whether `c` is in `[\w-]`. */
-function isNameChar(c: number): boolean {
-  const l = c | 0x20;
-  return (l >= 0x61 && l <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
-}
-
-/** Whether `c` is in `\w`. */
-function isWordChar(c: number): boolean {
-  return c !== 0x2d && isNameChar(c);
 }
 
 /**
@@ -189,26 +200,6 @@ function rangeOrEllipsis(link: string): boolean {
       return true;
   }
   return false;
-}
-
-/**
- * Whether a link may start after `c`: the start of the text, white space, a quote, a bracket, `=` or `:`
- * — what `PATH_OR_FILE`'s lookbehind lets a path start after, and `[` (a Markdown label), without the
- * backslash (an escape's letter, `escapedLetter`'s case).
- */
-function opensLink(c: number): boolean {
-  return (
-    Number.isNaN(c) ||
-    c === 0x20 ||
-    (c >= 0x09 && c <= 0x0d) ||
-    c === 0x60 ||
-    c === 0x27 ||
-    c === 0x22 ||
-    c === 0x28 ||
-    c === 0x5b ||
-    c === 0x3d ||
-    c === 0x3a
-  );
 }
 
 /** Whether `name` ends in a file extension (`package.json`, not `lodash` nor `v1.2`). */

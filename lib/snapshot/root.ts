@@ -14,7 +14,7 @@
 
 /** How a session's folder is written in the texts it produced, once per build. */
 export interface RootSpellings {
-  /** The folder's spellings without a trailing separator: `/Users/ana/proj` and `~/proj`; `C:\w\r`, `C:/w/r` and `/w/r`. */
+  /** The folder's spellings without a trailing separator: `/Users/ana/proj` and `~/proj`; `C:\w\r` and `C:/w/r`. */
   readonly whole: readonly string[];
   /** Each spelling followed by its separator, and what it becomes in a listed item: `''`, or `~/` for a home folder. */
   readonly under: readonly (readonly [string, string])[];
@@ -46,9 +46,13 @@ export function rootSpellings(root: unknown): RootSpellings | undefined {
   const drive = folder.length > 2 && DRIVE.test(folder);
   if (!drive && !(folder.startsWith('/') && folder.length > 1)) return undefined;
   if (drive) {
-    const slashes = folder.replaceAll('\\', '/');
-    // The link finder reads `C:/w/repo/a.ts` as `/w/repo/a.ts` (lib/categorise): that spelling too.
-    const spellings = [folder.replaceAll('/', '\\'), slashes, slashes.slice(2)];
+    // Windows reads a drive letter in either case (`c:/Users/…` and `C:\Users\…` are one folder).
+    const other =
+      folder[0] === folder[0]!.toUpperCase() ? folder[0]!.toLowerCase() : folder[0]!.toUpperCase();
+    const spellings = [folder, `${other}${folder.slice(1)}`].flatMap((f) => [
+      f.replaceAll('/', '\\'),
+      f.replaceAll('\\', '/'),
+    ]);
     return {
       whole: spellings,
       under: spellings.map((w) => [`${w}${w.includes('\\') ? '\\' : '/'}`, ''] as const),

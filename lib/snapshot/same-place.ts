@@ -22,18 +22,22 @@ const MAX_SUFFIX_PARTS = 8;
 const MAX_INDEXED_LENGTH = 512;
 
 /**
- * The comparison key of a link: trailing slashes and leading `./` dropped, a home folder as `~`.
+ * The comparison key of a link: trailing slashes and leading `./` dropped, a home folder as `~`,
+ * backslashes as slashes.
  *
  * @example
  * ```ts
  * placeKey('/Users/ana/proj/'); // '~/proj'
  * placeKey('./src/a.ts'); // 'src/a.ts'
+ * placeKey('app\\src\\a.ts'); // 'app/src/a.ts'
  * ```
  */
 export function placeKey(link: string): string {
-  let to = link.length;
-  while (to > 1 && link.charCodeAt(to - 1) === 0x2f) to--;
-  let key = to === link.length ? link : link.slice(0, to);
+  // A Windows path's backslashes separate folders as slashes do (`app\src\a.ts` is `app/src/a.ts`).
+  const slashed = link.includes('\\') && !SCHEME.test(link) ? link.replaceAll('\\', '/') : link;
+  let to = slashed.length;
+  while (to > 1 && slashed.charCodeAt(to - 1) === 0x2f) to--;
+  let key = to === slashed.length ? slashed : slashed.slice(0, to);
   if (SCHEME.test(key)) return key;
   // Leading `./` pairs dropped by one slice (a loop of slices is quadratic on `././././…`).
   let from = 0;
@@ -49,7 +53,20 @@ export function placeKey(link: string): string {
  * `key` is the link's {@link placeKey}, already made.
  */
 const spellingRank = (link: string, key: string): number =>
-  SCHEME.test(link) ? 4 : link.startsWith('~') ? 1 : link.startsWith('/') ? 2 : key.includes('/') ? 0 : 3;
+  SCHEME.test(link)
+    ? 4
+    : link.startsWith('~')
+      ? 1
+      : link.startsWith('/') || DRIVE.test(key)
+        ? 2
+        : key.includes('/')
+          ? 0
+          : 3;
+
+/** A drive path's key (`C:/…`, backslashes already slashes). */
+const DRIVE = /^[A-Za-z]:\//;
+/** Whether a key is an absolute path: from `/` or a drive. */
+const isAbsolutePath = (key: string): boolean => key.startsWith('/') || DRIVE.test(key);
 
 /**
  * Whether link `a` is the better spelling of a place than link `b` (both of one group), by index;
@@ -141,7 +158,7 @@ export function samePlaces(links: readonly string[]): { group: Int32Array; spell
     if (SCHEME.test(k)) continue;
     // A path that climbs out of its folder has no known base: it neither joins nor is joined.
     if (k.startsWith('../') || k === '..') continue;
-    if (!k.startsWith('/') && !k.startsWith('~')) {
+    if (!isAbsolutePath(k) && !k.startsWith('~')) {
       const owner = parts[i]! > MAX_SUFFIX_PARTS ? deepOwner(k, keys, bySuffix) : bySuffix.get(k);
       if (owner !== undefined && owner >= 0) root[i] = owner;
     }

@@ -168,6 +168,11 @@ describe('links and snapshots', () => {
     ['a long run of backslashes before a name', (n) => fill(n, '\\', '', 'na.ts')],
     ['home paths', (n) => fill(n, ' ~/a')],
     ['folders after backslashes', (n) => fill(n, '\\a/b')],
+    // A Windows path is read back over its folders once: each link reads back no further than the last.
+    ['a Windows path of many folders', (n) => fill(n, 'a\\', '', 'b.ts')],
+    ['Windows links one after another', (n) => fill(n, 'a\\b.ts\\')],
+    ['drives and folders', (n) => fill(n, 'C:\\a\\', '', 'b.ts')],
+    ['escapes between folders', (n) => fill(n, 'a\\na\\t.ts ')],
     // Route groups and dynamic segments (`app/(auth)/[id]/page.tsx`): each opens with its own character.
     ['route groups', (n) => fill(n, '/(g)', 'a')],
     ['dynamic segments', (n) => fill(n, '/[id]', 'a')],

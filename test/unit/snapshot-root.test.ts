@@ -34,11 +34,12 @@ describe('rootSpellings', () => {
       ],
     });
     expect(rootSpellings('/srv/app')?.whole).toEqual(['/srv/app']);
-    // A drive folder, also as the link finder reads `C:/work/repo/a.ts`: `/work/repo/a.ts`.
+    // A drive folder in both separators, its letter in both cases (Windows reads `c:` as `C:`).
     expect(rootSpellings('C:\\work\\repo')?.under).toEqual([
       ['C:\\work\\repo\\', ''],
       ['C:/work/repo/', ''],
-      ['/work/repo/', ''],
+      ['c:\\work\\repo\\', ''],
+      ['c:/work/repo/', ''],
     ]);
     // A home folder itself: what lies under it is listed under ~/.
     expect(rootSpellings('/home/ana')).toEqual({ whole: ['/home/ana', '~'], under: [['/home/ana/', '~/']] });
@@ -97,13 +98,13 @@ describe('isRootOrAbove and relativeToRoot', () => {
       expect(relativeToRoot(root, text), text).toBe(text);
   });
 
-  it('a drive folder in either separator and as the link finder reads it; a home folder as ~/', () => {
+  it('a drive folder in either separator; a home folder as ~/', () => {
     const drive = rootSpellings('C:\\TASK\\repo')!;
     expect(relativeToRoot(drive, 'C:\\TASK\\repo\\src\\a.ts')).toBe('src\\a.ts');
     expect(relativeToRoot(drive, 'C:/TASK/repo/src/a.ts')).toBe('src/a.ts');
     expect(isRootOrAbove(drive, 'C:\\TASK')).toBe(true);
-    expect(isRootOrAbove(drive, '/TASK/repo')).toBe(true);
-    expect(relativeToRoot(drive, '/TASK/repo/prisma/schema.prisma')).toBe('prisma/schema.prisma');
+    expect(isRootOrAbove(drive, 'C:/TASK/repo/')).toBe(true);
+    expect(relativeToRoot(drive, 'c:\\TASK\\repo\\README.md')).toBe('README.md');
     const home = rootSpellings('/home/ana')!;
     expect(relativeToRoot(home, '/home/ana/.config/app.json')).toBe('~/.config/app.json');
     expect(relativeToRoot(home, '~/.config/app.json')).toBe('~/.config/app.json');
@@ -237,6 +238,33 @@ describe('TranscriptMeta.cwd', () => {
     const read = parseTranscript(console);
     expect(read.format).toBe('claude-code-console');
     expect(read.meta?.cwd).toBe('/Users/ana/my proj');
+  });
+
+  it("is read from Cline's environment details, in either layout", () => {
+    const details =
+      '<environment_details>\n# Current Working Directory (c:/Users/ana/proj) Files\nsrc/\n</environment_details>';
+    const api = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<task>\nFix the build\n</task>' },
+          { type: 'text', text: details },
+        ],
+      },
+      { role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] },
+    ];
+    expect(parseTranscript(JSON.stringify(api)).meta).toEqual({ agent: 'cline', cwd: 'c:/Users/ana/proj' });
+    const ui = [
+      { ts: 1, type: 'say', say: 'text', text: 'Fix the build' },
+      {
+        ts: 2,
+        type: 'say',
+        say: 'api_req_started',
+        text: JSON.stringify({ request: `<task>Fix the build</task>\n${details}` }),
+      },
+      { ts: 3, type: 'say', say: 'text', text: 'Fixed.' },
+    ];
+    expect(parseTranscript(JSON.stringify(ui)).meta?.cwd).toBe('c:/Users/ana/proj');
   });
 
   it('is absent where the export records none, and a bare root is not kept', () => {

@@ -16,6 +16,7 @@ import { isExtension, isProductName, isWide, WIDE_RANGES } from '../../lib/categ
 import { scanWords } from '../../lib/categorise/scan';
 import { comparableKey, contentTerms, squash, words } from '../../lib/categorise/text';
 import { keyHash, Vocabulary } from '../../lib/categorise/vocab';
+import { folderBefore, windowsStart } from '../../lib/categorise/windows-paths';
 import { CATEGORIES, deterministicSnapshotWithTrace } from '../../lib/snapshot/deterministic';
 
 const TEXTS = [
@@ -225,12 +226,22 @@ function fuzzTexts(count: number, seed: number): string[] {
   return out;
 }
 
-/** `findLinks` as first written: an exec loop over the whole text with the same regex (a URL ends at a backslash). */
+/**
+ * `findLinks` as first written: an exec loop over the whole text with the same regex (a URL ends at a
+ * backslash). A Windows path is read back from each match with the library's own rules
+ * (lib/categorise/windows-paths.ts, tested on their own in snapshot.test.ts): what this compares is the
+ * scan, which skips stretches no link starts in, against reading every match.
+ */
 const LINK_REFERENCE =
   /\bhttps?:\/\/[^\s<>"'`)\]}\\\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?[\w@.-]+|~)(?:\/(?:[\w@.-]+|\([\w-]+\)(?=\/)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
 function findLinksReference(text: string): string[] {
   const out: string[] = [];
+  const windows = /\b[A-Za-z]:\\(?!\\)/.test(text);
+  // Where the last match ended: a Windows path is read back no further.
+  let floor = 0;
   for (const m of text.matchAll(LINK_REFERENCE)) {
+    const floorHere = floor;
+    if (m[0] !== '') floor = m.index + m[0].length;
     // The tail of a glob (`*.d.ts`).
     const before = text.slice(Math.max(0, m.index - 2), m.index);
     if (before.endsWith('*') || before === '*.') continue;
@@ -238,10 +249,17 @@ function findLinksReference(text: string): string[] {
     // A dot file's dot, before a name the file-name branch matched after it (`.prettierrc.yaml`).
     if (/(?:^|[\s`'"([=:])\.$/.test(text.slice(Math.max(0, m.index - 2), m.index))) link = `.${link}`;
     link = link.replace(/[.,;:!?]+$/, '');
-    // The letter of an escape (`\\nsrc/a.ts`), unless the text writes Windows paths as they are.
+    // The letter of an escape (`\\nsrc/a.ts`), unless the text writes Windows paths as they are (and
+    // the path is written with backslashes) or a folder chain (`app\\styles\\tailwind.css`) holds it.
     const backslashes = /\\*$/.exec(text.slice(0, m.index))![0].length;
-    if (backslashes % 2 === 1 && /^[ntr][\w-]/.test(link) && !/\b[A-Za-z]:\\(?!\\)/.test(text))
-      link = link.slice(1);
+    const escaped =
+      backslashes % 2 === 1 &&
+      /^[ntr][\w-]/.test(m[0]) &&
+      (m[0].includes('/') || !folderBefore(text, m.index - 1, floorHere));
+    const slashed = escaped && m[0].includes('/');
+    if (escaped && (!windows || slashed)) link = link.slice(1);
+    if ((!escaped || (windows && !slashed)) && /[\\:]$/.test(text.slice(0, m.index)))
+      link = text.slice(windowsStart(text, m.index, windows, floorHere), m.index) + link;
     if (link === 'console.log' || /^(?:[0-9/]+|[ymd/]+)$/i.test(link)) continue;
     // A library's name, an XML namespace, a Git range or an ellipsis glued to a name.
     if (

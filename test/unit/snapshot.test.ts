@@ -100,11 +100,11 @@ describe('deterministicSnapshot: categorization', () => {
     ]);
     expect(findLinks('use console.log(x), then write notes.md')).toEqual(['notes.md']);
     // A Windows folder may begin with n, t or r after its backslash: no escape is guessed.
-    expect(findLinks('C:\\Users\\tom\\report.txt')).toEqual(['report.txt']);
+    expect(findLinks('C:\\Users\\tom\\report.txt')).toEqual(['C:\\Users\\tom\\report.txt']);
     // Paths that hold dates stay.
     expect(findLinks('tail /var/log/2026/04/05 and C:\\app\\main.py')).toEqual([
       '/var/log/2026/04/05',
-      'main.py',
+      'C:\\app\\main.py',
     ]);
   });
 
@@ -169,8 +169,31 @@ describe('deterministicSnapshot: categorization', () => {
     // An escaped backslash (`\\\\`) is a backslash: the letter after it belongs to the name.
     expect(findLinks('"C:\\\\temp\\\\notes.txt"')).toEqual(['notes.txt']);
     // Text with a Windows path written as it is: a backslash separates folders.
-    expect(findLinks('C:\\temp\\notes.txt')).toEqual(['notes.txt']);
-    expect(findLinks('C:\\temp\\src/tools.ts')).toEqual(['src/tools.ts']);
+    expect(findLinks('C:\\temp\\notes.txt')).toEqual(['C:\\temp\\notes.txt']);
+    expect(findLinks('C:\\temp\\src/tools.ts')).toEqual(['C:\\temp\\src/tools.ts']);
+  });
+
+  it('reads a Windows path whole: its folders, its drive, in either separator', () => {
+    expect(findLinks('/add app\\components\\Header.tsx')).toEqual(['app\\components\\Header.tsx']);
+    expect(findLinks('at C:\\TASK-99\\repo\\src\\a.ts:12, then')).toEqual([
+      'C:\\TASK-99\\repo\\src\\a.ts:12',
+    ]);
+    expect(findLinks('see C:/TASK/repo/a.ts and c:\\Users\\me\\main.py.')).toEqual([
+      'C:/TASK/repo/a.ts',
+      'c:\\Users\\me\\main.py',
+    ]);
+    expect(findLinks('Models\\Product.cs and Controllers\\CatalogController.cs')).toEqual([
+      'Models\\Product.cs',
+      'Controllers\\CatalogController.cs',
+    ]);
+    // A `\t` after a folder that follows a backslash itself separates folders: `tailwind.css`, not `ailwind.css`.
+    expect(findLinks('app\\styles\\tailwind.css')).toEqual(['app\\styles\\tailwind.css']);
+    // In text with its escapes written out, the escape before the first folder is no folder.
+    expect(findLinks('Error:\\napp\\components\\Header.tsx')).toEqual(['app\\components\\Header.tsx']);
+    expect(findLinks('x\\nconsole.log and line1\\nsrc/a.ts')).toEqual(['src/a.ts']);
+    // An escaped backslash separates nothing; a Markdown escape (`\\_`) is no folder separator.
+    expect(findLinks('foo\\\\bar.ts')).toEqual(['bar.ts']);
+    expect(findLinks('app\\routes\\($locale).account\\_.authorize.tsx')).toEqual(['_.authorize.tsx']);
   });
 
   it('takes a home path of one name (`~/x`) as a path', () => {

@@ -21,7 +21,7 @@ import { ItemError, isRecord, typeName } from '../sink.js';
 import type { Message, Role } from '../types.js';
 import { convertRoleMessage, type ItemBase } from './convert.js';
 import { forEachObject } from './items.js';
-import { commit, newItemOut, noteModel, type ParseState } from './result.js';
+import { commit, newItemOut, noteCwd, noteModel, type ParseState } from './result.js';
 
 /** `say` / `ask` kinds that are bookkeeping, not conversation. */
 const IGNORED = new Set([
@@ -84,6 +84,22 @@ export function parseCline(prepared: Prepared, state: ParseState): void {
   else parseUi(prepared, state);
 }
 
+/** What opens the folder in the `<environment_details>` Cline appends to its requests. */
+const CWD_MARK = '# Current Working Directory (';
+
+/**
+ * The folder of Cline's `# Current Working Directory (c:/Users/ana/proj) Files` line, if `text` holds
+ * one (the person's request in the API history, the request's JSON in the UI messages).
+ */
+function workingDirectory(text: string): string | undefined {
+  const at = text.indexOf(CWD_MARK);
+  if (at < 0) return undefined;
+  const from = at + CWD_MARK.length;
+  const end = text.indexOf(')', from);
+  const folder = end < 0 ? '' : text.slice(from, end);
+  return folder.length > 0 && folder.length <= 1024 && !/[\n\r"]/.test(folder) ? folder : undefined;
+}
+
 /** Cline's `ts` (epoch milliseconds, a number or a numeric string) as ISO. */
 function isoTs(ts: unknown): string | undefined {
   const n = typeof ts === 'number' ? ts : typeof ts === 'string' ? Number(ts) : Number.NaN;
@@ -98,6 +114,7 @@ function parseUi(prepared: Prepared, state: ParseState): void {
     const kind = (obj.type === 'say' ? obj.say : obj.ask) as string;
     const text = obj.text === undefined || obj.text === null ? '' : obj.text;
     if (typeof text !== 'string') throw new ItemError(`Message text must be a string, got ${typeName(text)}`);
+    if (state.meta?.cwd === undefined) noteCwd(state, workingDirectory(text));
     modelFrom(obj.modelInfo, state);
     const ts = isoTs(obj.ts);
     const id = `m${at.index ?? at.line}`;
@@ -212,6 +229,7 @@ function parseApiHistory(prepared: Prepared, state: ParseState): void {
         continue;
       }
       if (typeof block.text !== 'string') throw new ItemError('Text block has no text');
+      if (state.meta?.cwd === undefined) noteCwd(state, workingDirectory(block.text));
       splitUserText(block.text, { ...base, id: `${id}.${k++}` }, texts, out.ignored, result);
     }
     for (const m of texts) out.messages.push(m);

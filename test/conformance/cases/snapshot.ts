@@ -1,3 +1,4 @@
+import { findLinks } from 'rearview/categorise';
 import { compactTrajectory } from 'rearview/compress';
 import { fixtureClient, requestKey } from 'rearview/llm';
 import {
@@ -181,6 +182,36 @@ export const snapshotCases: ConformanceCase[] = [
         keys: links.map(placeKey),
         listed,
       };
+    },
+  },
+  {
+    name: 'snapshot/Windows paths',
+    run() {
+      // Folders and drives read back from a name, escapes told from separators, one place with the
+      // slash spelling, and the session's drive folder.
+      const texts = [
+        '/add app\\components\\Header.tsx',
+        'at C:\\TASK-99\\repo\\src\\a.ts:12, then C:/TASK-99/repo/b.ts',
+        'app\\styles\\tailwind.css and backend\\tests\\test_a.py',
+        'Error:\\napp\\components\\Footer.tsx',
+        'Found 2 results.\\n\\nbackend/api/index.js',
+        'node .\\tmp\\test-toc.js and @c:\\Users\\ana\\notes.txt:3',
+      ];
+      const links = texts.map((t) => findLinks(t));
+      checkEqual(links[0], ['app\\components\\Header.tsx'], 'folders before the name');
+      checkEqual(links[3], ['app\\components\\Footer.tsx'], 'an escape before the first folder');
+      const listed = deterministicSnapshot({
+        objective: '',
+        entries: [...texts, 'app/components/Header.tsx', 'C:\\TASK-99\\repo'].map((value, i) => ({
+          scope: 'notes',
+          key: `w${i}`,
+          value,
+          sourceIteration: i,
+        })),
+        root: 'C:\\TASK-99\\repo',
+      }).requiredEvidenceLinks;
+      check(!listed.includes('C:\\TASK-99\\repo'), 'the session folder is no evidence');
+      return { links, keys: links.flat().map(placeKey), listed };
     },
   },
   {
