@@ -29,7 +29,7 @@ function modelLine(cost: Learn.LlmCost | undefined, limit: number): string | und
 
 /** What the note on sessions in other languages tells (rearview/language reads which ones). */
 const LANGUAGES_NOTE =
-  'rules are written from English sentences only, so they give few; `rearview reflect --languages <file>` lists their corrections';
+  'rules are written from English sentences only, so they give few; `rearview reflect <file>` lists their corrections (it reads these languages)';
 
 /** Skipped files named one by one in the summary; past that, counted by reason. */
 const SKIPPED_SHOWN = 5;

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PARAM_NAMES, PARAM_SPECS } from '../lib/snapshot/index.ts';
-import { openSample, REFLECT_GATE, SHOTS, trackErrors } from './helpers';
+import { openSample, openWithText, REFLECT_GATE, SHOTS, trackErrors } from './helpers';
 
 test('a slider changes the deterministic snapshot at once, and the URL carries it', async ({ page }) => {
   const errors = trackErrors(page);
@@ -105,5 +105,42 @@ test('the offline reflection shows the diff, the diagnostics and the token savin
   await page.getByTestId('run-reflection').click();
   await expect(page.getByTestId('llm-error')).toContainText('No recording for this input');
   await expect(page.getByTestId('llm-error')).toContainText('Anthropic mode');
+  expect(errors).toEqual([]);
+});
+
+test('a session that records its folder lists evidence relative to it, and says so', async ({ page }) => {
+  const errors = trackErrors(page);
+  const events = [
+    {
+      type: 'user',
+      uuid: 'u1',
+      cwd: '/Users/ana/shop',
+      message: { role: 'user', content: 'Fix the cart total test' },
+    },
+    {
+      type: 'assistant',
+      uuid: 'a1',
+      cwd: '/Users/ana/shop',
+      message: {
+        role: 'assistant',
+        content:
+          'The total is computed in /Users/ana/shop/src/cart/total.ts and tested in /Users/ana/shop/test/total.test.ts.',
+      },
+    },
+    {
+      type: 'user',
+      uuid: 'u2',
+      cwd: '/Users/ana/shop',
+      message: { role: 'user', content: 'It runs in /Users/ana/shop, go on.' },
+    },
+  ];
+  await openWithText(page, events.map((e) => JSON.stringify(e)).join('\n'));
+  await expect(page.getByTestId('detected-format')).toHaveText('Claude Code session (JSONL)');
+  await page.getByRole('tab', { name: 'Snapshots' }).click();
+  const det = page.getByTestId('deterministic-snapshot');
+  await expect(det).toContainText('src/cart/total.ts');
+  await expect(det).not.toContainText('/Users/ana/shop');
+  await page.getByText('How the snapshot input is built from a transcript').click();
+  await expect(page.getByTestId('snapshot-root')).toHaveText('/Users/ana/shop');
   expect(errors).toEqual([]);
 });

@@ -70,7 +70,7 @@ export function findLinksFrom(text: string, from: number): string[] {
   // skipped stretches cannot hold a match, so the matches are the same as an exec loop from 0.
   if (from < 0) return [];
   const out: string[] = [];
-  // Whether the text holds a Windows path (read once, when an escape first asks).
+  // Whether the text holds a drive path (read once, when an escape or a backslash first asks).
   let windows: boolean | undefined;
   // Where the last link ended: a Windows path is read back no further (each character once).
   let floor = 0;

@@ -100,7 +100,7 @@ describe('rearview learn --detector', () => {
 
   it('says which sessions read as one of the eight languages, with or without --languages, in text and JSON', async () => {
     const note =
-      'note: 1 of 2 sessions read as Chinese (3 turns): rules are written from English sentences only, so they give few; `rearview reflect --languages <file>` lists their corrections';
+      'note: 1 of 2 sessions read as Chinese (3 turns): rules are written from English sentences only, so they give few; `rearview reflect <file>` lists their corrections (it reads these languages)';
     const expected = { sessions: 1, of: 2, turns: 3, languages: { zh: 3 }, names: 'Chinese' };
     for (const flags of [[], ['--languages']]) {
       const r = await run([join(tmp, 'zh'), ...flags]);

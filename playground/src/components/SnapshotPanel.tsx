@@ -325,6 +325,16 @@ export function SnapshotPanel(props: { app: AppState }) {
                 sentences and its first error line. The first user message (or the issue statement) is the
                 objective. The "previous run" is the deterministic snapshot of the first half of the entries,
                 which is what "retired" compares against. {v().input.entries.length} entries here.
+                <Show when={v().input.root}>
+                  {(root) => (
+                    <>
+                      {' '}
+                      The session ran in <code data-testid="snapshot-root">{root()}</code> (the folder the
+                      transcript records): evidence under it is listed relative to it, and the folder itself
+                      and those above it are left out.
+                    </>
+                  )}
+                </Show>
               </p>
             </details>
           </>
