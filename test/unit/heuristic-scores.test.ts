@@ -354,18 +354,20 @@ describe('friction: a problem still there after the fix', () => {
     heuristicReflect([user('Fix the save button.'), reply('Fixed it.'), user(text)]);
   const frictions = (text: string) => afterFix(text).filter((i) => i.category === 'friction');
 
+  /** A person saying the problem is still there after the fix. */
+  const stillThere = [
+    "It's still not working.",
+    'The button still does not save.',
+    "I'm still getting the same error.",
+    'Still seeing duplicate rows in the table.',
+    'Levitation is still coming in as empty.',
+    'the error still persists, what should we do?',
+    'The issue persists after the restart.',
+    'it still looks broken on mobile',
+  ];
+
   it('"still" with what is still wrong is friction at the default threshold', () => {
-    for (const text of [
-      "It's still not working.",
-      'The button still does not save.',
-      "I'm still getting the same error.",
-      'Still seeing duplicate rows in the table.',
-      'Levitation is still coming in as empty.',
-      'the error still persists, what should we do?',
-      'The issue persists after the restart.',
-      'nope still no email received',
-      'it still looks broken on mobile',
-    ]) {
+    for (const text of [...stillThere, 'nope still no email received']) {
       const found = frictions(text);
       expect(found, text).toHaveLength(1);
       expect(found[0]!.score, text).toBeGreaterThanOrEqual(DEFAULT_MIN_SCORE);
@@ -386,14 +388,7 @@ describe('friction: a problem still there after the fix', () => {
 
   it('a problem still there after the fix is a correction too: its own insight, at the default threshold', () => {
     for (const text of [
-      "It's still not working.",
-      'The button still does not save.',
-      "I'm still getting the same error.",
-      'Still seeing duplicate rows in the table.',
-      'Levitation is still coming in as empty.',
-      'the error still persists, what should we do?',
-      'The issue persists after the restart.',
-      'it still looks broken on mobile',
+      ...stillThere,
       "the export still isn't collecting the full response",
       'Still the same issue.',
       'the total is still wrong',
