@@ -275,6 +275,8 @@ export interface Analysis {
   keyPointOf: number[][];
   snapshot: Snapshot.ActiveContextSnapshot;
   snapshotTokens: number;
+  /** The folder the session ran in, where the transcript records it: the snapshot's evidence is relative to it. */
+  root?: string;
   llm?: { used: boolean; error?: string };
   /** The learned scorer that read people's turns (`--detector`); absent for the markers. */
   detector?: Exclude<Detector, 'markers'>;
@@ -370,6 +372,7 @@ export async function analyse(
     keyPointOf: lib.session.keyPointOf(insights, learned.proposed),
     snapshot: trace.snapshot,
     snapshotTokens: lib.core.estimateTokens(lib.snapshot.snapshotJson(trace.snapshot)),
+    ...(parsed.input.root !== undefined ? { root: parsed.input.root } : {}),
     ...(llmInfo ? { llm: llmInfo } : {}),
     ...(args.detector && args.detector !== 'markers' ? { detector: args.detector } : {}),
     ...(args.categoriser && args.categoriser !== 'rules' ? { categoriser: args.categoriser } : {}),

@@ -227,6 +227,38 @@ describe('the binary', () => {
     expect(json.keyPointOf).toEqual([[], [0]]);
   });
 
+  it('lists evidence relative to the folder a session records, and says which folder', async () => {
+    const events = [
+      {
+        type: 'user',
+        uuid: 'u1',
+        cwd: '/Users/ana/shop',
+        message: { role: 'user', content: 'Fix the cart total test' },
+      },
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        message: {
+          role: 'assistant',
+          content: 'The total is computed in /Users/ana/shop/src/cart/total.ts.',
+        },
+      },
+    ];
+    const input = events.map((e) => JSON.stringify(e)).join('\n');
+    const r = await runCli(['reflect'], { input });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('; evidence relative to /Users/ana/shop');
+    expect(r.stdout).toContain('    - src/cart/total.ts');
+    const json = JSON.parse((await runCli(['reflect', '--json'], { input })).stdout);
+    expect(json.root).toBe('/Users/ana/shop');
+    expect(json.snapshot.requiredEvidenceLinks).toContain('src/cart/total.ts');
+    // A transcript that records no folder has no `root`.
+    const plain = JSON.parse(
+      (await runCli(['reflect', '--json'], { input: JSON.stringify(turnMessages(['hi'])) })).stdout,
+    );
+    expect(plain).not.toHaveProperty('root');
+  });
+
   it.each(TURN_CASES)(
     "prints under $category the key point written from the turn or that it is evidence only, never the detector's placeholder",
     async ({ category, turns, keyPoint, placeholder }) => {
