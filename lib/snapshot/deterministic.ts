@@ -23,6 +23,7 @@ import { bareLink } from './bare-link.js';
 import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
 import type { SnapshotOptions } from './options.js';
+import { isPlaceholderLink } from './placeholder.js';
 import { isRootOrAbove, relativeToRoot, rootSpellings } from './root.js';
 import { samePlaces } from './same-place.js';
 import { droppedByScope, observedCategory } from './scopes.js';
@@ -313,8 +314,14 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     entrySource: boolean,
     known: Candidate | null,
   ): Candidate | null => {
-    if (ci === 4 && root !== undefined && isRootOrAbove(root, text)) {
-      if (trace) dropped.push({ text, reason: 'root', sources: [source], category: CATEGORIES[4] });
+    if (ci === 4 && ((root !== undefined && isRootOrAbove(root, text)) || isPlaceholderLink(text))) {
+      if (trace)
+        dropped.push({
+          text,
+          reason: root !== undefined && isRootOrAbove(root, text) ? 'root' : 'placeholder',
+          sources: [source],
+          category: CATEGORIES[4],
+        });
       return null;
     }
     let existing: Candidate | null = known;

@@ -245,6 +245,7 @@ export const snapshotCases: ConformanceCase[] = [
         '/Users/ana/',
         '/Users/ana/cafe/x.ts',
         'See `/Users/ana/café/docs/setup.md` first.',
+        'Set the base to https://your-domain.com/api.',
       ];
       const entries = values.map((value, i) => ({ scope: 'notes', key: `e${i}`, value, sourceIteration: i }));
       const t = deterministicSnapshotWithTrace({
@@ -258,6 +259,7 @@ export const snapshotCases: ConformanceCase[] = [
         'the folder and above are left out',
       );
       check(listed.includes('tests/読む.test.ts:12'), 'relative to the folder');
+      check(!listed.some((e) => e.includes('your-domain')), 'no placeholder link');
       const drive = deterministicSnapshot({
         objective: '',
         entries: ['C:\\w\\repo\\src\\a.ts', 'C:/w/repo/b.ts', 'C:\\w'].map((value, i) => ({
