@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PARAM_NAMES, PARAM_SPECS } from '../lib/snapshot/index.ts';
+import { claudeSession } from '../tools/shared/claude-session.ts';
 import { openSample, openWithText, REFLECT_GATE, SHOTS, trackErrors } from './helpers';
 
 test('a slider changes the deterministic snapshot at once, and the URL carries it', async ({ page }) => {
@@ -110,31 +111,12 @@ test('the offline reflection shows the diff, the diagnostics and the token savin
 
 test('a session that records its folder lists evidence relative to it, and says so', async ({ page }) => {
   const errors = trackErrors(page);
-  const events = [
-    {
-      type: 'user',
-      uuid: 'u1',
-      cwd: '/Users/ana/shop',
-      message: { role: 'user', content: 'Fix the cart total test' },
-    },
-    {
-      type: 'assistant',
-      uuid: 'a1',
-      cwd: '/Users/ana/shop',
-      message: {
-        role: 'assistant',
-        content:
-          'The total is computed in /Users/ana/shop/src/cart/total.ts and tested in /Users/ana/shop/test/total.test.ts.',
-      },
-    },
-    {
-      type: 'user',
-      uuid: 'u2',
-      cwd: '/Users/ana/shop',
-      message: { role: 'user', content: 'It runs in /Users/ana/shop, go on.' },
-    },
-  ];
-  await openWithText(page, events.map((e) => JSON.stringify(e)).join('\n'));
+  const session = claudeSession('/Users/ana/shop', [
+    'Fix the cart total test',
+    'The total is computed in /Users/ana/shop/src/cart/total.ts and tested in /Users/ana/shop/test/total.test.ts.',
+    'It runs in /Users/ana/shop, go on.',
+  ]);
+  await openWithText(page, session);
   await expect(page.getByTestId('detected-format')).toHaveText('Claude Code session (JSONL)');
   await page.getByRole('tab', { name: 'Snapshots' }).click();
   const det = page.getByTestId('deterministic-snapshot');

@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../playground/src/analyze';
 import { SLIDER_GROUPS } from '../../playground/src/sliders';
 import { readUrlState, writeUrlState } from '../../playground/src/url-state';
+import { claudeSession } from '../../tools/shared/claude-session';
 import { failureSession } from '../fixtures/failure-session';
 import { TURN_CASES, turnMessages } from '../fixtures/turn-cases';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
@@ -228,23 +229,10 @@ describe('the binary', () => {
   });
 
   it('lists evidence relative to the folder a session records, and says which folder', async () => {
-    const events = [
-      {
-        type: 'user',
-        uuid: 'u1',
-        cwd: '/Users/ana/shop',
-        message: { role: 'user', content: 'Fix the cart total test' },
-      },
-      {
-        type: 'assistant',
-        uuid: 'a1',
-        message: {
-          role: 'assistant',
-          content: 'The total is computed in /Users/ana/shop/src/cart/total.ts.',
-        },
-      },
-    ];
-    const input = events.map((e) => JSON.stringify(e)).join('\n');
+    const input = claudeSession('/Users/ana/shop', [
+      'Fix the cart total test',
+      'The total is computed in /Users/ana/shop/src/cart/total.ts.',
+    ]);
     const r = await runCli(['reflect'], { input });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('; evidence relative to /Users/ana/shop');

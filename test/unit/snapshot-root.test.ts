@@ -14,6 +14,7 @@ import {
 } from '../../lib/snapshot/index';
 import { isRootOrAbove, relativeToRoot, rootSpellings } from '../../lib/snapshot/root';
 import { parseTranscript } from '../../lib/transcript/index';
+import { claudeSession } from '../../tools/shared/claude-session';
 import { METADATA_FILE, sharedDataDir, walkFiles } from '../../tools/shared/data';
 
 const notes = (values: string[], root?: string) => ({
@@ -276,20 +277,12 @@ describe('TranscriptMeta.cwd', () => {
   });
 
   it('readSnapshotSource gives the snapshot the folder', () => {
-    const lines = [
-      {
-        type: 'user',
-        uuid: 'u1',
-        cwd: '/Users/ana/proj',
-        message: { role: 'user', content: 'Fix the login test' },
-      },
-      {
-        type: 'assistant',
-        uuid: 'a1',
-        message: { role: 'assistant', content: 'The test lives in /Users/ana/proj/tests/login.test.ts.' },
-      },
-    ];
-    const source = readSnapshotSource(lines.map((l) => JSON.stringify(l)).join('\n'));
+    const source = readSnapshotSource(
+      claudeSession('/Users/ana/proj', [
+        'Fix the login test',
+        'The test lives in /Users/ana/proj/tests/login.test.ts.',
+      ]),
+    );
     expect(source.input.root).toBe('/Users/ana/proj');
   });
 });

@@ -14,6 +14,7 @@ import {
   warmSnapshotMemo,
 } from 'rearview/snapshot';
 import { parseTranscript } from 'rearview/transcript';
+import { claudeSession } from '../../../tools/shared/claude-session';
 import { collidingWords, randomWords } from '../../../tools/shared/flood';
 import { ownCategories } from '../../../tools/shared/own-category';
 import { check, checkEqual } from '../check';
@@ -219,24 +220,12 @@ export const snapshotCases: ConformanceCase[] = [
     run() {
       // The folder a Claude Code session records (its `cwd`): evidence under it is listed relative to
       // it, the folder and those above it are left out, in POSIX, home and drive spellings.
-      const events = [
-        {
-          type: 'user',
-          uuid: 'u1',
-          cwd: '/Users/ana/café',
-          message: { role: 'user', content: 'Fix the 読む test' },
-        },
-        {
-          type: 'assistant',
-          uuid: 'a1',
-          message: {
-            role: 'assistant',
-            content:
-              'The test is /Users/ana/café/tests/読む.test.ts:12 and the config ~/café/vite.config.ts; see /Users/ana/other/notes.md.',
-          },
-        },
-      ];
-      const transcript = parseTranscript(events.map((e) => JSON.stringify(e)).join('\n'));
+      const transcript = parseTranscript(
+        claudeSession('/Users/ana/café', [
+          'Fix the 読む test',
+          'The test is /Users/ana/café/tests/読む.test.ts:12 and the config ~/café/vite.config.ts; see /Users/ana/other/notes.md.',
+        ]),
+      );
       checkEqual(transcript.meta?.cwd, '/Users/ana/café', 'the folder the session records');
       const values = [
         '/Users/ana/café/tests/読む.test.ts:12',
