@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PARAM_NAMES, PARAM_SPECS } from '../lib/snapshot/index.ts';
-import { claudeSession } from '../tools/shared/claude-session.ts';
+import { claudeSession } from '../test/fixtures/claude-session.ts';
 import { openSample, openWithText, REFLECT_GATE, SHOTS, trackErrors } from './helpers';
 
 test('a slider changes the deterministic snapshot at once, and the URL carries it', async ({ page }) => {

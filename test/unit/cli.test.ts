@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../playground/src/analyze';
 import { SLIDER_GROUPS } from '../../playground/src/sliders';
 import { readUrlState, writeUrlState } from '../../playground/src/url-state';
-import { claudeSession } from '../../tools/shared/claude-session';
+import { claudeSession } from '../fixtures/claude-session';
 import { failureSession } from '../fixtures/failure-session';
 import { TURN_CASES, turnMessages } from '../fixtures/turn-cases';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';

@@ -14,8 +14,8 @@ import {
 } from '../../lib/snapshot/index';
 import { isRootOrAbove, relativeToRoot, rootSpellings } from '../../lib/snapshot/root';
 import { parseTranscript } from '../../lib/transcript/index';
-import { claudeSession } from '../../tools/shared/claude-session';
 import { METADATA_FILE, sharedDataDir, walkFiles } from '../../tools/shared/data';
+import { claudeSession } from '../fixtures/claude-session';
 
 const notes = (values: string[], root?: string) => ({
   objective: 'fix the app',

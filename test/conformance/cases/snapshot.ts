@@ -14,9 +14,9 @@ import {
   warmSnapshotMemo,
 } from 'rearview/snapshot';
 import { parseTranscript } from 'rearview/transcript';
-import { claudeSession } from '../../../tools/shared/claude-session';
 import { collidingWords, randomWords } from '../../../tools/shared/flood';
 import { ownCategories } from '../../../tools/shared/own-category';
+import { claudeSession } from '../../fixtures/claude-session';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
 
