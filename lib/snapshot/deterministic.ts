@@ -314,15 +314,18 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     entrySource: boolean,
     known: Candidate | null,
   ): Candidate | null => {
-    if (ci === 4 && ((root !== undefined && isRootOrAbove(root, text)) || isPlaceholderLink(text))) {
-      if (trace)
-        dropped.push({
-          text,
-          reason: root !== undefined && isRootOrAbove(root, text) ? 'root' : 'placeholder',
-          sources: [source],
-          category: CATEGORIES[4],
-        });
-      return null;
+    if (ci === 4) {
+      // Evidence that names no place to look: the session's folder or above it, a host to fill in.
+      const none =
+        root !== undefined && isRootOrAbove(root, text)
+          ? 'root'
+          : isPlaceholderLink(text)
+            ? 'placeholder'
+            : null;
+      if (none !== null) {
+        if (trace) dropped.push({ text, reason: none, sources: [source], category: CATEGORIES[4] });
+        return null;
+      }
     }
     let existing: Candidate | null = known;
     let key: string | null = null;
@@ -645,9 +648,8 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     const out = snapshot[cat];
     for (let j = 0; j < list.length; j++) {
       const c = list[j]!;
-      let text = clip(c.text, maxText);
+      const text = clip(ci === 4 && listed !== null ? relativeToRoot(root!, c.text) : c.text, maxText);
       if (ci === 4 && listed !== null) {
-        text = clip(relativeToRoot(root!, c.text), maxText);
         if (listed.has(text)) {
           if (trace)
             dropped.push({
