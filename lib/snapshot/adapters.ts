@@ -19,6 +19,7 @@ import { editsAfter } from './acted.js';
 import { deterministicSnapshot } from './deterministic.js';
 import { objectiveFromText, statesNoTask } from './objective.js';
 import { type PlanStep, planSteps } from './plan.js';
+import { linksThroughRoot, rootSpellings, spacedSpellings } from './root.js';
 import { endsWithWords, sentences } from './sentences.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
 
@@ -102,7 +103,8 @@ const DELIVERED_CHARS = 1500;
  * with an edit that worked after it; a call the person declined gives none), each tool call the files
  * and URLs it names (scope `evidence`), and the open steps of the agent's latest plan (its to-do
  * tool's list, `planSteps`) when neither the person has spoken nor an edit has worked since (scope
- * `todo`: next actions). The first user message longer than a few characters is the
+ * `todo`: next actions; with `options.root`, the session's folder, a folder name holding white space
+ * is read whole in them). The first user message longer than a few characters is the
  * objective: one a person typed, or an agent's task statement (or what the person typed into a command
  * template), never a continuation summary or an interruption notice. User-seat messages no person wrote
  * (see `UNREAD`) give no entry.
@@ -113,12 +115,18 @@ const DELIVERED_CHARS = 1500;
  * const snapshot = deterministicSnapshot(snapshotInputFrom(objective, entries));
  * ```
  */
-export function entriesFromMessages(messages: readonly Message[]): {
+export function entriesFromMessages(
+  messages: readonly Message[],
+  options: { root?: string } = {},
+): {
   objective: string;
   entries: MemoryEntry[];
 } {
   const entries: MemoryEntry[] = [];
   let objective = '';
+  // A folder whose name holds white space, read whole in the paths of the calls (root.ts).
+  const root = rootSpellings(options.root);
+  const spaced = root !== undefined ? spacedSpellings(root) : [];
   // A step planned or asked for before the person's latest turn was carried out or overtaken by the
   // time they spoke again (eval/snapshot/sets/pending: blind readers found none of 140 next actions of
   // whole sessions still to do at the end before this rule, and 13 of 90 after it).
@@ -198,7 +206,10 @@ export function entriesFromMessages(messages: readonly Message[]): {
       return;
     }
     if (m.toolName) {
-      findLinks(m.content)
+      (spaced.length > 0
+        ? (linksThroughRoot(m.content, spaced, findLinks) ?? findLinks(m.content))
+        : findLinks(m.content)
+      )
         .slice(0, 3)
         .forEach((link, j) => {
           entries.push({

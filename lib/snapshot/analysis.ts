@@ -68,6 +68,11 @@ export interface Analysis<C = unknown> {
    * the text is evidence in some build. A pure function of `text` and `links`: kept across builds.
    */
   bare: string | null | undefined;
+  /**
+   * Which of `links` are words joined by slashes written bare (word-list.ts `bareWordLists`), null
+   * when none has the shape; undefined until the text's links are read in some build.
+   */
+  lists: Uint8Array | null | undefined;
   /** Its content terms, as a candidate's: -1 until needed. */
   termsAt: number;
   termsLen: number;
@@ -119,6 +124,7 @@ export function analyze<C>(raw: string, vocab: Vocabulary, gen: number): Analysi
     resolved: false,
     key: null,
     bare: undefined,
+    lists: undefined,
     termsAt: -1,
     termsLen: 0,
     gen,

@@ -8,6 +8,7 @@
 import {
   comparableKey,
   contentTerms,
+  findLinks,
   keyHash,
   PROBE_LIMIT,
   scanText,
@@ -24,7 +25,7 @@ import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
 import type { SnapshotOptions } from './options.js';
 import { isPlaceholderLink } from './placeholder.js';
-import { isRootOrAbove, relativeToRoot, rootSpellings } from './root.js';
+import { isRootOrAbove, linksThroughRoot, relativeToRoot, rootSpellings, spacedSpellings } from './root.js';
 import { samePlaces } from './same-place.js';
 import { droppedByScope, observedCategory } from './scopes.js';
 import type {
@@ -35,6 +36,7 @@ import type {
   SnapshotTrace,
   TracedItem,
 } from './types.js';
+import { addFolders, bareWordLists, firstFolder, wordListShape } from './word-list.js';
 
 /**
  * Default cap on items per category (`MAX_CATEGORY_ITEMS` of the snapshot specification).
@@ -251,6 +253,8 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   const objectiveText = squash(String(input.objective ?? ''));
   // Evidence as the folder the session worked in sees it (root.ts).
   const root = rootSpellings(input.root);
+  // A folder whose name holds white space is read whole in the texts that spell it (root.ts).
+  const spaced = root !== undefined ? spacedSpellings(root) : [];
   // A memo keeps the vocabulary and the texts' analyses from one build to the next (analysis.ts).
   const memo = options.memo;
   // Checked by shape, not `instanceof`: a bundle that never makes a memo does not carry its class.
@@ -460,6 +464,14 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
 
   // The candidates of the texts' links, a text's after another's (one array, not one per text).
   const linkCands: (Candidate | null)[] = [];
+  // Links shaped like words joined by slashes (word-list.ts): how often each was read bare, -1 once
+  // it was read in a code span.
+  const wordLists = new Map<Candidate, number>();
+  const noteList = (c: Candidate | null, bare: boolean): void => {
+    if (c === null) return;
+    const n = wordLists.get(c);
+    wordLists.set(c, !bare || n === -1 ? -1 : (n ?? 0) + 1);
+  };
   const forcedByScope = new Map<string, SnapshotCategory | null>();
   // Entries in a row often share their scope.
   let lastScope: string | null = null;
@@ -504,15 +516,22 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // Scopes that say what the session shows is over keep an entry out of some lists (scopes.ts).
     const over = droppedByScope(scope, own);
     if (over) own = undefined;
-    const found = a.links;
+    const through = spaced.length > 0 ? linksThroughRoot(text, spaced, findLinks) : null;
+    const found = through ?? a.links;
     // A pointer to evidence ("See lib/retry.ts:42") keeps its text, which holds its links.
     if (found.length > 0 && (forced || own !== 'requiredEvidenceLinks')) {
       if (a.linkAt < 0) {
         a.linkAt = linkCands.length;
         for (let l = 0; l < found.length; l++) linkCands.push(null);
       }
-      for (let l = 0, at = a.linkAt; l < found.length; l++)
-        linkCands[at + l] = add(4, found[l]!, source, iteration, null, true, linkCands[at + l]!);
+      // Kept with the analysis, except for links read through this build's folder.
+      if (through === null && a.lists === undefined) a.lists = bareWordLists(text, found);
+      const shaped = through === null ? a.lists! : bareWordLists(text, found);
+      for (let l = 0, at = a.linkAt; l < found.length; l++) {
+        const c = add(4, found[l]!, source, iteration, null, true, linkCands[at + l]!);
+        linkCands[at + l] = c;
+        if (shaped !== null && shaped[l]! > 0) noteList(c, shaped[l] === 1);
+      }
     }
     if (forced === 'requiredEvidenceLinks') {
       if (found.length === 0) add(4, text, source, iteration, null, true, null);
@@ -521,9 +540,18 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     const category = forced ? (a.resolved && forced === 'blockers' ? undefined : forced) : own;
     // A link in Markdown dress is the link: listed as such, it merges with the same link named elsewhere.
     // Read once per text, not once per build: a memo keeps the analysis.
-    if (category === 'requiredEvidenceLinks' && a.bare === undefined) a.bare = bareLink(text, found) ?? null;
-    if (category === 'requiredEvidenceLinks' && a.bare) add(4, a.bare, source, iteration, null, true, null);
-    else if (category) add(CATEGORY_INDEX[category], text, source, iteration, a, true, null);
+    if (category === 'requiredEvidenceLinks' && a.bare === undefined && through === null)
+      a.bare = bareLink(text, found) ?? null;
+    const bare =
+      category !== 'requiredEvidenceLinks'
+        ? null
+        : through === null
+          ? a.bare
+          : (bareLink(text, found) ?? null);
+    if (bare) {
+      const c = add(4, bare, source, iteration, null, true, null);
+      if (wordListShape(bare)) noteList(c, bareWordLists(text, [bare])![0] === 1);
+    } else if (category) add(CATEGORY_INDEX[category], text, source, iteration, a, true, null);
     else if (trace)
       dropped.push({
         text,
@@ -537,6 +565,26 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     const source = trace ? `task:${t.id}` : '';
     if (cat && title) add(CATEGORY_INDEX[cat], title, source, maxIter, null, false, null);
     else if (trace && title) dropped.push({ text: title, reason: 'resolved', sources: [source] });
+  }
+
+  // Words joined by slashes that no other path of the session goes through are no place (word-list.ts).
+  if (wordLists.size > 0) {
+    const folders = new Set<string>();
+    for (const c of candidates) if (c.cat === 4 && (wordLists.get(c) ?? -1) < 0) addFolders(c.text, folders);
+    let k = 0;
+    for (const c of candidates) {
+      const n = wordLists.get(c) ?? -1;
+      if (n < 0 || folders.has(firstFolder(c.text))) {
+        c.order = k;
+        candidates[k++] = c;
+        continue;
+      }
+      candidateCount -= n;
+      consolidatedCount -= n - 1;
+      if (trace)
+        dropped.push({ text: c.text, reason: 'word_list', sources: c.sources, category: CATEGORIES[4]! });
+    }
+    candidates.length = k;
   }
 
   // 2. Rank by relevance to the objective and recency.

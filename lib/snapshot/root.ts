@@ -151,3 +151,62 @@ export function relativeToRoot(root: RootSpellings, text: string): string {
   }
   return out;
 }
+
+/** What a path's name may hold for `findLinks` to read it whole (separators, a drive's colon, `~`). */
+const PLAIN_SPELLING = /^[\w@.~:\\/-]*$/;
+
+/**
+ * The spellings of the folder that `findLinks` would not read whole: a name with white space or a
+ * letter outside ASCII (`/Users/ana/My app`, `/Users/ana/café`) is cut there (`/Users/ana/My`,
+ * `app/src/a.ts`). Empty for most folders.
+ *
+ * @example
+ * ```ts
+ * spacedSpellings(rootSpellings('/Users/ana/My app')!); // ['/Users/ana/My app', '~/My app']
+ * spacedSpellings(rootSpellings('/Users/ana/app')!); // []
+ * ```
+ */
+export function spacedSpellings(root: RootSpellings): readonly string[] {
+  return root.whole.filter((w) => !PLAIN_SPELLING.test(w));
+}
+
+/** A name `findLinks` reads, standing in for the `i`th spelling: it keeps the spelling's start. */
+function standIn(spelling: string, i: number): string {
+  const name = `rearview-root-${i}`;
+  if (spelling.startsWith('~')) return `~/${name}`;
+  if (DRIVE.test(spelling)) return `${spelling.slice(0, 3)}${name}`;
+  return `/${name}`;
+}
+
+/**
+ * The links of `text` read with the folder's spellings whole, when `text` spells one of `spaced`
+ * ({@link spacedSpellings}); else null (the text's own links stand). Each spelling is read as a plain
+ * name (`/rearview-root-0` for `find`) and given back as written, so `/Users/ana/My app/src/a.ts` is
+ * one link, which the listing then shows as `src/a.ts`. Linear in the text's length.
+ *
+ * @example
+ * ```ts
+ * const spaced = spacedSpellings(rootSpellings('/Users/ana/My app')!);
+ * linksThroughRoot('See /Users/ana/My app/src/a.ts', spaced, findLinks); // ['/Users/ana/My app/src/a.ts']
+ * ```
+ */
+export function linksThroughRoot(
+  text: string,
+  spaced: readonly string[],
+  find: (text: string) => string[],
+): string[] | null {
+  let read = text;
+  const joined: [string, string][] = [];
+  spaced.forEach((s, i) => {
+    if (read.indexOf(s) < 0) return;
+    const j = standIn(s, i);
+    joined.push([j, s]);
+    read = read.replaceAll(s, j);
+  });
+  if (joined.length === 0) return null;
+  return find(read).map((link) => {
+    let out = link;
+    for (const [j, s] of joined) if (out.indexOf(j) >= 0) out = out.replaceAll(j, s);
+    return out;
+  });
+}

@@ -77,7 +77,7 @@ export function readSnapshotSource(text: string): SnapshotSource {
       trajectory = null;
     }
   }
-  const { objective, entries } = entriesFromMessages(transcript.messages);
+  const { objective, entries } = entriesFromMessages(transcript.messages, { root: transcript.meta?.cwd });
   return {
     kind: 'transcript',
     format: transcript.format,

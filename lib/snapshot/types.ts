@@ -116,8 +116,10 @@ export interface TracedItem {
  * agent answered; and a guess of scope `answered`, said before the person's latest turn, or
  * `superseded`), `uncategorized`, `duplicate`, `near_duplicate` (consolidated into a kept item; for
  * evidence, another spelling of the same place), `root` (evidence that is the session's folder or a
-folder above it: `SnapshotInput.root`), `placeholder` (a link whose host is left to fill in:
-`https://your-domain.com`, `https://YOUR_PRODUCTION_URL`), `over_cap`, or the model's own
+folder above it: `SnapshotInput.root`), `placeholder` (a link left to fill in:
+`https://your-domain.com`, `https://YOUR_PRODUCTION_URL`, `path/to/file`,
+`github.com/your-username/…`), `word_list` (words joined by slashes, "run/lint/typecheck/test",
+written bare, that no other path of the session goes through), `over_cap`, or the model's own
 reason.
  *
  * @example

@@ -128,6 +128,8 @@ const INTERNAL: Record<string, string> = {
   'eval/heuristic/strangers-data.ts → lib/heuristic/languages':
     'scores per language with the private language table',
   'eval/heuristic/run.ts → lib/heuristic/score': 'reports the private score components',
+  'eval/snapshot/word-lists.ts → lib/snapshot/word-list':
+    'groups the kept evidence links by the private word-list shape the readers judged',
   'eval/reduction/metrics.ts → lib/compress/prune-rules.js':
     'measures what the pruner’s private view reader reads',
   'eval/snapshot/learned-features.ts → lib/categorise/classify.js':

@@ -37,6 +37,16 @@ import {
 
 type Case = readonly [name: string, make: (n: number) => string];
 
+/** `i` in letters only (`a`, `b`, …, `ba`): names a word-list link can hold. */
+const letters = (i: number): string => {
+  let out = '';
+  do {
+    out = String.fromCharCode(0x61 + (i % 26)) + out;
+    i = Math.floor(i / 26);
+  } while (i > 0);
+  return out;
+};
+
 /** One `it` per input: the scanner's time grows at most linearly on it (`sizes`: 12.5 to 100 KB). */
 function linear(
   scanner: string,
@@ -193,6 +203,30 @@ describe('links and snapshots', () => {
       // "we will …" again and again, and a colon that closes no plan: each "we will" was read to the
       // colon (1.7 s at 160 KB).
       ['plans without their colon', (n) => fill(n, 'we will w ', '', ': we:')],
+      // Words joined by slashes, each a different link looked for in the text (word-list.ts).
+      [
+        'different word lists',
+        (n) => Array.from({ length: n / 12 }, (_, i) => `${letters(i)}/bb/cc `).join(''),
+      ],
+      [
+        'word lists in code spans',
+        (n) => Array.from({ length: n / 14 }, (_, i) => `\`${letters(i)}/bb/cc\` `).join(''),
+      ],
+    ],
+  );
+  // A session folder whose name holds a space, spelled again and again (root.ts `linksThroughRoot`).
+  linear(
+    'deterministicSnapshot (a folder with a space)',
+    (value) =>
+      deterministicSnapshot({
+        objective: 'x',
+        entries: [{ scope: 'notes', key: 'k', value, sourceIteration: 0 }],
+        root: '/Users/ana/My app',
+      }),
+    [
+      ['the folder and a file', (n) => fill(n, '/Users/ana/My app/a.ts ')],
+      ['the folder cut short', (n) => fill(n, '/Users/ana/My ap')],
+      ['the home spelling', (n) => fill(n, '~/My app/')],
     ],
   );
   // A command template's `## User Input` block, read for the objective: openers without a closing

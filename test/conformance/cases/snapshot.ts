@@ -8,6 +8,7 @@ import {
   deterministicSnapshotWithTrace,
   entriesFromMessages,
   placeKey,
+  readSnapshotSource,
   reflectedSnapshotPrompt,
   type SnapshotInput,
   samePlaces,
@@ -266,12 +267,51 @@ export const snapshotCases: ConformanceCase[] = [
       }).requiredEvidenceLinks;
       checkEqual(home, ['~/.config/app.json'], 'under ~/ when the folder is a home folder');
       check(drive.includes('b.ts'), 'a drive folder');
+      // A folder whose name holds a space is read whole, in notes and in a tool call's paths.
+      const spacedSession = [
+        {
+          type: 'user',
+          uuid: 'u1',
+          cwd: '/Users/ana/Mi café',
+          message: { role: 'user', content: 'Arregla el total' },
+        },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          cwd: '/Users/ana/Mi café',
+          message: {
+            role: 'assistant',
+            content: [
+              {
+                type: 'text',
+                text: 'The total is in /Users/ana/Mi café/src/total.ts:8; I will add run/lint/test scripts.',
+              },
+              {
+                type: 'tool_use',
+                id: 't1',
+                name: 'Read',
+                input: { file_path: '/Users/ana/Mi café/src/cart.ts' },
+              },
+            ],
+          },
+        },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n');
+      const spaced = deterministicSnapshotWithTrace(readSnapshotSource(spacedSession).input);
+      check(
+        spaced.snapshot.requiredEvidenceLinks.includes('src/cart.ts'),
+        "a tool call's path under the folder",
+      );
+      check(!spaced.snapshot.requiredEvidenceLinks.includes('run/lint/test'), 'no word list');
       return {
         cwd: transcript.meta?.cwd,
         listed,
         dropped: t.dropped.filter((d) => d.reason === 'root'),
         drive,
         home,
+        spaced: spaced.snapshot.requiredEvidenceLinks,
+        spacedDropped: spaced.dropped.filter((d) => d.reason === 'root' || d.reason === 'word_list'),
       };
     },
   },
