@@ -10,13 +10,16 @@ import { folderBefore, WINDOWS_PATH, windowsStart } from './windows-paths.js';
 /**
  * A path (a slash with names around it) or a file name by its extension, after `LINK`'s URL. A
  * folder after a slash may be a route group or a dynamic segment, as Next.js, Expo Router and
- * SvelteKit name them (`app/(auth)/login.tsx`, `app/blog/[slug]/page.tsx`, `api/[...auth].ts`): a
- * group only as a whole folder; a segment's name opens with a letter and has no one-letter range, so
+ * SvelteKit name them (`app/(auth)/login.tsx`, `app/blog/[slug]/page.tsx`, `api/[...auth].ts`), and a
+ * name after a slash may hold Remix's `$param` or open with its `($optional)` segment
+ * (`routes/($lang).products.$id.tsx`) or SvelteKit's `+` (`routes/+page.svelte`), and a path may open
+ * with SvelteKit's `$lib` (a `$` before a lower-case letter; `$HOME` is a shell's variable): a group as
+ * a whole folder or glued to the name after it, never at the end; a segment's name opens with a letter and has no one-letter range, so
  * a character class (`refs/heads/[0-9]`, `[a-zA-Z]`) is none. Each branch opens with its own
  * character (`(`, `[`, a name's), so the scan stays linear.
  */
 const PATH_OR_FILE =
-  /(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?[\w@.-]+|~)(?:\/(?:[\w@.-]+|\([\w-]+\)(?=\/)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/;
+  /(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?(?:\$(?=[a-z]))?[\w@.-]+|~)(?:\/(?:[\w@.$+-]+|\(\$?[\w-]+\)(?:(?=\/)|[\w@.$+-]+)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/;
 
 /**
  * A URL, a path, or a file name by its extension (`setup.py:12`). A file name is only tried at the
@@ -221,6 +224,14 @@ function pushLink(out: string[], link: string): void {
     if (!NAMESPACE.test(link) && link.indexOf('${') < 0) out.push(link);
   } else {
     if (rangeOrEllipsis(link)) return;
+    // A diff's removed line or a list's dash glued to the path (`-.specify/a.md`, `-src/b.ts`): no
+    // file's name starts with a hyphen (a command's flag does, and is no path).
+    if (link.charCodeAt(0) === 0x2d) {
+      let i = 1;
+      while (link.charCodeAt(i) === 0x2d) i++;
+      link = link.slice(i);
+      if (link.length === 0) return;
+    }
     // A mention in an IDE chat (`@docs/PRD.md`, Cursor's and Claude Code's): the file is the path
     // after the `@`. A scoped package or an import alias (`@mui/material`, `@/lib/utils.ts`) is kept.
     if (link.charCodeAt(0) === 0x40 && mentionsFile(link)) link = link.slice(1);

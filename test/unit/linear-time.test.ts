@@ -188,6 +188,13 @@ describe('links and snapshots', () => {
     ['dynamic segments', (n) => fill(n, '/[id]', 'a')],
     ['catch-all segments', (n) => fill(n, '/[...a]', 'a')],
     ['unclosed groups and segments', (n) => fill(n, '/(a/[a-b', 'a')],
+    // Remix's `$param` and `($optional)` inside names, and dashes glued before a path.
+    ['dollar segments', (n) => fill(n, '/a.$b', 'x')],
+    ['plus segments', (n) => fill(n, '/+a', 'x')],
+    ['aliases', (n) => fill(n, '$a/', ' ')],
+    ['groups glued to names', (n) => fill(n, '/($a)b', 'x')],
+    ['groups without a name after them', (n) => fill(n, '/($a)', 'x')],
+    ['dashes before a path', (n) => fill(n, '-', '', 'a/b.ts')],
   ]);
   linear(
     'deterministicSnapshot (one long entry)',

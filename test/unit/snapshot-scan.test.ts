@@ -241,7 +241,7 @@ function fuzzTexts(count: number, seed: number): string[] {
  * scan, which skips stretches no link starts in, against reading every match.
  */
 const LINK_REFERENCE =
-  /\bhttps?:\/\/[^\s<>"'`)\]}\\\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?[\w@.-]+|~)(?:\/(?:[\w@.-]+|\([\w-]+\)(?=\/)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+  /\bhttps?:\/\/[^\s<>"'`)\]}\\\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?(?:\$(?=[a-z]))?[\w@.-]+|~)(?:\/(?:[\w@.$+-]+|\(\$?[\w-]+\)(?:(?=\/)|[\w@.$+-]+)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
 function findLinksReference(text: string): string[] {
   const out: string[] = [];
   const windows = /\b[A-Za-z]:\\(?!\\)/.test(text);
@@ -283,6 +283,9 @@ function findLinksReference(text: string): string[] {
       link.split('/').some((part) => part.replace(/^\[\.\.\./, '[').includes('..') && !/^\.+$/.test(part))
     )
       continue;
+    // A dash glued to the path (a diff's removed line): no file's name starts with one.
+    if (!link.startsWith('http')) link = link.replace(/^-+/, '');
+    if (link === '') continue;
     // An IDE chat's mention of a file (`@docs/a.md`; not an alias's `@/x.ts`).
     const last = /\.(\w+)(?::\d+)*$/.exec(link.slice(link.lastIndexOf('/') + 1));
     if (/^@[^/]/.test(link) && !link.startsWith('http') && last && isExtension(last[1]!.toLowerCase()))

@@ -191,6 +191,16 @@ describe('a session folder whose name holds a space', () => {
         root,
       ),
     ).toEqual(['/Users/ana/My apple/x.ts', 'src/a.ts:4']);
+    // A drive folder with a space, in both separators; a folder with a letter outside ASCII.
+    expect(
+      evidence(
+        ['The bug is in C:\\Users\\Ana Maria\\proj\\src\\a.ts:4 now.', 'also c:/Users/Ana Maria/proj/b.ts'],
+        'C:\\Users\\Ana Maria\\proj',
+      ),
+    ).toEqual(['b.ts', 'src\\a.ts:4']);
+    expect(evidence(['The bug is in /home/ana/café/src/a.ts:4 now.'], '/home/ana/café')).toEqual([
+      'src/a.ts:4',
+    ]);
     // Without the folder the path is cut at the space, as before.
     expect(evidence(['The bug is in /Users/ana/My app/src/a.ts:4.'])).toEqual([
       '/Users/ana/My',

@@ -155,6 +155,34 @@ describe('deterministicSnapshot: categorization', () => {
       'b.ts',
     ]);
     expect(findLinks('call lib/a.ts(12) or foo(bar/baz.ts); x/(y)')).toEqual(['lib/a.ts', 'bar/baz.ts']);
+    // Remix and React Router name a route's parameter `$x` and an optional segment `($x)` inside a
+    // file's name; a folder may open with a group (`(02)Projects`). The path was cut at them.
+    expect(
+      findLinks(
+        'Edit app/routes/collections.$handle.tsx, `app/routes/($locale).account_.login.tsx` and src/$lib/a.ts',
+      ),
+    ).toEqual([
+      'app/routes/collections.$handle.tsx',
+      'app/routes/($locale).account_.login.tsx',
+      'src/$lib/a.ts',
+    ]);
+    expect(findLinks('in /mnt/Docs/(02)Projects/app/src/App.vue')).toEqual([
+      '/mnt/Docs/(02)Projects/app/src/App.vue',
+    ]);
+    // SvelteKit's route files (`+page.svelte`) and its `$lib` alias; a shell variable is no folder.
+    expect(findLinks('edit src/routes/blog/[slug]/+page.ts and "$lib/components/Button.svelte"')).toEqual([
+      'src/routes/blog/[slug]/+page.ts',
+      '$lib/components/Button.svelte',
+    ]);
+    expect(findLinks('cost $5.00, echo $HOME/.bashrc')).toEqual([]);
+  });
+
+  it('reads no dash glued before a path as part of it (a diff line, a list without its space)', () => {
+    expect(findLinks('-.specify/templates/spec.md and -src/b.ts')).toEqual([
+      '.specify/templates/spec.md',
+      'src/b.ts',
+    ]);
+    expect(findLinks('run -o dist/a.js --verbose')).toEqual(['dist/a.js']);
   });
 
   it('reads text with its escapes written out: the escape letter is not part of a name', () => {
