@@ -19,7 +19,7 @@ import { editsAfter } from './acted.js';
 import { deterministicSnapshot } from './deterministic.js';
 import { objectiveFromText, statesNoTask } from './objective.js';
 import { type PlanStep, planSteps } from './plan.js';
-import { linksThroughRoot, rootSpellings, spacedSpellings } from './root.js';
+import { cutSpellings, linksThroughRoot, rootSpellings } from './root.js';
 import { endsWithWords, sentences } from './sentences.js';
 import type { MemoryEntry, SnapshotInput } from './types.js';
 
@@ -104,7 +104,7 @@ const DELIVERED_CHARS = 1500;
  * and URLs it names (scope `evidence`), and the open steps of the agent's latest plan (its to-do
  * tool's list, `planSteps`) when neither the person has spoken nor an edit has worked since (scope
  * `todo`: next actions; with `options.root`, the session's folder, a folder name holding white space
- * is read whole in them). The first user message longer than a few characters is the
+ * or a letter outside ASCII is read whole in them). The first user message longer than a few characters is the
  * objective: one a person typed, or an agent's task statement (or what the person typed into a command
  * template), never a continuation summary or an interruption notice. User-seat messages no person wrote
  * (see `UNREAD`) give no entry.
@@ -124,9 +124,10 @@ export function entriesFromMessages(
 } {
   const entries: MemoryEntry[] = [];
   let objective = '';
-  // A folder whose name holds white space, read whole in the paths of the calls (root.ts).
+  // A folder whose name `findLinks` cuts (white space, a letter outside ASCII), read whole in the
+  // paths of the calls (root.ts).
   const root = rootSpellings(options.root);
-  const spaced = root !== undefined ? spacedSpellings(root) : [];
+  const cut = root !== undefined ? cutSpellings(root) : [];
   // A step planned or asked for before the person's latest turn was carried out or overtaken by the
   // time they spoke again (eval/snapshot/sets/pending: blind readers found none of 140 next actions of
   // whole sessions still to do at the end before this rule, and 13 of 90 after it).
@@ -206,8 +207,8 @@ export function entriesFromMessages(
       return;
     }
     if (m.toolName) {
-      (spaced.length > 0
-        ? (linksThroughRoot(m.content, spaced, findLinks) ?? findLinks(m.content))
+      (cut.length > 0
+        ? (linksThroughRoot(m.content, cut, findLinks) ?? findLinks(m.content))
         : findLinks(m.content)
       )
         .slice(0, 3)

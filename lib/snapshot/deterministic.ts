@@ -25,7 +25,7 @@ import { Buckets, signature } from './lsh.js';
 import type { SnapshotMemo } from './memo.js';
 import type { SnapshotOptions } from './options.js';
 import { isPlaceholderLink } from './placeholder.js';
-import { isRootOrAbove, linksThroughRoot, relativeToRoot, rootSpellings, spacedSpellings } from './root.js';
+import { cutSpellings, isRootOrAbove, linksThroughRoot, relativeToRoot, rootSpellings } from './root.js';
 import { samePlaces } from './same-place.js';
 import { droppedByScope, observedCategory } from './scopes.js';
 import type {
@@ -253,8 +253,9 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   const objectiveText = squash(String(input.objective ?? ''));
   // Evidence as the folder the session worked in sees it (root.ts).
   const root = rootSpellings(input.root);
-  // A folder whose name holds white space is read whole in the texts that spell it (root.ts).
-  const spaced = root !== undefined ? spacedSpellings(root) : [];
+  // A folder whose name `findLinks` cuts (white space, a letter outside ASCII) is read whole in the
+  // texts that spell it (root.ts).
+  const cut = root !== undefined ? cutSpellings(root) : [];
   // A memo keeps the vocabulary and the texts' analyses from one build to the next (analysis.ts).
   const memo = options.memo;
   // Checked by shape, not `instanceof`: a bundle that never makes a memo does not carry its class.
@@ -516,7 +517,7 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     // Scopes that say what the session shows is over keep an entry out of some lists (scopes.ts).
     const over = droppedByScope(scope, own);
     if (over) own = undefined;
-    const through = spaced.length > 0 ? linksThroughRoot(text, spaced, findLinks) : null;
+    const through = cut.length > 0 ? linksThroughRoot(text, cut, findLinks) : null;
     const found = through ?? a.links;
     // A pointer to evidence ("See lib/retry.ts:42") keeps its text, which holds its links.
     if (found.length > 0 && (forced || own !== 'requiredEvidenceLinks')) {

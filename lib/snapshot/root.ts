@@ -162,11 +162,11 @@ const PLAIN_SPELLING = /^[\w@.~:\\/-]*$/;
  *
  * @example
  * ```ts
- * spacedSpellings(rootSpellings('/Users/ana/My app')!); // ['/Users/ana/My app', '~/My app']
- * spacedSpellings(rootSpellings('/Users/ana/app')!); // []
+ * cutSpellings(rootSpellings('/Users/ana/My app')!); // ['/Users/ana/My app', '~/My app']
+ * cutSpellings(rootSpellings('/Users/ana/app')!); // []
  * ```
  */
-export function spacedSpellings(root: RootSpellings): readonly string[] {
+export function cutSpellings(root: RootSpellings): readonly string[] {
   return root.whole.filter((w) => !PLAIN_SPELLING.test(w));
 }
 
@@ -179,25 +179,25 @@ function standIn(spelling: string, i: number): string {
 }
 
 /**
- * The links of `text` read with the folder's spellings whole, when `text` spells one of `spaced`
- * ({@link spacedSpellings}); else null (the text's own links stand). Each spelling is read as a plain
+ * The links of `text` read with the folder's spellings whole, when `text` spells one of `cut`
+ * ({@link cutSpellings}); else null (the text's own links stand). Each spelling is read as a plain
  * name (`/rearview-root-0` for `find`) and given back as written, so `/Users/ana/My app/src/a.ts` is
  * one link, which the listing then shows as `src/a.ts`. Linear in the text's length.
  *
  * @example
  * ```ts
- * const spaced = spacedSpellings(rootSpellings('/Users/ana/My app')!);
- * linksThroughRoot('See /Users/ana/My app/src/a.ts', spaced, findLinks); // ['/Users/ana/My app/src/a.ts']
+ * const cut = cutSpellings(rootSpellings('/Users/ana/My app')!);
+ * linksThroughRoot('See /Users/ana/My app/src/a.ts', cut, findLinks); // ['/Users/ana/My app/src/a.ts']
  * ```
  */
 export function linksThroughRoot(
   text: string,
-  spaced: readonly string[],
+  cut: readonly string[],
   find: (text: string) => string[],
 ): string[] | null {
   let read = text;
   const joined: [string, string][] = [];
-  spaced.forEach((s, i) => {
+  cut.forEach((s, i) => {
     if (read.indexOf(s) < 0) return;
     const j = standIn(s, i);
     joined.push([j, s]);

@@ -1,16 +1,15 @@
 /**
- * Placeholder links (lib/snapshot/placeholder.ts): hosts left to fill in are no evidence; real hosts,
- * and the documentation example domains tests and demos use for real links, stay.
+ * Placeholder links (lib/snapshot/placeholder.ts): hosts and paths left to fill in are no evidence;
+ * real hosts, route parameters, and the documentation example domains tests and demos use for real
+ * links, stay.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deterministicSnapshot, deterministicSnapshotWithTrace } from '../../lib/snapshot/index';
 import { isPlaceholderLink } from '../../lib/snapshot/placeholder';
+import { notesInput } from '../fixtures/notes-input';
 
-const notes = (values: string[]) => ({
-  objective: 'deploy the app',
-  entries: values.map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i })),
-});
+const notes = (values: string[]) => notesInput(values, 'deploy the app');
 
 describe('isPlaceholderLink', () => {
   it("reads hosts that ask for the reader's own", () => {
@@ -48,6 +47,40 @@ describe('isPlaceholderLink', () => {
   it('never throws and reads a host once (property)', () => {
     fc.assert(fc.property(fc.string(), (s) => typeof isPlaceholderLink(`https://${s}`) === 'boolean'));
     expect(isPlaceholderLink(`https://${'a.'.repeat(50_000)}your-app.com`)).toBe(true);
+  });
+});
+
+describe('isPlaceholderLink on paths', () => {
+  it('reads path/to/, a name asking for yours and a run of x', () => {
+    for (const link of [
+      'path/to/file',
+      '/path/to/your/project',
+      'C:\\path\\to\\app.exe',
+      'https://github.com/your-username/your-repo-name.git',
+      'https://github.com/yourusername/app.git',
+      '/home/YOUR_USER/app',
+      '/Users/xxx/demo',
+      'feat/xxx/',
+    ])
+      expect(isPlaceholderLink(link), link).toBe(true);
+  });
+
+  it('keeps real names that start like one', () => {
+    for (const link of [
+      'src/your.ts',
+      'docs/yourls.md',
+      'https://youtube.com/watch',
+      'lib/paths/to/a.ts',
+      'xpath/to/a',
+      'a/xx/b',
+      'src/xxx.ts',
+      'your-first-app.md',
+      // A route's parameter is a real place; a sentence is not a link.
+      '/booking/<id>/reschedule',
+      '/users/{id}',
+      'Run the script on path/to/file first.',
+    ])
+      expect(isPlaceholderLink(link), link).toBe(false);
   });
 });
 

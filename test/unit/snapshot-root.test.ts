@@ -16,12 +16,9 @@ import { isRootOrAbove, relativeToRoot, rootSpellings } from '../../lib/snapshot
 import { parseTranscript } from '../../lib/transcript/index';
 import { METADATA_FILE, sharedDataDir, walkFiles } from '../../tools/shared/data';
 import { claudeSession } from '../fixtures/claude-session';
+import { notesInput } from '../fixtures/notes-input';
 
-const notes = (values: string[], root?: string) => ({
-  objective: 'fix the app',
-  entries: values.map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i })),
-  ...(root === undefined ? {} : { root }),
-});
+const notes = (values: string[], root?: string) => notesInput(values, 'fix the app', root);
 const evidence = (values: string[], root?: string) =>
   deterministicSnapshot(notes(values, root)).requiredEvidenceLinks;
 

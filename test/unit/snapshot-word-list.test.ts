@@ -13,17 +13,13 @@ import {
   entriesFromMessages,
   readSnapshotSource,
 } from '../../lib/snapshot/index';
-import { isPlaceholderLink } from '../../lib/snapshot/placeholder';
-import { linksThroughRoot, rootSpellings, spacedSpellings } from '../../lib/snapshot/root';
+import { cutSpellings, linksThroughRoot, rootSpellings } from '../../lib/snapshot/root';
 import { addFolders, bareWordLists, firstFolder, wordListShape } from '../../lib/snapshot/word-list';
 import { parseTranscript } from '../../lib/transcript/index';
 import { claudeSession } from '../fixtures/claude-session';
+import { notesInput } from '../fixtures/notes-input';
 
-const notes = (values: string[], root?: string) => ({
-  objective: 'set up the project',
-  entries: values.map((value, i) => ({ scope: 'notes', key: `k${i}`, value, sourceIteration: i })),
-  ...(root === undefined ? {} : { root }),
-});
+const notes = (values: string[], root?: string) => notesInput(values, 'set up the project', root);
 const evidence = (values: string[], root?: string) =>
   deterministicSnapshot(notes(values, root)).requiredEvidenceLinks;
 
@@ -135,52 +131,18 @@ describe('the snapshot', () => {
   });
 });
 
-describe('isPlaceholderLink on paths', () => {
-  it('reads path/to/, a name asking for yours and a run of x', () => {
-    for (const link of [
-      'path/to/file',
-      '/path/to/your/project',
-      'C:\\path\\to\\app.exe',
-      'https://github.com/your-username/your-repo-name.git',
-      'https://github.com/yourusername/app.git',
-      '/home/YOUR_USER/app',
-      '/Users/xxx/demo',
-      'feat/xxx/',
-    ])
-      expect(isPlaceholderLink(link), link).toBe(true);
-  });
-
-  it('keeps real names that start like one', () => {
-    for (const link of [
-      'src/your.ts',
-      'docs/yourls.md',
-      'https://youtube.com/watch',
-      'lib/paths/to/a.ts',
-      'xpath/to/a',
-      'a/xx/b',
-      'src/xxx.ts',
-      'your-first-app.md',
-      // A route's parameter is a real place; a sentence is not a link.
-      '/booking/<id>/reschedule',
-      '/users/{id}',
-      'Run the script on path/to/file first.',
-    ])
-      expect(isPlaceholderLink(link), link).toBe(false);
-  });
-});
-
 describe('a session folder whose name holds a space', () => {
   const root = '/Users/ana/My app';
 
   it('reads paths through it whole, then lists them relative to it', () => {
-    const spaced = spacedSpellings(rootSpellings(root)!);
+    const spaced = cutSpellings(rootSpellings(root)!);
     expect(spaced).toEqual(['/Users/ana/My app', '~/My app']);
     expect(linksThroughRoot('See /Users/ana/My app/src/a.ts and ~/My app/b.md', spaced, findLinks)).toEqual([
       '/Users/ana/My app/src/a.ts',
       '~/My app/b.md',
     ]);
     expect(linksThroughRoot('See src/a.ts', spaced, findLinks)).toBeNull();
-    expect(spacedSpellings(rootSpellings('/Users/ana/app')!)).toEqual([]);
+    expect(cutSpellings(rootSpellings('/Users/ana/app')!)).toEqual([]);
     expect(
       evidence(
         [
@@ -209,26 +171,10 @@ describe('a session folder whose name holds a space', () => {
   });
 
   it('reads the paths of tool calls through it too, from a Claude Code session that records it', () => {
-    const lines = [
-      {
-        type: 'user',
-        uuid: 'u1',
-        cwd: root,
-        message: { role: 'user', content: 'Fix the total in the cart' },
-      },
-      {
-        type: 'assistant',
-        uuid: 'a1',
-        cwd: root,
-        message: {
-          role: 'assistant',
-          content: [
-            { type: 'tool_use', id: 't1', name: 'Read', input: { file_path: `${root}/src/cart.ts` } },
-          ],
-        },
-      },
-    ];
-    const text = lines.map((l) => JSON.stringify(l)).join('\n');
+    const text = claudeSession(root, [
+      'Fix the total in the cart',
+      [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: `${root}/src/cart.ts` } }],
+    ]);
     const source = readSnapshotSource(text);
     expect(source.input.root).toBe(root);
     expect(deterministicSnapshot(source.input).requiredEvidenceLinks).toEqual(['src/cart.ts']);

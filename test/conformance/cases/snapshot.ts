@@ -268,36 +268,21 @@ export const snapshotCases: ConformanceCase[] = [
       checkEqual(home, ['~/.config/app.json'], 'under ~/ when the folder is a home folder');
       check(drive.includes('b.ts'), 'a drive folder');
       // A folder whose name holds a space is read whole, in notes and in a tool call's paths.
-      const spacedSession = [
-        {
-          type: 'user',
-          uuid: 'u1',
-          cwd: '/Users/ana/Mi café',
-          message: { role: 'user', content: 'Arregla el total' },
-        },
-        {
-          type: 'assistant',
-          uuid: 'a1',
-          cwd: '/Users/ana/Mi café',
-          message: {
-            role: 'assistant',
-            content: [
-              {
-                type: 'text',
-                text: 'The total is in /Users/ana/Mi café/src/total.ts:8; I will add run/lint/test scripts.',
-              },
-              {
-                type: 'tool_use',
-                id: 't1',
-                name: 'Read',
-                input: { file_path: '/Users/ana/Mi café/src/cart.ts' },
-              },
-            ],
+      const spacedSession = claudeSession('/Users/ana/Mi café', [
+        'Arregla el total',
+        [
+          {
+            type: 'text',
+            text: 'The total is in /Users/ana/Mi café/src/total.ts:8; I will add run/lint/test scripts.',
           },
-        },
-      ]
-        .map((l) => JSON.stringify(l))
-        .join('\n');
+          {
+            type: 'tool_use',
+            id: 't1',
+            name: 'Read',
+            input: { file_path: '/Users/ana/Mi café/src/cart.ts' },
+          },
+        ],
+      ]);
       const spaced = deterministicSnapshotWithTrace(readSnapshotSource(spacedSession).input);
       check(
         spaced.snapshot.requiredEvidenceLinks.includes('src/cart.ts'),
