@@ -13,7 +13,8 @@
  * readers are done. Without either, the script reads the readers' verdicts (`sets/evidence-places/
  * labels.jsonl`: id, group, link, reader1, reader2; `place`, `not-a-place` or `unsure`) and prints
  * per group how many each reader calls a place, and their agreement. The rows must match today's
- * trace (the script says which do not).
+ * trace (the script says which do not). Then the second round's tallies (`edit-calls.jsonl`: the
+ * listed links that went and came when an edit call began to give only the file it changes).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -118,4 +119,19 @@ if (groupsAt > 0) {
   }
   const same = labels.filter((l) => l.reader1 === l.reader2).length;
   console.log(`agreement: ${same} of ${labels.length}`);
+  // The second round: the listed links an edit call's content no longer gives, and those that took
+  // their slots (sets/evidence-places/README.md, "Edit calls").
+  const edits = readFileSync(join(import.meta.dirname, 'sets/evidence-places/edit-calls.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { group: string; reader1: string; reader2: string });
+  for (const g of ['gone', 'added']) {
+    const of = edits.filter((e) => e.group === g);
+    const keep = (k: 'reader1' | 'reader2') => of.filter((e) => e[k] === 'keep').length;
+    const both = of.filter((e) => e.reader1 === 'keep' && e.reader2 === 'keep').length;
+    console.log(
+      `edit calls, ${g} (${of.length}): kept by reader 1 ${keep('reader1')}, reader 2 ${keep('reader2')}, both ${both}`,
+    );
+  }
+  console.log(`agreement: ${edits.filter((e) => e.reader1 === e.reader2).length} of ${edits.length}`);
 }

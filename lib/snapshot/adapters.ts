@@ -85,6 +85,23 @@ const MODEL_ERROR =
  */
 const DELIVERED_CHARS = 1500;
 
+/** The links a tool call other than an edit gives as evidence, in the order its arguments name them. */
+const CALL_LINKS = 3;
+
+/** A patch's file header (`*** Update File: src/a.ts`), as written or inside a call's JSON string. */
+const PATCH_FILE = /\*\*\* (?:Update|Add|Delete) File: ([^\n\\"]+)/g;
+
+/** The files a patch changes, in its order (at most {@link CALL_LINKS}); empty for other calls. */
+function patchedFiles(content: string): string[] {
+  const out: string[] = [];
+  for (const m of content.matchAll(PATCH_FILE)) {
+    const file = m[1]!.trim();
+    if (file !== '' && !out.includes(file)) out.push(file);
+    if (out.length === CALL_LINKS) break;
+  }
+  return out;
+}
+
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
  * (scope = its role, sourceIteration = the message's position; `answered`, never a next action, an open
@@ -101,7 +118,8 @@ const DELIVERED_CHARS = 1500;
  * (scope `observation`, or `fixed` when a later call made it good — `fixedFailures` of rearview/failures
  * — or when it is such a model error answered after, or `superseded` before the person's latest turn
  * with an edit that worked after it; a call the person declined gives none), each tool call the files
- * and URLs it names (scope `evidence`), and the open steps of the agent's latest plan (its to-do
+ * and URLs it names (scope `evidence`; an edit or a write, the file it names first, not the links of
+ * the content it writes), and the open steps of the agent's latest plan (its to-do
  * tool's list, `planSteps`) when neither the person has spoken nor an edit has worked since (scope
  * `todo`: next actions; with `options.root`, the session's folder, a folder name holding white space
  * or a letter outside ASCII is read whole in them). The first user message longer than a few characters is the
@@ -207,11 +225,18 @@ export function entriesFromMessages(
       return;
     }
     if (m.toolName) {
-      (cut.length > 0
-        ? (linksThroughRoot(m.content, cut, findLinks) ?? findLinks(m.content))
-        : findLinks(m.content)
+      // An edit or a write names its file first (a patch, each file it changes); the links after
+      // that are those of the content it writes (an import, a URL in a comment, "dev/staging/prod" in
+      // a README), not places the session looked at.
+      const edit = isFileEditCall(m.toolName, m.content);
+      const patched = edit ? patchedFiles(m.content) : [];
+      (patched.length > 0
+        ? patched
+        : cut.length > 0
+          ? (linksThroughRoot(m.content, cut, findLinks) ?? findLinks(m.content))
+          : findLinks(m.content)
       )
-        .slice(0, 3)
+        .slice(0, edit && patched.length === 0 ? 1 : CALL_LINKS)
         .forEach((link, j) => {
           entries.push({
             scope: 'evidence',

@@ -631,3 +631,42 @@ describe('entriesFromMessages: what is still to do is said last', () => {
     expect(reflectedSnapshotPrompt({ objective: 'Ship it', entries: [entry('notes')] })).not.toContain(line);
   });
 });
+
+describe('entriesFromMessages: the places a tool call names', () => {
+  const call = (id: string, toolName: string, content: string): Message => ({
+    ...msg(id, 'assistant', content),
+    toolName,
+  });
+  const evidenceOf = (messages: Message[]) =>
+    entriesFromMessages(messages)
+      .entries.filter((e) => e.scope === 'evidence')
+      .map((e) => e.value);
+
+  it('an edit or a write gives the file it changes, not the links of the content it writes', () => {
+    const write = JSON.stringify({
+      file_path: 'src/app/layout.tsx',
+      content:
+        "import { Inter } from 'next/font/google';\nimport './globals.css';\n// see https://nextjs.org/docs",
+    });
+    expect(evidenceOf([call('w', 'Write', write)])).toEqual(['src/app/layout.tsx']);
+    const edit = JSON.stringify({ file_path: 'lib/a.ts', old_string: 'x', new_string: "from './b.js'" });
+    expect(evidenceOf([call('e', 'Edit', edit)])).toEqual(['lib/a.ts']);
+  });
+
+  it('a patch gives each file it changes (at most three), not the files its lines mention', () => {
+    const patch =
+      '*** Begin Patch\n*** Update File: docs/setup.md\n@@\n-see src/old.ts\n+see src/new.ts\n*** Add File: src/new.ts\n+export {}\n*** End Patch';
+    expect(evidenceOf([call('p', 'apply_patch', patch)])).toEqual(['docs/setup.md', 'src/new.ts']);
+    // Codex's older rollouts run it through the shell, its lines escaped in the call's JSON.
+    const shell = JSON.stringify({ command: ['bash', '-lc', `apply_patch <<'PATCH'\n${patch}\nPATCH`] });
+    expect(evidenceOf([call('s', 'shell', shell)])).toEqual(['docs/setup.md', 'src/new.ts']);
+  });
+
+  it('another call gives the first three links it names', () => {
+    expect(evidenceOf([call('r', 'Bash', '{"command":"cat a/b.ts c/d.ts e/f.ts g/h.ts"}')])).toEqual([
+      'a/b.ts',
+      'c/d.ts',
+      'e/f.ts',
+    ]);
+  });
+});
