@@ -3,7 +3,7 @@
  * command) and what kind of output line it printed. Pure, regex-only, no locale APIs: the reducer
  * must give byte-identical output in every runtime.
  */
-import { isFileEditCall, type Step } from '../transcript/index.js';
+import { isFileEditCall, patchedFiles, type Step } from '../transcript/index.js';
 import { jsonField, viewedFile } from './compact.js';
 import { viewLineNumber } from './patch.js';
 
@@ -57,12 +57,6 @@ const REDIRECT = /(?:^|\s)>>?\s*['"]?([^\s'"|;&<>]+)['"]?\s*(?:<<|$)/;
 const EDITOR = /^\s*str_replace_editor\s+(?:str_replace|create|insert)\s+(\S+)/;
 
 /**
- * The first file a patch in Codex's format updates or adds (`*** Update File: src/a.js`), in the patch
- * as written or quoted in a call's JSON (where its line breaks are `\n`, so a backslash ends the name).
- */
-const PATCH_FILE = /\*\*\* (?:Update|Add) File: ([^\n\\"]+)/;
-
-/**
  * The file a step changes (an Edit/Write call, a patch — Codex's `apply_patch`, also through its
  * shell — by the first file it updates or adds, `sed -i`, a `cat > file` heredoc, a
  * `str_replace_editor` edit), or undefined.
@@ -78,7 +72,7 @@ export function editedFile(step: Step): string | undefined {
     const file = jsonField(step.action, 'file_path') ?? jsonField(step.action, 'notebook_path');
     // SWE-agent's `edit` and `create` name their file in a command line, read below.
     if (file !== undefined) return file;
-    const patched = PATCH_FILE.exec(step.action ?? '')?.[1]?.trim();
+    const patched = patchedFiles(step.action ?? '', 1)[0];
     if (patched) return patched;
   }
   const cmd = commandOf(step);

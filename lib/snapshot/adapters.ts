@@ -12,6 +12,7 @@ import {
   isFileEditCall,
   type Message,
   type Outcome,
+  patchedFiles,
   type Step,
   type SyntheticKind,
 } from '../transcript/index.js';
@@ -87,20 +88,6 @@ const DELIVERED_CHARS = 1500;
 
 /** The links a tool call other than an edit gives as evidence, in the order its arguments name them. */
 const CALL_LINKS = 3;
-
-/** A patch's file header (`*** Update File: src/a.ts`), as written or inside a call's JSON string. */
-const PATCH_FILE = /\*\*\* (?:Update|Add|Delete) File: ([^\n\\"]+)/g;
-
-/** The files a patch changes, in its order (at most {@link CALL_LINKS}); empty for other calls. */
-function patchedFiles(content: string): string[] {
-  const out: string[] = [];
-  for (const m of content.matchAll(PATCH_FILE)) {
-    const file = m[1]!.trim();
-    if (file !== '' && !out.includes(file)) out.push(file);
-    if (out.length === CALL_LINKS) break;
-  }
-  return out;
-}
 
 /**
  * Transcript messages → memory entries. Each user or assistant message gives up to three sentences
@@ -229,7 +216,7 @@ export function entriesFromMessages(
       // that are those of the content it writes (an import, a URL in a comment, "dev/staging/prod" in
       // a README), not places the session looked at.
       const edit = isFileEditCall(m.toolName, m.content);
-      const patched = edit ? patchedFiles(m.content) : [];
+      const patched = edit ? patchedFiles(m.content, CALL_LINKS) : [];
       (patched.length > 0
         ? patched
         : cut.length > 0

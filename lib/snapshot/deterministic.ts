@@ -36,7 +36,7 @@ import type {
   SnapshotTrace,
   TracedItem,
 } from './types.js';
-import { addFolders, bareWordLists, firstFolder, wordListShape } from './word-list.js';
+import { bareWordLists, dropWordLists, wordListShape } from './word-list.js';
 
 /**
  * Default cap on items per category (`MAX_CATEGORY_ITEMS` of the snapshot specification).
@@ -306,6 +306,8 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   const candidates: Candidate[] = [];
   let candidateCount = 0;
   let consolidatedCount = 0;
+  /** The links that name no place, by why (`root`, `placeholder`): each link is read once a build. */
+  const noPlace = new Map<string, string>();
   /**
    * `a`: the analysis `text` comes from (its words give key and terms), null for links and tasks.
    * `entrySource`: an entry's own id, which can only already be the last source of a candidate.
@@ -319,14 +321,19 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     entrySource: boolean,
     known: Candidate | null,
   ): Candidate | null => {
-    if (ci === 4) {
-      // Evidence that names no place to look: the session's folder or above it, a host to fill in.
-      const none =
-        root !== undefined && isRootOrAbove(root, text)
-          ? 'root'
-          : isPlaceholderLink(text)
-            ? 'placeholder'
-            : null;
+    // Evidence that names no place to look: the session's folder or above it, a link to fill in. A
+    // link already a candidate passed; one already refused is refused again without reading it.
+    if (ci === 4 && known === null && !links.has(text)) {
+      let none = noPlace.get(text) ?? null;
+      if (none === null) {
+        none =
+          root !== undefined && isRootOrAbove(root, text)
+            ? 'root'
+            : isPlaceholderLink(text)
+              ? 'placeholder'
+              : null;
+        if (none !== null) noPlace.set(text, none);
+      }
       if (none !== null) {
         if (trace) dropped.push({ text, reason: none, sources: [source], category: CATEGORIES[4] });
         return null;
@@ -569,24 +576,13 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
   }
 
   // Words joined by slashes that no other path of the session goes through are no place (word-list.ts).
-  if (wordLists.size > 0) {
-    const folders = new Set<string>();
-    for (const c of candidates) if (c.cat === 4 && (wordLists.get(c) ?? -1) < 0) addFolders(c.text, folders);
-    let k = 0;
-    for (const c of candidates) {
-      const n = wordLists.get(c) ?? -1;
-      if (n < 0 || folders.has(firstFolder(c.text))) {
-        c.order = k;
-        candidates[k++] = c;
-        continue;
-      }
-      candidateCount -= n;
-      consolidatedCount -= n - 1;
+  if (wordLists.size > 0)
+    dropWordLists(candidates, wordLists, (c, reads) => {
+      candidateCount -= reads;
+      consolidatedCount -= reads - 1;
       if (trace)
         dropped.push({ text: c.text, reason: 'word_list', sources: c.sources, category: CATEGORIES[4]! });
-    }
-    candidates.length = k;
-  }
+    });
 
   // 2. Rank by relevance to the objective and recency.
   const termIds = vocab.termIds;

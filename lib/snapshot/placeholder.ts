@@ -16,7 +16,8 @@ const FILL_IN = /(?:^|[.@])your(?:[-_]|domain|site|app|project|server|host)|[<{]
 
 /**
  * A name in a path that asks to be replaced: `your-username`, `YOUR_REPO`, `yourname` (a noun after
- * "your", so a real `youtube` or `yourls` stays), or a run of `x` (`xxx`).
+ * "your", so a real `youtube` or `yourls` stays), or a run of `x` (`xxx`). A real file named so
+ * (`your-app.md` in a tutorial) is read as one to fill in too.
  */
 const FILL_IN_NAME =
   /^(?:your[-_]?(?:user(?:name)?|name|org(?:ani[sz]ation)?|company|team|account|project|app|repo(?:sitory)?(?:[-_]name)?|domain|site|server|host|bucket|service|package|module|component|file(?:name)?|path|dir(?:ectory)?|folder|db|database|table|image|key|id)\b|x{3,}$)/i;

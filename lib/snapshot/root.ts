@@ -182,7 +182,9 @@ function standIn(spelling: string, i: number): string {
  * The links of `text` read with the folder's spellings whole, when `text` spells one of `cut`
  * ({@link cutSpellings}); else null (the text's own links stand). Each spelling is read as a plain
  * name (`/rearview-root-0` for `find`) and given back as written, so `/Users/ana/My app/src/a.ts` is
- * one link, which the listing then shows as `src/a.ts`. Linear in the text's length.
+ * one link, which the listing then shows as `src/a.ts`. Linear in the text's length. A text that
+ * itself spells the stand-in next to the folder would have it read back as the folder: no text of the
+ * shared data does.
  *
  * @example
  * ```ts

@@ -106,3 +106,34 @@ export function bareWordLists(text: string, links: readonly string[]): Uint8Arra
   }
   return out;
 }
+
+/**
+ * Leaves out of `candidates` (in place, keeping their order and renumbering `order`) the evidence
+ * links `reads` counts as words joined by slashes read bare (a count of their reads; -1 for one read
+ * in a code span, which stays) whose first folder no other evidence link goes through; `drop` hears
+ * of each with its count of reads. Linear in the candidates and their links' length.
+ *
+ * @example
+ * ```ts
+ * const cands = [{ cat: 4, text: 'run/lint/test', order: 0 }, { cat: 4, text: 'src/a.ts', order: 1 }];
+ * dropWordLists(cands, new Map([[cands[0], 1]]), () => {}); // cands: [{ text: 'src/a.ts', order: 0 }]
+ * ```
+ */
+export function dropWordLists<C extends { cat: number; text: string; order: number }>(
+  candidates: C[],
+  reads: ReadonlyMap<C, number>,
+  drop: (c: C, reads: number) => void,
+): void {
+  // The folders the other evidence goes through (category 4: evidence).
+  const folders = new Set<string>();
+  for (const c of candidates) if (c.cat === 4 && (reads.get(c) ?? -1) < 0) addFolders(c.text, folders);
+  let k = 0;
+  for (const c of candidates) {
+    const n = reads.get(c) ?? -1;
+    if (n < 0 || folders.has(firstFolder(c.text))) {
+      c.order = k;
+      candidates[k++] = c;
+    } else drop(c, n);
+  }
+  candidates.length = k;
+}

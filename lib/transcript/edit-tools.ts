@@ -67,3 +67,28 @@ const APPLIED_EDIT = /^Applied edit to \S/m;
 export function isAppliedEditReport(name: string, output: string): boolean {
   return name === 'aider' && typeof output === 'string' && APPLIED_EDIT.test(output);
 }
+
+/** A patch's file header (`*** Update File: src/a.ts`), as written or inside a call's JSON string. */
+const PATCH_FILE = /\*\*\* (?:Update|Add) File: ([^\n\\"]+)/g;
+
+/**
+ * The files a patch updates or adds (Codex's `apply_patch`, also run through its shell), in its
+ * order, each once, at most `max`; empty for input that holds no patch. A file the patch deletes is
+ * not one: nothing is left there to look at or to have been edited. Linear in the input's length.
+ *
+ * @example
+ * ```ts
+ * patchedFiles('*** Begin Patch\n*** Update File: a.js\n@@\n*** Add File: b.js\n+x'); // ['a.js', 'b.js']
+ * patchedFiles('{"command":"ls"}'); // []
+ * ```
+ */
+export function patchedFiles(input: string, max = Number.POSITIVE_INFINITY): string[] {
+  const out: string[] = [];
+  if (typeof input !== 'string' || max < 1) return out;
+  for (const m of input.matchAll(PATCH_FILE)) {
+    const file = m[1]!.trim();
+    if (file !== '' && !out.includes(file)) out.push(file);
+    if (out.length >= max) break;
+  }
+  return out;
+}

@@ -10,7 +10,7 @@
  * @module
  */
 export { detectFormat } from './detect.js';
-export { isAppliedEditReport, isFileEditCall, isFileEditTool } from './edit-tools.js';
+export { isAppliedEditReport, isFileEditCall, isFileEditTool, patchedFiles } from './edit-tools.js';
 export { RENDERED_EDIT_TOOL } from './formats/specstory-edits.js';
 export {
   agentRunFormat,

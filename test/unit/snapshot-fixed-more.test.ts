@@ -7,7 +7,13 @@
  */
 import fc from 'fast-check';
 import { entriesFromMessages } from 'rearview/snapshot';
-import { isAppliedEditReport, isFileEditCall, type Message, parseTranscript } from 'rearview/transcript';
+import {
+  isAppliedEditReport,
+  isFileEditCall,
+  type Message,
+  parseTranscript,
+  patchedFiles,
+} from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
 import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
@@ -34,6 +40,19 @@ describe('isFileEditCall', () => {
     expect(isFileEditCall('shell', '{"command":["cat","*** Begin Patch notes.md"]} apply_patch')).toBe(false);
     expect(isFileEditCall('Read', patch)).toBe(false);
     expect(isFileEditCall('shell', undefined as unknown as string)).toBe(false);
+  });
+});
+
+describe('patchedFiles', () => {
+  it('gives the files a patch updates or adds, in order, once each, up to a limit; not those it deletes', () => {
+    const patch =
+      '*** Begin Patch\n*** Update File: a.js\n@@\n*** Delete File: old.js\n*** Add File: b.js\n+1\n*** Update File: a.js\n*** Add File: c.js\n*** End Patch';
+    expect(patchedFiles(patch)).toEqual(['a.js', 'b.js', 'c.js']);
+    expect(patchedFiles(patch, 2)).toEqual(['a.js', 'b.js']);
+    // Inside a call's JSON, where a backslash (an escaped line break) ends the name.
+    expect(patchedFiles(JSON.stringify({ command: ['apply_patch', patch] }), 1)).toEqual(['a.js']);
+    expect(patchedFiles('{"command":"ls"}')).toEqual([]);
+    expect(patchedFiles(undefined as unknown as string)).toEqual([]);
   });
 });
 

@@ -14,7 +14,13 @@ import {
   readSnapshotSource,
 } from '../../lib/snapshot/index';
 import { cutSpellings, linksThroughRoot, rootSpellings } from '../../lib/snapshot/root';
-import { addFolders, bareWordLists, firstFolder, wordListShape } from '../../lib/snapshot/word-list';
+import {
+  addFolders,
+  bareWordLists,
+  dropWordLists,
+  firstFolder,
+  wordListShape,
+} from '../../lib/snapshot/word-list';
 import { parseTranscript } from '../../lib/transcript/index';
 import { claudeSession } from '../fixtures/claude-session';
 import { notesInput } from '../fixtures/notes-input';
@@ -57,6 +63,33 @@ describe('wordListShape', () => {
   });
 });
 
+describe('dropWordLists', () => {
+  it('drops the bare lists no other link vouches for, keeps order and renumbers, and says how often each was read', () => {
+    const c = (text: string, cat = 4) => ({ cat, text, order: -1 });
+    const list = c('new/removed/unchanged');
+    const folder = c('src/main/java');
+    const quoted = c('a/b/c');
+    const cands = [c('fix the build', 1), list, folder, c('/w/app/src/x.ts'), quoted];
+    const dropped: [string, number][] = [];
+    dropWordLists(
+      cands,
+      new Map([
+        [list, 2],
+        [folder, 1],
+        [quoted, -1],
+      ]),
+      (d, reads) => dropped.push([d.text, reads]),
+    );
+    expect(dropped).toEqual([['new/removed/unchanged', 2]]);
+    expect(cands.map((x) => [x.text, x.order])).toEqual([
+      ['fix the build', 0],
+      ['src/main/java', 1],
+      ['/w/app/src/x.ts', 2],
+      ['a/b/c', 3],
+    ]);
+  });
+});
+
 describe('bareWordLists', () => {
   it('marks word lists written bare (1) and in a code span, quotes or a mention (2)', () => {
     const text = 'Add run/lint/test commands; see `storage/datasets/default`, "a/b/c" and src/a.ts.';
@@ -71,8 +104,11 @@ describe('bareWordLists', () => {
     const text = fc.array(part, { maxLength: 20 }).map((p) => p.join(''));
     fc.assert(
       fc.property(text, (t) => {
-        const out = bareWordLists(t, findLinks(t));
-        expect(out === null || out.every((v) => v <= 2)).toBe(true);
+        const links = findLinks(t);
+        const out = bareWordLists(t, links);
+        // Null exactly when no link has the shape; else one mark a link, non-zero for the shaped ones.
+        expect(out === null).toBe(!links.some(wordListShape));
+        if (out !== null) expect([...out].map((v) => v > 0)).toEqual(links.map(wordListShape));
       }),
     );
   });
