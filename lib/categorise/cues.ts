@@ -138,7 +138,8 @@ export const CODES = set(
     'but have can want fix work now needed there whether times timed out of expected got never clear know idea certain ' +
     'the it a them this useful helpful handy interesting worthwhile as than asked must only always step assume ' +
     'red state phase regression regressions test tests testing suite suites observed noticed encountered fail safe fast ' +
-    'resolve solve address',
+    'resolve solve address on if when ignore ignores ignoring handle handles handling missing error errors ' +
+    'failure failures timeout timeouts crash crashes exception exceptions',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 /**

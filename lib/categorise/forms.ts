@@ -11,6 +11,9 @@ import { opened } from './openers.js';
 import { isClosing, isExtension } from './pointer.js';
 import { afterListMarker } from './text.js';
 
+// Problem words a neighbour names (named.ts): read at the same point of `classify.ts`.
+export { caseHandled, namedByNext } from './named.js';
+
 /** "should" or "shouldn't", then a verb other than "be". */
 const SHOULD_VERB = /\bshould(?:n['’]t|\s+not)?\s+(?!be\b)[a-z]{2,}/i;
 
@@ -212,50 +215,6 @@ export function subjectBefore(fs: readonly number[], i: number, start: number, n
 export function stillBefore(fs: readonly number[], i: number): boolean {
   for (let j = i - 1; j >= 0 && j >= i - 4; j--) if (fs[j]! & (NEG | STILL)) return (fs[j]! & NEG) === 0;
   return false;
-}
-
-/**
- * Problem words that the next word turns into the name of a thing, not a defect: a test-first phase
- * ("We have our RED state", "the TDD RED phase"), a kind of test ("26 regression tests pass", "add a
- * regression test"), a design property ("all paths fail-safe on a missing key", "a fail-fast
- * loader": `words` splits the hyphen). Data: each row is the problem words, then the words after
- * them; every word is in `CODES` (cues.ts).
- */
-const NAMED_BY_NEXT: readonly (readonly [string, string])[] = [
-  ['red', 'state phase'],
-  ['regression regressions', 'test tests testing suite suites'],
-  ['fail', 'safe fast'],
-];
-/** {@link NAMED_BY_NEXT} by word code: the codes of the words that may follow. */
-const NEXT_OF = /* @__PURE__ */ (() => {
-  const m = new Map<number, Set<number>>();
-  // A word missing from CODES (cues.ts) has code 0, the code of every other word: left out.
-  for (const [problem, next] of NAMED_BY_NEXT)
-    for (const w of problem.split(' '))
-      if (code(w) > 0)
-        m.set(
-          code(w),
-          new Set(
-            next
-              .split(' ')
-              .map(code)
-              .filter((c) => c > 0),
-          ),
-        );
-  return m;
-})();
-
-/**
- * @internal Whether the problem word at `i` only names something with the word after it
- * ({@link NAMED_BY_NEXT}): "our RED state", "regression tests".
- *
- * @example
- * ```ts
- * // flags of "26 regression tests pass": namedByNext(fs, 1, 4) === true
- * ```
- */
-export function namedByNext(fs: readonly number[], i: number, n: number): boolean {
-  return i + 1 < n && NEXT_OF.get(codeOf(fs[i]!))?.has(codeOf(fs[i + 1]!)) === true;
 }
 
 /** The codes of the participles that report what was seen (each in `CODES`, cues.ts). */

@@ -6,6 +6,7 @@
  */
 
 import { findLinks, squash } from '../categorise/index.js';
+import { withoutListMarker } from './sentences.js';
 
 /**
  * A Markdown link whose label is its target, `[X](X)`: read as X. The label is at most 500 characters
@@ -85,7 +86,8 @@ export function bareLink(text: string, links: readonly string[]): string | undef
 }
 
 /**
- * The text a snapshot lists for an entry's value: squashed, and a link in Markdown dress as the link.
+ * The text a snapshot lists for an entry's value: squashed, a link in Markdown dress as the link, and
+ * a note without its list marker or checklist box (`- [ ] Add the migration` as `Add the migration`).
  * Use it to find which category took an entry.
  *
  * @example
@@ -96,5 +98,5 @@ export function bareLink(text: string, links: readonly string[]): string | undef
  */
 export function listedText(value: string): string {
   const text = squash(value);
-  return bareLink(text, findLinks(text)) ?? text;
+  return bareLink(text, findLinks(text)) ?? withoutListMarker(text);
 }

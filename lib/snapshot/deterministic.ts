@@ -28,6 +28,7 @@ import { isPlaceholderLink } from './placeholder.js';
 import { cutSpellings, isRootOrAbove, linksThroughRoot, relativeToRoot, rootSpellings } from './root.js';
 import { samePlaces } from './same-place.js';
 import { droppedByScope, observedCategory } from './scopes.js';
+import { withoutListMarker } from './sentences.js';
 import type {
   ActiveContextSnapshot,
   DroppedItem,
@@ -693,7 +694,9 @@ function build(input: SnapshotInput, options: SnapshotOptions, trace: boolean): 
     const out = snapshot[cat];
     for (let j = 0; j < list.length; j++) {
       const c = list[j]!;
-      const text = clip(ci === 4 && listed !== null ? relativeToRoot(root!, c.text) : c.text, maxText);
+      // Listed without the list marker of its message (a glossed pointer too; a bare link has none).
+      const read = withoutListMarker(c.text);
+      const text = clip(ci === 4 && listed !== null ? relativeToRoot(root!, read) : read, maxText);
       if (ci === 4 && listed !== null) {
         if (listed.has(text)) {
           if (trace)

@@ -82,3 +82,27 @@ export function endsWithWords(text: string, words: string): boolean {
   while (end > 0 && /\s/.test(text[end - 1]!)) end--;
   return end >= words.length && text.startsWith(words, end - words.length);
 }
+
+/**
+ * A list marker (`-`, `*`, `•`, `+`, `1.`, `1)`), then a checklist box (`[ ]`, `[x]`, `[-]`), at the
+ * start of a line. Anchored: one attempt per text, linear.
+ */
+const LEADING_MARK = /^(?:[-*•+]|\d{1,3}[.)])[ \t]+(?:\[[ xX~>/-]\][ \t]+)?/;
+
+/**
+ * A sentence without the list marker and checklist box it had in its message ("1. **Schema
+ * mismatch**: …", "- [-] Add a playbook"): what a snapshot lists for a note (`listedText`,
+ * bare-link.ts). The categoriser reads the marker (a numbered option, a to-do line); in a list of the
+ * snapshot's own, a number from another list and a box whose state the list does not keep only mislead.
+ *
+ * @example
+ * ```ts
+ * withoutListMarker('2. The daemon failed to start.'); // 'The daemon failed to start.'
+ * withoutListMarker('- [ ] Add the migration'); // 'Add the migration'
+ * withoutListMarker('-1 is the default.'); // '-1 is the default.'
+ * ```
+ */
+export function withoutListMarker(text: string): string {
+  const m = LEADING_MARK.exec(text);
+  return m === null || m[0].length === text.length ? text : text.slice(m[0].length);
+}

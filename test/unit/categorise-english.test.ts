@@ -89,6 +89,26 @@ describe('categorise: English openings', () => {
       expect(category(t), t).toBe('blockers');
   });
 
+  it('reads a problem word after "on", "if" or "handles" as a case the code copes with, not a defect', () => {
+    for (const t of [
+      'All subtasks complete. All LLM paths fail-safe on missing key, 26 regression tests pass.',
+      'It retries on timeout.',
+      'The parser handles errors gracefully.',
+      'Added a config to ignore missing docstrings.',
+      'It fills the column with `None` if missing.',
+      'Screenshot and video capture on failure',
+    ])
+      expect(category(t), t).not.toBe('blockers');
+    // The defect before the case still stands, and so does a case word with no problem word after it.
+    for (const t of [
+      'Tests fail on missing key.',
+      'The handler crashes on error.',
+      'The key is missing.',
+      'Errors on startup.',
+    ])
+      expect(category(t), t).toBe('blockers');
+  });
+
   it('reads a noun that is also a verb, then what became of it, as a report (sets/outcome-reports)', () => {
     for (const t of [
       'Install finished.',

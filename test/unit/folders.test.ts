@@ -146,6 +146,8 @@ const INTERNAL: Record<string, string> = {
     'derives the gates of the categoriser’s private patterns (npm run gates)',
   'tools/shared/gated-patterns.ts → lib/categorise/stance-rules.js':
     'derives the gates of the categoriser’s private patterns (npm run gates)',
+  'tools/shared/own-category.ts → lib/snapshot/sentences.js':
+    'finds an entry’s own words in a list as the snapshot lists them (no list marker), beside its link',
 };
 
 /** Files past {@link MAX_LINES}, each with its reason. */

@@ -11,6 +11,7 @@ import {
   type SnapshotCategory,
   type SnapshotInput,
 } from '../../lib/snapshot/index.js';
+import { withoutListMarker } from '../../lib/snapshot/sentences.js';
 
 /** Reasons a trace gives an entry whose own text took no category. */
 const NONE = new Set(['uncategorized', 'resolved', 'done']);
@@ -47,7 +48,7 @@ export function ownCategories(input: SnapshotInput): (SnapshotCategory | 'none')
     const value = typeof e.value === 'string' ? e.value : String(e.value ?? '');
     const items = bySource.get(source) ?? [];
     // The entry's own words first: "Run `a.py`." is a step, and its link is listed too.
-    const own = squash(value);
+    const own = withoutListMarker(squash(value));
     const listed = listedText(value);
     return (
       (items.find((item) => item.text === own) ?? items.find((item) => item.text === listed))?.category ??

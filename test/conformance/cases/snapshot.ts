@@ -82,6 +82,11 @@ const STANCE: [string, string][] = [
   ["It didn't print anything!", 'blockers'],
   ['Modifying `src/retry/policy.ts` to cap the jitter.', 'nextActions'],
   ['Instead of pinning exact versions, we should:', 'nextActions'],
+  // A problem word after "on" or "handles" names a case the code copes with (lib/categorise/named.ts).
+  ['All LLM paths fail-safe on missing key, 26 regression tests pass.', 'none'],
+  ['The loader fails on a missing key.', 'blockers'],
+  // Listed without the list marker and box of its message.
+  ['- [ ] Add the lockfile to the backend image', 'nextActions'],
 ];
 
 /** Trajectory reduction: deterministic snapshot, compactor and the reflected path over fixtures. */
@@ -98,6 +103,10 @@ export const snapshotCases: ConformanceCase[] = [
       STANCE.forEach(([value, want], i) => {
         checkEqual(got[i], want, value);
       });
+      check(
+        s.nextActions.includes('Add the lockfile to the backend image'),
+        'a step is listed without its box',
+      );
       return { snapshot: s, got };
     },
   },
