@@ -30,7 +30,8 @@ const PYTEST_MARK = /^E {3,}(?=\S)/;
  * rearview/core), with what differs between occurrences normalised away — quoted values become `"…"`, URLs
  * `<url>`, paths `<path>`, ids and hashes `<id>`, the name after `branch`, `module`, `function`…
  * `<name>`, numbers `N` — on one line of at most 120
- * characters. A bare exit status gives `exit code N`. Deterministic; never throws.
+ * characters. A bare exit status gives `exit code N`. `root`, the folder the run worked in, is read as
+ * one path even when its name holds a space (`/Users/ana/My app`). Deterministic; never throws.
  *
  * @example
  * ```ts
@@ -38,13 +39,38 @@ const PYTEST_MARK = /^E {3,}(?=\S)/;
  * // 'fatal: The current branch <name> has no upstream branch.'
  * errorClass('File content (28375 tokens) exceeds maximum allowed tokens (25000).');
  * // 'File content (N tokens) exceeds maximum allowed tokens (N).'
+ * errorClass('npm error path /Users/ana/My app/package.json', '/Users/ana/My app');
+ * // 'npm error path <path>'
  * ```
  */
-export function errorClass(error: string): string {
+export function errorClass(error: string, root?: string): string {
   if (typeof error !== 'string') return 'unknown error';
   const { line, exited } = errorLine(error);
-  const normal = line === undefined ? '' : normalise(line);
+  const normal = line === undefined ? '' : normalise(wholeRoot(line, root));
   return normal || (exited ? 'exit code N' : 'no output');
+}
+
+/** What a POSIX path's names may hold for {@link PATH} to read it whole. */
+const PLAIN_FOLDER = /^[\w@.+/-]*$/;
+/** A POSIX name {@link PATH} reads as a path, standing in for the run's folder. */
+const ROOT_STAND_IN = '/rearview/root';
+
+/**
+ * `line` with the run's folder (`CallRun.root`) written as a plain path when its name holds what
+ * {@link PATH} stops at (white space, a letter outside ASCII: `/Users/ana/My app`), so the folder and
+ * what is under it are masked as one path, not as a path and a stray word (`<path> app`). Only the
+ * folder as recorded is read (not its `~` spelling); a Windows folder with spaces is read whole by
+ * {@link WINDOWS_PATH} already.
+ */
+function wholeRoot(line: string, root: string | undefined): string {
+  if (typeof root !== 'string' || root.length < 2 || root.length > 4096 || root.charCodeAt(0) !== 0x2f)
+    return line;
+  let to = root.length;
+  while (to > 1 && root.charCodeAt(to - 1) === 0x2f) to--;
+  const folder = root.slice(0, to);
+  return PLAIN_FOLDER.test(folder) || line.indexOf(folder) < 0
+    ? line
+    : line.replaceAll(folder, ROOT_STAND_IN);
 }
 
 /**

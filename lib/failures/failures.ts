@@ -28,6 +28,12 @@ export interface CallStep {
 export interface CallRun {
   id: string;
   steps: readonly CallStep[];
+  /**
+   * The folder the run worked in, as the transcript records it (`TranscriptMeta.cwd` of
+   * rearview/transcript): an error that spells it is classed with the folder read as one path, even
+   * when its name holds a space.
+   */
+  root?: string;
 }
 
 /** The later call that worked after a failure, and what changed. */
@@ -148,7 +154,7 @@ export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
     const steps = locate(run);
     steps.forEach((s, i) => {
       if (s.error === undefined || declinedCall(s.error)) return;
-      const cls = errorClass(s.error);
+      const cls = errorClass(s.error, run.root);
       const prog = program(s);
       const key = `${s.tool}\u0000${cls}`;
       let c = classes.get(key);

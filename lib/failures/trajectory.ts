@@ -13,6 +13,8 @@ export interface TrajectoryLike {
   id: string;
   steps: readonly CallStep[];
   outcome?: { failed: boolean };
+  /** The folder the run worked in (`CallRun.root`): its errors are classed with the folder read whole. */
+  root?: string;
 }
 
 /**

@@ -249,14 +249,14 @@ function readOne(
 ): void {
   const text = dropPrivate(raw);
   if (!text.trim()) throw new LearnSourceError('learn_source_invalid', name, 'empty');
-  const transcript = parseTranscript(text, { lenient: true });
-  const fallback = fallbackDate(transcript.meta?.startedAt, name, modified);
-  for (const session of splitSessions(name, transcript.format, transcript.messages)) {
+  const { meta, format, messages: all } = parseTranscript(text, { lenient: true });
+  const fallback = fallbackDate(meta?.startedAt, name, modified);
+  for (const session of splitSessions(name, format, all)) {
     // Person-written turns are quoted as evidence and read by the heuristics: redacted before both.
     const messages = session.messages.map((m) =>
       m.role === 'user' ? { ...m, content: redactText(m.content) } : m,
     );
-    const found = analyseSession(session.name, messages, fallback, redactText, detector);
+    const found = analyseSession(session.name, messages, fallback, redactText, detector, meta?.cwd);
     result.stats.sessions++;
     if (found.languages) {
       tally.sessions++;

@@ -118,7 +118,8 @@ export function splitSessions(
  * The findings of one session. `messages` must be redacted already (user turns at least: they are
  * quoted); `fallbackDate` dates turns before any timestamp; `detector` is what reads people's turns
  * (a learned scorer and its thresholds; the markers alone by default), with `isWord` a dictionary
- * that repairs typos in the rules written from people's turns (`repairSpelling`).
+ * that repairs typos in the rules written from people's turns (`repairSpelling`); `root` the folder
+ * the session worked in, read as one path in its error text.
  */
 export function analyseSession(
   session: string,
@@ -128,6 +129,7 @@ export function analyseSession(
   detector: Pick<HeuristicOptions, 'scorer' | 'minScore' | 'markers'> & {
     isWord?: (word: string) => boolean;
   } = {},
+  root?: string,
 ): SessionFindings {
   const out: SessionFindings = { findings: [], humanTurns: 0, filtered: {}, repaired: 0 };
   const filter = (reason: string) => {
@@ -182,7 +184,7 @@ export function analyseSession(
       });
     }
   }
-  for (const f of failureFindings(session, messages, byId, redactText, filter)) {
+  for (const f of failureFindings(session, messages, byId, redactText, filter, root)) {
     out.findings.push(f);
   }
   return out;
@@ -226,10 +228,12 @@ function failureFindings(
   byId: () => Map<string, { m: Message; date?: string }>,
   redactText: (text: string) => string,
   filter: (reason: string) => void,
+  root: string | undefined,
 ): Finding[] {
   if (!messages.some((m) => m.isError)) return [];
   const out: Finding[] = [];
-  for (const c of groupFailures([stepsFromMessages(messages, session)])) {
+  const run = stepsFromMessages(messages, session);
+  for (const c of groupFailures([root === undefined ? run : { ...run, root }])) {
     // A fix that names no change (a retry, an unseen input) has no `change`: no rule to write.
     if (!c.fix?.change) continue;
     const cls = c.errorClass.replace(/\s+/g, ' ').trim();

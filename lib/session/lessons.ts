@@ -25,11 +25,13 @@ export function observeTrajectory(session: SessionState, trajectory: TrajectoryL
 /**
  * The failure lessons of the session so far: the tool calls of the conversation and of every observed
  * trajectory, grouped by tool and error class (`reflectFromTrajectories`, whatever the outcome: a
- * solved run is where fixes are found).
+ * solved run is where fixes are found). `root`, the folder the conversation's agent worked in, is read
+ * as one path in the conversation's error text.
  */
-export function failureInsights(session: SessionState): ReflectionInsight[] {
+export function failureInsights(session: SessionState, root?: string): ReflectionInsight[] {
   const runs: TrajectoryLike[] = [];
-  const calls = stepsFromMessages(session.history);
+  const calls: TrajectoryLike = stepsFromMessages(session.history);
+  if (typeof root === 'string') calls.root = root;
   if (calls.steps.length) runs.push(calls);
   runs.push(...session.trajectories);
   return runs.length ? reflectFromTrajectories(runs, { allOutcomes: true }) : [];
@@ -77,7 +79,7 @@ export function lessonsOf(input: LessonsInput, config: ObserveConfig): LessonsRe
   const session = newSessionState('lessons');
   if (Array.isArray(input?.messages)) observeMessages(newTracker(), session, input.messages, config);
   for (const t of Array.isArray(input?.trajectories) ? input.trajectories : []) observeTrajectory(session, t);
-  const failures = failureInsights(session);
+  const failures = failureInsights(session, input?.root);
   return {
     insights: sessionInsights(session, failures),
     proposed: sessionProposals(session, failures),

@@ -135,13 +135,16 @@ export function lessons(input: LessonsInput, options: LessonsOptions = {}): Less
  */
 export function lessonsInputOf(source: {
   kind: string;
-  transcript: { messages: readonly MessageLike[] } | null;
+  transcript: { messages: readonly MessageLike[]; meta?: { cwd?: string } } | null;
   trajectory: TrajectoryLike | null;
 }): LessonsInput {
-  return {
+  const input: LessonsInput = {
     messages: source.transcript?.messages ?? [],
     trajectories: source.kind === 'trajectory' && source.trajectory ? [source.trajectory] : [],
   };
+  const root = source.transcript?.meta?.cwd;
+  if (typeof root === 'string') input.root = root;
+  return input;
 }
 
 /** Reads `options` into the facade's state (a `KeyValueStore` is wrapped in `playbookStore`). */

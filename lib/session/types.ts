@@ -126,6 +126,12 @@ export type ProposedKeyPoint = KeyPointProposal<ReflectionInsight['category']>;
 export interface LessonsInput {
   messages?: readonly MessageLike[];
   trajectories?: readonly TrajectoryLike[];
+  /**
+   * The folder the conversation's agent worked in (`TranscriptMeta.cwd`; `lessonsInputOf` sets it):
+   * the failure lessons of its tool calls read it as one path in error text, even when its name holds
+   * a space.
+   */
+  root?: string;
 }
 
 /**
