@@ -275,8 +275,13 @@ export interface Analysis {
   keyPointOf: number[][];
   snapshot: Snapshot.ActiveContextSnapshot;
   snapshotTokens: number;
-  /** The folder the session ran in, where the transcript records it: the snapshot's evidence is relative to it. */
+  /**
+   * The folder the session ran in, where the transcript records it or its paths show it (`rootFrom`):
+   * the snapshot's evidence is relative to it.
+   */
   root?: string;
+  /** Where `root` came from: `transcript` (its record) or `paths` (`inferRoot` of rearview/snapshot). */
+  rootFrom?: 'transcript' | 'paths';
   llm?: { used: boolean; error?: string };
   /** The learned scorer that read people's turns (`--detector`); absent for the markers. */
   detector?: Exclude<Detector, 'markers'>;
@@ -373,6 +378,7 @@ export async function analyse(
     snapshot: trace.snapshot,
     snapshotTokens: lib.core.estimateTokens(lib.snapshot.snapshotJson(trace.snapshot)),
     ...(parsed.input.root !== undefined ? { root: parsed.input.root } : {}),
+    ...(parsed.rootFrom !== undefined ? { rootFrom: parsed.rootFrom } : {}),
     ...(llmInfo ? { llm: llmInfo } : {}),
     ...(args.detector && args.detector !== 'markers' ? { detector: args.detector } : {}),
     ...(args.categoriser && args.categoriser !== 'rules' ? { categoriser: args.categoriser } : {}),

@@ -136,7 +136,7 @@ export function formatText(name: string, r: Analysis): string {
   });
   lines.push('');
   lines.push(
-    `Snapshot (deterministic, ~${r.snapshotTokens} tokens)${r.categoriser ? ' — sorted by the notes reader (rearview/categorise-model)' : ''}${r.root !== undefined ? `; evidence relative to ${oneLine(r.root, 200)}` : ''}`,
+    `Snapshot (deterministic, ~${r.snapshotTokens} tokens)${r.categoriser ? ' — sorted by the notes reader (rearview/categorise-model)' : ''}${r.root !== undefined ? `; evidence relative to ${oneLine(r.root, 200)}${r.rootFrom === 'paths' ? ' (read from its paths)' : ''}` : ''}`,
   );
   for (const [key, label] of CATEGORY_LABELS) {
     const value: unknown = r.snapshot[key];

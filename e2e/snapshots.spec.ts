@@ -54,7 +54,7 @@ test('with the default gate, the console sample keeps its deterministic snapshot
   await expect(page.getByTestId('diagnostics')).toContainText('skipped (below_threshold)');
   await expect(page.getByText('under minSnapshotTokens. Lower it in Tune to reflect anyway.')).toBeVisible();
   // Lowered in Tune, the same click reflects.
-  await page.getByLabel(`${PARAM_SPECS.minSnapshotTokens.label} value`).fill('300');
+  await page.getByLabel(`${PARAM_SPECS.minSnapshotTokens.label} value`).fill('200');
   await page.getByLabel(`${PARAM_SPECS.minSnapshotTokens.label} value`).press('Enter');
   await page.getByTestId('run-reflection').click();
   await expect(page.getByTestId('diagnostics')).toContainText('used');
@@ -124,5 +124,27 @@ test('a session that records its folder lists evidence relative to it, and says 
   await expect(det).not.toContainText('/Users/ana/shop');
   await page.getByText('How the snapshot input is built from a transcript').click();
   await expect(page.getByTestId('snapshot-root')).toHaveText('/Users/ana/shop');
+  await expect(page.getByText('the folder the transcript records')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('a session that records no folder has it read from its paths, and says so', async ({ page }) => {
+  const errors = trackErrors(page);
+  const session = JSON.stringify([
+    { role: 'user', content: 'Fix the cart total' },
+    {
+      role: 'assistant',
+      content:
+        'I have read /Users/ana/shop/src/cart.ts and /Users/ana/shop/lib/tax.ts. The bug is in src/cart.ts: it adds lib/tax.ts twice.',
+    },
+  ]);
+  await openWithText(page, session);
+  await page.getByRole('tab', { name: 'Snapshots' }).click();
+  const det = page.getByTestId('deterministic-snapshot');
+  await expect(det).toContainText('src/cart.ts');
+  await expect(det).not.toContainText('/Users/ana/shop');
+  await page.getByText('How the snapshot input is built from a transcript').click();
+  await expect(page.getByTestId('snapshot-root')).toHaveText('/Users/ana/shop');
+  await expect(page.getByText('read from its paths', { exact: false })).toBeVisible();
   expect(errors).toEqual([]);
 });

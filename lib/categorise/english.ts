@@ -45,6 +45,31 @@ export const ENGLISH_RULES: readonly EnglishRule[] = [
     example: 'Let me know if you want a demo script or more details!',
   },
   {
+    // "Is there anything else I can help you with?", "How may I assist you further?": a sign-off asked,
+    // no question the work waits on ("Is there anything else you'd like me to adjust in X?" asks one).
+    id: 'none-offer-asked',
+    stage: 'first',
+    pattern: new RegExp(
+      `${LEAD}(?:is\\s+there\\s+anything\\s+else\\s+(?:that\\s+)?(?:i|we)\\s+can|how\\s+(?:else\\s+)?(?:can|may|could)\\s+i\\s+(?:help|assist)|what\\s+else\\s+can\\s+i\\s+(?:help|do))\\b`,
+      'i',
+    ),
+    category: NO_CATEGORY,
+    example: 'Is there anything else I can help you with?',
+  },
+  {
+    // "Here is an example of how you might do this:", "Here's some sample code that could be used:": the
+    // hedge tells what the content shown may be used for, no guess about the work ("an example of what
+    // might be causing it" still guesses).
+    id: 'none-presented',
+    stage: 'first',
+    pattern: new RegExp(
+      `${LEAD}(?:(?:sure|okay|ok|certainly|of\\s+course|absolutely)[,!.]?\\s+)?here(?:['’]s|\\s+is|\\s+are)\\s+(?:(?:an?|some|the|one|more|a\\s+few)\\s+)?(?:[\\w-]+\\s+){0,2}?(?:examples?|samples?|lists?|versions?|snippets?|templates?|drafts?)\\b(?!\\s+of\\s+what\\b)[^.?!\\n]{0,200}?\\b(?:might|could|may)\\b`,
+      'i',
+    ),
+    category: NO_CATEGORY,
+    example: 'Here is an example of how you might do this with the Python client:',
+  },
+  {
     // "If you want, paste another file and I'll convert it": an offer that waits on the person.
     id: 'none-conditional-offer',
     stage: 'first',

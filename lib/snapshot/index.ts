@@ -18,6 +18,7 @@ export {
   MAX_TEXT_LENGTH,
   NEAR_DUPLICATE_THRESHOLD,
 } from './deterministic.js';
+export { inferRoot } from './infer-root.js';
 export {
   createSnapshotMemo,
   SnapshotMemo,

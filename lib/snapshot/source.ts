@@ -4,6 +4,8 @@
  * CLI, the playground and the snapshot evaluation all read their inputs here, so the same text gives
  * the same messages, steps, objective and entries everywhere.
  */
+
+import { findLinks } from '../categorise/index.js';
 import {
   agentRunFormat,
   parseTrajectory,
@@ -12,8 +14,9 @@ import {
   type Transcript,
 } from '../transcript/index.js';
 import { entriesFromMessages, entriesFromSteps, snapshotInputFrom } from './adapters.js';
+import { inferRoot } from './infer-root.js';
 import { objectiveFromText } from './objective.js';
-import type { SnapshotInput } from './types.js';
+import type { MemoryEntry, SnapshotInput } from './types.js';
 
 /** What {@link readSnapshotSource} read. */
 export interface SnapshotSource {
@@ -27,6 +30,11 @@ export interface SnapshotSource {
   trajectory: Trajectory | null;
   /** Objective, memory entries and previous snapshot for `rearview/snapshot`. */
   input: SnapshotInput;
+  /**
+   * Where `input.root` came from: `transcript`, the folder the export records (`meta.cwd`); `paths`,
+   * read from the session's paths when it records none (`inferRoot`). Absent when there is no root.
+   */
+  rootFrom?: 'transcript' | 'paths';
 }
 
 /**
@@ -77,12 +85,27 @@ export function readSnapshotSource(text: string): SnapshotSource {
       trajectory = null;
     }
   }
-  const { objective, entries } = entriesFromMessages(transcript.messages, { root: transcript.meta?.cwd });
+  const cwd = transcript.meta?.cwd;
+  const { objective, entries } = entriesFromMessages(transcript.messages, { root: cwd });
+  // An export that records no folder: the folder its relative paths start in, when its paths say so.
+  const root = cwd ?? inferRoot(entryLinks(entries));
   return {
     kind: 'transcript',
     format: transcript.format,
     transcript,
     trajectory,
-    input: snapshotInputFrom(objective, entries, transcript.meta?.cwd),
+    input: snapshotInputFrom(objective, entries, root),
+    ...(root === undefined
+      ? {}
+      : { rootFrom: cwd === undefined ? ('paths' as const) : ('transcript' as const) }),
   };
+}
+
+/** The links of a session's entries: a tool call's path as it is, the links a note's text holds. */
+function* entryLinks(entries: readonly MemoryEntry[]): Generator<string> {
+  for (const e of entries) {
+    const value = typeof e.value === 'string' ? e.value : '';
+    if (e.scope === 'evidence') yield value;
+    else yield* findLinks(value);
+  }
 }

@@ -40,6 +40,8 @@ export interface Parsed {
   transcript: Transcript | null;
   trajectory: Trajectory | null;
   input: SnapshotInput;
+  /** Where `input.root` came from (`SnapshotSource.rootFrom`). */
+  rootFrom?: 'transcript' | 'paths';
   chars: number;
 }
 
@@ -122,6 +124,8 @@ export interface View {
   compaction: CompactionView | null;
   /** The snapshot input, for the reflected path (entries are small). */
   input: SnapshotInput;
+  /** Where `input.root` came from (`SnapshotSource.rootFrom`): the transcript's record, or its paths. */
+  rootFrom?: 'transcript' | 'paths';
   ms: number;
 }
 

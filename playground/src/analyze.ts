@@ -285,6 +285,7 @@ export function assembleView(p: Parsed, parts: ViewParts, ms = 0): View {
     snapshot: parts.snapshot,
     compaction: parts.compaction,
     input: p.input,
+    ...(p.rootFrom ? { rootFrom: p.rootFrom } : {}),
     ms,
   };
 }

@@ -89,6 +89,23 @@ describe('categorise: English openings', () => {
       expect(category(t), t).toBe('blockers');
   });
 
+  it('reads content presented with a hedge, and a sign-off asked, as no note', () => {
+    for (const t of [
+      'Sure, here’s an example of how the code might be modified to use the shared client:',
+      'Here is some sample code that could be used to open the connection:',
+      'Here are a few examples of queries that may help:',
+      'Is there anything else I can help you with?',
+      'How may I assist you further?',
+    ])
+      expect(category(t), t).toBe(undefined);
+    // A guess shown, or a question about the work, keeps its category.
+    expect(category("Here's what might be happening:")).toBe('openHypotheses');
+    expect(category("Here's an example of what might be causing the crash:")).toBe('openHypotheses');
+    expect(category("Is there anything else you'd like me to adjust in the implementation?")).toBe(
+      'unresolvedQuestions',
+    );
+  });
+
   it('reads a problem word after "on", "if" or "handles" as a case the code copes with, not a defect', () => {
     for (const t of [
       'All subtasks complete. All LLM paths fail-safe on missing key, 26 regression tests pass.',

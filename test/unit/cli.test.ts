@@ -245,6 +245,24 @@ describe('the binary', () => {
       (await runCli(['reflect', '--json'], { input: JSON.stringify(turnMessages(['hi'])) })).stdout,
     );
     expect(plain).not.toHaveProperty('root');
+    expect(json.rootFrom).toBe('transcript');
+  });
+
+  it('reads the folder from the paths of a session that records none, and says so', async () => {
+    // Files named absolute and relative: the relative paths start in /Users/ana/shop.
+    const input = JSON.stringify(
+      turnMessages([
+        'Fix the cart total',
+        'I read /Users/ana/shop/src/cart.ts and /Users/ana/shop/lib/tax.ts; the bug is in src/cart.ts, which adds lib/tax.ts twice.',
+      ]),
+    );
+    const r = await runCli(['reflect'], { input });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('; evidence relative to /Users/ana/shop (read from its paths)');
+    const json = JSON.parse((await runCli(['reflect', '--json'], { input })).stdout);
+    expect(json.root).toBe('/Users/ana/shop');
+    expect(json.rootFrom).toBe('paths');
+    expect(json.snapshot.requiredEvidenceLinks).toContain('src/cart.ts');
   });
 
   it.each(TURN_CASES)(

@@ -16,7 +16,12 @@ import { extractRecommendation } from '../../lib/heuristic/recommend';
 import { dedupeProposals, emptyPlaybook, findDuplicates, judgeKeyPoint } from '../../lib/playbook/index';
 import { createRedactor, redact } from '../../lib/redact/index';
 import { bareLink } from '../../lib/snapshot/bare-link';
-import { deterministicSnapshot, entriesFromMessages, objectiveFromText } from '../../lib/snapshot/index';
+import {
+  deterministicSnapshot,
+  entriesFromMessages,
+  inferRoot,
+  objectiveFromText,
+} from '../../lib/snapshot/index';
 import { samePlaces } from '../../lib/snapshot/same-place';
 import {
   detectFormat,
@@ -221,6 +226,19 @@ describe('links and snapshots', () => {
       ],
     ],
   );
+  // The folder a session's paths show (infer-root.ts): deep paths, each file named both ways, and one
+  // path of many folders spelled again and again with its pieces.
+  linear('inferRoot', (text) => inferRoot(text.split(' ')), [
+    [
+      'files named both ways',
+      (n) => Array.from({ length: n / 40 }, (_, i) => `/Users/ana/shop/src/f${i}.ts src/f${i}.ts`).join(' '),
+    ],
+    ['one path of many folders, and its pieces', (n) => fill(n, `/${'a/'.repeat(200)}b.ts a/b.ts a/a/b.ts `)],
+    [
+      'deep distinct paths',
+      (n) => Array.from({ length: n / 60 }, (_, i) => `/${'d/'.repeat(25)}${i}.ts`).join(' '),
+    ],
+  ]);
   // A session folder whose name holds a space, spelled again and again (root.ts `linksThroughRoot`).
   linear(
     'deterministicSnapshot (a folder with a space)',

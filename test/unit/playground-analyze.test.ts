@@ -40,7 +40,7 @@ describe('playground samples', () => {
     const gated = await computeTrajectoryReduction(r.value.input, { llm });
     expect(gated.diagnostics.reflectionSkippedReason).toBe('below_threshold');
     expect(gated.diagnostics.deterministicTokens).toBeLessThan(400);
-    const red = await computeTrajectoryReduction(r.value.input, { llm, minSnapshotTokens: 300 });
+    const red = await computeTrajectoryReduction(r.value.input, { llm, minSnapshotTokens: 200 });
     expect(red.diagnostics.reflectionError).toBeNull();
     expect(red.diagnostics.reflectionUsed).toBe(true);
     expect(red.kept.some((k) => k.sources.length > 1)).toBe(true);

@@ -329,9 +329,12 @@ export function SnapshotPanel(props: { app: AppState }) {
                   {(root) => (
                     <>
                       {' '}
-                      The session ran in <code data-testid="snapshot-root">{root()}</code> (the folder the
-                      transcript records): evidence under it is listed relative to it, and the folder itself
-                      and those above it are left out.
+                      The session ran in <code data-testid="snapshot-root">{root()}</code> (
+                      {v().rootFrom === 'paths'
+                        ? 'read from its paths: the transcript records no folder, and files it names both ways start there'
+                        : 'the folder the transcript records'}
+                      ): evidence under it is listed relative to it, and the folder itself and those above it
+                      are left out.
                     </>
                   )}
                 </Show>

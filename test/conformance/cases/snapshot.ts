@@ -7,6 +7,7 @@ import {
   deterministicSnapshot,
   deterministicSnapshotWithTrace,
   entriesFromMessages,
+  inferRoot,
   placeKey,
   readSnapshotSource,
   reflectedSnapshotPrompt,
@@ -223,6 +224,28 @@ export const snapshotCases: ConformanceCase[] = [
       }).requiredEvidenceLinks;
       check(!listed.includes('C:\\TASK-99\\repo'), 'the session folder is no evidence');
       return { links, keys: links.flat().map(placeKey), listed };
+    },
+  },
+  {
+    name: 'snapshot/folder read from the paths of a session that records none',
+    run() {
+      // A plain message list names two files absolute and relative: their relative paths start in the
+      // folder, a Windows one here with either separator and drive-letter case.
+      const messages = [
+        { role: 'user', content: 'Fix the cart total' },
+        {
+          role: 'assistant',
+          content:
+            'I read C:\\work\\shop\\src\\cart.ts and c:/work/shop/lib/tax.ts:12; the bug is in src/cart.ts, which adds lib/tax.ts twice.',
+        },
+      ];
+      const source = readSnapshotSource(JSON.stringify(messages));
+      checkEqual(source.rootFrom, 'paths', 'the folder is read from the paths');
+      checkEqual(source.input.root, 'C:/work/shop', 'the folder the relative paths start in');
+      checkEqual(inferRoot(['/Users/ana/x/a.ts', 'x/a.ts']), undefined, 'one file is not enough');
+      const listed = deterministicSnapshot(source.input).requiredEvidenceLinks;
+      check(listed.includes('src/cart.ts'), 'evidence relative to the folder');
+      return { root: source.input.root, listed };
     },
   },
   {
