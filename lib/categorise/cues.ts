@@ -139,7 +139,7 @@ export const CODES = set(
     'the it a them this useful helpful handy interesting worthwhile as than asked must only always step assume ' +
     'red state phase regression regressions test tests testing suite suites observed noticed encountered fail safe fast ' +
     'resolve solve address on if when ignore ignores ignoring handle handles handling missing error errors ' +
-    'failure failures timeout timeouts crash crashes exception exceptions',
+    'failure failures timeout timeouts crash crashes exception exceptions and or',
 );
 export const code = (w: string) => CODES.indexOf(w) + 1;
 /**

@@ -69,9 +69,24 @@ const CASE_AFTER: readonly (readonly [string, string])[] = [
 /** {@link CASE_AFTER} by word code: the codes of the words that may come before. */
 const PREV_OF = /* @__PURE__ */ codesOf(CASE_AFTER);
 
+/** "and", "or": a second case joined to the first ("handles errors and timeouts"). */
+const JOINED: ReadonlySet<number> = /* @__PURE__ */ new Set(['and', 'or'].map(code));
+/**
+ * The problem words a join may make a second case: nouns only. "crash" and "crashes" are verbs as
+ * often ("It handles errors and crashes on startup" says it crashes).
+ */
+const JOINED_CASES: ReadonlySet<number> = /* @__PURE__ */ new Set(
+  'missing error errors failure failures timeout timeouts exception exceptions'.split(' ').map(code),
+);
+
+/** Whether the word at `i` is a case by the word right before it. */
+const byPrevious = (fs: readonly number[], i: number): boolean =>
+  i > 0 && PREV_OF.get(codeOf(fs[i]!))?.has(codeOf(fs[i - 1]!)) === true;
+
 /**
  * @internal Whether the problem word at `i` names a case the code handles, by the word before it
- * ({@link CASE_AFTER}): "fail-safe on missing key", "handles errors".
+ * ({@link CASE_AFTER}): "fail-safe on missing key", "handles errors"; or joined by "and" / "or" to
+ * such a case ("handles errors and exceptions", "retries on timeout or failure"), one join back.
  *
  * @example
  * ```ts
@@ -79,5 +94,6 @@ const PREV_OF = /* @__PURE__ */ codesOf(CASE_AFTER);
  * ```
  */
 export function caseHandled(fs: readonly number[], i: number): boolean {
-  return i > 0 && PREV_OF.get(codeOf(fs[i]!))?.has(codeOf(fs[i - 1]!)) === true;
+  if (byPrevious(fs, i)) return true;
+  return i > 2 && JOINED.has(codeOf(fs[i - 1]!)) && JOINED_CASES.has(codeOf(fs[i]!)) && byPrevious(fs, i - 2);
 }

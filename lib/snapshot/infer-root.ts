@@ -42,7 +42,8 @@ function pathOf(link: string): string {
  * rearview/categorise over its notes, and its tool calls' paths), or undefined when the links do not
  * say so clearly: see the module's rules. Linear in the links' length (an absolute path is looked up at
  * its last 16 folder boundaries; at most 20,000 links of at most 1,024 characters are read). The folder
- * is returned with `/` separators and an upper-case drive letter (`C:/work/repo`).
+ * is returned with `/` separators and an upper-case drive letter (`C:/work/repo`). Never throws: what
+ * is not an iterable, or an item that is not a string, says nothing.
  *
  * @example
  * ```ts
@@ -52,6 +53,8 @@ function pathOf(link: string): string {
  * ```
  */
 export function inferRoot(links: Iterable<string>): string | undefined {
+  if (links === null || typeof (links as { [Symbol.iterator]?: unknown })?.[Symbol.iterator] !== 'function')
+    return undefined;
   const absolute = new Set<string>();
   const relative = new Set<string>();
   let read = 0;

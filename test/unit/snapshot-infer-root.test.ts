@@ -44,6 +44,8 @@ describe('inferRoot', () => {
       inferRoot(['/Users/ana/notes/a.md', 'notes/a.md', '/Users/ana/todo/b.md', 'todo/b.md']),
     ).toBeUndefined();
     expect(inferRoot([])).toBeUndefined();
+    for (const bad of [null, undefined, 42, {}, [null, 3, {}]])
+      expect(inferRoot(bad as unknown as Iterable<string>)).toBeUndefined();
     expect(inferRoot(['src/a.ts', 'a.ts', '/x/y/z.ts'])).toBeUndefined();
   });
 
