@@ -103,6 +103,10 @@ const LEADING_MARK = /^(?:[-*•+]|\d{1,3}[.)])[ \t]+(?:\[[ xX~>/-]\][ \t]+)?/;
  * ```
  */
 export function withoutListMarker(text: string): string {
+  // Most items open with a letter: one character read, no search (the snapshot asks for every
+  // candidate of its lists, thousands in a long session).
+  const c = text.charCodeAt(0);
+  if (!(c === 0x2d || c === 0x2a || c === 0x2022 || c === 0x2b || (c >= 0x30 && c <= 0x39))) return text;
   const m = LEADING_MARK.exec(text);
   return m === null || m[0].length === text.length ? text : text.slice(m[0].length);
 }
