@@ -50,7 +50,10 @@ export function errorClass(error: string, root?: string): string {
   return normal || (exited ? 'exit code N' : 'no output');
 }
 
-/** What a POSIX path's names may hold for {@link PATH} to read it whole. */
+/**
+ * What a POSIX path's names may hold for {@link PATH} to read it whole. Not the snapshot's
+ * `PLAIN_SPELLING` (root.ts): that one is what `findLinks` reads, another scanner with its own set.
+ */
 const PLAIN_FOLDER = /^[\w@.+/-]*$/;
 /** A POSIX name {@link PATH} reads as a path, standing in for the run's folder. */
 const ROOT_STAND_IN = '/rearview/root';

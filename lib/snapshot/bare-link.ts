@@ -6,16 +6,13 @@
  */
 
 import { findLinks, squash } from '../categorise/index.js';
-import { withoutListMarker } from './sentences.js';
+import { LIST_MARKER, withoutListMarker } from './sentences.js';
 
 /**
  * A Markdown link whose label is its target, `[X](X)`: read as X. The label is at most 500 characters
  * without brackets or spaces, so each `[` is read a bounded number of characters.
  */
 const SELF_LINK = /\[([^[\]\s]{1,500})\]\(\1\)/g;
-
-/** A list marker (`-`, `*`, `•`, `+`, `1.`, `1)`) and the space after it, at the line's start. */
-const LIST_MARKER = /^\s*(?:[-*•+]|\d{1,3}[.)])\s+/;
 
 /**
  * Markdown dress and punctuation around a link: `*`, `` ` ``, `:`, `：`, `>`, `-`, `•`, `+`, `.`, `,`,

@@ -84,10 +84,18 @@ export function endsWithWords(text: string, words: string): boolean {
 }
 
 /**
- * A list marker (`-`, `*`, `•`, `+`, `1.`, `1)`), then a checklist box (`[ ]`, `[x]`, `[-]`), at the
- * start of a line. Anchored: one attempt per text, linear.
+ * A list marker (`-`, `*`, `•`, `+`, `1.`, `1)`) and the space after it, at the line's start: what
+ * {@link withoutListMarker} drops and `bareLink` (bare-link.ts) reads past. Anchored: one attempt per
+ * text, linear.
+ *
+ * @example
+ * ```ts
+ * LIST_MARKER.exec('12) run it')?.[0]; // '12) '
+ * ```
  */
-const LEADING_MARK = /^(?:[-*•+]|\d{1,3}[.)])[ \t]+(?:\[[ xX~>/-]\][ \t]+)?/;
+export const LIST_MARKER = /^\s*(?:[-*•+]|\d{1,3}[.)])\s+/;
+/** A checklist box (`[ ]`, `[x]`, `[-]`) and the space after it, read where the list marker ends (sticky). */
+const BOX = /\[[ xX~>/-]\]\s+/y;
 
 /**
  * A sentence without the list marker and checklist box it had in its message ("1. **Schema
@@ -106,7 +114,12 @@ export function withoutListMarker(text: string): string {
   // Most items open with a letter: one character read, no search (the snapshot asks for every
   // candidate of its lists, thousands in a long session).
   const c = text.charCodeAt(0);
-  if (!(c === 0x2d || c === 0x2a || c === 0x2022 || c === 0x2b || (c >= 0x30 && c <= 0x39))) return text;
-  const m = LEADING_MARK.exec(text);
-  return m === null || m[0].length === text.length ? text : text.slice(m[0].length);
+  if (!(c <= 0x20 || c === 0x2d || c === 0x2a || c === 0x2022 || c === 0x2b || (c >= 0x30 && c <= 0x39)))
+    return text;
+  const m = LIST_MARKER.exec(text);
+  if (m === null) return text;
+  let end = m[0].length;
+  BOX.lastIndex = end;
+  if (BOX.exec(text) !== null) end = BOX.lastIndex;
+  return end === text.length ? text : text.slice(end);
 }

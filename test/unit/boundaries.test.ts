@@ -45,7 +45,7 @@ const LONG_FILES: Record<string, string> = {
   'heuristic/markers.ts':
     'data: the default marker vocabulary, one list per signal, with its type and docs (about 20 lines are not list entries; the lists are what is long)',
   'snapshot/deterministic.ts':
-    'one build() pass (candidates, MinHash-LSH consolidation, ranking, caps) sharing hot typed-array locals under a ~16 ms budget for 10k entries; the entry analysis and the memo are in analysis.ts and memo.ts, the MinHash signature and bucket tables in lsh.ts, the grouping of evidence by place in same-place.ts, evidence seen from the session folder in root.ts, placeholder links in placeholder.ts, words joined by slashes in word-list.ts, the scopes that keep an entry out of lists in scopes.ts, the word scan, term table and gate hints in lib/categorise',
+    'one build() pass (candidates, MinHash-LSH consolidation, ranking, caps) sharing hot typed-array locals under a ~16 ms budget for 10k entries; the entry analysis and the memo are in analysis.ts and memo.ts, the MinHash signature and bucket tables in lsh.ts, the grouping of evidence by place in same-place.ts, evidence seen from the session folder in root.ts, placeholder links in placeholder.ts, words joined by slashes in word-list.ts, the list marker an item is listed without in sentences.ts, the scopes that keep an entry out of lists in scopes.ts, the word scan, term table and gate hints in lib/categorise',
   'core/tokens.ts':
     'one hot scan (tokenFeatures, ~160 lines) whose character classes and feature slots are module-local constants of that loop, plus the weights `npm run calibrate:tokens` fits to those slots; split apart, a slot renumbered in one file silently skews the other',
 };

@@ -233,7 +233,15 @@ describe('links and snapshots', () => {
       'files named both ways',
       (n) => Array.from({ length: n / 40 }, (_, i) => `/Users/ana/shop/src/f${i}.ts src/f${i}.ts`).join(' '),
     ],
-    ['one path of many folders, and its pieces', (n) => fill(n, `/${'a/'.repeat(200)}b.ts a/b.ts a/a/b.ts `)],
+    // Distinct paths (a repeated one would be read once: the scanner keeps a set).
+    [
+      'paths of many folders, and their pieces',
+      (n) =>
+        Array.from(
+          { length: n / 430 },
+          (_, i) => `/${'a/'.repeat(200)}b${i}.ts a/b${i}.ts a/a/b${i}.ts`,
+        ).join(' '),
+    ],
     [
       'deep distinct paths',
       (n) => Array.from({ length: n / 60 }, (_, i) => `/${'d/'.repeat(25)}${i}.ts`).join(' '),

@@ -49,6 +49,25 @@ describe('inferRoot', () => {
     expect(inferRoot(['src/a.ts', 'a.ts', '/x/y/z.ts'])).toBeUndefined();
   });
 
+  it('finds the folder of files named both ways, whatever the folder and the files', () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/);
+    fc.assert(
+      fc.property(
+        fc.array(name, { minLength: 2, maxLength: 4 }),
+        fc.uniqueArray(fc.tuple(name, name), {
+          minLength: 2,
+          maxLength: 6,
+          selector: ([a, b]) => `${a}/${b}`,
+        }),
+        (folders, files) => {
+          const root = `/srv/${folders.join('/')}`;
+          const links = files.flatMap(([dir, file]) => [`${root}/${dir}/${file}`, `${dir}/${file}`]);
+          expect(inferRoot(links)).toBe(root);
+        },
+      ),
+    );
+  });
+
   it('never throws and returns a folder some absolute link starts with', () => {
     const segment = fc.constantFrom('src', 'lib', 'a.ts', 'b.md', 'Users', 'ana', 'app', '..', '.', '');
     const link = fc
