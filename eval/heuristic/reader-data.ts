@@ -5,10 +5,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { scoreTurns, type TurnEvidence, type TurnScores } from '../../lib/heuristic/index';
+import {
+  type CompiledMarkers,
+  compileMarkers,
+  DEFAULT_MARKERS,
+  scoreTurns,
+  type TurnEvidence,
+  type TurnScores,
+} from '../../lib/heuristic/index';
 import { authorOf, CATEGORIES, type Category, contextOf, familyOf, loadLabelledSets, type Row } from './data';
 import { readRows } from './rows';
-import { loadStrangers, type StrangerRow, sourceOf } from './strangers-data';
+import { languageCompiled, loadStrangers, type StrangerRow, sourceOf } from './strangers-data';
 
 export interface Example {
   id: string;
@@ -25,29 +32,46 @@ export interface Example {
   evidence: TurnEvidence | undefined;
   markers: TurnScores | undefined;
   markersLang: TurnScores | undefined;
+  /** What the scorer is told with the eight languages' markers read too. */
+  evidenceLang: TurnEvidence | undefined;
   /** A row that repeats an earlier row's text by the same author (strangers `duplicate_of`). */
   duplicate: boolean;
 }
 
-/** What the library tells a scorer about the last message of `messages` (a person's turn). */
-function readLast(messages: Parameters<typeof scoreTurns>[0]): Pick<Example, 'evidence' | 'markers'> {
-  let last: { e: TurnEvidence; s: TurnScores } | undefined;
-  let found: Pick<Example, 'evidence' | 'markers'> = { evidence: undefined, markers: undefined };
-  scoreTurns(
-    messages,
-    {
-      scorer: (e, s) => {
-        last = { e, s };
-        return s;
+/**
+ * What the library tells a scorer about the last message of `messages` (a person's turn), read with
+ * the default markers and (`evidenceLang`) with the eight languages' markers too.
+ */
+function readLast(
+  messages: Parameters<typeof scoreTurns>[0],
+): Pick<Example, 'evidence' | 'markers' | 'evidenceLang'> {
+  const read = (markers: CompiledMarkers) => {
+    let last: { e: TurnEvidence; s: TurnScores } | undefined;
+    let found: { evidence: TurnEvidence | undefined; markers: TurnScores | undefined } = {
+      evidence: undefined,
+      markers: undefined,
+    };
+    scoreTurns(
+      messages,
+      {
+        markers,
+        scorer: (e, s) => {
+          last = { e, s };
+          return s;
+        },
       },
-    },
-    (turn) => {
-      if (turn.index === messages.length - 1 && last) found = { evidence: last.e, markers: last.s };
-      last = undefined;
-    },
-  );
-  return found;
+      (turn) => {
+        if (turn.index === messages.length - 1 && last) found = { evidence: last.e, markers: last.s };
+        last = undefined;
+      },
+    );
+    return found;
+  };
+  const found = read(DEFAULT_COMPILED);
+  return { ...found, evidenceLang: read(languageCompiled).evidence };
 }
+
+const DEFAULT_COMPILED = compileMarkers(DEFAULT_MARKERS);
 
 const readOld = (r: Row) => readLast(contextOf(r, Number.MAX_SAFE_INTEGER));
 
@@ -78,6 +102,7 @@ export function oldExamples(): Example[] {
       evidence: read.evidence,
       markers: read.markers,
       markersLang: undefined,
+      evidenceLang: read.evidenceLang,
       duplicate: false,
     };
   });
@@ -95,6 +120,7 @@ export const fromStranger = (r: StrangerRow): Example => ({
   evidence: r.evidence,
   markers: r.markers,
   markersLang: r.markersLang,
+  evidenceLang: r.evidenceLang,
   duplicate: r.duplicate_of !== undefined,
 });
 

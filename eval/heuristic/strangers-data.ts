@@ -55,6 +55,8 @@ export interface StrangerRow extends StrangerLabel {
   /** The marker detector's scores (default markers), and with the language lists. */
   markers: TurnScores | undefined;
   markersLang: TurnScores | undefined;
+  /** What the scorer is told when the eight languages' markers are read too (`loadLanguageMarkers`). */
+  evidenceLang: TurnEvidence | undefined;
   /** Why the parsed message is skipped by `heuristicReflect`, when it is (`synthetic` kind). */
   synthetic?: string;
 }
@@ -89,13 +91,15 @@ interface FileRead {
   evidence: Map<number, TurnEvidence>;
   markers: Map<number, TurnScores>;
   markersLang: Map<number, TurnScores>;
+  evidenceLang: Map<number, TurnEvidence>;
   /** SHA-256 of each user message's text (and variants) → message indexes, in order. */
   byHash: Map<string, number[]>;
   format: string;
 }
 
 const defaultCompiled = compileMarkers(DEFAULT_MARKERS);
-const languageCompiled = compileMarkers(withLanguages(DEFAULT_MARKERS));
+/** The default markers with the eight languages' (`loadLanguageMarkers`), compiled once. */
+export const languageCompiled = compileMarkers(withLanguages(DEFAULT_MARKERS));
 
 function readFile(source: string, root: string | undefined): FileRead {
   if (!root) throw new Error('the shared data (../shared/data) is needed to read the strangers labels');
@@ -104,6 +108,7 @@ function readFile(source: string, root: string | undefined): FileRead {
   const evidence = new Map<number, TurnEvidence>();
   const markers = new Map<number, TurnScores>();
   const markersLang = new Map<number, TurnScores>();
+  const evidenceLang = new Map<number, TurnEvidence>();
   let last: { e: TurnEvidence; s: TurnScores } | undefined;
   scoreTurns(
     messages,
@@ -132,7 +137,10 @@ function readFile(source: string, root: string | undefined): FileRead {
       },
     },
     (turn) => {
-      if (last) markersLang.set(turn.index, last.s);
+      if (last) {
+        markersLang.set(turn.index, last.s);
+        evidenceLang.set(turn.index, last.e);
+      }
       last = undefined;
     },
   );
@@ -148,7 +156,7 @@ function readFile(source: string, root: string | undefined): FileRead {
       byHash.set(h, list);
     }
   });
-  return { messages, evidence, markers, markersLang, byHash, format: t.format };
+  return { messages, evidence, markers, markersLang, evidenceLang, byHash, format: t.format };
 }
 
 /**
@@ -228,6 +236,7 @@ export function locateRows<L extends StrangerLabel>(
         evidence: file.evidence.get(i),
         markers: file.markers.get(i),
         markersLang: file.markersLang.get(i),
+        evidenceLang: file.evidenceLang.get(i),
         ...(syn ? { synthetic: typeof syn === 'string' ? syn : 'synthetic' } : {}),
       });
     }

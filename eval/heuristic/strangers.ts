@@ -46,12 +46,17 @@ export const oldModel: Predictor = (e) =>
  * The shipped reader at its thresholds (`READER_RECALL_MIN_SCORE` with `recall`), loaded on first call
  * (its weights stay out of runs without it).
  */
-export async function readerPredictor(recall = false): Promise<Predictor> {
+export async function readerPredictor(recall = false, languages = false): Promise<Predictor> {
   const { readerModel, READER_MIN_SCORE, READER_RECALL_MIN_SCORE } = await import(
     '../../lib/heuristic-model/index'
   );
   const min = recall ? READER_RECALL_MIN_SCORE : READER_MIN_SCORE;
-  return (e) => (e.evidence && e.markers ? atScores(readerModel(e.evidence, { ...e.markers }), min) : NONE);
+  return (e) => {
+    // With `languages`, what the scorer is told when the eight languages' markers are read too.
+    const evidence = languages ? (e.evidenceLang ?? e.evidence) : e.evidence;
+    const markers = languages ? (e.markersLang ?? e.markers) : e.markers;
+    return evidence && markers ? atScores(readerModel(evidence, { ...markers }), min) : NONE;
+  };
 }
 export const seedSubstrings: Predictor = (e) => {
   if (!e.evidence) return NONE;
@@ -148,6 +153,8 @@ async function main() {
   if (process.argv.includes('--reader')) {
     // The shipped reader (trained on the older sets and the `strangers` split), at its thresholds.
     predictors.reader = await readerPredictor();
+    predictors['reader (recall)'] = await readerPredictor(true);
+    predictors['reader (recall) +lang'] = await readerPredictor(true, true);
   }
   console.log(
     `${examples.length} rows mapped (0 unmapped); scored: ${split}, ${rows.length} distinct readings\n`,
