@@ -312,7 +312,7 @@ function decide(fs: number[], n: number, raw: string, mayLink: boolean): number 
       else if (next & FUNC) hit = true;
     } else if (f & PROBLEM) {
       if (pc === C_LONGER) continue;
-      if (forms.namedByNext(fs, i, n) || forms.caseHandled(fs, i)) continue; // "regression tests", "on missing key" (named.ts)
+      if (forms.namedByNext(fs, i, n) || forms.caseHandled(fs, i, n)) continue; // "regression tests", "on missing key" (named.ts)
       let negated = nc === C_FREE || nc === C_NONE;
       // "not broken", "2 expected failures"; not "the expected value is missing" (what should be).
       for (let j = Math.max(0, i - 3); j < i; j++)

@@ -77,6 +77,8 @@ export function findLinksFrom(text: string, from: number): string[] {
   let windows: boolean | undefined;
   // Where the last link ended: a Windows path is read back no further (each character once).
   let floor = 0;
+  // Where the last diff side ended (`diff --git a/x b/x`: the `b/` side follows the `a/` one).
+  let sideEnd = -2;
   for (;;) {
     // A search that begins inside a dotted run: its first candidate start may be no run's first, so
     // `LINK` skips it; it is tried alone, and wins unless `LINK` matches before or at it.
@@ -128,6 +130,12 @@ export function findLinksFrom(text: string, from: number): string[] {
           at = back;
         }
       }
+      // A diff's side (`--- a/lib/x.py`, `+++ b/lib/x.py`, `diff --git a/x b/x`) names the file
+      // without its `a/` or `b/`.
+      if (diffSide(text, at, found, sideEnd)) {
+        found = found.slice(2);
+        sideEnd = next;
+      }
       // The tail of a glob (`*.d.ts` → `d.ts`, `**/*.test.ts` → `test.ts`) names no file.
       if (!inGlob(text, matchAt)) pushLink(out, found);
       floor = next;
@@ -150,6 +158,21 @@ function escapedLetter(text: string, at: number, found: string): boolean {
   let k = at;
   while (k > 0 && text.charCodeAt(k - 1) === 0x5c) k--;
   return (at - k) % 2 === 1;
+}
+
+/**
+ * Whether the link `found` at `at` is one side of a diff's header: `a/` or `b/` right after `--- `,
+ * `+++ ` or `diff --git ` at a line's start, or the `b/` side one space after the `a/` side that ended
+ * at `sideEnd`. Constant time: only the characters right before the link are read.
+ */
+function diffSide(text: string, at: number, found: string, sideEnd: number): boolean {
+  const c = found.charCodeAt(0);
+  if ((c !== 0x61 && c !== 0x62) || found.charCodeAt(1) !== 0x2f || found.length < 3) return false;
+  if (c === 0x62 && sideEnd === at - 1 && text.charCodeAt(at - 1) === 0x20) return true;
+  const lineStart = (i: number) => i === 0 || text.charCodeAt(i - 1) === 0x0a;
+  const head = text.slice(Math.max(0, at - 4), at);
+  if ((head === '--- ' || head === '+++ ') && lineStart(at - 4)) return true;
+  return c === 0x61 && at >= 11 && text.startsWith('diff --git ', at - 11) && lineStart(at - 11);
 }
 
 /** Whether the link at `at` follows a `*` or a `*.`: the rest of a glob pattern. */

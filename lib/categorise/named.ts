@@ -4,7 +4,7 @@
  * flags (`fs`, as `cues.ts` `wordFlags` gives them); each check looks at one neighbour.
  */
 
-import { code, codeOf } from './cues.js';
+import { C_OUT, code, codeOf } from './cues.js';
 
 /**
  * Problem words that the next word turns into the name of a thing, not a defect: a test-first phase
@@ -86,14 +86,17 @@ const byPrevious = (fs: readonly number[], i: number): boolean =>
 /**
  * @internal Whether the problem word at `i` names a case the code handles, by the word before it
  * ({@link CASE_AFTER}): "fail-safe on missing key", "handles errors"; or joined by "and" / "or" to
- * such a case ("handles errors and exceptions", "retries on timeout or failure"), one join back.
+ * such a case ("handles errors and exceptions", "retries on timeout or failure"), one join back. A
+ * problem word with "out" after it is a verb, never a case ("retries on timeout and errors out").
  *
  * @example
  * ```ts
  * // flags of "retries on timeout": caseHandled(fs, 2) === true
  * ```
  */
-export function caseHandled(fs: readonly number[], i: number): boolean {
+export function caseHandled(fs: readonly number[], i: number, n = fs.length): boolean {
+  // "errors out", "times out": a verb, what the code does ("retries on timeout and errors out").
+  if (i + 1 < n && codeOf(fs[i + 1]!) === C_OUT) return false;
   if (byPrevious(fs, i)) return true;
   return i > 2 && JOINED.has(codeOf(fs[i - 1]!)) && JOINED_CASES.has(codeOf(fs[i]!)) && byPrevious(fs, i - 2);
 }

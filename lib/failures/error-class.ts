@@ -61,9 +61,10 @@ const ROOT_STAND_IN = '/rearview/root';
 /**
  * `line` with the run's folder (`CallRun.root`) written as a plain path when its name holds what
  * {@link PATH} stops at (white space, a letter outside ASCII: `/Users/ana/My app`), so the folder and
- * what is under it are masked as one path, not as a path and a stray word (`<path> app`). Only the
- * folder as recorded is read (not its `~` spelling); a Windows folder with spaces is read whole by
- * {@link WINDOWS_PATH} already.
+ * what is under it are masked as one path, not as a path and a stray word (`<path> app`). The folder
+ * is read as recorded and, under a home folder (`/Users/<name>/`, `/home/<name>/`), in its `~`
+ * spelling too (`~/My app/package.json`: shells and npm print it so); a Windows folder with spaces is
+ * read whole by {@link WINDOWS_PATH} already.
  */
 function wholeRoot(line: string, root: string | undefined): string {
   if (typeof root !== 'string' || root.length < 2 || root.length > 4096 || root.charCodeAt(0) !== 0x2f)
@@ -71,10 +72,16 @@ function wholeRoot(line: string, root: string | undefined): string {
   let to = root.length;
   while (to > 1 && root.charCodeAt(to - 1) === 0x2f) to--;
   const folder = root.slice(0, to);
-  return PLAIN_FOLDER.test(folder) || line.indexOf(folder) < 0
-    ? line
-    : line.replaceAll(folder, ROOT_STAND_IN);
+  if (PLAIN_FOLDER.test(folder)) return line;
+  let out = line.indexOf(folder) < 0 ? line : line.replaceAll(folder, ROOT_STAND_IN);
+  const home = HOME.exec(folder);
+  const tilde = home ? `~${folder.slice(home[0].length)}` : undefined;
+  if (tilde && tilde.length > 2 && out.indexOf(tilde) >= 0) out = out.replaceAll(tilde, ROOT_STAND_IN);
+  return out;
 }
+
+/** A home folder at the start of a POSIX path, up to the slash after the user's name. */
+const HOME = /^\/(?:Users|home)\/[^/]+(?=\/)/;
 
 /**
  * A URL. Its `[\w+.-]*` runs to the end of the run of such characters wherever it starts, so only

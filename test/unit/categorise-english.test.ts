@@ -124,6 +124,9 @@ describe('categorise: English openings', () => {
       'The handler crashes on error.',
       // "crashes" after a join is a verb as often: the defect stands.
       'It handles errors and crashes on startup.',
+      // "errors out" is what it does, a verb, however it is joined.
+      'It retries on timeout and errors out.',
+      'It retries on timeout, then errors out.',
       'The key is missing.',
       'Errors on startup.',
     ])

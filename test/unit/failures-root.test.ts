@@ -22,6 +22,20 @@ describe('errorClass with the run folder', () => {
     expect(errorClass(ERROR)).toBe('ls: <path> app/build: No such file or directory');
   });
 
+  it('reads the folder in its ~ spelling under a home folder too', () => {
+    const npm = 'npm error path ~/My app/package.json';
+    expect(errorClass(npm, '/Users/ana/My app')).toBe('npm error path <path>');
+    expect(errorClass(npm, '/home/ana/My app/')).toBe('npm error path <path>');
+    expect(errorClass('ls: ~/Dev/Ta la/build: No such file', '/Users/ana/Dev/Ta la')).toBe(
+      'ls: <path>: No such file',
+    );
+    // Without the folder, or with one outside a home folder, the scan stops at the space as before.
+    expect(errorClass(npm)).toBe('npm error path ~/My <path>');
+    expect(errorClass(npm, '/srv/My app')).toBe(errorClass(npm));
+    // The home folder itself has no folder under it to spell.
+    expect(errorClass('cd ~/x y', '/Users/ana')).toBe(errorClass('cd ~/x y'));
+  });
+
   it('leaves the class as it was for a plain folder, a relative one, or a folder the error does not spell', () => {
     const plain = 'Error: ENOENT: no such file /Users/ana/app/src/a.ts';
     expect(errorClass(plain, '/Users/ana/app')).toBe(errorClass(plain));

@@ -182,6 +182,8 @@ describe('links and snapshots', () => {
     ['escaped names', (n) => fill(n, '\\\\\\na.ts')],
     ['a long run of backslashes before a name', (n) => fill(n, '\\', '', 'na.ts')],
     ['home paths', (n) => fill(n, ' ~/a')],
+    // A diff side is told by the characters right before it: the header lines read once.
+    ['diff headers', (n) => fill(n, '--- a/x.py\n+++ b/x.py\ndiff --git a/x b/x\n')],
     ['folders after backslashes', (n) => fill(n, '\\a/b')],
     // A Windows path is read back over its folders once: each link reads back no further than the last.
     ['a Windows path of many folders', (n) => fill(n, 'a\\', '', 'b.ts')],

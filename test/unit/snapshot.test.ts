@@ -83,6 +83,17 @@ describe('deterministicSnapshot: categorization', () => {
     expect(findLinks('and/or')).toEqual([]);
   });
 
+  it("names a diff's file without its a/ or b/ side", () => {
+    const diff =
+      'diff --git a/lib/x.py b/lib/x.py\nindex 1f..2e 100644\n--- a/lib/x.py\n+++ b/lib/x.py\n@@ -1 +1 @@';
+    expect(findLinks(diff)).toEqual(['lib/x.py', 'lib/x.py', 'lib/x.py', 'lib/x.py']);
+    expect(findLinks('--- /dev/null\n+++ b/src/new.ts')).toEqual(['/dev/null', 'src/new.ts']);
+    // Elsewhere a folder named a or b is a folder: in prose, or after a `---` that opens no line.
+    expect(findLinks('see a/b.ts and b/c.ts')).toEqual(['a/b.ts', 'b/c.ts']);
+    expect(findLinks('x --- a/y.ts')).toEqual(['a/y.ts']);
+    expect(findLinks('diff --git a/q.py c/q.py')).toEqual(['q.py', 'c/q.py']);
+  });
+
   it('ends a URL where CJK prose goes on, and takes no date or console.log for a file', () => {
     expect(findLinks('https://github.com/acme/appここにプッシュしてください')).toEqual([
       'https://github.com/acme/app',
