@@ -8,6 +8,7 @@
 import { contentText, defaultRef } from '../core/index.js';
 import type { TrajectoryLike } from '../failures/index.js';
 import {
+  DEFAULT_MIN_SCORE,
   type HeuristicOptions,
   heuristicReflect,
   type MessageLike,
@@ -256,7 +257,8 @@ export function observeMessages(
   const fresh = new Set<string>();
   for (let w = offset; w < window.length; w++) fresh.add(refOf(window[w]!, w));
   const lastRef = refOf(window[window.length - 1]!, window.length - 1);
-  const found = heuristicReflect(window, { ...config.heuristic, ref: refOf }).filter((i) =>
+  const { options, reported } = markersReported(config.heuristic);
+  const found = heuristicReflect(window, { ...options, ref: refOf }).filter((i) =>
     fresh.has(i.traceRefs[0] ?? ''),
   );
   const byRef = new Map<string, ReflectionInsight[]>();
@@ -306,6 +308,14 @@ export function observeMessages(
     recordCitationEvidence(s, turn, text, ref);
     const own = ownWords(s.said, text);
     const context = previous ? { text: own, previous: agentOf(previous) } : { text: own };
+    // With a learned scorer, a key point comes only from a turn the markers report too (its insights
+    // stay): the turns a scorer adds hold no rule to write (`markersReported` below).
+    if (reported && !reported.has(text)) {
+      s.recentUsers.push({ m, gi });
+      if (s.recentUsers.length > RECENT_USERS) s.recentUsers.shift();
+      s.tail = [];
+      continue;
+    }
     for (const insight of turn) {
       for (const p of insightProposals(insight, context, config.policy))
         proposed.push(config.isWord ? spelt(s, p, config.isWord) : p);
@@ -316,6 +326,28 @@ export function observeMessages(
   }
   s.proposed.push(...proposed);
   return { analysed: messages.length - start, insights: found, proposed };
+}
+
+/**
+ * `heuristic` with its scorer, when it has one, wrapped to note the texts of the turns the markers
+ * alone would report (a marker score at `DEFAULT_MIN_SCORE` or above: a scorer is told the markers'
+ * scores of each turn); `reported` is undefined without a scorer. The session writes key points only
+ * from those turns: a scorer finds more corrections than the markers, more of them right, but the
+ * turns it adds by their shape and context (a pasted error after "it works now", a pasted brief, a
+ * persona prompt) hold no rule, and blind judges rejected every key point they gave over the shared
+ * data (eval/heuristic/KEYPOINT-JUDGING.md, 6 December 2026). The price: a rule only the scorer finds
+ * is not written either. `learn` is not held so (its rules need two sessions' evidence).
+ */
+function markersReported(heuristic: HeuristicOptions): { options: HeuristicOptions; reported?: Set<string> } {
+  const scorer = heuristic.scorer;
+  if (typeof scorer !== 'function') return { options: heuristic };
+  const reported = new Set<string>();
+  const noted: typeof scorer = (turn, scores) => {
+    const { correction, preference, approval, friction } = scores;
+    if (Math.max(correction, preference, approval, friction) >= DEFAULT_MIN_SCORE) reported.add(turn.text);
+    return scorer(turn, scores);
+  };
+  return { options: { ...heuristic, scorer: noted }, reported };
 }
 
 /**

@@ -80,8 +80,10 @@ export interface RearviewOptions {
    */
   minScore?: number | Partial<TurnScores>;
   /**
-   * A learned scorer for the heuristics (`heuristicReflect`'s `scorer`), e.g. `correctionModel` from
-   * `rearview/heuristic-model`. Default none: the marker scores.
+   * A learned scorer for the heuristics (`heuristicReflect`'s `scorer`), e.g. `readerModel` from
+   * `rearview/heuristic-model`. Default none: the marker scores. With a scorer, key points are written
+   * only from the turns the markers report too; the turns only the scorer finds give insights, no key
+   * point (blind judges rejected every key point such turns gave).
    */
   scorer?: TurnScorer;
   /**
