@@ -15,11 +15,12 @@ import { folderBefore, WINDOWS_PATH, windowsStart } from './windows-paths.js';
  * (`routes/($lang).products.$id.tsx`) or SvelteKit's `+` (`routes/+page.svelte`), and a path may open
  * with SvelteKit's `$lib` (a `$` before a lower-case letter; `$HOME` is a shell's variable): a group as
  * a whole folder or glued to the name after it, never at the end; a segment's name opens with a letter and has no one-letter range, so
- * a character class (`refs/heads/[0-9]`, `[a-zA-Z]`) is none. Each branch opens with its own
- * character (`(`, `[`, a name's), so the scan stays linear.
+ * a character class (`refs/heads/[0-9]`, `[a-zA-Z]`) is none. A path may open a diff's added or
+ * removed line (`+src/a.ts`). Each branch opens with its own character (`(`, `[`, a name's), so the
+ * scan stays linear.
  */
 const PATH_OR_FILE =
-  /(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?(?:\$(?=[a-z]))?[\w@.-]+|~)(?:\/(?:[\w@.$+-]+|\(\$?[\w-]+\)(?:(?=\/)|[\w@.$+-]+)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/;
+  /(?:^|(?<=[\s(`'"=:\\])|(?<=(?:^|\n)[+-]))(?:(?:~|\.{1,2})?\/?(?:\$(?=[a-z]))?[\w@.-]+|~)(?:\/(?:[\w@.$+-]+|\(\$?[\w-]+\)(?:(?=\/)|[\w@.$+-]+)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b(?=[\w-])(?<!\b[\w-](?:[\w-]|\.(?!\.))*?)[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/;
 
 /**
  * A URL, a path, or a file name by its extension (`setup.py:12`). A file name is only tried at the

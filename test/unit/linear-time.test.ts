@@ -184,6 +184,7 @@ describe('links and snapshots', () => {
     ['home paths', (n) => fill(n, ' ~/a')],
     // A diff side is told by the characters right before it: the header lines read once.
     ['diff headers', (n) => fill(n, '--- a/x.py\n+++ b/x.py\ndiff --git a/x b/x\n')],
+    ['diff lines', (n) => fill(n, '\n+a/b.ts\n-c/d')],
     ['folders after backslashes', (n) => fill(n, '\\a/b')],
     // A Windows path is read back over its folders once: each link reads back no further than the last.
     ['a Windows path of many folders', (n) => fill(n, 'a\\', '', 'b.ts')],

@@ -241,7 +241,7 @@ function fuzzTexts(count: number, seed: number): string[] {
  * scan, which skips stretches no link starts in, against reading every match.
  */
 const LINK_REFERENCE =
-  /\bhttps?:\/\/[^\s<>"'`)\]}\\\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:\\]))(?:(?:~|\.{1,2})?\/?(?:\$(?=[a-z]))?[\w@.-]+|~)(?:\/(?:[\w@.$+-]+|\(\$?[\w-]+\)(?:(?=\/)|[\w@.$+-]+)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
+  /\bhttps?:\/\/[^\s<>"'`)\]}\\\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]+|(?:^|(?<=[\s(`'"=:\\])|(?<=(?:^|\n)[+-]))(?:(?:~|\.{1,2})?\/?(?:\$(?=[a-z]))?[\w@.-]+|~)(?:\/(?:[\w@.$+-]+|\(\$?[\w-]+\)(?:(?=\/)|[\w@.$+-]+)|\[(?:\.\.\.)?[A-Za-z_]\w*(?:-\w{2,})*\][\w@.-]*))+\/?(?::\d+(?::\d+)?)?|\b[\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|c|h|cc|cpp|hpp|swift|md|json|jsonl|yaml|yml|toml|ini|cfg|txt|sh|css|scss|html|sql|lock|log|xml|csv)(?::\d+(?::\d+)?)?\b/g;
 function findLinksReference(text: string): string[] {
   const out: string[] = [];
   const windows = /\b[A-Za-z]:\\(?!\\)/.test(text);
@@ -268,6 +268,15 @@ function findLinksReference(text: string): string[] {
     if (escaped && (!windows || slashed)) link = link.slice(1);
     if ((!escaped || (windows && !slashed)) && /[\\:]$/.test(text.slice(0, m.index)))
       link = text.slice(windowsStart(text, m.index, windows, floorHere), m.index) + link;
+    // A diff's side (`--- a/x`, `+++ b/x`, `diff --git a/x b/x`) names the file without `a/` or `b/`.
+    const head = text.slice(0, m.index);
+    if (
+      /^[ab]\/./.test(link) &&
+      (/(?:^|\n)(?:--- |\+\+\+ )$/.test(head) ||
+        (link.startsWith('a/') && /(?:^|\n)diff --git $/.test(head)) ||
+        (link.startsWith('b/') && /(?:^|\n)diff --git a\/\S+ $/.test(head)))
+    )
+      link = link.slice(2);
     if (link === 'console.log' || /^(?:[0-9/]+|[ymd/]+)$/i.test(link)) continue;
     // A library's name, an XML namespace, a Git range or an ellipsis glued to a name.
     if (

@@ -92,6 +92,10 @@ describe('deterministicSnapshot: categorization', () => {
     expect(findLinks('see a/b.ts and b/c.ts')).toEqual(['a/b.ts', 'b/c.ts']);
     expect(findLinks('x --- a/y.ts')).toEqual(['a/y.ts']);
     expect(findLinks('diff --git a/q.py c/q.py')).toEqual(['q.py', 'c/q.py']);
+    // A path that opens a diff's added or removed line is the whole path, not its file name.
+    expect(findLinks('@@ -1 +1 @@\n-src/old.ts\n+src/new.ts')).toEqual(['src/old.ts', 'src/new.ts']);
+    expect(findLinks('+src/a.ts')).toEqual(['src/a.ts']);
+    expect(findLinks('a+src/b.ts')).toEqual(['b.ts']);
   });
 
   it('ends a URL where CJK prose goes on, and takes no date or console.log for a file', () => {
