@@ -12,7 +12,8 @@
  * reader rule, weight or threshold was chosen on (eval/heuristic/sets/strangers/README.md).
  *
  * Rules are written as `rearview learn` writes them, typos repaired with its dictionary (`--no-spelling`:
- * as typed).
+ * as typed); `--detector reader|reader-recall` reads people's turns with the learned reader, as
+ * `rearview learn --detector` does.
  *
  * `--sample OUT.jsonl` writes every rule and one-session candidate of every author, with its evidence
  * references (file, line or message, the redacted quote learn keeps), for a blind judge, in a shuffled
@@ -32,7 +33,19 @@ const META = /^(?:SOURCES?\.(?:jsonl|txt)|LICENSE(?:\.md)?|README\.md)$/;
 const dir = sharedDataDir();
 // The dictionary `rearview learn` repairs typos with (`--no-spelling`: the person's spelling).
 const isWord = process.argv.includes('--no-spelling') ? undefined : await loadDictionary();
-const spelling = isWord ? { isWord } : {};
+// `--detector reader|reader-recall`: people's turns read by the learned reader, as `rearview learn --detector`.
+const detectorAt = process.argv.indexOf('--detector');
+const DETECTOR = detectorAt > 0 ? process.argv[detectorAt + 1] : undefined;
+if (DETECTOR !== undefined && DETECTOR !== 'reader' && DETECTOR !== 'reader-recall')
+  throw new Error('--detector: reader or reader-recall');
+const reader = DETECTOR ? await import('../../lib/heuristic-model/index') : undefined;
+const scorer = reader
+  ? {
+      scorer: reader.readerModel,
+      minScore: DETECTOR === 'reader' ? reader.READER_MIN_SCORE : reader.READER_RECALL_MIN_SCORE,
+    }
+  : {};
+const spelling = { ...(isWord ? { isWord } : {}), ...scorer };
 if (!dir) throw new Error('authors.ts needs ../shared/data');
 const JSON_OUT = process.argv.includes('--json');
 const sampleAt = process.argv.indexOf('--sample');
