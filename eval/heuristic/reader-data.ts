@@ -38,6 +38,8 @@ export interface Example {
   duplicate: boolean;
 }
 
+const DEFAULT_COMPILED = compileMarkers(DEFAULT_MARKERS);
+
 /**
  * What the library tells a scorer about the last message of `messages` (a person's turn), read with
  * the default markers and (`evidenceLang`) with the eight languages' markers too.
@@ -70,8 +72,6 @@ function readLast(
   const found = read(DEFAULT_COMPILED);
   return { ...found, evidenceLang: read(languageCompiled).evidence };
 }
-
-const DEFAULT_COMPILED = compileMarkers(DEFAULT_MARKERS);
 
 const readOld = (r: Row) => readLast(contextOf(r, Number.MAX_SAFE_INTEGER));
 

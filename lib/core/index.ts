@@ -36,7 +36,7 @@ export {
   parseJsonLocated,
 } from './json-parse.js';
 export { contentText, defaultRef } from './message.js';
-export { namesPath } from './paths.js';
+export { namesPath, tildeSpelling } from './paths.js';
 export { contentWords, jaccard, shingles } from './similarity.js';
 export { countTokens, estimateTokens, type TokenCounter } from './tokens.js';
 export { clip, truncateUtf8, utf8ByteLength } from './utf8.js';

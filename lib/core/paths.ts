@@ -43,3 +43,25 @@ export function namesPath(text: string): boolean {
   }
   return false;
 }
+
+/** A POSIX home folder at the start of a path (`/Users/<name>`, `/home/<name>`), up to its end or a slash. */
+const HOME = /^\/(?:Users|home)\/[^/]+(?=\/|$)/;
+
+/**
+ * How a shell writes `folder` (a POSIX path without a trailing slash) from the home folder: `~` for a
+ * home folder itself, `~/rest` for a folder under one, undefined for any other folder. The snapshot
+ * reads a session's folder in both spellings, and a failure's error class masks both as one path.
+ * Only `/Users/<name>` and `/home/<name>` are read as home folders (not `/root`). Never throws.
+ *
+ * @example
+ * ```ts
+ * tildeSpelling('/Users/ana/My app'); // '~/My app'
+ * tildeSpelling('/home/ana'); // '~'
+ * tildeSpelling('/srv/app'); // undefined
+ * ```
+ */
+export function tildeSpelling(folder: string): string | undefined {
+  if (typeof folder !== 'string') return undefined;
+  const home = HOME.exec(folder);
+  return home ? `~${folder.slice(home[0].length)}` : undefined;
+}

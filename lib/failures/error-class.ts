@@ -2,7 +2,7 @@
  * Error classes and call targets: what makes two failed tool calls "the same failure", and what a
  * call acts on. Pure string work, shared by the failure lessons of `failures.ts`.
  */
-import { errorLine, parseJsonObject } from '../core/index.js';
+import { errorLine, parseJsonObject, tildeSpelling } from '../core/index.js';
 
 const CLASS_CHARS = 120;
 /**
@@ -74,14 +74,11 @@ function wholeRoot(line: string, root: string | undefined): string {
   const folder = root.slice(0, to);
   if (PLAIN_FOLDER.test(folder)) return line;
   let out = line.indexOf(folder) < 0 ? line : line.replaceAll(folder, ROOT_STAND_IN);
-  const home = HOME.exec(folder);
-  const tilde = home ? `~${folder.slice(home[0].length)}` : undefined;
+  // `~` alone (the home folder itself) is no folder of a run to mask.
+  const tilde = tildeSpelling(folder);
   if (tilde && tilde.length > 2 && out.indexOf(tilde) >= 0) out = out.replaceAll(tilde, ROOT_STAND_IN);
   return out;
 }
-
-/** A home folder at the start of a POSIX path, up to the slash after the user's name. */
-const HOME = /^\/(?:Users|home)\/[^/]+(?=\/)/;
 
 /**
  * A URL. Its `[\w+.-]*` runs to the end of the run of such characters wherever it starts, so only

@@ -336,15 +336,20 @@ export interface ToolMessageLike extends MessageLike {
  * The tool calls of a transcript as a run: each assistant message with a `toolName` and its result
  * (matched by `toolUseId`, else the latest open call of that tool), the result's text as `error` when it
  * is marked `isError` or says the person declined the call, referenced as `message:{id of the result}`.
- * Calls without a result are left out.
+ * Calls without a result are left out. `root`, the folder the calls ran in (`TranscriptMeta.cwd`), is
+ * the run's `root` when it is a string.
  *
  * @example
  * ```ts
- * const { messages } = parseTranscript(claudeCodeJsonl);
- * groupFailures([stepsFromMessages(messages)]);
+ * const { messages, meta } = parseTranscript(claudeCodeJsonl);
+ * groupFailures([stepsFromMessages(messages, 'conversation', meta?.cwd)]);
  * ```
  */
-export function stepsFromMessages(messages: readonly ToolMessageLike[], id = 'conversation'): CallRun {
+export function stepsFromMessages(
+  messages: readonly ToolMessageLike[],
+  id = 'conversation',
+  root?: string,
+): CallRun {
   const calls: { tool: string; action: string; step?: CallStep }[] = [];
   // Open calls by id, and the latest open call per tool for results without an id.
   const byId = new Map<string, number>();
@@ -381,5 +386,7 @@ export function stepsFromMessages(messages: readonly ToolMessageLike[], id = 'co
       };
     });
   }
-  return { id, steps: calls.flatMap((c) => (c.step ? [c.step] : [])) };
+  const run: CallRun = { id, steps: calls.flatMap((c) => (c.step ? [c.step] : [])) };
+  if (typeof root === 'string') run.root = root;
+  return run;
 }

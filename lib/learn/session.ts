@@ -232,8 +232,7 @@ function failureFindings(
 ): Finding[] {
   if (!messages.some((m) => m.isError)) return [];
   const out: Finding[] = [];
-  const run = stepsFromMessages(messages, session);
-  for (const c of groupFailures([root === undefined ? run : { ...run, root }])) {
+  for (const c of groupFailures([stepsFromMessages(messages, session, root)])) {
     // A fix that names no change (a retry, an unseen input) has no `change`: no rule to write.
     if (!c.fix?.change) continue;
     const cls = c.errorClass.replace(/\s+/g, ' ').trim();

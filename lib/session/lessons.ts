@@ -30,8 +30,7 @@ export function observeTrajectory(session: SessionState, trajectory: TrajectoryL
  */
 export function failureInsights(session: SessionState, root?: string): ReflectionInsight[] {
   const runs: TrajectoryLike[] = [];
-  const calls: TrajectoryLike = stepsFromMessages(session.history);
-  if (typeof root === 'string') calls.root = root;
+  const calls = stepsFromMessages(session.history, undefined, root);
   if (calls.steps.length) runs.push(calls);
   runs.push(...session.trajectories);
   return runs.length ? reflectFromTrajectories(runs, { allOutcomes: true }) : [];

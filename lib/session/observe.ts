@@ -310,16 +310,11 @@ export function observeMessages(
     const context = previous ? { text: own, previous: agentOf(previous) } : { text: own };
     // With a learned scorer, a key point comes only from a turn the markers report too (its insights
     // stay): the turns a scorer adds hold no rule to write (`markersReported` below).
-    if (reported && !reported.has(text)) {
-      s.recentUsers.push({ m, gi });
-      if (s.recentUsers.length > RECENT_USERS) s.recentUsers.shift();
-      s.tail = [];
-      continue;
-    }
-    for (const insight of turn) {
-      for (const p of insightProposals(insight, context, config.policy))
-        proposed.push(config.isWord ? spelt(s, p, config.isWord) : p);
-    }
+    if (!reported || reported.has(text))
+      for (const insight of turn) {
+        for (const p of insightProposals(insight, context, config.policy))
+          proposed.push(config.isWord ? spelt(s, p, config.isWord) : p);
+      }
     s.recentUsers.push({ m, gi });
     if (s.recentUsers.length > RECENT_USERS) s.recentUsers.shift();
     s.tail = [];

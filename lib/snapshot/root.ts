@@ -12,6 +12,8 @@
  * `petmarket/frontend/src/App.tsx` by its suffix, though its base is known).
  */
 
+import { tildeSpelling } from '../core/index.js';
+
 /** How a session's folder is written in the texts it produced, once per build. */
 export interface RootSpellings {
   /** The folder's spellings without a trailing separator: `/Users/ana/proj` and `~/proj`; `C:\w\r` and `C:/w/r`. */
@@ -21,8 +23,6 @@ export interface RootSpellings {
 }
 
 const isSeparator = (c: number): boolean => c === 0x2f || c === 0x5c;
-/** A home folder's path, which `~` stands for in the texts of the session too. */
-const HOME = /^\/(?:Users|home)\/[^/]+(?=\/|$)/;
 /** A drive path (`C:\…` or `C:/…`). */
 const DRIVE = /^[A-Za-z]:[\\/]/;
 
@@ -58,11 +58,10 @@ export function rootSpellings(root: unknown): RootSpellings | undefined {
       under: spellings.map((w) => [`${w}${w.includes('\\') ? '\\' : '/'}`, ''] as const),
     };
   }
-  const home = HOME.exec(folder);
-  if (home && home[0].length === folder.length)
-    return { whole: [folder, '~'], under: [[`${folder}/`, '~/']] };
-  if (!home) return { whole: [folder], under: [[`${folder}/`, '']] };
-  const tilde = `~${folder.slice(home[0].length)}`;
+  // A home folder's path, which `~` stands for in the texts of the session too.
+  const tilde = tildeSpelling(folder);
+  if (tilde === '~') return { whole: [folder, '~'], under: [[`${folder}/`, '~/']] };
+  if (tilde === undefined) return { whole: [folder], under: [[`${folder}/`, '']] };
   return {
     whole: [folder, tilde],
     under: [

@@ -4,7 +4,8 @@
  * failure lesson prints, from `errorClass` to the lessons of a Claude Code session and `rearview/learn`.
  */
 import { describe, expect, it } from 'vitest';
-import { errorClass, groupFailures } from '../../lib/failures/index';
+import { tildeSpelling } from '../../lib/core/index';
+import { errorClass, groupFailures, stepsFromMessages } from '../../lib/failures/index';
 import { lessons, lessonsInputOf } from '../../lib/session/index';
 import { readSnapshotSource } from '../../lib/snapshot/index';
 import { claudeSession } from '../fixtures/claude-session';
@@ -20,6 +21,17 @@ describe('errorClass with the run folder', () => {
     );
     // Without the folder the scan stops at the space: what the folder is for.
     expect(errorClass(ERROR)).toBe('ls: <path> app/build: No such file or directory');
+  });
+
+  it('spells a folder from the home folder as a shell does (tildeSpelling, shared with the snapshot)', () => {
+    expect(tildeSpelling('/Users/ana/My app')).toBe('~/My app');
+    expect(tildeSpelling('/home/ana')).toBe('~');
+    expect(tildeSpelling('/srv/app')).toBeUndefined();
+    expect(tildeSpelling('/root/app')).toBeUndefined();
+    expect(tildeSpelling(42 as unknown as string)).toBeUndefined();
+    // A conversation's calls take the folder as their run's root.
+    expect(stepsFromMessages([], 'c', '/Users/ana/My app').root).toBe('/Users/ana/My app');
+    expect('root' in stepsFromMessages([], 'c')).toBe(false);
   });
 
   it('reads the folder in its ~ spelling under a home folder too', () => {
