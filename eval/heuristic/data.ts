@@ -116,8 +116,22 @@ export function loadLabelledSets(): Row[] {
  * turn's text replaced by the stored text the labels describe.
  */
 export function contextOf(r: Row, window = 40): MessageLike[] {
+  return contextAround(r, window, false).messages;
+}
+
+/**
+ * {@link contextOf}, and with `after` the messages that follow the turn up to the person's next turn
+ * (the agent's reply, which may own a mistake); `at` is the turn's index in `messages`.
+ */
+export function contextAround(r: Row, window = 40, after = true): { messages: MessageLike[]; at: number } {
   const messages = messagesOf(r.source);
   const i = indexOf(r);
-  if (i < 0) return [{ role: 'user', content: r.text, id: r.messageId }];
-  return [...messages.slice(Math.max(0, i - window), i), { ...messages[i]!, content: r.text }];
+  if (i < 0) return { messages: [{ role: 'user', content: r.text, id: r.messageId }], at: 0 };
+  const before = messages.slice(Math.max(0, i - window), i);
+  let end = i + 1;
+  if (after) while (end < messages.length && messages[end]!.role !== 'user') end++;
+  return {
+    messages: [...before, { ...messages[i]!, content: r.text }, ...messages.slice(i + 1, end)],
+    at: before.length,
+  };
 }

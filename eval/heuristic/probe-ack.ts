@@ -22,8 +22,17 @@
  * - other languages (213): the cue finds 4.
  * Verdict: a strong cue where the agent's model owns its mistakes in words (SpecStory's Cursor and
  * Claude sessions of the shared data: +13 points of recall at the same precision), and almost none on
- * the 116 unseen authors or in other languages. Shipping it means a scorer that reads the reply after
- * the turn, and an `observe()` that revises a turn when that reply arrives; not done.
+ * the 116 unseen authors or in other languages.
+ *
+ * Shipped (7 December 2026) as one of the reader's features, not as a marker: alone, a reply that owns
+ * a mistake follows a labelled correction 0.52 of the time on the older sets' pool and 0.69 on the
+ * `strangers` pool (shrunk towards 0.5; "You're right, let's also…" answers suggestions and questions
+ * the labels do not call corrections), below the markers' threshold. The reader weighs it with the
+ * turn's words (`TurnEvidence.acknowledged`, `ownsMistake` in lib/heuristic-model/acknowledge.ts; the
+ * training rows get it from `acknowledgedBy`, strangers-data.ts): out of fold, corrections at its
+ * lower thresholds 0.805 / 0.320 → 0.793 / 0.344 (`strangers`) and 0.842 / 0.444 → 0.834 / 0.538
+ * (older sets). The session (`observe`, lib/session/acknowledge.ts) scores a turn again when the reply
+ * comes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

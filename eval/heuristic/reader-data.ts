@@ -13,9 +13,17 @@ import {
   type TurnEvidence,
   type TurnScores,
 } from '../../lib/heuristic/index';
-import { authorOf, CATEGORIES, type Category, contextOf, familyOf, loadLabelledSets, type Row } from './data';
+import {
+  authorOf,
+  CATEGORIES,
+  type Category,
+  contextAround,
+  familyOf,
+  loadLabelledSets,
+  type Row,
+} from './data';
 import { readRows } from './rows';
-import { languageCompiled, loadStrangers, type StrangerRow, sourceOf } from './strangers-data';
+import { acknowledged, languageCompiled, loadStrangers, type StrangerRow, sourceOf } from './strangers-data';
 
 export interface Example {
   id: string;
@@ -46,6 +54,7 @@ const DEFAULT_COMPILED = compileMarkers(DEFAULT_MARKERS);
  */
 function readLast(
   messages: Parameters<typeof scoreTurns>[0],
+  at = messages.length - 1,
 ): Pick<Example, 'evidence' | 'markers' | 'evidenceLang'> {
   const read = (markers: CompiledMarkers) => {
     let last: { e: TurnEvidence; s: TurnScores } | undefined;
@@ -63,7 +72,8 @@ function readLast(
         },
       },
       (turn) => {
-        if (turn.index === messages.length - 1 && last) found = { evidence: last.e, markers: last.s };
+        if (turn.index === at && last)
+          found = { evidence: acknowledged(last.e, messages, at), markers: last.s };
         last = undefined;
       },
     );
@@ -73,7 +83,11 @@ function readLast(
   return { ...found, evidenceLang: read(languageCompiled).evidence };
 }
 
-const readOld = (r: Row) => readLast(contextOf(r, Number.MAX_SAFE_INTEGER));
+/** An older row's turn read with the whole conversation before it and the messages up to the next turn. */
+const readOld = (r: Row) => {
+  const { messages, at } = contextAround(r, Number.MAX_SAFE_INTEGER);
+  return readLast(messages, at);
+};
 
 /**
  * The standing labels of the older sets' corrections and preferences (sets/standing/README.md), by

@@ -19,6 +19,7 @@ import {
   type TurnScores,
 } from '../../lib/heuristic/index';
 import { withLanguages } from '../../lib/heuristic/languages';
+import { acknowledgedBy } from '../../lib/heuristic-model/index';
 import { parseTranscript } from '../../lib/transcript/index';
 import { sharedDataDir } from '../../tools/shared/data';
 import type { Category } from './data';
@@ -101,6 +102,14 @@ const defaultCompiled = compileMarkers(DEFAULT_MARKERS);
 /** The default markers with the eight languages' (`loadLanguageMarkers`), compiled once. */
 export const languageCompiled = compileMarkers(withLanguages(DEFAULT_MARKERS));
 
+/**
+ * `e` as the reader is told it once the agent has replied: `acknowledged` when that reply owns a
+ * mistake (what `observe` sets for a scorer with `acknowledges`, `readerModel`'s).
+ */
+export function acknowledged(e: TurnEvidence, messages: readonly MessageLike[], index: number): TurnEvidence {
+  return acknowledgedBy(messages, index) >= 0 ? { ...e, acknowledged: true } : e;
+}
+
 function readFile(source: string, root: string | undefined): FileRead {
   if (!root) throw new Error('the shared data (../shared/data) is needed to read the strangers labels');
   const t = parseTranscript(readFileSync(join(root, source), 'utf8'), { lenient: true });
@@ -121,7 +130,7 @@ function readFile(source: string, root: string | undefined): FileRead {
     },
     (turn) => {
       if (last) {
-        evidence.set(turn.index, last.e);
+        evidence.set(turn.index, acknowledged(last.e, messages, turn.index));
         markers.set(turn.index, last.s);
       }
       last = undefined;
@@ -131,15 +140,15 @@ function readFile(source: string, root: string | undefined): FileRead {
     messages,
     {
       markers: languageCompiled,
-      scorer: (_e, s) => {
-        last = { e: _e, s };
+      scorer: (e, s) => {
+        last = { e, s };
         return s;
       },
     },
     (turn) => {
       if (last) {
         markersLang.set(turn.index, last.s);
-        evidenceLang.set(turn.index, last.e);
+        evidenceLang.set(turn.index, acknowledged(last.e, messages, turn.index));
       }
       last = undefined;
     },

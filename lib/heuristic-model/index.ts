@@ -14,6 +14,7 @@ import type { TurnEvidence, TurnScorer, TurnScores } from '../heuristic/index.js
 import { baseFeatures, shapeFeatures } from './features.js';
 import { LIMIT, TABLE, WEIGHTS } from './weights.js';
 
+export { acknowledgedBy, ownsMistake } from './acknowledge.js';
 export { turnFeatures } from './features.js';
 export { READER_MIN_SCORE, READER_RECALL_MIN_SCORE, readerModel, readerScores } from './reader.js';
 export { hashFeature, readerBuckets, readerFeatures } from './reader-features.js';

@@ -3,7 +3,7 @@
  * correction model (`turnFeatures`), plus the open words of the person's own prose (lower-cased,
  * apostrophes dropped, composed accents), their pairs, characters pairs of Chinese, Japanese and
  * Korean text (no spaces to split words on), what the reply being answered did (claimed a fix, showed
- * an error, asked), text no person typed (command templates, IDE boilerplate) and how much of the turn
+ * an error, asked), whether the agent's next reply owns a mistake, text no person typed (command templates, IDE boilerplate) and how much of the turn
  * is pasted. Each feature name is hashed (FNV-1a, 32 bits, `Math.imul`) to one of 2^20 buckets: the
  * model stores weights by bucket, never a word. Pure string work: the same buckets in every runtime.
  */
@@ -291,6 +291,8 @@ export function readerFeatures(e: TurnEvidence): string[] {
   if (p.claim) out.push('r:claim');
   if (p.error) out.push('r:error');
   if (p.asked) out.push('r:asked');
+  // The agent's next reply owns a mistake (read when the transcript holds it).
+  if (e.acknowledged) out.push('r:ack');
   return out;
 }
 

@@ -67,6 +67,7 @@ const {
   claim: CLAIM,
   error: ERROR,
   asked: ASKED,
+  ack: ACK,
 } = END_BUCKETS;
 
 const out = new BucketList();
@@ -168,5 +169,6 @@ export function partsHashes(e: TurnEvidence): Int32Array {
   if (reply.claim) push(CLAIM);
   if (reply.error) push(ERROR);
   if (reply.asked) push(ASKED);
+  if (e.acknowledged) push(ACK);
   return out.view();
 }

@@ -51,6 +51,7 @@ const FIRST_OTHER = fnv('f:*');
 const SECOND_OTHER = fnv('s:*');
 const { pastedShare: PASTED_SHARE, template: TEMPLATE, claim: CLAIM, error: ERROR } = END_BUCKETS;
 const REPLY_ASKED = END_BUCKETS.asked;
+const ACK = END_BUCKETS.ack;
 
 /** What the scan has read of the words so far: kept here so that the per-character loop holds only the word it reads. */
 const words = { count: 0, oov: 0, first: -2, previous: -1, read: 0, after: 0 };
@@ -363,5 +364,6 @@ export function scanHashes(e: TurnEvidence): Int32Array | undefined {
   if (reply.claim) push(CLAIM);
   if (reply.error) push(ERROR);
   if (reply.asked) push(REPLY_ASKED);
+  if (e.acknowledged) push(ACK);
   return out.view();
 }

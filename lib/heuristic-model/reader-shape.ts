@@ -35,6 +35,7 @@ export const END_BUCKETS = {
   claim: fnv('r:claim'),
   error: fnv('r:error'),
   asked: fnv('r:asked'),
+  ack: fnv('r:ack'),
 } as const;
 
 /**

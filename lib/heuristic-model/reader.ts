@@ -6,7 +6,8 @@
  * Scores are calibrated probabilities (a Platt fit on authors the model was not trained on);
  * `READER_MIN_SCORE` holds each category's threshold, chosen for precision on such authors.
  */
-import type { TurnEvidence, TurnScores } from '../heuristic/index.js';
+import type { TurnEvidence, TurnScorer, TurnScores } from '../heuristic/index.js';
+import { ownsMistake } from './acknowledge.js';
 import { readerHashes } from './reader-hash.js';
 import { BIAS, MIN_SCORES, RECALL_MIN_SCORES, TABLES, WEIGHTS } from './reader-weights.js';
 
@@ -147,7 +148,9 @@ export function readerScores(turn: TurnEvidence): TurnScores {
 /**
  * A `TurnScorer` for `heuristicReflect`: the reader decides all four categories (aider's bare
  * `/undo` keeps the higher of the reader's and the markers' correction score: it is a correction by
- * definition). Use it with `minScore: READER_MIN_SCORE`.
+ * definition). Its `acknowledges` ({@link ownsMistake}) lets `observe` (`rearview/session`) score a
+ * turn again when the agent's reply after it owns a mistake: one of the reader's features. Use it with
+ * `minScore: READER_MIN_SCORE`.
  *
  * @example
  * ```ts
@@ -155,7 +158,10 @@ export function readerScores(turn: TurnEvidence): TurnScores {
  * const insights = heuristicReflect(messages, { scorer: readerModel, minScore: READER_MIN_SCORE });
  * ```
  */
-export function readerModel(turn: TurnEvidence, scores: TurnScores): TurnScores {
-  const s = readerScores(turn);
-  return turn.undo ? { ...s, correction: Math.max(s.correction, scores.correction) } : s;
-}
+export const readerModel: TurnScorer = Object.assign(
+  (turn: TurnEvidence, scores: TurnScores): TurnScores => {
+    const s = readerScores(turn);
+    return turn.undo ? { ...s, correction: Math.max(s.correction, scores.correction) } : s;
+  },
+  { acknowledges: ownsMistake },
+);

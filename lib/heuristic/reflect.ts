@@ -86,6 +86,12 @@ export interface TurnEvidence {
   first: boolean;
   /** The message this turn answers (normally the assistant's reply), if any. */
   reply: string | undefined;
+  /**
+   * The agent's next reply owns a mistake ("You're right", "I apologize"): set by `observe`
+   * (`rearview/session`) when that reply comes, for a scorer with `acknowledges`; never by
+   * `heuristicReflect`, which reads each turn as it came.
+   */
+  acknowledged?: boolean;
 }
 
 /**
@@ -96,7 +102,15 @@ export interface TurnEvidence {
  * heuristicReflect(messages, { scorer: (turn, scores) => scores });
  * ```
  */
-export type TurnScorer = (turn: TurnEvidence, scores: TurnScores) => TurnScores;
+export type TurnScorer = {
+  (turn: TurnEvidence, scores: TurnScores): TurnScores;
+  /**
+   * Whether the agent's first reply after a turn acknowledges it as a correction (`ownsMistake` of
+   * `rearview/heuristic-model`). With it, `observe` (`rearview/session`) scores a turn again with
+   * `acknowledged` when that reply comes, and reports the correction the reply confirms.
+   */
+  acknowledges?: (reply: string) => boolean;
+};
 
 /** What {@link classifyTurn} found in one user turn. */
 export interface TurnSignals {

@@ -1,16 +1,16 @@
 /**
  * Incremental heuristic observation: each `observe` call reads only the messages not seen before, with
  * the previous user turn and the last other message as context, so the result equals
- * `heuristicReflect` of the whole history at a cost proportional to the new messages.
+ * `heuristicReflect` of the whole history at a cost proportional to the new messages — plus, with a
+ * scorer that reads replies (`acknowledges`), the corrections the agent's replies confirm
+ * (./acknowledge.ts), the same whether the messages came at once or one by one.
  *
  * @module
  */
 import { contentText, defaultRef } from '../core/index.js';
 import type { TrajectoryLike } from '../failures/index.js';
 import {
-  DEFAULT_MIN_SCORE,
   type HeuristicOptions,
-  heuristicReflect,
   type MessageLike,
   opensSession,
   type ReflectionInsight,
@@ -29,6 +29,7 @@ import {
   wordCounts,
 } from '../playbook/index.js';
 import type { RedactOptions, RedactPattern } from '../redact/index.js';
+import { acknowledgements, type PendingAck, readWindow } from './acknowledge.js';
 import { collectSplitSecrets, type SecretFinder, tailOf } from './split-secrets.js';
 import { type ConversationTracker, firstNew } from './tracker.js';
 import type { ObserveResult, ProposedKeyPoint } from './types.js';
@@ -85,6 +86,8 @@ export interface SessionState {
    * (`restoreLast`), so its partial copies leave nothing behind.
    */
   undo: Undo | undefined;
+  /** The last person's turn, read before the agent's reply to it came (./acknowledge.ts). */
+  pendingAck: PendingAck | undefined;
 }
 
 /** What reading one message changes, as it was before (every field is O(1) to save and restore). */
@@ -102,6 +105,7 @@ interface Undo {
   pendingCited: Set<string>;
   joinTail: string | undefined;
   joinUserTail: string | undefined;
+  pendingAck: PendingAck | undefined;
 }
 
 export type { ConversationTracker } from './tracker.js';
@@ -140,6 +144,7 @@ export function newSessionState(id: string): SessionState {
     joinTail: undefined,
     joinUserTail: undefined,
     undo: undefined,
+    pendingAck: undefined,
   };
 }
 
@@ -154,8 +159,9 @@ function isObject(m: unknown): m is MessageLike {
 }
 
 /** Saves what reading the next message changes. */
-function saveUndo(s: SessionState, history: number, proposedSoFar: number): Undo {
+function saveUndo(s: SessionState, history: number, proposedSoFar: number, pendingAck?: PendingAck): Undo {
   return {
+    pendingAck,
     history,
     insights: s.insights.length,
     proposed: s.proposed.length + proposedSoFar,
@@ -187,6 +193,7 @@ function restoreLast(s: SessionState, u: Undo): void {
   s.lastAgent = u.lastAgent;
   s.answered = u.answered;
   s.pendingCited = u.pendingCited;
+  s.pendingAck = u.pendingAck;
   s.joinTail = u.joinTail;
   s.joinUserTail = u.joinUserTail;
   s.undo = undefined;
@@ -257,25 +264,39 @@ export function observeMessages(
   const fresh = new Set<string>();
   for (let w = offset; w < window.length; w++) fresh.add(refOf(window[w]!, w));
   const lastRef = refOf(window[window.length - 1]!, window.length - 1);
-  const { options, reported } = markersReported(config.heuristic);
-  const found = heuristicReflect(window, { ...options, ref: refOf }).filter((i) =>
-    fresh.has(i.traceRefs[0] ?? ''),
-  );
+  // The turns' insights (as heuristicReflect gives them), then the corrections the agent's replies
+  // confirm (./acknowledge.ts), in the order of the messages they belong to.
+  const reading = readWindow(window, config.heuristic, refOf, fresh);
+  const { reported } = reading;
+  const acked = acknowledgements(window, offset, refOf, reading, s.pendingAck, config.heuristic);
+  s.pendingAck = acked.awaiting;
+  const late = new Set(acked.found.map((a) => a.insight));
+  // An insight belongs to its turn; a confirmed correction to the reply that confirmed it, the last of
+  // its references (its turn may have come in an earlier call).
+  const keyOf = (i: ReflectionInsight): string => (late.has(i) ? i.traceRefs.at(-1) : i.traceRefs[0]) ?? '';
+  const position = new Map<string, number>();
+  for (let w = offset; w < window.length; w++) position.set(refOf(window[w]!, w), w);
+  const found = reading.insights.filter((i) => fresh.has(i.traceRefs[0] ?? ''));
+  for (const { at, insight } of acked.found) {
+    let k = found.length;
+    while (k > 0 && (position.get(keyOf(found[k - 1]!)) ?? -1) > at) k--;
+    found.splice(k, 0, insight);
+  }
   const byRef = new Map<string, ReflectionInsight[]>();
   for (const insight of found) {
-    const ref = insight.traceRefs[0] ?? '';
+    const ref = keyOf(insight);
     const list = byRef.get(ref);
     if (list) list.push(insight);
     else byRef.set(ref, [insight]);
   }
   // The last message's insights go last, so that forgetting it (a streamed copy replaced) is a truncation.
-  for (const insight of found) if ((insight.traceRefs[0] ?? '') !== lastRef) s.insights.push(insight);
+  for (const insight of found) if (keyOf(insight) !== lastRef) s.insights.push(insight);
 
   const proposed: ProposedKeyPoint[] = [];
   for (let w = offset; w < window.length; w++) {
     const m = window[w]!;
     if (w === window.length - 1) {
-      s.undo = saveUndo(s, base + (w - offset), proposed.length);
+      s.undo = saveUndo(s, base + (w - offset), proposed.length, acked.beforeLast);
       s.insights.push(...(byRef.get(lastRef) ?? []));
     }
     joinWithPrevious(s, m, config);
@@ -309,7 +330,7 @@ export function observeMessages(
     const own = ownWords(s.said, text);
     const context = previous ? { text: own, previous: agentOf(previous) } : { text: own };
     // With a learned scorer, a key point comes only from a turn the markers report too (its insights
-    // stay): the turns a scorer adds hold no rule to write (`markersReported` below).
+    // stay): the turns a scorer adds hold no rule to write (`readWindow`, ./acknowledge.ts).
     if (!reported || reported.has(text))
       for (const insight of turn) {
         for (const p of insightProposals(insight, context, config.policy))
@@ -321,28 +342,6 @@ export function observeMessages(
   }
   s.proposed.push(...proposed);
   return { analysed: messages.length - start, insights: found, proposed };
-}
-
-/**
- * `heuristic` with its scorer, when it has one, wrapped to note the texts of the turns the markers
- * alone would report (a marker score at `DEFAULT_MIN_SCORE` or above: a scorer is told the markers'
- * scores of each turn); `reported` is undefined without a scorer. The session writes key points only
- * from those turns: a scorer finds more corrections than the markers, more of them right, but the
- * turns it adds by their shape and context (a pasted error after "it works now", a pasted brief, a
- * persona prompt) hold no rule, and blind judges rejected every key point they gave over the shared
- * data (eval/heuristic/KEYPOINT-JUDGING.md, 6 December 2026). The price: a rule only the scorer finds
- * is not written either. `learn` is not held so (its rules need two sessions' evidence).
- */
-function markersReported(heuristic: HeuristicOptions): { options: HeuristicOptions; reported?: Set<string> } {
-  const scorer = heuristic.scorer;
-  if (typeof scorer !== 'function') return { options: heuristic };
-  const reported = new Set<string>();
-  const noted: typeof scorer = (turn, scores) => {
-    const { correction, preference, approval, friction } = scores;
-    if (Math.max(correction, preference, approval, friction) >= DEFAULT_MIN_SCORE) reported.add(turn.text);
-    return scorer(turn, scores);
-  };
-  return { options: { ...heuristic, scorer: noted }, reported };
 }
 
 /**

@@ -238,13 +238,19 @@ describe("the reader's hashed path", () => {
     reply: fc.option(fc.oneof(text, fc.constantFrom('Fixed it.', 'Error: x', 'Go on?')), { nil: undefined }),
     first: fc.boolean(),
     undo: fc.boolean(),
+    acknowledged: fc.boolean(),
     correction: fc.boolean(),
   });
 
   it('hashes the same buckets as readerFeatures names, on any turn (property)', () => {
     fc.assert(
       fc.property(turn, (t) => {
-        const e = evidence(t.text, { reply: t.reply, first: t.first, undo: t.undo });
+        const e = evidence(t.text, {
+          reply: t.reply,
+          first: t.first,
+          undo: t.undo,
+          acknowledged: t.acknowledged,
+        });
         e.signals.correction = t.correction;
         const fast = [...new Set(readerHashes(e))].sort((a, b) => a - b);
         expect(fast).toEqual([...readerBuckets(e)].sort((a, b) => a - b));

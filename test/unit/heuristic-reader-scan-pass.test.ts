@@ -155,6 +155,7 @@ const turn = fc.record({
   undo: fc.boolean(),
   interrupted: fc.boolean(),
   repeat: fc.boolean(),
+  acknowledged: fc.boolean(),
   bits: fc.nat(31),
 });
 
@@ -172,6 +173,7 @@ describe("the reader's one-pass scan", () => {
           undo: t.undo,
           interrupted: t.interrupted,
           repeat: t.repeat,
+          acknowledged: t.acknowledged,
           signals: {
             correction: (t.bits & 1) !== 0,
             challenge: (t.bits & 2) !== 0,

@@ -9,15 +9,19 @@ import {
 import {
   correctionModel,
   correctionScore,
+  ownsMistake,
   READER_MIN_SCORE,
+  READER_RECALL_MIN_SCORE,
   readerBuckets,
   readerModel,
   readerScores,
   turnFeatures,
 } from 'rearview/heuristic-model';
+import { memoryStore } from 'rearview/kv';
 import { guessLanguage, otherLanguages } from 'rearview/language';
 import { insightPrompt, parseReflectionResponse } from 'rearview/llm-reflect';
 import { insightMetadata } from 'rearview/playbook';
+import { createRearview, lessons } from 'rearview/session';
 import { parseTrajectory, parseTranscript } from 'rearview/transcript';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
@@ -78,6 +82,30 @@ export const heuristicCases: ConformanceCase[] = [
         'scores in [0, 1]',
       );
       return { insights, kept, scores, buckets: turns.map(readerBuckets) };
+    },
+  },
+  {
+    // The session scores a turn again when the agent's reply owns a mistake: the same correction,
+    // score and references whole and message by message, in every runtime.
+    name: 'session/a correction the agent’s reply confirms (reader)',
+    run() {
+      const messages = [
+        { role: 'user', content: 'Add a retry to the fetch.' },
+        { role: 'assistant', content: 'Added a retry.' },
+        { role: 'user', content: 'The retry should use exponential backoff here, café ☕.' },
+        { role: 'assistant', content: "You're absolutely right, I'll switch to exponential backoff." },
+        { role: 'user', content: 'Thanks, looks good!' },
+      ];
+      const options = { scorer: readerModel, minScore: READER_RECALL_MIN_SCORE };
+      const whole = lessons({ messages }, options).insights;
+      const rv = createRearview({ store: memoryStore(), ...options });
+      for (let i = 1; i <= messages.length; i++) rv.observe(messages.slice(0, i));
+      checkEqual(rv.insights(), whole, 'message by message as whole');
+      check(
+        whole.some((i) => i.tags.includes('acknowledged')),
+        'the reply confirms the correction',
+      );
+      return { whole, owns: ['I apologize for that.', 'Done.', '  **Good catch**!'].map(ownsMistake) };
     },
   },
   {
