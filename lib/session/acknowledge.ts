@@ -127,6 +127,27 @@ export function acknowledgements(
   return { found, awaiting, beforeLast };
 }
 
+/**
+ * The turns' insights (in message order) and the confirmed corrections (each at its reply's position,
+ * in order) as one list in message order: one pass over both.
+ */
+export function mergeByPosition(
+  insights: readonly ReflectionInsight[],
+  confirmed: readonly { at: number; insight: ReflectionInsight }[],
+  positionOf: (i: ReflectionInsight) => number,
+): ReflectionInsight[] {
+  if (confirmed.length === 0) return insights.slice();
+  const out: ReflectionInsight[] = [];
+  let k = 0;
+  for (const insight of insights) {
+    const at = positionOf(insight);
+    while (k < confirmed.length && confirmed[k]!.at < at) out.push(confirmed[k++]!.insight);
+    out.push(insight);
+  }
+  while (k < confirmed.length) out.push(confirmed[k++]!.insight);
+  return out;
+}
+
 /** The correction `reply` confirms for the waiting turn, if it owns a mistake and the score then passes. */
 function confirmed(
   p: PendingAck,

@@ -29,7 +29,7 @@ import {
   wordCounts,
 } from '../playbook/index.js';
 import type { RedactOptions, RedactPattern } from '../redact/index.js';
-import { acknowledgements, type PendingAck, readWindow } from './acknowledge.js';
+import { acknowledgements, mergeByPosition, type PendingAck, readWindow } from './acknowledge.js';
 import { collectSplitSecrets, type SecretFinder, tailOf } from './split-secrets.js';
 import { type ConversationTracker, firstNew } from './tracker.js';
 import type { ObserveResult, ProposedKeyPoint } from './types.js';
@@ -262,7 +262,12 @@ export function observeMessages(
   }
   const refOf = (m: MessageLike, i: number) => defaultRef(m, globalIndex[i] ?? i);
   const fresh = new Set<string>();
-  for (let w = offset; w < window.length; w++) fresh.add(refOf(window[w]!, w));
+  const position = new Map<string, number>();
+  for (let w = offset; w < window.length; w++) {
+    const ref = refOf(window[w]!, w);
+    fresh.add(ref);
+    position.set(ref, w);
+  }
   const lastRef = refOf(window[window.length - 1]!, window.length - 1);
   // The turns' insights (as heuristicReflect gives them), then the corrections the agent's replies
   // confirm (./acknowledge.ts), in the order of the messages they belong to.
@@ -274,14 +279,11 @@ export function observeMessages(
   // An insight belongs to its turn; a confirmed correction to the reply that confirmed it, the last of
   // its references (its turn may have come in an earlier call).
   const keyOf = (i: ReflectionInsight): string => (late.has(i) ? i.traceRefs.at(-1) : i.traceRefs[0]) ?? '';
-  const position = new Map<string, number>();
-  for (let w = offset; w < window.length; w++) position.set(refOf(window[w]!, w), w);
-  const found = reading.insights.filter((i) => fresh.has(i.traceRefs[0] ?? ''));
-  for (const { at, insight } of acked.found) {
-    let k = found.length;
-    while (k > 0 && (position.get(keyOf(found[k - 1]!)) ?? -1) > at) k--;
-    found.splice(k, 0, insight);
-  }
+  const found = mergeByPosition(
+    reading.insights.filter((i) => fresh.has(i.traceRefs[0] ?? '')),
+    acked.found,
+    (i) => position.get(i.traceRefs[0] ?? '') ?? -1,
+  );
   const byRef = new Map<string, ReflectionInsight[]>();
   for (const insight of found) {
     const ref = keyOf(insight);
