@@ -60,6 +60,8 @@ interface FacadeState {
   session: SessionState;
   /** endSession calls run one after the other. */
   queue: Promise<unknown>;
+  /** The folder the agent works in (`RearviewOptions.root`), for the failure lessons. */
+  root: string | undefined;
 }
 
 interface PromptOptions {
@@ -173,6 +175,7 @@ function facadeState(options: RearviewOptions, store: PlaybookStore): FacadeStat
     tracker: newTracker(),
     session: newSessionState(newId()),
     queue: Promise.resolve(),
+    root: typeof options.root === 'string' ? options.root : undefined,
   };
 }
 
@@ -191,7 +194,7 @@ async function endSession(
     const signal = opts?.signal;
     const s = f.session;
     // Read the whole history once: the summary's insights and the proposals saved share them.
-    const failures = failureInsights(s);
+    const failures = failureInsights(s, f.root);
     const insights = redactInsights(
       sessionInsights(s, failures),
       redactorFor(withSplitSecrets(f.config.redact, s.splitSecrets)),
@@ -298,12 +301,12 @@ export function createRearview(options: RearviewOptions): Rearview {
     observeTrajectory: (trajectory) => observeTrajectory(f.session, trajectory),
     insights: () =>
       redactInsights(
-        sessionInsights(f.session),
+        sessionInsights(f.session, failureInsights(f.session, f.root)),
         redactorFor(withSplitSecrets(f.config.redact, f.session.splitSecrets)),
       ),
     proposed: () =>
       redactProposals(
-        sessionProposals(f.session),
+        sessionProposals(f.session, failureInsights(f.session, f.root)),
         redactorFor(withSplitSecrets(f.config.redact, f.session.splitSecrets)),
       ),
     endSession: (opts) => endSession(f, opts),

@@ -87,6 +87,12 @@ export interface RearviewOptions {
    */
   scorer?: TurnScorer;
   /**
+   * The folder the agent works in (a coding agent's working directory, as `TranscriptMeta.cwd` gives
+   * it): the failure lessons of its tool calls read it as one path in error text, even when its name
+   * holds a space, as `lessons` does with `LessonsInput.root`. Default none.
+   */
+  root?: string;
+  /**
    * A dictionary test (e.g. `nspell(dictionary).correct`): a typo in a key point written from a
    * person's turn is then repaired to the one spelling the session so far uses ("beforu" → "before";
    * `repairSpelling` of `rearview/playbook`). Default none: the person's spelling.

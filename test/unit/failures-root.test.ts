@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { tildeSpelling } from '../../lib/core/index';
 import { errorClass, groupFailures, stepsFromMessages } from '../../lib/failures/index';
-import { lessons, lessonsInputOf } from '../../lib/session/index';
+import { memoryStore } from '../../lib/kv/index';
+import { createRearview, lessons, lessonsInputOf } from '../../lib/session/index';
 import { readSnapshotSource } from '../../lib/snapshot/index';
 import { claudeSession } from '../fixtures/claude-session';
 
@@ -96,5 +97,19 @@ describe('the lessons of a session in a folder with a space', () => {
     // Without the folder the same session's lesson keeps the piece after the space.
     const bare = lessons({ messages: input.messages ?? [] }).insights.map((i) => i.fact);
     expect(bare.find((f) => f.includes('No such file'))).toContain('<path> app/build');
+  });
+
+  it('createRearview takes the folder too, and gives the lessons lessons() gives', async () => {
+    const input = lessonsInputOf(readSnapshotSource(text));
+    const rv = createRearview({ store: memoryStore(), root: cwd, redact: false });
+    rv.observe(input.messages ?? []);
+    expect(rv.insights()).toEqual(lessons(input).insights);
+    expect(rv.proposed()).toEqual(lessons(input).proposed);
+    const summary = await rv.endSession();
+    expect(summary.insights.find((i) => i.fact.includes('No such file'))?.fact).not.toContain('<path> app');
+    // Without it, as lessons() without the folder.
+    const bare = createRearview({ store: memoryStore(), redact: false });
+    bare.observe(input.messages ?? []);
+    expect(bare.insights()).toEqual(lessons({ messages: input.messages ?? [] }).insights);
   });
 });
