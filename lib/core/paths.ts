@@ -44,19 +44,23 @@ export function namesPath(text: string): boolean {
   return false;
 }
 
-/** A POSIX home folder at the start of a path (`/Users/<name>`, `/home/<name>`), up to its end or a slash. */
-const HOME = /^\/(?:Users|home)\/[^/]+(?=\/|$)/;
+/**
+ * A POSIX home folder at the start of a path (`/Users/<name>`, `/home/<name>`, and `/root`, the
+ * superuser's, where agents in containers often run), up to its end or a slash.
+ */
+const HOME = /^\/(?:(?:Users|home)\/[^/]+|root)(?=\/|$)/;
 
 /**
  * How a shell writes `folder` (a POSIX path without a trailing slash) from the home folder: `~` for a
  * home folder itself, `~/rest` for a folder under one, undefined for any other folder. The snapshot
  * reads a session's folder in both spellings, and a failure's error class masks both as one path.
- * Only `/Users/<name>` and `/home/<name>` are read as home folders (not `/root`). Never throws.
+ * `/Users/<name>`, `/home/<name>` and `/root` are read as home folders. Never throws.
  *
  * @example
  * ```ts
  * tildeSpelling('/Users/ana/My app'); // '~/My app'
  * tildeSpelling('/home/ana'); // '~'
+ * tildeSpelling('/root/app'); // '~/app'
  * tildeSpelling('/srv/app'); // undefined
  * ```
  */

@@ -14,8 +14,8 @@
 
 /** A link with a scheme (`https://…`, `file://…`): compared as written, less a trailing slash. */
 const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
-/** A home folder's path: its rest (after the user's name) is what `~/` names. */
-const HOME = /^\/(?:Users|home)\/[^/]+(?=\/|$)/;
+/** A home folder's path (`/root` the superuser's): its rest (after the user's name) is what `~/` names. */
+const HOME = /^\/(?:(?:Users|home)\/[^/]+|root)(?=\/|$)/;
 /** Suffixes of at most this many path components are indexed; a deeper relative path is looked up by its last ones. */
 const MAX_SUFFIX_PARTS = 8;
 /** Paths longer than this are compared only in full (bounds the suffix index to ~4 KB a path). */

@@ -28,7 +28,10 @@ describe('errorClass with the run folder', () => {
     expect(tildeSpelling('/Users/ana/My app')).toBe('~/My app');
     expect(tildeSpelling('/home/ana')).toBe('~');
     expect(tildeSpelling('/srv/app')).toBeUndefined();
-    expect(tildeSpelling('/root/app')).toBeUndefined();
+    // The superuser's home, where agents in containers often run.
+    expect(tildeSpelling('/root/app')).toBe('~/app');
+    expect(tildeSpelling('/root')).toBe('~');
+    expect(tildeSpelling('/rooted/app')).toBeUndefined();
     expect(tildeSpelling(42 as unknown as string)).toBeUndefined();
     // A conversation's calls take the folder as their run's root.
     expect(stepsFromMessages([], 'c', '/Users/ana/My app').root).toBe('/Users/ana/My app');

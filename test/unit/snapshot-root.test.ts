@@ -41,6 +41,12 @@ describe('rootSpellings', () => {
     ]);
     // A home folder itself: what lies under it is listed under ~/.
     expect(rootSpellings('/home/ana')).toEqual({ whole: ['/home/ana', '~'], under: [['/home/ana/', '~/']] });
+    // The superuser's home (an agent in a container): `~/app/src/a.ts` is `src/a.ts` there too.
+    expect(rootSpellings('/root/app')?.whole).toEqual(['/root/app', '~/app']);
+    expect(evidence(['Edited `~/app/src/a.ts` and `/root/app/src/b.ts`.'], '/root/app')).toEqual([
+      'src/a.ts',
+      'src/b.ts',
+    ]);
   });
 
   it('names no folder for a relative path, a bare root or drive, or anything but a string', () => {

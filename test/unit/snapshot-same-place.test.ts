@@ -21,6 +21,8 @@ describe('placeKey', () => {
     expect(placeKey('./src/a.ts')).toBe('src/a.ts');
     expect(placeKey('/Users/ana/proj/a.ts')).toBe('~/proj/a.ts');
     expect(placeKey('/home/ana/')).toBe('~');
+    expect(placeKey('/root/app/a.ts')).toBe('~/app/a.ts');
+    expect(placeKey('/rooted/a.ts')).toBe('/rooted/a.ts');
     expect(placeKey('https://example.com/docs/')).toBe('https://example.com/docs');
     // A URL is compared as written: no `./` or home reading inside it.
     expect(placeKey('https://example.com/Users/ana/x')).toBe('https://example.com/Users/ana/x');
