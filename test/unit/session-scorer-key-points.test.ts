@@ -1,6 +1,6 @@
 /**
  * With a learned scorer, the lesson pipeline writes key points only from turns the markers report too
- * (lib/session/observe.ts `withMarkersReported`): the turns a scorer adds by their shape and context
+ * (`readWindow` in lib/session/acknowledge.ts): the turns a scorer adds by their shape and context
  * keep their insights but give no key point. Blind judges rejected every key point such turns gave on
  * the shared data (eval/heuristic/KEYPOINT-JUDGING.md, 6 December 2026). The price: a rule the
  * markers miss and only the scorer finds is not written either (`UNREAD` below).
