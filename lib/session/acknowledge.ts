@@ -40,8 +40,11 @@ export interface WindowReading {
 }
 
 /**
- * Reads `window` as `heuristicReflect` does (the same insights, in order), noting for each turn whose
- * reference is in `fresh` what a reply after it would be scored with. With a scorer it also notes the
+ * Reads `window` as `heuristicReflect` does (the same insights, in order, for the turns from `from`
+ * on), noting for each turn whose reference is in `fresh` what a reply after it would be scored with.
+ * The turns before `from` are context (a repeated request, the previous turn): the caller drops their
+ * insights, so the scorer — the reader is most of a call's cost — reads only the turns from `from` on,
+ * and those before keep the markers' scores. With a scorer it also notes the
  * texts of the turns the markers alone would report (a marker score at `DEFAULT_MIN_SCORE` or above:
  * a scorer is told the markers' scores of each turn). The session writes key points only from those
  * turns: a scorer finds more corrections than the markers, more of them right, but the turns it adds
@@ -55,6 +58,7 @@ export function readWindow(
   heuristic: HeuristicOptions,
   ref: (m: MessageLike, i: number) => string,
   fresh: ReadonlySet<string>,
+  from = 0,
 ): WindowReading {
   const scorer = typeof heuristic.scorer === 'function' ? heuristic.scorer : undefined;
   const insights: ReflectionInsight[] = [];
@@ -64,11 +68,17 @@ export function readWindow(
     return { insights, pending, reported: undefined };
   }
   const reported = new Set<string>();
+  // How many turns before `from` the scorer would be asked about: a turn's reading depends only on the
+  // messages up to it, so reading the context alone with a scorer that changes nothing counts them.
+  let context = 0;
+  if (from > 0) scoreTurns(window.slice(0, from), { ...heuristic, scorer: (_e, s) => s }, () => context++);
+  let calls = 0;
   let told: { evidence: TurnEvidence; markers: TurnScores } | undefined;
   const noted: TurnScorer = (evidence, markers) => {
     const { correction, preference, approval, friction } = markers;
     if (Math.max(correction, preference, approval, friction) >= DEFAULT_MIN_SCORE)
       reported.add(evidence.text);
+    if (calls++ < context) return markers;
     told = { evidence, markers: { ...markers } };
     return scorer(evidence, markers);
   };

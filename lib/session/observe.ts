@@ -271,7 +271,7 @@ export function observeMessages(
   const lastRef = refOf(window[window.length - 1]!, window.length - 1);
   // The turns' insights (as heuristicReflect gives them), then the corrections the agent's replies
   // confirm (./acknowledge.ts), in the order of the messages they belong to.
-  const reading = readWindow(window, config.heuristic, refOf, fresh);
+  const reading = readWindow(window, config.heuristic, refOf, fresh, offset);
   const { reported } = reading;
   const acked = acknowledgements(window, offset, refOf, reading, s.pendingAck, config.heuristic);
   s.pendingAck = acked.awaiting;

@@ -164,6 +164,27 @@ describe('a correction the agent’s reply confirms', () => {
       ).toBe(false);
   });
 
+  it('asks the scorer about each new turn once, not again as the context of later calls', () => {
+    const messages: MessageLike[] = Array.from({ length: 20 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: i % 2 ? 'Done.' : `Step ${i}: add the next check, please.`,
+    }));
+    let calls = 0;
+    const counting: TurnScorer = (_turn, scores) => {
+      calls++;
+      return scores;
+    };
+    const rv = createRearview({ store: memoryStore(), scorer: counting });
+    for (let i = 1; i <= messages.length; i++) rv.observe(messages.slice(0, i));
+    expect(calls).toBe(10);
+    // With a reply that owns a mistake, the turn before it is asked about once more, with `acknowledged`.
+    calls = 0;
+    const acking: TurnScorer = Object.assign(counting, { acknowledges: () => true });
+    const again = createRearview({ store: memoryStore(), scorer: acking });
+    for (let i = 1; i <= messages.length; i++) again.observe(messages.slice(0, i));
+    expect(calls).toBe(20);
+  });
+
   it('gives the same insights fed whole or in any cut into calls (property)', () => {
     const pool: MessageLike[] = [
       { role: 'user', content: 'Use pnpm, not npm.' },
