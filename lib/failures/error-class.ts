@@ -62,7 +62,7 @@ const ROOT_STAND_IN = '/rearview/root';
  * `line` with the run's folder (`CallRun.root`) written as a plain path when its name holds what
  * {@link PATH} stops at (white space, a letter outside ASCII: `/Users/ana/My app`), so the folder and
  * what is under it are masked as one path, not as a path and a stray word (`<path> app`). The folder
- * is read as recorded and, under a home folder (`/Users/<name>/`, `/home/<name>/`), in its `~`
+ * is read as recorded and, under a home folder (`/Users/<name>/`, `/home/<name>/`, `/root/`), in its `~`
  * spelling too (`~/My app/package.json`: shells and npm print it so); a Windows folder with spaces is
  * read whole by {@link WINDOWS_PATH} already.
  */

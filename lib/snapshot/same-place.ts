@@ -1,7 +1,7 @@
 /**
  * One place, one evidence item. A session names the same file in several spellings: with and
  * without a trailing slash or a leading `./`, under `~` and under the home folder it stands for
- * (`/Users/<name>/…`, `/home/<name>/…`), and as a path relative to the project beside its absolute
+ * (`/Users/<name>/…`, `/home/<name>/…`, `/root/…`), and as a path relative to the project beside its absolute
  * or longer form (`app/src/Main.kt` and `/Users/<name>/proj/app/src/Main.kt`). `samePlaces` groups the
  * evidence links that name one place, so the snapshot lists it once and its slots go to other places.
  *
@@ -12,10 +12,10 @@
  * unknown).
  */
 
+import { tildeSpelling } from '../core/index.js';
+
 /** A link with a scheme (`https://…`, `file://…`): compared as written, less a trailing slash. */
 const SCHEME = /^[a-z][a-z\d+.-]*:\/\//i;
-/** A home folder's path (`/root` the superuser's): its rest (after the user's name) is what `~/` names. */
-const HOME = /^\/(?:(?:Users|home)\/[^/]+|root)(?=\/|$)/;
 /** Suffixes of at most this many path components are indexed; a deeper relative path is looked up by its last ones. */
 const MAX_SUFFIX_PARTS = 8;
 /** Paths longer than this are compared only in full (bounds the suffix index to ~4 KB a path). */
@@ -43,8 +43,8 @@ export function placeKey(link: string): string {
   let from = 0;
   while (key.startsWith('./', from) && key.length > from + 2) from += 2;
   if (from > 0) key = key.slice(from);
-  const home = HOME.exec(key);
-  return home ? `~${key.slice(home[0].length)}` : key;
+  // A home folder's path as `~` names it (`tildeSpelling` of rearview/core, as the session's folder is read).
+  return tildeSpelling(key) ?? key;
 }
 
 /**

@@ -185,6 +185,43 @@ describe('a correction the agent’s reply confirms', () => {
     expect(calls).toBe(20);
   });
 
+  it('reads the reply the reader was trained on: the turns acknowledgedBy names, no other (property)', () => {
+    // The session walks the messages after a turn itself (a turn's reply may come in a later call);
+    // `acknowledgedBy` is the same walk over a whole transcript, and gives the training rows their
+    // `acknowledged`. Were the two to drift, the reader would be told what it never learned.
+    const pool: MessageLike[] = [
+      { role: 'user', content: 'Use pnpm, not npm.' },
+      { role: 'user', content: '[Request interrupted by user]' },
+      { role: 'user', content: '   ' },
+      { role: 'assistant', content: ACK },
+      { role: 'assistant', content: '' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'x', input: {} }] },
+      { role: 'tool', content: "You're right" },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'assistant', content: ACK, synthetic: true },
+      { role: 'system', content: 'aider chat started at 2025-01-02 10:00:00' },
+      { role: 'system', content: 'note' },
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: 10 }), (picked) => {
+        const messages = picked.map((m) => ({ ...m }));
+        const said = lessons({ messages }, { scorer: onlyAcked, minScore: 0.5 })
+          .insights.filter((i) => i.tags.includes('acknowledged'))
+          .map((i) => [i.traceRefs[0], i.traceRefs.at(-1)]);
+        const walked = messages.flatMap((m, i) => {
+          const k = acknowledgedBy(messages, i);
+          const turn =
+            m.role === 'user' && !m.synthetic && typeof m.content === 'string' && /\S/.test(m.content);
+          return turn && !String(m.content).startsWith('[Request interrupted') && k >= 0
+            ? [[`message:m${i}`, `message:m${k}`]]
+            : [];
+        });
+        expect(said).toEqual(walked);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('gives the same insights fed whole or in any cut into calls (property)', () => {
     const pool: MessageLike[] = [
       { role: 'user', content: 'Use pnpm, not npm.' },
