@@ -1,5 +1,5 @@
 /**
- * The `strangers-notes` and `strangers-notes-2` to `-5` snapshot sets, `sharegpt-notes` and `aider-apart-notes` (issue 39): their
+ * The `strangers-notes` and `strangers-notes-2` to `-5` snapshot sets, `sharegpt-notes`, `aider-apart-notes` and `aider-fresh-notes` (issue 39): their
  * rows, blind labels and second-reader samples are well formed and agree with each other, no set holds
  * a text of an earlier one, the third to fifth draw only the kept-apart authors, and every row still resolves, by position and SHA-256, in the shared data folder (skipped when
  * the folder is absent).
@@ -12,6 +12,11 @@ import {
   AIDER_APART_FILES,
   drawAiderApart,
 } from '../../eval/snapshot/sets/aider-apart-notes/sample';
+import {
+  AIDER_FRESH_ENTRIES,
+  AIDER_FRESH_FILES,
+  drawAiderFresh,
+} from '../../eval/snapshot/sets/aider-fresh-notes/sample';
 import { drawSharegpt, SHAREGPT_ENTRIES } from '../../eval/snapshot/sets/sharegpt-notes/sample';
 import { kappa, readTsv } from '../../eval/snapshot/sets/strangers-notes/agreement';
 import { APART_SETS, entriesOf } from '../../eval/snapshot/sets/strangers-notes/apart';
@@ -114,6 +119,18 @@ const SET_CASES = [
     entries: AIDER_APART_ENTRIES,
     authors: 6,
     secondN: 91,
+    splits: ['unseen'],
+  },
+  // The aider agent's replies of the last four aider authors no notes set drew from (aider-fresh-notes/sample.ts).
+  {
+    name: 'aider-fresh-notes',
+    prefix: 'af-',
+    strata: /^pos-[1-4]$/,
+    min: 240,
+    perAuthor: 60,
+    entries: AIDER_FRESH_ENTRIES,
+    authors: 4,
+    secondN: 82,
     splits: ['unseen'],
   },
 ];
@@ -268,6 +285,28 @@ describe('aider-apart-notes draw', () => {
       if (!existsSync(path)) continue;
       for (const line of readFileSync(path, 'utf8').split('\n'))
         if (line.trim() !== '') expect(apart.has(String(JSON.parse(line).file)), `${name}`).toBe(false);
+    }
+  });
+});
+
+describe('aider-fresh-notes draw', () => {
+  it('is what sample.ts draws from the shared data today, row for row', (ctx) => {
+    expectDrawn(ctx, 'aider', () => drawAiderFresh(), AIDER_FRESH_ENTRIES);
+  }, 120_000);
+
+  it("no other set names its histories (the set's claim to be held out; pending and same-place asked other questions)", () => {
+    const names = AIDER_FRESH_FILES.map((f) => f.slice('aider/'.length).replace(/\.md$/, ''));
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+        d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)],
+      );
+    for (const name of readdirSync(SETS)) {
+      if (name === 'aider-fresh-notes' || name === 'pending' || name === 'same-place') continue;
+      const dir = join(SETS, name);
+      for (const file of existsSync(dir) && !name.includes('.') ? walk(dir) : [dir]) {
+        const text = readFileSync(file, 'utf8');
+        for (const n of names) expect(text.includes(n), `${file} names ${n}`).toBe(false);
+      }
     }
   });
 });
