@@ -77,6 +77,8 @@ const CROSSING: Record<string, string> = {
     "checks that the second set's rows resolve through its entries path and share no text with the first",
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/aider-apart-notes/sample':
     "checks the aider replies' set against its own draw and the histories it claims no set drew from",
+  'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/aider-fresh-notes/sample':
+    "checks the fresh aider replies' set against its own draw and the histories it claims no set drew from",
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/sharegpt-notes/sample':
     "checks the ChatGPT replies' set against its own draw and loader",
   'test/unit/strangers-notes-set.test.ts → eval/snapshot/sets/strangers-notes/apart':
