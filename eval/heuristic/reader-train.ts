@@ -22,6 +22,9 @@
  * precision reaches its target, and its score is that category's `minScore`. A second set, for more
  * recall (`READER_RECALL_MIN_SCORE`), is chosen the same way at 0.80 (`RECALL_TARGETS`); the main run
  * prints both (`reader`, `reader (recall)`). On the `strangers` split, leave-authors-out (3,482 turns),
+ * since the leaner reader of 7 December 2026 (no vocabulary words, the turn's first 400 characters, the
+ * reply's last 150): corrections 0.866 / 0.228 and 0.782 / 0.355, friction 0.878 / 0.356 and 0.864 /
+ * 0.376, approvals 0.750 / 0.529 and 0.720 / 0.529. Before it,
  * since the reader reads the evidence of the eight languages' markers (`trainingEvidence`, 6 December
  * 2026): corrections 0.868 / 0.216 at the main thresholds, 0.805 / 0.320 at the recall ones
  * (`correctionModel` 0.754 / 0.325, markers 0.713 / 0.252); friction 0.861 / 0.307 and 0.837 / 0.356;

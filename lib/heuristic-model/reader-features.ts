@@ -1,6 +1,6 @@
 /**
- * The features of the reader (`readerModel`): the closed-vocabulary, shape and context features of the
- * correction model (`turnFeatures`), plus the open words of the person's own prose (lower-cased,
+ * The features of the reader (`readerModel`): the shape and context features of the correction model
+ * (`turnFeatures`, with the first two words but not its vocabulary words: `readsBase`), plus the open words of the person's own prose (lower-cased,
  * apostrophes dropped, composed accents), their pairs, characters pairs of Chinese, Japanese and
  * Korean text (no spaces to split words on), what the reply being answered did (claimed a fix, showed
  * an error, asked), whether the agent's next reply owns a mistake, text no person typed (command templates, IDE boilerplate) and how much of the turn
@@ -21,8 +21,31 @@ import { endsAsking, isSpace } from './text-scan.js';
  * ```
  */
 export const BUCKETS = 1 << 20;
-/** How much of a turn is read: bounded work per turn, and what the labels were read from. */
-const READ = 600;
+/**
+ * @internal How much of a turn the reader reads: bounded work per turn. The labels were read from the
+ * first 600 characters; the first 400 score the same out of fold (corrections' average precision on
+ * the `strangers` rows 0.681 → 0.683, on the older sets 0.788 → 0.798) and are a sixth fewer to read.
+ */
+export const READ = 400;
+
+/**
+ * @internal The turn as the reader reads it: its first {@link READ} characters (the same object when
+ * it is no longer).
+ *
+ * @example
+ * ```ts
+ * readerTurn(turn).text.length <= READ; // true
+ * ```
+ */
+export const readerTurn = (e: TurnEvidence): TurnEvidence =>
+  typeof e.text === 'string' && e.text.length > READ ? { ...e, text: e.text.slice(0, READ) } : e;
+/**
+ * How much of the reply a turn answers is read, from its end: what it claimed, showed or asked last.
+ * Its last 150 characters score as its last 600 did out of fold (corrections' average precision on the
+ * `strangers` rows 0.683 with 300, 0.685 with 150), a quarter of the characters: the claim and error
+ * patterns over the last 600 had been a fifth of the reader's time.
+ */
+const REPLY_READ = 150;
 /** @internal The words (and CJK characters) read of a turn's prose. */
 export const MAX_WORDS = 120;
 
@@ -171,7 +194,7 @@ export const isTemplate = (raw: string): boolean =>
   (raw.includes('---\n') && FRONT_MATTER.test(raw));
 
 /**
- * @internal What the reply a turn answers did, read from its last 600 characters: claimed a fix,
+ * @internal What the reply a turn answers did, read from its last 150 characters: claimed a fix,
  * showed an error, asked a question.
  *
  * @example
@@ -181,7 +204,7 @@ export const isTemplate = (raw: string): boolean =>
  */
 export function replyParts(full: string | undefined): { claim: boolean; error: boolean; asked: boolean } {
   if (typeof full !== 'string' || full === '') return { claim: false, error: false, asked: false };
-  const from = Math.max(0, full.length - 600);
+  const from = Math.max(0, full.length - REPLY_READ);
   const reply = full.slice(from);
   // `reply.trimEnd()` ends where the last character that is not white space does.
   let to = full.length;
@@ -257,6 +280,18 @@ function readProse(e: TurnEvidence): Prose {
 }
 
 /**
+ * Which of the correction model's features (`turnFeatures`) the reader reads: not its vocabulary words
+ * and word pairs (`w:`, `b:`: the reader's own `u:` and `v:` name every word) nor the share of words
+ * outside the vocabulary (`oov:`, alone and in pairs). Without them the reader scores the same on
+ * authors it never saw (out of fold on the `strangers` rows, corrections' average precision 0.686 →
+ * 0.681, friction 0.527 → 0.517, approvals 0.611 → 0.615; on the older sets 0.786 → 0.788, 0.506 →
+ * 0.531, 0.743 → 0.750, with the reply's last 300 characters read) at less cost: only a turn's first
+ * two words are looked up in the vocabulary.
+ */
+const readsBase = (name: string): boolean =>
+  !name.startsWith('w:') && !name.startsWith('b:') && !name.includes('oov:');
+
+/**
  * The reader's feature names of one turn (before hashing; `readerBuckets` hashes them).
  *
  * @example
@@ -267,8 +302,9 @@ function readProse(e: TurnEvidence): Prose {
  * ```
  */
 export function readerFeatures(e: TurnEvidence): string[] {
-  const out = turnFeatures(e);
-  const p = readerParts(e);
+  const turn = readerTurn(e);
+  const out = turnFeatures(turn).filter(readsBase);
+  const p = readerParts(turn);
   if (p.pasted >= 0) out.push(`pr:${p.pasted}`);
   if (p.template) out.push('t:template');
   let previous = '^';
@@ -292,7 +328,7 @@ export function readerFeatures(e: TurnEvidence): string[] {
   if (p.error) out.push('r:error');
   if (p.asked) out.push('r:asked');
   // The agent's next reply owns a mistake (read when the transcript holds it).
-  if (e.acknowledged) out.push('r:ack');
+  if (turn.acknowledged) out.push('r:ack');
   return out;
 }
 

@@ -17,6 +17,7 @@ import {
   isTemplate,
   MAX_WORDS,
   readerProse,
+  readerTurn,
   readerWord,
   replyParts,
 } from './reader-features.js';
@@ -28,18 +29,15 @@ const MASK = BUCKETS - 1;
 const U = more(FNV_OFFSET, 'u:');
 const V = more(FNV_OFFSET, 'v:');
 const K = more(FNV_OFFSET, 'k:');
-const B = more(FNV_OFFSET, 'b:');
 const X = more(FNV_OFFSET, 'x:');
 const BIAS = fnv('bias');
 const FIRST_OTHER = fnv('f:*');
 const SECOND_OTHER = fnv('s:*');
 
-/** A vocabulary word's hashes: `w:<word>`, `f:<word>`, `s:<word>`, and the state after `b:<word>_`. */
+/** A vocabulary word's hashes as the first or second word of a turn: `f:<word>`, `s:<word>`. */
 interface VocabHash {
-  word: number;
   first: number;
   second: number;
-  after: number;
 }
 let vocabCache: VocabHash[] | undefined;
 
@@ -47,13 +45,7 @@ let vocabCache: VocabHash[] | undefined;
 function vocabHashes(): VocabHash[] {
   if (!vocabCache) {
     vocabCache = [];
-    for (const [w, id] of vocabulary())
-      vocabCache[id] = {
-        word: fnv(`w:${w}`),
-        first: fnv(`f:${w}`),
-        second: fnv(`s:${w}`),
-        after: step(more(B, w), UNDERSCORE),
-      };
+    for (const [w, id] of vocabulary()) vocabCache[id] = { first: fnv(`f:${w}`), second: fnv(`s:${w}`) };
   }
   return vocabCache;
 }
@@ -95,24 +87,19 @@ export function readerHashes(e: TurnEvidence): Int32Array {
  * new Set(partsHashes(turn)); // the same set as new Set(readerHashes(turn))
  * ```
  */
-export function partsHashes(e: TurnEvidence): Int32Array {
+export function partsHashes(turn: TurnEvidence): Int32Array {
   out.reset();
-  // `turnFeatures`: the base features, then every pair of shape features (`x:a&b`, code-unit order).
+  const e = readerTurn(turn);
+  // `turnFeatures` as the reader reads it: the first two words, the tail but its out-of-vocabulary
+  // share, then every pair of shape features (`x:a&b`, code-unit order).
   const base = baseParts(e);
-  const { words, ids, tail } = base;
+  const { words, ids } = base;
+  const tail = base.tail.filter((f) => !f.startsWith('oov:'));
   const vocab = vocabHashes();
   push(BIAS);
-  let previous: VocabHash | undefined;
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    const id = ids[i]!;
-    const known = id >= 0 ? vocab[id] : undefined;
-    if (i < 2) push(known ? (i === 0 ? known.first : known.second) : i === 0 ? FIRST_OTHER : SECOND_OTHER);
-    if (known) {
-      push(known.word);
-      if (previous) push(more(previous.after, w) & MASK);
-    }
-    previous = known;
+  for (let i = 0; i < words.length && i < 2; i++) {
+    const known = ids[i]! >= 0 ? vocab[ids[i]!] : undefined;
+    push(known ? (i === 0 ? known.first : known.second) : i === 0 ? FIRST_OTHER : SECOND_OTHER);
   }
   // The shape features: the tail, and the first word's `f:`.
   const shape = tail.slice();

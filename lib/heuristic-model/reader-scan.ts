@@ -1,7 +1,8 @@
 /**
  * The reader's buckets of a turn in one pass over its characters, building no string: the lines are
  * told pasted or prose by their first characters, the prose is lower-cased by code arithmetic, its
- * words are hashed as they are read (the vocabulary is asked with the code units), and the shape
+ * words are hashed as they are read (the vocabulary is asked, with the code units, for the first two),
+ * and the shape
  * features are counted as the scan goes; their names, and the names of their pairs, are hashed once
  * per process and kept by number. It reads the turns whose prose has no surrogate, CJK, decomposed
  * accent, `İ` or `Σ` (other non-ASCII letters go through a per-code-unit table), most of them; prose
@@ -13,7 +14,7 @@
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';
 import { ERROR_SHAPE, vocabularyIdOfCodes } from './features.js';
-import { BUCKETS, isTemplate, MAX_WORDS, replyParts } from './reader-features.js';
+import { BUCKETS, isTemplate, MAX_WORDS, READ, replyParts } from './reader-features.js';
 import {
   BucketList,
   END_BUCKETS,
@@ -29,17 +30,15 @@ import {
 import { endsAsking, isSpace, pastedLine, unitClass } from './text-scan.js';
 
 const MASK = BUCKETS - 1;
-const READ = 600;
 /** The words `baseParts` reads (its `wordsOf` cut). */
 const BASE_WORDS = 200;
 const NFD = /[\u0300-\u036f]/;
-const { LEN, OOV, ENDS_Q, Q, BANG, QQ, CAPS, LOWER, LONG, SHORT, PASTE_ERROR, FIRST, NO_REPLY, ASKED } =
-  TAIL_ID;
+const { LEN, ENDS_Q, Q, BANG, QQ, CAPS, LOWER, LONG, SHORT, PASTE_ERROR, FIRST, NO_REPLY, ASKED } = TAIL_ID;
 const { CORRECTION, CHALLENGE, PREFERENCE, APPROVAL, FRICTION, INTERRUPTED, REPEAT, UNDO } = TAIL_ID;
 
 const out = new BucketList();
 const push = (bucket: number): void => out.push(bucket);
-/** The code units of the word being read, lower-cased (a word is at most the 600 characters read). */
+/** The code units of the word being read, lower-cased (a word is at most the characters read). */
 const codes = new Uint16Array(READ);
 const shape = new Int32Array(TAIL_NAMES.length);
 
@@ -54,30 +53,23 @@ const REPLY_ASKED = END_BUCKETS.asked;
 const ACK = END_BUCKETS.ack;
 
 /** What the scan has read of the words so far: kept here so that the per-character loop holds only the word it reads. */
-const words = { count: 0, oov: 0, first: -2, previous: -1, read: 0, after: 0 };
+const words = { count: 0, first: -2, read: 0, after: 0 };
 const LENGTHS = [0, 2, 5, 10, 20, 40];
 
 /**
- * One word of the base features' prose (its `length` code units in `codes`, FNV-1a `hash`): the
- * `f:`/`s:`, `w:` and `b:` buckets of the first 200 words, as `readerHashes` names them.
+ * One word of the base features' prose (its `length` code units in `codes`, FNV-1a `hash`): counted
+ * (the length bucket), and the first two named as `readerHashes` names them (`f:`/`s:`, the vocabulary
+ * word or `*`). The reader reads no other vocabulary feature (`readerFeatures`).
  */
 function baseWord(t: Tables, length: number, hash: number): void {
   const count = words.count;
-  if (count >= BASE_WORDS) return;
+  if (count >= 2) {
+    if (count < BASE_WORDS) words.count = count + 1;
+    return;
+  }
   const id = vocabularyIdOfCodes(codes, length, hash);
   if (count === 0) words.first = id;
-  if (id < 0) words.oov++;
-  if (count < 2)
-    push(id >= 0 ? (count === 0 ? t.first[id]! : t.second[id]!) : count === 0 ? FIRST_OTHER : SECOND_OTHER);
-  if (id >= 0) {
-    push(t.word[id]!);
-    if (words.previous >= 0) {
-      let b = t.after[words.previous]!;
-      for (let i = 0; i < length; i++) b = Math.imul(b ^ codes[i]!, FNV_PRIME);
-      push(b & MASK);
-    }
-  }
-  words.previous = id;
+  push(id >= 0 ? (count === 0 ? t.first[id]! : t.second[id]!) : count === 0 ? FIRST_OTHER : SECOND_OTHER);
   words.count = count + 1;
 }
 
@@ -109,7 +101,7 @@ const BASE = 1;
 const READER = 2;
 const BOTH = 3;
 const [F_ENDS_ASK, F_ASK, F_BANG, F_TWICE, F_CAPS] = [1, 2, 4, 8, 16];
-/** The prose lines' bounds, `from, to` by pairs (at most the 301 lines of 600 characters). */
+/** The prose lines' bounds, `from, to` by pairs (at most one line per character read, and one more). */
 const prose = new Int32Array(2 * (READ + 1));
 
 /**
@@ -312,9 +304,7 @@ export function scanHashes(e: TurnEvidence): Int32Array | undefined {
     from = to + 1;
   }
   words.count = 0;
-  words.oov = 0;
   words.first = -2;
-  words.previous = -1;
   words.read = 0;
   words.after = V_START;
   // With a double quote in the prose, the base features read it without the quoted spans and the
@@ -322,13 +312,12 @@ export function scanHashes(e: TurnEvidence): Int32Array | undefined {
   const flags = readProse(t, raw, spans, quoted ? BASE : BOTH);
   if (flags < 0) return undefined;
   if (quoted && readProse(t, raw, spans, READER) < 0) return undefined;
-  const { count, oov, after } = words;
+  const { count, after } = words;
   // The tail of `baseParts`, by number.
   let s = 0;
   let b = 0;
   while (b < 6 && count > LENGTHS[b]!) b++;
   shape[s++] = LEN + b;
-  if (count > 0) shape[s++] = OOV + Math.min(4, Math.floor((oov * 5) / count));
   if (flags & F_ENDS_ASK) shape[s++] = ENDS_Q;
   if (flags & F_ASK) shape[s++] = Q;
   if (flags & F_BANG) shape[s++] = BANG;

@@ -69,17 +69,19 @@ export class BucketList {
   }
 }
 
-/** The shape and context names `baseParts` can put in its tail, by number. */
+/**
+ * The shape and context names of `baseParts`' tail that the reader reads, by number (it leaves out the
+ * out-of-vocabulary share, `oov:`: see `readerFeatures`).
+ */
 const TAIL = [
   ...[0, 1, 2, 3, 4, 5, 6].map((b) => `len:${b}`),
-  ...[0, 1, 2, 3, 4].map((b) => `oov:${b}`),
   ...['p:ends?', 'p:?', 'p:!', 'p:??', 'p:caps', 'p:lower', 'paste:long', 'paste:short', 'paste:error'],
   ...['ctx:first', 'ctx:noreply', 'ctx:asked'],
   ...['m:correction', 'm:challenge', 'm:preference', 'm:approval', 'm:friction'],
   ...['c:interrupted', 'c:repeat', 'c:undo'],
 ];
 /**
- * @internal The numbers of the tail's names (`LEN + bucket`, `OOV + share`, then one each).
+ * @internal The numbers of the tail's names (`LEN + bucket`, then one each).
  *
  * @example
  * ```ts
@@ -88,27 +90,26 @@ const TAIL = [
  */
 export const TAIL_ID = {
   LEN: 0,
-  OOV: 7,
-  ENDS_Q: 12,
-  Q: 13,
-  BANG: 14,
-  QQ: 15,
-  CAPS: 16,
-  LOWER: 17,
-  LONG: 18,
-  SHORT: 19,
-  PASTE_ERROR: 20,
-  FIRST: 21,
-  NO_REPLY: 22,
-  ASKED: 23,
-  CORRECTION: 24,
-  CHALLENGE: 25,
-  PREFERENCE: 26,
-  APPROVAL: 27,
-  FRICTION: 28,
-  INTERRUPTED: 29,
-  REPEAT: 30,
-  UNDO: 31,
+  ENDS_Q: 7,
+  Q: 8,
+  BANG: 9,
+  QQ: 10,
+  CAPS: 11,
+  LOWER: 12,
+  LONG: 13,
+  SHORT: 14,
+  PASTE_ERROR: 15,
+  FIRST: 16,
+  NO_REPLY: 17,
+  ASKED: 18,
+  CORRECTION: 19,
+  CHALLENGE: 20,
+  PREFERENCE: 21,
+  APPROVAL: 22,
+  FRICTION: 23,
+  INTERRUPTED: 24,
+  REPEAT: 25,
+  UNDO: 26,
 } as const;
 /**
  * @internal The tail's names by number.
@@ -131,11 +132,9 @@ export interface Tables {
   pairs: Int32Array;
   /** Bucket + 1 of the pair of `f:<first word>` (`f:*` at 0, vocabulary id + 1 after) and a tail name. */
   firstPairs: Int32Array;
-  /** Per vocabulary id: `w:`, `f:`, `s:` buckets and the FNV state after `b:<word>_`. */
-  word: Int32Array;
+  /** Per vocabulary id: the `f:` and `s:` buckets (the word first or second in a turn). */
   first: Int32Array;
   second: Int32Array;
-  after: Int32Array;
   words: string[];
 }
 let tables: Tables | undefined;
@@ -145,7 +144,7 @@ let tables: Tables | undefined;
  *
  * @example
  * ```ts
- * shapeTables().word[vocabulary().get('still')!] === hashFeature('w:still'); // true
+ * shapeTables().first[vocabulary().get('still')!] === hashFeature('f:still'); // true
  * ```
  */
 export function shapeTables(): Tables {
@@ -161,10 +160,8 @@ export function shapeTables(): Tables {
     rank,
     pairs: new Int32Array(T * T),
     firstPairs: new Int32Array((words.length + 1) * T),
-    word: Int32Array.from(words, (w) => fnv(`w:${w}`)),
     first: Int32Array.from(words, (w) => fnv(`f:${w}`)),
     second: Int32Array.from(words, (w) => fnv(`s:${w}`)),
-    after: Int32Array.from(words, (w) => step(more(FNV_OFFSET, `b:${w}`), 95)),
     words,
   };
   return tables;
