@@ -42,25 +42,52 @@ export const AIDER_APART_FILES: readonly string[] = [
 const PER_AUTHOR = 60;
 const POS_BINS = 4;
 
-export function drawAiderApart(root: string = DATA): NoteRow[] {
+/**
+ * Up to {@link PER_AUTHOR} sentences of the aider agent's replies per history of `files` (the author is
+ * the history), over {@link POS_BINS} parts of it, in `salt`'s hash order, numbered `<prefix>001`…;
+ * `earlier` and `earlierMessages` read a history as an earlier reader did (see `notesOf`).
+ */
+export function drawAiderReplies(
+  files: readonly string[],
+  o: {
+    salt: string;
+    prefix: string;
+    earlier?: Parameters<typeof notesOf>[4];
+    earlierMessages?: Parameters<typeof notesOf>[5];
+  },
+  root: string = DATA,
+): NoteRow[] {
   const byAuthor = new Map<string, NoteRaw[]>();
-  for (const file of AIDER_APART_FILES) {
+  for (const file of files) {
     const author = file.slice('aider/'.length).replace(/\.md$/, '');
-    // Drawn when the reader still read a reasoning block, and aider's output before a session's first
-    // prompt, as reply: drawn again the same way.
-    const notes = notesOf(file, author, root, false, reasoningAsReply, aiderOutputAsReply);
+    const notes = notesOf(file, author, root, false, o.earlier, o.earlierMessages);
     if (notes.length) byAuthor.set(author, notes);
   }
   const picked = drawPositional(byAuthor, {
     perAuthor: PER_AUTHOR,
     bins: POS_BINS,
-    salt: 'aider-apart-notes',
+    salt: o.salt,
     seen: new Set(),
   });
   return picked.map(({ r, bin }, j) => ({
-    ...noteRow(`aa-${String(j + 1).padStart(3, '0')}`, r, bin),
+    ...noteRow(`${o.prefix}${String(j + 1).padStart(3, '0')}`, r, bin),
     split: 'unseen' as const,
   }));
+}
+
+export function drawAiderApart(root: string = DATA): NoteRow[] {
+  // Drawn when the reader still read a reasoning block, and aider's output before a session's first
+  // prompt, as reply: drawn again the same way.
+  return drawAiderReplies(
+    AIDER_APART_FILES,
+    {
+      salt: 'aider-apart-notes',
+      prefix: 'aa-',
+      earlier: reasoningAsReply,
+      earlierMessages: aiderOutputAsReply,
+    },
+    root,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename))

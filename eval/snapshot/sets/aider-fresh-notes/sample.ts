@@ -10,14 +10,8 @@
  */
 import { resolve } from 'node:path';
 import { DATA } from '../../sample';
-import {
-  drawPositional,
-  type NoteRaw,
-  type NoteRow,
-  noteRow,
-  notesOf,
-  writeDraw,
-} from '../strangers-notes/sample';
+import { drawAiderReplies } from '../aider-apart-notes/sample';
+import { type NoteRow, writeDraw } from '../strangers-notes/sample';
 
 export const AIDER_FRESH_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 /** The aider histories no notes set drew from when this set was drawn (the unit test holds every other set to it). */
@@ -27,27 +21,10 @@ export const AIDER_FRESH_FILES: readonly string[] = [
   'aider/BoozeLee+ai-development-framework-1.md',
   'aider/lim6112j+aider_excel.md',
 ];
-const PER_AUTHOR = 60;
-const POS_BINS = 4;
 
-export function drawAiderFresh(root: string = DATA): NoteRow[] {
-  const byAuthor = new Map<string, NoteRaw[]>();
-  for (const file of AIDER_FRESH_FILES) {
-    const author = file.slice('aider/'.length).replace(/\.md$/, '');
-    const notes = notesOf(file, author, root);
-    if (notes.length) byAuthor.set(author, notes);
-  }
-  const picked = drawPositional(byAuthor, {
-    perAuthor: PER_AUTHOR,
-    bins: POS_BINS,
-    salt: 'aider-fresh-notes',
-    seen: new Set(),
-  });
-  return picked.map(({ r, bin }, j) => ({
-    ...noteRow(`af-${String(j + 1).padStart(3, '0')}`, r, bin),
-    split: 'unseen' as const,
-  }));
-}
+/** The draw, read as today's aider reader reads a history. */
+export const drawAiderFresh = (root: string = DATA): NoteRow[] =>
+  drawAiderReplies(AIDER_FRESH_FILES, { salt: 'aider-fresh-notes', prefix: 'af-' }, root);
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename))
   writeDraw(AIDER_FRESH_ENTRIES, drawAiderFresh());
