@@ -103,6 +103,44 @@ describe('readerFeatures', () => {
     );
   });
 
+  it("reads neither the correction model's vocabulary words nor a turn past 400 characters nor a reply before its last 150 (property)", () => {
+    const names = readerFeatures(
+      evidence('No, that is still not what I asked for.', { reply: 'I have fixed it.' }),
+    );
+    expect(names.filter((n) => n.startsWith('w:') || n.startsWith('b:') || n.includes('oov:'))).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(['u:still', 'f:no', 'r:claim']));
+    // The last 150 characters of a reply: a claim, then words that neither claim nor show an error.
+    const last = `I have fixed the parser. ${'The tests pass again on my side. '.repeat(4)}`.slice(0, 150);
+    const words = fc.constantFrom(
+      'error',
+      'failed',
+      'Traceback',
+      'done',
+      'is now',
+      'Shall I?',
+      'still',
+      ' ',
+      '\n',
+    );
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 500 }),
+        fc.array(words, { maxLength: 30 }).map((w) => w.join(' ')),
+        fc.array(words, { maxLength: 30 }).map((w) => w.join(' ')),
+        (text, tail, before) => {
+          const head = text.padEnd(400, ' ').slice(0, 400);
+          expect(readerScores(evidence(head + tail, { reply: last }))).toEqual(
+            readerScores(evidence(head, { reply: last })),
+          );
+          expect(readerScores(evidence(text, { reply: `${before}${last}` }))).toEqual(
+            readerScores(evidence(text, { reply: last })),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('hashes names to buckets with integer arithmetic', () => {
     expect(hashFeature('u:still')).toBe(hashFeature('u:still'));
     expect(hashFeature('')).toBe(0x811c9dc5 & ((1 << 20) - 1));
