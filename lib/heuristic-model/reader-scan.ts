@@ -2,14 +2,13 @@
  * The reader's buckets of a turn in one pass over its characters, building no string: the lines are
  * told pasted or prose by their first characters, the prose is lower-cased by code arithmetic, its
  * words are hashed as they are read (the vocabulary is asked, with the code units, for the first two),
- * and the shape
- * features are counted as the scan goes; their names, and the names of their pairs, are hashed once
- * per process and kept by number. It reads the turns whose prose has no surrogate, CJK, decomposed
- * accent, `İ` or `Σ` (other non-ASCII letters go through a per-code-unit table), most of them; prose
- * with a double quote takes a second pass, since the base features read it without the quoted spans
- * and the reader with them. For the other turns it gives nothing and `readerHashes` reads the turn through
- * `baseParts` (Unicode lower-casing and word classes). The buckets are the same set either way
- * (property tests hold the two paths to each other).
+ * and the shape features are counted as the scan goes; their names, and the names of their pairs, are
+ * hashed once per process and kept by number. It reads the turns whose prose has no surrogate, CJK,
+ * decomposed accent, `İ` or `Σ` (other non-ASCII letters go through a per-code-unit table), most of
+ * them; prose with a double quote takes a second pass, since the base features read it without the
+ * quoted spans and the reader with them. For the other turns it gives nothing and `readerHashes` reads
+ * the turn through `baseParts` (Unicode lower-casing and word classes). The buckets are the same set
+ * either way (property tests hold the two paths to each other).
  */
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import type { TurnEvidence } from '../heuristic/index.js';

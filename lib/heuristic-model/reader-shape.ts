@@ -2,7 +2,7 @@
  * The names the reader's one-pass scan (`reader-scan.ts`) hashes by number rather than by building
  * them: the shape and context names of `baseParts`' tail, their pairs (`x:a&b`, in code-unit order)
  * and the pairs of each with `f:<first word>`, hashed on first use and kept; the vocabulary words'
- * `w:`, `f:`, `s:` buckets and the FNV state after `b:<word>_`, by vocabulary id.
+ * `f:` and `s:` buckets (a turn's first and second word), by vocabulary id.
  */
 import { FNV_OFFSET, FNV_PRIME } from '../core/index.js';
 import { vocabulary } from './features.js';
