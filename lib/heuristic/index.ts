@@ -11,6 +11,7 @@ export { loadLanguageMarkerSet, loadLanguageMarkers } from './load-languages.js'
 export { DEFAULT_MARKERS, type MarkerSet } from './markers.js';
 export { extractRecommendation } from './recommend.js';
 export {
+  askScorer,
   classifyTurn,
   type HeuristicOptions,
   heuristicReflect,

@@ -254,7 +254,20 @@ export function scoreTurns(
     // A turn without any evidence has nothing to report or escalate, unless a scorer reads it.
     if (bits !== 0 || ctx !== 0 || scorer) {
       let scores = turnScores(answered || ctx & INTERRUPTED ? bits : bits & ~(CORRECTION | CHALLENGE), ctx);
-      if (scorer) scores = learned(scorer, text, bits, ctx, prevIndex < 0, lastOtherText, scores);
+      if (scorer)
+        scores = askScorer(
+          scorer,
+          {
+            text,
+            signals: signalsOf(bits),
+            interrupted: (ctx & INTERRUPTED) !== 0,
+            repeat: (ctx & REPEAT) !== 0,
+            undo: (ctx & UNDO) !== 0,
+            first: prevIndex < 0,
+            reply: lastOtherText,
+          },
+          scores,
+        );
       ref = refOf(m, i);
       if (prevIndex >= 0) prevRef ??= refOf(messages[prevIndex]!, prevIndex);
       visit({
@@ -279,30 +292,20 @@ export function scoreTurns(
   }
 }
 
-/** A scorer's scores, or the marker scores when it throws or returns something that is not scores. */
-function learned(
-  scorer: TurnScorer,
-  text: string,
-  bits: number,
-  ctx: number,
-  first: boolean,
-  reply: string | undefined,
-  scores: TurnScores,
-): TurnScores {
+/**
+ * @internal A scorer's scores of `evidence`, or `scores` itself when it throws or returns something that
+ * is not four scores in [0, 1]: how `heuristicReflect` asks, and how a session asks again when the
+ * agent's reply comes (rearview/session).
+ *
+ * @example
+ * ```ts
+ * askScorer(() => { throw new Error('x'); }, evidence, scores) === scores; // true
+ * ```
+ */
+export function askScorer(scorer: TurnScorer, evidence: TurnEvidence, scores: TurnScores): TurnScores {
   try {
-    const out = scorer(
-      {
-        text,
-        signals: signalsOf(bits),
-        interrupted: (ctx & INTERRUPTED) !== 0,
-        repeat: (ctx & REPEAT) !== 0,
-        undo: (ctx & UNDO) !== 0,
-        first,
-        reply,
-      },
-      // A copy: the marker scores may be a shared frozen object, and a scorer may write to what it gets.
-      { ...scores },
-    );
+    // A copy: the marker scores may be a shared frozen object, and a scorer may write to what it gets.
+    const out = scorer(evidence, { ...scores });
     return out !== null && typeof out === 'object' && KINDS.every((k) => score01(out[k])) ? out : scores;
   } catch {
     return scores;

@@ -9,6 +9,7 @@
  */
 import { contentText } from '../core/index.js';
 import {
+  askScorer,
   DEFAULT_MIN_SCORE,
   type HeuristicOptions,
   type MessageLike,
@@ -167,20 +168,19 @@ function confirmed(
   minScore: number | Partial<TurnScores>,
 ): ReflectionInsight | undefined {
   if (p.corrected) return undefined;
-  let again: unknown;
+  let owns = false;
   try {
-    if (scorer.acknowledges?.(reply) !== true) return undefined;
-    again = scorer({ ...p.evidence, acknowledged: true }, { ...p.markers });
+    owns = scorer.acknowledges?.(reply) === true;
   } catch {
     return undefined;
   }
-  // As `heuristicReflect` takes a scorer's answer: four scores in [0, 1], or none of it.
-  const got = (again ?? {}) as Record<string, unknown>;
-  const valid = (k: string) =>
-    typeof got[k] === 'number' && (got[k] as number) >= 0 && (got[k] as number) <= 1;
-  if (!['correction', 'preference', 'approval', 'friction'].every(valid)) return undefined;
+  if (!owns) return undefined;
+  // Asked as `heuristicReflect` asks; the markers' own scores back mean the scorer gave none.
+  const markers = { ...p.markers };
+  const again = askScorer(scorer, { ...p.evidence, acknowledged: true }, markers);
+  if (again === markers) return undefined;
   const out: ReflectionInsight[] = [];
-  const scores = { correction: got.correction as number, preference: 0, approval: 0, friction: 0 };
+  const scores = { correction: again.correction, preference: 0, approval: 0, friction: 0 };
   turnInsights({ ...p.turn, scores }, minScore, out);
   const insight = out[0];
   if (!insight) return undefined;

@@ -162,6 +162,25 @@ describe('a correction the agent’s reply confirms', () => {
           i.tags.includes('acknowledged'),
         ),
       ).toBe(false);
+    // Nor one whose second reading is not four scores: the markers' scores are not taken in its place.
+    const zero = { correction: 0, preference: 0, approval: 0, friction: 0 };
+    const invalid = Object.assign(
+      (t: Parameters<TurnScorer>[0]) =>
+        (t.acknowledged ? { correction: 2 } : zero) as Parameters<TurnScorer>[1],
+      { acknowledges: () => true },
+    ) as TurnScorer;
+    const marked: MessageLike[] = [
+      { role: 'user', content: 'Add a retry to the fetch.' },
+      { role: 'assistant', content: 'Added a retry.' },
+      { role: 'user', content: 'No, that is wrong. Use exponential backoff instead.' },
+      { role: 'assistant', content: ACK },
+    ];
+    expect(lessons({ messages: marked }).insights.map((i) => i.category)).toContain('correction');
+    expect(
+      lessons({ messages: marked }, { scorer: invalid, minScore: 0.5 }).insights.some((i) =>
+        i.tags.includes('acknowledged'),
+      ),
+    ).toBe(false);
   });
 
   it('asks the scorer about each new turn once, not again as the context of later calls', () => {
