@@ -56,16 +56,19 @@ const words = { count: 0, first: -2, read: 0, after: 0 };
 const LENGTHS = [0, 2, 5, 10, 20, 40];
 
 /**
- * One word of the base features' prose (its `length` code units in `codes`, FNV-1a `hash`): counted
- * (the length bucket), and the first two named as `readerHashes` names them (`f:`/`s:`, the vocabulary
- * word or `*`). The reader reads no other vocabulary feature (`readerFeatures`).
+ * One word of the base features' prose (its `length` code units in `codes`): counted (the length
+ * bucket), and the first two named as `readerHashes` names them (`f:`/`s:`, the vocabulary word or
+ * `*`), hashed here to be looked up: the reader reads no other vocabulary feature (`readerFeatures`),
+ * so no other word is hashed for the vocabulary.
  */
-function baseWord(t: Tables, length: number, hash: number): void {
+function baseWord(t: Tables, length: number): void {
   const count = words.count;
   if (count >= 2) {
     if (count < BASE_WORDS) words.count = count + 1;
     return;
   }
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < length; i++) hash = Math.imul(hash ^ codes[i]!, FNV_PRIME);
   const id = vocabularyIdOfCodes(codes, length, hash);
   if (count === 0) words.first = id;
   push(id >= 0 ? (count === 0 ? t.first[id]! : t.second[id]!) : count === 0 ? FIRST_OTHER : SECOND_OTHER);
@@ -118,14 +121,13 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
   let previous = 0;
   let endsAsk = false;
   let length = 0;
-  let hash = FNV_OFFSET;
   let digits = true;
   for (let line = 0; line < spans; line += 2) {
     const from = prose[line]!;
     const to = prose[line + 1]!;
     if (line > 0) {
       if (length > 0) {
-        if (base) baseWord(t, length, hash);
+        if (base) baseWord(t, length);
         if (reader) readerWord(length, digits);
         length = 0;
       }
@@ -143,9 +145,7 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
         space = false;
         // Most characters are lower-case letters: a word's, unless in a code or quoted span.
         if (i < skipTo) continue;
-        if (length === 0) hash = FNV_OFFSET;
         codes[length++] = c;
-        hash = Math.imul(hash ^ c, FNV_PRIME);
         digits = false;
         endsAsk = false;
         previous = c;
@@ -164,7 +164,7 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
       if (i < skipTo) continue;
       if (c === 32) {
         if (length > 0) {
-          if (base) baseWord(t, length, hash);
+          if (base) baseWord(t, length);
           if (reader) readerWord(length, digits);
           length = 0;
         }
@@ -203,17 +203,13 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
         lower = word ? k - 2 : p;
       }
       if (word) {
-        if (length === 0) {
-          hash = FNV_OFFSET;
-          digits = true;
-        }
+        if (length === 0) digits = true;
         codes[length++] = lower;
-        hash = Math.imul(hash ^ lower, FNV_PRIME);
         if (lower > 57) digits = false;
         endsAsk = false;
       } else {
         if (length > 0) {
-          if (base) baseWord(t, length, hash);
+          if (base) baseWord(t, length);
           if (reader) readerWord(length, digits);
           length = 0;
         }
@@ -232,7 +228,7 @@ function readProse(t: Tables, raw: string, spans: number, mode: number): number 
     if (run >= 3 && runAfterSpace) flags |= F_CAPS;
   }
   if (length > 0) {
-    if (base) baseWord(t, length, hash);
+    if (base) baseWord(t, length);
     if (reader) readerWord(length, digits);
   }
   return endsAsk ? flags | F_ENDS_ASK : flags;
