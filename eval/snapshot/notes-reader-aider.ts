@@ -27,7 +27,7 @@
  * scored once: rules 75.8 %, shipped notes reader 75.8 %, pooled 75.0 %, adapted 63.3 %, keywords
  * 67.5 %, old rules 51.2 %. The labels of one aider set do not carry to other aider authors; nothing shipped.
  */
-import { noteFeatures } from '../../lib/categorise-model/index.js';
+import { noteFeatures, notesReader } from '../../lib/categorise-model/index.js';
 import { fnv1a32 } from '../../lib/core/index.js';
 import { type GroupedEntry, labelledDraw, loadGrouped, strangersPool } from './notes-reader-data.js';
 import { predict } from './notes-reader-model.js';
@@ -38,7 +38,11 @@ import { AIDER_APART_ENTRIES } from './sets/aider-apart-notes/sample.js';
 import { AIDER_FRESH_ENTRIES } from './sets/aider-fresh-notes/sample.js';
 
 const WEIGHTS = [0, 1, 4, 8, 16] as const;
-/** The shipped notes reader's setting (`TRAINED` of its weights file, chosen by notes-reader-context.ts). */
+/**
+ * The shipped notes reader's setting (`TRAINED` of its weights file, chosen by notes-reader-context.ts;
+ * an eval script reaches the library only through its entries). Checked below: refitted here with no
+ * aider row, the model must give the shipped `notesReader`'s answer on every aider-apart sentence.
+ */
 const TRAINED = { featureSet: 'rules', l2: 0.01, epochs: 10 } as const;
 
 type Entry = GroupedEntry & { author: string };
@@ -96,57 +100,49 @@ const reader =
 const shipped = shippedTraining();
 const apart = asEntries('aider-apart-notes', AIDER_APART_ENTRIES);
 const authors = [...new Set(apart.map((e) => e.author))].sort();
-
-// Leave one aider-apart author out, per w.
-const cv: { w: number; right: number; hardRight: number }[] = [];
-for (const w of WEIGHTS) {
-  let right = 0;
-  let hardRight = 0;
-  for (const a of authors) {
-    const m = reader(fitWith(shipped, w === 0 ? [] : apart.filter((e) => e.author !== a), w));
-    for (const e of apart.filter((x) => x.author === a))
-      if (m(e.text) === e.label) {
-        right++;
-        if (e.hard) hardRight++;
-      }
-  }
-  cv.push({ w, right, hardRight });
-}
-// The adapted variant, same folds, w in {1, 4, 8} (0 is the shipped model either way).
-const cvAdapted: { w: number; right: number; hardRight: number }[] = [];
-for (const w of [1, 4, 8]) {
-  let right = 0;
-  let hardRight = 0;
-  for (const a of authors) {
-    const m = reader(
-      fitWith(
-        shipped,
-        apart.filter((e) => e.author !== a),
-        w,
-        true,
-      ),
-      true,
+{
+  const refit = reader(fitWith(shipped, [], 0));
+  const differ = apart.filter((e) => refit(e.text) !== (notesReader(e.text) ?? 'irrelevant'));
+  if (differ.length)
+    throw new Error(
+      `TRAINED is not the shipped setting: ${differ.length} aider-apart sentences read otherwise`,
     );
+}
+
+interface Cv {
+  w: number;
+  right: number;
+  hardRight: number;
+}
+/** Leave one aider-apart author out: each author's rows read by a model trained without them. */
+function leaveAuthorOut(w: number, adapt: boolean): Cv {
+  let right = 0;
+  let hardRight = 0;
+  for (const a of authors) {
+    const m = reader(fitWith(shipped, w === 0 ? [] : apart.filter((e) => e.author !== a), w, adapt), adapt);
     for (const e of apart.filter((x) => x.author === a))
       if (m(e.text) === e.label) {
         right++;
         if (e.hard) hardRight++;
       }
   }
-  cvAdapted.push({ w, right, hardRight });
+  return { w, right, hardRight };
 }
+const cv = WEIGHTS.map((w) => leaveAuthorOut(w, false));
+// The adapted variant, same folds, w in {1, 4, 8} (0 is the shipped model either way).
+const cvAdapted = [1, 4, 8].map((w) => leaveAuthorOut(w, true));
 const hard = apart.filter((e) => e.hard).length;
+const pct = (n: number, of: number) => ((100 * n) / of).toFixed(1);
 console.log(`aider-apart-notes, one author left out (n ${apart.length}, hard ${hard}):`);
-for (const c of cv)
-  console.log(
-    `  w ${c.w}: ${((100 * c.right) / apart.length).toFixed(1)} % (hard ${((100 * c.hardRight) / hard).toFixed(1)} %)`,
-  );
-for (const c of cvAdapted)
-  console.log(
-    `  adapted, w ${c.w}: ${((100 * c.right) / apart.length).toFixed(1)} % (hard ${((100 * c.hardRight) / hard).toFixed(1)} %)`,
-  );
-const best = cv.reduce((a, b) => (b.right > a.right ? b : a));
-const bestAdapted = cvAdapted.reduce((a, b) => (b.right > a.right ? b : a));
+for (const [name, rows] of [
+  ['', cv],
+  ['adapted, ', cvAdapted],
+] as const)
+  for (const c of rows)
+    console.log(`  ${name}w ${c.w}: ${pct(c.right, apart.length)} % (hard ${pct(c.hardRight, hard)} %)`);
+const bestOf = (rows: readonly Cv[]) => rows.reduce((a, b) => (b.right > a.right ? b : a));
+const best = bestOf(cv);
+const bestAdapted = bestOf(cvAdapted);
 console.log(`chosen w = ${best.w}; adapted w = ${bestAdapted.w}`);
 
 // What the aider rows cost elsewhere: the strangers' pool out of fold (notes-reader-context.ts's five
@@ -154,25 +150,17 @@ console.log(`chosen w = ${best.w}; adapted w = ${bestAdapted.w}`);
 const older = loadGrouped().filter((e) => !e.keptApart);
 const pool = strangersPool();
 const foldOf = (e: { author: string }) => fnv1a32(`notes-reader-context#${e.author}`) % 5;
-for (const w of [0, best.w]) {
+for (const [name, w, adapt] of [
+  ['w 0', 0, false],
+  [`w ${best.w}`, best.w, false],
+  [`adapted w ${bestAdapted.w}`, bestAdapted.w, true],
+] as const) {
   let right = 0;
   for (let f = 0; f < 5; f++) {
-    const m = reader(fitWith([...older, ...pool.filter((e) => foldOf(e) !== f)], apart, w));
+    const m = reader(fitWith([...older, ...pool.filter((e) => foldOf(e) !== f)], apart, w, adapt));
     for (const e of pool) if (foldOf(e) === f && m(e.text) === e.label) right++;
   }
-  console.log(
-    `strangers' pool out of fold, w ${w}: ${((100 * right) / pool.length).toFixed(1)} % (n ${pool.length})`,
-  );
-}
-{
-  let right = 0;
-  for (let f = 0; f < 5; f++) {
-    const m = reader(fitWith([...older, ...pool.filter((e) => foldOf(e) !== f)], apart, bestAdapted.w, true));
-    for (const e of pool) if (foldOf(e) === f && m(e.text) === e.label) right++;
-  }
-  console.log(
-    `strangers' pool out of fold, adapted w ${bestAdapted.w}: ${((100 * right) / pool.length).toFixed(1)} %`,
-  );
+  console.log(`strangers' pool out of fold, ${name}: ${pct(right, pool.length)} % (n ${pool.length})`);
 }
 
 if (process.argv.includes('--final')) {
