@@ -17,7 +17,14 @@ import type * as LlmReflect from 'rearview/llm-reflect';
 import type * as Redact from 'rearview/redact';
 import type * as Session from 'rearview/session';
 import type * as Snapshot from 'rearview/snapshot';
-import { type Categoriser, type CliArgs, type Detector, InputError, UsageError } from './args.js';
+import {
+  type Categoriser,
+  type CliArgs,
+  DEFAULT_DETECTOR,
+  type Detector,
+  InputError,
+  UsageError,
+} from './args.js';
 import { errorCode, type ProgressBar, type ResolvedIo } from './io.js';
 import { loadDictionary } from './spelling.js';
 
@@ -78,22 +85,22 @@ export async function loadLib(): Promise<Lib> {
 }
 
 /**
- * The lesson pipeline's options for `--detector` and `--languages`: none for the English markers; a
- * learned scorer of rearview/heuristic-model (loaded only then) with its own thresholds; with
- * `languages`, the markers of eight more languages (`loadLanguageMarkers`), which a scorer reads too.
+ * The lesson pipeline's options for `--detector` (default {@link DEFAULT_DETECTOR}) and `--languages`:
+ * none for the English markers; a learned scorer of rearview/heuristic-model (loaded only then) with its
+ * thresholds; with `languages`, the eight more languages' markers, which a scorer reads too.
  * @example
  * ```ts
  * lib.session.lessons(input, await detectorOptions('reader', true));
  * ```
  */
 export async function detectorOptions(
-  detector: Detector | undefined,
+  detector: Detector = DEFAULT_DETECTOR,
   languages = false,
 ): Promise<Session.LessonsOptions> {
   const markers = languages
     ? { markers: await (await entry<typeof Heuristic>('heuristic/index.js')).loadLanguageMarkers() }
     : {};
-  if (detector === undefined || detector === 'markers') return markers;
+  if (detector === 'markers') return markers;
   const model = await entry<typeof HeuristicModel>('heuristic-model/index.js');
   if (detector === 'reader')
     return { ...markers, scorer: model.readerModel, minScore: model.READER_MIN_SCORE };
@@ -283,8 +290,8 @@ export interface Analysis {
   /** Where `root` came from: `transcript` (its record) or `paths` (`inferRoot` of rearview/snapshot). */
   rootFrom?: 'transcript' | 'paths';
   llm?: { used: boolean; error?: string };
-  /** The learned scorer that read people's turns (`--detector`); absent for the markers. */
-  detector?: Exclude<Detector, 'markers'>;
+  /** What read people's turns (`--detector`, default `reader-recall`). */
+  detector: Detector;
   /**
    * The markers of eight more languages read people's turns too: `--languages`, or the people's turns
    * are written in them (`otherLanguages` then says how many), unless `--no-languages`.
@@ -293,9 +300,8 @@ export interface Analysis {
   /** What sorted the snapshot's entries (`--categoriser`); absent for the rules. */
   categoriser?: Exclude<Categoriser, 'rules'>;
   /**
-   * Without `--languages`: the people's turns that read as written in one of those languages, when
-   * there are at least two and a tenth of them (`otherLanguages` of rearview/language). With
-   * `languages`, why their markers were read; without it (`--no-languages`), what was left unread.
+   * The people's turns read as written in one of those languages, when at least two and a tenth
+   * (`otherLanguages` of rearview/language): why their markers were read, or what went unread.
    */
   otherLanguages?: Language.OtherLanguages;
   reduction?: Reduction;
@@ -380,7 +386,7 @@ export async function analyse(
     ...(parsed.input.root !== undefined ? { root: parsed.input.root } : {}),
     ...(parsed.rootFrom !== undefined ? { rootFrom: parsed.rootFrom } : {}),
     ...(llmInfo ? { llm: llmInfo } : {}),
-    ...(args.detector && args.detector !== 'markers' ? { detector: args.detector } : {}),
+    detector: args.detector ?? DEFAULT_DETECTOR,
     ...(args.categoriser && args.categoriser !== 'rules' ? { categoriser: args.categoriser } : {}),
     ...(languages ? { languages: true as const } : {}),
     ...(other ? { otherLanguages: other } : {}),

@@ -1,11 +1,12 @@
 // The human-readable report and the located error line.
 import type * as Core from 'rearview/core';
 import type { Analysis, Reduction } from './analyse.js';
-import type { Detector } from './args.js';
+import { DEFAULT_DETECTOR, type Detector } from './args.js';
 import { printable } from './io.js';
 
-/** How the text report names a learned detector (every one: a new detector must be named here). */
-const DETECTOR_NAMES: Record<Exclude<Detector, 'markers'>, string> = {
+/** How the text report names a detector other than the default (every one: a new detector must be named here). */
+const DETECTOR_NAMES: Record<Detector, string> = {
+  markers: 'the markers',
   reader: 'the reader',
   'reader-recall': 'the reader at its lower thresholds',
   'correction-model': 'the correction model',
@@ -106,7 +107,7 @@ export function formatText(name: string, r: Analysis): string {
   lines.push(`${name}: ${r.format} ${r.kind} · ${parts.join(' · ')}`);
   lines.push('');
   lines.push(
-    `Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}${r.detector ? ` — read by ${DETECTOR_NAMES[r.detector]}` : ''}${r.languages ? ' — with the markers of eight more languages' : ''}`,
+    `Insights (${r.insights.length})${r.llm?.used ? ' — with the model' : ''}${r.detector !== DEFAULT_DETECTOR ? ` — read by ${DETECTOR_NAMES[r.detector]}` : ''}${r.languages ? ' — with the markers of eight more languages' : ''}`,
   );
   if (r.otherLanguages) lines.push(`  Note: ${languageHint(r.otherLanguages, r.languages === true)}.`);
   if (!r.insights.length) lines.push('  (none)');

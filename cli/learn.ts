@@ -8,7 +8,15 @@ import type * as Learn from 'rearview/learn';
 import type * as Llm from 'rearview/llm';
 import type * as Redact from 'rearview/redact';
 import { detectorOptions, llmClient } from './analyse.js';
-import { ArgCursor, DETECTORS, type Detector, InputError, modelChoice, UsageError } from './args.js';
+import {
+  ArgCursor,
+  DEFAULT_DETECTOR,
+  DETECTORS,
+  type Detector,
+  InputError,
+  modelChoice,
+  UsageError,
+} from './args.js';
 import { type Io, printable, printableJsonText, safeOut, type Writable } from './io.js';
 import { sessionSources } from './learn-sources.js';
 import { summary, tokens } from './learn-summary.js';
@@ -75,10 +83,11 @@ Options:
   --since <date>         count only evidence dated at or after this day (2025-03-01, UTC) or time
                          (2025-03-01T09:00:00+01:00): what the sessions taught since AGENTS.md
                          last changed
-  --detector <name>      what reads people's turns: markers (default), reader, reader-recall or
-                         correction-model (rearview/heuristic-model, loaded only then: on authors
-                         no rule was written from, the reader says fewer corrections, more of them
-                         right; reader-recall is the reader at its lower thresholds)
+  --detector <name>      what reads people's turns: reader-recall (default: the reader of
+                         rearview/heuristic-model at its lower thresholds; on authors no rule was
+                         written from it finds more corrections than the markers, more of them
+                         right), reader (its own thresholds: fewer, surer), markers (the phrase
+                         markers alone, as before) or correction-model
   --languages            also read people's turns in Spanish, Portuguese, French, German,
                          Russian, Italian, Chinese and Japanese (their common corrections,
                          approvals and friction)
@@ -142,7 +151,7 @@ export function parseLearnArgs(argv: readonly string[]): LearnArgs {
     model: undefined,
     openaiUrl: undefined,
     llmMaxTokens: LLM_MAX_TOKENS,
-    detector: 'markers',
+    detector: DEFAULT_DETECTOR,
     languages: false,
     spelling: true,
   };

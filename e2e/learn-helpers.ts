@@ -56,7 +56,7 @@ export const lastResult = (page: Page) =>
  * Opens the Learn tab (min sessions 1, people's turns read by `detector`), chooses `dir` in the folder
  * input, and gives the worker's result.
  */
-export async function learnChosen(page: Page, dir: string, detector = 'markers'): Promise<unknown> {
+export async function learnChosen(page: Page, dir: string, detector = 'reader-recall'): Promise<unknown> {
   await keepResults(page);
   await page.goto('/');
   await page.getByRole('tab', { name: 'Learn' }).click();
@@ -101,7 +101,7 @@ export async function withCopies<T>(folders: string[], fn: (dir: string) => Prom
  * result on the same folder ({@link learnChosen}), the tab's names made relative to `dir` as the
  * CLI's are (the tab names a file from the picked folder down, `<folder>/a/b.jsonl`).
  */
-export async function learnBoth(page: Page, dir: string, detector = 'markers') {
+export async function learnBoth(page: Page, dir: string, detector = 'reader-recall') {
   const run = spawnSync(
     process.execPath,
     [CLI, 'learn', dir, '--json', '--min-sessions', '1', '--detector', detector],

@@ -162,21 +162,26 @@ test('Learn: with a learned scorer chosen, the tab gives what `rearview learn --
   page.on('request', (r) => {
     if (/\/assets\/(?:reader|heuristic)-model-[\w-]+\.js$/.test(r.url())) chunks.push(basename(r.url()));
   });
+  const fetched: string[][] = [];
   await withCopies(['claude-code-console', 'claude-code-jsonl'], async (dir) => {
     const results: unknown[] = [];
-    for (const detector of ['reader', 'markers']) {
+    for (const detector of ['markers', 'reader']) {
+      chunks.length = 0;
       const { cli, tab } = await learnBoth(page, dir, detector);
       expect(tab, detector).toEqual(cli);
       results.push(tab);
+      fetched.push([...chunks]);
     }
     // The reader's rules are not the markers': the choice reached the worker.
     expect(results[0]).not.toEqual(results[1]);
   });
-  // Only the reader's chunks were fetched, each once: the worker's, and the page's (the choice is the
-  // Tune panel's too, so the page's insights are read by the reader as well).
-  expect(chunks).toHaveLength(2);
-  for (const c of chunks) expect(c).toMatch(/^reader-model-/);
-  expect(new Set(chunks).size).toBe(2);
+  // The page reads people's turns with the reader by default, so each visit fetches its chunk; the
+  // worker fetches its own only for a run that reads with it: one chunk with the markers, two with the reader.
+  for (const c of fetched.flat()) expect(c).toMatch(/^reader-model-/);
+  expect(fetched[0]).toHaveLength(1);
+  expect(fetched[1]).toHaveLength(2);
+  expect(new Set(fetched[1]).size).toBe(2);
+  expect(fetched[1]).toContain(fetched[0]![0]);
   expect(errors).toEqual([]);
 });
 
@@ -184,17 +189,22 @@ test("Learn: the tab's choice of reader is the Tune panel's, kept in the link", 
   const errors = trackErrors(page);
   await page.goto('/');
   await page.getByRole('tab', { name: 'Learn' }).click();
-  await expect(page.getByTestId('learn-detector')).toHaveValue('markers');
-  await page.getByTestId('learn-detector').selectOption('reader-recall');
-  await expect(page).toHaveURL(/[?&]scorer=reader-recall\b/);
+  // The reader at its lower thresholds by default, as `rearview learn`; a default link stays clean.
+  await expect(page.getByTestId('learn-detector')).toHaveValue('reader-recall');
+  await page.getByTestId('learn-detector').selectOption('reader');
+  await expect(page).toHaveURL(/[?&]scorer=reader\b/);
+  await expect(page.getByRole('radio', { name: 'Reader, higher thresholds', exact: true })).toBeChecked();
   // Opened from the link, both the tab and the Tune panel have it.
   await page.goto('/?scorer=learned');
   await page.getByRole('tab', { name: 'Learn' }).click();
   await expect(page.getByTestId('learn-detector')).toHaveValue('correction-model');
   await expect(page.getByRole('radio', { name: 'Learned correction scorer', exact: true })).toBeChecked();
   await page.getByTestId('learn-detector').selectOption('markers');
-  await expect(page).not.toHaveURL(/scorer=/);
+  await expect(page).toHaveURL(/[?&]scorer=markers\b/);
   await expect(page.getByRole('radio', { name: 'Markers', exact: true })).toBeChecked();
+  await page.getByTestId('learn-detector').selectOption('reader-recall');
+  await expect(page).not.toHaveURL(/scorer=/);
+  await expect(page.getByRole('radio', { name: 'Reader (default)', exact: true })).toBeChecked();
   expect(errors).toEqual([]);
 });
 

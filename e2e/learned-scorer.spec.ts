@@ -1,10 +1,11 @@
 /**
- * The Tune panel's choice of what reads people's turns: the markers, the learned correction scorer or
- * the reader. Each learned scorer (rearview/heuristic-model) is a chunk of its own, fetched only when it
- * is first chosen; with one on, the plain sample's repeated instruction ("As I mentioned, run the
- * migrations…"), which no marker flags, shows as a correction with the model's score; with the markers
- * again, it is gone. Also: the URL, a slow import (the previous insights stay), a failed import (a
- * message, the markers' insights) and a large input analysed in the worker.
+ * The Tune panel's choice of what reads people's turns: the reader at its lower thresholds (the
+ * default), the reader at its own, the markers or the learned correction scorer. Each learned scorer
+ * (rearview/heuristic-model) is a chunk of its own, fetched when it is first needed (the reader's on the
+ * first visit, since it is the default); with one on, the plain sample's repeated instruction ("As I
+ * mentioned, run the migrations…"), which no marker flags, shows as a correction with the model's score;
+ * with the markers, it is gone. Also: the URL, a slow import (the previous insights stay), a failed
+ * import (a message, the markers' insights) and a large input analysed in the worker.
  */
 
 import { readFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ const MODEL_ONLY = 'As I mentioned, run the migrations';
 /** The choice of what reads people's turns. */
 const choice = (
   page: Page,
-  name: 'Markers' | 'Learned correction scorer' | 'Reader' | 'Reader, lower thresholds',
+  name: 'Markers' | 'Learned correction scorer' | 'Reader (default)' | 'Reader, higher thresholds',
 ) => page.getByRole('radio', { name, exact: true });
 const scorerSwitch = (page: Page) => choice(page, 'Learned correction scorer');
 const markersChoice = (page: Page) => choice(page, 'Markers');
@@ -43,7 +44,7 @@ test('the learned correction scorer loads the model once, shows the correction o
 }) => {
   const errors = trackErrors(page);
   const model = watchModel(page);
-  await openSample(page, 'plain');
+  await openSample(page, 'plain', '&scorer=markers');
   await expect(markerCorrection(page)).toBeVisible();
   await expect(scorerSwitch(page)).not.toBeChecked();
   await expect(markersChoice(page)).toBeChecked();
@@ -69,7 +70,7 @@ test('the learned correction scorer loads the model once, shows the correction o
   await expect(modelCorrection(page)).toHaveCount(0);
   await expect(markerCorrection(page)).toBeVisible();
   await expect(markerCorrection(page).getByTestId('insight-score')).toHaveText('high confidence, score 0.85');
-  await expect(page).not.toHaveURL(/scorer=/);
+  await expect(page).toHaveURL(/[?&]scorer=markers(&|$)/);
 
   // On again: no second download.
   await scorerSwitch(page).check();
@@ -86,26 +87,26 @@ test('a shared link with scorer=learned opens with the learned correction scorer
   await expect(scorerSwitch(page)).toBeChecked();
   await expect(modelCorrection(page)).toBeVisible();
   await expect(page).toHaveURL(/[?&]scorer=learned(&|$)/);
-  // Reset to defaults goes back to the markers.
+  // Reset to defaults goes back to the reader at its lower thresholds, which finds that correction too.
   await page.getByRole('button', { name: 'Reset to defaults' }).click();
   await expect(scorerSwitch(page)).not.toBeChecked();
-  await expect(markersChoice(page)).toBeChecked();
-  await expect(modelCorrection(page)).toHaveCount(0);
+  await expect(choice(page, 'Reader (default)')).toBeChecked();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(reader)');
+  await expect(page).not.toHaveURL(/scorer=/);
   expect(errors).toEqual([]);
 });
 
-test("the reader scores every category of people's turns from a chunk of its own, and is in the URL", async ({
+test("by default the reader reads people's turns: its chunk on the first visit, every category scored, a clean URL", async ({
   page,
 }) => {
   const errors = trackErrors(page);
   const model = watchModel(page);
   const readerChunk = watchModel(page, READER_CHUNK);
   await openSample(page, 'plain');
-  await expect(markerCorrection(page)).toBeVisible();
-  await choice(page, 'Reader').check();
+  await expect(choice(page, 'Reader (default)')).toBeChecked();
   await expect(modelCorrection(page)).toBeVisible();
   await expect(page.getByTestId('scorer-status')).toContainText('reader');
-  await expect(page).toHaveURL(/[?&]scorer=reader(&|$)/);
+  await expect(page).not.toHaveURL(/scorer=/);
   // Every insight of a person's turn carries the reader's score, the approval too.
   const people = page.getByTestId('insights').locator('li.cat-correction, li.cat-approval');
   await expect(people).toHaveCount(3);
@@ -113,6 +114,27 @@ test("the reader scores every category of people's turns from a chunk of its own
     expect(score).toMatch(/, score 0\.\d\d \(reader\)$/);
   await modelCorrection(page).scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/reader-on.png` });
+  await page.waitForLoadState('networkidle');
+  expect(readerChunk).toHaveLength(1);
+  expect(model).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('the reader at its higher thresholds and the correction scorer: their own labels and links, each chunk fetched once', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  const model = watchModel(page);
+  const readerChunk = watchModel(page, READER_CHUNK);
+  await openSample(page, 'plain', '&scorer=markers');
+  await expect(markerCorrection(page)).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(readerChunk).toEqual([]);
+  await choice(page, 'Reader, higher thresholds').check();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText(
+    '(reader, higher thresholds)',
+  );
+  await expect(page).toHaveURL(/[?&]scorer=reader(&|$)/);
   expect(readerChunk).toHaveLength(1);
   expect(model).toEqual([]);
   // The correction scorer loads its own chunk; back to the reader, nothing is fetched again.
@@ -120,21 +142,23 @@ test("the reader scores every category of people's turns from a chunk of its own
   await expect(page.getByTestId('scorer-status')).toContainText('model’s');
   await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(learned scorer)');
   await expect(page).toHaveURL(/[?&]scorer=learned(&|$)/);
-  await choice(page, 'Reader').check();
-  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(reader)');
+  await choice(page, 'Reader, higher thresholds').check();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText(
+    '(reader, higher thresholds)',
+  );
   expect(model).toHaveLength(1);
   expect(readerChunk).toHaveLength(1);
-  // Its lower thresholds: the same chunk, its own label and link.
-  await choice(page, 'Reader, lower thresholds').check();
-  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText(
-    '(reader, lower thresholds)',
-  );
-  await expect(page).toHaveURL(/[?&]scorer=reader-recall(&|$)/);
-  expect(readerChunk).toHaveLength(1);
-  // A shared link opens with the reader chosen.
-  await openSample(page, 'plain', '&scorer=reader');
-  await expect(choice(page, 'Reader')).toBeChecked();
+  // The default: the same chunk, its own label, no key in the link.
+  await choice(page, 'Reader (default)').check();
   await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(reader)');
+  await expect(page).not.toHaveURL(/scorer=/);
+  expect(readerChunk).toHaveLength(1);
+  // A shared link opens with the reader at its higher thresholds chosen.
+  await openSample(page, 'plain', '&scorer=reader');
+  await expect(choice(page, 'Reader, higher thresholds')).toBeChecked();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText(
+    '(reader, higher thresholds)',
+  );
   expect(errors).toEqual([]);
 });
 
@@ -148,7 +172,7 @@ test('while the model loads, the previous insights stay on screen', async ({ pag
     await held;
     await route.continue();
   });
-  await openSample(page, 'plain');
+  await openSample(page, 'plain', '&scorer=markers');
   await scorerSwitch(page).check();
   await expect(page.getByTestId('scorer-status')).toContainText('Loading');
   await expect(markerCorrection(page)).toBeVisible();
@@ -164,7 +188,7 @@ test('while the model loads, the previous insights stay on screen', async ({ pag
 
 test('a failed import says so and keeps the markers’ insights', async ({ page }) => {
   await page.route(MODEL_CHUNK, (route) => route.abort());
-  await openSample(page, 'plain');
+  await openSample(page, 'plain', '&scorer=markers');
   await scorerSwitch(page).check();
   const status = page.getByTestId('scorer-status');
   await expect(status).toContainText('could not be loaded');
@@ -188,7 +212,7 @@ test('a failed import says so and keeps the markers’ insights', async ({ page 
 
 test('a large input analysed in the worker follows the choice too', async ({ page }) => {
   const errors = trackErrors(page);
-  await page.goto('/');
+  await page.goto('/?scorer=markers');
   await page.getByTestId('detected-format').waitFor();
   // The plain sample, then neutral turns up to 250 KB: above the worker threshold (200 000 characters).
   const parts = [
@@ -216,8 +240,10 @@ test('a large input analysed in the worker follows the choice too', async ({ pag
   );
   await expect(page.getByTestId('scorer-status')).toContainText('On:');
   // The reader, imported by the worker too.
-  await choice(page, 'Reader').check();
-  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(reader)');
+  await choice(page, 'Reader, higher thresholds').check();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText(
+    '(reader, higher thresholds)',
+  );
   await expect(page.getByTestId('scorer-status')).toContainText('reader');
   await markersChoice(page).check();
   await expect(modelCorrection(page)).toHaveCount(0);
@@ -244,6 +270,8 @@ test('the markers of eight more languages are added to the lists with one click,
       { role: 'assistant', content: '我再检查一下。' },
     ]),
   );
+  // The markers alone: the reader finds the Chinese one without the lists.
+  await markersChoice(page).check();
   const spanish = page
     .getByTestId('insights')
     .locator('li.cat-correction', { hasText: 'correction: El botón sigue sin guardar' });

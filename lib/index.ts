@@ -44,6 +44,7 @@ export {
 } from './llm/index.js';
 export {
   createRearview,
+  loadRearview,
   type ObserveResult,
   type Rearview,
   type RearviewBudgets,

@@ -2,7 +2,7 @@
  * A Cloudflare Worker that learns from transcripts with the API key held server-side.
  *
  *   POST /reflect   body: a transcript or trajectory in any format rearview reads
- *     → parseTranscript → redact → createRearview({ store: Workers KV, llm: Claude }) → endSession
+ *     → parseTranscript → redact → loadRearview({ store: Workers KV, llm: Claude }) → endSession
  *     ← { format, messages, insights, added, duplicates, tags, analysis, version, errors }
  *   GET /playbook?q=<query>&budget=<tokens>
  *     ← { playbook, prompt }: the stored playbook and the system-prompt section for a query
@@ -30,7 +30,7 @@ import {
 import { type KvNamespaceLike, workersKvStore } from 'rearview/kv';
 import { anthropicClient } from 'rearview/llm';
 import { redactMessages } from 'rearview/redact';
-import { createRearview } from 'rearview/session';
+import { loadRearview } from 'rearview/session';
 import { type PlaybookStore, playbookStore } from 'rearview/store';
 import { parseTranscript } from 'rearview/transcript';
 import {
@@ -117,8 +117,9 @@ function authSecrets(env: Env): string[] {
   return keys && typeof keys === 'object' ? Object.values(keys) : [];
 }
 
+/** The facade, with people's turns read by the learned reader (imported once, on first use). */
 function rearviewFor(env: Env, store: PlaybookStore, playbookId: string) {
-  return createRearview({
+  return loadRearview({
     store,
     ...(env.ANTHROPIC_API_KEY
       ? {
@@ -204,7 +205,7 @@ async function serve(request: Request, env: Env, url: URL, store: PlaybookStore,
     }
     // Redact before anything is analysed, stored or sent (anthropicClient redacts again by default).
     const redacted = redactMessages(messages);
-    const rv = rearviewFor(env, store, playbookId);
+    const rv = await rearviewFor(env, store, playbookId);
     try {
       const summary = await rv.endSession({
         messages: redacted,
@@ -218,7 +219,7 @@ async function serve(request: Request, env: Env, url: URL, store: PlaybookStore,
   }
 
   if (request.method !== 'GET') return json(env, { error: 'use GET' }, 405);
-  const rv = rearviewFor(env, store, playbookId);
+  const rv = await rearviewFor(env, store, playbookId);
   try {
     return json(env, {
       playbook: await rv.playbook(),

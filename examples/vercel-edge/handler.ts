@@ -20,7 +20,7 @@
 import { type KeyValueStore, memoryStore } from 'rearview/kv';
 import { anthropicClient, type LlmClient } from 'rearview/llm';
 import { redactMessages } from 'rearview/redact';
-import { createRearview } from 'rearview/session';
+import { loadRearview } from 'rearview/session';
 import { parseTranscript } from 'rearview/transcript';
 import {
   type Authenticate,
@@ -92,7 +92,8 @@ export function createHandler(options: HandlerOptions): (request: Request) => Pr
     const auth = await authorize(request, authenticate);
     if ('error' in auth) return reply({ error: auth.error, code: auth.code }, auth.status);
     store ??= memoryStore();
-    const rv = createRearview({
+    // People's turns read by the learned reader, imported once, on the first request.
+    const rv = await loadRearview({
       store,
       storeOptions: { broadcast: false, onWarning: () => {} },
       playbookId: auth.principal.playbookId,

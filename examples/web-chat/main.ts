@@ -2,7 +2,7 @@
  * A chat page that learns across sessions, in plain DOM:
  * - the model is called through the page's own server (`serve.mjs` proxies /v1/messages and adds the
  *   API key server-side: the page never holds it);
- * - `createRearview` keeps the playbook in IndexedDB; each request's system prompt carries the key
+ * - `loadRearview` keeps the playbook in IndexedDB (people's turns read by the learned reader); each request's system prompt carries the key
  *   points relevant to the user's message; `observe` runs after each turn; "End session" reflects;
  * - the playbook panel follows changes from this tab and any other tab.
  */
@@ -10,7 +10,7 @@
 import { idbStore } from 'rearview/kv';
 import { anthropicClient, type LlmMessage } from 'rearview/llm';
 import type { Playbook } from 'rearview/playbook';
-import { createRearview } from 'rearview/session';
+import { loadRearview } from 'rearview/session';
 
 const BASE_PROMPT = 'You are a concise, helpful assistant for a software team.';
 const SECTIONS = [
@@ -23,7 +23,8 @@ const SECTIONS = [
 
 // No apiKey: the base URL is this page's server, which adds it.
 const llm = anthropicClient({ baseURL: location.origin, maxRetries: 1 });
-const rv = createRearview({
+// People's turns read by the learned reader: its chunk loads before the first turn is observed.
+const rv = await loadRearview({
   store: idbStore('rearview-web-chat', 'playbooks'),
   llm,
   budgets: { promptTokens: 800, playbookTokens: 4000 },

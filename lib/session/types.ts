@@ -81,7 +81,8 @@ export interface RearviewOptions {
   minScore?: number | Partial<TurnScores>;
   /**
    * A learned scorer for the heuristics (`heuristicReflect`'s `scorer`), e.g. `readerModel` from
-   * `rearview/heuristic-model`. Default none: the marker scores. With a scorer, key points are written
+   * `rearview/heuristic-model`. Default none with `createRearview`: the marker scores; `loadRearview`
+   * imports the reader and passes it. With a scorer, key points are written
    * only from the turns the markers report too; the turns only the scorer finds give insights, no key
    * point (blind judges rejected every key point such turns gave).
    */
@@ -107,9 +108,12 @@ export interface RearviewOptions {
   onError?: (error: SessionError) => void;
 }
 
-/** One problem met while ending a session or building a prompt. Nothing is thrown. */
+/**
+ * One problem met while ending a session or building a prompt, or (`scorer`) the reader `loadRearview`
+ * could not import, so that the markers read people's turns. Nothing is thrown.
+ */
 export interface SessionError {
-  stage: 'aborted' | 'store' | 'reflector' | 'curator' | 'llm' | 'budget' | 'prompt' | 'internal';
+  stage: 'aborted' | 'store' | 'reflector' | 'curator' | 'llm' | 'budget' | 'prompt' | 'internal' | 'scorer';
   message: string;
   code?: string;
 }

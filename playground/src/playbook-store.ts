@@ -52,7 +52,9 @@ export function viewTurns(turns: readonly Turn[]): Map<string, TurnContext> {
 
 /**
  * The key points for `insights`, one per lesson: the library's `proposeKeyPoints` over the view's
- * turns — for a view's whole insight list, what `lessons` of rearview/session proposes for the file.
+ * turns — for a view's whole insight list read by the markers, what `lessons` of rearview/session
+ * proposes for the file (with a learned scorer, `lessons` proposes only from the turns the markers
+ * report too: use the view's `keyPoints`).
  */
 export function insightKeyPoints(
   insights: readonly Insight[],

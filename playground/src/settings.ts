@@ -27,5 +27,6 @@ export type Detector = (typeof DETECTORS)[number];
 export const DEFAULT_SETTINGS: Settings = {
   ...PARAM_DEFAULTS,
   markers: DEFAULT_MARKERS,
-  detector: 'markers',
+  // As `rearview reflect` and `rearview learn` read by default (a test holds the three equal).
+  detector: 'reader-recall',
 };

@@ -26,9 +26,9 @@ export function readUrlState(search: string): UrlState {
   settings.detector =
     scorer === 'learned'
       ? 'correction-model'
-      : scorer === 'reader' || scorer === 'reader-recall'
+      : scorer === 'reader' || scorer === 'reader-recall' || scorer === 'markers'
         ? scorer
-        : 'markers';
+        : DEFAULT_SETTINGS.detector;
   return { sample: q.get('sample'), settings };
 }
 
@@ -41,7 +41,8 @@ export function writeUrlState(state: UrlState): string {
       q.set(PARAM_SPECS[name].query, String(state.settings[name]));
   }
   const { detector } = state.settings;
-  if (detector !== 'markers') q.set('scorer', detector === 'correction-model' ? 'learned' : detector);
+  if (detector !== DEFAULT_SETTINGS.detector)
+    q.set('scorer', detector === 'correction-model' ? 'learned' : detector);
   const s = q.toString();
   return s ? `?${s}` : '';
 }

@@ -130,6 +130,7 @@ describe('examples/edge-worker in workerd', () => {
       method: 'POST',
       headers: as('team'),
       body: JSON.stringify([
+        { role: 'user', content: 'Install the dependencies.' },
         { role: 'assistant', content: 'Running npm install.' },
         { role: 'user', content: `No, use pnpm instead of npm! (key ${KEY})` },
       ]),

@@ -32,7 +32,18 @@ const ALLOWED: Record<string, readonly string[]> = {
   'post-turn': ['core', 'kv', 'llm', 'loop'],
   store: ['core', 'kv', 'loop', 'playbook'],
   durable: ['core', 'kv', 'playbook', 'store'],
-  session: ['core', 'failures', 'heuristic', 'kv', 'llm', 'playbook', 'redact', 'store', 'transcript'],
+  session: [
+    'core',
+    'failures',
+    'heuristic',
+    'heuristic-model',
+    'kv',
+    'llm',
+    'playbook',
+    'redact',
+    'store',
+    'transcript',
+  ],
   learn: ['core', 'failures', 'heuristic', 'language', 'playbook', 'redact', 'transcript'],
 };
 

@@ -324,12 +324,19 @@ describe('the binary', () => {
         json.insights.map((i: { fact: string }) => i.fact),
         detector,
       ).toEqual(facts);
-      expect(json.detector).toBe(detector === 'markers' ? undefined : detector);
+      expect(json.detector).toBe(detector);
     }
+    // Without --detector: the reader at its lower thresholds, named in the JSON, not in the text.
+    const plain = await runCli(['reflect', '--json'], { input: talk });
+    expect(JSON.parse(plain.stdout).detector).toBe('reader-recall');
+    expect(JSON.parse(plain.stdout).insights.map((i: { fact: string }) => i.fact)).toEqual(
+      want['reader-recall'],
+    );
+    expect((await runCli(['reflect'], { input: talk })).stdout).not.toContain('— read by');
+    const markers = await runCli(['reflect', '--detector', 'markers'], { input: talk });
+    expect(markers.stdout).toContain(`Insights (${want.markers.length}) — read by the markers`);
     const text = await runCli(['reflect', '--detector', 'reader'], { input: talk });
     expect(text.stdout).toContain('Insights (1) — read by the reader');
-    const recall = await runCli(['reflect', '--detector', 'reader-recall'], { input: talk });
-    expect(recall.stdout).toContain('— read by the reader at its lower thresholds');
   });
 
   it('--categoriser notes-reader sorts the snapshot with rearview/categorise-model, as the library does', async () => {
@@ -575,6 +582,9 @@ describe('the binary', () => {
     const { recordingClient, fixturesToJsonl } = await import(join(root, 'dist/lib/llm/index.js'));
     const { llmReflect } = await import(join(root, 'dist/lib/llm-reflect/index.js'));
     const { parseTranscript } = await import(join(root, 'dist/lib/transcript/index.js'));
+    const { readerModel, READER_RECALL_MIN_SCORE } = await import(
+      join(root, 'dist/lib/heuristic-model/index.js')
+    );
     const reply = JSON.stringify({
       insights: [{ fact: 'Recorded fact.', recommendation: 'Recorded advice.', category: 'gotcha' }],
     });
@@ -586,7 +596,12 @@ describe('the binary', () => {
         model: 'm',
       }),
     });
-    await llmReflect(parseTranscript(chat).messages, { llm: rec });
+    // Recorded as the CLI asks: its heuristic insights are read by its default detector.
+    await llmReflect(parseTranscript(chat).messages, {
+      llm: rec,
+      scorer: readerModel,
+      minScore: READER_RECALL_MIN_SCORE,
+    });
     const fixtures = join(tmp, 'fixtures.jsonl');
     writeFileSync(fixtures, fixturesToJsonl(rec.fixtures()));
     const r = await runCli(['reflect', '-', '--fixtures', fixtures, '--json'], { input: chat });
@@ -597,13 +612,14 @@ describe('the binary', () => {
 
     const other = await runCli(['reflect', '-', '--fixtures', fixtures], {
       input: JSON.stringify([
-        { role: 'assistant', content: 'Installed it with npm.' },
+        { role: 'user', content: 'Install the dependencies.' },
+        { role: 'assistant', content: 'Installed them with npm.' },
         { role: 'user', content: 'No, use yarn instead.' },
       ]),
     });
     expect(other.code).toBe(0);
     expect(other.stdout).toMatch(/LLM reflection failed \(llm_fixture_missing/);
-    expect(other.stdout).toContain('[correction, high]');
+    expect(other.stdout).toMatch(/\[correction, (high|medium)\]/);
   });
 
   it('--reduce with a model runs AgentDiet on a trajectory with --keep-recent, --diet-b and --diet-theta', async () => {

@@ -1,10 +1,11 @@
 /**
  * One lesson pipeline everywhere: on every shared Claude Code (JSONL and console), aider,
  * mini-swe-agent and SWE-agent file, the CLI (`main --json`, on the built dist/lib), the playground's
- * pure analysis (parseInput → computeView → its key points), the session facade (`createRearview`:
+ * pure analysis (parseInput → computeView → its key points), the session facade (`loadRearview`:
  * observe, observeTrajectory, insights, proposed) and the edge example's handler (POST the file, read
- * the summary) give the same insights and the same key points — all equal to `lessons` of
- * rearview/session (the CLI's with its dictionary: `isWord`, typos in key points repaired, and on a
+ * the summary) give the same insights and the same key points at their shared default (people's turns
+ * read by the reader at its lower thresholds) — all equal to `lessons` of rearview/session with that
+ * reader; `createRearview`, which reads with the markers, equals `lessons` without it (the CLI's with its dictionary: `isWord`, typos in key points repaired, and on a
  * session whose people write in one of eight more languages with those languages' markers, which the
  * CLI reads then and says so: `languages: true`). The example redacts the transcript before anything is
  * analysed (on purpose), so it is compared with `lessons` of the redacted messages.
@@ -12,20 +13,25 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadLanguageMarkers } from 'rearview/heuristic';
+import { READER_RECALL_MIN_SCORE, readerModel } from 'rearview/heuristic-model';
 import { memoryStore } from 'rearview/kv';
 import { sanitizeKeyPointText } from 'rearview/playbook';
 import { redactMessages, redactText } from 'rearview/redact';
-import { createRearview, lessons } from 'rearview/session';
+import { createRearview, lessons, loadRearview, type Rearview } from 'rearview/session';
 import { parseTranscript } from 'rearview/transcript';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { safeOut } from '../../cli/io';
 import { loadDictionary } from '../../cli/spelling';
 import { agentRuns } from '../../examples/shared/edge';
 import { createHandler } from '../../examples/vercel-edge/handler';
-import { computeView, DEFAULT_SETTINGS, parseInput } from '../../playground/src/analyze';
+import { computeView, DEFAULT_SETTINGS, loadScorer, parseInput } from '../../playground/src/analyze';
 import { insightKeyPoints } from '../../playground/src/playbook-store';
+import type { LearnedDetector } from '../../playground/src/scorers';
 import { type CliMain, loadCliMain } from './built-cli';
 
 const root = join(import.meta.dirname, '../..');
+/** What the CLI, the playground, `loadRearview` and the examples read people's turns with by default. */
+const READER = { scorer: readerModel, minScore: READER_RECALL_MIN_SCORE };
 const DATA = join(root, '../shared/data');
 
 const DIRS: [string, (f: string) => boolean][] = [
@@ -72,6 +78,19 @@ async function cli(path: string) {
 /** The JSON round trip every front end's output takes (a worker message, an HTTP body, stdout). */
 const json = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
+/** A facade's insights and key points after it observed a file's messages and agent runs (then closed). */
+function observed(
+  rv: Rearview,
+  messages: Parameters<Rearview['observe']>[0],
+  trajectories: readonly Parameters<Rearview['observeTrajectory']>[0][],
+) {
+  rv.observe(messages);
+  for (const t of trajectories) rv.observeTrajectory(t);
+  const out = { insights: json(rv.insights()), proposed: json(rv.proposed()) };
+  rv.close();
+  return out;
+}
+
 /** Key points compared so far: agreement on empty lists only would prove nothing. */
 let comparedKeyPoints = 0;
 
@@ -89,7 +108,7 @@ describe.skipIf(!files.length)('the four front ends agree on every shared file',
         return;
       }
       const trajectories = agentRuns(text);
-      const expected = json(lessons({ messages, trajectories }));
+      const expected = json(lessons({ messages, trajectories }, READER));
       comparedKeyPoints += expected.proposed.length;
 
       // The CLI: the same pipeline, with its dictionary repairing typos in key points.
@@ -98,28 +117,50 @@ describe.skipIf(!files.length)('the four front ends agree on every shared file',
       const spelt = json(
         lessons(
           { messages, trajectories },
-          { ...(isWord ? { isWord } : {}), ...(printed.languages ? { markers } : {}) },
+          { ...READER, ...(isWord ? { isWord } : {}), ...(printed.languages ? { markers } : {}) },
         ),
       );
-      expect(printed.insights).toEqual(spelt.insights);
-      expect(printed.keyPoints).toEqual(spelt.proposed);
+      // What the CLI prints is redacted as a whole document (an address in a turn the reader reports too).
+      const asPrinted = JSON.parse(
+        safeOut(JSON.stringify({ insights: spelt.insights, keyPoints: spelt.proposed }), {
+          redactText,
+          json: true,
+        }),
+      );
+      expect(printed.insights).toEqual(asPrinted.insights);
+      expect(printed.keyPoints).toEqual(asPrinted.keyPoints);
 
       // The playground's analysis module.
       const parsed = parseInput(text);
       if (!parsed.ok) throw new Error(parsed.error.message);
-      const view = computeView(parsed.value, DEFAULT_SETTINGS, text);
+      const view = computeView(
+        parsed.value,
+        DEFAULT_SETTINGS,
+        text,
+        await loadScorer(DEFAULT_SETTINGS.detector as LearnedDetector),
+      );
       expect(json(view.insights)).toEqual(expected.insights);
       // The key points the page lists and adds are the view's, from the same lessons() run.
       expect(json(view.keyPoints)).toEqual(expected.proposed);
-      expect(json(insightKeyPoints(view.insights, view.turns))).toEqual(expected.proposed);
 
-      // The session facade.
-      const rv = createRearview({ store: memoryStore(), storeOptions: { broadcast: false } });
-      rv.observe(messages);
-      for (const t of trajectories) rv.observeTrajectory(t);
-      expect(json(rv.insights())).toEqual(expected.insights);
-      expect(json(rv.proposed())).toEqual(expected.proposed);
-      rv.close();
+      // The session facade, with the reader and (synchronous, no scorer) with the markers; unredacted,
+      // to compare with lessons (the facade's redaction is tested in session-secrets.test.ts).
+      const options = { store: memoryStore(), storeOptions: { broadcast: false }, redact: false } as const;
+      expect(observed(await loadRearview(options), messages, trajectories)).toEqual({
+        insights: expected.insights,
+        proposed: expected.proposed,
+      });
+      const byMarkers = json(lessons({ messages, trajectories }));
+      expect(observed(createRearview({ ...options, store: memoryStore() }), messages, trajectories)).toEqual({
+        insights: byMarkers.insights,
+        proposed: byMarkers.proposed,
+      });
+      // The playground with the markers chosen; there, the key points of its insights alone are
+      // lessons' too (with a scorer they are not: key points come only from the turns the markers report).
+      const markersView = computeView(parsed.value, { ...DEFAULT_SETTINGS, detector: 'markers' }, text);
+      expect(json(markersView.insights)).toEqual(byMarkers.insights);
+      expect(json(markersView.keyPoints)).toEqual(byMarkers.proposed);
+      expect(json(insightKeyPoints(markersView.insights, markersView.turns))).toEqual(byMarkers.proposed);
 
       // The edge example's handler: the transcript is redacted before it is analysed.
       const handler = createHandler({
@@ -128,7 +169,7 @@ describe.skipIf(!files.length)('the four front ends agree on every shared file',
       });
       const res = await handler(new Request('https://app.example/reflect', { method: 'POST', body: text }));
       const body = (await res.json()) as { insights: unknown[]; added: { text: string; section: string }[] };
-      const redacted = json(lessons({ messages: redactMessages(messages), trajectories }));
+      const redacted = json(lessons({ messages: redactMessages(messages), trajectories }, READER));
       expect(body.insights).toEqual(redacted.insights);
       expect(body.added.map((a) => [a.section, a.text])).toEqual(
         redacted.proposed

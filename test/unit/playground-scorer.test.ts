@@ -14,7 +14,7 @@ import {
 } from 'rearview/heuristic-model';
 import { lessons } from 'rearview/session';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DETECTORS as CLI_DETECTORS } from '../../cli/args';
+import { DEFAULT_DETECTOR as CLI_DEFAULT, DETECTORS as CLI_DETECTORS } from '../../cli/args';
 import {
   computeView,
   DEFAULT_SETTINGS,
@@ -35,6 +35,7 @@ const MODEL_ONLY = 'User correction: As I mentioned, run the migrations';
 const learned: Settings = { ...DEFAULT_SETTINGS, detector: 'correction-model' };
 const reader: Settings = { ...DEFAULT_SETTINGS, detector: 'reader' };
 const readerRecall: Settings = { ...DEFAULT_SETTINGS, detector: 'reader-recall' };
+const markersOnly: Settings = { ...DEFAULT_SETTINGS, detector: 'markers' };
 const READER = { scorer: readerModel, minScore: READER_MIN_SCORE };
 
 function parsed(text: string): Parsed {
@@ -44,9 +45,10 @@ function parsed(text: string): Parsed {
 }
 
 describe('the detector in the URL', () => {
-  it('is the markers by default and leaves a default URL clean', () => {
-    expect(DEFAULT_SETTINGS.detector).toBe('markers');
-    expect(readUrlState('').settings.detector).toBe('markers');
+  it("is the CLI's default (the reader at its lower thresholds) and leaves a default URL clean", () => {
+    expect(DEFAULT_SETTINGS.detector).toBe(CLI_DEFAULT);
+    expect(DEFAULT_SETTINGS.detector).toBe('reader-recall');
+    expect(readUrlState('').settings.detector).toBe('reader-recall');
     expect(writeUrlState({ sample: null, settings: DEFAULT_SETTINGS })).toBe('');
   });
 
@@ -54,7 +56,7 @@ describe('the detector in the URL', () => {
     for (const [settings, key] of [
       [learned, 'learned'],
       [reader, 'reader'],
-      [readerRecall, 'reader-recall'],
+      [markersOnly, 'markers'],
     ] as const) {
       const search = writeUrlState({ sample: 'plain', settings: { ...settings, theta: 200 } });
       expect(search).toBe(`?sample=plain&theta=200&scorer=${key}`);
@@ -62,22 +64,17 @@ describe('the detector in the URL', () => {
       expect(back.sample).toBe('plain');
       expect(back.settings).toEqual({ ...settings, theta: 200 });
       expect(writeUrlState(back)).toBe(search);
-      // The markers again: the key goes away.
-      expect(writeUrlState({ sample: 'plain', settings: { ...back.settings, detector: 'markers' } })).toBe(
-        '?sample=plain&theta=200',
-      );
+      // The default again: the key goes away.
+      expect(
+        writeUrlState({ sample: 'plain', settings: { ...back.settings, detector: 'reader-recall' } }),
+      ).toBe('?sample=plain&theta=200');
     }
   });
 
-  it('reads only `scorer=learned` and `scorer=reader` as a learned scorer', () => {
-    for (const q of [
-      '?scorer=',
-      '?scorer=markers',
-      '?scorer=LEARNED',
-      '?learned=1',
-      '?scorer=correction-model',
-    ])
-      expect(readUrlState(q).settings.detector, q).toBe('markers');
+  it('reads `scorer=learned|reader|reader-recall|markers`; anything else is the default', () => {
+    for (const q of ['?scorer=', '?scorer=LEARNED', '?learned=1', '?scorer=correction-model'])
+      expect(readUrlState(q).settings.detector, q).toBe('reader-recall');
+    expect(readUrlState('?scorer=markers').settings.detector).toBe('markers');
     expect(readUrlState('?scorer=learned').settings.detector).toBe('correction-model');
     expect(readUrlState('?scorer=reader').settings.detector).toBe('reader');
     expect(readUrlState('?scorer=reader-recall').settings.detector).toBe('reader-recall');
@@ -115,7 +112,7 @@ describe('analysis with the learned scorer', () => {
     const byRecall = computeView(p, readerRecall, plain, await loadScorer('reader-recall'));
     expect(byRecall.learned).toBe('reader-recall');
     expect(byRecall.insights).toEqual(lessons(lessonsInputOf(p), recall).insights);
-    const off = computeView(p, DEFAULT_SETTINGS, plain, await loadScorer('reader'));
+    const off = computeView(p, markersOnly, plain, await loadScorer('reader'));
     expect(off.learned).toBeUndefined();
     expect(off.insights).toEqual(lessons(lessonsInputOf(p)).insights);
     // A learned scorer chosen but not loaded yet gives the markers' result.
@@ -125,7 +122,7 @@ describe('analysis with the learned scorer', () => {
 
   it('finds a correction the markers miss, with its score', async () => {
     const p = parsed(plain);
-    const off = computeView(p, DEFAULT_SETTINGS, plain).insights;
+    const off = computeView(p, markersOnly, plain).insights;
     expect(off.some((i) => i.fact.startsWith(MODEL_ONLY))).toBe(false);
     for (const [settings, min] of [
       [learned, 0.75],
@@ -195,7 +192,7 @@ describe('the worker path with the learned scorer', () => {
 
   it('recomputes only the insights when the detector changes', async () => {
     const p = parsed(plain);
-    const off = await ask([{ type: 'settings', id: 1, settings: DEFAULT_SETTINGS }], 'update');
+    const off = await ask([{ type: 'settings', id: 1, settings: markersOnly }], 'update');
     expect(off).toHaveLength(1);
     expect(off[0]).toEqual({
       type: 'update',

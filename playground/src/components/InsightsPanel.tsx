@@ -86,8 +86,8 @@ export function InsightsPanel(props: { app: AppState }) {
   const scoredBy = (ins: Insight) => {
     const by = app.view()?.learned;
     if (!by || !ins.tags.includes('user_feedback')) return '';
-    if (by === 'reader') return ' (reader)';
-    if (by === 'reader-recall') return ' (reader, lower thresholds)';
+    if (by === 'reader-recall') return ' (reader)';
+    if (by === 'reader') return ' (reader, higher thresholds)';
     return ins.category === 'correction' ? ' (learned scorer)' : '';
   };
 

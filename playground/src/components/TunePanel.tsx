@@ -34,21 +34,21 @@ const affects = (legend: string) => AFFECTS[legend] ?? AFFECTS['Active-context s
 
 /** Each choice of what reads people's turns, with what it does. */
 const DETECTOR_CHOICES: { value: Detector; label: string; help: string }[] = [
-  { value: 'markers', label: 'Markers', help: 'the phrase markers below (rearview/heuristic)' },
+  {
+    value: 'reader-recall',
+    label: 'Reader (default)',
+    help: 'every category scored by the learned reader at thresholds chosen for recall: on authors it never trained on, more corrections than the markers, more of them right',
+  },
+  {
+    value: 'reader',
+    label: 'Reader, higher thresholds',
+    help: 'the reader at its own thresholds: fewer corrections, more of them right',
+  },
+  { value: 'markers', label: 'Markers', help: 'the phrase markers below alone (rearview/heuristic)' },
   {
     value: 'correction-model',
     label: 'Learned correction scorer',
     help: 'corrections decided by a small learned model',
-  },
-  {
-    value: 'reader',
-    label: 'Reader',
-    help: 'every category scored by the learned reader at its own thresholds: fewer corrections, more of them right',
-  },
-  {
-    value: 'reader-recall',
-    label: 'Reader, lower thresholds',
-    help: 'the reader at thresholds chosen for precision 0.80: about as many corrections as the correction scorer',
   },
 ];
 
@@ -78,10 +78,10 @@ function DetectorChoice(props: { app: AppState; onChange: () => void }) {
         )}
       </For>
       <p class="hint" id="learned-help">
-        The learned scorers (rearview/heuristic-model, loaded when first chosen): the correction scorer
-        decides corrections; the reader scores every category of people's turns at its own thresholds, so it
-        says fewer corrections, more of them right; at its lower thresholds it says about as many as the
-        correction scorer.
+        The learned scorers come from rearview/heuristic-model, loaded on first use. By default the reader
+        scores every category of people's turns at thresholds chosen for recall; at its higher thresholds it
+        says fewer corrections, more of them right. The markers alone are the phrase lists below; the
+        correction scorer decides corrections only.
       </p>
       <Show when={st()}>
         {(s) => (

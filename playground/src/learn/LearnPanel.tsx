@@ -9,7 +9,7 @@ import type { LearnedRule, LearnProgress, LearnResult } from 'rearview/learn';
 import { createEffect, createSignal, For, onCleanup, Show, untrack } from 'solid-js';
 import { DEFAULT_MARKERS } from '../heuristics';
 import type { LearnedDetector } from '../scorers';
-import type { Detector } from '../settings';
+import { DEFAULT_SETTINGS, type Detector } from '../settings';
 import type { AppState } from '../state';
 import { DICTIONARY_LICENCES } from './dictionary-licences';
 import { type Dropped, dropTarget, postFiles } from './drop';
@@ -55,7 +55,7 @@ export default function LearnPanel(props: {
   const [minSessions, setMinSessions] = createSignal(2);
   const [budget, setBudget] = createSignal(0);
   const [since, setSince] = createSignal('');
-  const [ownDetector, setOwnDetector] = createSignal<Detector>('markers');
+  const [ownDetector, setOwnDetector] = createSignal<Detector>(DEFAULT_SETTINGS.detector);
   const detector = () => (props.detector ? props.detector.get() : ownDetector());
   const setDetector = (d: Detector) => (props.detector ? props.detector.set(d) : setOwnDetector(d));
   const [against, setAgainst] = createSignal('');

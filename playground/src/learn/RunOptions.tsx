@@ -49,17 +49,17 @@ export default function RunOptions(props: { o: RunOptionSignals }) {
           onInput={(e) => o.setSince(e.currentTarget.value)}
         />
       </label>
-      <label title="The learned scorers (rearview/heuristic-model) are loaded by the run that needs one; the reader says fewer corrections, more of them right.">
+      <label title="The learned scorers (rearview/heuristic-model) are loaded by the run that needs one. By default the reader at its lower thresholds; at its higher ones it says fewer corrections, more of them right.">
         people's turns read by{' '}
         <select
           value={o.detector()}
           data-testid="learn-detector"
           onChange={(e) => o.setDetector(e.currentTarget.value as Detector)}
         >
+          <option value="reader-recall">reader (default)</option>
+          <option value="reader">reader, higher thresholds</option>
           <option value="markers">markers</option>
           <option value="correction-model">learned correction scorer</option>
-          <option value="reader">reader</option>
-          <option value="reader-recall">reader, lower thresholds</option>
         </select>
       </label>
     </>

@@ -1,6 +1,7 @@
 import { sha256Hex } from 'rearview/core';
+import { READER_RECALL_MIN_SCORE, readerModel } from 'rearview/heuristic-model';
 import { memoryStore } from 'rearview/kv';
-import { createRearview } from 'rearview/session';
+import { createRearview, loadRearview } from 'rearview/session';
 import { playbookStore } from 'rearview/store';
 import { check, checkEqual } from '../check';
 import type { ConformanceCase } from '../suite';
@@ -115,6 +116,37 @@ export const sessionCases: ConformanceCase[] = [
       const aborted = await rv.endSession({ messages: turns, signal: ac.signal });
       check(aborted.aborted && !aborted.changed, 'aborted before the start');
       return { a, b, empty, aborted, playbook: await rv.playbook() };
+    },
+  },
+  {
+    name: 'session/loadRearview reads people’s turns with the reader, imported on first use',
+    async run() {
+      // A repeated instruction the markers read as friction; the reader as a correction.
+      const talk = [
+        { role: 'user', content: 'Add the invoices endpoint.' },
+        { role: 'assistant', content: 'Added it; the test fails: the table is missing.' },
+        { role: 'user', content: 'As I mentioned, run the migrations before the tests.' },
+        { role: 'assistant', content: 'Ran them; 14 passed.' },
+        { role: 'user', content: 'Perfect, thanks.' },
+      ];
+      const read = (rv: ReturnType<typeof createRearview>) =>
+        rv.observe(talk).insights.map((i) => ({ category: i.category, score: i.score, fact: i.fact }));
+      const loaded = read(await loadRearview({ store: memoryStore(), sessionId: counter('l') }));
+      const byHand = read(
+        createRearview({
+          store: memoryStore(),
+          sessionId: counter('h'),
+          scorer: readerModel,
+          minScore: READER_RECALL_MIN_SCORE,
+        }),
+      );
+      checkEqual(loaded, byHand, 'loadRearview = createRearview with the reader at its lower thresholds');
+      const markers = read(createRearview({ store: memoryStore(), sessionId: counter('m') }));
+      check(
+        loaded.some((i) => i.category === 'correction') && !markers.some((i) => i.category === 'correction'),
+        'the reader finds the correction the markers do not',
+      );
+      return { loaded, markers };
     },
   },
 ];
