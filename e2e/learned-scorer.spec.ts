@@ -175,6 +175,7 @@ test('while the model loads, the previous insights stay on screen', async ({ pag
   await openSample(page, 'plain', '&scorer=markers');
   await scorerSwitch(page).check();
   await expect(page.getByTestId('scorer-status')).toContainText('Loading');
+  await expect(page.getByTestId('insights-scorer-loading')).toBeVisible();
   await expect(markerCorrection(page)).toBeVisible();
   // The markers' five: a correction, two preferences that state rules, friction ("As I mentioned"),
   // an approval.
@@ -183,6 +184,30 @@ test('while the model loads, the previous insights stay on screen', async ({ pag
   release();
   await expect(modelCorrection(page)).toBeVisible();
   await expect(page.getByTestId('scorer-status')).toContainText('On:');
+  await expect(page.getByTestId('insights-scorer-loading')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('on a first visit the markers’ insights show, said to be so, until the default reader has loaded', async ({
+  page,
+}) => {
+  const errors = trackErrors(page);
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(READER_CHUNK, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openSample(page, 'plain');
+  await expect(choice(page, 'Reader (default)')).toBeChecked();
+  await expect(page.getByTestId('insights-scorer-loading')).toBeVisible();
+  await expect(markerCorrection(page)).toBeVisible();
+  await expect(modelCorrection(page)).toHaveCount(0);
+  release();
+  await expect(modelCorrection(page).getByTestId('insight-score')).toContainText('(reader)');
+  await expect(page.getByTestId('insights-scorer-loading')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 

@@ -144,6 +144,11 @@ export function InsightsPanel(props: { app: AppState }) {
               </details>
             </Show>
             <LanguageNote app={app} turns={turns()} />
+            <Show when={app.scorerStatus()?.kind === 'loading'}>
+              <p class="hint" role="status" data-testid="insights-scorer-loading">
+                Loading the learned reader of people's turns: the list is updated when it is ready.
+              </p>
+            </Show>
             <Show when={app.scorerStatus()?.kind === 'failed'}>
               <p class="error" data-testid="insights-scorer-error">
                 The learned scorer could not be loaded (see Tune): these are the markers' insights.
