@@ -36,13 +36,9 @@ export async function loadRearview(options: RearviewOptions): Promise<Rearview> 
   // Refuse bad options before any download, with createRearview's own error.
   if (!options || typeof options !== 'object' || !options.store) return createRearview(options);
   if (typeof options.scorer === 'function') return createRearview(options);
+  let reader: typeof import('../heuristic-model/index.js');
   try {
-    const { readerModel, READER_RECALL_MIN_SCORE } = await import('../heuristic-model/index.js');
-    return createRearview({
-      ...options,
-      scorer: readerModel,
-      minScore: options.minScore ?? READER_RECALL_MIN_SCORE,
-    });
+    reader = await import('../heuristic-model/index.js');
   } catch (err) {
     try {
       options.onError?.(sessionError('scorer', err));
@@ -51,4 +47,10 @@ export async function loadRearview(options: RearviewOptions): Promise<Rearview> 
     }
     return createRearview(options);
   }
+  // Outside the try: a problem of the options is createRearview's to throw, not a failed import.
+  return createRearview({
+    ...options,
+    scorer: reader.readerModel,
+    minScore: options.minScore ?? reader.READER_RECALL_MIN_SCORE,
+  });
 }
