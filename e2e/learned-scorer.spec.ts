@@ -30,6 +30,19 @@ const modelCorrection = (page: Page) =>
 const markerCorrection = (page: Page) =>
   page.getByTestId('insights').locator('li.cat-correction', { hasText: 'No, not GraphQL' });
 
+/** Holds every request for `chunk` until the returned function is called (a slow network). */
+async function holdChunk(page: Page, chunk: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(chunk, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Every request for a chunk (the correction scorer's by default). */
 function watchModel(page: Page, chunk = MODEL_CHUNK): string[] {
   const seen: string[] = [];
@@ -164,14 +177,7 @@ test('the reader at its higher thresholds and the correction scorer: their own l
 
 test('while the model loads, the previous insights stay on screen', async ({ page }) => {
   const errors = trackErrors(page);
-  let release!: () => void;
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  await page.route(MODEL_CHUNK, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdChunk(page, MODEL_CHUNK);
   await openSample(page, 'plain', '&scorer=markers');
   await scorerSwitch(page).check();
   await expect(page.getByTestId('scorer-status')).toContainText('Loading');
@@ -192,14 +198,7 @@ test('on a first visit the markers’ insights show, said to be so, until the de
   page,
 }) => {
   const errors = trackErrors(page);
-  let release!: () => void;
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  await page.route(READER_CHUNK, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdChunk(page, READER_CHUNK);
   await openSample(page, 'plain');
   await expect(choice(page, 'Reader (default)')).toBeChecked();
   await expect(page.getByTestId('insights-scorer-loading')).toBeVisible();
