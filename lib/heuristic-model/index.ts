@@ -6,7 +6,9 @@
  * and the transcript's context), trained by `eval/heuristic/learned.ts` on the labelled turns and
  * shipped as data. Pure JS, integer arithmetic and a score table: the same score in every runtime.
  * Import it lazily (`await import('rearview/heuristic-model')`) to keep it out of a bundle that does
- * not use it.
+ * not use it; `loadRearview` of `rearview/session` does that for you. `readerModel` at
+ * `READER_RECALL_MIN_SCORE` is the default reader of people's turns in `rearview reflect`,
+ * `rearview learn`, the playground and `loadRearview`.
  *
  * @module
  */
