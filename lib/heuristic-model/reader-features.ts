@@ -280,15 +280,20 @@ function readProse(e: TurnEvidence): Prose {
 }
 
 /**
- * Which of the correction model's features (`turnFeatures`) the reader reads: not its vocabulary words
+ * @internal Which of the correction model's features (`turnFeatures`) the reader reads: not its vocabulary words
  * and word pairs (`w:`, `b:`: the reader's own `u:` and `v:` name every word) nor the share of words
  * outside the vocabulary (`oov:`, alone and in pairs). Without them the reader scores the same on
  * authors it never saw (out of fold on the `strangers` rows, corrections' average precision 0.686 →
  * 0.681, friction 0.527 → 0.517, approvals 0.611 → 0.615; on the older sets 0.786 → 0.788, 0.506 →
  * 0.531, 0.743 → 0.750, with the reply's last 300 characters read) at less cost: only a turn's first
- * two words are looked up in the vocabulary.
+ * two words are looked up in the vocabulary. `partsHashes` filters the tail of `baseParts` with it too.
+ *
+ * @example
+ * ```ts
+ * ['f:no', 'w:still', 'oov:2', 'len:3'].filter(readsBase); // ['f:no', 'len:3']
+ * ```
  */
-const readsBase = (name: string): boolean =>
+export const readsBase = (name: string): boolean =>
   !name.startsWith('w:') && !name.startsWith('b:') && !name.includes('oov:');
 
 /**

@@ -19,6 +19,7 @@ import {
   readerProse,
   readerTurn,
   readerWord,
+  readsBase,
   replyParts,
 } from './reader-features.js';
 import { scanHashes } from './reader-scan.js';
@@ -94,7 +95,7 @@ export function partsHashes(turn: TurnEvidence): Int32Array {
   // share, then every pair of shape features (`x:a&b`, code-unit order).
   const base = baseParts(e);
   const { words, ids } = base;
-  const tail = base.tail.filter((f) => !f.startsWith('oov:'));
+  const tail = base.tail.filter(readsBase);
   const vocab = vocabHashes();
   push(BIAS);
   for (let i = 0; i < words.length && i < 2; i++) {

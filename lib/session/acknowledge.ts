@@ -175,10 +175,10 @@ function confirmed(
     return undefined;
   }
   if (!owns) return undefined;
-  // Asked as `heuristicReflect` asks; the markers' own scores back mean the scorer gave none.
-  const markers = { ...p.markers };
-  const again = askScorer(scorer, { ...p.evidence, acknowledged: true }, markers);
-  if (again === markers) return undefined;
+  // Asked as `heuristicReflect` asks (it hands the scorer a copy); the markers' own scores back mean
+  // the scorer gave none.
+  const again = askScorer(scorer, { ...p.evidence, acknowledged: true }, p.markers);
+  if (again === p.markers) return undefined;
   const out: ReflectionInsight[] = [];
   const scores = { correction: again.correction, preference: 0, approval: 0, friction: 0 };
   turnInsights({ ...p.turn, scores }, minScore, out);
