@@ -103,15 +103,15 @@ export interface Model {
  * that they carry what the dropped ones did.
  */
 export function train(rows: readonly Example[], feats: Features): Model {
-  const first = fit(rows, feats);
+  const first = trainOnce(rows, feats);
   if (!PRUNE) return first;
   const kept = new Set(
     [...first.weights].filter(([, q]) => q.some((v) => Math.abs(v) > PRUNE)).map(([b]) => b),
   );
-  return fit(rows, (e) => feats(e).filter((b) => kept.has(b)));
+  return trainOnce(rows, (e) => feats(e).filter((b) => kept.has(b)));
 }
 
-function fit(rows: readonly Example[], feats: Features): Model {
+function trainOnce(rows: readonly Example[], feats: Features): Model {
   // Buckets seen by enough authors.
   const authors = new Map<number, Set<string>>();
   for (const e of rows)

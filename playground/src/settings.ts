@@ -24,6 +24,29 @@ export const DETECTORS = ['markers', 'correction-model', 'reader', 'reader-recal
 /** One of {@link DETECTORS}. */
 export type Detector = (typeof DETECTORS)[number];
 
+/**
+ * The detectors as the Tune panel's radios and the Learn tab's menu offer them: the default first,
+ * each with its name and what it does (one list, so the two places cannot drift).
+ */
+export const DETECTOR_CHOICES: readonly { value: Detector; label: string; help: string }[] = [
+  {
+    value: 'reader-recall',
+    label: 'Reader (default)',
+    help: 'every category scored by the learned reader at thresholds chosen for recall: on authors it never trained on, more corrections than the markers, more of them right',
+  },
+  {
+    value: 'reader',
+    label: 'Reader, higher thresholds',
+    help: 'the reader at its own thresholds: fewer corrections, more of them right',
+  },
+  { value: 'markers', label: 'Markers', help: 'the phrase markers alone (rearview/heuristic)' },
+  {
+    value: 'correction-model',
+    label: 'Learned correction scorer',
+    help: 'corrections decided by a small learned model',
+  },
+];
+
 export const DEFAULT_SETTINGS: Settings = {
   ...PARAM_DEFAULTS,
   markers: DEFAULT_MARKERS,

@@ -25,7 +25,7 @@ import {
   type Settings,
 } from '../../playground/src/analyze';
 import { putLists } from '../../playground/src/lists';
-import { DETECTORS } from '../../playground/src/settings';
+import { DETECTOR_CHOICES, DETECTORS } from '../../playground/src/settings';
 import { readUrlState, writeUrlState } from '../../playground/src/url-state';
 import type { FromWorker, ToWorker } from '../../playground/src/worker-protocol';
 
@@ -80,8 +80,10 @@ describe('the detector in the URL', () => {
     expect(readUrlState('?scorer=reader-recall').settings.detector).toBe('reader-recall');
   });
 
-  it("offers the CLI's detectors, no more and no fewer", () => {
+  it("offers the CLI's detectors, no more and no fewer, the default first in the choices", () => {
     expect([...DETECTORS].sort()).toEqual([...CLI_DETECTORS].sort());
+    expect(DETECTOR_CHOICES.map((c) => c.value).sort()).toEqual([...DETECTORS].sort());
+    expect(DETECTOR_CHOICES[0]!.value).toBe(DEFAULT_SETTINGS.detector);
   });
 });
 

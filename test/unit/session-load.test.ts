@@ -51,6 +51,18 @@ describe('loadRearview', () => {
   it('rejects options without a store with createRearview’s TypeError, before any import', async () => {
     await expect(loadRearview(undefined as never)).rejects.toThrow(TypeError);
     await expect(loadRearview({} as never)).rejects.toThrow(/options\.store is required/);
+    // The reader's module is never evaluated for them (a counting stand-in, in a fresh module graph).
+    vi.resetModules();
+    let imported = 0;
+    vi.doMock('../../lib/heuristic-model/index.js', () => {
+      imported++;
+      return { readerModel, READER_RECALL_MIN_SCORE };
+    });
+    const { loadRearview: load } = await import('../../lib/session/load.js');
+    await expect(load({} as never)).rejects.toThrow(TypeError);
+    expect(imported).toBe(0);
+    await load({ store: store() });
+    expect(imported).toBe(1);
   });
 
   it('falls back to the markers when the reader cannot be imported, and tells onError', async () => {

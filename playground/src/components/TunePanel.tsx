@@ -2,7 +2,7 @@ import { clampParam, type ParamSpec } from 'rearview/snapshot';
 import { createSignal, For, Show } from 'solid-js';
 import type { Markers } from '../heuristics';
 import { languageAdder, languagesAdded } from '../language-markers';
-import { DEFAULT_SETTINGS, type Detector } from '../settings';
+import { DEFAULT_SETTINGS, DETECTOR_CHOICES } from '../settings';
 import { SLIDER_GROUPS } from '../sliders';
 import type { AppState } from '../state';
 
@@ -31,26 +31,6 @@ const AFFECTS: Record<string, { tab: Tab; name: string; how: string }> = {
   },
 };
 const affects = (legend: string) => AFFECTS[legend] ?? AFFECTS['Active-context snapshot']!;
-
-/** Each choice of what reads people's turns, with what it does. */
-const DETECTOR_CHOICES: { value: Detector; label: string; help: string }[] = [
-  {
-    value: 'reader-recall',
-    label: 'Reader (default)',
-    help: 'every category scored by the learned reader at thresholds chosen for recall: on authors it never trained on, more corrections than the markers, more of them right',
-  },
-  {
-    value: 'reader',
-    label: 'Reader, higher thresholds',
-    help: 'the reader at its own thresholds: fewer corrections, more of them right',
-  },
-  { value: 'markers', label: 'Markers', help: 'the phrase markers below alone (rearview/heuristic)' },
-  {
-    value: 'correction-model',
-    label: 'Learned correction scorer',
-    help: 'corrections decided by a small learned model',
-  },
-];
 
 /** What reads people's turns (the markers or a learned scorer) and what became of a scorer's import. */
 function DetectorChoice(props: { app: AppState; onChange: () => void }) {

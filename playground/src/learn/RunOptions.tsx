@@ -2,8 +2,8 @@
  * The Learn tab's run options: evidence needed, token budget, the date evidence counts from, and what
  * reads people's turns.
  */
-import type { Accessor, Setter } from 'solid-js';
-import type { Detector } from '../settings';
+import { type Accessor, For, type Setter } from 'solid-js';
+import { DETECTOR_CHOICES, type Detector } from '../settings';
 
 export interface RunOptionSignals {
   minSessions: Accessor<number>;
@@ -56,10 +56,13 @@ export default function RunOptions(props: { o: RunOptionSignals }) {
           data-testid="learn-detector"
           onChange={(e) => o.setDetector(e.currentTarget.value as Detector)}
         >
-          <option value="reader-recall">reader (default)</option>
-          <option value="reader">reader, higher thresholds</option>
-          <option value="markers">markers</option>
-          <option value="correction-model">learned correction scorer</option>
+          <For each={DETECTOR_CHOICES}>
+            {(c) => (
+              <option value={c.value} title={c.help}>
+                {c.label}
+              </option>
+            )}
+          </For>
         </select>
       </label>
     </>
