@@ -168,6 +168,8 @@ export function locatedMessage(
 ): string {
   const location = (err.cause as { location?: Core.InputLocation } | undefined)?.location;
   if (!location || location.line === undefined) {
+    // An empty argument names no place: the message says so itself.
+    if (where === '') return err.message;
     return err.message.startsWith(`${where}:`) ? err.message : `${where}: ${err.message}`;
   }
   let message = err.message;

@@ -201,6 +201,8 @@ export async function readInput(
       bar: null,
     };
   }
+  // An empty argument (an unset shell variable, a glob that matched nothing quoted) names no file.
+  if (file === '') throw new InputError('an empty file name: give a path, or - to read stdin');
   let size: number;
   try {
     const st = statSync(file);

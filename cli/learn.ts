@@ -213,6 +213,7 @@ function filesOf(paths: readonly string[]): SessionFile[] {
     }
   };
   for (const p of paths) {
+    if (p === '') throw new InputError('an empty path: give a session file or a folder');
     if (!existsSync(p)) throw new InputError(`${p}: no such file or folder`);
     const st = statSync(p);
     if (st.isDirectory()) walk(p);

@@ -69,7 +69,7 @@ test('a failure lesson whose fix worked once, for that task, says so and propose
   const errors = await openMessages(page, failureSession(true));
   const insights = page.getByTestId('insights').locator('> li');
   await expect(insights).toHaveCount(2);
-  const oneOff = insights.filter({ hasText: 'change `test:e2e` to `lint`' });
+  const oneOff = insights.filter({ hasText: 'change `test:e2e` to `test:e2e:ci`' });
   await expect(oneOff.getByTestId('one-off')).toContainText('not proposed as a key point');
   await expect(oneOff.getByTestId('proposal')).toHaveCount(0);
   // The setup step is a rule: a key point, and no one-off note.

@@ -1,7 +1,9 @@
 /**
  * `npm run eval:lessons`: what the lesson pipeline (`lessons` of rearview/session, the one the CLI,
  * the playground, the session facade and the examples share) writes into a playbook, on every shared
- * Claude Code (JSONL and console), aider, mini-swe-agent and SWE-agent file:
+ * file of the nine formats (Claude Code JSONL and console, Codex CLI, aider, SpecStory, Cline,
+ * Antigravity, Gemini CLI, SWE-agent, mini-swe-agent, ShareGPT), people's turns read as the CLI reads
+ * them by default (the reader at its lower thresholds; `--markers`: the phrase markers alone):
  *
  * - key points per session (file), distinct error classes, the fraction of failure classes with a fix
  *   found (another argument or tool that worked later);
@@ -13,8 +15,9 @@
  * Exits 1 when a must-be-0 count is not 0. `--json` prints the report as JSON. Reads ../shared/data;
  * skips with a message when it is absent.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { READER_RECALL_MIN_SCORE, readerModel } from '../lib/heuristic-model/index';
 import { applyDelta, type DeltaOperation, emptyPlaybook, findDuplicates } from '../lib/playbook/index';
 import { type LessonsInput, lessons, type ProposedKeyPoint } from '../lib/session/index';
 import { agentRunFormat, parseTrajectory, parseTranscript } from '../lib/transcript/index';
@@ -53,13 +56,22 @@ interface FileReport {
   proposals: ProposedKeyPoint[];
 }
 
-const DIRS: [string, (f: string) => boolean][] = [
-  ['claude-code-jsonl', (f) => f.endsWith('.jsonl')],
-  ['claude-code-console', (f) => f.endsWith('.md') && !/summar|readme|licen/i.test(f)],
-  ['aider', (f) => f.endsWith('.md') && !/readme|licen/i.test(f)],
-  ['mini-swe-agent', (f) => f.endsWith('.traj.json')],
-  ['swe-agent', (f) => f.endsWith('.traj')],
-];
+/** Every session file under the shared data: the licences, source lists and run summaries are not. */
+function sessionFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const f of readdirSync(dir).sort()) {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) out.push(...sessionFiles(p));
+    else if (!/^(readme|source|licen[cs]e|copying)/i.test(f) && !/results_summary|summar/i.test(f))
+      out.push(p);
+  }
+  return out;
+}
+
+/** What `rearview reflect` reads people's turns with by default; `--markers` for the phrase markers. */
+const OPTIONS = process.argv.includes('--markers')
+  ? {}
+  : { scorer: readerModel, minScore: READER_RECALL_MIN_SCORE };
 
 /** The input as every front end reads it: messages, plus the run for SWE-agent and mini-swe-agent. */
 export function lessonsInput(text: string): { input: LessonsInput; kind: string } {
@@ -84,13 +96,13 @@ function nearDuplicatePairs(proposals: readonly ProposedKeyPoint[]): number {
   return findDuplicates(playbook).reduce((n, g) => n + g.names.length - 1, 0);
 }
 
-function analyse(dir: string, file: string): FileReport {
-  const text = readFileSync(join(DATA, dir, file), 'utf8');
+function analyse(path: string): FileReport {
+  const text = readFileSync(path, 'utf8');
   const { input, kind } = lessonsInput(text);
-  const out = lessons(input);
+  const out = lessons(input, OPTIONS);
   const failures = out.insights.filter((i) => i.tags.includes('tool_failure'));
   return {
-    file: `${dir}/${file}`,
+    file: relative(DATA, path),
     kind,
     keyPoints: out.proposed.length,
     errorClasses: failures.length,
@@ -107,14 +119,11 @@ function main(): number {
     return 0;
   }
   const reports: FileReport[] = [];
-  for (const [dir, keep] of DIRS) {
-    if (!existsSync(join(DATA, dir))) continue;
-    for (const f of readdirSync(join(DATA, dir)).filter(keep).sort()) {
-      try {
-        reports.push(analyse(dir, f));
-      } catch (err) {
-        console.log(`${dir}/${f}: not read (${(err as Error).message.slice(0, 120)})`);
-      }
+  for (const path of sessionFiles(DATA)) {
+    try {
+      reports.push(analyse(path));
+    } catch (err) {
+      console.log(`${relative(DATA, path)}: not read (${(err as Error).message.slice(0, 120)})`);
     }
   }
   const sum = (k: keyof FileReport) => reports.reduce((n, r) => n + (r[k] as number), 0);

@@ -5,6 +5,7 @@
  */
 import { clip } from '../core/index.js';
 import { COMMAND_KEYS, commandOf, headWords, inputObject } from './error-class.js';
+import { throughRunner } from './runner.js';
 
 /**
  * One part of a fix. `values` are as shown: code spans, long ones cut with "…".
@@ -14,7 +15,7 @@ import { COMMAND_KEYS, commandOf, headWords, inputObject } from './error-class.j
  *   the step itself failed, or led somewhere else);
  * - `program`: another program on the command line (`values`: the new head, then the old one), or
  *   the same one under another name (`npm.cmd` for `npm`);
- * - `wrapper`: the same command run through a shell (`values`: `cmd /c`);
+ * - `wrapper`: the same command run through a shell or a package runner (`values`: `cmd /c`, `npx`);
  * - `add-flag` / `drop-flag`: flags of the same command;
  * - `change-argument` (`values`: from, to) / `add-argument` / `drop-argument`: a word of the command
  *   that is no flag, i.e. a value that worked for that task;
@@ -147,13 +148,15 @@ export function changeParts(a: ChangedCall, b: ChangedCall): FixPart[] {
   return parts;
 }
 
-const isFlag = (w: string) => /^--?[a-z]/i.test(w);
+/** @internal A word that is a flag (`-v`, `--out=x`). */
+export const isFlag = (w: string) => /^--?[a-z]/i.test(w);
 
 function words(command: string): string[] {
   return (command.trim().split('\n', 1)[0] ?? '').split(/\s+/).filter(Boolean);
 }
 
-const SETUP = /^(?:cd|source|\.|export|set)\s/;
+/** A step that sets the stage: `cd`, `source`, `.`, `export`, `set`, or a bare assignment (`PATH=…`). */
+const SETUP = /^(?:(?:cd|source|\.|export|set)\s|\w+=\S*$)/;
 
 /** A command run through Windows' shell: `cmd /c npm install`. */
 const WRAPPED_BY = /^(cmd(?:\.exe)?\s+\/[ck])\s+/i;
@@ -194,11 +197,11 @@ function splitCommands(line: string): string[] {
 }
 
 /**
- * The command a line runs, as `commandHead` reads it: the first part of its first line (split on
+ * @internal The command a line runs, as `commandHead` reads it: the first part of its first line (split on
  * `&&`, `||`, `;` and `|`) that is no setup step. Flags are compared there only: an `ls -la` chained
  * after an `rsync` says nothing about why the `rsync` failed.
  */
-function mainCommand(command: string): string {
+export function mainCommand(command: string): string {
   const line = command.trim().split('\n', 1)[0] ?? '';
   for (const part of line.split(/&&|\|\||;|\|/)) {
     const p = part.trim();
@@ -232,6 +235,10 @@ function commandChange(a: string, b: string): FixPart[] {
     return [{ kind: 'wrapper', values: [shell[1]!.replace(/\s+/g, ' ')] }];
   const ha = headWords(a);
   const hb = headWords(b);
+  // The same program run through a package runner (`vercel` was not installed; `npx vercel` was).
+  const runner = throughRunner(mainB);
+  if (runner && !throughRunner(mainA) && ha.program && headWords(runner.command).program === ha.program)
+    return [{ kind: 'wrapper', values: [runner.runner] }, ...commandChange(mainA, runner.command)];
   // A command whose program cannot be read (only setup steps, a quoted path with spaces): which
   // program ran instead is not known.
   if (!ha.program || !hb.program) return [{ kind: 'other-input', values: [] }];

@@ -188,7 +188,7 @@ export function headWords(command: string): { program: string; written: string; 
   // pasted megabyte-long line from costing more than a short one (splitting all of it into tokens
   // crossed an engine size step: linear, but ten times slower past 25 KB).
   const first = (command.trimStart().slice(0, HEAD_WINDOW).split('\n', 1)[0] ?? '').trimEnd();
-  // `cd`, `source venv/bin/activate` and `export` set the stage; the command is what follows.
+  // `cd`, `source venv/bin/activate`, `export` and a bare `PATH=…` set the stage; the command is what follows.
   const parts = first
     .split(/&&|\|\||;|\|/)
     // The spaces around each separator dropped after the split (those at the line's end stay):
@@ -199,7 +199,7 @@ export function headWords(command: string): { program: string; written: string; 
       // Windows' `cmd /c "set PATH=… && npm create …"`: the shell and the quote open the script.
       return (i < all.length - 1 ? start.trimEnd() : start).replace(CMD_OPENING, '');
     })
-    .filter((p) => p && !/^(?:cd|source|\.|export|set)\s/.test(p));
+    .filter((p) => p && !/^(?:(?:cd|source|\.|export|set)\s|\w+=\S*$)/.test(p));
   const tokens = (parts[0] ?? '').split(/\s+/).filter((t) => t && !/^\w+=/.test(t));
   for (;;) {
     // A wrapper before a Windows switch is Windows' own command (`timeout /t 3` waits, `time /t`).

@@ -1,15 +1,16 @@
 /**
  * Failure lessons: failed tool calls grouped by tool and error class across runs, each class paired
  * with the later call that worked and what changed between them. `reflectFromTrajectories` turns the
- * classes into insights; `stepsFromMessages` reads the calls of a transcript.
+ * classes into insights; `stepsFromMessages` (steps.ts) reads the calls of a transcript.
  */
 
-import { contentText, declinedCall, defaultRef } from '../core/index.js';
-import type { MessageLike } from '../heuristic/index.js';
+import { declinedCall } from '../core/index.js';
 import { changeParts, commandFlags, credited, type FixPart, fixText } from './change.js';
 import { callTarget, errorClass, headWords, isShellCall, shellCommand } from './error-class.js';
 import { searchFoundNothing } from './no-match.js';
 import { failureRule } from './rule.js';
+import { runnerTarget } from './runner.js';
+import { otherJob } from './same-job.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
 export interface CallStep {
@@ -46,9 +47,10 @@ export interface FailureFix {
    * `changed`: other arguments; `other-tool`: another tool on the same target; `retry`: the same call;
    * `unseen`: a later call of the tool worked, but the failed call's input is not in the transcript
    * while the later one's is (a Cursor export shows a failed edit's notice, not its call), so what
-   * changed is unknown.
+   * changed is unknown; `other-job`: later calls on the target worked, but each did another job
+   * (another subcommand, file or message, or `--help`), so what would have fixed it is unknown.
    */
-  kind: 'changed' | 'other-tool' | 'retry' | 'unseen';
+  kind: 'changed' | 'other-tool' | 'retry' | 'unseen' | 'other-job';
   /** What changed, e.g. "pass `offset`/`limit`" ('' for a retry): {@link fixText} of `parts`. */
   change: string;
   /** The same change as parts a program can judge ([] for a retry). */
@@ -70,8 +72,9 @@ export interface FailureClass {
 }
 
 /**
- * @internal Whether a fix says what changed: another argument or another tool. A retry (the same call)
- * and an `unseen` input name no change; a class keeps looking past them, and they are no `fix_found`.
+ * @internal Whether a fix says what changed: another argument or another tool. A retry (the same call),
+ * an `unseen` input and `other-job` name no change; a class keeps looking past them, and they are no
+ * `fix_found`.
  *
  * @example
  * ```ts
@@ -79,7 +82,7 @@ export interface FailureClass {
  * ```
  */
 export function namesChange(fix: FailureFix | undefined): boolean {
-  return fix !== undefined && fix.kind !== 'retry' && fix.kind !== 'unseen';
+  return fix !== undefined && (fix.kind === 'changed' || fix.kind === 'other-tool');
 }
 
 interface Located extends CallStep {
@@ -90,6 +93,9 @@ interface Located extends CallStep {
   /** {@link targetOf}'s memo: most calls are never compared, so their input is never parsed. */
   target?: string | undefined;
   targetRead?: true;
+  /** {@link runnerTargetOf}'s memo. */
+  runner?: string | undefined;
+  runnerRead?: true;
 }
 
 /** What the call acted on ({@link callTarget}), read once and only when a failure asks for it. */
@@ -99,6 +105,19 @@ function targetOf(s: Located): string | undefined {
     s.targetRead = true;
   }
   return s.target;
+}
+
+/**
+ * What a shell call run through a package runner acts on (`npx vercel deploy` → `vercel deploy`,
+ * {@link runnerTarget}), read once: such a call does the job of the same command without the runner.
+ */
+function runnerTargetOf(s: Located): string | undefined {
+  if (!s.runnerRead) {
+    const command = shellCommand(s.tool, s.action);
+    s.runner = command ? runnerTarget(command) : undefined;
+    s.runnerRead = true;
+  }
+  return s.runner;
 }
 
 function locate(run: CallRun): Located[] {
@@ -206,32 +225,50 @@ function commonProgram(subjects: ReadonlySet<string>): string {
   return programs.size === 1 ? [...programs][0]! : '';
 }
 
+/** How many later calls of the same job are compared with a failed one before giving up (bounds the work per failure). */
+const SAME_JOB_TRIES = 8;
+
 /**
  * The first later successful call of the same tool on the failed call's target (or, without a target,
- * of the same tool); else the first later success of another tool on that target.
+ * of the same tool) that did the failed call's job ({@link otherJob}); when each of the first
+ * SAME_JOB_TRIES such calls did another job, an `other-job` fix at the first. Without any, the first
+ * later success of another tool on that target.
  */
 function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
   const failed = steps[i]!;
   const target = targetOf(failed);
-  const later = steps.slice(i + 1).filter((s) => s.error === undefined);
   const onTarget = (s: Located) =>
     targetOf(s) === target ||
     // `make` then `make -C src`: the head gained an argument, the command is the same.
-    (target !== undefined && isShell(failed) && isShell(s) && !!targetOf(s)?.startsWith(`${target} `));
-  const sameTool = later.find((s) => s.tool === failed.tool && (target === undefined || onTarget(s)));
-  const s = sameTool ?? (target !== undefined ? later.find(onTarget) : undefined);
-  if (!s) return undefined;
-  if (s.tool !== failed.tool) {
+    (target !== undefined && isShell(failed) && isShell(s) && !!targetOf(s)?.startsWith(`${target} `)) ||
+    // `vercel deploy` then `npx vercel deploy`: the same command, through a package runner.
+    (target !== undefined && isShell(failed) && isShell(s) && runnerTargetOf(s) === target);
+  let first: Located | undefined;
+  let tries = 0;
+  for (let k = i + 1; k < steps.length && tries < SAME_JOB_TRIES; k++) {
+    const s = steps[k]!;
+    if (s.error !== undefined || s.tool !== failed.tool || (target !== undefined && !onTarget(s))) continue;
+    first ??= s;
+    tries++;
+    // The failed call's input is not recorded while the later one's is: saying what changed (or that
+    // nothing did) would be a guess. Two calls with no input at all are the same call.
+    if ((failed.action ?? '').trim() === '' && (s.action ?? '').trim() !== '')
+      return { step: s.step, run: s.run, ref: s.ref, kind: 'unseen', change: '', parts: [] };
+    const parts = changeParts(failed, s);
+    if (otherJob(failed, s, parts)) continue;
+    const change = fixText(parts);
+    return { step: s.step, run: s.run, ref: s.ref, kind: change ? 'changed' : 'retry', change, parts };
+  }
+  if (first)
+    return { step: first.step, run: first.run, ref: first.ref, kind: 'other-job', change: '', parts: [] };
+  if (target === undefined) return undefined;
+  for (let k = i + 1; k < steps.length; k++) {
+    const s = steps[k]!;
+    if (s.error !== undefined || !onTarget(s)) continue;
     const parts: FixPart[] = [{ kind: 'other-tool', values: [s.tool] }];
     return { step: s.step, run: s.run, ref: s.ref, kind: 'other-tool', change: fixText(parts), parts };
   }
-  // The failed call's input is not recorded while the later one's is: saying what changed (or that
-  // nothing did) would be a guess. Two calls with no input at all are the same call.
-  if ((failed.action ?? '').trim() === '' && (s.action ?? '').trim() !== '')
-    return { step: s.step, run: s.run, ref: s.ref, kind: 'unseen', change: '', parts: [] };
-  const parts = changeParts(failed, s);
-  const change = fixText(parts);
-  return { step: s.step, run: s.run, ref: s.ref, kind: change ? 'changed' : 'retry', change, parts };
+  return undefined;
 }
 
 /**
@@ -260,6 +297,8 @@ export function fixedFailures(run: CallRun): Set<string> {
   const tools = new Set<string>();
   const targets = new Set<string>();
   const shellHeads = new Set<string>();
+  // What later shell successes ran through a package runner (`npx vercel deploy` → `vercel deploy`).
+  const runnerTargets = new Set<string>();
   for (let i = steps.length - 1; i >= first; i--) {
     const s = steps[i]!;
     if (s.error === undefined) {
@@ -268,6 +307,8 @@ export function fixedFailures(run: CallRun): Set<string> {
       if (target === undefined) continue;
       targets.add(target);
       if (!isShell(s)) continue;
+      const through = runnerTargetOf(s);
+      if (through !== undefined) runnerTargets.add(through);
       for (let at = target.indexOf(' '); at > 0; at = target.indexOf(' ', at + 1))
         shellHeads.add(target.slice(0, at));
       continue;
@@ -277,7 +318,7 @@ export function fixedFailures(run: CallRun): Set<string> {
     const fixed =
       target === undefined
         ? tools.has(s.tool)
-        : targets.has(target) || (isShell(s) && shellHeads.has(target));
+        : targets.has(target) || (isShell(s) && (shellHeads.has(target) || runnerTargets.has(target)));
     if (fixed) out.add(s.ref);
   }
   return out;
@@ -312,6 +353,9 @@ export function failureLesson(c: FailureClass): string {
   const subject = subjectOf(c);
   const where = c.runs > 1 ? ` in ${c.runs} runs` : '';
   const fix = c.fix;
+  if (fix?.kind === 'other-job') {
+    return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; later calls on it worked (from step ${fix.step}) but did something else, so what would have fixed it is not known.`;
+  }
   if (fix?.kind === 'unseen') {
     return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; a later call worked (step ${fix.step}), but the transcript does not show the failed ${n > 1 ? "calls'" : "call's"} input.`;
   }
@@ -323,70 +367,4 @@ export function failureLesson(c: FailureClass): string {
     return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; the same call later succeeded unchanged (step ${fix.step}), so the cause lay elsewhere.`;
   }
   return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; no later call succeeded.`;
-}
-
-/** Tool calls and results of a transcript (`toolName`, `toolUseId`, `isError` of `rearview/transcript`). */
-export interface ToolMessageLike extends MessageLike {
-  toolName?: string;
-  toolUseId?: string;
-  isError?: boolean;
-}
-
-/**
- * The tool calls of a transcript as a run: each assistant message with a `toolName` and its result
- * (matched by `toolUseId`, else the latest open call of that tool), the result's text as `error` when it
- * is marked `isError` or says the person declined the call, referenced as `message:{id of the result}`.
- * Calls without a result are left out. `root`, the folder the calls ran in (`TranscriptMeta.cwd`), is
- * the run's `root` when it is a string.
- *
- * @example
- * ```ts
- * const { messages, meta } = parseTranscript(claudeCodeJsonl);
- * groupFailures([stepsFromMessages(messages, 'conversation', meta?.cwd)]);
- * ```
- */
-export function stepsFromMessages(
-  messages: readonly ToolMessageLike[],
-  id = 'conversation',
-  root?: string,
-): CallRun {
-  const calls: { tool: string; action: string; step?: CallStep }[] = [];
-  // Open calls by id, and the latest open call per tool for results without an id.
-  const byId = new Map<string, number>();
-  const byTool = new Map<string, number[]>();
-  if (Array.isArray(messages)) {
-    messages.forEach((m, i) => {
-      if (m === null || typeof m !== 'object' || typeof m.toolName !== 'string') return;
-      const useId = typeof m.toolUseId === 'string' ? m.toolUseId : undefined;
-      if (m.role === 'assistant') {
-        calls.push({ tool: m.toolName, action: contentText(m.content) ?? '' });
-        if (useId !== undefined) byId.set(useId, calls.length - 1);
-        else {
-          const open = byTool.get(m.toolName);
-          if (open) open.push(calls.length - 1);
-          else byTool.set(m.toolName, [calls.length - 1]);
-        }
-        return;
-      }
-      if (m.role !== 'tool') return;
-      let index = useId !== undefined ? byId.get(useId) : undefined;
-      if (index !== undefined) byId.delete(useId!);
-      else index = byTool.get(m.toolName)?.pop();
-      const call = index !== undefined ? calls[index] : undefined;
-      if (!call || call.step) return;
-      const text = contentText(m.content) ?? '';
-      call.step = {
-        index: index!,
-        tool: call.tool,
-        action: call.action,
-        ref: defaultRef(m, i),
-        // A declined call is kept as an error so that it is never taken for the call that worked;
-        // `groupFailures` does not count it as a failure either.
-        ...(m.isError || declinedCall(text) ? { error: text } : {}),
-      };
-    });
-  }
-  const run: CallRun = { id, steps: calls.flatMap((c) => (c.step ? [c.step] : [])) };
-  if (typeof root === 'string') run.root = root;
-  return run;
 }

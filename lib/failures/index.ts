@@ -17,12 +17,11 @@ export {
   failureLesson,
   fixedFailures,
   groupFailures,
-  stepsFromMessages,
-  type ToolMessageLike,
 } from './failures.js';
 export { judgeFailure } from './judge.js';
 export { searchFoundNothing } from './no-match.js';
 export { failureRule, type RuleSource } from './rule.js';
+export { stepsFromMessages, type ToolMessageLike } from './steps.js';
 export {
   failureInsight,
   reflectFromTrajectories,

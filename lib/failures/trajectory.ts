@@ -64,7 +64,15 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
     tags: [
       'tool_failure',
       `tool:${c.tool}`,
-      fixed ? 'fix_found' : c.fix?.kind === 'unseen' ? 'input_unseen' : c.fix ? 'retried' : 'no_fix',
+      fixed
+        ? 'fix_found'
+        : c.fix?.kind === 'unseen'
+          ? 'input_unseen'
+          : c.fix?.kind === 'other-job'
+            ? 'other_job'
+            : c.fix
+              ? 'retried'
+              : 'no_fix',
       ...(n > 1 ? ['recurring'] : []),
       ...(oneOff ? ['one_off'] : []),
     ],
@@ -81,7 +89,9 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
  * (`trajectory:{id}:event:{index}`, or the step's own `ref`), then the call that worked. Tags:
  * `tool_failure`, `tool:{name}`, then `fix_found` (another argument or tool worked), `retried` (the
  * same call worked later: the cause lay elsewhere), `input_unseen` (a later call worked, but the
- * transcript does not show the failed call's input: no key point) or `no_fix`, `recurring` when it failed more
+ * transcript does not show the failed call's input: no key point), `other_job` (later calls on the
+ * target worked, but each did another job: another subcommand, file or message, or `--help`) or
+ * `no_fix`, `recurring` when it failed more
  * than once, and `one_off` when a fix was found but {@link judgeFailure} refuses it as a standing
  * rule (it changed a value for that task or answered a permission prompt, or the error is unreadable
  * or a failing test); a `one_off` lesson has `medium` confidence and proposes no key point.

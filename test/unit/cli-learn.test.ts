@@ -248,6 +248,9 @@ describe('rearview learn', () => {
     const missing = await run([join(tmp, 'nope')]);
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('no such file or folder');
+    const blank = await run(['']);
+    expect(blank.code).toBe(1);
+    expect(blank.err).toBe('rearview learn: an empty path: give a session file or a folder\n');
     expect((await run([join(tmp, 'sessions'), '--against', join(tmp, 'nope.md')])).code).toBe(1);
     expect((await run([join(tmp, 'sessions/notes.md')])).code).toBe(1);
     const help = await run(['--help']);

@@ -173,7 +173,7 @@ describe('failure lessons in the report', () => {
     try {
       const r = await inProcess(['reflect', file]);
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain('change `test:e2e` to `lint`');
+      expect(r.stdout).toContain('change `test:e2e` to `test:e2e:ci`');
       expect(r.stdout).toContain('(a one-off fix: not proposed as a key point)');
       expect(r.stdout).toMatch(/Key points \(0\)/);
     } finally {
@@ -462,6 +462,10 @@ describe('the binary', () => {
     const binary = join(tmp, 'bin.dat');
     writeFileSync(binary, Buffer.from([0, 1, 2, 3, 0, 0, 255, 254]));
     expect((await runCli(['reflect', binary])).code).toBe(1);
+    // An empty argument (an unset variable) names no file, and the message says so.
+    const blank = await runCli(['reflect', '']);
+    expect(blank.code).toBe(1);
+    expect(blank.stderr).toBe('rearview: an empty file name: give a path, or - to read stdin\n');
     // A folder: the error names the command that reads one.
     expect((await runCli(['reflect', tmp])).stderr).toContain(
       `is a directory (\`rearview learn ${tmp}\` reads a folder of sessions)`,

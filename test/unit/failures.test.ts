@@ -205,7 +205,9 @@ describe('commandHead and callTarget', () => {
     expect(fixOf('git push', 'git push --set-upstream origin main')).toBe('add `--set-upstream`');
     // Another script ran: its flags are not the fix.
     expect(fixOf('python -c "import x"', 'python -m app')).toBe('change `-c` to `-m`');
-    expect(fixOf('brew install foo', 'brew install pipx')).toBe('change `foo` to `pipx`');
+    expect(fixOf('brew install postgres', 'brew install postgresql@16')).toBe(
+      'change `postgres` to `postgresql@16`',
+    );
     expect(fixOf('npm install', 'npm install left-pad')).toBe('add the argument `left-pad`');
   });
 
@@ -227,7 +229,11 @@ describe('commandHead and callTarget', () => {
         'source .venv/bin/activate && pytest',
         [{ kind: 'setup', values: ['source .venv/bin/activate'] }],
       ],
-      ['brew install foo', 'brew install pipx', [{ kind: 'change-argument', values: ['foo', 'pipx'] }]],
+      [
+        'brew install postgres',
+        'brew install postgresql@16',
+        [{ kind: 'change-argument', values: ['postgres', 'postgresql@16'] }],
+      ],
       ['npm install', 'npm install left-pad', [{ kind: 'add-argument', values: ['left-pad'] }]],
       ['npm install left-pad', 'npm install', [{ kind: 'drop-argument', values: ['left-pad'] }]],
       // Arguments are compared within the command that failed: one chained after it is no change
@@ -876,7 +882,7 @@ describe('one-off fixes', () => {
     // Another value for the task's own argument worked: what worked once, not a rule.
     const [value] = run([
       { tool: 'Bash', action: 'npm run test:e2e', error: 'npm error Missing script: "test:e2e"' },
-      { tool: 'Bash', action: 'npm run lint' },
+      { tool: 'Bash', action: 'npm run test:e2e:ci' },
     ]);
     expect(value!.tags).toEqual(['tool_failure', 'tool:Bash', 'fix_found', 'one_off']);
     expect(value!.confidence).toBe('medium');

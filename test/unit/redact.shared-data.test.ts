@@ -78,6 +78,8 @@ const SIMPLE_SECRETS = [
   // (specstory), database URLs with passwords (a cline history).
   /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g,
   /\bsk-[A-Za-z0-9]{32,}/g,
+  // A Netlify token an Antigravity session passed to `netlify deploy --auth=` (other-agents).
+  /\bnfp_[A-Za-z0-9]{36,40}(?![A-Za-z0-9])/g,
   /\b(?:postgres(?:ql)?|mysql|mongodb(?:\+srv)?|redis|amqp):\/\/[^\s:@/"'`[\]()^*]+:[^\s@/"'`[\]()^*]{3,}@/g,
 ];
 /** What the data's README promises is in it: each must be found in the input at least once. */
@@ -87,6 +89,7 @@ const REAL_KEY_CHECKS: [string, RegExp][] = [
   ['aws-access-key', /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g],
   ['private-key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/g],
   ['jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+/g],
+  ['netlify-token', /\bnfp_[A-Za-z0-9]{36,40}(?![A-Za-z0-9])/g],
   [
     'database-url',
     /\b(?:postgres(?:ql)?|mysql|mongodb(?:\+srv)?):\/\/[^\s:@/"'`[\]()^*]+:[^\s@/"'`[\]()^*]{3,}@/g,

@@ -85,6 +85,8 @@ export function referenceKinds(seed: number): ReferenceKind[] {
     // Seen in a public aider history (an `--api-key` value aider echoed back) that the redactor missed.
     k('extra/nvidia-api-key', `nvapi-${r(B64URL, 64)}`),
     k('extra/openrouter-api-key', `sk-or-v1-${r(HEX, 64)}`),
+    // Seen in a public Antigravity session (`netlify deploy --auth=…`) that the redactor missed.
+    k('extra/netlify-personal-access-token', `nfp_${r(ALNUM, 36)}`),
     k('extra/replicate-api-token', `r8_${r(ALNUM, 37)}`),
     k('extra/gcp-oauth-access-token', `ya29.${r(B64URL, 120)}`),
     k('extra/mapbox-api-token', `sk.eyJ${r(B64URL, 60)}.${r(B64URL, 22)}`),

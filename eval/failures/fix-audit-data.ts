@@ -1,0 +1,168 @@
+/**
+ * The failure classes rearview credits with a fix, over every shared session and run, each with the
+ * context a reader needs to judge the fix without seeing rearview's words: the failed call and its
+ * error, the calls in between (tool, input, whether they failed, the start of their output), and the
+ * call rearview pairs with the failure, with the start of its output. Read by `fix-audit.ts`.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { contentText, fnv1a32 } from '../../lib/core/index';
+import {
+  type CallRun,
+  callTarget,
+  type FailureClass,
+  groupFailures,
+  stepsFromMessages,
+} from '../../lib/failures/index';
+import { agentRunFormat, parseTrajectory, parseTranscript } from '../../lib/transcript/index';
+
+export const DATA = resolve(import.meta.dirname, '../../../shared/data');
+
+/** One call of the window a reader sees. */
+export interface AuditCall {
+  step: number;
+  tool: string;
+  input: string;
+  failed: boolean;
+  output: string;
+}
+
+/** One credited fix: the class, rearview's claim, and what a reader sees. */
+export interface AuditCase {
+  id: string;
+  file: string;
+  author: string;
+  tool: string;
+  errorClass: string;
+  kind: 'changed' | 'other-tool';
+  change: string;
+  parts: string[];
+  failed: AuditCall;
+  between: AuditCall[];
+  skipped: number;
+  fixed: AuditCall;
+}
+
+const cut = (s: string, n: number): string =>
+  s.length > n ? `${s.slice(0, n)} […${s.length - n} more characters]` : s;
+
+function files(): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const f of readdirSync(d).sort()) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (!/^(README|SOURCE|LICENSE|SOURCES)/i.test(f) && !/results_summary/.test(f)) out.push(p);
+    }
+  };
+  walk(DATA);
+  return out;
+}
+
+/** The runs of one file as the lessons pipeline reads them, with every call's output by step. */
+function runsOf(text: string): { runs: CallRun[]; outputs: Map<string, string[]> } {
+  const outputs = new Map<string, string[]>();
+  if (agentRunFormat(text)) {
+    const t = parseTrajectory(text, { lenient: true });
+    outputs.set(
+      t.id,
+      t.steps.map((s) => s.error ?? s.observation ?? ''),
+    );
+    return { runs: [t], outputs };
+  }
+  const { messages, meta } = parseTranscript(text, { lenient: true });
+  const run = stepsFromMessages(messages, 'conversation', meta?.cwd);
+  // stepsFromMessages keeps errors only: the outputs of calls that worked come from their result messages.
+  const byRef = new Map<string, string>();
+  messages.forEach((m, i) => {
+    if (m.role === 'tool') byRef.set(m.id ?? `m${i}`, contentText(m.content) ?? '');
+  });
+  const out: string[] = [];
+  for (const s of run.steps) out[s.index ?? 0] = s.error ?? byRef.get(s.ref ?? '') ?? '';
+  outputs.set(run.id, out);
+  return { runs: [run], outputs };
+}
+
+function call(run: CallRun, outputs: string[] | undefined, step: number): AuditCall {
+  const s = run.steps.find((x) => (x.index ?? 0) + 1 === step);
+  return {
+    step,
+    tool: s?.tool ?? '?',
+    input: cut(s?.action ?? '', 700),
+    failed: s?.error !== undefined,
+    output: cut(outputs?.[step - 1] ?? '', 500),
+  };
+}
+
+/**
+ * The occurrence the fix answers: the first failed call of the class in the fix's run whose first
+ * later success is the fix, as `groupFailures` pairs them (the same tool on the same target, or a
+ * longer command with the same head; for another tool, any call on the target).
+ */
+function answered(run: CallRun, c: FailureClass, fixStep: number, otherTool: boolean): number {
+  const stepAt = (k: number) => run.steps.find((x) => (x.index ?? 0) + 1 === k);
+  const before = c.occurrences.filter((o) => o.run === run.id && o.step < fixStep);
+  for (const o of before) {
+    const failed = stepAt(o.step);
+    const target = callTarget(failed?.action);
+    const onTarget = (a: string | undefined) => {
+      const t = callTarget(a);
+      return t === target || (target !== undefined && (t?.startsWith(`${target} `) ?? false));
+    };
+    for (let k = o.step + 1; k <= fixStep; k++) {
+      const s = stepAt(k);
+      if (!s || s.error !== undefined) continue;
+      const pairs = otherTool
+        ? target !== undefined && onTarget(s.action)
+        : s.tool === failed?.tool && (target === undefined || onTarget(s.action));
+      if (!pairs) continue;
+      if (k === fixStep) return o.step;
+      break;
+    }
+  }
+  return before.length ? before[before.length - 1]!.step : c.occurrences[0]!.step;
+}
+
+/** Every credited fix (another argument or another tool) over the shared data, in file order. */
+export function auditCases(): AuditCase[] {
+  const cases: AuditCase[] = [];
+  for (const path of files()) {
+    let parsed: ReturnType<typeof runsOf>;
+    try {
+      parsed = runsOf(readFileSync(path, 'utf8'));
+    } catch {
+      continue;
+    }
+    const file = relative(DATA, path);
+    const parts = file.split('/');
+    const author = parts.length > 2 ? `${parts[0]}/${parts[1]}` : file;
+    for (const c of groupFailures(parsed.runs) as FailureClass[]) {
+      const fix = c.fix;
+      if (!fix || (fix.kind !== 'changed' && fix.kind !== 'other-tool')) continue;
+      const run = parsed.runs.find((r) => r.id === fix.run)!;
+      const outs = parsed.outputs.get(run.id);
+      const failedStep = answered(run, c, fix.step, fix.kind === 'other-tool');
+      const between: AuditCall[] = [];
+      for (let k = failedStep + 1; k < fix.step; k++) between.push(call(run, outs, k));
+      // A long gap keeps its two ends: what came right after the failure and right before the fix.
+      const keep = 24;
+      const skipped = Math.max(0, between.length - keep);
+      const shown = skipped ? [...between.slice(0, keep / 2), ...between.slice(-keep / 2)] : between;
+      cases.push({
+        id: `fx-${fnv1a32(`${file}#${c.tool}#${c.errorClass}`).toString(36)}`,
+        file,
+        author,
+        tool: c.tool,
+        errorClass: c.errorClass,
+        kind: fix.kind,
+        change: fix.change,
+        parts: fix.parts.map((p) => p.kind),
+        failed: call(run, outs, failedStep),
+        between: shown.map((b) => ({ ...b, input: cut(b.input, 200), output: cut(b.output, 160) })),
+        skipped,
+        fixed: call(run, outs, fix.step),
+      });
+    }
+  }
+  return cases;
+}

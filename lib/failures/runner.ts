@@ -1,0 +1,50 @@
+/**
+ * Package runners. `npx vercel deploy` runs `vercel deploy` from the project's packages or the
+ * registry: a command that failed because its program is not installed (`command not found: vercel`)
+ * and then worked through a runner did the same job, and the fix is "run it through `npx`".
+ */
+import { commandHead } from './error-class.js';
+
+/** A runner opening a command, with its "yes" switch: `npx -y`, `bunx`, `pnpx`, `pnpm dlx`, `yarn dlx`. */
+const RUNNER = /^((?:npx|bunx|pnpx|pnpm\s+dlx|yarn\s+dlx)(?:\s+(?:-y|--yes))?)\s+(?=[^\s-])/;
+/** A setup step before the command (`cd app &&`, `source .venv/bin/activate;`). */
+const SETUP_STEP = /^(?:cd|source|\.|export|set)\s[^&;|]*(?:&&|;)\s*/;
+/** Characters read: the runner and the program sit at the start. */
+const WINDOW = 4096;
+/** Setup steps skipped at most. */
+const MAX_STEPS = 8;
+
+/**
+ * @internal A command run through a package runner, split: the runner as written (`npx`, `npx -y`)
+ * and the command it runs; undefined when no runner opens the command (after its setup steps).
+ *
+ * @example
+ * ```ts
+ * throughRunner('cd web && npx vercel deploy --prod'); // { runner: 'npx', command: 'vercel deploy --prod' }
+ * throughRunner('vercel deploy'); // undefined
+ * ```
+ */
+export function throughRunner(command: string): { runner: string; command: string } | undefined {
+  let c = command.trimStart().slice(0, WINDOW);
+  for (let i = 0; i < MAX_STEPS; i++) {
+    const step = SETUP_STEP.exec(c);
+    if (!step) break;
+    c = c.slice(step[0].length);
+  }
+  const m = RUNNER.exec(c);
+  return m ? { runner: m[1]!.replace(/\s+/g, ' '), command: c.slice(m[0].length) } : undefined;
+}
+
+/**
+ * @internal What a command run through a package runner acts on, as `commandHead` reads the command
+ * it runs (`npx vercel deploy` → `vercel deploy`), or undefined.
+ *
+ * @example
+ * ```ts
+ * runnerTarget('npx -y vercel --version'); // 'vercel'
+ * ```
+ */
+export function runnerTarget(command: string): string | undefined {
+  const r = throughRunner(command);
+  return r ? commandHead(r.command) || undefined : undefined;
+}

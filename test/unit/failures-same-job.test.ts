@@ -1,0 +1,200 @@
+/**
+ * A later call that worked is a failure's fix only when it did the failed call's job: another
+ * subcommand, file, pattern or message, `--help`, or another program is no fix (`other-job`), and the
+ * search goes on to a later call that did the job. Values fixed in place (a path made right, a quoted
+ * path, a package's full name, a Windows switch) still count. The same command run through a package
+ * runner (`npx vercel deploy` after `vercel deploy`) did the same job. The commands here are invented;
+ * the rule's figures on the shared data are in eval/failures/fix-audit.ts.
+ */
+import fc from 'fast-check';
+import { type CallStep, fixedFailures, groupFailures, reflectFromTrajectories } from 'rearview/failures';
+import { lessons } from 'rearview/session';
+import { describe, expect, it } from 'vitest';
+import { describeGrowth, doublings, measureGrowth } from './linear-time';
+
+type Call = { tool?: string; action: string; error?: string };
+const run = (...steps: Call[]) => ({ id: 'r', steps: steps.map((s) => ({ tool: 'Bash', ...s })) });
+const fixOf = (...steps: Call[]) => groupFailures([run(...steps)])[0]?.fix;
+
+describe('another job is no fix', () => {
+  it('reads another subcommand, script, branch or file as another job', () => {
+    const pairs: [string, string][] = [
+      ['gt deacon start', 'gt deacon status'],
+      ['npm run test:e2e', 'npm run lint'],
+      ['git push -u origin main', 'git push -u origin feature-x'],
+      ['sed -n 1,80p src/components/Grid.tsx', 'sed -n 1,80p src/services/logger.ts'],
+      ['git commit -m "Fix flaky CI job"', 'git commit -m "Update README badges"'],
+      ['grep -n "plutil" fixtures/Books.plist', 'grep -n "itemName" fixtures/Books.plist'],
+      ['pytest tests/test_axes.py -k test_hist_density', 'pytest tests/test_axes.py -k test_bar_width'],
+    ];
+    for (const [failed, later] of pairs) {
+      const fix = fixOf({ action: failed, error: 'Error: it failed' }, { action: later });
+      expect(fix?.kind, `${failed} → ${later}`).toBe('other-job');
+      expect(fix?.change).toBe('');
+      expect(fix?.parts).toEqual([]);
+    }
+  });
+
+  it('reads asking for --help, or a setup step before another program, as another job', () => {
+    expect(
+      fixOf(
+        { action: 'uv venv --path .env', error: 'error: unexpected argument' },
+        { action: 'uv venv --help' },
+      )?.kind,
+    ).toBe('other-job');
+    expect(
+      fixOf({ action: 'mytool build -p x', error: 'error: bad -p' }, { action: 'mytool build help' })?.kind,
+    ).toBe('other-job');
+    // A venv activated first, then other tests run: the setup step is not what made it work.
+    const fix = fixOf(
+      { action: 'pytest tests/io_test.py::test_export', error: 'command not found: pytest' },
+      { action: 'source .venv/bin/activate && pytest tests/db_test.py::test_import' },
+    );
+    expect(fix?.kind).toBe('other-job');
+    // The same tests after the setup step: the step is the fix.
+    expect(
+      fixOf(
+        { action: 'pytest tests/io_test.py::test_export', error: 'command not found: pytest' },
+        { action: 'source .venv/bin/activate && pytest tests/io_test.py::test_export' },
+      )?.change,
+    ).toBe('first run `source .venv/bin/activate`');
+  });
+
+  it('keeps a value fixed in place as the fix', () => {
+    const pairs: [string, string, string][] = [
+      ['cat ../proj/README.md', 'cat README.md', 'change `../proj/README.md` to `README.md`'],
+      ['brew install postgres', 'brew install postgresql@16', 'change `postgres` to `postgresql@16`'],
+      ['node "C:\\Users\\Ana Lee\\app\\send.mjs"', 'node send.mjs', 'change `"C:\\Users\\Ana` to `send.mjs`'],
+      ['taskkill /IM proxy.exe /F', 'taskkill /FI "WINDOWTITLE eq proxy" /F', 'change `/IM` to `/FI`'],
+      ['npx create-vite ./ --template react', 'npx create-vite app --template react', 'change `./` to `app`'],
+      ['pytest specs/cli_spec.py::describe_list', 'pytest specs/cli_spec.py::describe_list::it_lists', ''],
+    ];
+    for (const [failed, later, change] of pairs) {
+      const fix = fixOf({ action: failed, error: 'Error: it failed' }, { action: later });
+      expect(fix?.kind, `${failed} → ${later}`).toBe('changed');
+      if (change) expect(fix?.change).toBe(change);
+    }
+    // The same program under another name: a venv's `pytest` for `pytest`.
+    expect(
+      fixOf({ action: 'pytest -q', error: 'command not found: pytest' }, { action: '.venv/bin/pytest -q' })
+        ?.kind,
+    ).toBe('changed');
+  });
+
+  it('looks past another job to a later call that did the job', () => {
+    const fix = fixOf(
+      { action: 'gt deacon start', error: 'Error: session already running' },
+      { action: 'gt deacon status' },
+      { action: 'gt deacon logs' },
+      { action: 'gt deacon start --replace' },
+    );
+    expect(fix).toMatchObject({ kind: 'changed', change: 'add `--replace`', step: 4 });
+  });
+
+  it('gives up after eight calls of another job, with the first of them', () => {
+    const others = Array.from({ length: 8 }, (_, i) => ({ action: `gt deacon status${i}` }));
+    const fix = fixOf({ action: 'gt deacon start', error: 'Error: busy' }, ...others, {
+      action: 'gt deacon start --replace',
+    });
+    expect(fix).toMatchObject({ kind: 'other-job', step: 2 });
+  });
+
+  it('says so in the lesson and the tags, and proposes no key point', () => {
+    const steps = [
+      { tool: 'Bash', action: 'npm run test:e2e', error: 'Error: no display' },
+      { tool: 'Bash', action: 'npm run lint' },
+    ];
+    const [insight] = reflectFromTrajectories([{ id: 't', steps }], { allOutcomes: true });
+    expect(insight!.tags).toEqual(['tool_failure', 'tool:Bash', 'other_job']);
+    expect(insight!.recommendation).toBe(
+      '`Bash` `npm run` failed with "no display" once; later calls on it worked (from step 2) but did something else, so what would have fixed it is not known.',
+    );
+    expect(insight!.fact).not.toContain('a changed call worked');
+    expect(lessons({ messages: [], trajectories: [{ id: 't', steps }] }).proposed).toEqual([]);
+  });
+
+  it('still counts the failure as made good for the snapshot (fixedFailures agrees with groupFailures)', () => {
+    const CALLS: Call[] = [
+      { action: 'npm run test:e2e' },
+      { action: 'npm run lint' },
+      { action: 'npm run test:e2e -- --headed' },
+      { action: 'gt deacon start' },
+      { action: 'gt deacon status' },
+      { action: 'uv venv --help' },
+      { action: 'uv venv .env' },
+      { action: 'vercel deploy' },
+      { action: 'npx vercel deploy' },
+      { action: 'cd web && npx -y vercel deploy --prod' },
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ call: fc.constantFrom(...CALLS), failed: fc.boolean() }), { maxLength: 12 }),
+        (drawn) => {
+          const steps: CallStep[] = drawn.map((d, i) => ({
+            tool: 'Bash',
+            ...d.call,
+            ref: `s${i}`,
+            ...(d.failed ? { error: `Error: failure ${i % 2}` } : {}),
+          }));
+          const fixed = fixedFailures({ id: 'r', steps });
+          steps.forEach((s, i) => {
+            if (s.error === undefined) return;
+            const alone = steps.filter((o, j) => j === i || o.error === undefined);
+            const [c] = groupFailures([{ id: 'r', steps: alone }]);
+            expect(fixed.has(s.ref!)).toBe(c?.fix !== undefined);
+          });
+        },
+      ),
+    );
+  });
+
+  it('compares a changed argument of any size in linear time', () => {
+    // A quoted argument is read back whole from its command, up to 512 characters.
+    const runOf = (n: number) =>
+      run(
+        { action: `tool "${'ab '.repeat(n)}x"`, error: 'Error: no' },
+        { action: `tool "${'ab '.repeat(n)}y" z` },
+      );
+    expect(groupFailures([runOf(10)])[0]!.fix?.kind).toBeDefined();
+    const g = measureGrowth((r: ReturnType<typeof runOf>) => groupFailures([r]), runOf, doublings(20_000, 3));
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('a package runner', () => {
+  it('reads the same command run through npx, bunx, pnpm dlx or yarn dlx as the fix', () => {
+    const cases: [string, string, string][] = [
+      ['vercel deploy --prod', 'npx vercel deploy --prod', 'run it through `npx`'],
+      ['vercel --version', 'npx -y vercel --version', 'run it through `npx -y`'],
+      ['cd web && vercel deploy', 'cd web && npx vercel deploy --prod', 'run it through `npx`, add `--prod`'],
+      ['prisma generate', 'pnpm dlx prisma generate', 'run it through `pnpm dlx`'],
+      ['tsc --noEmit', 'bunx tsc --noEmit', 'run it through `bunx`'],
+    ];
+    for (const [failed, later, change] of cases) {
+      const fix = fixOf({ action: failed, error: 'zsh:1: command not found: vercel' }, { action: later });
+      expect(fix, `${failed} → ${later}`).toMatchObject({ kind: 'changed', change });
+    }
+    // Another program through the runner is not the same command.
+    expect(
+      fixOf(
+        { action: 'vercel deploy', error: 'command not found: vercel' },
+        { action: 'npx netlify deploy' },
+      ),
+    ).toBe(undefined);
+  });
+
+  it('proposes the runner as a standing rule', () => {
+    const trajectories = [
+      {
+        id: 't',
+        steps: [
+          { tool: 'Bash', action: 'vercel deploy --prod', error: 'zsh:1: command not found: vercel' },
+          { tool: 'Bash', action: 'npx vercel deploy --prod' },
+        ],
+      },
+    ];
+    expect(lessons({ messages: [], trajectories }).proposed.map((p) => p.text)).toEqual([
+      'When `Bash` (vercel deploy) fails with "zsh:N: command not found: vercel": run it through `npx`.',
+    ]);
+  });
+});
