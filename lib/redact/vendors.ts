@@ -50,7 +50,7 @@ export const VENDOR_FORMATS: readonly VendorFormat[] = [
   },
   { kind: 'vendor-key', prefix: 'dckr_pat_', rest: `[A-Za-z0-9_-]{27,64}${END}`, what: 'Docker Hub PAT' },
   { kind: 'vendor-key', prefix: 'figd_', rest: `[A-Za-z0-9_-]{40,64}${END}`, what: 'Figma PAT' },
-  { kind: 'vendor-key', prefix: 'nfp_', rest: `[A-Za-z0-9]{36,40}${END}`, what: 'Netlify personal access token' },
+  { kind: 'vendor-key', prefix: 'nfp_', rest: `[A-Za-z0-9]{36,40}${END}`, what: 'Netlify PAT' },
   { kind: 'vendor-key', prefix: 'gsk_', rest: `[A-Za-z0-9]{48,64}${END}`, what: 'Groq API key' },
   {
     kind: 'vendor-key',
