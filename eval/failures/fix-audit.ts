@@ -11,7 +11,8 @@
  * itself, whether the reader's description and rearview's name the same change, without knowing which
  * was which. Round 2: the 11 fixes credited only once the same-job rule (lib/failures/same-job.ts,
  * written from round 1's labels) was in, read the same way; round 3: the 2 credited once a package
- * runner counted as the same command (lib/failures/runner.ts).
+ * runner counted as the same command (lib/failures/runner.ts); round 4: the 3 credited once a
+ * program's versioned name did (`python3` for `python`, runner.ts).
  *
  * The report: how many credited fixes the readers confirm (same job, the call's own change, the same
  * change); agreement; and, for the code as it is now, which labelled fixes it still credits, which it
@@ -30,7 +31,8 @@ interface Case {
   id: string;
   /**
    * 1: credited before the same-job rule (7 December 2026); 2: credited only after it; 3: credited
-   * only once a package runner counted as the same command (`npx vercel` after `vercel`).
+   * only once a package runner counted as the same command (`npx vercel` after `vercel`); 4: once a
+   * program's versioned name did (`python3` after `python`).
    */
   round: number;
   file: string;
@@ -134,7 +136,7 @@ function main(): number {
   const causalOf = (cs: readonly Case[]) => cs.filter((c) => causal(first.get(c.id)!)).length;
   console.log('\n## The code now');
   console.log(
-    `credits: ${now.size}; labelled: ${kept.length} (round 1 kept: ${kept.filter((c) => c.round === 1).length}, round 2: ${kept.filter((c) => c.round === 2).length}, round 3: ${kept.filter((c) => c.round === 3).length}); not labelled: ${now.size - kept.length}`,
+    `credits: ${now.size}; labelled: ${kept.length} (round 1 kept: ${kept.filter((c) => c.round === 1).length}, round 2: ${kept.filter((c) => c.round === 2).length}, round 3: ${kept.filter((c) => c.round === 3).length}, round 4: ${kept.filter((c) => c.round === 4).length}); not labelled: ${now.size - kept.length}`,
   );
   console.log(
     `round 1 credits dropped: ${dropped.length}, of which the call's own change was why: ${causalOf(dropped)}`,

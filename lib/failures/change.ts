@@ -243,7 +243,8 @@ function commandChange(a: string, b: string): FixPart[] {
   // program ran instead is not known.
   if (!ha.program || !hb.program) return [{ kind: 'other-input', values: [] }];
   if (ha.program !== hb.program || ha.written !== hb.written) {
-    const show = (h: typeof ha) => (h.arg ? `${h.written} ${h.arg}` : h.written);
+    // The same first argument under another program name is that name alone (`python3` for `python`).
+    const show = (h: typeof ha) => (h.arg && ha.arg !== hb.arg ? `${h.written} ${h.arg}` : h.written);
     return [{ kind: 'program', values: [show(hb), show(ha)] }];
   }
   const flags = (ws: string[]) => new Set(ws.filter(isFlag).map((w) => w.split('=')[0]!));

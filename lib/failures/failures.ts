@@ -9,7 +9,7 @@ import { changeParts, commandFlags, credited, type FixPart, fixText } from './ch
 import { callTarget, errorClass, headWords, isShellCall, shellCommand } from './error-class.js';
 import { searchFoundNothing } from './no-match.js';
 import { failureRule } from './rule.js';
-import { runnerTarget } from './runner.js';
+import { runnerTarget, versionless } from './runner.js';
 import { otherJob } from './same-job.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
@@ -241,8 +241,12 @@ function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
     targetOf(s) === target ||
     // `make` then `make -C src`: the head gained an argument, the command is the same.
     (target !== undefined && isShell(failed) && isShell(s) && !!targetOf(s)?.startsWith(`${target} `)) ||
-    // `vercel deploy` then `npx vercel deploy`: the same command, through a package runner.
-    (target !== undefined && isShell(failed) && isShell(s) && runnerTargetOf(s) === target);
+    // `vercel deploy` then `npx vercel deploy`: the same command, through a package runner; `python
+    // app.py` then `python3 app.py`: the same command under the program's versioned name.
+    (target !== undefined &&
+      isShell(failed) &&
+      isShell(s) &&
+      (runnerTargetOf(s) === target || versionless(targetOf(s) ?? '') === versionless(target)));
   let first: Located | undefined;
   let tries = 0;
   for (let k = i + 1; k < steps.length && tries < SAME_JOB_TRIES; k++) {
@@ -297,8 +301,10 @@ export function fixedFailures(run: CallRun): Set<string> {
   const tools = new Set<string>();
   const targets = new Set<string>();
   const shellHeads = new Set<string>();
-  // What later shell successes ran through a package runner (`npx vercel deploy` → `vercel deploy`).
+  // Other spellings of what later shell successes ran: through a package runner (`npx vercel deploy`
+  // → `vercel deploy`), and without the program's version (`python3 app.py` → `python app.py`).
   const runnerTargets = new Set<string>();
+  const versionTargets = new Set<string>();
   for (let i = steps.length - 1; i >= first; i--) {
     const s = steps[i]!;
     if (s.error === undefined) {
@@ -309,6 +315,7 @@ export function fixedFailures(run: CallRun): Set<string> {
       if (!isShell(s)) continue;
       const through = runnerTargetOf(s);
       if (through !== undefined) runnerTargets.add(through);
+      versionTargets.add(versionless(target));
       for (let at = target.indexOf(' '); at > 0; at = target.indexOf(' ', at + 1))
         shellHeads.add(target.slice(0, at));
       continue;
@@ -318,7 +325,9 @@ export function fixedFailures(run: CallRun): Set<string> {
     const fixed =
       target === undefined
         ? tools.has(s.tool)
-        : targets.has(target) || (isShell(s) && (shellHeads.has(target) || runnerTargets.has(target)));
+        : targets.has(target) ||
+          (isShell(s) &&
+            (shellHeads.has(target) || runnerTargets.has(target) || versionTargets.has(versionless(target))));
     if (fixed) out.add(s.ref);
   }
   return out;

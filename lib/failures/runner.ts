@@ -1,7 +1,9 @@
 /**
- * Package runners. `npx vercel deploy` runs `vercel deploy` from the project's packages or the
- * registry: a command that failed because its program is not installed (`command not found: vercel`)
- * and then worked through a runner did the same job, and the fix is "run it through `npx`".
+ * Other spellings of one command. Through a package runner: `npx vercel deploy` runs `vercel deploy`
+ * from the project's packages or the registry, so a command that failed because its program is not
+ * installed (`command not found: vercel`) and then worked through a runner did the same job, and the
+ * fix is "run it through `npx`". With the program's version: `python3 app.py` after `python app.py`
+ * failed with "command not found: python" ("run `python3` instead of `python`").
  */
 import { commandHead } from './error-class.js';
 
@@ -47,4 +49,21 @@ export function throughRunner(command: string): { runner: string; command: strin
 export function runnerTarget(command: string): string | undefined {
   const r = throughRunner(command);
   return r ? commandHead(r.command) || undefined : undefined;
+}
+
+/** A first word ending in a version (`python3`, `python3.11`, `pip3`): the program and the version. */
+const VERSIONED = /^([A-Za-z][\w-]*?)[\d.]+(?=\s|$)/;
+
+/**
+ * @internal A call's target with its program's version dropped (`python3 app.py` → `python app.py`):
+ * two targets equal this way name one command under two installed names.
+ *
+ * @example
+ * ```ts
+ * versionless('python3 manage.py'); // 'python manage.py'
+ * versionless('k8s apply'); // 'k8s apply'
+ * ```
+ */
+export function versionless(target: string): string {
+  return target.replace(VERSIONED, '$1');
 }

@@ -125,6 +125,9 @@ describe('another job is no fix', () => {
       { action: 'vercel deploy' },
       { action: 'npx vercel deploy' },
       { action: 'cd web && npx -y vercel deploy --prod' },
+      { action: 'python app.py' },
+      { action: 'python3 app.py' },
+      { action: 'python3.11 app.py --check' },
     ];
     fc.assert(
       fc.property(
@@ -161,7 +164,7 @@ describe('another job is no fix', () => {
   });
 });
 
-describe('a package runner', () => {
+describe('a package runner, a versioned program name', () => {
   it('reads the same command run through npx, bunx, pnpm dlx or yarn dlx as the fix', () => {
     const cases: [string, string, string][] = [
       ['vercel deploy --prod', 'npx vercel deploy --prod', 'run it through `npx`'],
@@ -180,6 +183,26 @@ describe('a package runner', () => {
         { action: 'vercel deploy', error: 'command not found: vercel' },
         { action: 'npx netlify deploy' },
       ),
+    ).toBe(undefined);
+  });
+
+  it('reads the program under its versioned name as the same command', () => {
+    const cases: [string, string, string][] = [
+      ['python app.py', 'python3 app.py', 'run `python3` instead of `python`'],
+      ['pip install -r requirements.txt', 'pip3 install -r requirements.txt', 'run `pip3` instead of `pip`'],
+      [
+        'python -m pytest',
+        'source .venv/bin/activate && python3 -m pytest',
+        'first run `source .venv/bin/activate`',
+      ],
+    ];
+    for (const [failed, later, change] of cases) {
+      const fix = fixOf({ action: failed, error: 'bash: python: command not found' }, { action: later });
+      expect(fix, `${failed} → ${later}`).toMatchObject({ kind: 'changed', change });
+    }
+    // Another script under the versioned name is another target.
+    expect(
+      fixOf({ action: 'python app.py', error: 'command not found' }, { action: 'python3 other.py' }),
     ).toBe(undefined);
   });
 

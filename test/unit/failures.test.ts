@@ -410,7 +410,7 @@ describe('groupFailures and failureLesson', () => {
       },
     ]);
     expect(failureLesson(c!)).toBe(
-      'When `run_command` (npm install) fails with "File <path> cannot be loaded because running scripts is disabled on this system.": run `npm.cmd install` instead of `npm install`.',
+      'When `run_command` (npm install) fails with "File <path> cannot be loaded because running scripts is disabled on this system.": run `npm.cmd` instead of `npm`.',
     );
     // Antigravity quotes its command lines; the fix there was Windows' shell.
     const [d] = groupFailures([
@@ -431,7 +431,7 @@ describe('groupFailures and failureLesson', () => {
     );
     // Each fix as parts a program reads: another name of the program, and a shell wrapped around.
     expect(c!.fix).toMatchObject({
-      parts: [{ kind: 'program', values: ['npm.cmd install', 'npm install'] }],
+      parts: [{ kind: 'program', values: ['npm.cmd', 'npm'] }],
     });
     expect(d!.fix).toMatchObject({ parts: [{ kind: 'wrapper', values: ['cmd /c'] }] });
     // Both are rules, not one-off arguments: each is a key point.

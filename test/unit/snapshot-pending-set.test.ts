@@ -388,9 +388,15 @@ describe('the pending set', () => {
       const answered = new Set(
         modelErrors.filter((r) => r.group === 'answered').map((r) => `${r.file}#${r.message}#${r.sha256}`),
       );
+      // One row drawn as unfixed is made good since a command run through a package runner counts as
+      // the same command (`vercel --version`, then `npx vercel --version`; lib/failures/runner.ts): both
+      // of its readers labelled it resolved.
+      const throughRunner = new Set(['b81247b9b3']);
       for (const r of kept([...fixed, ...fixedRuns]))
         expect(entryOf(r)?.scope === 'fixed', `${r.file} message ${r.message}`).toBe(
-          r.group === 'fixed' || answered.has(`${r.file}#${r.message}#${r.sha256}`),
+          r.group === 'fixed' ||
+            answered.has(`${r.file}#${r.message}#${r.sha256}`) ||
+            throughRunner.has(String(r.id)),
         );
       expect(
         kept([...fixed, ...fixedRuns]).filter(
