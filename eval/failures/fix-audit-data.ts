@@ -37,6 +37,8 @@ export interface AuditCase {
   kind: 'changed' | 'other-tool';
   change: string;
   parts: string[];
+  /** File edits that worked between the two calls (`FailureFix.edits`), 0 for none. */
+  edits: number;
   failed: AuditCall;
   between: AuditCall[];
   skipped: number;
@@ -157,6 +159,7 @@ export function auditCases(): AuditCase[] {
         kind: fix.kind,
         change: fix.change,
         parts: fix.parts.map((p) => p.kind),
+        edits: fix.edits ?? 0,
         failed: call(run, outs, failedStep),
         between: shown.map((b) => ({ ...b, input: cut(b.input, 200), output: cut(b.output, 160) })),
         skipped,

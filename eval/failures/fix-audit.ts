@@ -146,6 +146,13 @@ function main(): number {
   );
   console.log(`the call's own change is why it worked: ${pct(causalOf(kept), kept.length)}`);
   console.log(`… and it is the change rearview names: ${pct(kept.filter(right).length, kept.length)}`);
+  // Files edited between the two calls: the code reports them (`FailureFix.edits`) and lowers the
+  // lesson's confidence; how often is the credited change right with and without them?
+  const withEdits = kept.filter((c) => (now.get(`${c.file}#${c.failedStep}#${c.fixedStep}`)?.edits ?? 0) > 0);
+  const without = kept.filter((c) => !withEdits.includes(c));
+  console.log(
+    `with file edits between the two calls: ${pct(causalOf(withEdits), withEdits.length)} right; without: ${pct(causalOf(without), without.length)}`,
+  );
   if (process.argv.includes('--list'))
     for (const c of all) {
       const l = first.get(c.id)!;

@@ -14,11 +14,11 @@ export {
   type CallStep,
   type FailureClass,
   type FailureFix,
-  failureLesson,
   fixedFailures,
   groupFailures,
 } from './failures.js';
 export { judgeFailure } from './judge.js';
+export { failureLesson } from './lesson.js';
 export { searchFoundNothing } from './no-match.js';
 export { failureRule, type RuleSource } from './rule.js';
 export { stepsFromMessages, type ToolMessageLike } from './steps.js';

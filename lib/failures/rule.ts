@@ -3,7 +3,7 @@
  * keep, written the same way by `rearview learn` and by a session's key points.
  */
 
-/** What {@link failureRule} reads of a `FailureClass` (its own shape: `failures.ts` imports this file). */
+/** What {@link failureRule} reads of a `FailureClass` (its own shape: it needs nothing else of the class). */
 export interface RuleSource {
   tool: string;
   subject: string;

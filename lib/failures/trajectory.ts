@@ -5,8 +5,9 @@
  */
 
 import type { ReflectionInsight } from '../heuristic/index.js';
-import { type CallStep, type FailureClass, failureLesson, groupFailures, namesChange } from './failures.js';
+import { type CallStep, type FailureClass, groupFailures, namesChange } from './failures.js';
 import { judgeFailure } from './judge.js';
+import { failureLesson } from './lesson.js';
 
 /** The parts of a `Trajectory` (from `rearview/transcript`) that reflection reads. */
 export interface TrajectoryLike {
@@ -53,14 +54,16 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
   // A fix the judge refuses as a rule (a one-off value, a permission prompt, an unreadable error, a
   // failing test) stays evidence: the playbook policy proposes no key point for it.
   const oneOff = fixed && judgeFailure(c.errorClass, c.fix!) !== undefined;
+  const edits = fixed ? (c.fix!.edits ?? 0) : 0;
   const refs = c.occurrences.map((o) => o.ref);
   if (c.fix && !refs.includes(c.fix.ref)) refs.push(c.fix.ref);
   return {
     // When and how often is evidence; the recommendation is the rule (failureRule) when a change worked.
-    fact: `Tool \`${c.tool}\` failed ${n === 1 ? 'once' : `${n} times`}${c.runs > 1 ? ` in ${c.runs} runs` : ''} with "${c.errorClass}"${fixed ? ` (a changed call worked at step ${c.runs > 1 ? `${c.fix!.step} of ${c.fix!.run}` : c.fix!.step})` : ''}`,
+    fact: `Tool \`${c.tool}\` failed ${n === 1 ? 'once' : `${n} times`}${c.runs > 1 ? ` in ${c.runs} runs` : ''} with "${c.errorClass}"${fixed ? ` (a changed call worked at step ${c.runs > 1 ? `${c.fix!.step} of ${c.fix!.run}` : c.fix!.step}${edits ? `, after ${edits === 1 ? 'a file edit' : `${edits} file edits`}` : ''})` : ''}`,
     recommendation: failureLesson(c),
     category: 'anti_pattern',
-    confidence: fixed && !oneOff ? 'high' : 'medium',
+    // Files edited in between may be what made the call work: the change is then less sure.
+    confidence: fixed && !oneOff && !edits ? 'high' : 'medium',
     tags: [
       'tool_failure',
       `tool:${c.tool}`,
@@ -94,7 +97,9 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
  * `no_fix`, `recurring` when it failed more
  * than once, and `one_off` when a fix was found but {@link judgeFailure} refuses it as a standing
  * rule (it changed a value for that task or answered a permission prompt, or the error is unreadable
- * or a failing test); a `one_off` lesson has `medium` confidence and proposes no key point.
+ * or a failing test); a `one_off` lesson has `medium` confidence and proposes no key point, and so has
+ * a fix after which files were edited before the call worked (`FailureFix.edits`: the edits may be
+ * what made it work; the lesson still proposes its key point).
  * Successful trajectories yield nothing unless `allOutcomes`. Never throws.
  *
  * @example

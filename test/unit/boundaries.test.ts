@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   transcript: ['core'],
   llm: ['core', 'redact'],
   heuristic: ['core', 'transcript'],
-  failures: ['core', 'heuristic'],
+  failures: ['core', 'heuristic', 'transcript'],
   'heuristic-model': ['core', 'heuristic'],
   'llm-reflect': ['core', 'heuristic', 'llm'],
   categorise: ['core'],

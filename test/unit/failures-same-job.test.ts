@@ -221,3 +221,62 @@ describe('a package runner, a versioned program name', () => {
     ]);
   });
 });
+
+describe('files edited between the failure and the call that worked', () => {
+  const steps = (between: { tool: string; action: string; error?: string }[]) => [
+    {
+      tool: 'Bash',
+      action: 'pytest tests/test_io.py::test_load',
+      error: 'FAILED tests/test_io.py::test_load',
+    },
+    ...between,
+    { tool: 'Bash', action: 'pytest tests/test_io.py::test_load -x' },
+  ];
+
+  it('counts the edits that worked, says so in the fact, and lowers the confidence', () => {
+    const edited = steps([
+      { tool: 'Edit', action: '{"file_path":"src/io.py","old_string":"a","new_string":"b"}' },
+      { tool: 'Read', action: '{"file_path":"src/io.py"}' },
+      { tool: 'Write', action: '{"file_path":"src/io2.py","content":"x"}' },
+      { tool: 'Edit', action: '{"file_path":"src/io.py"}', error: 'String to replace not found in file.' },
+    ]);
+    const [c] = groupFailures([{ id: 'r', steps: edited }]);
+    expect(c!.fix).toMatchObject({ kind: 'changed', change: 'add `-x`', edits: 2 });
+    const [insight] = reflectFromTrajectories([{ id: 'r', steps: edited }], { allOutcomes: true });
+    expect(insight!.fact).toContain('(a changed call worked at step 6, after 2 file edits)');
+    expect(insight!.confidence).toBe('medium');
+  });
+
+  it('says nothing of edits when none worked between, and keeps the confidence', () => {
+    const plain = steps([{ tool: 'Read', action: '{"file_path":"src/io.py"}' }]);
+    const [c] = groupFailures([{ id: 'r', steps: plain }]);
+    expect(c!.fix).not.toHaveProperty('edits');
+    const [insight] = reflectFromTrajectories([{ id: 'r', steps: plain }], { allOutcomes: true });
+    expect(insight!.fact).toContain('(a changed call worked at step 3)');
+    // A failing test is no standing rule (judgeFailure): one_off, so medium either way.
+    expect(insight!.tags).toContain('fix_found');
+  });
+
+  it('still proposes a standing rule found after an edit', () => {
+    const trajectories = [
+      {
+        id: 't',
+        steps: [
+          {
+            tool: 'Bash',
+            action: 'git push',
+            error: 'fatal: The current branch main has no upstream branch.',
+          },
+          { tool: 'Edit', action: '{"file_path":"README.md"}' },
+          { tool: 'Bash', action: 'git push --set-upstream origin main' },
+        ],
+      },
+    ];
+    const [insight] = reflectFromTrajectories(trajectories, { allOutcomes: true });
+    expect(insight!.confidence).toBe('medium');
+    expect(insight!.fact).toContain('after a file edit');
+    expect(lessons({ messages: [], trajectories }).proposed.map((p) => p.text)).toEqual([
+      'When `Bash` (git push) fails with "fatal: The current branch <name> has no upstream branch.": add `--set-upstream`.',
+    ]);
+  });
+});
