@@ -28,6 +28,16 @@ const CALLS: Pick<CallStep, 'tool' | 'action'>[] = [
   { tool: 'Edit', action: '{"file_path":"a.ts","old_string":"x"}' },
   { tool: 'push_files', action: '{"message":"m"}' },
   { tool: 'push_files', action: '{"message":"n"}' },
+  // Another job (failures-same-job.test.ts): still made good; a package runner, a versioned program.
+  { tool: 'Bash', action: 'npm run test:e2e' },
+  { tool: 'Bash', action: 'npm run lint' },
+  { tool: 'Bash', action: 'gt deacon start' },
+  { tool: 'Bash', action: 'gt deacon status' },
+  { tool: 'Bash', action: 'uv venv --help' },
+  { tool: 'Bash', action: 'vercel deploy' },
+  { tool: 'Bash', action: 'cd web && npx -y vercel deploy --prod' },
+  { tool: 'Bash', action: 'python app.py' },
+  { tool: 'Bash', action: 'python3.11 app.py --check' },
 ];
 
 describe('fixedFailures', () => {
