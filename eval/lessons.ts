@@ -15,12 +15,13 @@
  * Exits 1 when a must-be-0 count is not 0. `--json` prints the report as JSON. Reads ../shared/data;
  * skips with a message when it is absent.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { READER_RECALL_MIN_SCORE, readerModel } from '../lib/heuristic-model/index';
 import { applyDelta, type DeltaOperation, emptyPlaybook, findDuplicates } from '../lib/playbook/index';
 import { type LessonsInput, lessons, type ProposedKeyPoint } from '../lib/session/index';
 import { agentRunFormat, parseTrajectory, parseTranscript } from '../lib/transcript/index';
+import { sessionFiles } from '../tools/shared/data';
 import { mulberry32 as random } from '../tools/shared/random';
 
 const DATA = resolve(import.meta.dirname, '../../shared/data');
@@ -54,18 +55,6 @@ interface FileReport {
   templateOnly: number;
   nearDuplicatePairs: number;
   proposals: ProposedKeyPoint[];
-}
-
-/** Every session file under the shared data: the licences, source lists and run summaries are not. */
-function sessionFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const f of readdirSync(dir).sort()) {
-    const p = join(dir, f);
-    if (statSync(p).isDirectory()) out.push(...sessionFiles(p));
-    else if (!/^(readme|source|licen[cs]e|copying)/i.test(f) && !/results_summary|summar/i.test(f))
-      out.push(p);
-  }
-  return out;
 }
 
 /** What `rearview reflect` reads people's turns with by default; `--markers` for the phrase markers. */

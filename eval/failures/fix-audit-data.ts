@@ -4,17 +4,12 @@
  * error, the calls in between (tool, input, whether they failed, the start of their output), and the
  * call rearview pairs with the failure, with the start of its output. Read by `fix-audit.ts`.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { contentText, fnv1a32 } from '../../lib/core/index';
-import {
-  type CallRun,
-  callTarget,
-  type FailureClass,
-  groupFailures,
-  stepsFromMessages,
-} from '../../lib/failures/index';
+import { type CallRun, type FailureClass, groupFailures, stepsFromMessages } from '../../lib/failures/index';
 import { agentRunFormat, parseTrajectory, parseTranscript } from '../../lib/transcript/index';
+import { sessionFiles } from '../../tools/shared/data';
 
 export const DATA = resolve(import.meta.dirname, '../../../shared/data');
 
@@ -47,19 +42,6 @@ export interface AuditCase {
 
 const cut = (s: string, n: number): string =>
   s.length > n ? `${s.slice(0, n)} […${s.length - n} more characters]` : s;
-
-function files(): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const f of readdirSync(d).sort()) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (!/^(README|SOURCE|LICENSE|SOURCES)/i.test(f) && !/results_summary/.test(f)) out.push(p);
-    }
-  };
-  walk(DATA);
-  return out;
-}
 
 /** The runs of one file as the lessons pipeline reads them, with every call's output by step. */
 function runsOf(text: string): { runs: CallRun[]; outputs: Map<string, string[]> } {
@@ -96,39 +78,10 @@ function call(run: CallRun, outputs: string[] | undefined, step: number): AuditC
   };
 }
 
-/**
- * The occurrence the fix answers: the first failed call of the class in the fix's run whose first
- * later success is the fix, as `groupFailures` pairs them (the same tool on the same target, or a
- * longer command with the same head; for another tool, any call on the target).
- */
-function answered(run: CallRun, c: FailureClass, fixStep: number, otherTool: boolean): number {
-  const stepAt = (k: number) => run.steps.find((x) => (x.index ?? 0) + 1 === k);
-  const before = c.occurrences.filter((o) => o.run === run.id && o.step < fixStep);
-  for (const o of before) {
-    const failed = stepAt(o.step);
-    const target = callTarget(failed?.action);
-    const onTarget = (a: string | undefined) => {
-      const t = callTarget(a);
-      return t === target || (target !== undefined && (t?.startsWith(`${target} `) ?? false));
-    };
-    for (let k = o.step + 1; k <= fixStep; k++) {
-      const s = stepAt(k);
-      if (!s || s.error !== undefined) continue;
-      const pairs = otherTool
-        ? target !== undefined && onTarget(s.action)
-        : s.tool === failed?.tool && (target === undefined || onTarget(s.action));
-      if (!pairs) continue;
-      if (k === fixStep) return o.step;
-      break;
-    }
-  }
-  return before.length ? before[before.length - 1]!.step : c.occurrences[0]!.step;
-}
-
 /** Every credited fix (another argument or another tool) over the shared data, in file order. */
 export function auditCases(): AuditCase[] {
   const cases: AuditCase[] = [];
-  for (const path of files()) {
+  for (const path of sessionFiles(DATA)) {
     let parsed: ReturnType<typeof runsOf>;
     try {
       parsed = runsOf(readFileSync(path, 'utf8'));
@@ -143,7 +96,7 @@ export function auditCases(): AuditCase[] {
       if (!fix || (fix.kind !== 'changed' && fix.kind !== 'other-tool')) continue;
       const run = parsed.runs.find((r) => r.id === fix.run)!;
       const outs = parsed.outputs.get(run.id);
-      const failedStep = answered(run, c, fix.step, fix.kind === 'other-tool');
+      const failedStep = fix.failedStep ?? c.occurrences[0]!.step;
       const between: AuditCall[] = [];
       for (let k = failedStep + 1; k < fix.step; k++) between.push(call(run, outs, k));
       // A long gap keeps its two ends: what came right after the failure and right before the fix.

@@ -4,7 +4,7 @@
  * never disagree).
  */
 import { clip } from '../core/index.js';
-import { COMMAND_KEYS, commandOf, headWords, inputObject } from './error-class.js';
+import { COMMAND_KEYS, commandLine, commandOf, headWords, inputObject } from './error-class.js';
 import { throughRunner } from './runner.js';
 
 /**
@@ -294,8 +294,7 @@ function commandChange(a: string, b: string): FixPart[] {
  * ```
  */
 export function commandFlags(call: ChangedCall): Set<string> | undefined {
-  const input = inputObject(call.action);
-  const command = input ? commandOf(input) : call.action;
+  const command = commandLine(call.action);
   if (command === undefined) return undefined;
   return new Set(
     words(mainCommand(command))

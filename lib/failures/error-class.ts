@@ -241,8 +241,24 @@ const SHELL_TOOL = /^(?:bash|sh|zsh|shell|terminal|run_?command|execute_?command
  */
 export function shellCommand(tool: string, action: string | undefined): string | undefined {
   if (!isShellCall(tool, action)) return undefined;
+  return commandLine(action) ?? '';
+}
+
+/**
+ * @internal The command line of a call, whatever its tool: its JSON input's command (`commandOf`), or
+ * the raw action; undefined for a JSON input that names no command or for no action.
+ *
+ * @example
+ * ```ts
+ * commandLine('{"command":["bash","-lc","npm test"]}'); // 'npm test'
+ * commandLine('make -C src'); // 'make -C src'
+ * commandLine('{"file_path":"a.ts"}'); // undefined
+ * ```
+ */
+export function commandLine(action: string | undefined): string | undefined {
+  if (typeof action !== 'string') return undefined;
   const input = inputObject(action);
-  return input ? (commandOf(input) ?? '') : (action ?? '');
+  return input ? commandOf(input) : action;
 }
 
 /**

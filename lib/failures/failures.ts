@@ -41,6 +41,11 @@ export interface CallRun {
 export interface FailureFix {
   /** 1-based step number of the call that worked, and its run. */
   step: number;
+  /**
+   * 1-based step number of the failed call, in the same run, that this fix answers (the class may
+   * have failed earlier too). Set by {@link groupFailures}.
+   */
+  failedStep?: number;
   run: string;
   ref: string;
   /**
@@ -203,7 +208,7 @@ export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
       if (flags) c.flags.push(flags);
       if (!namesChange(c.fix)) {
         const fix = findFix(steps, i);
-        if (fix && (!c.fix || namesChange(fix))) c.fix = fix;
+        if (fix && (!c.fix || namesChange(fix))) c.fix = { ...fix, failedStep: s.step };
       }
       c.subject = c.subjects.size === 1 ? [...c.subjects][0]! : commonProgram(c.subjects);
     });

@@ -11,7 +11,8 @@
  */
 
 import { changeParts, type FixPart, isFlag, mainCommand } from './change.js';
-import { commandOf, headWords, inputObject } from './error-class.js';
+import { commandLine, headWords } from './error-class.js';
+import { versionless } from './runner.js';
 
 /** Asking a program how to call it is not calling it. */
 const HELP = /^(?:--help|-h|help|--version|-V|\/\?)$/;
@@ -24,13 +25,6 @@ const HERE = /^\.{1,2}\/?$/;
 const QUOTES = /^\\?["'`]|\\?["'`]$/g;
 /** How much of a word is read back from its command: a pasted megabyte in quotes is compared by its start. */
 const MAX_WORD = 512;
-
-/** The command line of a call's input (a command string, or the input's command key). */
-function commandLine(action: string | undefined): string | undefined {
-  if (typeof action !== 'string') return undefined;
-  const input = inputObject(action);
-  return input ? commandOf(input) : action;
-}
 
 /**
  * The whole word a fix part shows (cut to 40 characters, or split inside a quoted string with spaces),
@@ -65,6 +59,9 @@ function wordOf(part: string, whole: string): boolean {
   return false;
 }
 
+/** Whether `short` starts `long` and is long enough to mean it (`postgres`, `postgresql@16`). */
+const startOf = (short: string, long: string) => short.length >= MIN_PART && long.startsWith(short);
+
 /**
  * Whether two values of one argument name the same thing: equal, the same file name, one the start of
  * the other (`postgres`, `postgresql@16`), or one a word of the other (`ORIGINAL_VISION.md` in
@@ -76,21 +73,20 @@ function related(a: string, b: string): boolean {
   if (x === '' || y === '' || x === y || HERE.test(x) || HERE.test(y)) return true;
   if (baseName(x) === baseName(y)) return true;
   const [short, long] = x.length < y.length ? [x, y] : [y, x];
-  return (short.length >= MIN_PART && long.startsWith(short)) || wordOf(short, long);
+  return startOf(short, long) || wordOf(short, long);
 }
 
 const isSwitch = (w: string) => isFlag(w) || SWITCH.test(w);
 
 /** A program's name less its version (`python3.11`, `pip3`); `headWords` has dropped `.cmd`/`.exe`. */
-const programName = (p: string) => p.toLowerCase().replace(/[\d.]+$/, '');
+const programName = (command: string) => versionless(headWords(command).program).toLowerCase();
 
 /** Whether two command lines run unrelated programs (`uvx` and `git`; not `python` and `python3`). */
 function otherProgram(a: string, b: string): boolean {
-  const x = programName(headWords(a).program);
-  const y = programName(headWords(b).program);
+  const x = programName(a);
+  const y = programName(b);
   if (x === '' || y === '' || x === y) return false;
-  const [short, long] = x.length < y.length ? [x, y] : [y, x];
-  return !(short.length >= MIN_PART && long.startsWith(short));
+  return !(x.length < y.length ? startOf(x, y) : startOf(y, x));
 }
 
 /** The parts' verdict on the command lines `a` (failed) and `b` (worked): another job, or not. */

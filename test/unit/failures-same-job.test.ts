@@ -87,7 +87,18 @@ describe('another job is no fix', () => {
       { action: 'gt deacon logs' },
       { action: 'gt deacon start --replace' },
     );
-    expect(fix).toMatchObject({ kind: 'changed', change: 'add `--replace`', step: 4 });
+    expect(fix).toMatchObject({ kind: 'changed', change: 'add `--replace`', step: 4, failedStep: 1 });
+  });
+
+  it('names the failed call each fix answers, when the class failed more than once', () => {
+    const fix = fixOf(
+      { action: 'gt deacon start', error: 'Error: session already running' },
+      { action: 'gt deacon start' },
+      { action: 'gt deacon start --verbose', error: 'Error: session already running' },
+      { action: 'gt deacon start --replace' },
+    );
+    // The first failure's fix was a retry (step 2, no change named); the second's names the change.
+    expect(fix).toMatchObject({ kind: 'changed', step: 4, failedStep: 3 });
   });
 
   it('gives up after eight calls of another job, with the first of them', () => {
@@ -119,7 +130,8 @@ describe('another job is no fix', () => {
         { action: `tool "${'ab '.repeat(n)}x"`, error: 'Error: no' },
         { action: `tool "${'ab '.repeat(n)}y" z` },
       );
-    expect(groupFailures([runOf(10)])[0]!.fix?.kind).toBeDefined();
+    // Two long messages that differ at their end are two messages: another job.
+    expect(groupFailures([runOf(10)])[0]!.fix).toMatchObject({ kind: 'other-job', failedStep: 1 });
     const g = measureGrowth((r: ReturnType<typeof runOf>) => groupFailures([r]), runOf, doublings(20_000, 3));
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
   });
@@ -211,11 +223,21 @@ describe('files edited between the failure and the call that worked', () => {
   it('says nothing of edits when none worked between, and keeps the confidence', () => {
     const plain = steps([{ tool: 'Read', action: '{"file_path":"src/io.py"}' }]);
     const [c] = groupFailures([{ id: 'r', steps: plain }]);
+    expect(c!.fix).toMatchObject({ kind: 'changed', change: 'add `-x`' });
     expect(c!.fix).not.toHaveProperty('edits');
     const [insight] = reflectFromTrajectories([{ id: 'r', steps: plain }], { allOutcomes: true });
     expect(insight!.fact).toContain('(a changed call worked at step 3)');
-    // A failing test is no standing rule (judgeFailure): one_off, so medium either way.
-    expect(insight!.tags).toContain('fix_found');
+    // A standing rule with only a read between: high confidence, as before edits were counted.
+    const push = [
+      { tool: 'Bash', action: 'git push', error: 'fatal: The current branch main has no upstream branch.' },
+      { tool: 'Read', action: '{"file_path":"README.md"}' },
+      { tool: 'Bash', action: 'git push --set-upstream origin main' },
+    ];
+    const [rule] = reflectFromTrajectories([{ id: 't', steps: push }], { allOutcomes: true });
+    expect(rule!.confidence).toBe('high');
+    expect(rule!.fact).toBe(
+      'Tool `Bash` failed once with "fatal: The current branch <name> has no upstream branch." (a changed call worked at step 3)',
+    );
   });
 
   it('still proposes a standing rule found after an edit', () => {

@@ -36,4 +36,16 @@ export const CONVERSATION_FOLDERS: readonly string[] = [
 ];
 
 /** The data's own metadata files (sources, licences, READMEs): no session in them. */
-export const METADATA_FILE = /(?:^|\/)(?:SOURCES?\.(?:jsonl|txt)|LICENSE|README\.md)$/;
+export const METADATA_FILE = /(?:^|\/)(?:SOURCES?\.(?:jsonl|txt)|LICENSE(?:\.md|\.txt)?|README\.md)$/;
+
+/**
+ * Files of the data that summarise sessions rather than hold one: mini-swe-agent's
+ * `results_summary.json` (which runs were resolved) and the console developer's Gemini summaries of
+ * their days (`gemini-summary-day-001-003.md`). A session whose name says "summary" is a session.
+ */
+export const SUMMARY_FILE = /(?:^|\/)(?:results_summary\.json|gemini-summary-[^/]*\.md)$/;
+
+/** Every session file under `dir`: not the data's metadata ({@link METADATA_FILE}) nor its summaries. */
+export function sessionFiles(dir: string): string[] {
+  return walkFiles(dir, (name) => !METADATA_FILE.test(name) && !SUMMARY_FILE.test(name));
+}
