@@ -78,17 +78,20 @@ function call(run: CallRun, outputs: string[] | undefined, step: number): AuditC
   };
 }
 
-/** Every credited fix (another argument or another tool) over the shared data, in file order. */
-export function auditCases(): AuditCase[] {
+/**
+ * Every credited fix (another argument or another tool) over the session files of `root` (the shared
+ * data unless told), in file order; `files` (absolute paths) replaces the shared data's walk.
+ */
+export function auditCases(root = DATA, files: readonly string[] = sessionFiles(root)): AuditCase[] {
   const cases: AuditCase[] = [];
-  for (const path of sessionFiles(DATA)) {
+  for (const path of files) {
     let parsed: ReturnType<typeof runsOf>;
     try {
       parsed = runsOf(readFileSync(path, 'utf8'));
     } catch {
       continue;
     }
-    const file = relative(DATA, path);
+    const file = relative(root, path);
     const parts = file.split('/');
     const author = parts.length > 2 ? `${parts[0]}/${parts[1]}` : file;
     for (const c of groupFailures(parsed.runs) as FailureClass[]) {

@@ -22,17 +22,31 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkCopies } from '../heuristic/unseen';
 import { kappa } from '../snapshot/sets/strangers-notes/agreement';
 import { auditCases, DATA } from './fix-audit-data';
 
-const SET = join(import.meta.dirname, 'sets/fix-audit');
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+
+/**
+ * `fix-audit` (the shared data) or `fix-audit-fresh`: the console transcripts of 45 authors in no
+ * folder of the shared data (`../heuristic/sets/fresh-console/`), read from `--dir <folder>` holding
+ * `console/<id>.md`, each copy checked against that set's SHA-256 first.
+ */
+const SET_NAME = arg('--set') ?? 'fix-audit';
+const SET = join(import.meta.dirname, 'sets', SET_NAME);
 
 interface Case {
   id: string;
   /**
    * 1: credited before the same-job rule (7 December 2026); 2: credited only after it; 3: credited
    * only once a package runner counted as the same command (`npx vercel` after `vercel`); 4: once a
-   * program's versioned name did (`python3` after `python`).
+   * program's versioned name did (`python3` after `python`); 5: once a file read between a refused
+   * edit and one that worked counted as the fix (`read-first`). In `fix-audit-fresh`: 1 as drawn,
+   * 2 credited only after the rules written from its round 1.
    */
   round: number;
   file: string;
@@ -67,15 +81,30 @@ function labels(file: string): Map<string, Label> {
 }
 
 /** The credit is right: the later call does the job, and its own change is (part of) why it worked. */
-const causal = (l: Label) => l.sameGoal === 'yes' && (l.cause === 'call' || l.cause === 'both');
+const causal = (l: Label, c: Case) =>
+  l.sameGoal === 'yes' &&
+  // A credit naming the file read first (`read-first`) claims a step done between the two calls.
+  (c.change.startsWith('first read the file')
+    ? l.cause === 'between' || l.cause === 'both'
+    : l.cause === 'call' || l.cause === 'both');
 
 const pct = (n: number, d: number) => `${n} of ${d} (${d ? ((100 * n) / d).toFixed(1) : '—'} %)`;
 
+/** The session files the set was drawn from, and their root: the shared data, or the checked copies. */
+function sessions(): { root: string; files?: string[] } {
+  if (SET_NAME === 'fix-audit') return { root: DATA };
+  const dir = arg('--dir');
+  if (!dir) throw new Error(`usage: fix-audit.ts --set ${SET_NAME} --dir <folder holding console/<id>.md>`);
+  const root = join(dir, 'console');
+  return { root, files: checkCopies(dir, 'fresh-console').map((f) => join(root, f.file)) };
+}
+
 function main(): number {
-  if (!existsSync(DATA)) {
+  if (SET_NAME === 'fix-audit' && !existsSync(DATA)) {
     console.log(`fix-audit skipped: ${DATA} is absent`);
     return 0;
   }
+  const { root, files } = sessions();
   const cases: Case[] = readFileSync(join(SET, 'cases.jsonl'), 'utf8')
     .trim()
     .split('\n')
@@ -97,7 +126,9 @@ function main(): number {
     round1.filter((c) => pred(first.get(c.id)!, c)).length;
   const n = round1.length;
   console.log(
-    `## Round 1: the fixes credited before the same-job rule, read blind (${n}, ${new Set(round1.map((c) => c.file.split('/').slice(0, 2).join('/'))).size} sources)`,
+    SET_NAME === 'fix-audit'
+      ? `## Round 1: the fixes credited before the same-job rule, read blind (${n}, ${new Set(round1.map((c) => c.file.split('/').slice(0, 2).join('/'))).size} sources)`
+      : `## As drawn: the fixes credited by the code of the set's README, read blind (${n}, ${new Set(round1.map((c) => c.file)).size} files)`,
   );
   console.log(
     `same job: ${pct(
@@ -107,19 +138,24 @@ function main(): number {
   );
   for (const cause of ['call', 'both', 'between', 'neither', 'unclear'])
     console.log(`  cause ${cause}: ${count((l) => l.cause === cause)}`);
-  const right = (c: Case) => causal(first.get(c.id)!) && match.get(c.id) === 'same';
-  console.log(`the call's own change is why it worked: ${pct(count(causal), n)}`);
-  console.log(`… and it is the change rearview names: ${pct(round1.filter(right).length, n)}`);
-  const partly = round1.filter((c) => causal(first.get(c.id)!) && match.get(c.id) === 'partly').length;
+  const right = (c: Case) => causal(first.get(c.id)!, c) && match.get(c.id) === 'same';
   console.log(
-    `  (partly the same: ${partly}; different: ${round1.filter((c) => causal(first.get(c.id)!) && match.get(c.id) === 'different').length})`,
+    `the call's own change is why it worked: ${pct(
+      count((l, c) => causal(l, c)),
+      n,
+    )}`,
+  );
+  console.log(`… and it is the change rearview names: ${pct(round1.filter(right).length, n)}`);
+  const partly = round1.filter((c) => causal(first.get(c.id)!, c) && match.get(c.id) === 'partly').length;
+  console.log(
+    `  (partly the same: ${partly}; different: ${round1.filter((c) => causal(first.get(c.id)!, c) && match.get(c.id) === 'different').length})`,
   );
 
   const both = round1.filter((c) => second.has(c.id));
   if (both.length) {
     const pairs = both.map((c) => [first.get(c.id)!.cause, second.get(c.id)!.cause] as const);
     const bin = both.map(
-      (c) => [String(causal(first.get(c.id)!)), String(causal(second.get(c.id)!))] as const,
+      (c) => [String(causal(first.get(c.id)!, c)), String(causal(second.get(c.id)!, c))] as const,
     );
     console.log(`\n## Second reader (${both.length} cases)`);
     console.log(`cause: ${pairs.filter(([a, b]) => a === b).length} agree, kappa ${kappa(pairs).toFixed(3)}`);
@@ -129,14 +165,14 @@ function main(): number {
   }
 
   // The code as it is now: which labelled fixes does it still credit, and how many are right?
-  const now = new Map(auditCases().map((c) => [`${c.file}#${c.failed.step}#${c.fixed.step}`, c]));
+  const now = new Map(auditCases(root, files).map((c) => [`${c.file}#${c.failed.step}#${c.fixed.step}`, c]));
   const still = (c: Case) => now.has(`${c.file}#${c.failedStep}#${c.fixedStep}`);
   const kept = all.filter(still);
   const dropped = round1.filter((c) => !still(c));
-  const causalOf = (cs: readonly Case[]) => cs.filter((c) => causal(first.get(c.id)!)).length;
+  const causalOf = (cs: readonly Case[]) => cs.filter((c) => causal(first.get(c.id)!, c)).length;
   console.log('\n## The code now');
   console.log(
-    `credits: ${now.size}; labelled: ${kept.length} (round 1 kept: ${kept.filter((c) => c.round === 1).length}, round 2: ${kept.filter((c) => c.round === 2).length}, round 3: ${kept.filter((c) => c.round === 3).length}, round 4: ${kept.filter((c) => c.round === 4).length}); not labelled: ${now.size - kept.length}`,
+    `credits: ${now.size}; labelled: ${kept.length} (round 1 kept: ${kept.filter((c) => c.round === 1).length}, round 2: ${kept.filter((c) => c.round === 2).length}, round 3: ${kept.filter((c) => c.round === 3).length}, round 4: ${kept.filter((c) => c.round === 4).length}, round 5: ${kept.filter((c) => c.round === 5).length}); not labelled: ${now.size - kept.length}`,
   );
   console.log(
     `round 1 credits dropped: ${dropped.length}, of which the call's own change was why: ${causalOf(dropped)}`,

@@ -21,7 +21,9 @@ import { throughRunner } from './runner.js';
  *   that is no flag, i.e. a value that worked for that task;
  * - `reorder`: the same words in another order;
  * - `other-input`: one call had a structured input, the other not;
- * - `other-tool`: another tool on the same target (`values`: its name).
+ * - `other-tool`: another tool on the same target (`values`: its name);
+ * - `read-first`: a failed edit that worked once the file was read between the two calls (`values`:
+ *   the reading tool): Claude Code refuses to edit a file the agent has not read.
  */
 export interface FixPart {
   kind:
@@ -39,7 +41,8 @@ export interface FixPart {
     | 'drop-argument'
     | 'reorder'
     | 'other-input'
-    | 'other-tool';
+    | 'other-tool'
+    | 'read-first';
   values: string[];
 }
 
@@ -114,6 +117,8 @@ function partText(p: FixPart): string {
       return 'pass other arguments';
     case 'other-tool':
       return `use \`${v[0]}\` instead`;
+    case 'read-first':
+      return `first read the file with \`${v[0]}\``;
   }
 }
 

@@ -219,7 +219,8 @@ export function headWords(command: string): { program: string; written: string; 
   const written = (tokens[0] ?? '').replace(/^["']+|["']+$/g, '').replace(/^.*[\\/]/, '');
   // Windows runs `npm` as `npm.cmd` (PowerShell refuses `npm.ps1`): one program, from any folder.
   const program = written.replace(/\.(?:cmd|exe|bat|ps1)$/i, '');
-  if (!program) return { program: '', written: '' };
+  // `…` is where a console cut the line (`DEV_MODE=1 OLLAMA_URL=… …`, `pyt…`): no program to read.
+  if (!program || program.includes('\u2026')) return { program: '', written: '' };
   const arg = tokens.slice(1).find((t) => !t.startsWith('-'));
   return arg && /^[\w][\w./-]{0,39}$/.test(arg) && !/^\d/.test(arg)
     ? { program, written, arg }

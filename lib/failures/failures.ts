@@ -7,9 +7,18 @@
 import { declinedCall } from '../core/index.js';
 import { isFileEditCall } from '../transcript/index.js';
 import { changeParts, commandFlags, credited, type FixPart, fixText } from './change.js';
-import { callTarget, errorClass, headWords, isShellCall, shellCommand } from './error-class.js';
-import { searchFoundNothing } from './no-match.js';
-import { runnerTarget, versionless } from './runner.js';
+import { errorClass } from './error-class.js';
+import {
+  editsFiles,
+  isShell,
+  type Located,
+  locate,
+  program,
+  runnerTargetOf,
+  targetOf,
+  unreadCommand,
+} from './located.js';
+import { versionless } from './runner.js';
 import { otherJob } from './same-job.js';
 
 /** One tool call and what came back, as a trajectory step or a transcript's call and result. */
@@ -97,72 +106,6 @@ export function namesChange(fix: FailureFix | undefined): boolean {
   return fix !== undefined && (fix.kind === 'changed' || fix.kind === 'other-tool');
 }
 
-interface Located extends CallStep {
-  tool: string;
-  run: string;
-  step: number;
-  ref: string;
-  /** {@link targetOf}'s memo: most calls are never compared, so their input is never parsed. */
-  target?: string | undefined;
-  targetRead?: true;
-  /** {@link runnerTargetOf}'s memo. */
-  runner?: string | undefined;
-  runnerRead?: true;
-}
-
-/** What the call acted on ({@link callTarget}), read once and only when a failure asks for it. */
-function targetOf(s: Located): string | undefined {
-  if (!s.targetRead) {
-    s.target = callTarget(s.action);
-    s.targetRead = true;
-  }
-  return s.target;
-}
-
-/**
- * What a shell call run through a package runner acts on (`npx vercel deploy` → `vercel deploy`,
- * {@link runnerTarget}), read once: such a call does the job of the same command without the runner.
- */
-function runnerTargetOf(s: Located): string | undefined {
-  if (!s.runnerRead) {
-    const command = shellCommand(s.tool, s.action);
-    s.runner = command ? runnerTarget(command) : undefined;
-    s.runnerRead = true;
-  }
-  return s.runner;
-}
-
-function locate(run: CallRun): Located[] {
-  const id = String(run.id);
-  const out: Located[] = [];
-  run.steps.forEach((s, position) => {
-    if (s === null || typeof s !== 'object') return;
-    const index = typeof s.index === 'number' ? s.index : position;
-    const action = typeof s.action === 'string' ? s.action : undefined;
-    const located: Located = {
-      ...(action !== undefined ? { action } : {}),
-      tool: typeof s.tool === 'string' && s.tool !== '' ? s.tool : '<unknown>',
-      run: id,
-      step: index + 1,
-      ref: typeof s.ref === 'string' ? s.ref : `trajectory:${id}:event:${index}`,
-    };
-    // A search that matched nothing exits with status 1: an answer, not a failure.
-    if (typeof s.error === 'string' && !searchFoundNothing(s)) located.error = s.error;
-    out.push(located);
-  });
-  return out;
-}
-
-function isShell(s: Located): boolean {
-  return isShellCall(s.tool, s.action);
-}
-
-/** The program a shell call runs (`git`), or '' for other calls. */
-function program(s: Located): string {
-  const command = shellCommand(s.tool, s.action);
-  return command === undefined ? '' : headWords(command).program;
-}
-
 /**
  * Groups the failed calls of `runs` by tool and {@link errorClass}, in order of first occurrence
  * (calls the user declined are not failures), and pairs each class with the first later call on the same
@@ -203,7 +146,8 @@ export function groupFailures(runs: readonly CallRun[]): FailureClass[] {
       }
       if (!c.occurrences.some((o) => o.run === s.run)) c.runs++;
       c.occurrences.push({ run: s.run, step: s.step, ref: s.ref });
-      c.subjects.add(isShell(s) ? (targetOf(s) ?? prog) : '');
+      // A command's head is what the class is about (`git push`); an edit's file is one-off.
+      c.subjects.add(isShell(s) && !editsFiles(s) ? (targetOf(s) ?? prog) : '');
       const flags = isShell(s) ? commandFlags(s) : undefined;
       if (flags) c.flags.push(flags);
       if (!namesChange(c.fix)) {
@@ -249,6 +193,16 @@ const SAME_JOB_TRIES = 8;
 function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
   const failed = steps[i]!;
   const target = targetOf(failed);
+  // A command whose program cannot be read (the console cut it, `export A=… B=…` fills its first
+  // line): only the same command again can be its fix, a retry.
+  if (target === undefined && unreadCommand(failed)) {
+    for (let k = i + 1; k < steps.length; k++) {
+      const s = steps[k]!;
+      if (s.error === undefined && s.tool === failed.tool && s.action === failed.action)
+        return { step: s.step, run: s.run, ref: s.ref, kind: 'retry', change: '', parts: [] };
+    }
+    return undefined;
+  }
   const onTarget = (s: Located) =>
     targetOf(s) === target ||
     // `make` then `make -C src`: the head gained an argument, the command is the same.
@@ -273,15 +227,26 @@ function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
     const parts = changeParts(failed, s);
     if (otherJob(failed, s, parts)) continue;
     const change = fixText(parts);
-    if (!change) return { step: s.step, run: s.run, ref: s.ref, kind: 'retry', change, parts };
-    return withEdits({ step: s.step, run: s.run, ref: s.ref, kind: 'changed', change, parts }, steps, i, k);
+    return withEdits(
+      { step: s.step, run: s.run, ref: s.ref, kind: change ? 'changed' : 'retry', change, parts },
+      steps,
+      i,
+      k,
+    );
   }
   if (first)
     return { step: first.step, run: first.run, ref: first.ref, kind: 'other-job', change: '', parts: [] };
   if (target === undefined) return undefined;
+  // A tool of the other kind (an edit for a failed read, a read for a failed edit) does another job:
+  // the failure is made good (a missing file written), but that call is no fix to learn.
+  let otherKind: Located | undefined;
   for (let k = i + 1; k < steps.length; k++) {
     const s = steps[k]!;
     if (s.error !== undefined || !onTarget(s)) continue;
+    if (editsFiles(s) !== editsFiles(failed)) {
+      otherKind ??= s;
+      continue;
+    }
     const parts: FixPart[] = [{ kind: 'other-tool', values: [s.tool] }];
     return withEdits(
       { step: s.step, run: s.run, ref: s.ref, kind: 'other-tool', change: fixText(parts), parts },
@@ -290,17 +255,56 @@ function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
       k,
     );
   }
+  if (otherKind)
+    return {
+      step: otherKind.step,
+      run: otherKind.run,
+      ref: otherKind.ref,
+      kind: 'other-job',
+      change: '',
+      parts: [],
+    };
   return undefined;
 }
 
-/** The fix with the number of file edits that worked between steps `i` and `k` of the run, when any did. */
+/**
+ * An edit refused until the file is read (again): Claude Code's "File has not been read yet. Read it
+ * first before writing to it.", "File has been modified since read, … Read it again before attempting
+ * to write it.", its console's "File must be read first".
+ */
+const READ_FIRST =
+  /has not been read yet|must be read first|modified since (?:it was )?read|read it (?:first|again)/i;
+
+/**
+ * The fix with the number of file edits that worked between steps `i` and `k` of the run, when any
+ * did; and, for an edit refused until the file is read ({@link READ_FIRST}), the file read between
+ * them first among its parts (`read-first`). Only then: when an edit missed its text ("String to
+ * replace not found"), blind readers put the later edit's success down to its corrected text, not to
+ * the read before it (eval/failures/sets/fix-audit-fresh).
+ */
 function withEdits(fix: FailureFix, steps: readonly Located[], i: number, k: number): FailureFix {
+  const failed = steps[i]!;
+  const target = editsFiles(failed) && READ_FIRST.test(failed.error ?? '') ? targetOf(failed) : undefined;
   let edits = 0;
+  let reader: string | undefined;
   for (let j = i + 1; j < k; j++) {
     const s = steps[j]!;
-    if (s.error === undefined && isFileEditCall(s.tool, s.action ?? '')) edits++;
+    if (s.error !== undefined) continue;
+    if (isFileEditCall(s.tool, s.action ?? '')) edits++;
+    else if (reader === undefined && target !== undefined && targetOf(s) === target) reader = s.tool;
   }
-  return edits ? { ...fix, edits } : fix;
+  const read = reader === undefined ? fix : readFirst(fix, reader);
+  return edits && read.kind !== 'retry' ? { ...read, edits } : read;
+}
+
+/**
+ * `fix` with the file read by `reader` first among its parts: a retry becomes a change, and another
+ * tool is no part of it (readers found `Update` after a refused `Write` worked for the read alone).
+ */
+function readFirst(fix: FailureFix, reader: string): FailureFix {
+  const read: FixPart = { kind: 'read-first', values: [reader] };
+  const parts = fix.kind === 'changed' ? [read, ...fix.parts] : [read];
+  return { ...fix, kind: fix.kind === 'retry' ? 'changed' : fix.kind, change: fixText(parts), parts };
 }
 
 /**
@@ -324,9 +328,10 @@ export function fixedFailures(run: CallRun): Set<string> {
   // Calls before the first failure can fix nothing: their inputs are never parsed.
   const first = steps.findIndex((s) => s.error !== undefined);
   if (first < 0) return out;
-  // What later successes acted on: tools, targets, and the shorter heads of shell targets
-  // (`make -C src` after a failed `make` is the same command, as findFix reads it).
+  // What later successes acted on: tools, the exact calls, targets, and the shorter heads of shell
+  // targets (`make -C src` after a failed `make` is the same command, as findFix reads it).
   const tools = new Set<string>();
+  const calls = new Set<string>();
   const targets = new Set<string>();
   const shellHeads = new Set<string>();
   // Other spellings of what later shell successes ran: through a package runner (`npx vercel deploy`
@@ -337,6 +342,7 @@ export function fixedFailures(run: CallRun): Set<string> {
     const s = steps[i]!;
     if (s.error === undefined) {
       tools.add(s.tool);
+      calls.add(`${s.tool}\u0000${s.action}`);
       const target = targetOf(s);
       if (target === undefined) continue;
       targets.add(target);
@@ -350,9 +356,12 @@ export function fixedFailures(run: CallRun): Set<string> {
     }
     if (declinedCall(s.error)) continue;
     const target = targetOf(s);
+    // A command whose program cannot be read is made good only by the same command again.
     const fixed =
       target === undefined
-        ? tools.has(s.tool)
+        ? unreadCommand(s)
+          ? calls.has(`${s.tool}\u0000${s.action}`)
+          : tools.has(s.tool)
         : targets.has(target) ||
           (isShell(s) &&
             (shellHeads.has(target) || runnerTargets.has(target) || versionTargets.has(versionless(target))));

@@ -121,10 +121,10 @@ function judgeParts(parts: readonly FixPart[]): string | undefined {
  * One part of `fixText`'s words, in the order `partText` writes them: a change of one value to another,
  * an argument added or dropped, a reorder, another input, a setup step, another program, another tool,
  * keys or flags passed, dropped, changed or added (code spans joined by `/`), a shell wrapped around, a
- * setup step dropped.
+ * setup step dropped, the file read first.
  */
 const PART_WORDS =
-  /(?:^|, )(?:change `([^`]*)` to `([^`]*)`|(add|drop) the argument `([^`]*)`|reorder the arguments|pass other arguments|first run `([^`]*)`|run `([^`]*)` instead of `([^`]*)`|use `([^`]*)` instead|(pass|drop|change|add) ((?:`[^`]*`)(?:\/`[^`]*`)*)|run it through `([^`]*)`|drop the step `([^`]*)`)/gy;
+  /(?:^|, )(?:change `([^`]*)` to `([^`]*)`|(add|drop) the argument `([^`]*)`|reorder the arguments|pass other arguments|first run `([^`]*)`|run `([^`]*)` instead of `([^`]*)`|use `([^`]*)` instead|(pass|drop|change|add) ((?:`[^`]*`)(?:\/`[^`]*`)*)|run it through `([^`]*)`|drop the step `([^`]*)`|first read the file with `([^`]*)`)/gy;
 
 /**
  * The parts `fixText` made `change` from, or undefined when the words are not its (then nothing can
@@ -147,6 +147,7 @@ function partsOfText(change: string): FixPart[] | undefined {
     else if (m[8] !== undefined) parts.push({ kind: 'other-tool', values: [m[8]] });
     else if (m[11] !== undefined) parts.push({ kind: 'wrapper', values: [m[11]] });
     else if (m[12] !== undefined) parts.push({ kind: 'drop-setup', values: [m[12]] });
+    else if (m[13] !== undefined) parts.push({ kind: 'read-first', values: [m[13]] });
     else {
       const values = m[10]!.slice(1, -1).split('`/`');
       // "drop" is a key or a flag: the two are judged alike.

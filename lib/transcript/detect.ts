@@ -290,6 +290,11 @@ function closesTag(text: string, speaker: string, end: number): boolean {
 
 const AIDER_HEADER = '# aider chat started at ';
 const GEMINI_AGENT = '\u2726'; // ✦
+/**
+ * A tool call behind `●`, the agent's mark where the terminal's font lacks `⏺` (Linux, Windows):
+ * `● Bash(npm test)`. `●` alone is a common bullet, so only the call's shape counts.
+ */
+const CONSOLE_CALL = /^\u25cf [A-Z][\w.:-]{0,80}\(/;
 
 /** A recent aider's prompt line: `#### ` and the two trailing spaces of a Markdown line break. */
 function isAiderPrompt(line: string): boolean {
@@ -328,7 +333,9 @@ function detectText(text: string): Detection {
     if (line.startsWith(AIDER_HEADER) || (firstContent && isAiderPrompt(line))) return { format: 'aider' };
     if (
       c === 0x23fa /* ⏺ */ ||
+      (c === 0x25cf /* ● */ && CONSOLE_CALL.test(line)) ||
       line.includes('Welcome to Claude Code') ||
+      (c === 0x256d /* ╭ */ && line.includes(' Claude Code v')) ||
       line.trimStart().startsWith('\u23bf')
     ) {
       return { format: 'claude-code-console' };
@@ -350,7 +357,7 @@ function detectText(text: string): Detection {
   if (firstIsPrefixed || (prefixed >= 2 && speakers.size >= 2)) return { format: 'plain' };
   return {
     reason:
-      'Could not detect the format: no JSON, no Claude Code console markers (⏺, ⎿), no aider session header ("# aider chat started at"), no "User:" / "Assistant:" prefixes and no <user> … </user> tags',
+      'Could not detect the format: no JSON, no Claude Code console markers (⏺ or ● Tool(…), ⎿), no aider session header ("# aider chat started at"), no "User:" / "Assistant:" prefixes and no <user> … </user> tags',
     at: { line: 1 },
   };
 }

@@ -38,10 +38,14 @@ const CALLS: Pick<CallStep, 'tool' | 'action'>[] = [
   { tool: 'Bash', action: 'cd web && npx -y vercel deploy --prod' },
   { tool: 'Bash', action: 'python app.py' },
   { tool: 'Bash', action: 'python3.11 app.py --check' },
+  // Kinds (an edit is fixed by an edit, a read by a read) and commands the console cut.
+  { tool: 'Write', action: '{"file_path":"a.ts","content":"x"}' },
+  { tool: 'Bash', action: 'export A=1 B=2 && pyt…' },
+  { tool: 'Bash', action: 'DEV=1 URL=x …' },
 ];
 
 describe('fixedFailures', () => {
-  it('finds a later success on the target, of another tool on it, or of the same tool without one', () => {
+  it('finds a later success on the target, of another tool on it, or of the same tool without one; a cut command only again', () => {
     const fixed = fixedFailures({
       id: 'r',
       steps: [
@@ -50,14 +54,28 @@ describe('fixedFailures', () => {
         { tool: 'push_files', action: '{"message":"m"}', error: 'Git Repository is empty', ref: 'c' },
         { tool: 'Bash', action: 'git push', error: 'rejected', ref: 'd' },
         { tool: 'Bash', action: 'npm test -- --run' },
-        { tool: 'Edit', action: '{"file_path":"a.ts","old_string":"x"}' },
+        { tool: 'Grep', action: '{"path":"a.ts","pattern":"x"}' },
         { tool: 'push_files', action: '{"message":"n"}' },
+        {
+          tool: 'Edit',
+          action: '{"file_path":"b.ts","old_string":"x"}',
+          error: 'File has not been read yet',
+          ref: 'g',
+        },
+        // A read is another job than the edit: it still makes `g` good (groupFailures: `other-job`).
+        { tool: 'Read', action: '{"file_path":"b.ts"}' },
+        { tool: 'Read', action: '{"file_path":"c.ts"}', error: 'File does not exist.', ref: 'i' },
+        // Writing the file the read did not find is another job, and makes `i` good.
+        { tool: 'Write', action: '{"file_path":"c.ts","content":"x"}' },
+        { tool: 'Bash', action: 'export A=1 B=2 && pyt…', error: 'Error', ref: 'h' },
+        // A command the console cut (no program to read): only the same command again makes it good.
+        { tool: 'Bash', action: 'find . -name "*.log"' },
         { tool: 'Bash', action: 'make', error: 'make: *** [all] Error 2', ref: 'e' },
         { tool: 'Bash', action: 'make', error: 'No (tell Claude what to do differently)', ref: 'f' },
       ],
     });
     // `git push` never worked again, `make` failed last, and a declined call is no failure.
-    expect([...fixed].sort()).toEqual(['a', 'b', 'c']);
+    expect([...fixed].sort()).toEqual(['a', 'b', 'c', 'g', 'i']);
   });
 
   it('is the set groupFailures pairs with a fix, call by call, on random runs', () => {

@@ -722,18 +722,93 @@ describe('groupFailures and failureLesson', () => {
     expect(c!.fix).toMatchObject({ kind: 'changed', change: 'add `--legacy-peer-deps`' });
   });
 
-  it('names no other program when the failed command has none it can read', () => {
-    // Only a setup step failed: "run `npm test` instead of ``" named an empty program.
-    const [c] = groupFailures([
+  it('credits no fix but the same command when the failed one has no program it can read', () => {
+    // Only a setup step failed: `npm test` does not do its job (it once named "run `npm test`
+    // instead of ``"); nor does `find` that of a command the console cut after its variables.
+    const [c, d] = groupFailures([
       {
         id: 'r',
         steps: [
           { tool: 'Bash', action: 'cd app', error: 'bash: cd: app: No such file or directory' },
           { tool: 'Bash', action: 'npm test' },
+          { tool: 'Bash', action: 'DEV=1 URL=http://h:11434 MODEL=g …', error: 'Error: boom' },
+          { tool: 'Bash', action: 'find . -name "*.log"' },
+          { tool: 'Bash', action: 'DEV=1 URL=http://h:11434 MODEL=g …' },
         ],
       },
     ]);
-    expect(c?.fix).toMatchObject({ kind: 'changed', change: 'pass other arguments' });
+    expect(c?.fix).toBeUndefined();
+    expect(d?.fix).toMatchObject({ kind: 'retry', step: 5 });
+  });
+
+  it("credits another tool only of the same kind: a read does not do an edit's job", () => {
+    const [c] = groupFailures([
+      {
+        id: 'r',
+        steps: [
+          {
+            tool: 'Write',
+            action: '{"file_path":"a.ps1","content":"x"}',
+            error: 'File has not been read yet. Read it first before writing to it.',
+          },
+          { tool: 'Read', action: '{"file_path":"a.ps1"}' },
+          { tool: 'Edit', action: '{"file_path":"a.ps1","old_string":"x","new_string":"y"}' },
+        ],
+      },
+    ]);
+    // Refused until the file is read: the read between is the fix, not the other edit tool.
+    expect(c?.fix).toMatchObject({
+      kind: 'other-tool',
+      change: 'first read the file with `Read`',
+      parts: [{ kind: 'read-first', values: ['Read'] }],
+      step: 3,
+    });
+    const lesson = failureLesson(c!);
+    expect(lesson).toBe(
+      'When `Write` fails with "File has not been read yet. Read it first before writing to it.": first read the file with `Read`.',
+    );
+    expect(judgeFailure(c!.errorClass, c!.fix!)).toBeUndefined();
+    expect(judgeFailure(c!.errorClass, c!.fix!.change)).toBeUndefined();
+    // Writing the file a read did not find is another job: made good, no fix to learn.
+    const [missing] = groupFailures([
+      {
+        id: 'r',
+        steps: [
+          { tool: 'Read', action: '{"file_path":"MEMORY.md"}', error: 'File does not exist.' },
+          { tool: 'Write', action: '{"file_path":"MEMORY.md","content":"x"}' },
+        ],
+      },
+    ]);
+    expect(missing?.fix).toMatchObject({ kind: 'other-job', change: '', step: 2 });
+  });
+
+  it('reads the file first only for an edit refused until it is read', () => {
+    const edit = (old: string, error?: string) => ({
+      tool: 'Edit',
+      action: `{"file_path":"a.ts","old_string":"${old}","new_string":"y"}`,
+      ...(error ? { error } : {}),
+    });
+    const read = { tool: 'Read', action: '{"file_path":"a.ts"}' };
+    const [again, missed] = groupFailures([
+      {
+        id: 'r',
+        steps: [
+          edit(
+            'x',
+            'File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.',
+          ),
+          read,
+          edit('x'),
+          edit('z', 'String to replace not found in file.'),
+          read,
+          edit('w'),
+        ],
+      },
+    ]);
+    // The same edit again after the read: the read made it work (a retry becomes a change).
+    expect(again?.fix).toMatchObject({ kind: 'changed', change: 'first read the file with `Read`', step: 3 });
+    // A missed text corrected after a read: readers credit the corrected text, so the read is not named.
+    expect(missed?.fix).toMatchObject({ kind: 'changed', change: 'change `old_string`', step: 6 });
   });
 
   it('never throws on junk', () => {

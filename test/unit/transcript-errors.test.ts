@@ -43,7 +43,7 @@ describe('errors name the format and the line or index', () => {
       'undetectable prose',
       'Dear diary, today I wrote code.',
       undefined,
-      '[auto] Could not detect the format: no JSON, no Claude Code console markers (⏺, ⎿), no aider session header ("# aider chat started at"), no "User:" / "Assistant:" prefixes and no <user> … </user> tags (line 1)',
+      '[auto] Could not detect the format: no JSON, no Claude Code console markers (⏺ or ● Tool(…), ⎿), no aider session header ("# aider chat started at"), no "User:" / "Assistant:" prefixes and no <user> … </user> tags (line 1)',
       'transcript_unknown_format',
     ],
     [

@@ -184,7 +184,12 @@ describe.skipIf(!present)('the shared data', () => {
       const text = readFileSync(join(dir, 'claude-code-console', name), 'utf8');
       raw += text
         .split('\n')
-        .filter((l) => /^\u23fa (?:Update Todos|User approved Claude's plan:)\s*$/.test(l)).length;
+        // Early consoles print a cost note at the right edge of the line: `Cost: $0.0326 (6.0s)`.
+        .filter((l) =>
+          /^\u23fa (?:Update Todos|User approved Claude's plan:)(?:\s{2,}Cost: \$[\d.]+ \([\d.]+s\))?\s*$/.test(
+            l,
+          ),
+        ).length;
       for (const m of parseTranscript(text).messages) {
         if (m.role === 'assistant' && (m.toolName === 'TodoWrite' || m.toolName === 'ExitPlanMode')) calls++;
         expect(

@@ -269,6 +269,125 @@ describe('claude-code-console', () => {
     ]);
     expect(t.ignoredKinds).toEqual({ thinking: 1 });
   });
+
+  it('reads `●`, the agent mark of Linux and Windows terminals, as `⏺`', () => {
+    const mac = [
+      '╭─── Claude Code v2.0.33 ───╮',
+      '│   /home/ana/proj   │ Tips │',
+      '│   /help for help   │      │',
+      '╰────────────────────────────╯',
+      '',
+      '> run the tests',
+      '',
+      '⏺ Bash(npm test)',
+      '  ⎿  Error: Exit code 1',
+      '     sh: 1: vitest: not found',
+      '',
+      '⏺ Bash(npx vitest run)',
+      '  ⎿  ✓ 12 tests passed',
+      '',
+      '⏺ All tests pass.',
+    ].join('\n');
+    const linux = mac.replaceAll('⏺', '●');
+    const t = parseTranscript(linux);
+    expect(t.format).toBe('claude-code-console');
+    expect(brief(t.messages)).toEqual([
+      ['user', 'run the tests', null, null, false],
+      ['assistant', 'npm test', 'Bash', 'm8', false],
+      ['tool', 'Error: Exit code 1\nsh: 1: vitest: not found', 'Bash', 'm8', true],
+      ['assistant', 'npx vitest run', 'Bash', 'm12', false],
+      ['tool', '✓ 12 tests passed', 'Bash', 'm12', false],
+      ['assistant', 'All tests pass.', null, null, false],
+    ]);
+    expect(t.messages).toEqual(parseTranscript(mac).messages);
+    // The later welcome box shows the session's folder alone in its left pane.
+    expect(t.meta?.cwd).toBe('/home/ana/proj');
+  });
+
+  it('reads `❯ ` prompts, prompts wrapped at the margin, and `✻ … for 1m 5s` status lines', () => {
+    const text = [
+      '❯ Read @CLAUDE.md and the plan, then report which tasks exist. Do not ',
+      'edit anything yet.',
+      '  Also list the tests.',
+      '',
+      '● Read(CLAUDE.md)',
+      '  ⎿  Read 187 lines',
+      '',
+      '✻ Brewed for 1m 5s',
+      '',
+      '❯ 监控',
+      '✻ Worked for 46s · 1 background task still running',
+      'Cleaning up orphaned requests...',
+    ].join('\n');
+    const t = parseTranscript(text);
+    expect(brief(t.messages)).toEqual([
+      [
+        'user',
+        'Read @CLAUDE.md and the plan, then report which tasks exist. Do not \nedit anything yet.\nAlso list the tests.',
+        null,
+        null,
+        false,
+      ],
+      ['assistant', 'CLAUDE.md', 'Read', 'm5', false],
+      ['tool', 'Read 187 lines', 'Read', 'm5', false],
+      // A line at the margin continues a prompt only right after it: not after a status line.
+      ['user', '监控', null, null, false],
+    ]);
+    expect(t.ignoredKinds).toEqual({ status: 2, other: 1 });
+  });
+
+  it('reads a prompt quoted line by line as one, and pytest marks in a copied output as output', () => {
+    const text = [
+      '> i wouldnt rely too much on the old implementation. go into it with a fresh mind. the',
+      '> ticket should give you all the context you need.',
+      '>   ⎿  Interrupted by user',
+      '',
+      '● Bash(pytest -q)',
+      '  ⎿  Error: Exit code 1',
+      '        result = run()',
+      '>       assert result > 0',
+      'E       AssertionError: assert 0 > 0',
+    ].join('\n');
+    expect(brief(parseTranscript(text).messages)).toEqual([
+      [
+        'user',
+        'i wouldnt rely too much on the old implementation. go into it with a fresh mind. the\nticket should give you all the context you need.',
+        null,
+        null,
+        false,
+      ],
+      ['tool', 'Interrupted by user', null, null, false],
+      ['assistant', 'pytest -q', 'Bash', 'm5', false],
+      ['tool', 'Error: Exit code 1\n   result = run()\n>       assert result > 0', 'Bash', 'm5', true],
+    ]);
+  });
+
+  it('reads a call wrapped onto more lines as its whole arguments, without the cost note', () => {
+    const text = [
+      '⏺ Bash(git commit -m "Fix the import…                     Cost: $0.0745 (13.2s)',
+      '',
+      '      Body line.")',
+      '  ⎿  [main e7a5fa4] Fix the import',
+      '',
+      '● Bash(curl -s localhost:3001/status | python3 -m',
+      '      json.tool)',
+      '  ⎿  Error: Exit code 1',
+      '',
+      '● Bash(git log --oneline -200 | grep fix',
+      '      … (ctrl+r to expand)',
+      '',
+      '⏺ Done.                     Cost: $0.3920 (7.8s)',
+    ].join('\n');
+    expect(brief(parseTranscript(text).messages)).toEqual([
+      ['assistant', 'git commit -m "Fix the import…\n\nBody line."', 'Bash', 'm1', false],
+      ['tool', '[main e7a5fa4] Fix the import', 'Bash', 'm1', false],
+      ['assistant', 'curl -s localhost:3001/status | python3 -m\njson.tool', 'Bash', 'm6', false],
+      ['tool', 'Error: Exit code 1', 'Bash', 'm6', true],
+      // The console's note that it cut the command is kept, and no `)` is taken from it.
+      ['assistant', 'git log --oneline -200 | grep fix\n… (ctrl+r to expand)', 'Bash', 'm10', false],
+      ['assistant', 'Done.', null, null, false],
+    ]);
+  });
 });
 
 describe('plain', () => {
@@ -389,6 +508,9 @@ describe('detectFormat', () => {
     ],
     ['claude-code-console', '> hello\n\n⏺ Hi'],
     ['claude-code-console', '╭──╮\n│ ✻ Welcome to Claude Code research preview! │\n╰──╯'],
+    ['claude-code-console', '> fix it\n\n● Bash(npm test)'],
+    ['claude-code-console', '╭─── Claude Code v2.0.33 ───╮\n│ Welcome back! │'],
+    ['plain', 'User: what now?\n● a bullet point\nAI: ok'],
     ['plain', 'User: hi'],
     ['plain', 'Notes\nHuman: a\nAI: b'],
     ['jsonl', '{"role":"user","content":"a"}\n{"role":"assistant","content":"b"}'],

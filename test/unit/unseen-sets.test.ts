@@ -198,3 +198,96 @@ describe('the unseen-specstory sets', () => {
     expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(SS.notesAgree);
   });
 });
+
+/**
+ * `fresh-console` (eval/heuristic/sets/fresh-console/) and `fix-audit-fresh`
+ * (eval/failures/sets/fix-audit-fresh/): Claude Code console transcripts of 45 authors in no folder
+ * of the shared data, found by the index's text search (so a copy is named by its index id, not a
+ * repository), their people's turns labelled blind and the fixes the code credits on them read blind.
+ */
+describe('the fresh-console sets', () => {
+  const fcRows = readRows<Row>('sets/fresh-console/labels.jsonl');
+  const fcSecond = readRows<{ n: number; label: string }>('sets/fresh-console/labels-second.jsonl');
+  const fcCopies = readRows<{ file: string; index_id: string; author: string; sha256: string }>(
+    'sets/fresh-console/files.jsonl',
+  );
+  const fixSet = join(import.meta.dirname, '../../eval/failures/sets/fix-audit-fresh');
+  const lines = (name: string) =>
+    readFileSync(join(fixSet, name), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+
+  it('label every extracted turn once, with a hash and no text', () => {
+    expect(fcRows.length).toBe(211);
+    expectLabelled(fcRows, 'fresh-console');
+    const counts: Record<string, number> = {};
+    for (const r of fcRows) for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
+    expect(counts).toEqual({ correction: 40, friction: 13, preference: 10, approval: 1 });
+    expect(new Set(fcRows.map((r) => r.author)).size).toBe(45);
+  });
+
+  it('name copies of the manifest by index id, no author of the shared data', () => {
+    expect(fcCopies.length).toBe(60);
+    const files = new Map(fcCopies.map((c) => [c.file, c]));
+    for (const c of fcCopies) {
+      expect(c.file).toBe(`${c.index_id}.md`);
+      expect(c.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    for (const r of fcRows) expect(files.get(r.source)?.author, r.source).toBe(r.author);
+    const shared = sharedOwners();
+    expect(shared.size).toBeGreaterThan(50);
+    for (const c of fcCopies) expect(shared.has(c.author.toLowerCase()), c.author).toBe(false);
+  });
+
+  it('have second readings of labelled rows, and report their agreement', () => {
+    const byN = new Map(fcRows.map((r) => [r.n, r]));
+    expect(fcSecond.length).toBe(68);
+    for (const s of fcSecond) expect(byN.has(s.n)).toBe(true);
+    expect(fcSecond.filter((s) => byN.get(s.n)!.label === s.label).length).toBe(67);
+  });
+
+  it('hold agent sentences of the copies, each labelled, and a second reading of 60', () => {
+    const entries = entriesOf('fresh-console-notes');
+    expect(entries.length).toBe(357);
+    const files = new Map(fcCopies.map((c) => [`console/${c.file}`, c.author]));
+    for (const e of entries) expect(files.get(e.file), e.file).toBe(e.author);
+    const labels = readLabels('sets/fresh-console-notes/labels.tsv');
+    const again = readLabels('sets/fresh-console-notes/labels-second.tsv');
+    expect(labels.size).toBe(357);
+    for (const e of entries) expect(labels.has(e.id), e.id).toBe(true);
+    expect(again.size).toBe(60);
+    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(60);
+  });
+
+  it('read every credited fix of the copies twice, and match the causal ones', () => {
+    const cases = lines('cases.jsonl').map(
+      (l) => JSON.parse(l) as { id: string; file: string; sha256: string; change: string },
+    );
+    expect(cases.length).toBe(33);
+    const copies = new Map(fcCopies.map((c) => [c.file, c.sha256]));
+    for (const c of cases) expect(copies.get(c.file), c.file).toBe(c.sha256);
+    const ids = cases.map((c) => c.id);
+    const first = lines('labels.tsv').map((l) => l.split('\t'));
+    const second = lines('labels-second.tsv').map((l) => l.split('\t'));
+    expect(first.map((l) => l[0])).toEqual(ids);
+    expect(second.map((l) => l[0])).toEqual(ids);
+    for (const l of [...first, ...second]) {
+      expect(['yes', 'no', 'unclear']).toContain(l[1]);
+      expect(['call', 'between', 'both', 'neither', 'unclear']).toContain(l[2]);
+    }
+    // A credit naming the file read first claims a step between the calls: matched on `between_what`.
+    const readFirst = new Set(
+      cases.filter((c) => c.change.startsWith('first read the file')).map((c) => c.id),
+    );
+    const causal = first
+      .filter(
+        (l) =>
+          l[1] === 'yes' &&
+          (readFirst.has(l[0]!) ? l[2] === 'between' || l[2] === 'both' : l[2] === 'call' || l[2] === 'both'),
+      )
+      .map((l) => l[0]);
+    const match = lines('match.tsv').map((l) => l.split('\t'));
+    expect(match.map((l) => l[0]).sort()).toEqual([...causal].sort());
+    expect(match.filter((l) => l[1] === 'same').length).toBe(9);
+  });
+});

@@ -1,9 +1,9 @@
 /**
- * Claude Code terminal transcripts (copied from the console): `> ` starts a user prompt, `⏺` an
- * agent line (`⏺ Tool(args)…` is a tool call, as are `⏺ Update Todos`, `⏺ Read Todos` and `⏺ User
- * approved Claude's plan:`), `⎿` a tool's output; indented lines continue the
- * current block. The welcome box, `✔` status lines, `✻ Thinking…` blocks, spinners and cost
- * summaries are counted in `ignoredKinds`.
+ * Claude Code terminal transcripts (copied from the console): `> ` (`❯ ` in later versions) starts
+ * a user prompt; `⏺` an agent line (`●` on terminals whose font lacks `⏺`: Linux, Windows), and
+ * `⏺ Tool(args)` a tool call, as are `⏺ Update Todos`, `⏺ Read Todos` and `⏺ User approved
+ * Claude's plan:`; `⎿` a tool's output; indented lines continue the current block. The welcome box,
+ * `✔` status lines, `✻ Thinking…` blocks, spinners and cost summaries are counted in `ignoredKinds`.
  */
 
 import type { Prepared } from '../input.js';
@@ -11,9 +11,18 @@ import { forEachLine, isBlank } from '../lines.js';
 import { noteCwd, type ParseState } from './result.js';
 import { dedent, Turn } from './text-turns.js';
 
-const AGENT = '\u23fa'; // ⏺
+const PROMPT = 0x3e; // >
+/** The prompt mark of later consoles. */
+const PROMPT_NEW = 0x276f; // ❯
+const AGENT = 0x23fa; // ⏺
+/** The agent's mark on Linux and Windows terminals, whose fonts lack `⏺`. */
+const AGENT_ALT = 0x25cf; // ●
 const OUTPUT = '\u23bf'; // ⎿
 const TOOL_CALL = /^([A-Za-z_][\w.:-]{0,80})\(/;
+/** No prompt starts with spaces; pytest's failing-line mark does (`>       assert`). */
+const PYTEST_LINE = '>    ';
+/** How far the console indents a call's arguments past its first line. */
+const CALL_INDENT = 6;
 /**
  * Tool calls the console shows without arguments, by their whole line → the tool's name: the to-do
  * list written or read (its items follow under `⎿`) and a plan the person approved (the plan follows).
@@ -39,37 +48,68 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
   let ignoring = '';
   let lastCall: { name: string; id: string } | undefined;
   let indent = 2;
+  /** The current call's arguments went on past its first line, so its `)` closes the last one. */
+  let openCall = false;
   const flush = (): void => {
     if (turn) {
       const m = turn.toMessage();
       if (m.role === 'tool' && m.content.startsWith('Error')) m.isError = true;
+      // The last line closes the call, unless it is the console's `… (ctrl+r to expand)` note.
+      if (openCall && !m.content.slice(m.content.lastIndexOf('\n') + 1).startsWith('\u2026')) {
+        m.content = stripCall(m.content);
+      }
       state.messages.push(m);
     }
     turn = undefined;
     ignoring = '';
+    openCall = false;
   };
   const ignore = (kind: string): void => {
     if (ignoring !== kind) state.sink.ignore(kind);
     ignoring = kind;
   };
-  forEachLine(prepared.text, (line, n) => {
+  /** The line before was a prompt's: a line at the margin right after it is the prompt wrapped. */
+  let inPrompt = false;
+  forEachLine(prepared.text, (read, n) => {
+    let line = read;
+    const wrapped = inPrompt;
+    inPrompt = false;
     if (isBlank(line)) {
       turn?.add('', true);
       return undefined;
     }
-    const c = line.charCodeAt(0);
-    if (c === 0x3e /* > */ && (line.length === 1 || line.charCodeAt(1) === 0x20)) {
+    let c = line.charCodeAt(0);
+    if ((c === PROMPT || c === PROMPT_NEW) && (line.length === 1 || line.charCodeAt(1) === 0x20)) {
+      if (wrapped && turn?.role === 'user') {
+        // A copy quoted line by line (`> ` before each line of one prompt): the prompt goes on, and
+        // a `>   ⎿  Interrupted by user` below it is the console's note, read as one.
+        const rest = line.slice(2);
+        if (!rest.trimStart().startsWith(OUTPUT)) {
+          turn.add(dedent(rest, 2));
+          inPrompt = true;
+          return undefined;
+        }
+        line = rest;
+        c = line.charCodeAt(0);
+      } else if (turn?.role === 'tool' && c === PROMPT && line.startsWith(PYTEST_LINE)) {
+        // pytest marks the failing line `>       assert x`: in an output copied without its indent.
+        turn.add(line);
+        return undefined;
+      }
+    }
+    if ((c === PROMPT || c === PROMPT_NEW) && (line.length === 1 || line.charCodeAt(1) === 0x20)) {
       flush();
       turn = new Turn('user', n);
       turn.console = true;
       indent = 2;
       turn.add(line.slice(2));
       lastCall = undefined;
+      inPrompt = true;
       return undefined;
     }
-    if (line.startsWith(AGENT)) {
+    if (c === AGENT || c === AGENT_ALT) {
       flush();
-      const rest = line.slice(AGENT.length).trimStart();
+      const rest = withoutCost(line.slice(1).trimStart());
       const bare = BARE_CALLS.get(rest.trimEnd());
       const call = bare === undefined ? TOOL_CALL.exec(rest) : null;
       turn = new Turn('assistant', n);
@@ -83,7 +123,15 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         turn.toolName = name;
         turn.toolUseId = `m${n}`;
         lastCall = { name, id: `m${n}` };
-        turn.add(stripCall(rest.slice(call[0].length)));
+        const args = rest.slice(call[0].length);
+        // `…)` or `)…` closes it; a first line cut with `…` alone goes on below.
+        const closed = args.endsWith(')') || args.endsWith(')\u2026');
+        turn.add(closed ? stripCall(args) : args);
+        if (!closed) {
+          // The console wraps a long call (and breaks a multi-line command) onto lines indented by 6.
+          openCall = true;
+          indent = CALL_INDENT;
+        }
       } else {
         lastCall = undefined;
         turn.add(rest);
@@ -110,13 +158,21 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         // ' ✔  Loaded project memory': a status line even when indented.
         if (turn) flush();
         ignore('status');
-      } else if (turn) turn.add(dedent(line, indent));
-      else if (!ignoring) ignore('other');
+      } else if (turn) {
+        turn.add(dedent(line, indent));
+        inPrompt = wrapped;
+      } else if (!ignoring) ignore('other');
+      return undefined;
+    }
+    // Some consoles (and copies) wrap a long prompt at the margin, with no indent.
+    if (wrapped && turn?.role === 'user' && ignoredKind(line) === 'other') {
+      turn.add(line);
+      inPrompt = true;
       return undefined;
     }
     if (turn) flush();
     // The welcome box names the folder the session runs in: `│   cwd: /Users/ana/proj  │`.
-    if (c === 0x2502) noteCwd(state, BOX_CWD.exec(line)?.[1]);
+    if (c === 0x2502) noteCwd(state, (BOX_CWD.exec(line) ?? BOX_PATH.exec(line))?.[1]);
     ignore(ignoredKind(line));
     return undefined;
   });
@@ -125,6 +181,19 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
 
 /** The welcome box's `cwd:` line (its right border after the padding). */
 const BOX_CWD = /^\u2502\s+cwd: (\S(?:.*\S)?)\s*\u2502\s*$/;
+/** Later boxes show the folder alone in their left pane: `│   /home/ana/proj   │  Tips …  │`. */
+const BOX_PATH = /^\u2502\s+((?:\/|[A-Za-z]:\\)[^\s\u2502]*)\s+\u2502/;
+
+/** Early consoles print each agent line's cost at its right edge: `…   Cost: $0.0745 (13.2s)`. */
+const COST = /^Cost: \$\d+(?:\.\d+)? \(\d+(?:\.\d+)?s\)$/;
+
+function withoutCost(line: string): string {
+  if (!line.endsWith('s)')) return line;
+  // Anchored at the last `Cost: $` so that a long run of padding is read once.
+  const at = line.lastIndexOf('Cost: $');
+  if (at < 2 || line.charCodeAt(at - 1) !== 0x20 || line.charCodeAt(at - 2) !== 0x20) return line;
+  return COST.test(line.slice(at)) ? line.slice(0, at).trimEnd() : line;
+}
 
 /** `(args)…` → `args`: the call's argument text without the parentheses and the ellipsis. */
 function stripCall(afterParen: string): string {
@@ -139,6 +208,8 @@ function ignoredKind(line: string): string {
   if (c === '\u256d' || c === '\u2502' || c === '\u2570') return 'box';
   if (c === '\u2714') return 'status';
   if (line.startsWith('\u273b Thinking')) return 'thinking';
+  // `✻ Brewed for 1m 5s`, `✻ Worked for 46s · 1 background task still running`.
+  if (c === '\u273b') return 'status';
   if (c === '=' && line.includes('Compacted')) return 'compacted';
   if (line.startsWith('Total ') || line.startsWith('Token usage')) return 'cost';
   return 'other';

@@ -14,8 +14,7 @@
  * Run once to (re)write entries.jsonl: `npx tsx eval/snapshot/sets/foreign-notes/sample.ts`;
  * `--sheets <dir>` also writes the readers' sheets (with context) outside the repository.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { fnv1a32 } from '../../../../lib/core/index.js';
 import { entriesOf } from '../strangers-notes/apart';
 import {
@@ -26,6 +25,7 @@ import {
   notesByAuthor,
   writeDraw,
 } from '../strangers-notes/sample';
+import { writeSheets } from '../strangers-notes/sheets';
 
 export const FOREIGN_NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 const PER_AUTHOR = 28;
@@ -67,40 +67,9 @@ export function drawForeign(): NoteRow[] {
   });
 }
 
-/** Sheets for the readers: each entry with up to three sentences before and two after in its reply. */
-function writeSheets(dir: string, rows: readonly NoteRow[], sheets: number): void {
-  mkdirSync(dir, { recursive: true });
-  const all = notesByAuthor();
-  const lines = rows.map((row) => {
-    const list = all.get(row.author)!;
-    const i = list.findIndex((r) => r.file === row.file && r.pos === row.pos);
-    const reply = row.pos.split('#')[0];
-    const same = (r: NoteRaw | undefined) =>
-      r !== undefined && r.file === row.file && r.pos.split('#')[0] === reply;
-    const before = list
-      .slice(Math.max(0, i - 3), i)
-      .filter(same)
-      .map((r) => r.text);
-    const after = list
-      .slice(i + 1, i + 3)
-      .filter(same)
-      .map((r) => r.text);
-    return [
-      `### ${row.id}`,
-      ...before.map((t) => `  (before) ${t}`),
-      `>>> ${list[i]!.text}`,
-      ...after.map((t) => `  (after) ${t}`),
-      '',
-    ].join('\n');
-  });
-  const per = Math.ceil(lines.length / sheets);
-  for (let s = 0; s < sheets; s++)
-    writeFileSync(join(dir, `sheet-${s + 1}.txt`), lines.slice(s * per, (s + 1) * per).join('\n'));
-}
-
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   const rows = drawForeign();
   writeDraw(FOREIGN_NOTES_ENTRIES, rows);
   const at = process.argv.indexOf('--sheets');
-  if (at > 0) writeSheets(process.argv[at + 1]!, rows, 2);
+  if (at > 0) writeSheets(process.argv[at + 1]!, rows, notesByAuthor(), 2);
 }
