@@ -51,7 +51,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
  */
 async function folderPair(
   dir: string,
-  format: 'specstory' | 'aider',
+  format: 'specstory' | 'aider' | 'claude-code-console',
   name: string,
   turnStart: string,
   results: BenchResult[],
@@ -66,7 +66,7 @@ async function folderPair(
     },
   );
   const naive = await measure(
-    `naive-split-${format === 'aider' ? 'prompts' : 'headers'}/${name}`,
+    `naive-split-${format === 'specstory' ? 'headers' : 'prompts'}/${name}`,
     () => texts.map((t) => t.split('\n').filter((l) => l.startsWith(turnStart))),
     { bytes: size },
   );
@@ -145,6 +145,15 @@ const suite = {
     // blocks passed over, against splitting lines and picking the prompt lines.
     const aider = await folderPair(dir, 'aider', 'aider-histories', '#### ', results);
     aider.result.reasoningBlocks = aider.parsed.reduce((n, t) => n + (t.ignoredKinds?.thinking ?? 0), 0);
+
+    // Every Markdown file of the shared console folder (the ten days, and the summaries beside them,
+    // read as console text too): the line reader with its marks, wrapped calls and cost notes, against
+    // splitting lines and picking the prompt lines.
+    const consoleDays = await folderPair(dir, 'claude-code-console', 'console-days', '> ', results);
+    consoleDays.result.toolCalls = consoleDays.parsed.reduce(
+      (n, t) => n + t.messages.filter((m) => m.role === 'assistant' && m.toolName !== undefined).length,
+      0,
+    );
 
     // Synthetic 50 MB: real lines repeated until the size is reached, one join (no concatenation loop).
     const parts: string[] = [];

@@ -331,7 +331,8 @@ export function fixedFailures(run: CallRun): Set<string> {
   // What later successes acted on: tools, the exact calls, targets, and the shorter heads of shell
   // targets (`make -C src` after a failed `make` is the same command, as findFix reads it).
   const tools = new Set<string>();
-  const calls = new Set<string>();
+  /** The inputs of later successes, by tool (a cut command is made good only by itself again). */
+  const calls = new Map<string, Set<string | undefined>>();
   const targets = new Set<string>();
   const shellHeads = new Set<string>();
   // Other spellings of what later shell successes ran: through a package runner (`npx vercel deploy`
@@ -342,7 +343,9 @@ export function fixedFailures(run: CallRun): Set<string> {
     const s = steps[i]!;
     if (s.error === undefined) {
       tools.add(s.tool);
-      calls.add(`${s.tool}\u0000${s.action}`);
+      const inputs = calls.get(s.tool);
+      if (inputs) inputs.add(s.action);
+      else calls.set(s.tool, new Set([s.action]));
       const target = targetOf(s);
       if (target === undefined) continue;
       targets.add(target);
@@ -360,7 +363,7 @@ export function fixedFailures(run: CallRun): Set<string> {
     const fixed =
       target === undefined
         ? unreadCommand(s)
-          ? calls.has(`${s.tool}\u0000${s.action}`)
+          ? calls.get(s.tool)?.has(s.action) === true
           : tools.has(s.tool)
         : targets.has(target) ||
           (isShell(s) &&

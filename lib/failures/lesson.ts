@@ -45,7 +45,9 @@ export function failureLesson(c: FailureClass): string {
   if (fix && fix.kind !== 'retry')
     return `${subject} fails with "${c.errorClass}": a changed call worked (step ${fix.step}).`;
   if (fix) {
-    return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; the same call later succeeded unchanged (step ${fix.step}), so the cause lay elsewhere.`;
+    // "Unchanged" would overclaim: a pipeline stage dropped (`curl … | python3 -m json.tool` → `curl
+    // …`) or an output filter changed is no change the comparison names.
+    return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; the same command later succeeded with no change rearview can name (step ${fix.step}).`;
   }
   return `${subject} failed with "${c.errorClass}" ${times(n)}${where}; no later call succeeded.`;
 }

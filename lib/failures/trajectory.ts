@@ -91,7 +91,7 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
  * failed and how often when nothing later worked. `traceRefs` name every occurrence
  * (`trajectory:{id}:event:{index}`, or the step's own `ref`), then the call that worked. Tags:
  * `tool_failure`, `tool:{name}`, then `fix_found` (another argument or tool worked), `retried` (the
- * same call worked later: the cause lay elsewhere), `input_unseen` (a later call worked, but the
+ * same command worked later with no change the comparison names), `input_unseen` (a later call worked, but the
  * transcript does not show the failed call's input: no key point), `other_job` (later calls on the
  * target worked, but each did another job: another subcommand, file or message, or `--help`) or
  * `no_fix`, `recurring` when it failed more

@@ -544,7 +544,9 @@ describe('groupFailures and failureLesson', () => {
       ['Edit', 'other-tool', 'use `Write` instead'],
       ['Bash', 'retry', ''],
     ]);
-    expect(failureLesson(classes[1]!)).toContain('the same call later succeeded unchanged (step 4)');
+    expect(failureLesson(classes[1]!)).toContain(
+      'the same command later succeeded with no change rearview can name (step 4)',
+    );
   });
 
   it('says nothing changed or not when the failed call’s input is not recorded, and a later real fix wins', () => {

@@ -63,6 +63,45 @@ export const transcriptCases: ConformanceCase[] = [
     },
   },
   {
+    name: 'transcript/console variants (Linux and Windows `●`, later `❯`, wrapped and quoted lines)',
+    run() {
+      const linux = [
+        '╭─── Claude Code v2.0.42 ───╮',
+        '│   /home/ana/proj   │ Tips │',
+        '╰───────────────────────────╯',
+        '',
+        '❯ run the tests and fix what',
+        'fails, please',
+        '',
+        '● Bash(curl -s localhost:3001/status | python3 -m',
+        '      json.tool)',
+        '  ⎿  Error: Exit code 1',
+        '',
+        '✻ Worked for 46s',
+        '',
+        '> i wouldnt rely on the old code.',
+        '> the ticket says it all.',
+        '',
+        '⏺ Done — caf\u00e9 \u{1F600}                  Cost: $0.0745 (13.2s)',
+      ].join('\n');
+      const t = parseTranscript(linux);
+      checkEqual(t.format, 'claude-code-console', 'detected');
+      checkEqual(
+        t.messages.map((m) => [m.role, m.content, m.toolName ?? null, m.isError ?? false]),
+        [
+          ['user', 'run the tests and fix what\nfails, please', null, false],
+          ['assistant', 'curl -s localhost:3001/status | python3 -m\njson.tool', 'Bash', false],
+          ['tool', 'Error: Exit code 1', 'Bash', true],
+          ['user', 'i wouldnt rely on the old code.\nthe ticket says it all.', null, false],
+          ['assistant', 'Done — caf\u00e9 \u{1F600}', null, false],
+        ],
+        'messages',
+      );
+      checkEqual(t.meta?.cwd, '/home/ana/proj', 'folder from the welcome box');
+      return t;
+    },
+  },
+  {
     name: 'transcript/lenient mode and errors',
     run() {
       const lenient = parseTranscript(
