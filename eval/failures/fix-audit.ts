@@ -22,6 +22,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fixText } from '../../lib/failures/index';
 import { checkCopies } from '../heuristic/unseen';
 import { kappa } from '../snapshot/sets/strangers-notes/agreement';
 import { auditCases, DATA } from './fix-audit-data';
@@ -81,10 +82,13 @@ function labels(file: string): Map<string, Label> {
 }
 
 /** The credit is right: the later call does the job, and its own change is (part of) why it worked. */
+/** How `fixText` opens a `read-first` fix ("first read the file with `Read`"), read from it. */
+const READ_FIRST_WORDS = fixText([{ kind: 'read-first', values: [''] }]).split('`')[0]!;
+
 const causal = (l: Label, c: Case) =>
   l.sameGoal === 'yes' &&
   // A credit naming the file read first (`read-first`) claims a step done between the two calls.
-  (c.change.startsWith('first read the file')
+  (c.change.startsWith(READ_FIRST_WORDS)
     ? l.cause === 'between' || l.cause === 'both'
     : l.cause === 'call' || l.cause === 'both');
 

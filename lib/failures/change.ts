@@ -4,7 +4,7 @@
  * never disagree).
  */
 import { clip } from '../core/index.js';
-import { COMMAND_KEYS, commandLine, commandOf, headWords, inputObject } from './error-class.js';
+import { COMMAND_KEYS, commandLine, commandOf, headWords, inputObject, isSetupStep } from './error-class.js';
 import { throughRunner } from './runner.js';
 
 /**
@@ -160,9 +160,6 @@ function words(command: string): string[] {
   return (command.trim().split('\n', 1)[0] ?? '').split(/\s+/).filter(Boolean);
 }
 
-/** A step that sets the stage: `cd`, `source`, `.`, `export`, `set`, or a bare assignment (`PATH=…`). */
-const SETUP = /^(?:(?:cd|source|\.|export|set)\s|\w+=\S*$)/;
-
 /** A command run through Windows' shell: `cmd /c npm install`. */
 const WRAPPED_BY = /^(cmd(?:\.exe)?\s+\/[ck])\s+/i;
 
@@ -210,14 +207,14 @@ export function mainCommand(command: string): string {
   const line = command.trim().split('\n', 1)[0] ?? '';
   for (const part of line.split(/&&|\|\||;|\|/)) {
     const p = part.trim();
-    if (p && !SETUP.test(p)) return p;
+    if (p && !isSetupStep(p)) return p;
   }
   return line;
 }
 
 /** The setup parts of a command line (`source venv/bin/activate`, `cd app`). */
 function setups(command: string): string[] {
-  return splitCommands(command.trim().split('\n', 1)[0] ?? '').filter((p) => SETUP.test(p));
+  return splitCommands(command.trim().split('\n', 1)[0] ?? '').filter(isSetupStep);
 }
 
 /**

@@ -173,6 +173,23 @@ export function commandHead(command: string): string {
   return arg ? `${program} ${arg}` : program;
 }
 
+/** A step that sets the stage: `cd`, `source`, `.`, `export`, `set`, or a bare assignment (`PATH=…`). */
+const SETUP_STEP = /^(?:(?:cd|source|\.|export|set)\s|\w+=\S*$)/;
+
+/**
+ * @internal Whether one part of a command line (split on `&&`, `||`, `;`, `|`) only sets the stage
+ * for the command after it: `cd app`, `source .venv/bin/activate`, `export A=1`, `PATH=…`.
+ *
+ * @example
+ * ```ts
+ * isSetupStep('cd web'); // true
+ * isSetupStep('npm test'); // false
+ * ```
+ */
+export function isSetupStep(part: string): boolean {
+  return SETUP_STEP.test(part);
+}
+
 /**
  * @internal The words {@link commandHead} reads: the program as the OS names it (`npm`, also for
  * `npm.cmd`), the program as written (`npm.cmd`), and its first plain argument.
@@ -199,7 +216,7 @@ export function headWords(command: string): { program: string; written: string; 
       // Windows' `cmd /c "set PATH=… && npm create …"`: the shell and the quote open the script.
       return (i < all.length - 1 ? start.trimEnd() : start).replace(CMD_OPENING, '');
     })
-    .filter((p) => p && !/^(?:(?:cd|source|\.|export|set)\s|\w+=\S*$)/.test(p));
+    .filter((p) => p && !isSetupStep(p));
   const tokens = (parts[0] ?? '').split(/\s+/).filter((t) => t && !/^\w+=/.test(t));
   for (;;) {
     // A wrapper before a Windows switch is Windows' own command (`timeout /t 3` waits, `time /t`).

@@ -227,7 +227,7 @@ function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
     const parts = changeParts(failed, s);
     if (otherJob(failed, s, parts)) continue;
     const change = fixText(parts);
-    return withEdits(
+    return withBetween(
       { step: s.step, run: s.run, ref: s.ref, kind: change ? 'changed' : 'retry', change, parts },
       steps,
       i,
@@ -248,7 +248,7 @@ function findFix(steps: readonly Located[], i: number): FailureFix | undefined {
       continue;
     }
     const parts: FixPart[] = [{ kind: 'other-tool', values: [s.tool] }];
-    return withEdits(
+    return withBetween(
       { step: s.step, run: s.run, ref: s.ref, kind: 'other-tool', change: fixText(parts), parts },
       steps,
       i,
@@ -276,13 +276,13 @@ const READ_FIRST =
   /has not been read yet|must be read first|modified since (?:it was )?read|read it (?:first|again)/i;
 
 /**
- * The fix with the number of file edits that worked between steps `i` and `k` of the run, when any
- * did; and, for an edit refused until the file is read ({@link READ_FIRST}), the file read between
+ * The fix with what happened between steps `i` and `k` of the run: the number of file edits that
+ * worked, when any did; and, for an edit refused until the file is read ({@link READ_FIRST}), the file read between
  * them first among its parts (`read-first`). Only then: when an edit missed its text ("String to
  * replace not found"), blind readers put the later edit's success down to its corrected text, not to
  * the read before it (eval/failures/sets/fix-audit-fresh).
  */
-function withEdits(fix: FailureFix, steps: readonly Located[], i: number, k: number): FailureFix {
+function withBetween(fix: FailureFix, steps: readonly Located[], i: number, k: number): FailureFix {
   const failed = steps[i]!;
   const target = editsFiles(failed) && READ_FIRST.test(failed.error ?? '') ? targetOf(failed) : undefined;
   let edits = 0;

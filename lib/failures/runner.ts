@@ -5,12 +5,10 @@
  * fix is "run it through `npx`". With the program's version: `python3 app.py` after `python app.py`
  * failed with "command not found: python" ("run `python3` instead of `python`").
  */
-import { commandHead } from './error-class.js';
+import { commandHead, isSetupStep } from './error-class.js';
 
 /** A runner opening a command, with its "yes" switch: `npx -y`, `bunx`, `pnpx`, `pnpm dlx`, `yarn dlx`. */
 const RUNNER = /^((?:npx|bunx|pnpx|pnpm\s+dlx|yarn\s+dlx)(?:\s+(?:-y|--yes))?)\s+(?=[^\s-])/;
-/** A setup step before the command (`cd app &&`, `source .venv/bin/activate;`). */
-const SETUP_STEP = /^(?:cd|source|\.|export|set)\s[^&;|]*(?:&&|;)\s*/;
 /** Characters read: the runner and the program sit at the start. */
 const WINDOW = 4096;
 /** Setup steps skipped at most. */
@@ -28,10 +26,13 @@ const MAX_STEPS = 8;
  */
 export function throughRunner(command: string): { runner: string; command: string } | undefined {
   let c = command.trimStart().slice(0, WINDOW);
+  // Setup steps before it (`cd app &&`, `PATH=… &&`, `source .venv/bin/activate;`), as commandHead skips them.
   for (let i = 0; i < MAX_STEPS; i++) {
-    const step = SETUP_STEP.exec(c);
-    if (!step) break;
-    c = c.slice(step[0].length);
+    const and = c.indexOf('&&');
+    const semi = c.indexOf(';');
+    const at = and < 0 ? semi : semi < 0 ? and : Math.min(and, semi);
+    if (at < 0 || /[|]/.test(c.slice(0, at)) || !isSetupStep(c.slice(0, at).trim())) break;
+    c = c.slice(at + (at === and ? 2 : 1)).trimStart();
   }
   const m = RUNNER.exec(c);
   return m ? { runner: m[1]!.replace(/\s+/g, ' '), command: c.slice(m[0].length) } : undefined;

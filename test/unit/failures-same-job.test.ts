@@ -145,6 +145,12 @@ describe('a package runner, a versioned program name', () => {
       ['cd web && vercel deploy', 'cd web && npx vercel deploy --prod', 'run it through `npx`, add `--prod`'],
       ['prisma generate', 'pnpm dlx prisma generate', 'run it through `pnpm dlx`'],
       ['tsc --noEmit', 'bunx tsc --noEmit', 'run it through `bunx`'],
+      // A bare assignment is a setup step here too, as commandHead reads it.
+      [
+        'PATH=/opt/node/bin:$PATH && vercel deploy',
+        'PATH=/opt/node/bin:$PATH && npx vercel deploy',
+        'run it through `npx`',
+      ],
     ];
     for (const [failed, later, change] of cases) {
       const fix = fixOf({ action: failed, error: 'zsh:1: command not found: vercel' }, { action: later });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRows } from '../../eval/heuristic/rows';
 import { readLabels } from '../../eval/snapshot/score';
+import { fixText } from '../../lib/failures/index';
 import { sharedDataDir } from '../../tools/shared/data';
 
 interface Row {
@@ -205,6 +206,9 @@ describe('the unseen-specstory sets', () => {
  * of the shared data, found by the index's text search (so a copy is named by its index id, not a
  * repository), their people's turns labelled blind and the fixes the code credits on them read blind.
  */
+/** How `fixText` opens a `read-first` fix ("first read the file with `Read`"), read from it. */
+const READ_FIRST_WORDS = fixText([{ kind: 'read-first', values: [''] }]).split('`')[0]!;
+
 describe('the fresh-console sets', () => {
   const fcRows = readRows<Row>('sets/fresh-console/labels.jsonl');
   const fcSecond = readRows<{ n: number; label: string }>('sets/fresh-console/labels-second.jsonl');
@@ -236,6 +240,8 @@ describe('the fresh-console sets', () => {
     for (const r of fcRows) expect(files.get(r.source)?.author, r.source).toBe(r.author);
     const shared = sharedOwners();
     expect(shared.size).toBeGreaterThan(50);
+    // Authors here are home-folder names (the index gives no repository): none may be a shared owner's
+    // name; the README says how the names were searched in the shared data beyond that.
     for (const c of fcCopies) expect(shared.has(c.author.toLowerCase()), c.author).toBe(false);
   });
 
@@ -276,9 +282,7 @@ describe('the fresh-console sets', () => {
       expect(['call', 'between', 'both', 'neither', 'unclear']).toContain(l[2]);
     }
     // A credit naming the file read first claims a step between the calls: matched on `between_what`.
-    const readFirst = new Set(
-      cases.filter((c) => c.change.startsWith('first read the file')).map((c) => c.id),
-    );
+    const readFirst = new Set(cases.filter((c) => c.change.startsWith(READ_FIRST_WORDS)).map((c) => c.id));
     const causal = first
       .filter(
         (l) =>

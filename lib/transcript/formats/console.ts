@@ -79,7 +79,7 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
       return undefined;
     }
     let c = line.charCodeAt(0);
-    if ((c === PROMPT || c === PROMPT_NEW) && (line.length === 1 || line.charCodeAt(1) === 0x20)) {
+    if (isPrompt(line)) {
       if (wrapped && turn?.role === 'user') {
         // A copy quoted line by line (`> ` before each line of one prompt): the prompt goes on, and
         // a `>   ⎿  Interrupted by user` below it is the console's note, read as one.
@@ -97,7 +97,7 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         return undefined;
       }
     }
-    if ((c === PROMPT || c === PROMPT_NEW) && (line.length === 1 || line.charCodeAt(1) === 0x20)) {
+    if (isPrompt(line)) {
       flush();
       turn = new Turn('user', n);
       turn.console = true;
@@ -177,6 +177,12 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     return undefined;
   });
   flush();
+}
+
+/** A prompt line: `>` or `❯` alone, or followed by a space. */
+function isPrompt(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return (c === PROMPT || c === PROMPT_NEW) && (line.length === 1 || line.charCodeAt(1) === 0x20);
 }
 
 /** The welcome box's `cwd:` line (its right border after the padding). */
