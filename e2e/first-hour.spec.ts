@@ -62,7 +62,7 @@ test('an item the reflection moved to another category shows as moved (from → 
   page,
 }) => {
   await openSample(page, 'console', REFLECT_GATE);
-  const item = 'Import errors and setup issues ARE legitimate reasons for tests to fail in the RED';
+  const item = 'Import errors and setup issues ARE legitimate reasons for tests to fail in the RED phase!';
   const det = page.getByTestId('deterministic-snapshot');
   await page.getByRole('tab', { name: 'Snapshots' }).click();
   await expect(det.getByText(item, { exact: true })).toBeVisible();

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deterministicSnapshotWithTrace, readSnapshotSource } from '../../lib/snapshot/index';
+import { keptBreakAliases } from '../../tools/shared/console-breaks';
 
 /** One labelled row (references only: no text). */
 export interface Row {
@@ -54,6 +55,8 @@ export const LISTS: readonly ListName[] = [
 export interface FileLists {
   kept: Record<ListName, Set<string>>;
   at: Map<string, number[]>;
+  /** Console copies: the hash of an entry labelled before the terminal's wraps were joined → today's. */
+  alias?: Map<string, string>;
 }
 
 /** A file's lists (see {@link FileLists}); with `runs`, agent runs too (a run's entries come from its steps). */
@@ -80,14 +83,16 @@ export function listsOf(text: string, runs = false): FileLists | null {
     const e = id ? entries[Number(id.slice(1)) - 1] : undefined;
     if (e) kept[item.category as ListName].add(`${e.sourceIteration}#${sha(String(e.value).trim())}`);
   }
-  return { kept, at };
+  const alias = keptBreakAliases(text);
+  return alias ? { kept, at, alias } : { kept, at };
 }
 
 /** Whether a file's list holds a labelled row: its text's entry nearest the message it was drawn from. */
 export function holds(lists: FileLists | null | undefined, r: Row, list: ListName): boolean {
-  const at = lists?.at.get(r.sha256);
+  const key = lists?.alias?.get(r.sha256) ?? r.sha256;
+  const at = lists?.at.get(key);
   if (!lists || !at) return false;
   let best = at[0]!;
   for (const m of at) if (Math.abs(m - r.message) < Math.abs(best - r.message)) best = m;
-  return lists.kept[list].has(`${best}#${r.sha256}`);
+  return lists.kept[list].has(`${best}#${key}`);
 }

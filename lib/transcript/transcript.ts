@@ -95,6 +95,7 @@ export function parseTranscript(input: unknown, options: ParseTranscriptOptions 
     messages: [],
     tools: new Map(),
     includeSidechains: options.includeSidechains === true,
+    keepLineBreaks: options.keepLineBreaks === true,
   };
   switch (format) {
     case 'claude-code-jsonl':

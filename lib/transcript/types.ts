@@ -235,6 +235,12 @@ export interface ParseTranscriptOptions {
   lenient?: boolean;
   /** Claude Code JSONL: keep `isSidechain: true` events (subagent files) instead of ignoring them. */
   includeSidechains?: boolean;
+  /**
+   * Claude Code console copies: keep the line breaks the terminal made when it wrapped the agent's
+   * prose at its width. By default a paragraph the terminal cut into lines is joined again (the
+   * width is read from the copy; a copy that shows none keeps every break).
+   */
+  keepLineBreaks?: boolean;
 }
 
 /**

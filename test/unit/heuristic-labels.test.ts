@@ -90,7 +90,10 @@ describe('labelled evaluation sets', () => {
         for (const r of subset) {
           expect(seenKeys.has(`${r.source}#${r.messageId}`), `#${r.n}`).toBe(false);
           // Different aider authors may type the same prompt ("/undo", "continue"): only messages must differ.
-          if (!r.source.startsWith('aider/')) expect(seenTexts.has(r.text), `#${r.n}`).toBe(false);
+          // #2100 is a prompt the console developer sent twice (day-006 m1839, then m1847, tune #115): the
+          // two copies differed only in the terminal's line breaks until the reader joined them.
+          if (!r.source.startsWith('aider/') && r.n !== 2100)
+            expect(seenTexts.has(r.text), `#${r.n}`).toBe(false);
         }
       }
       for (const r of subset) {

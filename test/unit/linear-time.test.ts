@@ -591,6 +591,13 @@ describe('format detection and parsers', () => {
     ['a cost note behind a run of spaces', (n) => `⏺ Bash(a ${fill(n - 30, ' ')}  Cost: $1 (2s)`],
     ['Cost: $ before a run of spaces', (n) => `⏺ a Cost: $${fill(n - 12, ' ')}s)`],
     ['a welcome box cell of one long path', (n) => `╭─ Claude Code v2 ─╮\n│ /${fill(n - 30, 'a')} x`],
+    // One paragraph the terminal wrapped at 79 columns into every line: each line is joined to the last.
+    ['console prose wrapped at a width', (n) => `⏺ x\n${fill(n - 4, `  ${'a '.repeat(38)}a\n`)}`],
+    ['console prompt wrapped at the margin', (n) => `> x\n${fill(n - 4, `${'a '.repeat(39)}a\n`)}`],
+    [
+      'lines of every width',
+      (n) => fill(n, Array.from({ length: 60 }, (_, i) => `⏺ ${'b'.repeat(40 + i)}\n`).join('')),
+    ],
     ['plain turns', (n) => fill(n, 'User: a\nAssistant: b\n')],
     ['aider prompts', (n) => fill(n, '#### a\n> b\nc\n')],
     ['one long JSON string', (n) => `[{"role":"user","content":"${fill(n - 40, 'a\\"')}"}]`],

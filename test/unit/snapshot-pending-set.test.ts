@@ -11,6 +11,7 @@ import { headingLine } from 'rearview/categorise';
 import { type MemoryEntry, type NoteCategoriser, readSnapshotSource } from 'rearview/snapshot';
 import type { Message } from 'rearview/transcript';
 import { describe, expect, it } from 'vitest';
+import { keptBreakAliases } from '../../tools/shared/console-breaks';
 
 const set = resolve(import.meta.dirname, '../../eval/snapshot/sets/pending');
 const data = resolve(import.meta.dirname, '../../../shared/data');
@@ -88,6 +89,8 @@ const DELIVERED_REPLIED = 18;
 
 /** Each file's snapshot entries by the sha256 of their text, read once for every test. */
 const byFile = new Map<string, Map<string, MemoryEntry[]>>();
+/** Console files: a fragment's hash as labelled → today's entry's (tools/shared/console-breaks.ts). */
+const aliases = new Map<string, Map<string, string> | undefined>();
 /**
  * The entry a row points at: its text's entry in the row's file, the one nearest the message it was
  * drawn from (a reader change that reads a call out of prose renumbers the messages after it).
@@ -107,17 +110,21 @@ function entryOf(r: Record<string, unknown>): MemoryEntry | undefined {
   const file = String(r.file);
   let found = byFile.get(file);
   if (!found) {
-    const entries = readSnapshotSource(readFileSync(join(data, file), 'utf8')).input.entries ?? [];
+    const text = readFileSync(join(data, file), 'utf8');
+    const entries = readSnapshotSource(text).input.entries ?? [];
     found = new Map();
     for (const e of entries) {
       const key = sha(String(e.value).trim());
       found.set(key, [...(found.get(key) ?? []), e]);
     }
     byFile.set(file, found);
+    aliases.set(file, keptBreakAliases(text));
   }
   const message = Number(r.message);
+  // A console row drawn before the terminal's wraps were joined: the entry that holds its fragment.
+  const key = aliases.get(file)?.get(String(r.sha256)) ?? String(r.sha256);
   let best: MemoryEntry | undefined;
-  for (const e of found.get(String(r.sha256)) ?? [])
+  for (const e of found.get(key) ?? [])
     if (!best || Math.abs(e.sourceIteration - message) < Math.abs(best.sourceIteration - message)) best = e;
   return best;
 }

@@ -19,6 +19,7 @@ import {
   snapshotInputFrom,
 } from '../../lib/snapshot/index';
 import { type Message, parseTranscript } from '../../lib/transcript/index';
+import { keptBreakAliases } from '../../tools/shared/console-breaks';
 import { sharedDataDir } from '../../tools/shared/data';
 import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
@@ -389,14 +390,22 @@ describe.skipIf(!present)("the blind rounds' rows (eval/snapshot/sets/pending/pl
 
   it('point at what the snapshot lists at their cut: the plan steps as `todo`, the controls from prose', () => {
     const cache = new Map<string, Message[]>();
+    // Console rows were labelled before the reader joined what the terminal wrapped: their fragment's
+    // hash leads to today's entry that holds it.
+    const aliases = new Map<string, Map<string, string> | undefined>();
     for (const r of rows) {
       const file = String(r.file);
-      if (!cache.has(file)) cache.set(file, parseTranscript(readFileSync(join(dir, file), 'utf8')).messages);
+      if (!cache.has(file)) {
+        const text = readFileSync(join(dir, file), 'utf8');
+        cache.set(file, parseTranscript(text).messages);
+        aliases.set(file, keptBreakAliases(text));
+      }
       const messages = cache.get(file)!;
       const cut = typeof r.cut === 'number' ? r.cut : messages.length;
       const { objective, entries } = entriesFromMessages(messages.slice(0, cut));
+      const key = aliases.get(file)?.get(String(r.sha256)) ?? r.sha256;
       const entry = entries.find(
-        (e) => e.sourceIteration === r.message && sha(String(e.value).trim()) === r.sha256,
+        (e) => e.sourceIteration === r.message && sha(String(e.value).trim()) === key,
       );
       const listed =
         entry !== undefined &&

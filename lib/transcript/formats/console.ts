@@ -8,6 +8,8 @@
 
 import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
+import type { Message } from '../types.js';
+import { usedColumns, WrapCap } from './console-wrap.js';
 import { noteCwd, type ParseState } from './result.js';
 import { dedent, Turn } from './text-turns.js';
 
@@ -50,8 +52,32 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
   let indent = 2;
   /** The current call's arguments went on past its first line, so its `)` closes the last one. */
   let openCall = false;
+  /**
+   * What the terminal wrapped is joined once the copy is read, when its widths are known: every line
+   * counts for the copy's width, the prose lines of the agent and of the prompts for their own (the
+   * agent's prose wraps a few columns short of the outputs). `measure` is false with `keepLineBreaks`.
+   */
+  const measure = state.keepLineBreaks !== true;
+  const caps = { all: new WrapCap(), assistant: new WrapCap(), user: new WrapCap() };
+  /** The prose turns, to be joined at the end, and where their messages are. */
+  const prose: { turn: Turn; at: number }[] = [];
+  /** Adds a line of prose to `turn`: measured, and joined once the widths are known. */
+  const addProse = (text: string, printed: string): void => {
+    if (!turn) return;
+    if (!measure) {
+      turn.add(text);
+      return;
+    }
+    const used = usedColumns(printed);
+    turn.add(text, false, printed, used);
+    (turn.role === 'user' ? caps.user : caps.assistant).add(printed, used);
+  };
   const flush = (): void => {
-    if (turn) {
+    if (turn?.measured) {
+      // Its message is made at the end, once the widths are known.
+      prose.push({ turn, at: state.messages.length });
+      state.messages.push(PENDING);
+    } else if (turn) {
       const m = turn.toMessage();
       if (m.role === 'tool' && m.content.startsWith('Error')) m.isError = true;
       // The last line closes the call, unless it is the console's `… (ctrl+r to expand)` note.
@@ -78,6 +104,9 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
       turn?.add('', true);
       return undefined;
     }
+    // Every line counts for the copy's width by its length (outputs are most of a copy, and their
+    // width only stands in where the prose shows none); prose lines are measured in columns.
+    if (measure) caps.all.add(line, trimmedLength(line));
     let c = line.charCodeAt(0);
     if (isPrompt(line)) {
       if (wrapped && turn?.role === 'user') {
@@ -85,6 +114,7 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         // a `>   ⎿  Interrupted by user` below it is the console's note, read as one.
         const rest = line.slice(2);
         if (!rest.trimStart().startsWith(OUTPUT)) {
+          // A quoted copy's lines are not measured against the width: their breaks stay.
           turn.add(dedent(rest, 2));
           inPrompt = true;
           return undefined;
@@ -102,7 +132,7 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
       turn = new Turn('user', n);
       turn.console = true;
       indent = 2;
-      turn.add(line.slice(2));
+      addProse(line.slice(2), line);
       lastCall = undefined;
       inPrompt = true;
       return undefined;
@@ -134,7 +164,9 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         }
       } else {
         lastCall = undefined;
-        turn.add(rest);
+        // As printed: an early console's cost note took the line's right end, so the text before it
+        // was wrapped as if the line were full.
+        addProse(rest, line);
       }
       return undefined;
     }
@@ -159,14 +191,16 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         if (turn) flush();
         ignore('status');
       } else if (turn) {
-        turn.add(dedent(line, indent));
+        if (turn.role === 'user' || (turn.role === 'assistant' && turn.toolName === undefined))
+          addProse(dedent(line, indent), line);
+        else turn.add(dedent(line, indent));
         inPrompt = wrapped;
       } else if (!ignoring) ignore('other');
       return undefined;
     }
     // Some consoles (and copies) wrap a long prompt at the margin, with no indent.
     if (wrapped && turn?.role === 'user' && ignoredKind(line) === 'other') {
-      turn.add(line);
+      addProse(line, line);
       inPrompt = true;
       return undefined;
     }
@@ -177,7 +211,23 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     return undefined;
   });
   flush();
+  if (prose.length === 0) return;
+  // Each kind of prose at its own width when its lines show one, else at the copy's.
+  const all = caps.all.width();
+  const widths = { assistant: caps.assistant.width() || all, user: caps.user.width() || all };
+  for (const { turn: t, at } of prose)
+    state.messages[at] = t.toMessage(t.role === 'user' ? widths.user : widths.assistant);
 }
+
+/** The length of `line` without its trailing spaces. */
+function trimmedLength(line: string): number {
+  let end = line.length;
+  while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0xa0)) end--;
+  return end;
+}
+
+/** The place of a prose message until the copy's widths are known (replaced before the parse ends). */
+const PENDING: Message = Object.freeze({ id: '', role: 'assistant', content: '' }) as Message;
 
 /** A prompt line: `>` or `❯` alone, or followed by a space. */
 function isPrompt(line: string): boolean {

@@ -16,6 +16,8 @@ export interface ParseState {
   messages: Message[];
   tools: ToolNames;
   includeSidechains: boolean;
+  /** Console transcripts: keep the breaks the terminal made when it wrapped the agent's prose. */
+  keepLineBreaks?: boolean;
   /** Exit codes of tool results, where the format records them (Codex): read by the trajectory. */
   exitCodes?: Map<Message, number>;
   /** Session facts the format records (agent, models, session id), when it records any. */

@@ -102,6 +102,43 @@ export const transcriptCases: ConformanceCase[] = [
     },
   },
   {
+    name: 'transcript/console prose wrapped at the terminal width (joined, CJK without a space)',
+    run() {
+      // Wrapped at 49 columns: each cut line is the widest before its next word (CJK: 2 columns each).
+      const copy = [
+        '> the page still fails with a 404 whenever I open',
+        '  it from the clients list, and the browser',
+        '  console shows the same error as before',
+        '',
+        '⏺ The request goes to /api/v1/users/new, which',
+        '  does not exist on the backend. Something in the',
+        '  client pages builds that path whenever the form',
+        '  loads.',
+        '',
+        '⏺ Two places build it:',
+        '  - src/pages/ClientFormPage.tsx',
+        '  - src/api/users.ts',
+        '',
+        '⏺ 好的，我现在继续推送代码到仓库，然后检查构建是',
+        '  否通过 \u{1F680}',
+      ].join('\n');
+      const t = parseTranscript(copy);
+      checkEqual(
+        t.messages.map((m) => m.content),
+        [
+          'the page still fails with a 404 whenever I open it from the clients list, and the browser console shows the same error as before',
+          'The request goes to /api/v1/users/new, which does not exist on the backend. Something in the client pages builds that path whenever the form loads.',
+          'Two places build it:\n- src/pages/ClientFormPage.tsx\n- src/api/users.ts',
+          '好的，我现在继续推送代码到仓库，然后检查构建是否通过 \u{1F680}',
+        ],
+        'joined',
+      );
+      const kept = parseTranscript(copy, { keepLineBreaks: true });
+      checkEqual(kept.messages[1]!.content.split('\n').length, 4, 'kept');
+      return [t, kept];
+    },
+  },
+  {
     name: 'transcript/lenient mode and errors',
     run() {
       const lenient = parseTranscript(

@@ -4,7 +4,7 @@
  * same, so ids and positions are that reading's), and SpecStory's messages before edits in prose became
  * calls. `loadStrangersNotes` (sample.ts) looks a row up in these readings when today's lacks it.
  */
-import { type Message, RENDERED_EDIT_TOOL } from '../../../../lib/transcript/index.js';
+import { type Message, parseTranscript, RENDERED_EDIT_TOOL } from '../../../../lib/transcript/index.js';
 
 /**
  * An aider history as the reader read it before it passed over reasoning blocks: their tags renamed
@@ -129,4 +129,13 @@ export function aiderOutputAsReply(raw: string, messages: readonly Message[]): M
     flush();
   });
   return out;
+}
+
+/**
+ * The messages of a console copy as the reader gave them before it joined what the terminal wrapped
+ * (7 December 2026): every break the terminal made kept, so a wrapped sentence is cut at each line.
+ */
+export function keptBreaks(raw: string): Message[] {
+  return parseTranscript(raw, { format: 'claude-code-console', lenient: true, keepLineBreaks: true })
+    .messages;
 }

@@ -24,7 +24,13 @@ import { fnv1a32 } from '../../../../lib/core/index.js';
 import { type Message, parseTranscript } from '../../../../lib/transcript/index.js';
 import { DATA, sentences } from '../../sample';
 import { sha256Hex } from '../../sample-more';
-import { aiderOutputAsReply, followupsAsText, reasoningAsReply, withEditsJoined } from './earlier';
+import {
+  aiderOutputAsReply,
+  followupsAsText,
+  keptBreaks,
+  reasoningAsReply,
+  withEditsJoined,
+} from './earlier';
 
 export const NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 export const FOLDERS = ['specstory', 'claude-code-jsonl-more', 'codex', 'cline', 'other-agents'] as const;
@@ -263,7 +269,7 @@ export type LoadedNote = NoteRow & { text: string; readAs?: EarlierReading['name
 
 /** How a file was read before a reader change: the sentences that reading gave, for rows drawn then. */
 interface EarlierReading {
-  name: 'edits-joined' | 'reasoning' | 'followup-json' | 'aider-output';
+  name: 'edits-joined' | 'reasoning' | 'followup-json' | 'aider-output' | 'console-breaks';
   applies: (file: string) => boolean;
   sentences: (file: string, author: string, root: string) => string[];
 }
@@ -272,7 +278,8 @@ interface EarlierReading {
  * The earlier readings, tried in order: SpecStory's edits rendered in prose before they became calls
  * (5 rows of two sets), an aider reply's reasoning block before the reader passed over it (its
  * sentences no snapshot reads now), aider's own output before a session's first prompt read as a
- * reply, a newer Cline's followup as raw JSON before the reader took its question out.
+ * reply, a console copy's prose with the breaks the terminal made when it wrapped, a newer Cline's
+ * followup as raw JSON before the reader took its question out.
  */
 const EARLIER_READINGS: readonly EarlierReading[] = [
   {
@@ -291,6 +298,14 @@ const EARLIER_READINGS: readonly EarlierReading[] = [
     applies: (file) => file.startsWith('aider/'),
     sentences: (file, author, root) =>
       notesOf(file, author, root, false, undefined, aiderOutputAsReply).map((n) => n.text),
+  },
+  {
+    // Console copies before the reader joined what the terminal wrapped (7 December 2026): the
+    // sentences labelled then are the wrapped lines' fragments, read as they were labelled.
+    name: 'console-breaks',
+    applies: (file) => file.startsWith('console/'),
+    sentences: (file, author, root) =>
+      notesOf(file, author, root, false, undefined, keptBreaks).map((n) => n.text),
   },
   {
     name: 'followup-json',

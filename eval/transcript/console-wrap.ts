@@ -1,0 +1,102 @@
+/**
+ * `npx tsx eval/transcript/console-wrap.ts [--dir <fresh-console copies>]`: does the console reader
+ * join the breaks the terminal made, and only those? Two rounds of line breaks inside a paragraph
+ * block of console copies (`sets/console-wrap/labels.jsonl`: 120 + 100), each judged blind by a reader
+ * who saw the two lines and the file, never rearview's decision (`wrap`: the terminal's; `written`:
+ * the writer's), a second reader on 40 + 25. Rows hold references and SHA-256s only; each pair is
+ * found again in the reading that keeps every break, and today's reader is asked whether it joins it.
+ *
+ * Round 1 was drawn at the first version (one width per copy: 60 joined breaks, 60 kept); its misses
+ * led to the second (a width per kind of prose, the early console's cost note counted in the line,
+ * 1 line in 64 above the cap): round 1 is tuned on from there. Round 2 was drawn from the second
+ * version, excluding round 1's pairs (50 joined, 50 kept), and judged once.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseTranscript } from '../../lib/transcript/index';
+import { sharedDataDir } from '../../tools/shared/data';
+
+const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
+
+interface Row {
+  id: string;
+  round: number;
+  source: 'shared' | 'fresh-console';
+  file: string;
+  messageLine: number;
+  role: string;
+  shaA: string;
+  shaB: string;
+  joinedWhenDrawn: boolean;
+  label: 'wrap' | 'written' | 'unclear';
+  second?: string;
+}
+
+const at = process.argv.indexOf('--dir');
+const copies = at > 0 ? process.argv[at + 1] : undefined;
+const rows = readFileSync(resolve(import.meta.dirname, 'sets/console-wrap/labels.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as Row);
+
+const readings = new Map<string, { kept: string[][]; joined: string[]; lines: number[] }>();
+function read(path: string) {
+  let r = readings.get(path);
+  if (!r) {
+    const raw = readFileSync(path, 'utf8');
+    const format = 'claude-code-console' as const;
+    const kept = parseTranscript(raw, { format, lenient: true, keepLineBreaks: true }).messages;
+    const joined = parseTranscript(raw, { format, lenient: true }).messages;
+    r = {
+      kept: kept.map((m) => m.content.split('\n')),
+      joined: joined.map((m) => m.content),
+      lines: kept.map((m) => m.source?.line ?? -1),
+    };
+    readings.set(path, r);
+  }
+  return r;
+}
+
+/** Today's decision on a row's break, or undefined when its file or its lines are not found. */
+function joinedToday(r: Row): boolean | undefined {
+  const root = r.source === 'shared' ? sharedDataDir() : copies && join(copies, 'console');
+  if (!root) return undefined;
+  let file: ReturnType<typeof read>;
+  try {
+    file = read(join(root, r.file));
+  } catch {
+    return undefined;
+  }
+  const i = file.lines.indexOf(r.messageLine);
+  const lines = file.kept[i];
+  if (!lines) return undefined;
+  for (let k = 0; k + 1 < lines.length; k++) {
+    const a = lines[k]!;
+    const b = lines[k + 1]!;
+    if (sha256Hex(a) !== r.shaA || sha256Hex(b) !== r.shaB) continue;
+    const text = file.joined[i]!;
+    return text.includes(`${a.trimEnd()} ${b.trim()}`) || text.includes(`${a.trimEnd()}${b.trim()}`);
+  }
+  return undefined;
+}
+
+const f = (k: number, n: number) => (n === 0 ? '—' : `${k} of ${n} (${((100 * k) / n).toFixed(1)} %)`);
+console.log('| round | pairs found | joined: judged wrap | kept: judged wrap | second reader agrees |');
+console.log('|---|---|---|---|---|');
+for (const round of [1, 2]) {
+  const mine = rows.filter((r) => r.round === round);
+  const found = mine.map((r) => ({ r, joined: joinedToday(r) })).filter((x) => x.joined !== undefined);
+  const joined = found.filter((x) => x.joined);
+  const kept = found.filter((x) => !x.joined);
+  const second = mine.filter((r) => r.second !== undefined);
+  console.log(
+    `| ${round} | ${found.length} of ${mine.length} | ${f(joined.filter((x) => x.r.label === 'wrap').length, joined.length)} | ${f(kept.filter((x) => x.r.label === 'wrap').length, kept.length)} | ${f(second.filter((r) => r.second === r.label).length, second.length)} |`,
+  );
+}
+if (process.argv.includes('--list'))
+  for (const r of rows) {
+    const j = joinedToday(r);
+    if (j === (r.label === 'written'))
+      console.log(r.id, r.label, j ? 'joined' : 'kept', r.source, r.file, r.messageLine);
+  }
