@@ -1,5 +1,5 @@
 /**
- * `npx tsx eval/transcript/console-wrap.ts [--dir <fresh-console copies>]`: does the console reader
+ * `npx tsx eval/transcript/console-wrap.ts [--dir <fresh-console copies>] [--gemini <copies>]`: does the console reader
  * join the breaks the terminal made, and only those? Two rounds of line breaks inside a paragraph
  * block of console copies (`sets/console-wrap/labels.jsonl`: 120 + 100), each judged blind by a reader
  * who saw the two lines and the file, never rearview's decision (`wrap`: the terminal's; `written`:
@@ -22,7 +22,7 @@ const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
 interface Row {
   id: string;
   round: number;
-  source: 'shared' | 'fresh-console';
+  source: 'shared' | 'fresh-console' | 'fresh-gemini';
   file: string;
   messageLine: number;
   role: string;
@@ -33,19 +33,23 @@ interface Row {
   second?: string;
 }
 
-const at = process.argv.indexOf('--dir');
-const copies = at > 0 ? process.argv[at + 1] : undefined;
+const arg = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+/** The `fresh-console` copies (a folder holding `console/`) and the Gemini CLI copies (`files/`). */
+const copies = arg('--dir');
+const gemini = arg('--gemini');
 const rows = readFileSync(resolve(import.meta.dirname, 'sets/console-wrap/labels.jsonl'), 'utf8')
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as Row);
 
 const readings = new Map<string, { kept: string[][]; joined: string[]; lines: number[] }>();
-function read(path: string) {
+function read(path: string, format: 'claude-code-console' | 'gemini-cli-console') {
   let r = readings.get(path);
   if (!r) {
     const raw = readFileSync(path, 'utf8');
-    const format = 'claude-code-console' as const;
     const kept = parseTranscript(raw, { format, lenient: true, keepLineBreaks: true }).messages;
     const joined = parseTranscript(raw, { format, lenient: true }).messages;
     r = {
@@ -60,11 +64,19 @@ function read(path: string) {
 
 /** Today's decision on a row's break, or undefined when its file or its lines are not found. */
 function joinedToday(r: Row): boolean | undefined {
-  const root = r.source === 'shared' ? sharedDataDir() : copies && join(copies, 'console');
+  const root =
+    r.source === 'shared'
+      ? sharedDataDir()
+      : r.source === 'fresh-console'
+        ? copies && join(copies, 'console')
+        : gemini && join(gemini, 'files');
   if (!root) return undefined;
   let file: ReturnType<typeof read>;
   try {
-    file = read(join(root, r.file));
+    file = read(
+      join(root, r.file),
+      r.source === 'fresh-gemini' ? 'gemini-cli-console' : 'claude-code-console',
+    );
   } catch {
     return undefined;
   }
@@ -84,7 +96,7 @@ function joinedToday(r: Row): boolean | undefined {
 const f = (k: number, n: number) => (n === 0 ? '—' : `${k} of ${n} (${((100 * k) / n).toFixed(1)} %)`);
 console.log('| round | pairs found | joined: judged wrap | kept: judged wrap | second reader agrees |');
 console.log('|---|---|---|---|---|');
-for (const round of [1, 2]) {
+for (const round of [1, 2, 3]) {
   const mine = rows.filter((r) => r.round === round);
   const found = mine.map((r) => ({ r, joined: joinedToday(r) })).filter((x) => x.joined !== undefined);
   const joined = found.filter((x) => x.joined);

@@ -198,6 +198,24 @@ describe('parseTranscript joins what the terminal wrapped', () => {
     );
   });
 
+  it('joins the Gemini CLI console the same way: ✦ replies, bare and boxed prompts', () => {
+    const boxed = wrap(PARAGRAPH, 56, '> ', '  ').map((l) => `│ ${l.padEnd(58)} │`);
+    const copy = [
+      `╭${'─'.repeat(60)}╮`,
+      ...boxed,
+      `╰${'─'.repeat(60)}╯`,
+      '',
+      ...wrap(SECOND, 70, '✦ ', '  '),
+      '',
+      ...wrap(`${PARAGRAPH} ${SECOND}`, 70, '✦ ', '  '),
+    ].join('\n');
+    const t = parseTranscript(copy);
+    expect(t.format).toBe('gemini-cli-console');
+    expect(t.messages.map((m) => m.content)).toEqual([PARAGRAPH, SECOND, `${PARAGRAPH} ${SECOND}`]);
+    const kept = parseTranscript(copy, { keepLineBreaks: true });
+    expect(kept.messages[1]!.content.split('\n').length).toBeGreaterThan(2);
+  });
+
   it('loses no character of any copy (property)', () => {
     const word = fc.stringMatching(/^[a-z]{1,12}$/);
     fc.assert(
@@ -234,15 +252,15 @@ describe('the judged breaks (eval/transcript/sets/console-wrap)', () => {
   const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
   it('are references only, one reader each and a second on a sample, agreeing', () => {
-    expect(rows.length).toBe(220);
-    expect(new Set(rows.map((r) => r.id)).size).toBe(220);
+    expect(rows.length).toBe(300);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(300);
     for (const r of rows) {
       expect(['wrap', 'written', 'unclear']).toContain(r.label);
       expect(String(r.shaA)).toMatch(/^[0-9a-f]{64}$/);
       expect(Object.keys(r).some((k) => /text|line_?[AB]$/i.test(k))).toBe(false);
     }
     const second = rows.filter((r) => r.second !== undefined);
-    expect(second.length).toBe(65);
+    expect(second.length).toBe(92);
     expect(second.every((r) => r.second === r.label)).toBe(true);
   });
 

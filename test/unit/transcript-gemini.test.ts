@@ -240,6 +240,8 @@ describe('gemini-cli-console terminal transcripts', () => {
     ['an unclosed box', (n: number) => `╭──╮\n${'│ ✓  Read a │\n'.repeat(n)}`],
     ['thousands of box tops', (n: number) => '╭──╮\n'.repeat(n)],
     ['one long ✦ reply', (n: number) => `✦ start\n${'  line\n'.repeat(n)}`],
+    // Every line at the width the terminal wrapped at (79): each one is joined to the reply.
+    ['one long ✦ reply wrapped at a width', (n: number) => `✦ start\n${`  ${'a '.repeat(38)}a\n`.repeat(n)}`],
   ])('stays linear on %s (each doubling at most triples the time, one step allowed)', (_, make) => {
     // 6,250 to 100,000 lines in four doublings: the young generation fills between 20,000 and 40,000
     // lines, where one doubling steps up (measured 4.6x once, then 2.1x per doubling up to 320,000

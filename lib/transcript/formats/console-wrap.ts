@@ -14,11 +14,9 @@ import { forEachLine } from '../lines.js';
 
 /** Lines longer than this count as "past every cap" (a pasted log, a table row). */
 const MAX_COLUMNS = 4096;
-/** A cap is a width that at least this many lines reach within {@link CAP_SPAN} columns… */
+/** A cap is a width that at least this many lines reach within {@link CAP_SPAN} columns. */
 const CAP_LINES = 5;
 const CAP_SPAN = 8;
-/** …and at least two lines reach exactly. */
-const CAP_EXACT = 2;
 /** Widths below this are not a terminal's (a column of short lines). */
 const MIN_WIDTH = 40;
 
@@ -80,8 +78,9 @@ function trimmedEnd(line: string): number {
 
 /**
  * Counts lines by their used columns, and tells the width they were wrapped at: the widest `W` that
- * at least two lines reach exactly and five reach within 8 columns, with at most 1 line in 64 (at
- * least 2) wider. 0 when no width qualifies. One count per width, so linear in the lines.
+ * a line reaches, with at least five lines within 8 columns of it, two at it or twice as many as in
+ * the 9 columns below, and at most 1 line in 64 (at least 2) wider. 0 when no width qualifies. One
+ * count per width, so linear in the lines.
  *
  * @example
  * ```ts
@@ -113,14 +112,20 @@ export class WrapCap {
     const counts = this.counts;
     const limit = Math.max(2, this.lines >> 6);
     let above = 0;
-    // `near` holds the lines of widths W-8..W as W goes down.
+    // As W goes down: `near` holds the lines of widths W-8..W, `below` those of W-17..W-9.
     let near = 0;
+    let below = 0;
     for (let w = MAX_COLUMNS; w >= MAX_COLUMNS - CAP_SPAN; w--) near += counts[w]!;
+    for (let w = MAX_COLUMNS - CAP_SPAN - 1; w >= MAX_COLUMNS - 2 * CAP_SPAN - 1; w--) below += counts[w]!;
     for (let width = MAX_COLUMNS; width >= MIN_WIDTH; width--) {
-      if (counts[width]! >= CAP_EXACT && near >= CAP_LINES) return above <= limit ? width : 0;
+      // Wrapped lines end within a word of the width: many just under it, two of them at it or
+      // twice as many as in the span below (lines of every length, unwrapped, thin out smoothly).
+      const dense = counts[width]! >= 2 || (counts[width]! > 0 && near >= 2 * below);
+      if (dense && near >= CAP_LINES) return above <= limit ? width : 0;
       above += counts[width]!;
       if (above > limit) return 0;
       near += counts[width - CAP_SPAN - 1]! - counts[width]!;
+      below += counts[width - 2 * CAP_SPAN - 2]! - counts[width - CAP_SPAN - 1]!;
     }
     return 0;
   }

@@ -8,10 +8,10 @@
 
 import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
-import type { Message } from '../types.js';
-import { usedColumns, WrapCap } from './console-wrap.js';
+
 import { noteCwd, type ParseState } from './result.js';
 import { dedent, Turn } from './text-turns.js';
+import { WrapJoiner } from './wrap-joiner.js';
 
 const PROMPT = 0x3e; // >
 /** The prompt mark of later consoles. */
@@ -52,32 +52,15 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
   let indent = 2;
   /** The current call's arguments went on past its first line, so its `)` closes the last one. */
   let openCall = false;
-  /**
-   * What the terminal wrapped is joined once the copy is read, when its widths are known: every line
-   * counts for the copy's width, the prose lines of the agent and of the prompts for their own (the
-   * agent's prose wraps a few columns short of the outputs). `measure` is false with `keepLineBreaks`.
-   */
-  const measure = state.keepLineBreaks !== true;
-  const caps = { all: new WrapCap(), assistant: new WrapCap(), user: new WrapCap() };
-  /** The prose turns, to be joined at the end, and where their messages are. */
-  const prose: { turn: Turn; at: number }[] = [];
-  /** Adds a line of prose to `turn`: measured, and joined once the widths are known. */
+  /** The terminal's wraps in the prose, joined once the copy is read (not with `keepLineBreaks`). */
+  const wraps = new WrapJoiner(state.keepLineBreaks !== true);
+  /** Adds a line of prose to the current turn: measured, and joined at the end. */
   const addProse = (text: string, printed: string): void => {
-    if (!turn) return;
-    if (!measure) {
-      turn.add(text);
-      return;
-    }
-    const used = usedColumns(printed);
-    turn.add(text, false, printed, used);
-    (turn.role === 'user' ? caps.user : caps.assistant).add(printed, used);
+    if (turn) wraps.add(turn, text, printed);
   };
   const flush = (): void => {
-    if (turn?.measured) {
-      // Its message is made at the end, once the widths are known.
-      prose.push({ turn, at: state.messages.length });
-      state.messages.push(PENDING);
-    } else if (turn) {
+    if (turn?.measured) wraps.push(turn, state.messages);
+    else if (turn) {
       const m = turn.toMessage();
       if (m.role === 'tool' && m.content.startsWith('Error')) m.isError = true;
       // The last line closes the call, unless it is the console's `… (ctrl+r to expand)` note.
@@ -104,9 +87,7 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
       turn?.add('', true);
       return undefined;
     }
-    // Every line counts for the copy's width by its length (outputs are most of a copy, and their
-    // width only stands in where the prose shows none); prose lines are measured in columns.
-    if (measure) caps.all.add(line, trimmedLength(line));
+    wraps.line(line);
     let c = line.charCodeAt(0);
     if (isPrompt(line)) {
       if (wrapped && turn?.role === 'user') {
@@ -211,23 +192,8 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     return undefined;
   });
   flush();
-  if (prose.length === 0) return;
-  // Each kind of prose at its own width when its lines show one, else at the copy's.
-  const all = caps.all.width();
-  const widths = { assistant: caps.assistant.width() || all, user: caps.user.width() || all };
-  for (const { turn: t, at } of prose)
-    state.messages[at] = t.toMessage(t.role === 'user' ? widths.user : widths.assistant);
+  wraps.finish(state.messages);
 }
-
-/** The length of `line` without its trailing spaces. */
-function trimmedLength(line: string): number {
-  let end = line.length;
-  while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0xa0)) end--;
-  return end;
-}
-
-/** The place of a prose message until the copy's widths are known (replaced before the parse ends). */
-const PENDING: Message = Object.freeze({ id: '', role: 'assistant', content: '' }) as Message;
 
 /** A prompt line: `>` or `❯` alone, or followed by a space. */
 function isPrompt(line: string): boolean {

@@ -12,6 +12,7 @@ import { forEachLine, isBlank } from '../lines.js';
 import type { Message } from '../types.js';
 import type { ParseState } from './result.js';
 import { dedent, Turn } from './text-turns.js';
+import { WrapJoiner } from './wrap-joiner.js';
 
 const AGENT = '\u2726'; // ✦
 const BOX_TOP = 0x256d; // ╭
@@ -47,10 +48,12 @@ export function parseGeminiConsole(prepared: Prepared, state: ParseState): void 
   let ignoring = '';
   let found = 0;
   state.meta = { agent: 'gemini-cli' };
+  /** The terminal's wraps in the prose, joined once the copy is read (not with `keepLineBreaks`). */
+  const wraps = new WrapJoiner(state.keepLineBreaks !== true);
 
   const flush = (): void => {
     if (turn) {
-      state.messages.push(turn.toMessage());
+      wraps.push(turn, state.messages);
       found++;
     }
     turn = undefined;
@@ -60,12 +63,13 @@ export function parseGeminiConsole(prepared: Prepared, state: ParseState): void 
     ignoring = kind;
   };
   const closeBox = (): void => {
-    if (box) found += emitBox(box.rows, state);
+    if (box) found += emitBox(box.rows, state, wraps);
     box = undefined;
     ignoring = '';
   };
 
   forEachLine(prepared.text, (raw, n) => {
+    wraps.line(raw);
     const line = dedent(raw, 4);
     const c = line.charCodeAt(0);
     if (box) {
@@ -89,7 +93,7 @@ export function parseGeminiConsole(prepared: Prepared, state: ParseState): void 
     if (line.startsWith(AGENT)) {
       flush();
       turn = new Turn('assistant', n);
-      turn.add(line.slice(AGENT.length).trimStart());
+      wraps.add(turn, line.slice(AGENT.length).trimStart(), raw);
       ignoring = '';
       return undefined;
     }
@@ -97,12 +101,12 @@ export function parseGeminiConsole(prepared: Prepared, state: ParseState): void 
       flush();
       turn = new Turn('user', n);
       turn.console = true;
-      turn.add(line.slice(2));
+      wraps.add(turn, line.slice(2), raw);
       ignoring = '';
       return undefined;
     }
     if (turn && raw.charCodeAt(0) === 0x20) {
-      turn.add(dedent(raw, 2));
+      wraps.add(turn, dedent(raw, 2), raw);
       return undefined;
     }
     flush();
@@ -111,6 +115,7 @@ export function parseGeminiConsole(prepared: Prepared, state: ParseState): void 
   });
   closeBox();
   flush();
+  wraps.finish(state.messages);
   if (found === 0) {
     throw sink.error('No Gemini CLI prompt, reply (✦) or tool box found', { line: 1 });
   }
@@ -127,7 +132,7 @@ function boxRow(line: string): string {
 }
 
 /** Turns one box into messages; returns how many it made (0 for banners and tips). */
-function emitBox(rows: { text: string; line: number }[], state: ParseState): number {
+function emitBox(rows: { text: string; line: number }[], state: ParseState, wraps: WrapJoiner): number {
   let first = 0;
   while (first < rows.length && isBlank(rows[first]!.text)) first++;
   if (first === rows.length) {
@@ -141,12 +146,14 @@ function emitBox(rows: { text: string; line: number }[], state: ParseState): num
     const indent = head.length - lead.length + 2;
     const turn = new Turn('user', rows[first]!.line);
     turn.console = true;
-    turn.add(lead.slice(2));
+    // The box's inner text is what the terminal wrapped (at the box's inner width).
+    wraps.add(turn, lead.slice(2), head);
     for (let i = first + 1; i < rows.length; i++) {
       const t = rows[i]!.text;
-      turn.add(dedent(t, indent), isBlank(t));
+      if (isBlank(t)) turn.add('', true);
+      else wraps.add(turn, dedent(t, indent), t);
     }
-    state.messages.push(turn.toMessage());
+    wraps.push(turn, state.messages);
     return 1;
   }
   if (statusOf(head) === undefined) {

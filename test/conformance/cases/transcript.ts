@@ -135,7 +135,13 @@ export const transcriptCases: ConformanceCase[] = [
       );
       const kept = parseTranscript(copy, { keepLineBreaks: true });
       checkEqual(kept.messages[1]!.content.split('\n').length, 4, 'kept');
-      return [t, kept];
+      // The Gemini CLI console, wrapped the same way.
+      const gemini = parseTranscript(
+        copy.replaceAll('⏺ ', '✦ ').replace(/^> /, '> ').replaceAll('\n  - ', '\n  * '),
+        { format: 'gemini-cli-console' },
+      );
+      checkEqual(gemini.messages[1]!.content, t.messages[1]!.content, 'gemini joined');
+      return [t, kept, gemini];
     },
   },
   {
