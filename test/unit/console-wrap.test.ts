@@ -26,6 +26,21 @@ function wrap(text: string, width: number, first = '⏺ ', indent = '  '): strin
   return lines;
 }
 
+/** Cuts `text` character by character at `width` columns, as the terminal does text without spaces. */
+function cut(text: string, width: number, first = '> ', indent = '  '): string[] {
+  const lines: string[] = [];
+  let line = first;
+  for (const ch of text) {
+    if (columns(line) + columns(ch) > width) {
+      lines.push(line);
+      line = indent;
+    }
+    line += ch;
+  }
+  lines.push(line);
+  return lines;
+}
+
 const PARAGRAPH =
   'The issue is still happening because something is making a GET request to /api/v1/users/new which does not exist on the backend. This suggests there might be a navigation or API call issue in the client pages that we have not looked at yet, so the next step is to search the client for the route.';
 const SECOND =
@@ -141,16 +156,7 @@ describe('parseTranscript joins what the terminal wrapped', () => {
   it('joins a prompt the console wrapped at the margin, and CJK lines without a space', () => {
     const cjk =
       '请根据数据分析结果生成一个名为数据看板的综合页面看板应包含数据可视化设计并显示你实际处理的数据集总记录数和每个类别的统计结果';
-    const lines: string[] = [];
-    let line = '> ';
-    for (const ch of cjk) {
-      if (columns(line) + 2 > 50) {
-        lines.push(line);
-        line = '  ';
-      }
-      line += ch;
-    }
-    lines.push(line);
+    const lines = cut(cjk, 50);
     const body = [...lines, '', ...wrap(PARAGRAPH, 50), '', ...wrap(SECOND, 50)].join('\n');
     expect(parseTranscript(body).messages[0]!.content).toBe(cjk);
     const margin = wrap(PARAGRAPH, 50, '> ', '');
@@ -162,17 +168,7 @@ describe('parseTranscript joins what the terminal wrapped', () => {
     // 22 CJK characters and a full-width parenthesis, then the code name: column 60 falls inside it.
     const clause =
       '请分析数据集里支持多模态处理能力的智能体类型（multimodal_capability）在该类型中的占比并排名前三的类型是哪三个以及原因是什么并且给出图表和说明';
-    const lines: string[] = [];
-    let line = '> ';
-    for (const ch of clause) {
-      const w = columns(ch);
-      if (columns(line) + w > 60) {
-        lines.push(line);
-        line = '  ';
-      }
-      line += ch;
-    }
-    lines.push(line);
+    const lines = cut(clause, 60);
     const body = [...lines, '', ...wrap(PARAGRAPH, 60), '', ...wrap(SECOND, 60)].join('\n');
     expect(lines.some((l) => /[a-z]$/.test(l))).toBe(true);
     expect(parseTranscript(body).messages[0]!.content).toBe(clause);

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TranscriptError } from '../../lib/core/index';
+import { declinedCall, TranscriptError } from '../../lib/core/index';
 import { detectFormat, parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
 import { describeGrowth, doublings, measureGrowth, OBJECT_STEP, thrown } from './linear-time';
 
@@ -200,6 +200,36 @@ describe('gemini-cli-console terminal transcripts', () => {
     expect(t.messages[0]!.source).toEqual({ line: 8 });
     expect(t.messages[2]!.toolUseId).toBe(t.messages[1]!.toolUseId);
     expect(t.ignored).toBeGreaterThan(0);
+  });
+
+  it("reads a cancelled call (`-`) as `Cancelled`, and the empty input box's placeholder as no prompt", () => {
+    const text = [
+      '> set up the repository',
+      '',
+      '╭──────────────────────────────────────────╮',
+      '│ -  Shell git init [in /abs] (Initialize) │',
+      '╰──────────────────────────────────────────╯',
+      '',
+      '> use a relative path instead',
+      '',
+      '✦ Understood.',
+      '',
+      '╭──────────────────────────────────────────╮',
+      '│ >   Type your message or @path/to/file   │',
+      '╰──────────────────────────────────────────╯',
+      '> Type your message or @path/to/file',
+    ].join('\n');
+    const t = parseTranscript(text);
+    expect(t.messages.map((m) => [m.role, m.toolName ?? '', m.isError ?? false, m.content])).toEqual([
+      ['user', '', false, 'set up the repository'],
+      ['assistant', 'Shell', false, 'git init [in /abs] (Initialize)'],
+      ['tool', 'Shell', true, 'Cancelled'],
+      ['user', '', false, 'use a relative path instead'],
+      ['assistant', '', false, 'Understood.'],
+    ]);
+    expect(t.ignoredKinds['input box']).toBe(2);
+    // The person's next turn answers an interruption, as after Claude Code's or Cursor's.
+    expect(declinedCall(t.messages[2]!.content)).toBe(true);
   });
 
   it('throws a located TranscriptError when nothing is found', () => {

@@ -201,6 +201,48 @@ describe('the unseen-specstory sets', () => {
 });
 
 /**
+ * `fresh-gemini` (eval/heuristic/sets/fresh-gemini/): Gemini CLI console transcripts of 19 authors
+ * in no folder of the shared data, their people's turns labelled blind.
+ */
+describe('the fresh-gemini set', () => {
+  const gRows = readRows<Row>('sets/fresh-gemini/labels.jsonl');
+  const gSecond = readRows<{ n: number; label: string }>('sets/fresh-gemini/labels-second.jsonl');
+  const gExcluded = readRows<{ n: number; reason: string }>('sets/fresh-gemini/excluded.jsonl');
+  const gCopies = readRows<{ file: string; index_id: string; author: string; sha256: string }>(
+    'sets/fresh-gemini/files.jsonl',
+  );
+
+  it('label every read turn once, with a hash and no text; the placeholders apart', () => {
+    expect(gRows.length).toBe(64);
+    expectLabelled(gRows, 'fresh-gemini');
+    const counts: Record<string, number> = {};
+    for (const r of gRows) for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
+    expect(counts).toEqual({ correction: 8, preference: 8, friction: 1 });
+    expect(new Set(gRows.map((r) => r.author)).size).toBe(19);
+    expect(gExcluded.length).toBe(3);
+    for (const x of gExcluded) expect(gRows.some((r) => r.n === x.n)).toBe(false);
+  });
+
+  it('name copies of the manifest by index id, each labelled turn from one', () => {
+    expect(gCopies.length).toBe(32);
+    const files = new Map(gCopies.map((c) => [c.file, c]));
+    for (const c of gCopies) {
+      expect(c.file).toBe(`${c.index_id}.md`);
+      expect(c.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    for (const r of gRows) expect(files.get(r.source)?.author, r.source).toBe(r.author);
+    const shared = sharedOwners();
+    for (const c of gCopies) expect(shared.has(c.author.toLowerCase()), c.author).toBe(false);
+  });
+
+  it('have a second reading of every third turn, which agrees', () => {
+    const byN = new Map(gRows.map((r) => [r.n, r]));
+    expect(gSecond.length).toBe(23);
+    expect(gSecond.filter((s) => byN.get(s.n)?.label === s.label).length).toBe(23);
+  });
+});
+
+/**
  * `fresh-console` (eval/heuristic/sets/fresh-console/) and `fix-audit-fresh`
  * (eval/failures/sets/fix-audit-fresh/): Claude Code console transcripts of 45 authors in no folder
  * of the shared data, found by the index's text search (so a copy is named by its index id, not a

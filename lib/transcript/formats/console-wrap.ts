@@ -1,8 +1,9 @@
 /**
  * The console wraps what it prints at the terminal's width and a copy keeps those breaks, so a
  * paragraph of the agent's prose arrives cut into lines mid-sentence ("…doesn't exist on" / "the
- * backend."). This module finds the width a copy was wrapped at and tells a break the terminal made
- * from one the agent wrote, so that the console reader can join the agent's paragraphs again.
+ * backend."), and so does a long prompt. This module finds the width a copy was wrapped at and tells
+ * a break the terminal made from one the writer made, so that the console readers (`console.ts`,
+ * `gemini-console.ts`, through `wrap-joiner.ts`) can join the paragraphs again.
  *
  * A terminal wraps a line when the next word no longer fits: a break is the terminal's when the line
  * before it, plus a space and the next line's first word, is wider than the width. The width is not
@@ -22,8 +23,8 @@ const MIN_WIDTH = 40;
 
 /**
  * Columns a terminal gives `text`: two for East Asian wide characters and for characters outside the
- * BMP (emoji), one for the rest (combining marks and zero-width characters are rare in prose and
- * counted as one: the width is only compared with the cap, and an error errs towards not joining).
+ * BMP (emoji), one for the rest (combining marks and zero-width characters, rare in prose, count as
+ * one too).
  *
  * @example
  * ```ts

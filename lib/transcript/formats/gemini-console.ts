@@ -11,6 +11,7 @@ import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
 import type { Message } from '../types.js';
 import type { ParseState } from './result.js';
+import { CANCELLED } from './specstory-notices.js';
 import { dedent, Turn } from './text-turns.js';
 import { WrapJoiner } from './wrap-joiner.js';
 
@@ -18,6 +19,13 @@ const AGENT = '\u2726'; // ✦
 const BOX_TOP = 0x256d; // ╭
 const BOX_SIDE = 0x2502; // │
 const BOX_BOTTOM = 0x2570; // ╰
+/**
+ * What the input box shows before anything is typed: the box at the end of a copy (or redrawn
+ * mid-session) holds no prompt of the person's.
+ */
+const PLACEHOLDER = 'Type your message or @path/to/file';
+/** The status glyph of a call the person cancelled (Gemini CLI's `Canceled`). */
+const CANCELED = '-';
 /** Status glyph → failed? */
 const STATUS = new Map<string, boolean>([
   ['\u2713', false], // ✓
@@ -99,6 +107,10 @@ export function parseGeminiConsole(prepared: Prepared, state: ParseState): void 
     }
     if (c === 0x3e /* > */ && (line.length === 1 || line.charCodeAt(1) === 0x20)) {
       flush();
+      if (line.slice(1).trim() === PLACEHOLDER) {
+        ignore('input box');
+        return undefined;
+      }
       turn = new Turn('user', n);
       turn.console = true;
       wraps.add(turn, line.slice(2), raw);
@@ -142,6 +154,10 @@ function emitBox(rows: { text: string; line: number }[], state: ParseState, wrap
   const head = rows[first]!.text;
   const lead = head.trimStart();
   if (lead.startsWith('> ') || lead === '>') {
+    if (lead.slice(1).trim() === PLACEHOLDER) {
+      state.sink.ignore('input box');
+      return 0;
+    }
     // Continuation rows are indented to the prompt's text, past the `> `.
     const indent = head.length - lead.length + 2;
     const turn = new Turn('user', rows[first]!.line);
@@ -161,7 +177,7 @@ function emitBox(rows: { text: string; line: number }[], state: ParseState, wrap
     return 0;
   }
   let made = 0;
-  let call: { turn: Turn; failed: boolean } | undefined;
+  let call: { turn: Turn; failed: boolean; canceled: boolean } | undefined;
   let output: Turn | undefined;
   const end = (): void => {
     if (!call) return;
@@ -172,6 +188,17 @@ function emitBox(rows: { text: string; line: number }[], state: ParseState, wrap
       const m: Message = output.toMessage();
       if (call.failed) m.isError = true;
       state.messages.push(m);
+      made++;
+    } else if (call.canceled) {
+      // A call the person stopped or declined: `Cancelled`, an error that is no tool failure
+      // (`declinedCall`), and an interruption the person's next turn answers.
+      state.messages.push({
+        ...callMessage,
+        id: `${callMessage.id}.out`,
+        role: 'tool',
+        content: CANCELLED,
+        isError: true,
+      });
       made++;
     } else if (call.failed) {
       state.messages.push({
@@ -198,7 +225,7 @@ function emitBox(rows: { text: string; line: number }[], state: ParseState, wrap
       turn.toolName = name;
       turn.toolUseId = `m${n}`;
       turn.add(space < 0 ? '' : rest.slice(space + 1).trim());
-      call = { turn, failed };
+      call = { turn, failed, canceled: text.charAt(0) === CANCELED };
       output = new Turn('tool', n + 1);
       output.toolName = name;
       output.toolUseId = `m${n}`;
