@@ -1,5 +1,5 @@
 /**
- * `npx tsx eval/snapshot/unseen-notes.ts --dir <folder> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes]`
+ * `npx tsx eval/snapshot/unseen-notes.ts --dir <folder> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes]`
  * (issue 39): the deterministic snapshot's categories on `unseen-notes` (sets/unseen-notes/README.md:
  * sentences of aider replies) or `unseen-specstory-notes` (sets/unseen-specstory-notes/README.md: of
  * SpecStory exports) or `fresh-specstory-notes` (sets/fresh-specstory-notes/README.md: SpecStory
@@ -21,6 +21,7 @@ import {
   snapshotCategorizer,
 } from './score';
 import { FRESH_CONSOLE_NOTES_ENTRIES } from './sets/fresh-console-notes/sample';
+import { FRESH_GEMINI_NOTES_ENTRIES } from './sets/fresh-gemini-notes/sample';
 import { FRESH_SPECSTORY_NOTES_ENTRIES } from './sets/fresh-specstory-notes/sample';
 import { FRESH_SPECSTORY_NOTES_2_ENTRIES } from './sets/fresh-specstory-notes-2/sample';
 import { loadUnseenNotes, UNSEEN_NOTES_ENTRIES } from './sets/unseen-notes/sample';
@@ -39,10 +40,11 @@ const SETS = {
   'fresh-specstory-notes': { source: 'specstory', entries: FRESH_SPECSTORY_NOTES_ENTRIES },
   'fresh-specstory-notes-2': { source: 'specstory', entries: FRESH_SPECSTORY_NOTES_2_ENTRIES },
   'fresh-console-notes': { source: 'console', entries: FRESH_CONSOLE_NOTES_ENTRIES },
+  'fresh-gemini-notes': { source: 'gemini', entries: FRESH_GEMINI_NOTES_ENTRIES },
 } as const;
 if (!dir || !(set in SETS))
   throw new Error(
-    'usage: unseen-notes.ts --dir <folder holding aider/, specstory/ or console/> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes]',
+    'usage: unseen-notes.ts --dir <folder holding aider/, specstory/, console/ or gemini/> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes]',
   );
 const { source, entries: entriesPath } = SETS[set as keyof typeof SETS];
 

@@ -240,6 +240,19 @@ describe('the fresh-gemini set', () => {
     expect(gSecond.length).toBe(23);
     expect(gSecond.filter((s) => byN.get(s.n)?.label === s.label).length).toBe(23);
   });
+
+  it('hold agent sentences of the copies, each labelled, and a second reading of every third', () => {
+    const entries = entriesOf('fresh-gemini-notes');
+    expect(entries.length).toBe(152);
+    const files = new Map(gCopies.map((c) => [`gemini/${c.file}`, c.author]));
+    for (const e of entries) expect(files.get(e.file), e.file).toBe(e.author);
+    const labels = readLabels('sets/fresh-gemini-notes/labels.tsv');
+    const again = readLabels('sets/fresh-gemini-notes/labels-second.tsv');
+    expect(labels.size).toBe(152);
+    for (const e of entries) expect(labels.has(e.id), e.id).toBe(true);
+    expect(again.size).toBe(51);
+    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(48);
+  });
 });
 
 /**
