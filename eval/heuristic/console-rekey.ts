@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseTranscript } from '../../lib/transcript/index';
+import { bothReadings } from '../../tools/shared/console-breaks';
 import { sharedDataDir } from '../../tools/shared/data';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -23,22 +23,8 @@ const at = process.argv.indexOf('--fresh-console');
 const copies = at > 0 ? process.argv[at + 1] : undefined;
 const here = import.meta.dirname ?? '.';
 
-const readings = new Map<string, { ids: string[]; kept: string[]; joined: string[] }>();
-function contents(path: string) {
-  let r = readings.get(path);
-  if (!r) {
-    const raw = readFileSync(path, 'utf8');
-    const format = 'claude-code-console' as const;
-    const kept = parseTranscript(raw, { format, lenient: true, keepLineBreaks: true }).messages;
-    const joined = parseTranscript(raw, { format, lenient: true }).messages;
-    if (kept.length !== joined.length || kept.some((m, i) => m.id !== joined[i]!.id))
-      throw new Error(`${path}: the two readings differ in their messages`);
-    const text = (m: (typeof kept)[number]) => (typeof m.content === 'string' ? m.content : '');
-    r = { ids: kept.map((m) => m.id), kept: kept.map(text), joined: joined.map(text) };
-    readings.set(path, r);
-  }
-  return r;
-}
+/** The copy's two readings: keeping the terminal's breaks, and today's. */
+const contents = (path: string) => bothReadings(path, 'claude-code-console');
 
 /**
  * `line` with the JSON string `from` replaced by `to`, as the rows were written (Python's

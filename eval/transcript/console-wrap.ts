@@ -11,13 +11,10 @@
  * 1 line in 64 above the cap): round 1 is tuned on from there. Round 2 was drawn from the second
  * version, excluding round 1's pairs (50 joined, 50 kept), and judged once.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseTranscript } from '../../lib/transcript/index';
+import { bothReadings, breakJoined } from '../../tools/shared/console-breaks';
 import { sharedDataDir } from '../../tools/shared/data';
-
-const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
 interface Row {
   id: string;
@@ -45,23 +42,6 @@ const rows = readFileSync(resolve(import.meta.dirname, 'sets/console-wrap/labels
   .split('\n')
   .map((l) => JSON.parse(l) as Row);
 
-const readings = new Map<string, { kept: string[][]; joined: string[]; lines: number[] }>();
-function read(path: string, format: 'claude-code-console' | 'gemini-cli-console') {
-  let r = readings.get(path);
-  if (!r) {
-    const raw = readFileSync(path, 'utf8');
-    const kept = parseTranscript(raw, { format, lenient: true, keepLineBreaks: true }).messages;
-    const joined = parseTranscript(raw, { format, lenient: true }).messages;
-    r = {
-      kept: kept.map((m) => m.content.split('\n')),
-      joined: joined.map((m) => m.content),
-      lines: kept.map((m) => m.source?.line ?? -1),
-    };
-    readings.set(path, r);
-  }
-  return r;
-}
-
 /** Today's decision on a row's break, or undefined when its file or its lines are not found. */
 function joinedToday(r: Row): boolean | undefined {
   const root =
@@ -71,26 +51,12 @@ function joinedToday(r: Row): boolean | undefined {
         ? copies && join(copies, 'console')
         : gemini && join(gemini, 'files');
   if (!root) return undefined;
-  let file: ReturnType<typeof read>;
+  const format = r.source === 'fresh-gemini' ? 'gemini-cli-console' : 'claude-code-console';
   try {
-    file = read(
-      join(root, r.file),
-      r.source === 'fresh-gemini' ? 'gemini-cli-console' : 'claude-code-console',
-    );
+    return breakJoined(bothReadings(join(root, r.file), format), r.messageLine, r.shaA, r.shaB);
   } catch {
     return undefined;
   }
-  const i = file.lines.indexOf(r.messageLine);
-  const lines = file.kept[i];
-  if (!lines) return undefined;
-  for (let k = 0; k + 1 < lines.length; k++) {
-    const a = lines[k]!;
-    const b = lines[k + 1]!;
-    if (sha256Hex(a) !== r.shaA || sha256Hex(b) !== r.shaB) continue;
-    const text = file.joined[i]!;
-    return text.includes(`${a.trimEnd()} ${b.trim()}`) || text.includes(`${a.trimEnd()}${b.trim()}`);
-  }
-  return undefined;
 }
 
 const f = (k: number, n: number) => (n === 0 ? '—' : `${k} of ${n} (${((100 * k) / n).toFixed(1)} %)`);

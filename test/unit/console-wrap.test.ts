@@ -2,13 +2,13 @@
  * Console copies wrapped at the terminal's width: the width found from the copy, the breaks told
  * apart (the terminal's from the writer's), and the paragraphs the console reader joins again.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { columns, wrappedBreak, wrapWidth } from '../../lib/transcript/formats/console-wrap';
 import { parseTranscript } from '../../lib/transcript/index';
+import { bothReadings, breakJoined } from '../../tools/shared/console-breaks';
 import { sharedDataDir } from '../../tools/shared/data';
 
 /** Word-wraps `text` as the console prints it: `first` before the first line, `indent` before the rest. */
@@ -214,10 +214,14 @@ describe('parseTranscript joins what the terminal wrapped', () => {
 
   it('loses no character of any copy (property)', () => {
     const word = fc.stringMatching(/^[a-z]{1,12}$/);
+    // Copies whose joins changed something: the property must be tried on joined text, not only on
+    // copies too short to show a width.
+    let withJoins = 0;
     fc.assert(
       fc.property(
-        fc.array(fc.array(word, { minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 6 }),
-        fc.integer({ min: 40, max: 120 }),
+        // Paragraphs long enough to wrap several times, so that most copies show their width.
+        fc.array(fc.array(word, { minLength: 20, maxLength: 60 }), { minLength: 2, maxLength: 6 }),
+        fc.integer({ min: 40, max: 100 }),
         (paragraphs, width) => {
           const text = paragraphs
             .flatMap((p, i) => [...wrap(p.join(' '), width, i % 2 ? '> ' : '⏺ '), ''])
@@ -231,9 +235,11 @@ describe('parseTranscript joins what the terminal wrapped', () => {
             kept.map((m) => m.content.replace(/\s+/g, '')),
           );
           expect(joined.map((m) => m.role)).toEqual(kept.map((m) => m.role));
+          if (joined.some((m, i) => m.content !== kept[i]!.content)) withJoins++;
         },
       ),
     );
+    expect(withJoins).toBeGreaterThan(50);
   });
 });
 
@@ -245,8 +251,6 @@ describe('the judged breaks (eval/transcript/sets/console-wrap)', () => {
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
-  const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-
   it('are references only, one reader each and a second on a sample, agreeing', () => {
     expect(rows.length).toBe(300);
     expect(new Set(rows.map((r) => r.id)).size).toBe(300);
@@ -265,31 +269,13 @@ describe('the judged breaks (eval/transcript/sets/console-wrap)', () => {
     'on the shared console days: no break a reader called written is joined',
     () => {
       const shared = rows.filter((r) => r.source === 'shared');
-      const read = new Map<string, { kept: string[][]; joined: string[]; lines: number[] }>();
       let found = 0;
       let missed = 0;
       for (const r of shared) {
-        const file = String(r.file);
-        if (!read.has(file)) {
-          const raw = readFileSync(join(data!, file), 'utf8');
-          const format = 'claude-code-console' as const;
-          const kept = parseTranscript(raw, { format, lenient: true, keepLineBreaks: true }).messages;
-          read.set(file, {
-            kept: kept.map((m) => m.content.split('\n')),
-            joined: parseTranscript(raw, { format, lenient: true }).messages.map((m) => m.content),
-            lines: kept.map((m) => m.source?.line ?? -1),
-          });
-        }
-        const f = read.get(file)!;
-        const i = f.lines.indexOf(Number(r.messageLine));
-        const lines = f.kept[i]!;
-        const k = lines.findIndex((a, j) => sha(a) === r.shaA && sha(lines[j + 1] ?? '') === r.shaB);
-        expect(k, String(r.id)).toBeGreaterThanOrEqual(0);
+        const reading = bothReadings(join(data!, String(r.file)), 'claude-code-console');
+        const joined = breakJoined(reading, Number(r.messageLine), String(r.shaA), String(r.shaB));
+        expect(joined, String(r.id)).toBeDefined();
         found++;
-        const [a, b] = [lines[k]!, lines[k + 1]!];
-        const joined =
-          f.joined[i]!.includes(`${a.trimEnd()} ${b.trim()}`) ||
-          f.joined[i]!.includes(`${a.trimEnd()}${b.trim()}`);
         if (r.label === 'written') expect(joined, String(r.id)).toBe(false);
         if (r.label === 'wrap' && !joined) missed++;
       }

@@ -2,9 +2,12 @@
  * Labelled rows of console copies drawn before the console reader joined what the terminal wrapped
  * (7 December 2026) name their entry by the SHA-256 of a wrapped line's fragment. This maps such a
  * hash to today's entry of the same message that holds the fragment's words, for the sets that find
- * entries by hash (eval/snapshot/pending-rows.ts, test/unit/snapshot-*.test.ts).
+ * entries by hash (eval/snapshot/pending-rows.ts, test/unit/snapshot-*.test.ts). And the two readings
+ * of a copy, with the test of a judged break, for `eval/transcript/console-wrap.ts`, its test and
+ * `eval/heuristic/console-rekey.ts`.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { entriesFromMessages } from '../../lib/snapshot/index.js';
 import { parseTranscript } from '../../lib/transcript/index.js';
 
@@ -47,4 +50,76 @@ export function keptBreakAliases(text: string): Map<string, string> | undefined 
     if (holder !== undefined) alias.set(key, sha(holder.trim()));
   }
   return alias.size > 0 ? alias : undefined;
+}
+
+/** A console copy read twice: keeping every break the terminal made, and as rearview reads it. */
+export interface BothReadings {
+  /** Each message's id and first line, the same in both readings. */
+  ids: string[];
+  lines: number[];
+  /** Each message's content in the reading that keeps the breaks, and in today's. */
+  kept: string[];
+  joined: string[];
+}
+
+const readings = new Map<string, BothReadings>();
+
+/**
+ * The two readings of the console copy at `path` (read once per path). Throws when they differ in
+ * their messages: the joins change contents only.
+ *
+ * @example
+ * ```ts
+ * const { kept, joined } = bothReadings('/data/day-001.md', 'claude-code-console');
+ * ```
+ */
+export function bothReadings(
+  path: string,
+  format: 'claude-code-console' | 'gemini-cli-console',
+): BothReadings {
+  let r = readings.get(path);
+  if (!r) {
+    const raw = readFileSync(path, 'utf8');
+    const kept = parseTranscript(raw, { format, lenient: true, keepLineBreaks: true }).messages;
+    const joined = parseTranscript(raw, { format, lenient: true }).messages;
+    if (kept.length !== joined.length || kept.some((m, i) => m.id !== joined[i]!.id))
+      throw new Error(`${path}: the two readings differ in their messages`);
+    r = {
+      ids: kept.map((m) => m.id),
+      lines: kept.map((m) => m.source?.line ?? -1),
+      kept: kept.map((m) => m.content),
+      joined: joined.map((m) => m.content),
+    };
+    readings.set(path, r);
+  }
+  return r;
+}
+
+/**
+ * Whether today's reading joins the break between the two lines (found by their SHA-256 in the
+ * reading that keeps the breaks) of the message starting at `messageLine`: undefined when the
+ * message or the lines are not there. A join is with a space or without one (CJK, a cut word).
+ *
+ * @example
+ * ```ts
+ * breakJoined(bothReadings(path, 'claude-code-console'), 84, row.shaA, row.shaB); // true
+ * ```
+ */
+export function breakJoined(
+  r: BothReadings,
+  messageLine: number,
+  shaA: string,
+  shaB: string,
+): boolean | undefined {
+  const i = r.lines.indexOf(messageLine);
+  if (i < 0) return undefined;
+  const lines = r.kept[i]!.split('\n');
+  for (let k = 0; k + 1 < lines.length; k++) {
+    const a = lines[k]!;
+    const b = lines[k + 1]!;
+    if (sha(a) !== shaA || sha(b) !== shaB) continue;
+    const text = r.joined[i]!;
+    return text.includes(`${a.trimEnd()} ${b.trim()}`) || text.includes(`${a.trimEnd()}${b.trim()}`);
+  }
+  return undefined;
 }

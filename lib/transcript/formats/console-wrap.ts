@@ -71,7 +71,15 @@ export function usedColumns(line: string): number {
   return columns(end === line.length ? line : line.slice(0, end));
 }
 
-function trimmedEnd(line: string): number {
+/**
+ * The length of `line` without its trailing spaces (plain or no-break).
+ *
+ * @example
+ * ```ts
+ * trimmedEnd('ab  '); // 2
+ * ```
+ */
+export function trimmedEnd(line: string): number {
   let end = line.length;
   while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0xa0)) end--;
   return end;

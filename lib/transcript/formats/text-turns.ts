@@ -66,8 +66,8 @@ export class Turn {
 
   /**
    * The content with each break the terminal made at `width` joined (`wrappedBreak`): after a space,
-   * or none between two East Asian characters. Lines added without their printed form keep their
-   * breaks, and so does every line when `width` is 0.
+   * or none where `joinsWithoutSpace` says so (East Asian text, a word the terminal cut). Lines added
+   * without their printed form keep their breaks, and so does every line when `width` is 0.
    */
   joined(width: number): string {
     const printed = this.printed;

@@ -7,7 +7,7 @@
  * of the outputs).
  */
 import type { Message } from '../types.js';
-import { usedColumns, WrapCap } from './console-wrap.js';
+import { trimmedEnd, usedColumns, WrapCap } from './console-wrap.js';
 import type { Turn } from './text-turns.js';
 
 /** The place of a prose message until the copy's widths are known (replaced in `finish`). */
@@ -36,10 +36,7 @@ export class WrapJoiner {
 
   /** Counts a line of the copy for its width. */
   line(line: string): void {
-    if (!this.on) return;
-    let end = line.length;
-    while (end > 0 && (line.charCodeAt(end - 1) === 0x20 || line.charCodeAt(end - 1) === 0xa0)) end--;
-    this.all.add(line, end);
+    if (this.on) this.all.add(line, trimmedEnd(line));
   }
 
   /** Adds a line of prose to `turn` (a person's or the agent's), with how it was printed. */

@@ -136,10 +136,9 @@ export const transcriptCases: ConformanceCase[] = [
       const kept = parseTranscript(copy, { keepLineBreaks: true });
       checkEqual(kept.messages[1]!.content.split('\n').length, 4, 'kept');
       // The Gemini CLI console, wrapped the same way.
-      const gemini = parseTranscript(
-        copy.replaceAll('⏺ ', '✦ ').replace(/^> /, '> ').replaceAll('\n  - ', '\n  * '),
-        { format: 'gemini-cli-console' },
-      );
+      const gemini = parseTranscript(copy.replaceAll('⏺ ', '✦ ').replaceAll('\n  - ', '\n  * '), {
+        format: 'gemini-cli-console',
+      });
       checkEqual(gemini.messages[1]!.content, t.messages[1]!.content, 'gemini joined');
       return [t, kept, gemini];
     },

@@ -11,48 +11,22 @@
  * <folder>` (`<folder>` holds `console/<id>.md`); `--sheets <out>` also writes the readers' sheets
  * (each entry with up to three sentences before and two after it in its reply) outside the repository.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { drawMore, type NoteRaw, type NoteRow, notesOf, writeDraw } from '../strangers-notes/sample';
-import { writeSheets } from '../strangers-notes/sheets';
+import { type CopiesDraw, drawCopies, runCopiesDraw } from '../strangers-notes/copies';
+import type { NoteRow } from '../strangers-notes/sample';
 
 export const FRESH_CONSOLE_NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
-const COPIES = resolve(import.meta.dirname, '../../../heuristic/sets/fresh-console/files.jsonl');
 
-/** Every author's prose sentences under `dir/console`, in file and session order. */
-export function consoleNotesByAuthor(dir: string): Map<string, NoteRaw[]> {
-  const byAuthor = new Map<string, NoteRaw[]>();
-  const copies = readFileSync(COPIES, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as { file: string; author: string })
-    .sort((a, b) => (a.file < b.file ? -1 : 1));
-  for (const c of copies) {
-    const notes = notesOf(`console/${c.file}`, c.author, dir);
-    if (notes.length > 0) byAuthor.set(c.author, [...(byAuthor.get(c.author) ?? []), ...notes]);
-  }
-  return byAuthor;
-}
+/** The copies under `console/`, their authors from the people's-turn set's manifest. */
+const DRAW: CopiesDraw = {
+  folder: 'console',
+  manifest: resolve(import.meta.dirname, '../../../heuristic/sets/fresh-console/files.jsonl'),
+  prefix: 'fresh-cn-',
+  salt: 'fresh-console-notes',
+};
 
-/** The draw: 8 sentences per author over 4 stretches, smallest `fnv1a32('fresh-console-notes|' + file + '|' + pos)` first. */
-export const drawConsole = (dir: string): NoteRow[] =>
-  drawMore(consoleNotesByAuthor(dir), {
-    prefix: 'fresh-cn-',
-    salt: 'fresh-console-notes',
-    perAuthor: 8,
-    bins: 4,
-    taken: new Set(),
-  }).map((r) => ({ ...r, split: 'unseen' as NoteRow['split'] }));
+/** The draw (`drawCopies`): 8 sentences per author over 4 stretches. */
+export const drawConsole = (dir: string): NoteRow[] => drawCopies(dir, DRAW);
 
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const arg = (name: string) => {
-    const at = process.argv.indexOf(name);
-    return at > 0 ? process.argv[at + 1] : undefined;
-  };
-  const dir = arg('--dir');
-  if (!dir) throw new Error('usage: sample.ts --dir <folder holding console/<id>.md> [--sheets <out>]');
-  const rows = drawConsole(dir);
-  writeDraw(FRESH_CONSOLE_NOTES_ENTRIES, rows);
-  const sheets = arg('--sheets');
-  if (sheets) writeSheets(sheets, rows, consoleNotesByAuthor(dir), 3);
-}
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename))
+  runCopiesDraw(FRESH_CONSOLE_NOTES_ENTRIES, DRAW);
