@@ -149,6 +149,15 @@ export const ENGLISH_RULES: readonly EnglishRule[] = [
     example: 'Once this installation finishes, I will re-run the tests.',
   },
   {
+    // "Now to modify the admin page.", "Time to run the migration": a step named by its verb.
+    id: 'next-now-to',
+    stage: 'after-plan',
+    pattern: /^[\s*#>•\-–\d.)]*(?:now|next|then|time)\s+to\s+([a-z]+)\b/i,
+    category: NEXT,
+    verb: true,
+    example: 'Now to modify the admin page.',
+  },
+  {
     // "The solution is to include a hidden input", "The first step is to navigate into the folder".
     id: 'next-step-is-to',
     stage: 'after-plan',

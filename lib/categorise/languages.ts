@@ -35,9 +35,12 @@ export interface LanguageRule {
 /** Openers a plan may start with, in the table's languages: numbering, bullets, bold. */
 const LEAD = String.raw`^[\s*#>•\-–\d.、)）:：]*`;
 /** Chinese words for "now", "next", "first" that may open a plan ("现在让我…"). */
-const ZH_NOW = '现在|接下来|下一步|然后|首先|最后|先';
+const ZH_NOW = '现在|現在|接下来|接下來|下一步|然后|然後|首先|最后|最後|先';
 /** Chinese first-person plans ("让我们", "我来", "我们需要"): a plan wherever a clause opens with one. */
-const ZH_I_WILL = '让我们?|我来|我将|我会|我要|我需要|我们来|我们需要';
+const ZH_I_WILL =
+  '让我们?|讓我們?|我来|我來|我将|我將|我会|我會|我要|我需要|我们来|我們來|我们需要|我們需要|我(?:现在|現在|先)?(?:继续|繼續|开始|開始)';
+/** An acknowledgement a plan may open with ("好的，我现在继续…", "明白，我来…"). */
+const ZH_ACK = '(?:好的|好|嗯|明白了?|了解|收到|没问题|沒問題|ok|okay)[，,!！。.\\s]*';
 /** "Please" (请), not a request (请求) or "may I ask" (请问, 请教). */
 const ZH_PLEASE = '请(?![求问教])';
 
@@ -114,7 +117,8 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   },
   {
     id: 'ko-hypothesis',
-    pattern: /것 같|아마|가능성이/,
+    // "…일 수 있습니다" (it may be), "…것으로 보입니다" (it seems), "…듯합니다": not "할 수 있습니다" (can do).
+    pattern: /것 같|아마|가능성이|일 수 있|것으로 보이|것으로 보입|듯합니다/,
     category: HYPOTHESIS,
     example: '캐시 문제인 것 같습니다.',
   },
@@ -195,7 +199,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'zh-next',
     pattern: new RegExp(
-      `${LEAD}(?:${ZH_NOW})?[，,\\s]*(?:${ZH_I_WILL}|需要|${ZH_PLEASE}|将|更新|修复|添加|创建|删除|修改|运行|检查|安装|配置|实现|移除|改为|改用|替换|重新|确保|编写|调整|查看|分析|优化|部署|提交|推送)`,
+      `${LEAD}(?:${ZH_ACK})?(?:${ZH_NOW})?[，,\\s]*(?:${ZH_I_WILL}|需要|${ZH_PLEASE}|将|將|更新|修复|修復|添加|新增|创建|建立|删除|刪除|修改|运行|執行|检查|檢查|安装|安裝|配置|設定|实现|實現|移除|改为|改用|替换|重新|确保|編寫|编写|调整|查看|分析|优化|部署|提交|推送)`,
     ),
     category: NEXT,
     example: '现在让我更新组件。',
@@ -217,7 +221,9 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   },
   {
     id: 'ko-next',
-    pattern: /(?:하겠습니다|보겠습니다|할게요|합시다|하세요)[.!]?\s*$|^[\s*#\d.]*(?:다음으로|먼저|이제)/,
+    // "-겠습니다" says what the writer will do ("사용하겠습니다"), except "알겠습니다" (understood) and
+    // "모르겠습니다" (I don't know); "-ㄹ게요" likewise ("확인할게요").
+    pattern: /(?<![알르])겠습니다|[을할볼줄갈릴]게요|합시다|하세요|^[\s*#\d.]*(?:다음으로|먼저|이제)/,
     category: NEXT,
     example: '이제 테스트를 실행하겠습니다.',
   },
@@ -231,7 +237,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'es-pt-next',
     pattern:
-      /^[\s*#\d.•-]*(?:ahora,?\s+)?(?:voy a|vamos a|déjame|primero|luego|a continuación|necesito|hay que|debemos|intentaré|revisaré|crearé|actualizaré|agregaré|añadiré|asegúrate|proporciona|si quieres|vou|agora vou|deixe-me|preciso|precisamos|verifique|execute|instale|crie|adicione|atualize)(?![\p{L}\p{N}_])/iu,
+      /^[\s*#\d.•-]*(?:(?:ahora|agora|primero|primeiro|luego|depois|entonces|então|bien|bueno|ok|okay|vale|perfecto|perfeito|certo|claro|listo|pronto|entendido|entendi|ótimo|excelente|genial)[,!.:]?\s+){0,2}(?:voy a|vamos a|vamos|déjame|primero|luego|a continuación|necesito|hay que|debemos|intentaré|revisaré|crearé|actualizaré|agregaré|añadiré|asegúrate|proporciona|si quieres|vou|agora vou|deixe-me|preciso|precisamos|verifique|execute|instale|crie|adicione|atualize|(?:actualiz|atualiz|verific|revis|cre|cri|agreg|adicion|añad|corrig|ejecut|execut|analiz|analis|instal|configur|implement|ajust|elimin|remov|modific|prepar|busc|procur)(?:ando|iendo|endo|indo))(?![\p{L}\p{N}_])/iu,
     category: NEXT,
     example: 'Voy a revisar la configuración.',
     ascii: true,

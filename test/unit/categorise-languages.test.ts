@@ -96,6 +96,29 @@ describe('categorise: other languages', () => {
     expect(classifyFlags(scanWords(text, vocab)!, vocab.flags, text)).toBe(NEXT);
   });
 
+  it('reads a plan after an acknowledgement or opener, in traditional Chinese, and Korean -겠습니다 / -ㄹ게요', () => {
+    expect(otherLanguage('好的，我现在继续推送代码到远程仓库。')).toBe(NEXT);
+    expect(otherLanguage('明白，我来修改配置文件。')).toBe(NEXT);
+    expect(otherLanguage('我將重新執行初始化儲存庫的指令。')).toBe(NEXT);
+    expect(otherLanguage('接下來，讓我們檢查設定檔。')).toBe(NEXT);
+    expect(otherLanguage('Primeiro, vou ler o conteúdo atual do arquivo.')).toBe(NEXT);
+    expect(otherLanguage('Agora, vamos fazer o commit das alterações.')).toBe(NEXT);
+    expect(category('Certo, atualizando a documentação agora.')).toBe('nextActions');
+    expect(otherLanguage('Bueno, revisando el archivo de configuración.')).toBe(NEXT);
+    expect(otherLanguage('Phase별 브랜치를 사용하겠습니다.')).toBe(NEXT);
+    expect(otherLanguage('테스트를 다시 실행할게요.')).toBe(NEXT);
+    // "Understood" and "I don't know" end as a plan does, and are none.
+    expect(otherLanguage('알겠습니다.')).toBe(NO_CATEGORY);
+    expect(otherLanguage('잘 모르겠습니다.')).toBe(NO_CATEGORY);
+    // A guess: "it may be", "it seems"; "can do" is none.
+    expect(otherLanguage('이것은 또 다른 압력 센서일 수 있습니다.')).toBe(HYPOTHESIS);
+    expect(otherLanguage('작업을 예약하는 것으로 보입니다.')).toBe(HYPOTHESIS);
+    expect(otherLanguage('그 명령으로 테스트를 실행할 수 있습니다.')).toBe(NO_CATEGORY);
+    // A done-report after the acknowledgement is still one; a Portuguese word ending as a gerund is no plan.
+    expect(otherLanguage('好的，已修复导入错误。')).toBe(NO_CATEGORY);
+    expect(otherLanguage('Quando o teste falha, o build para.')).toBe(NO_CATEGORY);
+  });
+
   it('never reads English, with curly quotes, dashes or ellipses', () => {
     for (const t of [
       'Handles the error case — returns early.',
@@ -116,6 +139,8 @@ describe('categorise: other languages', () => {
       (n: number) => '已修复，我来'.repeat(Math.ceil(n / 6)),
     ],
     ['sentences with no plan', (n: number) => '这是什么。'.repeat(Math.ceil(n / 5))],
+    ['openers with no plan after them, in Portuguese', (n: number) => `${'ok, '.repeat(Math.ceil(n / 4))}é`],
+    ['Korean endings that are no plan', (n: number) => '알겠습니다 '.repeat(Math.ceil(n / 6))],
   ])('reads %s in linear time', (_name, make) => {
     const g = measureGrowth((t: string) => otherLanguage(t), make, doublings(20_000, 3));
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);

@@ -115,6 +115,55 @@ describe('console slash commands', () => {
     expect(snap.nextActions).not.toContain('Update Todos');
   });
 
+  it('a later console folds calls into one summary line, and names some calls in two words: calls, not prose', () => {
+    const t = parseTranscript(
+      [
+        '> add the auth router',
+        '',
+        '\u23fa I will register the router.',
+        '',
+        '\u23fa Read 1 file (ctrl+o to expand)',
+        '',
+        '\u23fa Let me look at the templates.',
+        '  Searched for 2 patterns, read 1 file (ctrl+o to expand)',
+        '',
+        '\u25cf 2 Explore agents finished (ctrl+o to expand)',
+        '   \u251c\u2500 Explore email templates \u00b7 23 tool uses \u00b7 68.4k tokens',
+        '   \u2514\u2500 Explore readme and logos \u00b7 16 tool uses \u00b7 67.4k tokens',
+        '      \u23bf  Done',
+        '',
+        '\u23fa Task Output(non-blocking) b48ae3f',
+        '  \u23bf  Collecting fastapi==0.109.2',
+        '',
+        '\u23fa The router is registered (see main.py).',
+      ].join('\n'),
+    );
+    expect(t.messages.map((m) => [m.role, m.toolName ?? null, m.content.split('\n')[0]])).toEqual([
+      ['user', null, 'add the auth router'],
+      ['assistant', null, 'I will register the router.'],
+      ['assistant', 'Read', 'Read 1 file'],
+      ['assistant', null, 'Let me look at the templates.'],
+      ['assistant', 'Searched', 'Searched for 2 patterns, read 1 file'],
+      ['assistant', 'Task', '2 Explore agents finished'],
+      ['tool', 'Task', 'Done'],
+      ['assistant', 'Task Output', 'non-blocking) b48ae3f'],
+      ['tool', 'Task Output', 'Collecting fastapi==0.109.2'],
+      ['assistant', null, 'The router is registered (see main.py).'],
+    ]);
+    const { objective, entries } = entriesFromMessages(t.messages);
+    const snap = deterministicSnapshot(snapshotInputFrom(objective, entries));
+    for (const kept of Object.values(snap).flat()) expect(String(kept)).not.toMatch(/ctrl\+o|tool uses/);
+  });
+
+  it('reads lines that almost end as a folded summary in linear time', () => {
+    const g = measureGrowth(
+      (s: string) => parseTranscript(s, { format: 'claude-code-console' }),
+      (n: number) => `> go\n\n\u23fa A${' '.repeat(n)}(ctrl+o to expand) x\n  B${' '.repeat(n)} to expand)\n`,
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
   it('a console command is not the session’s objective', () => {
     const t = parseTranscript(consoleSession('/model Opus', 'Add a --since flag to the list command.'));
     const { objective, entries } = entriesFromMessages(t.messages);

@@ -1,8 +1,8 @@
 /**
  * Claude Code terminal transcripts (copied from the console): `> ` (`❯ ` in later versions) starts
  * a user prompt; `⏺` an agent line (`●` on terminals whose font lacks `⏺`: Linux, Windows), and
- * `⏺ Tool(args)` a tool call, as are `⏺ Update Todos`, `⏺ Read Todos` and `⏺ User approved
- * Claude's plan:`; `⎿` a tool's output; indented lines continue the current block. The welcome box,
+ * `⏺ Tool(args)` a tool call, as are `⏺ Update Todos`, `⏺ Read Todos`, `⏺ User approved
+ * Claude's plan:` and the later consoles' folded calls (`⏺ Read 1 file (ctrl+o to expand)`); `⎿` a tool's output; indented lines continue the current block. The welcome box,
  * `✔` status lines, `✻ Thinking…` blocks, spinners and cost summaries are counted in `ignoredKinds`.
  */
 
@@ -20,7 +20,22 @@ const AGENT = 0x23fa; // ⏺
 /** The agent's mark on Linux and Windows terminals, whose fonts lack `⏺`. */
 const AGENT_ALT = 0x25cf; // ●
 const OUTPUT = '\u23bf'; // ⎿
-const TOOL_CALL = /^([A-Za-z_][\w.:-]{0,80})\(/;
+/** `Read(…)`, and the later consoles' two-word names: `Task Output(non-blocking) b48ae3f`, `Web Search(…)`. */
+const TOOL_CALL = /^([A-Za-z_][\w.:-]{0,80}(?: [A-Z][A-Za-z]{1,30})?)\(/;
+/**
+ * Later consoles fold a run of calls into one summary line: `Read 1 file (ctrl+o to expand)`, `Searched
+ * for 2 patterns, read 1 file (ctrl+o to expand)`, `2 Explore agents finished (ctrl+o to expand)`. It is
+ * a call (named by its first word; `Task` for agents), never the agent's prose. Group 1: the summary.
+ */
+const FOLDED_CALLS = /^([A-Z0-9][^()\n]{0,200}?) +\(ctrl\+[or] to expand\)$/;
+/** The summary of a folded line (FOLDED_CALLS), or undefined; the regex runs only on lines that end as one. */
+function foldedSummary(text: string): string | undefined {
+  const line = text.trimEnd();
+  return line.endsWith(' to expand)') ? FOLDED_CALLS.exec(line)?.[1] : undefined;
+}
+/** The name a folded summary's call gets: its first word, or `Task` for a count of agents. */
+const foldedName = (summary: string): string =>
+  /^\d+ \S+ agents? /.test(summary) ? 'Task' : summary.slice(0, summary.search(/\s|$/));
 /** No prompt starts with spaces; pytest's failing-line mark does (`>       assert`). */
 const PYTEST_LINE = '>    ';
 /** How far the console indents a call's arguments past its first line. */
@@ -121,7 +136,8 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     if (c === AGENT || c === AGENT_ALT) {
       flush();
       const rest = withoutCost(line.slice(1).trimStart());
-      const bare = BARE_CALLS.get(rest.trimEnd());
+      const folded = foldedSummary(rest);
+      const bare = BARE_CALLS.get(rest.trimEnd()) ?? (folded === undefined ? undefined : foldedName(folded));
       const call = bare === undefined ? TOOL_CALL.exec(rest) : null;
       turn = new Turn('assistant', n);
       indent = 2;
@@ -129,6 +145,7 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         turn.toolName = bare;
         turn.toolUseId = `m${n}`;
         lastCall = { name: bare, id: `m${n}` };
+        if (folded !== undefined) turn.add(folded);
       } else if (call) {
         const name = call[1]!;
         turn.toolName = name;
@@ -171,6 +188,15 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         // ' ✔  Loaded project memory': a status line even when indented.
         if (turn) flush();
         ignore('status');
+      } else if (turn?.role === 'assistant' && turn.toolName === undefined && foldedSummary(trimmed)) {
+        // A folded summary under the agent's prose (`  Searched for 1 pattern (ctrl+o to expand)`).
+        const summary = foldedSummary(trimmed)!;
+        flush();
+        turn = new Turn('assistant', n);
+        turn.toolName = foldedName(summary);
+        turn.toolUseId = `m${n}`;
+        lastCall = { name: turn.toolName, id: `m${n}` };
+        turn.add(summary);
       } else if (turn) {
         if (turn.role === 'user' || (turn.role === 'assistant' && turn.toolName === undefined))
           addProse(dedent(line, indent), line);
