@@ -1,5 +1,5 @@
 /**
- * `npx tsx eval/snapshot/unseen-notes.ts --dir <folder> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes]`
+ * `npx tsx eval/snapshot/unseen-notes.ts --dir <folder> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes|fresh-console-2-notes]`
  * (issue 39): the deterministic snapshot's categories on `unseen-notes` (sets/unseen-notes/README.md:
  * sentences of aider replies) or `unseen-specstory-notes` (sets/unseen-specstory-notes/README.md: of
  * SpecStory exports) or `fresh-specstory-notes` (sets/fresh-specstory-notes/README.md: SpecStory
@@ -11,6 +11,8 @@
  * each entry's text is re-read from them and checked by SHA-256 (`--rebuilt`: a sentence not found
  * is left out and counted instead of stopping the run).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { notesReader } from '../../lib/categorise-model/index.js';
 import { type Row, summarise, table } from './notes-reader-report';
 import {
@@ -20,6 +22,7 @@ import {
   readLabels,
   snapshotCategorizer,
 } from './score';
+import { FRESH_CONSOLE_2_NOTES_ENTRIES } from './sets/fresh-console-2-notes/sample';
 import { FRESH_CONSOLE_NOTES_ENTRIES } from './sets/fresh-console-notes/sample';
 import { FRESH_GEMINI_NOTES_ENTRIES } from './sets/fresh-gemini-notes/sample';
 import { FRESH_SPECSTORY_NOTES_ENTRIES } from './sets/fresh-specstory-notes/sample';
@@ -41,18 +44,39 @@ const SETS = {
   'fresh-specstory-notes-2': { source: 'specstory', entries: FRESH_SPECSTORY_NOTES_2_ENTRIES },
   'fresh-console-notes': { source: 'console', entries: FRESH_CONSOLE_NOTES_ENTRIES },
   'fresh-gemini-notes': { source: 'gemini', entries: FRESH_GEMINI_NOTES_ENTRIES },
+  'fresh-console-2-notes': { source: 'console', entries: FRESH_CONSOLE_2_NOTES_ENTRIES },
 } as const;
 if (!dir || !(set in SETS))
   throw new Error(
-    'usage: unseen-notes.ts --dir <folder holding aider/, specstory/, console/ or gemini/> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes]',
+    'usage: unseen-notes.ts --dir <folder holding aider/, specstory/, console/ or gemini/> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes|fresh-console-2-notes]',
   );
 const { source, entries: entriesPath } = SETS[set as keyof typeof SETS];
 
 // `--rebuilt`: copies rebuilt from the index after the labelled ones were lost; a sentence whose
 // text (SHA-256) is not found in them is left out and counted.
 const missing = process.argv.includes('--rebuilt') ? { count: 0 } : undefined;
-const entries = loadUnseenNotes(dir, entriesPath, missing);
+// A set's `excluded.tsv` names sentences a later reader no longer gives as prose (a console's folded
+// calls): those, and only those, may be absent from the copies; they are left out of the score.
+const excludedPath = resolve(import.meta.dirname, `sets/${set}/excluded.tsv`);
+const excluded = new Set(
+  existsSync(excludedPath)
+    ? readFileSync(excludedPath, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+        .map((l) => l.split('\t')[0]!)
+    : [],
+);
+const lenient = missing ?? (excluded.size > 0 ? { count: 0 } : undefined);
+const loaded = loadUnseenNotes(dir, entriesPath, lenient);
+const entries = loaded.filter((e) => !excluded.has(e.id));
 if (missing) console.log(`rebuilt copies: ${missing.count} labelled sentences not found, left out`);
+else if (excluded.size > 0) {
+  if (lenient!.count !== excluded.size || entries.length !== loaded.length)
+    throw new Error(
+      `sentences not found: ${lenient!.count}; excluded: ${excluded.size}, of them found: ${loaded.length - entries.length}`,
+    );
+  console.log(`${excluded.size} labelled sentences left out (sets/${set}/excluded.tsv)`);
+}
 const labels = readLabels(`sets/${set}/labels.tsv`);
 const rows = entries.map((e) => {
   const l = labels.get(e.id);

@@ -350,3 +350,55 @@ describe('the fresh-console sets', () => {
     expect(match.filter((l) => l[1] === 'same').length).toBe(9);
   });
 });
+
+/**
+ * `fresh-console-2` (eval/heuristic/sets/fresh-console-2/) and `fresh-console-2-notes`: Claude Code
+ * console copies of 38 more authors, their people's turns and agent sentences labelled blind.
+ */
+describe('the fresh-console-2 sets', () => {
+  const cRows = readRows<Row>('sets/fresh-console-2/labels.jsonl');
+  const cSecond = readRows<{ n: number; label: string }>('sets/fresh-console-2/labels-second.jsonl');
+  const cCopies = readRows<{ file: string; index_id: string; author: string; sha256: string }>(
+    'sets/fresh-console-2/files.jsonl',
+  );
+
+  it('label every read turn once, each from a copy of the manifest, whose authors are not the shared data’s', () => {
+    expect(cRows.length).toBe(112);
+    expectLabelled(cRows, 'fresh-console-2');
+    const counts: Record<string, number> = {};
+    for (const r of cRows) for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
+    expect(counts).toEqual({ correction: 17, preference: 4, friction: 4, approval: 2 });
+    expect(cCopies.length).toBe(39);
+    expect(new Set(cCopies.map((c) => c.author)).size).toBe(38);
+    const files = new Map(cCopies.map((c) => [c.file, c]));
+    for (const c of cCopies) expect(c.file).toBe(`${c.index_id}.md`);
+    for (const r of cRows) expect(files.get(r.source)?.author, r.source).toBe(r.author);
+    const shared = sharedOwners();
+    for (const c of cCopies) expect(shared.has(c.author.toLowerCase()), c.author).toBe(false);
+    const byN = new Map(cRows.map((r) => [r.n, r]));
+    expect(cSecond.length).toBe(38);
+    expect(cSecond.filter((s) => byN.get(s.n)?.label === s.label).length).toBe(37);
+  });
+
+  it('hold agent sentences of the copies, each labelled, a second reading of every third, and the folded calls apart', () => {
+    const entries = entriesOf('fresh-console-2-notes');
+    expect(entries.length).toBe(283);
+    const files = new Map(cCopies.map((c) => [`console/${c.file}`, c.author]));
+    for (const e of entries) expect(files.get(e.file), e.file).toBe(e.author);
+    const labels = readLabels('sets/fresh-console-2-notes/labels.tsv');
+    const again = readLabels('sets/fresh-console-2-notes/labels-second.tsv');
+    expect(labels.size).toBe(283);
+    for (const e of entries) expect(labels.has(e.id), e.id).toBe(true);
+    expect(again.size).toBe(95);
+    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(92);
+    const excluded = readFileSync(
+      join(import.meta.dirname, '../../eval/snapshot/sets/fresh-console-2-notes/excluded.tsv'),
+      'utf8',
+    )
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+      .map((l) => l.split('\t')[0]!);
+    expect(excluded.length).toBe(8);
+    for (const id of excluded) expect(labels.has(id), id).toBe(true);
+  });
+});
