@@ -129,7 +129,9 @@ export function classifyFlags(
   if (scratch.length < n) scratch = new Array<number>(n * 2).fill(0);
   for (let i = 0; i < n; i++) scratch[i] = flagsOf[ids[at + i]!]!;
   const c = decide(scratch, n, raw, mayLink);
-  return c === NO_CATEGORY ? plainSpanishPlan(raw) : c;
+  if (c !== NO_CATEGORY) return c;
+  const plan = plainSpanishPlan(raw);
+  return plan !== NO_CATEGORY ? plan : (englishOpening(raw, 'last') ?? NO_CATEGORY);
 }
 
 /** What the words of an entry say. */
@@ -154,6 +156,7 @@ export function classify(ws: readonly string[], raw: string, forced?: SnapshotCa
   const fs = ws.map(wordFlags);
   let c = decide(fs, fs.length, raw, true);
   if (c === NO_CATEGORY) c = otherLanguage(raw); // text scanText cannot read (not ASCII) comes here
+  if (c === NO_CATEGORY) c = englishOpening(raw, 'last') ?? NO_CATEGORY; // a negated state, last
   const resolved = c === RESOLVED_CODE;
   if (forced) return { category: resolved && forced === 'blockers' ? undefined : forced, resolved };
   return { category: CATEGORY_OF_CODE[c], resolved };

@@ -16,8 +16,11 @@ import { IMP, KIND } from './cues.js';
 export interface EnglishRule {
   /** `<category>-<what>`, e.g. `none-offer`. */
   id: string;
-  /** When the row is tried: before anything else, or after the opening imperative or plan. */
-  stage: 'first' | 'after-plan';
+  /**
+   * When the row is tried: before anything else, after the opening imperative or plan, or `last`, when
+   * the whole reading (English and the other languages) found nothing.
+   */
+  stage: 'first' | 'after-plan' | 'last';
   /** Anchored at the start (`^`). */
   pattern: RegExp;
   /** The category code (codes.ts) the rule gives: `NO_CATEGORY` for a sentence that is no note. */
@@ -184,6 +187,43 @@ export const ENGLISH_RULES: readonly EnglishRule[] = [
     category: NO_CATEGORY,
     example: '**Next steps**',
   },
+  {
+    // "Login is not implemented yet.", "The server is not sending the required headers.": a part that
+    // is missing or not working, said with a negated state, and nothing else read in the sentence.
+    id: 'blocker-not-in-place',
+    stage: 'last',
+    pattern:
+      /^(?:[^.?!\n]{0,160}?\s)?(?:is|are|was|were|has|have)(?:n['’]t|\s+not)\s+(?:(?:yet|been|being|actually|properly|correctly|currently|even)\s+){0,2}(?:implemented|supported|configured|set\s+up|wired|connected|installed|enabled|loaded|defined|sent|received|called|triggered|rendered|displayed|shown|saved|persisted|applied|created|registered|initiali[sz]ed|working|running|loading|sending|returning|rendering|showing|responding|starting|connecting|reachable|available|populated|recogni[sz]ed|detected)\b/i,
+    category: BLOCKER,
+    example: 'User registration and login are not implemented yet.',
+  },
+  {
+    // "It doesn't perform real text recognition.", "The hook does not fire on save."
+    id: 'blocker-does-not',
+    stage: 'last',
+    pattern:
+      /^(?:[^.?!\n]{0,160}?\s)?(?:does|do|did)(?:n['’]t|\s+not)\s+(?:(?:actually|currently|properly|correctly|even)\s+)?(?:work|perform|send|return|render|load|start|run|exist|compile|support|handle|match|save|trigger|fire|respond|connect|apply|persist|reach)\b/i,
+    category: BLOCKER,
+    example: 'The current OCR step is a simulation; it does not perform real text recognition.',
+  },
+  {
+    // "It returns a 201 status code instead of 200.": a wrong result, named against the right one.
+    id: 'blocker-instead-of',
+    stage: 'last',
+    pattern:
+      /^[^.?!\n]{0,160}?\b(?:returns?|returning|shows?|showing|gets?|getting|gives?|giving|produces?|producing|renders?|rendering|prints?|printing)\b[^.?!\n]{0,80}?\binstead\s+of\b/i,
+    category: BLOCKER,
+    example: 'The endpoint returns a 201 status code instead of 200.',
+  },
+  {
+    // "I don't see the 'Starting backend' message.": what should be there is not.
+    id: 'blocker-not-seen',
+    stage: 'last',
+    pattern:
+      /^(?:[^.?!\n]{0,80}?\s)?(?:i|we)\s+(?:still\s+)?(?:don['’]t|do\s+not|can['’]t|cannot)\s+see\s+(?:the|a|an|any)\b/i,
+    category: BLOCKER,
+    example: "Nginx starts, but I don't see the backend's startup message.",
+  },
 ];
 
 /**
@@ -197,6 +237,7 @@ function stageOf(stage: EnglishRule['stage']): { rows: readonly EnglishRule[]; g
 }
 const FIRST = stageOf('first');
 const AFTER_PLAN = stageOf('after-plan');
+const LAST = stageOf('last');
 
 /**
  * @internal The category code the rows of `stage` give `raw` (codes.ts), or `undefined` when none applies.
@@ -208,7 +249,7 @@ const AFTER_PLAN = stageOf('after-plan');
  * ```
  */
 export function englishOpening(raw: string, stage: EnglishRule['stage']): number | undefined {
-  const { rows, gate } = stage === 'first' ? FIRST : AFTER_PLAN;
+  const { rows, gate } = stage === 'first' ? FIRST : stage === 'after-plan' ? AFTER_PLAN : LAST;
   if (!gate.test(raw)) return undefined;
   for (const rule of rows) {
     if (!rule.verb) {

@@ -41,6 +41,17 @@ describe('categorise: English openings', () => {
     expect(category('**Next steps**')).toBeUndefined();
   });
 
+  it('reads a missing or failing part last, when nothing else in the sentence says what it does', () => {
+    expect(category('Login is not implemented yet.')).toBe('blockers');
+    expect(category("I don't see the startup message in the logs.")).toBe('blockers');
+    expect(category('The hook does not fire on save.')).toBe('blockers');
+    // What the rest of the reading says comes first: a plan, a done-report, a negative finding.
+    expect(category('Let me check why the hook does not fire on save.')).toBe('nextActions');
+    expect(category("I don't see any errors.")).toBeUndefined();
+    expect(category('The script does not modify your files.')).toBeUndefined();
+    expect(englishOpening('The server is not sending the headers.', 'first')).toBeUndefined();
+  });
+
   it('reads a verb row only when its word opens a plan', () => {
     expect(category('After that, run `gt doctor --fix` again.')).toBe('nextActions');
     expect(englishOpening('After that, everything passed.', 'first')).toBeUndefined();
@@ -168,9 +179,12 @@ describe('categorise: English openings', () => {
     ['hex runs', (n: number) => `${'a1'.repeat(Math.ceil(n / 2))}`],
     ['a long title-case heading, never closed', (n: number) => `**${'Ab '.repeat(Math.ceil(n / 3))}`],
     ['a numbered option with no verb', (n: number) => `**Option 1: ${'a'.repeat(n)}`],
+    ['"is not" over and over, never a state', (n: number) => `${'it is not '.repeat(Math.ceil(n / 10))}`],
+    ['"returns" with no "instead of"', (n: number) => `${'returns x '.repeat(Math.ceil(n / 10))}`],
   ])('reads %s in linear time', (_name, make) => {
     const g = measureGrowth(
-      (t: string) => englishOpening(t, 'first') ?? englishOpening(t, 'after-plan'),
+      (t: string) =>
+        englishOpening(t, 'first') ?? englishOpening(t, 'after-plan') ?? englishOpening(t, 'last'),
       make,
       doublings(20_000, 3),
     );

@@ -119,6 +119,26 @@ describe('categorise: other languages', () => {
     expect(otherLanguage('Quando o teste falha, o build para.')).toBe(NO_CATEGORY);
   });
 
+  it('reads first-person present plans in Romance languages and German, also in plain ASCII, but not "I think"', () => {
+    expect(otherLanguage('Ahora agrego la clase al import de character.py:')).toBe(NEXT);
+    expect(category('Leo prompt.py para ver que hay:')).toBe('nextActions');
+    expect(otherLanguage('Maintenant vérifions la structure complète et testons :')).toBe(NEXT);
+    expect(otherLanguage('Corrigeons ça :')).toBe(NEXT);
+    expect(category('Je lis mon canal entrant avant de commencer.')).toBe('nextActions');
+    expect(category('Ich werde die README auf Englisch umschreiben.')).toBe('nextActions');
+    expect(category('Ora creo la configurazione di Playwright:')).toBe('nextActions');
+    // "Creo que…" is "I think": a guess, not "I create".
+    expect(otherLanguage('Creo que el problema está en la caché.')).not.toBe(NEXT);
+    // Italian problems and done-reports, as the other languages'.
+    expect(otherLanguage('Ci sono 11 test falliti, perché la configurazione è sbagliata.')).toBe(BLOCKER);
+    expect(otherLanguage('Ho corretto l’errore di importazione.')).toBe(NO_CATEGORY);
+    expect(otherLanguage('Pero AttributeConfig y CharacterAttributeSet ya no existen en el módulo.')).toBe(
+      BLOCKER,
+    );
+    // French nouns in -ons open no plan.
+    expect(otherLanguage('Questions ouvertes pour la suite : le déploiement.')).not.toBe(NEXT);
+  });
+
   it('never reads English, with curly quotes, dashes or ellipses', () => {
     for (const t of [
       'Handles the error case — returns early.',

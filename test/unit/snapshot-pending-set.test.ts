@@ -570,6 +570,16 @@ describe("the notes reader's rounds (notes-reader.jsonl, notes-reader-agent.json
    */
   for (const row of ['2sIzVyu_25.json#6#1f61a0ec7f4b', 'rZT6vVR_0.json#5#d3c9df4d8b55'])
     unlistedSince6December.add(`sharegpt/conversations/${row}`);
+  /**
+   * Blockers the readers judged resolved that no reading lists since 7 December: the last English stage
+   * (lib/categorise/english.ts, stage `last`) reads more of their session's sentences as blockers, and
+   * these older ones fall over the snapshot's cap of 25 (`over_cap`).
+   */
+  for (const row of [
+    'specstory/closup+process-xbrl/.specstory__history__look-at-the-python-files-in-models.md#94#f945a787148a',
+    'cline/mike4567+MRA04242026/api_conversation_history.json#524#1a4b50315a7b',
+  ])
+    unlistedSince6December.add(row);
   /** Each row is listed by the rules and/or the reader as its group says. */
   const expectGroups = async (rows: Record<string, unknown>[], categorise: NoteCategoriser) => {
     const byFile = new Map<string, Awaited<ReturnType<typeof listed>>>();
