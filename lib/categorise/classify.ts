@@ -91,7 +91,7 @@ import {
   WEAK,
   wordFlags,
 } from './cues.js';
-import { englishOpening } from './english.js';
+import { englishOpening, orLast } from './english.js';
 import * as forms from './forms.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
 import { otherLanguage, plainSpanishPlan } from './languages.js';
@@ -129,9 +129,7 @@ export function classifyFlags(
   if (scratch.length < n) scratch = new Array<number>(n * 2).fill(0);
   for (let i = 0; i < n; i++) scratch[i] = flagsOf[ids[at + i]!]!;
   const c = decide(scratch, n, raw, mayLink);
-  if (c !== NO_CATEGORY) return c;
-  const plan = plainSpanishPlan(raw);
-  return plan !== NO_CATEGORY ? plan : (englishOpening(raw, 'last') ?? NO_CATEGORY);
+  return c !== NO_CATEGORY ? c : orLast(plainSpanishPlan(raw), raw);
 }
 
 /** What the words of an entry say. */
@@ -155,8 +153,7 @@ export function classify(ws: readonly string[], raw: string, forced?: SnapshotCa
   if (headingLine(raw)) return { category: forced, resolved: false };
   const fs = ws.map(wordFlags);
   let c = decide(fs, fs.length, raw, true);
-  if (c === NO_CATEGORY) c = otherLanguage(raw); // text scanText cannot read (not ASCII) comes here
-  if (c === NO_CATEGORY) c = englishOpening(raw, 'last') ?? NO_CATEGORY; // a negated state, last
+  if (c === NO_CATEGORY) c = orLast(otherLanguage(raw), raw); // not ASCII comes here; a negated state last
   const resolved = c === RESOLVED_CODE;
   if (forced) return { category: resolved && forced === 'blockers' ? undefined : forced, resolved };
   return { category: CATEGORY_OF_CODE[c], resolved };

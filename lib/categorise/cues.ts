@@ -65,7 +65,8 @@ export const SETS: [number, string[]][] = [
         'need recheck double-check double avoid introduce pin unpin bisect trace audit rerunning insert append prepend pass ' +
         'call store preserve show provide structure focus define combine execute amend clone strip specify ' +
         'go press click generate rebuild stop translate scroll visit proceed restart reload refresh paste ' +
-        'place select enter regenerate track copy symlink',
+        'place select enter regenerate track copy symlink register expose inject scaffold unwrap redeploy ' +
+        'annotate consolidate dedupe normalize sanitize encode decode parse serialize invalidate paginate',
     ),
   ],
   [1 << 10, set('why how what which whether who where is are does do can should could would will')], // Q START

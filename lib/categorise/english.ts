@@ -261,3 +261,15 @@ export function englishOpening(raw: string, stage: EnglishRule['stage']): number
   }
   return undefined;
 }
+
+/**
+ * @internal `c`, or when it is no category, what the `last` stage reads in `raw` (a part missing or not
+ * working), else no category.
+ *
+ * @example
+ * ```ts
+ * orLast(NO_CATEGORY, 'Login is not implemented yet.'); // BLOCKER
+ * ```
+ */
+export const orLast = (c: number, raw: string): number =>
+  c !== NO_CATEGORY ? c : (englishOpening(raw, 'last') ?? NO_CATEGORY);

@@ -81,6 +81,13 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
     example: 'Ho corretto l’importazione.',
   },
   {
+    id: 'de-fr-done',
+    pattern:
+      /(?<![\p{L}\p{N}_])(?:résolue?s?|corrigée?s?|réparée?s?|terminée?s?|behoben|erledigt|funktioniert (?:jetzt|wieder))(?![\p{L}\p{N}_])/iu,
+    category: 'done',
+    example: 'Le problème est complètement résolu !',
+  },
+  {
     id: 'vi-done',
     pattern: /đã (?:sửa|tạo|cập nhật|thêm|hoàn thành|khắc phục)|thành công/iu,
     category: 'done',
@@ -179,7 +186,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'ru-blocker',
     pattern:
-      /(?:ошибк|не удалось|не получается|не работает|не поддерживается|нельзя|не хватает|блокирует|отсутству|невозможно|проблем|неправильн|неверн)/i,
+      /(?:ошибк|не могу|не удалось|не получается|не работает|не поддерживается|нельзя|не хватает|блокирует|отсутству|невозможно|проблем|неправильн|неверн)/i,
     category: BLOCKER,
     example: 'Ошибка — не хватает прав на запись.',
   },
@@ -193,9 +200,15 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'it-blocker',
     pattern:
-      /(?<![\p{L}\p{N}_])(?:errore|errori|fallit[oaie]|fallisce|falliscono|non (?:funziona|riesco|esiste|è possibile|trovato)|manca(?:no)?|impossibile|bloccat[oaie])(?![\p{L}\p{N}_])/iu,
+      /(?<![\p{L}\p{N}_])(?:errore|errori|fallit[oaie]|fallisce|falliscono|non (?:funziona|riesco|esiste|è possibile|trovato)|manca(?:no)?|impossibile|bloccat[oaie]|insufficient[ei]|non protett[oaie]|vulnerabil[ei]|malevol[oaie])(?![\p{L}\p{N}_])/iu,
     category: BLOCKER,
     example: 'Il build è fallito: manca la configurazione.',
+  },
+  {
+    id: 'tr-blocker',
+    pattern: /çalışmıyor|çalışmadı|başarısız|bulunamadı|hata (?:veriyor|alıyorum|var)/iu,
+    category: BLOCKER,
+    example: 'useKeyboard() hook’u doğru çalışmıyor.',
   },
   {
     id: 'vi-blocker',
@@ -206,7 +219,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'de-fr-blocker',
     pattern:
-      /(?<![\p{L}\p{N}_])(?:fehler|fehlgeschlagen|funktioniert nicht|erreur|échec|échoue|ne fonctionne pas)(?![\p{L}\p{N}_])/iu,
+      /(?<![\p{L}\p{N}_])(?:fehler|fehlgeschlagen|funktioniert nicht|erreur|échec|échoue|ne fonctionne pas|problème|ne marche pas|ne (?:se )?charge(?:nt)? pas|ne compile pas|ne démarre pas|n'existe pas)(?![\p{L}\p{N}_])/iu,
     category: BLOCKER,
     example: 'Der Build ist fehlgeschlagen, die Prüfung bricht ab.',
   },
@@ -214,7 +227,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'zh-next',
     pattern: new RegExp(
-      `${LEAD}(?:${ZH_ACK})?(?:${ZH_NOW})?[，,\\s]*(?:${ZH_I_WILL}|需要|${ZH_PLEASE}|将|將|更新|修复|修復|添加|新增|创建|建立|删除|刪除|修改|运行|執行|检查|檢查|安装|安裝|配置|設定|实现|實現|移除|改为|改用|替换|重新|确保|編寫|编写|调整|查看|分析|优化|部署|提交|推送|记录|整理|测试|验证|确认|读取|搜索|查找|生成|构建|重构|清理|合并|迁移|启动|重启|尝试|编辑)`,
+      `${LEAD}(?:${ZH_ACK})?(?:${ZH_NOW})?[，,：:\\s]*(?:${ZH_I_WILL}|需要|${ZH_PLEASE}|将|將|更新|修复|修復|添加|新增|创建|建立|删除|刪除|修改|运行|執行|检查|檢查|安装|安裝|配置|設定|实现|實現|移除|改为|改用|替换|重新|确保|編寫|编写|调整|查看|分析|优化|部署|提交|推送|记录|整理|测试|验证|确认|读取|搜索|查找|生成|构建|重构|清理|合并|迁移|启动|重启|尝试|编辑|看看|看一下)`,
     ),
     category: NEXT,
     example: '现在让我更新组件。',
@@ -252,7 +265,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
   {
     id: 'es-pt-next',
     pattern:
-      /^[\s*#\d.•-]*(?:(?:ahora|agora|primero|primeiro|luego|depois|entonces|então|bien|bueno|ok|okay|vale|perfecto|perfeito|certo|claro|listo|pronto|entendido|entendi|ótimo|excelente|genial)[,!.:]?\s+){0,2}(?:voy a|vamos a|vamos|déjame|primero|luego|a continuación|necesito|hay que|debemos|agrego|añado|leo|verifico|reviso|creo(?! que)|actualizo|corrijo|ejecuto|compruebo|pruebo|busco|elimino|cambio|escribo|instalo|configuro|ajusto|implemento|leio|crio|atualizo|executo|testo|adiciono|removo|intentaré|revisaré|crearé|actualizaré|agregaré|añadiré|asegúrate|proporciona|si quieres|vou|agora vou|deixe-me|preciso|precisamos|verifique|execute|instale|crie|adicione|atualize|(?:actualiz|atualiz|verific|revis|cre|cri|agreg|adicion|añad|corrig|ejecut|execut|analiz|analis|instal|configur|implement|ajust|elimin|remov|modific|prepar|busc|procur)(?:ando|iendo|endo|indo))(?![\p{L}\p{N}_])/iu,
+      /^[\s*#\d.•-]*(?:(?:ahora|agora|primero|primeiro|luego|depois|entonces|então|bien|bueno|ok|okay|vale|perfecto|perfeito|certo|claro|listo|pronto|entendido|entendi|ótimo|excelente|genial)[,!.:]?\s+){0,2}(?:voy a|vamos a|vamos|déjame|primero|luego|a continuación|necesito|hay que|debemos|agrego|añado|leo|verifico|reviso|creo(?! que)|actualizo|corrijo|ejecuto|compruebo|pruebo|busco|elimino|cambio|escribo|instalo|configuro|ajusto|implemento|leio|crio|atualizo|executo|testo|adiciono|removo|intentaré|revisaré|crearé|actualizaré|agregaré|añadiré|asegúrate|proporciona|si quieres|vou|agora vou|deixe-me|preciso|precisamos|verifique|execute|instale|crie|adicione|atualize|(?:actualiz|atualiz|verific|revis|cre|cri|agreg|adicion|añad|corrig|ejecut|execut|analiz|analis|instal|configur|implement|ajust|elimin|remov|modific|prepar|busc|procur|prosseg)(?:ando|iendo|endo|indo|uindo))(?![\p{L}\p{N}_])/iu,
     category: NEXT,
     example: 'Voy a revisar la configuración.',
     ascii: true,
@@ -266,16 +279,26 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
     ascii: true,
   },
   {
+    // Turkish "we must …" (-malıyız / -meliyiz; read from a word's start, so a long run of letters is
+    // read once), "now"; Indonesian "I will", "now I", "let's".
+    id: 'tr-id-next',
+    pattern:
+      /(?<![\p{L}])\p{L}+(?:malıyız|meliyiz)(?![\p{L}])|^[\s*#\d.•-]*(?:şimdi|önce|sekarang(?:\s+saya)?|saya akan|mari kita|kita akan)(?![\p{L}\p{N}_])/iu,
+    category: NEXT,
+    example: 'Şimdi testleri çalıştıralım.',
+    ascii: true,
+  },
+  {
     id: 'vi-next',
     pattern:
-      /^[\s*#\d.•-]*(?:tôi sẽ|hãy|bây giờ|tiếp theo|đầu tiên|cần|chỉ cần|chúng ta sẽ|thử|bạn cần|bạn nên|nên|sử dụng|thêm|xóa|sửa|kiểm tra|chạy|cập nhật|tạo)/i,
+      /^[\s*#\d.•-]*(?:tôi sẽ|để tôi|tôi bắt đầu|hãy|bây giờ|tiếp theo|đầu tiên|cần|chỉ cần|chúng ta sẽ|thử|bạn cần|bạn nên|nên|sử dụng|thêm|xóa|sửa|kiểm tra|chạy|cập nhật|tạo)/i,
     category: NEXT,
     example: 'Bây giờ tôi sẽ chạy lại bài kiểm tra.',
   },
   {
     id: 'de-fr-next',
     pattern:
-      /^[\s*#\d.•-]*(?:(?:maintenant|ensuite|puis|d'abord|jetzt|nun|zuerst)[,:]?\s+)?(?:ich werde|lass mich|lass uns|als nächstes|zuerst|ich (?:lese|prüfe|erstelle|teste|korrigiere|ändere|schreibe|aktualisiere|installiere|entferne|füge)|je vais|laissez-moi|ensuite|d'abord|je (?:lis|relis|vérifie|crée|teste|regarde|corrige|lance|commence|modifie|supprime|examine|mets)|j'(?:ajoute|exécute|examine|analyse|installe|écris)|(?:vérifi|test|corrige|ajout|regard|pass|commenç|lanç|exécut|essay|cré|modifi|supprim|mett|install|relanç|examin|analys|continu)ons)(?![\p{L}\p{N}_])/iu,
+      /^[\s*#\d.•-]*(?:(?:maintenant|ensuite|puis|d'abord|jetzt|nun|zuerst)[,:]?\s+)?(?:(?:jetzt|nun|dann|als nächstes|zuerst)\s+\p{L}+\s+ich|(?:schritt \d+:\s*)?(?:erstelle|füge|teste|prüfe|registriere|installiere|entferne|ändere|aktualisiere|starte)|ich werde|lass mich|lass uns|als nächstes|zuerst|il faut|je dois|nous devons|on doit|ich (?:lese|prüfe|erstelle|teste|korrigiere|ändere|schreibe|aktualisiere|installiere|entferne|füge)|je vais|laissez-moi|ensuite|d'abord|je (?:lis|relis|vérifie|crée|teste|regarde|corrige|lance|commence|modifie|supprime|examine|mets)|j'(?:ajoute|exécute|examine|analyse|installe|écris)|(?:vérifi|test|corrige|ajout|regard|pass|commenç|lanç|exécut|essay|cré|modifi|supprim|mett|install|relanç|examin|analys|continu)ons)(?![\p{L}\p{N}_])/iu,
     category: NEXT,
     example: 'Je vais relancer les tests après la correction.',
     ascii: true,

@@ -139,6 +139,18 @@ describe('categorise: other languages', () => {
     expect(otherLanguage('Questions ouvertes pour la suite : le déploiement.')).not.toBe(NEXT);
   });
 
+  it('reads German plans after an adverb, French obligations and done-reports, Turkish and Indonesian', () => {
+    expect(otherLanguage('Jetzt füge ich die Settings-Tabelle hinzu:')).toBe(NEXT);
+    expect(category('Jetzt teste die Verbindung:')).toBe('nextActions');
+    expect(category('Il faut ajouter un test pour ce cas :')).toBe('nextActions');
+    expect(otherLanguage('Le problème vient de l’appel à rounds().')).toBe(BLOCKER);
+    expect(otherLanguage('Le problème est complètement résolu !')).toBe(NO_CATEGORY);
+    expect(otherLanguage('Der Fehler ist behoben.')).toBe(NO_CATEGORY);
+    expect(otherLanguage('useKeyboard() hook’u doğru çalışmıyor.')).toBe(BLOCKER);
+    expect(otherLanguage('Manuel bir listener kullanmalıyız:')).toBe(NEXT);
+    expect(category('Sekarang saya akan cari fungsi performWebSearch:')).toBe('nextActions');
+  });
+
   it('never reads English, with curly quotes, dashes or ellipses', () => {
     for (const t of [
       'Handles the error case — returns early.',
@@ -161,6 +173,7 @@ describe('categorise: other languages', () => {
     ['sentences with no plan', (n: number) => '这是什么。'.repeat(Math.ceil(n / 5))],
     ['openers with no plan after them, in Portuguese', (n: number) => `${'ok, '.repeat(Math.ceil(n / 4))}é`],
     ['Korean endings that are no plan', (n: number) => '알겠습니다 '.repeat(Math.ceil(n / 6))],
+    ['one long Turkish word with no ending of a plan', (n: number) => 'ış'.repeat(Math.ceil(n / 2))],
   ])('reads %s in linear time', (_name, make) => {
     const g = measureGrowth((t: string) => otherLanguage(t), make, doublings(20_000, 3));
     expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);

@@ -96,6 +96,10 @@ const CROSSING: Record<string, string> = {
     "checks the unseen set's rows with eval's own JSONL reader",
   'test/unit/unseen-sets.test.ts → eval/snapshot/score':
     "reads the unseen notes' labels with eval's TSV reader",
+  'test/unit/unseen-console-sets.test.ts → eval/heuristic/rows':
+    "checks the console sets' rows with eval's own JSONL reader",
+  'test/unit/unseen-console-sets.test.ts → eval/snapshot/score':
+    "reads the console notes sets' labels with eval's TSV reader",
   'test/unit/heuristic-labels.test.ts → eval/heuristic/run': "a floor test of eval's scorer",
   'test/unit/heuristic-model.test.ts → eval/heuristic/data': "tests the shipped model against eval's data",
   'test/unit/heuristic-model.test.ts → eval/heuristic/learned':

@@ -48,6 +48,7 @@ const BARE_CALLS: ReadonlyMap<string, string> = new Map([
   ['Update Todos', 'TodoWrite'],
   ['Read Todos', 'TodoRead'],
   ["User approved Claude's plan:", 'ExitPlanMode'],
+  ["User approved Claude's plan", 'ExitPlanMode'],
 ]);
 
 /**
