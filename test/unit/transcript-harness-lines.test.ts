@@ -100,6 +100,10 @@ describe('console slash commands', () => {
         '  \u23bf  Plan: read BKLibrary first',
         '',
         '\u23fa I will start with the test.',
+        '',
+        // Later consoles print it without the colon.
+        "\u23fa User approved Claude's plan",
+        '  \u23bf  Plan: write the test',
       ].join('\n'),
     );
     expect(t.messages.map((m) => [m.role, m.toolName ?? null, m.content.split('\n')[0]])).toEqual([
@@ -109,6 +113,8 @@ describe('console slash commands', () => {
       ['assistant', 'ExitPlanMode', ''],
       ['tool', 'ExitPlanMode', 'Plan: read BKLibrary first'],
       ['assistant', null, 'I will start with the test.'],
+      ['assistant', 'ExitPlanMode', ''],
+      ['tool', 'ExitPlanMode', 'Plan: write the test'],
     ]);
     const { objective, entries } = entriesFromMessages(t.messages);
     const snap = deterministicSnapshot(snapshotInputFrom(objective, entries));

@@ -206,3 +206,42 @@ describe('the fresh-console-3 sets', () => {
     expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(108);
   });
 });
+
+/** `fresh-console-4` and `fresh-console-4-notes`: a fourth round, 44 more authors. */
+describe('the fresh-console-4 sets', () => {
+  const rows4 = readRows<Row>('sets/fresh-console-4/labels.jsonl');
+  const second4 = readRows<{ n: number; label: string }>('sets/fresh-console-4/labels-second.jsonl');
+  const copies4 = readRows<{ file: string; index_id: string; author: string }>(
+    'sets/fresh-console-4/files.jsonl',
+  );
+
+  it('label every read turn once, from copies of 44 authors none of the shared data; a second reading agrees', () => {
+    expect(rows4.length).toBe(178);
+    expectLabelled(rows4, 'fresh-console-4');
+    const counts: Record<string, number> = {};
+    for (const r of rows4) for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
+    expect(counts).toEqual({ correction: 24, preference: 12, approval: 5, friction: 2 });
+    expect(copies4.length).toBe(44);
+    expect(new Set(copies4.map((c) => c.author)).size).toBe(44);
+    const files = new Map(copies4.map((c) => [c.file, c.author]));
+    for (const r of rows4) expect(files.get(r.source), r.source).toBe(r.author);
+    const shared = sharedOwners();
+    for (const c of copies4) expect(shared.has(c.author.toLowerCase()), c.author).toBe(false);
+    const byN = new Map(rows4.map((r) => [r.n, r]));
+    expect(second4.length).toBe(60);
+    expect(second4.filter((s) => byN.get(s.n)?.label === s.label).length).toBe(58);
+  });
+
+  it('hold agent sentences of the copies, each labelled, and a second reading of every third', () => {
+    const entries = entriesOf('fresh-console-4-notes');
+    expect(entries.length).toBe(333);
+    const files = new Map(copies4.map((c) => [`console/${c.file}`, c.author]));
+    for (const e of entries) expect(files.get(e.file), e.file).toBe(e.author);
+    const labels = readLabels('sets/fresh-console-4-notes/labels.tsv');
+    const again = readLabels('sets/fresh-console-4-notes/labels-second.tsv');
+    expect(labels.size).toBe(333);
+    for (const e of entries) expect(labels.has(e.id), e.id).toBe(true);
+    expect(again.size).toBe(111);
+    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(107);
+  });
+});

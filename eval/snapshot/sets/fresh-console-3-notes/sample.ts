@@ -11,17 +11,9 @@
  * (each entry with up to three sentences before and two after it in its reply) outside the repository.
  */
 import { resolve } from 'node:path';
-import { type CopiesDraw, runCopiesDraw } from '../strangers-notes/copies';
+import { copiesDraw, runCopiesDraw } from '../strangers-notes/copies';
 
 export const FRESH_CONSOLE_3_NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 
-/** The copies under `console/`, their authors from the people's-turn set's manifest. */
-const DRAW: CopiesDraw = {
-  folder: 'console',
-  manifest: resolve(import.meta.dirname, '../../../heuristic/sets/fresh-console-3/files.jsonl'),
-  prefix: 'fresh-cn3-',
-  salt: 'fresh-console-3-notes',
-};
-
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename))
-  runCopiesDraw(FRESH_CONSOLE_3_NOTES_ENTRIES, DRAW);
+  runCopiesDraw(FRESH_CONSOLE_3_NOTES_ENTRIES, copiesDraw('fresh-console-3', 'console', 'fresh-cn3-'));

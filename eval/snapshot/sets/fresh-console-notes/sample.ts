@@ -12,21 +12,9 @@
  * (each entry with up to three sentences before and two after it in its reply) outside the repository.
  */
 import { resolve } from 'node:path';
-import { type CopiesDraw, drawCopies, runCopiesDraw } from '../strangers-notes/copies';
-import type { NoteRow } from '../strangers-notes/sample';
+import { copiesDraw, runCopiesDraw } from '../strangers-notes/copies';
 
 export const FRESH_CONSOLE_NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 
-/** The copies under `console/`, their authors from the people's-turn set's manifest. */
-const DRAW: CopiesDraw = {
-  folder: 'console',
-  manifest: resolve(import.meta.dirname, '../../../heuristic/sets/fresh-console/files.jsonl'),
-  prefix: 'fresh-cn-',
-  salt: 'fresh-console-notes',
-};
-
-/** The draw (`drawCopies`): 8 sentences per author over 4 stretches. */
-export const drawConsole = (dir: string): NoteRow[] => drawCopies(dir, DRAW);
-
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename))
-  runCopiesDraw(FRESH_CONSOLE_NOTES_ENTRIES, DRAW);
+  runCopiesDraw(FRESH_CONSOLE_NOTES_ENTRIES, copiesDraw('fresh-console', 'console', 'fresh-cn-'));

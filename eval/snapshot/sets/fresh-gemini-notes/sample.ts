@@ -12,21 +12,9 @@
  * (each entry with up to three sentences before and two after it in its reply) outside the repository.
  */
 import { resolve } from 'node:path';
-import { type CopiesDraw, drawCopies, runCopiesDraw } from '../strangers-notes/copies';
-import type { NoteRow } from '../strangers-notes/sample';
+import { copiesDraw, runCopiesDraw } from '../strangers-notes/copies';
 
 export const FRESH_GEMINI_NOTES_ENTRIES = resolve(import.meta.dirname, 'entries.jsonl');
 
-/** The copies under `gemini/`, their authors from the people's-turn set's manifest. */
-const DRAW: CopiesDraw = {
-  folder: 'gemini',
-  manifest: resolve(import.meta.dirname, '../../../heuristic/sets/fresh-gemini/files.jsonl'),
-  prefix: 'fresh-gn-',
-  salt: 'fresh-gemini-notes',
-};
-
-/** The draw (`drawCopies`): 8 sentences per author over 4 stretches. */
-export const drawGemini = (dir: string): NoteRow[] => drawCopies(dir, DRAW);
-
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename))
-  runCopiesDraw(FRESH_GEMINI_NOTES_ENTRIES, DRAW);
+  runCopiesDraw(FRESH_GEMINI_NOTES_ENTRIES, copiesDraw('fresh-gemini', 'gemini', 'fresh-gn-'));

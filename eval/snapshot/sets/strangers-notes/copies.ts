@@ -5,6 +5,7 @@
  * `../unseen-notes/` is (8 per author over 4 stretches of the author's sentences).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { drawMore, type NoteRaw, type NoteRow, notesOf, writeDraw } from './sample';
 import { writeSheets } from './sheets';
 
@@ -18,6 +19,18 @@ export interface CopiesDraw {
   prefix: string;
   salt: string;
 }
+
+/**
+ * The draw of the notes set of the people's-turn set `turns` (eval/heuristic/sets/<turns>/): its copies
+ * under `folder`, their authors from that set's `files.jsonl`, rows named `<prefix>NNN`, salted with the
+ * notes set's name (`<turns>-notes`).
+ */
+export const copiesDraw = (turns: string, folder: string, prefix: string): CopiesDraw => ({
+  folder,
+  manifest: resolve(import.meta.dirname, `../../../heuristic/sets/${turns}/files.jsonl`),
+  prefix,
+  salt: `${turns}-notes`,
+});
 
 /** Every author's prose sentences under `dir/<folder>`, in file and session order. */
 export function copiesNotesByAuthor(dir: string, draw: CopiesDraw): Map<string, NoteRaw[]> {
