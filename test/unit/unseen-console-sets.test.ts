@@ -5,7 +5,7 @@
  * are not in it): well-formed rows, each from a copy of the manifest, authors none of the shared data's,
  * second readings of labelled rows.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRows } from '../../eval/heuristic/rows';
@@ -110,138 +110,100 @@ describe('the fresh-console sets', () => {
 });
 
 /**
- * `fresh-console-2` (eval/heuristic/sets/fresh-console-2/) and `fresh-console-2-notes`: Claude Code
- * console copies of 38 more authors, their people's turns and agent sentences labelled blind.
+ * The later console rounds (eval/heuristic/sets/fresh-console-2 … 4 and their `-notes` sets): what each
+ * holds, as its README says. Turns of copies that start mid-session were labelled again
+ * (`relabelled: 'mid-session'`, never a first turn); notes a later reader no longer gives as prose are
+ * listed in the notes set's `excluded.tsv`, each a labelled entry.
  */
-describe('the fresh-console-2 sets', () => {
-  const cRows = readRows<Row>('sets/fresh-console-2/labels.jsonl');
-  const cSecond = readRows<{ n: number; label: string }>('sets/fresh-console-2/labels-second.jsonl');
-  const cCopies = readRows<{ file: string; index_id: string; author: string; sha256: string }>(
-    'sets/fresh-console-2/files.jsonl',
+const ROUNDS = [
+  {
+    set: 'fresh-console-2',
+    turns: 112,
+    counts: { correction: 20, preference: 4, friction: 4, approval: 2 },
+    copies: 39,
+    authors: 38,
+    second: [38, 37],
+    relabelled: 7,
+    notes: 283,
+    notesSecond: [95, 92],
+    excluded: 8,
+  },
+  {
+    set: 'fresh-console-3',
+    turns: 145,
+    counts: { correction: 31, preference: 10, friction: 10, approval: 4 },
+    copies: 42,
+    authors: 42,
+    second: [49, 46],
+    relabelled: 14,
+    notes: 329,
+    notesSecond: [110, 108],
+    excluded: 1,
+  },
+  {
+    set: 'fresh-console-4',
+    turns: 178,
+    counts: { correction: 24, preference: 12, approval: 5, friction: 2 },
+    copies: 44,
+    authors: 44,
+    second: [60, 58],
+    relabelled: 0,
+    notes: 333,
+    notesSecond: [111, 107],
+    excluded: 0,
+  },
+];
+
+describe.each(ROUNDS)('the $set sets', (round) => {
+  const rows = readRows<Row & { relabelled?: string }>(`sets/${round.set}/labels.jsonl`);
+  const second = readRows<{ n: number; label: string }>(`sets/${round.set}/labels-second.jsonl`);
+  const copies = readRows<{ file: string; index_id: string; author: string }>(
+    `sets/${round.set}/files.jsonl`,
   );
 
-  it('label every read turn once, each from a copy of the manifest, whose authors are not the shared data’s', () => {
-    expect(cRows.length).toBe(112);
-    expectLabelled(cRows, 'fresh-console-2');
+  it('label every read turn once, from copies of authors none of the shared data; a second reading agrees', () => {
+    expect(rows.length).toBe(round.turns);
+    expectLabelled(rows, round.set);
     const counts: Record<string, number> = {};
-    for (const r of cRows) for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
-    expect(counts).toEqual({ correction: 20, preference: 4, friction: 4, approval: 2 });
-    expect(cCopies.length).toBe(39);
-    expect(new Set(cCopies.map((c) => c.author)).size).toBe(38);
-    const files = new Map(cCopies.map((c) => [c.file, c]));
-    for (const c of cCopies) expect(c.file).toBe(`${c.index_id}.md`);
-    for (const r of cRows) expect(files.get(r.source)?.author, r.source).toBe(r.author);
-    const shared = sharedOwners();
-    for (const c of cCopies) expect(shared.has(c.author.toLowerCase()), c.author).toBe(false);
-    const byN = new Map(cRows.map((r) => [r.n, r]));
-    expect(cSecond.length).toBe(38);
-    expect(cSecond.filter((s) => byN.get(s.n)?.label === s.label).length).toBe(37);
-  });
-
-  it('hold agent sentences of the copies, each labelled, a second reading of every third, and the folded calls apart', () => {
-    const entries = entriesOf('fresh-console-2-notes');
-    expect(entries.length).toBe(283);
-    const files = new Map(cCopies.map((c) => [`console/${c.file}`, c.author]));
-    for (const e of entries) expect(files.get(e.file), e.file).toBe(e.author);
-    const labels = readLabels('sets/fresh-console-2-notes/labels.tsv');
-    const again = readLabels('sets/fresh-console-2-notes/labels-second.tsv');
-    expect(labels.size).toBe(283);
-    for (const e of entries) expect(labels.has(e.id), e.id).toBe(true);
-    expect(again.size).toBe(95);
-    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(92);
-    const excluded = readFileSync(
-      join(import.meta.dirname, '../../eval/snapshot/sets/fresh-console-2-notes/excluded.tsv'),
-      'utf8',
-    )
-      .split('\n')
-      .filter((l) => l.trim() !== '' && !l.startsWith('#'))
-      .map((l) => l.split('\t')[0]!);
-    expect(excluded.length).toBe(8);
-    for (const id of excluded) expect(labels.has(id), id).toBe(true);
-  });
-});
-
-/**
- * `fresh-console-3` (eval/heuristic/sets/fresh-console-3/) and `fresh-console-3-notes`: a third round
- * of Claude Code console copies, 42 more authors; turns of copies that start mid-session relabelled.
- */
-describe('the fresh-console-3 sets', () => {
-  const rows3 = readRows<Row & { relabelled?: string }>('sets/fresh-console-3/labels.jsonl');
-  const second3 = readRows<{ n: number; label: string }>('sets/fresh-console-3/labels-second.jsonl');
-  const copies3 = readRows<{ file: string; index_id: string; author: string }>(
-    'sets/fresh-console-3/files.jsonl',
-  );
-
-  it('label every read turn once, from copies of 42 authors none of the shared data; a second reading agrees', () => {
-    expect(rows3.length).toBe(145);
-    expectLabelled(rows3, 'fresh-console-3');
-    const counts: Record<string, number> = {};
-    for (const r of rows3) for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
-    expect(counts).toEqual({ correction: 31, preference: 10, friction: 10, approval: 4 });
-    // The turns of copies that start mid-session were labelled again, and none is a first turn.
-    const relabelled = rows3.filter((r) => r.relabelled === 'mid-session');
-    expect(relabelled.length).toBe(14);
+    for (const r of rows) for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
+    expect(counts).toEqual(round.counts);
+    const relabelled = rows.filter((r) => r.relabelled === 'mid-session');
+    expect(relabelled.length).toBe(round.relabelled);
     for (const r of relabelled) expect(r.first).toBe(false);
-    expect(copies3.length).toBe(42);
-    expect(new Set(copies3.map((c) => c.author)).size).toBe(42);
-    const files = new Map(copies3.map((c) => [c.file, c.author]));
-    for (const r of rows3) expect(files.get(r.source), r.source).toBe(r.author);
+    expect(copies.length).toBe(round.copies);
+    expect(new Set(copies.map((c) => c.author)).size).toBe(round.authors);
+    const files = new Map(copies.map((c) => [c.file, c.author]));
+    for (const c of copies) expect(c.file).toBe(`${c.index_id}.md`);
+    for (const r of rows) expect(files.get(r.source), r.source).toBe(r.author);
     const shared = sharedOwners();
-    for (const c of copies3) expect(shared.has(c.author.toLowerCase()), c.author).toBe(false);
-    const byN = new Map(rows3.map((r) => [r.n, r]));
-    expect(second3.length).toBe(49);
-    expect(second3.filter((s) => byN.get(s.n)?.label === s.label).length).toBe(46);
+    for (const c of copies) expect(shared.has(c.author.toLowerCase()), c.author).toBe(false);
+    const byN = new Map(rows.map((r) => [r.n, r]));
+    expect(second.length).toBe(round.second[0]);
+    expect(second.filter((s) => byN.get(s.n)?.label === s.label).length).toBe(round.second[1]);
   });
 
-  it('hold agent sentences of the copies, each labelled, and a second reading of every third', () => {
-    const entries = entriesOf('fresh-console-3-notes');
-    expect(entries.length).toBe(329);
-    const files = new Map(copies3.map((c) => [`console/${c.file}`, c.author]));
+  it('hold agent sentences of the copies, each labelled, a second reading of every third, exclusions apart', () => {
+    const notes = `${round.set}-notes`;
+    const entries = entriesOf(notes);
+    expect(entries.length).toBe(round.notes);
+    const files = new Map(copies.map((c) => [`console/${c.file}`, c.author]));
     for (const e of entries) expect(files.get(e.file), e.file).toBe(e.author);
-    const labels = readLabels('sets/fresh-console-3-notes/labels.tsv');
-    const again = readLabels('sets/fresh-console-3-notes/labels-second.tsv');
-    expect(labels.size).toBe(329);
+    const labels = readLabels(`sets/${notes}/labels.tsv`);
+    const again = readLabels(`sets/${notes}/labels-second.tsv`);
+    expect(labels.size).toBe(round.notes);
     for (const e of entries) expect(labels.has(e.id), e.id).toBe(true);
-    expect(again.size).toBe(110);
-    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(108);
-  });
-});
-
-/** `fresh-console-4` and `fresh-console-4-notes`: a fourth round, 44 more authors. */
-describe('the fresh-console-4 sets', () => {
-  const rows4 = readRows<Row>('sets/fresh-console-4/labels.jsonl');
-  const second4 = readRows<{ n: number; label: string }>('sets/fresh-console-4/labels-second.jsonl');
-  const copies4 = readRows<{ file: string; index_id: string; author: string }>(
-    'sets/fresh-console-4/files.jsonl',
-  );
-
-  it('label every read turn once, from copies of 44 authors none of the shared data; a second reading agrees', () => {
-    expect(rows4.length).toBe(178);
-    expectLabelled(rows4, 'fresh-console-4');
-    const counts: Record<string, number> = {};
-    for (const r of rows4) for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
-    expect(counts).toEqual({ correction: 24, preference: 12, approval: 5, friction: 2 });
-    expect(copies4.length).toBe(44);
-    expect(new Set(copies4.map((c) => c.author)).size).toBe(44);
-    const files = new Map(copies4.map((c) => [c.file, c.author]));
-    for (const r of rows4) expect(files.get(r.source), r.source).toBe(r.author);
-    const shared = sharedOwners();
-    for (const c of copies4) expect(shared.has(c.author.toLowerCase()), c.author).toBe(false);
-    const byN = new Map(rows4.map((r) => [r.n, r]));
-    expect(second4.length).toBe(60);
-    expect(second4.filter((s) => byN.get(s.n)?.label === s.label).length).toBe(58);
-  });
-
-  it('hold agent sentences of the copies, each labelled, and a second reading of every third', () => {
-    const entries = entriesOf('fresh-console-4-notes');
-    expect(entries.length).toBe(333);
-    const files = new Map(copies4.map((c) => [`console/${c.file}`, c.author]));
-    for (const e of entries) expect(files.get(e.file), e.file).toBe(e.author);
-    const labels = readLabels('sets/fresh-console-4-notes/labels.tsv');
-    const again = readLabels('sets/fresh-console-4-notes/labels-second.tsv');
-    expect(labels.size).toBe(333);
-    for (const e of entries) expect(labels.has(e.id), e.id).toBe(true);
-    expect(again.size).toBe(111);
-    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(107);
+    expect(again.size).toBe(round.notesSecond[0]);
+    expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(
+      round.notesSecond[1],
+    );
+    const path = join(import.meta.dirname, `../../eval/snapshot/sets/${notes}/excluded.tsv`);
+    const excluded = existsSync(path)
+      ? readFileSync(path, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+          .map((l) => l.split('\t')[0]!)
+      : [];
+    expect(excluded.length).toBe(round.excluded);
+    for (const id of excluded) expect(labels.has(id), id).toBe(true);
   });
 });
