@@ -2,9 +2,10 @@
  * Openings of English notes that say what the whole sentence does, as data: one row per rule (id,
  * stage, pattern, category, an example), tried in order at their stage of `classify.ts`'s decisions:
  * `first`, before anything else is read; `after-plan`, once an opening imperative or plan has had its
- * say ("**Create a local environment file**" is a step; "**Next steps**" is a title).
- * Each pattern is anchored at the sentence's start (`^`, a test holds every row to it), so a row that
- * does not apply fails within the first few characters; each stage is gated by one alternation built
+ * say ("**Create a local environment file**" is a step; "**Next steps**" is a title); `last`, when the
+ * whole reading found nothing ("Login is not implemented yet": a part missing or not working, read over a
+ * bounded stretch of the sentence). Each pattern is anchored at the sentence's start (`^`, a test holds
+ * every row to it), so a row that does not apply fails early; each stage is gated by one alternation built
  * from its rows' patterns (the shortcut is derived, never kept by hand). Rows hold the plain words these
  * openings are made of, not phrases of one session; they were written from the misses of the strangers'
  * notes pool and of the kept-apart sets once each was scored (eval/snapshot/sets/strangers-notes*).
