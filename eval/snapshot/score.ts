@@ -5,7 +5,7 @@
  * (requiredEvidenceLinks when the entry is itself a pointer to evidence), else irrelevant.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { findLinks, squash, words } from '../../lib/categorise/index.js';
 import { NOTE_CLASSES } from '../../lib/categorise-model/index.js';
@@ -55,6 +55,19 @@ export function readLabels(file: string): Map<string, { label: Label; hard: bool
     labels.set(id!, { label: label as Label, hard: hard === '1' });
   }
   return labels;
+}
+
+/**
+ * The ids a notes set's `excluded.tsv` lists (`id\treason` rows, `#` comments): entries a later reader
+ * no longer gives as prose, labelled but left out of the score. None when the set has no such file.
+ */
+export function readExcluded(set: string): string[] {
+  const file = resolve(DIR, `sets/${set}/excluded.tsv`);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'))
+    .map((l) => l.split('\t')[0]!);
 }
 
 /** Joins entries with their labels; every entry must have one. */

@@ -11,14 +11,13 @@
  * each entry's text is re-read from them and checked by SHA-256 (`--rebuilt`: a sentence not found
  * is left out and counted instead of stopping the run).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { notesReader } from '../../lib/categorise-model/index.js';
 import { type Row, summarise, table } from './notes-reader-report';
 import {
   type Categorizer,
   keywordCategorizer,
   oldCategorizer,
+  readExcluded,
   readLabels,
   snapshotCategorizer,
 } from './score';
@@ -61,15 +60,7 @@ const { source, entries: entriesPath } = SETS[set as keyof typeof SETS];
 const missing = process.argv.includes('--rebuilt') ? { count: 0 } : undefined;
 // A set's `excluded.tsv` names sentences a later reader no longer gives as prose (a console's folded
 // calls): those, and only those, may be absent from the copies; they are left out of the score.
-const excludedPath = resolve(import.meta.dirname, `sets/${set}/excluded.tsv`);
-const excluded = new Set(
-  existsSync(excludedPath)
-    ? readFileSync(excludedPath, 'utf8')
-        .split('\n')
-        .filter((l) => l.trim() !== '' && !l.startsWith('#'))
-        .map((l) => l.split('\t')[0]!)
-    : [],
-);
+const excluded = new Set(readExcluded(set));
 const lenient = missing ?? (excluded.size > 0 ? { count: 0 } : undefined);
 const loaded = loadUnseenNotes(dir, entriesPath, lenient);
 const entries = loaded.filter((e) => !excluded.has(e.id));

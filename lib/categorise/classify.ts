@@ -94,7 +94,7 @@ import {
 import { englishOpening, orLast } from './english.js';
 import * as forms from './forms.js';
 import { glossedPointer, lookedAtPointer } from './gloss.js';
-import { otherLanguage, plainSpanishPlan } from './languages.js';
+import { otherLanguage, plainTextPlan } from './languages.js';
 import { boldTitle, headingLine, leadCategory, titled } from './lead.js';
 import { hedgedPlace, locatesEvidence } from './located.js';
 import { isPointer, plainFirst, shoutedFirst } from './pointer.js';
@@ -129,7 +129,7 @@ export function classifyFlags(
   if (scratch.length < n) scratch = new Array<number>(n * 2).fill(0);
   for (let i = 0; i < n; i++) scratch[i] = flagsOf[ids[at + i]!]!;
   const c = decide(scratch, n, raw, mayLink);
-  return c !== NO_CATEGORY ? c : orLast(plainSpanishPlan(raw), raw);
+  return c !== NO_CATEGORY ? c : orLast(plainTextPlan(raw), raw);
 }
 
 /** What the words of an entry say. */

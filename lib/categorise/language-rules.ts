@@ -20,7 +20,7 @@ export interface LanguageRule {
   /** A sentence the rule reads, for the table's test. */
   example: string;
   /**
-   * Also read in text with no letter of these languages (plain-ASCII Spanish, "Vamos a leer el archivo"):
+   * Also read in text with no letter of the table's languages (plain-ASCII Spanish, "Vamos a leer el archivo"):
    * only a plan anchored at the start, whose opening words are not English ones.
    */
   ascii?: true;

@@ -7,8 +7,9 @@
  * The rows hold the plain words each language says these things with (first-person plans and
  * imperatives, problem words, hedges), not phrases of any one session. Only text holding a letter of
  * these languages (FOREIGN_LETTER) is read here, so English outputs are unchanged, except that plain-ASCII
- * Spanish or Portuguese is read for a plan at its start ("Vamos a leer el archivo"); its other sentences
- * without an accent are not read (a known gap). Every pattern is an alternation of literals, anchored
+ * text is read for a plan at its start in the languages whose rows say `ascii` (Spanish, Portuguese,
+ * Italian, French, German, Turkish, Indonesian: "Vamos a leer el archivo"); its other sentences without
+ * an accent are not read (a known gap). Every pattern is an alternation of literals, anchored
  * or not: linear in the sentence.
  */
 import { BLOCKER, HYPOTHESIS, NEXT, NO_CATEGORY, QUESTION } from './codes.js';
@@ -67,8 +68,8 @@ const FOREIGN_LETTER =
 /**
  * @internal The category code the table gives `text` (codes.ts), or {@link NO_CATEGORY}: the first
  * category of the labelling order with a matching rule, unless a done-report rule matches and the
- * category is a blocker or a step. Text with no letter of these languages is read only for a Spanish
- * or Portuguese plan at its start ({@link plainSpanishPlan}).
+ * category is a blocker or a step. Text with no letter of these languages is read only for a plan at
+ * its start ({@link plainTextPlan}).
  *
  * @example
  * ```ts
@@ -77,20 +78,20 @@ const FOREIGN_LETTER =
  * ```
  */
 export function otherLanguage(text: string): number {
-  return FOREIGN_LETTER.test(text) ? readWith(ALL, text) : plainSpanishPlan(text);
+  return FOREIGN_LETTER.test(text) ? readWith(ALL, text) : plainTextPlan(text);
 }
 
 /**
- * @internal {@link otherLanguage} of a text with no letter of the table's languages: a Spanish or
- * Portuguese plan at its start (`NEXT`), else {@link NO_CATEGORY}. The snapshot asks it of every ASCII
+ * @internal {@link otherLanguage} of a text with no letter of the table's languages: a plan at its start
+ * by a row marked `ascii` (`NEXT`), else {@link NO_CATEGORY}. The snapshot asks it of every ASCII
  * sentence the English reading finds nothing in.
  *
  * @example
  * ```ts
- * plainSpanishPlan('Vamos a leer el archivo para ver la estructura actual:'); // NEXT (2)
+ * plainTextPlan('Vamos a leer el archivo para ver la estructura actual:'); // NEXT (2)
  * ```
  */
-export function plainSpanishPlan(text: string): number {
+export function plainTextPlan(text: string): number {
   return matches(PLAIN_PLANS, text) ? NEXT : NO_CATEGORY;
 }
 

@@ -158,7 +158,10 @@ describe('console slash commands', () => {
     ]);
     const { objective, entries } = entriesFromMessages(t.messages);
     const snap = deterministicSnapshot(snapshotInputFrom(objective, entries));
-    for (const kept of Object.values(snap).flat()) expect(String(kept)).not.toMatch(/ctrl\+o|tool uses/);
+    // The agent's prose is still read (its pointer to main.py); no folded line, subagent tree or call is a
+    // note in any list (the reader before them listed five of them as next actions or a blocker).
+    expect(snap.requiredEvidenceLinks).toContain('main.py');
+    expect(JSON.stringify(snap)).not.toMatch(/Read 1 file|Searched for|Explore|tool uses|Task Output/);
   });
 
   it('reads lines that almost end as a folded summary in linear time', () => {

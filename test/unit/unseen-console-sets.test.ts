@@ -5,11 +5,11 @@
  * are not in it): well-formed rows, each from a copy of the manifest, authors none of the shared data's,
  * second readings of labelled rows.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRows } from '../../eval/heuristic/rows';
-import { readLabels } from '../../eval/snapshot/score';
+import { readExcluded, readLabels } from '../../eval/snapshot/score';
 import { fixText } from '../../lib/failures/index';
 import { entriesOf, expectLabelled, type Row, sharedOwners } from './unseen-sets-shared';
 
@@ -196,13 +196,7 @@ describe.each(ROUNDS)('the $set sets', (round) => {
     expect([...again].filter(([id, l]) => labels.get(id)!.label === l.label).length).toBe(
       round.notesSecond[1],
     );
-    const path = join(import.meta.dirname, `../../eval/snapshot/sets/${notes}/excluded.tsv`);
-    const excluded = existsSync(path)
-      ? readFileSync(path, 'utf8')
-          .split('\n')
-          .filter((l) => l.trim() !== '' && !l.startsWith('#'))
-          .map((l) => l.split('\t')[0]!)
-      : [];
+    const excluded = readExcluded(notes);
     expect(excluded.length).toBe(round.excluded);
     for (const id of excluded) expect(labels.has(id), id).toBe(true);
   });

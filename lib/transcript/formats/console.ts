@@ -2,13 +2,13 @@
  * Claude Code terminal transcripts (copied from the console): `> ` (`❯ ` in later versions) starts
  * a user prompt; `⏺` an agent line (`●` on terminals whose font lacks `⏺`: Linux, Windows), and
  * `⏺ Tool(args)` a tool call, as are `⏺ Update Todos`, `⏺ Read Todos`, `⏺ User approved
- * Claude's plan:` and the later consoles' folded calls (`⏺ Read 1 file (ctrl+o to expand)`); `⎿` a tool's output; indented lines continue the current block. The welcome box,
- * `✔` status lines, `✻ Thinking…` blocks, spinners and cost summaries are counted in `ignoredKinds`.
+ * Claude's plan:` and the later consoles' folded calls (`⏺ Read 1 file (ctrl+o to expand)`); `⎿` a
+ * tool's output; indented lines continue the current block. The welcome box, `✔` status lines, `✻ Thinking…` blocks, spinners and cost summaries are counted in `ignoredKinds`.
  */
 
 import type { Prepared } from '../input.js';
 import { forEachLine, isBlank } from '../lines.js';
-
+import { trimmedEnd } from './console-wrap.js';
 import { noteCwd, type ParseState } from './result.js';
 import { dedent, Turn } from './text-turns.js';
 import { WrapJoiner } from './wrap-joiner.js';
@@ -28,11 +28,17 @@ const TOOL_CALL = /^([A-Za-z_][\w.:-]{0,80}(?: [A-Z][A-Za-z]{1,30})?)\(/;
  * a call (named by its first word; `Task` for agents), never the agent's prose. Group 1: the summary.
  */
 const FOLDED_CALLS = /^([A-Z0-9][^()\n]{0,200}?) +\(ctrl\+[or] to expand\)$/;
-/** The summary of a folded line (FOLDED_CALLS), or undefined; the regex runs only on lines that end as one. */
+/**
+ * The summary of a folded line (FOLDED_CALLS), or undefined. Asked of every agent line and every
+ * indented line of the agent's prose, so the end is looked at in place and the regex runs only on a
+ * line that ends as a folded one.
+ */
 function foldedSummary(text: string): string | undefined {
-  const line = text.trimEnd();
-  return line.endsWith(' to expand)') ? FOLDED_CALLS.exec(line)?.[1] : undefined;
+  const end = trimmedEnd(text);
+  if (!text.startsWith(FOLDED_END, end - FOLDED_END.length)) return undefined;
+  return FOLDED_CALLS.exec(text.slice(0, end))?.[1];
 }
+const FOLDED_END = ' to expand)';
 /** The name a folded summary's call gets: its first word, or `Task` for a count of agents. */
 const foldedName = (summary: string): string =>
   /^\d+ \S+ agents? /.test(summary) ? 'Task' : summary.slice(0, summary.search(/\s|$/));
@@ -89,6 +95,14 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     ignoring = '';
     openCall = false;
   };
+  /** Opens the agent's call `name` at line `n` as the current turn; its output (`⎿`) will be the call's. */
+  const openCallTurn = (name: string, n: number): Turn => {
+    turn = new Turn('assistant', n);
+    turn.toolName = name;
+    turn.toolUseId = `m${n}`;
+    lastCall = { name, id: `m${n}` };
+    return turn;
+  };
   const ignore = (kind: string): void => {
     if (ignoring !== kind) state.sink.ignore(kind);
     ignoring = kind;
@@ -140,18 +154,12 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
       const folded = foldedSummary(rest);
       const bare = BARE_CALLS.get(rest.trimEnd()) ?? (folded === undefined ? undefined : foldedName(folded));
       const call = bare === undefined ? TOOL_CALL.exec(rest) : null;
-      turn = new Turn('assistant', n);
       indent = 2;
       if (bare !== undefined) {
-        turn.toolName = bare;
-        turn.toolUseId = `m${n}`;
-        lastCall = { name: bare, id: `m${n}` };
-        if (folded !== undefined) turn.add(folded);
+        const t = openCallTurn(bare, n);
+        if (folded !== undefined) t.add(folded);
       } else if (call) {
-        const name = call[1]!;
-        turn.toolName = name;
-        turn.toolUseId = `m${n}`;
-        lastCall = { name, id: `m${n}` };
+        turn = openCallTurn(call[1]!, n);
         const args = rest.slice(call[0].length);
         // `…)` or `)…` closes it; a first line cut with `…` alone goes on below.
         const closed = args.endsWith(')') || args.endsWith(')\u2026');
@@ -162,6 +170,7 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
           indent = CALL_INDENT;
         }
       } else {
+        turn = new Turn('assistant', n);
         lastCall = undefined;
         // As printed: an early console's cost note took the line's right end, so the text before it
         // was wrapped as if the line were full.
@@ -185,22 +194,18 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
       return undefined;
     }
     if (c === 0x20 || c === 0x09 || c === 0xa0) {
+      const prose = turn?.role === 'assistant' && turn.toolName === undefined;
+      // A folded summary under the agent's prose (`  Searched for 1 pattern (ctrl+o to expand)`).
+      const folded = prose ? foldedSummary(trimmed) : undefined;
       if (trimmed.startsWith('\u2714')) {
         // ' ✔  Loaded project memory': a status line even when indented.
         if (turn) flush();
         ignore('status');
-      } else if (turn?.role === 'assistant' && turn.toolName === undefined && foldedSummary(trimmed)) {
-        // A folded summary under the agent's prose (`  Searched for 1 pattern (ctrl+o to expand)`).
-        const summary = foldedSummary(trimmed)!;
+      } else if (folded !== undefined) {
         flush();
-        turn = new Turn('assistant', n);
-        turn.toolName = foldedName(summary);
-        turn.toolUseId = `m${n}`;
-        lastCall = { name: turn.toolName, id: `m${n}` };
-        turn.add(summary);
+        openCallTurn(foldedName(folded), n).add(folded);
       } else if (turn) {
-        if (turn.role === 'user' || (turn.role === 'assistant' && turn.toolName === undefined))
-          addProse(dedent(line, indent), line);
+        if (prose || turn.role === 'user') addProse(dedent(line, indent), line);
         else turn.add(dedent(line, indent));
         inPrompt = wrapped;
       } else if (!ignoring) ignore('other');

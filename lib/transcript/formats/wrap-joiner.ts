@@ -51,15 +51,9 @@ export class WrapJoiner {
   }
 
   /** Pushes `turn`'s message, or its place when it holds measured prose (made in `finish`). */
-  push(turn: Turn, messages: Message[]): Message | undefined {
-    if (!turn.measured) {
-      const m = turn.toMessage();
-      messages.push(m);
-      return m;
-    }
-    this.pending.push({ turn, at: messages.length });
-    messages.push(PENDING);
-    return undefined;
+  push(turn: Turn, messages: Message[]): void {
+    if (turn.measured) this.pending.push({ turn, at: messages.length });
+    messages.push(turn.measured ? PENDING : turn.toMessage());
   }
 
   /** Makes the prose turns' messages, each kind of prose at its own width, else at the copy's. */
