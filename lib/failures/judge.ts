@@ -31,6 +31,9 @@ const MALFORMED_CALL =
  *   / `--version`;
  * - `failure: a permission prompt`: the fix asked the agent's runner for more rights
  *   (`with_escalated_permissions`, `sandbox_permissions`): the runner's policy, which asks anyway;
+ * - `failure: a check turned off`: the fix switched off a check the person or the project set up
+ *   (commit signing, git hooks, TLS verification, pip's guard of the system Python, the runner's
+ *   permission prompts): the call then worked, but that is the person's decision, never a lesson;
  * - `failure: a missing file written`: the call failed on a file that did not exist and a writing tool
  *   worked (`Read` → `Write`): creating the file was the task, not a better way to read it.
  *
@@ -94,6 +97,15 @@ function judgeError(errorClass: string): string | undefined {
 }
 
 const PERMISSION_KEYS = new Set(['with_escalated_permissions', 'sandbox_permissions']);
+/**
+ * A flag or setup step that switches a check off: git's `--no-gpg-sign` / `--no-verify` (signing,
+ * hooks) and `commit.gpgsign` / `http.sslVerify` set false, `--insecure` and `--no-check-certificate`
+ * (curl, wget), `GIT_SSL_NO_VERIFY`, `NODE_TLS_REJECT_UNAUTHORIZED=0`, pip's `--trusted-host` and
+ * `--break-system-packages`, Claude Code's `--dangerously-skip-permissions`. Long forms only: a short
+ * flag (`-k`, `-n`) means other things to other programs.
+ */
+const CHECK_OFF =
+  /^--(?:no-gpg-sign|no-verify|insecure|no-check-certificate|trusted-host|break-system-packages|dangerously-skip-permissions)(?:=|$)|\bNODE_TLS_REJECT_UNAUTHORIZED=['"]?0|\bGIT_SSL_NO_VERIFY\b|\b(?:commit\.gpgsign|http\.sslVerify)[= ]+false\b/i;
 const ONE_OFF_PARTS = new Set<FixPart['kind']>([
   'change',
   'change-argument',
@@ -108,6 +120,7 @@ const HELP_FLAGS = new Set(['--help', '-h', '--version', '-V']);
 function judgeParts(parts: readonly FixPart[]): string | undefined {
   if (parts.length === 0) return 'failure: a one-off argument';
   if (parts.some((p) => p.values.some((v) => PERMISSION_KEYS.has(v)))) return 'failure: a permission prompt';
+  if (parts.some((p) => p.values.some((v) => CHECK_OFF.test(v)))) return 'failure: a check turned off';
   for (const p of parts) {
     if (ONE_OFF_PARTS.has(p.kind) || p.values.some((v) => namesPath(v))) return 'failure: a one-off argument';
     if ((p.kind === 'setup' || p.kind === 'drop-setup') && /^cd\b/.test(p.values[0] ?? ''))

@@ -51,7 +51,7 @@ export interface TrajectoryReflectOptions {
 export function failureInsight(c: FailureClass): ReflectionInsight {
   const n = c.occurrences.length;
   const fixed = namesChange(c.fix);
-  // A fix the judge refuses as a rule (a one-off value, a permission prompt, an unreadable error, a
+  // A fix the judge refuses as a rule (a one-off value, a permission prompt, a check turned off, an unreadable error, a
   // failing test) stays evidence: the playbook policy proposes no key point for it.
   const oneOff = fixed && judgeFailure(c.errorClass, c.fix!) !== undefined;
   const edits = fixed ? (c.fix!.edits ?? 0) : 0;
@@ -96,7 +96,7 @@ export function failureInsight(c: FailureClass): ReflectionInsight {
  * target worked, but each did another job: another subcommand, file or message, or `--help`) or
  * `no_fix`, `recurring` when it failed more
  * than once, and `one_off` when a fix was found but {@link judgeFailure} refuses it as a standing
- * rule (it changed a value for that task or answered a permission prompt, or the error is unreadable
+ * rule (it changed a value for that task, answered a permission prompt or turned a check off, or the error is unreadable
  * or a failing test); a `one_off` lesson has `medium` confidence and proposes no key point, and so has
  * a fix after which files were edited before the call worked (`FailureFix.edits`: the edits may be
  * what made it work; the lesson still proposes its key point).

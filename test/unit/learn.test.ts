@@ -676,6 +676,12 @@ describe('learn: failure quality rules', () => {
         'failure: a one-off argument',
       ],
       [[{ kind: 'pass', values: ['with_escalated_permissions'] }], 'failure: a permission prompt'],
+      [[{ kind: 'add-flag', values: ['--no-gpg-sign'] }], 'failure: a check turned off'],
+      [[{ kind: 'add-flag', values: ['--quiet', '--no-verify'] }], 'failure: a check turned off'],
+      [[{ kind: 'add-flag', values: ['--insecure'] }], 'failure: a check turned off'],
+      [[{ kind: 'add-flag', values: ['--break-system-packages'] }], 'failure: a check turned off'],
+      [[{ kind: 'setup', values: ['export NODE_TLS_REJECT_UNAUTHORIZED=0'] }], 'failure: a check turned off'],
+      [[{ kind: 'setup', values: ['git config commit.gpgsign false'] }], 'failure: a check turned off'],
       [[], 'failure: a one-off argument'],
     ];
     for (const [parts, why] of cases) {
