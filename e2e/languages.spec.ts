@@ -63,7 +63,9 @@ test("the Learn tab names the sessions in another language, and reads turns with
       await folderInput(page).setInputFiles(dir);
       await expect(page.getByTestId('learn-summary')).toContainText('2 sessions');
     };
-    await page.goto('/');
+    // The markers read people's turns here: the lists are what this checks (the reader, the default,
+    // scores this Portuguese turn under its threshold even with them).
+    await page.goto('/?scorer=markers');
     await learnFolder();
     await expect(page.getByTestId('learn-language-note')).toContainText(
       '1 of 2 sessions read as Chinese (3 turns): rules are written from English sentences only',

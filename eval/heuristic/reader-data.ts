@@ -44,6 +44,11 @@ export interface Example {
   evidenceLang: TurnEvidence | undefined;
   /** A row that repeats an earlier row's text by the same author (strangers `duplicate_of`). */
   duplicate: boolean;
+  /**
+   * The reader's buckets, stored for a row whose text is not in the repository (a spent held-out
+   * set's turn, spent-features.ts); such a row has no evidence and only trains the reader.
+   */
+  buckets?: readonly number[];
 }
 
 const DEFAULT_COMPILED = compileMarkers(DEFAULT_MARKERS);

@@ -1,5 +1,5 @@
 /**
- * `npx tsx eval/heuristic/unseen.ts --dir <folder> [--set unseen|unseen-specstory|fresh-specstory|fresh-specstory-2|fresh-console|fresh-gemini|fresh-console-2|fresh-console-3|fresh-console-4]`: issue 38's
+ * `npx tsx eval/heuristic/unseen.ts --dir <folder> [--set unseen|unseen-specstory|fresh-specstory|fresh-specstory-2|fresh-console|fresh-gemini|fresh-console-2|fresh-console-3|fresh-console-4|fresh-console-5]`: issue 38's
  * detectors and key-point writer on people's turns from public repositories whose authors are in no
  * folder of `../shared/data`, so no rule, weight or threshold of rearview was chosen from them:
  * `unseen` (aider histories, sets/unseen/README.md) or `unseen-specstory` (SpecStory exports,
@@ -72,6 +72,7 @@ export const UNSEEN_SETS = {
   'fresh-console-2': { folder: 'console' },
   'fresh-console-3': { folder: 'console' },
   'fresh-console-4': { folder: 'console' },
+  'fresh-console-5': { folder: 'console' },
 } as const;
 export type UnseenSet = keyof typeof UNSEEN_SETS;
 
@@ -112,7 +113,7 @@ async function main() {
   const set = (arg('--set') ?? 'unseen') as UnseenSet;
   if (!dir || !(set in UNSEEN_SETS))
     throw new Error(
-      'usage: unseen.ts --dir <folder holding aider/ and specstory/<owner>__<name>.md> [--set unseen|unseen-specstory|fresh-specstory|fresh-specstory-2|fresh-console|fresh-gemini|fresh-console-2|fresh-console-3|fresh-console-4]',
+      'usage: unseen.ts --dir <folder holding aider/ and specstory/<owner>__<name>.md> [--set unseen|unseen-specstory|fresh-specstory|fresh-specstory-2|fresh-console|fresh-gemini|fresh-console-2|fresh-console-3|fresh-console-4|fresh-console-5]',
     );
   const folder = UNSEEN_SETS[set].folder;
   const rebuilt = process.argv.includes('--rebuilt');

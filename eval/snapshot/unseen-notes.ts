@@ -1,5 +1,5 @@
 /**
- * `npx tsx eval/snapshot/unseen-notes.ts --dir <folder> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes|fresh-console-2-notes|fresh-console-3-notes|fresh-console-4-notes]`
+ * `npx tsx eval/snapshot/unseen-notes.ts --dir <folder> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes|fresh-console-2-notes|fresh-console-3-notes|fresh-console-4-notes|fresh-console-5-notes]`
  * (issue 39): the deterministic snapshot's categories on `unseen-notes` (sets/unseen-notes/README.md:
  * sentences of aider replies) or `unseen-specstory-notes` (sets/unseen-specstory-notes/README.md: of
  * SpecStory exports) or `fresh-specstory-notes` (sets/fresh-specstory-notes/README.md: SpecStory
@@ -24,6 +24,7 @@ import {
 import { FRESH_CONSOLE_2_NOTES_ENTRIES } from './sets/fresh-console-2-notes/sample';
 import { FRESH_CONSOLE_3_NOTES_ENTRIES } from './sets/fresh-console-3-notes/sample';
 import { FRESH_CONSOLE_4_NOTES_ENTRIES } from './sets/fresh-console-4-notes/sample';
+import { FRESH_CONSOLE_5_NOTES_ENTRIES } from './sets/fresh-console-5-notes/sample';
 import { FRESH_CONSOLE_NOTES_ENTRIES } from './sets/fresh-console-notes/sample';
 import { FRESH_GEMINI_NOTES_ENTRIES } from './sets/fresh-gemini-notes/sample';
 import { FRESH_SPECSTORY_NOTES_ENTRIES } from './sets/fresh-specstory-notes/sample';
@@ -48,10 +49,11 @@ const SETS = {
   'fresh-console-2-notes': { source: 'console', entries: FRESH_CONSOLE_2_NOTES_ENTRIES },
   'fresh-console-3-notes': { source: 'console', entries: FRESH_CONSOLE_3_NOTES_ENTRIES },
   'fresh-console-4-notes': { source: 'console', entries: FRESH_CONSOLE_4_NOTES_ENTRIES },
+  'fresh-console-5-notes': { source: 'console', entries: FRESH_CONSOLE_5_NOTES_ENTRIES },
 } as const;
 if (!dir || !(set in SETS))
   throw new Error(
-    'usage: unseen-notes.ts --dir <folder holding aider/, specstory/, console/ or gemini/> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes|fresh-console-2-notes|fresh-console-3-notes|fresh-console-4-notes]',
+    'usage: unseen-notes.ts --dir <folder holding aider/, specstory/, console/ or gemini/> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes|fresh-console-2-notes|fresh-console-3-notes|fresh-console-4-notes|fresh-console-5-notes]',
   );
 const { source, entries: entriesPath } = SETS[set as keyof typeof SETS];
 

@@ -93,7 +93,7 @@ export function signalKinds(bits: number, context: number): number[] {
  * `npm run eval:heuristic`, which also recalibrates it in every fold on the authors it trains on).
  */
 export const SCORES: readonly number[] = [
-  0.85, 0.81, 0.9, 0.7, 0.31, 0.94, 0.44, 0.88, 0.25, 0.82, 0.91, 0.01, 0.84,
+  0.83, 0.93, 0.89, 0.86, 0.3, 0.94, 0.44, 0.88, 0.25, 0.82, 0.91, 0.01, 0.84,
 ];
 
 const NO_SCORES: TurnScores = Object.freeze({ correction: 0, preference: 0, approval: 0, friction: 0 });
@@ -133,12 +133,15 @@ export const opensSession = (m: MessageLike, text: string | undefined): boolean 
   m.role === 'system' && !!text?.startsWith('aider chat started');
 
 /**
- * Interruption and rejection notices in tool or user messages: Claude Code's (JSONL and console), and
- * `Cancelled`, the whole output of a call the person stopped in a SpecStory (Cursor) export. "with
- * this tool use" stands for Claude Code's "doesn't want to proceed with this tool use" (no other text of
- * the shared data holds it; the shorter needle pays for `Cancelled` in the entry's 8 KB).
+ * Interruption and rejection notices in tool or user messages: Claude Code's JSONL ("[Request
+ * interrupted by user]", "doesn't want to proceed with this tool use", read as "with this tool use")
+ * and console (`Interrupted by user`, the later `Interrupted · What should Claude do instead?`, `No
+ * (tell Claude what to do differently)`, `User rejected update to a.py` / `write to …` / `Claude's
+ * plan:`), Cline's "The user denied this operation." and `Cancelled`, the whole
+ * output of a call the person stopped in a SpecStory (Cursor) export. Short needles: the entry has 8 KB.
  */
-const INTERRUPT = /nterrupted by user|with this tool use|^Cancelled$/;
+const INTERRUPT =
+  /nterrupted (?:by user|· W)|with this tool use|\(tell Claude|User rejected |denied this op|^Cancelled$/;
 
 /** @internal Whether a message's text reports an interrupted or rejected tool call. */
 export function reportsInterrupt(text: string): boolean {

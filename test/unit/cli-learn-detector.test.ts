@@ -71,30 +71,28 @@ describe('rearview learn --detector', () => {
       outs.push(r.out);
     }
     expect(outs[0]).toContain('- Use pnpm instead of npm.');
-    // Without the flag: the markers.
-    expect((await run([join(tmp, 's'), '--min-sessions', '1'])).out).toBe(outs[0]);
+    // Without the flag: the reader at its lower thresholds, which proposes here what the markers do.
+    expect((await run([join(tmp, 's'), '--min-sessions', '1'])).out).toBe(outs[2]);
+    expect(outs[2]).toBe(outs[0]);
   });
 
   it('--languages reads the turns with the markers of eight more languages, as the library does', async () => {
     const markers = await loadLanguageMarkers();
-    const plain = await run([join(tmp, 'pt'), '--min-sessions', '1']);
+    const recall = { scorer: readerModel, minScore: READER_RECALL_MIN_SCORE };
+    // The markers alone: the Portuguese "Está errado." is read only with the flag.
+    const plain = await run([join(tmp, 'pt'), '--detector', 'markers', '--min-sessions', '1']);
     expect(plain.out).toBe(await library({}, 'pt'));
     expect(plain.out).not.toContain('pnpm');
-    const r = await run([join(tmp, 'pt'), '--languages', '--min-sessions', '1']);
+    const r = await run([join(tmp, 'pt'), '--languages', '--detector', 'markers', '--min-sessions', '1']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toBe(await library({ markers }, 'pt'));
     expect(r.out).toContain('- Use pnpm instead of npm.');
-    const withReader = await run([
-      join(tmp, 'pt'),
-      '--languages',
-      '--detector',
-      'reader-recall',
-      '--min-sessions',
-      '1',
-    ]);
-    expect(withReader.out).toBe(
-      await library({ markers, scorer: readerModel, minScore: READER_RECALL_MIN_SCORE }, 'pt'),
-    );
+    // The default detector (the reader at its lower thresholds), with and without the flag, as the
+    // library gives it.
+    const byDefault = await run([join(tmp, 'pt'), '--min-sessions', '1']);
+    expect(byDefault.out).toBe(await library(recall, 'pt'));
+    const withReader = await run([join(tmp, 'pt'), '--languages', '--min-sessions', '1']);
+    expect(withReader.out).toBe(await library({ markers, ...recall }, 'pt'));
     expect((await run(['--help'])).out).toContain('--languages');
   });
 

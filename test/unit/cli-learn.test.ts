@@ -60,7 +60,9 @@ beforeAll(async () => {
   writeFileSync(join(tmp, 'sessions/nested/c.jsonl'), session('2025-03-01', fix));
   writeFileSync(
     join(tmp, 'sessions/nested/one-off.jsonl'),
-    session('2025-03-02', 'No, always run the linter first.'),
+    // A correction the reader (the CLI's default) reports with room to spare: "No, always run the
+    // linter first." alone scores 0.62, a hundredth under its lower threshold.
+    session('2025-03-02', 'No, you should always run the linter first.'),
   );
   writeFileSync(join(tmp, 'sessions/node_modules/x.jsonl'), session('2025-03-03', fix));
   writeFileSync(join(tmp, 'sessions/notes.md'), 'just some notes, not a session');

@@ -109,6 +109,11 @@ const CROSSING: Record<string, string> = {
     'tests that every label row of the strangers set maps to a parsed turn',
   'test/unit/heuristic-reader.test.ts → eval/heuristic/reader-train':
     'tests that the shipped reader is what eval trains',
+  'test/unit/spent-features.test.ts → eval/heuristic/spent-features':
+    "checks the spent sets' stored training rows with eval's own reader of them",
+  'test/unit/spent-features.test.ts → eval/heuristic/reader-train':
+    'fingerprints the features with the synthetic turns eval trains on',
+  'test/unit/spent-features.test.ts → eval/heuristic/rows': "reads the sets' labels with eval's JSONL reader",
   'test/unit/snapshot-labels.test.ts → eval/snapshot/score': "a floor test of eval's labelled sets",
   'test/unit/snapshot-samples.test.ts → eval/snapshot/samples': "tests eval's sample drawing",
   'test/unit/snapshot-samples.test.ts → eval/snapshot/score': "tests eval's sample drawing",

@@ -250,6 +250,17 @@ describe('context signals', () => {
         content: "The user doesn't want to proceed with this tool use. The tool use was rejected.",
       },
       { role: 'user', content: '[Request interrupted by user for tool use]' },
+      // The console's later notices, its rejected edits and plans, and Cline's declined call.
+      { role: 'tool', content: 'Interrupted · What should Claude do instead?' },
+      {
+        role: 'tool',
+        content: 'Read 80 lines (ctrl+o to expand)\nInterrupted · What should Claude do instead?',
+      },
+      { role: 'tool', content: 'No (tell Claude what to do differently)' },
+      { role: 'tool', content: 'User rejected update to pyproject.toml' },
+      { role: 'tool', content: 'User rejected write to tests/Unit/GeocoderServiceTest.php' },
+      { role: 'tool', content: "User rejected Claude's plan:\n╭───╮\n│ Plan: add the footer │" },
+      { role: 'tool', content: "[execute_command for 'npm test'] Result:\nThe user denied this operation." },
     ]) {
       const after = heuristicReflect([user('Add a test'), notice, user('No, use the fixture.', 'u2')], {
         minScore: 0,
@@ -266,7 +277,50 @@ describe('context signals', () => {
       // The interruption notice itself is not a turn.
       expect(after.every((i) => i.traceRefs[0] !== 'message:m1')).toBe(true);
     }
-    expect(plain.find((i) => i.category === 'correction')!.score).toBe(0.85);
+    expect(plain.find((i) => i.category === 'correction')!.score).toBe(0.83);
+  });
+
+  it("a console copy's later notices, as the console reader gives them, mark the next turn interrupted", () => {
+    const notices = [
+      '  ⎿  Interrupted · What should Claude do instead?',
+      '  ⎿  No (tell Claude what to do differently)',
+      '  ⎿  User rejected update to src/app.py',
+    ];
+    for (const notice of notices) {
+      const text = [
+        '> Add a health check to the server.',
+        '',
+        "⏺ I'll add the route.",
+        '',
+        '⏺ Update(src/app.py)',
+        notice,
+        '',
+        '> Use the existing router instead.',
+        '',
+      ].join('\n');
+      const seen: boolean[] = [];
+      heuristicReflect(parseTranscript(text).messages, {
+        scorer: (turn, scores) => {
+          seen.push(turn.interrupted);
+          return scores;
+        },
+      });
+      expect(seen, notice).toEqual([false, true]);
+    }
+  });
+
+  it('a tool output or reply that only mentions an interruption or a rejection is none', () => {
+    for (const said of [
+      'The test checks that an interrupted run is retried.',
+      'I will handle the case where the user rejected the change.',
+      'Cancelled orders are kept for 30 days.',
+    ]) {
+      const insights = heuristicReflect(
+        [user('Add a test'), { role: 'assistant', content: said }, user('Use the other file.', 'u3')],
+        { minScore: 0 },
+      );
+      expect(insights, said).toEqual([]);
+    }
   });
 
   it("aider's /undo is a correction, and parsed aider histories give it one", () => {

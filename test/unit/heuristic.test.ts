@@ -200,7 +200,7 @@ describe('insight shape', () => {
       recommendation: 'Please use REST',
       category: 'correction',
       confidence: 'high',
-      score: 0.85,
+      score: 0.83,
       tags: ['user_feedback', 'correction'],
       traceRefs: ['message:t2', 'message:t0', 'message:t1'],
     });
@@ -217,9 +217,9 @@ describe('insight shape', () => {
   it('approval recommends continuing; a challenge question is a medium-confidence correction', () => {
     const [approval] = heuristicReflect(answered('Perfect, thanks!'));
     expect(approval).toMatchObject({ category: 'approval', recommendation: 'Continue this approach.' });
-    // Challenging questions turned out the most precise evidence of a correction (calibrated score 0.9).
+    // Challenging questions turned out the most precise evidence of a correction (calibrated score 0.89).
     const [challenge] = heuristicReflect(answered("Shouldn't that be using a fixture?"));
-    expect(challenge).toMatchObject({ category: 'correction', confidence: 'high', score: 0.9 });
+    expect(challenge).toMatchObject({ category: 'correction', confidence: 'high', score: 0.89 });
     expect(challenge!.tags).toContain('question');
   });
 

@@ -110,7 +110,7 @@ describe('the fresh-console sets', () => {
 });
 
 /**
- * The later console rounds (eval/heuristic/sets/fresh-console-2 … 4 and their `-notes` sets): what each
+ * The later console rounds (eval/heuristic/sets/fresh-console-2 … 5 and their `-notes` sets): what each
  * holds, as its README says. Turns of copies that start mid-session were labelled again
  * (`relabelled: 'mid-session'`, never a first turn); notes a later reader no longer gives as prose are
  * listed in the notes set's `excluded.tsv`, each a labelled entry.
@@ -150,6 +150,18 @@ const ROUNDS = [
     relabelled: 0,
     notes: 333,
     notesSecond: [111, 107],
+    excluded: 0,
+  },
+  {
+    set: 'fresh-console-5',
+    turns: 115,
+    counts: { correction: 17, preference: 10, approval: 3, friction: 2 },
+    copies: 42,
+    authors: 40,
+    second: [38, 38],
+    relabelled: 0,
+    notes: 299,
+    notesSecond: [100, 94],
     excluded: 0,
   },
 ];

@@ -121,11 +121,15 @@ export const sessionCases: ConformanceCase[] = [
   {
     name: 'session/loadRearview reads people’s turns with the reader, imported on first use',
     async run() {
-      // A repeated instruction the markers read as friction; the reader as a correction.
+      // A repeated instruction the markers read as friction; the reader as a correction (the playground
+      // sample's words: without "again" the reader's score is 0.52, under its lower threshold).
       const talk = [
         { role: 'user', content: 'Add the invoices endpoint.' },
         { role: 'assistant', content: 'Added it; the test fails: the table is missing.' },
-        { role: 'user', content: 'As I mentioned, run the migrations before the tests.' },
+        {
+          role: 'user',
+          content: "As I mentioned, run the migrations before the tests. It's in the README again.",
+        },
         { role: 'assistant', content: 'Ran them; 14 passed.' },
         { role: 'user', content: 'Perfect, thanks.' },
       ];
