@@ -163,8 +163,6 @@ const INTERNAL: Record<string, string> = {
 
 /** Files past {@link MAX_LINES}, each with its reason. */
 const LONG_FILES: Record<string, string> = {
-  'eval/heuristic/reader-train.ts':
-    'one training script: the pool, the encoding and the fit share their tables, and the test replays it whole',
   'eval/snapshot/learned.ts':
     'a script whose top-level state (entries, folds, encodings, caches) every step reads; split pending',
   'eval/snapshot/learned-open.ts':
