@@ -7,6 +7,11 @@
  * markers read, as `trainingEvidence` gives for every other row). A bucket only one author of all the
  * training rows has (a name, a path, a key) is left out, so that no row carries what is one person's.
  *
+ * The files were written on 7 December 2026 with the console reader of that morning: they hold 4
+ * rows (`none`) that a set's `excluded.jsonl` now leaves out (the later consoles' empty input box, no
+ * longer read as a prompt) and, in `fresh-console`, two rows of one prompt whose wrapped lines the reader
+ * now joins better; writing them again drops or changes those rows (and the shipped reader with them).
+ *
  * `npx tsx eval/heuristic/spent-features.ts --write --dir <folder>` (re)writes the files from the copies
  * (`<folder>/<set>/<folder of the set>/<id>.md`, e.g. `/work/fresh-console-3/console/…`: `--dir /work`).
  * The first line of each file is `{"version": …}`: a fingerprint of `readerBuckets` over the synthetic
@@ -21,7 +26,7 @@ import { type Example, fromStranger } from './reader-data';
 import { loadPool, syntheticTraining } from './reader-train';
 import { readRows } from './rows';
 import { locateRows, type StrangerLabel } from './strangers-data';
-import { checkCopies, UNSEEN_SETS, type UnseenSet } from './unseen';
+import { checkCopies, excludedTurns, UNSEEN_SETS, type UnseenSet } from './unseen';
 
 /** The spent sets whose turns train the reader, in training order. */
 export const SPENT_SETS: readonly UnseenSet[] = [
@@ -116,7 +121,9 @@ function write(dir: string) {
   for (const set of SPENT_SETS) {
     const root = join(dir, set, UNSEEN_SETS[set].folder);
     checkCopies(join(dir, set), set);
-    const { rows, unmapped } = locateRows(readRows<StrangerLabel>(`sets/${set}/labels.jsonl`), root);
+    const excluded = excludedTurns(set);
+    const labels = readRows<StrangerLabel>(`sets/${set}/labels.jsonl`).filter((r) => !excluded.has(r.n));
+    const { rows, unmapped } = locateRows(labels, root);
     if (unmapped.length > 0) throw new Error(`${set}: ${unmapped.length} rows did not map`);
     const examples = rows.map(fromStranger).filter((e) => !e.duplicate && e.evidence !== undefined);
     rowsOf.set(

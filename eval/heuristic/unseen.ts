@@ -97,6 +97,17 @@ export function checkCopies(dir: string, set: UnseenSet = 'unseen', changed?: st
   return files;
 }
 
+/**
+ * The `n` of a set's labelled rows that are no person's turn as the console reader reads copies today
+ * (`sets/<set>/excluded.jsonl`, each with its reason): left out of every score, kept in `labels.jsonl`
+ * as labelled.
+ */
+export function excludedTurns(set: UnseenSet): Set<number> {
+  const file = join(import.meta.dirname, 'sets', set, 'excluded.jsonl');
+  if (!existsSync(file)) return new Set();
+  return new Set(readRows<{ n: number }>(`sets/${set}/excluded.jsonl`).map((r) => r.n));
+}
+
 /** The 95 % Wilson score interval of `k` successes in `n`, as `[lo, hi]` to three places. */
 export function wilson(k: number, n: number): string {
   if (n === 0) return '[—]';
@@ -119,7 +130,9 @@ async function main() {
   const rebuilt = process.argv.includes('--rebuilt');
   const changed: string[] = [];
   const files = checkCopies(dir, set, rebuilt ? changed : undefined);
-  const labels = readRows<StrangerLabel>(`sets/${set}/labels.jsonl`);
+  const excluded = excludedTurns(set);
+  const labels = readRows<StrangerLabel>(`sets/${set}/labels.jsonl`).filter((r) => !excluded.has(r.n));
+  if (excluded.size > 0) console.log(`${excluded.size} labelled rows left out (sets/${set}/excluded.jsonl)`);
   const { rows, unmapped } = locateRows(labels, join(dir, folder));
   if (unmapped.length > 0) {
     for (const u of unmapped) console.error(`#${u.row.n} ${u.row.source}: ${u.reason}`);

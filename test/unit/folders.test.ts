@@ -96,6 +96,8 @@ const CROSSING: Record<string, string> = {
     "checks the unseen set's rows with eval's own JSONL reader",
   'test/unit/unseen-sets.test.ts → eval/snapshot/score':
     "reads the unseen notes' labels with eval's TSV reader",
+  'test/unit/unseen-sets-shared.ts → eval/heuristic/rows':
+    "reads a set's excluded rows with eval's own JSONL reader",
   'test/unit/unseen-console-sets.test.ts → eval/heuristic/rows':
     "checks the console sets' rows with eval's own JSONL reader",
   'test/unit/unseen-console-sets.test.ts → eval/snapshot/score':

@@ -164,6 +164,27 @@ describe('console slash commands', () => {
     expect(JSON.stringify(snap)).not.toMatch(/Read 1 file|Searched for|Explore|tool uses|Task Output/);
   });
 
+  it("a later console's input box is no turn: an empty prompt sends nothing, and its rules end a prompt", () => {
+    const rule = '\u2500'.repeat(60);
+    const box = [rule, '> ', rule, '  \u23f5\u23f5 accept edits on (shift+tab to cycle)'];
+    const copy = (prompt: string[]) =>
+      parseTranscript(
+        ['> add the auth router', '', '\u23fa The router is registered.', '', ...prompt, ''].join('\n'),
+      ).messages.map((m) => [m.role, m.content]);
+    const done = [
+      ['user', 'add the auth router'],
+      ['assistant', 'The router is registered.'],
+    ];
+    // The copy ends in the empty box: no turn of the person's after the reply.
+    expect(copy(box)).toEqual(done);
+    // A prompt typed in the box (the copy's last lines): its text alone, without the rule or the status.
+    expect(
+      copy([rule, '> now add the tests', rule, '  \u23f5\u23f5 accept edits on (shift+tab to cycle)']),
+    ).toEqual([...done, ['user', 'now add the tests']]);
+    // An empty prompt alone is no turn either.
+    expect(copy(['>'])).toEqual(done);
+  });
+
   it('reads lines that almost end as a folded summary in linear time', () => {
     const g = measureGrowth(
       (s: string) => parseTranscript(s, { format: 'claude-code-console' }),

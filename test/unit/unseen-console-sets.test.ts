@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { readRows } from '../../eval/heuristic/rows';
 import { readExcluded, readLabels } from '../../eval/snapshot/score';
 import { fixText } from '../../lib/failures/index';
-import { entriesOf, expectLabelled, type Row, sharedOwners } from './unseen-sets-shared';
+import { entriesOf, expectExcludedTurns, expectLabelled, type Row, sharedOwners } from './unseen-sets-shared';
 
 /**
  * `fresh-console` (eval/heuristic/sets/fresh-console/) and `fix-audit-fresh`
@@ -36,6 +36,7 @@ describe('the fresh-console sets', () => {
 
   it('label every extracted turn once, with a hash and no text', () => {
     expect(fcRows.length).toBe(211);
+    expectExcludedTurns('fresh-console', fcRows, 1);
     expectLabelled(fcRows, 'fresh-console');
     const counts: Record<string, number> = {};
     for (const r of fcRows) for (const c of r.labels) counts[c] = (counts[c] ?? 0) + 1;
@@ -118,6 +119,7 @@ describe('the fresh-console sets', () => {
 const ROUNDS = [
   {
     set: 'fresh-console-2',
+    turnsExcluded: 1,
     turns: 112,
     counts: { correction: 20, preference: 4, friction: 4, approval: 2 },
     copies: 39,
@@ -130,6 +132,7 @@ const ROUNDS = [
   },
   {
     set: 'fresh-console-3',
+    turnsExcluded: 1,
     turns: 145,
     counts: { correction: 31, preference: 10, friction: 10, approval: 4 },
     copies: 42,
@@ -142,6 +145,7 @@ const ROUNDS = [
   },
   {
     set: 'fresh-console-4',
+    turnsExcluded: 1,
     turns: 178,
     counts: { correction: 24, preference: 12, approval: 5, friction: 2 },
     copies: 44,
@@ -154,6 +158,7 @@ const ROUNDS = [
   },
   {
     set: 'fresh-console-5',
+    turnsExcluded: 2,
     turns: 115,
     counts: { correction: 17, preference: 10, approval: 3, friction: 2 },
     copies: 42,
@@ -192,6 +197,7 @@ describe.each(ROUNDS)('the $set sets', (round) => {
     const byN = new Map(rows.map((r) => [r.n, r]));
     expect(second.length).toBe(round.second[0]);
     expect(second.filter((s) => byN.get(s.n)?.label === s.label).length).toBe(round.second[1]);
+    expectExcludedTurns(round.set, rows, round.turnsExcluded);
   });
 
   it('hold agent sentences of the copies, each labelled, a second reading of every third, exclusions apart', () => {

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { readRows } from '../../eval/heuristic/rows';
 import { sharedDataDir } from '../../tools/shared/data';
 
 export interface Row {
@@ -77,5 +78,21 @@ export function expectLabelled(list: readonly Row[], split: string) {
       const d = list.find((x) => x.n === r.duplicate_of)!;
       expect([d.author, d.sha256]).toEqual([r.author, r.sha256]);
     }
+  }
+}
+
+/**
+ * A set's `excluded.jsonl`: `count` rows, each a labelled row of the set with no words of a person
+ * (`none`, `und`: console chrome the reader no longer reads as a prompt), each with its reason.
+ */
+export function expectExcludedTurns(set: string, rows: readonly Row[], count: number) {
+  const excluded = readRows<{ n: number; id: string; reason: string }>(`sets/${set}/excluded.jsonl`);
+  expect(excluded.length).toBe(count);
+  const byN = new Map(rows.map((r) => [r.n, r]));
+  for (const x of excluded) {
+    const r = byN.get(x.n);
+    expect(r, `${set} #${x.n}`).toBeDefined();
+    expect([r!.label, r!.lang]).toEqual(['none', 'und']);
+    expect(x.reason).toMatch(/input box/);
   }
 }

@@ -81,6 +81,8 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     if (turn) wraps.add(turn, text, printed);
   };
   const flush = (): void => {
+    // An empty prompt (the later consoles' input box, `>` between two rules) sends nothing: no turn.
+    if (turn?.role === 'user' && turn.blank) turn = undefined;
     if (turn?.measured) wraps.push(turn, state.messages);
     else if (turn) {
       const m = turn.toMessage();
@@ -260,6 +262,9 @@ function stripCall(afterParen: string): string {
 function ignoredKind(line: string): string {
   const c = line.charAt(0);
   if (c === '\u256d' || c === '\u2502' || c === '\u2570') return 'box';
+  // A `────` rule: the border of the later consoles' input box (`> ` between two rules, then a status
+  // line such as `⏵⏵ accept edits on`), never a prompt wrapped at the margin.
+  if (c === '\u2500') return 'rule';
   if (c === '\u2714') return 'status';
   if (line.startsWith('\u273b Thinking')) return 'thinking';
   // `✻ Brewed for 1m 5s`, `✻ Worked for 46s · 1 background task still running`.

@@ -59,6 +59,11 @@ export class Turn {
     this.used?.push(printed === undefined ? 0 : used);
   }
 
+  /** Whether every line added is blank or spaces (an empty prompt, which sends nothing). */
+  get blank(): boolean {
+    return this.parts.every((p) => p.trim() === '');
+  }
+
   /** Whether lines were added with how they were printed. */
   get measured(): boolean {
     return this.printed !== undefined;
