@@ -82,14 +82,16 @@ const JSON_TEXT = /"text":"((?:[^"\\]|\\.)*)"/g;
 const MCP_NODES = 1000;
 
 /**
- * What a runner shows as the output of a call the person declined: Claude Code's JSONL notices, its
- * console's `No (tell Claude what to do differently)`, Codex CLI's `exec command rejected by user` and,
+ * What a runner shows as the output of a call the person declined or stopped: Claude Code's JSONL
+ * notices, its console's `No (tell Claude what to do differently)`, `Interrupted by user`, the later
+ * `Interrupted · What should Claude do instead?` and `User rejected update to a.py` (`write to …`,
+ * `Claude's plan:`, `tool use`), Codex CLI's `exec command rejected by user` and,
  * in its debug print, `exec_command failed: CreateProcess { message: "Rejected(\"rejected by user\")" }`,
  * and Cline's `The user denied this operation.` under its `[tool for 'x'] Result:` header (one line,
  * read from the start only).
  */
 const DECLINED =
-  /^\s*(?:\[[^\n]*\] Result:\s*)?(?:The user denied this operation|The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user|No \(tell Claude what to do differently\)|(?:exec command|patch) rejected by user|[\w.]+ failed: \w+ \{ message: "Rejected\(\\?"rejected by user|Cancelled$)/;
+  /^\s*(?:\[[^\n]*\] Result:\s*)?(?:The user denied this operation|The user doesn['’]t want to (?:proceed|take this action)|\[Request interrupted by user|No \(tell Claude what to do differently\)|Interrupted (?:by user|· What should Claude do instead\?)|User rejected (?:update to|write to|edit to|Claude's plan|tool use)|(?:exec command|patch) rejected by user|[\w.]+ failed: \w+ \{ message: "Rejected\(\\?"rejected by user|Cancelled$)/;
 
 /**
  * Whether a call's output says the person declined the call: feedback for the user-turn heuristics,

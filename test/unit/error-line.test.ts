@@ -178,6 +178,12 @@ describe('errorLine', () => {
       "The user doesn't want to proceed with this tool use. The tool use was rejected.",
       '[Request interrupted by user for tool use]',
       'No (tell Claude what to do differently)',
+      // The console's interruptions and the later consoles' rejections.
+      'Interrupted by user',
+      'Interrupted · What should Claude do instead?',
+      'User rejected update to pyproject.toml',
+      'User rejected write to tests/Unit/GeocoderServiceTest.php',
+      "User rejected Claude's plan:\n╭───╮",
       'exec command rejected by user',
       'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }',
       "[replace_in_file for 'c:\\app\\.env'] Result:\nThe user denied this operation. The file was not updated.",
@@ -191,6 +197,8 @@ describe('errorLine', () => {
       'error: rejected by the server',
       'exec_command failed: SandboxDenied { message: "x" }',
       'Cancelled the deploy: the tests failed.',
+      'The job was interrupted by a timeout.',
+      'User rejected the cookie banner, so the test saw no session.',
     ])
       expect(declinedCall(failed), failed).toBe(false);
     expect(declinedCall(42 as unknown as string)).toBe(false);

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { declinedCall } from '../../lib/core/index';
 import {
   classifyTurn,
   compileMarkers,
@@ -19,7 +20,7 @@ import {
   type MessageLike,
   type TurnScorer,
 } from '../../lib/heuristic/index';
-import { repeatFinder } from '../../lib/heuristic/score';
+import { repeatFinder, reportsInterrupt } from '../../lib/heuristic/score';
 import { anthropicClient } from '../../lib/llm/index';
 import { llmReflect } from '../../lib/llm-reflect/index';
 import { parseTranscript } from '../../lib/transcript/index';
@@ -306,6 +307,24 @@ describe('context signals', () => {
         },
       });
       expect(seen, notice).toEqual([false, true]);
+    }
+  });
+
+  it('every notice of a declined or stopped call (`declinedCall` of rearview/core) marks the next turn', () => {
+    // Two lists of the same notices (the heuristic entry's 8 KB cannot hold core's): kept in step here.
+    for (const notice of [
+      "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+      '[Request interrupted by user for tool use]',
+      'No (tell Claude what to do differently)',
+      'Interrupted by user',
+      'Interrupted · What should Claude do instead?',
+      'User rejected update to pyproject.toml',
+      "User rejected Claude's plan:",
+      "[replace_in_file for 'a.ts'] Result:\nThe user denied this operation.",
+      'Cancelled',
+    ]) {
+      expect(declinedCall(notice), notice).toBe(true);
+      expect(reportsInterrupt(notice), notice).toBe(true);
     }
   });
 
