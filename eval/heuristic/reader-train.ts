@@ -233,7 +233,7 @@ export function syntheticTraining(): Example[] {
  * The people's turns of the spent held-out sets (spent-features.ts), stored as buckets: part of the
  * shipped recipe since 7 December 2026; `--no-spent` leaves them out, for comparison.
  */
-export const spentRows = (synthetic: readonly Example[]): Example[] =>
+export const spentRows = (synthetic: readonly Example[] = syntheticTraining()): Example[] =>
   spentTraining(featuresVersion(synthetic));
 
 /**
@@ -243,7 +243,7 @@ export const spentRows = (synthetic: readonly Example[]): Example[] =>
 export const shippedReader = (
   pool: readonly Example[],
   synthetic: readonly Example[] = syntheticTraining(),
-  spent: readonly Example[] = spentRows(synthetic),
+  spent: readonly Example[] = spentRows(synthetic.length > 0 ? synthetic : undefined),
 ) => fitReader([...pool, ...spent, ...synthetic], memoFeats());
 
 async function main() {
@@ -252,10 +252,11 @@ async function main() {
   console.error(
     `pool ${pool.length} turns, ${new Set(pool.map((e) => e.author)).size} authors (${Date.now() - t0} ms)`,
   );
-  const synthetic = process.argv.includes('--no-synthetic') ? [] : syntheticTraining();
+  // Read once: they train unless `--no-synthetic`, and the stored rows' fingerprint is read off them.
+  const invented = syntheticTraining();
+  const synthetic = process.argv.includes('--no-synthetic') ? [] : invented;
   if (synthetic.length) console.error(`${synthetic.length} synthetic turns in every training set`);
-  // The stored rows' fingerprint is read off the synthetic turns, also when they do not train.
-  const spent = process.argv.includes('--no-spent') ? [] : spentRows(syntheticTraining());
+  const spent = process.argv.includes('--no-spent') ? [] : spentRows(invented);
   if (spent.length) console.error(`${spent.length} turns of the spent held-out sets in every training set`);
   const extra = [...spent, ...synthetic];
   if (process.argv.includes('--write')) {

@@ -50,13 +50,16 @@ const fileOf = (set: string) => resolve(import.meta.dirname, `sets/${set}/featur
 
 /**
  * A fingerprint of the reader's features: FNV-1a over the buckets `readerBuckets` gives every
- * synthetic turn (1,050 turns of many styles and languages), as a hex string.
+ * synthetic turn (1,050 turns of many styles and languages) read with the eight languages' markers,
+ * as the stored rows were, as a hex string.
  */
 export function featuresVersion(synthetic: readonly Example[]): string {
   let h = 0x811c9dc5;
   for (const e of synthetic) {
-    if (!e.evidence) continue;
-    for (const b of readerBuckets(e.evidence).sort((x, y) => x - y)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+    // Read as the stored rows were, with the eight languages' markers: a change of those lists moves it too.
+    const evidence = e.evidenceLang ?? e.evidence;
+    if (!evidence) continue;
+    for (const b of readerBuckets(evidence).sort((x, y) => x - y)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
     h = Math.imul(h ^ 0xff, 0x01000193) >>> 0;
   }
   return h.toString(16);

@@ -3,7 +3,9 @@
  * a user prompt; `⏺` an agent line (`●` on terminals whose font lacks `⏺`: Linux, Windows), and
  * `⏺ Tool(args)` a tool call, as are `⏺ Update Todos`, `⏺ Read Todos`, `⏺ User approved
  * Claude's plan:` and the later consoles' folded calls (`⏺ Read 1 file (ctrl+o to expand)`); `⎿` a
- * tool's output; indented lines continue the current block. The welcome box, `✔` status lines, `✻ Thinking…` blocks, spinners and cost summaries are counted in `ignoredKinds`.
+ * tool's output; indented lines continue the current block. The welcome box, the input box's `────`
+ * rules, `✔` status lines, `✻ Thinking…` blocks, spinners and cost summaries are counted in
+ * `ignoredKinds`; an empty prompt is no turn.
  */
 
 import type { Prepared } from '../input.js';
