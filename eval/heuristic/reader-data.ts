@@ -13,6 +13,7 @@ import {
   type TurnEvidence,
   type TurnScores,
 } from '../../lib/heuristic/index';
+import { sharedDataDir } from '../../tools/shared/data';
 import {
   authorOf,
   CATEGORIES,
@@ -23,7 +24,15 @@ import {
   type Row,
 } from './data';
 import { readRows } from './rows';
-import { acknowledged, languageCompiled, loadStrangers, type StrangerRow, sourceOf } from './strangers-data';
+import {
+  acknowledged,
+  languageCompiled,
+  loadStrangers,
+  locateRows,
+  type StrangerLabel,
+  type StrangerRow,
+  sourceOf,
+} from './strangers-data';
 
 export interface Example {
   id: string;
@@ -147,6 +156,17 @@ export const fromStranger = (r: StrangerRow): Example => ({
 export function strangerExamples() {
   const { rows, unmapped } = loadStrangers();
   return { examples: rows.map(fromStranger), unmapped };
+}
+
+/**
+ * The rows of `sets/rest/` (the shared data's people's turns no earlier set held; sets/rest/README.md)
+ * as examples: their `author` is already the pool's key (`console`, `sharegpt:<file>`,
+ * `strangers:<owner/name>`). `rest-final` rows (authors of `strangers-final`) are returned too: the
+ * pool leaves them out.
+ */
+export function restExamples() {
+  const { rows, unmapped } = locateRows(readRows<StrangerLabel>('sets/rest/labels.jsonl'), sharedDataDir());
+  return { examples: rows.map((r) => ({ ...fromStranger(r), id: `r:${r.n}`, author: r.author })), unmapped };
 }
 
 /** One invented turn of `sets/synthetic/*.jsonl` (training only: sets/synthetic/README.md). */

@@ -3,12 +3,16 @@
  * never saw, and written as data.
  *
  * `npx tsx eval/heuristic/reader-train.ts` prints the leave-authors-out evaluation (5 folds grouped by
- * author over every older labelled set and the `strangers` split; `strangers-final` is never read
+ * author over every older labelled set, the `strangers` split and the `rest` set; `strangers-final` is never read
  * here) beside the markers and the correction model, per source and language, and the learning curve
  * (25/50/75/100 % of each fold's training authors). `--write` trains on the whole pool and rewrites
  * `lib/heuristic-model/reader-weights.ts`. The invented turns of `sets/synthetic/` are in every training
  * set (never in a fold's test rows, never calibrated on); `--no-synthetic` leaves them out. `--teachers` compares features from `compromise` and
- * `wink-nlp` added to the reader's own (reader-teachers.ts).
+ * `wink-nlp` added to the reader's own (reader-teachers.ts). `--ensemble` adds the reader with the
+ * markers' corrections added to its own (`reader|markers`): measured on 7 December 2026 and not
+ * shipped, since the markers' extra corrections are mostly wrong: out of fold on the `strangers` rows
+ * 0.904 / 0.176 → 0.719 / 0.313 at the main thresholds, 0.832 / 0.256 → 0.705 / 0.344 at the recall
+ * ones (the markers alone 0.713 / 0.252).
  *
  * Model (reader-fit.ts): one logistic regression per category (correction, preference, approval,
  * friction) over the hashed `readerFeatures`, full-batch Adam, L2, a fixed number of steps:
@@ -53,11 +57,12 @@ import { resolve } from 'node:path';
 import { fnv1a32 } from '../../lib/core/index';
 import { readerBuckets } from '../../lib/heuristic-model/index';
 import { CATEGORIES, type Category } from './data';
-import { type Example, oldExamples, strangerExamples, syntheticExamples } from './reader-data';
+import { type Example, oldExamples, restExamples, strangerExamples, syntheticExamples } from './reader-data';
 import { type Features, type Fitted, fitReader, foldOf, LIMIT, scoresOf } from './reader-fit';
 import { featuresVersion, spentTraining } from './spent-features';
 import {
   langGroup,
+  markersLang,
   markersOnly,
   oldModel,
   type Predictor,
@@ -84,13 +89,24 @@ export {
 
 const FOLDS = 5;
 
+/**
+ * The labelled people's turns the reader trains on (older sets, the `strangers` split, the `rest`
+ * set; without duplicates and turns the library does not read), and the `strangers` and
+ * `strangers-final` rows apart for the tables.
+ */
 export function loadPool() {
   const old = oldExamples();
   const { examples, unmapped } = strangerExamples();
   if (unmapped.length > 0) throw new Error(`${unmapped.length} strangers rows unmapped`);
+  const rest = restExamples();
+  if (rest.unmapped.length > 0) throw new Error(`${rest.unmapped.length} rest rows unmapped`);
   const usable = (e: Example) => e.evidence !== undefined && !e.duplicate;
   return {
-    pool: [...old, ...examples.filter((e) => e.split === 'strangers')].filter(usable),
+    pool: [
+      ...old,
+      ...examples.filter((e) => e.split === 'strangers'),
+      ...rest.examples.filter((e) => e.split === 'rest'),
+    ].filter(usable),
     strangers: examples.filter((e) => e.split === 'strangers' && !e.duplicate),
     final: examples.filter((e) => e.split === 'strangers-final' && !e.duplicate),
   };
@@ -284,7 +300,22 @@ async function main() {
   for (const [name, fe] of Object.entries(curveOnly ? {} : variants)) {
     const t1 = Date.now();
     predictors[name] = fromMap(crossAuthor(pool, fe, 1, extra));
-    if (name === 'reader') predictors['reader (recall)'] = fromMap(crossAuthor(pool, fe, 1, extra, true));
+    if (name === 'reader') {
+      predictors['reader (recall)'] = fromMap(crossAuthor(pool, fe, 1, extra, true));
+      if (process.argv.includes('--ensemble')) {
+        const r = predictors.reader!;
+        const rr = predictors['reader (recall)']!;
+        const either =
+          (p: Predictor): Predictor =>
+          (e) => {
+            const a = p(e);
+            const m = markersLang(e);
+            return { ...a, correction: a.correction || m.correction };
+          };
+        predictors['reader|markers'] = either(r);
+        predictors['reader (recall)|markers'] = either(rr);
+      }
+    }
     console.error(`${name}: folds in ${Date.now() - t1} ms`);
   }
   const strangersInPool = strangers.filter((e) => e.evidence !== undefined);

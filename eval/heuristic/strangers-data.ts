@@ -36,7 +36,7 @@ export interface StrangerLabel {
   author: string;
   sha256: string;
   lang: string;
-  split: 'strangers' | 'strangers-final' | 'unseen';
+  split: 'strangers' | 'strangers-final' | 'unseen' | 'rest' | 'rest-final';
   label: string;
   labels: Category[];
   standing: boolean | null;
@@ -45,6 +45,8 @@ export interface StrangerLabel {
   stratum: string;
   command?: string;
   duplicate_of?: number;
+  /** The message's id in the parse (`sets/rest` rows): located by it, its text checked against `sha256`. */
+  messageId?: string;
 }
 
 /** One labelled turn with what the library reads of it. */
@@ -232,7 +234,17 @@ export function locateRows<L extends StrangerLabel>(
       const at = file.byHash.get(row.sha256);
       const k = used.get(row.sha256) ?? 0;
       used.set(row.sha256, k + 1);
-      const i = at && at.length > 0 ? at[Math.min(k, at.length - 1)]! : joined(file, row);
+      // A row that names its message (`messageId`) is that message, when its text is the row's: equal
+      // texts of one file paired by order would land on another set's row of the same text.
+      const named = row.messageId === undefined ? -1 : file.messages.findIndex((m) => m.id === row.messageId);
+      const i =
+        row.messageId !== undefined
+          ? at?.includes(named)
+            ? named
+            : -1
+          : at && at.length > 0
+            ? at[Math.min(k, at.length - 1)]!
+            : joined(file, row);
       if (i < 0) {
         unmapped.push({ row, reason: `no user message of the ${file.format} parse has this text` });
         continue;

@@ -101,8 +101,16 @@ function prose(text: string): string {
       return !inDiagnostic;
     })
     .filter((l) => !/^\s*(?:>|\$ |#|\||at |\d+[:|])/.test(l) && !/^\s*[\w.]*(?:Error|Exception)\b/.test(l))
-    .join('\n');
+    .join('\n')
+    .replace(STRONG, '$1');
 }
+
+/**
+ * Markdown's strong emphasis (`**everywhere**`): a CLAUDE.md line keeps the words, not the marks.
+ * Never across a backtick (a glob in code keeps its stars); `__x__` is left alone (Python's `__init__`).
+ * Bounded, so each mark is looked past once.
+ */
+const STRONG = /\*\*(?=[^\s*])([^*\n`]{1,200}?)\*\*/g;
 
 /**
  * A line break inside a sentence: the line before ends without a sentence's punctuation and the next

@@ -119,6 +119,8 @@ export interface Message {
  *   without the flag, "Base directory for this skill: …", too), and the context Codex
  *   injects in the user's seat (`<environment_context>`, `<user_instructions>`, AGENTS.md, `<turn_aborted>`);
  * - `command`: a command expansion (`<command-name>`, `<command-message>`, `<local-command-stdout>`),
+ *   Claude Code's shell mode (`<bash-input>`, `<bash-stdout>`, `<bash-stderr>`) and its notice of an
+ *   unknown skill (`Unknown skill: …`),
  *   an aider housekeeping command (`/add`, `/drop`, `/clear`, `/model`, `/tokens`, `/run`…, a
  *   `/ask`, `/code` or `/architect` whose text aider repeats as the next prompt, and a prompt aider
  *   rejected as an unknown command), or a console's own slash command (`/model Sonet`, `/cost`) in a

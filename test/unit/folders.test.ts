@@ -107,6 +107,9 @@ const CROSSING: Record<string, string> = {
   'test/unit/heuristic-model.test.ts → eval/heuristic/learned':
     'tests that the shipped model is what eval trains',
   'test/unit/heuristic-reader.test.ts → eval/heuristic/data': "tests the shipped reader against eval's data",
+  'test/unit/heuristic-reader.test.ts → eval/heuristic/reader-data':
+    'checks the rest set reads as the reader trains on it',
+  'test/unit/heuristic-reader.test.ts → eval/heuristic/rows': "reads the rest set's rows as eval does",
   'test/unit/heuristic-reader.test.ts → eval/heuristic/strangers-data':
     'tests that every label row of the strangers set maps to a parsed turn',
   'test/unit/heuristic-reader.test.ts → eval/heuristic/reader-train':

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { haveSharedData } from '../../eval/heuristic/data';
-import { loadStrangers } from '../../eval/heuristic/strangers-data';
+import { loadStrangers, locateRows, type StrangerLabel } from '../../eval/heuristic/strangers-data';
 import { heuristicReflect } from '../../lib/heuristic/index';
 import {
   hashFeature,
@@ -18,6 +18,7 @@ import {
   readerScores,
 } from '../../lib/heuristic-model/index';
 import { BIAS, MIN_SCORES, TABLES, WEIGHTS } from '../../lib/heuristic-model/reader-weights';
+import { sharedDataDir } from '../../tools/shared/data';
 import { bundle, heuristicSizes } from '../../tools/shared/heuristic-size';
 import { evidence } from '../heuristic/evidence';
 import { describeGrowth, doublings, measureGrowth } from './linear-time';
@@ -211,6 +212,29 @@ describe('strangers loader', () => {
       const { rows, unmapped } = loadStrangers();
       expect(unmapped).toEqual([]);
       expect(rows).toHaveLength(2647);
+    },
+    300_000,
+  );
+
+  it.runIf(haveSharedData())(
+    'maps every row of the rest set to its own message, which no other set labels',
+    async () => {
+      const { restExamples } = await import('../../eval/heuristic/reader-data');
+      const { indexOf, loadLabelledSets } = await import('../../eval/heuristic/data');
+      const { readRows } = await import('../../eval/heuristic/rows');
+      const { rows: rest, unmapped } = locateRows(
+        readRows<StrangerLabel>('sets/rest/labels.jsonl'),
+        sharedDataDir(),
+      );
+      expect(unmapped).toEqual([]);
+      expect(rest).toHaveLength(118);
+      expect(restExamples().examples.every((e) => e.evidence !== undefined)).toBe(true);
+      const taken = new Set([
+        ...loadStrangers().rows.map((r) => `${r.source}#${r.message}`),
+        ...loadLabelledSets().map((r) => `${r.source}#${indexOf(r)}`),
+      ]);
+      expect(rest.filter((r) => taken.has(`${r.source}#${r.message}`))).toEqual([]);
+      expect(new Set(rest.map((r) => `${r.source}#${r.message}`)).size).toBe(rest.length);
     },
     300_000,
   );

@@ -173,6 +173,14 @@ describe('writeKeyPoint', () => {
     expect(writeKeyPoint('Never do train\\_test\\_split on the raw data from now on.')).toBe(
       'Never do train_test_split on the raw data from now on.',
     );
+    // Strong emphasis loses its marks; a glob in code and a Python name keep theirs.
+    expect(writeKeyPoint('**Always** pass num_results **everywhere**.')).toBe(
+      'Always pass num_results everywhere.',
+    );
+    expect(writeKeyPoint('Always run `ls **/*.ts` before a commit.')).toBe(
+      'Always run `ls **/*.ts` before a commit.',
+    );
+    expect(writeKeyPoint('Never edit __init__.py by hand.')).toBe('Never edit __init__.py by hand.');
     expect(keyPointVerdict('No, always use pnpm instead of npm in this repository.')).toEqual({
       keyPoint: 'Always use pnpm instead of npm in this repository.',
       keyPoints: ['Always use pnpm instead of npm in this repository.'],
@@ -411,6 +419,7 @@ describe('writeKeyPoint on adversarial turns', () => {
     ['lead clauses', 'before x, '],
     ['an open fence', '```'],
     ['I would rather', 'i would rather '],
+    ['strong marks never closed', '**a '],
   ])('stays linear on %s (each doubling at most triples the time, one step allowed)', (_, unit) => {
     const g = measureGrowth(
       (text: string) => writeKeyPoint(text),

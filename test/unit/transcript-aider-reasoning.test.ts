@@ -135,6 +135,54 @@ describe('aider reasoning blocks', () => {
     }
   });
 
+  it("sees a hand-off that folds the reply's runs of spaces and drops its blank lines, after aider's token count", () => {
+    const text = [
+      '# aider chat started at 2025-06-24 12:00:43',
+      '',
+      '#### write a dataset with three age bands',
+      '',
+      'Editor,',
+      '',
+      'Create `dataset_definition.py`. It will:',
+      '',
+      '1.  Calculate the age on a date.',
+      '2.  Create three bands.',
+      '',
+      '```python',
+      'age = patients.age_on(index_date)',
+      '```',
+      '',
+      '> Tokens: 8.7k sent, 775 received. Cost: $0.02 message, $0.02 session.',
+      '',
+      // As aider logged it: no trailing spaces, an empty `####` for each blank line it kept.
+      '#### Editor,',
+      '',
+      '####',
+      '',
+      '#### Create `dataset_definition.py`. It will:',
+      '',
+      '#### 1. Calculate the age on a date.',
+      '',
+      '#### 2. Create three bands.',
+      '',
+      '#### ```python',
+      '',
+      '#### age = patients.age_on(index_date)',
+      '',
+      '#### ```',
+      '',
+    ].join('\n');
+    const users = parseTranscript(text).messages.filter((m) => m.role === 'user');
+    expect(users.map((m) => m.synthetic)).toEqual([undefined, 'handoff']);
+    // A person's prompt that only starts like the reply is theirs.
+    const own = text.replace('#### 2. Create three bands.', '#### 2. Create four bands.');
+    expect(
+      parseTranscript(own)
+        .messages.filter((m) => m.role === 'user')
+        .map((m) => m.synthetic),
+    ).toEqual([undefined, undefined]);
+  });
+
   it('keeps a closing tag a code block of the reply holds', () => {
     const t = parseTranscript(history('Wrap it:', '', '```', '</think>', '```'));
     expect(t.messages.find((m) => m.role === 'assistant')!.content).toContain('</think>');

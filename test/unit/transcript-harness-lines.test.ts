@@ -185,6 +185,107 @@ describe('console slash commands', () => {
     expect(copy(['>'])).toEqual(done);
   });
 
+  it("npm's banner in a call's output copied without its indent is output, not a prompt", () => {
+    const read = (lines: string[]) =>
+      parseTranscript(lines.join('\n'), { format: 'claude-code-console' }).messages.map((m) => [
+        m.role,
+        m.content,
+      ]);
+    const run = ['> run the tests', '', '\u23fa Bash(npm test)'];
+    const after = ['', '\u23fa All pass.', '', '> thanks'];
+    // The banner as the output's first lines, and after another line of output.
+    expect(read([...run, '\u23bf  > @acme/pkg@1.0.0-rc.1 test', '> vitest run', ...after])).toEqual([
+      ['user', 'run the tests'],
+      ['assistant', 'npm test'],
+      ['tool', '> @acme/pkg@1.0.0-rc.1 test\n> vitest run'],
+      ['assistant', 'All pass.'],
+      ['user', 'thanks'],
+    ]);
+    expect(read([...run, '\u23bf  (no content)', '> pkg@1.0.0 test', '> tsc', ...after])[2]).toEqual([
+      'tool',
+      '(no content)\n> pkg@1.0.0 test\n> tsc',
+    ]);
+    // A prompt after the output's blank line is the person's, even right after a banner line.
+    expect(read([...run, '\u23bf  > pkg@1.0.0 test', '', '> vitest run please']).at(-1)).toEqual([
+      'user',
+      'vitest run please',
+    ]);
+    // Outside a call's output a prompt that looks like a banner is still the person's.
+    expect(read(['> pkg@1.0.0 test']).at(-1)).toEqual(['user', 'pkg@1.0.0 test']);
+  });
+
+  it("a copy cut inside the agent's reply starts with that reply: the first prompt answers it", () => {
+    const read = (lines: string[]) =>
+      parseTranscript(lines.join('\n'), { format: 'claude-code-console' }).messages.map((m) => [
+        m.role,
+        m.content,
+      ]);
+    const cut = [
+      '  The parser now reads the header and the',
+      '  tests pass.',
+      '',
+      '> no, the header is optional',
+    ];
+    expect(read(cut)).toEqual([
+      ['assistant', 'The parser now reads the header and the\ntests pass.'],
+      ['user', 'no, the header is optional'],
+    ]);
+    // Only at the copy's very start: indented lines after a title, a shell line or the logo are not the agent's.
+    expect(read(['# Day 1', '', '  - set up', '', '> go on'])).toEqual([['user', 'go on']]);
+    expect(read(['claude', '  the parser now reads', '', '> go on'])).toEqual([['user', 'go on']]);
+    expect(read(['  \u2598\u2598 \u259d\u259d    /Users/ana/proj', '', '> go on'])).toEqual([
+      ['user', 'go on'],
+    ]);
+    // A call's output (indented by five or more) cut from its call is not the agent's prose either.
+    expect(read(['      45  2. Explore the data', '', '> go on'])).toEqual([['user', 'go on']]);
+  });
+
+  it('a copy without its indents keeps each block whole across blank lines: a pasted log, a reply, an output', () => {
+    const read = (lines: string[]) =>
+      parseTranscript(lines.join('\n'), { format: 'claude-code-console' }).messages.map((m) => [
+        m.role,
+        m.content,
+      ]);
+    const flat = [
+      '> the build fails:',
+      'Traceback (most recent call last):',
+      '',
+      'ValueError: bad',
+      '',
+      '\u23fa Bash(python x.py)',
+      '\u23bf  Error: bad',
+      '',
+      'more output',
+      '',
+      '\u23fa The fix is in.',
+      '',
+      'It was the parser.',
+      '',
+      '> no, still broken',
+    ];
+    expect(read(flat)).toEqual([
+      ['user', 'the build fails:\nTraceback (most recent call last):\n\nValueError: bad'],
+      ['assistant', 'python x.py'],
+      ['tool', 'Error: bad\n\nmore output'],
+      ['assistant', 'The fix is in.\n\nIt was the parser.'],
+      ['user', 'no, still broken'],
+    ]);
+    // With its indents (one output indented is enough to tell), a line at the margin after a blank
+    // line is no block's, as before.
+    const indented = flat.map((l) => (l.startsWith('\u23bf') ? `  ${l}` : l));
+    expect(read(indented)[0]).toEqual(['user', 'the build fails:\nTraceback (most recent call last):']);
+    expect(read(indented)[3]).toEqual(['assistant', 'The fix is in.']);
+  });
+
+  it('tells a copy without its indents in linear time', () => {
+    const g = measureGrowth(
+      (s: string) => parseTranscript(s, { format: 'claude-code-console' }),
+      (n: number) => `> go\n\n\u23fa A\n${' '.repeat(n)}x\n${'\t '.repeat(n)}\n\u23bf`,
+      doublings(20_000, 3),
+    );
+    expect(g.excess, describeGrowth(g)).toBeLessThanOrEqual(1);
+  });
+
   it('reads lines that almost end as a folded summary in linear time', () => {
     const g = measureGrowth(
       (s: string) => parseTranscript(s, { format: 'claude-code-console' }),

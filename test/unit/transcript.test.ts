@@ -781,6 +781,9 @@ describe('turns no person wrote (synthetic)', () => {
       ev('u7', '<task-notification>\n<task-id>b1</task-id>\n</task-notification>'),
       ev('u8', 'This session is being continued from a previous conversation (pasted without the flag).'),
       ev('u9', 'No, that is wrong.'),
+      ev('u10', '<bash-input> sudo npm i -g pkg</bash-input>'),
+      ev('u11', '<bash-stdout></bash-stdout><bash-stderr>sudo: a password is required</bash-stderr>'),
+      ev('u12', 'Unknown skill: run'),
     ].join('\n');
     const t = parseTranscript(jsonl);
     expect(t.messages.map((m) => [m.id, m.synthetic ?? null])).toEqual([
@@ -793,6 +796,9 @@ describe('turns no person wrote (synthetic)', () => {
       ['u7', 'notification'],
       ['u8', 'summary'],
       ['u9', null],
+      ['u10', 'command'],
+      ['u11', 'command'],
+      ['u12', 'command'],
     ]);
   });
 

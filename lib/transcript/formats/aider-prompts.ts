@@ -144,15 +144,22 @@ function promptKind(content: string): SyntheticKind | undefined {
   return 'command';
 }
 
-/** Equal up to trailing spaces on each line (aider adds two to every prompt line) and outer blank lines. */
+/**
+ * Equal up to white space: aider adds two spaces to every prompt line, and a hand-off logs the reply
+ * with runs of spaces folded (`1.  Step` → `1. Step`) and some of its blank lines dropped.
+ */
 export function sameText(prompt: string, reply: string): boolean {
   if (prompt.length > reply.length && prompt.length > reply.length + 2 * countLines(reply)) return false;
-  const p = normalise(prompt);
-  // The normalised reply starts at the reply's first non-space character with the prompt's first
-  // line: most replies differ there, and are not split and joined again for nothing.
-  const nl = p.indexOf('\n');
-  if (!reply.trimStart().startsWith(nl < 0 ? p : p.slice(0, nl))) return false;
-  return p === normalise(reply);
+  // The first lines first: most replies differ there, and are not squashed whole for nothing.
+  if (squash(firstLine(prompt)) !== squash(firstLine(reply))) return false;
+  return squash(prompt) === squash(reply);
+}
+
+/** The text's first line with any characters on it (the whole text when it has one line). */
+function firstLine(text: string): string {
+  const start = text.length - text.trimStart().length;
+  const nl = text.indexOf('\n', start);
+  return nl < 0 ? text.slice(start) : text.slice(start, nl);
 }
 
 /**
@@ -173,10 +180,6 @@ function countLines(text: string): number {
   return n;
 }
 
-function normalise(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')
-    .trim();
+function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }

@@ -3,9 +3,9 @@
  * a user prompt; `⏺` an agent line (`●` on terminals whose font lacks `⏺`: Linux, Windows), and
  * `⏺ Tool(args)` a tool call, as are `⏺ Update Todos`, `⏺ Read Todos`, `⏺ User approved
  * Claude's plan:` and the later consoles' folded calls (`⏺ Read 1 file (ctrl+o to expand)`); `⎿` a
- * tool's output; indented lines continue the current block. The welcome box, the input box's `────`
- * rules, `✔` status lines, `✻ Thinking…` blocks, spinners and cost summaries are counted in
- * `ignoredKinds`; an empty prompt is no turn.
+ * tool's output; indented lines continue the current block (in a copy that lost its indents, lines
+ * at the margin do). The welcome box, the input box's `────` rules, `✔` status lines, `✻ Thinking…`
+ * blocks, spinners and cost summaries are counted in `ignoredKinds`; an empty prompt is no turn.
  */
 
 import type { Prepared } from '../input.js';
@@ -111,18 +111,31 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     if (ignoring !== kind) state.sink.ignore(kind);
     ignoring = kind;
   };
+  /**
+   * The copy lost its indents (a Markdown rendering, a chat that trims lines): a call's output starts
+   * at the margin (`⎿` in the first column) and none is indented. The console indents every line
+   * that goes on a block, so in such a copy a line at the margin goes on the block it follows.
+   */
+  const flat = FLAT_OUTPUT.test(prepared.text) && !INDENTED_OUTPUT.test(prepared.text);
   /** The line before was a prompt's: a line at the margin right after it is the prompt wrapped. */
   let inPrompt = false;
+  /** The line before was the first line of npm's banner: a `> ` line right after it is the banner's. */
+  let banner = false;
+  /** No line but blank ones yet: a copy that starts with indented prose starts inside the agent's reply. */
+  let start = true;
   forEachLine(prepared.text, (read, n) => {
     let line = read;
     const wrapped = inPrompt;
     inPrompt = false;
     if (isBlank(line)) {
+      banner = false;
       turn?.add('', true);
       return undefined;
     }
     wraps.line(line);
     let c = line.charCodeAt(0);
+    const opening = start;
+    start = false;
     if (isPrompt(line)) {
       if (wrapped && turn?.role === 'user') {
         // A copy quoted line by line (`> ` before each line of one prompt): the prompt goes on, and
@@ -140,8 +153,14 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         // pytest marks the failing line `>       assert x`: in an output copied without its indent.
         turn.add(line);
         return undefined;
+      } else if (turn?.role === 'tool' && c === PROMPT && (banner || NPM_BANNER.test(line))) {
+        // npm's banner (`> pkg@1.0.0 test` then `> vitest run`) in an output copied without its indent.
+        banner = !banner;
+        turn.add(line);
+        return undefined;
       }
     }
+    banner = false;
     if (isPrompt(line)) {
       flush();
       turn = new Turn('user', n);
@@ -195,6 +214,7 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         }
       }
       turn.add(text);
+      banner = NPM_BANNER.test(text);
       return undefined;
     }
     if (c === 0x20 || c === 0x09 || c === 0xa0) {
@@ -212,6 +232,13 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
         if (prose || turn.role === 'user') addProse(dedent(line, indent), line);
         else turn.add(dedent(line, indent));
         inPrompt = wrapped;
+      } else if (opening && line.startsWith('  ') && line.charCodeAt(2) > 0x20 && !BLOCKS.test(line)) {
+        // A copy cut inside the agent's reply (its `⏺` line left above the cut): the reply's prose,
+        // indented by two, so that the first prompt answers something. A call's output, indented by
+        // five or more, stays unread: its call is above the cut.
+        turn = new Turn('assistant', n);
+        indent = 2;
+        addProse(dedent(line, indent), line);
       } else if (!ignoring) ignore('other');
       return undefined;
     }
@@ -219,6 +246,14 @@ export function parseConsole(prepared: Prepared, state: ParseState): void {
     if (wrapped && turn?.role === 'user' && ignoredKind(line) === 'other') {
       addProse(line, line);
       inPrompt = true;
+      return undefined;
+    }
+    // A copy without its indents: a line at the margin goes on the block it follows, past blank lines
+    // (a pasted log's second paragraph, the agent's next paragraph, a call's output).
+    if (flat && turn && ignoredKind(line) === 'other') {
+      if (turn.role === 'user' || (turn.role === 'assistant' && turn.toolName === undefined))
+        addProse(line, line);
+      else turn.add(line);
       return undefined;
     }
     if (turn) flush();
@@ -236,6 +271,15 @@ function isPrompt(line: string): boolean {
   const c = line.charCodeAt(0);
   return (c === PROMPT || c === PROMPT_NEW) && (line.length === 1 || line.charCodeAt(1) === 0x20);
 }
+
+/** A call's output at the margin, and indented (see `flat` in {@link parseConsole}). */
+const FLAT_OUTPUT = /^\u23bf/m;
+const INDENTED_OUTPUT = /^[ \t]+\u23bf/m;
+
+/** npm's banner before a script's output: `> name@version script` (a scope allowed), then `> command`. */
+const NPM_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* \S+$/;
+/** The later consoles' logo (`▐▛███▜▌`) is drawn with block elements: never the agent's prose. */
+const BLOCKS = /[\u2580-\u259f]/;
 
 /** The welcome box's `cwd:` line (its right border after the padding). */
 const BOX_CWD = /^\u2502\s+cwd: (\S(?:.*\S)?)\s*\u2502\s*$/;

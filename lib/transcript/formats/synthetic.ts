@@ -16,6 +16,12 @@ const PREFIXES: readonly (readonly [string, SyntheticKind])[] = [
   ['<local-command-stdout>', 'command'],
   ['<local-command-stderr>', 'command'],
   ['<local-command-caveat>', 'meta'],
+  // Claude Code's shell mode (`!cmd`): the command is for the shell and its output is the shell's;
+  // neither is words to the agent. A slash command naming no skill gets the console's own notice.
+  ['<bash-input>', 'command'],
+  ['<bash-stdout>', 'command'],
+  ['<bash-stderr>', 'command'],
+  ['Unknown skill: ', 'command'],
   // Claude Code's own text in the user's seat that exporters rendering a session as text (Markdown,
   // SpecStory) keep without its flag or tags: a skill's body (`isMeta` in the logs), the local-command
   // caveat (`<local-command-caveat>` there), and what a stop hook answered.
