@@ -21,6 +21,13 @@ const people = (text: string) =>
     .messages.filter((m) => m.role === 'user')
     .map((m) => [m.content, m.synthetic ?? null]);
 
+/** A console copy's lines read as `[role, content]` pairs. */
+const read = (lines: string[]) =>
+  parseTranscript(lines.join('\n'), { format: 'claude-code-console' }).messages.map((m) => [
+    m.role,
+    m.content,
+  ]);
+
 const consoleSession = (...prompts: string[]) =>
   prompts.map((p, i) => `> ${p}\n\n\u23fa Answer ${i}.\n`).join('\n');
 
@@ -186,11 +193,6 @@ describe('console slash commands', () => {
   });
 
   it("npm's banner in a call's output copied without its indent is output, not a prompt", () => {
-    const read = (lines: string[]) =>
-      parseTranscript(lines.join('\n'), { format: 'claude-code-console' }).messages.map((m) => [
-        m.role,
-        m.content,
-      ]);
     const run = ['> run the tests', '', '\u23fa Bash(npm test)'];
     const after = ['', '\u23fa All pass.', '', '> thanks'];
     // The banner as the output's first lines, and after another line of output.
@@ -215,11 +217,6 @@ describe('console slash commands', () => {
   });
 
   it("a copy cut inside the agent's reply starts with that reply: the first prompt answers it", () => {
-    const read = (lines: string[]) =>
-      parseTranscript(lines.join('\n'), { format: 'claude-code-console' }).messages.map((m) => [
-        m.role,
-        m.content,
-      ]);
     const cut = [
       '  The parser now reads the header and the',
       '  tests pass.',
@@ -241,11 +238,6 @@ describe('console slash commands', () => {
   });
 
   it('a copy without its indents keeps each block whole across blank lines: a pasted log, a reply, an output', () => {
-    const read = (lines: string[]) =>
-      parseTranscript(lines.join('\n'), { format: 'claude-code-console' }).messages.map((m) => [
-        m.role,
-        m.content,
-      ]);
     const flat = [
       '> the build fails:',
       'Traceback (most recent call last):',
