@@ -8,10 +8,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { haveSharedData } from '../../eval/heuristic/data';
 import { loadStrangers, locateRows, type StrangerLabel } from '../../eval/heuristic/strangers-data';
-import { heuristicReflect } from '../../lib/heuristic/index';
+import { heuristicReflect, type TurnEvidence } from '../../lib/heuristic/index';
 import {
   hashFeature,
   READER_MIN_SCORE,
+  READER_RECALL_MIN_SCORE,
   readerBuckets,
   readerFeatures,
   readerModel,
@@ -166,6 +167,61 @@ describe('readerModel with heuristicReflect', () => {
         },
       ),
     );
+  });
+
+  it('a correction the markers report and the reader half believes reaches the lower threshold, no further', () => {
+    const markers = (correction: number) => ({ correction, preference: 0, approval: 0, friction: 0 });
+    const recall = READER_RECALL_MIN_SCORE.correction;
+    // Reader scores in [0.5, recall) are raised to `recall` when the markers report (their 0.75).
+    // What heuristicReflect tells a scorer of the turn after a claimed change (the markers' signals set).
+    const told = (text: string) => {
+      let seen: TurnEvidence | undefined;
+      heuristicReflect(
+        [
+          { role: 'user', content: 'Add a login page.' },
+          { role: 'assistant', content: 'I added the login page and updated the config.' },
+          { role: 'user', content: text },
+        ],
+        {
+          scorer: (e, m) => {
+            seen = e;
+            return m;
+          },
+        },
+      );
+      return seen!;
+    };
+    const turns = ['You broke the build.', "That's wrong, the config lives in src/."].map(told);
+    for (const turn of turns) {
+      const own = readerScores(turn).correction;
+      expect(own).toBeGreaterThanOrEqual(0.5);
+      expect(own).toBeLessThan(recall);
+      expect(readerModel(turn, markers(0.83)).correction).toBe(recall);
+      expect(readerModel(turn, markers(0.75)).correction).toBe(recall);
+      // Under the markers' threshold: the reader's own score.
+      expect(readerModel(turn, markers(0.74)).correction).toBe(own);
+      // Never above the lower threshold: the main one stays the reader's alone.
+      expect(readerModel(turn, markers(0.83)).correction).toBeLessThan(READER_MIN_SCORE.correction);
+      // The other categories are the reader's.
+      expect({ ...readerModel(turn, markers(0.83)), correction: 0 }).toEqual({
+        ...readerScores(turn),
+        correction: 0,
+      });
+    }
+    // Under the floor, the markers do not lift it.
+    const doubt = told('Please stop adding comments everywhere.');
+    expect(readerScores(doubt).correction).toBeLessThan(0.5);
+    expect(readerModel(doubt, markers(0.83)).correction).toBe(readerScores(doubt).correction);
+    // In a session: the CLI's default thresholds report it, the main ones do not.
+    const messages = [
+      { role: 'user', content: 'Add a login page.' },
+      { role: 'assistant', content: 'I added the login page and updated the config.' },
+      { role: 'user', content: 'You broke the build.' },
+    ];
+    expect(
+      heuristicReflect(messages, { scorer: readerModel, minScore: READER_RECALL_MIN_SCORE }),
+    ).toHaveLength(1);
+    expect(heuristicReflect(messages, { scorer: readerModel, minScore: READER_MIN_SCORE })).toHaveLength(0);
   });
 
   it('reports by per-category thresholds (minScore as a record)', () => {
