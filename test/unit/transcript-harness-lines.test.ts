@@ -207,6 +207,11 @@ describe('console slash commands', () => {
       'tool',
       '(no content)\n> pkg@1.0.0 test\n> tsc',
     ]);
+    // pnpm's banner names the folder too.
+    expect(read([...run, '\u23bf  > web@0.1.0 dev /Users/ana/web', '> next dev', ...after])[2]).toEqual([
+      'tool',
+      '> web@0.1.0 dev /Users/ana/web\n> next dev',
+    ]);
     // A prompt after the output's blank line is the person's, even right after a banner line.
     expect(read([...run, '\u23bf  > pkg@1.0.0 test', '', '> vitest run please']).at(-1)).toEqual([
       'user',

@@ -276,8 +276,11 @@ function isPrompt(line: string): boolean {
 const FLAT_OUTPUT = /^\u23bf/m;
 const INDENTED_OUTPUT = /^[ \t]+\u23bf/m;
 
-/** npm's banner before a script's output: `> name@version script` (a scope allowed), then `> command`. */
-const NPM_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* \S+$/;
+/**
+ * npm's banner before a script's output: `> name@version script` (a scope allowed; pnpm adds the
+ * folder: `> name@version script /path`), then `> command`.
+ */
+const NPM_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* \S+(?: \S+)?$/;
 /** The later consoles' logo (`▐▛███▜▌`) is drawn with block elements: never the agent's prose. */
 const BLOCKS = /[\u2580-\u259f]/;
 
