@@ -258,6 +258,9 @@ describe('console slash commands', () => {
       '',
       'It was the parser.',
       '',
+      '\u2736 Pondering\u2026 (3s \u00b7 esc to interrupt)',
+      '\u00b7 Creating\u2026 (0s \u00b7 esc to interrupt)',
+      '',
       '> no, still broken',
     ];
     expect(read(flat)).toEqual([

@@ -281,6 +281,8 @@ const INDENTED_OUTPUT = /^[ \t]+\u23bf/m;
  * folder: `> name@version script /path`), then `> command`.
  */
 const NPM_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* \S+(?: \S+)?$/;
+/** The glyphs the console's spinner cycles through (`✻` is read as a status line already). */
+const SPINNER = '\u00b7\u2722\u2733\u2736\u273d';
 /** The later consoles' logo (`▐▛███▜▌`) is drawn with block elements: never the agent's prose. */
 const BLOCKS = /[\u2580-\u259f]/;
 
@@ -318,6 +320,9 @@ function ignoredKind(line: string): string {
   if (line.startsWith('\u273b Thinking')) return 'thinking';
   // `✻ Brewed for 1m 5s`, `✻ Worked for 46s · 1 background task still running`.
   if (c === '\u273b') return 'status';
+  // The spinner's frames: `· Creating… (0s · esc to interrupt)`, `✶ Pondering…` (in a copy without its
+  // indents, never a block's next line).
+  if (SPINNER.includes(c) && line.charCodeAt(1) === 0x20 && line.includes('\u2026')) return 'status';
   if (c === '=' && line.includes('Compacted')) return 'compacted';
   if (line.startsWith('Total ') || line.startsWith('Token usage')) return 'cost';
   return 'other';
