@@ -10,9 +10,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deterministicSnapshot, entriesFromMessages, snapshotInputFrom } from '../../lib/snapshot/index';
-import { parseTranscript } from '../../lib/transcript/index';
+import { parseTranscript, safeParseTranscript } from '../../lib/transcript/index';
 import { sharedDataDir } from '../../tools/shared/data';
 import { describeGrowth, doublings, measureGrowth } from './linear-time';
 
@@ -275,6 +276,37 @@ describe('console slash commands', () => {
     const indented = flat.map((l) => (l.startsWith('\u23bf') ? `  ${l}` : l));
     expect(read(indented)[0]).toEqual(['user', 'the build fails:\nTraceback (most recent call last):']);
     expect(read(indented)[3]).toEqual(['assistant', 'The fix is in.']);
+  });
+
+  it('never throws on copies pieced from console lines, flat or indented, and keeps no empty turn (property)', () => {
+    const piece = fc.constantFrom(
+      '> fix it',
+      '>',
+      '\u23fa Bash(npm test)',
+      '\u23fa Done.',
+      '\u23bf  > pkg@1.0.0 test',
+      '  \u23bf  Error: bad',
+      '\u23bf  ok',
+      '> vitest run',
+      '  prose of the agent',
+      'a line at the margin',
+      '',
+      '\u2500'.repeat(20),
+      '\u00b7 Creating\u2026 (0s \u00b7 esc to interrupt)',
+      '      45  a call output',
+      '  \u2598\u2598 \u259d\u259d',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (lines) => {
+        const r = safeParseTranscript(lines.join('\n'), { format: 'claude-code-console' });
+        if (!r.ok) return;
+        for (const m of r.value.messages) {
+          expect(typeof m.content).toBe('string');
+          if (m.role === 'user') expect(m.content.trim()).not.toBe('');
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('tells a copy without its indents in linear time', () => {
