@@ -18,14 +18,13 @@
  * and at the main thresholds no floor keeps the older rows' precision (0.919; 0.912 at 0.7): the rule
  * raises a turn to the lower threshold only.
  */
+import { DEFAULT_MIN_SCORE } from '../../lib/heuristic/index';
 import { CATEGORIES, type Category } from './data';
 import type { Example } from './reader-data';
 import { loadPool, memoFeats, outOfFold, spentRows, syntheticTraining } from './reader-train';
 import { markersLang } from './strangers';
 
 const FLOORS = [0, 0.1, 0.2, 0.3, 0.4, 0.5];
-/** `DEFAULT_MIN_SCORE` of rearview/heuristic: when the markers report a category. */
-const MARKERS_MIN = 0.75;
 
 interface Scored {
   score: number;
@@ -88,7 +87,7 @@ async function main() {
         score: readerScores(e.evidence!)[category],
         main: READER_MIN_SCORE[category],
         recall: READER_RECALL_MIN_SCORE[category],
-        marked: e.markers![category] >= MARKERS_MIN,
+        marked: e.markers![category] >= DEFAULT_MIN_SCORE,
         positive: e.labels.includes(category),
       }),
     );

@@ -124,7 +124,7 @@ async function main() {
   const set = (arg('--set') ?? 'unseen') as UnseenSet;
   if (!dir || !(set in UNSEEN_SETS))
     throw new Error(
-      'usage: unseen.ts --dir <folder holding aider/ and specstory/<owner>__<name>.md> [--set unseen|unseen-specstory|fresh-specstory|fresh-specstory-2|fresh-console|fresh-gemini|fresh-console-2|fresh-console-3|fresh-console-4|fresh-console-5]',
+      `usage: unseen.ts --dir <folder holding aider/ and specstory/<owner>__<name>.md> [--set ${Object.keys(UNSEEN_SETS).join('|')}]`,
     );
   const folder = UNSEEN_SETS[set].folder;
   const rebuilt = process.argv.includes('--rebuilt');

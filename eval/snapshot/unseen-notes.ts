@@ -53,7 +53,7 @@ const SETS = {
 } as const;
 if (!dir || !(set in SETS))
   throw new Error(
-    'usage: unseen-notes.ts --dir <folder holding aider/, specstory/, console/ or gemini/> [--set unseen-notes|unseen-specstory-notes|fresh-specstory-notes|fresh-specstory-notes-2|fresh-console-notes|fresh-gemini-notes|fresh-console-2-notes|fresh-console-3-notes|fresh-console-4-notes|fresh-console-5-notes]',
+    `usage: unseen-notes.ts --dir <folder holding aider/, specstory/, console/ or gemini/> [--set ${Object.keys(SETS).join('|')}]`,
   );
 const { source, entries: entriesPath } = SETS[set as keyof typeof SETS];
 

@@ -6,7 +6,12 @@
  * Scores are calibrated probabilities (a Platt fit on authors the model was not trained on);
  * `READER_MIN_SCORE` holds each category's threshold, chosen for precision on such authors.
  */
-import type { TurnEvidence, TurnScorer, TurnScores } from '../heuristic/index.js';
+import {
+  DEFAULT_MIN_SCORE,
+  type TurnEvidence,
+  type TurnScorer,
+  type TurnScores,
+} from '../heuristic/index.js';
 import { ownsMistake } from './acknowledge.js';
 import { readerHashes } from './reader-hash.js';
 import { BIAS, MIN_SCORES, RECALL_MIN_SCORES, TABLES, WEIGHTS } from './reader-weights.js';
@@ -146,11 +151,11 @@ export function readerScores(turn: TurnEvidence): TurnScores {
 }
 
 /**
- * A correction the markers report (their score at least `DEFAULT_MIN_SCORE` of rearview/heuristic)
- * reaches the reader's lower correction threshold when the reader's own score is at least this.
+ * A correction the markers report (their score at least `DEFAULT_MIN_SCORE`, as `heuristicReflect`
+ * reports it) reaches the reader's lower correction threshold when the reader's own score is at least
+ * this (eval/heuristic/reader-either.ts).
  */
 const MARKED_FLOOR = 0.5;
-const MARKERS_MIN = 0.75;
 
 /**
  * A `TurnScorer` for `heuristicReflect`: the reader decides all four categories (aider's bare
@@ -174,7 +179,7 @@ export const readerModel: TurnScorer = Object.assign(
     const s = readerScores(turn);
     if (turn.undo) return { ...s, correction: Math.max(s.correction, scores.correction) };
     const floor = RECALL_MIN_SCORES[0]!;
-    return scores.correction >= MARKERS_MIN && s.correction >= MARKED_FLOOR && s.correction < floor
+    return scores.correction >= DEFAULT_MIN_SCORE && s.correction >= MARKED_FLOOR && s.correction < floor
       ? { ...s, correction: floor }
       : s;
   },

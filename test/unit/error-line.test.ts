@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { declinedCall, errorLine } from '../../lib/core/index';
 import { errorClass } from '../../lib/failures/index';
 import { entriesFromMessages } from '../../lib/snapshot/index';
+import { DECLINED_NOTICES } from '../heuristic/notices';
 
 const observation = (content: string) =>
   entriesFromMessages([{ id: 'r', role: 'tool', content, source: {}, isError: true }]).entries[0]?.value;
@@ -175,20 +176,12 @@ describe('errorLine', () => {
 
   it('tells a call the person declined from a failure', () => {
     for (const declined of [
-      "The user doesn't want to proceed with this tool use. The tool use was rejected.",
-      '[Request interrupted by user for tool use]',
-      'No (tell Claude what to do differently)',
-      // The console's interruptions and the later consoles' rejections.
-      'Interrupted by user',
-      'Interrupted · What should Claude do instead?',
-      'User rejected update to pyproject.toml',
-      'User rejected write to tests/Unit/GeocoderServiceTest.php',
+      ...DECLINED_NOTICES,
       "User rejected Claude's plan:\n╭───╮",
+      // Codex's rejections, and Cline's with its note on the file.
       'exec command rejected by user',
       'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }',
       "[replace_in_file for 'c:\\app\\.env'] Result:\nThe user denied this operation. The file was not updated.",
-      // A SpecStory (Cursor) export's output of a call the person stopped.
-      'Cancelled',
     ])
       expect(declinedCall(declined), declined).toBe(true);
     for (const failed of [

@@ -25,6 +25,7 @@ import { anthropicClient } from '../../lib/llm/index';
 import { llmReflect } from '../../lib/llm-reflect/index';
 import { parseTranscript } from '../../lib/transcript/index';
 import { TURN_ADVERSARIAL } from '../adversarial';
+import { DECLINED_NOTICES } from '../heuristic/notices';
 import { useMockAnthropic } from '../llm/use-mock';
 
 const user = (content: string, id?: string): MessageLike => ({
@@ -248,20 +249,13 @@ describe('context signals', () => {
       { role: 'tool', content: 'Bash(touch tests/__init__.py)…\nInterrupted by user' },
       {
         role: 'tool',
-        content: "The user doesn't want to proceed with this tool use. The tool use was rejected.",
-      },
-      { role: 'user', content: '[Request interrupted by user for tool use]' },
-      // The console's later notices, its rejected edits and plans, and Cline's declined call.
-      { role: 'tool', content: 'Interrupted · What should Claude do instead?' },
-      {
-        role: 'tool',
         content: 'Read 80 lines (ctrl+o to expand)\nInterrupted · What should Claude do instead?',
       },
-      { role: 'tool', content: 'No (tell Claude what to do differently)' },
-      { role: 'tool', content: 'User rejected update to pyproject.toml' },
-      { role: 'tool', content: 'User rejected write to tests/Unit/GeocoderServiceTest.php' },
-      { role: 'tool', content: "User rejected Claude's plan:\n╭───╮\n│ Plan: add the footer │" },
-      { role: 'tool', content: "[execute_command for 'npm test'] Result:\nThe user denied this operation." },
+      // Every kind of notice; Claude Code writes its interruption in the person's seat.
+      ...DECLINED_NOTICES.map((content) => ({
+        role: content.startsWith('[Request') ? 'user' : 'tool',
+        content,
+      })),
     ]) {
       const after = heuristicReflect([user('Add a test'), notice, user('No, use the fixture.', 'u2')], {
         minScore: 0,
@@ -313,15 +307,9 @@ describe('context signals', () => {
   it('every notice of a declined or stopped call (`declinedCall` of rearview/core) marks the next turn', () => {
     // Two lists of the same notices (the heuristic entry's 8 KB cannot hold core's): kept in step here.
     for (const notice of [
-      "The user doesn't want to proceed with this tool use. The tool use was rejected.",
-      '[Request interrupted by user for tool use]',
-      'No (tell Claude what to do differently)',
-      'Interrupted by user',
-      'Interrupted · What should Claude do instead?',
-      'User rejected update to pyproject.toml',
+      ...DECLINED_NOTICES,
       "User rejected Claude's plan:",
       "[replace_in_file for 'a.ts'] Result:\nThe user denied this operation.",
-      'Cancelled',
     ]) {
       expect(declinedCall(notice), notice).toBe(true);
       expect(reportsInterrupt(notice), notice).toBe(true);
