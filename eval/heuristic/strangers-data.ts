@@ -237,13 +237,18 @@ export function locateRows<L extends StrangerLabel>(
       // A row that names its message (`messageId`) is that message, when its text is the row's: equal
       // texts of one file paired by order would land on another set's row of the same text.
       const named = row.messageId === undefined ? -1 : file.messages.findIndex((m) => m.id === row.messageId);
+      // A row that names its line is the message of that line (the Markdown formats' ids are `m<line>`)
+      // when one of the text's messages is: a text the file holds more often than the rows label it
+      // would otherwise be paired with an earlier occurrence.
+      const atLine =
+        row.line === undefined || !at ? -1 : at.findIndex((j) => file.messages[j]!.id === `m${row.line}`);
       const i =
         row.messageId !== undefined
           ? at?.includes(named)
             ? named
             : -1
           : at && at.length > 0
-            ? at[Math.min(k, at.length - 1)]!
+            ? at[atLine >= 0 ? atLine : Math.min(k, at.length - 1)]!
             : joined(file, row);
       if (i < 0) {
         unmapped.push({ row, reason: `no user message of the ${file.format} parse has this text` });

@@ -4,6 +4,8 @@
  * `heuristicReflect`'s `minScore`, linear time in the turn's length, its size under 150 KB gzipped
  * with `rearview/heuristic` alone still under 8 KB, and the strangers loader mapping every row.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { haveSharedData } from '../../eval/heuristic/data';
@@ -19,10 +21,13 @@ import {
   readerScores,
 } from '../../lib/heuristic-model/index';
 import { BIAS, MIN_SCORES, TABLES, WEIGHTS } from '../../lib/heuristic-model/reader-weights';
+import { parseTranscript } from '../../lib/transcript/index';
 import { sharedDataDir } from '../../tools/shared/data';
 import { bundle, heuristicSizes } from '../../tools/shared/heuristic-size';
 import { evidence } from '../heuristic/evidence';
 import { describeGrowth, doublings, measureGrowth } from './linear-time';
+
+const readShared = (source: string) => readFileSync(join(sharedDataDir()!, source), 'utf8');
 
 const KINDS = ['correction', 'preference', 'approval', 'friction'] as const;
 
@@ -268,6 +273,13 @@ describe('strangers loader', () => {
       const { rows, unmapped } = loadStrangers();
       expect(unmapped).toEqual([]);
       expect(rows).toHaveLength(2647);
+      // Each row is its own message: a text the file holds more often than it is labelled (an aider
+      // prompt sent four times, three labelled) pairs a row with the message of its line.
+      expect(new Set(rows.map((r) => `${r.source}#${r.message}`)).size).toBe(rows.length);
+      const kangaroo = rows.find((r) => r.source === 'aider/0xRickx+Kangaroo_2.2.5.md' && r.line === 2221);
+      expect(kangaroo && parseTranscript(readShared(kangaroo.source)).messages[kangaroo.message]?.id).toBe(
+        'm2221',
+      );
     },
     300_000,
   );
