@@ -2,7 +2,7 @@
  * Growth ratios of lib/redact's scanners for unusual spellings (encoded, escaped, glued, invisible characters,
  * placeholders) on adversarial input: the median time (5 runs) at 2x over the median at 1x, for 10 KB and
  * 100 KB. Linear is about 2. Printed as JSON; the same inputs are enforced by
- * test/unit/linear-time.test.ts (CPU time, fastest of rounds, a collector step allowed).
+ * test/unit/linear-time-errors.test.ts (CPU time, fastest of rounds, a collector step allowed).
  *
  * Standalone: `npx tsx bench/redact-growth.bench.ts`.
  */

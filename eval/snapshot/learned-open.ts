@@ -18,7 +18,7 @@
  * URL, path, `name.ext` and number each collapsed to one token; unigrams `u:w` and adjacent bigrams
  * `b:w1 w2` (with a start token), vocabulary = terms in ≥ m training entries of the fold.
  * Model: softmax regression, L2 (not the bias), full-batch Nesterov from zero with per-feature
- * majorizer steps (see `train`): deterministic. Hybrid: the rules' answer unless the model's top class
+ * majorizer steps (learned-open-model.ts): deterministic. Hybrid: the rules' answer unless the model's top class
  * beats the rules' class by a probability margin > t.
  * Selection: leave-one-set-out on TRAIN (23 groups: the sets 1-2 tune part, 3, …, 25), vocabulary rebuilt
  * on each fold's training part; criterion pooled CV accuracy, ties to the earlier grid point; model and
@@ -27,38 +27,14 @@
  * Decision rule (pre-declared): Win = on TEST, model or hybrid accuracy ≥ rules + 2.0 points, two-sided
  * exact sign test p < 0.05 on the entries exactly one of them gets right, and hard accuracy not lower.
  *
- * TRAIN-CV exploration (rules' pooled CV accuracy 87.58%, the same in every run; all below TRAIN only):
- * - run 0 (learned-model.ts's trainer, 870 s): {minimal, full} × {none, uni, unibi} × m {2, 5} ×
- *   L2 {0.001, 0.003} × steps {100, 300}: best model 87.99% (minimal+unibi@m2), best hybrid 88.05%;
- *   without open terms 87.58% / 87.69%. Slow and not converged, hence the per-feature-step trainer.
- * - x2: {minimal, full, noRule} × {none, uni@m2} × L2 {3e-4, 1e-3, 3e-3} × steps {50 … 400}: unigrams
- *   alone ≤ 87.93%; the rule-free model (open words + non-topical groups, no rule one-hot) 80.8–83.1%,
- *   far below the rules: the words do not replace the rules, at best they nudge them.
- * - x1: {minimal, full} × unibi × m {1, 2, 3} × L2 {1e-4, 3e-4, 1e-3} × steps {50 … 400}: all 72 points
- *   within 86.4–88.15%; best model minimal+unibi@m1 L2 0.001 200 steps 88.11%, best hybrid
- *   full+unibi@m1 L2 0.0003 200 steps t 0.2 88.15%.
- * - `final` (the default grid, the sub-grid of x1 around its best points, 184 trainings, ~3 min): the same
- *   choices. TRAIN-CV pooled (optimistic: chosen on these folds): rules 87.6%, model 88.1% (+68/−41,
- *   p 0.012), hybrid 88.1% (+73/−44, p 0.009); hard (1,635) 67.6 / 70.2 / 70.3%. The hybrid's gain sits
- *   in the later sets (15-25: 10 of 11 up, by up to 3.5 points), while the sets 1-2 tune part and sets
- *   5-7 lose 0.7-1.6 points under it.
- * Result, the single TEST scoring (rules fingerprint 4dbc47595cf05340, 183 s):
- *   1,091 entries: rules 85.9%, model 86.3% (+14/−9, p 0.40), hybrid 86.9% (+20/−9, p 0.061);
- *   hard (341): 65.7 / 68.0 / 69.2%. By part (rules/model/hybrid): 1-2 report 89.7/90.0/90.2,
- *   set 9 88.0/89.5/90.5, set 26 80.5/81.0/81.5, set 27 87.0/86.4/88.9, set 28 76.7/77.5/75.8.
- *   Hybrid vs rules per label (P/R): blockers 84/54 → 78/60, evidence 71/42 → 73/45, hypotheses
- *   67/65 → 72/70, questions 82/95 → 88/92, next actions 93/92 → 93/94.
- *   Size: 23,019 open terms (m = 1: every training term), ~24k features × 6 classes, 60-67k weights
- *   non-zero at scale 100: not a small browser bundle.
- * Verdict: NOT a Win. The hybrid gains 1.0 point (not 2.0) and p 0.061 (not < 0.05), the model 0.4
- * points; hard accuracy is higher for both. No learned-open-weights.json is written; the open words move
- * the needle about a point, in the same direction as on TRAIN-CV, not enough to earn a place in lib/.
- * Length: over 400 lines on purpose. It is one experiment, kept whole (split, features, trainer,
- * selection, the single scoring) so its recorded run can be reproduced from one file.
+ * Runs and verdicts: eval/snapshot/LEARNED.md.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { argmax, hybrid, MARGINS } from './learned-common.js';
 import { featuresOf, GROUPS, type Group } from './learned-features.js';
+import { probs, train } from './learned-open-model.js';
+import { discordant, pct, perLabelTable, scoreOf, table } from './learned-open-report.js';
 import {
   LABELS,
   type Label,
@@ -191,7 +167,6 @@ for (const base of GRID.bases)
     for (const m of open === 'none' ? [0] : GRID.ms) FEATURE_SETS.push({ base, open, m });
 const L2S = GRID.l2s;
 const STEPS = GRID.steps;
-const MARGINS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, Number.POSITIVE_INFINITY];
 
 interface Prepared {
   closed: Record<Group, string[]>;
@@ -237,102 +212,6 @@ function rowOf(p: Prepared, f: FeatureSet, index: ReadonlyMap<string, number>): 
     if (j !== undefined) ids.push(j);
   }
   return Int32Array.from(new Set(ids)).sort();
-}
-
-const argmax = (p: Float64Array) => {
-  let m = 0;
-  for (let c = 1; c < p.length; c++) if (p[c]! > p[m]!) m = c;
-  return m;
-};
-function hybrid(p: Float64Array, rule: number, t: number): number {
-  const m = argmax(p);
-  return m !== rule && p[m]! - p[rule]! > t ? m : rule;
-}
-
-/**
- * Softmax regression (mean cross-entropy + L2 on all weights but the bias), full-batch Nesterov steps
- * from zero with a per-feature step 1/(0.5·Σᵢ xᵢⱼ·|rowᵢ|/n + λ): a diagonal majorizer of the loss's
- * curvature (Böhning's bound and Cauchy-Schwarz: XᵀX ≼ diag(Σᵢ xᵢⱼ|rowᵢ|)), so every step is safe and
- * rare words move as fast as common ones. Learned-model.ts's trainer takes one global step 1/λmax,
- * which left the open-vocabulary weights far from converged at 300 steps and was ~5x slower.
- * Weights are feature-major (w[j·K + c]). Deterministic: no randomness, fixed order.
- */
-function train(
-  rows: readonly Int32Array[],
-  y: readonly number[],
-  d: number,
-  l2: number,
-  checkpoints: readonly number[],
-) {
-  const n = rows.length;
-  let nnz = 0;
-  for (const r of rows) nnz += r.length;
-  const off = new Int32Array(n + 1);
-  const cols = new Int32Array(nnz);
-  for (let i = 0, o = 0; i < n; i++) {
-    cols.set(rows[i]!, o);
-    o += rows[i]!.length;
-    off[i + 1] = o;
-  }
-  const curv = new Float64Array(d);
-  for (let i = 0; i < n; i++) for (let a = off[i]!; a < off[i + 1]!; a++) curv[cols[a]!]! += rows[i]!.length;
-  const step = new Float64Array(d);
-  for (let j = 0; j < d; j++) step[j] = 1 / ((0.5 * curv[j]!) / n + (j === 0 ? 0 : l2) || 1);
-  let w = new Float64Array(d * K);
-  let prev = new Float64Array(d * K);
-  const look = new Float64Array(d * K);
-  const grad = new Float64Array(d * K);
-  const z = new Float64Array(K);
-  const at = new Map<number, Float64Array>();
-  const last = Math.max(...checkpoints);
-  for (let t = 1; t <= last; t++) {
-    const mom = (t - 1) / (t + 2);
-    for (let i = 0; i < d * K; i++) look[i] = w[i]! + mom * (w[i]! - prev[i]!);
-    grad.fill(0);
-    for (let i = 0; i < n; i++) {
-      z.fill(0);
-      for (let a = off[i]!; a < off[i + 1]!; a++) {
-        const o = cols[a]! * K;
-        for (let c = 0; c < K; c++) z[c]! += look[o + c]!;
-      }
-      softmax(z);
-      for (let c = 0; c < K; c++) z[c] = z[c]! / n;
-      z[y[i]!]! -= 1 / n;
-      for (let a = off[i]!; a < off[i + 1]!; a++) {
-        const o = cols[a]! * K;
-        for (let c = 0; c < K; c++) grad[o + c]! += z[c]!;
-      }
-    }
-    const next = prev; // reuse the buffer
-    for (let j = 0; j < d; j++) {
-      const reg = j === 0 ? 0 : l2;
-      for (let c = 0, o = j * K; c < K; c++, o++) next[o] = look[o]! - step[j]! * (grad[o]! + reg * look[o]!);
-    }
-    prev = w;
-    w = next;
-    if (checkpoints.includes(t)) at.set(t, w.slice());
-  }
-  return at;
-}
-
-/** `z` turned in place into probabilities (max-shifted, so no exponent overflows). */
-function softmax(z: Float64Array): Float64Array {
-  let max = -Infinity;
-  for (let c = 0; c < K; c++) if (z[c]! > max) max = z[c]!;
-  let sum = 0;
-  for (let c = 0; c < K; c++) {
-    z[c] = Math.exp(z[c]! - max);
-    sum += z[c]!;
-  }
-  for (let c = 0; c < K; c++) z[c] = z[c]! / sum;
-  return z;
-}
-
-/** Class probabilities of one row under feature-major weights. */
-function probs(w: Float64Array, row: Int32Array): Float64Array {
-  const z = new Float64Array(K);
-  for (const j of row) for (let c = 0; c < K; c++) z[c]! += w[j * K + c]!;
-  return softmax(z);
 }
 
 /** Fits a feature set at one L2 on `idx` of `ps`; returns the weights at each step count and the index. */
@@ -403,108 +282,6 @@ for (const s of settings) {
 }
 const chosenModel = bestModel[1];
 const chosenHybrid = bestHybrid[1];
-
-/** Two-sided exact sign test on the discordant pairs (b: only the challenger right, c: only the rules). */
-function signTest(b: number, c: number): number {
-  const n = b + c;
-  if (n === 0) return 1;
-  let tail = 0;
-  let coef = 1; // C(n, 0)
-  for (let x = 0; x <= Math.min(b, c); x++) {
-    tail += coef / 2 ** n;
-    coef = (coef * (n - x)) / (x + 1);
-  }
-  return Math.min(1, 2 * tail);
-}
-
-interface Scored {
-  n: number;
-  acc: number;
-  hardN: number;
-  hardAcc: number;
-  /** Per label: [precision, recall, support, predicted]. */
-  perLabel: [number | null, number | null, number, number][];
-}
-/** Aggregates of predictions `pred` (by position) against prepared entries `ps`. */
-function scoreOf(ps: readonly Prepared[], pred: readonly number[]): Scored {
-  const tp = new Array<number>(K).fill(0);
-  const sup = new Array<number>(K).fill(0);
-  const prd = new Array<number>(K).fill(0);
-  let right = 0;
-  let hardN = 0;
-  let hardRight = 0;
-  ps.forEach((p, i) => {
-    sup[p.y]!++;
-    prd[pred[i]!]!++;
-    if (pred[i] === p.y) {
-      right++;
-      tp[p.y]!++;
-    }
-    if (p.hard) {
-      hardN++;
-      if (pred[i] === p.y) hardRight++;
-    }
-  });
-  return {
-    n: ps.length,
-    acc: right / ps.length,
-    hardN,
-    hardAcc: hardN ? hardRight / hardN : 0,
-    perLabel: LABELS.map((_, c) => [
-      prd[c] ? tp[c]! / prd[c]! : null,
-      sup[c] ? tp[c]! / sup[c]! : null,
-      sup[c]!,
-      prd[c]!,
-    ]),
-  };
-}
-const discordant = (ps: readonly Prepared[], pred: readonly number[]) => {
-  let b = 0;
-  let c = 0;
-  ps.forEach((p, i) => {
-    if (pred[i] === p.y && p.rule !== p.y) b++;
-    if (pred[i] !== p.y && p.rule === p.y) c++;
-  });
-  return { b, c, p: signTest(b, c) };
-};
-const pct = (x: number | null, d = 1) => (x === null ? '—' : `${(x * 100).toFixed(d)}%`);
-const fmtD = (d: { b: number; c: number; p: number }) => `+${d.b}/−${d.c} p=${d.p.toPrecision(2)}`;
-
-/** Rows of a rules / model / hybrid table over named parts. */
-function table(parts: [string, Prepared[], number[], number[]][]): string[] {
-  const out = [
-    `${'part'.padEnd(12)} ${'n'.padStart(5)}  rules   model   hybrid | hard n  rules   model   hybrid | model vs rules       hybrid vs rules`,
-  ];
-  for (const [name, ps, pm, ph] of parts) {
-    const r = scoreOf(
-      ps,
-      ps.map((p) => p.rule),
-    );
-    const m = scoreOf(ps, pm);
-    const h = scoreOf(ps, ph);
-    out.push(
-      `${name.padEnd(12)} ${String(r.n).padStart(5)}  ${pct(r.acc).padStart(6)}  ${pct(m.acc).padStart(6)}  ${pct(h.acc).padStart(6)} | ${String(r.hardN).padStart(6)}  ${pct(r.hardAcc).padStart(6)}  ${pct(m.hardAcc).padStart(6)}  ${pct(h.hardAcc).padStart(6)} | ${fmtD(discordant(ps, pm)).padEnd(20)} ${fmtD(discordant(ps, ph))}`,
-    );
-  }
-  return out;
-}
-function perLabelTable(ps: readonly Prepared[], pm: readonly number[], ph: readonly number[]): string[] {
-  const r = scoreOf(
-    ps,
-    ps.map((p) => p.rule),
-  );
-  const m = scoreOf(ps, pm);
-  const h = scoreOf(ps, ph);
-  const cell = (s: Scored, c: number) =>
-    `${pct(s.perLabel[c]![0], 0)} / ${pct(s.perLabel[c]![1], 0)}`.padEnd(12);
-  return [
-    `  ${'label (P / R)'.padEnd(22)} ${'rules'.padEnd(12)} ${'model'.padEnd(12)} ${'hybrid'.padEnd(12)} (support; predicted by rules, model, hybrid)`,
-    ...LABELS.map(
-      (l, c) =>
-        `  ${l.padEnd(22)} ${cell(r, c)} ${cell(m, c)} ${cell(h, c)} (${r.perLabel[c]![2]}; ${r.perLabel[c]![3]}, ${m.perLabel[c]![3]}, ${h.perLabel[c]![3]})`,
-    ),
-  ];
-}
 
 // TRAIN-CV report for the chosen settings (optimistic: the settings were chosen on these folds).
 const cvModel = cvProbs.get(sKey(chosenModel))!.map((p) => argmax(p));

@@ -32,43 +32,21 @@
  * the first run: feature sets {minimal: rule pos punct len; compact: + cue suffix; full: + word;
  * noRule: full without rule}, L2 {0.001, 0.003, 0.01, 0.03}, steps {25, 75, 200}, t {0, 0.1 … 0.9, never}.
  *
- * Runs, each with the grid, features and model fixed before it. On sets 1–2 alone (850 entries, rules
- * of 69349d0): model alone below the rules on every held-out kind (report 85% vs 89%), hybrid 90% vs
- * 89%, +2/−0, p 0.5. With sets 3–4, the set grouping and the cell-based training sets (checked first
- * with `--tune-only`, then one full run, nothing changed after it), the
- * result (rules of 76feed9, fingerprint 3518891e984cace3; 356 trainings, ~46 s). Report kinds pooled
- * (929 entries, 239 hard):
- *   leave-one-kind-out: rules 88.2%, model 87.3% (+1/−9, p 0.021: worse), hybrid 88.1% (+0/−1, p 1);
- *     hard 65.3% / 64.0% / 65.3%. By set: 1–2 90.7/89.2/90.7, 3 87.7/87.7/87.7, 4 84.6/83.8/84.2.
- *   leave-one-set-out:  rules 88.2%, model 87.6% (+3/−8, p 0.23), hybrid 88.1% (+5/−6, p 1);
- *     hard 65.3% / 64.9% / 65.7%. Folds: 1–2 90.7/89.2/90.0, 3 87.7/87.7/88.5, 4 84.6/85.0/84.6.
- *   tune-only model on the report kinds: 85% (hybrid 88%) vs the rules' 88%.
- * The model picks the `minimal` set (rule one-hot + shape) in all 9 outer folds, so it mostly copies
- * the rules and its own departures lose; the hybrid picks t 0.9 in 6 of 9 outer folds and changes
- * right/wrong on ≤ 11 of 929 entries. Caveat: the rules were revised on sets 3 and 4's errors, so on
- * those sets they are in-sample; but on sets 1–2's report part (errors never listed) the model and
- * the hybrid do no better either (89.2–90.7% vs 90.7%).
- * Verdict: twice the data changes nothing. Neither the model nor the hybrid gains over the rules in
- * either grouping (criterion: ≥ 2 points with p < 0.05 in both); no learned-weights.json is written
- * and a learned fallback does not earn a place in lib/snapshot.
- *
- * With `--sets-5-7` (the spent sets 5-7 added, 2,080 entries; grid, features and
- * model untouched; set 8, untouched, never loaded; rules of f5ec43d, fingerprint f66163f1697c4105;
- * 549 trainings, 124 s). Report kinds pooled (1,639 entries, 423 hard):
- *   leave-one-kind-out: rules 88.2%, model 87.0% (+10/−38, p 6e-5: worse), hybrid 88.2% (+1/−1);
- *   leave-one-set-out:  rules 88.2%, model 88.1% (+11/−13, p 0.84), hybrid 88.3% (+3/−1, p 0.63);
- *     hard 67% / 68% / 67%.
- * Verdict unchanged with three times the data of sets 1–2: no learned fallback.
- * With `--sets-5-7 --pairs` (a `pairs` feature set added to the grid, the minimal set plus every
- * pair of its features, the idea that lifted the heuristic scorer; rules of 32cda04, 194 s): chosen in
- * 3 of 6 set folds for the model; leave-one-set-out rules 89%, model 88% (+8/−18, p 0.076), hybrid 89%
- * (+2/−2); leave-one-kind-out model +7/−39. No gain either.
+ * Runs and verdicts: eval/snapshot/LEARNED.md.
  *
  * Flags: `--tune-only` prints the tune-kind folds only; `--json` prints only the JSON blob;
  * `--sets-5-7` adds the spent sets 5-7; `--pairs` adds the `pairs` feature set to the grid.
  */
+import { argmax, hybrid, MARGINS, signTest } from './learned-common.js';
 import { featuresOf, GROUPS, type Group } from './learned-features.js';
 import { probs, type Rows, train } from './learned-model.js';
+import {
+  type GroupResult,
+  learnedReport,
+  type Scored,
+  type Setting,
+  scoreOf as scored,
+} from './learned-report.js';
 import {
   rulesFingerprint as fingerprintRules,
   LABELS,
@@ -77,7 +55,6 @@ import {
   loadLabelled,
   loadLabelledMore,
   loadReportLabels,
-  type Score,
   SPLIT,
 } from './score.js';
 
@@ -97,14 +74,6 @@ const FEATURE_SETS: Record<string, readonly Group[]> = {
 };
 const L2S = [0.001, 0.003, 0.01, 0.03];
 const STEPS = [25, 75, 200];
-const MARGINS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, Number.POSITIVE_INFINITY];
-
-interface Setting {
-  fs: string;
-  l2: number;
-  steps: number;
-  t?: number;
-}
 
 const t0 = Date.now();
 // Sets 1-2, 3 and 4. Set 5 and later are never loaded here.
@@ -191,12 +160,6 @@ function predictProbs(s: Setting, trainCells: readonly string[], idx: readonly n
   return idx.map((i) => probs(w, rows[i]!, K, names.length));
 }
 
-const argmax = (p: Float64Array) => p.indexOf(Math.max(...p));
-function hybrid(p: Float64Array, rule: number, t: number): number {
-  const m = argmax(p);
-  return m !== rule && p[m]! - p[rule]! > t ? m : rule;
-}
-
 /**
  * The model's and the hybrid's settings by inner CV within `trainCells` alone: each inner fold (a
  * list of cells) is predicted by a model trained on the other training cells; criterion: mean
@@ -234,63 +197,6 @@ function select(
             bestHybrid = [mean(hybridAcc[m]!), { ...s, t: MARGINS[m] }];
       }
   return { model: bestModel[1], hybrid: bestHybrid[1], inner: [bestModel[0], bestHybrid[0]] };
-}
-
-/** score.ts's `Score` without the confusion matrix and the error list (this script prints neither). */
-type Scored = Omit<Score, 'confusion' | 'errors'>;
-
-function scoreOf(idx: readonly number[], pred: ReadonlyMap<number, number>): Scored {
-  const tp = new Array<number>(K).fill(0);
-  const sup = new Array<number>(K).fill(0);
-  const prd = new Array<number>(K).fill(0);
-  let right = 0;
-  let hardN = 0;
-  let hardRight = 0;
-  for (const i of idx) {
-    const p = pred.get(i)!;
-    sup[y[i]!]!++;
-    prd[p]!++;
-    if (p === y[i]) {
-      right++;
-      tp[p]!++;
-    }
-    if (entries[i]!.hard) {
-      hardN++;
-      if (p === y[i]) hardRight++;
-    }
-  }
-  const perLabel = Object.fromEntries(
-    LABELS.map((l, c) => [
-      l,
-      {
-        precision: prd[c] ? tp[c]! / prd[c]! : null,
-        recall: sup[c] ? tp[c]! / sup[c]! : null,
-        support: sup[c]!,
-        predicted: prd[c]!,
-      },
-    ]),
-  ) as Scored['perLabel'];
-  return {
-    n: idx.length,
-    accuracy: right / idx.length,
-    hardN,
-    hardAccuracy: hardN ? hardRight / hardN : 0,
-    perLabel,
-  };
-}
-
-/** Two-sided exact sign test on the discordant pairs (b: only the challenger right, c: only the rules). */
-function signTest(b: number, c: number): number {
-  const n = b + c;
-  if (n === 0) return 1;
-  let tail = 0;
-  const lo = Math.min(b, c);
-  let coef = 1; // C(n, 0)
-  for (let x = 0; x <= lo; x++) {
-    tail += coef / 2 ** n;
-    coef = (coef * (n - x)) / (x + 1);
-  }
-  return Math.min(1, 2 * tail);
 }
 
 /** The model's and the hybrid's answers on `idx`, trained on `trainCells` with the selected settings. */
@@ -339,6 +245,8 @@ const setFolds: OuterFold[] = TUNE_ONLY
     }));
 
 const predRules = new Map<number, number>(entries.map((_, i) => [i, ruleIdx[i]!]));
+const hardOf = entries.map((e) => e.hard);
+const scoreOf = (idx: readonly number[], pred: ReadonlyMap<number, number>) => scored(idx, pred, y, hardOf);
 function runGrouping(folds: OuterFold[]) {
   const model = new Map<number, number>();
   const hyb = new Map<number, number>();
@@ -384,7 +292,7 @@ if (!TUNE_ONLY) {
 function resultsOf(
   groups: [string, number[]][],
   run: { model: Map<number, number>; hyb: Map<number, number> },
-) {
+): GroupResult[] {
   const systems: [string, Map<number, number>][] = [
     ['rules', predRules],
     ['model', run.model],
@@ -457,63 +365,4 @@ const blob = {
 };
 
 if (args.has('--json')) console.log(JSON.stringify(blob, null, 2));
-else {
-  const pct = (x: number | null) => (x === null ? '  —' : `${(x * 100).toFixed(0).padStart(3)}%`);
-  const out: string[] = [
-    `${entries.length} entries (${SETS.map((k) => `set ${k} ${blob.setSizes[k]}`).join(', ')})${TUNE_ONLY ? ', tune-kind folds only' : ''}; settings by nested CV.`,
-  ];
-  const table = (title: string, rs: typeof kindResults) => {
-    out.push(
-      '',
-      title,
-      `${'held out'.padEnd(18)} ${'n'.padStart(4)}  rules  model  hybrid  | hard n  rules  model  hybrid | model vs rules (+/-, p)  hybrid vs rules`,
-    );
-    for (const r of rs) {
-      const s = r.scores;
-      const d = (v: { onlyChallengerRight: number; onlyRulesRight: number; signTestP: number }) =>
-        `+${v.onlyChallengerRight}/-${v.onlyRulesRight} p=${v.signTestP.toPrecision(2)}`;
-      out.push(
-        `${r.group.padEnd(18)} ${String(s.rules!.n).padStart(4)}  ${pct(s.rules!.accuracy)}   ${pct(s.model!.accuracy)}   ${pct(s.hybrid!.accuracy)}   | ${String(s.rules!.hardN).padStart(6)}  ${pct(s.rules!.hardAccuracy)}   ${pct(s.model!.hardAccuracy)}   ${pct(s.hybrid!.hardAccuracy)}  | ${d(r.vsRules.model).padEnd(24)} ${d(r.vsRules.hybrid)}`,
-      );
-    }
-    for (const r of rs.filter((x) => x.group.endsWith('(pooled)') && !x.group.startsWith('all'))) {
-      out.push(`${r.group}: precision / recall for rules, model, hybrid (support; predicted by each)`);
-      for (const l of LABELS) {
-        const cell = (s: string) => {
-          const p = r.scores[s]!.perLabel[l];
-          return `${pct(p.precision)} / ${pct(p.recall)}`;
-        };
-        const pr = ['rules', 'model', 'hybrid'].map((s) => r.scores[s]!.perLabel[l].predicted).join(', ');
-        out.push(
-          `  ${l.padEnd(22)} ${cell('rules')}   ${cell('model')}   ${cell('hybrid')}   (${r.scores.rules!.perLabel[l].support}; ${pr})`,
-        );
-      }
-    }
-  };
-  table(
-    'Grouping 1: leave-one-kind-out (inner: leave-one-kind-out over the five training kinds)',
-    kindResults,
-  );
-  if (!TUNE_ONLY)
-    table('Grouping 2: leave-one-set-out over the report kinds (inner: the two other sets)', setResults);
-  if (tuneOnly)
-    out.push(
-      '',
-      `tune-only → report: n ${tuneOnly.rules.n}, rules ${pct(tuneOnly.rules.accuracy)}, model ${pct(tuneOnly.model.accuracy)}, hybrid ${pct(tuneOnly.hybrid.accuracy)}; hard n ${tuneOnly.rules.hardN}: ${pct(tuneOnly.rules.hardAccuracy)}, ${pct(tuneOnly.model.hardAccuracy)}, ${pct(tuneOnly.hybrid.hardAccuracy)}`,
-    );
-  out.push('', 'chosen settings per outer fold (model; hybrid):');
-  for (const [k, v] of [...Object.entries(byKindRun.chosen), ...Object.entries(bySetRun.chosen)]) {
-    const c = v as { model: Setting; hybrid: Setting };
-    out.push(
-      `  ${k.padEnd(18)} ${c.model.fs} l2=${c.model.l2} steps=${c.model.steps};  ${c.hybrid.fs} l2=${c.hybrid.l2} steps=${c.hybrid.steps} t=${c.hybrid.t}`,
-    );
-  }
-  out.push(
-    '',
-    `≥ 2 points with p < 0.05 on the report kinds in both groupings: model ${verdict.model}, hybrid ${verdict.hybrid}`,
-    `rules ${rulesFingerprint}; trainings ${trainings}, ${blob.seconds.toFixed(1)} s`,
-    '',
-    JSON.stringify(blob),
-  );
-  console.log(out.join('\n'));
-}
+else console.log(learnedReport(blob, SETS, TUNE_ONLY));

@@ -20,6 +20,7 @@ import { reflectCases } from './cases/reflect';
 import { sessionCases } from './cases/session';
 import { snapshotCases } from './cases/snapshot';
 import { snapshotReadingCases } from './cases/snapshot-reading';
+import { snapshotReductionCases } from './cases/snapshot-reduction';
 import { storeCases } from './cases/store';
 import { transcriptCases } from './cases/transcript';
 
@@ -54,6 +55,7 @@ export const cases: ConformanceCase[] = [
   ...transcriptCases,
   ...redactCases,
   ...snapshotCases,
+  ...snapshotReductionCases,
   ...snapshotReadingCases,
   ...reductionCases,
   ...storeCases,

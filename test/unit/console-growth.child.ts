@@ -1,5 +1,5 @@
 /**
- * Run by test/unit/linear-time.test.ts in a child process with a fixed young generation
+ * Run by test/unit/linear-time-parsers.test.ts in a child process with a fixed young generation
  * (`node --max-semi-space-size=1`): the growth of detected console-turn parsing, printed as JSON.
  */
 import { safeParseTranscript } from '../../lib/transcript/index';

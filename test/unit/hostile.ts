@@ -1,6 +1,6 @@
 /**
  * Hostile doubles shared by the "never rejects, never hangs" tests of reduceTrajectory
- * (reduce.test.ts) and computeTrajectoryReduction (snapshot.test.ts).
+ * (reduce.test.ts) and computeTrajectoryReduction (snapshot-never-rejects.test.ts).
  */
 import type { LlmClient } from '../../lib/llm/index';
 

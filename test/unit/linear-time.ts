@@ -123,7 +123,7 @@ export function excessOf(ratios: readonly number[]): number {
  * Whether three doublings pass only by setting the first two aside, which leaves one ratio to judge:
  * a quadratic whose last doubling reads low by noise passes that way (a small quadratic with 1 ms
  * samples did in 1 of 15 runs). `measureGrowth` measures such a pass again with two more doublings,
- * where the tail rules read five ratios (1 of 372 checks of linear-time.test.ts needed it in a run).
+ * where the tail rules read five ratios (1 of 372 checks of the linear-time*.test.ts suites needed it in a run).
  *
  * @example
  * ```ts

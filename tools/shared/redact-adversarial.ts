@@ -1,6 +1,6 @@
 /**
  * Adversarial units for the redaction scanners (issue 36): each is repeated to the size under test. Read
- * by bench/redact-growth.bench.ts (medians, printed) and test/unit/linear-time.test.ts (ratios, enforced).
+ * by bench/redact-growth.bench.ts (medians, printed) and test/unit/linear-time-errors.test.ts (ratios, enforced).
  */
 export const REDACT_ADVERSARIAL: readonly (readonly [name: string, unit: string])[] = [
   ['zero-width spaces', 'a\u200b'],
