@@ -26,12 +26,13 @@ const PLACEHOLDER = /\[[a-z][a-z0-9_-]*-\d+\]/;
 const DEICTIC =
   /^(?:don['’]?t|do not|never|always|stop|avoid|use|do|keep|make|try|change|remove|delete|fix|put|add|leave|move|undo|revert|follow|check|only|just|give|show|tell|send|name|write|read|run)\s+(?:(?:\w+\s+){0,2})?(?:it|this|that|these|those|them|here|there|him|her|the same|again|so|such)(?:[\s,.;!]|$)/i;
 /**
- * Refers to the session's own objects: "the above", "this file", "this approach", "line 42", "step 3".
- * "This" before any noun points at the session, but for the repository as a whole ("Use pnpm in this
- * repository.").
+ * Refers to the session's own objects: "the above", "this file", "this approach", "these findings",
+ * "those services", "line 42", "step 3". "This" before any noun points at the session, but for the
+ * repository as a whole ("Use pnpm in this repository."); "these" and "those" before a noun always do
+ * (a key point is one sentence: what they point at is not in it).
  */
 const SESSION_BOUND =
-  /\bthis (?!(?:repository|repo|codebase|code base|monorepo|workspace|app|application)\b)[a-z]{2,}\b|\b(?:the above|above code|below code|that (?:file|function|one|line|error|bug|part|section|code|change|approach|plan|idea|solution|version|output|result)|line \d+|step \d+|lines? \d+-\d+|the following|as follows)\b/i;
+  /\bthis (?!(?:repository|repo|codebase|code base|monorepo|workspace|app|application)\b)[a-z]{2,}\b|\b(?:these|those) (?!days\b)[a-z]{2,}\b|\b(?:the above|above code|below code|that (?:file|function|one|line|error|bug|part|section|code|change|approach|plan|idea|solution|version|output|result)|line \d+|step \d+|lines? \d+-\d+|the following|as follows)\b/i;
 /**
  * A request for this conversation ("I'd like to talk about…" read as "Prefer to talk about…"), or a
  * wish that is no instruction ("Be able to…").
@@ -83,8 +84,8 @@ function balanced(text: string, open: string, close: string): boolean {
  * - `garbled`: also a sentence misread as an instruction ("Use We are learning together…");
  * - `vague`: it grants a free choice ("use whatever tools you normally use"), or has nothing to check
  *   ("Be very detail focused.", "Do not skip anything."): nothing to follow;
- * - `not self-contained`: its object is "it", "this", "that"… or "this file", "line 42", "the
- *   following": it needs the session to be understood;
+ * - `not self-contained`: its object is "it", "this", "that"… or "this file", "these findings", "line
+ *   42", "the following": it needs the session to be understood;
  * - `task-bound`: it names one project's file (`src/app/page.tsx`) or one machine's path (`/Users/…`),
  *   or it is a request of this conversation ("Prefer to talk about…", "Check if…", "Be able to…"),
  *   or one thing to make ("Build a small Rails app that…"; "Create a branch for each feature." is a

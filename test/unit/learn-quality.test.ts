@@ -18,6 +18,15 @@ describe('learn: quality rules', () => {
       judgeRule('Ask me clarifying questions about this approach in order to create an implementation plan.'),
     ).toBe('not self-contained');
     expect(judgeRule('Always keep that plan in mind.')).toBe('not self-contained');
+    // "These findings", "those services": what they point at is on the session's screen.
+    expect(judgeRule('Write ROADMAP.md with these findings before touching any code.')).toBe(
+      'not self-contained',
+    );
+    expect(judgeRule('Start all these services yourself rather than me doing it manually.')).toBe(
+      'not self-contained',
+    );
+    expect(judgeRule('Never call those legacy endpoints from the client.')).toBe('not self-contained');
+    expect(judgeRule('Prefer small commits these days.')).toBeUndefined();
     expect(judgeRule('Use We are also learning together, not rush to solutions.')).toBe('garbled');
     expect(judgeRule('Show only the diff for app/connection-test/page.tsx.')).toBe('task-bound');
     // A Claude Code user's first turn: one app to build, not a rule.
