@@ -174,7 +174,7 @@ function sources(dir: string): string[] {
     const path = join(dir, name);
     if (['node_modules', 'results', 'fixtures', 'dist'].includes(name)) return [];
     if (statSync(path).isDirectory()) return sources(path);
-    return /\.(ts|tsx|mjs|js)$/.test(name) && !name.endsWith('.d.ts') && !name.endsWith('.d.mts')
+    return /\.(ts|tsx|mjs|js|css)$/.test(name) && !name.endsWith('.d.ts') && !name.endsWith('.d.mts')
       ? [path]
       : [];
   });
