@@ -10,6 +10,7 @@
  * a letter or digit also refuses to start inside a run of its own characters (a lookbehind added by
  * the scanner), so a long run is attempted once, not once per character.
  */
+import { AWS_ID_PREFIX, keyEnd } from './key-after.js';
 import { splitPrefix, VENDOR_FORMATS, VENDOR_KINDS, VENDOR_NAME, type VendorKind } from './vendors.js';
 
 /**
@@ -211,7 +212,7 @@ const CURL_USER = `(?<=curl[ \\t][^\\r\\n]{0,256})(?:-u|--user)(?:=|[ \\t]{1,5})
 
 const OPENAI_REST = '[A-Za-z0-9_-]{20,1024}';
 const OPENAI_LEGACY = '(?=[A-Za-z0-9]{0,1024}[A-Z0-9])[A-Za-z0-9]{20,1024}';
-const OPENAI_MARKED = '[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}(?![A-Za-z0-9])';
+const OPENAI_MARKED = `[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}${keyEnd('A-Za-z0-9')}`;
 
 /** `scheme://user:password@host`: the user and password, any scheme and host (`localhost` too). */
 const URL_SCHEME = /[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\//.source;
@@ -335,12 +336,14 @@ export const KIND_SPECS: readonly KindSpec[] = [
     ['[sr]k_(?:live|test|prod)_', '[A-Za-z0-9]{10,1024}'],
     ['whsec_', '[A-Za-z0-9]{24,1024}'],
   ]),
-  keys('google-api-key', [['AIza', '[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])']]),
+  keys('google-api-key', [['AIza', `[A-Za-z0-9_-]{35}${keyEnd('A-Za-z0-9_-')}`]]),
   keys('slack-token', [
     ['xox[abeoprs]-', '[A-Za-z0-9-]{8,1024}'],
     ['xapp-', '[0-9]{1,8}-[A-Za-z0-9-]{10,1024}'],
   ]),
-  keys('aws-access-key', [['AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9]', '[A-Z0-9]{16}(?![A-Za-z0-9])']]),
+  // Exactly 16 after the prefix, then no more of a word, unless another key starts there
+  // (`AKIA…AKIA…`, `AKIA…sk-proj-…`: two keys glued, each redacted; key-after.ts).
+  keys('aws-access-key', [[AWS_ID_PREFIX, `[A-Z0-9]{16}${keyEnd('A-Za-z0-9')}`]]),
   keys('jwt', [['eyJ', '[A-Za-z0-9_-]{8,8192}\\.eyJ[A-Za-z0-9_-]{8,65536}\\.[A-Za-z0-9_-]{0,8192}']]),
   {
     kind: 'basic-auth',

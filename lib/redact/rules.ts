@@ -22,7 +22,15 @@ export interface CompiledRules {
    * The kinds that may be glued to a short word, without lookbehinds (`y`), and the characters they can
    * start with: tried in the 15 positions after a match's end (see {@link gluedAfter}).
    */
-  glued: { sticky: RegExp; alts: Alt[]; starts: ReadonlySet<number> } | undefined;
+  glued:
+    | {
+        sticky: RegExp;
+        alts: Alt[];
+        starts: ReadonlySet<number>;
+        /** The kinds' fixed starts alone, sticky: a cheap test before the whole expression is tried. */
+        prefix: RegExp;
+      }
+    | undefined;
   /** Anchored tests that reclassify a bearer token as a more specific kind (`Bearer sk-ant-…`). */
   classify: { kind: string; test: RegExp }[];
   /** Names whose placeholders (`[email-3]`) are recognised in the input. */
@@ -142,6 +150,7 @@ export function compileRules(
       sticky: new RegExp(gluedSpecs.map((spec) => `(${spec.gluedSource ?? spec.source})`).join('|'), 'y'),
       alts,
       starts: new Set([...starts].map((c) => c.charCodeAt(0))),
+      prefix: new RegExp(gluedSpecs.flatMap((spec) => spec.prefixes!.map((p) => `(?:${p})`)).join('|'), 'y'),
     };
   }
   return {

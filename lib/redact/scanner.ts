@@ -4,6 +4,7 @@
  */
 import { withWedges } from './address.js';
 import { afterEscape, EscapeCursor } from './escapes.js';
+import { gluedInside } from './inside.js';
 import { execAt, globalFrom, interpret, NextMatches, stickyAt } from './matches.js';
 import type { CompiledRules, CustomRule, Span } from './rules.js';
 import type { ScanTrace } from './trace.js';
@@ -214,6 +215,13 @@ function overlapping(text: string, rules: CompiledRules, span: Span, prevEnd: nu
     // A match inside the span's context (a setting's name) is redacted too: the value starts there.
     if (other === undefined || (other.end <= end && other.valueStart >= valueStart)) continue;
     absorb(other);
+  }
+  // A key glued after this one whose start the match swallowed (`sk-…sk-…`): redacted with it.
+  for (let round = 0, from = span.start + 1; round < UNGLUE_ROUNDS; round++) {
+    const g = gluedInside(text, rules, from, end);
+    if (g === undefined) break;
+    absorb(g);
+    from = g.start + 1;
   }
   return end === span.end && valueStart === span.valueStart
     ? span

@@ -20,10 +20,13 @@ export interface VendorFormat {
   what: string;
 }
 
+import { keyEnd } from './key-after.js';
+
 /** The kinds the table yields (each also a built-in kind name). */
 export type VendorKind = 'npm-token' | 'huggingface-token' | 'gitlab-token' | 'vendor-key';
 
-const END = '(?![A-Za-z0-9_-])';
+/** A fixed-length key ends where its word does, or where another key starts (key-after.ts). */
+const END = keyEnd('A-Za-z0-9_-');
 const HEX = '[a-fA-F0-9]';
 
 /** @internal The formats, grouped by kind in the order they are tried. */

@@ -73,7 +73,9 @@ describe('overlapping matches', () => {
     const text =
       'xoxb-[email-1]a.AKIASOGCBM5N4KLTALRZsk-ant-aws_secret_access_key=AOzeACBYgB36PWHJCawxZ2eTnpqZtdZa9ToEoIoO';
     const once = redact(text).text;
-    expect(once).toBe('xoxb-[email-1]a.[aws-access-key-1][secret-1]');
+    // The key id is followed by `sk-`, where another key may start, so it is a key id from its start
+    // (kinds.ts KEY_AFTER); inside the setting's name, it is redacted with the value.
+    expect(once).toBe('xoxb-[email-1]a.[secret-1]');
     expect(redact(once).text).toBe(once);
   });
 
@@ -84,7 +86,8 @@ describe('overlapping matches', () => {
     const pemBlock = '-----BEGIN PRIVATE KEY----------END PRIVATE KEY-----';
     const tail = 'sk-ant-aws_secret_access_key=AOzeACBYgB36PWHJCawxZ2eTnpqZtdZa9ToEoIoO';
     const once = redact(`${pemBlock}AKIASOGCBM5N4KLTALRZ${tail}`).text;
-    expect(once).toBe('[private-key-1][aws-access-key-1][secret-1]');
+    // The key id ends where `sk-` starts (kinds.ts KEY_AFTER), so the name is read after it, as below.
+    expect(once).toBe('[private-key-1][aws-access-key-1][aws-secret-key-1]');
     expect(redact(once).text).toBe(once);
     // Without the match before it the name starts after the key id, which is found as glued there.
     expect(redact(`AKIASOGCBM5N4KLTALRZ${tail}`).text).toBe('[aws-access-key-1][aws-secret-key-1]');

@@ -12,6 +12,9 @@ export const REDACT_ADVERSARIAL: readonly (readonly [name: string, unit: string]
   ['glued AWS prefixes', 'xAKIA'],
   ['glued GitHub prefixes', 'ghp_'],
   ['glued Anthropic prefixes', '1sk-ant-'],
+  // Keys' starts inside one key's run: each is tried whole, a bounded number of times (inside.ts).
+  ['key starts inside a key', 'sk-proj-eyJsk-ghp_xoxb-AKIA'],
+  ['glued AWS key ids', 'AKIA0123456789ABCDEF'],
   // Prefixes of seven or more characters are read after any run of word characters (kinds.ts, glued).
   ['distinct prefixes in a run', 'github_pat_sk-ant-x'],
   // A setting's name is probed at every position for a glued key (scanner.ts, overlapping).

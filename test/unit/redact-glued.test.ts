@@ -1,0 +1,82 @@
+/**
+ * Keys glued to keys: every pair of the built-in key kinds written with nothing, a space, `_`, `-`, `.`
+ * or `,` between leaves no twelve characters of either in clear. A key whose characters can begin the
+ * next one (`sk-…sk-…`, `ghp_…ghp_…`, one JWT after another) swallowed that key's start, and what was
+ * left (`-…`, `_…`) stayed in clear; a fixed-length key (`AKIA…`, `AIza…`) glued to more of a word was
+ * refused, and so was the key glued after it.
+ */
+import { createRedactor, redact } from 'rearview/redact';
+import { describe, expect, it } from 'vitest';
+import { makeFakes, pem } from '../../tools/shared/redact-fakes';
+
+const a = makeFakes(3);
+const b = makeFakes(4);
+/** Key kinds the fakes do not make: a Google API key and a Stripe secret key, two of each. */
+const more = {
+  google: ['AIzaSyD3xQ9vT2mLp4Kf8Rz1Wq7Yb6Nc5Hd0Ej3', 'AIzaSyB8uQ1vA2mLp9Kf8Rz1Wq7Yb6Nc5Hd0Xy7'],
+  stripe: ['sk_live_4eC39HqLyjWDarjtT1zdp7dc9X2', 'sk_live_9aB12CdEfGhIjKlMnOpQrStUv'],
+};
+const KINDS = Object.keys(a).filter(
+  (k) => !['pemBody', 'bearer', 'awsSecret'].includes(k),
+) as (keyof typeof a)[];
+const first: Record<string, string> = {
+  ...Object.fromEntries(KINDS.map((k) => [k, a[k]])),
+  google: more.google[0]!,
+  stripe: more.stripe[0]!,
+};
+const second: Record<string, string> = {
+  ...Object.fromEntries(KINDS.map((k) => [k, b[k]])),
+  google: more.google[1]!,
+  stripe: more.stripe[1]!,
+};
+const SEPARATORS = ['', ' ', '_', '-', '.', ','];
+/** What comes before the pair: nothing, the dashes a private key's last line ends with, a setting. */
+const BEFORE = ['', '-----END PRIVATE KEY-----', 'id='];
+
+/** Twelve characters of `secret` that `out` still holds, or undefined. */
+function leftIn(out: string, secret: string): string | undefined {
+  for (let i = 0; i + 12 <= secret.length; i++)
+    if (out.includes(secret.slice(i, i + 12))) return secret.slice(i, i + 12);
+  return undefined;
+}
+
+describe('keys glued to keys', () => {
+  it('leave nothing of either key in clear, for every pair of kinds, separator and what comes before', () => {
+    const leaks: string[] = [];
+    for (const before of BEFORE)
+      for (const x of Object.keys(first))
+        for (const y of Object.keys(second))
+          for (const sep of SEPARATORS) {
+            const out = redact(`${before}${first[x]}${sep}${second[y]}`).text;
+            const left = leftIn(out, first[x]!) ?? leftIn(out, second[y]!);
+            if (left !== undefined) leaks.push(`${before}${x}${JSON.stringify(sep)}${y}: ${left}`);
+          }
+    expect(leaks).toEqual([]);
+  });
+
+  it('redacts a key id glued to a key id, a Google key to a Google key, each on its own', () => {
+    expect(redact(`${a.awsAccess}${b.awsAccess}`).text).toBe('[aws-access-key-1][aws-access-key-2]');
+    expect(redact(`${more.google[0]}${more.google[1]}`).text).toBe('[google-api-key-1][google-api-key-2]');
+    expect(redact(`${a.openaiLegacy}${b.openaiLegacy}`).text).not.toContain(b.openaiLegacy.slice(3, 15));
+  });
+
+  it('still reads a fixed-length key that goes on as a word as no key', () => {
+    // Twenty upper-case letters and digits after `AKIA`, or a Google-shaped run that goes on: no key.
+    expect(redact('AKIAIOSFODNN7EXAMPLEXYZW').count).toBe(0);
+    expect(redact(`${more.google[0]}abc`).count).toBe(0);
+  });
+
+  it('redacts an OpenAI key after a run of dashes, glued to a GitHub token (fuzz, 10x runs)', () => {
+    // The key's look back refuses a dash before it unless it holds OpenAI's marker, and the marked
+    // form refused the token glued after it: both stayed in clear, on every pass.
+    const text = `-----END PRIVATE KEY-----${a.openaiLegacy}${b.ghp}`;
+    expect(redact(text).text).toBe('-----END PRIVATE KEY-----[openai-key-1][github-token-1]');
+  });
+
+  it('finds what a first pass left after a private key and two glued OpenAI keys (fuzz seed -228242065)', () => {
+    const text = `x ${pem('RSA PRIVATE KEY', a.pemBody, '\\n')}${a.openaiLegacy}${b.openaiLegacy}`;
+    const once = createRedactor().redact(text).text;
+    expect(leftIn(once, a.openaiLegacy) ?? leftIn(once, b.openaiLegacy)).toBeUndefined();
+    expect(redact(once).count).toBe(0);
+  });
+});
