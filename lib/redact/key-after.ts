@@ -7,7 +7,14 @@
  * other).
  */
 
-/** The starts of an AWS key id (access, session, …). */
+/**
+ * The starts of an AWS key id (access, session, …).
+ *
+ * @example
+ * ```ts
+ * new RegExp(`^(?:${AWS_ID_PREFIX})`).test('ASIA0123456789ABCDEF'); // true
+ * ```
+ */
 export const AWS_ID_PREFIX = 'AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9]';
 
 /**
