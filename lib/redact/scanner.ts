@@ -95,6 +95,8 @@ function scanAll(
       const k = trace.at(pos);
       if (k >= 0 && !customBy(text, custom, next, fresh, pos, trace.choseAt(k))) {
         pos = trace.replay(k, onSpan);
+        // The replayed step ended at its match's end, as an emitted one does: a key may start there.
+        afterMatch = true;
         continue;
       }
     }

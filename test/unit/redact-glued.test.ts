@@ -73,6 +73,14 @@ describe('keys glued to keys', () => {
     expect(redact(text).text).toBe('-----END PRIVATE KEY-----[openai-key-1][github-token-1]');
   });
 
+  it('redacts a key glued after another when a value found elsewhere makes the scan run again (fuzz seed 1500794668)', () => {
+    // The second round replays the first scan's steps; after a replayed key the glued one was refused.
+    const text = `-----BEGIN PRIVATE KEY-----${a.openaiLegacy}${a.slackBot}.${pem('RSA PRIVATE KEY', a.pemBody)}`;
+    expect(redact(text).text).toBe(
+      '-----BEGIN PRIVATE KEY-----[openai-key-1][slack-token-1].[private-key-1]',
+    );
+  });
+
   it('finds what a first pass left after a private key and two glued OpenAI keys (fuzz seed -228242065)', () => {
     const text = `x ${pem('RSA PRIVATE KEY', a.pemBody, '\\n')}${a.openaiLegacy}${b.openaiLegacy}`;
     const once = createRedactor().redact(text).text;
