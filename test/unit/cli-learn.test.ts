@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockAnthropic, startMockAnthropic } from '../llm/mock-anthropic';
 import { startMockOpenAi } from '../llm/mock-openai';
 import { builtCli } from './built-cli';
+import { session } from './learn-helpers';
 
 const root = join(import.meta.dirname, '../..');
 type Main = (argv: string[], io?: Record<string, unknown>) => Promise<number>;
@@ -19,31 +20,6 @@ let main: Main;
 let tmp: string;
 
 const KEY = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01234567-AbCdEf';
-
-function session(day: string, correction: string): string {
-  return [
-    {
-      type: 'user',
-      message: { role: 'user', content: 'Install the dependencies.' },
-      uuid: 'u1',
-      timestamp: `${day}T10:00:00Z`,
-    },
-    {
-      type: 'assistant',
-      message: { role: 'assistant', content: [{ type: 'text', text: 'Running npm install.' }] },
-      uuid: 'a1',
-      timestamp: `${day}T10:00:05Z`,
-    },
-    {
-      type: 'user',
-      message: { role: 'user', content: correction },
-      uuid: 'u2',
-      timestamp: `${day}T10:01:00Z`,
-    },
-  ]
-    .map((o) => JSON.stringify(o))
-    .join('\n');
-}
 
 beforeAll(async () => {
   if (!existsSync(join(root, 'dist/lib/learn/index.js'))) {
