@@ -64,6 +64,10 @@ const ADVERSARIAL: [string, (n: number) => string][] = [
   ['dotted-domain', (n) => `x@${'a.'.repeat(n / 2)}1`],
   ['local-part-run', (n) => `${'a.'.repeat(n / 2)}@x.io`],
   ['addresses-back-to-back', (n) => 'x@y.co'.repeat(n / 6)],
+  // Short starts after a run: each is a candidate the scanner reads back from (matches.ts keyBefore).
+  ['starts-after-a-run', (n) => `${'q'.repeat(16)}${'EAAA'.repeat(n / 4)}`],
+  ['separated-starts-after-a-run', (n) => `${'a'.repeat(16)}${'hvs.'.repeat(n / 4)}`],
+  ['keys-glued-to-keys', (n) => `AKIA${'B'.repeat(16)}glpat-${'c'.repeat(30)} `.repeat(n / 57)],
 ];
 
 function byteLength(s: string): number {

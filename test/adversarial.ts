@@ -25,6 +25,10 @@ export const REDACT_ADVERSARIAL: [string, (n: number) => string][] = [
   ['escapes repeated', (n) => '\\nghp_\\u003dsk-'.repeat(n / 16)],
   ['URL schemes repeated', (n) => 'a://:'.repeat(n / 5)],
   ['one long quoted value', (n) => `"password": "${'p@ss '.repeat(n / 5)}`],
+  // Short key starts after 16 word characters: each is read back from for a key that ends there.
+  ['key starts after a run', (n) => `${'q'.repeat(16)}${'EAAA'.repeat(n / 4)}`],
+  ['separated key starts after a run', (n) => `${'a'.repeat(16)}${'hvs.'.repeat(n / 4)}`],
+  ['keys glued to keys', (n) => `AKIA${'B'.repeat(16)}glpat-${'c'.repeat(30)} `.repeat(n / 57)],
 ];
 
 /** User turns for `classifyTurn` of rearview/heuristic. */

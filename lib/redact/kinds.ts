@@ -8,10 +8,14 @@
  * Every source is linear: each quantified run is a single character class followed by something the
  * class cannot match, so a failed attempt gives back at most one run, and every kind that begins with
  * a letter or digit also refuses to start inside a run of its own characters (a lookbehind added by
- * the scanner), so a long run is attempted once, not once per character.
+ * the scanner), so a long run is attempted once, not once per character. The vendor table's short starts
+ * are the exception: after a run they are matched with at most 146 characters read and decided by the
+ * scanner (vendor-scan.ts), whose reading back is bounded by a budget of twice the text.
  */
+import { glued } from './glued.js';
 import { AWS_ID_PREFIX, keyEnd } from './key-after.js';
-import { splitPrefix, VENDOR_FORMATS, VENDOR_KINDS, VENDOR_NAME, type VendorKind } from './vendors.js';
+import { vendorKind } from './vendor-scan.js';
+import { VENDOR_KINDS, VENDOR_NAME } from './vendors.js';
 
 /**
  * Names of the built-in kinds, in the order they are tried when two could start at the same place.
@@ -69,12 +73,21 @@ export interface KindSpec {
   /** The source's one capturing group is the secret; the rest of the match is context kept as is. */
   secretGroup: boolean;
   /**
-   * For a kind found from a separator inside its prefix (the vendor table): the parts of the prefix
-   * before it, as an expression anchored at the end, to walk the match's start back over.
+   * For a kind found from a separator inside its prefix (the vendor table): each such row's scan,
+   * sticky, and the part of its prefix before the separator, anchored at the end. A match starts at
+   * the separator; the first row that matches there is the one the scan found, and its head is walked
+   * back over (a class head such as `[A-Za-z0-9]{6}_` must not lend its length to `dckr_`).
    */
-  head?: RegExp;
+  heads?: readonly { scan: RegExp; head: RegExp }[];
+  /** The heads (and separators) of the short starts a scan matches alone after a run (vendor-scan.ts). */
+  deepHead?: RegExp;
   /** For a kind that may be glued to a short word: the sources of its fixed starts. */
   prefixes?: readonly string[];
+  /**
+   * For a kind whose scan finds its starts anywhere: the short ones (`npm_`, `AKIA`), which are part of a
+   * run after 16 or more word characters unless a key ends there (the scanner decides: matches.ts).
+   */
+  deep?: readonly string[];
   /** The part of `source` that may be glued, when not all of it may (`openai-key`'s legacy keys). */
   gluedSource?: string;
 }
@@ -111,25 +124,6 @@ const EMAIL_DOMAIN =
 
 /** Letters, digits, `_` and `-`: the characters keys and tokens are made of. */
 const WORD_DASH = /(?<![A-Za-z0-9_-])/.source;
-
-/**
- * A key with a fixed start may be glued to the end of a short word or number (`idAKIA…`, `MY_ghp_…`,
- * `1sk-ant-…`): the start is matched first, then a look back refuses it only after 16 or more word
- * characters: a short prefix inside a long run is part of it (a hash, a base64 blob). That also bounds
- * the attempts inside a long run to its first 16 positions (linear). A plain prefix of
- * {@link DISTINCT_PREFIX} or more characters (`sk-ant-`, `github_pat_`) is no chance substring of a
- * run: it is found after any run (an AWS key id glued before `sk-ant-…` left both in clear: found by
- * `npm run fuzz`). Such a prefix occurs at most once per that many characters, and an attempt costs at
- * most the key's bounded length, so the scan stays linear.
- * Used for the scan only: right after a match or an escape every kind may start (see scanner.ts).
- */
-export function glued(prefix: string, rest: string): string {
-  if (prefix.length >= DISTINCT_PREFIX && /^[\w-]+$/.test(prefix)) return `${prefix}${rest}`;
-  return `(?:${prefix})(?<![A-Za-z0-9_-]{16}(?:${prefix}))${rest}`;
-}
-
-/** Length of a plain prefix that is read after any run of word characters (see {@link glued}). */
-const DISTINCT_PREFIX = 7;
 
 /** Placeholders already in the text where a value starts (`password="[email-1]Hunter2…"`): skipped. */
 const PH = /\[[a-z][a-z0-9_-]{0,63}-[1-9][0-9]{0,8}\]/.source;
@@ -227,38 +221,6 @@ function keys(kind: BuiltinKind, parts: readonly (readonly [string, string])[]):
     lookbehind: '',
     secretGroup: false,
     prefixes: parts.map(([p]) => p),
-  };
-}
-
-/**
- * The vendor table's kind, from its rows (vendors.ts). The scan finds most rows from the `_`, `-` or `.`
- * in their prefix (see `splitPrefix`): fifty prefixes starting with letters would make the combined
- * expression stop at almost every letter of the text.
- */
-function vendorKind(kind: VendorKind): KindSpec {
-  const rows = VENDOR_FORMATS.filter((f) => f.kind === kind);
-  const scan = rows.map((f) => {
-    const split = splitPrefix(f.prefix);
-    if (!split) return glued(f.prefix, f.rest);
-    const { head, sep, tail } = split;
-    return `${sep}(?<=(?<![A-Za-z0-9_-]{16})(?:${head})${sep})${tail}${f.rest}`;
-  });
-  return {
-    ...keys(
-      kind,
-      rows.map((f) => [f.prefix, f.rest] as const),
-    ),
-    scan: `(?:${scan.join('|')})`,
-    // A match of the scan starts at the separator: the head before it is part of the key.
-    // With the separator, so a head of characters (`[A-Za-z0-9]{6}` before `_`) is only tried where
-    // its separator is; the earliest start wins, so a key's head is never cut short.
-    head: new RegExp(
-      `(?:${rows
-        .map((f) => splitPrefix(f.prefix))
-        .filter((h) => h !== undefined)
-        .map((h) => h.head + h.sep)
-        .join('|')})$`,
-    ),
   };
 }
 

@@ -5,13 +5,26 @@
  * them, joins overlaps and looks for glued keys.
  */
 import { emailSpan } from './address.js';
-import { type EscapeCursor, worthTrying } from './escapes.js';
+import { EscapeCursor, worthTrying } from './escapes.js';
+import { deepStart } from './glued.js';
 import { type Alt, type CompiledRules, GENERIC, type Part, type Span } from './rules.js';
 import type { MatchLog } from './trace.js';
 
 /** Where a vendor prefix is split (see vendors.ts), and how long the part before it may be. */
 const SEPARATORS = '_-.~|';
 const MAX_HEAD = 40;
+
+/**
+ * What a scan does with a short fixed start after 16 or more word characters (see glued.ts): a sticky
+ * try takes it (it starts at a boundary or after a match), a probe refuses it, and the scan looks for
+ * a key that ends where it starts (`AKIA…npm_…`), paying for the reading from a budget of characters.
+ */
+export type DeepStarts = 'take' | 'refuse' | { left: number };
+
+/** The longest key with a fixed length that may end where another starts (a Cloudflare CA key: 176). */
+const MAX_BEFORE = 256;
+/** Characters of such a key (its `.` and `-` too), walked back over from where the next one starts. */
+const KEY_CHAR = /[A-Za-z0-9_.+/=~|-]/;
 
 /** A built-in match starting exactly at `pos`, ignoring the left-boundary lookbehinds. */
 export function stickyAt(text: string, rules: CompiledRules, pos: number, prevEnd = pos): Span | undefined {
@@ -50,6 +63,7 @@ export function globalFrom(
   prevEnd: number,
   escapes: EscapeCursor,
   next: NextMatches,
+  deep: DeepStarts = 'refuse',
 ): Span | undefined {
   let boundary = escapes.next(from);
   while (from <= text.length) {
@@ -61,7 +75,7 @@ export function globalFrom(
       if (span) return span;
     }
     if (found === undefined) return undefined;
-    const span = interpret(text, rules, found.m, prevEnd, found.alts);
+    const span = interpret(text, rules, found.m, prevEnd, found.alts, deep);
     if (span) return span;
     from = found.m.index + 1;
   }
@@ -120,6 +134,7 @@ export function interpret(
   m: RegExpExecArray,
   prevEnd: number,
   alts: readonly Alt[] = rules.parts[0]!.alts,
+  deep: DeepStarts = 'take',
 ): Span | undefined {
   const end = m.index + m[0].length;
   for (const alt of alts) {
@@ -141,12 +156,79 @@ export function interpret(
     }
     let start = m.index;
     // Found from the separator inside its prefix (`glpat-` from its `-`): the head is part of the key.
-    if (alt.head && SEPARATORS.includes(m[0].charAt(0))) {
+    if (alt.heads && SEPARATORS.includes(m[0].charAt(0))) {
       // The head's expression ends with the separator; it never reaches back into the previous match.
-      const h = alt.head.exec(text.slice(Math.max(0, prevEnd, start - MAX_HEAD), start + 1));
+      const before = text.slice(Math.max(0, prevEnd, start - MAX_HEAD), start + 1);
+      let head: RegExp | undefined = alt.deepHead;
+      for (const row of alt.heads) {
+        row.scan.lastIndex = start;
+        if (row.scan.test(text)) {
+          head = row.head;
+          break;
+        }
+      }
+      const h = head?.exec(before);
       if (h) start -= h[0].length - 1;
+      // No row matched: the scan found a short start alone after a run (vendor-scan.ts).
+      if (head === alt.deepHead && !(h && deepStart(text, start, alt.deep!))) return undefined;
     }
+    if (deep !== 'take' && alt.deep !== undefined && deepStart(text, start, alt.deep))
+      return deep === 'refuse' ? undefined : keyBefore(text, rules, start, prevEnd, deep);
     return { start, valueStart: start, end, kind: alt.kind };
+  }
+  return undefined;
+}
+
+/**
+ * The key that ends where a short start after a run of word characters begins, maybe with one `_` or
+ * `-` between (`AKIA…npm_…`, `A3-…_dapi…`), or undefined: the start is then part of the run. A key of
+ * fixed length refuses more of a word after it, so two such keys glued left both in clear; the first is
+ * the match, and the scan finds the second where it ends. The key starts where the run does (a setting's
+ * name included), within {@link MAX_BEFORE} characters and not before `prevEnd`; the reading is charged
+ * to `budget`, which keeps a text full of such starts linear.
+ */
+function keyBefore(
+  text: string,
+  rules: CompiledRules,
+  start: number,
+  prevEnd: number,
+  budget: { left: number },
+): Span | undefined {
+  const c = text.charCodeAt(start - 1);
+  // The key may end with its own `_` or `-` (`sq0atp-…-`), or one may stand between the two.
+  return (
+    endingAt(text, rules, start, prevEnd, budget) ??
+    (c === 95 || c === 45 ? endingAt(text, rules, start - 1, prevEnd, budget) : undefined)
+  );
+}
+
+/** The match that ends at `end`, read in the run of key characters before it (see {@link keyBefore}). */
+function endingAt(
+  text: string,
+  rules: CompiledRules,
+  end: number,
+  prevEnd: number,
+  budget: { left: number },
+): Span | undefined {
+  if (budget.left <= 0) return undefined;
+  const floor = Math.max(0, prevEnd);
+  let from = end;
+  while (from > floor && end - from <= MAX_BEFORE && KEY_CHAR.test(text.charAt(from - 1))) from--;
+  budget.left -= end - from + 1;
+  if (end - from > MAX_BEFORE || end - from < 16) return undefined;
+  const sub = text.slice(from, end);
+  const escapes = new EscapeCursor(sub);
+  const next = new NextMatches(sub, rules.parts);
+  for (let at = 0, round = 0; round < 4 && at < sub.length; round++) {
+    const found = globalFrom(sub, rules, at, at, escapes, next);
+    if (found === undefined) return undefined;
+    if (found.end === sub.length) {
+      // A key that goes on in the text (`sk-proj-…npm_…` is one key) holds the start: no key ends here.
+      const whole = stickyAt(text, rules, found.start + from);
+      if (whole !== undefined && whole.end > end) return undefined;
+      return { start: found.start + from, valueStart: found.valueStart + from, end, kind: found.kind };
+    }
+    at = found.end;
   }
   return undefined;
 }

@@ -53,7 +53,10 @@ export interface Alt {
   kind: string;
   secretGroup: boolean;
   email: boolean;
-  head: RegExp | undefined;
+  heads: KindSpec['heads'];
+  deepHead: RegExp | undefined;
+  /** The kind's short fixed starts, sticky: one after 16 or more word characters is decided by code. */
+  deep: RegExp | undefined;
 }
 
 /** One region of the text the scanner claimed. */
@@ -93,7 +96,9 @@ function altOf(spec: KindSpec, group: number): Alt {
     kind: spec.kind,
     secretGroup: spec.secretGroup,
     email: spec.kind === 'email',
-    head: spec.head,
+    heads: spec.heads,
+    deepHead: spec.deepHead,
+    deep: spec.deep?.length ? new RegExp(spec.deep.map((p) => `(?:${p})`).join('|'), 'y') : undefined,
   };
 }
 

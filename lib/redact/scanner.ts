@@ -4,6 +4,7 @@
  */
 import { withWedges } from './address.js';
 import { afterEscape, EscapeCursor } from './escapes.js';
+import { isWordDash } from './glued.js';
 import { gluedInside } from './inside.js';
 import { execAt, globalFrom, interpret, NextMatches, stickyAt } from './matches.js';
 import type { CompiledRules, CustomRule, Span } from './rules.js';
@@ -15,6 +16,7 @@ export { ScanTrace } from './trace.js';
 const AT = 64;
 const EQUALS = 61;
 const COLON = 58;
+const DOT = 46;
 
 /**
  * Calls `onSpan` for every region to redact (or keep: allowlisted values are still claimed), in order,
@@ -51,6 +53,9 @@ function scanAll(
   const escapes = new EscapeCursor(text, wedges);
   // A scan without patterns records its searches; one with patterns reads them (see trace.ts).
   const matches = new NextMatches(text, rules.parts, trace?.matches, custom.length === 0);
+  // Keys glued after a fixed-length key are looked for by reading back from their start (matches.ts):
+  // at most twice the text in all, however many starts it holds.
+  const deep = { left: 2 * text.length + 4096 };
   let pos = 0;
   let afterMatch = false;
   if (custom.length === 0) {
@@ -60,7 +65,7 @@ function scanAll(
         (afterMatch ? stickyAt(text, rules, pos) : undefined) ??
         earliest(
           afterMatch ? gluedAfter(text, rules, pos) : undefined,
-          globalFrom(text, rules, pos, pos, escapes, matches),
+          globalFrom(text, rules, pos, pos, escapes, matches, deep),
         );
       if (!found) return;
       const span = overlapping(text, rules, ungluedAll(text, rules, pos, found), afterMatch ? pos : -1);
@@ -105,13 +110,13 @@ function scanAll(
       const s = stickyAt(text, rules, pos);
       const g = s ? undefined : gluedAfter(text, rules, pos);
       if (s || g) {
-        builtin = s ?? earliest(g, globalFrom(text, rules, pos, pos, escapes, matches));
+        builtin = s ?? earliest(g, globalFrom(text, rules, pos, pos, escapes, matches, deep));
         builtinFresh = true;
       }
       afterMatch = false;
     }
     if (!builtinFresh || (builtin !== undefined && builtin.start < pos)) {
-      builtin = globalFrom(text, rules, pos, pos, escapes, matches);
+      builtin = globalFrom(text, rules, pos, pos, escapes, matches, deep);
       builtinFresh = true;
     }
     let best = builtin;
@@ -213,7 +218,7 @@ function overlapping(text: string, rules: CompiledRules, span: Span, prevEnd: nu
     if (found === undefined) continue;
     const m = found.m;
     work += m[0].length;
-    const other = interpret(text, rules, m, span.start, found.alts);
+    const other = interpret(text, rules, m, span.start, found.alts, escaped ? 'take' : 'refuse');
     // A match inside the span's context (a setting's name) is redacted too: the value starts there.
     if (other === undefined || (other.end <= end && other.valueStart >= valueStart)) continue;
     absorb(other);
@@ -334,7 +339,9 @@ function unglue(text: string, rules: CompiledRules, pos: number, span: Span): Sp
  * undefined when nothing is glued at `to` or nothing ends by it.
  */
 function beforePlaceholder(text: string, rules: CompiledRules, from: number, to: number): Span | undefined {
-  if (to <= from || !isWordDash(text.charCodeAt(to - 1))) return undefined;
+  // After a `.` too: a key whose characters hold dots (`…Q~….`) may end there.
+  const c = text.charCodeAt(to - 1);
+  if (to <= from || !(isWordDash(c) || c === DOT)) return undefined;
   const sub = `${text.slice(from, to)}[x-1]`;
   const found = globalFrom(sub, rules, 0, 0, new EscapeCursor(sub), new NextMatches(sub, rules.parts));
   if (found === undefined || found.end > to - from) return undefined;
@@ -362,11 +369,6 @@ function ungluedAll(text: string, rules: CompiledRules, pos: number, span: Span)
 }
 
 const UNGLUE_ROUNDS = 4;
-
-/** Letters, digits, `_` and `-`. */
-function isWordDash(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
-}
 
 /** The span that starts first (the second on a tie: the scan's own order). */
 function earliest(a: Span | undefined, b: Span | undefined): Span | undefined {

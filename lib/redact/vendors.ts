@@ -237,7 +237,7 @@ export const VENDOR_FORMATS: readonly VendorFormat[] = [
   {
     kind: 'vendor-key',
     prefix: '[A-Za-z0-9_~.]{3}[0-9]Q~',
-    rest: '[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])',
+    rest: `[A-Za-z0-9_~.-]{31,34}${keyEnd('A-Za-z0-9_~.-')}`,
     what: 'Azure AD client secret',
   },
   { kind: 'vendor-key', prefix: '4b1d', rest: `[A-Za-z0-9]{38}${END}`, what: 'ClickHouse Cloud secret' },
