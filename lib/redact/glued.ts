@@ -1,6 +1,7 @@
 /**
  * Where a key with a fixed start may begin: after a boundary, glued to the end of a short word or
- * number (`idAKIA…`, `MY_ghp_…`, `1sk-ant-…`), or right after another key (`AKIA…npm_…`: vendor-scan.ts and `keyBefore` in matches.ts).
+ * number (`idAKIA…`, `MY_ghp_…`, `1sk-ant-…`), or right after another key (`AKIA…npm_…`: see
+ * vendor-scan.ts and `keyBefore` in matches.ts).
  *
  * A short start inside a long run of word characters is usually part of it (a hash, a base64 blob),
  * so a kind found by its scan refuses it after 16 or more word characters. A plain start of
