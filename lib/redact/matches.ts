@@ -220,11 +220,20 @@ function endingAt(
   const escapes = new EscapeCursor(sub);
   const next = new NextMatches(sub, rules.parts);
   for (let at = 0, round = 0; round < 4 && at < sub.length; round++) {
-    const found = globalFrom(sub, rules, at, at, escapes, next);
+    // A key right after the one before (`AKIA…-PMAK-…` before the start): tried there, as the scan
+    // tries after a match; the expressions refuse it, a start glued to a run. In a chain of keys the
+    // one before is found the same way (the budget is shared).
+    const c = sub.charCodeAt(at);
+    const found =
+      (round > 0
+        ? (stickyAt(sub, rules, at) ?? (c === 95 || c === 45 ? stickyAt(sub, rules, at + 1) : undefined))
+        : undefined) ?? globalFrom(sub, rules, at, at, escapes, next, budget);
     if (found === undefined) return undefined;
     if (found.end === sub.length) {
       // A key that goes on in the text (`sk-proj-…npm_…` is one key) holds the start: no key ends here.
-      const whole = stickyAt(text, rules, found.start + from);
+      // Read as the scan reads it there (look backs included): a match refused there is no key that goes on.
+      const probe = execAt(text, rules, found.start + from, 'probe');
+      const whole = probe && interpret(text, rules, probe.m, prevEnd, probe.alts, 'refuse');
       if (whole !== undefined && whole.end > end) return undefined;
       return { start: found.start + from, valueStart: found.valueStart + from, end, kind: found.kind };
     }

@@ -7,6 +7,7 @@
  */
 import { createRedactor, redact } from 'rearview/redact';
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../tools/shared/random';
 import { makeFakes, pem } from '../../tools/shared/redact-fakes';
 import { referenceKinds } from '../../tools/shared/redact-reference';
 
@@ -127,6 +128,29 @@ describe('keys of the vendor formats glued to keys', () => {
     expect(redact(`${npm('a')}${npm('b')}`).text).toBe('[npm-token-1][npm-token-2]');
     expect(redact(`hf_${'c'.repeat(34)}_${npm('d')}`).text).toBe('[huggingface-token-1]_[npm-token-1]');
     expect(redact(`${a.awsAccess}glpat-${'e'.repeat(20)}`).text).toBe('[aws-access-key-1][gitlab-token-1]');
+  });
+
+  it('redacts three keys glued in a row, the middle one found from the start of the last', () => {
+    const text = `lin_api_${'a'.repeat(40)}-PMAK-${'0'.repeat(24)}-${'1'.repeat(34)}tk-us-${'b'.repeat(48)}`;
+    expect(redact(text).text).toBe('[vendor-key-1]-[vendor-key-2][vendor-key-3]');
+  });
+
+  it('leaves a key of three glued in a row in clear in 33 of 600 random rows, where it left 321', () => {
+    // A key whose characters run on into the next key's start and swallow it, before a third key that
+    // refuses a word after it (`sk-proj-…-sha256~…lin_api_…`): left, measured, not yet handled.
+    const pools = [3, 4, 5].map((seed) =>
+      plain(seed).filter((k) => !/^s\./.test(k.value) && !/^[0-9]{15,16}\|/.test(k.value)),
+    );
+    const rnd = mulberry32(20261124);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    let leaked = 0;
+    for (let i = 0; i < 600; i++) {
+      const keys = pools.map(pick);
+      const text = `${keys[0]!.value}${pick(['', '_', '-'])}${keys[1]!.value}${pick(['', '_', '-'])}${keys[2]!.value}`;
+      const out = redact(text).text;
+      if (keys.some((k) => leftIn(out, k.value) !== undefined)) leaked++;
+    }
+    expect(leaked).toBeLessThanOrEqual(33);
   });
 
   it('still reads a short start inside a run that is no key as part of the run', () => {
