@@ -246,6 +246,11 @@ export const GATES: Readonly<Record<string, GateData>> = {
     needs: [['error', 'exception', 'failure', 'traceback'], ['`']],
     ends: [true, false],
   },
+  'lead-open-box': { first: null, needs: [['☐']], ends: [false] },
+  'lead-ticked-box': { first: null, needs: [], ends: [] },
+  'lead-open-checkbox': { first: ['-', '*', '['], needs: [['['], [']']], ends: [false, false] },
+  'lead-ticked-checkbox': { first: ['-', '*', '['], needs: [['['], [']']], ends: [false, false] },
+  'lead-line': { first: ['line'], needs: [['line']], ends: [true] },
   'lead-sees-issue': {
     first: ['ok', 'okay', 'ah', 'now', 'i', 'here', 'found', 'spotted', 'heres'],
     needs: [
@@ -254,7 +259,7 @@ export const GATES: Readonly<Record<string, GateData>> = {
     ],
     ends: [false, false],
   },
-  'lead-line': { first: ['line'], needs: [['line']], ends: [true] },
+  'lead-label': { first: null, needs: [[':']], ends: [false] },
   'forms-ignores': { first: [...OPENER_WORDS, '`', 'this', 'it'], needs: [['ignores']], ends: [true] },
   'forms-potential': {
     first: null,

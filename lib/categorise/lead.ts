@@ -4,71 +4,25 @@
  * ("Line 269: `…`"), a quoted source ("The PR says "…""), "I see the issue (now) - …", or an action in
  * progress ("Running `verify.py`.").
  * Each is the writer's own statement of what the line is, so it decides ahead of the word-by-word
- * reading. All checks look at the first few dozen characters (a checkbox anywhere), so they stay
- * linear.
+ * reading. The openings are rows of a table (lead-rules.ts), each behind a gate read off its pattern;
+ * an action under way is read with the vocabulary's verbs. All checks look at the first few dozen
+ * characters (a checkbox anywhere), so they stay linear.
  */
 
-import { BLOCKER, EVIDENCE, HYPOTHESIS, NEXT, NONE, QUESTION } from './codes.js';
+import { EVIDENCE, NEXT } from './codes.js';
 import { FINITE, IMP, KIND } from './cues.js';
 import { firstWordGate, gateData } from './gates.js';
+import { LABELS, LEAD_RULES, type LeadRule } from './lead-rules.js';
 import { errorIn, quotesSource } from './located.js';
 import { stanceCategory } from './stance.js';
 import { afterListMarker } from './text.js';
 
-/**
- * The last word of a leading label, and the category it gives the line. A `Map`, not an object: a
- * label word such as "constructor" or "toString" must not find `Object.prototype`'s members (it did,
- * and "constructor: …" returned a function as its category).
- */
-const LABELS: ReadonlyMap<string, number> = /* @__PURE__ */ new Map(
-  Object.entries({
-    diagnosis: BLOCKER,
-    problem: BLOCKER,
-    problems: BLOCKER,
-    issue: BLOCKER,
-    issues: BLOCKER,
-    bug: BLOCKER,
-    blocker: BLOCKER,
-    blockers: BLOCKER,
-    cause: BLOCKER,
-    // The task restated (session summaries open with it): nothing left to act on in the line itself.
-    goal: NONE,
-    goals: NONE,
-    objective: NONE,
-    context: NONE,
-    background: NONE,
-    overview: NONE,
-    todo: NEXT,
-    steps: NEXT,
-    backlog: NEXT,
-    next: NEXT,
-    plan: NEXT,
-    remaining: NEXT,
-    pending: NEXT,
-    hypothesis: HYPOTHESIS,
-    theory: HYPOTHESIS,
-    question: QUESTION,
-    questions: QUESTION,
-  }),
-);
-
-/** ☐ (open), ☑ ☒ ✅ ✔ (ticked). */
-const BOX = /[\u2610-\u2612\u2705\u2714]/;
 const BOLD_TITLE = /^\s*\*\*[^*\n]{1,80}?(?::\*\*|\*\*:)\s*$/;
 /** A Markdown heading: up to three spaces, one to six `#`, a space or tab, then text. */
 const HEADING = /^ {0,3}#{1,6}[ \t]+\S/;
-const LABEL = /^\s*(?:[-*•]\s+)?\*{0,2}([A-Za-z][A-Za-z ]{0,30}?)\*{0,2}\s*:\*{0,2}\s+\S+\s+\S/;
-/**
- * "I see / found / here's the issue", maybe after "ok", "ah", "now", "I can (now) see", with an article
- * and up to two words before the noun; what follows says whether the issue is named. One expression
- * for both readings: group 1 is the dash or colon that introduces the diagnosis.
- */
-const SEES_ISSUE =
-  /^\s*(?:(?:ok(?:ay)?|ah|now),?\s+)?(?:i\s+(?:can\s+)?(?:now\s+)?(?:see|found|spotted)|found|spotted|here(?:'|’)?s)\s+(?:the|an?)\s+(?:[\w-]+\s+){0,2}(?:issue|problem|bug|culprit)(?:\s+now)?(?:\s*([-–—:]|\s-|\s(?:in|with))\s*\S+\s+\S|\s*[.!]*\s*$)/i;
-
 /**
  * Whether the letters last before the first colon (at `colon`) are a {@link LABELS} word. They are the
- * last word of {@link LABEL}'s group when it matches (only `*` and spaces come between), so without
+ * last word of the label rule's group when it matches (only `*` and spaces come between), so without
  * one its match would decide nothing: the gate that spares the regex and its match.
  */
 function labelBefore(raw: string, colon: number): boolean {
@@ -84,27 +38,11 @@ function isAsciiLetter(c: number): boolean {
   return l >= 0x61 && l <= 0x7a;
 }
 
-/** A line number and a colon open the entry; unless a plan for the line follows ("… should become …"). */
-const LINE_LEAD = /^\s*line\s+\d+\s*(?::|shows\b)/i;
-const PLANNED = /\b(?:should|must|needs?|will)\b/i;
 /**
- * Bit 1 when a line opens with a word {@link SEES_ISSUE} can open with, bit 2 for {@link LINE_LEAD}: the
- * gate in front of each, its words read off the pattern (`firstWordGate`), not listed by hand.
+ * Bit k when a line may open as rule k of {@link LEAD_RULES} opens: the gate in front of each, its
+ * words read off the pattern (`firstWordGate`, gates-data.ts), not listed by hand.
  */
-/**
- * @internal The forms {@link OPENS} gates, by the id of their gate data (gates-data.ts), in the order of
- * its bits.
- *
- * @example
- * ```ts
- * LEAD_FORMS['lead-line']?.test('Line 269: `x`'); // true
- * ```
- */
-export const LEAD_FORMS: Readonly<Record<string, RegExp>> = {
-  'lead-sees-issue': SEES_ISSUE,
-  'lead-line': LINE_LEAD,
-};
-const OPENS = /* @__PURE__ */ firstWordGate(Object.keys(LEAD_FORMS).map((id) => gateData(id)?.first));
+const OPENS = /* @__PURE__ */ firstWordGate(LEAD_RULES.map((r) => gateData(r.id)?.first));
 
 /**
  * The category the entry's opening gives it, as a `classify.ts` decision code, or -1 when it says
@@ -118,42 +56,35 @@ const OPENS = /* @__PURE__ */ firstWordGate(Object.keys(LEAD_FORMS).map((id) => 
  * ```
  */
 export function leadCategory(raw: string): number {
-  // Cheap gates first (native scans, a look at the first characters): a 10k-entry snapshot runs
-  // this on every entry, and nearly all of them hold none of these openings.
-  // A checkbox states the item's status: any open box leaves something to do; ticked boxes only, done.
-  if (BOX.test(raw)) return raw.indexOf('\u2610') >= 0 ? NEXT : NONE;
-  let i = 0;
-  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
-  const c = raw.charCodeAt(i);
-  if (c === 0x5b || ((c === 0x2d || c === 0x2a) && raw.charCodeAt(i + 2) === 0x5b)) {
-    if (/^\s*(?:[-*]\s+)?\[ \]\s/.test(raw)) return NEXT;
-    if (/^\s*(?:[-*]\s+)?\[[xX]\]\s/.test(raw)) return NONE;
-  }
-  // "Line 269: `…`", "Line 27: When the directory exists but …": a line of a listing or of a coverage
-  // report, quoted as a place to look (the records of sets 7 and 11, eval/snapshot/sets/<n>/LABELLING.md); not "Line 196 starts `…`" (a description).
+  // A source quoted ("The PR says \"…\"") or where a failure shows ("the error is in `a/b.py`"):
+  // evidence, whatever else the opening says (located.ts's table).
+  if (quotesSource(raw) || errorIn(raw)) return EVIDENCE;
+  // Cheap gates first: a 10k-entry snapshot runs this on every entry, and nearly all of them hold
+  // none of these openings.
   const opens = OPENS(raw);
-  if (opens & 2 && LINE_LEAD.test(raw) && !PLANNED.test(raw)) return EVIDENCE;
-  if (quotesSource(raw)) return EVIDENCE; // "The PR says \"…\"": a source quoted (located.ts)
-  if (errorIn(raw)) return EVIDENCE; // "the error is in `a/b.py`": where a failure shows (located.ts)
-  // "I see / found / here's the issue …", maybe after "ok", "ah", "now".
-  if (opens & 1) {
-    const m = SEES_ISSUE.exec(raw);
-    // Named ("I see the issue - the key is never reset") is a diagnosis; not named ("I can see the
-    // redundancy issue!") is no note (LABELLING.md's tie-break).
-    if (m) return m[1] !== undefined ? BLOCKER : NONE;
-  }
   const colon = raw.indexOf(':');
-  if (colon > 0 && colon < 48 && labelBefore(raw, colon)) {
-    const m = LABEL.exec(raw);
-    if (m) {
-      const words = m[1]!.trim().toLowerCase().split(/\s+/);
-      const category = LABELS.get(words[words.length - 1]!);
-      if (category !== undefined && words.length <= 3) return category;
-    }
+  for (let k = 0; k < LEAD_RULES.length; k++) {
+    if (!(opens & (1 << k))) continue;
+    const category = ruleCategory(LEAD_RULES[k]!, raw, colon);
+    if (category >= 0) return category;
   }
   const stance = stanceCategory(raw, isVerb);
   if (stance >= 0) return stance;
+  let i = 0;
+  while (i < raw.length && raw.charCodeAt(i) <= 0x20) i++;
   return progressive(raw, i) ? NEXT : -1;
+}
+
+/** What one rule of {@link LEAD_RULES} makes of `raw` (-1: nothing); `colon` is its first `:`. */
+function ruleCategory(rule: LeadRule, raw: string, colon: number): number {
+  // A label's last word is one of the table's, or the line has no label worth the expression.
+  if (rule.category === 'label' && !(colon > 0 && colon < 48 && labelBefore(raw, colon))) return -1;
+  const m = rule.pattern.exec(raw);
+  if (m === null || rule.unless?.test(raw)) return -1;
+  if (rule.category !== 'label')
+    return rule.bare !== undefined && m[1] === undefined ? rule.bare : rule.category;
+  const words = m[1]!.trim().toLowerCase().split(/\s+/);
+  return words.length <= 3 ? (LABELS.get(words[words.length - 1]!) ?? -1) : -1;
 }
 
 /** Words that may open a step before the action under way ("Now writing the logs."). */

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { GATES } from '../../lib/categorise/gates-data';
-import { LEAD_FORMS } from '../../lib/categorise/lead';
+import { LEAD_RULES } from '../../lib/categorise/lead-rules';
 import { hint, needlesOf } from '../../lib/categorise/needles';
 import { OPENER_WORDS } from '../../lib/categorise/openers';
 import { STANCE_RULES } from '../../lib/categorise/stance-rules';
@@ -79,7 +79,10 @@ describe('firstWords', () => {
       [rule('blocker-looks-issue'), 'it this that we'],
       [rule('blocker-means-alarm'), `this that which ${OPENER_WORDS.join(' ')}`],
       [rule('blocker-missing-alarm'), `it i this that we they ${OPENER_WORDS.join(' ')}`],
-      [LEAD_FORMS['lead-sees-issue'], 'ok okay ah now i found spotted here heres'],
+      [
+        LEAD_RULES.find((r) => r.id === 'lead-sees-issue')!.pattern,
+        'ok okay ah now i found spotted here heres',
+      ],
     ] as const;
     for (const [form, words] of hand) expect(firstWords(form!)?.sort()).toEqual(words.split(' ').sort());
     // The first letters the stance checked by hand before its steps, trials and lead-ins.
@@ -166,13 +169,9 @@ describe('requiredGate', () => {
 });
 
 describe('firstWordGate', () => {
-  const forms = [...STANCE_RULES.map((r) => r.pattern), ...Object.values(LEAD_FORMS)];
+  const forms = [...STANCE_RULES.map((r) => r.pattern), ...LEAD_RULES.map((r) => r.pattern)];
   // A line each form matches, in the order of `forms`; the property changes how it opens.
-  const EXAMPLES = [
-    ...STANCE_RULES.map((r) => r.example),
-    'I see the issue - the key is never reset',
-    'Line 269: `foo`',
-  ];
+  const EXAMPLES = [...STANCE_RULES.map((r) => r.example), ...LEAD_RULES.map((r) => r.example)];
   const line = variedLines(EXAMPLES, patternWords(forms));
   it('reads each example with its own form', () => {
     EXAMPLES.forEach((example, k) => {

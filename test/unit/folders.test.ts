@@ -156,7 +156,7 @@ const INTERNAL: Record<string, string> = {
     'writes the gate data with the opener words by name, as the patterns use them (npm run gates)',
   'tools/shared/gated-patterns.ts → lib/categorise/forms.js':
     'derives the gates of the categoriser’s private patterns (npm run gates)',
-  'tools/shared/gated-patterns.ts → lib/categorise/lead.js':
+  'tools/shared/gated-patterns.ts → lib/categorise/lead-rules.js':
     'derives the gates of the categoriser’s private patterns (npm run gates)',
   'tools/shared/gated-patterns.ts → lib/categorise/located-rules.js':
     'derives the gates of the categoriser’s private patterns (npm run gates)',
