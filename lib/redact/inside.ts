@@ -37,9 +37,42 @@ export function gluedInside(text: string, rules: CompiledRules, from: number, en
     if (++tries > INSIDE_TRIES) return undefined;
     glued.sticky.lastIndex = p;
     const m = glued.sticky.exec(text);
-    if (m === null) continue;
-    const span = interpret(text, rules, m, p, glued.alts);
+    const span = m === null ? cutBefore(text, rules, p) : interpret(text, rules, m, p, glued.alts);
     if (span !== undefined && span.end > end) return span;
+  }
+  return undefined;
+}
+
+/** How far a key of fixed length may run before the next one starts (vendor-scan.ts: 146 and a prefix). */
+const CUT_REACH = 200;
+/** Next starts tried for one cut: each costs one try of the glued kinds on a slice. */
+const CUT_TRIES = 4;
+
+/**
+ * The glued key at `p` that a third key glued after it refused (`…sha256~…lin_api_…`: a fixed-length
+ * key refuses more of a word after it, and the vendor table's starts are not listed at its end): read
+ * up to the next glued start within {@link CUT_REACH}, maybe before one `_` or `-`, it ends there.
+ * Bounded: {@link CUT_TRIES} slices.
+ */
+function cutBefore(text: string, rules: CompiledRules, p: number): Span | undefined {
+  const glued = rules.glued!;
+  const last = Math.min(text.length - 1, p + CUT_REACH);
+  let tries = 0;
+  for (let q = p + 17; q <= last; q++) {
+    if (!glued.starts.has(text.charCodeAt(q))) continue;
+    glued.prefix.lastIndex = q;
+    if (!glued.prefix.test(text)) continue;
+    if (++tries > CUT_TRIES) return undefined;
+    const c = text.charCodeAt(q - 1);
+    for (const end of c === 95 || c === 45 ? [q, q - 1] : [q]) {
+      const sub = text.slice(p, end);
+      glued.sticky.lastIndex = 0;
+      const m = glued.sticky.exec(sub);
+      if (m === null || m[0].length !== sub.length) continue;
+      const span = interpret(sub, rules, m, 0, glued.alts);
+      if (span !== undefined && span.end === sub.length)
+        return { start: span.start + p, valueStart: span.valueStart + p, end, kind: span.kind };
+    }
   }
   return undefined;
 }

@@ -6,7 +6,7 @@ import { withWedges } from './address.js';
 import { afterEscape, EscapeCursor } from './escapes.js';
 import { isWordDash } from './glued.js';
 import { gluedInside } from './inside.js';
-import { execAt, globalFrom, interpret, NextMatches, stickyAt } from './matches.js';
+import { type DeepStarts, execAt, globalFrom, interpret, NextMatches, stickyAt } from './matches.js';
 import type { CompiledRules, CustomRule, Span } from './rules.js';
 import type { ScanTrace } from './trace.js';
 
@@ -68,7 +68,7 @@ function scanAll(
           globalFrom(text, rules, pos, pos, escapes, matches, deep),
         );
       if (!found) return;
-      const span = overlapping(text, rules, ungluedAll(text, rules, pos, found), afterMatch ? pos : -1);
+      const span = overlapping(text, rules, ungluedAll(text, rules, pos, found, deep), afterMatch ? pos : -1);
       if (trace === undefined) emit(text, rules, span, onSpan);
       else {
         emit(text, rules, span, (s) => {
@@ -141,7 +141,7 @@ function scanAll(
       continue;
     }
     // A key glued before a caller's match goes first (an address ending there had its domain cut by it).
-    const glued = ungluedAll(text, rules, pos, best);
+    const glued = ungluedAll(text, rules, pos, best, deep);
     if (bestCustom < 0 || (glued !== best && glued.kind !== 'email'))
       best = overlapping(text, rules, glued, pos);
     emit(text, rules, best, onSpan);
@@ -329,8 +329,8 @@ function gluedAfter(text: string, rules: CompiledRules, pos: number): Span | und
  * So the text between the last match's end and the glued key is scanned as the second pass will see
  * it — a placeholder after it — and a match there comes first.
  */
-function unglue(text: string, rules: CompiledRules, pos: number, span: Span): Span {
-  return beforePlaceholder(text, rules, pos, span.start) ?? span;
+function unglue(text: string, rules: CompiledRules, pos: number, span: Span, deep: DeepStarts): Span {
+  return beforePlaceholder(text, rules, pos, span.start, deep) ?? span;
 }
 
 /**
@@ -338,12 +338,18 @@ function unglue(text: string, rules: CompiledRules, pos: number, span: Span): Sp
  * (the key glued there, or the match before it, then ends at a boundary), in `text`'s positions; or
  * undefined when nothing is glued at `to` or nothing ends by it.
  */
-function beforePlaceholder(text: string, rules: CompiledRules, from: number, to: number): Span | undefined {
+function beforePlaceholder(
+  text: string,
+  rules: CompiledRules,
+  from: number,
+  to: number,
+  deep: DeepStarts = 'refuse',
+): Span | undefined {
   // After a `.` too: a key whose characters hold dots (`…Q~….`) may end there.
   const c = text.charCodeAt(to - 1);
   if (to <= from || !(isWordDash(c) || c === DOT)) return undefined;
   const sub = `${text.slice(from, to)}[x-1]`;
-  const found = globalFrom(sub, rules, 0, 0, new EscapeCursor(sub), new NextMatches(sub, rules.parts));
+  const found = globalFrom(sub, rules, 0, 0, new EscapeCursor(sub), new NextMatches(sub, rules.parts), deep);
   if (found === undefined || found.end > to - from) return undefined;
   return {
     start: found.start + from,
@@ -358,10 +364,10 @@ function beforePlaceholder(text: string, rules: CompiledRules, from: number, to:
  * Anthropic key, then the AWS key id glued before it, then the address before that). At most
  * {@link UNGLUE_ROUNDS} rounds, each over a shorter stretch, so the scan stays linear.
  */
-function ungluedAll(text: string, rules: CompiledRules, pos: number, span: Span): Span {
+function ungluedAll(text: string, rules: CompiledRules, pos: number, span: Span, deep: DeepStarts): Span {
   let s = span;
   for (let round = 0; round < UNGLUE_ROUNDS; round++) {
-    const u = unglue(text, rules, pos, s);
+    const u = unglue(text, rules, pos, s, deep);
     if (u === s) break;
     s = u;
   }

@@ -135,9 +135,11 @@ describe('keys of the vendor formats glued to keys', () => {
     expect(redact(text).text).toBe('[vendor-key-1]-[vendor-key-2][vendor-key-3]');
   });
 
-  it('leaves a key of three glued in a row in clear in 33 of 600 random rows, where it left 321', () => {
-    // A key whose characters run on into the next key's start and swallow it, before a third key that
-    // refuses a word after it (`sk-proj-…-sha256~…lin_api_…`): left, measured, not yet handled.
+  it('leaves a key of three glued in a row in clear in 1 of 600 random rows, where it left 321', () => {
+    // Keys that run on over the next one's start (`sk-proj-…-sha256~…lin_api_…`: inside.ts cuts the
+    // middle one where the third starts) and chains whose first key a third refused (`ico-…-ntn_…_ops_…`:
+    // the text before a found key is read with the scan's reading back). Left: a Cloudflare CA key
+    // (176 characters) whose run before the third key's start is longer than the reading back reaches.
     const pools = [3, 4, 5].map((seed) =>
       plain(seed).filter((k) => !/^s\./.test(k.value) && !/^[0-9]{15,16}\|/.test(k.value)),
     );
@@ -150,7 +152,7 @@ describe('keys of the vendor formats glued to keys', () => {
       const out = redact(text).text;
       if (keys.some((k) => leftIn(out, k.value) !== undefined)) leaked++;
     }
-    expect(leaked).toBeLessThanOrEqual(33);
+    expect(leaked).toBeLessThanOrEqual(1);
   });
 
   it('still reads a short start inside a run that is no key as part of the run', () => {
