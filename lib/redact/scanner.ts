@@ -336,7 +336,8 @@ function unglue(text: string, rules: CompiledRules, pos: number, span: Span, dee
 /**
  * The first match in `text[from, to)` read as a later pass reads it once a placeholder stands at `to`
  * (the key glued there, or the match before it, then ends at a boundary), in `text`'s positions; or
- * undefined when nothing is glued at `to` or nothing ends by it.
+ * undefined when nothing is glued at `to` or nothing ends by it. `deep`: the scan's reading back
+ * (matches.ts), so keys glued in a row before `to` (`ico-…-ntn_…` before `_ops_…`) are found there too.
  */
 function beforePlaceholder(
   text: string,

@@ -14,7 +14,7 @@ import { isDistinct } from './glued.js';
 import { KEY_AFTER } from './key-after.js';
 import { splitPrefix, VENDOR_FORMATS, type VendorFormat, type VendorKind } from './vendors.js';
 
-/** Sixteen word characters before a start: what {@link glued}'s look back refuses. */
+/** Sixteen word characters before a start: what glued.ts's look back refuses. */
 const RUN = '[A-Za-z0-9_-]{16}';
 
 /** Eight characters of a key after a start: a start alone after a run is matched only with these. */
