@@ -54,6 +54,32 @@ export function isWordDash(c: number): boolean {
 }
 
 /**
+ * `_` or `-`: the one character that may stand between two keys glued in a row (`AKIA…_npm_…`), or end
+ * a key of its own (`sq0atp-…-`).
+ *
+ * @example
+ * ```ts
+ * isJoiner('-'.charCodeAt(0)); // true
+ * ```
+ */
+export function isJoiner(c: number): boolean {
+  return c === 95 || c === 45;
+}
+
+/**
+ * The characters of a key that may end where another starts: {@link isWordDash}'s, and `.`, `+`, `/`,
+ * `=`, `~`, `|` (`SG.….…`, `…Q~…`, `1234…|…`).
+ *
+ * @example
+ * ```ts
+ * isKeyChar('~'.charCodeAt(0)); // true
+ * ```
+ */
+export function isKeyChar(c: number): boolean {
+  return isWordDash(c) || c === 46 || c === 43 || c === 47 || c === 61 || c === 126 || c === 124;
+}
+
+/**
  * Whether a start at `start` comes after 16 or more word characters, and `starts` (a sticky expression
  * of a kind's short fixed starts) matches there: what {@link glued}'s look back refuses.
  *

@@ -6,6 +6,7 @@
  * boundaries, so such a key is looked for inside the match too: where a glued kind's fixed start stands,
  * tried without its look back, and kept when it ends past the match.
  */
+import { isJoiner } from './glued.js';
 import { interpret } from './matches.js';
 import type { CompiledRules, Span } from './rules.js';
 
@@ -31,9 +32,7 @@ export function gluedInside(text: string, rules: CompiledRules, from: number, en
   if (!glued) return undefined;
   let tries = 0;
   for (let p = from; p < end; p++) {
-    if (!glued.starts.has(text.charCodeAt(p))) continue;
-    glued.prefix.lastIndex = p;
-    if (!glued.prefix.test(text)) continue;
+    if (!startsAt(text, glued, p)) continue;
     if (++tries > INSIDE_TRIES) return undefined;
     glued.sticky.lastIndex = p;
     const m = glued.sticky.exec(text);
@@ -59,12 +58,11 @@ function cutBefore(text: string, rules: CompiledRules, p: number): Span | undefi
   const last = Math.min(text.length - 1, p + CUT_REACH);
   let tries = 0;
   for (let q = p + 17; q <= last; q++) {
-    if (!glued.starts.has(text.charCodeAt(q))) continue;
-    glued.prefix.lastIndex = q;
-    if (!glued.prefix.test(text)) continue;
+    if (!startsAt(text, glued, q)) continue;
     if (++tries > CUT_TRIES) return undefined;
-    const c = text.charCodeAt(q - 1);
-    for (const end of c === 95 || c === 45 ? [q, q - 1] : [q]) {
+    for (let end = q; end >= q - 1; end--) {
+      // At the start, or before one `_` or `-` that joins the two keys.
+      if (end < q && !isJoiner(text.charCodeAt(end))) break;
       const sub = text.slice(p, end);
       glued.sticky.lastIndex = 0;
       const m = glued.sticky.exec(sub);
@@ -75,4 +73,11 @@ function cutBefore(text: string, rules: CompiledRules, p: number): Span | undefi
     }
   }
   return undefined;
+}
+
+/** Whether a glued kind's fixed start stands at `p` (one set lookup, then the starts' sticky test). */
+function startsAt(text: string, glued: NonNullable<CompiledRules['glued']>, p: number): boolean {
+  if (!glued.starts.has(text.charCodeAt(p))) return false;
+  glued.prefix.lastIndex = p;
+  return glued.prefix.test(text);
 }

@@ -6,7 +6,7 @@
  */
 import { emailSpan } from './address.js';
 import { EscapeCursor, worthTrying } from './escapes.js';
-import { deepStart } from './glued.js';
+import { deepStart, isJoiner, isKeyChar } from './glued.js';
 import { type Alt, type CompiledRules, GENERIC, type Part, type Span } from './rules.js';
 import type { MatchLog } from './trace.js';
 
@@ -23,8 +23,6 @@ export type DeepStarts = 'take' | 'refuse' | { left: number };
 
 /** The longest key with a fixed length that may end where another starts (a Cloudflare CA key: 176). */
 const MAX_BEFORE = 256;
-/** Characters of such a key (its `.` and `-` too), walked back over from where the next one starts. */
-const KEY_CHAR = /[A-Za-z0-9_.+/=~|-]/;
 
 /** A built-in match starting exactly at `pos`, ignoring the left-boundary lookbehinds. */
 export function stickyAt(text: string, rules: CompiledRules, pos: number, prevEnd = pos): Span | undefined {
@@ -198,7 +196,7 @@ function keyBefore(
   // The key may end with its own `_` or `-` (`sq0atp-…-`), or one may stand between the two.
   return (
     endingAt(text, rules, start, prevEnd, budget) ??
-    (c === 95 || c === 45 ? endingAt(text, rules, start - 1, prevEnd, budget) : undefined)
+    (isJoiner(c) ? endingAt(text, rules, start - 1, prevEnd, budget) : undefined)
   );
 }
 
@@ -213,7 +211,7 @@ function endingAt(
   if (budget.left <= 0) return undefined;
   const floor = Math.max(0, prevEnd);
   let from = end;
-  while (from > floor && end - from <= MAX_BEFORE && KEY_CHAR.test(text.charAt(from - 1))) from--;
+  while (from > floor && end - from <= MAX_BEFORE && isKeyChar(text.charCodeAt(from - 1))) from--;
   budget.left -= end - from + 1;
   if (end - from > MAX_BEFORE || end - from < 16) return undefined;
   const sub = text.slice(from, end);
@@ -226,7 +224,7 @@ function endingAt(
     const c = sub.charCodeAt(at);
     const found =
       (round > 0
-        ? (stickyAt(sub, rules, at) ?? (c === 95 || c === 45 ? stickyAt(sub, rules, at + 1) : undefined))
+        ? (stickyAt(sub, rules, at) ?? (isJoiner(c) ? stickyAt(sub, rules, at + 1) : undefined))
         : undefined) ?? globalFrom(sub, rules, at, at, escapes, next, budget);
     if (found === undefined) return undefined;
     if (found.end === sub.length) {

@@ -98,6 +98,14 @@ describe('keys of the vendor formats glued to keys', () => {
     referenceKinds(seed).filter(
       (k) => k.text === k.value && leftIn(redact(k.value).text, k.value) === undefined,
     );
+  // Two starts that cannot be told from the end of a key before them: a legacy Vault token (`s.` + 24)
+  // is refused after a letter or a dot (`os.…` is a word), and a Facebook token's 15 or 16 digits after
+  // a key ending in digits have no first digit (lib/redact/README.md, Limitations).
+  const VAULT_LEGACY = /^s\./;
+  const FACEBOOK = /^[0-9]{15,16}\|/;
+  /** The formats of `plain` whose start can be told after any key. */
+  const told = (seed: number) =>
+    plain(seed).filter((k) => !VAULT_LEGACY.test(k.value) && !FACEBOOK.test(k.value));
 
   it('leave nothing of either key in clear, for every pair of formats glued directly or by `_`, `-` or `.`', () => {
     const xs = plain(3);
@@ -110,11 +118,8 @@ describe('keys of the vendor formats glued to keys', () => {
         for (const sep of ['', '_', '-', '.']) {
           const out = redact(`${x.value}${sep}${y.value}`).text;
           if (leftIn(out, x.value) === undefined && leftIn(out, y.value) === undefined) continue;
-          // Two starts that cannot be told from the end of a key before them: a legacy Vault token
-          // (`s.` + 24) is refused after a letter or a dot (`os.…` is a word), and a Facebook token's
-          // 15 or 16 digits after a key ending in digits have no first digit.
-          const vault = /^s\./.test(y.value) && /[A-Za-z.]$/.test(x.value + sep);
-          const facebook = /^[0-9]{15,16}\|/.test(y.value) && /[0-9]$/.test(x.value + sep);
+          const vault = VAULT_LEGACY.test(y.value) && /[A-Za-z.]$/.test(x.value + sep);
+          const facebook = FACEBOOK.test(y.value) && /[0-9]$/.test(x.value + sep);
           if (vault || facebook) known++;
           else leaks.push(`${x.ref} ${JSON.stringify(sep)} ${y.ref}`);
         }
@@ -126,8 +131,8 @@ describe('keys of the vendor formats glued to keys', () => {
   it('leave nothing in clear when the separator is percent-encoded, escaped or invisible', () => {
     // The readings (decoded `%5F`, `\\u005f`, the text without a zero-width space) go through the same
     // scan: 9,471 to 9,493 of each 22,801 pairs left a key in clear before.
-    const xs = plain(3).filter((k) => !/^s\./.test(k.value) && !/^[0-9]{15,16}\|/.test(k.value));
-    const ys = plain(4).filter((k) => !/^s\./.test(k.value) && !/^[0-9]{15,16}\|/.test(k.value));
+    const xs = told(3);
+    const ys = told(4);
     const leaks: string[] = [];
     for (const sep of ['%5F', '%2D', '\\u005f', '\u200b'])
       for (const x of xs)
@@ -156,9 +161,7 @@ describe('keys of the vendor formats glued to keys', () => {
     // middle one where the third starts) and chains whose first key a third refused (`ico-…-ntn_…_ops_…`:
     // the text before a found key is read with the scan's reading back). Left: a Cloudflare CA key
     // (176 characters) whose run before the third key's start is longer than the reading back reaches.
-    const pools = [3, 4, 5].map((seed) =>
-      plain(seed).filter((k) => !/^s\./.test(k.value) && !/^[0-9]{15,16}\|/.test(k.value)),
-    );
+    const pools = [3, 4, 5].map(told);
     const rnd = mulberry32(20261124);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     let leaked = 0;
